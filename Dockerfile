@@ -1,0 +1,16 @@
+# One image for web, worker and beat; compose.yaml picks the command.
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY config ./config
+COPY engine ./engine
+COPY matches ./matches
+COPY league ./league
+RUN pip install --no-cache-dir .
+COPY . .
+RUN DJANGO_SECRET_KEY=build-only DJANGO_DEBUG=false python manage.py collectstatic --noinput
+RUN useradd --system --home /app showdown && chown -R showdown /app
+USER showdown
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -1,0 +1,38 @@
+# Showdown League. `make demo` serves the site on embedded defaults; `make test` runs the suite.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: venv demo test lint integration bench clean
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: venv
+	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/python manage.py migrate --noinput
+	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/python manage.py demo_setup
+	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: venv
+	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/pytest -q
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+integration: venv
+	$(BIN)/pytest -m integration tests/integration
+
+bench: venv
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache

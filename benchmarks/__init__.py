@@ -1,0 +1,1 @@
+"""Benchmarks: runners that print figures, never timed tests."""

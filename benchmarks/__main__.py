@@ -1,0 +1,31 @@
+"""The benchmark runner: `make bench` or `.venv/bin/python -m benchmarks [section ...]`.
+
+Prints figures and ratios; nothing here asserts a time (the machine is shared and noisy).
+Sections: playouts, replay, append, bots.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from benchmarks import append, engine_speed
+
+SECTIONS = {
+    "playouts": engine_speed.playouts,
+    "replay": engine_speed.replay,
+    "append": append.main,
+}
+
+
+def main(argv: list[str]) -> None:
+    chosen = argv or list(SECTIONS)
+    unknown = [name for name in chosen if name not in SECTIONS]
+    if unknown:
+        raise SystemExit(f"unknown section(s) {unknown}; choose from {list(SECTIONS)}")
+    for name in chosen:
+        print(f"== {name}")
+        SECTIONS[name]()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

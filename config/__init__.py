@@ -1,0 +1,5 @@
+"""Project configuration: settings, URLs, the Celery app."""
+
+from config.celery import app as celery_app
+
+__all__ = ["celery_app"]

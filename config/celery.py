@@ -1,0 +1,13 @@
+"""The Celery app; its settings come from Django's (CELERY_ prefix)."""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("showdown")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,321 @@
+"""The one contract every game shares.
+
+A game is a `Rules` object. Its state is an opaque value that only the game's own
+functions read; the outside world sees it through `pending`, `legal_actions`, `view`,
+`result` and the event history as `redact` and `narrate` render it.
+
+Stored events are small JSON values:
+
+    {"kind": "decision", "seat": 0, "action": {...}}
+    {"kind": "chance", "outcome": {...}}
+
+`apply` never mutates the state it is given and raises `IllegalAction` (changing nothing)
+on a refused event. Checks run in a fixed order: the match is live, the event's kind is
+the one pending, the seat is pending, the action is legal.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Generic, Protocol, TypeVar
+
+JSON = dict[str, Any]
+S = TypeVar("S")
+
+
+class IllegalAction(Exception):
+    """A refused action or event; `code` is machine-readable, `message` is for people.
+
+    The message must never reveal hidden information (a card in another hand, the deck).
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class EventKind(StrEnum):
+    DECISION = "decision"
+    CHANCE = "chance"
+
+
+class PendingKind(StrEnum):
+    DECISION = "decision"
+    CHANCE = "chance"
+    END = "end"
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended.
+
+    `placements[seat]` is 1 for first place; seats that tie share a place. `figures`
+    holds per-seat numbers the league reads (points, cards won, ...), keyed by seat.
+    """
+
+    placements: tuple[int, ...]
+    winners: tuple[int, ...]
+    draw: bool = False
+    figures: Mapping[int, Mapping[str, float]] = field(default_factory=dict)
+    summary: str = ""
+
+    def to_json(self) -> JSON:
+        """The result as stored and served."""
+        return {
+            "placements": list(self.placements),
+            "winners": list(self.winners),
+            "draw": self.draw,
+            "figures": {str(seat): dict(f) for seat, f in self.figures.items()},
+            "summary": self.summary,
+        }
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Who acts now: some seats (simultaneously), chance, or nobody because it ended."""
+
+    kind: PendingKind
+    seats: tuple[int, ...] = ()
+    result: Result | None = None
+
+    @classmethod
+    def decision(cls, *seats: int) -> Pending:
+        """One or more seats must decide; several means a simultaneous choice."""
+        return cls(PendingKind.DECISION, tuple(sorted(seats)))
+
+    @classmethod
+    def chance(cls) -> Pending:
+        """A chance node: the service draws an outcome and stores it."""
+        return cls(PendingKind.CHANCE)
+
+    @classmethod
+    def end(cls, result: Result) -> Pending:
+        """The game is over."""
+        return cls(PendingKind.END, (), result)
+
+    @property
+    def is_over(self) -> bool:
+        return self.kind is PendingKind.END
+
+    def to_json(self) -> JSON:
+        """The pending node as served by the API."""
+        return {
+            "kind": str(self.kind),
+            "seats": list(self.seats),
+            "result": self.result.to_json() if self.result else None,
+        }
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of a match stream: a seat's decision or a chance outcome."""
+
+    kind: EventKind
+    seat: int | None = None
+    action: JSON | None = None
+    outcome: JSON | None = None
+
+    @classmethod
+    def decision(cls, seat: int, action: JSON) -> Event:
+        return cls(EventKind.DECISION, seat=seat, action=action)
+
+    @classmethod
+    def chance(cls, outcome: JSON) -> Event:
+        return cls(EventKind.CHANCE, outcome=outcome)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
+        """Decode a stored event; a malformed one raises IllegalAction('malformed_event')."""
+        if not isinstance(data, Mapping):
+            raise IllegalAction("malformed_event", "An event must be a JSON object.")
+        kind = data.get("kind")
+        if kind == EventKind.DECISION:
+            seat, action = data.get("seat"), data.get("action")
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                raise IllegalAction("malformed_event", "A decision needs an integer seat.")
+            if not isinstance(action, dict):
+                raise IllegalAction("malformed_action", "An action must be a JSON object.")
+            return cls.decision(seat, action)
+        if kind == EventKind.CHANCE:
+            outcome = data.get("outcome")
+            if not isinstance(outcome, dict):
+                raise IllegalAction("malformed_event", "A chance outcome must be a JSON object.")
+            return cls.chance(outcome)
+        raise IllegalAction("malformed_event", f"Unknown event kind {kind!r}.")
+
+    def to_json(self) -> JSON:
+        """The stored form."""
+        if self.kind is EventKind.DECISION:
+            return {"kind": "decision", "seat": self.seat, "action": self.action}
+        return {"kind": "chance", "outcome": self.outcome}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option: its default and the values allowed (None means any integer/bool)."""
+
+    default: Any
+    choices: tuple[Any, ...] = ()
+    help: str = ""
+
+    def to_json(self) -> JSON:
+        return {"default": self.default, "choices": list(self.choices), "help": self.help}
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What a game is, declared once per package."""
+
+    key: str
+    title: str
+    min_seats: int
+    max_seats: int
+    has_chance: bool
+    has_hidden_information: bool
+    options: Mapping[str, Option] = field(default_factory=dict)
+    longest_game: int = 10_000  # events; a playout longer than this is a bug
+    seat_names: tuple[str, ...] = ()
+
+    def to_json(self) -> JSON:
+        return {
+            "key": self.key,
+            "title": self.title,
+            "min_seats": self.min_seats,
+            "max_seats": self.max_seats,
+            "has_chance": self.has_chance,
+            "has_hidden_information": self.has_hidden_information,
+            "options": {name: opt.to_json() for name, opt in self.options.items()},
+        }
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> JSON:
+        """Defaults filled in; an unknown option or a value not allowed is refused."""
+        given = dict(given or {})
+        unknown = sorted(set(given) - set(self.options))
+        if unknown:
+            raise IllegalAction("unknown_option", f"Unknown option(s) for {self.key}: {unknown}.")
+        resolved: JSON = {}
+        for name, opt in self.options.items():
+            value = given.get(name, opt.default)
+            if opt.choices and value not in opt.choices:
+                raise IllegalAction(
+                    "bad_option", f"Option {name!r} must be one of {list(opt.choices)}."
+                )
+            resolved[name] = value
+        return resolved
+
+    def check_seats(self, n_seats: int) -> None:
+        """Refuse a seat count the game does not support."""
+        if not self.min_seats <= n_seats <= self.max_seats:
+            raise IllegalAction(
+                "bad_seat_count",
+                f"{self.title} takes {self.min_seats}-{self.max_seats} seats, not {n_seats}.",
+            )
+
+
+class Rules(Protocol[S]):
+    """The contract (see the module docstring)."""
+
+    spec: GameSpec
+
+    def start(self, options: Mapping[str, Any], n_seats: int) -> S: ...
+    def pending(self, state: S) -> Pending: ...
+    def legal_actions(self, state: S, seat: int) -> list[JSON]: ...
+    def apply(self, state: S, event: Event) -> S: ...
+    def sample_chance(self, state: S, rng: random.Random) -> JSON: ...
+    def view(self, state: S, seat: int | None) -> JSON: ...
+    def redact(self, state_before: S, event: Event, viewer: int | None) -> JSON: ...
+    def narrate(self, state_before: S, event: Event) -> list[str]: ...
+    def result(self, state: S) -> Result | None: ...
+    def determinize(self, state: S, seat: int, rng: random.Random) -> S: ...
+
+
+class BaseRules(Generic[S]):
+    """Shared plumbing: the ordered checks of `apply`, replay and a default redaction.
+
+    A game overrides `_decide` (a validated decision), `_resolve_chance` (a stored
+    outcome) and, where its action space is large, `is_legal`.
+    """
+
+    spec: GameSpec
+
+    # -- to be provided by the game -------------------------------------------------
+    def start(self, options: Mapping[str, Any], n_seats: int) -> S:
+        raise NotImplementedError
+
+    def pending(self, state: S) -> Pending:
+        raise NotImplementedError
+
+    def legal_actions(self, state: S, seat: int) -> list[JSON]:
+        raise NotImplementedError
+
+    def _decide(self, state: S, seat: int, action: JSON) -> S:
+        raise NotImplementedError
+
+    def _resolve_chance(self, state: S, outcome: JSON) -> S:
+        raise NotImplementedError
+
+    def sample_chance(self, state: S, rng: random.Random) -> JSON:
+        raise NotImplementedError
+
+    def view(self, state: S, seat: int | None) -> JSON:
+        raise NotImplementedError
+
+    def narrate(self, state_before: S, event: Event) -> list[str]:
+        raise NotImplementedError
+
+    def determinize(self, state: S, seat: int, rng: random.Random) -> S:
+        raise NotImplementedError
+
+    # -- shared ---------------------------------------------------------------------
+    def is_legal(self, state: S, seat: int, action: JSON) -> bool:
+        """Whether the action is one of the legal ones (games may answer faster)."""
+        return action in self.legal_actions(state, seat)
+
+    def apply(self, state: S, event: Event) -> S:
+        """The fold, with boardgame.io's order of checks; a refusal changes nothing."""
+        pending = self.pending(state)
+        if pending.is_over:
+            raise IllegalAction("match_over", "The match is over.")
+        if event.kind is EventKind.CHANCE:
+            if pending.kind is not PendingKind.CHANCE or event.outcome is None:
+                raise IllegalAction("not_chance", "No chance event is pending.")
+            return self._resolve_chance(state, event.outcome)
+        if pending.kind is not PendingKind.DECISION:
+            raise IllegalAction("chance_pending", "A chance event must be resolved first.")
+        if event.seat is None or event.seat not in pending.seats:
+            raise IllegalAction("not_your_turn", f"Seat {event.seat} has no decision pending.")
+        if event.action is None or not self.is_legal(state, event.seat, event.action):
+            raise IllegalAction("illegal_action", "That action is not legal now.")
+        return self._decide(state, event.seat, event.action)
+
+    def result(self, state: S) -> Result | None:
+        """The result once the game is over, else None."""
+        return self.pending(state).result
+
+    def redact(self, state_before: S, event: Event, viewer: int | None) -> JSON:
+        """By default chance outcomes are hidden and decisions are public.
+
+        Games with face-down decisions or partly visible deals override this.
+        """
+        if event.kind is EventKind.CHANCE:
+            return {"kind": "chance", "outcome": None}
+        return event.to_json()
+
+    def replay(
+        self, options: Mapping[str, Any], n_seats: int, events: Iterable[Event]
+    ) -> S:
+        """Fold a stream from the start."""
+        state = self.start(options, n_seats)
+        for event in events:
+            state = self.apply(state, event)
+        return state
+
+
+def replay_json(rules: BaseRules[Any], options: Mapping[str, Any], n_seats: int,
+                events: Sequence[Mapping[str, Any]]) -> Any:
+    """Replay stored JSON events."""
+    return rules.replay(options, n_seats, (Event.from_json(e) for e in events))

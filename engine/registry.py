@@ -1,0 +1,55 @@
+"""Game key -> rules object, and the bots each game offers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.bots import Bot, RandomBot
+from engine.protocol import BaseRules, IllegalAction
+
+BotFactory = Callable[[], Bot]
+
+_GAMES: dict[str, BaseRules[Any]] = {}
+_BOTS: dict[str, dict[str, BotFactory]] = {}
+
+
+def register_game(rules: BaseRules[Any], bots: dict[str, BotFactory] | None = None) -> None:
+    """Declare a game once; every game gets the `random` bot."""
+    _GAMES[rules.spec.key] = rules
+    _BOTS[rules.spec.key] = {"random": RandomBot, **(bots or {})}
+
+
+def _load() -> None:
+    # Importing a game package registers it.
+    from engine.games import super_showdown  # noqa: F401
+
+
+def games() -> dict[str, BaseRules[Any]]:
+    """Every registered game by key."""
+    _load()
+    return dict(_GAMES)
+
+
+def get_rules(key: str) -> BaseRules[Any]:
+    """The rules of a game; an unknown key is refused with code `unknown_game`."""
+    _load()
+    try:
+        return _GAMES[key]
+    except KeyError:
+        raise IllegalAction("unknown_game", f"No game called {key!r}.") from None
+
+
+def bot_names(key: str) -> list[str]:
+    """The bots a game offers."""
+    get_rules(key)
+    return sorted(_BOTS[key])
+
+
+def get_bot(key: str, name: str) -> Bot:
+    """A fresh bot; an unknown name is refused with code `unknown_bot`."""
+    get_rules(key)
+    try:
+        return _BOTS[key][name]()
+    except KeyError:
+        raise IllegalAction("unknown_bot", f"{key} has no bot called {name!r}.") from None

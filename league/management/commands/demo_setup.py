@@ -1,0 +1,34 @@
+"""Create the demo organizer and two demo players (idempotent) and print how to log in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from league.services import player_for
+
+DEMO_ACCOUNTS = [
+    # (username, password, is_staff)
+    ("organizer", "organizer-demo-2026", True),
+    ("alice", "alice-demo-2026", False),
+    ("bob", "bob-demo-2026", False),
+]
+
+
+class Command(BaseCommand):
+    help = "Create the demo organizer and players for `make demo`."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        User = get_user_model()
+        self.stdout.write("Demo accounts (log in at http://127.0.0.1:8000/login/):")
+        for username, password, staff in DEMO_ACCOUNTS:
+            user, _ = User.objects.get_or_create(username=username)
+            user.is_staff = staff
+            user.is_superuser = staff
+            user.set_password(password)
+            user.save()
+            player_for(user)
+            role = "organizer (admin at /admin/)" if staff else "player"
+            self.stdout.write(f"  {username:<10} password {password:<22} {role}")

@@ -1,0 +1,1 @@
+"""Matches: the append-only event store, the match service, bot-seat tasks, API and pages."""

@@ -1,0 +1,239 @@
+"""The REST API: thin views, each a guard or two and one call into the services.
+
+Every error body is `{code, detail}`: service refusals carry their own code and status,
+DRF's errors get theirs from config.api_errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.db.models import QuerySet
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework.authtoken.models import Token
+from rest_framework.decorators import action
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from engine import registry
+from league.services import RegistrationError, register_player
+from matches import services
+from matches.models import Match
+from matches.serializers import (
+    ActionSerializer,
+    AppendedSerializer,
+    CredentialsSerializer,
+    ErrorSerializer,
+    EventSerializer,
+    EventsQuerySerializer,
+    GameSerializer,
+    MatchCreateSerializer,
+    MatchSerializer,
+    QuerySerializer,
+    ReplayQuerySerializer,
+    ReplaySerializer,
+    SeatSerializer,
+    StateSerializer,
+    TokenSerializer,
+)
+from matches.services import ServiceError
+
+ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 409)}
+
+
+class ServiceErrorsMixin:
+    """A refused service call becomes `{code, detail}` with the refusal's status."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, ServiceError):
+            return Response({"code": exc.code, "detail": exc.detail}, status=exc.status)
+        if isinstance(exc, Http404):
+            # DRF's own NotFound carries the code "not_found"; Django's Http404 has none.
+            exc = exceptions.NotFound("No such match.")
+        return super().handle_exception(exc)  # type: ignore[misc]
+
+
+def _token_for(user: Any) -> Response:
+    token, _ = Token.objects.get_or_create(user=user)
+    return Response({"token": token.key})
+
+
+# -- accounts ----------------------------------------------------------------------------
+
+class RegisterView(APIView):
+    """Create an account (and its league Player) and get an API token."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[Any] = []
+
+    @extend_schema(summary="Create an account", request=CredentialsSerializer,
+                   responses={201: TokenSerializer, 400: ERRORS[400], 403: ERRORS[403]})
+    def post(self, request: Request) -> Response:
+        body = CredentialsSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            player = register_player(**body.validated_data)
+        except RegistrationError as exc:
+            code = status.HTTP_403_FORBIDDEN if exc.code == "signup_closed" else 400
+            return Response({"code": exc.code, "detail": exc.detail}, status=code)
+        response = _token_for(player.user)
+        response.status_code = status.HTTP_201_CREATED
+        return response
+
+
+class TokenView(APIView):
+    """Exchange a username and password for the account's API token."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[Any] = []
+
+    @extend_schema(summary="Get an API token", request=CredentialsSerializer,
+                   responses={200: TokenSerializer, 400: ERRORS[400]})
+    def post(self, request: Request) -> Response:
+        body = CredentialsSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        user = authenticate(request._request, **body.validated_data)
+        if user is None:
+            return Response({"code": "bad_credentials",
+                             "detail": "Unknown username or wrong password."}, status=400)
+        return _token_for(user)
+
+
+# -- games -------------------------------------------------------------------------------
+
+class GamesView(APIView):
+    """Every game the engine offers, its options and its bots."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(summary="List the games", responses={200: GameSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        games = registry.games()
+        return Response([
+            {**rules.spec.to_json(), "bots": registry.bot_names(key)}
+            for key, rules in sorted(games.items())
+        ])
+
+
+# -- matches -----------------------------------------------------------------------------
+
+LIST_FILTERS = [
+    OpenApiParameter("game", OpenApiTypes.STR, description="Only this game."),
+    OpenApiParameter("player", OpenApiTypes.STR, description="Only matches this user sits in."),
+    OpenApiParameter("status", OpenApiTypes.STR, enum=Match.Status.values,
+                     description="Only matches with this status."),
+]
+
+
+class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                   viewsets.GenericViewSet):
+    """Matches, their seats, their state and their event streams.
+
+    Anyone signed in may watch any match (as a spectator); only a seat's holder may act.
+    """
+
+    serializer_class = MatchSerializer
+    parser_classes = [JSONParser]
+    lookup_value_regex = r"\d+"
+
+    def get_queryset(self) -> QuerySet[Match]:
+        matches = (Match.objects.select_related("created_by")
+                   .prefetch_related("seats__user").order_by("-created_at", "-id"))
+        params = self.request.query_params
+        if params.get("game"):
+            matches = matches.filter(game=params["game"])
+        if params.get("status"):
+            matches = matches.filter(status=params["status"])
+        if params.get("player"):
+            matches = matches.filter(seats__user__username=params["player"]).distinct()
+        return matches
+
+    @extend_schema(summary="List matches", parameters=LIST_FILTERS)
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(summary="One match with its seats and result",
+                   responses={200: MatchSerializer, 404: ERRORS[404]})
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().retrieve(request, *args, **kwargs)
+
+    @extend_schema(summary="Create a match",
+                   description="Seats are `{\"player\": username}`, `{\"bot\": name}` or "
+                               "`{\"open\": true}`. A full table starts at once.",
+                   request=MatchCreateSerializer,
+                   responses={201: MatchSerializer, 400: ERRORS[400], 403: ERRORS[403]})
+    def create(self, request: Request) -> Response:
+        body = MatchCreateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        match = services.create_match(created_by=request.user, **body.validated_data)
+        return Response(self._detail(match.pk), status=status.HTTP_201_CREATED)
+
+    def _detail(self, pk: int) -> dict[str, Any]:
+        return MatchSerializer(self.get_queryset().get(pk=pk)).data
+
+    @extend_schema(summary="Take the first open seat", request=None,
+                   responses={200: SeatSerializer, 404: ERRORS[404], 409: ERRORS[409]})
+    @action(detail=True, methods=["post"])
+    def join(self, request: Request, pk: str) -> Response:
+        seat = services.join_match(match=self.get_object(), user=request.user)
+        return Response(SeatSerializer(seat).data)
+
+    @extend_schema(summary="What your seat (or a spectator) sees now",
+                   description="`legal_actions` are the items you may post back verbatim; "
+                               "`seat` picks one of your seats if you hold several.",
+                   parameters=[QuerySerializer],
+                   responses={200: StateSerializer, 403: ERRORS[403], 404: ERRORS[404]})
+    @action(detail=True, methods=["get"])
+    def state(self, request: Request, pk: str) -> Response:
+        query = QuerySerializer(data=request.query_params).values()
+        return Response(services.match_state(match=self.get_object(), user=request.user,
+                                             **query))
+
+    @extend_schema(summary="Play an action for your seat",
+                   description="`expected_seq` refuses the action (409 stale_seq) if the "
+                               "match moved on; a repeated `idempotency_key` (or "
+                               "Idempotency-Key header) returns the first answer.",
+                   request=ActionSerializer,
+                   responses={201: AppendedSerializer, 400: ERRORS[400], 403: ERRORS[403],
+                              404: ERRORS[404], 409: ERRORS[409]})
+    @action(detail=True, methods=["post"], url_path="actions")
+    def submit(self, request: Request, pk: str) -> Response:
+        match = self.get_object()
+        body = ActionSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        seq = services.submit_action(
+            match=match, seat=data["seat"], action=data["action"], user=request.user,
+            expected_seq=data.get("expected_seq"),
+            key=data.get("idempotency_key") or request.headers.get("Idempotency-Key"),
+        )
+        return Response({"seq": seq}, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="The event stream as you may read it",
+                   description="Events after seq `after`, each redacted for your seat and "
+                               "narrated; shown in full once the match is finished.",
+                   parameters=[EventsQuerySerializer],
+                   responses={200: EventSerializer(many=True), 403: ERRORS[403],
+                              404: ERRORS[404]})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def events(self, request: Request, pk: str) -> Response:
+        query = EventsQuerySerializer(data=request.query_params).values()
+        return Response(services.match_events(match=self.get_object(), user=request.user,
+                                              **query))
+
+    @extend_schema(summary="The match as it was after event `at`",
+                   parameters=[ReplayQuerySerializer],
+                   responses={200: ReplaySerializer, 400: ERRORS[400], 403: ERRORS[403],
+                              404: ERRORS[404]})
+    @action(detail=True, methods=["get"])
+    def replay(self, request: Request, pk: str) -> Response:
+        query = ReplayQuerySerializer(data=request.query_params).values()
+        return Response(services.replay_view(match=self.get_object(), user=request.user,
+                                             **query))

@@ -1,0 +1,83 @@
+"""Forms of the pages: sign-up, creating a match, posting a legal action."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+
+OPEN_SEAT = "open"
+PLAYER_SEAT = "player"
+BOT_PREFIX = "bot:"
+
+
+class RegisterForm(forms.Form):
+    """Sign-up; the rules on names and passwords live in league.services."""
+
+    username = forms.CharField(max_length=150, widget=forms.TextInput(
+        attrs={"autocomplete": "username", "autocapitalize": "none"}))
+    display_name = forms.CharField(max_length=64, required=False,
+                                   help_text="Shown at tables and in standings.")
+    password = forms.CharField(widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+    password2 = forms.CharField(label="Password again",
+                                widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("password") and data.get("password") != data.get("password2"):
+            self.add_error("password2", "The two passwords differ.")
+        return data
+
+
+class CreateMatchForm(forms.Form):
+    """A game and who sits opposite: a bot, an open seat, or a named player."""
+
+    game = forms.ChoiceField()
+    opponent = forms.ChoiceField()
+    username = forms.CharField(max_length=150, required=False,
+                               help_text="Only for \u201ca player by name\u201d.")
+    seats = forms.IntegerField(min_value=2, max_value=10, initial=2,
+                               help_text="All seats besides yours get the chosen opponent.")
+
+    def __init__(self, *args: Any, games: list[tuple[str, str]],
+                 bots: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = games
+        self.fields["opponent"].choices = [
+            *[(f"{BOT_PREFIX}{name}", f"Bot: {name}") for name in bots],
+            (OPEN_SEAT, "Open seat for another player"),
+            (PLAYER_SEAT, "A player by name"),
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("opponent") == PLAYER_SEAT and not data.get("username", "").strip():
+            self.add_error("username", "Name the player you want to play.")
+        return data
+
+    def seat_specs(self, me: str) -> list[dict[str, Any]]:
+        """The `seats` argument of create_match: me in seat 0, then the opponents."""
+        opponent, others = self.cleaned_data["opponent"], self.cleaned_data["seats"] - 1
+        if opponent.startswith(BOT_PREFIX):
+            return [{"player": me}] + [{"bot": opponent[len(BOT_PREFIX):]}] * others
+        if opponent == PLAYER_SEAT:
+            rest: list[dict[str, Any]] = [{"open": True}] * (others - 1)
+            return [{"player": me}, {"player": self.cleaned_data["username"].strip()}, *rest]
+        return [{"player": me}] + [{"open": True}] * others
+
+
+class ActionForm(forms.Form):
+    """One legal action posted back verbatim, with an idempotency key."""
+
+    action = forms.CharField()
+    key = forms.CharField(max_length=64, required=False)
+
+    def clean_action(self) -> dict[str, Any]:
+        try:
+            action = json.loads(self.cleaned_data["action"])
+        except ValueError:
+            raise forms.ValidationError("The action is not valid JSON.") from None
+        if not isinstance(action, dict):
+            raise forms.ValidationError("An action is a JSON object.")
+        return action

@@ -1,0 +1,144 @@
+"""A match is an append-only stream of events; its state is rebuilt by replay.
+
+`Match.seq` is the seq of the last appended event (0 before any), kept on the row so an
+append can lock the row, read the seq and write the next one without a gap.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+from django.conf import settings
+from django.db import models
+
+
+class Match(models.Model):
+    """One game played at one table; its truth is the `events` stream."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        ACTIVE = "active", "Active"
+        FINISHED = "finished", "Finished"
+
+    game = models.CharField(max_length=64, db_index=True)
+    options = models.JSONField(default=dict, blank=True)
+    n_seats = models.PositiveSmallIntegerField()
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True
+    )
+    seq = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="created_matches",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk} ({self.status})"
+
+
+class Seat(models.Model):
+    """A place at the table: a user, a bot, or still open."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    bot = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=True) | models.Q(bot=""),
+                name="seat_user_or_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index}: {self.label}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.user_id is None and not self.bot
+
+    @property
+    def label(self) -> str:
+        """Who sits here, as shown at the table."""
+        if self.user_id is not None:
+            return self.user.get_username()
+        if self.bot:
+            return f"bot: {self.bot}"
+        return "open"
+
+
+class AppendOnlyError(RuntimeError):
+    """Somebody tried to rewrite or erase a stored event."""
+
+
+class MatchEventQuerySet(models.QuerySet["MatchEvent"]):
+    """Bulk updates and deletes would rewrite history; they are refused."""
+
+    def update(self, **kwargs: Any) -> NoReturn:
+        raise AppendOnlyError("Match events are never updated.")
+
+    def delete(self) -> NoReturn:
+        raise AppendOnlyError("Match events are never deleted.")
+
+
+class MatchEvent(models.Model):
+    """One appended event: a seat's decision or a stored chance outcome."""
+
+    class Kind(models.TextChoices):
+        DECISION = "decision", "Decision"
+        CHANCE = "chance", "Chance"
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # {"action": {...}} for a decision, {"outcome": {...}} for chance.
+    payload = models.JSONField()
+    idempotency_key = models.CharField(max_length=128, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = MatchEventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="matchevent_unique_seq"),
+            models.UniqueConstraint(
+                fields=["match", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="matchevent_unique_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} #{self.seq} {self.kind}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Insert only: an event once written is history."""
+        if not self._state.adding:
+            raise AppendOnlyError("Match events are never updated.")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise AppendOnlyError("Match events are never deleted.")
+
+    def to_event_json(self) -> dict[str, Any]:
+        """The engine's stored form of this event."""
+        if self.kind == self.Kind.DECISION:
+            return {"kind": "decision", "seat": self.seat, "action": self.payload["action"]}
+        return {"kind": "chance", "outcome": self.payload["outcome"]}

@@ -1,0 +1,144 @@
+"""API bodies: what clients send (validated) and what they get back (documented)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from matches.models import Match, Seat
+
+# -- accounts ----------------------------------------------------------------------------
+
+
+class CredentialsSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, style={"input_type": "password"},
+                                     trim_whitespace=False)
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(read_only=True)
+
+
+class ErrorSerializer(serializers.Serializer):
+    code = serializers.CharField(read_only=True)
+    detail = serializers.JSONField(read_only=True)
+
+
+# -- games -------------------------------------------------------------------------------
+
+
+class GameSerializer(serializers.Serializer):
+    """A game's spec as the engine declares it, with the bots that can take a seat."""
+
+    key = serializers.CharField(read_only=True)
+    title = serializers.CharField(read_only=True)
+    min_seats = serializers.IntegerField(read_only=True)
+    max_seats = serializers.IntegerField(read_only=True)
+    has_chance = serializers.BooleanField(read_only=True)
+    has_hidden_information = serializers.BooleanField(read_only=True)
+    options = serializers.DictField(read_only=True)
+    bots = serializers.ListField(child=serializers.CharField(), read_only=True)
+
+
+# -- matches -----------------------------------------------------------------------------
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    player = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Seat
+        fields = ["index", "player", "bot", "label"]
+        read_only_fields = fields
+
+    def get_player(self, seat: Seat) -> str | None:
+        return seat.user.get_username() if seat.user_id is not None else None
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    seats = SeatSerializer(many=True, read_only=True)
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = Match
+        fields = ["id", "game", "options", "n_seats", "status", "seq", "seats", "result",
+                  "created_by", "created_at", "updated_at"]
+        read_only_fields = fields
+
+
+class SeatSpecField(serializers.DictField):
+    """`{"player": username}`, `{"bot": name}` or `{"open": true}`; the service checks it."""
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    game = serializers.CharField(max_length=64)
+    options = serializers.DictField(required=False, allow_null=True, default=dict)
+    seats = serializers.ListField(child=SeatSpecField(), allow_empty=False)
+
+
+class ActionSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0)
+    action = serializers.DictField(help_text="An item of the state's legal_actions, verbatim.")
+    expected_seq = serializers.IntegerField(min_value=0, required=False, allow_null=True)
+    idempotency_key = serializers.CharField(max_length=128, required=False, allow_null=True)
+
+
+class AppendedSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(read_only=True)
+
+
+class PendingSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["decision", "chance", "end"], read_only=True)
+    seats = serializers.ListField(child=serializers.IntegerField(), read_only=True)
+    result = serializers.DictField(allow_null=True, read_only=True)
+
+
+class StateSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(read_only=True)
+    status = serializers.ChoiceField(choices=Match.Status.choices, read_only=True)
+    seat = serializers.IntegerField(allow_null=True, read_only=True,
+                                    help_text="Your seat; null for a spectator.")
+    pending = PendingSerializer(read_only=True)
+    legal_actions = serializers.ListField(child=serializers.DictField(), read_only=True)
+    view = serializers.DictField(read_only=True, help_text="What your seat may see.")
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(read_only=True)
+    kind = serializers.ChoiceField(choices=["decision", "chance"], read_only=True)
+    seat = serializers.IntegerField(allow_null=True, read_only=True)
+    data = serializers.DictField(read_only=True, help_text="The event as you may read it.")
+    narration = serializers.ListField(child=serializers.CharField(), read_only=True)
+
+
+class ReplaySerializer(serializers.Serializer):
+    seq = serializers.IntegerField(read_only=True)
+    view = serializers.DictField(read_only=True)
+    seats = serializers.ListField(
+        child=serializers.DictField(), allow_null=True, read_only=True,
+        help_text="Every seat's view once the match is over; null before.",
+    )
+    narration = serializers.ListField(child=serializers.CharField(), read_only=True)
+    pending = PendingSerializer(read_only=True)
+
+
+class QuerySerializer(serializers.Serializer):
+    """Query parameters of the read endpoints."""
+
+    seat = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
+
+    def values(self) -> dict[str, Any]:
+        self.is_valid(raise_exception=True)
+        return dict(self.validated_data)
+
+
+class EventsQuerySerializer(QuerySerializer):
+    after = serializers.IntegerField(min_value=0, required=False, default=0)
+    limit = serializers.IntegerField(min_value=1, max_value=10_000, required=False,
+                                     allow_null=True, default=None)
+
+
+class ReplayQuerySerializer(QuerySerializer):
+    at = serializers.IntegerField()

@@ -1,0 +1,567 @@
+"""The match service: create, join, append, replay, and play bot seats.
+
+Every rule about a match lives here once, shared by the pages, the API, the tasks and the
+admin. State is never stored: it is rebuilt by replaying the stream (with an in-process
+cache of committed states as an optimisation). An append locks the Match row, checks in a
+fixed order, stores the decision and every chance outcome that follows in the same
+transaction, and hands pending bot seats to Celery once the transaction commits.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+
+from engine import registry
+from engine.protocol import JSON, BaseRules, Event, IllegalAction, Pending, PendingKind
+from matches.models import Match, MatchEvent, Seat
+
+log = logging.getLogger(__name__)
+
+# Bot decisions one task plays in a row before it hands the match to a fresh task.
+BOT_STEPS_PER_TASK = 1000
+STATE_CACHE_SIZE = 512
+
+
+class ServiceError(Exception):
+    """A refused request: `code` for machines, `detail` for people, `status` for HTTP."""
+
+    def __init__(self, code: str, detail: str, status: int = 400) -> None:
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.detail = detail
+        self.status = status
+
+    @classmethod
+    def from_engine(cls, exc: IllegalAction) -> ServiceError:
+        return cls(exc.code, exc.message, 400)
+
+
+def _rules(game: str) -> BaseRules[Any]:
+    try:
+        return registry.get_rules(game)
+    except IllegalAction as exc:
+        raise ServiceError.from_engine(exc) from None
+
+
+def _chance_rng() -> random.Random:
+    """A fresh generator per draw; the outcome, not the generator, is what we store."""
+    return random.Random(secrets.randbits(64))
+
+
+# -- replay ------------------------------------------------------------------------------
+
+_MatchKey = tuple[int, float]  # id and creation time: an id a rolled-back test reused differs
+
+
+class _StateCache:
+    """Committed states by (match, seq). Events never change, so an entry never does."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._entries: OrderedDict[tuple[_MatchKey, int], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def nearest(self, match: _MatchKey, seq: int) -> tuple[int, Any] | None:
+        """The cached state with the highest seq not past `seq`, if any."""
+        with self._lock:
+            if (match, seq) in self._entries:
+                self._entries.move_to_end((match, seq))
+                return seq, self._entries[(match, seq)]
+            best = max((s for m, s in self._entries if m == match and s <= seq), default=None)
+            return None if best is None else (best, self._entries[(match, best)])
+
+    def put(self, match: _MatchKey, seq: int, state: Any) -> None:
+        with self._lock:
+            self._entries[(match, seq)] = state
+            self._entries.move_to_end((match, seq))
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+_cache = _StateCache(STATE_CACHE_SIZE)
+
+
+def clear_state_cache() -> None:
+    """Forget every cached state (tests; a rebuild). Replay gives the same answers."""
+    _cache.clear()
+
+
+def _cache_key(match: Match) -> _MatchKey:
+    return match.pk, match.created_at.timestamp()
+
+
+def _remember(match: Match, seq: int, state: Any) -> None:
+    # Only committed history may be cached: a rolled-back append must leave no trace.
+    key = _cache_key(match)
+    transaction.on_commit(lambda: _cache.put(key, seq, state))
+
+
+@dataclass(frozen=True)
+class _Stream:
+    """A replayed match: its rules, the state after `seq`, and the events read."""
+
+    rules: BaseRules[Any]
+    state: Any
+    seq: int
+
+
+def _replay(match: Match, upto: int | None = None) -> _Stream:
+    """The state after event `upto` (default: the last stored event)."""
+    rules = _rules(match.game)
+    target = upto if upto is not None else _last_seq(match)
+    cached = _cache.nearest(_cache_key(match), target)
+    if cached is None:
+        seq, state = 0, rules.start(match.options, match.n_seats)
+    else:
+        seq, state = cached
+    for row in match.events.filter(seq__gt=seq, seq__lte=target).order_by("seq"):
+        state = rules.apply(state, Event.from_json(row.to_event_json()))
+        seq = row.seq
+    if seq != target:
+        raise ServiceError("bad_seq", f"The stream has no event {target}.", 400)
+    _remember(match, seq, state)
+    return _Stream(rules, state, seq)
+
+
+def _last_seq(match: Match) -> int:
+    last = match.events.order_by("-seq").values_list("seq", flat=True).first()
+    return last or 0
+
+
+def load_state(match: Match, upto: int | None = None) -> Any:
+    """The match state replayed from its events, up to and including seq `upto`."""
+    return _replay(match, upto).state
+
+
+# -- who is looking ----------------------------------------------------------------------
+
+def seat_of(match: Match, user: Any) -> int | None:
+    """The first seat the user holds, or None for a spectator."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return (match.seats.filter(user=user).order_by("index")
+            .values_list("index", flat=True).first())
+
+
+def _viewer(match: Match, user: Any, seat: int | None) -> int | None:
+    """The seat whose eyes to use: the one asked for (if the user holds it) or theirs."""
+    if seat is None:
+        return seat_of(match, user)
+    if user is None or not match.seats.filter(index=seat, user=user).exists():
+        raise ServiceError("not_your_seat", "You do not hold that seat.", 403)
+    return seat
+
+
+# -- create and join ---------------------------------------------------------------------
+
+def create_match(*, game: str, options: dict[str, Any] | None, seats: list[dict[str, Any]],
+                 created_by: Any) -> Match:
+    """Create a match; it starts at once (deal included) when no seat is left open."""
+    rules = _rules(game)
+    specs = [_seat_spec(game, item) for item in _as_list(seats)]
+    try:
+        rules.spec.check_seats(len(specs))
+        resolved = rules.spec.resolve_options(options)
+        rules.start(resolved, len(specs))
+    except IllegalAction as exc:
+        raise ServiceError.from_engine(exc) from None
+    users = _users_by_name([name for kind, name in specs if kind == "player"])
+    creator = created_by.get_username()
+    if not created_by.is_staff and ("player", creator) not in specs:
+        raise ServiceError("not_seated", "Take a seat in the match you create.", 403)
+    with transaction.atomic():
+        match = Match.objects.create(game=game, options=resolved, n_seats=len(specs),
+                                     created_by=created_by)
+        Seat.objects.bulk_create([
+            Seat(match=match, index=index, user=users.get(name) if kind == "player" else None,
+                 bot=name if kind == "bot" else "")
+            for index, (kind, name) in enumerate(specs)
+        ])
+        if all(kind != "open" for kind, _ in specs):
+            _start(match)
+    return match
+
+
+def _as_list(seats: Any) -> list[Any]:
+    if not isinstance(seats, list):
+        raise ServiceError("bad_seat", "Seats must be a list.", 400)
+    return seats
+
+
+def _seat_spec(game: str, item: Any) -> tuple[str, str]:
+    """("player", username), ("bot", name) or ("open", "") from one seat item."""
+    if not isinstance(item, dict) or len(item) != 1:
+        raise ServiceError("bad_seat", 'A seat is {"player": name}, {"bot": name} or '
+                                       '{"open": true}.', 400)
+    (kind, value), = item.items()
+    if kind == "open" and value is True:
+        return "open", ""
+    if kind in ("player", "bot") and isinstance(value, str) and value:
+        if kind == "bot" and value not in registry.bot_names(game):
+            raise ServiceError("unknown_bot", f"{game} has no bot called {value!r}.", 400)
+        return kind, value
+    raise ServiceError("bad_seat", f"Cannot read the seat {item!r}.", 400)
+
+
+def _users_by_name(names: Iterable[str]) -> dict[str, Any]:
+    wanted = set(names)
+    found = {u.get_username(): u for u in get_user_model().objects.filter(username__in=wanted)}
+    missing = sorted(wanted - set(found))
+    if missing:
+        raise ServiceError("unknown_player", f"No player called {missing[0]!r}.", 400)
+    return found
+
+
+def join_match(*, match: Match, user: Any) -> Seat:
+    """Take the first open seat; the last one to sit down starts the match."""
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.status != Match.Status.OPEN:
+            raise ServiceError("match_not_open", "This match is not taking players.", 409)
+        seats = list(locked.seats.order_by("index"))
+        if any(s.user_id == user.pk for s in seats):
+            raise ServiceError("already_seated", "You already hold a seat here.", 409)
+        seat = next((s for s in seats if s.is_open), None)
+        if seat is None:
+            raise ServiceError("no_open_seat", "Every seat is taken.", 409)
+        seat.user = user
+        seat.save(update_fields=["user"])
+        if not any(s.is_open for s in seats):
+            _start(locked)
+        _copy_progress(locked, match)
+    return seat
+
+
+def _start(match: Match) -> None:
+    """Activate a full table and resolve the opening chance events (the deal)."""
+    rules = _rules(match.game)
+    state = rules.start(match.options, match.n_seats)
+    match.status = Match.Status.ACTIVE
+    state = _resolve_chance(match, rules, state)
+    pending = _settle(match, rules, state)
+    _enqueue_bots(match.pk, _bot_seats(match, pending), match.seq)
+
+
+# -- appending ---------------------------------------------------------------------------
+
+def submit_action(*, match: Match, seat: int, action: dict[str, Any], user: Any,
+                  expected_seq: int | None = None, key: str | None = None) -> int:
+    """Append a seat's decision and the chance events after it; the decision's seq.
+
+    Checks, in order: the seat is the user's (None: a bot or the system), a repeated
+    idempotency key (answered with the first seq, writing nothing), the match is live,
+    `expected_seq` is current, then the engine's own checks.
+    """
+    seq, bots = _append_decision(match=match, seat=seat, action=action, user=user,
+                                 expected_seq=expected_seq, key=key)
+    if bots:
+        _enqueue_bots(match.pk, bots, match.seq)
+    return seq
+
+
+def _append_decision(*, match: Match, seat: int, action: Any, user: Any,
+                     expected_seq: int | None, key: str | None) -> tuple[int, list[int]]:
+    """The append itself; also the bot seats pending afterwards (empty for a replay)."""
+    try:
+        with transaction.atomic():
+            locked = Match.objects.select_for_update().get(pk=match.pk)
+            _check_seat(locked, seat, user)
+            if key is not None:
+                first = _answer_for_key(locked, key, seat, action)
+                if first is not None:
+                    return first, []
+            _check_live(locked, expected_seq)
+            stream = _replay(locked, locked.seq)
+            try:
+                event = Event.from_json({"kind": "decision", "seat": seat, "action": action})
+                state = stream.rules.apply(stream.state, event)
+            except IllegalAction as exc:
+                raise ServiceError.from_engine(exc) from None
+            seq = _store(locked, str(MatchEvent.Kind.DECISION), {"action": action}, seat, key)
+            state = _resolve_chance(locked, stream.rules, state)
+            pending = _settle(locked, stream.rules, state)
+            _copy_progress(locked, match)
+            return seq, _bot_seats(locked, pending)
+    except IntegrityError:
+        # Somebody appended the same seq or key first (a lock-free backend, a race).
+        if key is not None:
+            first = MatchEvent.objects.filter(match_id=match.pk, idempotency_key=key).first()
+            if first is not None:
+                return first.seq, []
+        raise ServiceError("stale_seq", "The match moved on; reload and try again.", 409) from None
+
+
+def _check_seat(match: Match, seat: Any, user: Any) -> None:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < match.n_seats:
+        raise ServiceError("bad_seat", f"There is no seat {seat!r} in this match.", 400)
+    if user is not None and not match.seats.filter(index=seat, user=user).exists():
+        raise ServiceError("not_your_seat", "You do not hold that seat.", 403)
+
+
+def _answer_for_key(match: Match, key: str, seat: int, action: Any) -> int | None:
+    """The seq a key was first answered with; a key reused for another action is refused."""
+    first = match.events.filter(idempotency_key=key).first()
+    if first is None:
+        return None
+    if first.seat != seat or first.payload.get("action") != action:
+        raise ServiceError("key_reused", "That idempotency key was used for another action.",
+                           409)
+    return first.seq
+
+
+def _check_live(match: Match, expected_seq: int | None) -> None:
+    if match.status == Match.Status.FINISHED:
+        raise ServiceError("match_over", "The match is over.", 409)
+    if match.status != Match.Status.ACTIVE:
+        raise ServiceError("match_not_active", "The match has not started.", 409)
+    if expected_seq is not None and expected_seq != match.seq:
+        raise ServiceError("stale_seq", f"The match is at seq {match.seq}, not {expected_seq}.",
+                           409)
+
+
+def _store(match: Match, kind: str, payload: JSON, seat: int | None, key: str | None) -> int:
+    """Insert the next event; the caller holds the Match row lock."""
+    match.seq += 1
+    MatchEvent.objects.create(match=match, seq=match.seq, kind=kind, seat=seat,
+                              payload=payload, idempotency_key=key)
+    return match.seq
+
+
+def _resolve_chance(match: Match, rules: BaseRules[Any], state: Any) -> Any:
+    """Draw and store every chance outcome until a seat must decide or the game ends."""
+    for _ in range(rules.spec.longest_game):
+        if rules.pending(state).kind is not PendingKind.CHANCE:
+            return state
+        outcome = rules.sample_chance(state, _chance_rng())
+        state = rules.apply(state, Event.chance(outcome))
+        _store(match, str(MatchEvent.Kind.CHANCE), {"outcome": outcome}, None, None)
+    raise RuntimeError(f"{match.game}: chance nodes without end in match {match.pk}")
+
+
+def _settle(match: Match, rules: BaseRules[Any], state: Any) -> Pending:
+    """Save seq, status and result on the locked row; remember the state after commit."""
+    pending = rules.pending(state)
+    if pending.is_over and pending.result is not None:
+        match.status = Match.Status.FINISHED
+        match.result = pending.result.to_json()
+    match.save(update_fields=["seq", "status", "result", "updated_at"])
+    _remember(match, match.seq, state)
+    return pending
+
+
+def _copy_progress(source: Match, target: Match) -> None:
+    """Let the caller's Match instance see what the locked row now says."""
+    if source is not target:
+        target.seq, target.status, target.result = source.seq, source.status, source.result
+
+
+def _bot_seats(match: Match, pending: Pending) -> list[int]:
+    """The pending seats that bots hold."""
+    if pending.kind is not PendingKind.DECISION:
+        return []
+    bots = set(match.seats.exclude(bot="").values_list("index", flat=True))
+    return [s for s in pending.seats if s in bots]
+
+
+def _enqueue_bots(match_id: int, seats: list[int], seq: int) -> None:
+    """After the commit, one task per pending bot seat."""
+    from matches.tasks import play_bot_seat
+
+    for seat in seats:
+        transaction.on_commit(
+            lambda seat=seat: play_bot_seat.delay(match_id, seat, seq)  # type: ignore[misc]
+        )
+
+
+# -- reading -----------------------------------------------------------------------------
+
+def match_state(*, match: Match, user: Any, seat: int | None = None) -> dict[str, Any]:
+    """What the user's seat (or a spectator) sees now, with its legal actions."""
+    viewer = _viewer(match, user, seat)
+    stream = _replay(match)
+    rules, state = stream.rules, stream.state
+    pending = rules.pending(state)
+    legal: list[JSON] = []
+    if viewer is not None and pending.kind is PendingKind.DECISION and viewer in pending.seats:
+        legal = rules.legal_actions(state, viewer)
+    return {
+        "seq": stream.seq,
+        "status": _status_at(match, stream.seq),
+        "seat": viewer,
+        "pending": pending.to_json(),
+        "legal_actions": legal,
+        "view": rules.view(state, viewer),
+    }
+
+
+def _status_at(match: Match, seq: int) -> str:
+    """The status that goes with the replayed seq (the row may be older or newer)."""
+    if seq == match.seq:
+        return match.status
+    return Match.objects.values_list("status", flat=True).get(pk=match.pk)
+
+
+def match_events(*, match: Match, user: Any, after: int = 0, seat: int | None = None,
+                 limit: int | None = None) -> list[dict[str, Any]]:
+    """The stream after seq `after` as the viewer may read it, each with its narration.
+
+    Once the match is finished nothing is hidden any more and events are shown in full.
+    """
+    viewer = _viewer(match, user, seat)
+    if after < 0:
+        raise ServiceError("bad_seq", "`after` cannot be negative.", 400)
+    rows = list(match.events.filter(seq__gt=after).order_by("seq")[:limit])
+    if not rows:
+        return []
+    stream = _replay(match, min(after, rows[0].seq - 1))
+    rules, state = stream.rules, stream.state
+    finished = _is_finished(match)
+    out = []
+    for row in rows:
+        event = Event.from_json(row.to_event_json())
+        data = event.to_json() if finished else rules.redact(state, event, viewer)
+        out.append({"seq": row.seq, "kind": row.kind, "seat": row.seat, "data": data,
+                    "narration": rules.narrate(state, event)})
+        state = rules.apply(state, event)
+    return out
+
+
+def _is_finished(match: Match) -> bool:
+    """Read from the row: a stale instance must not unveil a live match."""
+    status = Match.objects.values_list("status", flat=True).get(pk=match.pk)
+    return status == Match.Status.FINISHED
+
+
+def replay_view(*, match: Match, user: Any, at: int, seat: int | None = None) -> dict[str, Any]:
+    """The view after event `at`, that event's narration and who was to act.
+
+    Once the match is over, `seats` carries every seat's view of that moment (nothing is
+    hidden any more); before that it is None.
+    """
+    viewer = _viewer(match, user, seat)
+    last = _last_seq(match)
+    if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= last:
+        raise ServiceError("bad_seq", f"Choose a seq from 0 to {last}.", 400)
+    before = _replay(match, max(at - 1, 0))
+    rules, state = before.rules, before.state
+    narration: list[str] = []
+    if at > 0:
+        row = match.events.get(seq=at)
+        event = Event.from_json(row.to_event_json())
+        narration = rules.narrate(state, event)
+        state = rules.apply(state, event)
+    finished = _is_finished(match)
+    return {
+        "seq": at,
+        "view": rules.view(state, viewer),
+        "seats": [rules.view(state, i) for i in range(match.n_seats)] if finished else None,
+        "narration": narration,
+        "pending": rules.pending(state).to_json(),
+    }
+
+
+# -- bot seats ---------------------------------------------------------------------------
+
+def play_bot_turns(*, match: Match, seat: int, expected_seq: int) -> bool:
+    """Play the bot seat's pending decision, then any bot decisions that follow it.
+
+    Does nothing (False) when the stream moved past `expected_seq` or the seat has nothing
+    pending. Consecutive bot decisions are played in this loop rather than by chaining
+    tasks, so an eager (in-process) bot-vs-bot match cannot recurse without bound; after
+    BOT_STEPS_PER_TASK decisions the rest is handed to a fresh task.
+    """
+    match.refresh_from_db()
+    if match.status != Match.Status.ACTIVE or match.seq != expected_seq:
+        return False
+    bots = dict(match.seats.exclude(bot="").values_list("index", "bot"))
+    played = 0
+    while True:
+        stream = _replay(match, match.seq)
+        pending = stream.rules.pending(stream.state)
+        waiting = _bot_seats(match, pending)
+        if played == 0:
+            waiting = [seat] if seat in waiting else []
+        if not waiting:
+            break
+        if played >= BOT_STEPS_PER_TASK:
+            _enqueue_bots(match.pk, waiting, match.seq)
+            break
+        action = _bot_action(match, stream, waiting[0], bots[waiting[0]])
+        try:
+            _append_decision(match=match, seat=waiting[0], action=action, user=None,
+                             expected_seq=stream.seq, key=None)
+        except ServiceError as exc:
+            if exc.code in {"stale_seq", "match_over", "match_not_active"}:
+                break  # somebody else moved, and whoever did hands on the bot seats
+            raise
+        played += 1
+    return played > 0
+
+
+def _bot_action(match: Match, stream: _Stream, seat: int, name: str) -> JSON:
+    """The bot's choice within the time budget; a failing or slow bot plays at random."""
+    rules, state = stream.rules, stream.state
+    rng = _chance_rng()
+    legal = rules.legal_actions(state, seat)
+    try:
+        bot = registry.get_bot(match.game, name)
+        action = _think(lambda: bot.choose(rules, state, seat, _chance_rng()),
+                        float(settings.BOT_TIME_BUDGET))
+        if action in legal:
+            return action
+        log.error("bot %s in match %s seat %s chose an illegal action %r",
+                  name, match.pk, seat, action)
+    except Exception:
+        log.exception("bot %s failed in match %s seat %s", name, match.pk, seat)
+    return rng.choice(legal)
+
+
+class BotTimeout(Exception):
+    """The bot did not answer within its time budget."""
+
+
+def _think(choose: Any, budget: float) -> Any:
+    """Run `choose()` in a daemon thread; give up on it after `budget` seconds."""
+    answer: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            answer["action"] = choose()
+        except BaseException as exc:
+            answer["error"] = exc
+
+    started = time.monotonic()
+    worker = threading.Thread(target=run, daemon=True, name="bot-think")
+    worker.start()
+    worker.join(budget)
+    if worker.is_alive():
+        raise BotTimeout(f"no answer after {time.monotonic() - started:.2f}s")
+    if "error" in answer:
+        raise answer["error"]
+    return answer["action"]
+
+
+def waiting_bot_seats() -> list[tuple[int, int, int]]:
+    """(match id, seat, seq) for every bot seat with a decision pending in a live match."""
+    waiting = []
+    for match in Match.objects.filter(status=Match.Status.ACTIVE, seats__bot__gt="").distinct():
+        stream = _replay(match, match.seq)
+        for seat in _bot_seats(match, stream.rules.pending(stream.state)):
+            waiting.append((match.pk, seat, stream.seq))
+    return waiting

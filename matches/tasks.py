@@ -1,0 +1,33 @@
+"""Celery tasks: thin wrappers around the match service.
+
+`play_bot_seat` is idempotent: it carries the seq it was enqueued at, and a task that finds
+the stream moved on does nothing. Tasks are acknowledged late and retried with backoff on
+a database conflict; the beat sweep re-enqueues any bot seat that was left waiting.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import OperationalError
+
+from matches import services
+from matches.models import Match
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,
+             retry_backoff_max=60, retry_jitter=True, max_retries=5)
+def play_bot_seat(match_id: int, seat: int, expected_seq: int) -> bool:
+    """Play a bot seat's pending decision (and the bot decisions right after it)."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return False
+    return services.play_bot_turns(match=match, seat=seat, expected_seq=expected_seq)
+
+
+@shared_task(acks_late=True)
+def sweep_bot_seats() -> int:
+    """Re-enqueue every bot seat with a decision pending; how many were enqueued."""
+    waiting = services.waiting_bot_seats()
+    for match_id, seat, seq in waiting:
+        play_bot_seat.delay(match_id, seat, seq)
+    return len(waiting)

@@ -1,0 +1,57 @@
+"""Small filters the match pages need: dict lookup, pretty JSON, action labels."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    """`mapping[key]`, trying the key as text too (JSON objects have string keys)."""
+    if not isinstance(mapping, Mapping):
+        return None
+    if key in mapping:
+        return mapping[key]
+    return mapping.get(str(key))
+
+
+@register.filter
+def pretty_json(value: Any) -> str:
+    """Indented JSON for the generic view."""
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)
+
+
+@register.filter
+def action_label(action: Mapping[str, Any]) -> str:
+    """A readable button label for any action dict: its `label`, or type and fields."""
+    if not isinstance(action, Mapping):
+        return str(action)
+    if isinstance(action.get("label"), str):
+        return action["label"]
+    words = str(action.get("type", "act")).replace("_", " ").capitalize()
+    rest = [f"{key.replace('_', ' ')} {_plain(value)}"
+            for key, value in action.items() if key not in {"type", "label"}]
+    return f"{words}: {', '.join(rest)}" if rest else words
+
+
+@register.filter
+def contains(container: Any, item: Any) -> bool:
+    """`item in container`, false for anything that is not a container."""
+    try:
+        return item in container
+    except TypeError:
+        return False
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "(" + ", ".join(_plain(v) for v in value) + ")"
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
+    return str(value)

@@ -1,0 +1,20 @@
+"""Page URLs: accounts, lobby, play and replay."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from matches import views
+
+urlpatterns = [
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("register/", views.register, name="register"),
+    path("", views.lobby, name="lobby"),
+    path("play/", views.quick_play, name="quick_play"),
+    path("matches/new/", views.create, name="match_create"),
+    path("matches/<int:match_id>/", views.play, name="match_play"),
+    path("matches/<int:match_id>/join/", views.join, name="match_join"),
+    path("matches/<int:match_id>/state/", views.state, name="match_state"),
+    path("matches/<int:match_id>/act/", views.act, name="match_act"),
+    path("matches/<int:match_id>/replay/", views.replay, name="match_replay"),
+]

@@ -1,0 +1,283 @@
+"""The htmx pages: sign-up, lobby, play, replay.
+
+Views are thin: guard clauses, then one call into `matches.services` (or
+`league.services` for sign-up). Partials are their own templates, served by the same
+small views when the request comes from htmx.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from engine import registry
+from league.services import RegistrationError, register_player
+from matches import services
+from matches.forms import ActionForm, CreateMatchForm, RegisterForm
+from matches.models import Match
+from matches.services import ServiceError
+
+QUICK_GAME = "super_showdown"
+QUICK_BOTS = ("heuristic", "random")
+FINISHED = "finished"
+
+# Which form field a sign-up refusal belongs to (None: the whole form).
+_REGISTRATION_FIELDS = {
+    "bad_username": "username",
+    "username_taken": "username",
+    "weak_password": "password",
+}
+
+
+# -- accounts --------------------------------------------------------------------------
+
+def register(request: HttpRequest) -> HttpResponse:
+    """Create an account, log in, go to the lobby; says so when sign-up is closed."""
+    if not settings.SIGNUP_OPEN:
+        status = 403 if request.method == "POST" else 200
+        return render(request, "registration/register.html", {"closed": True}, status=status)
+    form = RegisterForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            player = register_player(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password"],
+                display_name=form.cleaned_data["display_name"],
+            )
+        except RegistrationError as exc:
+            form.add_error(_REGISTRATION_FIELDS.get(exc.code), exc.detail)
+        else:
+            login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("lobby")
+    status = 400 if form.errors else 200
+    return render(request, "registration/register.html", {"form": form}, status=status)
+
+
+# -- lobby -----------------------------------------------------------------------------
+
+@login_required
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Quick play, the create form, my matches and the open ones to join."""
+    return _render_lobby(request, _create_form())
+
+
+@login_required
+@require_POST
+def quick_play(request: HttpRequest) -> HttpResponse:
+    """One click: Super Showdown against the best bot, me in seat 0."""
+    try:
+        match = services.create_match(
+            game=QUICK_GAME,
+            options={},
+            seats=[{"player": request.user.get_username()}, {"bot": _quick_bot()}],
+            created_by=request.user,
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.detail)
+        return redirect("lobby")
+    return redirect("match_play", match_id=match.id)
+
+
+@login_required
+@require_POST
+def create(request: HttpRequest) -> HttpResponse:
+    """Create a match from the lobby form."""
+    form = _create_form(request.POST)
+    if not form.is_valid():
+        return _render_lobby(request, form, status=400)
+    try:
+        match = services.create_match(
+            game=form.cleaned_data["game"],
+            options={},
+            seats=form.seat_specs(request.user.get_username()),
+            created_by=request.user,
+        )
+    except ServiceError as exc:
+        form.add_error(None, exc.detail)
+        return _render_lobby(request, form, status=exc.status)
+    return redirect("match_play", match_id=match.id)
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Take an open seat."""
+    match = get_object_or_404(Match, pk=match_id)
+    try:
+        services.join_match(match=match, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.detail)
+    return redirect("match_play", match_id=match.id)
+
+
+# -- play ------------------------------------------------------------------------------
+
+@login_required
+@require_GET
+def play(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The seat's view (or a spectator's), its legal actions and the log."""
+    match = get_object_or_404(Match, pk=match_id)
+    return render(request, "matches/play.html", _state_context(match, request.user))
+
+
+@login_required
+@require_GET
+def state(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The polled partial; 204 (htmx swaps nothing) while the stream has not moved."""
+    match = get_object_or_404(Match, pk=match_id)
+    if _unchanged(request, match):
+        return HttpResponse(status=204)
+    return render(request, "matches/_state.html", _state_context(match, request.user))
+
+
+@login_required
+@require_POST
+def act(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Post one legal action; answers with the refreshed state (or the refusal)."""
+    match = get_object_or_404(Match, pk=match_id)
+    form = ActionForm(request.POST)
+    seat = services.seat_of(match, request.user)
+    error, status = None, 200
+    if not form.is_valid():
+        error, status = "That action could not be read.", 400
+    elif seat is None:
+        error, status = "You have no seat in this match.", 403
+    else:
+        try:
+            services.submit_action(
+                match=match, seat=seat, action=form.cleaned_data["action"],
+                user=request.user, key=form.cleaned_data["key"] or None,
+            )
+        except ServiceError as exc:
+            error, status = exc.detail, exc.status
+    if not request.htmx:
+        if error is None:
+            return redirect("match_play", match_id=match.id)
+        context = _state_context(match, request.user, error=error)
+        return render(request, "matches/play.html", context, status=status)
+    # htmx swaps only 2xx answers, so a refusal comes back as 200 with its message.
+    match.refresh_from_db()
+    return render(request, "matches/_state.html", _state_context(match, request.user, error=error))
+
+
+@login_required
+@require_GET
+def replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Step through the stream: the view at `at` and the narration of event `at`."""
+    match = get_object_or_404(Match, pk=match_id)
+    at = _clamped_at(request.GET.get("at"), match.seq)
+    try:
+        frame = services.replay_view(match=match, user=request.user, at=at)
+    except ServiceError as exc:
+        messages.error(request, exc.detail)
+        return redirect("match_play", match_id=match.id)
+    context = {
+        "match": match,
+        "game_title": _title(match.game),
+        "seats": list(match.seats.select_related("user").order_by("index")),
+        "frame": frame,
+        "at": at,
+        "last": match.seq,
+        "prev": max(at - 1, 0),
+        "next": min(at + 1, match.seq),
+        "at_start": at == 0,
+        "at_end": at == match.seq,
+        "view": frame["view"],
+        "view_templates": _game_templates(match.game, "_view.html", "matches/_view_generic.html"),
+    }
+    partial = request.htmx and not request.htmx.history_restore_request
+    template = "matches/_replay.html" if partial else "matches/replay.html"
+    return render(request, template, context)
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+def _quick_bot() -> str:
+    """The heuristic bot when the game has one, else the random bot."""
+    names = registry.bot_names(QUICK_GAME)
+    return next((name for name in QUICK_BOTS if name in names), names[0])
+
+
+def _create_form(data: Any = None) -> CreateMatchForm:
+    games = registry.games()
+    bots = sorted({name for key in games for name in registry.bot_names(key)})
+    choices = [(key, rules.spec.title) for key, rules in sorted(games.items())]
+    return CreateMatchForm(data, games=choices, bots=bots, initial={"game": QUICK_GAME})
+
+
+def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200) -> HttpResponse:
+    user = request.user
+    mine = (Match.objects.filter(seats__user=user).distinct()
+            .prefetch_related("seats__user").order_by("-created_at"))
+    joinable = (Match.objects.filter(status="open").exclude(seats__user=user)
+                .prefetch_related("seats__user").order_by("-created_at"))
+    context = {
+        "form": form,
+        "quick_title": registry.get_rules(QUICK_GAME).spec.title,
+        "quick_bot": _quick_bot(),
+        "current": [m for m in mine if m.status != FINISHED],
+        "finished": [m for m in mine if m.status == FINISHED][:20],
+        "joinable": joinable[:20],
+        "titles": {key: rules.spec.title for key, rules in registry.games().items()},
+    }
+    return render(request, "matches/lobby.html", context, status=status)
+
+
+def _state_context(match: Match, user: Any, error: str | None = None) -> dict[str, Any]:
+    """What the play page and its polled partial render."""
+    state = services.match_state(match=match, user=user)
+    events = services.match_events(match=match, user=user)
+    return {
+        "match": match,
+        "game_title": _title(match.game),
+        "state": state,
+        "view": state["view"],
+        "seats": list(match.seats.select_related("user").order_by("index")),
+        "actions": [_action_entry(action) for action in state["legal_actions"]],
+        "events": list(reversed(events)),
+        "error": error,
+        "finished": match.status == FINISHED,
+        "can_join": match.status == "open" and state["seat"] is None,
+        "view_templates": _game_templates(match.game, "_view.html", "matches/_view_generic.html"),
+        "actions_templates": _game_templates(match.game, "_actions.html", "matches/_actions.html"),
+    }
+
+
+def _action_entry(action: dict[str, Any]) -> dict[str, Any]:
+    """A legal action as a form renders it: verbatim JSON and a fresh idempotency key."""
+    return {"action": action, "json": json.dumps(action, sort_keys=True), "key": uuid.uuid4().hex}
+
+
+def _title(game: str) -> str:
+    games = registry.games()
+    return games[game].spec.title if game in games else game
+
+
+def _game_templates(game: str, name: str, fallback: str) -> list[str]:
+    """The per-game partial first, the generic one if the game has none."""
+    return [f"games/{game}/{name}", fallback]
+
+
+def _unchanged(request: HttpRequest, match: Match) -> bool:
+    """Whether the poller already shows the match's current seq and status."""
+    return (request.GET.get("seq") == str(match.seq)
+            and request.GET.get("status") == match.status)
+
+
+def _clamped_at(raw: str | None, last: int) -> int:
+    """`?at=N` within 0..last; missing or unreadable means the last event."""
+    try:
+        at = int(raw) if raw is not None else last
+    except ValueError:
+        at = last
+    return min(max(at, 0), last)

@@ -1,0 +1,244 @@
+"""GET /api/matches/{id}/state/ and POST /api/matches/{id}/actions/, up to whole matches."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from engine import registry
+from matches import services
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+TOY = "toy_showdown"
+
+
+def state_url(match_id: int) -> str:
+    return f"/api/matches/{match_id}/state/"
+
+
+def actions_url(match_id: int) -> str:
+    return f"/api/matches/{match_id}/actions/"
+
+
+def first_legal(client: APIClient, match_id: int) -> dict[str, Any]:
+    return client.get(state_url(match_id)).json()["legal_actions"][0]
+
+
+# -- permission tables -------------------------------------------------------------------
+
+@pytest.mark.parametrize(("role", "status", "seat"),
+                         [("anonymous", 401, None), ("outsider", 200, None),
+                          ("seated", 200, 0), ("staff", 200, None)])
+def test_who_may_read_the_state_and_as_which_seat(
+        as_role: Callable[[str], APIClient], toy_match: Match, role: str, status: int,
+        seat: int | None) -> None:
+    response = as_role(role).get(state_url(toy_match.pk))
+    assert response.status_code == status
+    if status == 200:
+        assert response.json()["seat"] == seat
+
+
+@pytest.mark.parametrize(("role", "status", "code"),
+                         [("anonymous", 401, "not_authenticated"),
+                          ("outsider", 403, "not_your_seat"),
+                          ("seated", 201, None),
+                          ("staff", 403, "not_your_seat")])
+def test_who_may_act_for_seat_0(as_role: Callable[[str], APIClient], player_api: APIClient,
+                                toy_match: Match, role: str, status: int,
+                                code: str | None) -> None:
+    body = {"seat": 0, "action": first_legal(player_api, toy_match.pk)}
+    response = as_role(role).post(actions_url(toy_match.pk), body, format="json")
+    assert response.status_code == status
+    assert response.json().get("code") == code
+
+
+# -- state -------------------------------------------------------------------------------
+
+def test_the_state_has_seq_status_seat_pending_legal_actions_and_view(
+        player_api: APIClient, toy_match: Match) -> None:
+    data = player_api.get(state_url(toy_match.pk)).json()
+    assert set(data) == {"seq", "status", "seat", "pending", "legal_actions", "view"}
+    assert (data["seq"], data["status"], data["seat"]) == (2, "active", 0)
+    assert data["pending"] == {"kind": "decision", "seats": [0, 1], "result": None}
+    assert [a["card"] for a in data["legal_actions"]] == data["view"]["hand"]
+
+
+def test_a_spectator_has_no_legal_actions_and_no_hand(
+        outsider_api: APIClient, toy_match: Match) -> None:
+    data = outsider_api.get(state_url(toy_match.pk)).json()
+    assert (data["seat"], data["legal_actions"], data["view"]["hand"]) == (None, [], None)
+
+
+def test_a_seat_with_nothing_pending_has_no_legal_actions(
+        player_api: APIClient, toy_match: Match) -> None:
+    body = {"seat": 0, "action": first_legal(player_api, toy_match.pk)}
+    assert player_api.post(actions_url(toy_match.pk), body, format="json").status_code == 201
+    data = player_api.get(state_url(toy_match.pk)).json()
+    assert (data["pending"]["seats"], data["legal_actions"]) == ([1], [])
+
+
+def test_asking_for_a_seat_you_do_not_hold_is_403(
+        player_api: APIClient, toy_match: Match) -> None:
+    response = player_api.get(f"{state_url(toy_match.pk)}?seat=1")
+    assert (response.status_code, response.json()["code"]) == (403, "not_your_seat")
+
+
+# -- actions -----------------------------------------------------------------------------
+
+def test_a_legal_action_is_201_with_its_seq(player_api: APIClient, toy_match: Match) -> None:
+    body = {"seat": 0, "action": first_legal(player_api, toy_match.pk), "expected_seq": 2}
+    response = player_api.post(actions_url(toy_match.pk), body, format="json")
+    assert (response.status_code, response.json()) == (201, {"seq": 3})
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"seat": 0, "action": {"type": "play", "card": "joker"}}, "illegal_action"),
+        ({"seat": 0, "action": {}}, "illegal_action"),
+        ({"seat": 0, "action": "play anvil"}, "invalid"),
+        ({"seat": "north", "action": {}}, "invalid"),
+        ({"action": {}}, "invalid"),
+        ({"seat": 7, "action": {}}, "bad_seat"),
+    ],
+)
+def test_an_illegal_or_malformed_action_is_400_with_a_code_and_changes_nothing(
+        player_api: APIClient, toy_match: Match, body: dict[str, Any], code: str) -> None:
+    response = player_api.post(actions_url(toy_match.pk), body, format="json")
+    assert (response.status_code, response.json()["code"]) == (400, code)
+    assert toy_match.events.count() == 2
+
+
+def test_a_malformed_json_body_is_400_parse_error(player_api: APIClient,
+                                                  toy_match: Match) -> None:
+    response = player_api.post(actions_url(toy_match.pk), '{"seat": 0,',
+                               content_type="application/json")
+    assert (response.status_code, response.json()["code"]) == (400, "parse_error")
+
+
+def test_a_stale_expected_seq_is_409_stale_seq(player_api: APIClient, toy_match: Match) -> None:
+    body = {"seat": 0, "action": first_legal(player_api, toy_match.pk), "expected_seq": 1}
+    response = player_api.post(actions_url(toy_match.pk), body, format="json")
+    assert (response.status_code, response.json()["code"]) == (409, "stale_seq")
+
+
+@pytest.mark.parametrize("via", ["body", "header"])
+def test_a_repeated_idempotency_key_answers_the_first_seq_and_writes_nothing(
+        player_api: APIClient, toy_match: Match, via: str) -> None:
+    body: dict[str, Any] = {"seat": 0, "action": first_legal(player_api, toy_match.pk)}
+    extra: dict[str, str] = {}
+    if via == "body":
+        body["idempotency_key"] = "retry-me"
+    else:
+        extra["HTTP_IDEMPOTENCY_KEY"] = "retry-me"
+    answers = [player_api.post(actions_url(toy_match.pk), body, format="json", **extra)
+               for _ in range(3)]
+    assert [(a.status_code, a.json()) for a in answers] == [(201, {"seq": 3})] * 3
+    assert toy_match.events.count() == 3
+
+
+def test_acting_in_a_match_that_has_not_started_is_409(player: Any,
+                                                       player_api: APIClient) -> None:
+    match = services.create_match(game=TOY, options={},
+                                  seats=[{"player": "alice"}, {"open": True}],
+                                  created_by=player)
+    response = player_api.post(actions_url(match.pk), {"seat": 0, "action": {}}, format="json")
+    assert (response.status_code, response.json()["code"]) == (409, "match_not_active")
+
+
+# -- whole matches -----------------------------------------------------------------------
+
+def play_through_api(match_id: int, clients: dict[int, APIClient], seed: int) -> dict[str, Any]:
+    """Every seat posts a random item of its legal_actions, verbatim, until the end."""
+    rng = random.Random(seed)
+    spec = registry.get_rules(Match.objects.get(pk=match_id).game).spec
+    for _ in range(spec.longest_game):
+        progressed = False
+        for seat, client in clients.items():
+            state = client.get(f"{state_url(match_id)}?seat={seat}").json()
+            if state["status"] == "finished":
+                return client.get(f"/api/matches/{match_id}/").json()
+            if state["legal_actions"]:
+                body = {"seat": seat, "action": rng.choice(state["legal_actions"]),
+                        "expected_seq": state["seq"]}
+                response = client.post(actions_url(match_id), body, format="json")
+                assert response.status_code == 201, response.content
+                progressed = True
+        assert progressed, f"nobody could act: {state['pending']}"
+    raise AssertionError("the match did not end within the game's longest length")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_two_players_play_a_toy_match_to_the_end_through_the_api(
+        player_api: APIClient, player2_api: APIClient, toy_match: Match, seed: int) -> None:
+    final = play_through_api(toy_match.pk, {0: player_api, 1: player2_api}, seed)
+    assert (final["status"], final["seq"]) == ("finished", 8)
+    assert final["result"]["winners"]
+    response = player_api.post(actions_url(toy_match.pk), {"seat": 0, "action": {}},
+                               format="json")
+    assert (response.status_code, response.json()["code"]) == (409, "match_over")
+
+
+def test_one_user_holding_both_seats_plays_each_by_naming_it(
+        player: Any, player_api: APIClient) -> None:
+    match = services.create_match(game=TOY, options={},
+                                  seats=[{"player": "alice"}, {"player": "alice"}],
+                                  created_by=player)
+    final = play_through_api(match.pk, {0: player_api, 1: player_api}, seed=7)
+    assert final["status"] == "finished"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_plays_a_bot_to_the_end_through_the_api(client_for: Any, player: Any) -> None:
+    client = client_for(player)
+    created = client.post("/api/matches/", {"game": TOY, "seats": [{"player": "alice"},
+                                                                   {"bot": "random"}]},
+                          format="json")
+    assert created.status_code == 201
+    final = play_through_api(created.json()["id"], {0: client}, seed=1)
+    assert final["status"] == "finished"
+    events = client.get(f"/api/matches/{final['id']}/events/").json()
+    assert sum(e["kind"] == "decision" and e["seat"] == 1 for e in events) == 3
+
+
+SUPER = "super_showdown"
+
+
+def super_showdown_ready() -> bool:
+    try:
+        return SUPER in registry.games()
+    except Exception:
+        return False
+
+
+@pytest.mark.skipif(not super_showdown_ready(), reason="super_showdown is not importable yet")
+@pytest.mark.parametrize("seed", range(2))
+def test_two_players_play_super_showdown_to_the_end_through_the_api(
+        player: Any, player_api: APIClient, player2_api: APIClient, player2: Any,
+        seed: int) -> None:
+    match = services.create_match(game=SUPER, options={},
+                                  seats=[{"player": "alice"}, {"player": "bruno"}],
+                                  created_by=player)
+    final = play_through_api(match.pk, {0: player_api, 1: player2_api}, seed)
+    assert final["status"] == "finished"
+    assert final["result"]["winners"] or final["result"]["draw"]
+
+
+@pytest.mark.skipif(not super_showdown_ready(), reason="super_showdown is not importable yet")
+@pytest.mark.django_db(transaction=True)
+def test_a_player_plays_the_super_showdown_bots_to_the_end_through_the_api(
+        client_for: Any, player: Any) -> None:
+    client = client_for(player)
+    for bot in registry.bot_names(SUPER):
+        created = client.post("/api/matches/", {"game": SUPER, "seats": [{"player": "alice"},
+                                                                         {"bot": bot}]},
+                              format="json")
+        assert created.status_code == 201, created.content
+        final = play_through_api(created.json()["id"], {0: client}, seed=3)
+        assert final["status"] == "finished", bot

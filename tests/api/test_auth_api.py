@@ -1,0 +1,89 @@
+"""POST /api/auth/register/ and /api/auth/token/: accounts and API tokens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from league.models import Player
+
+pytestmark = pytest.mark.django_db
+
+REGISTER = "/api/auth/register/"
+TOKEN = "/api/auth/token/"
+PASSWORD = "a-long-test-password-9"
+
+
+def test_registering_creates_a_user_and_player_and_returns_a_working_token(
+        anon_api: APIClient) -> None:
+    response = anon_api.post(REGISTER, {"username": "carla", "password": PASSWORD},
+                             format="json")
+    assert response.status_code == 201, response.content
+    assert Player.objects.filter(user__username="carla").exists()
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    assert client.get("/api/matches/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"username": "no spaces!", "password": PASSWORD}, "bad_username"),
+        ({"username": "alice", "password": PASSWORD}, "username_taken"),
+        ({"username": "dora", "password": "short"}, "weak_password"),
+        ({"username": "dora"}, "invalid"),
+    ],
+)
+def test_a_refused_registration_is_400_with_its_code(
+        anon_api: APIClient, player: Any, body: dict[str, str], code: str) -> None:
+    response = anon_api.post(REGISTER, body, format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == code
+    assert "detail" in response.json()
+
+
+def test_registration_is_403_signup_closed_when_sign_up_is_off(
+        anon_api: APIClient, settings: Any) -> None:
+    settings.SIGNUP_OPEN = False
+    response = anon_api.post(REGISTER, {"username": "carla", "password": PASSWORD},
+                             format="json")
+    assert (response.status_code, response.json()["code"]) == (403, "signup_closed")
+    assert not get_user_model().objects.filter(username="carla").exists()
+
+
+def test_the_right_password_gets_the_accounts_token_every_time(
+        anon_api: APIClient, player: Any) -> None:
+    first = anon_api.post(TOKEN, {"username": "alice", "password": PASSWORD}, format="json")
+    again = anon_api.post(TOKEN, {"username": "alice", "password": PASSWORD}, format="json")
+    assert first.status_code == again.status_code == 200
+    assert first.json()["token"] == again.json()["token"]
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"username": "alice", "password": "wrong-password-1"}, "bad_credentials"),
+        ({"username": "nobody", "password": PASSWORD}, "bad_credentials"),
+        ({"username": "alice"}, "invalid"),
+    ],
+)
+def test_a_wrong_or_missing_password_is_400_with_a_code(
+        anon_api: APIClient, player: Any, body: dict[str, str], code: str) -> None:
+    response = anon_api.post(TOKEN, body, format="json")
+    assert (response.status_code, response.json()["code"]) == (400, code)
+
+
+@pytest.mark.parametrize("url", [REGISTER, TOKEN])
+def test_a_malformed_json_body_is_400_parse_error(anon_api: APIClient, url: str) -> None:
+    response = anon_api.post(url, '{"username": ', content_type="application/json")
+    assert (response.status_code, response.json()["code"]) == (400, "parse_error")
+
+
+def test_a_bad_token_is_401_with_a_code() -> None:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+    response = client.get("/api/matches/")
+    assert (response.status_code, response.json()["code"]) == (401, "authentication_failed")

@@ -1,0 +1,181 @@
+"""/api/matches/: create, list (filtered, paginated), detail and join."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from matches import services
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+MATCHES = "/api/matches/"
+TOY = "toy_showdown"
+
+
+def open_match(creator: Any) -> Match:
+    return services.create_match(game=TOY, options={},
+                                 seats=[{"player": creator.username}, {"open": True}],
+                                 created_by=creator)
+
+
+# -- permission tables -------------------------------------------------------------------
+
+@pytest.mark.parametrize(("role", "status"),
+                         [("anonymous", 401), ("outsider", 200), ("seated", 200), ("staff", 200)])
+def test_who_may_list_matches(as_role: Callable[[str], APIClient], toy_match: Match,
+                              role: str, status: int) -> None:
+    assert as_role(role).get(MATCHES).status_code == status
+
+
+@pytest.mark.parametrize(("role", "status"),
+                         [("anonymous", 401), ("outsider", 200), ("seated", 200), ("staff", 200)])
+def test_who_may_see_a_match(as_role: Callable[[str], APIClient], toy_match: Match,
+                             role: str, status: int) -> None:
+    assert as_role(role).get(f"{MATCHES}{toy_match.pk}/").status_code == status
+
+
+@pytest.mark.parametrize(("role", "status", "code"),
+                         [("anonymous", 401, "not_authenticated"),
+                          ("outsider", 403, "not_seated"),
+                          ("seated", 201, None),
+                          ("staff", 201, None)])
+def test_who_may_create_a_match_seating_alice(as_role: Callable[[str], APIClient], player: Any,
+                                              role: str, status: int, code: str | None) -> None:
+    body = {"game": TOY, "seats": [{"player": "alice"}, {"open": True}]}
+    response = as_role(role).post(MATCHES, body, format="json")
+    assert response.status_code == status
+    assert response.json().get("code") == code
+
+
+@pytest.mark.parametrize(("role", "status", "code"),
+                         [("anonymous", 401, "not_authenticated"),
+                          ("outsider", 200, None),
+                          ("seated", 409, "already_seated"),
+                          ("staff", 200, None)])
+def test_who_may_join_an_open_match(as_role: Callable[[str], APIClient], player: Any,
+                                    role: str, status: int, code: str | None) -> None:
+    match = open_match(player)
+    response = as_role(role).post(f"{MATCHES}{match.pk}/join/")
+    assert response.status_code == status
+    assert response.json().get("code") == code
+
+
+# -- create ------------------------------------------------------------------------------
+
+def test_creating_a_full_table_answers_201_with_an_active_dealt_match(
+        player_api: APIClient, player2: Any) -> None:
+    body = {"game": TOY, "options": {"rounds": 2},
+            "seats": [{"player": "alice"}, {"player": "bruno"}]}
+    response = player_api.post(MATCHES, body, format="json")
+    assert response.status_code == 201, response.content
+    data = response.json()
+    assert {"id", "game", "status", "seq", "seats", "result"} <= set(data)
+    assert (data["game"], data["status"], data["seq"], data["result"]) == (TOY, "active", 2, None)
+    assert data["options"] == {"rounds": 2}
+    assert [s["label"] for s in data["seats"]] == ["alice", "bruno"]
+    assert data["created_by"] == "alice"
+
+
+def test_an_open_seat_leaves_the_match_open(player_api: APIClient) -> None:
+    body = {"game": TOY, "seats": [{"player": "alice"}, {"open": True}]}
+    data = player_api.post(MATCHES, body, format="json").json()
+    assert (data["status"], data["seq"]) == ("open", 0)
+    assert data["seats"][1] == {"index": 1, "player": None, "bot": "", "label": "open"}
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"game": "chess", "seats": [{"player": "alice"}]}, "unknown_game"),
+        ({"game": TOY, "seats": [{"player": "alice"}]}, "bad_seat_count"),
+        ({"game": TOY, "seats": [{"player": "alice"}, {"bot": "nobody"}]}, "unknown_bot"),
+        ({"game": TOY, "seats": [{"player": "alice"}, {"player": "ghost"}]}, "unknown_player"),
+        ({"game": TOY, "seats": [{"player": "alice"}, {"sofa": 1}]}, "bad_seat"),
+        ({"game": TOY, "options": {"rounds": 7},
+          "seats": [{"player": "alice"}, {"open": True}]}, "bad_option"),
+        ({"game": TOY}, "invalid"),
+        ({"game": TOY, "seats": "alice"}, "invalid"),
+    ],
+)
+def test_a_bad_create_request_is_400_with_its_code(
+        player_api: APIClient, body: dict[str, Any], code: str) -> None:
+    response = player_api.post(MATCHES, body, format="json")
+    assert (response.status_code, response.json()["code"]) == (400, code)
+    assert not Match.objects.exists()
+
+
+def test_a_malformed_json_body_is_400_parse_error(player_api: APIClient) -> None:
+    response = player_api.post(MATCHES, "{not json", content_type="application/json")
+    assert (response.status_code, response.json()["code"]) == (400, "parse_error")
+
+
+# -- list and detail ---------------------------------------------------------------------
+
+def test_the_list_filters_by_game_player_and_status(
+        player_api: APIClient, toy_match: Match, player: Any, outsider: Any) -> None:
+    waiting = open_match(outsider)
+
+    def ids(query: str) -> set[int]:
+        response = player_api.get(f"{MATCHES}?{query}")
+        assert response.status_code == 200
+        return {m["id"] for m in response.json()["results"]}
+
+    assert ids("") == {toy_match.pk, waiting.pk}
+    assert ids("player=alice") == {toy_match.pk}
+    assert ids("player=olga") == {waiting.pk}
+    assert ids("status=open") == {waiting.pk}
+    assert ids("status=active&player=bruno") == {toy_match.pk}
+    assert ids(f"game={TOY}") == {toy_match.pk, waiting.pk}
+    assert ids("game=chess") == set()
+
+
+def test_the_list_is_paginated(player_api: APIClient, player: Any) -> None:
+    from rest_framework.settings import api_settings
+
+    size = api_settings.PAGE_SIZE
+    for _ in range(size + 1):
+        open_match(player)
+    first = player_api.get(MATCHES).json()
+    assert (first["count"], len(first["results"]), first["previous"]) == (size + 1, size, None)
+    second = player_api.get(first["next"]).json()
+    assert len(second["results"]) == 1 and second["next"] is None
+
+
+def test_the_detail_shows_seats_status_and_seq(outsider_api: APIClient,
+                                               toy_match: Match) -> None:
+    data = outsider_api.get(f"{MATCHES}{toy_match.pk}/").json()
+    assert (data["id"], data["status"], data["seq"]) == (toy_match.pk, "active", 2)
+    assert [s["player"] for s in data["seats"]] == ["alice", "bruno"]
+
+
+@pytest.mark.parametrize("suffix", ["", "state/", "events/", "replay/?at=0", "join/",
+                                    "actions/"])
+def test_an_unknown_match_is_404_not_found(player_api: APIClient, suffix: str) -> None:
+    url = f"{MATCHES}999999/{suffix}"
+    post = suffix in ("join/", "actions/")
+    response = (player_api.post(url, {"seat": 0, "action": {}}, format="json") if post
+                else player_api.get(url))
+    assert (response.status_code, response.json()["code"]) == (404, "not_found")
+
+
+# -- join --------------------------------------------------------------------------------
+
+def test_joining_takes_the_open_seat_and_starts_the_match(
+        player: Any, player2_api: APIClient) -> None:
+    match = open_match(player)
+    response = player2_api.post(f"{MATCHES}{match.pk}/join/")
+    assert response.status_code == 200
+    assert response.json() == {"index": 1, "player": "bruno", "bot": "", "label": "bruno"}
+    detail = player2_api.get(f"{MATCHES}{match.pk}/").json()
+    assert (detail["status"], detail["seq"]) == ("active", 2)
+
+
+def test_joining_a_started_match_is_409_match_not_open(
+        outsider_api: APIClient, toy_match: Match) -> None:
+    response = outsider_api.post(f"{MATCHES}{toy_match.pk}/join/")
+    assert (response.status_code, response.json()["code"]) == (409, "match_not_open")

@@ -1,0 +1,133 @@
+"""Shared fixtures: an organizer (staff), two players, an outsider, and API clients.
+
+`toy_game` registers the toy game (tests/matches/toygame.py) for one test and takes it
+out again afterwards, so the registry other tests see holds only the real games; the
+match and API test folders use it for every test.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+PASSWORD = "a-long-test-password-9"
+
+
+def _load_toygame() -> Any:
+    """Import tests/matches/toygame.py as `toygame`, whatever pytest's import mode."""
+    if "toygame" in sys.modules:
+        return sys.modules["toygame"]
+    path = Path(__file__).resolve().parent / "matches" / "toygame.py"
+    spec = importlib.util.spec_from_file_location("toygame", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["toygame"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+toygame = _load_toygame()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hashing() -> Iterator[None]:
+    """Real hashing costs a third of a second per user; tests do not need its strength."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
+@pytest.fixture
+def toy_game() -> Iterator[Any]:
+    """The toy game module (TOY_KEY, CARDS, TOY_RULES), registered; an empty replay cache."""
+    from engine import registry
+    from matches import services
+
+    toygame.register()
+    services.clear_state_cache()
+    yield toygame
+    services.clear_state_cache()
+    registry._GAMES.pop(toygame.TOY_KEY, None)
+    registry._BOTS.pop(toygame.TOY_KEY, None)
+
+
+def _make_user(django_user_model: Any, username: str, **extra: Any) -> Any:
+    return django_user_model.objects.create_user(username=username, password=PASSWORD, **extra)
+
+
+@pytest.fixture
+def organizer(django_user_model: Any) -> Any:
+    return _make_user(django_user_model, "organizer", is_staff=True)
+
+
+@pytest.fixture
+def player(django_user_model: Any) -> Any:
+    return _make_user(django_user_model, "alice")
+
+
+@pytest.fixture
+def player2(django_user_model: Any) -> Any:
+    return _make_user(django_user_model, "bruno")
+
+
+@pytest.fixture
+def outsider(django_user_model: Any) -> Any:
+    return _make_user(django_user_model, "olga")
+
+
+@pytest.fixture
+def client_for() -> Callable[[Any], APIClient]:
+    """An API client that authenticates as the user with a real token (None: anonymous)."""
+
+    def make(user: Any) -> APIClient:
+        client = APIClient()
+        if user is not None:
+            token, _ = Token.objects.get_or_create(user=user)
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return client
+
+    return make
+
+
+@pytest.fixture
+def anon_api() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def organizer_api(client_for: Callable[[Any], APIClient], organizer: Any) -> APIClient:
+    return client_for(organizer)
+
+
+@pytest.fixture
+def player_api(client_for: Callable[[Any], APIClient], player: Any) -> APIClient:
+    return client_for(player)
+
+
+@pytest.fixture
+def player2_api(client_for: Callable[[Any], APIClient], player2: Any) -> APIClient:
+    return client_for(player2)
+
+
+@pytest.fixture
+def outsider_api(client_for: Callable[[Any], APIClient], outsider: Any) -> APIClient:
+    return client_for(outsider)
+
+
+@pytest.fixture
+def toy_match(toy_game: Any, player: Any, player2: Any) -> Any:
+    """An active toy match, alice in seat 0 and bruno in seat 1, dealt and tossed."""
+    from matches import services
+
+    return services.create_match(
+        game=toygame.TOY_KEY, options={},
+        seats=[{"player": player.username}, {"player": player2.username}], created_by=player,
+    )

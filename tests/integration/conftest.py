@@ -1,0 +1,28 @@
+"""Integration tests run against the real PostgreSQL and Redis with a real Celery worker.
+
+`.ci/run` creates the database, migrates it, starts the worker against the same
+DATABASE_URL and CELERY_BROKER_URL, then runs `pytest -m integration tests/integration`.
+The tests use that database as it is (no test database), so the worker sees every commit.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/integration" in str(item.fspath):
+            item.add_marker(pytest.mark.integration)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup() -> None:
+    """Use the database .ci/run prepared; refuse to run on the embedded SQLite."""
+    if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
+        pytest.fail("integration tests need DATABASE_URL pointing at PostgreSQL")
+    if not os.environ.get("CELERY_BROKER_URL") or settings.CELERY_TASK_ALWAYS_EAGER:
+        pytest.fail("integration tests need CELERY_BROKER_URL and a running worker")

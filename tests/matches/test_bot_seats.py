@@ -1,0 +1,157 @@
+"""Bot seats: played by tasks after each commit, with fallbacks, staleness and the sweep.
+
+Celery runs eagerly here (no broker), so a bot's move is played inside the on_commit hook
+of the append that made it pending. Tests that rely on that hook use a transactional
+database; the others call the task or the service directly.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import pytest
+
+from matches import services, tasks
+from matches.models import Match
+
+HUMAN_VS = "toy_showdown"
+
+
+def create(user: Any, *seats: dict[str, Any], rounds: int = 3) -> Match:
+    return services.create_match(game=HUMAN_VS, options={"rounds": rounds}, seats=list(seats),
+                                 created_by=user)
+
+
+def human_plays_to_the_end(match: Match, user: Any) -> int:
+    """The human seat 0 plays its first legal card whenever it has one; its moves."""
+    moves = 0
+    while True:
+        state = services.match_state(match=match, user=user)
+        if state["status"] == "finished":
+            return moves
+        assert state["legal_actions"], f"the match stalled at {state['pending']}"
+        services.submit_action(match=match, seat=0, action=state["legal_actions"][0],
+                               user=user, expected_seq=state["seq"])
+        moves += 1
+        assert moves <= 10
+
+
+def decisions_of(match: Match, seat: int) -> int:
+    return match.events.filter(kind="decision", seat=seat).count()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bot_seat_plays_as_soon_as_the_deal_and_each_human_move_commit(player: Any) -> None:
+    match = create(player, {"player": player.username}, {"bot": "random"})
+    assert decisions_of(match, 1) == 1  # played right after the deal
+    assert human_plays_to_the_end(match, player) == 3
+    match.refresh_from_db()
+    assert (match.status, decisions_of(match, 1)) == ("finished", 3)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bot_versus_bot_match_plays_to_the_end_inside_the_create_call(organizer: Any) -> None:
+    match = create(organizer, {"bot": "random"}, {"bot": "random"})
+    match.refresh_from_db()
+    assert match.status == "finished"
+    assert match.seq == 2 + 6
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bot_match_longer_than_one_task_is_handed_on_and_still_ends(
+        organizer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(services, "BOT_STEPS_PER_TASK", 1)
+    match = create(organizer, {"bot": "random"}, {"bot": "random"})
+    match.refresh_from_db()
+    assert match.status == "finished"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("bot", ["boom", "cheat"])
+def test_a_failing_bot_is_logged_and_replaced_by_a_random_legal_move(
+        player: Any, bot: str, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.ERROR, logger="matches.services"):
+        match = create(player, {"player": player.username}, {"bot": bot})
+        human_plays_to_the_end(match, player)
+    assert decisions_of(match, 1) == 3
+    assert any(f"bot {bot}" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bot_out_of_time_is_replaced_by_a_random_legal_move(
+        player: Any, settings: Any, caplog: pytest.LogCaptureFixture) -> None:
+    settings.BOT_TIME_BUDGET = 0.05
+    started = time.monotonic()
+    with caplog.at_level(logging.ERROR, logger="matches.services"):
+        match = create(player, {"player": player.username}, {"bot": "slow"}, rounds=1)
+    assert time.monotonic() - started < 1.0  # the slow bot takes 1.5 s
+    assert decisions_of(match, 1) == 1
+    assert any("bot slow failed" in r.getMessage() for r in caplog.records)
+
+
+# Without a transactional database on_commit never fires, so bot seats stay waiting and
+# the tests below can drive the task and the sweep by hand.
+
+@pytest.mark.django_db
+def test_a_task_with_a_stale_seq_does_nothing(player: Any) -> None:
+    match = create(player, {"player": player.username}, {"bot": "random"})
+    assert tasks.play_bot_seat(match.pk, 1, match.seq - 1) is False
+    assert match.events.count() == 2
+    assert tasks.play_bot_seat(match.pk, 1, match.seq) is True
+    assert decisions_of(match, 1) == 1
+
+
+@pytest.mark.django_db
+def test_a_task_for_a_seat_with_nothing_pending_or_no_match_does_nothing(
+        player: Any, player2: Any) -> None:
+    match = create(player, {"player": player.username}, {"bot": "random"})
+    assert tasks.play_bot_seat(match.pk, 0, match.seq) is False  # a human seat
+    assert tasks.play_bot_seat(match.pk + 1000, 1, 2) is False
+    assert match.events.count() == 2
+
+
+@pytest.mark.django_db
+def test_a_task_that_plays_its_seat_goes_on_while_only_bots_are_pending(
+        organizer: Any) -> None:
+    match = create(organizer, {"bot": "random"}, {"bot": "random"})
+    assert tasks.play_bot_seat(match.pk, 0, match.seq) is True
+    match.refresh_from_db()
+    assert match.status == "finished"
+
+
+@pytest.mark.django_db
+def test_the_sweep_finds_every_waiting_bot_seat_and_plays_it(
+        player: Any, player2: Any, organizer: Any) -> None:
+    one = create(player, {"player": player.username}, {"bot": "random"})
+    two = create(organizer, {"bot": "random"}, {"player": player2.username})
+    humans = create(player, {"player": player.username}, {"player": player2.username})
+    assert sorted(services.waiting_bot_seats()) == [(one.pk, 1, 2), (two.pk, 0, 2)]
+    assert tasks.sweep_bot_seats() == 2
+    assert services.waiting_bot_seats() == []
+    assert decisions_of(one, 1) == decisions_of(two, 0) == 1
+    assert humans.events.count() == 2
+
+
+def super_showdown_ready() -> bool:
+    from engine import registry
+
+    try:
+        return "super_showdown" in registry.games()
+    except Exception:
+        return False
+
+
+@pytest.mark.skipif(not super_showdown_ready(), reason="super_showdown is not importable yet")
+@pytest.mark.django_db(transaction=True)
+def test_super_showdowns_own_bots_play_each_other_to_the_end(organizer: Any) -> None:
+    from engine import registry
+
+    bots = registry.bot_names("super_showdown")
+    match = services.create_match(game="super_showdown", options={},
+                                  seats=[{"bot": bots[0]}, {"bot": bots[-1]}],
+                                  created_by=organizer)
+    match.refresh_from_db()
+    assert match.status == "finished"
+    assert match.result is not None

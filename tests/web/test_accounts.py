@@ -1,0 +1,90 @@
+"""Log in, log out and sign up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+PASSWORD = "a-long-test-password-9"  # the shared users' password (tests/conftest.py)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_lobby_sends_a_visitor_to_log_in(client: Client) -> None:
+    response = client.get(reverse("lobby"))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_logging_in_lands_in_the_lobby(client: Client, player: Any) -> None:
+    page = client.get(reverse("login"))
+    assert page.status_code == 200 and b'name="password"' in page.content
+    response = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 302 and response["Location"] == reverse("lobby")
+    assert client.get(reverse("lobby")).status_code == 200
+
+
+def test_a_wrong_password_is_refused_on_the_login_page(client: Client, player: Any) -> None:
+    response = client.post(reverse("login"), {"username": "alice", "password": "nope-nope"})
+    assert response.status_code == 200
+    assert b"enter a correct username and password" in response.content
+
+
+def test_logging_out_is_a_post_that_ends_the_session(alice_client: Client) -> None:
+    assert alice_client.get(reverse("logout")).status_code == 405
+    response = alice_client.post(reverse("logout"))
+    assert response.status_code == 302 and response["Location"] == reverse("login")
+    assert alice_client.get(reverse("lobby")).status_code == 302
+
+
+def test_a_visitor_signs_up_and_lands_logged_in_in_the_lobby(client: Client) -> None:
+    response = client.post(reverse("register"), {
+        "username": "newcomer", "display_name": "New Comer",
+        "password": PASSWORD, "password2": PASSWORD,
+    })
+    assert response.status_code == 302 and response["Location"] == reverse("lobby")
+    user = get_user_model().objects.get(username="newcomer")
+    assert user.player.display_name == "New Comer"
+    lobby = client.get(reverse("lobby"))
+    assert lobby.status_code == 200 and b"newcomer" in lobby.content
+
+
+def test_closed_sign_up_says_so_and_creates_nobody(client: Client, settings: Any) -> None:
+    settings.SIGNUP_OPEN = False
+    page = client.get(reverse("register"))
+    assert b"Sign-up is closed" in page.content and b'name="password"' not in page.content
+    response = client.post(reverse("register"), {
+        "username": "latecomer", "password": PASSWORD, "password2": PASSWORD,
+    })
+    assert response.status_code == 403 and b"Sign-up is closed" in response.content
+    assert not get_user_model().objects.filter(username="latecomer").exists()
+    assert b"Sign up" not in client.get(reverse("login")).content
+
+
+def test_a_weak_password_is_refused_with_its_reason(client: Client) -> None:
+    response = client.post(reverse("register"), {
+        "username": "weakling", "password": "password", "password2": "password",
+    })
+    assert response.status_code == 400
+    assert b"This password is too common." in response.content
+    assert not get_user_model().objects.filter(username="weakling").exists()
+
+
+def test_a_taken_name_is_refused(client: Client, player: Any) -> None:
+    response = client.post(reverse("register"), {
+        "username": "Alice", "password": PASSWORD, "password2": PASSWORD,
+    })
+    assert response.status_code == 400 and b"That username is taken." in response.content
+    assert get_user_model().objects.filter(username__iexact="alice").count() == 1
+
+
+def test_two_different_passwords_are_refused(client: Client) -> None:
+    response = client.post(reverse("register"), {
+        "username": "typo", "password": PASSWORD, "password2": PASSWORD + "x",
+    })
+    assert response.status_code == 400 and b"The two passwords differ." in response.content
+    assert not get_user_model().objects.filter(username="typo").exists()

@@ -1,0 +1,97 @@
+"""The lobby: the one-click bot match, the create form, joining an open match."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from engine import registry
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_lobbys_first_control_is_the_one_click_bot_match(alice_client: Client) -> None:
+    page = alice_client.get(reverse("lobby")).content.decode()
+    main = page[page.index("<main"):]
+    first_form = re.search(r'<form[^>]*action="([^"]+)"', main)
+    assert first_form and first_form[1] == reverse("quick_play")
+    assert "Play Super Showdown vs bot" in main
+
+
+def test_one_click_seats_me_against_the_bot_and_opens_the_play_page(
+        alice_client: Client, player: Any, pages: Any) -> None:
+    response = alice_client.post(reverse("quick_play"))
+    match = Match.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("match_play", args=[match.id])
+    seats = list(match.seats.order_by("index"))
+    expected_bot = "heuristic" if "heuristic" in registry.bot_names("super_showdown") else "random"
+    assert (seats[0].user, seats[1].bot) == (player, expected_bot)
+    assert match.game == "super_showdown" and match.status == "active"
+    page = alice_client.get(response["Location"])
+    assert page.status_code == 200 and b"Your hand" in page.content
+
+
+def test_the_one_click_button_only_answers_a_post(alice_client: Client) -> None:
+    assert alice_client.get(reverse("quick_play")).status_code == 405
+    assert not Match.objects.exists()
+
+
+def test_an_open_seat_match_is_listed_for_others_and_they_can_join(
+        alice_client: Client, player2: Any) -> None:
+    response = alice_client.post(reverse("match_create"), {
+        "game": "super_showdown", "opponent": "open", "seats": 2, "username": "",
+    })
+    match = Match.objects.get()
+    assert response.status_code == 302 and match.status == "open"
+    waiting = alice_client.get(reverse("match_play", args=[match.id]))
+    assert b"Waiting for players" in waiting.content
+
+    bruno = Client()
+    bruno.force_login(player2)
+    lobby = bruno.get(reverse("lobby")).content.decode()
+    assert reverse("match_join", args=[match.id]) in lobby
+    joined = bruno.post(reverse("match_join", args=[match.id]))
+    assert joined.status_code == 302
+    match.refresh_from_db()
+    assert match.status == "active"
+    assert match.seats.get(index=1).user == player2
+
+
+def test_a_match_against_a_named_player_seats_them(
+        alice_client: Client, player: Any, player2: Any) -> None:
+    alice_client.post(reverse("match_create"), {
+        "game": "super_showdown", "opponent": "player", "username": "bruno", "seats": 2,
+    })
+    match = Match.objects.get()
+    assert [s.user for s in match.seats.order_by("index")] == [player, player2]
+    assert match.status == "active"
+
+
+def test_an_unknown_player_is_refused_with_the_services_message(alice_client: Client) -> None:
+    response = alice_client.post(reverse("match_create"), {
+        "game": "super_showdown", "opponent": "player", "username": "nobody", "seats": 2,
+    })
+    assert response.status_code == 400
+    assert b"No player called &#x27;nobody&#x27;." in response.content
+    assert not Match.objects.exists()
+
+
+def test_a_seat_count_the_game_refuses_is_shown(alice_client: Client) -> None:
+    response = alice_client.post(reverse("match_create"), {
+        "game": "super_showdown", "opponent": "bot:random", "seats": 3,
+    })
+    assert response.status_code == 400 and b"takes 2-2 seats" in response.content
+    assert not Match.objects.exists()
+
+
+def test_my_matches_are_listed_in_the_lobby(alice_client: Client, pages: Any) -> None:
+    match = pages.quick_play(alice_client)
+    lobby = alice_client.get(reverse("lobby")).content.decode()
+    assert reverse("match_play", args=[match.id]) in lobby
+    assert "bot: " in lobby

@@ -1,0 +1,138 @@
+"""The play page, its polled state partial and the act view."""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from engine.games.super_showdown.view import REFERENCE
+from matches import services
+from matches.models import Match, MatchEvent
+
+# Bot seats reply in an on_commit hook, which needs real commits.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def bot_decisions(match: Match) -> int:
+    return MatchEvent.objects.filter(match=match, kind="decision", seat=1).count()
+
+
+def canonical(action: dict[str, Any]) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def test_the_play_page_shows_my_hand_and_every_legal_action(
+        alice_client: Client, player: Any, pages: Any) -> None:
+    match = pages.quick_play(alice_client)
+    state = services.match_state(match=match, user=player)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+
+    assert state["legal_actions"], "alice should have a decision once the bot has moved"
+    assert "Your hand" in page
+    for card in state["view"]["hand"]:
+        assert html.escape(card["name"]) in page
+    posted = sorted(canonical(json.loads(a)) for a, _ in pages.action_forms(page))
+    assert posted == sorted(canonical(a) for a in state["legal_actions"])
+    assert 'hx-trigger="every 2s"' in page
+
+
+def test_an_action_posted_by_htmx_advances_the_match_and_the_bot_replies(
+        alice_client: Client, pages: Any) -> None:
+    match = pages.quick_play(alice_client)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content
+    seq, replies = match.seq, bot_decisions(match)
+    action, key = pages.action_forms(page)[0]
+
+    response = pages.act(alice_client, match, action, key)
+
+    match.refresh_from_db()
+    assert response.status_code == 200
+    assert b'id="match-state"' in response.content and b"<html" not in response.content
+    assert b"error-banner" not in response.content
+    assert match.seq > seq + 1
+    assert bot_decisions(match) > replies
+    assert f"seq={match.seq}&amp;" in response.content.decode()
+
+
+def test_without_htmx_an_action_redirects_back_to_the_play_page(
+        alice_client: Client, pages: Any) -> None:
+    match = pages.quick_play(alice_client)
+    action, key = pages.action_forms(alice_client.get(f"/matches/{match.id}/").content)[0]
+    response = pages.act(alice_client, match, action, key, htmx=False)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("match_play", args=[match.id])
+
+
+def test_a_double_posted_idempotency_key_writes_once(alice_client: Client, pages: Any) -> None:
+    match = pages.quick_play(alice_client)
+    action, key = pages.action_forms(alice_client.get(f"/matches/{match.id}/").content)[0]
+    pages.act(alice_client, match, action, key)
+    written = MatchEvent.objects.filter(match=match).count()
+    mine = MatchEvent.objects.filter(match=match, idempotency_key=key).count()
+
+    again = pages.act(alice_client, match, action, key)
+
+    assert again.status_code == 200 and b"error-banner" not in again.content
+    assert MatchEvent.objects.filter(match=match).count() == written
+    assert mine == 1
+
+
+def test_an_illegal_action_is_refused_in_the_partial_without_a_500(
+        alice_client: Client, pages: Any) -> None:
+    match = pages.quick_play(alice_client)
+    seq = Match.objects.get(pk=match.pk).seq
+    bad = json.dumps({"type": "move", "to": [9, 9]})
+
+    response = pages.act(alice_client, match, bad, "k-illegal")
+
+    assert response.status_code == 200
+    assert b"error-banner" in response.content
+    assert b"That action is not legal now." in response.content
+    assert Match.objects.get(pk=match.pk).seq == seq
+    plain = pages.act(alice_client, match, bad, "k-illegal-2", htmx=False)
+    assert plain.status_code == 400 and b"That action is not legal now." in plain.content
+
+
+def test_unreadable_action_json_is_refused(alice_client: Client, pages: Any) -> None:
+    match = pages.quick_play(alice_client)
+    response = pages.act(alice_client, match, "{not json", "k")
+    assert response.status_code == 200 and b"could not be read" in response.content
+
+
+def test_an_outsider_sees_the_spectator_view_without_any_hand_card(
+        alice_client: Client, outsider_client: Client, player: Any, pages: Any) -> None:
+    match = pages.quick_play(alice_client)
+    hand = services.match_state(match=match, user=player)["view"]["hand"]
+    page = outsider_client.get(reverse("match_play", args=[match.id])).content.decode()
+
+    assert "Your hand" not in page and 'class="ss-card' not in page
+    assert pages.action_forms(page) == []
+    reference = " ".join(REFERENCE)
+    for card in hand:
+        assert card["id"] not in page
+        if card["name"] not in reference:
+            assert html.escape(card["name"]) not in page
+    refused = pages.act(outsider_client, match, json.dumps({"type": "move", "to": [1, 1]}), "k")
+    assert b"You have no seat in this match." in refused.content
+
+
+def test_the_state_partial_is_204_while_the_stream_has_not_moved(
+        alice_client: Client, pages: Any) -> None:
+    match = pages.quick_play(alice_client)
+    match.refresh_from_db()
+
+    unchanged = pages.state(alice_client, match, seq=match.seq, status=match.status)
+    moved = pages.state(alice_client, match, seq=match.seq - 1, status=match.status)
+
+    assert unchanged.status_code == 204
+    assert moved.status_code == 200 and b'id="match-state"' in moved.content
+    assert b"<html" not in moved.content
+
+
+def test_the_play_page_of_an_unknown_match_is_404(alice_client: Client) -> None:
+    assert alice_client.get(reverse("match_play", args=[999999])).status_code == 404
