@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import append, engine_speed
+from benchmarks import append, engine_speed, super_showdown_bots
 
 SECTIONS = {
     "playouts": engine_speed.playouts,
     "replay": engine_speed.replay,
     "append": append.main,
+    "bots": lambda: super_showdown_bots.main([]),
 }
 
 
