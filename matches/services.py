@@ -26,6 +26,7 @@ from django.db import IntegrityError, transaction
 from engine import registry
 from engine.protocol import JSON, BaseRules, Event, IllegalAction, Pending, PendingKind
 from matches.models import Match, MatchEvent, Seat
+from matches.signals import match_finished
 
 log = logging.getLogger(__name__)
 
@@ -358,11 +359,68 @@ def _settle(match: Match, rules: BaseRules[Any], state: Any) -> Pending:
     """Save seq, status and result on the locked row; remember the state after commit."""
     pending = rules.pending(state)
     if pending.is_over and pending.result is not None:
-        match.status = Match.Status.FINISHED
-        match.result = pending.result.to_json()
+        _finish(match, pending.result.to_json())
     match.save(update_fields=["seq", "status", "result", "updated_at"])
     _remember(match, match.seq, state)
     return pending
+
+
+def _finish(match: Match, result: JSON) -> None:
+    """Mark the locked row finished; listeners hear of it once the commit is made."""
+    match.status = Match.Status.FINISHED
+    match.result = result
+    match_id = match.pk
+    transaction.on_commit(lambda: _announce_finished(match_id))
+
+
+def _announce_finished(match_id: int) -> None:
+    finished = Match.objects.get(pk=match_id)
+    match_finished.send(sender=Match, match=finished)
+
+
+def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit") -> Match:
+    """End a live match because a seat forfeits: every other seat shares first place.
+
+    The organizer's decision is recorded by whoever asked (the league's Event stream);
+    the match stream itself stays as played.
+    """
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.status != Match.Status.ACTIVE:
+            raise ServiceError("match_not_active", "Only a live match can be forfeited.", 409)
+        _check_seat(locked, seat, None)
+        others = [i for i in range(locked.n_seats) if i != seat]
+        placements = [2 if i == seat else 1 for i in range(locked.n_seats)]
+        _finish(locked, {
+            "placements": placements, "winners": others, "draw": False, "figures": {},
+            "summary": f"Seat {seat} forfeited ({reason}).", "forfeit": seat,
+        })
+        locked.save(update_fields=["status", "result", "updated_at"])
+        _copy_progress(locked, match)
+    return match
+
+
+def hand_seat_to_bot(*, match: Match, seat: int, bot: str) -> Seat:
+    """Give a seat to a bot (an absent player, a turn deadline); it plays at once if due."""
+    if bot not in registry.bot_names(match.game):
+        raise ServiceError("unknown_bot", f"{match.game} has no bot called {bot!r}.", 400)
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.status == Match.Status.FINISHED:
+            raise ServiceError("match_over", "The match is over.", 409)
+        _check_seat(locked, seat, None)
+        row = locked.seats.get(index=seat)
+        row.user, row.bot = None, bot
+        row.save(update_fields=["user", "bot"])
+        if locked.status == Match.Status.ACTIVE:
+            stream = _replay(locked, locked.seq)
+            pending = stream.rules.pending(stream.state)
+            _enqueue_bots(locked.pk, [s for s in _bot_seats(locked, pending) if s == seat],
+                          locked.seq)
+        elif not locked.seats.filter(user__isnull=True, bot="").exists():
+            _start(locked)
+        _copy_progress(locked, match)
+    return row
 
 
 def _copy_progress(source: Match, target: Match) -> None:

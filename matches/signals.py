@@ -1,0 +1,6 @@
+"""Signals other apps listen to; matches never imports them (league -> matches only)."""
+
+from django.dispatch import Signal
+
+# Sent once, after the commit that finished a match: sender=Match, match=<Match>.
+match_finished = Signal()

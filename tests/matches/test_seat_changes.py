@@ -1,0 +1,91 @@
+"""Forfeits, seats handed to bots, and the signal a finished match sends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from matches import services
+from matches.models import Match
+from matches.signals import match_finished
+
+GAME = "super_showdown"
+
+
+def two_humans(player: Any, player2: Any) -> Match:
+    return services.create_match(
+        game=GAME, options={}, seats=[{"player": player.username}, {"player": player2.username}],
+        created_by=player,
+    )
+
+
+@pytest.fixture
+def heard() -> Any:
+    """The matches `match_finished` announced, in order."""
+    got: list[int] = []
+
+    def listen(sender: Any, match: Match, **kwargs: Any) -> None:
+        got.append(match.pk)
+
+    match_finished.connect(listen, weak=False)
+    yield got
+    match_finished.disconnect(listen)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_forfeit_ends_the_match_with_every_other_seat_winning(player, player2, heard) -> None:
+    match = two_humans(player, player2)
+    services.forfeit_seat(match=match, seat=0)
+    match.refresh_from_db()
+    assert match.status == "finished"
+    assert match.result["winners"] == [1]
+    assert match.result["placements"] == [2, 1]
+    assert match.result["forfeit"] == 0
+    assert heard == [match.pk]
+
+
+@pytest.mark.django_db
+def test_a_finished_match_cannot_be_forfeited_again(player, player2) -> None:
+    match = two_humans(player, player2)
+    services.forfeit_seat(match=match, seat=1)
+    with pytest.raises(services.ServiceError) as refused:
+        services.forfeit_seat(match=match, seat=0)
+    assert refused.value.code == "match_not_active"
+    match.refresh_from_db()
+    assert match.result["winners"] == [0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_seat_handed_to_a_bot_is_played_by_it_to_the_end(player, player2, heard) -> None:
+    match = two_humans(player, player2)
+    services.hand_seat_to_bot(match=match, seat=0, bot="random")
+    services.hand_seat_to_bot(match=match, seat=1, bot="heuristic")
+    match.refresh_from_db()
+    assert match.status == "finished"
+    assert heard == [match.pk]
+    assert [s.label for s in match.seats.order_by("index")] == ["bot: random", "bot: heuristic"]
+
+
+@pytest.mark.django_db
+def test_an_unknown_bot_cannot_take_a_seat(player, player2) -> None:
+    match = two_humans(player, player2)
+    with pytest.raises(services.ServiceError) as refused:
+        services.hand_seat_to_bot(match=match, seat=0, bot="grandmaster")
+    assert refused.value.code == "unknown_bot"
+    assert match.seats.get(index=0).user == player
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_played_to_the_end_is_announced_once(player, heard) -> None:
+    match = services.create_match(
+        game=GAME, options={}, seats=[{"player": player.username}, {"bot": "random"}],
+        created_by=player,
+    )
+    for _ in range(200):
+        state = services.match_state(match=match, user=player)
+        if state["status"] == "finished":
+            break
+        services.submit_action(match=match, seat=0, action=state["legal_actions"][0],
+                               user=player)
+    assert heard == [match.pk]
