@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import sys
 
-from benchmarks import append, engine_speed, super_showdown_bots
+from benchmarks import append, engine_speed, super_showdown_bots, superstar_showdown_balance
 
 SECTIONS = {
     "playouts": engine_speed.playouts,
     "replay": engine_speed.replay,
     "append": append.main,
     "bots": lambda: super_showdown_bots.main([]),
+    "balance": lambda: superstar_showdown_balance.main([]),
 }
 
 

@@ -22,7 +22,7 @@ def register_game(rules: BaseRules[Any], bots: dict[str, BotFactory] | None = No
 
 def _load() -> None:
     # Importing a game package registers it.
-    from engine.games import super_showdown  # noqa: F401
+    from engine.games import super_showdown, superstar_showdown  # noqa: F401
 
 
 def games() -> dict[str, BaseRules[Any]]:

@@ -1,0 +1,292 @@
+"""The `heuristic` bot: greedy, rules-aware, reading only what its seat may see.
+
+It works on `rules.determinize(state, seat, rng)` (the rival's hand and every deck
+order resampled), so it never peeks; it returns an item of the real legal actions.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import deque
+from typing import Any
+
+from engine.games.superstar_showdown.board import (
+    BOARD,
+    Kind,
+    Square,
+    near,
+    orthogonally_adjacent,
+    step,
+)
+from engine.games.superstar_showdown.cards import Act, Card, CardType
+from engine.games.superstar_showdown.state import (
+    SPOTS,
+    Current,
+    MotionMode,
+    Phase,
+    State,
+)
+from engine.protocol import JSON, BaseRules
+
+TYPE_VALUE = {CardType.SLAM: 5.0, CardType.GRAPPLE: 2.0, CardType.STRIKE: 2.0,
+              CardType.MANEUVER: 2.0, CardType.BLOCK: -2.0}
+BOT_BOUNCES = 2
+
+
+def _chebyshev(a: Square, b: Square) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def play_value(card: Card, position: int, distance: int, outside: bool) -> float:
+    """How good a card is to play face down at a position."""
+    value = TYPE_VALUE[card.type]
+    value += 0.6 * card.value(Act.ATTACK) + 0.4 * card.value(Act.MOVE) * (distance > 1 or outside)
+    if card.has(Act.MOMENTUM_ATTACK):
+        value += 1.2
+    if card.has(Act.STUN):
+        value += 0.8
+    if card.has(Act.THROW):
+        value += 0.5
+    if position < SPOTS - 1 and (card.has(Act.MOVEMENT_SETUP) or card.has(Act.POWER_SETUP)):
+        value += 0.6
+    if card.has(Act.REVERSAL):
+        value += 0.5
+    if outside and position == 0 and card.has(Act.MOVE):
+        value += 1.5  # get back in the ring before more cards are counted out
+    return value
+
+
+def keep_value(card: Card) -> float:
+    """How much a card is worth holding in hand (Blocks stop hits, Kick Outs stop Pins)."""
+    value = 0.0
+    if card.type is CardType.BLOCK:
+        value += 2.5
+    if card.has(Act.KICK_OUT):
+        value += 2.0
+    return value
+
+
+class HeuristicBot:
+    """Plays Slams and attacks, keeps Blocks and Kick Outs, plans moves square by square."""
+
+    name = "heuristic"
+
+    def choose(self, rules: BaseRules[Any], state: Any, seat: int, rng: random.Random) -> JSON:
+        legal = rules.legal_actions(state, seat)
+        if len(legal) == 1:
+            return legal[0]
+        s: State = rules.determinize(state, seat, rng)
+        choice = self._decide(rules, s, seat, legal)
+        return choice if choice in legal else legal[0]
+
+    # -- dispatch ------------------------------------------------------------------------
+    def _decide(self, rules: Any, s: State, seat: int, legal: list[JSON]) -> JSON:
+        phase = s.phase
+        if phase is Phase.PLAY:
+            return self._play(s, seat)
+        if phase is Phase.REVERSAL:
+            reversals = [a for a in legal if a["type"] == "reverse"]
+            return min(reversals, key=lambda a: keep_value(s.card(a["card"]))
+                       + TYPE_VALUE[s.card(a["card"]).type]) if reversals else legal[-1]
+        if phase is Phase.ACTIONS:
+            return self._actions(rules, s, seat, legal)
+        if phase is Phase.MOTION:
+            return self._motion(s, seat, legal)
+        if phase is Phase.SHOVE:
+            return max(legal, key=lambda a: self._shove_score(s, seat, a))
+        if phase is Phase.HIT:
+            return self._hit(s, seat, legal)
+        if phase is Phase.STUN:
+            return max(legal, key=lambda a: self._extra_score(s, seat, a["card"]))
+        if phase is Phase.PIN:
+            return {"type": "pin"}
+        if phase is Phase.KICK_OUT:
+            return legal[0]  # a Kick Out card from hand if there is one, else the count
+        return legal[0]
+
+    # -- the Play step -------------------------------------------------------------------
+    def _play(self, s: State, seat: int) -> JSON:
+        me, rival = s.sides[seat], s.rival(seat)
+        distance = _chebyshev(me.pos, rival.pos)
+        outside = not BOARD.in_ring(me.pos)
+        hand = sorted(me.hand)
+        best, best_score = None, float("-inf")
+        blocks_held = sum(s.card(c).type is CardType.BLOCK for c in hand)
+        for trio in itertools.permutations(hand, SPOTS):
+            score = sum(play_value(s.card(c), p, distance, outside) for p, c in enumerate(trio))
+            score -= sum(keep_value(s.card(c)) for c in trio)
+            played_blocks = sum(s.card(c).type is CardType.BLOCK for c in trio)
+            if blocks_held and played_blocks == blocks_held:
+                score -= 1.5  # keep one Block back for the hits to come
+            if score > best_score:
+                best, best_score = trio, score
+        assert best is not None
+        return {"type": "play_spots", "cards": list(best)}
+
+    # -- a winning card ------------------------------------------------------------------
+    def _actions(self, rules: Any, s: State, seat: int, legal: list[JSON]) -> JSON:
+        acts = {a["action"] for a in legal if a["type"] == "resolve"}
+        c = s.current
+        assert c is not None
+        for first in ("movement_setup", "power_setup", "attack", "momentum_attack"):
+            if first in acts:
+                return {"type": "resolve", "action": first}
+        here = self._score(s, seat, s.sides[seat].pos, s.rival(seat).pos, line=0)
+        if "throw" in acts and self._best_throw(s, seat) > here + 0.5:
+            return {"type": "resolve", "action": "throw"}
+        if "move" in acts and self._best_move(s, seat, MotionMode.MOVE, c.move) > here + 0.5:
+            return {"type": "resolve", "action": "move"}
+        if "corner_attack" in acts and self._best_move(
+                s, seat, MotionMode.CORNER, 3) > here + 0.5:
+            return {"type": "resolve", "action": "corner_attack"}
+        if "stun" in acts:
+            return {"type": "resolve", "action": "stun"}
+        return {"type": "done"}
+
+    def _pending_attack(self, s: State, seat: int, mode: MotionMode) -> float:
+        """The power this card could still hit for from a square side by side (0: none)."""
+        c: Current | None = s.current
+        if c is None or c.blocked or c.seat != seat:
+            return 0.0
+        if mode is MotionMode.CORNER:
+            return 3.0 + c.power_bonus
+        power = 0.0
+        if c.attack > 0 and Act.ATTACK not in c.used:
+            power = float(c.attack)
+        return power
+
+    def _score(self, s: State, seat: int, mine: Square, theirs: Square, line: int,
+               mode: MotionMode = MotionMode.MOVE, momentum: bool = False) -> float:
+        """How good a final arrangement is for `seat`."""
+        score = 0.0
+        adjacent = orthogonally_adjacent(mine, theirs)
+        power = self._pending_attack(s, seat, mode)
+        if momentum and line > 0 and adjacent:
+            power += line + (s.current.power_bonus if s.current else 0)
+        if power and adjacent:
+            score += 6.0 + 2.0 * power + (2.0 if BOARD.kind(theirs) is Kind.TURNBUCKLE else 0.0)
+        score += 2.0 if BOARD.in_ring(mine) else -4.0
+        me = s.sides[seat]
+        leading = me.wins >= s.rival(seat).wins
+        if leading and adjacent and BOARD.in_ring(mine) and BOARD.in_ring(theirs):
+            score += 2.0  # set up a Pin
+        if not BOARD.in_ring(theirs) and not leading:
+            score += 1.0
+        score -= 0.3 * _chebyshev(mine, theirs)
+        return score
+
+    def _best_throw(self, s: State, seat: int) -> float:
+        mine = s.sides[seat].pos
+        ends = _reachable(s.rival(seat).pos, 3, bounce=False)
+        return max(self._score(s, seat, mine, end, 0) for end, _l, _f in ends)
+
+    def _best_move(self, s: State, seat: int, mode: MotionMode, squares: int) -> float:
+        theirs = s.rival(seat).pos
+        momentum = self._momentum_ready(s, seat, mode)
+        ends = _reachable(s.sides[seat].pos, squares, bounce=mode is MotionMode.MOVE)
+        return max(self._score(s, seat, end, theirs, line, mode, momentum)
+                   for end, line, _f in ends)
+
+    def _momentum_ready(self, s: State, seat: int, mode: MotionMode) -> bool:
+        c = s.current
+        return (mode is MotionMode.MOVE and c is not None and not c.blocked
+                and s.card(c.card).has(Act.MOMENTUM_ATTACK) and Act.MOMENTUM_ATTACK not in c.used)
+
+    def _motion(self, s: State, seat: int, legal: list[JSON]) -> JSON:
+        """Plan the whole move from here and take its first step."""
+        m = s.motion
+        assert m is not None
+        me, rival = s.sides[seat], s.rival(seat)
+        mover = s.sides[m.mover]
+        if m.bounce_dir is not None:
+            options = [a for a in legal if a["type"] == "step"]
+            best = max(options, key=lambda a: self._score(
+                s, seat, tuple(a["to"]), rival.pos,
+                _chebyshev(tuple(a["to"]), me.pos), m.mode, self._momentum_ready(s, seat, m.mode)))
+            return best
+        bounce = m.mode is MotionMode.MOVE
+        ends = _reachable(mover.pos, m.left, bounce=bounce, line=m.line, last=m.last_dir,
+                          on_ropes=m.on_ropes and m.bounces < BOT_BOUNCES)
+        if m.mode is MotionMode.THROW:
+            def value(end: tuple[Square, int, JSON | None]) -> float:
+                return self._score(s, seat, me.pos, end[0], 0, m.mode)
+        else:
+            momentum = self._momentum_ready(s, seat, m.mode)
+
+            def value(end: tuple[Square, int, JSON | None]) -> float:
+                return self._score(s, seat, end[0], rival.pos, end[1], m.mode, momentum)
+        best_end = max(ends, key=value)
+        return best_end[2] or {"type": "stop"}
+
+    def _shove_score(self, s: State, seat: int, action: JSON) -> float:
+        mine = s.sides[seat].pos
+        if action["type"] == "no_shove":
+            return self._score(s, seat, mine, mine, 0) - 0.1
+        return self._score(s, seat, mine, tuple(action["to"]), 0)
+
+    # -- being hit -----------------------------------------------------------------------
+    def _hit(self, s: State, seat: int, legal: list[JSON]) -> JSON:
+        hit = s.hit
+        assert hit is not None
+        blocks = [a for a in legal if a["type"] == "block"]
+        if blocks and hit.power >= 2:
+            return blocks[0]
+        hand_gives = [a for a in legal if a["type"] == "give_up"]
+        cheap = [a for a in hand_gives
+                 if keep_value(s.card(a["card"])) == 0 and s.card(a["card"]).type
+                 is not CardType.SLAM]
+        if {"type": "give_up_deck"} in legal and len(s.sides[seat].hand) <= 3:
+            return {"type": "give_up_deck"}
+        if cheap:
+            return min(cheap, key=lambda a: play_value(s.card(a["card"]), 0, 2, False))
+        if {"type": "give_up_deck"} in legal:
+            return {"type": "give_up_deck"}
+        return min(hand_gives, key=lambda a: keep_value(s.card(a["card"])))
+
+    def _extra_score(self, s: State, seat: int, card_id: str) -> float:
+        card = s.card(card_id)
+        me, rival = s.sides[seat], s.rival(seat)
+        score = -keep_value(card) + (1.0 if card.has(Act.STUN) else 0.0)
+        if orthogonally_adjacent(me.pos, rival.pos):
+            score += 2.0 * card.value(Act.ATTACK)
+        else:
+            score += card.value(Act.MOVE) + (2.0 if card.has(Act.MOMENTUM_ATTACK) else 0.0)
+        return score + (1.0 if near(me.pos, rival.pos) and card.has(Act.THROW) else 0.0)
+
+
+def _reachable(start: Square, left: int, *, bounce: bool, line: int = 0,
+               last: tuple[int, int] | None = None,
+               on_ropes: bool = False) -> list[tuple[Square, int, JSON | None]]:
+    """Every (end square, straight line at the end, first action) a motion can reach.
+
+    A small search over the motion rules: steps in 8 directions, and with a Move a bounce
+    off a Ropes square just entered, then one straight run (up to BOT_BOUNCES bounces).
+    """
+    results: list[tuple[Square, int, JSON | None]] = [(start, line, None)]
+    queue: deque[tuple[Square, int, int, tuple[int, int] | None, bool, int, JSON | None]] = deque(
+        [(start, left, line, last, on_ropes, 0, None)])
+    seen: set[tuple[Square, int, int, tuple[int, int] | None, bool, int]] = set()
+    while queue:
+        pos, rem, ln, d, ropes, bounces, first = queue.popleft()
+        key = (pos, rem, ln, d, ropes, bounces)
+        if key in seen:
+            continue
+        seen.add(key)
+        results.append((pos, ln, first))
+        if rem > 0:
+            for nxt in BOARD.neighbours(pos):
+                nd = (nxt[0] - pos[0], nxt[1] - pos[1])
+                action = first or {"type": "step", "to": list(nxt)}
+                queue.append((nxt, rem - 1, ln + 1 if nd == d else 1, nd,
+                              bounce and BOARD.kind(nxt) is Kind.ROPES, bounces, action))
+        if ropes and bounce and bounces < BOT_BOUNCES:
+            away = BOARD.bounce[pos]
+            here = pos
+            run = 0
+            action = first or {"type": "bounce"}
+            while BOARD.on_grid(here := step(here, away)) and BOARD.in_ring(here):
+                run += 1
+                is_ropes = BOARD.kind(here) is Kind.ROPES
+                queue.append((here, 0, run, away, is_ropes, bounces + 1, action))
+    return results

@@ -1,0 +1,856 @@
+"""The Core Rules: the round (draw, play, compare, pin) and every card Action."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from engine.games.superstar_showdown import view as views
+from engine.games.superstar_showdown.board import (
+    BOARD,
+    Kind,
+    Square,
+    near,
+    orthogonally_adjacent,
+    step,
+)
+from engine.games.superstar_showdown.cards import ROSTER, Act, CardType, Outcome, beats, compare
+from engine.games.superstar_showdown.state import (
+    CORNER_POWER,
+    CORNER_SQUARES,
+    DECISION_PHASES,
+    HAND_SIZE,
+    MAX_BOUNCES,
+    SEATS,
+    SPOTS,
+    THREE_COUNT,
+    THROW_SQUARES,
+    Action,
+    ActionType,
+    Current,
+    EndReason,
+    Hit,
+    Motion,
+    MotionMode,
+    Phase,
+    Side,
+    State,
+    deck_ids,
+    parse_action,
+)
+from engine.protocol import (
+    JSON,
+    BaseRules,
+    Event,
+    EventKind,
+    GameSpec,
+    IllegalAction,
+    Option,
+    Pending,
+    Result,
+)
+
+DEFAULT_SUPERSTARS = ("oakhart", "skylark")
+DEFAULT_ROUND_LIMIT = 50
+NAMES = ("Red", "Blue")
+
+SPEC = GameSpec(
+    key="superstar_showdown",
+    title="Superstar Showdown",
+    min_seats=2,
+    max_seats=2,
+    has_chance=True,
+    has_hidden_information=True,
+    options={
+        "superstars": Option(
+            list(DEFAULT_SUPERSTARS),
+            help=f"Two Superstar keys, Red's then Blue's: any of {sorted(ROSTER)}.",
+        ),
+        "round_limit": Option(
+            DEFAULT_ROUND_LIMIT,
+            help="After this many rounds the bigger Performance Stack wins (see SS-003).",
+        ),
+    },
+    # 50 rounds of at most ~400 events each; real matches take a few hundred in all.
+    longest_game=25_000,
+    seat_names=NAMES,
+)
+
+# The action types each decision phase accepts (anything else is out of order).
+PHASE_TYPES: Mapping[Phase, frozenset[ActionType]] = {
+    Phase.PLAY: frozenset({ActionType.PLAY_SPOTS}),
+    Phase.REVERSAL: frozenset({ActionType.REVERSE, ActionType.NO_REVERSE}),
+    Phase.ACTIONS: frozenset({ActionType.RESOLVE, ActionType.DONE}),
+    Phase.MOTION: frozenset({ActionType.STEP, ActionType.BOUNCE, ActionType.STOP}),
+    Phase.SHOVE: frozenset({ActionType.SHOVE, ActionType.NO_SHOVE}),
+    Phase.HIT: frozenset({ActionType.BLOCK, ActionType.GIVE_UP, ActionType.GIVE_UP_DECK}),
+    Phase.STUN: frozenset({ActionType.EXTRA_CARD}),
+    Phase.PIN: frozenset({ActionType.PIN, ActionType.NO_PIN}),
+    Phase.KICK_OUT: frozenset({ActionType.KICK_OUT, ActionType.THREE_COUNT}),
+}
+
+
+def _say(s: State, text: str) -> None:
+    s.journal.append(text)
+
+
+def name(seat: int) -> str:
+    return NAMES[seat]
+
+
+class SuperstarShowdownRules(BaseRules[State]):
+    """Superstar Showdown, Core Rules, one Superstar a side."""
+
+    spec = SPEC
+
+    # -- setup -------------------------------------------------------------------------
+    def start(self, options: Mapping[str, Any], n_seats: int) -> State:
+        """Both Superstars on their stars; the decks wait for their opening shuffles."""
+        self.spec.check_seats(n_seats)
+        resolved = self.spec.resolve_options(options)
+        stars = resolved["superstars"]
+        if (not isinstance(stars, list | tuple) or len(stars) != n_seats
+                or not all(isinstance(k, str) and k in ROSTER for k in stars)):
+            raise IllegalAction(
+                "bad_option", f"Option 'superstars' must list {n_seats} of {sorted(ROSTER)}.")
+        limit = resolved["round_limit"]
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 200:
+            raise IllegalAction("bad_option", "Option 'round_limit' must be an integer 1-200.")
+        sides = [Side(superstar=stars[seat], pos=BOARD.starts[seat], deck=deck_ids(seat))
+                 for seat in SEATS]
+        # SS-012: each player shuffles their deck, a chance event apiece.
+        decks = (ROSTER[stars[0]].deck, ROSTER[stars[1]].deck)
+        return State(superstars=(stars[0], stars[1]), decks=decks, round_limit=limit, sides=sides,
+                     shuffles=[(0, "setup"), (1, "setup")])
+
+    # -- who acts ----------------------------------------------------------------------
+    def pending(self, state: State) -> Pending:
+        if state.phase is Phase.OVER:
+            return Pending.end(self._result(state))
+        if state.shuffles:
+            return Pending.chance()
+        return Pending.decision(*self._deciders(state))
+
+    def _deciders(self, s: State) -> tuple[int, ...]:
+        if s.phase is Phase.PLAY:
+            return tuple(seat for seat in SEATS if not s.sides[seat].committed)
+        if s.phase is Phase.REVERSAL:
+            assert s.reversal_winner is not None
+            return (1 - s.reversal_winner,)
+        if s.phase is Phase.HIT:
+            assert s.hit is not None
+            return (1 - s.hit.attacker,)
+        if s.phase is Phase.PIN:
+            assert s.pinner is not None
+            return (s.pinner,)
+        if s.phase is Phase.KICK_OUT:
+            assert s.pinner is not None
+            return (1 - s.pinner,)
+        assert s.current is not None, s.phase
+        return (s.current.seat,)
+
+    # -- legal actions -----------------------------------------------------------------
+    def legal_actions(self, state: State, seat: int) -> list[JSON]:
+        return [a.to_json() for a in self._legal(state, seat)]
+
+    def _legal(self, s: State, seat: int) -> list[Action]:
+        pending = self.pending(s)
+        if pending.kind != "decision" or seat not in pending.seats:
+            return []
+        side = s.sides[seat]
+        match s.phase:
+            case Phase.PLAY:
+                return [Action(ActionType.PLAY_SPOTS, cards=trio)
+                        for trio in itertools.permutations(sorted(side.hand), SPOTS)]
+            case Phase.REVERSAL:
+                return self._reversal_options(s, seat)
+            case Phase.ACTIONS:
+                return [Action(ActionType.RESOLVE, act=a) for a in self.available(s)] + [
+                    Action(ActionType.DONE)]
+            case Phase.MOTION:
+                return self._motion_options(s)
+            case Phase.SHOVE:
+                return [Action(ActionType.SHOVE, to=sq) for sq in self._shove_squares(s)] + [
+                    Action(ActionType.NO_SHOVE)]
+            case Phase.HIT:
+                return self._hit_options(s)
+            case Phase.STUN:
+                return [Action(ActionType.EXTRA_CARD, card=c) for c in sorted(side.hand)]
+            case Phase.PIN:
+                return [Action(ActionType.PIN), Action(ActionType.NO_PIN)]
+            case Phase.KICK_OUT:
+                return [Action(ActionType.KICK_OUT, card=c) for c in sorted(side.hand)
+                        if s.card(c).has(Act.KICK_OUT)] + [Action(ActionType.THREE_COUNT)]
+        return []
+
+    def is_legal(self, state: State, seat: int, action: JSON) -> bool:
+        """Legal, or refused with a code that says why (never a KeyError)."""
+        act = parse_action(action)
+        if act in self._legal(state, seat):
+            return True
+        self._diagnose(state, seat, act)
+        raise IllegalAction("illegal_action", "That action is not legal now.")
+
+    # -- applying ----------------------------------------------------------------------
+    def _decide(self, state: State, seat: int, action: JSON) -> State:
+        s = state.clone()
+        act = parse_action(action)
+        handler = getattr(self, f"_do_{act.type}")
+        handler(s, seat, act)
+        self._advance(s)
+        return s
+
+    def _resolve_chance(self, state: State, outcome: JSON) -> State:
+        """A stored shuffle: deck and discard together become the new deck in that order."""
+        seat, why = state.shuffles[0]
+        side = state.sides[seat]
+        data = outcome.get("shuffle") if isinstance(outcome, Mapping) else None
+        order = data.get("order") if isinstance(data, Mapping) else None
+        if (not isinstance(data, Mapping) or data.get("seat") != seat
+                or not isinstance(order, list)
+                or sorted(order, key=str) != sorted(side.deck + side.discard)):
+            raise IllegalAction("bad_outcome", f"Expected a shuffle of {name(seat)}'s cards.")
+        s = state.clone()
+        side = s.sides[seat]
+        side.deck, side.discard = list(order), []
+        s.shuffles.pop(0)
+        if why == "setup":
+            _say(s, f"{name(seat)} shuffles their deck.")
+        elif why == "breath":
+            _say(s, f"{name(seat)} is outside the ropes and catches their breath: "
+                    f"the discard pile is shuffled into the deck ({len(order)} cards).")
+        else:
+            _say(s, f"{name(seat)}'s deck ran out: the discard pile is shuffled into a new "
+                    f"deck ({len(order)} cards).")
+        self._advance(s)
+        return s
+
+    def sample_chance(self, state: State, rng: random.Random) -> JSON:
+        seat = state.shuffles[0][0]
+        side = state.sides[seat]
+        order = sorted(side.deck + side.discard)
+        rng.shuffle(order)
+        return {"shuffle": {"seat": seat, "order": order}}
+
+    # -- the automatic steps -----------------------------------------------------------
+    def _advance(self, s: State) -> None:
+        """Run the steps that need nobody until a decision, a shuffle or the end."""
+        while not s.shuffles and s.phase is not Phase.OVER:
+            if s.phase is Phase.DRAW:
+                self._draw(s)
+            elif s.phase is Phase.COMPARE:
+                self._compare(s)
+            elif s.phase is Phase.THREE_COUNT:
+                self._three_count(s)
+            elif s.phase is Phase.ROUND_END:
+                self._end_round(s)
+            elif s.phase is Phase.HIT and s.hit and s.hit.owed_from_deck:
+                self._give_from_deck(s)
+            elif s.phase is Phase.ACTIONS and not self.available(s):
+                self._finish_card(s)  # nothing left to choose but 'done'
+            elif s.phase is Phase.MOTION and not self._motion_has_choice(s):
+                self._finish_motion(s)
+            else:
+                assert s.phase in DECISION_PHASES
+                return
+
+    def _needs_shuffle(self, s: State, seat: int) -> bool:
+        """SS-007: an empty deck with cards in the discard pile is reshuffled when needed."""
+        side = s.sides[seat]
+        if not side.deck and side.discard:
+            s.shuffles.append((seat, "empty"))
+            return True
+        return False
+
+    def _draw(self, s: State) -> None:
+        """Step 1: Catching Your Breath (SS-052), then draw up to six (SS-015)."""
+        for seat in SEATS:
+            side = s.sides[seat]
+            if not side.breath:
+                side.breath = True
+                if not BOARD.in_ring(side.pos) and side.discard:
+                    s.shuffles.append((seat, "breath"))
+                    return
+            drawn = 0
+            while len(side.hand) < HAND_SIZE:
+                if self._needs_shuffle(s, seat):
+                    if drawn:
+                        _say(s, f"{name(seat)} draws {drawn} card(s).")
+                    return
+                if not side.deck:
+                    break
+                side.hand.append(side.deck.pop(0))
+                drawn += 1
+            if drawn:
+                _say(s, f"{name(seat)} draws {drawn} card(s).")
+        s.phase = Phase.PLAY
+        short = [seat for seat in SEATS if len(s.sides[seat].hand) < SPOTS]
+        if len(short) == 2:
+            self._end(s, None, EndReason.DOUBLE_KNOCK_OUT,
+                      "Neither Superstar can play three cards: a double Knock Out.")
+        elif short:
+            loser = short[0]
+            self._end(s, 1 - loser, EndReason.KNOCKED_OUT,
+                      f"{name(loser)} cannot play three cards and is Knocked Out.")
+
+    # -- compare -----------------------------------------------------------------------
+    def _top(self, s: State, seat: int, position: int) -> CardType:
+        return s.card(s.sides[seat].stacks[position][-1]).type
+
+    def _compare(self, s: State) -> None:
+        """Step 3 for one position: reveal, break ties from the decks, find the winner."""
+        p = s.position
+        if p == SPOTS:
+            self._start_pin(s)
+            return
+        red = s.sides[0]
+        if not red.stacks[p]:
+            for seat, side in enumerate(s.sides):
+                card = side.spots[p]
+                assert card is not None
+                side.stacks[p], side.spots[p] = [card], None
+                _say(s, f"Position {p + 1}: {name(seat)} reveals {s.card(card).label}.")
+        while True:
+            outcome = compare(self._top(s, 0, p), self._top(s, 1, p))
+            tied = len(red.stacks[p]) > 1
+            if outcome is Outcome.NEITHER and not tied:
+                _say(s, f"Position {p + 1}: both Blocks lose.")
+                self._settle(s, None)
+                return
+            if outcome in (Outcome.FIRST, Outcome.SECOND):
+                break
+            # SS-028/029 (and SS-032: Blocks in a tie-break keep it going).
+            if any(self._needs_shuffle(s, seat) for seat in SEATS):
+                return
+            able = [seat for seat in SEATS if s.sides[seat].deck]
+            if len(able) < 2:
+                # SS-008 decision: a side with no card at all to reveal loses the tie.
+                _say(s, "A side has no card left to break the tie.")
+                self._settle(s, able[0] if able else None)
+                return
+            for seat, side in enumerate(s.sides):
+                side.stacks[p].append(side.deck.pop(0))
+                _say(s, f"Tie! {name(seat)} reveals {s.card(side.stacks[p][-1]).label} "
+                        "from the deck.")
+        winner = 0 if outcome is Outcome.FIRST else 1
+        s.reversed_by = []
+        if not tied and self._may_reverse(s, 1 - winner, winner):
+            s.reversal_winner, s.phase = winner, Phase.REVERSAL
+            return
+        self._settle(s, winner)
+
+    def _may_reverse(self, s: State, loser: int, winner: int) -> bool:
+        """SS-097..SS-100: a losing Reversal card, once per side, with a winner in hand."""
+        side, p = s.sides[loser], s.position
+        if loser in s.reversed_by or not s.card(side.stacks[p][0]).has(Act.REVERSAL):
+            return False
+        target = self._top(s, winner, p)
+        return any(beats(s.card(c).type, target) for c in side.hand)
+
+    def _reversal_options(self, s: State, seat: int) -> list[Action]:
+        target = self._top(s, 1 - seat, s.position)
+        return [Action(ActionType.REVERSE, card=c) for c in sorted(s.sides[seat].hand)
+                if beats(s.card(c).type, target)] + [Action(ActionType.NO_REVERSE)]
+
+    def _do_play_spots(self, s: State, seat: int, act: Action) -> None:
+        """SS-017/018: three cards face down; the reveal waits for both sides."""
+        side = s.sides[seat]
+        for card in act.cards:
+            side.hand.remove(card)
+        side.spots, side.committed = list(act.cards), True
+        if all(other.committed for other in s.sides):
+            s.position, s.phase = 0, Phase.COMPARE
+
+    def _do_reverse(self, s: State, seat: int, act: Action) -> None:
+        assert act.card is not None
+        side = s.sides[seat]
+        side.hand.remove(act.card)
+        side.stacks[s.position].append(act.card)
+        s.reversed_by.append(seat)
+        _say(s, f"{name(seat)} reverses with {s.card(act.card).label}!")
+        if self._may_reverse(s, 1 - seat, seat):
+            s.reversal_winner = seat  # SS-100: the other side may now reverse back
+            return
+        self._settle(s, seat)
+
+    def _do_no_reverse(self, s: State, seat: int, act: Action) -> None:
+        assert s.reversal_winner is not None
+        self._settle(s, s.reversal_winner)
+
+    def _settle(self, s: State, winner: int | None) -> None:
+        """Losing cards leave the board (SS-024, countout SS-050/051); the winner acts."""
+        p = s.position
+        record: JSON = {
+            "position": p + 1,
+            "cards": [list(side.stacks[p]) for side in s.sides],
+            "winner": winner,
+            "tie": len(s.sides[0].stacks[p]) > 1 and not s.reversed_by,
+            "reversed_by": list(s.reversed_by),
+            "countout": [],
+        }
+        blocked = False
+        for seat, side in enumerate(s.sides):
+            if seat == winner:
+                continue
+            lost, side.stacks[p] = side.stacks[p], []
+            blocked = blocked or s.card(lost[-1]).type is CardType.BLOCK
+            if BOARD.in_ring(side.pos):
+                side.discard.extend(lost)
+            else:
+                s.rival(seat).performance.extend(lost)
+                record["countout"].append(seat)
+                _say(s, f"{name(seat)} is outside the ropes: the {len(lost)} losing card(s) "
+                        "are Given Up (countout).")
+        s.outcomes.append(record)
+        s.reversal_winner = None
+        if winner is None:
+            s.position += 1
+            s.phase = Phase.COMPARE
+            return
+        _say(s, f"{name(winner)} wins position {p + 1}.")
+        s.sides[winner].wins += 1
+        self._start_card(s, winner, s.sides[winner].stacks[p][-1], extra=False, blocked=blocked)
+
+    # -- resolving a winning card ------------------------------------------------------
+    def _start_card(self, s: State, seat: int, card_id: str, extra: bool, blocked: bool) -> None:
+        """A winning card takes the Setup bonus waiting for it (SS-084..SS-088)."""
+        side, card = s.sides[seat], s.card(card_id)
+        bonus_move, bonus_power = side.bonus_move, side.bonus_power
+        side.bonus_move = side.bonus_power = 0
+        move = card.value(Act.MOVE) + bonus_move
+        if card.has(Act.ATTACK):
+            attack = card.value(Act.ATTACK) + bonus_power
+        elif not any(card.has(a) for a in (Act.MOMENTUM_ATTACK, Act.CORNER_ATTACK)):
+            attack = bonus_power  # 'treat it as having a 1 power Attack Action'
+        else:
+            attack = 0
+        s.current = Current(seat=seat, card=card_id, position=s.position, extra=extra,
+                            blocked=blocked, move=move, attack=attack, power_bonus=bonus_power)
+        s.phase = Phase.ACTIONS
+
+    def available(self, s: State) -> list[Act]:
+        """The Actions the current winning card may still take, in icon order."""
+        c = s.current
+        if c is None or s.phase is not Phase.ACTIONS:
+            return []
+        card, me, rival = s.card(c.card), s.sides[c.seat], s.rival(c.seat)
+        side_by_side = orthogonally_adjacent(me.pos, rival.pos)
+        acts: list[Act] = []
+        if c.move > 0:
+            acts.append(Act.MOVE)
+        if c.attack > 0 and side_by_side and not c.blocked:
+            acts.append(Act.ATTACK)
+        for act in card.icons:
+            a = act.act
+            if a in (Act.MOVE, Act.ATTACK, Act.REVERSAL, Act.KICK_OUT):
+                continue
+            ok = {
+                Act.MOMENTUM_ATTACK: (not c.blocked and c.momentum_line > 0
+                                      and me.pos == c.momentum_at and side_by_side),
+                Act.CORNER_ATTACK: BOARD.kind(me.pos) is Kind.TURNBUCKLE,
+                Act.THROW: near(me.pos, rival.pos),
+                Act.MOVEMENT_SETUP: c.extra or c.position < SPOTS - 1,
+                Act.POWER_SETUP: c.extra or c.position < SPOTS - 1,
+                Act.STUN: c.gave_up and bool(me.hand),
+            }[a]
+            if ok:
+                acts.append(a)
+        return [a for a in acts if a not in c.used]
+
+    def _do_resolve(self, s: State, seat: int, act: Action) -> None:
+        c, a = s.current, act.act
+        assert c is not None and a is not None
+        c.used.append(a)
+        me = s.sides[seat]
+        if a is Act.MOVE:
+            self._start_motion(s, Motion(seat, MotionMode.MOVE, c.move))
+        elif a is Act.CORNER_ATTACK:
+            _say(s, f"{name(seat)} goes for a Corner Attack from the turnbuckle.")
+            self._start_motion(s, Motion(seat, MotionMode.CORNER, CORNER_SQUARES))
+        elif a is Act.THROW:
+            _say(s, f"{name(seat)} throws {name(1 - seat)}.")
+            self._start_motion(s, Motion(1 - seat, MotionMode.THROW, THROW_SQUARES))
+        elif a is Act.ATTACK:
+            self._start_hit(s, c.attack, "an Attack")
+        elif a is Act.MOMENTUM_ATTACK:
+            self._start_hit(s, c.momentum_line + c.power_bonus, "a Momentum Attack")
+        elif a is Act.MOVEMENT_SETUP:
+            me.bonus_move += 1
+            _say(s, f"{name(seat)} sets up: +1 movement for the next winning card.")
+        elif a is Act.POWER_SETUP:
+            me.bonus_power += 1
+            _say(s, f"{name(seat)} sets up: +1 power for the next winning card.")
+        elif a is Act.STUN:
+            _say(s, f"{name(seat)} stuns {name(1 - seat)} and plays an extra card.")
+            s.phase = Phase.STUN
+
+    def _do_done(self, s: State, seat: int, act: Action) -> None:
+        self._finish_card(s)
+
+    def _finish_card(self, s: State) -> None:
+        s.current = None
+        s.position += 1
+        s.phase = Phase.COMPARE
+
+    def _do_extra_card(self, s: State, seat: int, act: Action) -> None:
+        """SS-089..SS-092: the extra card is resolved as a winning card and counts as one."""
+        assert act.card is not None
+        side = s.sides[seat]
+        side.hand.remove(act.card)
+        side.extras.append(act.card)
+        side.wins += 1
+        _say(s, f"{name(seat)} plays the extra card {s.card(act.card).label}.")
+        self._start_card(s, seat, act.card, extra=True, blocked=False)
+
+    # -- movement ----------------------------------------------------------------------
+    def _start_motion(self, s: State, motion: Motion) -> None:
+        s.motion = motion
+        s.phase = Phase.MOTION
+
+    def _run_squares(self, s: State) -> list[Square]:
+        """After a bounce: every square straight away from the ropes, inside the ring."""
+        m = s.motion
+        assert m is not None and m.bounce_dir is not None
+        squares, here = [], s.sides[m.mover].pos
+        while BOARD.on_grid(here := step(here, m.bounce_dir)) and BOARD.in_ring(here):
+            squares.append(here)
+        return squares
+
+    def _may_bounce(self, m: Motion) -> bool:
+        # SS-063/064; MAX_BOUNCES bounds the chain (a third bounce repeats the first).
+        return m.mode is MotionMode.MOVE and m.on_ropes and m.bounces < MAX_BOUNCES
+
+    def _motion_options(self, s: State) -> list[Action]:
+        m = s.motion
+        assert m is not None
+        if m.bounce_dir is not None:
+            return [Action(ActionType.STEP, to=sq) for sq in self._run_squares(s)]
+        acts: list[Action] = []
+        if m.left > 0:
+            acts += [Action(ActionType.STEP, to=sq)
+                     for sq in BOARD.neighbours(s.sides[m.mover].pos)]
+        if self._may_bounce(m):
+            acts.append(Action(ActionType.BOUNCE))
+        return [*acts, Action(ActionType.STOP)]
+
+    def _motion_has_choice(self, s: State) -> bool:
+        m = s.motion
+        assert m is not None
+        return m.bounce_dir is not None or m.left > 0 or self._may_bounce(m)
+
+    def _do_step(self, s: State, seat: int, act: Action) -> None:
+        m = s.motion
+        assert m is not None and act.to is not None
+        mover = s.sides[m.mover]
+        here, to = mover.pos, act.to
+        if m.bounce_dir is not None:
+            # One run straight off the ropes; only these squares count for Momentum (SS-067).
+            m.line = max(abs(to[0] - here[0]), abs(to[1] - here[1]))
+            m.last_dir, m.bounce_dir, m.left = m.bounce_dir, None, 0
+        else:
+            direction = (to[0] - here[0], to[1] - here[1])
+            m.line = m.line + 1 if direction == m.last_dir else 1
+            m.last_dir = direction
+            m.left -= 1
+        mover.pos = to
+        m.on_ropes = BOARD.kind(to) is Kind.ROPES
+
+    def _do_bounce(self, s: State, seat: int, act: Action) -> None:
+        m = s.motion
+        assert m is not None
+        m.bounces += 1
+        m.bounce_dir = BOARD.bounce[s.sides[m.mover].pos]
+        m.on_ropes = False
+        m.left = 0  # SS-064: once you stop bouncing, the move is over
+        _say(s, f"{name(m.mover)} bounces off the ropes!")
+
+    def _do_stop(self, s: State, seat: int, act: Action) -> None:
+        self._finish_motion(s)
+
+    def _finish_motion(self, s: State) -> None:
+        m = s.motion
+        assert m is not None
+        mover, other = s.sides[m.mover], s.sides[1 - m.mover]
+        verb = "is thrown" if m.mode is MotionMode.THROW else "moves"
+        _say(s, f"{name(m.mover)} {verb} to {list(mover.pos)}.")
+        if mover.pos == other.pos and self._shove_squares(s):
+            s.phase = Phase.SHOVE  # SS-060/080: ending on a Superstar allows a shove
+            return
+        self._after_motion(s)
+
+    def _shove_squares(self, s: State) -> list[Square]:
+        """SS-061: one square any way, never into or out of the ring."""
+        here = s.sides[0].pos
+        return [sq for sq in BOARD.neighbours(here) if BOARD.in_ring(sq) == BOARD.in_ring(here)]
+
+    def _do_shove(self, s: State, seat: int, act: Action) -> None:
+        m = s.motion
+        assert m is not None and act.to is not None
+        s.sides[1 - m.mover].pos = act.to
+        _say(s, f"{name(1 - m.mover)} is shoved to {list(act.to)}.")
+        self._after_motion(s)
+
+    def _do_no_shove(self, s: State, seat: int, act: Action) -> None:
+        self._after_motion(s)
+
+    def _after_motion(self, s: State) -> None:
+        m, c = s.motion, s.current
+        assert m is not None and c is not None
+        s.motion = None
+        s.phase = Phase.ACTIONS
+        me, rival = s.sides[c.seat], s.rival(c.seat)
+        if m.mode is MotionMode.MOVE:
+            c.momentum_line, c.momentum_at = m.line, me.pos
+        elif (m.mode is MotionMode.CORNER and not c.blocked
+              and orthogonally_adjacent(me.pos, rival.pos)):
+            self._start_hit(s, CORNER_POWER + c.power_bonus, "a Corner Attack")
+
+    # -- delivering a hit ---------------------------------------------------------------
+    def _start_hit(self, s: State, power: int, what: str) -> None:
+        """SS-069/071/058: the rival Blocks from hand or Gives Up `power` cards."""
+        c = s.current
+        assert c is not None
+        target = s.rival(c.seat)
+        if BOARD.kind(target.pos) is Kind.TURNBUCKLE:
+            power += 1
+        _say(s, f"{name(c.seat)} hits with {what} of power {power}.")
+        s.hit = Hit(attacker=c.seat, power=power, stunned=c.extra)
+        s.phase = Phase.HIT
+        if not self._can_block(s) and self._supply(target) < power:
+            self._end(s, c.seat, EndReason.KNOCKED_OUT,
+                      f"{name(1 - c.seat)} cannot Give Up {power} cards and is Knocked Out!")
+
+    def _supply(self, side: Side) -> int:
+        """Cards a side could still Give Up: hand, deck and (reshuffled) discard (SS-008)."""
+        return len(side.hand) + len(side.deck) + len(side.discard)
+
+    def _can_block(self, s: State) -> bool:
+        hit = s.hit
+        assert hit is not None
+        target = s.sides[1 - hit.attacker]
+        return (hit.given == 0 and not hit.stunned
+                and any(s.card(c).type is CardType.BLOCK for c in target.hand))
+
+    def _hit_options(self, s: State) -> list[Action]:
+        hit = s.hit
+        assert hit is not None
+        target = s.sides[1 - hit.attacker]
+        acts: list[Action] = []
+        if self._can_block(s):
+            acts += [Action(ActionType.BLOCK, card=c) for c in sorted(target.hand)
+                     if s.card(c).type is CardType.BLOCK]
+        if self._supply(target) >= hit.power - hit.given:
+            acts += [Action(ActionType.GIVE_UP, card=c) for c in sorted(target.hand)]
+            if target.deck or target.discard:
+                acts.append(Action(ActionType.GIVE_UP_DECK))
+        return acts
+
+    def _do_block(self, s: State, seat: int, act: Action) -> None:
+        assert act.card is not None
+        side = s.sides[seat]
+        side.hand.remove(act.card)
+        s.rival(seat).performance.append(act.card)
+        _say(s, f"{name(seat)} Gives Up the Block {s.card(act.card).label} and stops the hit.")
+        self._end_hit(s)
+
+    def _do_give_up(self, s: State, seat: int, act: Action) -> None:
+        assert act.card is not None
+        side = s.sides[seat]
+        side.hand.remove(act.card)
+        _say(s, f"{name(seat)} Gives Up {s.card(act.card).label} from hand.")
+        self._gave_up(s, seat, act.card)
+
+    def _do_give_up_deck(self, s: State, seat: int, act: Action) -> None:
+        assert s.hit is not None
+        s.hit.owed_from_deck = True
+
+    def _give_from_deck(self, s: State) -> None:
+        hit = s.hit
+        assert hit is not None
+        seat = 1 - hit.attacker
+        if self._needs_shuffle(s, seat):
+            return
+        card = s.sides[seat].deck.pop(0)
+        hit.owed_from_deck = False
+        _say(s, f"{name(seat)} Gives Up {s.card(card).label} from the top of the deck.")
+        self._gave_up(s, seat, card)
+
+    def _gave_up(self, s: State, seat: int, card: str) -> None:
+        hit, c = s.hit, s.current
+        assert hit is not None and c is not None
+        s.rival(seat).performance.append(card)
+        hit.given += 1
+        c.gave_up = True
+        if hit.given >= hit.power:
+            self._end_hit(s)
+
+    def _end_hit(self, s: State) -> None:
+        s.hit = None
+        s.phase = Phase.ACTIONS
+
+    # -- pin, kick out, round end -------------------------------------------------------
+    def _start_pin(self, s: State) -> None:
+        """SS-040..SS-044: more winning cards, side by side, both inside the ring."""
+        red, blue = s.sides
+        if red.wins != blue.wins:
+            pinner = 0 if red.wins > blue.wins else 1
+            me, rival = s.sides[pinner], s.rival(pinner)
+            if (BOARD.in_ring(me.pos) and BOARD.in_ring(rival.pos)
+                    and orthogonally_adjacent(me.pos, rival.pos)):
+                s.pinner, s.phase = pinner, Phase.PIN
+                return
+        s.phase = Phase.ROUND_END
+
+    def _do_pin(self, s: State, seat: int, act: Action) -> None:
+        s.sides[seat].pins += 1
+        s.phase = Phase.KICK_OUT
+        _say(s, f"{name(seat)} goes for the Pin!")
+
+    def _do_no_pin(self, s: State, seat: int, act: Action) -> None:
+        s.phase = Phase.ROUND_END
+
+    def _do_kick_out(self, s: State, seat: int, act: Action) -> None:
+        assert act.card is not None
+        side = s.sides[seat]
+        side.hand.remove(act.card)
+        s.rival(seat).performance.append(act.card)
+        side.kick_outs += 1
+        _say(s, f"{name(seat)} Gives Up {s.card(act.card).label} and Kicks Out!")
+        s.phase = Phase.ROUND_END
+
+    def _do_three_count(self, s: State, seat: int, act: Action) -> None:
+        s.count = 0
+        s.phase = Phase.THREE_COUNT
+
+    def _three_count(self, s: State) -> None:
+        """SS-046..SS-048: reveal and Give Up the top card, up to three."""
+        assert s.pinner is not None
+        seat = 1 - s.pinner
+        side = s.sides[seat]
+        if self._needs_shuffle(s, seat):
+            return
+        if not side.deck:
+            self._end(s, s.pinner, EndReason.KNOCKED_OUT,
+                      f"{name(seat)} has no card left to Give Up and is Knocked Out!")
+            return
+        card = side.deck.pop(0)
+        s.rival(seat).performance.append(card)
+        s.count += 1
+        _say(s, f"{('One', 'Two', 'Three')[s.count - 1]}! {name(seat)} Gives Up "
+                f"{s.card(card).label}.")
+        if s.card(card).has(Act.KICK_OUT):
+            side.kick_outs += 1
+            _say(s, f"{name(seat)} Kicks Out!")
+            s.phase = Phase.ROUND_END
+        elif s.count >= THREE_COUNT:
+            self._end(s, s.pinner, EndReason.PINNED,
+                      f"{name(s.pinner)} pins {name(seat)} for the three count!")
+
+    def _end_round(self, s: State) -> None:
+        """SS-035/036: every card on the board goes to its discard pile; a new round."""
+        for side in s.sides:
+            side.discard.extend(side.on_board())
+            side.spots = [None] * SPOTS
+            side.stacks = [[] for _ in range(SPOTS)]
+            side.extras = []
+            side.committed = False
+            side.wins = side.bonus_move = side.bonus_power = 0
+            side.breath = False
+        s.last_outcomes, s.outcomes = s.outcomes, []
+        s.position, s.pinner, s.count, s.current = 0, None, 0, None
+        if s.round >= s.round_limit:
+            red, blue = (len(side.performance) for side in s.sides)
+            winner = None if red == blue else (0 if red > blue else 1)
+            self._end(s, winner, EndReason.TIME_LIMIT,
+                      f"Time limit after {s.round} rounds: Performance Stacks {red}-{blue}.")
+            return
+        s.round += 1
+        s.phase = Phase.DRAW
+
+    def _end(self, s: State, winner: int | None, reason: EndReason, text: str) -> None:
+        s.phase, s.winner, s.draw, s.end_reason = Phase.OVER, winner, winner is None, reason
+        s.hit = s.motion = None
+        _say(s, text)
+
+    def _result(self, s: State) -> Result:
+        placements = {None: (1, 1), 0: (1, 2), 1: (2, 1)}[s.winner]
+        figures = {
+            seat: {
+                "performance_stack": float(len(side.performance)),
+                "pins": float(side.pins),
+                "kick_outs": float(side.kick_outs),
+                "cards_left": float(self._supply(side) + len(side.on_board())),
+                "rounds": float(s.round),
+            }
+            for seat, side in enumerate(s.sides)
+        }
+        winners = () if s.winner is None else (s.winner,)
+        summary = s.journal[-1] if s.journal else str(s.end_reason)
+        return Result(placements, winners, s.winner is None, figures,
+                      f"{summary} ({s.end_reason})")
+
+    # -- refusals ----------------------------------------------------------------------
+    def _diagnose(self, s: State, seat: int, act: Action) -> None:
+        """Raise the most specific reason an action is refused (messages hide nothing)."""
+        expected = PHASE_TYPES.get(s.phase, frozenset())
+        if act.type not in expected:
+            raise IllegalAction("out_of_order", f"A {act.type} action is not expected now "
+                                                f"(the game waits for: {s.phase}).")
+        side = s.sides[seat]
+        if act.type is ActionType.PLAY_SPOTS:
+            if len(act.cards) != SPOTS:
+                raise IllegalAction("wrong_card_count", "Play exactly three cards.")
+            if len(set(act.cards)) != SPOTS:
+                raise IllegalAction("duplicate_card", "The same card cannot fill two spots.")
+        cards = act.cards if act.type is ActionType.PLAY_SPOTS else (act.card,)
+        for card in cards:
+            if card is not None and card not in side.hand:
+                raise IllegalAction("card_not_in_hand", f"{card!r} is not in your hand.")
+        if act.type is ActionType.REVERSE:
+            raise IllegalAction("reversal_must_win",
+                                "The card played for a Reversal must beat the rival's card.")
+        if act.type is ActionType.BLOCK:
+            raise IllegalAction("cannot_block", "Only a Block card, before any card is Given "
+                                                "Up and when not Stunned, stops a hit.")
+        if act.type is ActionType.KICK_OUT:
+            raise IllegalAction("no_kick_out", "That card has no Kick Out icon.")
+        if act.type is ActionType.RESOLVE:
+            assert s.current is not None and act.act is not None
+            if act.act in s.current.used:
+                raise IllegalAction("action_used", f"{act.act} was already taken.")
+            raise IllegalAction("action_unavailable", f"{act.act} cannot be taken now.")
+        if act.to is not None:
+            if not BOARD.on_grid(act.to):
+                raise IllegalAction("off_grid", f"{list(act.to)} is not a square of the ring.")
+            raise IllegalAction("bad_square", f"{list(act.to)} cannot be reached that way.")
+
+    # -- what each seat sees -----------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> JSON:
+        pending = self.pending(state)
+        result = pending.result.to_json() if pending.result else None
+        deciders = pending.seats if pending.kind == "decision" else ()
+        available = [str(a) for a in self.available(state)]
+        return views.view(state, seat, deciders, pending.kind == "chance", available, result)
+
+    def redact(self, state_before: State, event: Event, viewer: int | None) -> JSON:
+        return views.redact(event, viewer)
+
+    def narrate(self, state_before: State, event: Event) -> list[str]:
+        """Plain sentences of what happened; only public facts (the rules' own journal)."""
+        after = self.apply(state_before, event)
+        lines = list(after.journal)
+        if event.kind is EventKind.DECISION and event.action:
+            kind = event.action.get("type")
+            seat = event.seat if event.seat is not None else 0
+            if kind == ActionType.PLAY_SPOTS:
+                lines.insert(0, f"{name(seat)} plays three cards face down.")
+            elif kind == ActionType.NO_PIN:
+                lines.insert(0, f"{name(seat)} does not go for the Pin.")
+            elif kind == ActionType.THREE_COUNT:
+                lines.insert(0, f"{name(seat)} takes the Three Count.")
+        return lines
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        return views.determinize(state, seat, rng)

@@ -1,0 +1,312 @@
+"""The game state and the typed actions with their JSON edge.
+
+The state is a plain dataclass tree that `apply` copies (`clone`) before changing it,
+so a state handed to `apply` is never mutated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+from engine.games.superstar_showdown.board import Square
+from engine.games.superstar_showdown.cards import Act, Card
+from engine.protocol import JSON, IllegalAction
+
+SEATS = (0, 1)
+COLOURS = ("red", "blue")
+HAND_SIZE = 6
+SPOTS = 3
+THROW_SQUARES = 3
+CORNER_SQUARES = 3
+CORNER_POWER = 3
+MAX_BOUNCES = 4
+THREE_COUNT = 3
+
+
+class Phase(StrEnum):
+    """Where the game stands. Decision phases wait for a seat; the others run by themselves."""
+
+    DRAW = "draw"
+    PLAY = "play"
+    COMPARE = "compare"
+    REVERSAL = "reversal"
+    ACTIONS = "actions"
+    MOTION = "motion"
+    SHOVE = "shove"
+    HIT = "hit"
+    STUN = "stun"
+    PIN = "pin"
+    KICK_OUT = "kick_out"
+    THREE_COUNT = "three_count"
+    ROUND_END = "round_end"
+    OVER = "over"
+
+
+DECISION_PHASES = frozenset({
+    Phase.PLAY, Phase.REVERSAL, Phase.ACTIONS, Phase.MOTION, Phase.SHOVE, Phase.HIT,
+    Phase.STUN, Phase.PIN, Phase.KICK_OUT,
+})
+
+
+class MotionMode(StrEnum):
+    """Why a Superstar is moving."""
+
+    MOVE = "move"  # a Move action: may bounce off the ropes
+    CORNER = "corner"  # a Corner Attack's 3 squares: no bouncing (SS-076)
+    THROW = "throw"  # a Throw moves the rival up to 3 squares (SS-078)
+
+
+class EndReason(StrEnum):
+    """Why a match ended."""
+
+    PINNED = "pinned"
+    KNOCKED_OUT = "knocked_out"
+    DOUBLE_KNOCK_OUT = "double_knock_out"
+    TIME_LIMIT = "time_limit"
+
+
+def card_seat(card_id: str) -> int:
+    """Red's cards are 'r01'..'r30', Blue's 'b01'..'b30'."""
+    return COLOURS.index("red" if card_id[0] == "r" else "blue")
+
+
+def deck_ids(seat: int) -> list[str]:
+    """The 30 card ids of a seat, in deck-file order."""
+    return [f"{COLOURS[seat][0]}{i:02d}" for i in range(1, 31)]
+
+
+@dataclass
+class Side:
+    """One side of the board: its Superstar and every pile of its cards."""
+
+    superstar: str
+    pos: Square
+    deck: list[str]  # deck[0] is the top card
+    hand: list[str] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+    spots: list[str | None] = field(default_factory=lambda: [None] * SPOTS)  # face down
+    committed: bool = False
+    stacks: list[list[str]] = field(default_factory=lambda: [[] for _ in range(SPOTS)])
+    extras: list[str] = field(default_factory=list)  # Stun bonus cards this round
+    performance: list[str] = field(default_factory=list)  # cards the rival Gave Up
+    wins: int = 0  # winning cards this round
+    bonus_move: int = 0  # Setups waiting for the next winning card
+    bonus_power: int = 0
+    breath: bool = False  # Catching Your Breath checked this round
+    pins: int = 0
+    kick_outs: int = 0
+
+    def clone(self) -> Side:
+        return replace(
+            self, deck=list(self.deck), hand=list(self.hand), discard=list(self.discard),
+            spots=list(self.spots), stacks=[list(s) for s in self.stacks],
+            extras=list(self.extras), performance=list(self.performance),
+        )
+
+    def on_board(self) -> list[str]:
+        """Cards on the board: face-down spots, revealed stacks, extra cards."""
+        return [c for c in self.spots if c] + [c for s in self.stacks for c in s] + self.extras
+
+
+@dataclass
+class Current:
+    """The winning card whose Actions are being resolved."""
+
+    seat: int
+    card: str
+    position: int  # 0..2
+    extra: bool  # a Stun bonus card
+    blocked: bool  # the rival's losing card is a Block: no damage (SS-026)
+    move: int  # squares of its Move action, Setup bonus included (0: none)
+    attack: int  # power of its Attack action, Setup bonus included (0: none)
+    power_bonus: int  # Power Setup bonus for Momentum and Corner Attacks
+    used: list[Act] = field(default_factory=list)
+    gave_up: bool = False  # the rival Gave Up cards to this card: Stun is possible
+    momentum_line: int = 0  # straight squares at the end of this card's move
+    momentum_at: Square | None = None
+
+    def clone(self) -> Current:
+        return replace(self, used=list(self.used))
+
+
+@dataclass
+class Motion:
+    """A move in progress, one square at a time."""
+
+    mover: int
+    mode: MotionMode
+    left: int  # ordinary squares left
+    line: int = 0  # squares in the current straight line
+    last_dir: tuple[int, int] | None = None
+    on_ropes: bool = False  # just moved into a Ropes square: may bounce
+    bounce_dir: tuple[int, int] | None = None  # bounced: must now run this way
+    bounces: int = 0
+
+
+@dataclass
+class Hit:
+    """An Attack being delivered: the target Gives Up cards one at a time."""
+
+    attacker: int
+    power: int
+    stunned: bool  # against a Stun bonus card no Block may be given (SS-095)
+    given: int = 0
+    owed_from_deck: bool = False
+
+
+@dataclass
+class State:
+    """Everything about a match; only the rules read it."""
+
+    superstars: tuple[str, str]
+    decks: tuple[tuple[Card, ...], tuple[Card, ...]]  # each seat's 30 designs, by card id
+    round_limit: int
+    sides: list[Side]
+    phase: Phase = Phase.DRAW
+    round: int = 1
+    position: int = 0
+    shuffles: list[tuple[int, str]] = field(default_factory=list)  # pending (seat, why)
+    current: Current | None = None
+    motion: Motion | None = None
+    hit: Hit | None = None
+    reversal_winner: int | None = None  # during REVERSAL: who wins the position now
+    reversed_by: list[int] = field(default_factory=list)
+    pinner: int | None = None
+    count: int = 0  # cards revealed in the Three Count
+    outcomes: list[JSON] = field(default_factory=list)  # this round's Showdown, by position
+    last_outcomes: list[JSON] = field(default_factory=list)
+    winner: int | None = None
+    draw: bool = False
+    end_reason: EndReason | None = None
+    journal: list[str] = field(default_factory=list)  # public sentences of the last event
+
+    def clone(self) -> State:
+        return replace(
+            self,
+            sides=[side.clone() for side in self.sides],
+            shuffles=list(self.shuffles),
+            current=self.current.clone() if self.current else None,
+            motion=replace(self.motion) if self.motion else None,
+            hit=replace(self.hit) if self.hit else None,
+            reversed_by=list(self.reversed_by),
+            outcomes=list(self.outcomes),
+            last_outcomes=list(self.last_outcomes),
+            journal=[],
+        )
+
+    def card(self, card_id: str) -> Card:
+        """The design of a card id."""
+        return self.decks[card_seat(card_id)][int(card_id[1:]) - 1]
+
+    def rival(self, seat: int) -> Side:
+        return self.sides[1 - seat]
+
+
+# -- actions ------------------------------------------------------------------------------
+
+
+class ActionType(StrEnum):
+    """Every decision a seat can post."""
+
+    PLAY_SPOTS = "play_spots"
+    REVERSE = "reverse"
+    NO_REVERSE = "no_reverse"
+    RESOLVE = "resolve"
+    DONE = "done"
+    STEP = "step"
+    BOUNCE = "bounce"
+    STOP = "stop"
+    SHOVE = "shove"
+    NO_SHOVE = "no_shove"
+    BLOCK = "block"
+    GIVE_UP = "give_up"
+    GIVE_UP_DECK = "give_up_deck"
+    EXTRA_CARD = "extra_card"
+    PIN = "pin"
+    NO_PIN = "no_pin"
+    KICK_OUT = "kick_out"
+    THREE_COUNT = "three_count"
+
+
+_FIELDS: Mapping[ActionType, tuple[str, ...]] = {
+    ActionType.PLAY_SPOTS: ("cards",),
+    ActionType.REVERSE: ("card",),
+    ActionType.RESOLVE: ("action",),
+    ActionType.STEP: ("to",),
+    ActionType.SHOVE: ("to",),
+    ActionType.BLOCK: ("card",),
+    ActionType.GIVE_UP: ("card",),
+    ActionType.EXTRA_CARD: ("card",),
+    ActionType.KICK_OUT: ("card",),
+}
+
+
+@dataclass(frozen=True)
+class Action:
+    """A decoded decision."""
+
+    type: ActionType
+    card: str | None = None
+    cards: tuple[str, ...] = ()
+    act: Act | None = None
+    to: Square | None = None
+
+    def to_json(self) -> JSON:
+        data: JSON = {"type": str(self.type)}
+        if self.type is ActionType.PLAY_SPOTS:
+            data["cards"] = list(self.cards)
+        if self.card is not None:
+            data["card"] = self.card
+        if self.act is not None:
+            data["action"] = str(self.act)
+        if self.to is not None:
+            data["to"] = list(self.to)
+        return data
+
+
+def _malformed(message: str) -> IllegalAction:
+    return IllegalAction("malformed_action", message)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_action(data: Any) -> Action:
+    """Decode a JSON action; anything malformed raises IllegalAction('malformed_action')."""
+    if not isinstance(data, Mapping):
+        raise _malformed("An action must be a JSON object.")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in {str(t) for t in ActionType}:
+        raise _malformed(f"Unknown action type {kind!r}.")
+    atype = ActionType(kind)
+    wanted = _FIELDS.get(atype, ())
+    extra = sorted(set(data) - {"type", *wanted})
+    if extra:
+        raise _malformed(f"A {kind} action has no field {extra[0]!r}.")
+    missing = [name for name in wanted if name not in data]
+    if missing:
+        raise _malformed(f"A {kind} action needs the field {missing[0]!r}.")
+    if atype is ActionType.PLAY_SPOTS:
+        cards = data["cards"]
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            raise _malformed("'cards' must be a list of card ids.")
+        return Action(atype, cards=tuple(cards))
+    if "card" in wanted:
+        if not isinstance(data["card"], str):
+            raise _malformed("'card' must be a card id.")
+        return Action(atype, card=data["card"])
+    if atype is ActionType.RESOLVE:
+        name = data["action"]
+        if not isinstance(name, str) or name not in {str(a) for a in Act}:
+            raise _malformed(f"Unknown card action {name!r}.")
+        return Action(atype, act=Act(name))
+    if "to" in wanted:
+        to = data["to"]
+        if not isinstance(to, list) or len(to) != 2 or not all(_is_int(v) for v in to):
+            raise _malformed("'to' must be a [row, column] pair of integers.")
+        return Action(atype, to=(to[0], to[1]))
+    return Action(atype)

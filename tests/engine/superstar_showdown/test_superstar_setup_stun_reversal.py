@@ -1,0 +1,216 @@
+"""Setups, Stuns and Reversals (SS-084..SS-102)."""
+
+from __future__ import annotations
+
+from ss_helpers import C, build, do, ids, legal, play, refused, resolve, showdown, steps
+
+from engine.games.superstar_showdown.state import Phase
+
+BLOCK = C("Guard", "block", "Move 1")
+STRIKE = C("Jab", "strike", "Attack 1")
+SLAM = C("Drop", "slam", "Attack 1")
+
+
+def acts(s, seat=0):
+    return {a.get("action") for a in legal(s, seat) if a["type"] == "resolve"}
+
+
+def test_movement_setup_gives_the_next_winning_card_a_move_one() -> None:
+    """SS-084/SS-086: +1 movement; a card without Move counts as Move 1."""
+    setup = C("Prep", "slam", "Movement Setup")
+    plain = C("Plain Slam", "slam", "Attack 1")
+    s = build([setup, plain, BLOCK], [STRIKE, STRIKE, BLOCK], red_pos=(2, 2), blue_pos=(6, 6))
+    s = play(s, ids(s, 0), ids(s, 1))
+    s = resolve(s, 0, "movement_setup")
+    assert s.current is not None and s.current.position == 1 and s.current.move == 1
+    assert acts(s) == {"move"}
+
+
+def test_power_setup_gives_the_next_winning_card_an_attack_one() -> None:
+    """SS-087: +1 power; a card without an Attack counts as Attack 1."""
+    setup = C("Prep", "slam", "Power Setup")
+    mover = C("Walker", "slam", "Move 1")
+    s = build([setup, mover, BLOCK], [STRIKE, STRIKE, BLOCK], red_pos=(3, 3), blue_pos=(3, 4))
+    s = play(s, ids(s, 0), ids(s, 1))
+    s = resolve(s, 0, "power_setup")
+    assert s.current.attack == 1 and "attack" in acts(s)
+    s = resolve(s, 0, "attack")
+    assert s.hit.power == 1
+
+
+def test_setup_bonus_skips_a_lost_position() -> None:
+    """SS-088: card 1 sets up, card 2 loses, card 3 still gets the bonus."""
+    setup = C("Prep", "slam", "Power Setup")
+    hitter = C("Hitter", "slam", "Attack 2")
+    s = build([setup, BLOCK, hitter], [STRIKE, STRIKE, STRIKE], red_pos=(3, 3), blue_pos=(3, 4))
+    s = play(s, ids(s, 0), ids(s, 1))
+    s = resolve(s, 0, "power_setup")
+    # position 2: Blue's Strike beats Red's Block; Blue's Jab attacks or not
+    if s.current is not None and s.current.seat == 1:
+        s = do(s, 1, {"type": "done"})
+    assert s.current.seat == 0 and s.current.position == 2 and s.current.attack == 3
+
+
+def test_a_setup_in_the_third_spot_has_no_effect() -> None:
+    """SS-085: the Setup icon is not offered on the position-3 card."""
+    setup = C("Prep", "slam", "Power Setup", "Move 1")
+    s = build([BLOCK, BLOCK, setup], [BLOCK, BLOCK, STRIKE], red_pos=(2, 2), blue_pos=(6, 6))
+    s = play(s, ids(s, 0), ids(s, 1))
+    assert s.current.position == 2 and acts(s) == {"move"}
+
+
+STUNNER = C("Stunner", "slam", "Attack 1", "Stun")
+
+
+def stun_state(red_extra=(), blue_hand=(STRIKE, BLOCK, BLOCK, BLOCK)):
+    s = build([STUNNER, BLOCK, BLOCK, *red_extra], list(blue_hand), red_pos=(3, 3),
+              blue_pos=(3, 4))
+    return play(s, ids(s, 0)[:3], ids(s, 1)[:3])
+
+
+def test_stun_plays_an_extra_card_that_acts_and_counts_as_a_win() -> None:
+    """SS-089/SS-090/SS-091: after a Give Up, an extra card from hand, resolved as a winner."""
+    extra = C("Follow Up", "grapple", "Attack 2")
+    s = stun_state(red_extra=[extra])
+    s = resolve(s, 0, "attack")
+    s = do(s, 1, {"type": "give_up_deck"})
+    assert "stun" in acts(s)
+    s = resolve(s, 0, "stun")
+    assert s.phase is Phase.STUN
+    card = ids(s, 0)[0]
+    s = do(s, 0, {"type": "extra_card", "card": card})
+    assert s.sides[0].extras == [card] and s.sides[0].wins == 2
+    assert s.current.extra and acts(s) == {"attack"}
+    s = resolve(s, 0, "attack")
+    # SS-095: a Stunned rival may not Block the extra card's damage.
+    assert not [a for a in legal(s, 1) if a["type"] == "block"]
+
+
+def test_stun_chains_through_extra_cards_with_stun() -> None:
+    """SS-092/SS-096 (decision): each Stun in the chain needs its own Give Up."""
+    s = stun_state(red_extra=[STUNNER, C("Last", "strike", "Attack 1")])
+    s = resolve(s, 0, "attack")
+    s = do(s, 1, {"type": "give_up_deck"})
+    s = resolve(s, 0, "stun")
+    s = do(s, 0, {"type": "extra_card", "card": ids(s, 0)[0]})
+    assert "stun" not in acts(s)  # not before this card's own hit is paid
+    s = resolve(s, 0, "attack")
+    s = do(s, 1, {"type": "give_up_deck"})
+    assert "stun" in acts(s)
+
+
+def test_no_stun_with_an_empty_hand() -> None:
+    """SS-093: no cards in hand, no Stun."""
+    s = stun_state()
+    s = resolve(s, 0, "attack")
+    s = do(s, 1, {"type": "give_up_deck"})
+    # Stun is not offered, the card ends, and the round goes on to the Pin.
+    assert s.sides[0].hand == [] and s.sides[0].extras == [] and s.phase is Phase.PIN
+
+
+def test_a_blocked_stun_gives_no_extra_card() -> None:
+    """SS-094: a Block from hand avoids the Stun."""
+    s = stun_state(red_extra=[STRIKE], blue_hand=(STRIKE, BLOCK, BLOCK, BLOCK))
+    s = resolve(s, 0, "attack")
+    s = do(s, 1, {"type": "block", "card": ids(s, 1)[0]})
+    assert s.sides[0].extras == [] and s.phase is Phase.PIN  # the Stun card just ended
+
+
+REVERSER = C("Counter", "grapple", "Reversal", "Attack 1")
+
+
+def test_a_losing_reversal_card_is_reversed_with_a_winning_card_from_hand() -> None:
+    """SS-097/SS-098/SS-099/SS-102 (decision)."""
+    weak = C("Weak", "grapple", "Move 1")  # a Grapple loses to the Maneuver
+    answer = C("Answer", "strike", "Move 1")  # a Strike beats it
+    s = build([REVERSER, BLOCK, BLOCK, weak, answer], [C("Kick", "maneuver", "Move 2"), BLOCK, BLOCK],
+              red_pos=(2, 2), blue_pos=(6, 6))
+    # Red's Grapple loses to Blue's Maneuver; Red may reverse with a card beating a Maneuver.
+    s = play(s, ids(s, 0)[:3], ids(s, 1)[:3])
+    assert s.phase is Phase.REVERSAL and set(map(str, [a["type"] for a in legal(s, 0)])) == {
+        "reverse", "no_reverse"}
+    hand = ids(s, 0)
+    assert refused(s, 0, {"type": "reverse", "card": hand[0]}) == "reversal_must_win"
+    s = do(s, 0, {"type": "reverse", "card": hand[1]})
+    assert showdown(s)[0]["winner"] == 0 and showdown(s)[0]["reversed_by"] == [0]
+    # The beaten card is discarded; the Reversal card stays under the winner.
+    assert len(s.sides[1].discard) == 1 and len(s.sides[0].stacks[0]) == 2
+    assert s.current.card == hand[1] and s.sides[0].wins == 1
+
+
+def test_no_reversal_without_a_card_that_wins() -> None:
+    """SS-099: nothing in hand beats the rival's card: no Reversal decision."""
+    s = build([REVERSER, BLOCK, BLOCK, BLOCK], [SLAM, BLOCK, BLOCK], red_pos=(2, 2), blue_pos=(6, 6))
+    s = play(s, ids(s, 0)[:3], ids(s, 1)[:3])
+    assert s.phase is not Phase.REVERSAL and showdown(s)[0]["winner"] == 1
+
+
+def test_reversal_is_only_used_when_the_card_loses() -> None:
+    """SS-097: a winning Reversal card offers no Reversal."""
+    s = build([REVERSER, BLOCK, BLOCK, SLAM], [STRIKE, BLOCK, BLOCK], red_pos=(2, 2), blue_pos=(6, 6))
+    s = play(s, ids(s, 0)[:3], ids(s, 1)[:3])
+    assert showdown(s)[0]["winner"] == 0 and showdown(s)[0]["reversed_by"] == []
+
+
+def test_both_reversals_loser_first_then_the_other() -> None:
+    """SS-100: the losing side reverses first; then the other side may reverse back."""
+    blue_reverser = C("Blue Counter", "maneuver", "Reversal", "Move 1")
+    s = build([REVERSER, BLOCK, BLOCK, C("Red Answer", "slam", "Attack 1")],
+              [blue_reverser, BLOCK, BLOCK, C("Blue Answer", "slam", "Attack 1")],
+              red_pos=(2, 2), blue_pos=(6, 6))
+    s = play(s, ids(s, 0)[:3], ids(s, 1)[:3])
+    assert s.phase is Phase.REVERSAL and s.reversal_winner == 1
+    s = do(s, 0, {"type": "reverse", "card": ids(s, 0)[0]})
+    # Red's Slam now wins; Blue's Reversal card lost: Blue may answer, but a Slam cannot
+    # be beaten (Slam against Slam is a tie), so no second Reversal is possible.
+    assert showdown(s)[0]["winner"] == 0
+
+
+def test_the_other_side_may_reverse_back() -> None:
+    """SS-100: after the loser reverses, the other Reversal card may answer."""
+    blue_reverser = C("Blue Counter", "maneuver", "Reversal", "Move 1")
+    red_answer = C("Red Answer", "strike", "Attack 1")  # beats the Maneuver
+    blue_answer = C("Blue Answer", "grapple", "Attack 1")  # beats the Strike
+    s = build([REVERSER, BLOCK, BLOCK, red_answer], [blue_reverser, BLOCK, BLOCK, blue_answer],
+              red_pos=(2, 2), blue_pos=(6, 6))
+    s = play(s, ids(s, 0)[:3], ids(s, 1)[:3])
+    s = do(s, 0, {"type": "reverse", "card": ids(s, 0)[0]})
+    assert s.phase is Phase.REVERSAL and RULES_pending_seat(s) == 1
+    s = do(s, 1, {"type": "reverse", "card": ids(s, 1)[0]})
+    record = showdown(s)[0]
+    assert record["winner"] == 1 and record["reversed_by"] == [0, 1]
+    assert set(record["cards"][0]) <= set(s.sides[0].discard)  # Red's stack lost
+
+
+def RULES_pending_seat(s) -> int:
+    from ss_helpers import RULES
+
+    return RULES.pending(s).seats[0]
+
+
+def test_tied_reversal_cards_resolve_as_a_normal_tie() -> None:
+    """SS-101: no Reversal in a tie."""
+    s = build([REVERSER, BLOCK, BLOCK, SLAM], [C("Blue Counter", "grapple", "Reversal"), BLOCK, BLOCK],
+              red_deck=[STRIKE], blue_deck=[C("Grip", "grapple", "Attack 1")],
+              red_pos=(2, 2), blue_pos=(6, 6))
+    s = play(s, ids(s, 0)[:3], ids(s, 1)[:3])
+    record = showdown(s)[0]
+    assert record["tie"] and record["winner"] == 1 and record["reversed_by"] == []
+    assert s.phase is not Phase.REVERSAL
+
+
+def test_movement_setup_reaches_a_stun_extra_card() -> None:
+    """SS-096 (decision): a waiting Setup bonus goes to the next winning card, an extra too."""
+    card = C("Setup Stunner", "slam", "Attack 1", "Stun", "Movement Setup")
+    extra = C("Extra", "grapple", "Attack 1")
+    s = build([card, BLOCK, BLOCK, extra], [STRIKE, BLOCK, BLOCK], red_pos=(3, 3), blue_pos=(3, 4))
+    s = play(s, ids(s, 0)[:3], ids(s, 1)[:3])
+    s = resolve(s, 0, "movement_setup")
+    s = resolve(s, 0, "attack")
+    s = do(s, 1, {"type": "give_up_deck"})
+    s = resolve(s, 0, "stun")
+    s = do(s, 0, {"type": "extra_card", "card": ids(s, 0)[0]})
+    assert s.current.extra and s.current.move == 1
+    s = resolve(s, 0, "move")
+    s = steps(s, 0, (2, 4))
+    assert s.sides[0].pos == (2, 4)
