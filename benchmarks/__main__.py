@@ -7,10 +7,11 @@ Sections: playouts, replay, append, bots.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 from benchmarks import append, engine_speed, super_showdown_bots, superstar_showdown_balance
 
-SECTIONS = {
+SECTIONS: dict[str, Callable[[], object]] = {
     "playouts": engine_speed.playouts,
     "replay": engine_speed.replay,
     "append": append.main,

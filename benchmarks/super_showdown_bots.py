@@ -11,7 +11,7 @@ import random
 import sys
 from collections import Counter
 
-from engine.bots import RandomBot
+from engine.bots import Bot, RandomBot
 from engine.games.super_showdown import RULES, HeuristicBot
 from engine.games.super_showdown.bots import play_match
 
@@ -24,7 +24,7 @@ def play(games: int) -> Counter[str]:
     tally: Counter[str] = Counter()
     for seed in range(games):
         me = seed % 2
-        bots = [RandomBot(), RandomBot()]
+        bots: list[Bot] = [RandomBot(), RandomBot()]
         bots[me] = HeuristicBot()
         state, _ = play_match(RULES, bots, random.Random(seed))
         result = RULES.result(state)
