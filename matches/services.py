@@ -23,6 +23,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
+from config.queue import enqueue
 from engine import registry
 from engine.protocol import JSON, BaseRules, Event, IllegalAction, Pending, PendingKind
 from matches.models import Match, MatchEvent, Seat
@@ -183,8 +184,9 @@ def create_match(*, game: str, options: dict[str, Any] | None, seats: list[dict[
     except IllegalAction as exc:
         raise ServiceError.from_engine(exc) from None
     users = _users_by_name([name for kind, name in specs if kind == "player"])
-    creator = created_by.get_username()
-    if not created_by.is_staff and ("player", creator) not in specs:
+    # None is the system itself (the league creating an Event's matches).
+    if created_by is not None and not created_by.is_staff \
+            and ("player", created_by.get_username()) not in specs:
         raise ServiceError("not_seated", "Take a seat in the match you create.", 403)
     with transaction.atomic():
         match = Match.objects.create(game=game, options=resolved, n_seats=len(specs),
@@ -443,7 +445,7 @@ def _enqueue_bots(match_id: int, seats: list[int], seq: int) -> None:
 
     for seat in seats:
         transaction.on_commit(
-            lambda seat=seat: play_bot_seat.delay(match_id, seat, seq)  # type: ignore[misc]
+            lambda seat=seat: enqueue(play_bot_seat, match_id, seat, seq)  # type: ignore[misc]
         )
 
 

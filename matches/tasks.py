@@ -10,6 +10,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
+from config.queue import enqueue
 from matches import services
 from matches.models import Match
 
@@ -29,5 +30,5 @@ def sweep_bot_seats() -> int:
     """Re-enqueue every bot seat with a decision pending; how many were enqueued."""
     waiting = services.waiting_bot_seats()
     for match_id, seat, seq in waiting:
-        play_bot_seat.delay(match_id, seat, seq)
+        enqueue(play_bot_seat, match_id, seat, seq)
     return len(waiting)
