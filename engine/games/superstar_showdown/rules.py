@@ -850,7 +850,23 @@ class SuperstarShowdownRules(BaseRules[State]):
                 lines.insert(0, f"{name(seat)} does not go for the Pin.")
             elif kind == ActionType.THREE_COUNT:
                 lines.insert(0, f"{name(seat)} takes the Three Count.")
+            elif not lines:
+                lines.append(_quiet_choice(name(seat), kind, event.action))
         return lines
 
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         return views.determinize(state, seat, rng)
+
+
+def _quiet_choice(who: str, kind: object, action: JSON) -> str:
+    """A sentence for a choice the journal has nothing to say about (a step, a stop)."""
+    if kind == ActionType.STEP:
+        return f"{who} chooses square {list(action.get('to', []))}."
+    sentences = {
+        ActionType.BOUNCE: "bounces off the ropes.",
+        ActionType.STOP: "stops moving.",
+        ActionType.DONE: "finishes the winning card's Actions.",
+        ActionType.NO_SHOVE: "does not shove.",
+        ActionType.NO_REVERSE: "does not Reverse.",
+    }
+    return f"{who} {sentences.get(kind, 'makes a choice.')}"  # type: ignore[call-overload]

@@ -87,3 +87,24 @@ def test_the_view_after_the_reveal_shows_the_showdown() -> None:
     assert view["decision"] == {"seats": [0], "phase": "actions",
                                 "prompt": view["decision"]["prompt"]}
     assert view["sides"][0]["stacks"][0][0]["type"] == "slam"
+
+
+def test_every_decision_of_a_seeded_game_is_narrated() -> None:
+    """The log says something for each choice, a single step or a stop included."""
+    rng = random.Random(7)
+    state = RULES.start({}, 2)
+    quiet = []
+    for _ in range(3000):
+        pending = RULES.pending(state)
+        if pending.is_over:
+            break
+        if pending.kind == "chance":
+            event = Event.chance(RULES.sample_chance(state, rng))
+        else:
+            seat = pending.seats[0]
+            event = Event.decision(seat, rng.choice(RULES.legal_actions(state, seat)))
+            if not RULES.narrate(state, event):
+                quiet.append(event.action)
+        state = RULES.apply(state, event)
+    assert RULES.pending(state).is_over
+    assert quiet == []
