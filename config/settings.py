@@ -81,6 +81,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
     DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
 
+# Shared by web and workers in production (job progress); in-process memory by default.
+CACHE_URL = env_str("CACHE_URL", "")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -135,6 +144,14 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-waiting-bot-seats": {
         "task": "matches.tasks.sweep_bot_seats",
         "schedule": float(env_int("BOT_SWEEP_SECONDS", 30)),
+    },
+    "enforce-turn-deadlines": {
+        "task": "league.tasks.enforce_deadlines",
+        "schedule": float(env_int("DEADLINE_SWEEP_SECONDS", 60)),
+    },
+    "sweep-missed-results": {
+        "task": "league.tasks.sweep_results",
+        "schedule": float(env_int("RESULT_SWEEP_SECONDS", 120)),
     },
 }
 # Seconds a bot may think before a random legal move is played instead.

@@ -9,5 +9,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("matches.api_urls")),
+    path("api/", include("league.api_urls")),
+    path("league/", include("league.urls")),
     path("", include("matches.urls")),
 ]

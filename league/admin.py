@@ -1,9 +1,146 @@
-from django.contrib import admin
+"""Admin for the league: people, teams, seasons and Events; the record stream and the
+projections can be read here but never written (the Event service and
+`rebuild_projections` own them).
+"""
 
-from league.models import Player
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from league.models import (
+    Entrant,
+    Event,
+    EventMatch,
+    EventRecord,
+    Player,
+    Rating,
+    RatingHistory,
+    Season,
+    SeasonStanding,
+    Standing,
+    Team,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows written by services only: listed and shown, never added, changed or deleted."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ["display_name", "user", "created_at"]
     search_fields = ["display_name", "user__username"]
+
+
+@admin.register(Team)
+class TeamAdmin(admin.ModelAdmin):
+    list_display = ["name", "created_by", "created_at"]
+    search_fields = ["name", "members__display_name"]
+    filter_horizontal = ["members"]
+    raw_id_fields = ["created_by"]
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "game", "starts_on", "ends_on", "created_at"]
+    list_filter = ["game"]
+    search_fields = ["name"]
+    filter_horizontal = ["organizers"]
+
+
+class EventRecordInline(admin.TabularInline):
+    model = EventRecord
+    extra = 0
+    fields = ["seq", "kind", "payload", "actor", "created_at"]
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    """Events are made on the dashboard (the service checks season, game, format and
+    options); here their names, organizers and deadline settings may be edited."""
+
+    list_display = ["name", "game", "format", "status", "season", "seq", "created_at"]
+    list_filter = ["status", "game", "format"]
+    search_fields = ["name"]
+    readonly_fields = ["season", "game", "format", "format_options", "match_options",
+                       "hold_rounds", "status", "seq", "created_by", "created_at",
+                       "updated_at"]
+    filter_horizontal = ["organizers"]
+    inlines = [EventRecordInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(EventRecord)
+class EventRecordAdmin(ReadOnlyAdmin):
+    """The stream is appended by the Event service only."""
+
+    list_display = ["event", "seq", "kind", "actor", "created_at"]
+    list_filter = ["kind"]
+    search_fields = ["event__name"]
+    fields = ["event", "seq", "kind", "payload", "actor", "created_at"]
+    readonly_fields = fields
+
+
+@admin.register(Entrant)
+class EntrantAdmin(ReadOnlyAdmin):
+    list_display = ["name", "event", "key", "seed", "player", "team", "bot", "withdrawn"]
+    list_filter = ["withdrawn"]
+    search_fields = ["name", "event__name"]
+
+
+@admin.register(EventMatch)
+class EventMatchAdmin(ReadOnlyAdmin):
+    list_display = ["event", "pairing", "round", "stage", "label", "match"]
+    search_fields = ["event__name", "pairing"]
+
+
+@admin.register(Standing)
+class StandingAdmin(ReadOnlyAdmin):
+    list_display = ["event", "rank", "entrant", "points", "wins", "draws", "losses"]
+    search_fields = ["event__name", "entrant__name"]
+
+
+@admin.register(SeasonStanding)
+class SeasonStandingAdmin(ReadOnlyAdmin):
+    list_display = ["season", "rank", "name", "points", "events", "wins", "draws", "losses"]
+    search_fields = ["season__name", "name"]
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyAdmin):
+    list_display = ["player", "game", "ordinal", "mu", "sigma", "matches"]
+    list_filter = ["game"]
+    search_fields = ["player__display_name"]
+
+
+@admin.register(RatingHistory)
+class RatingHistoryAdmin(ReadOnlyAdmin):
+    list_display = ["player", "game", "match", "ordinal", "mu", "sigma"]
+    list_filter = ["game"]
+    search_fields = ["player__display_name"]

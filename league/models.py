@@ -1,6 +1,14 @@
-"""League models. A Player is the league's face of a user account."""
+"""League models.
+
+An Event's truth is its `records` stream: entrants, seeding, start, pairings by hand,
+matches created, results, forfeits, seats handed to bots, corrections. Everything else
+here that is marked a projection (entrants, standings, ratings) is derived from the
+streams and rebuilt by `manage.py rebuild_projections`.
+"""
 
 from __future__ import annotations
+
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.db import models
@@ -20,3 +28,267 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.display_name
+
+
+class Team(models.Model):
+    """A named group of players, for the team games (Red and Blue sides)."""
+
+    name = models.CharField(max_length=64, unique=True)
+    members = models.ManyToManyField(Player, related_name="teams", blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def default_scoring() -> dict[str, Any]:
+    return {"win": 3, "draw": 1, "loss": 0}
+
+
+class Season(models.Model):
+    """A run of Events of one game, with its organizers and scoring scheme."""
+
+    name = models.CharField(max_length=100)
+    game = models.CharField(max_length=64, db_index=True)
+    starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
+    organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organized_seasons", blank=True
+    )
+    # Season points per Event placement: {"win": 3, "draw": 1, "loss": 0} per match.
+    scoring = models.JSONField(default=default_scoring)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Event(models.Model):
+    """A tournament of one game in one format; its truth is the `records` stream."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Taking entrants"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    class DeadlinePolicy(models.TextChoices):
+        BOT = "bot", "A bot plays the seat"
+        FORFEIT = "forfeit", "The seat forfeits"
+
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.PROTECT, related_name="events"
+    )
+    name = models.CharField(max_length=100)
+    game = models.CharField(max_length=64, db_index=True)
+    format = models.CharField(max_length=32)
+    format_options = models.JSONField(default=dict, blank=True)
+    match_options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    seq = models.PositiveIntegerField(default=0)
+    turn_deadline_minutes = models.PositiveIntegerField(null=True, blank=True)
+    deadline_policy = models.CharField(
+        max_length=16, choices=DeadlinePolicy.choices, default=DeadlinePolicy.BOT
+    )
+    deadline_bot = models.CharField(max_length=64, default="heuristic")
+    # Wait for the organizer (release, or pairings by hand) before each new round's matches.
+    hold_rounds = models.BooleanField(default=False)
+    organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organized_events", blank=True
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class AppendOnlyError(RuntimeError):
+    """Somebody tried to rewrite or erase a stored record."""
+
+
+class RecordQuerySet(models.QuerySet["EventRecord"]):
+    def update(self, **kwargs: Any) -> NoReturn:
+        raise AppendOnlyError("Event records are never updated.")
+
+    def delete(self) -> NoReturn:
+        raise AppendOnlyError("Event records are never deleted.")
+
+
+class EventRecord(models.Model):
+    """One organizer decision or recorded result in an Event's stream."""
+
+    class Kind(models.TextChoices):
+        ENTRANT_ADDED = "entrant_added"
+        ENTRANT_WITHDRAWN = "entrant_withdrawn"
+        SEEDED = "seeded"
+        STARTED = "started"
+        PAIRED_BY_HAND = "paired_by_hand"
+        ROUND_RELEASED = "round_released"
+        MATCH_CREATED = "match_created"
+        RESULT_RECORDED = "result_recorded"
+        RESULT_CORRECTED = "result_corrected"
+        FORFEITED = "forfeited"
+        SEAT_TO_BOT = "seat_to_bot"
+        FINISHED = "finished"
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="records")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    payload = models.JSONField(default=dict)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = RecordQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["event", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "seq"], name="eventrecord_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"event {self.event_id} #{self.seq} {self.kind}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("Event records are never updated.")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise AppendOnlyError("Event records are never deleted.")
+
+
+# -- projections: derived from the streams, rebuilt by rebuild_projections ---------------
+
+class Entrant(models.Model):
+    """Projection: an entrant as registered (its name is kept when a player is renamed)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entrants")
+    key = models.CharField(max_length=16)
+    name = models.CharField(max_length=100)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
+    )
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
+    )
+    bot = models.CharField(max_length=64, blank=True)
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    withdrawn = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["event", "seed", "key"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "key"], name="entrant_unique_key"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EventMatch(models.Model):
+    """Projection: which match plays which pairing of an Event."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="event_matches")
+    pairing = models.CharField(max_length=32)
+    round = models.PositiveIntegerField(default=1)
+    stage = models.CharField(max_length=32, blank=True)
+    label = models.CharField(max_length=64, blank=True)
+    entrants = models.JSONField(default=list)  # entrant keys by seat (a team fills its side)
+    match = models.OneToOneField(
+        "matches.Match", on_delete=models.PROTECT, related_name="event_match"
+    )
+
+    class Meta:
+        ordering = ["event", "round", "pairing"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "pairing"], name="eventmatch_unique"),
+        ]
+
+
+class Standing(models.Model):
+    """Projection: one row of an Event's standings."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    rank = models.PositiveIntegerField()
+    points = models.FloatField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    tiebreaks = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["event", "rank", "entrant__key"]
+
+
+class SeasonStanding(models.Model):
+    """Projection: a season's table, summed over its Events by the season's scoring."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
+    name = models.CharField(max_length=100)
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="+")
+    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    rank = models.PositiveIntegerField()
+    points = models.FloatField(default=0)
+    events = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["season", "rank", "name"]
+
+
+class Rating(models.Model):
+    """Projection: a player's current rating in one game (openskill)."""
+
+    game = models.CharField(max_length=64)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["game", "-ordinal"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="rating_unique"),
+        ]
+
+
+class RatingHistory(models.Model):
+    """Projection: a player's rating after each rated match, in match order."""
+
+    game = models.CharField(max_length=64)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
+    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="+")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["player", "game", "match_id"]

@@ -27,6 +27,8 @@ from matches.models import Match
 from matches.services import ServiceError
 
 QUICK_GAME = "super_showdown"
+# The lobby's one-click buttons, in order; the posted `game` field picks one.
+QUICK_GAMES = ("super_showdown", "superstar_showdown")
 QUICK_BOTS = ("heuristic", "random")
 FINISHED = "finished"
 
@@ -74,12 +76,16 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def quick_play(request: HttpRequest) -> HttpResponse:
-    """One click: Super Showdown against the best bot, me in seat 0."""
+    """One click: the posted `game` (default Super Showdown) against its best bot, me in seat 0."""
+    game = request.POST.get("game") or QUICK_GAME
+    if game not in _quick_games():
+        messages.error(request, f"There is no one-click match of {game!r}.")
+        return redirect("lobby")
     try:
         match = services.create_match(
-            game=QUICK_GAME,
+            game=game,
             options={},
-            seats=[{"player": request.user.get_username()}, {"bot": _quick_bot()}],
+            seats=[{"player": request.user.get_username()}, {"bot": _quick_bot(game)}],
             created_by=request.user,
         )
     except ServiceError as exc:
@@ -202,10 +208,16 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
 
 # -- helpers ---------------------------------------------------------------------------
 
-def _quick_bot() -> str:
+def _quick_bot(game: str = QUICK_GAME) -> str:
     """The heuristic bot when the game has one, else the random bot."""
-    names = registry.bot_names(QUICK_GAME)
+    names = registry.bot_names(game)
     return next((name for name in QUICK_BOTS if name in names), names[0])
+
+
+def _quick_games() -> list[str]:
+    """The one-click games that are registered, in button order."""
+    registered = registry.games()
+    return [game for game in QUICK_GAMES if game in registered]
 
 
 def _create_form(data: Any = None) -> CreateMatchForm:
@@ -221,10 +233,12 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
             .prefetch_related("seats__user").order_by("-created_at"))
     joinable = (Match.objects.filter(status="open").exclude(seats__user=user)
                 .prefetch_related("seats__user").order_by("-created_at"))
+    quick = [{"game": game, "title": _title(game), "bot": _quick_bot(game)}
+             for game in _quick_games()]
     context = {
         "form": form,
-        "quick_title": registry.get_rules(QUICK_GAME).spec.title,
-        "quick_bot": _quick_bot(),
+        "quick_games": quick,
+        "quick_bots": " or ".join(sorted({entry["bot"] for entry in quick})),
         "current": [m for m in mine if m.status != FINISHED],
         "finished": [m for m in mine if m.status == FINISHED][:20],
         "joinable": joinable[:20],

@@ -1,0 +1,441 @@
+"""The league REST API: seasons, Events and their brackets, players, ratings and teams.
+
+Views are thin: a guard or two (the object, the organizer permission, the body), then one
+call into `league.events`. A refused call is `{code, detail}` with the refusal's status.
+Writes are gated by `LeaguePermission`, which reads each view's `organizer_scopes`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from league import events
+from league.events import LeagueError
+from league.models import Event, EventRecord, Player, Season, Standing, Team
+from league.permissions import EVENT, SEASON, STAFF, LeaguePermission
+from league.serializers import (
+    BracketPairingSerializer,
+    CorrectionSerializer,
+    EntrantCreateSerializer,
+    EntrantSerializer,
+    EventQuerySerializer,
+    EventRecordSerializer,
+    LeagueEventCreateSerializer,
+    LeagueEventSerializer,
+    MatchHistoryQuerySerializer,
+    PairingsSerializer,
+    PlayedMatchSerializer,
+    PlayerQuerySerializer,
+    PlayerSerializer,
+    RatingHistoryQuerySerializer,
+    RatingHistorySerializer,
+    RatingSerializer,
+    SeasonCreateSerializer,
+    SeasonSerializer,
+    SeasonStandingSerializer,
+    SeatActionSerializer,
+    SeatToBotSerializer,
+    SeedSerializer,
+    StandingSerializer,
+    TeamCreateSerializer,
+    TeamSerializer,
+    bracket_of,
+    outcome_of,
+)
+from matches.models import Match, Seat
+from matches.serializers import ErrorSerializer
+from matches.services import ServiceError
+
+
+def errors(*codes: int) -> dict[int, OpenApiResponse]:
+    """The `{code, detail}` responses an operation may give."""
+    return {code: OpenApiResponse(ErrorSerializer) for code in codes}
+
+
+READ_ERRORS = errors(401, 404)
+WRITE_ERRORS = errors(400, 401, 403, 404, 409)
+
+
+class LeagueViewSet(viewsets.GenericViewSet):
+    """What every league view shares: JSON bodies, the permission, refusals as errors."""
+
+    permission_classes = [LeaguePermission]
+    parser_classes = [JSONParser]
+    lookup_value_regex = r"\d+"
+    organizer_scopes: dict[str, str] = {}
+    not_found = "Not found."
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, LeagueError | ServiceError):
+            return Response({"code": exc.code, "detail": exc.detail}, status=exc.status)
+        if isinstance(exc, Http404):
+            exc = exceptions.NotFound(self.not_found)
+        return super().handle_exception(exc)
+
+    def body(self, serializer_class: type[Any]) -> dict[str, Any]:
+        """The request body, validated (a 400 `invalid` otherwise)."""
+        body = serializer_class(data=self.request.data)
+        body.is_valid(raise_exception=True)
+        return dict(body.validated_data)
+
+    def query(self, serializer_class: type[Any]) -> dict[str, Any]:
+        """The query parameters, validated (a 400 `invalid` otherwise)."""
+        query = serializer_class(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        return dict(query.validated_data)
+
+    def page(self, rows: Any, serializer_class: type[Any], **context: Any) -> Response:
+        """One page of `rows`, serialized."""
+        page = self.paginate_queryset(rows)
+        data = serializer_class(page, many=True, context=context).data
+        return self.get_paginated_response(data)
+
+
+# -- seasons -----------------------------------------------------------------------------
+
+class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewSet):
+    """Seasons: a run of Events of one game with its organizers and scoring."""
+
+    serializer_class = SeasonSerializer
+    organizer_scopes = {"create": STAFF}
+    not_found = "No such season."
+
+    def get_queryset(self) -> QuerySet[Season]:
+        return Season.objects.prefetch_related("organizers").order_by("-created_at", "-id")
+
+    @extend_schema(summary="List seasons", responses={200: SeasonSerializer(many=True),
+                                                      401: READ_ERRORS[401]})
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(summary="One season", responses={200: SeasonSerializer, **READ_ERRORS})
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().retrieve(request, *args, **kwargs)
+
+    @extend_schema(summary="Create a season (staff)",
+                   description="The creator becomes one of its organizers.",
+                   request=SeasonCreateSerializer,
+                   responses={201: SeasonSerializer, **errors(400, 401, 403)})
+    def create(self, request: Request) -> Response:
+        season = events.create_season(by=request.user, **self.body(SeasonCreateSerializer))
+        return Response(SeasonSerializer(self.get_queryset().get(pk=season.pk)).data,
+                        status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="The season's table",
+                   description="Every recorded result of its Events, by the season's "
+                               "scoring; best first.",
+                   responses={200: SeasonStandingSerializer(many=True), **READ_ERRORS})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def standings(self, request: Request, pk: str) -> Response:
+        season = self.get_object()
+        rows = season.standings.order_by("rank", "name")
+        return Response(SeasonStandingSerializer(rows, many=True).data)
+
+
+# -- Events ------------------------------------------------------------------------------
+
+KEY = OpenApiParameter("key", OpenApiTypes.STR, OpenApiParameter.PATH,
+                       description="The entrant's key (e1, e2, ...).")
+
+
+class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewSet):
+    """Events, their entrants, bracket, standings and record stream; organizer writes.
+
+    Every write is one record in the Event's stream (or a refusal that writes nothing).
+    """
+
+    serializer_class = LeagueEventSerializer
+    organizer_scopes = {
+        "create": SEASON, "entrants": EVENT, "withdraw": EVENT, "seed": EVENT, "start": EVENT,
+        "pairings": EVENT, "release": EVENT, "forfeit": EVENT, "seat_to_bot": EVENT,
+        "corrections": EVENT,
+    }
+    not_found = "No such Event."
+
+    def get_queryset(self) -> QuerySet[Event]:
+        found = (Event.objects.select_related("created_by")
+                 .prefetch_related("organizers", "entrants").order_by("-created_at", "-id"))
+        if self.action != "list":
+            return found
+        query = self.query(EventQuerySerializer)
+        if "season" in query:
+            found = found.filter(season_id=query["season"])
+        if "game" in query:
+            found = found.filter(game=query["game"])
+        if "status" in query:
+            found = found.filter(status=query["status"])
+        return found
+
+    def _detail(self, event: Event, code: int = status.HTTP_200_OK) -> Response:
+        return Response(LeagueEventSerializer(self.get_queryset().get(pk=event.pk)).data,
+                        status=code)
+
+    @extend_schema(summary="List Events", parameters=[EventQuerySerializer],
+                   responses={200: LeagueEventSerializer(many=True), **errors(400, 401)})
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(summary="One Event with its entrants",
+                   responses={200: LeagueEventSerializer, **READ_ERRORS})
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().retrieve(request, *args, **kwargs)
+
+    @extend_schema(summary="Create an Event (staff or the season's organizers)",
+                   description="Every option is checked before anything is written; the "
+                               "Event takes entrants until it starts.",
+                   request=LeagueEventCreateSerializer,
+                   responses={201: LeagueEventSerializer, **errors(400, 401, 403)})
+    def create(self, request: Request) -> Response:
+        event = events.create_event(by=request.user, **self.body(LeagueEventCreateSerializer))
+        return self._detail(event, status.HTTP_201_CREATED)
+
+    @extend_schema(summary="Enter a player, a team or a bot",
+                   description="Late entries where the format takes them.",
+                   request=EntrantCreateSerializer,
+                   responses={201: EntrantSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def entrants(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        entrant = events.add_entrant(event=event, by=request.user,
+                                     **self.body(EntrantCreateSerializer))
+        return Response(EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="Withdraw an entrant", parameters=[KEY], request=None,
+                   responses={200: LeagueEventSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"], url_path=r"entrants/(?P<key>[^/.]+)/withdraw")
+    def withdraw(self, request: Request, pk: str, key: str) -> Response:
+        event = self.get_object()
+        events.withdraw_entrant(event=event, by=request.user, key=key)
+        return self._detail(event)
+
+    @extend_schema(summary="Seed the entrants",
+                   description="By rating, by hand (`order`: every entrant key once) or at "
+                               "random (the drawn order is stored). Only before the start.",
+                   request=SeedSerializer, responses={200: LeagueEventSerializer,
+                                                      **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def seed(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        events.seed_event(event=event, by=request.user, **self.body(SeedSerializer))
+        return self._detail(event)
+
+    @extend_schema(summary="Start the Event",
+                   description="The format is laid out in seed order and the first matches "
+                               "are made; bot seats start playing.",
+                   request=None, responses={200: LeagueEventSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def start(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        events.start_event(event=event, by=request.user)
+        return self._detail(event)
+
+    @extend_schema(summary="Pair a held round by hand",
+                   description="In an Event that holds its rounds, while a new round waits "
+                               "(409 `round_made` otherwise), where the format allows it "
+                               "(`not_supported` otherwise). Its matches are made at once.",
+                   request=PairingsSerializer, responses={200: LeagueEventSerializer,
+                                                          **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def pairings(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        events.pair_by_hand(event=event, by=request.user, **self.body(PairingsSerializer))
+        return self._detail(event)
+
+    @extend_schema(summary="Release a held round",
+                   description="Make the matches of the round that waits for the organizer "
+                               "(409 `nothing_held` when none waits).",
+                   request=None, responses={200: LeagueEventSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def release(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        events.release_round(event=event, by=request.user)
+        return self._detail(event)
+
+    @extend_schema(summary="An entrant forfeits a live match",
+                   description="The other seats share first; the result is recorded like "
+                               "any other once the match is over.",
+                   request=SeatActionSerializer, responses={200: LeagueEventSerializer,
+                                                            **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def forfeit(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        events.forfeit(event=event, by=request.user, **self.body(SeatActionSerializer))
+        return self._detail(event)
+
+    @extend_schema(summary="Hand an entrant's seat to a bot",
+                   request=SeatToBotSerializer, responses={200: LeagueEventSerializer,
+                                                           **WRITE_ERRORS})
+    @action(detail=True, methods=["post"], url_path="seat-to-bot")
+    def seat_to_bot(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        events.seat_to_bot(event=event, by=request.user, **self.body(SeatToBotSerializer))
+        return self._detail(event)
+
+    @extend_schema(summary="Correct a recorded result",
+                   description="Refused (409 correction_conflicts) when a later match was "
+                               "already made with the old winner.",
+                   request=CorrectionSerializer, responses={200: LeagueEventSerializer,
+                                                            **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def corrections(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        events.correct_result(event=event, by=request.user, **self.body(CorrectionSerializer))
+        return self._detail(event)
+
+    @extend_schema(summary="The bracket: every pairing, played or to come",
+                   description="Future slots carry their `source`; a played pairing its "
+                               "match and result. Empty before the start.",
+                   responses={200: BracketPairingSerializer(many=True), **READ_ERRORS})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def bracket(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        return Response(BracketPairingSerializer(bracket_of(event), many=True).data)
+
+    @extend_schema(summary="The Event's standings", description="Best first; empty before "
+                                                               "the start.",
+                   responses={200: StandingSerializer(many=True), **READ_ERRORS})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def standings(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        rows = Standing.objects.filter(event=event).select_related("entrant")
+        return Response(StandingSerializer(rows.order_by("rank", "entrant__key"), many=True).data)
+
+    @extend_schema(summary="The Event's record stream",
+                   description="Every organizer decision and recorded result, in order.",
+                   responses={200: EventRecordSerializer(many=True), **READ_ERRORS})
+    @action(detail=True, methods=["get"])
+    def records(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        rows = EventRecord.objects.filter(event=event).select_related("actor").order_by("seq")
+        return self.page(rows, EventRecordSerializer)
+
+
+# -- players -----------------------------------------------------------------------------
+
+def match_history(user_id: int, *, game: str | None = None, season: int | None = None,
+                  opponent: str | None = None, result: str | None = None) -> QuerySet[Match]:
+    """The matches a user sat in, newest first, filtered."""
+    found = Match.objects.filter(seats__user_id=user_id).distinct()
+    if game:
+        found = found.filter(game=game)
+    if season is not None:
+        found = found.filter(event_match__event__season_id=season)
+    if opponent:
+        found = found.filter(Exists(Seat.objects.filter(
+            match=OuterRef("pk"), user__username=opponent).exclude(user_id=user_id)))
+    if result:
+        found = found.filter(pk__in=_with_outcome(found, user_id, result))
+    return (found.select_related("event_match__event").prefetch_related("seats__user")
+            .order_by("-created_at", "-id"))
+
+
+def _with_outcome(matches: QuerySet[Match], user_id: int, outcome: str) -> list[int]:
+    """Finished matches among `matches` whose outcome for the user is `outcome`."""
+    seats = (Seat.objects.filter(user_id=user_id, match__in=matches,
+                                 match__status=Match.Status.FINISHED)
+             .order_by("match_id", "index").values_list("match_id", "index", "match__result"))
+    firsts: dict[int, int] = {}
+    results: dict[int, Any] = {}
+    for match_id, index, result in seats:
+        firsts.setdefault(match_id, index)
+        results[match_id] = result
+    return [m for m, seat in firsts.items()
+            if (results[m] or {}).get("placements")
+            and outcome_of(results[m]["placements"], seat) == outcome]
+
+
+class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewSet):
+    """Players, their match history and their ratings."""
+
+    serializer_class = PlayerSerializer
+    not_found = "No such player."
+
+    def get_queryset(self) -> QuerySet[Player]:
+        found = Player.objects.select_related("user").order_by("display_name", "id")
+        if self.action == "list":
+            search = self.query(PlayerQuerySerializer).get("search")
+            if search:
+                found = found.filter(Q(display_name__icontains=search)
+                                     | Q(user__username__icontains=search))
+        return found
+
+    @extend_schema(summary="List players", parameters=[PlayerQuerySerializer],
+                   responses={200: PlayerSerializer(many=True), **errors(400, 401)})
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(summary="One player", responses={200: PlayerSerializer, **READ_ERRORS})
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().retrieve(request, *args, **kwargs)
+
+    @extend_schema(summary="The player's match history",
+                   description="Every match the player sat in, newest first, with the "
+                               "outcome for the player and its Event, if any.",
+                   parameters=[MatchHistoryQuerySerializer],
+                   responses={200: PlayedMatchSerializer(many=True), **errors(400, 401, 404)})
+    @action(detail=True, methods=["get"])
+    def matches(self, request: Request, pk: str) -> Response:
+        player = self.get_object()
+        history = match_history(player.user_id, **self.query(MatchHistoryQuerySerializer))
+        return self.page(history, PlayedMatchSerializer, user_id=player.user_id)
+
+    @extend_schema(summary="The player's current ratings, one per game",
+                   responses={200: RatingSerializer(many=True), **READ_ERRORS})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def ratings(self, request: Request, pk: str) -> Response:
+        player = self.get_object()
+        return Response(RatingSerializer(player.ratings.order_by("game"), many=True).data)
+
+    @extend_schema(summary="The player's rating after each rated match",
+                   parameters=[RatingHistoryQuerySerializer],
+                   responses={200: RatingHistorySerializer(many=True), **errors(400, 401, 404)})
+    @action(detail=True, methods=["get"], url_path="ratings/history", url_name="rating-history")
+    def rating_history(self, request: Request, pk: str) -> Response:
+        player = self.get_object()
+        rows = player.rating_history.order_by("game", "match_id")
+        game = self.query(RatingHistoryQuerySerializer).get("game")
+        if game:
+            rows = rows.filter(game=game)
+        return self.page(rows, RatingHistorySerializer)
+
+
+# -- teams -------------------------------------------------------------------------------
+
+class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewSet):
+    """Teams for the team games; staff and season organizers make them."""
+
+    serializer_class = TeamSerializer
+    organizer_scopes = {"create": SEASON}
+    not_found = "No such team."
+
+    def get_queryset(self) -> QuerySet[Team]:
+        return (Team.objects.select_related("created_by")
+                .prefetch_related("members__user").order_by("name"))
+
+    @extend_schema(summary="List teams", responses={200: TeamSerializer(many=True),
+                                                    401: READ_ERRORS[401]})
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(summary="One team", responses={200: TeamSerializer, **READ_ERRORS})
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().retrieve(request, *args, **kwargs)
+
+    @extend_schema(summary="Create a team (staff or a season organizer)", request=TeamCreateSerializer,
+                   responses={201: TeamSerializer, **errors(400, 401, 403, 409)})
+    def create(self, request: Request) -> Response:
+        body = TeamCreateSerializer(data=request.data, context={"by": request.user})
+        body.is_valid(raise_exception=True)
+        team = body.save()
+        return Response(TeamSerializer(self.get_queryset().get(pk=team.pk)).data,
+                        status=status.HTTP_201_CREATED)

@@ -1,0 +1,57 @@
+"""The dashboard's "re-run scoring" job: rebuild every projection on a worker.
+
+Progress lives in Django's cache under the job's id, so the polled progress partial can
+read it from any process that shares the cache (the in-process LocMem cache when Celery
+runs eagerly; a shared cache such as Redis when a real worker runs the task).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from celery import shared_task
+from django.core.cache import cache
+
+from config.queue import enqueue
+from league import projections
+
+TIMEOUT = 60 * 60  # a finished job's progress is kept for an hour
+
+
+def _key(job: str) -> str:
+    return f"league:rescore:{job}"
+
+
+def progress(job: str) -> dict[str, Any] | None:
+    """What the job has done so far: percent, state (queued/running/done/failed), counts."""
+    return cache.get(_key(job))
+
+
+def _note(job: str, percent: int, state: str, **extra: Any) -> None:
+    cache.set(_key(job), {"percent": percent, "state": state, **extra}, TIMEOUT)
+
+
+def start_rescore() -> str:
+    """Queue a rebuild of every projection; the id to follow its progress by."""
+    job = uuid.uuid4().hex
+    _note(job, 0, "queued")
+    enqueue(rescore, job)
+    return job
+
+
+@shared_task(acks_late=True)
+def rescore(job: str) -> dict[str, int]:
+    """Rebuild all projections from the streams, noting progress as it goes."""
+    _note(job, 1, "running")
+
+    def step(done: int, total: int) -> None:
+        _note(job, max(1, min(99, 100 * done // max(total, 1))), "running")
+
+    try:
+        counts = projections.rebuild_all(progress=step)
+    except Exception as exc:
+        _note(job, 100, "failed", error=str(exc) or type(exc).__name__)
+        raise
+    _note(job, 100, "done", counts=counts)
+    return counts

@@ -1,0 +1,616 @@
+"""The Event service: every organizer decision and every result is a record in the stream.
+
+Guards come first (who may do it, whether the Event is in the right stage), then the
+record is appended under the Event's row lock, then the projections of that Event are
+recomputed from its stream in the same transaction. The format's bracket state is never
+stored: it is replayed from the records by the pure `league.formats` package.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from engine import registry
+from engine.protocol import IllegalAction
+from league import formats
+from league.formats.base import read_options
+from league.models import Entrant, Event, EventMatch, EventRecord, Player, Rating, Season, Team
+from matches import services as match_services
+from matches.models import Match
+
+Kind = EventRecord.Kind
+
+
+class LeagueError(Exception):
+    """A refused organizer request: `code` for machines, `detail` for people."""
+
+    def __init__(self, code: str, detail: str, status: int = 400) -> None:
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.detail = detail
+        self.status = status
+
+
+# -- who may organize -------------------------------------------------------------------
+
+def can_organize_season(season: Season | None, user: Any) -> bool:
+    """Staff organize everything; a season's organizers organize its Events."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_staff:
+        return True
+    return season is not None and season.organizers.filter(pk=user.pk).exists()
+
+
+def can_organize_any(user: Any) -> bool:
+    """Staff, or whoever organizes some season: they may make Events and teams."""
+    return can_organize_season(None, user) or bool(
+        user and user.is_authenticated and user.organized_seasons.exists())
+
+
+def can_organize(event: Event, user: Any) -> bool:
+    """Staff, the Event's organizers, and its season's organizers."""
+    if can_organize_season(event.season, user):
+        return True
+    return bool(user and user.is_authenticated and event.organizers.filter(pk=user.pk).exists())
+
+
+def _require(allowed: bool) -> None:
+    if not allowed:
+        raise LeagueError("not_organizer", "Only an organizer of this Event may do that.", 403)
+
+
+# -- seasons and Events -----------------------------------------------------------------
+
+def _check_game(game: str) -> Any:
+    try:
+        return registry.get_rules(game)
+    except IllegalAction as exc:
+        raise LeagueError(exc.code, exc.message) from None
+
+
+def create_season(*, name: str, game: str, by: Any, starts_on: Any = None,
+                  ends_on: Any = None, scoring: dict[str, float] | None = None) -> Season:
+    """A new season; staff only. Its creator becomes one of its organizers."""
+    _require(bool(by and by.is_authenticated and by.is_staff))
+    _check_game(game)
+    if not (name or "").strip():
+        raise LeagueError("bad_name", "A season needs a name.")
+    scoring = scoring or {"win": 3, "draw": 1, "loss": 0}
+    if set(scoring) != {"win", "draw", "loss"} or not all(
+        isinstance(v, int | float) for v in scoring.values()
+    ):
+        raise LeagueError("bad_scoring", "Scoring gives points for win, draw and loss.")
+    if starts_on and ends_on and ends_on < starts_on:
+        raise LeagueError("bad_dates", "A season cannot end before it starts.")
+    with transaction.atomic():
+        season = Season.objects.create(name=name.strip(), game=game, starts_on=starts_on,
+                                       ends_on=ends_on, scoring=scoring)
+        season.organizers.add(by)
+    return season
+
+
+def create_event(*, name: str, game: str, format: str, by: Any, season: Season | None = None,
+                 format_options: dict[str, Any] | None = None,
+                 match_options: dict[str, Any] | None = None,
+                 turn_deadline_minutes: int | None = None,
+                 deadline_policy: str = "bot",
+                 deadline_bot: str = "heuristic", hold_rounds: bool = False) -> Event:
+    """A new Event taking entrants; every option is checked before anything is written."""
+    _require(can_organize_season(season, by))
+    rules = _check_game(game)
+    if season is not None and season.game != game:
+        raise LeagueError("wrong_game", f"This season plays {season.game}, not {game}.")
+    if not (name or "").strip():
+        raise LeagueError("bad_name", "An Event needs a name.")
+    fmt_options = _format_options(format, format_options, rules.spec)
+    try:
+        resolved = rules.spec.resolve_options(match_options)
+    except IllegalAction as exc:
+        raise LeagueError(exc.code, exc.message) from None
+    if deadline_policy not in Event.DeadlinePolicy.values:
+        raise LeagueError("bad_policy", "The deadline policy is 'bot' or 'forfeit'.")
+    if deadline_bot not in registry.bot_names(game):
+        raise LeagueError("unknown_bot", f"{game} has no bot called {deadline_bot!r}.")
+    if turn_deadline_minutes is not None and turn_deadline_minutes <= 0:
+        raise LeagueError("bad_deadline", "A turn deadline is a positive number of minutes.")
+    with transaction.atomic():
+        event = Event.objects.create(
+            name=name.strip(), game=game, format=format, season=season,
+            format_options=fmt_options, match_options=resolved,
+            turn_deadline_minutes=turn_deadline_minutes, deadline_policy=deadline_policy,
+            deadline_bot=deadline_bot, hold_rounds=bool(hold_rounds), created_by=by,
+        )
+        event.organizers.add(by)
+    return event
+
+
+def _format_options(key: str, given: dict[str, Any] | None, spec: Any) -> dict[str, Any]:
+    try:
+        options = read_options(formats.get_format(key).options, given or {})
+    except formats.FormatError as exc:
+        raise LeagueError(exc.code, exc.message) from None
+    pod = options.get("pod_size")
+    if pod is not None and not spec.min_seats <= pod <= spec.max_seats:
+        raise LeagueError("bad_pod_size", f"{spec.title} seats {spec.min_seats}-"
+                                          f"{spec.max_seats} at a table, not {pod}.")
+    if pod is None and spec.min_seats > 2:
+        raise LeagueError("needs_heats", f"{spec.title} needs at least {spec.min_seats} "
+                                         "at a table: choose the heats format.")
+    return options
+
+
+def create_team(*, name: str, members: list[str], by: Any) -> Team:
+    """A team and its members (usernames), or nothing; staff and season organizers."""
+    _require(can_organize_any(by))
+    from league.services import player_for
+
+    name = (name or "").strip()
+    if not name or len(name) > 64:
+        raise LeagueError("bad_name", "A team name is 1-64 characters.")
+    names = list(dict.fromkeys(m.strip() for m in members if m and m.strip()))
+    if not names:
+        raise LeagueError("empty_team", "A team has at least one member.")
+    users = {u.get_username(): u for u in get_user_model().objects.filter(username__in=names)}
+    missing = [n for n in names if n not in users]
+    if missing:
+        raise LeagueError("unknown_player", f"No player called {', '.join(missing)}.")
+    with transaction.atomic():
+        if Team.objects.select_for_update().filter(name__iexact=name).exists():
+            raise LeagueError("team_exists", f"There is already a team called {name!r}.", 409)
+        team = Team.objects.create(name=name, created_by=by)
+        team.members.set([player_for(users[n]) for n in names])
+    return team
+
+
+# -- the stream -------------------------------------------------------------------------
+
+def _append(event: Event, kind: str, payload: dict[str, Any], actor: Any) -> EventRecord:
+    """Append one record; the caller holds the Event's row lock."""
+    event.seq += 1
+    record = EventRecord.objects.create(event=event, seq=event.seq, kind=kind,
+                                        payload=payload, actor=actor)
+    event.save(update_fields=["seq", "status", "updated_at"])
+    return record
+
+
+def _locked(event: Event) -> Event:
+    return Event.objects.select_for_update().get(pk=event.pk)
+
+
+@dataclass
+class Replayed:
+    """An Event replayed from its records."""
+
+    entrants: dict[str, dict[str, Any]]  # key -> entrant_added payload (+ withdrawn)
+    order: list[str]                       # seed order (after seeding) or registration order
+    seeded_by: str
+    state: Any                             # the format's state once started, else None
+    matches: dict[str, dict[str, Any]]     # pairing id -> match_created payload
+    results: dict[str, dict[str, Any]]     # pairing id -> result payload (corrections applied)
+    finished: bool
+
+
+def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replayed:
+    """Fold the Event's records; the format state is rebuilt, never read from storage."""
+    rows = list(records if records is not None else event.records.order_by("seq"))
+    corrections = {r.payload["pairing"]: r.payload for r in rows
+                   if r.kind == Kind.RESULT_CORRECTED}
+    fmt = formats.get_format(event.format)
+    out = Replayed({}, [], "registration", None, {}, {}, False)
+    for row in rows:
+        p = row.payload
+        if row.kind == Kind.ENTRANT_ADDED:
+            out.entrants[p["key"]] = dict(p, withdrawn=False)
+            out.order.append(p["key"])
+            if out.state is not None:
+                out.state = fmt.add_entrant(out.state, p["key"])
+        elif row.kind == Kind.ENTRANT_WITHDRAWN:
+            out.entrants[p["key"]]["withdrawn"] = True
+            if out.state is None:
+                out.order.remove(p["key"])
+            else:
+                out.state = fmt.withdraw(out.state, p["key"])
+        elif row.kind == Kind.SEEDED:
+            out.order, out.seeded_by = list(p["order"]), p["method"]
+        elif row.kind == Kind.STARTED:
+            out.state = fmt.start(list(p["order"]), event.format_options)
+        elif row.kind == Kind.PAIRED_BY_HAND:
+            out.state = fmt.pair_by_hand(out.state, [list(x) for x in p["pairings"]])
+        elif row.kind == Kind.MATCH_CREATED:
+            out.matches[p["pairing"]] = p
+        elif row.kind == Kind.RESULT_RECORDED:
+            result = corrections.get(p["pairing"], p)
+            out.results[p["pairing"]] = result
+            out.state = fmt.record(out.state, formats.MatchResult(
+                pairing_id=p["pairing"],
+                placements={k: int(v) for k, v in result["placements"].items()},
+                figures={k: dict(v) for k, v in result.get("figures", {}).items()},
+            ))
+        elif row.kind == Kind.FINISHED:
+            out.finished = True
+    return out
+
+
+# -- entrants and seeding ---------------------------------------------------------------
+
+def add_entrant(*, event: Event, by: Any, player: str | None = None, team: str | None = None,
+                bot: str | None = None, name: str | None = None) -> Entrant:
+    """Register a player (by username), a team (by name) or a bot; late entries where the
+    format takes them."""
+    _require(can_organize(event, by))
+    if sum(x is not None for x in (player, team, bot)) != 1:
+        raise LeagueError("bad_entrant", "An entrant is one player, one team or one bot.")
+    with transaction.atomic():
+        event = _locked(event)
+        if event.status == Event.Status.FINISHED:
+            raise LeagueError("event_finished", "The Event is over.", 409)
+        done = replay(event)
+        payload = _entrant_payload(event, player, team, bot, name)
+        active = [e for e in done.entrants.values() if not e["withdrawn"]]
+        if any(_same_entrant(e, payload) for e in active):
+            raise LeagueError("entrant_twice", f"{payload['name']} is already entered.", 409)
+        payload["key"] = f"e{len(done.entrants) + 1}"
+        if done.state is not None:
+            _try_format(lambda: formats.get_format(event.format).add_entrant(
+                done.state, payload["key"]))
+        _append(event, Kind.ENTRANT_ADDED, payload, by)
+        _after_change(event)
+    return Entrant.objects.get(event=event, key=payload["key"])
+
+
+def _entrant_payload(event: Event, player: str | None, team: str | None, bot: str | None,
+                     name: str | None) -> dict[str, Any]:
+    if player is not None:
+        user = get_user_model().objects.filter(username=player).first()
+        if user is None:
+            raise LeagueError("unknown_player", f"No player called {player!r}.")
+        from league.services import player_for
+
+        row = player_for(user)
+        return {"name": name or row.display_name, "player": row.pk, "team": None, "bot": ""}
+    if team is not None:
+        found = Team.objects.filter(name=team).first()
+        if found is None:
+            raise LeagueError("unknown_team", f"No team called {team!r}.")
+        if not found.members.exists():
+            raise LeagueError("empty_team", f"The team {team!r} has no members.")
+        return {"name": name or found.name, "player": None, "team": found.pk, "bot": ""}
+    assert bot is not None
+    if bot not in registry.bot_names(event.game):
+        raise LeagueError("unknown_bot", f"{event.game} has no bot called {bot!r}.")
+    return {"name": name or _free_bot_name(event, bot), "player": None, "team": None,
+            "bot": bot}
+
+
+def _free_bot_name(event: Event, bot: str) -> str:
+    """'random bot', then 'random bot 2', ... so several bots of a kind can enter."""
+    taken = {e["name"] for e in replay(event).entrants.values() if not e["withdrawn"]}
+    name, n = f"{bot} bot", 1
+    while name in taken:
+        n += 1
+        name = f"{bot} bot {n}"
+    return name
+
+
+def _same_entrant(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    if a["player"] or b["player"]:
+        return bool(a["player"] == b["player"])
+    if a["team"] or b["team"]:
+        return bool(a["team"] == b["team"])
+    return bool(a["name"] == b["name"])
+
+
+def withdraw_entrant(*, event: Event, by: Any, key: str) -> None:
+    """Withdraw an entrant: before the start it leaves; after, the format drops it."""
+    _require(can_organize(event, by))
+    with transaction.atomic():
+        event = _locked(event)
+        done = replay(event)
+        entrant = done.entrants.get(key)
+        if entrant is None or entrant["withdrawn"]:
+            raise LeagueError("unknown_entrant", f"No active entrant {key!r}.", 404)
+        if event.status == Event.Status.FINISHED:
+            raise LeagueError("event_finished", "The Event is over.", 409)
+        if done.state is not None:
+            _try_format(lambda: formats.get_format(event.format).withdraw(done.state, key))
+        _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
+        _after_change(event)
+
+
+def seed_event(*, event: Event, by: Any, method: str, order: list[str] | None = None) -> list[str]:
+    """Seed by rating, by hand (a full order of entrant keys) or at random (a chance
+    record: the drawn order is stored)."""
+    _require(can_organize(event, by))
+    with transaction.atomic():
+        event = _locked(event)
+        if event.status != Event.Status.DRAFT:
+            raise LeagueError("event_started", "An Event that started cannot be seeded.", 409)
+        done = replay(event)
+        keys = list(done.order)
+        if method == "hand":
+            if order is None or sorted(order) != sorted(keys):
+                raise LeagueError("bad_order", "A seeding by hand lists every entrant once.")
+            seeded = list(order)
+        elif method == "random":
+            seeded = keys[:]
+            random.Random(secrets.randbits(64)).shuffle(seeded)
+        elif method == "rating":
+            seeded = sorted(keys, key=lambda k: (-_rating_of(event.game, done.entrants[k]),
+                                                 keys.index(k)))
+        else:
+            raise LeagueError("bad_method", "Seed by 'rating', 'hand' or 'random'.")
+        _append(event, Kind.SEEDED, {"method": method, "order": seeded}, by)
+        _after_change(event)
+    return seeded
+
+
+def _rating_of(game: str, entrant: dict[str, Any]) -> float:
+    if entrant["player"]:
+        rating = Rating.objects.filter(game=game, player_id=entrant["player"]).first()
+        if rating is not None:
+            return rating.ordinal
+    return 0.0
+
+
+# -- running ----------------------------------------------------------------------------
+
+def start_event(*, event: Event, by: Any) -> None:
+    """Start: the format is laid out in seed order and the first matches are created."""
+    _require(can_organize(event, by))
+    with transaction.atomic():
+        event = _locked(event)
+        if event.status != Event.Status.DRAFT:
+            raise LeagueError("event_started", "The Event has already started.", 409)
+        done = replay(event)
+        if len(done.order) < 2:
+            raise LeagueError("too_few_entrants", "An Event needs at least two entrants.")
+        _try_format(lambda: formats.get_format(event.format).start(
+            list(done.order), event.format_options))
+        event.status = Event.Status.RUNNING
+        _append(event, Kind.STARTED, {"order": done.order}, by)
+        _advance(event)
+
+
+def pair_by_hand(*, event: Event, by: Any, pairings: list[list[str]]) -> None:
+    """The organizer's own pairings for a round that is held (no match of it made yet)."""
+    _require(can_organize(event, by))
+    with transaction.atomic():
+        event = _locked(event)
+        if event.status != Event.Status.RUNNING:
+            raise LeagueError("event_not_running", "Pairings are made in a running Event.", 409)
+        done = replay(event)
+        fmt = formats.get_format(event.format)
+        _try_format(lambda: fmt.pair_by_hand(done.state, pairings))
+        if not held_pairings(event, done):
+            raise LeagueError("round_made", "No round is waiting: pair by hand while a new "
+                                            "round is held (an Event that holds rounds).", 409)
+        _append(event, Kind.PAIRED_BY_HAND, {"pairings": pairings}, by)
+        _advance(event, release=True)
+
+
+def release_round(*, event: Event, by: Any) -> None:
+    """Make the matches of the round that waits for the organizer."""
+    _require(can_organize(event, by))
+    with transaction.atomic():
+        event = _locked(event)
+        held = held_pairings(event, replay(event))
+        if not held:
+            raise LeagueError("nothing_held", "No round is waiting to be released.", 409)
+        _append(event, Kind.ROUND_RELEASED, {"stage": held[0].stage, "round": held[0].round},
+                by)
+        _advance(event, release=True)
+
+
+def held_pairings(event: Event, done: Replayed) -> list[formats.Pairing]:
+    """Ready pairings of a new round that waits for the organizer."""
+    if not event.hold_rounds or done.state is None or not done.matches:
+        return []
+    made = {(m["stage"], m["round"]) for m in done.matches.values()}
+    return [p for p in formats.get_format(event.format).ready(done.state)
+            if p.id not in done.matches and (p.stage, p.round) not in made]
+
+
+def _try_format(call: Any) -> Any:
+    try:
+        return call()
+    except formats.FormatError as exc:
+        raise LeagueError(exc.code, exc.message) from None
+
+
+def _advance(event: Event, release: bool = False) -> None:
+    """Create a match for every ready pairing (a held round waits for `release`); finish
+    the Event when the format is done."""
+    done = replay(event)
+    fmt = formats.get_format(event.format)
+    held = set() if release else {p.id for p in held_pairings(event, done)}
+    for pairing in fmt.ready(done.state):
+        if pairing.id in done.matches or pairing.id in held:
+            continue
+        match = match_services.create_match(
+            game=event.game, options=event.match_options,
+            seats=[_seat_for(done.entrants[k]) for k in pairing.slots if k is not None],
+            created_by=None,
+        )
+        _append(event, Kind.MATCH_CREATED, {
+            "pairing": pairing.id, "match": match.pk, "round": pairing.round,
+            "stage": pairing.stage, "label": pairing.label,
+            "entrants": [k for k in pairing.slots if k is not None],
+        }, None)
+    if fmt.is_complete(done.state) and not done.finished:
+        event.status = Event.Status.FINISHED
+        _append(event, Kind.FINISHED, {}, None)
+    _after_change(event)
+
+
+def _seat_for(entrant: dict[str, Any]) -> dict[str, Any]:
+    """The match seat an entrant takes: a bot, a player, or a team's first member."""
+    if entrant["bot"]:
+        return {"bot": entrant["bot"]}
+    if entrant["player"]:
+        return {"player": Player.objects.select_related("user").get(
+            pk=entrant["player"]).user.get_username()}
+    first = Team.objects.get(pk=entrant["team"]).members.select_related("user").order_by("pk")
+    return {"player": first[0].user.get_username()}
+
+
+def record_match_result(*, match: Match) -> bool:
+    """Record a finished match's result in its Event and advance the bracket (idempotent)."""
+    link = EventMatch.objects.filter(match=match).select_related("event").first()
+    if link is None or match.status != Match.Status.FINISHED or not match.result:
+        return False
+    with transaction.atomic():
+        event = _locked(link.event)
+        done = replay(event)
+        if link.pairing in done.results:
+            return False
+        entrants = done.matches[link.pairing]["entrants"]
+        placements = match.result["placements"]
+        figures = match.result.get("figures", {})
+        _append(event, Kind.RESULT_RECORDED, {
+            "pairing": link.pairing, "match": match.pk,
+            "placements": {k: placements[i] for i, k in enumerate(entrants)},
+            "figures": {k: figures.get(str(i), {}) for i, k in enumerate(entrants)},
+            "forfeit": entrants[match.result["forfeit"]] if "forfeit" in match.result else None,
+        }, None)
+        _try_format(lambda: _advance(event))
+    return True
+
+
+def _link(event: Event, pairing: str) -> EventMatch:
+    link = EventMatch.objects.filter(event=event, pairing=pairing).select_related("match").first()
+    if link is None:
+        raise LeagueError("unknown_pairing", f"No match for pairing {pairing!r}.", 404)
+    return link
+
+
+def forfeit(*, event: Event, by: Any, pairing: str, entrant: str) -> None:
+    """An entrant forfeits a live match; the result flows in like any other."""
+    _require(can_organize(event, by))
+    _forfeit(event, _link(event, pairing), entrant, by)
+
+
+def _forfeit(event: Event, link: EventMatch, entrant: str, actor: Any) -> None:
+    if entrant not in link.entrants:
+        raise LeagueError("not_in_match", f"{entrant} does not play {link.pairing}.")
+    with transaction.atomic():
+        locked = _locked(event)
+        _append(locked, Kind.FORFEITED, {"pairing": link.pairing, "entrant": entrant}, actor)
+        try:
+            match_services.forfeit_seat(match=link.match, seat=link.entrants.index(entrant))
+        except match_services.ServiceError as exc:
+            raise LeagueError(exc.code, exc.detail, exc.status) from None
+
+
+def seat_to_bot(*, event: Event, by: Any, pairing: str, entrant: str,
+                bot: str | None = None) -> None:
+    """Hand an absent entrant's seat to a bot for the rest of the match."""
+    _require(can_organize(event, by))
+    _seat_to_bot(event, _link(event, pairing), entrant, bot or event.deadline_bot, by)
+
+
+def _seat_to_bot(event: Event, link: EventMatch, entrant: str, bot: str, actor: Any) -> None:
+    if entrant not in link.entrants:
+        raise LeagueError("not_in_match", f"{entrant} does not play {link.pairing}.")
+    with transaction.atomic():
+        locked = _locked(event)
+        _append(locked, Kind.SEAT_TO_BOT,
+                {"pairing": link.pairing, "entrant": entrant, "bot": bot}, actor)
+        try:
+            match_services.hand_seat_to_bot(match=link.match, seat=link.entrants.index(entrant),
+                                            bot=bot)
+        except match_services.ServiceError as exc:
+            raise LeagueError(exc.code, exc.detail, exc.status) from None
+
+
+def enforce_deadlines(now: Any = None) -> int:
+    """Seats of people who let a turn deadline pass get the Event's policy; how many."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    now = now or timezone.now()
+    applied = 0
+    for event in Event.objects.filter(status=Event.Status.RUNNING,
+                                      turn_deadline_minutes__isnull=False):
+        cutoff = now - timedelta(minutes=event.turn_deadline_minutes or 0)
+        links = EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE,
+                                          match__updated_at__lt=cutoff).select_related("match")
+        for link in links:
+            for seat in _late_people(link.match):
+                entrant = link.entrants[seat]
+                if event.deadline_policy == Event.DeadlinePolicy.FORFEIT:
+                    _forfeit(event, link, entrant, None)
+                    applied += 1
+                    break
+                _seat_to_bot(event, link, entrant, event.deadline_bot, None)
+                applied += 1
+    return applied
+
+
+def _late_people(match: Match) -> list[int]:
+    """The seats held by people that the match is waiting for."""
+    state = match_services.match_state(match=match, user=None)
+    pending = state["pending"]
+    if pending["kind"] != "decision":
+        return []
+    people = set(match.seats.filter(user__isnull=False).values_list("index", flat=True))
+    return [s for s in pending["seats"] if s in people]
+
+
+def sweep_results() -> int:
+    """Record finished Event matches whose result never arrived; how many."""
+    missed = 0
+    for link in EventMatch.objects.filter(event__status=Event.Status.RUNNING,
+                                          match__status=Match.Status.FINISHED):
+        missed += record_match_result(match=link.match)
+    return missed
+
+
+def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str, int]) -> None:
+    """Replace a recorded result. Refused when the bracket already moved on in a way the
+    correction would contradict (a later match was made with the old winner)."""
+    _require(can_organize(event, by))
+    with transaction.atomic():
+        event = _locked(event)
+        done = replay(event)
+        if pairing not in done.results:
+            raise LeagueError("no_result", f"{pairing} has no recorded result to correct.", 409)
+        if sorted(placements) != sorted(done.matches[pairing]["entrants"]) or not all(
+            isinstance(v, int) and v >= 1 for v in placements.values()
+        ):
+            raise LeagueError("bad_placements", "Give a place (1 = first) to each entrant "
+                                                "of that match.")
+        record = EventRecord(event=event, seq=event.seq + 1, kind=Kind.RESULT_CORRECTED,
+                             payload={"pairing": pairing, "placements": placements,
+                                      "figures": done.results[pairing].get("figures", {})})
+        rows = [*event.records.order_by("seq"), record]
+        try:
+            corrected = replay(event, rows)
+        except formats.FormatError as exc:
+            conflict = exc.code in {"not_ready", "unknown_pairing", "not_in_pairing",
+                                    "already_recorded"}
+            raise LeagueError("correction_conflicts" if conflict else exc.code, exc.message,
+                              409 if conflict else 400) from None
+        fmt = formats.get_format(event.format)
+        made = {p.id: [k for k in p.slots if k is not None] for p in fmt.pairings(corrected.state)}
+        for pid, created in corrected.matches.items():
+            if made.get(pid, created["entrants"]) != created["entrants"]:
+                raise LeagueError("correction_conflicts", f"{pid} was already played by "
+                                  "other entrants; correct the later results first.", 409)
+        _append(event, Kind.RESULT_CORRECTED, record.payload, by)
+        _advance(event)
+
+
+def _after_change(event: Event) -> None:
+    """Recompute this Event's projections from its stream (same transaction)."""
+    from league import projections
+
+    projections.refresh_event(event)

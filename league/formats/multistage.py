@@ -1,0 +1,339 @@
+"""Multi-stage events: round robin groups or a Swiss, then a single-elimination playoff.
+
+Stage 1 is `groups` round robin groups (named A, B, ..., dealt by snake order of seed) or
+one Swiss. When every stage-1 match is decided, the top `playoff_size` of the stage-1
+order (withdrawn entrants left out) play a single-elimination playoff seeded in that order.
+
+The stage-1 order: group winners first, then runners-up, and so on; entrants of the same
+group place are ordered by points per match played, then group order. With one group or
+a Swiss it is simply the stage-1 standings.
+
+Pairing ids carry the stage: `A:R1-2` (group A), `SW:R3-1` (the Swiss), `PO:W1-1` (the
+playoff). Final standings: the playoff's ranks, then everyone else in stage-1 order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from league.formats.base import (
+    SCORING_OPTIONS,
+    Format,
+    FormatError,
+    MatchResult,
+    OptionKind,
+    OptionSpec,
+    Pairing,
+    StandingRow,
+    check_entrants,
+    check_new_entrant,
+    check_withdrawal,
+    competition_ranks,
+    read_options,
+    require,
+    snake,
+)
+from league.formats.bracket import BracketState
+from league.formats.round_robin import FORMAT as ROUND_ROBIN
+from league.formats.round_robin import RoundRobinState
+from league.formats.single_elim import FORMAT as SINGLE_ELIMINATION
+from league.formats.swiss import FORMAT as SWISS
+from league.formats.swiss import SwissState
+
+PLAYOFF = "PO"
+SWISS_GROUP = "SW"
+ROUND_ROBIN_KEYS = ("double", "round_by_round")
+SWISS_KEYS = ("rounds",)
+SCORING_KEYS = tuple(spec.name for spec in SCORING_OPTIONS)
+
+
+@dataclass(frozen=True)
+class MultistageOptions:
+    """The stage-1 format and its options, the playoff's size and third-place match."""
+
+    stage1: str
+    groups: int
+    playoff_size: int
+    third_place: bool
+    stage1_options: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Group:
+    """One stage-1 group (the Swiss is one group) and its own state."""
+
+    name: str
+    state: RoundRobinState | SwissState
+
+
+@dataclass(frozen=True)
+class MultistageState:
+    """The field in seed order, stage-1 groups, the playoff once drawn, withdrawals."""
+
+    entrants: tuple[str, ...]
+    options: MultistageOptions
+    groups: tuple[Group, ...]
+    playoff: BracketState | None = None
+    withdrawn: frozenset[str] = frozenset()
+
+
+def read_multistage_options(options: Mapping[str, Any] | None, n: int) -> MultistageOptions:
+    """The options a multi-stage event takes, checked against the field size."""
+    values = read_options(Multistage.options, options)
+    swiss = values["stage1"] == "swiss"
+    groups = values["groups"]
+    require(1 <= groups <= n // 2, "bad_option", f"groups must be 1 to {n // 2}.")
+    require(not swiss or groups == 1, "bad_option", "A Swiss stage is one group.")
+    size = min(4, n) if values["playoff_size"] is None else values["playoff_size"]
+    require(2 <= size <= n, "bad_option", f"playoff_size must be 2 to {n}.")
+    keys = (SWISS_KEYS if swiss else ROUND_ROBIN_KEYS) + SCORING_KEYS
+    inner = {k: values[k] for k in keys if values[k] is not None}
+    if values["tiebreaks"] is not None:
+        inner["tiebreaks"] = list(values["tiebreaks"])
+    return MultistageOptions(values["stage1"], groups, size, values["third_place"], inner)
+
+
+class Multistage:
+    """Groups or a Swiss, then a knockout of the best."""
+
+    key: str = "multistage"
+    options: tuple[OptionSpec, ...] = (
+        OptionSpec(
+            "stage1", OptionKind.CHOICE, "round_robin", "Stage 1 format.", ("round_robin", "swiss")
+        ),
+        OptionSpec("groups", OptionKind.INT, 1, "Round robin groups in stage 1."),
+        OptionSpec(
+            "playoff_size", OptionKind.INT, None, "Entrants in the playoff (default min(4, n))."
+        ),
+        OptionSpec(
+            "third_place", OptionKind.BOOL, False, "Play a third-place match in the playoff."
+        ),
+        OptionSpec("double", OptionKind.BOOL, False, "Round robin groups meet twice."),
+        OptionSpec(
+            "round_by_round", OptionKind.BOOL, True, "Round robin groups play round by round."
+        ),
+        OptionSpec("rounds", OptionKind.INT, None, "Swiss rounds (default ceil(log2 n))."),
+        OptionSpec(
+            "tiebreaks", OptionKind.CRITERIA, None, "Stage-1 tiebreaks (default: the format's)."
+        ),
+        *SCORING_OPTIONS,
+    )
+
+    def start(
+        self, entrants: Sequence[str], options: Mapping[str, Any] | None = None
+    ) -> MultistageState:
+        """Stage 1 drawn for `entrants` in seed order."""
+        seeded = check_entrants(entrants)
+        opts = read_multistage_options(options, len(seeded))
+        return MultistageState(seeded, opts, draw_groups(seeded, opts))
+
+    def pairings(self, state: MultistageState) -> list[Pairing]:
+        """Stage-1 pairings, then the playoff's."""
+        out = [
+            _tag(p, g.name, _stage_name(g))
+            for g in state.groups
+            for p in stage1(state).pairings(g.state)
+        ]
+        if state.playoff is not None:
+            out += [_tag(p, PLAYOFF, "playoff") for p in SINGLE_ELIMINATION.pairings(state.playoff)]
+        return out
+
+    def ready(self, state: MultistageState) -> list[Pairing]:
+        """The playoff's ready pairings once it is drawn, stage 1's before."""
+        if state.playoff is not None:
+            return [_tag(p, PLAYOFF, "playoff") for p in SINGLE_ELIMINATION.ready(state.playoff)]
+        return [
+            _tag(p, g.name, _stage_name(g))
+            for g in state.groups
+            for p in stage1(state).ready(g.state)
+        ]
+
+    def record(self, state: MultistageState, result: MatchResult) -> MultistageState:
+        """The result goes to its stage; the playoff is drawn when stage 1 is decided."""
+        prefix, _, inner_id = result.pairing_id.partition(":")
+        inner = replace(result, pairing_id=inner_id)
+        if prefix == PLAYOFF:
+            if state.playoff is None:
+                raise FormatError("not_ready", "The playoff is not drawn yet.")
+            return replace(state, playoff=SINGLE_ELIMINATION.record(state.playoff, inner))
+        group = _group(state, prefix, result.pairing_id)
+        updated = Group(group.name, stage1(state).record(group.state, inner))
+        return _advance(_with_group(state, updated))
+
+    def is_complete(self, state: MultistageState) -> bool:
+        """Stage 1 decided and the playoff (if there are two to play it) decided."""
+        if state.playoff is not None:
+            return SINGLE_ELIMINATION.is_complete(state.playoff)
+        return stage1_complete(state)
+
+    def standings(self, state: MultistageState) -> list[StandingRow]:
+        """Playoff ranks first, then the stage-1 order."""
+        order = stage1_order(state)
+        if state.playoff is None:
+            return order
+        playoff = SINGLE_ELIMINATION.standings(state.playoff)
+        rest = [row for row in order if row.entrant not in state.playoff.entrants]
+        base = {row.entrant: row for row in order}
+        ranks = competition_ranks([row.rank for row in rest])
+        return [_merge(base[r.entrant], r, state) for r in playoff] + [
+            replace(row, rank=len(playoff) + rank, eliminated=True)
+            for row, rank in zip(rest, ranks, strict=True)
+        ]
+
+    def withdraw(self, state: MultistageState, entrant: str) -> MultistageState:
+        """The entrant leaves whichever stage they are in."""
+        check_withdrawal(state.entrants, state.withdrawn, entrant)
+        require(not self.is_complete(state), "event_complete", "The event is over.")
+        state = replace(state, withdrawn=state.withdrawn | {entrant})
+        if state.playoff is not None:
+            if entrant in state.playoff.entrants:
+                return replace(state, playoff=SINGLE_ELIMINATION.withdraw(state.playoff, entrant))
+            return state
+        group = next(g for g in state.groups if entrant in g.state.entrants)
+        if stage1(state).is_complete(group.state):
+            return _advance(state)
+        return _advance(
+            _with_group(state, Group(group.name, stage1(state).withdraw(group.state, entrant)))
+        )
+
+    def add_entrant(self, state: MultistageState, entrant: str) -> MultistageState:
+        """A late entrant joins stage 1 where it can take one; never the playoff."""
+        check_new_entrant(state.entrants, entrant)
+        require(state.playoff is None, "already_started", "The playoff is drawn.")
+        entrants = (*state.entrants, entrant)
+        if state.options.stage1 == "swiss":
+            swiss = state.groups[0]
+            return replace(
+                state,
+                entrants=entrants,
+                groups=(Group(swiss.name, stage1(state).add_entrant(swiss.state, entrant)),),
+            )
+        started = any(g.state.results for g in state.groups)
+        require(not started, "already_started", "The groups have started.")
+        return replace(state, entrants=entrants, groups=_redraw(entrants, state))
+
+    def pair_by_hand(
+        self, state: MultistageState, pairings: Sequence[Sequence[str | None]]
+    ) -> MultistageState:
+        """Hand pairings for the next Swiss round of stage 1."""
+        swiss = state.options.stage1 == "swiss" and state.playoff is None
+        require(swiss, "not_supported", "Only a Swiss stage is paired by hand.")
+        group = state.groups[0]
+        return replace(
+            state, groups=(Group(group.name, stage1(state).pair_by_hand(group.state, pairings)),)
+        )
+
+
+def stage1(state: MultistageState) -> Format[Any]:
+    """The stage-1 format."""
+    return SWISS if state.options.stage1 == "swiss" else ROUND_ROBIN
+
+
+def draw_groups(entrants: Sequence[str], options: MultistageOptions) -> tuple[Group, ...]:
+    """Stage 1: one Swiss, or round robin groups dealt by snake order."""
+    if options.stage1 == "swiss":
+        return (Group(SWISS_GROUP, SWISS.start(entrants, options.stage1_options)),)
+    parts = snake(entrants, options.groups)
+    return tuple(
+        Group(chr(ord("A") + i), ROUND_ROBIN.start(members, options.stage1_options))
+        for i, members in enumerate(parts)
+    )
+
+
+def _redraw(entrants: Sequence[str], state: MultistageState) -> tuple[Group, ...]:
+    """The groups drawn again, with the withdrawals so far applied in them."""
+    groups = draw_groups(entrants, state.options)
+    for entrant in sorted(state.withdrawn, key=entrants.index):
+        group = next(g for g in groups if entrant in g.state.entrants)
+        updated = Group(group.name, stage1(state).withdraw(group.state, entrant))
+        groups = tuple(updated if g.name == group.name else g for g in groups)
+    return groups
+
+
+def _stage_name(group: Group) -> str:
+    """ "group A" or "swiss"."""
+    return "swiss" if group.name == SWISS_GROUP else f"group {group.name}"
+
+
+def _tag(pairing: Pairing, prefix: str, stage: str) -> Pairing:
+    """A stage's pairing with its id prefixed and its stage named."""
+    label = (
+        pairing.label if prefix in (PLAYOFF, SWISS_GROUP) else f"Group {prefix}, {pairing.label}"
+    )
+    sources = tuple(s.replace("of ", f"of {prefix}:") for s in pairing.sources)
+    return replace(pairing, id=f"{prefix}:{pairing.id}", stage=stage, label=label, sources=sources)
+
+
+def _group(state: MultistageState, name: str, pairing_id: str) -> Group:
+    """The stage-1 group a pairing id names."""
+    for group in state.groups:
+        if group.name == name:
+            return group
+    raise FormatError("unknown_pairing", f"No pairing {pairing_id!r}.")
+
+
+def _with_group(state: MultistageState, updated: Group) -> MultistageState:
+    """The state with one group replaced."""
+    return replace(
+        state, groups=tuple(updated if g.name == updated.name else g for g in state.groups)
+    )
+
+
+def stage1_complete(state: MultistageState) -> bool:
+    """Whether every group is decided."""
+    return all(stage1(state).is_complete(g.state) for g in state.groups)
+
+
+def _advance(state: MultistageState) -> MultistageState:
+    """Draw the playoff once stage 1 is decided and at least two can play it."""
+    if state.playoff is not None or not stage1_complete(state):
+        return state
+    qualified = [row.entrant for row in stage1_order(state) if not row.withdrawn]
+    seeds = qualified[: state.options.playoff_size]
+    if len(seeds) < 2:
+        return state
+    options = {"third_place": state.options.third_place}
+    return replace(state, playoff=SINGLE_ELIMINATION.start(seeds, options))
+
+
+def stage1_order(state: MultistageState) -> list[StandingRow]:
+    """Stage-1 standings across groups: by group place, points per match, group order."""
+    tables = [stage1(state).standings(g.state) for g in state.groups]
+    keyed = []
+    for index, (group, rows) in enumerate(zip(state.groups, tables, strict=True)):
+        for place, row in enumerate(rows):
+            played = max(1, row.wins + row.draws + row.losses)
+            key = (place, -row.points / played)
+            reached = row.reached if group.name == SWISS_GROUP else f"Group {group.name}"
+            keyed.append((key, index, _stage1_row(row, reached, state)))
+    keyed.sort(key=lambda item: (item[0], item[1]))
+    ranks = competition_ranks([key for key, _, _ in keyed])
+    return [replace(row, rank=rank) for rank, (_, _, row) in zip(ranks, keyed, strict=True)]
+
+
+def _stage1_row(row: StandingRow, reached: str, state: MultistageState) -> StandingRow:
+    """A stage-1 row with the event's own withdrawals."""
+    withdrawn = row.withdrawn or row.entrant in state.withdrawn
+    return replace(
+        row, reached=reached, withdrawn=withdrawn, eliminated=row.eliminated or withdrawn
+    )
+
+
+def _merge(
+    stage1_row: StandingRow, playoff_row: StandingRow, state: MultistageState
+) -> StandingRow:
+    """A playoff row with the stage-1 record added."""
+    return replace(
+        playoff_row,
+        points=stage1_row.points,
+        tiebreaks=stage1_row.tiebreaks,
+        wins=stage1_row.wins + playoff_row.wins,
+        draws=stage1_row.draws,
+        losses=stage1_row.losses + playoff_row.losses,
+        withdrawn=playoff_row.withdrawn or playoff_row.entrant in state.withdrawn,
+    )
+
+
+FORMAT = Multistage()

@@ -1,0 +1,230 @@
+"""Round robin by the circle method, single or double.
+
+The first entrant stays put and the others rotate one place a round; with an odd field a
+bye takes the empty place, so each entrant rests once per cycle. A double round robin plays
+the cycle again with the slots swapped (home and away). Pairing ids: `R{round}-{match}`,
+and `R{round}-bye` for the entrant resting (a bye is worth nothing here: everyone has one).
+
+A withdrawn entrant's unplayed pairings are walkovers: their opponent wins. A late entrant
+is taken only before the first result, and the schedule is drawn again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from league.formats.base import (
+    SCORING_OPTIONS,
+    FormatError,
+    MatchResult,
+    OptionKind,
+    OptionSpec,
+    Pairing,
+    Scoring,
+    StandingRow,
+    check_entrants,
+    check_new_entrant,
+    check_placements,
+    check_withdrawal,
+    forfeit,
+    read_options,
+    require,
+    scoring_from,
+)
+from league.formats.tiebreaks import league_table
+
+STAGE = "round_robin"
+Pair = tuple[str | None, str | None]
+
+
+@dataclass(frozen=True)
+class RoundRobinOptions:
+    """Once or twice round, played round by round or in any order, and how to rank."""
+
+    double: bool = False
+    round_by_round: bool = True
+    tiebreaks: tuple[str, ...] = ("head_to_head", "sonneborn_berger", "wins")
+    scoring: Scoring = field(default_factory=Scoring)
+
+
+@dataclass(frozen=True)
+class RoundRobinState:
+    """The field in seed order, the fixed schedule, results and withdrawals."""
+
+    entrants: tuple[str, ...]
+    options: RoundRobinOptions
+    schedule: tuple[Pairing, ...]
+    results: Mapping[str, MatchResult] = field(default_factory=dict)
+    withdrawn: frozenset[str] = frozenset()
+
+
+def circle_rounds(entrants: Sequence[str]) -> list[list[Pair]]:
+    """One cycle of rounds: every entrant meets every other once."""
+    players: list[str | None] = [*entrants, *([None] if len(entrants) % 2 else [])]
+    size = len(players)
+    fixed, rest = players[0], players[1:]
+    rounds = []
+    for r in range(size - 1):
+        line = [fixed, *rest[len(rest) - r :], *rest[: len(rest) - r]]
+        pairs: list[Pair] = [(line[i], line[size - 1 - i]) for i in range(size // 2)]
+        if r % 2:
+            pairs[0] = (pairs[0][1], pairs[0][0])  # the fixed entrant alternates sides
+        rounds.append(pairs)
+    return rounds
+
+
+def build_schedule(entrants: Sequence[str], double: bool) -> tuple[Pairing, ...]:
+    """Every round's pairings; the second cycle swaps the slots."""
+    cycle = circle_rounds(entrants)
+    if double:
+        cycle += [[(b, a) for a, b in pairs] for pairs in cycle]
+    return tuple(p for number, pairs in enumerate(cycle, start=1) for p in _round(number, pairs))
+
+
+def _round(number: int, pairs: list[Pair]) -> list[Pairing]:
+    """One round's pairings: the matches numbered in order, then the bye."""
+    games = [p for p in pairs if None not in p]
+    rests = [(a or b, None) for a, b in pairs if None in (a, b)]
+    out = [
+        Pairing(f"R{number}-{i}", number, p, STAGE, f"Round {number} match {i}")
+        for i, p in enumerate(games, start=1)
+    ]
+    return out + [Pairing(f"R{number}-bye", number, p, STAGE, f"Round {number} bye") for p in rests]
+
+
+def read_round_robin_options(options: Mapping[str, Any] | None) -> RoundRobinOptions:
+    """The options a round robin takes, checked."""
+    values = read_options(RoundRobin.options, options)
+    return RoundRobinOptions(
+        values["double"], values["round_by_round"], values["tiebreaks"], scoring_from(values)
+    )
+
+
+class RoundRobin:
+    """Everyone meets everyone, once or twice."""
+
+    key: str = "round_robin"
+    options: tuple[OptionSpec, ...] = (
+        OptionSpec(
+            "double", OptionKind.BOOL, False, "Meet everyone twice, slots swapped the second time."
+        ),
+        OptionSpec(
+            "round_by_round",
+            OptionKind.BOOL,
+            True,
+            "Only the earliest unfinished round is ready (off: any order).",
+        ),
+        OptionSpec(
+            "tiebreaks", OptionKind.CRITERIA, RoundRobinOptions.tiebreaks, "Tiebreaks in order."
+        ),
+        *SCORING_OPTIONS,
+    )
+
+    def start(
+        self, entrants: Sequence[str], options: Mapping[str, Any] | None = None
+    ) -> RoundRobinState:
+        """A schedule for `entrants` in seed order."""
+        seeded = check_entrants(entrants)
+        opts = read_round_robin_options(options)
+        return RoundRobinState(seeded, opts, build_schedule(seeded, opts.double))
+
+    def pairings(self, state: RoundRobinState) -> list[Pairing]:
+        """The whole schedule, byes included."""
+        return list(state.schedule)
+
+    def ready(self, state: RoundRobinState) -> list[Pairing]:
+        """Undecided matches (of the earliest unfinished round when played round by round)."""
+        open_ = [p for p in state.schedule if _is_open(state, p)]
+        if state.options.round_by_round and open_:
+            return [p for p in open_ if p.round == open_[0].round]
+        return open_
+
+    def record(self, state: RoundRobinState, result: MatchResult) -> RoundRobinState:
+        """The state after a result for a ready match; draws are allowed."""
+        pairing = _find(state, result.pairing_id)
+        require(
+            pairing.id not in state.results,
+            "already_recorded",
+            f"{pairing.id} already has a result.",
+        )
+        require(
+            pairing in self.ready(state), "not_ready", f"{pairing.id} is not ready to be played."
+        )
+        check_placements(result, pairing.entrants, draws=True)
+        return replace(state, results={**state.results, pairing.id: result})
+
+    def is_complete(self, state: RoundRobinState) -> bool:
+        """Whether every match is decided."""
+        return not any(_is_open(state, p) for p in state.schedule)
+
+    def standings(self, state: RoundRobinState) -> list[StandingRow]:
+        """Points, then the tiebreaks in order."""
+        return league_table(
+            state.entrants,
+            games(state),
+            state.options.scoring,
+            state.options.tiebreaks,
+            withdrawn=state.withdrawn,
+            reached=_reached(state),
+        )
+
+    def withdraw(self, state: RoundRobinState, entrant: str) -> RoundRobinState:
+        """The entrant leaves; their unplayed matches go to their opponents."""
+        check_withdrawal(state.entrants, state.withdrawn, entrant)
+        require(not self.is_complete(state), "event_complete", "Every match is decided.")
+        return replace(state, withdrawn=state.withdrawn | {entrant})
+
+    def add_entrant(self, state: RoundRobinState, entrant: str) -> RoundRobinState:
+        """A late entrant as the lowest seed, only before the first result."""
+        check_new_entrant(state.entrants, entrant)
+        require(not state.results, "already_started", "The round robin has started.")
+        entrants = (*state.entrants, entrant)
+        return replace(
+            state, entrants=entrants, schedule=build_schedule(entrants, state.options.double)
+        )
+
+    def pair_by_hand(
+        self, state: RoundRobinState, pairings: Sequence[Sequence[str | None]]
+    ) -> RoundRobinState:
+        """The schedule is fixed; hand pairing is refused."""
+        raise FormatError("not_supported", "A round robin follows its schedule.")
+
+
+def _find(state: RoundRobinState, pairing_id: str) -> Pairing:
+    """The scheduled pairing with this id."""
+    for pairing in state.schedule:
+        if pairing.id == pairing_id:
+            return pairing
+    raise FormatError("unknown_pairing", f"No pairing {pairing_id!r}.")
+
+
+def _is_open(state: RoundRobinState, pairing: Pairing) -> bool:
+    """A real match with no result and no withdrawn entrant."""
+    playing = len(pairing.entrants) == 2 and not state.withdrawn & set(pairing.entrants)
+    return playing and pairing.id not in state.results
+
+
+def games(state: RoundRobinState) -> list[MatchResult]:
+    """The decided matches in schedule order: results, and walkovers from withdrawals."""
+    out = []
+    for pairing in state.schedule:
+        if pairing.id in state.results:
+            out.append(state.results[pairing.id])
+        elif len(pairing.entrants) == 2 and state.withdrawn & set(pairing.entrants):
+            out.append(forfeit(pairing, state.withdrawn))
+    return out
+
+
+def _reached(state: RoundRobinState) -> dict[str, str]:
+    """The last round in which each entrant has a decided match."""
+    decided = {r.pairing_id for r in games(state)}
+    reached: dict[str, str] = {}
+    for pairing in state.schedule:
+        if pairing.id in decided:
+            reached.update({e: f"Round {pairing.round}" for e in pairing.entrants})
+    return reached
+
+
+FORMAT = RoundRobin()

@@ -1,0 +1,248 @@
+"""Tiebreaks as pure functions over a list of results, and the ranking that applies them.
+
+Results are two-seat meetings for everything but the named figures; a bye is not a
+result (it adds to an entrant's points, not to anyone's opponents). The names a format's
+`tiebreaks` option takes:
+
+    head_to_head      points scored in the meetings among the entrants still tied
+    buchholz          the sum of the opponents' points
+    buchholz_cut1     the same without the weakest opponent
+    sonneborn_berger  the points of each opponent beaten, half those of each drawn
+    wins              the number of wins
+    figure:NAME       the sum of a named figure (points scored, eliminations, ...)
+    diff:NAME         own figure minus the opponents' (their mean when several sit)
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from league.formats.base import MatchResult, Scoring, StandingRow, competition_ranks
+
+Table = dict[str, float]
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """An entrant's place after the tiebreaks, and the value of each."""
+
+    rank: int
+    entrant: str
+    values: Mapping[str, float]
+
+
+def outcome_share(result: MatchResult, entrant: str) -> float:
+    """1 for a sole first place, 0.5 for a shared first, 0 otherwise."""
+    firsts = sum(1 for place in result.placements.values() if place == 1)
+    if result.placements[entrant] != 1:
+        return 0.0
+    return 1.0 if firsts == 1 else 0.5
+
+
+def game_points(result: MatchResult, scoring: Scoring) -> Table:
+    """The points each seated entrant earns from one result."""
+    values = {1.0: scoring.win, 0.5: scoring.draw, 0.0: scoring.loss}
+    return {e: values[outcome_share(result, e)] for e in result.placements}
+
+
+def opponents(result: MatchResult, entrant: str) -> list[str]:
+    """The others seated in a result."""
+    return [e for e in result.placements if e != entrant]
+
+
+def points_table(results: Iterable[MatchResult], scoring: Scoring) -> Table:
+    """The points each entrant earns over the results."""
+    table: Table = defaultdict(float)
+    for result in results:
+        for entrant, points in game_points(result, scoring).items():
+            table[entrant] += points
+    return dict(table)
+
+
+def buchholz(results: Iterable[MatchResult], points: Mapping[str, float]) -> Table:
+    """The sum of each entrant's opponents' points."""
+    return {e: sum(scores) for e, scores in _opponent_scores(results, points).items()}
+
+
+def buchholz_cut1(results: Iterable[MatchResult], points: Mapping[str, float]) -> Table:
+    """Buchholz without the weakest opponent."""
+    table = _opponent_scores(results, points)
+    return {e: sum(scores) - min(scores, default=0.0) for e, scores in table.items()}
+
+
+def _opponent_scores(
+    results: Iterable[MatchResult], points: Mapping[str, float]
+) -> dict[str, list[float]]:
+    """Each entrant's opponents' points, one entry per meeting."""
+    table: dict[str, list[float]] = defaultdict(list)
+    for result in results:
+        for entrant in result.placements:
+            table[entrant] += [points.get(o, 0.0) for o in opponents(result, entrant)]
+    return dict(table)
+
+
+def sonneborn_berger(results: Iterable[MatchResult], points: Mapping[str, float]) -> Table:
+    """Opponents' points weighted by the share won against them (1, 0.5 or 0)."""
+    table: Table = defaultdict(float)
+    for result in results:
+        for entrant in result.placements:
+            share = outcome_share(result, entrant)
+            table[entrant] += sum(share * points.get(o, 0.0) for o in opponents(result, entrant))
+    return dict(table)
+
+
+def head_to_head(results: Iterable[MatchResult], group: Iterable[str], scoring: Scoring) -> Table:
+    """Points each member of `group` scored in the meetings among the group only."""
+    members = set(group)
+    inside = [r for r in results if set(r.placements) <= members]
+    return {e: points_table(inside, scoring).get(e, 0.0) for e in members}
+
+
+def wins(results: Iterable[MatchResult]) -> Table:
+    """The number of sole first places."""
+    table: Table = defaultdict(float)
+    for result in results:
+        for entrant in result.placements:
+            table[entrant] += float(outcome_share(result, entrant) == 1.0)
+    return dict(table)
+
+
+def figure_total(results: Iterable[MatchResult], name: str) -> Table:
+    """The sum of a named figure over each entrant's results."""
+    table: Table = defaultdict(float)
+    for result in results:
+        for entrant in result.placements:
+            table[entrant] += _figure(result, entrant, name)
+    return dict(table)
+
+
+def differential(results: Iterable[MatchResult], name: str) -> Table:
+    """Own figure minus the opponents' mean, summed over the results."""
+    table: Table = defaultdict(float)
+    for result in results:
+        for entrant in result.placements:
+            others = [_figure(result, o, name) for o in opponents(result, entrant)]
+            mean = sum(others) / len(others) if others else 0.0
+            table[entrant] += _figure(result, entrant, name) - mean
+    return dict(table)
+
+
+def _figure(result: MatchResult, entrant: str, name: str) -> float:
+    """One named figure of one entrant in one result (0 when not given)."""
+    return float(result.figures.get(entrant, {}).get(name, 0.0))
+
+
+def criterion_values(
+    name: str, results: Sequence[MatchResult], points: Mapping[str, float]
+) -> Table:
+    """The values of one tiebreak that does not depend on who is tied."""
+    kind, _, figure = name.partition(":")
+    measures: dict[str, Callable[[], Table]] = {
+        "buchholz": lambda: buchholz(results, points),
+        "buchholz_cut1": lambda: buchholz_cut1(results, points),
+        "sonneborn_berger": lambda: sonneborn_berger(results, points),
+        "wins": lambda: wins(results),
+        "figure": lambda: figure_total(results, figure),
+        "diff": lambda: differential(results, figure),
+    }
+    return measures[kind]()
+
+
+def rank(
+    entrants: Sequence[str],
+    points: Mapping[str, float],
+    criteria: Sequence[str],
+    results: Sequence[MatchResult],
+    scoring: Scoring,
+) -> list[Ranked]:
+    """Entrants best first by points, then each tiebreak in turn; full ties share a rank."""
+    # Head-to-head is computed within each group still tied when its turn comes; entrants
+    # tied on everything are listed in seed (`entrants`) order.
+    keys: dict[str, tuple[float, ...]] = {e: (points.get(e, 0.0),) for e in entrants}
+    values: dict[str, dict[str, float]] = {e: {} for e in entrants}
+    for name in criteria:
+        table = _tiebreak(name, keys, results, points, scoring)
+        for e in entrants:
+            values[e][name] = table.get(e, 0.0)
+            keys[e] = (*keys[e], values[e][name])
+    seed = {e: i for i, e in enumerate(entrants)}
+    order = sorted(entrants, key=lambda e: ([-k for k in keys[e]], seed[e]))
+    ranks = competition_ranks([keys[e] for e in order])
+    return [Ranked(r, e, values[e]) for r, e in zip(ranks, order, strict=True)]
+
+
+def _tiebreak(
+    name: str,
+    keys: Mapping[str, tuple[float, ...]],
+    results: Sequence[MatchResult],
+    points: Mapping[str, float],
+    scoring: Scoring,
+) -> Table:
+    """The values of one tiebreak given the keys so far."""
+    if name != "head_to_head":
+        return criterion_values(name, results, points)
+    groups: dict[tuple[float, ...], list[str]] = defaultdict(list)
+    for entrant, key in keys.items():
+        groups[key].append(entrant)
+    table: Table = {}
+    for group in groups.values():
+        table.update(head_to_head(results, group, scoring) if len(group) > 1 else {group[0]: 0.0})
+    return table
+
+
+def league_table(
+    entrants: Sequence[str],
+    results: Sequence[MatchResult],
+    scoring: Scoring,
+    criteria: Sequence[str],
+    *,
+    byes: Mapping[str, int] | None = None,
+    withdrawn: frozenset[str] = frozenset(),
+    reached: Mapping[str, str] | None = None,
+) -> list[StandingRow]:
+    """Standings of a points format: byes count as wins worth `scoring.bye`."""
+    byes = byes or {}
+    points = points_table(results, scoring)
+    for entrant, count in byes.items():
+        points[entrant] = points.get(entrant, 0.0) + count * scoring.bye
+    tally = _tally(results)
+    for entrant, count in byes.items():
+        won, drawn, lost = tally.get(entrant, (0, 0, 0))
+        tally[entrant] = (won + count, drawn, lost)
+    table = rank(entrants, points, criteria, results, scoring)
+    return [_row(r, points, tally, withdrawn, reached or {}) for r in table]
+
+
+def _row(
+    ranked: Ranked,
+    points: Mapping[str, float],
+    tally: Mapping[str, tuple[int, int, int]],
+    withdrawn: frozenset[str],
+    reached: Mapping[str, str],
+) -> StandingRow:
+    """One line of a points table."""
+    e = ranked.entrant
+    won, drawn, lost = tally.get(e, (0, 0, 0))
+    return StandingRow(
+        rank=ranked.rank,
+        entrant=e,
+        points=points.get(e, 0.0),
+        wins=won,
+        draws=drawn,
+        losses=lost,
+        tiebreaks=ranked.values,
+        eliminated=e in withdrawn,
+        reached=reached.get(e, ""),
+        withdrawn=e in withdrawn,
+    )
+
+
+def _tally(results: Iterable[MatchResult]) -> dict[str, tuple[int, int, int]]:
+    """(wins, draws, losses) of each entrant."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for result in results:
+        for entrant in result.placements:
+            counts[entrant][{1.0: 0, 0.5: 1, 0.0: 2}[outcome_share(result, entrant)]] += 1
+    return {e: (c[0], c[1], c[2]) for e, c in counts.items()}

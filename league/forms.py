@@ -1,0 +1,215 @@
+"""Forms of the league pages: seasons, Events, entrants, seeding, pairings, corrections, teams.
+
+Forms only read and shape what was typed; the league's rules (who may, which game, which
+options) are checked once, by `league.events`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django import forms
+
+from league import events
+from league.models import Event, Season, Team
+
+FORMAT_CHOICES = [
+    ("single_elimination", "Single elimination"),
+    ("double_elimination", "Double elimination"),
+    ("round_robin", "Round robin"),
+    ("swiss", "Swiss"),
+    ("heats", "Heats"),
+    ("multistage", "Multistage"),
+]
+FORMAT_TITLES = dict(FORMAT_CHOICES)
+SEED_CHOICES = [("rating", "By rating"), ("hand", "By hand (the order below)"),
+                ("random", "At random")]
+_WORDS = re.compile(r"[^\s,;]+")
+
+
+def words(text: str) -> list[str]:
+    """The names or keys in a typed list (spaces, commas or new lines between them)."""
+    return _WORDS.findall(text or "")
+
+
+def _json_object(text: str, what: str) -> dict[str, Any]:
+    """A typed JSON object ({} when left empty)."""
+    if not (text or "").strip():
+        return {}
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise forms.ValidationError(f"{what} are not valid JSON: {exc}.") from None
+    if not isinstance(value, dict):
+        raise forms.ValidationError(f"{what} are a JSON object, like {{\"name\": value}}.")
+    return value
+
+
+class SeasonForm(forms.Form):
+    """A new season of one game and its scoring."""
+
+    name = forms.CharField(max_length=100)
+    game = forms.ChoiceField()
+    starts_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    win = forms.FloatField(initial=3, label="Points for a win")
+    draw = forms.FloatField(initial=1, label="Points for a draw")
+    loss = forms.FloatField(initial=0, label="Points for a loss")
+
+    def __init__(self, *args: Any, games: list[tuple[str, str]], **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "season")
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = games
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """The arguments of `events.create_season`."""
+        data = self.cleaned_data
+        return {"name": data["name"], "game": data["game"], "starts_on": data["starts_on"],
+                "ends_on": data["ends_on"],
+                "scoring": {"win": data["win"], "draw": data["draw"], "loss": data["loss"]}}
+
+
+class EventForm(forms.Form):
+    """A new Event: game, format and its options, match options and the turn deadline."""
+
+    name = forms.CharField(max_length=100)
+    season = forms.ChoiceField(required=False)
+    game = forms.ChoiceField()
+    format = forms.ChoiceField(choices=FORMAT_CHOICES)
+    format_options = forms.CharField(
+        required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 3}),
+        help_text='JSON, e.g. {"third_place": true}; the options of each format are listed '
+                  "below.")
+    match_options = forms.CharField(
+        required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 2}),
+        help_text='JSON options of every match, e.g. {"best_of": 3}.')
+    turn_deadline_minutes = forms.IntegerField(
+        required=False, min_value=1, help_text="Empty: no deadline.")
+    deadline_policy = forms.ChoiceField(choices=Event.DeadlinePolicy.choices)
+    deadline_bot = forms.ChoiceField(help_text="The bot that takes a late seat.")
+    hold_rounds = forms.BooleanField(
+        required=False, label="Hold each new round",
+        help_text="After round 1, each round waits for you: release it as drawn, or pair it "
+                  "by hand.")
+
+    def __init__(self, *args: Any, games: list[tuple[str, str]], seasons: list[Season],
+                 bots: list[str], season_optional: bool, **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "event")
+        super().__init__(*args, **kwargs)
+        self._seasons = {str(s.pk): s for s in seasons}
+        choices = [(str(s.pk), f"{s.name} ({s.game})") for s in seasons]
+        self.fields["season"].choices = [("", "No season")] * season_optional + choices
+        self.fields["season"].required = not season_optional
+        self.fields["game"].choices = games
+        self.fields["deadline_bot"].choices = [(b, b) for b in bots]
+        if "heuristic" in bots:
+            self.fields["deadline_bot"].initial = "heuristic"
+
+    def clean_format_options(self) -> dict[str, Any]:
+        return _json_object(self.cleaned_data["format_options"], "Format options")
+
+    def clean_match_options(self) -> dict[str, Any]:
+        return _json_object(self.cleaned_data["match_options"], "Match options")
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """The arguments of `events.create_event`."""
+        data = self.cleaned_data
+        return {"name": data["name"], "game": data["game"], "format": data["format"],
+                "season": self._seasons.get(data["season"] or ""),
+                "format_options": data["format_options"],
+                "match_options": data["match_options"],
+                "turn_deadline_minutes": data["turn_deadline_minutes"],
+                "deadline_policy": data["deadline_policy"],
+                "deadline_bot": data["deadline_bot"],
+                "hold_rounds": data["hold_rounds"]}
+
+
+class EntrantForm(forms.Form):
+    """One entrant: a player by username, a team by name, or a bot (optionally renamed)."""
+
+    player = forms.CharField(max_length=150, required=False, label="Player's username")
+    team = forms.CharField(max_length=64, required=False, label="Team name")
+    bot = forms.CharField(max_length=64, required=False)
+    name = forms.CharField(max_length=100, required=False, label="Shown as")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        given = [k for k in ("player", "team", "bot") if (data.get(k) or "").strip()]
+        if len(given) != 1:
+            raise forms.ValidationError("Give one player, one team or one bot.")
+        return data
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """The arguments of `events.add_entrant` besides the Event and who asks."""
+        data = self.cleaned_data
+        kwargs: dict[str, Any] = {k: data[k].strip() for k in ("player", "team", "bot")
+                                  if (data.get(k) or "").strip()}
+        kwargs["name"] = data["name"].strip() or None
+        return kwargs
+
+
+class SeedForm(forms.Form):
+    method = forms.ChoiceField(choices=SEED_CHOICES)
+    order = forms.CharField(required=False, help_text="By hand: every entrant key, best first.")
+
+    def service_kwargs(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        order = words(data["order"]) if data["method"] == "hand" else None
+        return {"method": data["method"], "order": order}
+
+
+class PairForm(forms.Form):
+    """The next round by hand: one pairing per line, entrant keys apart ("e1 e4")."""
+
+    pairings = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}))
+
+    def clean_pairings(self) -> list[list[str]]:
+        lines = [words(line) for line in self.cleaned_data["pairings"].splitlines()]
+        pairings = [line for line in lines if line]
+        if not pairings:
+            raise forms.ValidationError("Write one pairing per line, like: e1 e4")
+        return pairings
+
+
+class LiveSeatForm(forms.Form):
+    """An entrant of one live pairing (to forfeit, or to hand to a bot)."""
+
+    pairing = forms.CharField(max_length=32)
+    entrant = forms.CharField(max_length=16)
+    bot = forms.CharField(max_length=64, required=False)
+
+
+class CorrectionForm(forms.Form):
+    """A corrected result: the pairing and a place (`place_<key>`) for each entrant."""
+
+    pairing = forms.CharField(max_length=32)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        placements: dict[str, int] = {}
+        for name, value in self.data.items():
+            if not name.startswith("place_"):
+                continue
+            try:
+                placements[name.removeprefix("place_")] = int(value)
+            except (TypeError, ValueError):
+                raise forms.ValidationError("Every place is a whole number (1 = first).") from None
+        if not placements:
+            raise forms.ValidationError("Give each entrant a place.")
+        data["placements"] = placements
+        return data
+
+
+class TeamForm(forms.Form):
+    """A team and its members by username."""
+
+    name = forms.CharField(max_length=64)
+    members = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}),
+                              help_text="Usernames, separated by spaces, commas or new lines.")
+
+    def save(self, *, by: Any) -> Team:
+        """The team through the league service (which checks names and members)."""
+        return events.create_team(name=self.cleaned_data["name"],
+                                  members=words(self.cleaned_data["members"]), by=by)

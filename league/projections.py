@@ -1,0 +1,211 @@
+"""Projections: entrants, Event matches, standings, season tables and ratings.
+
+Each is a pure function of the streams (Event records and finished matches) and is
+recomputed whole, so an incremental update and `rebuild_projections` give the same rows.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from openskill.models import PlackettLuce
+
+from league import formats
+from league.models import (
+    Entrant,
+    Event,
+    EventMatch,
+    EventRecord,
+    Rating,
+    RatingHistory,
+    Season,
+    SeasonStanding,
+    Standing,
+)
+from matches.models import Match
+
+
+def refresh_event(event: Event) -> None:
+    """Entrants, match links and standings of one Event, then its season's table."""
+    from league.events import replay
+
+    done = replay(event)
+    status = (Event.Status.FINISHED if done.finished
+              else Event.Status.RUNNING if done.state is not None else Event.Status.DRAFT)
+    if event.status != status:
+        Event.objects.filter(pk=event.pk).update(status=status)
+        event.status = status
+    Standing.objects.filter(event=event).delete()
+    EventMatch.objects.filter(event=event).delete()
+    Entrant.objects.filter(event=event).delete()
+    seeds = {key: i + 1 for i, key in enumerate(done.order)} if done.seeded_by != "registration" \
+        or done.state is not None else {}
+    rows = {
+        key: Entrant.objects.create(
+            event=event, key=key, name=e["name"], player_id=e["player"], team_id=e["team"],
+            bot=e["bot"], seed=seeds.get(key), withdrawn=e["withdrawn"],
+        )
+        for key, e in done.entrants.items()
+    }
+    EventMatch.objects.bulk_create([
+        EventMatch(event=event, pairing=pid, round=m["round"], stage=m["stage"],
+                   label=m["label"], entrants=m["entrants"], match_id=m["match"])
+        for pid, m in done.matches.items()
+    ])
+    if done.state is not None:
+        Standing.objects.bulk_create([
+            Standing(event=event, entrant=rows[row.entrant], rank=row.rank, points=row.points,
+                     wins=row.wins, draws=row.draws, losses=row.losses,
+                     tiebreaks=dict(row.tiebreaks))
+            for row in formats.get_format(event.format).standings(done.state)
+        ])
+    if event.season_id is not None:
+        refresh_season(event.season)
+
+
+def _outcome(placements: dict[str, int], key: str) -> str:
+    """win, draw or loss of one entrant in one recorded result."""
+    place = placements[key]
+    sharing = sum(1 for p in placements.values() if p == place)
+    if place == 1:
+        return "draw" if sharing > 1 else "win"
+    return "loss"
+
+
+def refresh_season(season: Season) -> None:
+    """The season table: every recorded result of its Events, by the season's scoring."""
+    from league.events import replay
+
+    table: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for event in season.events.order_by("pk"):
+        done = replay(event)
+        for key, entrant in done.entrants.items():
+            ident = (entrant["player"], entrant["team"], entrant["bot"] and entrant["name"])
+            row = table.setdefault(ident, {
+                "name": entrant["name"], "player_id": entrant["player"],
+                "team_id": entrant["team"], "events": set(), "win": 0, "draw": 0, "loss": 0,
+            })
+            row["events"].add(event.pk)
+            for result in done.results.values():
+                if key in result["placements"] and len(result["placements"]) > 1:
+                    row[_outcome(result["placements"], key)] += 1
+    scoring = season.scoring
+    ranked = sorted(table.values(), key=lambda r: (
+        -sum(r[o] * scoring[o] for o in ("win", "draw", "loss")), -r["win"], r["name"]))
+    SeasonStanding.objects.filter(season=season).delete()
+    SeasonStanding.objects.bulk_create([
+        SeasonStanding(season=season, name=r["name"], player_id=r["player_id"],
+                       team_id=r["team_id"], rank=i + 1, events=len(r["events"]),
+                       points=sum(r[o] * scoring[o] for o in ("win", "draw", "loss")),
+                       wins=r["win"], draws=r["draw"], losses=r["loss"])
+        for i, r in enumerate(ranked)
+    ])
+
+
+# -- ratings ----------------------------------------------------------------------------
+
+MODEL = PlackettLuce()
+
+
+def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
+    """(player ids, place) per seat when at least two seats are people, else None."""
+    seats = list(match.seats.order_by("index").values_list("user_id", flat=True))
+    placements = (match.result or {}).get("placements") or []
+    if len(placements) != len(seats) or sum(u is not None for u in seats) < 2:
+        return None
+    from league.services import player_for
+
+    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[u for u in seats if u])}
+    players = {pk: player_for(user).pk for pk, user in users.items()}
+    return [([players[u]] if u in players else [], placements[i])
+            for i, u in enumerate(seats) if u in players]
+
+
+def rated_matches(game: str) -> list[Match]:
+    """The finished matches of a game that count for ratings, in rating order (id)."""
+    return list(Match.objects.filter(game=game, status=Match.Status.FINISHED)
+                .order_by("pk").prefetch_related("seats"))
+
+
+def refresh_ratings_after(match: Match) -> None:
+    """Rate one newly finished match; recompute the game from scratch if it came late."""
+    if _rated_sides(match) is None:
+        return
+    newest = RatingHistory.objects.filter(game=match.game).order_by("-match_id").first()
+    if newest is not None and newest.match_id > match.pk:
+        rebuild_ratings(match.game)
+        return
+    with transaction.atomic():
+        _rate(match, {r.player_id: r for r in Rating.objects.filter(game=match.game)})
+
+
+def _rate(match: Match, current: dict[int, Rating]) -> None:
+    sides = _rated_sides(match)
+    if sides is None:
+        return
+    teams: list[list[Any]] = []
+    ranks: list[float] = []
+    for players, place in sides:
+        teams.append([MODEL.rating(mu=current[p].mu, sigma=current[p].sigma) if p in current
+                      else MODEL.rating() for p in players])
+        ranks.append(float(place))
+    rated = MODEL.rate(teams, ranks=ranks)
+    for (players, _), team in zip(sides, rated, strict=True):
+        for pid, r in zip(players, team, strict=True):
+            row = current.get(pid) or Rating(game=match.game, player_id=pid, matches=0)
+            row.mu, row.sigma, row.ordinal = r.mu, r.sigma, r.ordinal()
+            row.matches += 1
+            row.save()
+            current[pid] = row
+            RatingHistory.objects.create(game=match.game, player_id=pid, match=match,
+                                         mu=r.mu, sigma=r.sigma, ordinal=r.ordinal())
+
+
+def rebuild_ratings(game: str) -> None:
+    """Every rating of a game from its finished matches, in order."""
+    with transaction.atomic():
+        Rating.objects.filter(game=game).delete()
+        RatingHistory.objects.filter(game=game).delete()
+        current: dict[int, Rating] = {}
+        for match in rated_matches(game):
+            _rate(match, current)
+
+
+def rebuild_all(progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
+    """Drop and rebuild every projection from the streams; counts of what was rebuilt.
+
+    `progress(done, total)` hears of each Event, season and rated game as it is rebuilt.
+    """
+    counts: dict[str, int] = defaultdict(int)
+    with transaction.atomic():
+        event_list = list(Event.objects.order_by("pk"))
+        season_list = list(Season.objects.order_by("pk"))
+        games = sorted(set(Match.objects.filter(status=Match.Status.FINISHED)
+                           .values_list("game", flat=True)))
+        total = len(event_list) + len(season_list) + len(games)
+        done = 0
+
+        def tick() -> None:
+            nonlocal done
+            done += 1
+            if progress is not None:
+                progress(done, total)
+
+        for event in event_list:
+            refresh_event(event)
+            counts["events"] += 1
+            tick()
+        for season in season_list:
+            refresh_season(season)
+            counts["seasons"] += 1
+            tick()
+        for game in games:
+            rebuild_ratings(game)
+            counts["rated games"] += 1
+            tick()
+        counts["records"] = EventRecord.objects.count()
+    return dict(counts)

@@ -1,0 +1,391 @@
+"""League API bodies: what organizers send (validated) and what readers get (documented).
+
+Names carry a `League` prefix where a bare one would collide with a component of the
+matches API in the OpenAPI schema (its `Event` is a match event).
+"""
+
+from __future__ import annotations
+
+from itertools import zip_longest
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from league import events, formats
+from league.events import held_pairings, replay
+from league.models import (
+    Entrant,
+    Event,
+    EventMatch,
+    EventRecord,
+    Player,
+    Rating,
+    RatingHistory,
+    Season,
+    SeasonStanding,
+    Standing,
+    Team,
+)
+from matches.models import Match
+from matches.serializers import SeatSerializer
+
+OUTCOMES = ["win", "draw", "loss"]
+
+
+def outcome_of(placements: list[int], seat: int) -> str:
+    """win, draw or loss of one seat: first alone wins, first shared draws (as the
+    season table counts them, league.projections)."""
+    place = placements[seat]
+    if place != 1:
+        return "loss"
+    return "draw" if placements.count(1) > 1 else "win"
+
+
+# A string in the schema: an enum named "status" here would collide with the matches API's
+# (a match's status) and drf-spectacular warns; ENUM_NAME_OVERRIDES in settings would fix it.
+@extend_schema_field(OpenApiTypes.STR)
+class EventStatusField(serializers.ChoiceField):
+    """An Event's status: draft, running or finished."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", "draft, running or finished.")
+        super().__init__(choices=Event.Status.values, **kwargs)
+
+
+# -- seasons -----------------------------------------------------------------------------
+
+
+class SeasonSerializer(serializers.ModelSerializer):
+    organizers = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+
+    class Meta:
+        model = Season
+        fields = ["id", "name", "game", "starts_on", "ends_on", "scoring", "organizers",
+                  "created_at"]
+        read_only_fields = fields
+
+
+class SeasonCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100, allow_blank=True)  # the service: bad_name
+    game = serializers.CharField(max_length=64)
+    starts_on = serializers.DateField(default=None, allow_null=True)
+    ends_on = serializers.DateField(default=None, allow_null=True)
+    scoring = serializers.DictField(default=None, allow_null=True,
+                                   help_text='Season points per match: {"win": 3, '
+                                             '"draw": 1, "loss": 0} (the default).')
+
+
+class SeasonStandingSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = SeasonStanding
+        fields = ["rank", "name", "player", "team", "points", "events", "wins", "draws",
+                  "losses"]
+        read_only_fields = fields
+
+
+# -- Events ------------------------------------------------------------------------------
+
+
+class EntrantSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Entrant
+        fields = ["key", "name", "player", "team", "bot", "seed", "withdrawn"]
+        read_only_fields = fields
+
+
+class LeagueEventSerializer(serializers.ModelSerializer):
+    """An Event as it stands: its status, format, options and entrants."""
+
+    organizers = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    entrants = EntrantSerializer(many=True, read_only=True)
+    status = EventStatusField(read_only=True)
+
+    class Meta:
+        model = Event
+        fields = ["id", "season", "name", "game", "format", "format_options", "match_options",
+                  "status", "seq", "turn_deadline_minutes", "deadline_policy", "deadline_bot",
+                  "hold_rounds", "organizers", "created_by", "created_at", "updated_at",
+                  "entrants"]
+        read_only_fields = fields
+
+
+class LeagueEventCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100, allow_blank=True)  # the service: bad_name
+    game = serializers.CharField(max_length=64)
+    format = serializers.CharField(
+        max_length=32, help_text="single_elimination, double_elimination, round_robin, "
+                                 "swiss, heats or multistage.")
+    season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.all(), default=None,
+                                                allow_null=True)
+    format_options = serializers.DictField(default=dict)
+    match_options = serializers.DictField(default=dict)
+    turn_deadline_minutes = serializers.IntegerField(default=None, allow_null=True)
+    deadline_policy = serializers.CharField(default=Event.DeadlinePolicy.BOT,
+                                            help_text="bot or forfeit.")
+    deadline_bot = serializers.CharField(default="heuristic", max_length=64)
+    hold_rounds = serializers.BooleanField(
+        default=False, help_text="Wait for the organizer (release, or pairings by hand) "
+                                 "before each new round's matches are made.")
+
+
+class EventQuerySerializer(serializers.Serializer):
+    """Filters of the Event list."""
+
+    season = serializers.IntegerField(required=False, help_text="Only this season's Events.")
+    game = serializers.CharField(required=False, help_text="Only this game.")
+    status = EventStatusField(required=False)
+
+
+class EntrantCreateSerializer(serializers.Serializer):
+    """Exactly one of player (a username), team (a team name) or bot (a bot name)."""
+
+    player = serializers.CharField(default=None, allow_null=True, max_length=150)
+    team = serializers.CharField(default=None, allow_null=True, max_length=64)
+    bot = serializers.CharField(default=None, allow_null=True, max_length=64)
+    name = serializers.CharField(default=None, allow_null=True, max_length=100,
+                                 help_text="The name shown in the bracket (default: the "
+                                           "player's, team's or bot's).")
+
+
+class SeedSerializer(serializers.Serializer):
+    method = serializers.CharField(help_text="rating, hand or random.")
+    order = serializers.ListField(child=serializers.CharField(), default=None, allow_null=True,
+                                  help_text="Every entrant key once, best seed first "
+                                            "(method hand).")
+
+
+class SeedOrderSerializer(serializers.Serializer):
+    order = serializers.ListField(child=serializers.CharField(), read_only=True)
+
+
+class PairingsSerializer(serializers.Serializer):
+    pairings = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(allow_null=True)),
+        help_text='The next round: [["e1", "e4"], ["e2", "e3"]]; a lone entrant has a bye.')
+
+
+class SeatActionSerializer(serializers.Serializer):
+    """A pairing and one of its entrants (forfeit)."""
+
+    pairing = serializers.CharField(max_length=32)
+    entrant = serializers.CharField(max_length=16)
+
+
+class SeatToBotSerializer(SeatActionSerializer):
+    bot = serializers.CharField(default=None, allow_null=True, max_length=64,
+                                help_text="Default: the Event's deadline bot.")
+
+
+class CorrectionSerializer(serializers.Serializer):
+    pairing = serializers.CharField(max_length=32)
+    placements = serializers.DictField(child=serializers.IntegerField(),
+                                       help_text='A place per entrant: {"e1": 2, "e2": 1}.')
+
+
+class StandingSerializer(serializers.ModelSerializer):
+    entrant = serializers.CharField(source="entrant.key", read_only=True)
+    name = serializers.CharField(source="entrant.name", read_only=True)
+    withdrawn = serializers.BooleanField(source="entrant.withdrawn", read_only=True)
+
+    class Meta:
+        model = Standing
+        fields = ["rank", "entrant", "name", "points", "wins", "draws", "losses", "tiebreaks",
+                  "withdrawn"]
+        read_only_fields = fields
+
+
+class EventRecordSerializer(serializers.ModelSerializer):
+    actor = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = EventRecord
+        fields = ["seq", "kind", "payload", "actor", "created_at"]
+        read_only_fields = fields
+
+
+# -- the bracket -------------------------------------------------------------------------
+
+
+class BracketSlotSerializer(serializers.Serializer):
+    entrant = serializers.CharField(allow_null=True, read_only=True,
+                                    help_text="The entrant key; null while not yet known "
+                                              "or for a bye.")
+    name = serializers.CharField(allow_null=True, read_only=True)
+    source = serializers.CharField(read_only=True, help_text='Where the slot comes from: '
+                                                             '"seed 3", "winner of W1-2".')
+    place = serializers.IntegerField(allow_null=True, read_only=True,
+                                     help_text="Its place in the recorded result.")
+
+
+class BracketPairingSerializer(serializers.Serializer):
+    """One pairing of an Event, played, playing or still to be decided."""
+
+    pairing = serializers.CharField(read_only=True)
+    round = serializers.IntegerField(read_only=True)
+    stage = serializers.CharField(read_only=True)
+    label = serializers.CharField(read_only=True)
+    slots = BracketSlotSerializer(many=True, read_only=True)
+    match = serializers.IntegerField(allow_null=True, read_only=True)
+    match_status = serializers.ChoiceField(choices=Match.Status.values, allow_null=True,
+                                           read_only=True)
+    result = serializers.DictField(child=serializers.IntegerField(), allow_null=True,
+                                   read_only=True, help_text="Place by entrant key, once "
+                                                             "recorded (corrections applied).")
+    forfeit = serializers.CharField(allow_null=True, read_only=True,
+                                    help_text="The entrant that forfeited, if any.")
+    held = serializers.BooleanField(read_only=True, help_text="Ready, but its round waits "
+                                                              "for the organizer's release.")
+
+
+def bracket_of(event: Event) -> list[dict[str, Any]]:
+    """Every pairing the format knows (future slots with their sources), each with its
+    match and recorded result; empty before the start."""
+    done = replay(event)
+    if done.state is None:
+        return []
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    links = {m.pairing: m for m in EventMatch.objects.filter(event=event).select_related("match")}
+    known = formats.get_format(event.format).pairings(done.state)
+    held = {p.id for p in held_pairings(event, done)}
+    rows = [_pairing_row(p.id, p.round, p.stage, p.label, list(p.slots), list(p.sources),
+                         links.get(p.id), done.results.get(p.id), names) | {"held": p.id in held}
+            for p in known]
+    seen = {p.id for p in known}
+    rows += [_pairing_row(m.pairing, m.round, m.stage, m.label, list(m.entrants), [], m,
+                          done.results.get(m.pairing), names) | {"held": False}
+             for pid, m in links.items() if pid not in seen]
+    return rows
+
+
+def _pairing_row(pid: str, round_: int, stage: str, label: str, slots: list[str | None],
+                 sources: list[str], link: EventMatch | None, result: dict[str, Any] | None,
+                 names: dict[str, str]) -> dict[str, Any]:
+    places = result["placements"] if result else {}
+    return {
+        "pairing": pid, "round": round_, "stage": stage, "label": label,
+        "slots": [{"entrant": key, "name": names.get(key) if key else None,
+                   "source": str(source or ""), "place": places.get(key) if key else None}
+                  for key, source in zip_longest(slots, sources[:len(slots)])],
+        "match": link.match_id if link else None,
+        "match_status": link.match.status if link else None,
+        "result": dict(places) if result else None,
+        "forfeit": result.get("forfeit") if result else None,
+    }
+
+
+# -- players and their matches -----------------------------------------------------------
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "username", "display_name", "created_at"]
+        read_only_fields = fields
+
+
+class PlayerQuerySerializer(serializers.Serializer):
+    search = serializers.CharField(required=False,
+                                   help_text="Part of a display name or username.")
+
+
+class MatchEventLinkSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    name = serializers.CharField(read_only=True)
+    pairing = serializers.CharField(read_only=True)
+
+
+class PlayedMatchSerializer(serializers.ModelSerializer):
+    """One match of a player's history, seen from that player's seat."""
+
+    seats = SeatSerializer(many=True, read_only=True)
+    seat = serializers.SerializerMethodField()
+    outcome = serializers.SerializerMethodField()
+    event = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = ["id", "game", "status", "created_at", "seats", "seat", "result", "outcome",
+                  "event"]
+        read_only_fields = fields
+
+    def _seat(self, match: Match) -> int | None:
+        user_id = self.context["user_id"]
+        return next((s.index for s in match.seats.all() if s.user_id == user_id), None)
+
+    def get_seat(self, match: Match) -> int | None:
+        """The player's seat (the first, should they hold several)."""
+        return self._seat(match)
+
+    @extend_schema_field(serializers.ChoiceField(choices=OUTCOMES, allow_null=True))
+    def get_outcome(self, match: Match) -> str | None:
+        """win, draw or loss for the player; null until the match is over."""
+        seat = self._seat(match)
+        placements = (match.result or {}).get("placements")
+        if match.status != Match.Status.FINISHED or seat is None or not placements:
+            return None
+        return outcome_of(placements, seat)
+
+    @extend_schema_field(MatchEventLinkSerializer(allow_null=True))
+    def get_event(self, match: Match) -> dict[str, Any] | None:
+        link = getattr(match, "event_match", None)
+        if link is None:
+            return None
+        return {"id": link.event_id, "name": link.event.name, "pairing": link.pairing}
+
+
+class MatchHistoryQuerySerializer(serializers.Serializer):
+    game = serializers.CharField(required=False, help_text="Only this game.")
+    season = serializers.IntegerField(required=False,
+                                      help_text="Only matches of this season's Events.")
+    opponent = serializers.CharField(required=False,
+                                     help_text="Only matches where this user held another seat.")
+    result = serializers.ChoiceField(choices=OUTCOMES, required=False,
+                                     help_text="Only finished matches with this outcome for "
+                                               "the player.")
+
+
+class RatingSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Rating
+        fields = ["game", "mu", "sigma", "ordinal", "matches"]
+        read_only_fields = fields
+
+
+class RatingHistorySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = RatingHistory
+        fields = ["game", "match", "mu", "sigma", "ordinal"]
+        read_only_fields = fields
+
+
+class RatingHistoryQuerySerializer(serializers.Serializer):
+    game = serializers.CharField(required=False, help_text="Only this game.")
+
+
+# -- teams -------------------------------------------------------------------------------
+
+
+class TeamSerializer(serializers.ModelSerializer):
+    members = PlayerSerializer(many=True, read_only=True)
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = Team
+        fields = ["id", "name", "members", "created_by", "created_at"]
+        read_only_fields = fields
+
+
+class TeamCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=64)
+    members = serializers.ListField(child=serializers.CharField(max_length=150),
+                                    help_text="Usernames of the members (at least one).")
+
+    def create(self, validated_data: dict[str, Any]) -> Team:
+        """The team and its members, or nothing (see league.events.create_team)."""
+        return events.create_team(name=validated_data["name"],
+                                  members=validated_data["members"], by=self.context["by"])

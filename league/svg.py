@@ -1,0 +1,382 @@
+"""Server-made SVG: an Event's bracket diagram and a player's rating chart.
+
+Both are plain strings of markup built from already-computed data (pairings, results,
+rating history); nothing here reads the database. Every text that came from a person
+(entrant names) is escaped.
+
+The bracket is drawn section by section (one per stage: the bracket, the winners' and
+losers' sides, the grand final, groups, heats...), each with its rounds in columns. A box
+whose slot comes from "winner of X" in the same section is centred between its feeders
+and joined to them by connector lines; boxes without feeders (round robin, Swiss, heats)
+simply stack down their round's column, which makes a round-by-round grid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+BOX_W = 150
+LINE_H = 20
+LABEL_H = 15
+GAP_X = 30
+GAP_Y = 12
+HEAD_H = 22
+SECTION_GAP = 18
+NAME_CHARS = 21
+PENDING_CHARS = 24
+LABEL_CHARS = 28
+
+SECTION_TITLES = {
+    "bracket": "",
+    "winners": "Winners bracket",
+    "losers": "Losers bracket",
+    "grand_final": "Grand final",
+    "third_place": "Third place",
+}
+
+PALETTE = ("#2f5bd3", "#d9480f", "#2b8a3e", "#9c36b5", "#c92a2a", "#0b7285")
+
+
+# -- bracket ------------------------------------------------------------------------------
+
+@dataclass
+class _Line:
+    text: str
+    kind: str  # "entrant", "pending" or "bye"
+    place: int | None = None
+    withdrawn: bool = False
+    key: str | None = None
+
+
+@dataclass
+class _Box:
+    id: str
+    round: int
+    stage: str
+    label: str
+    lines: list[_Line]
+    feeders: list[str]
+    href: str | None
+    state: str  # "done", "live", "waiting" or "bye"
+    x: float = 0.0
+    y: float = 0.0
+
+    @property
+    def height(self) -> float:
+        return LABEL_H + LINE_H * len(self.lines) + 2
+
+
+@dataclass
+class _Section:
+    stage: str
+    boxes: list[_Box] = field(default_factory=list)
+    top: float = 0.0
+    height: float = 0.0
+
+
+def _section_title(stage: str) -> str:
+    """"Losers bracket", "Group A", "Playoff"; none for a plain bracket."""
+    if stage in SECTION_TITLES:
+        return SECTION_TITLES[stage]
+    text = stage.replace("_", " ")
+    return text[:1].upper() + text[1:]
+
+
+def _source_ref(source: str) -> tuple[str, str] | None:
+    """("winner"|"loser", pairing id) of a source like "winner of W1-2"."""
+    for side in ("winner", "loser"):
+        prefix = f"{side} of "
+        if source.startswith(prefix):
+            return side, source[len(prefix):]
+    return None
+
+
+def _short(text: str, most: int = NAME_CHARS) -> str:
+    return text if len(text) <= most else text[: most - 1] + "\u2026"
+
+
+def _lines(pairing: Any, names: Mapping[str, str], placements: Mapping[str, int] | None,
+           labels: Mapping[str, str], byes: set[str], empty: set[str],
+           walkovers: Mapping[str, str], withdrawn: set[str]) -> list[_Line]:
+    """One line per slot: the entrant, "bye", or where the entrant will come from.
+
+    A seed beyond the field is a bye; so is the loser of a match that had a bye, and the
+    winner of a match that had nobody in it. The winner of a bye is already known (the
+    format names a slot only once the whole pairing is known).
+    """
+    sources = tuple(pairing.sources) + ("",) * (len(pairing.slots) - len(pairing.sources))
+    lines = []
+    for slot, source in zip(pairing.slots, sources, strict=False):
+        if slot is not None:
+            place = placements.get(slot) if placements else None
+            lines.append(_Line(names.get(slot, slot), "entrant", place, slot in withdrawn, slot))
+            continue
+        ref = _source_ref(source)
+        if ref and ref[0] == "winner" and ref[1] in walkovers:
+            key = walkovers[ref[1]]
+            lines.append(_Line(names.get(key, key), "entrant", None, key in withdrawn, key))
+        elif source.startswith("seed ") or (ref and ref[1] in (byes if ref[0] == "loser"
+                                                                else empty)):
+            lines.append(_Line("bye", "bye"))
+        elif ref:
+            text = f"{ref[0].capitalize()} of {labels.get(ref[1], ref[1])}"
+            if len(text) > PENDING_CHARS:
+                text = f"{ref[0].capitalize()} of {ref[1]}"
+            lines.append(_Line(text, "pending"))
+        elif any(other is not None for other in pairing.slots):
+            lines.append(_Line("bye", "bye"))  # a round robin or Swiss bye has no source
+        else:
+            lines.append(_Line("to be decided", "pending"))
+    return lines
+
+
+def _boxes(pairings: Sequence[Any], names: Mapping[str, str],
+           results: Mapping[str, Mapping[str, int]], links: Mapping[str, str],
+           withdrawn: set[str]) -> list[_Box]:
+    labels = {p.id: p.label or p.id for p in pairings}
+    byes: set[str] = set()   # pairings with a bye in them (nobody loses them)
+    empty: set[str] = set()  # pairings with nobody in them (nobody wins them)
+    walkovers: dict[str, str] = {}  # pairing id -> the one entrant who goes on unplayed
+    boxes = []
+    for p in pairings:  # in play order: a pairing's feeders come before it
+        lines = _lines(p, names, results.get(p.id), labels, byes, empty, walkovers, withdrawn)
+        if any(line.kind == "bye" for line in lines):
+            byes.add(p.id)
+            present = [line.key for line in lines if line.kind == "entrant" and line.key]
+            if all(line.kind == "bye" for line in lines):
+                empty.add(p.id)
+            elif len(present) == 1 and all(line.kind != "pending" for line in lines):
+                walkovers[p.id] = present[0]
+        feeders = [ref[1] for ref in map(_source_ref, p.sources) if ref and ref[0] == "winner"]
+        if p.id in results:
+            state = "done"
+        elif p.id in links:
+            state = "live"
+        elif any(line.kind == "bye" for line in lines):
+            state = "bye"
+        else:
+            state = "waiting"
+        boxes.append(_Box(p.id, p.round, p.stage, p.label or p.id, lines, feeders,
+                          links.get(p.id), state))
+    return boxes
+
+
+def _sections(boxes: list[_Box]) -> list[_Section]:
+    """Boxes grouped by stage, stages in order of first appearance."""
+    sections: dict[str, _Section] = {}
+    for box in boxes:
+        sections.setdefault(box.stage, _Section(box.stage)).boxes.append(box)
+    return list(sections.values())
+
+
+def _place_section(section: _Section, top: float) -> float:
+    """Give every box of the section its x and y; the section's width."""
+    rounds = sorted({box.round for box in section.boxes})
+    column = {r: i for i, r in enumerate(rounds)}
+    pitch = max(box.height for box in section.boxes) + GAP_Y
+    head = HEAD_H if _section_title(section.stage) else 0
+    placed: dict[str, _Box] = {}
+    bottom = top + head
+    for r in rounds:
+        next_free = top + head
+        for box in (b for b in section.boxes if b.round == r):
+            box.x = column[r] * (BOX_W + GAP_X)
+            fed = [placed[f] for f in box.feeders if f in placed]
+            if fed:
+                centre = sum(f.y + f.height / 2 for f in fed) / len(fed)
+                box.y = max(centre - box.height / 2, next_free)
+            else:
+                box.y = next_free
+            next_free = box.y + pitch
+            placed[box.id] = box
+            bottom = max(bottom, box.y + box.height)
+    section.top, section.height = top, bottom - top
+    return len(rounds) * (BOX_W + GAP_X) - GAP_X
+
+
+def _box_svg(box: _Box) -> str:
+    """One match box: its label above, a line per slot, places on the right."""
+    x, y = box.x, box.y
+    body_h = LINE_H * len(box.lines)
+    parts = [f'<g class="bx bx-{box.state}" data-pairing="{escape(box.id)}">']
+    # A live match: its label in the accent colour (with the box's accent frame).
+    parts.append(f'<text class="bx-label" x="{x + 2:.0f}" y="{y + LABEL_H - 4:.0f}">'
+                 f"{escape(_short(box.label, LABEL_CHARS))}</text>")
+    top = y + LABEL_H
+    parts.append(f'<rect class="bx-frame" x="{x:.0f}" y="{top:.0f}" width="{BOX_W}" '
+                 f'height="{body_h}" rx="4"/>')
+    for i, line in enumerate(box.lines):
+        ly = top + i * LINE_H
+        won = line.place == 1 and sum(1 for li in box.lines if li.place == 1) == 1
+        if won:
+            parts.append(f'<rect class="bx-win" x="{x + 1:.0f}" y="{ly + 1:.0f}" '
+                         f'width="{BOX_W - 2}" height="{LINE_H - 2}" rx="3"/>')
+        if i:
+            parts.append(f'<line class="bx-sep" x1="{x:.0f}" y1="{ly:.0f}" '
+                         f'x2="{x + BOX_W:.0f}" y2="{ly:.0f}"/>')
+        cls = f"ln ln-{line.kind}" + (" ln-won" if won else "") + (
+            " ln-out" if line.withdrawn else "")
+        parts.append(f'<text class="{cls}" x="{x + 6:.0f}" y="{ly + 14:.0f}">'
+                     f"{escape(_short(line.text, NAME_CHARS if line.kind == 'entrant' else PENDING_CHARS))}</text>")
+        if line.place is not None:
+            parts.append(f'<text class="ln-place" x="{x + BOX_W - 6:.0f}" y="{ly + 14:.0f}" '
+                         f'text-anchor="end">{line.place}</text>')
+    parts.append("</g>")
+    markup = "".join(parts)
+    if box.href:
+        markup = f'<a href="{escape(box.href)}">{markup}</a>'
+    return markup
+
+
+def _connector(src: _Box, dst: _Box) -> str:
+    """An elbow line from a feeder's right edge to the box it feeds."""
+    x1 = src.x + BOX_W
+    y1 = src.y + LABEL_H + LINE_H * len(src.lines) / 2
+    x2 = dst.x
+    y2 = dst.y + LABEL_H + LINE_H * len(dst.lines) / 2
+    mid = (x1 + x2) / 2
+    return (f'<path class="bx-link" d="M{x1:.0f} {y1:.0f} H{mid:.0f} V{y2:.0f} '
+            f'H{x2:.0f}"/>')
+
+
+def _deciding_box(boxes: list[_Box], champion: str) -> _Box | None:
+    """The final the champion won (alone in its column, feeding nothing): where the trophy
+    goes. A round robin or a Swiss has no such match; its champion is in the banner."""
+    fed = {f for box in boxes for f in box.feeders}
+    for box in reversed(boxes):
+        if box.id in fed or not any(li.key == champion and li.place == 1 for li in box.lines):
+            continue
+        alone = all(b is box or (b.stage, b.round) != (box.stage, box.round) for b in boxes)
+        return box if alone else None
+    return None
+
+
+def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
+                results: Mapping[str, Mapping[str, int]] | None = None,
+                links: Mapping[str, str] | None = None, champion: str | None = None,
+                withdrawn: set[str] | None = None) -> str:
+    """The whole diagram of an Event's pairings (future slots included) as an <svg>.
+
+    `results` maps a pairing id to its placements (entrant key -> place), `links` a pairing
+    id to its match page, `champion` is the winner's entrant key once the Event is over:
+    drawn in a gold box under the final it won, or in a banner on top when the format has
+    no final (a round robin, a Swiss).
+    """
+    if not pairings:
+        return ""
+    boxes = _boxes(pairings, names, results or {}, links or {}, withdrawn or set())
+    sections = _sections(boxes)
+    final = _deciding_box(boxes, champion) if champion is not None else None
+    top = HEAD_H + 6 if champion is not None and final is None else 0.0
+    width = 0.0
+    for section in sections:
+        width = max(width, _place_section(section, top))
+        if final is not None and final.stage == section.stage:
+            # Room under the final for the champion's box.
+            bottom = final.y + final.height + GAP_Y + 2 * LINE_H
+            section.height = max(section.height, bottom - section.top)
+        top += section.height + SECTION_GAP
+    by_id = {box.id: box for box in boxes}
+    parts: list[str] = []
+    for section in sections:
+        title = _section_title(section.stage)
+        if title:
+            parts.append(f'<text class="sec-title" x="0" y="{section.top + 15:.0f}">'
+                         f"{escape(title)}</text>")
+        for box in section.boxes:
+            for feeder in box.feeders:
+                src = by_id.get(feeder)
+                if src is not None and src.stage == box.stage:
+                    parts.append(_connector(src, box))
+        parts.extend(_box_svg(box) for box in section.boxes)
+    if champion is not None:
+        parts.append(_champion(final, names.get(champion, champion)))
+    height = max(top - SECTION_GAP, HEAD_H)
+    return _svg_root(width, height, "bracket", "Bracket diagram", "".join(parts))
+
+
+def _champion(final: _Box | None, name: str) -> str:
+    """The champion in a gold box under the final, else in the top banner."""
+    shown = escape(_short(name))
+    if final is None:
+        return f'<text class="champ-banner" x="0" y="16">Champion: {shown}</text>'
+    x, y = final.x, final.y + final.height + GAP_Y
+    mid = x + BOX_W / 2
+    return (f'<path class="bx-link" d="M{mid:.0f} {final.y + final.height:.0f} V{y:.0f}"/>'
+            f'<g class="champion"><rect x="{x:.0f}" y="{y:.0f}" width="{BOX_W}" '
+            f'height="{2 * LINE_H}" rx="6"/>'
+            f'<text class="champ-label" x="{x + 8:.0f}" y="{y + 14:.0f}">Champion</text>'
+            f'<text class="champ-name" x="{x + 8:.0f}" y="{y + 32:.0f}">{shown}</text></g>')
+
+
+def _svg_root(width: float, height: float, cls: str, title: str, body: str) -> str:
+    w, h = int(width) + 4, int(height) + 4
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" role="img" '
+            f'width="{w}" height="{h}" viewBox="-2 -2 {w} {h}" '
+            f'style="min-width:{int(w * 0.85)}px"><title>{escape(title)}</title>'
+            f"{body}</svg>")
+
+
+# -- rating chart -------------------------------------------------------------------------
+
+CHART_W = 360
+CHART_H = 190
+PAD_L, PAD_R, PAD_T, PAD_B = 40, 12, 12, 26
+
+
+def _ticks(low: float, high: float) -> list[float]:
+    """Three y-axis values: the bottom, the middle and the top."""
+    return [low, (low + high) / 2, high]
+
+
+def rating_chart_svg(series: Mapping[str, Sequence[float]]) -> str:
+    """A line per game of ordinals after each rated match (x: the match's number)."""
+    lines = {title: list(values) for title, values in series.items() if values}
+    if not lines:
+        return ""
+    values = [v for vs in lines.values() for v in vs]
+    low, high = min(values), max(values)
+    if high - low < 1:
+        low, high = low - 1, high + 1
+    longest = max(len(vs) for vs in lines.values())
+    plot_w = CHART_W - PAD_L - PAD_R
+    plot_h = CHART_H - PAD_T - PAD_B
+
+    def px(i: int) -> float:
+        return PAD_L + (plot_w * i / (longest - 1) if longest > 1 else plot_w / 2)
+
+    def py(v: float) -> float:
+        return PAD_T + plot_h * (high - v) / (high - low)
+
+    parts = [f'<rect class="plot" x="{PAD_L}" y="{PAD_T}" width="{plot_w}" height="{plot_h}"/>']
+    for tick in _ticks(low, high):
+        y = py(tick)
+        parts.append(f'<line class="grid" x1="{PAD_L}" y1="{y:.1f}" x2="{PAD_L + plot_w}" '
+                     f'y2="{y:.1f}"/><text class="axis" x="{PAD_L - 4}" y="{y + 4:.1f}" '
+                     f'text-anchor="end">{tick:.1f}</text>')
+    parts.append(f'<text class="axis" x="{PAD_L}" y="{CHART_H - 8}">1</text>'
+                 f'<text class="axis" x="{PAD_L + plot_w}" y="{CHART_H - 8}" '
+                 f'text-anchor="end">{longest} matches</text>')
+    for n, (title, vs) in enumerate(lines.items()):
+        colour = PALETTE[n % len(PALETTE)]
+        points = " ".join(f"{px(i):.1f},{py(v):.1f}" for i, v in enumerate(vs))
+        parts.append(f'<polyline class="series" fill="none" stroke="{colour}" '
+                     f'stroke-width="2" points="{points}"><title>{escape(title)}</title>'
+                     "</polyline>")
+        parts.extend(f'<circle cx="{px(i):.1f}" cy="{py(v):.1f}" r="2.5" fill="{colour}">'
+                     f"<title>{escape(title)} after match {i + 1}: {v:.2f}</title></circle>"
+                     for i, v in enumerate(vs))
+    legend_y = CHART_H + 6
+    for n, title in enumerate(lines):
+        colour = PALETTE[n % len(PALETTE)]
+        y = legend_y + n * 16
+        parts.append(f'<rect x="{PAD_L}" y="{y}" width="10" height="10" fill="{colour}"/>'
+                     f'<text class="legend" x="{PAD_L + 14}" y="{y + 9}">{escape(title)}</text>')
+    height = legend_y + 16 * len(lines)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart" role="img" '
+            f'viewBox="0 0 {CHART_W} {height}" width="100%" '
+            f'preserveAspectRatio="xMidYMid meet"><title>Rating (ordinal) by match</title>'
+            f'{"".join(parts)}</svg>')

@@ -1,0 +1,38 @@
+"""Celery tasks of the league: thin wrappers around its services."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import OperationalError
+
+from league import dashboard_tasks, events, projections
+from matches.models import Match
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,
+             retry_backoff_max=60, retry_jitter=True, max_retries=8)
+def record_result(match_id: int) -> bool:
+    """Record a finished match in its Event (advancing the bracket) and rate it."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != Match.Status.FINISHED:
+        return False
+    recorded = events.record_match_result(match=match)
+    projections.refresh_ratings_after(match)
+    return recorded
+
+
+@shared_task(acks_late=True)
+def enforce_deadlines() -> int:
+    """Apply each running Event's turn-deadline policy to seats that waited too long."""
+    return events.enforce_deadlines()
+
+
+@shared_task(acks_late=True)
+def sweep_results() -> int:
+    """Record any finished Event match whose result was missed (a lost task)."""
+    return events.sweep_results()
+
+
+# The dashboard's re-run scoring job lives beside its progress notes; named here so that
+# a worker's autodiscovery of `league.tasks` registers it too.
+rescore = dashboard_tasks.rescore

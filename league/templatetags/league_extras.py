@@ -1,0 +1,40 @@
+"""Filters of the league pages: numbers as people write them, tiebreak names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+TIEBREAK_LABELS = {
+    "head_to_head": "Head to head",
+    "buchholz": "Buchholz",
+    "buchholz_cut1": "Buchholz cut 1",
+    "sonneborn_berger": "Sonneborn-Berger",
+    "wins": "Wins",
+}
+
+
+@register.filter
+def num(value: Any) -> str:
+    """3.0 -> "3", 2.5 -> "2.5", 1.23456 -> "1.23"; anything else as it is."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "" if value is None else str(value)
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.2f}".rstrip("0")
+
+
+@register.filter
+def tiebreak_label(name: str) -> str:
+    """A tiebreak's column heading: "Buchholz", "stack" for figure:stack, "stack diff"."""
+    if name in TIEBREAK_LABELS:
+        return TIEBREAK_LABELS[name]
+    kind, _, figure = name.partition(":")
+    if kind == "figure" and figure:
+        return figure.replace("_", " ").capitalize()
+    if kind == "diff" and figure:
+        return f"{figure.replace('_', ' ').capitalize()} diff"
+    return name.replace("_", " ").capitalize()

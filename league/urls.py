@@ -1,0 +1,42 @@
+"""League pages under /league/: seasons, Events, players and the organizer dashboard."""
+
+from django.urls import path
+
+from league import views
+
+app_name = "league"
+
+urlpatterns = [
+    # Public (login required, like the lobby).
+    path("", views.seasons, name="seasons"),
+    path("seasons/<int:season_id>/", views.season, name="season"),
+    path("events/<int:event_id>/", views.event, name="event"),
+    path("events/<int:event_id>/results/", views.event_results, name="event_results"),
+    path("players/<int:player_id>/", views.player, name="player"),
+    # Organizers.
+    path("dashboard/", views.dashboard, name="dashboard"),
+    path("dashboard/seasons/new/", views.season_create, name="season_create"),
+    path("dashboard/events/new/", views.event_create, name="event_create"),
+    path("dashboard/rescore/", views.rescore, name="rescore"),
+    path("dashboard/rescore/<str:job>/", views.rescore_progress, name="rescore_progress"),
+    path("dashboard/seasons/<int:season_id>/standings.csv", views.season_csv,
+         name="season_csv"),
+    path("dashboard/events/<int:event_id>/", views.event_admin, name="event_admin"),
+    path("dashboard/events/<int:event_id>/entrants/", views.entrant_add, name="entrant_add"),
+    path("dashboard/events/<int:event_id>/entrants/<str:key>/withdraw/",
+         views.entrant_withdraw, name="entrant_withdraw"),
+    path("dashboard/events/<int:event_id>/seed/", views.event_seed, name="event_seed"),
+    path("dashboard/events/<int:event_id>/start/", views.event_start, name="event_start"),
+    path("dashboard/events/<int:event_id>/pair/", views.event_pair, name="event_pair"),
+    path("dashboard/events/<int:event_id>/release/", views.round_release,
+         name="round_release"),
+    path("dashboard/events/<int:event_id>/correct/", views.result_correct,
+         name="result_correct"),
+    path("dashboard/events/<int:event_id>/live/", views.event_live, name="event_live"),
+    path("dashboard/events/<int:event_id>/forfeit/", views.match_forfeit,
+         name="match_forfeit"),
+    path("dashboard/events/<int:event_id>/seat-to-bot/", views.match_seat_to_bot,
+         name="match_seat_to_bot"),
+    path("dashboard/events/<int:event_id>/standings.csv", views.event_csv, name="event_csv"),
+    path("teams/new/", views.team_create, name="team_create"),
+]

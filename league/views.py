@@ -1,0 +1,687 @@
+"""League pages: seasons, Events (bracket, live results, standings), players, and the
+organizer dashboard.
+
+Views are thin: guard clauses, then one call into `league.events` (or a form's save).
+Every page needs a login, like the lobby; the dashboard and everything under it also needs
+organizer rights (`events.can_organize` / `can_organize_season`), else 403. A refused
+request (`LeagueError`) comes back in the page or partial with its detail, and the service
+has written nothing. htmx partials are their own templates, served by small views; the
+polled ones answer 204 (htmx swaps nothing) while nothing they show has changed.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from engine import registry
+from league import dashboard_tasks, events, formats, svg
+from league.events import LeagueError
+from league.forms import (
+    FORMAT_TITLES,
+    SEED_CHOICES,
+    CorrectionForm,
+    EntrantForm,
+    EventForm,
+    LiveSeatForm,
+    PairForm,
+    SeasonForm,
+    SeedForm,
+    TeamForm,
+)
+from league.models import (
+    Entrant,
+    Event,
+    EventMatch,
+    Player,
+    Rating,
+    RatingHistory,
+    Season,
+    SeasonStanding,
+    Standing,
+)
+from matches.models import Match, Seat
+
+View = Callable[..., HttpResponse]
+FINISHED = Match.Status.FINISHED
+CHANGED = "league-changed"  # the htmx event after an organizer action: panels refresh
+
+
+# -- guards -------------------------------------------------------------------------------
+
+def is_organizer(user: Any) -> bool:
+    """Staff, or an organizer of at least one season or Event."""
+    if not user.is_authenticated:
+        return False
+    return bool(user.is_staff or user.organized_seasons.exists()
+                or user.organized_events.exists())
+
+
+def organizer_required(view: View) -> View:
+    """Log in first; then only organizers, others get 403."""
+
+    @wraps(view)
+    def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not is_organizer(request.user):
+            raise PermissionDenied("Only organizers may use the dashboard.")
+        return view(request, *args, **kwargs)
+
+    return login_required(guarded)
+
+
+def _organized_event(request: HttpRequest, event_id: int) -> Event:
+    event = get_object_or_404(Event.objects.select_related("season"), pk=event_id)
+    if not events.can_organize(event, request.user):
+        raise PermissionDenied("Only an organizer of this Event may do that.")
+    return event
+
+
+def _organized_season(request: HttpRequest, season_id: int) -> Season:
+    season = get_object_or_404(Season, pk=season_id)
+    if not events.can_organize_season(season, request.user):
+        raise PermissionDenied("Only an organizer of this season may do that.")
+    return season
+
+
+# -- public pages -------------------------------------------------------------------------
+
+@login_required
+@require_GET
+def seasons(request: HttpRequest) -> HttpResponse:
+    """Every season, and the Events that belong to none."""
+    context = {
+        "seasons": Season.objects.annotate(n_events=Count("events")),
+        "loose_events": Event.objects.filter(season__isnull=True),
+        "titles": _titles(),
+        "format_titles": FORMAT_TITLES,
+        "is_organizer": is_organizer(request.user),
+    }
+    return render(request, "league/seasons.html", context)
+
+
+@login_required
+@require_GET
+def season(request: HttpRequest, season_id: int) -> HttpResponse:
+    """A season's table and its Events."""
+    season = get_object_or_404(Season, pk=season_id)
+    context = {
+        "season": season,
+        "game_title": _titles().get(season.game, season.game),
+        "standings": SeasonStanding.objects.filter(season=season).select_related("player"),
+        "events": season.events.all(),
+        "can_organize": events.can_organize_season(season, request.user),
+        "format_titles": FORMAT_TITLES,
+        "titles": _titles(),
+    }
+    return render(request, "league/season.html", context)
+
+
+@login_required
+@require_GET
+def event(request: HttpRequest, event_id: int) -> HttpResponse:
+    """An Event: its bracket diagram, live results and standings."""
+    event = get_object_or_404(Event.objects.select_related("season"), pk=event_id)
+    context = _results_context(event)
+    context["can_organize"] = events.can_organize(event, request.user)
+    return render(request, "league/event.html", context)
+
+
+@login_required
+@require_GET
+def event_results(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The polled results partial; 204 while nothing in it changed."""
+    event = get_object_or_404(Event, pk=event_id)
+    context = _results_context(event)
+    if request.GET.get("v") == context["version"]:
+        return HttpResponse(status=204)
+    return render(request, "league/_event_results.html", context)
+
+
+@login_required
+@require_GET
+def player(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A player's ratings with their chart, their Events and their match history."""
+    player = get_object_or_404(Player.objects.select_related("user"), pk=player_id)
+    titles = _titles()
+    series: dict[str, list[float]] = defaultdict(list)
+    for row in RatingHistory.objects.filter(player=player).order_by("game", "match_id"):
+        series[titles.get(row.game, row.game)].append(row.ordinal)
+    seats = (Seat.objects.filter(user_id=player.user_id).select_related("match")
+             .prefetch_related("match__seats__user").order_by("-match__created_at", "-match_id"))
+    context = {
+        "player": player,
+        "ratings": Rating.objects.filter(player=player),
+        "chart": svg.rating_chart_svg(series),
+        "history": [_history_row(seat, titles) for seat in seats[:50]],
+        "entries": Entrant.objects.filter(player=player).select_related("event"),
+        "titles": titles,
+    }
+    return render(request, "league/player.html", context)
+
+
+# -- dashboard ----------------------------------------------------------------------------
+
+@organizer_required
+@require_GET
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """The seasons and Events the user organizes, and the forms to make new ones."""
+    return _render_dashboard(request)
+
+
+@organizer_required
+@require_POST
+def season_create(request: HttpRequest) -> HttpResponse:
+    """A new season (staff only: the service refuses anybody else)."""
+    form = SeasonForm(request.POST, games=_game_choices())
+    if not form.is_valid():
+        return _render_dashboard(request, season_form=form, status=400)
+    try:
+        created = events.create_season(by=request.user, **form.service_kwargs())
+    except LeagueError as exc:
+        form.add_error(None, exc.detail)
+        return _render_dashboard(request, season_form=form, status=exc.status)
+    messages.success(request, f"Season {created.name} created.")
+    return redirect("league:dashboard")
+
+
+@organizer_required
+@require_POST
+def event_create(request: HttpRequest) -> HttpResponse:
+    """A new Event; its organizer page next."""
+    form = _event_form(request.user, request.POST)
+    if not form.is_valid():
+        return _render_dashboard(request, event_form=form, status=400)
+    try:
+        created = events.create_event(by=request.user, **form.service_kwargs())
+    except LeagueError as exc:
+        form.add_error(None, exc.detail)
+        return _render_dashboard(request, event_form=form, status=exc.status)
+    return redirect("league:event_admin", event_id=created.pk)
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+def team_create(request: HttpRequest) -> HttpResponse:
+    """A team (name and member usernames), to enter into team Events."""
+    form = TeamForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            team = form.save(by=request.user)
+        except LeagueError as exc:
+            form.add_error(None, exc.detail)
+        else:
+            messages.success(request, f"Team {team.name} created.")
+            return redirect("league:dashboard")
+    status = 400 if form.errors else 200
+    return render(request, "league/team_form.html", {"form": form}, status=status)
+
+
+@login_required
+@require_GET
+def event_admin(request: HttpRequest, event_id: int) -> HttpResponse:
+    """An Event's organizer page: entrants, seeding, start, live matches, corrections."""
+    event = _organized_event(request, event_id)
+    context = {**_panel_context(event), **_live_context(event)}
+    return render(request, "league/event_admin.html", context)
+
+
+@login_required
+@require_POST
+def entrant_add(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _organized_event(request, event_id)
+    form = EntrantForm(request.POST)
+    if not form.is_valid():
+        return _panel_answer(request, event, _form_error(form))
+    return _panel_call(request, event, lambda: events.add_entrant(
+        event=event, by=request.user, **form.service_kwargs()))
+
+
+@login_required
+@require_POST
+def entrant_withdraw(request: HttpRequest, event_id: int, key: str) -> HttpResponse:
+    event = _organized_event(request, event_id)
+    return _panel_call(request, event, lambda: events.withdraw_entrant(
+        event=event, by=request.user, key=key))
+
+
+@login_required
+@require_POST
+def event_seed(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _organized_event(request, event_id)
+    form = SeedForm(request.POST)
+    if not form.is_valid():
+        return _panel_answer(request, event, _form_error(form))
+    return _panel_call(request, event, lambda: events.seed_event(
+        event=event, by=request.user, **form.service_kwargs()))
+
+
+@login_required
+@require_POST
+def event_start(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _organized_event(request, event_id)
+    return _panel_call(request, event, lambda: events.start_event(event=event, by=request.user))
+
+
+@login_required
+@require_POST
+def event_pair(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _organized_event(request, event_id)
+    form = PairForm(request.POST)
+    if not form.is_valid():
+        return _panel_answer(request, event, _form_error(form))
+    return _panel_call(request, event, lambda: events.pair_by_hand(
+        event=event, by=request.user, pairings=form.cleaned_data["pairings"]))
+
+
+@login_required
+@require_POST
+def round_release(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Make the matches of a held round as the format drew them."""
+    event = _organized_event(request, event_id)
+    return _panel_call(request, event, lambda: events.release_round(event=event,
+                                                                    by=request.user))
+
+
+@login_required
+@require_POST
+def result_correct(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _organized_event(request, event_id)
+    form = CorrectionForm(request.POST)
+    if not form.is_valid():
+        return _panel_answer(request, event, _form_error(form))
+    return _panel_call(request, event, lambda: events.correct_result(
+        event=event, by=request.user, pairing=form.cleaned_data["pairing"],
+        placements=form.cleaned_data["placements"]))
+
+
+@login_required
+@require_GET
+def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The polled list of the Event's matches; 204 while nothing in it changed."""
+    event = _organized_event(request, event_id)
+    context = _live_context(event)
+    seen = request.GET.get("v")
+    if seen == context["live_version"]:
+        return HttpResponse(status=204)
+    response = render(request, "league/_event_live.html", context)
+    if seen:
+        response["HX-Trigger"] = CHANGED  # results came in: the panel refreshes too
+    return response
+
+
+@login_required
+@require_POST
+def match_forfeit(request: HttpRequest, event_id: int) -> HttpResponse:
+    """An entrant of a live match forfeits it."""
+    event = _organized_event(request, event_id)
+    form = LiveSeatForm(request.POST)
+    if not form.is_valid():
+        return _live_answer(request, event, _form_error(form))
+    return _live_call(request, event, lambda: events.forfeit(
+        event=event, by=request.user, pairing=form.cleaned_data["pairing"],
+        entrant=form.cleaned_data["entrant"]))
+
+
+@login_required
+@require_POST
+def match_seat_to_bot(request: HttpRequest, event_id: int) -> HttpResponse:
+    """A bot takes an entrant's seat for the rest of a live match."""
+    event = _organized_event(request, event_id)
+    form = LiveSeatForm(request.POST)
+    if not form.is_valid():
+        return _live_answer(request, event, _form_error(form))
+    return _live_call(request, event, lambda: events.seat_to_bot(
+        event=event, by=request.user, pairing=form.cleaned_data["pairing"],
+        entrant=form.cleaned_data["entrant"], bot=form.cleaned_data["bot"] or None))
+
+
+@login_required
+@require_GET
+def event_csv(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The Event's standings as a CSV download."""
+    event = _organized_event(request, event_id)
+    standings = list(_standings(event))
+    columns = _tiebreak_columns(event, standings)
+    header = ["rank", "entrant", "name", "points", "wins", "draws", "losses", *columns]
+    rows = ([s.rank, s.entrant.key, s.entrant.name, s.points, s.wins, s.draws, s.losses,
+             *(s.tiebreaks.get(c, "") for c in columns)] for s in standings)
+    return _csv_response(f"event-{event.pk}-standings.csv", header, rows)
+
+
+@login_required
+@require_GET
+def season_csv(request: HttpRequest, season_id: int) -> HttpResponse:
+    """The season's table as a CSV download."""
+    season = _organized_season(request, season_id)
+    header = ["rank", "name", "events", "points", "wins", "draws", "losses"]
+    rows = ([s.rank, s.name, s.events, s.points, s.wins, s.draws, s.losses]
+            for s in SeasonStanding.objects.filter(season=season))
+    return _csv_response(f"season-{season.pk}-standings.csv", header, rows)
+
+
+@organizer_required
+@require_POST
+def rescore(request: HttpRequest) -> HttpResponse:
+    """Queue a rebuild of every projection; answers with its progress bar."""
+    job = dashboard_tasks.start_rescore()
+    if not request.htmx:
+        return redirect(f"{reverse('league:dashboard')}?job={job}")
+    return render(request, "league/_rescore.html", _rescore_context(job))
+
+
+@organizer_required
+@require_GET
+def rescore_progress(request: HttpRequest, job: str) -> HttpResponse:
+    """The polled progress bar of a re-scoring job."""
+    return render(request, "league/_rescore.html", _rescore_context(job))
+
+
+# -- answers of the organizer page's actions ----------------------------------------------
+
+def _panel_call(request: HttpRequest, event: Event, call: Callable[[], Any]) -> HttpResponse:
+    """Run one service call; the refreshed panel, with the refusal if there was one."""
+    try:
+        call()
+    except LeagueError as exc:
+        return _panel_answer(request, event, exc.detail)
+    return _panel_answer(request, event, None)
+
+
+def _panel_answer(request: HttpRequest, event: Event, error: str | None) -> HttpResponse:
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("league:event_admin", event_id=event.pk)
+    event.refresh_from_db()
+    # htmx swaps only 2xx answers, so a refusal comes back as 200 with its message.
+    response = render(request, "league/_event_panel.html", _panel_context(event, error))
+    if error is None:
+        response["HX-Trigger"] = CHANGED
+    return response
+
+
+def _live_call(request: HttpRequest, event: Event, call: Callable[[], Any]) -> HttpResponse:
+    try:
+        call()
+    except LeagueError as exc:
+        return _live_answer(request, event, exc.detail)
+    return _live_answer(request, event, None)
+
+
+def _live_answer(request: HttpRequest, event: Event, error: str | None) -> HttpResponse:
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("league:event_admin", event_id=event.pk)
+    event.refresh_from_db()
+    response = render(request, "league/_event_live.html", _live_context(event, error))
+    if error is None:
+        response["HX-Trigger"] = CHANGED
+    return response
+
+
+def _form_error(form: Any) -> str:
+    return " ".join(str(m) for errors in form.errors.values() for m in errors)
+
+
+# -- contexts -----------------------------------------------------------------------------
+
+def _titles() -> dict[str, str]:
+    return {key: rules.spec.title for key, rules in registry.games().items()}
+
+
+def _game_choices() -> list[tuple[str, str]]:
+    return sorted(_titles().items(), key=lambda item: item[1])
+
+
+def _all_bots() -> list[str]:
+    return sorted({name for key in registry.games() for name in registry.bot_names(key)})
+
+
+def _organized_seasons(user: Any) -> QuerySet[Season]:
+    return Season.objects.all() if user.is_staff else user.organized_seasons.all()
+
+
+def _organized_events(user: Any) -> QuerySet[Event]:
+    if user.is_staff:
+        return Event.objects.select_related("season")
+    return (Event.objects.filter(Q(organizers=user) | Q(season__organizers=user))
+            .select_related("season").distinct())
+
+
+def _event_form(user: Any, data: Any = None) -> EventForm:
+    return EventForm(data, games=_game_choices(), seasons=list(_organized_seasons(user)),
+                     bots=_all_bots(), season_optional=user.is_staff)
+
+
+def _format_help() -> list[dict[str, Any]]:
+    """Each format's options, for the help beside the options box."""
+    out = []
+    for key, title in FORMAT_TITLES.items():
+        try:
+            options = [spec.to_json() for spec in formats.get_format(key).options]
+        except formats.FormatError:  # a format this build does not have: no options
+            options = []
+        for option in options:
+            if isinstance(option["default"], list):
+                option["default"] = ", ".join(map(str, option["default"])) or "none"
+        out.append({"key": key, "title": title, "options": options})
+    return out
+
+
+def _render_dashboard(request: HttpRequest, *, season_form: SeasonForm | None = None,
+                      event_form: EventForm | None = None, status: int = 200) -> HttpResponse:
+    user = request.user
+    seasons = _organized_seasons(user).annotate(n_events=Count("events"))
+    job = request.GET.get("job")
+    context = {
+        "seasons": seasons,
+        "events": _organized_events(user),
+        "season_form": season_form or SeasonForm(games=_game_choices()),
+        "event_form": event_form or _event_form(user),
+        "can_create_season": user.is_staff,
+        "format_help": _format_help(),
+        "format_titles": FORMAT_TITLES,
+        "titles": _titles(),
+        "rescore": _rescore_context(job) if job else None,
+    }
+    return render(request, "league/dashboard.html", context, status=status)
+
+
+def _names(event: Event) -> dict[str, str]:
+    return dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+
+
+def _panel_context(event: Event, error: str | None = None) -> dict[str, Any]:
+    """The organizer panel: entrants and the forms that fit the Event's stage."""
+    done = events.replay(event)
+    names = _names(event)
+    links = {em.pairing: em for em in EventMatch.objects.filter(event=event)}
+    results = [{
+        "pairing": pid, "label": links[pid].label if pid in links else pid,
+        "places": [(key, names.get(key, key), place)
+                   for key, place in sorted(res["placements"].items(), key=lambda kv: kv[1])],
+    } for pid, res in done.results.items()]
+    return {
+        "event": event,
+        "error": error,
+        "entrants": Entrant.objects.filter(event=event).select_related("player", "team"),
+        "bots": registry.bot_names(event.game),
+        "seed_methods": SEED_CHOICES,
+        "seeded_by": done.seeded_by,
+        "results": results,
+        **_held_context(event, done, names),
+        "format_title": FORMAT_TITLES.get(event.format, event.format),
+        "game_title": _titles().get(event.game, event.game),
+    }
+
+
+def _held_context(event: Event, done: events.Replayed,
+                  names: dict[str, str]) -> dict[str, Any]:
+    """The round that waits for the organizer, byes included, and its pairings as text."""
+    held = events.held_pairings(event, done)
+    if not held:
+        return {"held": [], "held_text": ""}
+    where = (held[0].stage, held[0].round)
+    drawn = [p for p in formats.get_format(event.format).pairings(done.state)
+             if (p.stage, p.round) == where]
+    return {
+        "held": [{"pairing": p, "names": [names.get(k, k) if k else "bye" for k in p.slots]}
+                 for p in drawn],
+        "held_text": "\n".join(" ".join(p.entrants) for p in drawn),
+    }
+
+
+def _match_rows(event: Event, results: dict[str, dict[str, Any]],
+                names: dict[str, str]) -> list[dict[str, Any]]:
+    """The Event's matches in round order, with who plays and how it ended."""
+    rows = []
+    for link in (EventMatch.objects.filter(event=event).select_related("match")
+                 .order_by("round", "pairing")):
+        placements = results.get(link.pairing, {}).get("placements", {})
+        rows.append({
+            "link": link, "match": link.match,
+            "live": link.match.status != FINISHED,
+            "entrants": [{"key": key, "name": names.get(key, key),
+                          "place": placements.get(key)} for key in link.entrants],
+        })
+    return rows
+
+
+def _version(*parts: Iterable[Any]) -> str:
+    """A short fingerprint of what a polled partial shows."""
+    return hashlib.sha1(repr([list(p) for p in parts]).encode()).hexdigest()[:12]
+
+
+def _live_context(event: Event, error: str | None = None) -> dict[str, Any]:
+    done = events.replay(event)
+    rows = _match_rows(event, done.results, _names(event))
+    return {
+        "event": event,
+        "live_error": error,
+        "rows": rows,
+        "bots": registry.bot_names(event.game),
+        "live_version": _version([event.seq, event.status],
+                                 [(r["match"].pk, r["match"].status) for r in rows]),
+    }
+
+
+def _standings(event: Event) -> QuerySet[Standing]:
+    return (Standing.objects.filter(event=event)
+            .select_related("entrant", "entrant__player", "entrant__team"))
+
+
+def _tiebreak_columns(event: Event, standings: Iterable[Standing]) -> list[str]:
+    """The tiebreaks the rows carry, in the order the Event's options rank them."""
+    present: dict[str, None] = {}
+    for row in standings:
+        present.update(dict.fromkeys(row.tiebreaks))
+    preferred = event.format_options.get("tiebreaks") or []
+    ordered = [name for name in preferred if name in present]
+    return ordered + sorted(name for name in present if name not in ordered)
+
+
+def _results_context(event: Event) -> dict[str, Any]:
+    """The public Event page's live part: diagram, standings and matches."""
+    done = events.replay(event)
+    names = {key: e["name"] for key, e in done.entrants.items()}
+    standings = list(_standings(event))
+    columns = _tiebreak_columns(event, standings)
+    champion = _champion(event, standings)
+    diagram = ""
+    if done.state is not None:
+        pairings = formats.get_format(event.format).pairings(done.state)
+        diagram = svg.bracket_svg(
+            pairings, names=names,
+            results={pid: r["placements"] for pid, r in done.results.items()},
+            links={pid: reverse("match_play", args=[m["match"]])
+                   for pid, m in done.matches.items()},
+            champion=champion.entrant.key if champion else None,
+            withdrawn={key for key, e in done.entrants.items() if e["withdrawn"]},
+        )
+    rows = _match_rows(event, done.results, names)
+    return {
+        "event": event,
+        "game_title": _titles().get(event.game, event.game),
+        "format_title": FORMAT_TITLES.get(event.format, event.format),
+        "diagram": diagram,
+        "standings": [{"row": s, "tiebreaks": [s.tiebreaks.get(c) for c in columns]}
+                      for s in standings],
+        "columns": columns,
+        "champion": champion,
+        "rows": rows,
+        "entrants": Entrant.objects.filter(event=event).select_related("player"),
+        "polling": event.status == Event.Status.RUNNING,
+        "version": _version([event.seq, event.status],
+                            [(r["match"].pk, r["match"].status) for r in rows]),
+    }
+
+
+def _champion(event: Event, standings: list[Standing]) -> Standing | None:
+    """The sole first of a finished Event."""
+    if event.status != Event.Status.FINISHED:
+        return None
+    firsts = [s for s in standings if s.rank == 1]
+    return firsts[0] if len(firsts) == 1 else None
+
+
+def _history_row(seat: Seat, titles: dict[str, str]) -> dict[str, Any]:
+    """One match of a player's history: game, opponents, outcome."""
+    match = seat.match
+    others = [s.label for s in match.seats.all() if s.index != seat.index]
+    return {"match": match, "game": titles.get(match.game, match.game), "opponents": others,
+            "outcome": _outcome(match, seat.index)}
+
+
+def _outcome(match: Match, index: int) -> str:
+    if match.status != FINISHED or not match.result:
+        return "Open" if match.status == Match.Status.OPEN else "Playing"
+    placements = match.result.get("placements") or []
+    if index >= len(placements):
+        return "—"
+    place = placements[index]
+    if place == 1:
+        return "Draw" if placements.count(1) > 1 else "Won"
+    if len(placements) > 2:
+        return f"Place {place} of {len(placements)}"
+    return "Lost"
+
+
+def _rescore_context(job: str) -> dict[str, Any]:
+    found = dashboard_tasks.progress(job)
+    state = found or {"percent": 0, "state": "unknown"}
+    return {"job": job, "progress": state,
+            "done": state["state"] in {"done", "failed", "unknown"}}
+
+
+_CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> Any:
+    """A typed name that a spreadsheet would run as a formula is quoted."""
+    if isinstance(value, str) and value.startswith(_CSV_FORMULA):
+        return "'" + value
+    return value
+
+
+def _csv_response(filename: str, header: list[str], rows: Iterable[list[Any]]) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    writer.writerow(header)
+    writer.writerows([_cell(v) for v in row] for row in rows)
+    return response
+

@@ -1,0 +1,145 @@
+"""Who may write through the league API: a permission table for every write endpoint.
+
+Anonymous callers get 401, an outsider 403 `not_organizer`; a season's organizer runs
+the season's Events and teams (but makes no seasons), staff do everything. A refusal
+writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from league_api_helpers import GAME, ROLES, first_link, record_count
+from rest_framework.test import APIClient
+
+from league.models import Event, Season, Team
+
+pytestmark = pytest.mark.django_db
+
+Setup = Callable[[pytest.FixtureRequest], tuple[str, dict[str, Any]]]
+
+
+def _event(request: pytest.FixtureRequest, name: str = "draft_event") -> Event:
+    return request.getfixturevalue(name)
+
+
+def _held(request: pytest.FixtureRequest) -> Event:
+    return request.getfixturevalue("held_event")("swiss")
+
+
+def _played(request: pytest.FixtureRequest) -> tuple[Event, Any]:
+    event = _event(request, "running_event")
+    link = first_link(event)
+    request.getfixturevalue("finish")(link, link.entrants[1])
+    return event, link
+
+
+def _corrections(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
+    event, link = _played(request)
+    first, second = link.entrants
+    return (f"/api/events/{event.pk}/corrections/",
+            {"pairing": link.pairing, "placements": {first: 2, second: 1}})
+
+
+def _seat(request: pytest.FixtureRequest, path: str, **extra: Any) -> tuple[str, dict[str, Any]]:
+    event = _event(request, "running_event")
+    link = first_link(event)
+    return (f"/api/events/{event.pk}/{path}/",
+            {"pairing": link.pairing, "entrant": link.entrants[0], **extra})
+
+
+def _season_id(request: pytest.FixtureRequest) -> int:
+    return int(request.getfixturevalue("season").pk)
+
+
+# endpoint -> (setup giving the url and a valid body, status for those allowed, who is)
+WRITES: dict[str, tuple[Setup, int, set[str]]] = {
+    "create a season": (lambda r: ("/api/seasons/", {"name": "Winter", "game": GAME}),
+                        201, {"staff"}),
+    "create a team": (lambda r: ("/api/teams/", {"name": "Reds", "members": ["bruno"]}),
+                      201, {"staff", "season_organizer"}),
+    "create an Event": (lambda r: ("/api/events/", {"name": "Week 2", "game": GAME,
+                                                    "format": "swiss",
+                                                    "season": _season_id(r)}),
+                        201, {"staff", "season_organizer"}),
+    "add an entrant": (lambda r: (f"/api/events/{_event(r).pk}/entrants/", {"bot": "random"}),
+                       201, {"staff", "season_organizer"}),
+    "withdraw an entrant": (lambda r: (f"/api/events/{_event(r).pk}/entrants/e1/withdraw/", {}),
+                            200, {"staff", "season_organizer"}),
+    "seed": (lambda r: (f"/api/events/{_event(r).pk}/seed/", {"method": "random"}),
+             200, {"staff", "season_organizer"}),
+    "start": (lambda r: (f"/api/events/{_event(r).pk}/start/", {}),
+              200, {"staff", "season_organizer"}),
+    "pair by hand": (lambda r: (f"/api/events/{_held(r).pk}/pairings/",
+                                {"pairings": [["e1", "e2"], ["e3", "e4"]]}),
+                     200, {"staff", "season_organizer"}),
+    "release a round": (lambda r: (f"/api/events/{_held(r).pk}/release/", {}),
+                        200, {"staff", "season_organizer"}),
+    "forfeit": (lambda r: _seat(r, "forfeit"), 200, {"staff", "season_organizer"}),
+    "seat to bot": (lambda r: _seat(r, "seat-to-bot", bot="random"),
+                    200, {"staff", "season_organizer"}),
+    "correct a result": (_corrections, 200, {"staff", "season_organizer"}),
+}
+
+
+def _expected(role: str, allowed: int, who: set[str]) -> tuple[int, str | None]:
+    if role == "anonymous":
+        return 401, "not_authenticated"
+    return (allowed, None) if role in who else (403, "not_organizer")
+
+
+def _written() -> tuple[int, int, int, int]:
+    return record_count(), Season.objects.count(), Event.objects.count(), Team.objects.count()
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("endpoint", list(WRITES))
+def test_who_may_write(request: pytest.FixtureRequest, as_role: Callable[[str], APIClient],
+                       endpoint: str, role: str, player2: Any) -> None:
+    setup, allowed, who = WRITES[endpoint]
+    client = as_role(role)
+    url, body = setup(request)
+    before = _written()
+    response = client.post(url, body, format="json")
+    status, code = _expected(role, allowed, who)
+    assert response.status_code == status, response.content
+    if code is not None:
+        assert response.json()["code"] == code
+        assert _written() == before
+    else:
+        assert _written() != before
+
+
+def test_an_event_organizer_outside_the_season_runs_that_event_only(
+        outsider_api: APIClient, outsider: Any, draft_event: Event,
+        make_event: Callable[..., Event]) -> None:
+    draft_event.organizers.add(outsider)
+    other = make_event(bots=0)
+    client = outsider_api
+    mine = client.post(f"/api/events/{draft_event.pk}/entrants/", {"bot": "random"},
+                       format="json")
+    theirs = client.post(f"/api/events/{other.pk}/entrants/", {"bot": "random"}, format="json")
+    assert (mine.status_code, theirs.status_code) == (201, 403)
+
+
+def test_a_season_organizer_cannot_make_events_in_another_season(
+        player_api: APIClient, organizer: Any) -> None:
+    from league import events
+
+    elsewhere = events.create_season(name="Spring", game=GAME, by=organizer)
+    before = Event.objects.count()
+    response = player_api.post("/api/events/", {"name": "Sneaky", "game": GAME,
+                                                "format": "swiss", "season": elsewhere.pk},
+                               format="json")
+    assert (response.status_code, response.json()["code"]) == (403, "not_organizer")
+    assert Event.objects.count() == before
+
+
+def test_without_a_season_only_staff_make_events(
+        as_role: Callable[[str], APIClient]) -> None:
+    body = {"name": "Open night", "game": GAME, "format": "swiss"}
+    assert as_role("season_organizer").post("/api/events/", body,
+                                            format="json").status_code == 403
+    assert as_role("staff").post("/api/events/", body, format="json").status_code == 201

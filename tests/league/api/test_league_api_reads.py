@@ -1,0 +1,201 @@
+"""League reads: who may read, Events and their filters, the bracket, standings, records,
+teams, and the OpenAPI schema."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from league_api_helpers import GAME, ROLES, first_link
+from rest_framework.test import APIClient
+
+from league import events
+from league.models import Event, Season, Team
+from league.services import player_for
+
+pytestmark = pytest.mark.django_db
+
+READS = [
+    "/api/seasons/", "/api/seasons/{season}/", "/api/seasons/{season}/standings/",
+    "/api/events/", "/api/events/{event}/", "/api/events/{event}/bracket/",
+    "/api/events/{event}/standings/", "/api/events/{event}/records/",
+    "/api/players/", "/api/players/{player}/", "/api/players/{player}/matches/",
+    "/api/players/{player}/ratings/", "/api/players/{player}/ratings/history/",
+    "/api/teams/", "/api/teams/{team}/",
+]
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("path", READS)
+def test_who_may_read(as_role: Callable[[str], APIClient], running_event: Event,
+                      season: Season, player: Any, path: str, role: str) -> None:
+    team = Team.objects.create(name="Reds")
+    url = path.format(season=season.pk, event=running_event.pk, team=team.pk,
+                      player=player_for(player).pk)
+    response = as_role(role).get(url)
+    assert response.status_code == (401 if role == "anonymous" else 200), response.content
+    if role == "anonymous":
+        assert response.json()["code"] == "not_authenticated"
+
+
+@pytest.mark.parametrize("path", ["seasons", "events", "players", "teams"])
+def test_an_unknown_id_is_404_with_a_code(outsider_api: APIClient, path: str) -> None:
+    response = outsider_api.get(f"/api/{path}/999999/")
+    assert (response.status_code, response.json()["code"]) == (404, "not_found")
+
+
+def test_events_are_filtered_by_season_game_and_status(
+        outsider_api: APIClient, organizer: Any, season: Season, draft_event: Event,
+        running_event: Event) -> None:
+    loose = events.create_event(name="Open", game="superstar_showdown", format="swiss",
+                                by=organizer)
+
+    def found(query: str) -> set[int]:
+        response = outsider_api.get(f"/api/events/?{query}")
+        assert response.status_code == 200, response.content
+        return {e["id"] for e in response.json()["results"]}
+
+    assert found("") == {draft_event.pk, running_event.pk, loose.pk}
+    assert found(f"season={season.pk}") == {draft_event.pk, running_event.pk}
+    assert found("game=superstar_showdown") == {loose.pk}
+    assert found("status=running") == {running_event.pk}
+    assert found(f"status=draft&season={season.pk}") == {draft_event.pk}
+    assert outsider_api.get("/api/events/?status=paused").status_code == 400
+
+
+def test_an_event_shows_its_entrants_format_and_options(outsider_api: APIClient,
+                                                        running_event: Event) -> None:
+    data = outsider_api.get(f"/api/events/{running_event.pk}/").json()
+    assert (data["status"], data["format"], data["game"]) == ("running", "round_robin", GAME)
+    assert data["organizers"] == ["organizer"]
+    assert isinstance(data["format_options"], dict) and isinstance(data["match_options"], dict)
+    assert [(e["key"], e["name"], e["bot"]) for e in data["entrants"]] == [
+        ("e1", "Bot 1", "random"), ("e2", "Bot 2", "heuristic"),
+        ("e3", "Bot 3", "random"), ("e4", "Bot 4", "heuristic")]
+    assert [e["seed"] for e in data["entrants"]] == [1, 2, 3, 4]
+
+
+def test_a_draft_has_an_empty_bracket_and_no_standings(outsider_api: APIClient,
+                                                       draft_event: Event) -> None:
+    assert outsider_api.get(f"/api/events/{draft_event.pk}/bracket/").json() == []
+    assert outsider_api.get(f"/api/events/{draft_event.pk}/standings/").json() == []
+
+
+def test_an_elimination_bracket_shows_the_slots_still_to_be_decided(
+        outsider_api: APIClient, organizer: Any, make_event: Callable[..., Event],
+        finish: Callable[..., None]) -> None:
+    event = make_event("single_elimination")
+    events.start_event(event=event, by=organizer)
+    semi = first_link(event)
+    finish(semi, semi.entrants[1])
+    bracket = outsider_api.get(f"/api/events/{event.pk}/bracket/").json()
+    assert len(bracket) == 3
+    played, waiting = (next(p for p in bracket if p["pairing"] == semi.pairing),
+                       next(p for p in bracket if p["round"] == 2))
+    assert played["match_status"] == "finished"
+    assert played["result"] == {semi.entrants[0]: 1, semi.entrants[1]: 2}
+    assert played["forfeit"] == semi.entrants[1]
+    assert [s["place"] for s in played["slots"]] == [1, 2]
+    assert (waiting["match"], waiting["match_status"], waiting["result"]) == (None, None, None)
+    # The format fills a node's slots once both are known; until then each names its source.
+    assert [s["entrant"] for s in waiting["slots"]] == [None, None]
+    assert [s["source"] for s in waiting["slots"]] == ["winner of W1-1", "winner of W1-2"]
+
+
+def test_standings_and_records_of_a_running_event(outsider_api: APIClient,
+                                                  running_event: Event,
+                                                  finish: Callable[..., None]) -> None:
+    link = first_link(running_event)
+    finish(link, link.entrants[1])
+    rows = outsider_api.get(f"/api/events/{running_event.pk}/standings/").json()
+    assert len(rows) == 4
+    winner = next(r for r in rows if r["entrant"] == link.entrants[0])
+    name = running_event.entrants.get(key=link.entrants[0]).name
+    assert (winner["rank"], winner["wins"], winner["name"]) == (1, 1, name)
+    assert sum(r["wins"] for r in rows) == sum(r["losses"] for r in rows) == 1
+    records = outsider_api.get(f"/api/events/{running_event.pk}/records/").json()
+    kinds = [r["kind"] for r in records["results"]]
+    assert kinds[:5] == ["entrant_added"] * 4 + ["started"]
+    assert kinds[-1] == "result_recorded"
+    assert records["results"][0]["actor"] == "organizer"
+    assert records["results"][-1]["actor"] is None
+
+
+def test_a_season_and_its_table(outsider_api: APIClient, season: Season,
+                                running_event: Event, finish: Callable[..., None]) -> None:
+    link = first_link(running_event)
+    finish(link, link.entrants[1])
+    data = outsider_api.get(f"/api/seasons/{season.pk}/").json()
+    assert (data["name"], data["game"]) == ("Autumn league", GAME)
+    assert sorted(data["organizers"]) == ["alice", "organizer"]
+    table = outsider_api.get(f"/api/seasons/{season.pk}/standings/").json()
+    assert table[0]["wins"] == 1 and table[0]["points"] == 3
+    assert [r["rank"] for r in table] == sorted(r["rank"] for r in table)
+
+
+def test_staff_make_a_team_of_members(organizer_api: APIClient, outsider_api: APIClient,
+                                      player: Any, player2: Any) -> None:
+    response = organizer_api.post("/api/teams/", {"name": "Reds", "members": ["alice", "bruno"]},
+                                  format="json")
+    assert response.status_code == 201, response.content
+    team = outsider_api.get(f"/api/teams/{response.json()['id']}/").json()
+    assert sorted(m["username"] for m in team["members"]) == ["alice", "bruno"]
+    assert team["created_by"] == "organizer"
+    assert [t["name"] for t in outsider_api.get("/api/teams/").json()["results"]] == ["Reds"]
+
+
+def test_a_team_enters_an_event_by_name(organizer_api: APIClient, draft_event: Event,
+                                        player: Any) -> None:
+    organizer_api.post("/api/teams/", {"name": "Reds", "members": ["alice"]}, format="json")
+    response = organizer_api.post(f"/api/events/{draft_event.pk}/entrants/", {"team": "Reds"},
+                                  format="json")
+    assert response.status_code == 201, response.content
+    assert (response.json()["name"], response.json()["key"]) == ("Reds", "e5")
+
+
+def test_the_schema_documents_the_league_without_warnings(anon_api: APIClient,
+                                                          tmp_path: Path) -> None:
+    call_command("spectacular", "--validate", "--fail-on-warn",
+                 "--file", str(tmp_path / "schema.yaml"))
+    doc = anon_api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    paths = doc["paths"]
+    for path in ["/api/seasons/", "/api/events/{id}/bracket/", "/api/events/{id}/seed/",
+                 "/api/events/{id}/entrants/{key}/withdraw/", "/api/players/{id}/matches/",
+                 "/api/players/{id}/ratings/history/", "/api/teams/"]:
+        assert path in paths
+    seed = paths["/api/events/{id}/seed/"]["post"]
+    assert set(seed["responses"]) >= {"200", "400", "401", "403", "404", "409"}
+    history = paths["/api/players/{id}/matches/"]["get"]
+    assert {p["name"] for p in history["parameters"]} >= {"game", "season", "opponent",
+                                                           "result", "page"}
+
+
+def test_a_held_round_waits_for_its_release(organizer_api: APIClient,
+                                            held_event: Callable[[str], Event]) -> None:
+    event = held_event("swiss")
+    url = f"/api/events/{event.pk}/"
+    waiting = [p for p in organizer_api.get(f"{url}bracket/").json() if p["round"] == 2]
+    assert waiting and all(p["held"] and p["match"] is None for p in waiting)
+
+    assert organizer_api.post(f"{url}release/").status_code == 200
+
+    second = [p for p in organizer_api.get(f"{url}bracket/").json() if p["round"] == 2]
+    assert all(not p["held"] and p["match_status"] == "active" for p in second)
+    kinds = [r["kind"] for r in organizer_api.get(f"{url}records/").json()["results"]]
+    assert kinds[-3:] == ["round_released", "match_created", "match_created"]
+
+
+def test_hand_pairings_for_a_held_round_make_its_matches(
+        organizer_api: APIClient, held_event: Callable[[str], Event]) -> None:
+    event = held_event("swiss")
+    response = organizer_api.post(f"/api/events/{event.pk}/pairings/",
+                                  {"pairings": [["e1", "e2"], ["e3", "e4"]]}, format="json")
+    assert response.status_code == 200, response.content
+    second = [p for p in organizer_api.get(f"/api/events/{event.pk}/bracket/").json()
+              if p["round"] == 2]
+    assert sorted([s["entrant"] for s in p["slots"]] for p in second) == [["e1", "e2"],
+                                                                          ["e3", "e4"]]
+    assert all(p["match_status"] == "active" and not p["held"] for p in second)

@@ -1,0 +1,265 @@
+"""Every refusal of the Event service, through the API: `{code, detail}` with its status,
+and nothing written (no record, no season, Event or team)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from league_api_helpers import GAME, first_link, written
+from rest_framework.test import APIClient
+
+from league import events
+from league.models import Event, EventMatch, Team
+
+pytestmark = pytest.mark.django_db
+
+# A setup gives the url, the body and, optionally, the client fixture (default: staff).
+Setup = Callable[[pytest.FixtureRequest], tuple[Any, ...]]
+
+
+def fx(request: pytest.FixtureRequest, name: str) -> Any:
+    return request.getfixturevalue(name)
+
+
+def draft(r: pytest.FixtureRequest, path: str) -> str:
+    return f"/api/events/{fx(r, 'draft_event').pk}/{path}"
+
+
+def running(r: pytest.FixtureRequest, path: str) -> tuple[Event, EventMatch, str]:
+    event = fx(r, "running_event")
+    return event, first_link(event), f"/api/events/{event.pk}/{path}"
+
+
+def swiss_running(r: pytest.FixtureRequest, path: str) -> str:
+    """A started Swiss of four bots that does not hold its rounds."""
+    event = fx(r, "make_event")("swiss")
+    events.start_event(event=event, by=fx(r, "organizer"))
+    return f"/api/events/{event.pk}/{path}"
+
+
+def played(r: pytest.FixtureRequest, path: str) -> tuple[Event, EventMatch, str]:
+    event, link, url = running(r, path)
+    fx(r, "finish")(link, link.entrants[1])
+    link.match.refresh_from_db()
+    return event, link, url
+
+
+def finished_event(r: pytest.FixtureRequest) -> Event:
+    """A round robin of two bots whose one match is over: the Event is finished."""
+    event = fx(r, "make_event")(bots=2)
+    events.start_event(event=event, by=fx(r, "organizer"))
+    link = first_link(event)
+    fx(r, "finish")(link, link.entrants[0])
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    return event
+
+
+def started(r: pytest.FixtureRequest, fmt: str, bots: int = 4) -> Event:
+    event = fx(r, "make_event")(fmt, bots=bots)
+    events.start_event(event=event, by=fx(r, "organizer"))
+    return event
+
+
+def twice(r: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
+    event = fx(r, "make_event")(bots=0)
+    events.add_entrant(event=event, by=fx(r, "organizer"), player="alice")
+    return f"/api/events/{event.pk}/entrants/", {"player": "alice", "name": "Alice again"}
+
+
+def empty_team(r: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
+    Team.objects.create(name="Nobody home")
+    return draft(r, "entrants/"), {"team": "Nobody home"}
+
+
+def elimination_conflict(r: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
+    """Both semi-finals played, so the final was made with their winners."""
+    event = started(r, "single_elimination")
+    for link in EventMatch.objects.filter(event=event).select_related("match"):
+        fx(r, "finish")(link, link.entrants[1])
+    semi = EventMatch.objects.filter(event=event).order_by("round", "pairing").first()
+    assert semi is not None and EventMatch.objects.filter(event=event).count() == 3
+    first, second = semi.entrants
+    return (f"/api/events/{event.pk}/corrections/",
+            {"pairing": semi.pairing, "placements": {first: 2, second: 1}})
+
+
+def correction(r: pytest.FixtureRequest, placements: Callable[[list[str]], dict[str, int]],
+               play: bool = True) -> tuple[str, dict[str, Any]]:
+    _, link, url = (played if play else running)(r, "corrections/")
+    return url, {"pairing": link.pairing, "placements": placements(link.entrants)}
+
+
+def seat(r: pytest.FixtureRequest, path: str, play: bool = False, **body: Any
+         ) -> tuple[str, dict[str, Any]]:
+    _, link, url = (played if play else running)(r, path)
+    return url, {"pairing": link.pairing, "entrant": link.entrants[0], **body}
+
+
+def outsider_of_link(r: pytest.FixtureRequest, path: str) -> tuple[str, dict[str, Any]]:
+    event, link, url = running(r, path)
+    other = next(e.key for e in event.entrants.all() if e.key not in link.entrants)
+    return url, {"pairing": link.pairing, "entrant": other}
+
+
+def taken_team(r: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
+    Team.objects.create(name="Reds")
+    fx(r, "player")
+    return "/api/teams/", {"name": "Reds", "members": ["alice"]}
+
+
+def event_body(**extra: Any) -> dict[str, Any]:
+    return {"name": "Week 3", "game": GAME, "format": "round_robin", **extra}
+
+
+# case -> (setup giving the url and body, status, code)
+REFUSALS: dict[str, tuple[Setup, int, str]] = {
+    # seasons
+    "a season of an unknown game": (lambda r: ("/api/seasons/", {"name": "X", "game": "chess"}),
+                                    400, "unknown_game"),
+    "a season without a name": (lambda r: ("/api/seasons/", {"name": " ", "game": GAME}),
+                                400, "bad_name"),
+    "a season scoring only wins": (lambda r: ("/api/seasons/", {"name": "X", "game": GAME,
+                                                                "scoring": {"win": 3}}),
+                                   400, "bad_scoring"),
+    "a season ending before it starts": (
+        lambda r: ("/api/seasons/", {"name": "X", "game": GAME, "starts_on": "2025-05-01",
+                                     "ends_on": "2025-04-01"}), 400, "bad_dates"),
+    # Events
+    "an Event of an unknown game": (lambda r: ("/api/events/", event_body(game="chess")),
+                                    400, "unknown_game"),
+    "an Event of an unknown format": (lambda r: ("/api/events/", event_body(format="ladder")),
+                                      400, "unknown_format"),
+    "an Event with an unknown format option": (
+        lambda r: ("/api/events/", event_body(format_options={"colour": "red"})),
+        400, "unknown_option"),
+    "an Event with an unknown match option": (
+        lambda r: ("/api/events/", event_body(match_options={"colour": "red"})),
+        400, "unknown_option"),
+    "an Event of another game than its season's": (
+        lambda r: ("/api/events/", event_body(game="superstar_showdown",
+                                              season=fx(r, "season").pk)),
+        400, "wrong_game"),
+    "an Event without a name": (lambda r: ("/api/events/", event_body(name="")),
+                                400, "bad_name"),
+    "heats with tables too big for the game": (
+        lambda r: ("/api/events/", event_body(format="heats", format_options={"pod_size": 3})),
+        400, "bad_pod_size"),
+    "an unknown deadline policy": (lambda r: ("/api/events/", event_body(deadline_policy="nap")),
+                                   400, "bad_policy"),
+    "an unknown deadline bot": (lambda r: ("/api/events/", event_body(deadline_bot="nope")),
+                                400, "unknown_bot"),
+    "a deadline of no minutes": (lambda r: ("/api/events/", event_body(turn_deadline_minutes=0)),
+                                 400, "bad_deadline"),
+    # entrants
+    "an entrant twice": (twice, 409, "entrant_twice"),
+    "an unknown bot": (lambda r: (draft(r, "entrants/"), {"bot": "nope"}), 400, "unknown_bot"),
+    "an unknown player": (lambda r: (draft(r, "entrants/"), {"player": "nobody"}),
+                          400, "unknown_player"),
+    "an unknown team": (lambda r: (draft(r, "entrants/"), {"team": "Nobody"}),
+                        400, "unknown_team"),
+    "a team without members": (empty_team, 400, "empty_team"),
+    "a player and a bot at once": (lambda r: (draft(r, "entrants/"),
+                                              {"player": "alice", "bot": "random"}),
+                                   400, "bad_entrant"),
+    "a late entrant once the bracket has results": (
+        lambda r: (f"/api/events/{elimination_started(r).pk}/entrants/", {"bot": "random"}),
+        400, "already_started"),
+    "an entrant in a finished Event": (
+        lambda r: (f"/api/events/{finished_event(r).pk}/entrants/", {"bot": "random"}),
+        409, "event_finished"),
+    "a withdrawal of an unknown entrant": (lambda r: (draft(r, "entrants/e9/withdraw/"), {}),
+                                           404, "unknown_entrant"),
+    "a withdrawal from a finished Event": (
+        lambda r: (f"/api/events/{finished_event(r).pk}/entrants/e1/withdraw/", {}),
+        409, "event_finished"),
+    # seeding and starting
+    "seeding a started Event": (lambda r: (running(r, "seed/")[2], {"method": "random"}),
+                                409, "event_started"),
+    "seeding by an unknown method": (lambda r: (draft(r, "seed/"), {"method": "alphabet"}),
+                                     400, "bad_method"),
+    "seeding by hand without every entrant": (
+        lambda r: (draft(r, "seed/"), {"method": "hand", "order": ["e1", "e2"]}),
+        400, "bad_order"),
+    "starting twice": (lambda r: (running(r, "start/")[2], {}), 409, "event_started"),
+    "a bracket of one entrant": (
+        lambda r: (f"/api/events/{fx(r, 'make_event')('single_elimination', bots=1).pk}"
+                   "/start/", {}), 400, "too_few_entrants"),
+    # pairing by hand
+    "pairings before the start": (lambda r: (draft(r, "pairings/"),
+                                             {"pairings": [["e1", "e2"], ["e3", "e4"]]}),
+                                  409, "event_not_running"),
+    "pairings while no round is held": (lambda r: (swiss_running(r, "pairings/"),
+                                                   {"pairings": [["e1", "e2"], ["e3", "e4"]]}),
+                                        409, "round_made"),
+    "pairings in a round robin": (
+        lambda r: (f"/api/events/{fx(r, 'held_event')('round_robin').pk}/pairings/",
+                   {"pairings": [["e1", "e2"], ["e3", "e4"]]}), 400, "not_supported"),
+    "pairings that leave an entrant out": (
+        lambda r: (f"/api/events/{fx(r, 'held_event')('swiss').pk}/pairings/",
+                   {"pairings": [["e1", "e2"]]}), 400, "missing_entrant"),
+    "a release with no round held": (lambda r: (running(r, "release/")[2], {}),
+                                     409, "nothing_held"),
+    # forfeits and seats
+    "a forfeit by a non-organizer": (lambda r: (*seat(r, "forfeit/"), "outsider_api"),
+                                     403, "not_organizer"),
+    "a forfeit in an unknown pairing": (
+        lambda r: (running(r, "forfeit/")[2], {"pairing": "Z9", "entrant": "e1"}),
+        404, "unknown_pairing"),
+    "a forfeit by an entrant of another match": (lambda r: outsider_of_link(r, "forfeit/"),
+                                                 400, "not_in_match"),
+    "a forfeit of a match that is over": (lambda r: seat(r, "forfeit/", play=True),
+                                          409, "match_not_active"),
+    "a seat to an unknown bot": (lambda r: seat(r, "seat-to-bot/", bot="nope"),
+                                 400, "unknown_bot"),
+    "a seat to a bot after the match": (lambda r: seat(r, "seat-to-bot/", play=True),
+                                        409, "match_over"),
+    "a seat to a bot for an entrant of another match": (
+        lambda r: outsider_of_link(r, "seat-to-bot/"), 400, "not_in_match"),
+    # corrections
+    "a correction of a pairing with no result": (
+        lambda r: correction(r, lambda ks: {ks[0]: 1, ks[1]: 2}, play=False),
+        409, "no_result"),
+    "a correction naming someone else": (lambda r: correction(r, lambda ks: {ks[0]: 1, "e9": 2}),
+                                         400, "bad_placements"),
+    "a correction with a place of zero": (lambda r: correction(r, lambda ks: {ks[0]: 0,
+                                                                               ks[1]: 1}),
+                                          400, "bad_placements"),
+    "a correction the bracket already contradicts": (elimination_conflict, 409,
+                                                     "correction_conflicts"),
+    # the API's own checks
+    "a body of the wrong shape": (lambda r: (running(r, "corrections/")[2],
+                                             {"pairing": "R1-1", "placements": ["e1"]}),
+                                  400, "invalid"),
+    "a team with an unknown member": (lambda r: ("/api/teams/", {"name": "Reds",
+                                                                 "members": ["nobody"]}),
+                                      400, "unknown_player"),
+    "a team name taken": (taken_team, 409, "team_exists"),
+    "a team of nobody": (lambda r: ("/api/teams/", {"name": "Reds", "members": []}),
+                         400, "empty_team"),
+}
+
+
+def elimination_started(r: pytest.FixtureRequest) -> Event:
+    """A single elimination of four whose first semi-final is played."""
+    event = started(r, "single_elimination")
+    link = first_link(event)
+    fx(r, "finish")(link, link.entrants[1])
+    return event
+
+
+@pytest.mark.parametrize("case", list(REFUSALS))
+def test_a_refusal_has_its_code_and_writes_nothing(request: pytest.FixtureRequest,
+                                                   organizer_api: APIClient, case: str) -> None:
+    setup, status, code = REFUSALS[case]
+    url, body, *who = setup(request)
+    client = fx(request, who[0]) if who else organizer_api
+    before = written()
+    response = client.post(url, body, format="json")
+    assert response.status_code == status, response.content
+    data = response.json()
+    assert (data["code"], set(data)) == (code, {"code", "detail"})
+    assert written() == before
+

@@ -1,0 +1,97 @@
+"""Free-for-all heats: pods by snake order, the top places advance, a final pod."""
+
+from __future__ import annotations
+
+from format_helpers import finish, ids, play_out, ranks, refused, seeds, slots
+
+from league.formats import MatchResult
+from league.formats.heats import FORMAT as HEATS
+from league.formats.heats import HeatsOptions, plan, pod_sizes
+
+
+def test_nine_entrants_in_pods_of_three_send_the_pod_winners_to_a_final_pod() -> None:
+    # By hand: 9 entrants, pods of 3, the top 1 of each advance.
+    #   Snake by seed: pod 1 = s1 s6 s7, pod 2 = s2 s5 s8, pod 3 = s3 s4 s9.
+    #   The upsets: s7 wins pod 1, s5 wins pod 2, s3 wins pod 3.
+    #   Final pod, dealt by place then seed: s3 s5 s7; it finishes s5, s7, s3.
+    #   Ranks: s5 1, s7 2, s3 3; then the round-1 runners-up share 4th, the thirds 7th.
+    state = HEATS.start(seeds(9), {"pod_size": 3, "advance": 1})
+    assert slots(HEATS.ready(state)) == {
+        "P1-1": ("s1", "s6", "s7"),
+        "P1-2": ("s2", "s5", "s8"),
+        "P1-3": ("s3", "s4", "s9"),
+    }
+    state = HEATS.record(state, finish("P1-1", "s7", "s1", "s6"))
+    state = HEATS.record(state, finish("P1-2", "s5", "s2", "s8"))
+    assert len(HEATS.ready(state)) == 1
+    state = HEATS.record(state, finish("P1-3", "s3", "s9", "s4"))
+    final = HEATS.ready(state)
+    assert [(p.id, p.slots, p.stage, p.label) for p in final] == [
+        ("P2-1", ("s3", "s5", "s7"), "final", "Final pod"),
+    ]
+    state = HEATS.record(state, finish("P2-1", "s5", "s7", "s3"))
+    assert HEATS.is_complete(state)
+    assert ranks(HEATS, state) == {
+        "s5": 1,
+        "s7": 2,
+        "s3": 3,
+        "s1": 4,
+        "s2": 4,
+        "s9": 4,
+        "s6": 7,
+        "s8": 7,
+        "s4": 7,
+    }
+    rows = {r.entrant: r for r in HEATS.standings(state)}
+    assert rows["s5"].wins == 2 and not rows["s5"].eliminated
+    assert rows["s1"].eliminated and rows["s1"].reached == "Round 1 pod 1"
+
+
+def test_pods_are_balanced_and_rounds_shrink_to_a_final_pod() -> None:
+    assert pod_sizes(10, 4) == [4, 3, 3]
+    assert pod_sizes(9, 3) == [3, 3, 3]
+    assert plan(16, HeatsOptions(pod_size=4, advance=2)) == [[4, 4, 4, 4], [4, 4], [4]]
+
+
+def test_a_tie_across_the_advancing_places_is_refused() -> None:
+    state = HEATS.start(seeds(6), {"pod_size": 3, "advance": 1})
+    tied = MatchResult("P1-1", {"s1": 1, "s4": 1, "s5": 3})
+    refused("tie_at_cut", HEATS.record, state, tied)
+    below_the_cut = MatchResult("P1-1", {"s1": 1, "s4": 2, "s5": 2})
+    assert "P1-1" in HEATS.record(state, below_the_cut).results
+
+
+def test_the_final_pod_may_end_in_a_shared_place() -> None:
+    state = HEATS.start(seeds(3), {"pod_size": 3})
+    state = HEATS.record(state, MatchResult("P1-1", {"s1": 1, "s2": 1, "s3": 3}))
+    assert ranks(HEATS, state) == {"s1": 1, "s2": 1, "s3": 3}
+
+
+def test_a_withdrawn_entrant_leaves_an_unplayed_pod() -> None:
+    state = HEATS.withdraw(HEATS.start(seeds(6), {"pod_size": 3}), "s4")
+    assert slots(HEATS.ready(state))["P1-1"] == ("s1", "s5")
+    refused("not_in_pairing", HEATS.record, state, finish("P1-1", "s1", "s4", "s5"))
+    state = play_out(HEATS, state)
+    assert ranks(HEATS, state)["s4"] == 6
+
+
+def test_figures_break_ties_among_those_out_at_the_same_place() -> None:
+    state = HEATS.start(seeds(6), {"pod_size": 3, "tiebreaks": ["figure:stack"]})
+    state = HEATS.record(state, finish("P1-1", "s1", "s4", "s5", s4={"stack": 7.0}))
+    state = HEATS.record(state, finish("P1-2", "s2", "s3", "s6", s3={"stack": 2.0}))
+    state = HEATS.record(state, finish("P2-1", "s1", "s2"))
+    assert ranks(HEATS, state) == {"s1": 1, "s2": 2, "s4": 3, "s3": 4, "s5": 5, "s6": 5}
+
+
+def test_options_that_cannot_shrink_the_field_or_fit_the_game_are_refused() -> None:
+    refused("bad_option", HEATS.start, seeds(5), {"pod_size": 4, "advance": 3})
+    refused("bad_option", HEATS.start, seeds(4), {"pod_size": 3, "min_pod_size": 3})
+    refused("bad_option", HEATS.start, seeds(4), {"pod_size": 11})
+    refused("bad_option", HEATS.start, seeds(4), {"tiebreaks": ["buchholz"]})
+
+
+def test_a_late_entrant_is_dealt_in_before_the_first_result_only() -> None:
+    state = HEATS.add_entrant(HEATS.start(seeds(4), {"pod_size": 4}), "s5")
+    assert ids(HEATS.ready(state)) == ["P1-1", "P1-2"]
+    started = HEATS.record(state, finish("P1-1", "s1", "s4", "s5"))
+    refused("already_started", HEATS.add_entrant, started, "s6")

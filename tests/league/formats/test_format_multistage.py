@@ -1,0 +1,95 @@
+"""Multi-stage events: groups or a Swiss, then a single-elimination playoff of the top N."""
+
+from __future__ import annotations
+
+from format_helpers import better_seed_wins, finish, ids, play_out, ranks, refused, seeds, slots
+
+from league.formats.multistage import FORMAT as MS
+
+
+def test_two_groups_send_their_top_two_to_a_crossed_playoff() -> None:
+    # By hand: 8 entrants in 2 groups by snake: A = s1 s4 s5 s8, B = s2 s3 s6 s7.
+    # The better seed wins every match: A finishes s1 s4 s5 s8, B finishes s2 s3 s6 s7.
+    # Stage-1 order: winners s1, s2 (level on points per match, group order), then
+    # runners-up s4, s3. The playoff seeds them 1-4, so the semifinals cross the groups:
+    # s1-s3 and s2-s4. Final ranks: s1, s2, s3 and s4 share 3rd, then s5 and s6 share 5th
+    # (third in their groups), s8 and s7 share 7th.
+    state = MS.start(seeds(8), {"groups": 2, "playoff_size": 4})
+    first = MS.ready(state)
+    assert ids(first) == ["A:R1-1", "A:R1-2", "B:R1-1", "B:R1-2"]
+    assert {p.stage for p in first} == {"group A", "group B"}
+    refused("not_ready", MS.record, state, finish("PO:W1-1", "s1", "s3"))
+    while not ids(MS.ready(state))[0].startswith("PO:"):
+        state = MS.record(state, better_seed_wins(MS.ready(state)[0]))
+    assert slots(MS.ready(state)) == {"PO:W1-1": ("s1", "s3"), "PO:W1-2": ("s2", "s4")}
+    assert {p.stage for p in MS.ready(state)} == {"playoff"}
+    refused("already_started", MS.add_entrant, state, "late")
+    state = play_out(MS, state)
+    assert ranks(MS, state) == {
+        "s1": 1,
+        "s2": 2,
+        "s3": 3,
+        "s4": 3,
+        "s5": 5,
+        "s6": 5,
+        "s8": 7,
+        "s7": 7,
+    }
+    rows = {r.entrant: r for r in MS.standings(state)}
+    assert (rows["s1"].wins, rows["s1"].losses) == (5, 0)
+    assert rows["s5"].eliminated and rows["s5"].reached == "Group A"
+
+
+def test_a_swiss_stage_feeds_a_playoff_with_a_third_place_match() -> None:
+    state = MS.start(
+        seeds(8), {"stage1": "swiss", "rounds": 3, "playoff_size": 4, "third_place": True}
+    )
+    assert ids(MS.ready(state))[0] == "SW:R1-1"
+    state = MS.pair_by_hand(state, [["s1", "s2"], ["s3", "s4"], ["s5", "s6"], ["s7", "s8"]])
+    assert slots(MS.ready(state))["SW:R1-1"] == ("s1", "s2")
+    state = play_out(MS, state)
+    # The better seed wins everything. After three rounds s1 has 3 points; s3, s2 and s4
+    # have 2, in that order by Buchholz (6, 5, 3). Playoff seeds s1 s3 s2 s4: semifinals
+    # s1-s4 and s3-s2, final s1-s2, third place s4-s3 won by s3. The rest keep their
+    # Swiss order: s5, s7, s6 on 1 point by Buchholz 6, 4, 3, then s8.
+    assert slots(MS.pairings(state))["PO:3P"] == ("s4", "s3")
+    assert ranks(MS, state) == {
+        "s1": 1,
+        "s2": 2,
+        "s3": 3,
+        "s4": 4,
+        "s5": 5,
+        "s7": 6,
+        "s6": 7,
+        "s8": 8,
+    }
+
+
+def test_a_late_entrant_redraws_the_groups_before_the_first_result() -> None:
+    state = MS.add_entrant(MS.start(seeds(7), {"groups": 2}), "s8")
+    assert {p.id.split(":")[0] for p in MS.ready(state)} == {"A", "B"}
+    assert "s8" in {e for p in MS.pairings(state) if p.id.startswith("A:") for e in p.entrants}
+
+
+def test_a_withdrawn_entrant_does_not_qualify_for_the_playoff() -> None:
+    state = MS.start(seeds(4), {"playoff_size": 2})
+    state = MS.withdraw(state, "s1")
+    state = play_out(MS, state)
+    assert "s1" not in {e for p in MS.pairings(state) if p.stage == "playoff" for e in p.entrants}
+    assert ranks(MS, state)["s2"] == 1
+
+
+def test_stage_one_options_are_checked() -> None:
+    refused("bad_option", MS.start, seeds(4), {"groups": 3})
+    refused("bad_option", MS.start, seeds(4), {"stage1": "swiss", "groups": 2})
+    refused("bad_option", MS.start, seeds(4), {"playoff_size": 5})
+    refused("bad_option", MS.start, seeds(4), {"stage1": "heats"})
+    refused("not_supported", MS.pair_by_hand, MS.start(seeds(4)), [["s1", "s2"], ["s3", "s4"]])
+
+
+def test_a_withdrawal_before_the_groups_are_drawn_again_still_holds() -> None:
+    state = MS.withdraw(MS.start(seeds(7), {"groups": 2}), "s2")
+    state = MS.add_entrant(state, "s8")
+    assert all("s2" not in p.entrants for p in MS.ready(state))
+    state = play_out(MS, state)
+    assert {r.entrant: r.withdrawn for r in MS.standings(state)}["s2"]

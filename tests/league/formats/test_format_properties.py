@@ -1,0 +1,130 @@
+"""Properties of every format: random results always reach the end, and replay is exact."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from format_helpers import seeds
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from league.formats import (
+    EntrantAdded,
+    EntrantWithdrawn,
+    Event,
+    FormatError,
+    MatchResult,
+    Pairing,
+    ResultRecorded,
+    apply,
+    event_from_json,
+    event_to_json,
+    get_format,
+    replay,
+)
+from league.formats.swiss import meetings
+
+DRAWS_ALLOWED = ("round_robin", "swiss", "group")
+
+
+def options_for(key: str, n: int) -> list[dict[str, Any]]:
+    """Option sets worth trying for a field of `n`."""
+    table: dict[str, list[dict[str, Any]]] = {
+        "single_elimination": [{}, {"third_place": True}],
+        "double_elimination": [{}, {"grand_final_reset": False}],
+        "round_robin": [{}, {"double": True}, {"round_by_round": False}],
+        "swiss": [{}],
+        "heats": [{"pod_size": 3, "advance": 1}, {"pod_size": 4, "advance": 2}],
+        "multistage": [{"groups": 2 if n >= 4 else 1, "third_place": True}, {"stage1": "swiss"}],
+    }
+    return table[key]
+
+
+KEYS = ["single_elimination", "double_elimination", "round_robin", "swiss", "heats", "multistage"]
+
+
+def random_result(pairing: Pairing, rng: random.Random) -> MatchResult:
+    """Random placements; a draw now and then where the stage allows one."""
+    order = list(pairing.entrants)
+    rng.shuffle(order)
+    places = {e: i for i, e in enumerate(order, start=1)}
+    if pairing.stage.startswith(DRAWS_ALLOWED) and rng.random() < 0.25:
+        places = dict.fromkeys(order, 1)
+    figures = {e: {"score": float(rng.randint(0, 9))} for e in order}
+    return MatchResult(pairing.id, places, figures)
+
+
+def run(
+    key: str, n: int, options: dict[str, Any], rng: random.Random, churn: bool
+) -> tuple[Any, list[Event]]:
+    """Play an event out with random results (and, with `churn`, late entries and withdrawals)."""
+    fmt = get_format(key)
+    state = fmt.start(seeds(n), options)
+    events: list[Event] = []
+    for _ in range(2000):
+        if fmt.is_complete(state):
+            return state, events
+        event = _next_event(fmt, state, rng, churn)
+        try:
+            state = apply(fmt, state, event)
+        except FormatError as refusal:
+            assert isinstance(event, EntrantAdded | EntrantWithdrawn), refusal
+            continue
+        events.append(event)
+    raise AssertionError(f"{key} with {n} entrants did not finish")
+
+
+def _next_event(fmt: Any, state: Any, rng: random.Random, churn: bool) -> Event:
+    """A random result for a ready pairing, or now and then an organizer's change."""
+    ready = fmt.ready(state)
+    assert ready, "an unfinished event must have a ready pairing"
+    if churn and rng.random() < 0.08:
+        return EntrantAdded(f"late{rng.randint(0, 99)}")
+    if churn and rng.random() < 0.08:
+        return EntrantWithdrawn(rng.choice(list(state.entrants)))
+    return ResultRecorded(random_result(rng.choice(ready), rng))
+
+
+def check_invariants(key: str, state: Any) -> None:
+    """Everyone ranked once, nobody twice in a round, no Swiss rematch or second bye."""
+    fmt = get_format(key)
+    rows = fmt.standings(state)
+    assert sorted(r.entrant for r in rows) == sorted(state.entrants)
+    assert [r.rank for r in rows] == sorted(r.rank for r in rows) and rows[0].rank == 1
+    seated = Counter((p.stage, p.round, e) for p in fmt.pairings(state) for e in p.entrants)
+    assert max(seated.values()) == 1
+    if key == "swiss":
+        pairs = [frozenset(p.entrants) for p in fmt.pairings(state) if len(p.entrants) == 2]
+        assert len(pairs) == len(meetings(state))
+        byes = Counter(p.entrants[0] for p in fmt.pairings(state) if len(p.entrants) == 1)
+        assert max(byes.values(), default=1) == 1
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    key=st.sampled_from(KEYS),
+    n=st.integers(2, 16),
+    choice=st.integers(0, 2),
+    seed=st.integers(0, 2**32),
+)
+def test_random_results_always_complete_and_replay_to_the_same_state(
+    key: str, n: int, choice: int, seed: int
+) -> None:
+    options = options_for(key, n)[choice % len(options_for(key, n))]
+    state, events = run(key, n, options, random.Random(seed), churn=False)
+    check_invariants(key, state)
+    assert replay(get_format(key), seeds(n), options, events) == state
+    stored = [event_from_json(event_to_json(e)) for e in events]
+    assert replay(get_format(key), seeds(n), options, stored) == state
+
+
+@settings(max_examples=100, deadline=None)
+@given(key=st.sampled_from(KEYS), n=st.integers(2, 12), seed=st.integers(0, 2**32))
+def test_late_entries_and_withdrawals_never_stall_an_event(key: str, n: int, seed: int) -> None:
+    options = options_for(key, n)[0]
+    state, events = run(key, n, options, random.Random(seed), churn=True)
+    rows = get_format(key).standings(state)
+    assert sorted(r.entrant for r in rows) == sorted(state.entrants)
+    assert replay(get_format(key), seeds(n), options, events) == state

@@ -1,0 +1,179 @@
+"""Swiss: score groups by maximum-weight matching, no rematches, balanced byes, hand pairing."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import partial
+
+import pytest
+from format_helpers import better_seed_wins, finish, ids, play_out, ranks, refused, seeds, slots
+
+from league.formats import MatchResult, Pairing
+from league.formats.swiss import FORMAT as SW
+from league.formats.swiss import SwissState, default_rounds, meetings
+
+
+def test_ten_entrants_play_four_rounds_without_a_rematch() -> None:
+    # By hand, the better seed always winning:
+    #   R1, one score group of 10, top half against bottom half: s1-s6 s2-s7 s3-s8 s4-s9 s5-s10.
+    #   R2, groups [s1..s5] on 1 and [s6..s10] on 0, both odd: s5 (the last of the top group)
+    #   floats down to s6 (the first of the next); in each group the top half meets the bottom
+    #   half: s1-s3 s2-s4 | s5-s6 | s7-s9 s8-s10.
+    #   R3 and R4 are checked for what must hold: nobody meets anyone twice.
+    #   s1 wins all four: 4 points, first.
+    state = SW.start(seeds(10))
+    assert default_rounds(10) == 4
+    assert _boards(SW.ready(state)) == [
+        ("s1", "s6"),
+        ("s2", "s7"),
+        ("s3", "s8"),
+        ("s4", "s9"),
+        ("s5", "s10"),
+    ]
+    state = _play_round(state)
+    assert _boards(SW.ready(state)) == [
+        ("s1", "s3"),
+        ("s2", "s4"),
+        ("s5", "s6"),
+        ("s7", "s9"),
+        ("s8", "s10"),
+    ]
+    state = play_out(SW, state)
+    assert len(state.rounds) == 4
+    _assert_no_rematch(state)
+    rows = SW.standings(state)
+    assert (rows[0].entrant, rows[0].points, rows[0].wins) == ("s1", 4.0, 4)
+    assert rows[-1].entrant == "s10" and rows[-1].points == 0.0
+
+
+def _boards(pairings: list[Pairing]) -> list[tuple[str | None, ...]]:
+    """The slots of each board, in order."""
+    return [p.slots for p in pairings]
+
+
+def _play_round(state: SwissState) -> SwissState:
+    """The better seed wins every ready match."""
+    for pairing in SW.ready(state):
+        state = SW.record(state, better_seed_wins(pairing))
+    return state
+
+
+def _assert_no_rematch(state: SwissState) -> None:
+    """No pair of entrants meets twice, and each round seats each entrant at most once."""
+    pairs = [frozenset(p.entrants) for p in SW.pairings(state) if len(p.entrants) == 2]
+    assert len(pairs) == len(set(pairs))
+    for round_ in state.rounds:
+        seated = [e for p in round_ for e in p.entrants]
+        assert len(seated) == len(set(seated))
+
+
+def _random_result(pairing: Pairing, rng: random.Random) -> MatchResult:
+    """A win either way or a draw."""
+    a, b = pairing.entrants
+    outcome = rng.choice(["a", "b", "draw"])
+    return MatchResult(
+        pairing.id, {a: 1, b: 1 if outcome == "draw" else 2} if outcome != "b" else {a: 2, b: 1}
+    )
+
+
+@pytest.mark.parametrize("n", [9, 10, 11])
+def test_seeded_random_results_never_bring_a_rematch_or_a_second_bye(n: int) -> None:
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = SW.start(seeds(n), {"rounds": 4})
+        state = play_out(SW, state, partial(_random_result, rng=rng))
+        _assert_no_rematch(state)
+        byes = Counter(p.entrants[0] for p in SW.pairings(state) if len(p.entrants) == 1)
+        assert all(count == 1 for count in byes.values())
+        assert len(byes) == (4 if n % 2 else 0)
+
+
+def test_the_bye_goes_to_the_lowest_ranked_entrant_without_one_and_counts_as_a_win() -> None:
+    state = SW.start(seeds(5))
+    assert slots(SW.pairings(state))["R1-bye"] == ("s5", None)
+    assert "R1-bye" not in ids(SW.ready(state))
+    state = _play_round(state)
+    # s5 is level with the winners now (a bye is a win), so the bye goes to s4, the lowest
+    # ranked among those on 0 points who have not had one.
+    assert slots(SW.pairings(state))["R2-bye"] == ("s4", None)
+    assert {r.entrant: (r.points, r.wins) for r in SW.standings(state)}["s5"] == (1.0, 1)
+
+
+def test_an_organizer_may_pair_the_next_round_by_hand() -> None:
+    state = SW.start(seeds(4))
+    state = SW.pair_by_hand(state, [["s1", "s2"], ["s3", "s4"]])
+    assert slots(SW.ready(state)) == {"R1-1": ("s1", "s2"), "R1-2": ("s3", "s4")}
+    state = SW.record(state, finish("R1-1", "s1", "s2"))
+    refused("round_started", SW.pair_by_hand, state, [["s1", "s3"], ["s2", "s4"]])
+
+
+@pytest.mark.parametrize(
+    ("pairings", "code"),
+    [
+        ([["s1", "s2"], ["s3", "s1"]], "duplicate_entrant"),
+        ([["s1", "s2"], ["s3", "zed"], ["s4", None]], "unknown_entrant"),
+        ([["s1", "s2"]], "missing_entrant"),
+        ([["s1", "s2", "s3"], ["s4"]], "bad_pairing"),
+        ([["s1", "s2"], ["s3"], ["s4"]], "bad_pairing"),
+        ([[None, None], ["s1", "s2"], ["s3", "s4"]], "bad_pairing"),
+    ],
+)
+def test_bad_hand_pairings_are_refused_and_change_nothing(
+    pairings: list[list[str | None]], code: str
+) -> None:
+    state = SW.start(seeds(4))
+    refused(code, SW.pair_by_hand, state, pairings)
+    assert state == SW.start(seeds(4))
+
+
+def test_hand_pairings_may_not_seat_a_withdrawn_entrant() -> None:
+    state = SW.withdraw(SW.start(seeds(4)), "s4")
+    refused("withdrawn_entrant", SW.pair_by_hand, state, [["s1", "s2"], ["s3", "s4"]])
+    state = SW.pair_by_hand(state, [["s1", "s2"], ["s3", None]])
+    assert slots(SW.pairings(state))["R1-bye"] == ("s3", None)
+
+
+def test_when_no_rematch_free_pairing_is_left_the_fewest_rematches_are_taken() -> None:
+    # Past the ceil(n/2) bound, by hand: after three rounds of {s1 s2 s3} against {s4 s5 s6}
+    # only the triangles s1-s2-s3 and s4-s5-s6 have not met, and a triangle cannot be paired
+    # off, so round 4 needs exactly one rematch.
+    state = SW.start(seeds(6), {"rounds": 4})
+    for hand in (
+        [["s1", "s4"], ["s2", "s5"], ["s3", "s6"]],
+        [["s1", "s5"], ["s2", "s6"], ["s3", "s4"]],
+        [["s1", "s6"], ["s2", "s4"], ["s3", "s5"]],
+    ):
+        state = _play_round(SW.pair_by_hand(state, hand))
+    fourth = [frozenset(p.entrants) for p in SW.ready(state)]
+    earlier = {frozenset(p.entrants) for r in state.rounds[:3] for p in r}
+    assert sum(pair in earlier for pair in fourth) == 1
+
+
+def test_a_late_entrant_is_paired_from_the_next_round() -> None:
+    state = SW.add_entrant(SW.start(seeds(4), {"rounds": 3}), "s5")
+    assert all("s5" not in p.entrants for p in SW.pairings(state))
+    state = _play_round(state)
+    assert any("s5" in p.entrants for p in SW.pairings(state) if p.round == 2)
+    state = _play_round(_play_round(state))
+    refused("event_complete", SW.pair_by_hand, state, [])
+
+
+def test_a_late_entrant_is_refused_once_the_last_round_is_paired() -> None:
+    state = _play_round(SW.start(seeds(4), {"rounds": 2}))
+    refused("already_started", SW.add_entrant, state, "s5")
+
+
+def test_a_withdrawal_is_a_walkover_and_later_rounds_skip_the_entrant() -> None:
+    state = SW.withdraw(SW.start(seeds(4)), "s4")
+    assert ids(SW.ready(state)) == ["R1-1"]
+    state = play_out(SW, state)
+    rows = {r.entrant: r for r in SW.standings(state)}
+    assert rows["s2"].wins >= 1  # the walkover over s4
+    assert all("s4" not in p.entrants for p in SW.pairings(state) if p.round == 2)
+    assert meetings(state) >= {frozenset({"s2", "s4"})}
+
+
+def test_more_rounds_than_a_round_robin_are_refused() -> None:
+    refused("bad_option", SW.start, seeds(4), {"rounds": 4})
+    assert ranks(SW, SW.start(seeds(4), {"rounds": 3})) == dict.fromkeys(seeds(4), 1)

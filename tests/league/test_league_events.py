@@ -1,0 +1,273 @@
+"""The Event service: organizer decisions as records, matches made and results recorded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from league import events, projections
+from league.models import Entrant, Event, EventMatch, EventRecord, Rating, Standing
+from matches import services as match_services
+from matches.models import Match
+
+GAME = "super_showdown"
+
+
+def make_event(by: Any, fmt: str = "round_robin", **kwargs: Any) -> Event:
+    return events.create_event(name="Thursday night", game=GAME, format=fmt, by=by, **kwargs)
+
+
+def enter_bots(event: Event, by: Any, n: int) -> list[str]:
+    names = ["random", "heuristic"]
+    return [events.add_entrant(event=event, by=by, bot=names[i % 2], name=f"Bot {i + 1}").key
+            for i in range(n)]
+
+
+def records(event: Event) -> list[str]:
+    return list(event.records.order_by("seq").values_list("kind", flat=True))
+
+
+@pytest.mark.django_db
+def test_each_organizer_decision_is_a_record_in_the_stream(organizer: Any) -> None:
+    event = make_event(organizer)
+    keys = enter_bots(event, organizer, 3)
+    events.seed_event(event=event, by=organizer, method="hand", order=keys[::-1])
+    events.withdraw_entrant(event=event, by=organizer, key=keys[0])
+    assert records(event) == ["entrant_added"] * 3 + ["seeded", "entrant_withdrawn"]
+    assert [e.withdrawn for e in Entrant.objects.filter(event=event).order_by("key")] == [
+        True, False, False]
+
+
+@pytest.mark.django_db
+def test_an_entrant_twice_is_refused_and_nothing_is_written(organizer: Any, player: Any) -> None:
+    event = make_event(organizer)
+    events.add_entrant(event=event, by=organizer, player=player.username)
+    with pytest.raises(events.LeagueError) as refused:
+        events.add_entrant(event=event, by=organizer, player=player.username)
+    assert refused.value.code == "entrant_twice"
+    assert EventRecord.objects.filter(event=event).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_bracket_of_one_entrant_cannot_start(organizer: Any) -> None:
+    event = make_event(organizer, fmt="single_elimination")
+    enter_bots(event, organizer, 1)
+    with pytest.raises(events.LeagueError) as refused:
+        events.start_event(event=event, by=organizer)
+    assert refused.value.code == "too_few_entrants"
+    assert records(event) == ["entrant_added"]
+
+
+@pytest.mark.django_db
+def test_an_outsider_cannot_organize(organizer: Any, outsider: Any) -> None:
+    event = make_event(organizer)
+    with pytest.raises(events.LeagueError) as refused:
+        events.add_entrant(event=event, by=outsider, bot="random")
+    assert (refused.value.code, refused.value.status) == ("not_organizer", 403)
+    with pytest.raises(events.LeagueError):
+        events.create_event(name="Mine", game=GAME, format="swiss", by=outsider)
+
+
+@pytest.mark.django_db
+def test_a_season_organizer_organizes_its_events_but_no_other(organizer: Any, player: Any,
+                                                              outsider: Any) -> None:
+    season = events.create_season(name="Autumn", game=GAME, by=organizer)
+    season.organizers.add(player)
+    mine = events.create_event(name="Week 1", game=GAME, format="swiss", by=player,
+                               season=season)
+    assert events.can_organize(mine, player)
+    assert not events.can_organize(mine, outsider)
+    other = make_event(organizer)
+    assert not events.can_organize(other, player)
+
+
+@pytest.mark.django_db
+def test_bad_options_are_refused_before_anything_is_written(organizer: Any) -> None:
+    for kwargs, code in [
+        ({"format": "ladder"}, "unknown_format"),
+        ({"game": "chess"}, "unknown_game"),
+        ({"match_options": {"best_of": 4}}, "bad_option"),
+        ({"deadline_bot": "grandmaster"}, "unknown_bot"),
+    ]:
+        args = {"name": "x", "game": GAME, "format": "round_robin", "by": organizer, **kwargs}
+        with pytest.raises(events.LeagueError) as refused:
+            events.create_event(**args)
+        assert refused.value.code == code
+    assert not Event.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_robin_of_bots_runs_to_its_end_untouched(organizer: Any) -> None:
+    """Matches are made, bots play them in-process, results record and advance."""
+    event = make_event(organizer)
+    enter_bots(event, organizer, 4)
+    events.start_event(event=event, by=organizer)
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    links = EventMatch.objects.filter(event=event)
+    assert links.count() == 6  # every pair once
+    assert all(link.match.status == Match.Status.FINISHED for link in links)
+    standings = list(Standing.objects.filter(event=event).order_by("rank"))
+    assert len(standings) == 4
+    assert sum(s.wins for s in standings) + sum(s.draws for s in standings) // 2 == 6
+    assert all(s.wins + s.draws + s.losses == 3 for s in standings)
+    assert records(event).count("result_recorded") == 6
+    assert records(event)[-1] == "finished"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_seeding_a_started_event_is_refused(organizer: Any) -> None:
+    event = make_event(organizer)
+    enter_bots(event, organizer, 2)
+    events.start_event(event=event, by=organizer)
+    before = EventRecord.objects.filter(event=event).count()
+    with pytest.raises(events.LeagueError) as refused:
+        events.seed_event(event=event, by=organizer, method="random")
+    assert refused.value.code == "event_started"
+    assert EventRecord.objects.filter(event=event).count() == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_result_is_recorded_once_however_often_it_is_announced(organizer: Any) -> None:
+    event = make_event(organizer)
+    enter_bots(event, organizer, 2)
+    events.start_event(event=event, by=organizer)
+    match = EventMatch.objects.get(event=event).match
+    assert events.record_match_result(match=match) is False
+    assert records(event).count("result_recorded") == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_forfeit_and_a_seat_handed_to_a_bot_are_records(organizer: Any, player: Any,
+                                                         player2: Any) -> None:
+    event = make_event(organizer, fmt="single_elimination")
+    a = events.add_entrant(event=event, by=organizer, player=player.username).key
+    b = events.add_entrant(event=event, by=organizer, player=player2.username).key
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    events.seat_to_bot(event=event, by=organizer, pairing=link.pairing, entrant=a, bot="random")
+    assert link.match.seats.get(index=0).bot == "random"
+    events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=b)
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    assert records(event)[-4:] == ["seat_to_bot", "forfeited", "result_recorded", "finished"]
+    top = Standing.objects.filter(event=event).order_by("rank").first()
+    assert top is not None and top.entrant.key == a
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_deadline_hands_a_late_seat_to_a_bot(organizer: Any, player: Any,
+                                                   player2: Any) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    event = make_event(organizer, fmt="single_elimination", turn_deadline_minutes=5)
+    events.add_entrant(event=event, by=organizer, player=player.username)
+    events.add_entrant(event=event, by=organizer, player=player2.username)
+    events.start_event(event=event, by=organizer)
+    assert events.enforce_deadlines() == 0  # nobody is late yet
+    assert events.enforce_deadlines(now=timezone.now() + timedelta(minutes=6)) >= 1
+    event.refresh_from_db()
+    assert "seat_to_bot" in records(event)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_ratings_follow_matches_between_people(player: Any, player2: Any) -> None:
+    match = match_services.create_match(
+        game=GAME, options={}, seats=[{"player": player.username}, {"player": player2.username}],
+        created_by=player)
+    match_services.forfeit_seat(match=match, seat=1)
+    winner = Rating.objects.get(game=GAME, player__user=player)
+    loser = Rating.objects.get(game=GAME, player__user=player2)
+    assert winner.mu > 25 > loser.mu
+    assert winner.matches == loser.matches == 1
+
+
+def snapshot() -> dict[str, list[tuple[Any, ...]]]:
+    """Every projection row by content (ids are not part of a projection)."""
+    return {
+        "entrants": sorted(Entrant.objects.values_list(
+            "event_id", "key", "name", "player_id", "team_id", "bot", "seed", "withdrawn")),
+        "matches": sorted(EventMatch.objects.values_list(
+            "event_id", "pairing", "round", "stage", "label", "match_id")),
+        "standings": sorted(Standing.objects.values_list(
+            "event_id", "entrant__key", "rank", "points", "wins", "draws", "losses")),
+        "ratings": sorted(Rating.objects.values_list(
+            "game", "player_id", "mu", "sigma", "ordinal", "matches")),
+        "history": sorted(projections.RatingHistory.objects.values_list(
+            "game", "player_id", "match_id", "mu", "sigma", "ordinal")),
+        "season": sorted(projections.SeasonStanding.objects.values_list(
+            "season_id", "name", "rank", "points", "events", "wins", "draws", "losses")),
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_season_rebuilt_from_its_streams_gives_every_row_again(organizer: Any, player: Any,
+                                                                 player2: Any) -> None:
+    season = events.create_season(name="Autumn", game=GAME, by=organizer)
+    for fmt in ("round_robin", "swiss", "single_elimination"):
+        event = events.create_event(name=fmt, game=GAME, format=fmt, by=organizer,
+                                    season=season)
+        enter_bots(event, organizer, 5)
+        events.start_event(event=event, by=organizer)
+    for loser in (1, 0, 1):
+        match = match_services.create_match(
+            game=GAME, options={},
+            seats=[{"player": player.username}, {"player": player2.username}],
+            created_by=player)
+        match_services.forfeit_seat(match=match, seat=loser)
+    live = snapshot()
+    assert all(live.values()), "the season produced no rows to compare"
+    projections.rebuild_all()
+    assert snapshot() == live
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_held_round_waits_for_the_organizer_who_may_pair_it_by_hand(organizer: Any) -> None:
+    event = make_event(organizer, fmt="swiss", hold_rounds=True, format_options={"rounds": 2})
+    keys = enter_bots(event, organizer, 4)
+    events.start_event(event=event, by=organizer)
+    event.refresh_from_db()
+    first_round = {tuple(m.entrants) for m in EventMatch.objects.filter(event=event)}
+    assert len(first_round) == 2 and event.status == Event.Status.RUNNING
+    held = events.held_pairings(event, events.replay(event))
+    assert len(held) == 2, "round 2 should wait for the organizer"
+    # Pair round 2 by hand, avoiding the round-1 pairs.
+    a, b, c, d = keys
+    pairs = [[a, c], [b, d]] if (a, b) in first_round or (c, d) in first_round else [[a, b],
+                                                                                      [c, d]]
+    events.pair_by_hand(event=event, by=organizer, pairings=pairs)
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    second = {tuple(m.entrants) for m in EventMatch.objects.filter(event=event, round=2)}
+    assert second == {tuple(p) for p in pairs}
+    assert "paired_by_hand" in records(event)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_pairing_by_hand_when_no_round_waits_is_refused(organizer: Any) -> None:
+    event = make_event(organizer, fmt="swiss")
+    keys = enter_bots(event, organizer, 4)
+    events.start_event(event=event, by=organizer)
+    before = EventRecord.objects.filter(event=event).count()
+    with pytest.raises(events.LeagueError) as refused:
+        events.pair_by_hand(event=event, by=organizer, pairings=[keys[:2], keys[2:]])
+    assert refused.value.code in {"round_made", "event_not_running"}
+    assert EventRecord.objects.filter(event=event).count() == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_releasing_a_held_round_makes_its_matches(organizer: Any) -> None:
+    event = make_event(organizer, fmt="single_elimination", hold_rounds=True)
+    enter_bots(event, organizer, 4)
+    events.start_event(event=event, by=organizer)
+    assert EventMatch.objects.filter(event=event).count() == 2
+    events.release_round(event=event, by=organizer)
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    assert "round_released" in records(event)
+    with pytest.raises(events.LeagueError) as refused:
+        events.release_round(event=event, by=organizer)
+    assert refused.value.code == "nothing_held"

@@ -1,0 +1,100 @@
+"""League page fixtures: a season with a non-staff organizer, Events, and clients by role.
+
+The shared users come from tests/conftest.py: `organizer` (staff), `player` (alice),
+`player2` (bruno) and `outsider` (olga). `sam` organizes the season without being staff.
+Bot seats only move in on_commit hooks, so outside a transactional test (or
+`django_capture_on_commit_callbacks(execute=True)`) every match an Event creates stays
+live, which is what the organizer-page tests want.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from league import events
+from league.models import Event, Season
+from matches import services
+
+GAME = "super_showdown"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+ROLES = ["anonymous", "outsider", "season_organizer", "staff"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_replay_cache() -> Iterator[None]:
+    services.clear_state_cache()
+    yield
+    services.clear_state_cache()
+
+
+@pytest.fixture
+def sam(django_user_model: Any) -> Any:
+    """A season organizer who is not staff."""
+    return django_user_model.objects.create_user(username="sam", password="x-test-pass-77")
+
+
+@pytest.fixture
+def season(organizer: Any, sam: Any) -> Season:
+    created = events.create_season(name="Spring league", game=GAME, by=organizer)
+    created.organizers.add(sam)
+    return created
+
+
+@pytest.fixture
+def make_event(season: Season, sam: Any) -> Callable[..., Event]:
+    """A draft Event of the season (made by sam), with the given bots entered."""
+
+    def make(*, format: str = "single_elimination", bots: int = 0, **kwargs: Any) -> Event:
+        event = events.create_event(name=kwargs.pop("name", "Cup"), game=GAME, format=format,
+                                    season=season, by=sam, **kwargs)
+        for i in range(bots):
+            events.add_entrant(event=event, by=sam, bot="random", name=f"Bot {i + 1}")
+        event.refresh_from_db()
+        return event
+
+    return make
+
+
+@pytest.fixture
+def cup(make_event: Callable[..., Event]) -> Event:
+    """A draft single-elimination Event with two bots entered (e1, e2)."""
+    return make_event(bots=2)
+
+
+def _client(user: Any) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def as_role(request: pytest.FixtureRequest) -> Callable[[str], Client]:
+    """A logged-in browser for a role of the permission tables."""
+    users = {"anonymous": None, "outsider": "outsider", "season_organizer": "sam",
+             "staff": "organizer"}
+
+    def make(role: str) -> Client:
+        name = users[role]
+        return _client(request.getfixturevalue(name) if name else None)
+
+    return make
+
+
+@pytest.fixture
+def staff_client(organizer: Any) -> Client:
+    return _client(organizer)
+
+
+@pytest.fixture
+def sam_client(sam: Any) -> Client:
+    return _client(sam)
+
+
+@pytest.fixture
+def alice_client(player: Any) -> Client:
+    return _client(player)

@@ -1,0 +1,424 @@
+"""The organizer dashboard and an Event's organizer page, through the forms and buttons."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from league import events
+from league.models import Entrant, Event, EventMatch, EventRecord, Season, Team
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def event_form(season: Season | None, **fields: str) -> dict[str, str]:
+    data = {"name": "Autumn open", "season": str(season.pk) if season else "",
+            "game": "super_showdown", "format": "single_elimination",
+            "format_options": "{}", "match_options": "{}", "turn_deadline_minutes": "",
+            "deadline_policy": "bot", "deadline_bot": "heuristic", **fields}
+    return {f"event-{k}": v for k, v in data.items()}
+
+
+def post(client: Client, name: str, event: Event, data: dict[str, str] | None = None,
+         *args: str) -> str:
+    """An htmx post of the organizer page; the partial it answered with."""
+    response = client.post(reverse(name, args=[event.pk, *args]), data or {}, **HTMX)
+    assert response.status_code == 200, response.content
+    return response.content.decode()
+
+
+# -- seasons and Events ------------------------------------------------------------------
+
+def test_staff_create_a_season_through_the_dashboard_form(staff_client: Client,
+                                                          organizer: Any) -> None:
+    response = staff_client.post(reverse("league:season_create"), {
+        "season-name": "Winter", "season-game": "super_showdown", "season-starts_on": "2025-01-01",
+        "season-ends_on": "2025-03-01", "season-win": "2", "season-draw": "1",
+        "season-loss": "0"})
+    assert response.status_code == 302
+    season = Season.objects.get(name="Winter")
+    assert season.scoring == {"win": 2, "draw": 1, "loss": 0}
+    assert list(season.organizers.all()) == [organizer]
+    page = staff_client.get(response["Location"]).content.decode()
+    assert "Season Winter created." in page and "Winter" in page
+
+
+def test_a_refused_season_shows_why_and_writes_nothing(staff_client: Client) -> None:
+    response = staff_client.post(reverse("league:season_create"), {
+        "season-name": "Backwards", "season-game": "super_showdown",
+        "season-starts_on": "2025-03-01", "season-ends_on": "2025-01-01",
+        "season-win": "3", "season-draw": "1", "season-loss": "0"})
+    assert response.status_code == 400
+    assert "A season cannot end before it starts." in response.content.decode()
+    assert not Season.objects.exists()
+
+
+def test_a_season_organizer_creates_an_event_with_format_options(
+        sam_client: Client, season: Season, sam: Any) -> None:
+    data = event_form(season, name="Knockout", format_options='{"third_place": true}',
+                      turn_deadline_minutes="30", deadline_policy="forfeit",
+                      deadline_bot="random", hold_rounds="on")
+    response = sam_client.post(reverse("league:event_create"), data)
+    event = Event.objects.get(name="Knockout")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("league:event_admin", args=[event.pk])
+    assert (event.season, event.format, event.format_options["third_place"]) == (
+        season, "single_elimination", True)
+    assert (event.turn_deadline_minutes, event.deadline_policy, event.deadline_bot) == (
+        30, "forfeit", "random")
+    assert event.hold_rounds
+    assert sam in event.organizers.all()
+    page = sam_client.get(response["Location"]).content.decode()
+    assert "Knockout" in page and "Start the Event" in page
+
+
+@pytest.mark.parametrize(("fields", "message", "status"), [
+    ({"format_options": "{not json"}, "Format options are not valid JSON", 400),
+    ({"format_options": "[1, 2]"}, "Format options are a JSON object", 400),
+    ({"format_options": '{"rounds": 3}'}, "Unknown option(s): [&#x27;rounds&#x27;]", 400),
+    ({"match_options": '{"best_of": 2}'}, "best_of", 400),
+])
+def test_a_refused_event_shows_why_and_writes_nothing(
+        sam_client: Client, season: Season, fields: dict[str, str], message: str,
+        status: int) -> None:
+    response = sam_client.post(reverse("league:event_create"), event_form(season, **fields))
+    assert response.status_code == status
+    assert message in response.content.decode()
+    assert not Event.objects.exists()
+
+
+def test_a_season_organizer_must_pick_one_of_their_seasons(sam_client: Client,
+                                                           season: Season) -> None:
+    response = sam_client.post(reverse("league:event_create"), event_form(None))
+    assert response.status_code == 400 and not Event.objects.exists()
+
+
+def test_the_dashboard_lists_what_the_user_organizes(
+        sam_client: Client, cup: Event, season: Season, organizer: Any) -> None:
+    events.create_event(name="Staff only", game="super_showdown", format="swiss",
+                        by=organizer)
+    page = sam_client.get(reverse("league:dashboard")).content.decode()
+    assert "Spring league" in page and "Cup" in page and "Staff only" not in page
+    assert "New season" not in page  # only staff create seasons
+    assert "third_place" in page  # the format options help
+
+
+def test_a_team_is_created_by_name_and_member_usernames(
+        sam_client: Client, season: Season, player: Any, player2: Any) -> None:
+    response = sam_client.post(reverse("league:team_create"),
+                               {"name": "Reds", "members": "alice, bruno"})
+    assert response.status_code == 302
+    team = Team.objects.get(name="Reds")
+    assert sorted(p.user.username for p in team.members.all()) == ["alice", "bruno"]
+    again = sam_client.post(reverse("league:team_create"), {"name": "Blues",
+                                                            "members": "alice nobody"})
+    assert again.status_code == 400 and "No player called nobody." in again.content.decode()
+    assert not Team.objects.filter(name="Blues").exists()
+
+
+# -- entrants, seeding, start ------------------------------------------------------------
+
+def test_entrants_are_registered_as_player_team_and_bot(
+        sam_client: Client, make_event: Callable[..., Event], player: Any,
+        player2: Any) -> None:
+    event = make_event()
+    team = Team.objects.create(name="Reds")
+    from league.services import player_for
+
+    team.members.add(player_for(player2))
+    post(sam_client, "league:entrant_add", event, {"player": "alice"})
+    post(sam_client, "league:entrant_add", event, {"team": "Reds"})
+    panel = post(sam_client, "league:entrant_add", event, {"bot": "heuristic", "name": "Robo"})
+    assert [(e.key, e.name, e.bot) for e in Entrant.objects.filter(event=event)] == [
+        ("e1", "alice", ""), ("e2", "Reds", ""), ("e3", "Robo", "heuristic")]
+    assert "error-banner" not in panel and "Robo" in panel
+
+
+def test_an_entrant_twice_shows_the_message_and_writes_nothing(
+        sam_client: Client, make_event: Callable[..., Event], player: Any) -> None:
+    event = make_event()
+    post(sam_client, "league:entrant_add", event, {"player": "alice"})
+    records = EventRecord.objects.count()
+    panel = post(sam_client, "league:entrant_add", event, {"player": "alice"})
+    assert "error-banner" in panel and "alice is already entered." in panel
+    assert EventRecord.objects.count() == records
+    assert Entrant.objects.filter(event=event).count() == 1
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"player": "nobody"}, "No player called &#x27;nobody&#x27;."),
+    ({"team": "Ghosts"}, "No team called &#x27;Ghosts&#x27;."),
+    ({"bot": "genius"}, "super_showdown has no bot called &#x27;genius&#x27;."),
+    ({}, "Give one player, one team or one bot."),
+    ({"player": "alice", "bot": "random"}, "Give one player, one team or one bot."),
+])
+def test_a_refused_entrant_shows_why(sam_client: Client, cup: Event, player: Any,
+                                     data: dict[str, str], message: str) -> None:
+    records = EventRecord.objects.count()
+    panel = post(sam_client, "league:entrant_add", cup, data)
+    assert message in panel
+    assert EventRecord.objects.count() == records
+
+
+def test_without_htmx_an_action_redirects_and_the_refusal_is_a_message(
+        sam_client: Client, cup: Event) -> None:
+    response = sam_client.post(reverse("league:entrant_add", args=[cup.pk]),
+                               {"bot": "random", "name": "Bot 1"})
+    assert response.status_code == 302
+    page = sam_client.get(response["Location"]).content.decode()
+    assert "Bot 1 is already entered." in page
+
+
+def test_seed_by_hand_then_start_makes_the_first_round(
+        sam_client: Client, make_event: Callable[..., Event]) -> None:
+    event = make_event(bots=4)
+    panel = post(sam_client, "league:event_seed", event, {"method": "hand",
+                                                          "order": "e4 e3, e2 e1"})
+    assert "Seeded hand." in panel
+    assert [e.key for e in Entrant.objects.filter(event=event).order_by("seed")] == [
+        "e4", "e3", "e2", "e1"]
+    response = sam_client.post(reverse("league:event_start", args=[event.pk]), **HTMX)
+    assert response["HX-Trigger"] == "league-changed"
+    event.refresh_from_db()
+    assert event.status == Event.Status.RUNNING
+    # Seed 1 (e4) meets seed 4 (e1), seed 2 (e3) meets seed 3 (e2).
+    assert sorted(sorted(m.entrants) for m in EventMatch.objects.filter(event=event)) == [
+        ["e1", "e4"], ["e2", "e3"]]
+    assert "Start the Event" not in response.content.decode()
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    ({"method": "hand", "order": "e1"}, "A seeding by hand lists every entrant once."),
+    ({"method": "sideways"}, "Select a valid choice."),
+])
+def test_a_bad_seeding_is_refused(sam_client: Client, cup: Event, data: dict[str, str],
+                                  message: str) -> None:
+    records = EventRecord.objects.count()
+    assert message in post(sam_client, "league:event_seed", cup, data)
+    assert EventRecord.objects.count() == records
+
+
+def test_an_event_with_one_entrant_cannot_start(sam_client: Client,
+                                                make_event: Callable[..., Event]) -> None:
+    event = make_event(bots=1)
+    panel = post(sam_client, "league:event_start", event)
+    assert "An Event needs at least two entrants." in panel
+    event.refresh_from_db()
+    assert event.status == Event.Status.DRAFT
+
+
+def test_an_entrant_withdraws_before_the_start(sam_client: Client,
+                                               make_event: Callable[..., Event]) -> None:
+    event = make_event(bots=3)
+    post(sam_client, "league:entrant_withdraw", event, None, "e2")
+    assert Entrant.objects.get(event=event, key="e2").withdrawn
+    again = post(sam_client, "league:entrant_withdraw", event, None, "e2")
+    assert "No active entrant &#x27;e2&#x27;." in again
+
+
+def test_a_bracket_cannot_be_paired_by_hand(sam_client: Client, cup: Event) -> None:
+    events.start_event(event=cup, by=cup.organizers.first())
+    records = EventRecord.objects.count()
+    panel = post(sam_client, "league:event_pair", cup, {"pairings": "e1 e2"})
+    assert "single_elimination pairs by seed, not by hand." in panel
+    assert EventRecord.objects.count() == records
+
+
+# -- live matches ------------------------------------------------------------------------
+
+@pytest.fixture
+def duel(make_event: Callable[..., Event], sam: Any, player: Any, player2: Any) -> Event:
+    """A started two-player final: alice (e1) against bruno (e2)."""
+    event = make_event(name="Duel")
+    events.add_entrant(event=event, by=sam, player="alice")
+    events.add_entrant(event=event, by=sam, player="bruno")
+    events.start_event(event=event, by=sam)
+    event.refresh_from_db()
+    return event
+
+
+def test_the_live_partial_lists_the_matches_with_links_and_polls(
+        sam_client: Client, duel: Event) -> None:
+    link = EventMatch.objects.get(event=duel)
+    response = sam_client.get(reverse("league:event_live", args=[duel.pk]), **HTMX)
+    html = response.content.decode()
+    assert f'href="/matches/{link.match_id}/"' in html
+    assert "Forfeit" in html and "Bot plays" in html and 'every 3s' in html
+    version = html.split("?v=")[1].split('"')[0]
+    unchanged = sam_client.get(reverse("league:event_live", args=[duel.pk]), {"v": version},
+                               **HTMX)
+    assert unchanged.status_code == 204
+
+
+def test_forfeit_ends_the_match_and_the_result_reaches_the_bracket(
+        sam_client: Client, duel: Event, django_capture_on_commit_callbacks: Any) -> None:
+    link = EventMatch.objects.get(event=duel)
+    with django_capture_on_commit_callbacks(execute=True):
+        html = post(sam_client, "league:match_forfeit", duel,
+                    {"pairing": link.pairing, "entrant": "e1"})
+    assert "error-banner" not in html
+    link.match.refresh_from_db()
+    assert link.match.status == Match.Status.FINISHED
+    duel.refresh_from_db()
+    assert duel.status == Event.Status.FINISHED
+    assert duel.records.filter(kind="forfeited").count() == 1
+    assert duel.standings.get(rank=1).entrant.name == "bruno"
+
+
+def test_a_forfeit_of_a_finished_match_is_refused_and_writes_nothing(
+        sam_client: Client, duel: Event, django_capture_on_commit_callbacks: Any) -> None:
+    link = EventMatch.objects.get(event=duel)
+    with django_capture_on_commit_callbacks(execute=True):
+        post(sam_client, "league:match_forfeit", duel, {"pairing": link.pairing, "entrant": "e1"})
+    records = EventRecord.objects.count()
+    html = post(sam_client, "league:match_forfeit", duel,
+                {"pairing": link.pairing, "entrant": "e2"})
+    assert "Only a live match can be forfeited." in html
+    assert EventRecord.objects.count() == records
+
+
+def test_a_seat_is_handed_to_a_bot(sam_client: Client, duel: Event) -> None:
+    link = EventMatch.objects.get(event=duel)
+    html = post(sam_client, "league:match_seat_to_bot", duel,
+                {"pairing": link.pairing, "entrant": "e2", "bot": "random"})
+    assert "error-banner" not in html
+    seat = link.match.seats.get(index=1)
+    assert (seat.user_id, seat.bot) == (None, "random")
+    assert duel.records.filter(kind="seat_to_bot").get().payload["bot"] == "random"
+    refused = post(sam_client, "league:match_seat_to_bot", duel,
+                   {"pairing": link.pairing, "entrant": "e9"})
+    assert "e9 does not play" in refused
+
+
+def test_a_result_is_corrected_and_the_standings_follow(
+        sam_client: Client, duel: Event, django_capture_on_commit_callbacks: Any) -> None:
+    link = EventMatch.objects.get(event=duel)
+    with django_capture_on_commit_callbacks(execute=True):
+        post(sam_client, "league:match_forfeit", duel, {"pairing": link.pairing, "entrant": "e1"})
+    panel = sam_client.get(reverse("league:event_admin", args=[duel.pk])).content.decode()
+    assert "Correct a result" in panel and 'name="place_e1"' in panel
+    html = post(sam_client, "league:result_correct", duel,
+                {"pairing": link.pairing, "place_e1": "1", "place_e2": "2"})
+    assert "error-banner" not in html
+    assert duel.standings.get(rank=1).entrant.name == "alice"
+    refused = post(sam_client, "league:result_correct", duel,
+                   {"pairing": link.pairing, "place_e1": "1", "place_e3": "2"})
+    assert "Give a place (1 = first) to each entrant of that match." in refused
+
+
+# -- exports and scoring -----------------------------------------------------------------
+
+def test_event_standings_export_as_csv(sam_client: Client, duel: Event,
+                                       django_capture_on_commit_callbacks: Any) -> None:
+    link = EventMatch.objects.get(event=duel)
+    with django_capture_on_commit_callbacks(execute=True):
+        post(sam_client, "league:match_forfeit", duel, {"pairing": link.pairing, "entrant": "e2"})
+    response = sam_client.get(reverse("league:event_csv", args=[duel.pk]))
+    assert response["Content-Type"].startswith("text/csv")
+    assert "attachment" in response["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0][:7] == ["rank", "entrant", "name", "points", "wins", "draws", "losses"]
+    assert [r[:3] for r in rows[1:]] == [["1", "e1", "alice"], ["2", "e2", "bruno"]]
+
+
+def test_season_standings_export_as_csv(sam_client: Client, duel: Event, season: Season,
+                                        django_capture_on_commit_callbacks: Any) -> None:
+    link = EventMatch.objects.get(event=duel)
+    with django_capture_on_commit_callbacks(execute=True):
+        post(sam_client, "league:match_forfeit", duel, {"pairing": link.pairing, "entrant": "e2"})
+    response = sam_client.get(reverse("league:season_csv", args=[season.pk]))
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == ["rank", "name", "events", "points", "wins", "draws", "losses"]
+    assert rows[1:] == [["1", "alice", "1", "3.0", "1", "0", "0"],
+                        ["2", "bruno", "1", "0.0", "0", "0", "1"]]
+
+
+def test_a_formula_looking_name_is_quoted_in_the_csv(sam_client: Client,
+                                                     make_event: Callable[..., Event]) -> None:
+    event = make_event()
+    post(sam_client, "league:entrant_add", event, {"bot": "random", "name": "=1+1"})
+    post(sam_client, "league:entrant_add", event, {"bot": "random", "name": "Plain"})
+    post(sam_client, "league:event_start", event)
+    body = sam_client.get(reverse("league:event_csv", args=[event.pk])).content.decode()
+    assert "'=1+1" in body and "\n1,e1,=1+1" not in body
+
+
+def test_rerun_scoring_shows_its_progress_bar_done(sam_client: Client, duel: Event) -> None:
+    response = sam_client.post(reverse("league:rescore"), **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Done: 100%." in html and 'style="width: 100%"' in html
+    assert "every 1s" not in html  # a finished job stops polling
+    job = html.split('id="rescore-')[1].split('"')[0]
+    again = sam_client.get(reverse("league:rescore_progress", args=[job]), **HTMX)
+    assert "Done: 100%." in again.content.decode() and "1 events" in again.content.decode()
+
+
+def test_a_queued_job_polls_and_an_unknown_job_says_so(sam_client: Client, season: Season) -> None:
+    from league import dashboard_tasks
+
+    dashboard_tasks._note("waiting-job", 0, "queued")
+    queued = sam_client.get(reverse("league:rescore_progress", args=["waiting-job"]))
+    assert "every 1s" in queued.content.decode() and "Queued: 0%" in queued.content.decode()
+    unknown = sam_client.get(reverse("league:rescore_progress", args=["gone"]))
+    assert "This job is not known" in unknown.content.decode()
+
+
+# -- held rounds -------------------------------------------------------------------------
+
+@pytest.fixture
+def held_swiss(make_event: Callable[..., Event], sam: Any,
+               django_capture_on_commit_callbacks: Any) -> Event:
+    """A 4-bot Swiss that holds its rounds, round 1 played (seeds 1 and 2 won)."""
+    event = make_event(format="swiss", bots=4, hold_rounds=True,
+                       format_options={"rounds": 2})
+    events.start_event(event=event, by=sam)
+    for link in EventMatch.objects.filter(event=event):
+        with django_capture_on_commit_callbacks(execute=True):
+            events.forfeit(event=event, by=sam, pairing=link.pairing, entrant=link.entrants[1])
+    event.refresh_from_db()
+    return event
+
+
+def test_a_held_round_waits_on_the_organizer_page(sam_client: Client,
+                                                  held_swiss: Event) -> None:
+    page = sam_client.get(reverse("league:event_admin", args=[held_swiss.pk])).content.decode()
+    assert "Round 2 is waiting for you" in page and "Release the round as drawn" in page
+    assert EventMatch.objects.filter(event=held_swiss, round=2).count() == 0
+
+
+def test_a_held_round_is_released_as_drawn(sam_client: Client, held_swiss: Event) -> None:
+    panel = post(sam_client, "league:round_release", held_swiss)
+    assert "error-banner" not in panel and "is waiting for you" not in panel
+    assert EventMatch.objects.filter(event=held_swiss, round=2).count() == 2
+    again = post(sam_client, "league:round_release", held_swiss)
+    assert "No round is waiting to be released." in again
+
+
+def test_a_held_round_is_paired_by_hand(sam_client: Client, held_swiss: Event) -> None:
+    records = EventRecord.objects.count()
+    refused = post(sam_client, "league:event_pair", held_swiss, {"pairings": "e1 e2"})
+    assert "Not paired: e3, e4." in refused and EventRecord.objects.count() == records
+    panel = post(sam_client, "league:event_pair", held_swiss, {"pairings": "e1 e4\ne2, e3"})
+    assert "error-banner" not in panel
+    assert sorted(sorted(m.entrants) for m in
+                  EventMatch.objects.filter(event=held_swiss, round=2)) == [["e1", "e4"],
+                                                                            ["e2", "e3"]]
+
+
+def test_a_round_that_is_not_held_cannot_be_paired_by_hand(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any) -> None:
+    event = make_event(format="swiss", bots=4)
+    events.start_event(event=event, by=sam)
+    records = EventRecord.objects.count()
+    panel = post(sam_client, "league:event_pair", event, {"pairings": "e1 e2\ne3 e4"})
+    assert "No round is waiting" in panel and EventRecord.objects.count() == records

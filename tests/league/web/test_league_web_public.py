@@ -1,0 +1,109 @@
+"""The public league pages: seasons, a season's table, an Event, a player."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from league import events
+from league.models import Event, EventMatch, RatingHistory, Season
+from league.services import player_for
+from matches import services
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def finish_by_forfeit(match: Match, seat: int, capture: Any) -> None:
+    """End a live match: `seat` forfeits; the league hears of it after the commit."""
+    with capture(execute=True):
+        services.forfeit_seat(match=match, seat=seat)
+
+
+def test_the_seasons_list_shows_seasons_and_loose_events(
+        alice_client: Client, season: Season, cup: Event, organizer: Any) -> None:
+    events.create_event(name="Friday fight", game="super_showdown", format="swiss",
+                        by=organizer)
+    page = alice_client.get(reverse("league:seasons")).content.decode()
+    assert "Spring league" in page and "1 Event" in page
+    assert "Friday fight" in page and "Swiss" in page
+    assert "Organizer dashboard" not in page  # alice organizes nothing
+
+
+def test_a_draft_event_lists_its_entrants_and_does_not_poll(alice_client: Client,
+                                                            cup: Event) -> None:
+    page = alice_client.get(reverse("league:event", args=[cup.pk])).content.decode()
+    assert "Bot 1" in page and "Bot 2" in page and "Taking entrants" in page
+    assert "<svg" not in page and "hx-trigger" not in page
+
+
+def test_a_running_event_draws_its_bracket_and_polls_its_results(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any) -> None:
+    event = make_event(bots=4)
+    events.start_event(event=event, by=sam)
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="bracket"' in page
+    assert 'hx-trigger="every 4s"' in page
+    for link in EventMatch.objects.filter(event=event):
+        assert f'<a href="/matches/{link.match_id}/"><g class="bx bx-live"' in page
+    assert "Winner of Semifinal 1" in page  # the final's slots, not yet known
+    version = page.split("results/?v=")[1].split('"')[0]
+    url = reverse("league:event_results", args=[event.pk])
+    assert alice_client.get(url, {"v": version}, **HTMX).status_code == 204
+    assert alice_client.get(url, {"v": "old"}, **HTMX).status_code == 200
+
+
+def test_a_result_shows_in_the_bracket_standings_and_season_table(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any, season: Season,
+        player: Any, player2: Any, django_capture_on_commit_callbacks: Any) -> None:
+    event = make_event(name="Duel")
+    events.add_entrant(event=event, by=sam, player="alice")
+    events.add_entrant(event=event, by=sam, player="bruno")
+    events.start_event(event=event, by=sam)
+    link = EventMatch.objects.get(event=event)
+    finish_by_forfeit(link.match, 1, django_capture_on_commit_callbacks)
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert "Champion: alice" in page
+    assert 'class="standings"' in page and "every 4s" not in page
+    assert f'href="{reverse("league:player", args=[player_for(player).pk])}"' in page
+    table = alice_client.get(reverse("league:season", args=[season.pk])).content.decode()
+    assert table.index("alice") < table.index("bruno") and "Export standings" not in table
+
+
+def test_swiss_standings_show_tiebreak_columns(alice_client: Client,
+                                               make_event: Callable[..., Event],
+                                               sam: Any) -> None:
+    event = make_event(format="swiss", bots=4)
+    events.start_event(event=event, by=sam)
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert '<th class="tb">Buchholz</th>' in page
+    assert "Round 1" in page
+
+
+def test_a_player_page_has_match_history_and_a_rating_chart(
+        alice_client: Client, player: Any, player2: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    for loser in (1, 0, 1):
+        match = services.create_match(game="super_showdown", options={}, created_by=player,
+                                      seats=[{"player": "alice"}, {"player": "bruno"}])
+        finish_by_forfeit(match, loser, django_capture_on_commit_callbacks)
+    alice = player_for(player)
+    assert RatingHistory.objects.filter(player=alice).count() == 3
+    page = alice_client.get(reverse("league:player", args=[alice.pk])).content.decode()
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart"' in page
+    assert page.count("<circle") == 3 and "3 matches" in page
+    assert page.count("vs bruno") == 3
+    assert page.count(">Won<") == 2 and page.count(">Lost<") == 1
+    assert f'href="/matches/{match.pk}/replay/?at=0"' in page
+
+
+def test_a_player_without_rated_matches_has_no_chart(alice_client: Client,
+                                                     player2: Any) -> None:
+    page = alice_client.get(reverse("league:player", args=[player_for(player2).pk]))
+    assert b"No rated match yet" in page.content and b"<svg" not in page.content

@@ -1,0 +1,126 @@
+"""The server-made diagrams: brackets by format, and the rating chart."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from xml.etree import ElementTree
+
+import pytest
+
+from league import formats, svg
+from league.formats import MatchResult
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def played(key: str, entrants: list[str], options: dict[str, Any] | None = None,
+           matches: int = 999) -> tuple[Any, Any, dict[str, dict[str, int]]]:
+    """A format's state after `matches` ready pairings went to their first-listed entrant."""
+    fmt = formats.get_format(key)
+    state = fmt.start(entrants, options or {})
+    results: dict[str, dict[str, int]] = {}
+    for _ in range(matches):
+        ready = fmt.ready(state)
+        if not ready:
+            break
+        seated = list(ready[0].entrants)
+        placements = {e: i + 1 for i, e in enumerate(seated)}
+        state = fmt.record(state, MatchResult(ready[0].id, placements))
+        results[ready[0].id] = placements
+    return fmt, state, results
+
+
+def draw(key: str, entrants: list[str], options: dict[str, Any] | None = None,
+         matches: int = 999, links: dict[str, str] | None = None) -> str:
+    fmt, state, results = played(key, entrants, options, matches)
+    champion = fmt.standings(state)[0].entrant if fmt.is_complete(state) else None
+    return svg.bracket_svg(fmt.pairings(state), names={e: f"Name {e}" for e in entrants},
+                           results=results, links=links or {}, champion=champion)
+
+
+def boxes(markup: str) -> dict[str, str]:
+    """pairing id -> the class of its box."""
+    return dict((m[2], m[1]) for m in re.finditer(r'<g class="bx (bx-\w+)" data-pairing="([^"]+)"',
+                                                  markup))
+
+
+def texts(markup: str) -> list[str]:
+    return [t.text or "" for t in ElementTree.fromstring(markup).iter(f"{NS}text")]
+
+
+def test_a_finished_single_elimination_has_every_round_connectors_and_the_champion() -> None:
+    markup = draw("single_elimination", ["a", "b", "c", "d"])
+    ElementTree.fromstring(markup)  # well-formed
+    assert set(boxes(markup)) == {"W1-1", "W1-2", "W2-1"}
+    assert markup.count('class="bx-link"') == 2 + 1  # two semifinals into the final, trophy
+    assert re.search(r'<text class="champ-name"[^>]*>Name a</text>', markup)
+    assert "Champion: Name a" not in texts(markup)  # the trophy box says it already
+
+
+def test_byes_are_drawn_as_byes_and_future_slots_say_where_they_come_from() -> None:
+    markup = draw("single_elimination", ["a", "b", "c", "d", "e"], matches=0)
+    words = texts(markup)
+    assert words.count("bye") == 3
+    assert "Winner of Quarterfinal 2" in words
+    assert boxes(markup)["W3-1"] == "bx-waiting"
+
+
+def test_a_live_match_is_a_link_to_its_match_page() -> None:
+    markup = draw("single_elimination", ["a", "b", "c", "d"], matches=1,
+                  links={"W1-2": "/matches/42/"})
+    assert '<a href="/matches/42/"><g class="bx bx-live" data-pairing="W1-2">' in markup
+
+
+def test_double_elimination_has_winners_losers_and_grand_final_sections() -> None:
+    markup = draw("double_elimination", ["a", "b", "c", "d"])
+    words = texts(markup)
+    assert {"Winners bracket", "Losers bracket", "Grand final"} <= set(words)
+    assert {"W1-1", "W2-1", "L1-1", "L2-1", "GF"} <= set(boxes(markup))
+
+
+def test_round_robin_is_a_round_by_round_grid_with_the_champion_in_the_banner() -> None:
+    markup = draw("round_robin", ["a", "b", "c", "d"])
+    ids = boxes(markup)
+    assert len([i for i in ids if i.startswith("R")]) == 6
+    assert markup.count('class="bx-link"') == 0  # a grid: no connectors, no trophy box
+    fmt, state, _ = played("round_robin", ["a", "b", "c", "d"])
+    assert f"Champion: Name {fmt.standings(state)[0].entrant}" in texts(markup)
+
+
+def test_heats_are_drawn_as_pods_with_places() -> None:
+    markup = draw("heats", [f"p{i}" for i in range(8)], {"pod_size": 4})
+    root = ElementTree.fromstring(markup)
+    places = [t.text for t in root.iter(f"{NS}text") if t.get("class") == "ln-place"]
+    assert "Heats" in texts(markup) and "Final" in texts(markup)
+    assert places.count("4") == 2 and places.count("1") == 3  # two pods of 4, a final
+
+
+def test_names_are_escaped() -> None:
+    fmt, state, _ = played("single_elimination", ["a", "b"], matches=0)
+    markup = svg.bracket_svg(fmt.pairings(state), names={"a": "<b>&co", "b": "x"})
+    assert "<b>" not in markup and "&lt;b&gt;&amp;co" in markup
+
+
+def test_the_rating_chart_has_a_line_per_game_and_a_legend() -> None:
+    markup = svg.rating_chart_svg({"Super Showdown": [0.0, 1.5, 3.2], "Other": [2.0]})
+    root = ElementTree.fromstring(markup)
+    lines = list(root.iter(f"{NS}polyline"))
+    assert len(lines) == 2 and len(lines[0].get("points", "").split()) == 3
+    assert "Super Showdown" in texts(markup) and "3 matches" in texts(markup)
+    assert svg.rating_chart_svg({}) == "" and svg.bracket_svg([], names={}) == ""
+
+
+@pytest.mark.parametrize("key", ["swiss", "multistage"])
+def test_every_other_format_draws(key: str) -> None:
+    markup = draw(key, [f"e{i}" for i in range(1, 7)])
+    ElementTree.fromstring(markup)
+    assert boxes(markup)
+
+
+def test_the_winner_of_a_bye_is_shown_in_the_next_round_at_once() -> None:
+    markup = draw("double_elimination", ["a", "b", "c"], matches=0)
+    final = markup.split('data-pairing="W2-1"')[1].split("</g>")[0]
+    assert "Name a" in final and "Winner of" in final  # seed 1's bye; the other still open
+    losers = markup.split('data-pairing="L1-1"')[1].split("</g>")[0]
+    assert "bye" in losers and "Loser of" in losers

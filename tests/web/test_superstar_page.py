@@ -1,0 +1,305 @@
+"""The Superstar Showdown play page: the ring, the hand, the spots and the choices.
+
+Bot seats reply in an on_commit hook, so every test here uses a transactional database.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from django.template.loader import render_to_string
+from django.test import Client
+from django.urls import reverse
+
+from engine import registry
+from engine.games.superstar_showdown.board import BOARD
+from engine.games.superstar_showdown.state import SPOTS
+from engine.protocol import Event
+from matches import services
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+GAME = "superstar_showdown"
+MOST_DECISIONS = 3_000  # 50 rounds at most, a few dozen decisions each at the very worst
+
+_PLAY_FORM = re.compile(r'<form[^>]*class="[^"]*st-play-form[^"]*".*?</form>', re.S)
+_OPTION = re.compile(r'<option value="(?P<action>[^"]+)">')
+_KEY = re.compile(r'name="key" value="(?P<key>[^"]*)"')
+
+
+def offered(page: str | bytes, pages: Any) -> list[tuple[str, str]]:
+    """(action JSON, key) of every choice on the page: buttons, squares and the select."""
+    text = page.decode() if isinstance(page, bytes) else page
+    found = pages.action_forms(text)
+    for form in _PLAY_FORM.finditer(text):
+        key = _KEY.search(form[0])
+        assert key, "the play form carries an idempotency key"
+        found += [(html.unescape(m["action"]), key["key"]) for m in _OPTION.finditer(form[0])]
+    return found
+
+
+def canonical(action: Any) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def same_choices(posted: list[tuple[str, str]], legal: list[Any], match: Match) -> None:
+    """Every choice on the page is an item of legal_actions, verbatim, and every legal
+    action is on the page, or one that differs only in the copy of a card it uses."""
+    state = services.load_state(Match.objects.get(pk=match.pk))
+
+    def design(action: Any) -> str:
+        named = dict(action)
+        if "card" in named:
+            named["card"] = state.card(named["card"]).name
+        if "cards" in named:
+            named["cards"] = [state.card(c).name for c in named["cards"]]
+        return canonical(named)
+
+    actions = [json.loads(a) for a, _ in posted]
+    assert set(map(canonical, actions)) <= set(map(canonical, legal))
+    assert len(set(map(canonical, actions))) == len(actions)  # no choice offered twice
+    assert {design(a) for a in actions} == {design(a) for a in legal}
+
+
+def start(player: Any, bot: str = "random") -> Match:
+    return services.create_match(game=GAME, options={},
+                                 seats=[{"player": player.username}, {"bot": bot}],
+                                 created_by=player)
+
+
+def hidden_names(match: Match, user: Any, secret_seats: tuple[int, ...]) -> set[str]:
+    """Names of the cards in those seats' hands and face-down spots that the user's view
+    and the narrated log do not show anywhere (the same design may be public elsewhere)."""
+    state = services.load_state(match)
+    secret = set()
+    for seat in secret_seats:
+        side = state.sides[seat]
+        secret |= {state.card(c).name for c in [*side.hand, *(c for c in side.spots if c)]}
+    public = json.dumps(services.match_state(match=match, user=user)["view"])
+    public += " ".join(line for event in services.match_events(match=match, user=user)
+                       for line in event["narration"])
+    return {name for name in secret if name not in public}
+
+
+def assert_hidden(page: str, names: set[str]) -> None:
+    for name in names:
+        assert html.escape(name) not in page and name not in page, name
+
+
+# -- lobby -------------------------------------------------------------------------------
+
+def test_the_lobby_has_a_one_click_superstar_showdown_match(
+        alice_client: Client, player: Any) -> None:
+    lobby = alice_client.get(reverse("lobby")).content.decode()
+    assert "Play Super Showdown vs bot" in lobby and "Play Superstar Showdown vs bot" in lobby
+    assert f'name="game" value="{GAME}"' in lobby
+
+    response = alice_client.post(reverse("quick_play"), {"game": GAME})
+
+    match = Match.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("match_play", args=[match.id])
+    assert match.game == GAME and match.status == "active"
+    seats = list(match.seats.order_by("index"))
+    assert (seats[0].user, seats[1].bot) == (player, "heuristic")
+
+
+def test_the_one_click_button_refuses_a_game_it_does_not_offer(alice_client: Client) -> None:
+    response = alice_client.post(reverse("quick_play"), {"game": "chess"}, follow=True)
+    assert b"There is no one-click match of" in response.content
+    assert not Match.objects.exists()
+
+
+# -- the page ----------------------------------------------------------------------------
+
+def test_the_page_shows_the_ring_both_miniatures_my_hand_and_the_spots(
+        alice_client: Client, player: Any, pages: Any) -> None:
+    match = start(player, bot="heuristic")
+    state = services.match_state(match=match, user=player)
+    view = state["view"]
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+
+    # The ring: one cell per square, every kind drawn distinctly, starts and Tag Zones.
+    assert 'class="st-ring"' in page
+    kinds = [kind for row in BOARD.to_json()["squares"] for kind in row]
+    for kind in set(kinds):
+        assert page.count(f"sq sq-{kind}") == kinds.count(kind)
+    for seat, colour in enumerate(("red", "blue")):
+        assert len(re.findall(rf'class="sq sq-\w+ tag-{colour}', page)) == len(
+            BOARD.tag_zones[seat])
+        assert len(re.findall(rf'class="sq sq-ring start-{colour}', page)) == 1
+    # Both miniatures, in their colour with their initial, on their squares.
+    assert re.search(r'class="st-marker mk-red"[^>]*>O<', page)
+    assert re.search(r'class="st-marker mk-blue"[^>]*>S<', page)
+    # Both sides' panels.
+    for side in view["sides"]:
+        assert html.escape(side["superstar"]["name"]) in page
+        assert f"<b>{side['deck_count']}</b> in deck" in page
+    assert "Performance Stack" in page
+    # My hand, as cards with their Action icons.
+    assert "Your hand" in page
+    for card in view["sides"][0]["hand"]:
+        assert html.escape(card["name"]) in page
+        for icon in card["icons"]:
+            assert f'st-icon icon-{icon["action"]}">{icon["label"]}<' in page
+    # The three spots: the bot has played face down, I have not played yet.
+    assert view["sides"][1]["spots_played"] and not view["sides"][0]["spots_played"]
+    assert page.count("st-cell st-face_down") == SPOTS
+    assert page.count('class="st-card st-back back-blue"') == SPOTS
+    assert page.count("st-cell st-empty") == SPOTS
+    assert view["decision"]["prompt"] in page
+
+
+def test_neither_my_page_nor_the_spectators_shows_a_hidden_card(
+        alice_client: Client, outsider_client: Client, player: Any, outsider: Any,
+        pages: Any) -> None:
+    match = start(player)
+    secret_from_alice = hidden_names(match, player, (1,))
+    secret_from_olga = hidden_names(match, outsider, (0, 1))
+    assert secret_from_alice and secret_from_olga  # the check below checks something
+
+    mine = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    theirs = outsider_client.get(reverse("match_play", args=[match.id])).content.decode()
+
+    assert_hidden(mine, secret_from_alice)
+    assert_hidden(theirs, secret_from_olga)
+    assert "Your hand" not in theirs and offered(theirs, pages) == []
+    assert theirs.count('class="st-card st-back back-blue"') == SPOTS
+
+    # After alice plays, her spots are face down for the spectator, face up for her.
+    action, key = offered(mine, pages)[0]
+    played = json.loads(action)["cards"]
+    mine = pages.act(alice_client, match, action, key).content.decode()
+    state = services.load_state(Match.objects.get(pk=match.pk))
+    names = {state.card(c).name for c in played}
+    revealed = {state.card(c).name for side in state.sides for s in side.stacks for c in s}
+    theirs = outsider_client.get(reverse("match_play", args=[match.id])).content.decode()
+    assert_hidden(theirs, hidden_names(match, outsider, (0, 1)))
+    assert_hidden(mine, hidden_names(match, player, (1,)))
+    for name in names - revealed:
+        assert html.escape(name) in mine
+
+
+def test_the_choices_are_exactly_the_legal_actions(
+        alice_client: Client, player: Any, pages: Any) -> None:
+    match = start(player)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    legal = services.match_state(match=match, user=player)["legal_actions"]
+
+    choices = offered(page, pages)
+
+    assert len(legal) == 120  # six cards in hand, three spots in order
+    same_choices(choices, legal, match)
+    assert '<button type="submit" class="primary">Play face down</button>' in page
+    # Readable labels: "Play: A → 1, B → 2, C → 3".
+    state = services.load_state(match)
+    first = legal[0]["cards"]
+    label = "Play: " + ", ".join(f"{state.card(c).name} → {i}" for i, c in enumerate(first, 1))
+    assert html.escape(label) in page
+
+
+def test_a_whole_match_against_the_random_bot_through_the_act_view(
+        alice_client: Client, player: Any, pages: Any) -> None:
+    match = start(player)
+    partial = pages.state(alice_client, match).content.decode()
+    decisions, labels = 0, set()
+    while "result-banner" not in partial:
+        legal = services.match_state(match=match, user=player)["legal_actions"]
+        choices = offered(partial, pages)
+        same_choices(choices, legal, match)
+        labels |= set(re.findall(r'class="action st-btn st-btn-(\w+)"', partial))
+        if decisions % 25 == 0:
+            assert_hidden(partial, hidden_names(match, player, (1,)))
+        response = pages.act(alice_client, match, *choices[0])
+        partial = response.content.decode()
+        assert response.status_code == 200 and "error-banner" not in partial
+        decisions += 1
+        assert decisions < MOST_DECISIONS
+
+    match.refresh_from_db()
+    assert match.status == "finished" and match.result is not None
+    assert 'hx-trigger="every 2s"' not in partial
+    assert offered(partial, pages) == [] and 'class="st-ring"' in partial
+    assert "done" in labels or "no_pin" in labels or "three_count" in labels
+
+
+def test_the_replay_renders_the_ring_at_a_few_seqs(
+        alice_client: Client, outsider_client: Client, player: Any, pages: Any) -> None:
+    match = start(player)
+    for _ in range(12):
+        partial = pages.state(alice_client, match).content.decode()
+        choices = offered(partial, pages)
+        if not choices:
+            break
+        pages.act(alice_client, match, *choices[0])
+    match.refresh_from_db()
+    url = reverse("match_replay", args=[match.id])
+    for at in sorted({0, 1, match.seq // 2, match.seq}):
+        mine = alice_client.get(url, {"at": at})
+        theirs = outsider_client.get(url, {"at": at}, **pages.htmx)
+        assert mine.status_code == theirs.status_code == 200
+        assert b'class="st-ring"' in mine.content and b'class="st-ring"' in theirs.content
+        assert b"<html" not in theirs.content
+        assert b"Your hand" in mine.content and b"Your hand" not in theirs.content
+        assert offered(mine.content, pages) == []
+
+
+DECISION_PHASES = {"play", "reversal", "actions", "motion", "shove", "hit", "stun", "pin",
+                   "kick_out"}
+
+
+def sample_states(per_phase: int = 4, games: int = 12) -> dict[str, list[Any]]:
+    """A few states of every decision phase, from heuristic-against-random games."""
+    rules = registry.get_rules(GAME)
+    samples: dict[str, list[Any]] = {}
+    for seed in range(games):
+        rng = random.Random(seed)
+        bots = [registry.get_bot(GAME, "heuristic"), registry.get_bot(GAME, "random")]
+        state = rules.start({}, 2)
+        while (pending := rules.pending(state)).kind != "end":
+            if pending.kind == "chance":
+                state = rules.apply(state, Event.chance(rules.sample_chance(state, rng)))
+                continue
+            phase = samples.setdefault(str(state.phase), [])
+            if len(phase) < per_phase:
+                phase.append(state)
+            seat = pending.seats[0]
+            action = bots[seat].choose(rules, state, seat, rng)
+            state = rules.apply(state, Event.from_json(
+                {"kind": "decision", "seat": seat, "action": action}))
+        if set(samples) >= DECISION_PHASES:
+            break
+    return samples
+
+
+def test_every_kind_of_decision_renders_with_readable_choices() -> None:
+    """Engine-only: states of every decision phase, drawn for both seats and a spectator;
+    the choices on the page are legal actions verbatim, one per distinct effect."""
+    rules = registry.get_rules(GAME)
+    samples = sample_states()
+    assert set(samples) >= DECISION_PHASES
+    for phase, states in samples.items():
+        for state in states:
+            for viewer in (0, 1, None):
+                legal = rules.legal_actions(state, viewer) if viewer is not None else []
+                entries = [{"action": a, "json": canonical(a), "key": f"k{i}"}
+                           for i, a in enumerate(legal)]
+                view = rules.view(state, viewer)
+                page = render_to_string(f"games/{GAME}/_view.html", {
+                    "view": view, "actions": entries, "seats": [],
+                    "match": SimpleNamespace(id=1)})
+                posted = [json.loads(html.unescape(a or b)) for a, b in re.findall(
+                    r'name="action" value="([^"]+)"|<option value="([^"]+)"', page)]
+                assert {canonical(a) for a in posted} <= {canonical(a) for a in legal}
+                assert bool(posted) == bool(legal), (phase, viewer)
+                text = re.sub(r"<[^>]+>", " ", page)
+                assert "None" not in text and "{" not in text, (phase, viewer)
+                if legal and view["decision"]:
+                    assert html.escape(view["decision"]["prompt"]) in page
