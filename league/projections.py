@@ -112,17 +112,40 @@ MODEL = PlackettLuce()
 
 
 def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
-    """(player ids, place) per seat when at least two seats are people, else None."""
-    seats = list(match.seats.order_by("index").values_list("user_id", flat=True))
-    placements = (match.result or {}).get("placements") or []
-    if len(placements) != len(seats) or sum(u is not None for u in seats) < 2:
-        return None
+    """(player ids, place) per side with people on it; None unless two sides have people.
+
+    A seat held by a person is that person's side. In an Event, a seat played for a team
+    entrant stands for every member of the team, so the whole team is rated together.
+    """
     from league.services import player_for
 
+    seats = list(match.seats.order_by("index").values_list("user_id", flat=True))
+    placements = (match.result or {}).get("placements") or []
+    if len(placements) != len(seats):
+        return None
+    teams = _team_members_by_seat(match)
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[u for u in seats if u])}
-    players = {pk: player_for(user).pk for pk, user in users.items()}
-    return [([players[u]] if u in players else [], placements[i])
-            for i, u in enumerate(seats) if u in players]
+    sides = []
+    for index, user_id in enumerate(seats):
+        if index in teams:
+            players = teams[index]
+        else:
+            players = [player_for(users[user_id]).pk] if user_id in users else []
+        if players:
+            sides.append((players, placements[index]))
+    return sides if len(sides) >= 2 else None
+
+
+def _team_members_by_seat(match: Match) -> dict[int, list[int]]:
+    """Seat -> member player ids, for the seats an Event gave to team entrants."""
+    link = EventMatch.objects.filter(match=match).first()
+    if link is None:
+        return {}
+    entrants = Entrant.objects.filter(event_id=link.event_id, key__in=link.entrants,
+                                      team__isnull=False).select_related("team")
+    by_key = {e.key: sorted(e.team.members.values_list("pk", flat=True)) for e in entrants
+              if e.team is not None}
+    return {i: by_key[key] for i, key in enumerate(link.entrants) if key in by_key}
 
 
 def rated_matches(game: str) -> list[Match]:

@@ -271,3 +271,22 @@ def test_releasing_a_held_round_makes_its_matches(organizer: Any) -> None:
     with pytest.raises(events.LeagueError) as refused:
         events.release_round(event=event, by=organizer)
     assert refused.value.code == "nothing_held"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_team_entrant_rates_every_member_together(organizer: Any, player: Any,
+                                                    player2: Any, outsider: Any) -> None:
+    """A team plays with its first member seated; its result rates the whole team."""
+    reds = events.create_team(name="Reds", members=[player.username, outsider.username],
+                              by=organizer)
+    event = make_event(organizer, fmt="single_elimination")
+    red = events.add_entrant(event=event, by=organizer, team=reds.name).key
+    blue = events.add_entrant(event=event, by=organizer, player=player2.username).key
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    assert link.match.seats.get(index=link.entrants.index(red)).user == player
+    events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=blue)
+    ratings = {r.player.user.username: r for r in Rating.objects.filter(game=GAME)}
+    assert set(ratings) == {player.username, outsider.username, player2.username}
+    assert ratings[player.username].mu == ratings[outsider.username].mu > 25
+    assert ratings[player2.username].mu < 25
