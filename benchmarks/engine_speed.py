@@ -9,25 +9,14 @@ import time
 from typing import Any
 
 from engine import registry
-from engine.protocol import BaseRules, Event, PendingKind
+from engine.bots import RandomBot
+from engine.playout import play_match
+from engine.protocol import BaseRules, Event
 
 
 def playout(rules: BaseRules[Any], n_seats: int, seed: int) -> list[Event]:
     """One seeded game of random legal moves; returns its event log."""
-    rng = random.Random(seed)
-    state = rules.start({}, n_seats)
-    log: list[Event] = []
-    while True:
-        pending = rules.pending(state)
-        if pending.kind is PendingKind.END:
-            return log
-        if pending.kind is PendingKind.CHANCE:
-            event = Event.chance(rules.sample_chance(state, rng))
-        else:
-            seat = pending.seats[0]
-            event = Event.decision(seat, rng.choice(rules.legal_actions(state, seat)))
-        state = rules.apply(state, event)
-        log.append(event)
+    return play_match(rules, [RandomBot() for _ in range(n_seats)], random.Random(seed))[1]
 
 
 def games_to_bench() -> list[tuple[str, BaseRules[Any], int]]:

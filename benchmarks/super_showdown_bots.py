@@ -13,7 +13,7 @@ from collections import Counter
 
 from engine.bots import Bot, RandomBot
 from engine.games.super_showdown import RULES, HeuristicBot
-from engine.games.super_showdown.bots import play_match
+from engine.playout import play_match
 
 GAMES = 400
 TARGET = 0.70

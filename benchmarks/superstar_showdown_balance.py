@@ -22,29 +22,17 @@ from typing import Any
 from engine.bots import RandomBot
 from engine.games.superstar_showdown import RULES, HeuristicBot
 from engine.games.superstar_showdown.cards import ROSTER
-from engine.protocol import Event, PendingKind
+from engine.playout import play_match
 
 TARGET = 0.58
 
 
 def play(seed: int, stars: tuple[str, str], bots: tuple[Any, Any]) -> tuple[int | None, int]:
     """One seeded game; returns (winning seat or None for a draw, events)."""
-    rng = random.Random(seed)
-    state = RULES.start({"superstars": list(stars)}, 2)
-    events = 0
-    while True:
-        pending = RULES.pending(state)
-        if pending.kind is PendingKind.END:
-            assert pending.result is not None
-            winners = pending.result.winners
-            return (winners[0] if winners else None), events
-        if pending.kind is PendingKind.CHANCE:
-            event = Event.chance(RULES.sample_chance(state, rng))
-        else:
-            seat = pending.seats[0]
-            event = Event.decision(seat, bots[seat].choose(RULES, state, seat, rng))
-        state = RULES.apply(state, event)
-        events += 1
+    state, log = play_match(RULES, bots, random.Random(seed), {"superstars": list(stars)})
+    result = RULES.result(state)
+    assert result is not None
+    return (result.winners[0] if result.winners else None), len(log)
 
 
 def _pair_batch(job: tuple[str, str, int, int]) -> tuple[str, str, float, float, int]:

@@ -9,12 +9,11 @@ and looks one move ahead for the last two moves of a round.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from engine.bots import Bot
 from engine.games.super_showdown.board import Board, Square, manhattan
 from engine.games.super_showdown.cards import Card, CardSet, Colour
 from engine.games.super_showdown.showdown import (
@@ -24,8 +23,8 @@ from engine.games.super_showdown.showdown import (
     speed_options,
     wits,
 )
-from engine.games.super_showdown.state import SEATS, Phase
-from engine.protocol import JSON, BaseRules, Event, PendingKind
+from engine.games.super_showdown.state import Phase
+from engine.protocol import JSON, BaseRules
 
 WIN = 40.0
 PROGRESS = (0.0, 1.0, 2.1, 3.4, 5.0)  # worth of 0-4 cards toward a five
@@ -302,21 +301,3 @@ def _with(know: Knowledge, seat: int, square: Square,
     return (positions[0], positions[1])
 
 
-def play_match(rules: BaseRules[Any], bots: Sequence[Bot], rng: random.Random,
-               options: dict[str, Any] | None = None) -> tuple[Any, list[Event]]:
-    """Play one match to its end; chance and bots draw from `rng`."""
-    state = rules.start(options or {}, len(SEATS))
-    events: list[Event] = []
-    while True:
-        pending = rules.pending(state)
-        if pending.is_over:
-            return state, events
-        if pending.kind is PendingKind.CHANCE:
-            event = Event.chance(rules.sample_chance(state, rng))
-        else:
-            seat = pending.seats[0]
-            event = Event.decision(seat, bots[seat].choose(rules, state, seat, rng))
-        state = rules.apply(state, event)
-        events.append(event)
-        if len(events) > rules.spec.longest_game:
-            raise RuntimeError("a match ran past spec.longest_game")

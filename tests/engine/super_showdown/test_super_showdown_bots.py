@@ -6,8 +6,8 @@ import random
 
 from engine.bots import RandomBot
 from engine.games.super_showdown import RULES, HeuristicBot
-from engine.games.super_showdown.bots import play_match
 from engine.games.super_showdown.state import Phase
+from engine.playout import play_match
 from engine.registry import bot_names, get_bot, get_rules
 
 GAMES = 60
