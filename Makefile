@@ -17,12 +17,12 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: venv
-	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/python manage.py migrate --noinput
-	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/python manage.py demo_setup
-	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(BIN)/python manage.py migrate --noinput
+	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(BIN)/python manage.py demo_setup
+	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: venv
-	env -u DATABASE_URL -u CELERY_BROKER_URL $(BIN)/pytest -q
+	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(BIN)/pytest -q -n auto
 
 lint: venv
 	$(BIN)/ruff check .

@@ -22,7 +22,13 @@ def register_game(rules: BaseRules[Any], bots: dict[str, BotFactory] | None = No
 
 def _load() -> None:
     # Importing a game package registers it.
-    from engine.games import super_showdown, superstar_showdown  # noqa: F401
+    from engine.games import (  # noqa: F401
+        royal_rumble,
+        super_showdown,
+        supershow,
+        superstar_showdown,
+        ultimate_showdown,
+    )
 
 
 def games() -> dict[str, BaseRules[Any]]:

@@ -18,6 +18,7 @@ from league.models import (
     Player,
     Rating,
     RatingHistory,
+    RoundScore,
     Season,
     SeasonStanding,
     Standing,
@@ -144,3 +145,9 @@ class RatingHistoryAdmin(ReadOnlyAdmin):
     list_display = ["player", "game", "match", "ordinal", "mu", "sigma"]
     list_filter = ["game"]
     search_fields = ["player__display_name"]
+
+
+@admin.register(RoundScore)
+class RoundScoreAdmin(ReadOnlyAdmin):
+    list_display = ["match", "game", "seat", "round", "points", "player"]
+    list_filter = ["game"]

@@ -21,7 +21,7 @@ from rest_framework.response import Response
 
 from league import events
 from league.events import LeagueError
-from league.models import Event, EventRecord, Player, Season, Standing, Team
+from league.models import Event, EventRecord, Player, RoundScore, Season, Standing, Team
 from league.permissions import EVENT, SEASON, STAFF, LeaguePermission
 from league.serializers import (
     BracketPairingSerializer,
@@ -40,6 +40,8 @@ from league.serializers import (
     RatingHistoryQuerySerializer,
     RatingHistorySerializer,
     RatingSerializer,
+    RoundScoreQuerySerializer,
+    RoundScoreSerializer,
     SeasonCreateSerializer,
     SeasonSerializer,
     SeasonStandingSerializer,
@@ -407,6 +409,22 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueView
         if game:
             rows = rows.filter(game=game)
         return self.page(rows, RatingHistorySerializer)
+
+
+# -- scores by round --------------------------------------------------------------------
+
+class RoundScoreViewSet(LeagueViewSet):
+    """Points per seat and round of the games that score by rounds (a projection)."""
+
+    serializer_class = RoundScoreSerializer
+
+    @extend_schema(summary="Scores by round", parameters=[RoundScoreQuerySerializer],
+                   responses={200: RoundScoreSerializer(many=True), **errors(400, 401)})
+    def list(self, request: Request) -> Response:
+        rows = RoundScore.objects.order_by("match_id", "round", "seat")
+        for name, value in self.query(RoundScoreQuerySerializer).items():
+            rows = rows.filter(**{f"{name}_id" if name != "game" else name: value})
+        return self.page(rows, RoundScoreSerializer)
 
 
 # -- teams -------------------------------------------------------------------------------

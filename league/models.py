@@ -292,3 +292,23 @@ class RatingHistory(models.Model):
 
     class Meta:
         ordering = ["player", "game", "match_id"]
+
+
+class RoundScore(models.Model):
+    """Projection: a seat's points in one scored round of a match (games that score by
+    rounds show `round_points` per seat in their public view)."""
+
+    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=64)
+    seat = models.PositiveSmallIntegerField()
+    round = models.PositiveSmallIntegerField()
+    points = models.IntegerField()
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="round_scores")
+
+    class Meta:
+        ordering = ["match", "round", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat", "round"],
+                                    name="roundscore_unique"),
+        ]

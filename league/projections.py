@@ -22,6 +22,7 @@ from league.models import (
     EventRecord,
     Rating,
     RatingHistory,
+    RoundScore,
     Season,
     SeasonStanding,
     Standing,
@@ -104,6 +105,50 @@ def refresh_season(season: Season) -> None:
                        wins=r["win"], draws=r["draw"], losses=r["loss"])
         for i, r in enumerate(ranked)
     ])
+
+
+# -- scores by round --------------------------------------------------------------------
+
+_ROUND_SCORED: dict[str, bool] = {}
+
+
+def scores_by_round(game: str) -> bool:
+    """Whether a game's public view carries `round_points` per seat (asked once a game)."""
+    if game not in _ROUND_SCORED:
+        from engine import registry
+
+        rules = registry.get_rules(game)
+        view = rules.view(rules.start({}, rules.spec.min_seats), None)
+        seats = view.get("seats") if isinstance(view, dict) else None
+        _ROUND_SCORED[game] = isinstance(seats, list) and bool(seats) and all(
+            isinstance(seat, dict) and "round_points" in seat for seat in seats)
+    return _ROUND_SCORED[game]
+
+
+def refresh_round_scores(match: Match) -> int:
+    """Store every scored round of a match from its replayed public view; rows written."""
+    from league.services import player_for
+    from matches import services as match_services
+
+    if not scores_by_round(match.game):
+        return 0
+    with transaction.atomic():
+        # Refreshes of one match take turns, each reading the stream as it then stands,
+        # so a late task never writes back an older picture over a newer one.
+        Match.objects.select_for_update().filter(pk=match.pk).first()
+        view = match_services.match_state(match=match, user=None)["view"]
+        users = dict(match.seats.values_list("index", "user_id"))
+        people = {u.pk: player_for(u).pk for u in get_user_model().objects.filter(
+            pk__in=[u for u in users.values() if u])}
+        rows = [
+            RoundScore(match=match, game=match.game, seat=seat["seat"], round=number,
+                       points=points, player_id=people.get(users.get(seat["seat"])))
+            for seat in view["seats"]
+            for number, points in enumerate(seat["round_points"], start=1)
+        ]
+        RoundScore.objects.filter(match=match).delete()
+        RoundScore.objects.bulk_create(rows)
+    return len(rows)
 
 
 # -- ratings ----------------------------------------------------------------------------
@@ -230,5 +275,9 @@ def rebuild_all(progress: Callable[[int, int], None] | None = None) -> dict[str,
             rebuild_ratings(game)
             counts["rated games"] += 1
             tick()
+        RoundScore.objects.all().delete()
+        for match in Match.objects.exclude(status=Match.Status.OPEN).order_by("pk"):
+            if scores_by_round(match.game):
+                counts["round scores"] += refresh_round_scores(match)
         counts["records"] = EventRecord.objects.count()
     return dict(counts)

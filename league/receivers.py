@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache import cache
 from django.dispatch import receiver
 
 from config.queue import enqueue
 from matches.models import Match
-from matches.signals import match_finished
+from matches.signals import match_advanced, match_finished
 
 
 @receiver(match_finished, dispatch_uid="league.match_finished")
@@ -17,3 +18,23 @@ def on_match_finished(sender: Any, match: Match, **kwargs: Any) -> None:
     from league.tasks import record_result
 
     enqueue(record_result, match.pk)
+
+
+@receiver(match_advanced, dispatch_uid="league.match_advanced")
+def on_match_advanced(sender: Any, match_id: int, seq: int, **kwargs: Any) -> None:
+    """A game that scores by rounds has its round scores projected on a worker."""
+    from league.projections import scores_by_round
+    from league.tasks import record_round_scores
+
+    game = Match.objects.filter(pk=match_id).values_list("game", flat=True).first()
+    # One refresh waiting per match is enough: it reads the stream when it runs. The mark
+    # expires on its own, so a cache that is not shared only delays a refresh; the end of
+    # the match always refreshes (league.tasks.record_result).
+    if game is not None and scores_by_round(game) and cache.add(
+            round_scores_due(match_id), True, timeout=10):
+        enqueue(record_round_scores, match_id)
+
+
+def round_scores_due(match_id: int) -> str:
+    """The cache key that marks a round-score refresh as queued for a match."""
+    return f"league:round-scores-due:{match_id}"

@@ -23,6 +23,7 @@ from league.models import (
     Player,
     Rating,
     RatingHistory,
+    RoundScore,
     Season,
     SeasonStanding,
     Standing,
@@ -354,6 +355,19 @@ class RatingSerializer(serializers.ModelSerializer):
         model = Rating
         fields = ["game", "mu", "sigma", "ordinal", "matches"]
         read_only_fields = fields
+
+
+class RoundScoreSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = RoundScore
+        fields = ["match", "game", "seat", "round", "points", "player"]
+        read_only_fields = fields
+
+
+class RoundScoreQuerySerializer(serializers.Serializer):
+    match = serializers.IntegerField(required=False, min_value=1)
+    player = serializers.IntegerField(required=False, min_value=1)
+    game = serializers.CharField(required=False, max_length=64)
 
 
 class RatingHistorySerializer(serializers.ModelSerializer):

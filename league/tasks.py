@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.core.cache import cache
 from django.db import OperationalError
 
 from league import dashboard_tasks, events, projections
@@ -18,7 +19,19 @@ def record_result(match_id: int) -> bool:
         return False
     recorded = events.record_match_result(match=match)
     projections.refresh_ratings_after(match)
+    projections.refresh_round_scores(match)
     return recorded
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,
+             retry_backoff_max=60, retry_jitter=True, max_retries=8)
+def record_round_scores(match_id: int) -> int:
+    """Project the scored rounds of a match (idempotent: the rows are recomputed)."""
+    from league.receivers import round_scores_due
+
+    cache.delete(round_scores_due(match_id))  # appends from now on queue a fresh refresh
+    match = Match.objects.filter(pk=match_id).first()
+    return 0 if match is None else projections.refresh_round_scores(match)
 
 
 @shared_task(acks_late=True)

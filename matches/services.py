@@ -27,7 +27,7 @@ from config.queue import enqueue
 from engine import registry
 from engine.protocol import JSON, BaseRules, Event, IllegalAction, Pending, PendingKind
 from matches.models import Match, MatchEvent, Seat
-from matches.signals import match_finished
+from matches.signals import match_advanced, match_finished
 
 log = logging.getLogger(__name__)
 
@@ -364,6 +364,8 @@ def _settle(match: Match, rules: BaseRules[Any], state: Any) -> Pending:
         _finish(match, pending.result.to_json())
     match.save(update_fields=["seq", "status", "result", "updated_at"])
     _remember(match, match.seq, state)
+    match_id, seq = match.pk, match.seq
+    transaction.on_commit(lambda: match_advanced.send(sender=Match, match_id=match_id, seq=seq))
     return pending
 
 

@@ -8,6 +8,8 @@ The tests use that database as it is (no test database), so the worker sees ever
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Iterator
 
 import pytest
 from django.conf import settings
@@ -26,3 +28,20 @@ def django_db_setup() -> None:
         pytest.fail("integration tests need DATABASE_URL pointing at PostgreSQL")
     if not os.environ.get("CELERY_BROKER_URL") or settings.CELERY_TASK_ALWAYS_EAGER:
         pytest.fail("integration tests need CELERY_BROKER_URL and a running worker")
+
+
+@pytest.fixture(autouse=True)
+def _worker_idle_before_flush(transactional_db: None) -> Iterator[None]:
+    """Let the worker finish what a test queued before the database is flushed."""
+    yield
+    from config.celery import app
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        inspect = app.control.inspect(timeout=1.0)
+        busy = [*(inspect.active() or {}).values(), *(inspect.reserved() or {}).values()]
+        with app.connection_for_read() as conn:
+            queued = conn.default_channel.client.llen(app.conf.task_default_queue)
+        if not any(busy) and not queued:
+            return
+        time.sleep(0.5)

@@ -290,3 +290,49 @@ def test_a_team_entrant_rates_every_member_together(organizer: Any, player: Any,
     assert set(ratings) == {player.username, outsider.username, player2.username}
     assert ratings[player.username].mu == ratings[outsider.username].mu > 25
     assert ratings[player2.username].mu < 25
+
+
+@pytest.mark.django_db(transaction=True)
+def test_round_scores_of_a_game_scored_by_rounds_are_projected_as_it_goes(
+        player: Any) -> None:
+    """Ultimate Showdown: each scored round lands in the projection, and rebuilds alike."""
+    from league.models import RoundScore
+
+    match = match_services.create_match(
+        game="ultimate_showdown", options={},
+        seats=[{"player": player.username}, {"bot": "heuristic"}, {"bot": "random"}],
+        created_by=player)
+    for _ in range(500):
+        state = match_services.match_state(match=match, user=player)
+        if state["status"] == "finished":
+            break
+        match_services.submit_action(match=match, seat=0, action=state["legal_actions"][0],
+                                     user=player)
+    match.refresh_from_db()
+    assert match.status == "finished"
+    rows = list(RoundScore.objects.filter(match=match).values_list("seat", "round", "points"))
+    assert sorted({r for _, r, _ in rows}) == [1, 2, 3, 4, 5]
+    figures = match.result["figures"]
+    for seat in range(3):
+        assert sum(p for s, _, p in rows if s == seat) == figures[str(seat)]["score"]
+    assert RoundScore.objects.filter(match=match, seat=0).first().player.user == player
+    projections.rebuild_all()
+    assert sorted(RoundScore.objects.filter(match=match).values_list(
+        "seat", "round", "points")) == sorted(rows)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_heats_of_a_multi_seat_game_run_to_their_end(organizer: Any) -> None:
+    """Free-for-all heats: nine bots in pods of three, winners to a final pod."""
+    event = events.create_event(name="Prediction night", game="ultimate_showdown",
+                                format="heats", by=organizer,
+                                format_options={"pod_size": 3, "advance": 1})
+    enter_bots(event, organizer, 9)
+    events.start_event(event=event, by=organizer)
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    links = list(EventMatch.objects.filter(event=event).order_by("round", "pairing"))
+    assert [len(link.entrants) for link in links] == [3, 3, 3, 3]
+    champion = Standing.objects.filter(event=event).order_by("rank").first()
+    assert champion is not None and champion.rank == 1
+    assert champion.entrant.key in links[-1].entrants

@@ -1,0 +1,60 @@
+"""Royal Rumble: 2-10 players, last Legend standing (rules checklist RR-xx).
+
+Seats go clockwise in seat order. Content (30 Legends, 150 Action cards) is ours, in
+`data/*.yaml`, validated at load (`cards.py`).
+
+Decisions on the rulebook's open questions (`ambiguity` items), one line of why each:
+
+- RR-07: three Legends per player at every count (2 -> 6 ... 10 -> 30): the rulebook's
+  3-6 player counts are all exactly three per player, and 30 placards cover 10 players.
+- RR-13: seat 0 is the first Titleholder; the league's seat draw already randomises seats
+  and "who watched a match last" has no software meaning.
+- RR-16: a planned Attack's target (and whether a Boost lies beside it) is public during
+  Plan, since the face-down card is physically pointed at someone; the cards stay hidden.
+- RR-28: only the target plays Defense cards; others intervene only with Ref cards (against
+  Cheap Tricks) and Run-In Specials (against an attack on someone else), Titleholder first
+  then clockwise (RR-72). Only players holding such a card are asked, as at a real table
+  where only someone with a card to play speaks up.
+- RR-29: a blocked or cancelled attack's Attack and Boost cards go to the discard pile (a
+  Signature goes to the box); cards left nowhere would break the count.
+- RR-50: the token passes only to whoever eliminates the Titleholder's Legend (the detailed
+  rule wins over the summary); a Titleholder whose Legend falls to its own recoil keeps it.
+- RR-52: a new Legend (the top of the face-down reserve) enters at End of Turn, so a fallen
+  player's plan this round is discarded (RR-69); fallen players still draw up to six.
+  Several fallen players take reserve Legends in the order they fell, ties clockwise from
+  the Titleholder.
+- RR-53: damage cards on an eliminated placard go to the discard pile (Signatures to the box).
+- RR-58: bragging rights is a per-seat figure (`bragging_rights` 1 for everyone tied on the
+  most placards, 0 otherwise), not a placement; placements follow the order of final
+  elimination (later is better; simultaneous ones share a place).
+- RR-59: a player with no Legend left (reserve empty) cannot be targeted or eliminated, still
+  plans, attacks (every attack a Cheap Trick, RR-70), defends nothing (no Legend), may Ref or
+  Run-In, draws and takes breathers; the game ends as soon as the reserve is empty and at
+  most one Legend is in the ring, so such players never keep a game alive.
+- RR-60: our own content; effects come from a small vocabulary: attack_again, signature,
+  cheap_trick, unblockable, over_the_top, recoil N (a hit also damages the attacker's own
+  Legend by N: how two final Legends can fall at once, RR-71).
+
+Further engine decisions:
+
+- RR-14 (length): the `round_limit` option (default 40) ends the game after that round; the
+  Legends still standing share first place (a draw if more than one). Breathers and
+  cancellations mean the rules alone do not bound a game.
+- RR-47: Holding On is played by the thrown Legend's player and removes the damage card
+  with the most damage (the defender's best choice, one step fewer).
+- Attack-again and Signature follow-ups may pick any target; a follow-up's own Attack card
+  effects trigger on its hit (never a Boost's, RR-41). The Signature is itself an attack;
+  once played it ends in the box, after sitting on the placard if it hit (RR-45).
+- Speed order is fixed at the Reveal, with the Titleholder of that moment breaking ties.
+"""
+
+from __future__ import annotations
+
+from engine.games.royal_rumble.bots import HeuristicBot
+from engine.games.royal_rumble.rules import SPEC, RoyalRumbleRules
+from engine.registry import register_game
+
+RULES = RoyalRumbleRules()
+register_game(RULES, bots={"heuristic": HeuristicBot})
+
+__all__ = ["RULES", "SPEC", "HeuristicBot", "RoyalRumbleRules"]

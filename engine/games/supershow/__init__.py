@@ -1,0 +1,117 @@
+"""The Supershow (rules checklist SH-xxx in shared/rules/supershow.md).
+
+Every seat runs one Competitor and its 30-card deck. Match types (option `match_type`):
+one_on_one (2 seats), triple_threat_elimination, triple_threat_first_fall, handicap,
+tag_team (3 seats: seats 0 and 1 are the team of two, seat 2 the lone side),
+tornado_tag_team (4 seats: 0+1 against 2+3), fatal_four_way_elimination and
+fatal_four_way_first_fall (4 seats) and birdcage (3-6 seats). Special Guest Referee
+(`referee`) and Accompanied to Ringside (`ringside`, `ringside_kind`) combine with the
+others (the Birdcage takes a referee). Which rules each type has in force is data
+(match.py).
+
+Decisions on the rulebook's open questions, one line of why each:
+
+- SH-006: every Competitor card prints its own six ratings, each a permutation of the
+  rulebook's 5-10 (the first Competitor has exactly the listed ones): the card "shows that
+  Competitor's Skills", and a permutation keeps raw rolls equally strong for everyone.
+- SH-021: a Stop cannot itself be Stopped, its own text does not resolve (only a hit card
+  performs its text), and it stays in play as a Lead/Follow-Up that counts for its
+  player's chain and `per` counts: "the Stop card played goes into play".
+- SH-025: with an empty discard pile a player may still end the turn ("pass"); with cards
+  there, ending the turn without a play means burying one: otherwise a hand with no
+  playable card would leave no legal action.
+- SH-027: a bury (or pass) is followed by a turn roll like a play; after a successful
+  Breakout a turn roll decides the next turn: every turn ends in a roll.
+- SH-034: a Breakout Roll is valued with the defender's own rating for the rolled skill,
+  as every other roll is.
+- SH-037: our Crowd Meter (data/crowd_meter.yaml) is five cards put into play in order;
+  every card in play adds to Finish Rolls or takes from Breakout Rolls; once all five are
+  in play it stays there (a Finish then cannot be escaped, which also ends long matches).
+- SH-040: a draw from an empty deck draws nothing (no reshuffle rule); the count-out is
+  checked after the turn-roll winner's draw, which is the same thing since that draw can
+  only add a card when the deck has one.
+- SH-042: Gimmicks are data: always-on roll bonuses and triggered effects from the same
+  vocabulary as the cards (see cards.py).
+- SH-047: the Mulligan is once only, the deck is not shuffled (the hand goes under it and
+  the top cards are drawn), and "the same number" is the hand as it is then (turn-roll
+  card included).
+
+- SH-033 (multiplayer): after a successful Breakout only the piles between the finisher
+  and the defender go to the discard piles; "either player" names those two.
+- SH-053: the Follow-Up/Finish prerequisites are checked per pile: a Lead against one
+  opponent does not let you play a Follow-Up against another ("cards in play against a
+  specific opponent only interact with that opponent").
+- SH-061: a Team Up player discards only their pile against the Finish's target: the
+  other piles are about other opponents.
+- SH-062: each match type's own list decides (Triple Threat Elimination has Team Up but
+  not Bump Out; Triple Threat First Fall neither; both Fatal Four Ways both): the match
+  lists are the official rules, the general threshold sentence contradicts them.
+- SH-064: a Saver joins once per Finish and rolls with each of its Breakout Rolls; a
+  Save die adds its value when it shows the Breakout die's skill. Only team-mates of the
+  defender may Save (nobody else has a reason to).
+- SH-068: "combine their turn roll" is a shared win: the pair takes the turn together,
+  both draw a card, the first plays (a Finish resolves), then the second. Bump Out and
+  Double Team are never in force in the same match type, so they never meet.
+- SH-069: disqualification is outside interference: where DQ is in force and Protecting
+  is not, a player may stop a card played between two other players (`interfere`); the
+  card is stopped, the Stop card is thrown out to its discard pile and the interferer is
+  disqualified: eliminated in an Elimination match, else their side loses the match
+  (SH-100: both team-mates). The organizer's `dq` option can switch it on or off.
+- SH-070: the "GM" is the organizer: the options `count_outs`, `dq`, `referee`,
+  `ringside` and `ringside_kind` are the GM's statements at the start.
+- SH-077: when both double-teaming partners rolled the same value, the lower seat plays
+  first.
+- SH-080: a submission Finish is a fall like a pinfall (the Finish rules head both).
+- SH-081: an Elimination match ends when one player (or one team) is left; they win.
+  Result placements: winners first, then players still in, then the eliminated, the
+  last one out best.
+- SH-085: DQ is in force in the Handicap and Tag Team matches whether or not count-outs
+  are (the line stands on its own in both lists).
+- SH-089: a tie for the highest turn roll across sides (or between lone players, without
+  Bump Out) is an ordinary bump: everyone draws a card and rolls again.
+- SH-096: the Tag Team match's lone seat runs a printed Tag Team, or a single Competitor
+  with a second single as its ringside companion: one deck and the first's ratings, both
+  Gimmicks.
+- SH-104: every multiplayer match keeps separate in-play piles (Tornado Tag included);
+  Fatal Four Way First Fall has count-outs on, like Triple Threat First Fall.
+- SH-109: Battle Royal is named but has no rules: it is not offered.
+- SH-111/114: our 162 preset cards are six of each number 1-27, the number's two designs
+  in turn; the six Competitor sets are dealt at random (one stored chance event with the
+  entrant numbers); the draft is open: every pick is public.
+- SH-118: each player takes exactly one card from an opened pile and the rest is set
+  aside, so every deck keeps one card of each number (SH-050) whatever the player count;
+  the opener of the next pile moves one entrant to the right each time (entrant 2 first).
+- SH-120: the meter rises every six turn rolls until its eight cards are in play, whether
+  or not an entrant is still waiting; each card's Finish and Breakout modifiers apply
+  from then on.
+- SH-123: an entrant draws three cards (an opening hand) and gets +2 on its first turn
+  roll, as our meter cards say; the last two cards bring no one.
+- SH-124/125: in the Birdcage a disqualified interferer is eliminated too (DQ is in
+  force); the last one standing wins only once nobody is waiting to enter.
+
+Further engine decisions:
+
+- Termination: after `turn_limit` turn rolls (default 200, bumps included) the match is a
+  time-limit draw; the rules alone do not end a match whose players only bury.
+- Stop window: the target is asked whenever they hold any card, even without a matching
+  Stop, so that being asked reveals nothing about the hand. Third parties (Protect,
+  interference) are asked only when they hold a matching Stop: asking every player about
+  every card would multiply the decisions; this reveals only that they hold a Stop.
+- Multiplayer card texts: "your opponent" in a card's text means the card's target; in a
+  Gimmick it means every opponent; `per` and `in_play` counts of a Gimmick read every
+  pile of yours.
+- Search: the searcher picks one matching card from the deck (only they see the choices),
+  then the deck is shuffled as a stored chance event.
+- A Finish with a submission skill wins "by submission", any other "by pinfall".
+"""
+
+from __future__ import annotations
+
+from engine.games.supershow.bots import HeuristicBot
+from engine.games.supershow.rules import SPEC, SupershowRules
+from engine.registry import register_game
+
+RULES = SupershowRules()
+register_game(RULES, bots={"heuristic": HeuristicBot})
+
+__all__ = ["RULES", "SPEC", "HeuristicBot", "SupershowRules"]

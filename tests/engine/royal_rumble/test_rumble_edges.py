@@ -1,0 +1,242 @@
+"""Boosts, Cheap Tricks, Signatures, Specials, the token, reserve and the end:
+RR-39..RR-59 and the edge cases RR-61..RR-72."""
+
+from __future__ import annotations
+
+from rr_helpers import RULES, Table, breathe, card_of, decider, do, legal, names, plan, refused
+
+from engine.games.royal_rumble.state import Phase, Step
+
+L3 = ["ironhide", "vesper", "bramble"]
+
+
+def test_a_cheap_trick_boost_makes_the_whole_attack_a_cheap_trick() -> None:
+    """RR-39, RR-44, RR-61: any player's Ref card (here not the target's) cancels it."""
+    s = Table().build(L3, {0: ["Roundhouse", "Loaded Glove"], 2: ["Ref's Eye"]})
+    s = plan(s, 0, "Roundhouse", 1, "Loaded Glove")
+    s = breathe(s, 1)
+    s = breathe(s, 2)
+    assert s.step is Step.INTERVENE and decider(s) == 2
+    assert RULES.view(s, 2)["current"]["cheap_trick"] is True
+    s = do(s, 2, {"type": "ref", "card": card_of(s, 2, "Ref's Eye")})
+    assert s.players[1].damage == [] and s.last_reveal[0].status == "cancelled"
+
+
+def test_a_ref_card_cannot_cancel_an_ordinary_attack() -> None:
+    """RR-44: no Cheap Trick, no Ref; the holder is not even asked."""
+    s = Table().build(L3, {0: ["Roundhouse"], 2: ["Ref's Eye"]})
+    s = plan(s, 0, "Roundhouse", 1)
+    s = breathe(s, 1)
+    s = breathe(s, 2)
+    assert names(s, s.players[1].damage) == ["Roundhouse"]
+
+
+def test_an_unblockable_boost_stops_defense_cards() -> None:
+    """RR-40, RR-62: Blind Side: the target's Leg Catch cannot be used."""
+    s = Table().build(L3, {0: ["Roundhouse", "Blind Side"], 1: ["Leg Catch"]})
+    s = plan(s, 0, "Roundhouse", 1, "Blind Side")
+    s = breathe(s, 1)
+    s = breathe(s, 2)
+    assert names(s, s.players[1].damage) == ["Roundhouse", "Blind Side"]
+
+
+def test_no_boost_on_a_follow_up_attack() -> None:
+    """RR-41, RR-63: after Whirlwind Kick hits, attack again, but a Boost is refused."""
+    s = Table().build(L3, {0: ["Whirlwind Kick", "Snap Kick", "Power Surge", "Adrenaline Rush"]})
+    s = plan(s, 0, "Whirlwind Kick", 1, "Power Surge")
+    s = breathe(s, 1)
+    s = breathe(s, 2)
+    assert s.step is Step.FOLLOW and decider(s) == 0
+    assert {a["type"] for a in legal(s, 0)} == {"follow_up", "skip"}
+    assert refused(s, 0, {"type": "boost", "card": card_of(s, 0, "Adrenaline Rush")}) == \
+        "no_boost_on_follow_up"
+    s = do(s, 0, {"type": "follow_up", "card": card_of(s, 0, "Snap Kick"), "seat": 2})
+    assert names(s, s.players[2].damage) == ["Snap Kick"]
+    assert "Adrenaline Rush" in names(s, s.players[0].hand)
+
+
+def test_a_signature_only_when_a_card_says_so_then_to_the_box() -> None:
+    """RR-45, RR-46, RR-64: Springboard Kick hits; the Signature may follow, once."""
+    s = Table().build(L3, {0: ["Springboard Kick", "Snap Kick"]})
+    s = plan(s, 0, "Snap Kick", 1)
+    assert refused(s, 1, {"type": "signature", "seat": 0}) == "no_signature_trigger"
+    s = breathe(s, 1)
+    s = breathe(s, 2)
+    assert s.step is not Step.FOLLOW  # Snap Kick has no Signature trigger
+    s = plan(s, 0, "Springboard Kick", 2)
+    s = breathe(s, 1)
+    s = breathe(s, 2)
+    assert s.step is Step.FOLLOW
+    assert {"type": "signature", "seat": 2} in legal(s, 0)
+    s = do(s, 0, {"type": "signature", "seat": 2})
+    assert s.players[0].signature is None
+    assert names(s, s.players[2].damage) == ["Springboard Kick", "Anvil Drop"]
+    assert RULES.view(s, None)["players"][0]["legend"]["signature"] is None
+
+
+def test_holding_on_cancels_the_throw_and_removes_one_damage_card() -> None:
+    """RR-47: the thrown Legend survives with one damage card fewer (the biggest)."""
+    s = Table().build(L3, {0: ["Jab Flurry", "Heave-Ho"], 1: ["Holding On"]},
+                      damage={1: ["Snap Kick", "Haymaker"]})
+    s = plan(s, 0, "Jab Flurry", 1, "Heave-Ho")
+    s = breathe(s, 1)
+    s = breathe(s, 2)
+    assert s.step is Step.HOLD_ON and decider(s) == 1
+    s = do(s, 1, {"type": "hold_on", "card": card_of(s, 1, "Holding On")})
+    assert s.players[1].legend == "vesper"
+    assert sorted(names(s, s.players[1].damage)) == ["Heave-Ho", "Jab Flurry", "Snap Kick"]
+
+
+def test_after_holding_on_remaining_damage_can_still_eliminate() -> None:
+    """RR-67: Vesper (10) with 4+5 damage, hit by 3: 12 - 5 = 7... then 4+5+3-5 < 10."""
+    s = Table().build(L3, {0: ["Lariat", "Heave-Ho"], 1: ["Holding On"]},
+                      damage={1: ["Sit-Out Bomb", "Haymaker", "Body Slam"]},
+                      reserve=["rook"])
+    s = plan(s, 0, "Lariat", 1, "Heave-Ho")  # 5 + 4 + 3 + 3 = 15; minus 5 = 10 >= 10
+    s = breathe(s, 1)
+    s = breathe(s, 2)
+    s = do(s, 1, {"type": "hold_on", "card": card_of(s, 1, "Holding On")})
+    assert s.players[0].placards == ["vesper"] and s.players[1].legend == "rook"
+
+
+def test_the_token_passes_to_whoever_eliminates_the_titleholders_legend() -> None:
+    """RR-49, RR-50 decision, RR-54: the eliminator takes the token and the placard."""
+    s = Table().build(L3, {2: ["Heave-Ho", "Jab Flurry"]}, reserve=["rook"], titleholder=0)
+    s = breathe(s, 0)
+    s = breathe(s, 1)
+    s = plan(s, 2, "Jab Flurry", 0, "Heave-Ho")
+    assert s.titleholder == 2 and s.players[2].placards == ["ironhide"]
+    assert decider(s) == 2  # the new Titleholder plans first
+
+
+def test_eliminating_another_legend_does_not_take_the_token() -> None:
+    """RR-50 decision: only the Titleholder's Legend carries the token."""
+    s = Table().build(L3, {2: ["Heave-Ho", "Jab Flurry"]}, reserve=["rook"], titleholder=0)
+    s = breathe(s, 0)
+    s = breathe(s, 1)
+    s = plan(s, 2, "Jab Flurry", 1, "Heave-Ho")
+    assert s.titleholder == 0 and s.players[2].placards == ["vesper"]
+
+
+def test_a_new_legend_from_the_reserve_with_its_own_signature_and_no_damage() -> None:
+    """RR-51, RR-52, RR-53, RR-65, RR-66."""
+    s = Table().build(L3, {0: ["Jab Flurry", "Heave-Ho"]}, damage={1: ["Haymaker"]},
+                      reserve=["rook", "cobalt"])
+    s = plan(s, 0, "Jab Flurry", 1, "Heave-Ho")
+    s = breathe(s, 1)
+    s = breathe(s, 2)
+    p = s.players[1]
+    assert p.legend == "rook" and p.signature == "sig_rook" and p.damage == [] and p.strain == 0
+    assert s.reserve == ["cobalt"]
+    assert "sig_vesper" in s.box  # unused Signature back to the box
+    assert {"Haymaker", "Jab Flurry", "Heave-Ho"} <= set(names(s, s.discard))
+    assert len(p.hand) == 6
+
+
+def test_an_eliminated_legends_plan_and_the_attacks_at_it_are_discarded() -> None:
+    """RR-69: seat 1 falls to a faster throw; its attack and seat 2's attack at it go."""
+    s = Table().build(L3, {0: ["Jab Flurry", "Heave-Ho"], 1: ["Haymaker"], 2: ["Body Slam"]},
+                      reserve=["rook"])
+    s = plan(s, 0, "Jab Flurry", 1, "Heave-Ho")  # speed 6
+    s = plan(s, 1, "Haymaker", 0)                # speed 1
+    s = plan(s, 2, "Body Slam", 1)               # speed 2
+    statuses = {r.seat: r.status for r in s.last_reveal}
+    assert statuses == {0: "hit", 1: "discarded", 2: "discarded"}
+    assert s.players[0].damage == [] and {"Haymaker", "Body Slam"} <= set(names(s, s.discard))
+
+
+def test_ties_with_three_players_and_the_titleholder() -> None:
+    """RR-68: Titleholder (seat 3) first, then 0, then 1; then the slower group (seat 2)."""
+    legends = ["ironhide", "vesper", "bramble", "rook", "cobalt"]
+    s = Table().build(legends, {0: ["Snap Kick"], 1: ["Snap Kick"], 2: ["Roundhouse"],
+                                3: ["Snap Kick"], 4: []}, titleholder=3)
+    s = plan(s, 3, "Snap Kick", 2)
+    s = breathe(s, 4)
+    s = plan(s, 0, "Snap Kick", 2)
+    s = plan(s, 1, "Snap Kick", 2)
+    s = plan(s, 2, "Roundhouse", 4)
+    assert [r.seat for r in s.last_reveal] == [3, 0, 1, 2]
+
+
+def test_a_player_with_no_legend_attacks_with_cheap_tricks() -> None:
+    """RR-59 decision, RR-70: seat 2 (no Legend) cannot be targeted; a Ref cancels it."""
+    s = Table().build(["ironhide", "vesper", None], {0: ["Snap Kick", "Ref's Eye"],
+                                                     2: ["Roundhouse"]}, out=[2])
+    assert [a["seat"] for a in legal(do(s, 0, {"type": "plan_attack",
+                                               "card": card_of(s, 0, "Snap Kick")}), 0)] == [1]
+    assert refused(do(s, 0, {"type": "plan_attack", "card": card_of(s, 0, "Snap Kick")}), 0,
+                   {"type": "target", "seat": 2}) == "target_eliminated"
+    s = breathe(s, 0)
+    s = breathe(s, 1)
+    s = plan(s, 2, "Roundhouse", 0)
+    assert s.step is Step.INTERVENE and decider(s) == 0
+    assert RULES.view(s, None)["current"]["cheap_trick"] is True
+    s = do(s, 0, {"type": "ref", "card": card_of(s, 0, "Ref's Eye")})
+    assert s.players[0].damage == []
+
+
+def test_simultaneous_final_eliminations_leave_no_winner() -> None:
+    """RR-56, RR-57, RR-58 decision, RR-71: Twin Lariat's recoil drops both last Legends."""
+    s = Table().build(["ironhide", "vesper", None], {0: ["Twin Lariat"]},
+                      damage={0: ["Sit-Out Bomb", "Thunder Boot", "Haymaker"],
+                              1: ["Sit-Out Bomb", "Lariat"]}, out=[2])
+    s.players[2].placards = []
+    s.players[0].placards = ["rook"]
+    s = plan(s, 0, "Twin Lariat", 1)  # Vesper 8 + 4 >= 10; Ironhide 13 + 3 recoil >= 14
+    s = breathe(s, 1)
+    s = breathe(s, 2)
+    result = RULES.result(s)
+    assert result is not None and result.winners == () and result.draw
+    assert result.placements[0] == result.placements[1] == 1 and result.placements[2] == 3
+    assert result.figures[0]["placards"] == 2 and result.figures[0]["bragging_rights"] == 1
+    assert result.figures[1]["bragging_rights"] == 0
+
+
+def test_the_last_legend_standing_wins_with_placements_by_elimination_order() -> None:
+    """RR-55, RR-54: placements follow the order of final elimination."""
+    s = Table().build(L3, {0: ["Jab Flurry", "Heave-Ho"]}, out=[])
+    s.players[2].legend = None
+    s.players[2].out, s.players[2].out_at, s.tick = True, 1, 1
+    s = plan(s, 0, "Jab Flurry", 1, "Heave-Ho")
+    s = breathe(s, 1)
+    s = breathe(s, 2)
+    assert s.phase is Phase.OVER
+    result = RULES.result(s)
+    assert result is not None
+    assert result.winners == (0,) and result.placements == (1, 2, 3)
+    assert result.figures[0]["placards"] == 1.0
+
+
+def test_two_specials_on_one_trigger_go_titleholder_first() -> None:
+    """RR-72: Run-In holders are asked from the Titleholder clockwise."""
+    legends = ["ironhide", "vesper", "bramble", "rook"]
+    s = Table().build(legends, {1: ["Roundhouse"], 2: ["Run-In"], 3: ["Run-In"]},
+                      titleholder=3)
+    s = breathe(s, 3)
+    s = breathe(s, 0)
+    s = plan(s, 1, "Roundhouse", 0)
+    s = breathe(s, 2)
+    assert s.step is Step.INTERVENE and decider(s) == 3
+    s = do(s, 3, {"type": "pass"})
+    assert decider(s) == 2
+    s = do(s, 2, {"type": "run_in", "card": card_of(s, 2, "Run-In")})
+    assert s.players[0].damage == []
+
+
+def test_the_target_cannot_run_in_for_itself() -> None:
+    """RR-28 decision: the target defends with Defense cards only."""
+    s = Table().build(L3, {0: ["Roundhouse"], 1: ["Run-In"]})
+    s = plan(s, 0, "Roundhouse", 1)
+    s = breathe(s, 1)
+    s = breathe(s, 2)
+    assert names(s, s.players[1].damage) == ["Roundhouse"]
+
+
+def test_the_round_limit_ends_the_game_with_the_standing_legends_sharing_first() -> None:
+    """RR-14 decision: a round cap guarantees termination."""
+    s = Table().build(L3, {}, round_limit=1)
+    for seat in range(3):
+        s = breathe(s, seat)
+    assert s.phase is Phase.OVER
+    result = RULES.result(s)
+    assert result is not None and result.placements == (1, 1, 1) and result.draw

@@ -1,0 +1,130 @@
+"""The Birdcage (SH-110..SH-125): deal, drafts, entrants, its Crowd Meter, eliminations."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from supershow_helpers import RULES, dice, do, legal, refused
+
+from engine.games.supershow.cards import CATALOG
+from engine.games.supershow.state import Phase, State, Step
+from engine.protocol import Event, IllegalAction, PendingKind
+
+SIX = ["ox_valdane", "mira_quickstep", "professor_knot", "kid_kaboom", "granite_gus",
+       "tessa_ironbridge"]
+
+
+def dealt(n: int, entrants: list[int] | None = None) -> State:
+    s = RULES.start({"match_type": "birdcage"}, n)
+    entrants = entrants or list(range(1, n + 1))
+    return RULES.apply(s, Event.chance({"birdcage": {"competitors": SIX, "entrants": entrants}}))
+
+
+def drafted(n: int = 3) -> State:
+    """Every draft choice the first legal one; then the shuffles in file order."""
+    s = dealt(n)
+    while s.phase in (Phase.DRAFT, Phase.OPEN, Phase.PICK):
+        seat = RULES.pending(s).seats[0]
+        s = do(s, seat, legal(s, seat)[0])
+    while s.shuffles:
+        seat = s.shuffles[0]
+        s = RULES.apply(s, Event.chance({"shuffle": {"seat": seat,
+                                                     "order": sorted(s.players[seat].deck)}}))
+    return s
+
+
+def test_the_deal_gives_entrant_numbers_and_six_competitors() -> None:
+    """SH-110/111/113/114: up to six; six random Competitors; the meter has 8 cards."""
+    s = RULES.start({"match_type": "birdcage"}, 6)
+    assert RULES.pending(s).kind is PendingKind.CHANCE and s.phase is Phase.DEAL
+    s = dealt(4, [3, 1, 4, 2])
+    assert s.entrants == (3, 1, 4, 2) and s.phase is Phase.DRAFT
+    assert RULES.pending(s).seats == (1,)  # entrant 1
+    view = RULES.view(s, 0)
+    assert len(view["draft"]["competitors_left"]) == 6 and view["crowd_meter"]["size"] == 8
+    with pytest.raises(IllegalAction):
+        RULES.start({"match_type": "birdcage"}, 2)
+    with pytest.raises(IllegalAction) as error:
+        RULES.apply(RULES.start({"match_type": "birdcage"}, 3),
+                    Event.chance({"birdcage": {"competitors": SIX[:5], "entrants": [1, 2, 3]}}))
+    assert error.value.code == "bad_outcome"
+
+
+def test_the_competitor_draft_passes_to_the_right() -> None:
+    """SH-115: entrant 1 keeps one, then entrant 2, ... until everyone has one."""
+    s = dealt(3, [2, 3, 1])
+    s = do(s, 2, {"type": "draft", "competitor": "kid_kaboom"})
+    assert RULES.pending(s).seats == (0,)  # entrant 2
+    assert refused(s, 0, {"type": "draft", "competitor": "kid_kaboom"}) == "not_in_pool"
+    s = do(s, 0, {"type": "draft", "competitor": "ox_valdane"})
+    s = do(s, 1, {"type": "draft", "competitor": "granite_gus"})
+    assert s.competitors == ("ox_valdane", "granite_gus", "kid_kaboom")
+    assert s.phase is Phase.OPEN and RULES.pending(s).seats == (0,)  # entrant 2 opens
+
+
+def test_the_pile_draft_gives_everyone_one_card_of_each_number() -> None:
+    """SH-116/117/118: one card each from every pile; the rest is set aside; a pile
+    already drafted cannot be opened again."""
+    s = dealt(3)
+    for seat in range(3):
+        s = do(s, seat, {"type": "draft", "competitor": SIX[seat]})
+    s = do(s, 1, {"type": "open_pile", "number": 5})
+    assert s.pickers == [1, 2, 0] and len(s.piles[5]) == 6
+    for seat in (1, 2, 0):
+        s = do(s, seat, legal(s, seat)[0])
+    assert 5 not in s.piles and RULES.pending(s).seats == (2,)  # entrant 3 opens next
+    assert refused(s, 2, {"type": "open_pile", "number": 5}) == "pile_taken"
+    assert refused(s, 2, {"type": "open_pile", "number": 28}) == "pile_taken"
+    s = drafted(3)
+    for seat in range(3):
+        deck = s.decks[seat]
+        assert [c.number for c in deck] == list(range(1, 31))
+        assert all(c.owner == s.competitors[seat] for c in deck[27:])
+
+
+def test_entrants_one_and_two_start_the_others_wait() -> None:
+    """SH-119."""
+    s = drafted(4)
+    assert s.waiting == [2, 3] and s.live == [0, 1]
+    assert [len(p.hand) for p in s.players] == [3, 3, 0, 0]
+    assert s.phase is Phase.ROLL
+
+
+def test_every_six_turn_rolls_the_next_entrant_enters_with_plus_two() -> None:
+    """SH-120/121/123 decision: the meter rises, the entrant draws 3 and gets +2."""
+    state = dataclasses.replace(drafted(3), turn_rolls=6).clone()
+    RULES._advance(state)  # the entry comes as the next turn roll is due
+    assert state.crowd == 1 and state.waiting == [] and len(state.players[2].hand) == 3
+    assert state.players[2].boosts == {"turn": 2}
+    state = dice(state, "agility", "agility", "agility")
+    assert state.last_roll[2].value == CATALOG.competitors[state.competitors[2]].skills[
+        "agility"] + 2
+
+
+def test_a_breakout_does_not_raise_the_birdcage_meter() -> None:
+    """SH-122 and SH-124: a failed breakout eliminates, the match goes on."""
+    s = drafted(3).clone()
+    s.phase, s.active = Phase.TURN, 0
+    s.plan = [Step(0, (1,))]
+    s.players[0].in_play[1] = ["A01", "A13"]
+    for cid in ("A01", "A13", "A28"):
+        for pile in (s.players[0].deck, s.players[0].hand):
+            if cid in pile:
+                pile.remove(cid)
+    s.players[0].hand.append("A28")
+    s = do(s, 0, {"type": "play", "card": "A28", "target": 1})
+    while RULES.pending(s).kind is PendingKind.DECISION:
+        seat = RULES.pending(s).seats[0]
+        s = do(s, seat, {"type": "no_team_up"} if s.phase is Phase.TEAM_UP
+               else {"type": "no_stop"})
+    top = max(CATALOG.competitors[s.competitors[0]].skills.items(), key=lambda kv: kv[1])[0]
+    low = min(CATALOG.competitors[s.competitors[1]].skills.items(), key=lambda kv: kv[1])[0]
+    s = dice(s, str(top))
+    broke = dice(s, str(max(CATALOG.competitors[s.competitors[1]].skills.items(),
+                            key=lambda kv: kv[1])[0]))
+    assert broke.finish is None and broke.crowd == 0 and broke.out == []
+    for _ in range(3):
+        s = dice(s, str(low))
+    assert s.out == [1] and s.phase is not Phase.OVER  # entrant 3 still to come
+    assert s.waiting == [2]

@@ -1,0 +1,53 @@
+"""Special Guest Referee and Accompanied to Ringside (SH-126..SH-129)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from supershow_helpers import RULES, build, dice, do
+
+from engine.games.supershow.state import Phase
+from engine.protocol import IllegalAction
+
+
+def test_the_referees_gimmick_applies_to_every_competitor() -> None:
+    """SH-126: Granite Gus refereeing: +1 on GRAPPLE turn rolls for both players."""
+    s = dataclasses.replace(build(((1,), (2,)), phase=Phase.ROLL, active=None),
+                            referee="granite_gus")
+    s = dice(s, "grapple", "grapple")
+    assert [d.value for d in s.last_roll] == [9, 8]
+    view = RULES.view(s, None)
+    assert view["referee"]["name"] == "Granite Gus"
+
+
+def test_the_referee_is_no_players_gimmick() -> None:
+    """SH-127: the Referee's Gimmick belongs to no player, so nothing done to a player's
+    Gimmick reaches it (our vocabulary has no Blank effect yet)."""
+    s = RULES.start({"referee": "granite_gus"}, 2)
+    assert s.referee == "granite_gus" and "granite_gus" not in s.competitors
+
+
+def test_a_ringside_companion_adds_its_gimmick() -> None:
+    """SH-128: Ox accompanied by Professor Knot also gets +1 on Breakout Rolls."""
+    s = dataclasses.replace(build(((2,), (30,)), in_play=((), (1, 13)), active=1),
+                            ringside=("professor_knot", None))
+    s = do(do(s, 1, {"type": "play", "card": "B30"}), 0, {"type": "no_stop"})
+    s = dice(dice(s, "agility"), "agility")  # Mira's 10 against Ox's 5 + 1
+    assert s.finish.breakouts[0].value == 6
+    start = RULES.start({"ringside": ["professor_knot", None]}, 2)
+    assert RULES.view(start, 1)["players"][0]["ringside"]["name"] == "Professor Knot"
+
+
+def test_ringside_companions_must_be_another_competitor_of_the_kind_allowed() -> None:
+    """SH-128/129."""
+    with pytest.raises(IllegalAction) as error:
+        RULES.start({"ringside": ["ox_valdane", None]}, 2)
+    assert error.value.code == "bad_ringside"
+    with pytest.raises(IllegalAction) as error:
+        RULES.start({"ringside": ["professor_knot", None], "ringside_kind": "trio"}, 2)
+    assert error.value.code == "bad_ringside"
+    s = RULES.start({"ringside": ["marsh_kings", None], "ringside_kind": "trio"}, 2)
+    assert s.ringside == ("marsh_kings", None)
+    with pytest.raises(IllegalAction):
+        RULES.start({"referee": "nobody"}, 2)

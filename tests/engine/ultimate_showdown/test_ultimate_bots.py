@@ -1,0 +1,84 @@
+"""The bots: legal, deterministic, view-only, quick, and the heuristic out-scores random."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from engine import registry
+from engine.bots import RandomBot
+from engine.games.ultimate_showdown import RULES, HeuristicBot
+from engine.games.ultimate_showdown.bots import play_match
+from engine.games.ultimate_showdown.state import Phase
+from engine.protocol import Event
+
+
+def test_the_package_registers_the_game_with_random_and_heuristic_bots():
+    assert registry._GAMES["ultimate_showdown"] is RULES
+    assert sorted(registry._BOTS["ultimate_showdown"]) == ["heuristic", "random"]
+
+
+def test_heuristic_seats_out_score_random_seats_on_a_small_sample():
+    """The benchmark plays 500 games; 12 here, at 3-8 players."""
+    from benchmarks.ultimate_showdown_bots import play
+
+    scores = play(12)
+    assert sum(scores["heuristic"]) / len(scores["heuristic"]) > \
+        sum(scores["random"]) / len(scores["random"])
+
+
+def test_the_heuristic_is_deterministic_given_its_rng():
+    bots = [HeuristicBot() for _ in range(4)]
+    assert play_match(RULES, bots, random.Random(7)) == play_match(RULES, bots, random.Random(7))
+
+
+def test_the_heuristic_decides_from_the_view_only(ut):
+    state = ut.to_bets(4)
+    bot = HeuristicBot()
+    real = bot.choose(RULES, state, 0, random.Random(3))
+    for seed in range(8):
+        guess = RULES.determinize(state, 0, random.Random(seed))
+        assert bot.choose(RULES, guess, 0, random.Random(3)) == real
+
+
+def test_the_heuristic_votes_for_the_better_fit_and_plays_its_best_into_box_a(ut):
+    state = ut.vote_challenge(ut.sides(ut.fresh(4)), ["A"] * 4)
+    challenge = RULES.challenge_of(state.challenge)
+    action = HeuristicBot().choose(RULES, state, 0, random.Random(0))
+    fits = sorted(state.hands[0], key=lambda c: -challenge.fit(RULES.cards.contenders[c]))
+    best = challenge.fit(RULES.cards.contenders[fits[0]])
+    assert challenge.fit(RULES.cards.contenders[action["box_a"][0]]) == best
+    match = ut.bet_all(ut.to_bets(4), ut.default_bets(4))
+    challenge = RULES.challenge_of(match.challenge)
+    a, b = (challenge.fit(RULES.cards.contenders[match.slots[i]]) for i in (0, 1))
+    vote = HeuristicBot().choose(RULES, match, 2, random.Random(0))
+    if a != b:
+        assert vote["slot"] == (1 if a > b else 2)
+
+
+@pytest.mark.parametrize("n", [3, 8])
+def test_every_decision_takes_under_50_ms(n):
+    rng = random.Random(n)
+    state = RULES.start({}, n)
+    bot, worst = HeuristicBot(), 0.0
+    while not (pending := RULES.pending(state)).is_over:
+        if pending.kind == "chance":
+            state = RULES.apply(state, Event.chance(
+                RULES.sample_chance(state, rng)))
+            continue
+        seat = pending.seats[0]
+        began = time.perf_counter()
+        action = bot.choose(RULES, state, seat, rng)
+        worst = max(worst, time.perf_counter() - began)
+        assert action in RULES.legal_actions(state, seat)
+        state = RULES.apply(state, Event.decision(
+            seat, action))
+    assert worst < 0.05
+    assert state.phase is Phase.OVER
+
+
+def test_random_bot_plays_a_whole_game():
+    state, events = play_match(RULES, [RandomBot() for _ in range(5)], random.Random(1))
+    assert RULES.result(state) is not None and events

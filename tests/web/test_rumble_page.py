@@ -1,0 +1,127 @@
+"""The Royal Rumble table page: every seat's Legend, the plans, the reveal, the hand and
+the choices; a whole game through the act view.
+
+Bot seats reply in an on_commit hook, so every test here uses a transactional database.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+import engine.games.royal_rumble  # noqa: F401  (importing the package registers the game)
+from engine.games.royal_rumble.cards import card
+from matches import services
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+GAME = "royal_rumble"
+MOST_DECISIONS = 600
+
+
+def start(player: Any, bots: int = 3, options: dict[str, Any] | None = None) -> Match:
+    seats = [{"player": player.username}] + [{"bot": "random"} for _ in range(bots)]
+    return services.create_match(game=GAME, options=options or {}, seats=seats,
+                                 created_by=player)
+
+
+def hidden_names(match: Match, user: Any, secret_seats: list[int]) -> set[str]:
+    """Names of cards in those seats' hands and face-down plans that the user's view and
+    the narrated log show nowhere (the same design may be public elsewhere)."""
+    state = services.load_state(Match.objects.get(pk=match.pk))
+    secret = set()
+    for seat in secret_seats:
+        p = state.players[seat]
+        hidden = p.hand + (p.plan_cards() if str(state.phase) == "plan" else [])
+        secret |= {card(c).name for c in hidden}
+    public = json.dumps(services.match_state(match=match, user=user)["view"])
+    public += " ".join(line for event in services.match_events(match=match, user=user)
+                       for line in event["narration"])
+    return {name for name in secret if name not in public}
+
+
+def assert_hidden(page: str, names: set[str]) -> None:
+    for name in names:
+        assert html.escape(name) not in page and name not in page, name
+
+
+def test_the_page_shows_every_legend_my_hand_and_my_choices(
+        alice_client: Client, player: Any, pages: Any) -> None:
+    match = start(player, bots=9)
+    view = services.match_state(match=match, user=player)["view"]
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+
+    assert 'aria-label="The ring"' in page
+    for p in view["players"]:
+        assert html.escape(p["legend"]["name"]) in page
+        assert f"health {p['health']}" in page
+    assert page.count('class="rr-seat') == 10
+    assert "Your hand" in page
+    for c in view["players"][0]["hand"]:
+        assert html.escape(c["name"]) in page
+    legal = services.match_state(match=match, user=player)["legal_actions"]
+    forms = pages.action_forms(page)
+    assert [json.loads(a) for a, _ in forms] == legal  # verbatim, in order
+    assert "Take a breather" in page and html.escape(view["decision"]["prompt"]) in page
+
+
+def test_no_other_seats_hand_or_face_down_plan_is_on_the_page(
+        alice_client: Client, outsider_client: Client, player: Any, outsider: Any,
+        pages: Any) -> None:
+    match = start(player, bots=5)
+    # Alice plans an attack; the bots plan theirs face down after her.
+    for _ in range(3):
+        partial = pages.state(alice_client, match).content.decode()
+        pages.act(alice_client, match, *pages.action_forms(partial)[0])
+    match.refresh_from_db()
+    mine = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    theirs = outsider_client.get(reverse("match_play", args=[match.id])).content.decode()
+    assert_hidden(mine, hidden_names(match, player, [1, 2, 3, 4, 5]))
+    assert_hidden(theirs, hidden_names(match, outsider, [0, 1, 2, 3, 4, 5]))
+    assert "Your hand" not in theirs and pages.action_forms(theirs) == []
+
+
+def test_a_whole_game_through_the_act_view(
+        alice_client: Client, player: Any, pages: Any) -> None:
+    match = start(player, bots=3, options={"round_limit": 6})
+    partial = pages.state(alice_client, match).content.decode()
+    decisions, saw_reveal = 0, False
+    while "result-banner" not in partial:
+        forms = pages.action_forms(partial)
+        legal = services.match_state(match=match, user=player)["legal_actions"]
+        assert [json.loads(a) for a, _ in forms] == legal
+        saw_reveal |= "reveal" in partial and "Speed <b>" in partial
+        if decisions % 10 == 0:
+            assert_hidden(partial, hidden_names(match, player, [1, 2, 3]))
+        response = pages.act(alice_client, match, *forms[0])
+        partial = response.content.decode()
+        assert response.status_code == 200 and "error-banner" not in partial
+        decisions += 1
+        assert decisions < MOST_DECISIONS
+    match.refresh_from_db()
+    assert match.status == "finished" and match.result is not None
+    assert 'hx-trigger="every 2s"' not in partial and pages.action_forms(partial) == []
+    assert saw_reveal
+
+
+def test_the_replay_renders_the_table(alice_client: Client, player: Any, pages: Any) -> None:
+    match = start(player, bots=2)
+    for _ in range(4):
+        partial = pages.state(alice_client, match).content.decode()
+        forms = pages.action_forms(partial)
+        if not forms:
+            break
+        pages.act(alice_client, match, *forms[0])
+    match.refresh_from_db()
+    url = reverse("match_replay", args=[match.id])
+    for at in sorted({0, 1, match.seq // 2, match.seq}):
+        page = alice_client.get(url, {"at": at})
+        assert page.status_code == 200
+        assert b'aria-label="The ring"' in page.content
+        assert pages.action_forms(page.content) == []
