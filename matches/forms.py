@@ -39,6 +39,10 @@ class CreateMatchForm(forms.Form):
                                help_text="Only for \u201ca player by name\u201d.")
     seats = forms.IntegerField(min_value=2, max_value=10, initial=2,
                                help_text="All seats besides yours get the chosen opponent.")
+    options = forms.CharField(
+        required=False, max_length=2000,
+        widget=forms.TextInput(attrs={"placeholder": '{"match_type": "birdcage"}'}),
+        help_text="Optional game options as JSON; each game's options are listed below.")
 
     def __init__(self, *args: Any, games: list[tuple[str, str]],
                  bots: list[str], **kwargs: Any) -> None:
@@ -49,6 +53,19 @@ class CreateMatchForm(forms.Form):
             (OPEN_SEAT, "Open seat for another player"),
             (PLAYER_SEAT, "A player by name"),
         ]
+
+    def clean_options(self) -> dict[str, Any]:
+        raw = (self.cleaned_data.get("options") or "").strip()
+        if not raw:
+            return {}
+        try:
+            options = json.loads(raw)
+        except ValueError:
+            raise forms.ValidationError("Options are a JSON object, e.g. "
+                                        '{"best_of": 3}.') from None
+        if not isinstance(options, dict):
+            raise forms.ValidationError("Options are a JSON object.")
+        return options
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -104,7 +104,7 @@ def create(request: HttpRequest) -> HttpResponse:
     try:
         match = services.create_match(
             game=form.cleaned_data["game"],
-            options={},
+            options=form.cleaned_data["options"],
             seats=form.seat_specs(request.user.get_username()),
             created_by=request.user,
         )
@@ -227,6 +227,15 @@ def _create_form(data: Any = None) -> CreateMatchForm:
     return CreateMatchForm(data, games=choices, bots=bots, initial={"game": QUICK_GAME})
 
 
+def _game_options() -> list[dict[str, Any]]:
+    """Each game's seats and options with their defaults and allowed values, for the lobby."""
+    return [{"key": key, "title": rules.spec.title, "seats": (rules.spec.min_seats,
+                                                              rules.spec.max_seats),
+             "options": [{"name": name, "default": opt.default, "choices": opt.choices,
+                          "help": opt.help} for name, opt in rules.spec.options.items()]}
+            for key, rules in sorted(registry.games().items())]
+
+
 def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200) -> HttpResponse:
     user = request.user
     mine = (Match.objects.filter(seats__user=user).distinct()
@@ -237,6 +246,7 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
              for game in _quick_games()]
     context = {
         "form": form,
+        "game_options": _game_options(),
         "quick_games": quick,
         "quick_bots": " or ".join(sorted({entry["bot"] for entry in quick})),
         "current": [m for m in mine if m.status != FINISHED],

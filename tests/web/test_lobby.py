@@ -95,3 +95,36 @@ def test_my_matches_are_listed_in_the_lobby(alice_client: Client, pages: Any) ->
     lobby = alice_client.get(reverse("lobby")).content.decode()
     assert reverse("match_play", args=[match.id]) in lobby
     assert "bot: " in lobby
+
+
+def test_a_match_type_chosen_in_the_lobby_reaches_the_game(alice_client: Client) -> None:
+    """Any game, any seat count and its options can be set up from the lobby."""
+    response = alice_client.post(reverse("match_create"), {
+        "game": "supershow", "opponent": "bot:random", "seats": 4, "username": "",
+        "options": '{"match_type": "fatal_four_way_elimination"}',
+    })
+    match = Match.objects.get()
+    assert response.status_code == 302
+    assert match.options["match_type"] == "fatal_four_way_elimination"
+    assert match.n_seats == 4 and match.status == "active"
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ("{not json", b"Options are a JSON object"),
+    ('{"match_type": "cage_of_doom"}', b"match_type"),
+    ('{"colour": "red"}', b"Unknown option"),
+])
+def test_bad_options_are_refused_and_no_match_is_made(alice_client: Client, options: str,
+                                                      message: bytes) -> None:
+    response = alice_client.post(reverse("match_create"), {
+        "game": "supershow", "opponent": "bot:random", "seats": 2, "username": "",
+        "options": options,
+    })
+    assert response.status_code == 400
+    assert message in response.content
+    assert not Match.objects.exists()
+
+
+def test_the_lobby_lists_each_games_options(alice_client: Client) -> None:
+    page = alice_client.get(reverse("lobby")).content.decode()
+    assert "birdcage" in page and "best_of" in page and "round_limit" in page
