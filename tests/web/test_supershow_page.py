@@ -1,0 +1,178 @@
+"""The Supershow play page: every seat's Competitor, the piles in play per opponent, the
+dice, the Crowd Meter, the hand and the choices; a whole match through the act view.
+
+Bot seats reply in an on_commit hook, so every test here uses a transactional database.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+import engine.games.supershow  # noqa: F401  (importing the package registers the game)
+from matches import services
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+GAME = "supershow"
+MOST_DECISIONS = 3_000
+_BUTTON = re.compile(r'<button type="submit" class="action ss-btn[^"]*"[^>]*>(?P<label>[^<]*)'
+                     r'</button>')
+_CARD_ID = re.compile(r"\b[A-F]\d\d\b")
+
+
+def start(player: Any, bots: int = 1, options: dict[str, Any] | None = None) -> Match:
+    seats = [{"player": player.username}] + [{"bot": "random"} for _ in range(bots)]
+    return services.create_match(game=GAME, options=options or {}, seats=seats,
+                                 created_by=player)
+
+
+def hidden_names(match: Match, user: Any, secret_seats: list[int]) -> set[str]:
+    """Names of the cards in those seats' hands (and in every deck) that the user's view
+    and the narrated log show nowhere (the same design may be public elsewhere)."""
+    state = services.load_state(Match.objects.get(pk=match.pk))
+    secret: set[str] = set()
+    for seat in state.seats:
+        p = state.players[seat]
+        hidden = p.deck + (p.hand if seat in secret_seats else [])
+        secret |= {state.card(c).name for c in hidden}
+    public = json.dumps(services.match_state(match=match, user=user)["view"])
+    public += " ".join(line for event in services.match_events(match=match, user=user)
+                       for line in event["narration"])
+    return {name for name in secret if name not in public}
+
+
+def assert_hidden(page: str, names: set[str]) -> None:
+    for name in names:
+        assert html.escape(name) not in page and name not in page, name
+
+
+def assert_actions(page: str, match: Match, user: Any, pages: Any) -> None:
+    """Every legal action is a form posting it verbatim, in order, with a readable label."""
+    legal = services.match_state(match=match, user=user)["legal_actions"]
+    forms = pages.action_forms(page)
+    assert [json.loads(a) for a, _ in forms] == legal
+    labels = [html.unescape(m["label"]).strip() for m in _BUTTON.finditer(page)]
+    assert len(labels) == len(legal)
+    for label in labels:
+        assert label and not _CARD_ID.search(label), label
+
+
+def test_the_page_shows_the_competitors_my_hand_and_my_choices(
+        alice_client: Client, player: Any, pages: Any) -> None:
+    match = start(player)
+    state = services.match_state(match=match, user=player)
+    view = state["view"]
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+
+    assert 'aria-label="The ring"' in page and 'aria-label="Crowd Meter"' in page
+    assert page.count('class="ss-seat') == 2
+    for p in view["players"]:
+        assert html.escape(p["competitor"]["name"]) in page
+        assert html.escape(p["competitor"]["gimmick"]) in page
+    assert "Your hand" in page
+    for c in view["players"][0]["hand"]:
+        assert html.escape(c["name"]) in page
+    assert state["legal_actions"], "alice is asked something once the bot has moved"
+    assert_actions(page, match, player, pages)
+    assert html.escape(view["decision"]["prompt"]) in page
+    if view["last_turn_roll"]:
+        die = view["last_turn_roll"][0]
+        assert f"{die['skill'].upper()} {die['value']}" in page
+
+
+def test_no_other_seats_hand_is_on_the_page(
+        alice_client: Client, outsider_client: Client, player: Any, outsider: Any,
+        pages: Any) -> None:
+    match = start(player, bots=3, options={"match_type": "fatal_four_way_elimination"})
+    for _ in range(3):
+        partial = pages.state(alice_client, match).content.decode()
+        forms = pages.action_forms(partial)
+        if not forms:
+            break
+        pages.act(alice_client, match, *forms[0])
+    match.refresh_from_db()
+    mine = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    theirs = outsider_client.get(reverse("match_play", args=[match.id])).content.decode()
+    assert_hidden(mine, hidden_names(match, player, [1, 2, 3]))
+    assert_hidden(theirs, hidden_names(match, outsider, [0, 1, 2, 3]))
+    assert "Your hand" not in theirs and pages.action_forms(theirs) == []
+    assert 'aria-label="The ring"' in theirs
+
+
+def test_a_whole_one_on_one_match_through_the_act_view(
+        alice_client: Client, player: Any, pages: Any) -> None:
+    match = start(player, options={"match_type": "one_on_one", "turn_limit": 60})
+    partial = pages.state(alice_client, match).content.decode()
+    decisions, saw_dice = 0, False
+    while "result-banner" not in partial:
+        assert_actions(partial, match, player, pages)
+        saw_dice |= "Last turn roll:" in partial
+        if decisions % 10 == 0:
+            assert_hidden(partial, hidden_names(match, player, [1]))
+        forms = pages.action_forms(partial)
+        response = pages.act(alice_client, match, *forms[0])
+        partial = response.content.decode()
+        assert response.status_code == 200 and "error-banner" not in partial
+        decisions += 1
+        assert decisions < MOST_DECISIONS
+    match.refresh_from_db()
+    assert match.status == "finished" and match.result is not None
+    assert 'hx-trigger="every 2s"' not in partial and pages.action_forms(partial) == []
+    assert saw_dice
+
+
+def test_a_fatal_four_way_page_with_three_bots(
+        alice_client: Client, player: Any, pages: Any) -> None:
+    match = start(player, bots=3, options={"match_type": "fatal_four_way_first_fall"})
+    view = services.match_state(match=match, user=player)["view"]
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+
+    assert page.count('class="ss-seat') == 4
+    for p in view["players"]:
+        assert html.escape(p["competitor"]["name"]) in page
+        assert (p["hand"] is None) == (p["seat"] != 0)
+    assert page.count("In play vs ") == 4 * 3  # every seat has a pile per opponent
+    assert "Your hand" in page and "(you)" in page
+    assert_actions(page, match, player, pages)
+
+
+def test_the_replay_renders_the_ring(alice_client: Client, player: Any, pages: Any) -> None:
+    match = start(player)
+    for _ in range(4):
+        partial = pages.state(alice_client, match).content.decode()
+        forms = pages.action_forms(partial)
+        if not forms:
+            break
+        pages.act(alice_client, match, *forms[0])
+    match.refresh_from_db()
+    url = reverse("match_replay", args=[match.id])
+    for at in sorted({0, 1, match.seq // 2, match.seq}):
+        page = alice_client.get(url, {"at": at})
+        assert page.status_code == 200
+        assert b'aria-label="The ring"' in page.content
+        assert pages.action_forms(page.content) == []
+
+
+@pytest.mark.parametrize(("match_type", "seats"), [
+    ("triple_threat_elimination", 3), ("handicap", 3), ("tag_team", 3),
+    ("tornado_tag_team", 4), ("birdcage", 4),
+])
+def test_every_match_type_renders_with_labelled_choices(
+        alice_client: Client, player: Any, pages: Any, match_type: str, seats: int) -> None:
+    match = start(player, bots=seats - 1, options={"match_type": match_type})
+    view = services.match_state(match=match, user=player)["view"]
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    assert page.count('class="ss-seat') == seats
+    assert_actions(page, match, player, pages)
+    if view["teams"]:
+        assert "Team 1" in page and "Team 2" in page
+    if match_type == "birdcage":
+        assert "The draft" in page and "Keep " in page  # alice drafts a Competitor first
