@@ -1,7 +1,7 @@
 """The benchmark runner: `make bench` or `.venv/bin/python -m benchmarks [section ...]`.
 
 Prints figures and ratios; nothing here asserts a time (the machine is shared and noisy).
-Sections: playouts, replay, append, bots.
+Sections: playouts, replay, append, bots, balance, supershow, rumble, ultimate.
 """
 
 from __future__ import annotations
@@ -9,7 +9,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from benchmarks import append, engine_speed, super_showdown_bots, superstar_showdown_balance
+from benchmarks import (
+    append,
+    engine_speed,
+    royal_rumble_bots,
+    super_showdown_bots,
+    supershow_bots,
+    superstar_showdown_balance,
+    ultimate_showdown_bots,
+)
 
 SECTIONS: dict[str, Callable[[], object]] = {
     "playouts": engine_speed.playouts,
@@ -17,6 +25,9 @@ SECTIONS: dict[str, Callable[[], object]] = {
     "append": append.main,
     "bots": lambda: super_showdown_bots.main([]),
     "balance": lambda: superstar_showdown_balance.main([]),
+    "supershow": lambda: supershow_bots.main([]),
+    "rumble": lambda: royal_rumble_bots.main([]),
+    "ultimate": lambda: ultimate_showdown_bots.main([]),
 }
 
 
