@@ -26,6 +26,12 @@ def test_the_roster_has_eight_singles_two_tag_teams_and_a_trio() -> None:
         assert all(c.type is not CardType.FINISH for c in comp.deck[:27])
 
 
+def test_every_deck_card_is_a_lead_a_follow_up_or_a_finish() -> None:
+    """SH-012: the three card types, and nothing else, in every deck."""
+    types = {c.type for comp in CATALOG.competitors.values() for c in comp.deck}
+    assert types == {CardType.LEAD, CardType.FOLLOW_UP, CardType.FINISH}
+
+
 def test_ratings_are_the_rulebook_values_in_each_competitors_own_order() -> None:
     """SH-005/006 decision: Ox Valdane has exactly the listed values; everyone a
     permutation of 5-10."""

@@ -63,8 +63,10 @@ def roll(match_type: str, *faces: str, **kw) -> State:
 
 
 def test_every_match_type_is_offered_with_its_seats() -> None:
-    """The match_type option lists every type; each takes its own number of seats."""
+    """The match_type option lists every type; each takes its own number of seats.
+    SH-109 decision: Battle Royal has no rules, so it is not offered."""
     assert set(RULES.spec.options["match_type"].choices) == set(MATCH_TYPES)
+    assert not any("battle" in key for key in MATCH_TYPES)
     for key, mtype in MATCH_TYPES.items():
         s = RULES.start({"match_type": key, **({"competitors": [*list(COMPS[:2]), "twin_turbines"]}
                                               if key == "tag_team" else {})}, mtype.seats)
@@ -75,7 +77,9 @@ def test_every_match_type_is_offered_with_its_seats() -> None:
 
 
 def test_the_rules_in_force_per_match_type() -> None:
-    """SH-071/078/083/091/098/101/105/107/112 (decisions SH-062, SH-085, SH-104)."""
+    """SH-071/078/083/091/098/101/105/107/112 (decisions SH-062, SH-085, SH-104).
+    SH-057/060: Bump Out and Team Up are in force with three or more active opponents
+    (Fatal Four Way, Birdcage); SH-082: Handicap seats two team-mates against one."""
     m = MATCH_TYPES
     tte, ttf = m["triple_threat_elimination"], m["triple_threat_first_fall"]
     assert (tte.elimination, tte.count_outs, tte.dq, tte.team_up, tte.bump_out) == (
@@ -95,6 +99,8 @@ def test_the_rules_in_force_per_match_type() -> None:
     b = m["birdcage"]
     assert (b.bump_out, b.team_up, b.dq, b.count_outs, b.elimination, b.min_seats,
             b.seats) == (True, True, True, False, True, 3, 6)
+    assert all(mt.bump_out for mt in m.values() if mt.seats >= 4 and not mt.teams)
+    assert not any(mt.bump_out for mt in m.values() if mt.seats <= 3)
 
 
 def test_a_play_names_its_target_and_goes_into_that_pile() -> None:
@@ -192,7 +198,8 @@ def test_a_save_roll_adds_its_value_on_the_same_skill() -> None:
 
 
 def test_triple_threat_double_team_of_two_would_be_losers() -> None:
-    """SH-065/074/075/076: Ox 6 and Mira 8 roll TECHNIQUE, Knot 10 would win."""
+    """SH-065/074/075/076: Ox 6 and Mira 8 roll TECHNIQUE, Knot 10 would win.
+    SH-068 decision: "combine their turn roll" is a shared win: both take the turn."""
     s = roll("triple_threat_first_fall", "technique", "technique", "submission")
     assert s.phase is Phase.DOUBLE and RULES.pending(s).seats == (1,)  # the higher plays first
     s = do(s, 1, {"type": "double_team"})
@@ -324,6 +331,7 @@ def test_a_team_fall_wins_for_both_members() -> None:
 
 def test_count_outs_where_the_organizer_switches_them_on() -> None:
     """SH-073: Elimination with count-outs: an empty player eliminates the rest.
+    SH-070 decision: the organizer (the "GM") sets count-outs as a match option.
     SH-084/092/099: a team wins only when both members are empty."""
     s = mbuild("triple_threat_elimination", [(), (1,), (2,)], phase=Phase.ROLL, plan=[],
                count_outs=True, rest=False, in_play={(0, 1): (3,)})
