@@ -259,8 +259,11 @@ def add_entrant(*, event: Event, by: Any, player: str | None = None, team: str |
             raise LeagueError("entrant_twice", f"{payload['name']} is already entered.", 409)
         payload["key"] = f"e{len(done.entrants) + 1}"
         if done.state is not None:
-            _try_format(lambda: formats.get_format(event.format).add_entrant(
-                done.state, payload["key"]))
+            fmt = formats.get_format(event.format)
+            joined = _try_format(lambda: fmt.add_entrant(done.state, payload["key"]))
+            if _repaired_match(fmt, joined, done.matches) is not None:
+                raise LeagueError("late_entry_conflicts", "The matches of this round are "
+                                  "already made; enter before the next round.", 409)
         _append(event, Kind.ENTRANT_ADDED, payload, by)
         _after_change(event)
     return Entrant.objects.get(event=event, key=payload["key"])
@@ -599,14 +602,22 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
                                     "already_recorded"}
             raise LeagueError("correction_conflicts" if conflict else exc.code, exc.message,
                               409 if conflict else 400) from None
-        fmt = formats.get_format(event.format)
-        made = {p.id: [k for k in p.slots if k is not None] for p in fmt.pairings(corrected.state)}
-        for pid, created in corrected.matches.items():
-            if made.get(pid, created["entrants"]) != created["entrants"]:
-                raise LeagueError("correction_conflicts", f"{pid} was already played by "
-                                  "other entrants; correct the later results first.", 409)
+        pid = _repaired_match(formats.get_format(event.format), corrected.state,
+                              corrected.matches)
+        if pid is not None:
+            raise LeagueError("correction_conflicts", f"{pid} was already played by "
+                              "other entrants; correct the later results first.", 409)
         _append(event, Kind.RESULT_CORRECTED, record.payload, by)
         _advance(event)
+
+
+def _repaired_match(fmt: Any, state: Any, matches: dict[str, dict[str, Any]]) -> str | None:
+    """A pairing whose match is already made but that `state` would seat differently."""
+    seated = {p.id: list(p.entrants) for p in fmt.pairings(state)}
+    for pid, made in matches.items():
+        if seated.get(pid) != made["entrants"]:
+            return pid
+    return None
 
 
 def _after_change(event: Event) -> None:

@@ -336,3 +336,27 @@ def test_heats_of_a_multi_seat_game_run_to_their_end(organizer: Any) -> None:
     champion = Standing.objects.filter(event=event).order_by("rank").first()
     assert champion is not None and champion.rank == 1
     assert champion.entrant.key in links[-1].entrants
+
+
+@pytest.mark.django_db
+def test_a_late_entrant_who_would_redraw_made_matches_is_refused(organizer: Any) -> None:
+    """Round robin: the first round's matches exist, so a redraw is no longer possible."""
+    event = make_event(organizer, fmt="round_robin")
+    enter_bots(event, organizer, 4)
+    events.start_event(event=event, by=organizer)
+    before = EventRecord.objects.filter(event=event).count()
+    with pytest.raises(events.LeagueError) as refused:
+        events.add_entrant(event=event, by=organizer, bot="random", name="Latecomer")
+    assert refused.value.code in {"late_entry_conflicts", "already_started"}
+    assert EventRecord.objects.filter(event=event).count() == before
+
+
+@pytest.mark.django_db
+def test_a_late_entrant_joins_a_swiss_from_its_next_round(organizer: Any) -> None:
+    event = make_event(organizer, fmt="swiss")
+    enter_bots(event, organizer, 4)
+    events.start_event(event=event, by=organizer)
+    late = events.add_entrant(event=event, by=organizer, bot="random", name="Latecomer")
+    assert late.key == "e5"
+    assert "entrant_added" in records(event)[-1:]
+    assert all("e5" not in m.entrants for m in EventMatch.objects.filter(event=event))
