@@ -14,7 +14,7 @@ from statistics import mean
 
 from engine.bots import Bot, RandomBot
 from engine.games.ultimate_showdown import RULES, HeuristicBot
-from engine.games.ultimate_showdown.bots import play_match
+from engine.playout import play_match
 
 GAMES = 500
 

@@ -12,10 +12,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.bots import Bot
 from engine.games.ultimate_showdown.cards import CardSet, Challenge
 from engine.games.ultimate_showdown.state import BOXES, SLOTS
-from engine.protocol import JSON, BaseRules, Event, PendingKind
+from engine.protocol import JSON, BaseRules
 
 SURE = 0.7  # how often the better fit wins a match, as the bot models the table
 POINTS = {"champion": 4.0, "final": 3.0, "semi": 2.0}
@@ -145,22 +144,3 @@ class HeuristicBot:
             best = max(best, sum(POINTS[b] * odds[b][s - 1] for b, s in chosen.items()))
         return best
 
-
-def play_match(rules: BaseRules[Any], bots: Sequence[Bot], rng: random.Random,
-               n_seats: int | None = None) -> tuple[Any, list[Event]]:
-    """Play one game to its end; chance and bots draw from `rng`."""
-    state = rules.start({}, n_seats or len(bots))
-    events: list[Event] = []
-    while True:
-        pending = rules.pending(state)
-        if pending.is_over:
-            return state, events
-        if pending.kind is PendingKind.CHANCE:
-            event = Event.chance(rules.sample_chance(state, rng))
-        else:
-            seat = pending.seats[0]
-            event = Event.decision(seat, bots[seat].choose(rules, state, seat, rng))
-        state = rules.apply(state, event)
-        events.append(event)
-        if len(events) > rules.spec.longest_game:
-            raise RuntimeError("a game ran past spec.longest_game")

@@ -10,8 +10,8 @@ import pytest
 from engine import registry
 from engine.bots import RandomBot
 from engine.games.ultimate_showdown import RULES, HeuristicBot
-from engine.games.ultimate_showdown.bots import play_match
 from engine.games.ultimate_showdown.state import Phase
+from engine.playout import play_match
 from engine.protocol import Event
 
 
