@@ -322,10 +322,18 @@ def withdraw_entrant(*, event: Event, by: Any, key: str) -> None:
             raise LeagueError("unknown_entrant", f"No active entrant {key!r}.", 404)
         if event.status == Event.Status.FINISHED:
             raise LeagueError("event_finished", "The Event is over.", 409)
-        if done.state is not None:
-            _try_format(lambda: formats.get_format(event.format).withdraw(done.state, key))
+        if done.state is None:
+            _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
+            _after_change(event)
+            return
+        _try_format(lambda: formats.get_format(event.format).withdraw(done.state, key))
         _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
-        _after_change(event)
+        # The format scores their live pairings as walkovers; their matches end too.
+        for link in EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE):
+            if key in link.entrants:
+                match_services.forfeit_seat(match=link.match, seat=link.entrants.index(key),
+                                            reason="withdrawn")
+        _advance(event)
 
 
 def seed_event(*, event: Event, by: Any, method: str, order: list[str] | None = None) -> list[str]:
@@ -477,12 +485,20 @@ def record_match_result(*, match: Match) -> bool:
         entrants = done.matches[link.pairing]["entrants"]
         placements = match.result["placements"]
         figures = match.result.get("figures", {})
-        _append(event, Kind.RESULT_RECORDED, {
+        payload = {
             "pairing": link.pairing, "match": match.pk,
             "placements": {k: placements[i] for i, k in enumerate(entrants)},
             "figures": {k: figures.get(str(i), {}) for i, k in enumerate(entrants)},
             "forfeit": entrants[match.result["forfeit"]] if "forfeit" in match.result else None,
-        }, None)
+        }
+        try:
+            formats.get_format(event.format).record(done.state, formats.MatchResult(
+                link.pairing, payload["placements"], payload["figures"]))
+        except formats.FormatError as exc:
+            if exc.code in {"already_recorded", "not_ready", "event_complete"}:
+                return False  # decided without this match (a withdrawal's walkover)
+            raise LeagueError(exc.code, exc.message) from None
+        _append(event, Kind.RESULT_RECORDED, payload, None)
         _try_format(lambda: _advance(event))
     return True
 

@@ -360,3 +360,23 @@ def test_a_late_entrant_joins_a_swiss_from_its_next_round(organizer: Any) -> Non
     assert late.key == "e5"
     assert "entrant_added" in records(event)[-1:]
     assert all("e5" not in m.entrants for m in EventMatch.objects.filter(event=event))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_withdrawal_mid_event_ends_their_match_and_the_event_goes_on(organizer: Any,
+                                                                      player: Any,
+                                                                      player2: Any) -> None:
+    """The withdrawn entrant's live match is forfeited; the bracket advances past it."""
+    event = make_event(organizer, fmt="single_elimination")
+    a = events.add_entrant(event=event, by=organizer, player=player.username).key
+    events.add_entrant(event=event, by=organizer, player=player2.username)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    events.withdraw_entrant(event=event, by=organizer, key=a)
+    link.match.refresh_from_db()
+    event.refresh_from_db()
+    assert link.match.status == Match.Status.FINISHED
+    assert event.status == Event.Status.FINISHED
+    assert events.record_match_result(match=link.match) is False
+    top = Standing.objects.filter(event=event).order_by("rank").first()
+    assert top is not None and top.entrant.key != a
