@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from engine.data import CardDataError
 from engine.protocol import JSON
 
 ACTION_CARDS = 150
@@ -150,15 +151,6 @@ class Legend:
 
     def to_json(self) -> JSON:
         return {"key": self.key, "name": self.name, "health": self.health}
-
-
-class CardDataError(ValueError):
-    """A data file that does not follow the schema; names file, card and field."""
-
-    def __init__(self, source: str, card: str | None, field_: str, problem: str) -> None:
-        where = f"{source}: card {card!r}" if card is not None else source
-        super().__init__(f"{where}: field {field_!r}: {problem}")
-        self.source, self.card, self.field, self.problem = source, card, field_, problem
 
 
 def _int(raw: Mapping[str, Any], name: str, low: int, high: int, source: str, card: str,

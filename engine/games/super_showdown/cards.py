@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from engine.data import CardDataError
 from engine.protocol import JSON
 
 SET_SIZE = 18
@@ -68,15 +69,6 @@ class Card:
             "power": str(self.power),
             "text": self.text,
         }
-
-
-class CardDataError(ValueError):
-    """A card file that does not follow the schema; names the file, card and field."""
-
-    def __init__(self, source: str, card: str | None, field: str, problem: str) -> None:
-        where = f"{source}: card {card!r}" if card is not None else source
-        super().__init__(f"{where}: field {field!r}: {problem}")
-        self.source, self.card, self.field, self.problem = source, card, field, problem
 
 
 @dataclass(frozen=True)

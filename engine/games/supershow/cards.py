@@ -36,6 +36,7 @@ from typing import Any
 
 import yaml
 
+from engine.data import CardDataError
 from engine.protocol import JSON
 
 DECK_SIZE = 30
@@ -96,15 +97,6 @@ class Trigger(StrEnum):
 
 
 COUNTABLE = ("lead", "follow_up", "finish", "card")  # 'card' counts every card in play
-
-
-class CardDataError(ValueError):
-    """A data file that does not follow the schema; names file, card and field."""
-
-    def __init__(self, source: str, card: str | None, field: str, problem: str) -> None:
-        where = f"{source}: card {card!r}" if card is not None else source
-        super().__init__(f"{where}: field {field!r}: {problem}")
-        self.source, self.card, self.field, self.problem = source, card, field, problem
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from engine.data import CardDataError
 from engine.protocol import JSON
 
 DECK_SIZE = 30
@@ -168,15 +169,6 @@ class Superstar:
         """The stat card as views show it."""
         return {"key": self.key, "name": self.name, "style": self.style,
                 "tagline": self.tagline, "stats": dict(self.stats)}
-
-
-class CardDataError(ValueError):
-    """A Superstar file that does not follow the schema; names file, card and field."""
-
-    def __init__(self, source: str, card: str | None, field: str, problem: str) -> None:
-        where = f"{source}: card {card!r}" if card is not None else source
-        super().__init__(f"{where}: field {field!r}: {problem}")
-        self.source, self.card, self.field, self.problem = source, card, field, problem
 
 
 def parse_icon(text: Any, source: str, card: str) -> Icon:

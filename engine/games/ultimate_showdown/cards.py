@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from engine.data import CardDataError
 from engine.protocol import JSON
 
 CONTENDER_COUNT = 150
@@ -33,15 +34,6 @@ class Side(StrEnum):
 
     FRONT = "front"
     BACK = "back"
-
-
-class CardDataError(ValueError):
-    """A data file that does not follow the schema; names the file, card and field."""
-
-    def __init__(self, source: str, card: str | None, field: str, problem: str) -> None:
-        where = f"{source}: card {card!r}" if card is not None else source
-        super().__init__(f"{where}: field {field!r}: {problem}")
-        self.source, self.card, self.field, self.problem = source, card, field, problem
 
 
 @dataclass(frozen=True)
