@@ -19,7 +19,8 @@ from engine.games.superstar_showdown.board import (
     orthogonally_adjacent,
     step,
 )
-from engine.games.superstar_showdown.cards import Act, Card, CardType
+from engine.games.superstar_showdown.cards import ROSTER, Act, Card, CardType
+from engine.games.superstar_showdown.event import BONUS_CARDS
 from engine.games.superstar_showdown.state import (
     SPOTS,
     Current,
@@ -77,12 +78,16 @@ class HeuristicBot:
         if len(legal) == 1:
             return legal[0]
         s: State = rules.determinize(state, seat, rng)
-        choice = self._decide(rules, s, seat, legal)
+        choice = self._decide(rules, s, s.teams[seat], legal)  # teams play as one side
         return choice if choice in legal else legal[0]
 
     # -- dispatch ------------------------------------------------------------------------
     def _decide(self, rules: Any, s: State, seat: int, legal: list[JSON]) -> JSON:
         phase = s.phase
+        if phase in (Phase.DRAFT, Phase.SEND_IN, Phase.BONUS, Phase.TAG):
+            return self._team_choice(s, seat, legal)
+        if phase is Phase.MOTION and s.motion and s.motion.mode is MotionMode.ASSIST:
+            return self._assist_step(s, seat, legal)
         if phase is Phase.PLAY:
             return self._play(s, seat)
         if phase is Phase.REVERSAL:
@@ -102,7 +107,8 @@ class HeuristicBot:
         if phase is Phase.PIN:
             return {"type": "pin"}
         if phase is Phase.KICK_OUT:
-            return legal[0]  # a Kick Out card from hand if there is one, else the count
+            tags = [a for a in legal if a["type"] == "tag_out"]  # free: no card given up
+            return tags[0] if tags else legal[0]  # else a Kick Out card, else the count
         return legal[0]
 
     # -- the Play step -------------------------------------------------------------------
@@ -129,6 +135,10 @@ class HeuristicBot:
         acts = {a["action"] for a in legal if a["type"] == "resolve"}
         c = s.current
         assert c is not None
+        assists = [a for a in legal if a["type"] == "assist"]
+        if assists and ("attack" in acts or "momentum_attack" in acts or not acts):
+            # Move a teammate next to the rival before the hit (Interference), or home.
+            return max(assists, key=lambda a: self._assist_value(s, seat, a["superstar"]))
         for first in ("movement_setup", "power_setup", "attack", "momentum_attack"):
             if first in acts:
                 return {"type": "resolve", "action": first}
@@ -225,6 +235,65 @@ class HeuristicBot:
             return self._score(s, seat, mine, mine, 0) - 0.1
         return self._score(s, seat, mine, tuple(action["to"]), 0)
 
+    # -- the Advanced Rules -------------------------------------------------------------
+    def _team_choice(self, s: State, seat: int, legal: list[JSON]) -> JSON:
+        ev = s.event
+        if s.phase is Phase.TAG:
+            tags = [a for a in legal if a["type"] == "tag_out"]
+            me = s.sides[seat]
+            supply = len(me.hand) + len(me.deck) + len(me.discard)
+            fresh = [a for a in tags if _bench_supply(me, a["superstar"]) > supply + 6]
+            return fresh[0] if fresh else {"type": "no_tag"}
+        assert ev is not None
+        if s.phase is Phase.DRAFT:
+            return max(legal, key=lambda a: strength(a["superstar"]))
+        if s.phase is Phase.SEND_IN:
+            # The strongest deck starts (and, in a Gauntlet, the next strongest follows).
+            def order_value(a: JSON) -> float:
+                names = a["superstars"]
+                return sum(_deck_strength(s, seat, k) * (len(names) - i)
+                           for i, k in enumerate(names))
+            return max(legal, key=order_value)
+        buys = [a for a in legal if a["type"] == "buy_bonus"]
+        last = ev.current >= len(ev.matches) - 1
+        if last or not buys:
+            return next(a for a in legal if a["type"] == "bonus_points")
+        best = max(BONUS_CARDS[a["card"]].price for a in buys)
+        if best < 15:
+            return next(a for a in legal if a["type"] == "bonus_points")
+        counts = {k: len(ev.bonus[seat][i]) for i, k in enumerate(ev.rosters[seat])}
+        return min((a for a in buys if BONUS_CARDS[a["card"]].price == best),
+                   key=lambda a: (counts[a["superstar"]], a["card"], a["superstar"]))
+
+    def _assist_value(self, s: State, seat: int, superstar: str) -> float:
+        """Best square a teammate can reach: next to the rival, else back in the Tag Zone."""
+        member = next(m for m in s.sides[seat].bench if m.superstar == superstar)
+        assert member.pos is not None
+        return max(self._assist_square_value(s, seat, sq) for sq in _outside_reach(
+            member.pos, 3)) - self._assist_square_value(s, seat, member.pos)
+
+    def _assist_square_value(self, s: State, seat: int, square: Square) -> float:
+        rival = s.rival(seat).pos
+        value = 3.0 if orthogonally_adjacent(square, rival) else 0.0
+        if square in BOARD.tag_zones[seat]:
+            value += 1.0 + (1.0 if near(square, s.sides[seat].pos) else 0.0)
+        return value - 0.1 * _chebyshev(square, rival)
+
+    def _assist_step(self, s: State, seat: int, legal: list[JSON]) -> JSON:
+        m = s.motion
+        assert m is not None and m.member is not None
+        start = s.sides[seat].bench[m.member].pos
+        assert start is not None
+        here = self._assist_square_value(s, seat, start)
+        best = max((a for a in legal if a["type"] == "step"), default=None,
+                   key=lambda a: max(self._assist_square_value(s, seat, sq)
+                                     for sq in _outside_reach(tuple(a["to"]), m.left - 1)))
+        if best is None:
+            return {"type": "stop"}
+        ahead = max(self._assist_square_value(s, seat, sq)
+                    for sq in _outside_reach(tuple(best["to"]), m.left - 1))
+        return best if ahead > here else {"type": "stop"}
+
     # -- being hit -----------------------------------------------------------------------
     def _hit(self, s: State, seat: int, legal: list[JSON]) -> JSON:
         hit = s.hit
@@ -253,6 +322,33 @@ class HeuristicBot:
         else:
             score += card.value(Act.MOVE) + (2.0 if card.has(Act.MOMENTUM_ATTACK) else 0.0)
         return score + (1.0 if near(me.pos, rival.pos) and card.has(Act.THROW) else 0.0)
+
+
+def strength(key: str) -> float:
+    """A Superstar's deck by the bot's own card values (the draft picks the highest)."""
+    return sum(play_value(c, 1, 2, False) + keep_value(c) for c in ROSTER[key].deck)
+
+
+def _deck_strength(s: State, team: int, key: str) -> float:
+    ev = s.event
+    assert ev is not None
+    slot = ev.rosters[team].index(key)
+    return strength(key) + sum(BONUS_CARDS[b].price / 5 for b in ev.bonus[team][slot])
+
+
+def _bench_supply(side: Any, superstar: str) -> int:
+    member = next(m for m in side.bench if m.superstar == superstar)
+    return len(member.deck) + len(member.discard)
+
+
+def _outside_reach(start: Square, left: int) -> list[Square]:
+    """Squares outside the ring an Inactive teammate can reach in `left` steps."""
+    seen, frontier = {start}, [start]
+    for _ in range(max(left, 0)):
+        frontier = [n for sq in frontier for n in BOARD.neighbours(sq)
+                    if not BOARD.in_ring(n) and n not in seen]
+        seen.update(frontier)
+    return sorted(seen)
 
 
 def _reachable(start: Square, left: int, *, bounce: bool, line: int = 0,

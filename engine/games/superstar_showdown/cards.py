@@ -219,6 +219,11 @@ def _parse_card(raw: Any, index: int, source: str) -> tuple[Card, int]:
     return Card(name.strip(), CardType(raw["type"]), icons), count
 
 
+def parse_superstar_card(raw: Any, index: int, source: str) -> Card:
+    """One card design (a Bonus card's body): name, type and icons."""
+    return _parse_card(raw, index, source)[0]
+
+
 def _text(data: Mapping[str, Any], name: str, source: str) -> str:
     value = data.get(name)
     if not isinstance(value, str) or not value.strip():

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.games.superstar_showdown.board import Square
 from engine.games.superstar_showdown.cards import Act, Card
+from engine.games.superstar_showdown.event import EventInfo, MatchKind
 from engine.protocol import JSON, IllegalAction
 
 SEATS = (0, 1)
@@ -42,13 +43,19 @@ class Phase(StrEnum):
     KICK_OUT = "kick_out"
     THREE_COUNT = "three_count"
     ROUND_END = "round_end"
+    TAG = "tag"  # Tag Team: the end of a round, a team may Tag Out (SS-147)
+    DRAFT = "draft"  # Event: the teams pick Superstars (SS-116..SS-119)
+    SETUP = "setup"  # Event: the next Match card and Stipulation are set (SS-128/129)
+    SEND_IN = "send_in"  # Event: each team chooses face down who goes in (SS-133)
+    BONUS = "bonus"  # Event: both teams spend their Performance Stacks (SS-135..SS-139)
     OVER = "over"
 
 
 DECISION_PHASES = frozenset({
     Phase.PLAY, Phase.REVERSAL, Phase.ACTIONS, Phase.MOTION, Phase.SHOVE, Phase.HIT,
-    Phase.STUN, Phase.PIN, Phase.KICK_OUT,
+    Phase.STUN, Phase.PIN, Phase.KICK_OUT, Phase.TAG, Phase.DRAFT, Phase.SEND_IN, Phase.BONUS,
 })
+TEAM_PHASES = frozenset({Phase.DRAFT, Phase.SEND_IN, Phase.BONUS})  # the captain decides
 
 
 class MotionMode(StrEnum):
@@ -57,6 +64,7 @@ class MotionMode(StrEnum):
     MOVE = "move"  # a Move action: may bounce off the ropes
     CORNER = "corner"  # a Corner Attack's 3 squares: no bouncing (SS-076)
     THROW = "throw"  # a Throw moves the rival up to 3 squares (SS-078)
+    ASSIST = "assist"  # an Inactive teammate's Move 3, never into the ring (SS-153/155)
 
 
 class EndReason(StrEnum):
@@ -79,6 +87,21 @@ def deck_ids(seat: int) -> list[str]:
 
 
 @dataclass
+class Member:
+    """A Superstar of a team that is not the Active one: an Inactive teammate at ringside
+    (Tag Team), or one waiting for its turn off the board (Gauntlet: `pos` is None)."""
+
+    superstar: str
+    slot: int  # its place in the team's drafted roster
+    pos: Square | None
+    deck: list[str]
+    discard: list[str] = field(default_factory=list)
+
+    def clone(self) -> Member:
+        return replace(self, deck=list(self.deck), discard=list(self.discard))
+
+
+@dataclass
 class Side:
     """One side of the board: its Superstar and every pile of its cards."""
 
@@ -98,13 +121,22 @@ class Side:
     breath: bool = False  # Catching Your Breath checked this round
     pins: int = 0
     kick_outs: int = 0
+    slot: int = 0  # the Active Superstar's place in the team's roster
+    bench: list[Member] = field(default_factory=list)  # the team's other Superstars
+    falls: int = 0  # Endurance: falls this side has scored on the current rival
+    defeated: int = 0  # Gauntlet: rival Superstars this side has defeated
 
     def clone(self) -> Side:
         return replace(
             self, deck=list(self.deck), hand=list(self.hand), discard=list(self.discard),
             spots=list(self.spots), stacks=[list(s) for s in self.stacks],
             extras=list(self.extras), performance=list(self.performance),
+            bench=[m.clone() for m in self.bench],
         )
+
+    def ringside(self) -> list[tuple[int, Member]]:
+        """Inactive teammates on the board, with their bench index."""
+        return [(k, m) for k, m in enumerate(self.bench) if m.pos is not None]
 
     def on_board(self) -> list[str]:
         """Cards on the board: face-down spots, revealed stacks, extra cards."""
@@ -127,6 +159,7 @@ class Current:
     gave_up: bool = False  # the rival Gave Up cards to this card: Stun is possible
     momentum_line: int = 0  # straight squares at the end of this card's move
     momentum_at: Square | None = None
+    assisted: bool = False  # a teammate took this card's Move 3 (SS-155)
 
     def clone(self) -> Current:
         return replace(self, used=list(self.used))
@@ -144,6 +177,8 @@ class Motion:
     on_ropes: bool = False  # just moved into a Ropes square: may bounce
     bounce_dir: tuple[int, int] | None = None  # bounced: must now run this way
     bounces: int = 0
+    member: int | None = None  # ASSIST: the bench index of the moving teammate
+    target: tuple[int, int | None] | None = None  # SHOVE: (side, bench index or None)
 
 
 @dataclass
@@ -182,10 +217,23 @@ class State:
     draw: bool = False
     end_reason: EndReason | None = None
     journal: list[str] = field(default_factory=list)  # public sentences of the last event
+    teams: tuple[int, ...] = (0, 1)  # each seat's team (side)
+    catalog: Mapping[str, Card] = field(default_factory=dict)  # Event card designs by id
+    event: EventInfo | None = None
+    kind: MatchKind = MatchKind.SINGLE
+    effect: str = "none"  # the Stipulation's rule change (event.Effect)
+    count_needed: int = THREE_COUNT
+    tag_queue: list[int] = field(default_factory=list)  # sides still to answer at TAG
+    tag_kick: tuple[int, int] | None = None  # (side, bench index): a Tag Team Kick Out
+    send_in: list[list[int] | None] = field(default_factory=lambda: [None, None])
+    option_round_limit: int = 0  # the Event's round limit before any Stipulation
 
     def clone(self) -> State:
         return replace(
             self,
+            event=self.event.clone() if self.event else None,
+            tag_queue=list(self.tag_queue),
+            send_in=[list(x) if x is not None else None for x in self.send_in],
             sides=[side.clone() for side in self.sides],
             shuffles=list(self.shuffles),
             current=self.current.clone() if self.current else None,
@@ -199,7 +247,21 @@ class State:
 
     def card(self, card_id: str) -> Card:
         """The design of a card id."""
+        if self.catalog:
+            return self.catalog[card_id]
         return self.decks[card_seat(card_id)][int(card_id[1:]) - 1]
+
+    def players(self, team: int) -> list[int]:
+        """The seats of a team, lowest first (the first is its captain)."""
+        return [seat for seat, t in enumerate(self.teams) if t == team]
+
+    def controller(self, team: int) -> int:
+        """The seat playing the team's Active Superstar: roster slots are dealt to the
+        team's players in turn (SS-114); team-wide choices are the captain's."""
+        players = self.players(team)
+        if self.phase in TEAM_PHASES:
+            return players[0]
+        return players[self.sides[team].slot % len(players)]
 
     def rival(self, seat: int) -> Side:
         return self.sides[1 - seat]
@@ -229,6 +291,13 @@ class ActionType(StrEnum):
     NO_PIN = "no_pin"
     KICK_OUT = "kick_out"
     THREE_COUNT = "three_count"
+    TAG_OUT = "tag_out"
+    NO_TAG = "no_tag"
+    ASSIST = "assist"
+    DRAFT = "draft"
+    SEND_IN = "send_in"
+    BUY_BONUS = "buy_bonus"
+    BONUS_POINTS = "bonus_points"
 
 
 _FIELDS: Mapping[ActionType, tuple[str, ...]] = {
@@ -241,6 +310,12 @@ _FIELDS: Mapping[ActionType, tuple[str, ...]] = {
     ActionType.GIVE_UP: ("card",),
     ActionType.EXTRA_CARD: ("card",),
     ActionType.KICK_OUT: ("card",),
+    ActionType.TAG_OUT: ("superstar",),
+    ActionType.ASSIST: ("superstar",),
+    ActionType.DRAFT: ("superstar",),
+    ActionType.SEND_IN: ("superstars",),
+    ActionType.BUY_BONUS: ("card", "superstar"),
+    ActionType.BONUS_POINTS: ("points",),
 }
 
 
@@ -253,13 +328,22 @@ class Action:
     cards: tuple[str, ...] = ()
     act: Act | None = None
     to: Square | None = None
+    superstar: str | None = None
+    superstars: tuple[str, ...] = ()
+    points: int | None = None
 
     def to_json(self) -> JSON:
         data: JSON = {"type": str(self.type)}
         if self.type is ActionType.PLAY_SPOTS:
             data["cards"] = list(self.cards)
+        if self.type is ActionType.SEND_IN:
+            data["superstars"] = list(self.superstars)
         if self.card is not None:
             data["card"] = self.card
+        if self.superstar is not None:
+            data["superstar"] = self.superstar
+        if self.points is not None:
+            data["points"] = self.points
         if self.act is not None:
             data["action"] = str(self.act)
         if self.to is not None:
@@ -295,10 +379,23 @@ def parse_action(data: Any) -> Action:
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
             raise _malformed("'cards' must be a list of card ids.")
         return Action(atype, cards=tuple(cards))
+    if atype is ActionType.SEND_IN:
+        names = data["superstars"]
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise _malformed("'superstars' must be a list of Superstar keys.")
+        return Action(atype, superstars=tuple(names))
+    if atype is ActionType.BONUS_POINTS:
+        if not _is_int(data["points"]):
+            raise _malformed("'points' must be an integer.")
+        return Action(atype, points=data["points"])
+    if "superstar" in wanted and not isinstance(data["superstar"], str):
+        raise _malformed("'superstar' must be a Superstar key.")
     if "card" in wanted:
         if not isinstance(data["card"], str):
             raise _malformed("'card' must be a card id.")
-        return Action(atype, card=data["card"])
+        return Action(atype, card=data["card"], superstar=data.get("superstar"))
+    if "superstar" in wanted:
+        return Action(atype, superstar=data["superstar"])
     if atype is ActionType.RESOLVE:
         name = data["action"]
         if not isinstance(name, str) or name not in {str(a) for a in Act}:
