@@ -1,8 +1,12 @@
-"""Superstar Showdown: one-on-one matches under the Core Rules (rules checklist SS-xxx).
+"""Superstar Showdown: the Core Rules one against one, and the Advanced Rules' Events
+(rules checklist SS-xxx).
 
-Seats are sides: seat 0 is Red, seat 1 is Blue, one Superstar each. The advanced rules
-(teams, drafting, Match cards, Stipulations, Tag Team, Events) come later; the board
-already has both Tag Zones.
+Without the `event` option a match is the Core Rules: two seats, seat 0 Red, seat 1 Blue,
+one Superstar each. With it (a preset such as "smackdown", or a composed list of Matches)
+the stream holds a whole Event: the coin flip and draft, each Match's card, Stipulation
+and face-down Send In, the Matches under their rules (Tag Team too), and every Bonus
+decision; 2-6 seats, each on team Red or Blue. Match cards, Stipulations and Bonus
+cards are our own, in data/*.yaml (event.py loads them).
 
 Decisions on the rulebook's open questions (core `ambiguity` items), one line of why each:
 
@@ -34,7 +38,7 @@ Decisions on the rulebook's open questions (core `ambiguity` items), one line of
 - SS-082: a Throw needs the rival within one square in any direction (or on the same
   square); only Attacks and Pins are explicitly "not diagonally".
 - SS-083: a thrown rival is not bounced (bouncing belongs to a Move Action); the thrower
-  steers each of its up to three squares. Inactive rivals come with the Tag Team issue.
+  steers each of its up to three squares; only the rival Active Superstar is thrown.
 - SS-096: every Stun, an extra card's too, needs the rival to Give Up cards to that card
   ("in order to Stun your opponent, they must Give Up cards"); a waiting Setup bonus
   goes to the next winning card, which may be an extra card.
@@ -60,6 +64,60 @@ Further engine decisions that the rules leave open:
 - SS-101: a position decided by a tie-break allows no Reversal at all.
 - SS-025/SS-026: the Block that loses on the board stops the damage of the card that beat
   it; a Block placed in a tie-break reveal that loses does the same.
+
+Decisions on the Advanced Rules' open questions:
+
+- SS-119: teams draft `superstars_per_team` each (1-3, set by the organizer; presets use
+  3, the whole box of six). The pick order is first team one, other team two, then one
+  at a time, skipping any team already full: with one a team it is simply one each.
+- SS-123: our four Match cards (data/match_cards.yaml): Head-to-Head 30 for a win, Tag
+  Team 60 (the rulebook's figure), 6-Man Tag 80, Gauntlet 50 plus 15 for each rival
+  Superstar a team defeats; the loser gets a little (5-15) for taking part, a drawn
+  Match gives both half the win. A Gauntlet is two a side sent in order; a defeated
+  Superstar (Pinned or Knocked Out) is replaced at its team's starting star by the next
+  one with a fresh deck while the winner carries on as it stands; the team that runs
+  out first loses.
+- SS-126: our seven special Stipulations each change one rule (data/stipulations.yaml):
+  Hardcore (no countouts), Last Man Standing (no Pins), Endurance (two falls: the first
+  Pin ends the round, the second wins), Steel Cage (Active Superstars cannot step or be
+  Thrown out of the ring), Falls Count Anywhere (Pins outside the ring too), Fast Count
+  (a two-card count), Time Limit (eight rounds, then the bigger stack wins).
+- SS-131: a tie in Ranking Points goes to the team that won more Matches; still equal,
+  the Event is a draw (both teams placed first).
+- SS-132: yes. Every Match starts from each Superstar's own deck, whole again, plus the
+  Bonus cards bought for it; Given Up cards only count for the Match they were won in.
+- SS-140: our 30 Bonus cards (data/bonus_cards.yaml) cost 10, 15, 20 or 25 cards; the
+  five 25s are Slams. Each card exists once: both teams buy from one pool, first come.
+- SS-159: a Tag Team Match (and a 6-Man) ends when an Active Superstar is defeated,
+  Pinned or Knocked Out, as a tag match ends on one fall.
+
+Further Advanced Rules decisions:
+
+- SS-114: a team's drafted Superstars are dealt to its players in pick order (player 1
+  the first pick, player 2 the second, ...): whoever holds the Active Superstar makes the
+  ring decisions for the team; the team's first seat (its captain) drafts, sends in and
+  spends the Performance Stack. Teammates see the same hand.
+- SS-133: a Send In is an ordered list: the first Superstar starts as the Active one
+  (in a Gauntlet the order is the order of entry). The face-down choice is hidden from
+  the other team, in views and in the event history, until both have chosen.
+- SS-128/129: Match cards and Stipulations left blank are drawn from the cards not yet
+  drawn in this Event (reshuffled when all have come up), so Smackdown's four drawn
+  Matches are one of each card; only cards the rosters can field are drawn.
+- SS-143/146: Inactive teammates start on their own Tag Zone squares nearest the corner;
+  "adjacent" for a tag means any of the eight squares around (a hand slap over the
+  ropes, not an Attack), never the same square.
+- SS-147: at the end of a round Red answers first, then Blue; the tagged-out deck (with
+  hand and discard) is shuffled as a chance event. A Tag Team Kick Out (SS-151) counts as
+  a Kick Out, and the tag happens as the board is cleared.
+- SS-155/156: the teammate's Move 3 is an `assist` action available any time while the
+  winning card's Actions are being taken (so before or after the Active's own Actions),
+  once per winning card (a Stun's extra card too, as it counts as a winning card);
+  it never bounces and never enters the ring.
+- SS-154: any Superstar that ends a move on another's square may shove that one (a
+  teammate too); the shove keeps the shoved one in or out of the ring as it was.
+- SS-158: "next to" is side by side, as for an Attack; the +2 a teammate applies to
+  every kind of Attack (plain, Momentum, Corner). A Throw moves only the rival Active
+  Superstar.
 """
 
 from __future__ import annotations

@@ -240,10 +240,14 @@ def read_event_options(value: Any, per_team: Any = None) -> Plan:
     for item in raw:
         if not isinstance(item, Mapping) or set(item) - {"match", "stipulation"}:
             raise _bad("Each Match is an object with 'match' and 'stipulation' (or null).")
-        matches.append((item.get("match"), item.get("stipulation")))
+        match, stip = item.get("match"), item.get("stipulation")
+        if not isinstance(match, str | None) or not isinstance(stip, str | None):
+            raise _bad("A Match card or Stipulation is a key (or null to draw one).")
+        matches.append((match, stip))
     size = value.get("superstars_per_team", per_team)
     if size is None:
-        size = max([MATCH_CARDS[m].per_side for m, _ in matches if m in MATCH_CARDS] + [1])
+        size = max([MATCH_CARDS[m].per_side for m, _ in matches if m is not None
+                    and m in MATCH_CARDS] + [1])
     return _checked(Plan(None, tuple(matches), size))
 
 

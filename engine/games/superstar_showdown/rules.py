@@ -38,15 +38,14 @@ from engine.games.superstar_showdown.event import (
     read_event_options,
 )
 from engine.games.superstar_showdown.state import (
+    COLOURS,
     CORNER_POWER,
     CORNER_SQUARES,
     DECISION_PHASES,
     HAND_SIZE,
     MAX_BOUNCES,
-    COLOURS,
     SEATS,
     SPOTS,
-    TEAM_PHASES,
     THREE_COUNT,
     THROW_SQUARES,
     Action,
@@ -980,11 +979,10 @@ class SuperstarShowdownRules(BaseRules[State]):
         side = s.sides[seat]
         mate = side.bench[member]
         assert mate.pos is not None
-        out = Member(side.superstar, side.slot, side.pos,
-                     side.deck + side.discard + side.hand, [])
-        side.superstar, side.slot, side.pos = mate.superstar, mate.slot, mate.pos
+        # The tagged-out Superstar takes the teammate's square; the teammate takes its.
+        out = Member(side.superstar, side.slot, mate.pos, side.deck + side.discard + side.hand)
+        side.superstar, side.slot = mate.superstar, mate.slot
         side.deck, side.discard, side.hand = mate.deck, mate.discard, []
-        out.pos, side.pos = side.pos, out.pos
         side.bench[member] = out
         _say(s, f"{name(seat)} tags out: {_star(out.superstar)} tags in {_star(side.superstar)}!")
         s.shuffles.append((seat, f"bench:{member}"))
@@ -1058,9 +1056,9 @@ class SuperstarShowdownRules(BaseRules[State]):
         need = self._event_chance(state)
         ev = state.event
         assert ev is not None and need is not None
-        value = outcome.get(need) if isinstance(outcome, Mapping) else None
-        allowed: list[Any] = {"coin": list(SEATS), "match_card": ev.drawable_cards(),
-                              "stipulation": ev.drawable_stipulations()}[need]
+        value: Any = outcome.get(need) if isinstance(outcome, Mapping) else None
+        allowed: list[Any] = list(SEATS) if need == "coin" else (
+            ev.drawable_cards() if need == "match_card" else ev.drawable_stipulations())
         if value not in allowed or isinstance(value, bool):
             raise IllegalAction("bad_outcome", f"Expected {need}: one of {sorted(allowed)}.")
         s = state.clone()
@@ -1116,7 +1114,7 @@ class SuperstarShowdownRules(BaseRules[State]):
         assert ev is not None
         catalog: dict[str, Card] = {}
         for team in SEATS:
-            for slot, key in enumerate(ev.rosters[team]):
+            for slot in range(len(ev.rosters[team])):
                 for card_id, design in zip(self._deck_ids(s, team, slot),
                                            self._designs(s, team, slot), strict=True):
                     catalog[card_id] = design
@@ -1276,8 +1274,7 @@ class SuperstarShowdownRules(BaseRules[State]):
     def _event_result(self, s: State) -> Result:
         ev = s.event
         assert ev is not None
-        placements = {seat: 1 if s.winner is None or t == s.winner else 2
-                      for seat, t in enumerate(s.teams)}
+        placements = tuple(1 if s.winner is None or t == s.winner else 2 for t in s.teams)
         figures = {}
         for seat, t in enumerate(s.teams):
             match_points, bonus_points = ev.totals(t)

@@ -1,0 +1,60 @@
+"""Our Match cards, Stipulations and Bonus cards as data (SS-120, SS-124, SS-140)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.data import CardDataError
+from engine.games.superstar_showdown.cards import CardType
+from engine.games.superstar_showdown.event import (
+    BONUS_CARDS,
+    MATCH_CARDS,
+    load_bonus_cards,
+    load_match_cards,
+    load_stipulations,
+)
+
+
+def test_four_match_cards_with_sizes():
+    """SS-120/SS-121/SS-143/SS-152: Head-to-Head one a side, Tag Team two, 6-Man three,
+    Gauntlet several; each with its Ranking Points."""
+    sizes = {k: (c.per_side, str(c.kind)) for k, c in MATCH_CARDS.items()}
+    assert sizes == {"head_to_head": (1, "single"), "tag_team": (2, "tag"),
+                     "six_man_tag": (3, "tag"), "gauntlet": (2, "gauntlet")}
+    assert all(c.win > c.draw > c.loss >= 0 for c in MATCH_CARDS.values())
+
+
+def test_thirty_bonus_cards():
+    """SS-140/SS-141: 30 Bonus cards, prices such as 15 and 25; the 25s add Slams."""
+    assert len(BONUS_CARDS) == 30
+    prices = {c.price for c in BONUS_CARDS.values()}
+    assert {15, 25} <= prices
+    top = [c for c in BONUS_CARDS.values() if c.price == max(prices)]
+    assert top and all(c.card.type is CardType.SLAM for c in top)
+    assert all(c.card.type is not CardType.SLAM for c in BONUS_CARDS.values() if c.price < 25)
+
+
+@pytest.mark.parametrize(("loader", "raw", "field"), [
+    (load_match_cards, [{"key": "x", "title": "X", "text": "t", "per_side": 2, "kind": "single",
+                         "win": 1, "loss": 0, "draw": 0}], "per_side"),
+    (load_match_cards, [{"key": "x", "title": "X", "text": "t", "per_side": 1, "kind": "cage",
+                         "win": 1, "loss": 0, "draw": 0}], "kind"),
+    (load_match_cards, [{"key": "x", "title": "X", "text": "t", "per_side": 1, "kind": "single",
+                         "win": "many", "loss": 0, "draw": 0}], "win"),
+    (load_stipulations, [{"key": "x", "title": "X", "text": "t", "effect": "lava"}], "effect"),
+    (load_stipulations, [{"key": "x", "title": "X", "text": "t", "effect": "short_time"}],
+     "rounds"),
+    (load_bonus_cards, [{"key": "g1", "price": 0, "name": "N", "type": "slam",
+                         "icons": ["Attack 3"]}], "price"),
+    (load_bonus_cards, [{"key": "g1", "price": 5, "name": "N", "type": "slam",
+                         "icons": ["Attack 9"]}], "icons"),
+    (load_bonus_cards, [{"key": "g1", "price": 5, "name": "N", "type": "slam",
+                         "icons": ["Attack 3"], "count": 2}], "count"),
+    (load_bonus_cards, [{"key": "g1", "price": 5, "name": "N", "type": "slam",
+                         "icons": ["Attack 3"]}] * 2, "key"),
+])
+def test_schema_faults_name_the_field(loader, raw, field):
+    """A bad data file is refused naming the file, the card and the field."""
+    with pytest.raises(CardDataError) as error:
+        loader(raw)
+    assert error.value.field == field
