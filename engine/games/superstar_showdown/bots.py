@@ -184,7 +184,19 @@ class HeuristicBot:
         if not BOARD.in_ring(theirs) and not leading:
             score += 1.0
         score -= 0.3 * _chebyshev(mine, theirs)
+        if self._wants_tag(s, seat) and any(
+                m.pos in BOARD.tag_zones[seat] and near(m.pos, mine) and m.pos != mine
+                for _, m in me.ringside()):
+            score += 5.0  # worn down: reach a fresh teammate to Tag Out
         return score
+
+    def _wants_tag(self, s: State, seat: int) -> bool:
+        """A Tag Team side whose Active deck is much thinner than a teammate's."""
+        me = s.sides[seat]
+        if not me.ringside():
+            return False
+        supply = len(me.hand) + len(me.deck) + len(me.discard)
+        return any(_bench_supply(me, m.superstar) > supply + 6 for _, m in me.ringside())
 
     def _best_throw(self, s: State, seat: int) -> float:
         mine = s.sides[seat].pos

@@ -7,11 +7,14 @@ from typing import Any
 
 from engine.games.superstar_showdown import RULES
 from engine.games.superstar_showdown.board import Square
-from engine.games.superstar_showdown.cards import Card
+from engine.games.superstar_showdown.cards import Card, CardType, parse_icon
 from engine.games.superstar_showdown.state import Phase, State
 from engine.protocol import JSON, Event, PendingKind
 
-__all__ = ["RULES", "act", "chance", "event", "give_hand", "match_state", "settle"]
+__all__ = ["PLAIN", "RULES", "act", "chance", "end_round", "event", "give_hand", "match_state",
+           "pinned", "place", "settle"]
+
+PLAIN = Card("Plain Hold", CardType.GRAPPLE, (parse_icon("Attack 1", "test", "Plain Hold"),))
 
 # Red drafts these (in pick order), Blue those; coin to Red by default.
 RED = ("oakhart", "abbot", "blaze")
@@ -109,4 +112,24 @@ def place(state: State, seat: int, square: Square, bench: Sequence[Square | None
     s.sides[seat].pos = square
     for member, sq in zip(s.sides[seat].bench, bench, strict=False):
         member.pos = sq
+    return s
+
+
+def end_round(state: State) -> State:
+    """Run the end of the round from here (the board is cleared, tags offered)."""
+    s = state.clone()
+    s.phase = Phase.ROUND_END
+    RULES._advance(s)
+    return s
+
+
+def pinned(state: State, pinned_side: int) -> State:
+    """`pinned_side` is Pinned and holds no Kick Out card; its deck has none on top."""
+    s = state.clone()
+    side = s.sides[pinned_side]
+    catalog = dict(s.catalog)
+    for card in side.hand + side.deck[:3]:
+        catalog[card] = PLAIN
+    s.catalog = catalog
+    s.phase, s.pinner = Phase.KICK_OUT, 1 - pinned_side
     return s

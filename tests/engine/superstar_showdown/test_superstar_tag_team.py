@@ -5,7 +5,17 @@ from __future__ import annotations
 import json
 
 import pytest
-from ss_event_helpers import RULES, act, give_hand, match_state, place, settle
+from ss_event_helpers import (
+    PLAIN,
+    RULES,
+    act,
+    end_round,
+    give_hand,
+    match_state,
+    pinned,
+    place,
+    settle,
+)
 from ss_helpers import C
 
 from engine.games.superstar_showdown.board import BOARD
@@ -15,7 +25,6 @@ from engine.protocol import Event, IllegalAction
 
 SLAM_MOVE = C("Dive", "slam", "Move 1")
 SLAM_HIT = C("Crash", "slam", "Attack 2")
-PLAIN = C("Plain Hold", "grapple", "Attack 1")
 STRIKE = C("Quick Jab", "strike", "Attack 1")
 
 
@@ -27,31 +36,11 @@ def refused(state: State, seat: int, action: dict) -> str:
     return error.value.code
 
 
-def end_round(state: State) -> State:
-    """Run the end of the round from here (the board is cleared, tags offered)."""
-    s = state.clone()
-    s.phase = Phase.ROUND_END
-    RULES._advance(s)
-    return s
-
-
 def red_wins_first(state: State, red: list, blue: list | None = None) -> State:
     """Both sides play three cards of these designs; Red's Slam wins position 1."""
     state = give_hand(give_hand(state, 0, red), 1, blue or [PLAIN] * 6)
     state = act(state, 0, {"type": "play_spots", "cards": state.sides[0].hand[:3]})
     return act(state, 1, {"type": "play_spots", "cards": state.sides[1].hand[:3]})
-
-
-def pinned(state: State, pinned_side: int) -> State:
-    """`pinned_side` is Pinned and holds no Kick Out card; its deck has none on top."""
-    s = state.clone()
-    side = s.sides[pinned_side]
-    catalog = dict(s.catalog)
-    for card in side.hand + side.deck[:3]:
-        catalog[card] = PLAIN
-    s.catalog = catalog
-    s.phase, s.pinner = Phase.KICK_OUT, 1 - pinned_side
-    return s
 
 
 def test_one_active_superstar_whose_deck_alone_is_used():
