@@ -1,7 +1,7 @@
 """The benchmark runner: `make bench` or `.venv/bin/python -m benchmarks [section ...]`.
 
 Prints figures and ratios; nothing here asserts a time (the machine is shared and noisy).
-Sections: playouts, replay, append, bots, balance, supershow, rumble, ultimate.
+Sections: playouts, replay, append, bots, balance, events, supershow, rumble, ultimate.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from benchmarks import (
     super_showdown_bots,
     supershow_bots,
     superstar_showdown_balance,
+    superstar_showdown_events,
     ultimate_showdown_bots,
 )
 
@@ -25,6 +26,7 @@ SECTIONS: dict[str, Callable[[], object]] = {
     "append": append.main,
     "bots": lambda: super_showdown_bots.main([]),
     "balance": lambda: superstar_showdown_balance.main([]),
+    "events": lambda: superstar_showdown_events.main([]),
     "supershow": lambda: supershow_bots.main([]),
     "rumble": lambda: royal_rumble_bots.main([]),
     "ultimate": lambda: ultimate_showdown_bots.main([]),

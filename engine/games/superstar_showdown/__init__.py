@@ -87,7 +87,9 @@ Decisions on the Advanced Rules' open questions:
 - SS-132: yes. Every Match starts from each Superstar's own deck, whole again, plus the
   Bonus cards bought for it; Given Up cards only count for the Match they were won in.
 - SS-140: our 30 Bonus cards (data/bonus_cards.yaml) cost 10, 15, 20 or 25 cards; the
-  five 25s are Slams. Each card exists once: both teams buy from one pool, first come.
+  five 25s are Slams. Each card exists once: both teams buy from one pool, in turn,
+  the Match's loser spending first (after a draw the team behind, if level the team
+  that picked second), a catch-up that keeps the pool fair.
 - SS-159: a Tag Team Match (and a 6-Man) ends when an Active Superstar is defeated,
   Pinned or Knocked Out, as a tag match ends on one fall.
 

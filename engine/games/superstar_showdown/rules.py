@@ -194,7 +194,7 @@ class SuperstarShowdownRules(BaseRules[State]):
             return tuple(t for t in SEATS if s.send_in[t] is None)
         if s.phase is Phase.BONUS:
             assert ev is not None
-            return tuple(t for t in SEATS if ev.stack_left[t] > 0)
+            return tuple(t for t in self._bonus_order(s) if ev.stack_left[t] > 0)[:1]
         if s.phase is Phase.TAG:
             return (s.tag_queue[0],)
         if s.phase is Phase.SHOVE and s.motion and s.motion.member is not None:
@@ -1230,6 +1230,21 @@ class SuperstarShowdownRules(BaseRules[State]):
                 f"Stacks ({rec.stacks[0]} and {rec.stacks[1]} cards).")
         s.phase = Phase.BONUS
         self._after_bonus(s)
+
+    def _bonus_order(self, s: State) -> tuple[int, int]:
+        """SS-135/SS-140: the Bonus cards are one shared pool, so the teams spend in turn:
+        the Match's loser first; after a draw the team behind on Ranking Points, and if
+        level, the team that picked second in the draft."""
+        ev = s.event
+        assert ev is not None
+        rec = ev.record
+        if rec.winner is not None:
+            first = 1 - rec.winner
+        else:
+            totals = [sum(ev.totals(t)) for t in SEATS]
+            first = (0 if totals[0] < totals[1] else 1) if totals[0] != totals[1] else (
+                1 - (ev.first_pick or 0))
+        return (first, 1 - first)
 
     def _do_buy_bonus(self, s: State, seat: int, act: Action) -> None:
         """SS-136/137: a Bonus card into one Superstar's deck for the rest of the Event."""

@@ -224,7 +224,7 @@ def event_view(state: State, viewer_team: int | None) -> JSON:
                   "available": sorted(k for k in ROSTER
                                       if k not in ev.rosters[0] + ev.rosters[1])},
         "pool": ([BONUS_CARDS[b].to_json() for b in ev.pool] if phase == "bonus" else []),
-        "roster": {k: ROSTER[k].to_json() for k in ev.rosters[0] + ev.rosters[1]},
+        "roster": {k: star.to_json() for k, star in ROSTER.items()},  # the box, all public
     }
 
 

@@ -271,19 +271,22 @@ def test_thirty_card_stack_example():
 
 
 def test_bonus_refusals_leave_everything_unchanged():
-    """SS-139: the whole stack must be spent; a purchase over the stack is refused; a
-    bought card is gone from the pool; Bonus cards go to your own Superstars."""
+    """SS-135/SS-139: both teams spend, the loser first (one shared pool); the whole stack
+    must be spent; a purchase over the stack is refused; a bought card is gone from the
+    pool; Bonus cards go to your own Superstars."""
     state = to_bonus(match_state("tag_team", per_team=2), 20, 16)
-    assert RULES.pending(state).seats == (0, 1)  # both teams spend, winner and loser
+    assert RULES.pending(state).seats == (1,)  # the loser spends first, then the winner
+    state = act(state, 1, {"type": "buy_bonus", "card": "g11", "superstar": "skylark"})
+    state = act(state, 1, {"type": "bonus_points", "points": 1})
+    assert RULES.pending(state).seats == (0,)
     assert refused(state, 0, {"type": "buy_bonus", "card": "g26", "superstar": "oakhart"}) \
         == "over_stack"
     assert refused(state, 0, {"type": "bonus_points", "points": 12}) == "stack_not_spent"
     assert refused(state, 0, {"type": "bonus_points", "points": 21}) == "over_stack"
-    assert refused(state, 0, {"type": "buy_bonus", "card": "g11", "superstar": "skylark"}) \
+    assert refused(state, 0, {"type": "buy_bonus", "card": "g12", "superstar": "skylark"}) \
         == "not_your_superstar"
     assert refused(state, 0, {"type": "buy_bonus", "card": "g99", "superstar": "oakhart"}) \
         == "unknown_bonus_card"
-    state = act(state, 1, {"type": "buy_bonus", "card": "g11", "superstar": "skylark"})
     assert refused(state, 0, {"type": "buy_bonus", "card": "g11", "superstar": "oakhart"}) \
         == "bonus_card_sold"
     assert refused(state, 0, {"type": "draft", "superstar": "blaze"}) == "out_of_order"
