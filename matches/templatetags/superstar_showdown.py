@@ -1,10 +1,14 @@
 """Presentation helpers for the Superstar Showdown partials.
 
 They read only the seat's view dict (and that seat's legal actions): whatever the view
-leaves out (the rival's hand, face-down spots, deck order), these helpers cannot show.
-They arrange it for the templates: the ring as rows of squares with both miniatures and
-the squares a step or shove may go to, the three positions of this round, both sides'
-panels, the last Showdown in words, and every legal action with a readable label.
+leaves out (the rival's hand, face-down spots, deck order, the rival team's face-down
+Send In), these helpers cannot show. They arrange it for the templates: the ring as rows of squares with the Active
+miniatures, Inactive teammates and the squares a step or shove may go to, the three
+positions of this round, both sides' panels, the last Showdown in words, an Event's
+scoreboard, draft, Send In and bonus choices, and every legal action with a readable label.
+
+In an Event a side is a team (`side.seat` is the team: 0 Red, 1 Blue) and several seats
+may play for it; `_viewer_team` maps the viewing seat to its side.
 
 Coordinates are shown as the engine and its narration write them: `[row, column]`, both
 from 0.
@@ -22,8 +26,11 @@ register = template.Library()
 JSON = Mapping[str, Any]
 SPOTS = (1, 2, 3)
 PLAY, STEP, SHOVE = "play_spots", "step", "shove"
+DRAFT, SEND_IN, BUY_BONUS, BONUS_POINTS = "draft", "send_in", "buy_bonus", "bonus_points"
 BOARD_TYPES = frozenset({STEP, SHOVE})
+EVENT_TYPES = frozenset({DRAFT, SEND_IN, BUY_BONUS, BONUS_POINTS})  # the Event panels' choices
 SEAT_NAMES = ("Red", "Blue")
+COLOURS = ("red", "blue")
 
 _PHASES = {
     "draw": "Drawing cards",
@@ -39,8 +46,22 @@ _PHASES = {
     "kick_out": "Kick Out",
     "three_count": "Three Count",
     "round_end": "End of the round",
+    "tag": "Tag Out?",
+    "draft": "Draft",
+    "setup": "Setting the Match",
+    "send_in": "Send in",
+    "bonus": "Match bonuses",
     "over": "Match over",
 }
+_EVENT_PHASES = {
+    "draft": "Draft",
+    "send_in": "Send in the Superstars",
+    "match": "Match in progress",
+    "bonus": "Match bonuses",
+    "over": "Event over",
+}
+_MATCH_STATUS = {"done": "Played", "pending": "Upcoming", "playing": "Now playing",
+                 "bonus": "Bonuses"}
 _SQUARES = {
     "ring": "in the ring",
     "ropes": "on the ropes",
@@ -62,6 +83,7 @@ _SIMPLE = {
     "pin": "Pin",
     "no_pin": "No Pin",
     "three_count": "Take the Three Count",
+    "no_tag": "Stay in (no Tag Out)",
 }
 _CARD_ACTIONS = {
     "reverse": "Reverse with {}",
@@ -110,10 +132,15 @@ def star_board(view: JSON, actions: Sequence[JSON] | None = None) -> dict[str, A
              for sq in zone}
     targets = {tuple(e["action"]["to"]): e for e in _entries(view, actions)
                if e["action"].get("type") in BOARD_TYPES}
+    tag_match = view.get("match_kind") == "tag"
     markers: dict[tuple[int, ...], list[dict[str, Any]]] = {}
     for side in view.get("sides") or ():
-        if side.get("position") is not None:
+        if side.get("position") is not None and side.get("superstar"):
             markers.setdefault(tuple(side["position"]), []).append(_marker(side))
+        for member in side.get("bench") or ():
+            if member.get("position") is not None:
+                markers.setdefault(tuple(member["position"]), []).append(
+                    _bench_marker(side, member))
     rows = []
     for r, line in enumerate(squares):
         cells = []
@@ -121,7 +148,9 @@ def star_board(view: JSON, actions: Sequence[JSON] | None = None) -> dict[str, A
             square = (r, c)
             classes = ["sq", f"sq-{kind}"]
             if square in zones:
-                classes.append(f"tag-{('red', 'blue')[zones[square]]}")
+                classes.append(f"tag-{COLOURS[zones[square]]}")
+                if tag_match:
+                    classes.append("tag-live")
             if square in starts:
                 classes.append(f"start-{('red', 'blue')[starts[square]]}")
             if square in targets:
@@ -132,13 +161,24 @@ def star_board(view: JSON, actions: Sequence[JSON] | None = None) -> dict[str, A
                           "title": _square_title(square, kind, starts, zones)})
         rows.append({"r": r, "cells": cells})
     cols = list(range(len(squares[0]))) if squares else []
-    return {"rows": rows, "cols": cols, "has_targets": bool(targets)}
+    inactive = any(m.get("position") is not None
+                   for side in view.get("sides") or () for m in side.get("bench") or ())
+    return {"rows": rows, "cols": cols, "has_targets": bool(targets),
+            "has_inactive": inactive, "tag_match": tag_match}
 
 
 def _marker(side: JSON) -> dict[str, Any]:
     star = side.get("superstar") or {}
     return {"seat": side.get("seat"), "colour": side.get("colour", ""),
-            "initial": _initial(side), "name": star.get("name", "")}
+            "initial": _initial(side), "name": star.get("name", ""), "inactive": False}
+
+
+def _bench_marker(side: JSON, member: JSON) -> dict[str, Any]:
+    """An Inactive teammate at ringside: its own initial, drawn hollow (SS-144)."""
+    star = member.get("superstar") or {}
+    return {"seat": side.get("seat"), "colour": side.get("colour", ""),
+            "initial": str(star.get("key") or "?")[0].upper(), "name": star.get("name", ""),
+            "inactive": True}
 
 
 def _square_title(square: tuple[int, int], kind: str, starts: Mapping[Any, int],
@@ -155,8 +195,11 @@ def _square_title(square: tuple[int, int], kind: str, starts: Mapping[Any, int],
 
 @register.simple_tag
 def star_sides(view: JSON) -> list[dict[str, Any]]:
-    """Each side's panel: stat card, counts, Performance Stack, setup bonuses, pins."""
-    deciders = set((view.get("decision") or {}).get("seats") or ())
+    """Each side's panel: stat card, counts, Performance Stack, setup bonuses, pins, and
+    in an Event its Inactive teammates (SS-144) and falls (Endurance)."""
+    deciders = _deciding_teams(view)
+    me = _viewer_team(view)
+    two_falls = view.get("stipulation_effect") == "two_falls"
     out = []
     for side in view.get("sides") or ():
         star = side.get("superstar") or {}
@@ -168,14 +211,53 @@ def star_sides(view: JSON) -> list[dict[str, Any]]:
             "initial": _initial(side),
             "star": star,
             "stats": list((star.get("stats") or {}).items()),
-            "me": side.get("seat") == view.get("viewer"),
+            "me": me is not None and side.get("seat") == me,
             "deciding": side.get("seat") in deciders,
             "where": star_square(side.get("square", "")),
             "performance_top": list(reversed(stack[-3:])),
             "bonuses": [f"+{n} {what}" for what, n in (("movement", bonus.get("move", 0)),
                                                         ("power", bonus.get("power", 0))) if n],
+            "bench": [_bench_entry(member) for member in side.get("bench") or ()],
+            "show_falls": two_falls or bool(side.get("falls")),
         })
     return out
+
+
+def _bench_entry(member: JSON) -> dict[str, Any]:
+    """An Inactive teammate in words: where it stands and its set-aside deck."""
+    pos = member.get("position")
+    if pos is None:
+        where = "waiting to enter"  # a Gauntlet's next Superstar (SS-122)
+    elif member.get("in_tag_zone"):
+        where = f"in the Tag Zone [{pos[0]}, {pos[1]}]"
+    else:
+        where = f"at ringside [{pos[0]}, {pos[1]}]"
+    star = member.get("superstar") or {}
+    return {"name": star.get("name", "?"), "initial": str(star.get("key") or "?")[0].upper(),
+            "where": where, "in_tag_zone": bool(member.get("in_tag_zone")),
+            "deck_count": member.get("deck_count", 0)}
+
+
+def _viewer_team(view: JSON) -> int | None:
+    """The side the viewing seat plays for (None: a spectator)."""
+    viewer = view.get("viewer")
+    teams = view.get("teams") or ()
+    if viewer is None:
+        return None
+    return teams[viewer] if isinstance(viewer, int) and 0 <= viewer < len(teams) else viewer
+
+
+def _deciding_teams(view: JSON) -> set[int]:
+    """The sides whose seats a decision waits for."""
+    teams = view.get("teams") or ()
+    seats = (view.get("decision") or {}).get("seats") or ()
+    return {teams[s] if 0 <= s < len(teams) else s for s in seats}
+
+
+@register.simple_tag
+def star_waiting_for(view: JSON) -> str:
+    """'Red & Blue': the sides a decision waits for, in words."""
+    return " & ".join(SEAT_NAMES[t] for t in sorted(_deciding_teams(view)) if t in (0, 1))
 
 
 # -- the three positions ----------------------------------------------------------------
@@ -265,7 +347,8 @@ def star_decision(view: JSON, actions: Sequence[JSON] | None = None) -> dict[str
     asked = viewer is not None and viewer in (decision.get("seats") or ())
     plays = [e for e in entries if e["action"].get("type") == PLAY]
     on_board = [e for e in entries if e["action"].get("type") in BOARD_TYPES]
-    buttons = [e for e in entries if e["action"].get("type") not in BOARD_TYPES | {PLAY}]
+    buttons = [e for e in entries
+               if e["action"].get("type") not in BOARD_TYPES | EVENT_TYPES | {PLAY}]
     cards = _cards_by_id(view)
     groups: dict[str, dict[str, Any]] = {}
     for entry in plays:
@@ -327,19 +410,88 @@ def _label(action: JSON, view: JSON, cards: Mapping[Any, JSON]) -> str:
         where = f"[{to[0]}, {to[1]}]"
         if kind == SHOVE:
             return f"Shove to {where}"
-        motion = view.get("motion") or {}
-        mover = motion.get("mover")
-        if mover is not None and mover != view.get("viewer"):
+        teammate = _moving_teammate(view)
+        if teammate:
+            return f"Move {teammate} to {where}"
+        mover = (view.get("motion") or {}).get("mover")
+        if mover is not None and mover != _viewer_team(view):
             return f"Throw {star_seat_name(mover)} to {where}"
         return f"Move to {where}"
     if kind == "stop":
-        motion = view.get("motion") or {}
-        mover = motion.get("mover")
-        thrown = mover is not None and mover != view.get("viewer")
+        teammate = _moving_teammate(view)
+        if teammate:
+            return f"{teammate} stops here"
+        mover = (view.get("motion") or {}).get("mover")
+        thrown = mover is not None and mover != _viewer_team(view)
         return "End the Throw here" if thrown else "Stop here"
     if kind in _SIMPLE:
         return _SIMPLE[str(kind)]
+    if kind in EVENT_TYPES or kind in ("tag_out", "assist"):
+        return _team_label(action, view)
     return str(kind or "act").replace("_", " ").capitalize()
+
+
+def _team_label(action: JSON, view: JSON) -> str:
+    """The Advanced Rules' choices in words: draft, Send In, Tag Out, assist, bonuses."""
+    kind = action.get("type")
+    star = _star_name(view, action.get("superstar"))
+    if kind == DRAFT:
+        return f"Draft {star}"
+    if kind == SEND_IN:
+        names = [_star_name(view, k) for k in action.get("superstars") or ()]
+        if len(names) == 1:
+            return f"Send in {names[0]}"
+        return ", then ".join([f"{names[0]} (starts)", *names[1:]])
+    if kind == "tag_out" and view.get("phase") == "kick_out":
+        return f"Tag Team Kick Out: tag in {star}"  # SS-151
+    if kind == "tag_out":
+        return f"Tag Out: {star} comes in"
+    if kind == "assist":
+        return f"{star} takes a Move 3 outside the ring"  # SS-155
+    if kind == BUY_BONUS:
+        card = _bonus_card(view, action.get("card"))
+        return f"Buy {card.get('name', action.get('card'))} ({card.get('price', '?')}) for {star}"
+    points = action.get("points")
+    return f"Take {points} bonus Ranking Point{'' if points == 1 else 's'}"  # SS-138
+
+
+def _moving_teammate(view: JSON) -> str:
+    """The name of the Inactive teammate taking a Move 3, if one is moving."""
+    motion = view.get("motion") or {}
+    member, mover = motion.get("member"), motion.get("mover")
+    if member is None or mover not in (0, 1):
+        return ""
+    sides = view.get("sides") or ()
+    bench = (sides[mover].get("bench") or []) if mover < len(sides) else []
+    star = (bench[member].get("superstar") or {}) if 0 <= member < len(bench) else {}
+    return str(star.get("name") or "A teammate")
+
+
+def _bonus_card(view: JSON, key: Any) -> JSON:
+    """A Bonus card of the Event's pool (with its price), by key."""
+    for card in (view.get("event") or {}).get("pool") or ():
+        if card.get("id") == key:
+            return card
+    return {}
+
+
+def _stat_card(view: JSON, key: Any) -> JSON:
+    """A Superstar's stat card, from the view (an Event's view carries the whole box)."""
+    if not isinstance(key, str):
+        return {}
+    for side in view.get("sides") or ():
+        for star in [side.get("superstar"), *(m.get("superstar") for m in side.get("bench") or ())]:
+            if star and star.get("key") == key:
+                return dict(star)
+    roster = (view.get("event") or {}).get("roster") or {}
+    if key in roster:
+        return dict(roster[key])
+    return {"key": key}
+
+
+def _star_name(view: JSON, key: Any) -> str:
+    """A Superstar's ring name, or its key made readable."""
+    return str(_stat_card(view, key).get("name") or str(key or "?").replace("_", " ").title())
 
 
 def _resolve_label(view: JSON, act: str) -> str:
@@ -373,7 +525,11 @@ def _context_lines(view: JSON) -> list[str]:
     motion = view.get("motion")
     if motion and view.get("phase") == "motion":
         mover = star_seat_name(motion.get("mover"))
-        if motion.get("bouncing"):
+        teammate = _moving_teammate(view)
+        if teammate:
+            lines.append(f"{mover}'s teammate {teammate}: {motion.get('squares_left', 0)} "
+                         "square(s) left; an Inactive Superstar may not enter the ring.")
+        elif motion.get("bouncing"):
             lines.append(f"{mover} bounced off the ropes: run straight across.")
         else:
             lines.append(f"{mover}: {motion.get('squares_left', 0)} square(s) left"
@@ -411,3 +567,165 @@ def star_seat_label(seat_index: Any, seats: Sequence[Any] | None) -> str:
         if getattr(seat, "index", None) == seat_index:
             return str(seat.label)
     return f"seat {seat_index}"
+
+
+# -- the Event --------------------------------------------------------------------------
+
+@register.simple_tag
+def star_event(view: JSON, actions: Sequence[JSON] | None = None) -> dict[str, Any] | None:
+    """An Event's scoreboard, Matches, draft, Send In and bonuses (None outside Events).
+
+    The choices of the draft, the Send In and the bonus phase are the seat's legal
+    actions, each with its label, placed next to what they choose.
+    """
+    event = view.get("event")
+    if not event:
+        return None
+    entries = [e for e in _entries(view, actions) if e["action"].get("type") in EVENT_TYPES]
+    mine = _viewer_team(view)
+    deciding = _deciding_teams(view)
+    matches = [_match_entry(view, m, event) for m in event.get("matches") or ()]
+    current = event.get("current")
+    phase = str(event.get("phase") or "")
+    return {
+        "phase": phase,
+        "phase_label": _EVENT_PHASES.get(phase, phase.replace("_", " ").capitalize()),
+        "before_match": phase in ("draft", "send_in"),
+        "teams": [_team_entry(view, team, mine, deciding) for team in event.get("teams") or ()],
+        "matches": matches,
+        "match_count": len(matches),
+        "current": matches[current] if isinstance(current, int) and current < len(matches)
+        else None,
+        "draft": _draft_entry(view, event, entries) if phase == "draft" else None,
+        "send_in": _send_in_entry(view, event, entries, mine) if phase == "send_in" else None,
+        "bonus": _bonus_entry(view, event, entries, mine) if phase == "bonus" else None,
+        "result": _event_result(event) if event.get("over") else None,
+    }
+
+
+def _team_entry(view: JSON, team: JSON, mine: int | None, deciding: set[int]) -> dict[str, Any]:
+    t = team.get("team")
+    bought: dict[Any, list[JSON]] = {}
+    for card in team.get("bonus_cards") or ():
+        bought.setdefault(card.get("superstar"), []).append(card)
+    return {
+        **team,
+        "colour": COLOURS[t] if t in (0, 1) else "",
+        "mine": mine is not None and t == mine,
+        "deciding": t in deciding,
+        "stars": [{"key": key, "name": _star_name(view, key), "bonus_cards": bought.get(key, [])}
+                  for key in team.get("superstars") or ()],
+    }
+
+
+def _match_entry(view: JSON, match: JSON, event: JSON) -> dict[str, Any]:
+    """One Match of the series: card, Stipulation, status and, once over, its points."""
+    status = str(match.get("status") or "")
+    played = status in ("done", "bonus")
+    winner = match.get("winner")
+    names = {c.get("card"): c.get("name") for team in event.get("teams") or ()
+             for c in team.get("bonus_cards") or ()}
+    if not played:
+        outcome = ""
+    elif match.get("draw"):
+        outcome = "Draw"
+    else:
+        outcome = f"{star_seat_name(winner)} wins" if winner in (0, 1) else ""
+    return {
+        **match,
+        "title": match.get("match_title") or "Match card to be drawn",
+        "stipulation_name": match.get("stipulation_title") or "Stipulation to be drawn",
+        "status_label": _MATCH_STATUS.get(status, status.capitalize()),
+        "played": played,
+        "now": status in ("playing", "bonus"),
+        "outcome": outcome,
+        "lines": [
+            *(f"{SEAT_NAMES[t]} sent in " + ", ".join(_star_name(view, k) for k in sent)
+              for t, sent in enumerate(match.get("sent") or ()) if sent and t < 2),
+            *(f"{SEAT_NAMES[t]} bought " + ", ".join(str(names.get(k, k)) for k in bought)
+              for t, bought in enumerate(match.get("bought") or ()) if bought and t < 2),
+        ],
+    }
+
+
+def _draft_entry(view: JSON, event: JSON, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """SS-116..SS-118: whose pick it is, and the Superstars still to be drafted."""
+    draft = event.get("draft") or {}
+    order = list(draft.get("order") or ())
+    picks = int(draft.get("picks") or 0)
+    by_key = {e["action"].get("superstar"): e for e in entries
+              if e["action"].get("type") == DRAFT}
+    available = []
+    for key in draft.get("available") or ():
+        star = _stat_card(view, key)
+        available.append({**star, "key": key, "name": _star_name(view, key),
+                          "stats": list((star.get("stats") or {}).items()),
+                          "entry": by_key.get(key)})
+    nxt = order[picks] if picks < len(order) else None
+    return {
+        "first_pick": draft.get("first_pick"),
+        "order": [{"team": t, "name": star_seat_name(t), "colour": COLOURS[t] if t in (0, 1)
+                   else "", "done": i < picks, "next": i == picks}
+                  for i, t in enumerate(order)],
+        "picks": picks, "total": len(order), "next_pick": picks + 1,
+        "next": star_seat_name(nxt) if nxt is not None else "",
+        "available": available,
+        "my_pick": bool(by_key),
+    }
+
+
+def _send_in_entry(view: JSON, event: JSON, entries: list[dict[str, Any]],
+                   mine: int | None) -> dict[str, Any]:
+    """SS-133: each team chooses face down; the rival's choice is never in the view, only
+    whether it has been made."""
+    teams = []
+    for team in event.get("teams") or ():
+        t = team.get("team")
+        sent = team.get("sent_in")
+        teams.append({"name": team.get("name") or star_seat_name(t),
+                      "colour": COLOURS[t] if t in (0, 1) else "",
+                      "chosen": bool(team.get("sent_in_chosen")),
+                      "mine": mine is not None and t == mine,
+                      "choice": [_star_name(view, k) for k in sent] if sent else []})
+    choices = [e for e in entries if e["action"].get("type") == SEND_IN]
+    per_side = len(choices[0]["action"].get("superstars") or ()) if choices else 0
+    return {"teams": teams, "entries": choices, "per_side": per_side}
+
+
+def _bonus_entry(view: JSON, event: JSON, entries: list[dict[str, Any]],
+                 mine: int | None) -> dict[str, Any]:
+    """SS-135..SS-139: Bonus cards grouped per card (one button per Superstar), and the
+    rest of the stack as bonus Ranking Points."""
+    groups: dict[Any, dict[str, Any]] = {}
+    points = None
+    for entry in entries:
+        action = entry["action"]
+        if action.get("type") == BONUS_POINTS:
+            points = entry
+        elif action.get("type") == BUY_BONUS:
+            card = _bonus_card(view, action.get("card"))
+            group = groups.setdefault(action.get("card"), {"card": card, "entries": []})
+            star = _star_name(view, action.get("superstar"))
+            group["entries"].append({**entry, "short": f"for {star}"})
+    stacks = [{"name": team.get("name") or star_seat_name(team.get("team")),
+               "colour": COLOURS[team["team"]] if team.get("team") in (0, 1) else "",
+               "left": team.get("stack_left", 0),
+               "mine": mine is not None and team.get("team") == mine}
+              for team in event.get("teams") or ()]
+    mine_left = next((s["left"] for s in stacks if s["mine"]), 0)
+    groups_list = sorted(groups.values(), key=lambda g: (-int(g["card"].get("price") or 0),
+                                                         str(g["card"].get("name"))))
+    return {"groups": groups_list, "points": points, "stacks": stacks, "left": mine_left}
+
+
+def _event_result(event: JSON) -> dict[str, Any]:
+    """SS-130/SS-131: the winning team (most Ranking Points, then most Matches won)."""
+    winner = event.get("winner")
+    teams = [{"name": t.get("name"), "colour": COLOURS[t["team"]] if t.get("team") in (0, 1)
+              else "", "total": t.get("total", 0), "match_points": t.get("match_points", 0),
+              "bonus_points": t.get("bonus_points", 0), "matches_won": t.get("matches_won", 0),
+              "won": t.get("team") == winner}
+             for t in event.get("teams") or ()]
+    return {"winner": star_seat_name(winner) if winner in (0, 1) else "",
+            "colour": COLOURS[winner] if winner in (0, 1) else "",
+            "draw": winner not in (0, 1), "teams": teams}
