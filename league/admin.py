@@ -16,6 +16,8 @@ from league.models import (
     EventMatch,
     EventRecord,
     Player,
+    RankingPoints,
+    RankingTotal,
     Rating,
     RatingHistory,
     RoundScore,
@@ -151,3 +153,15 @@ class RatingHistoryAdmin(ReadOnlyAdmin):
 class RoundScoreAdmin(ReadOnlyAdmin):
     list_display = ["match", "game", "seat", "round", "points", "player"]
     list_filter = ["game"]
+
+
+@admin.register(RankingTotal)
+class RankingTotalAdmin(ReadOnlyAdmin):
+    list_display = ["match", "event", "team", "name", "entrant", "match_points",
+                    "bonus_points", "total", "matches_won", "winner"]
+
+
+@admin.register(RankingPoints)
+class RankingPointsAdmin(ReadOnlyAdmin):
+    list_display = ["match", "event", "number", "team", "card", "stipulation", "status",
+                    "outcome", "points", "bonus_points"]

@@ -21,7 +21,17 @@ from rest_framework.response import Response
 
 from league import events
 from league.events import LeagueError
-from league.models import Event, EventRecord, Player, RoundScore, Season, Standing, Team
+from league.models import (
+    Event,
+    EventRecord,
+    Player,
+    RankingPoints,
+    RankingTotal,
+    RoundScore,
+    Season,
+    Standing,
+    Team,
+)
 from league.permissions import EVENT, SEASON, STAFF, LeaguePermission
 from league.serializers import (
     BracketPairingSerializer,
@@ -37,6 +47,7 @@ from league.serializers import (
     PlayedMatchSerializer,
     PlayerQuerySerializer,
     PlayerSerializer,
+    RankingSerializer,
     RatingHistoryQuerySerializer,
     RatingHistorySerializer,
     RatingSerializer,
@@ -48,6 +59,7 @@ from league.serializers import (
     SeatActionSerializer,
     SeatToBotSerializer,
     SeedSerializer,
+    ShowdownEventCreateSerializer,
     StandingSerializer,
     TeamCreateSerializer,
     TeamSerializer,
@@ -158,7 +170,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
 
     serializer_class = LeagueEventSerializer
     organizer_scopes = {
-        "create": SEASON, "entrants": EVENT, "withdraw": EVENT, "seed": EVENT, "start": EVENT,
+        "create": SEASON, "showdown": SEASON, "entrants": EVENT, "withdraw": EVENT, "seed": EVENT, "start": EVENT,
         "pairings": EVENT, "release": EVENT, "forfeit": EVENT, "seat_to_bot": EVENT,
         "corrections": EVENT,
     }
@@ -200,6 +212,37 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     def create(self, request: Request) -> Response:
         event = events.create_event(by=request.user, **self.body(LeagueEventCreateSerializer))
         return self._detail(event, status.HTTP_201_CREATED)
+
+    @extend_schema(summary="Create a Superstar Showdown Event (staff or season organizers)",
+                   description="From a preset (`smackdown`, `tag_team_series`, "
+                               "`ultimate_endurance`) or composed Match by Match; a "
+                               "`showdown_series` Event of two entrants, Red and Blue, whose "
+                               "one match is the whole series. With both `sides` it starts "
+                               "at once. Refusals: too_few_matches, unknown_match_card, "
+                               "unknown_stipulation, bad_superstars_per_team, unknown_preset, "
+                               "preset_or_compose, two_sides, ...; nothing is written.",
+                   request=ShowdownEventCreateSerializer,
+                   responses={201: LeagueEventSerializer, **errors(400, 401, 403, 404, 409)})
+    @action(detail=False, methods=["post"])
+    def showdown(self, request: Request) -> Response:
+        event = events.create_showdown_event(by=request.user,
+                                             **self.body(ShowdownEventCreateSerializer))
+        return self._detail(event, status.HTTP_201_CREATED)
+
+    @extend_schema(summary="A Superstar Showdown Event's Ranking Points",
+                   description="Each team's totals (match points, bonus points, Matches "
+                               "won) and each Match's card, Stipulation and points, as "
+                               "projected from the match's public view. Empty for other "
+                               "Events and before the start.",
+                   responses={200: RankingSerializer, **READ_ERRORS})
+    @action(detail=True, methods=["get"], url_path="ranking-points", pagination_class=None)
+    def ranking_points(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        return Response(RankingSerializer({
+            "teams": RankingTotal.objects.filter(event=event).order_by("match_id", "team"),
+            "matches": RankingPoints.objects.filter(event=event)
+            .order_by("match_id", "number", "team"),
+        }).data)
 
     @extend_schema(summary="Enter a player, a team or a bot",
                    description="Late entries where the format takes them.",

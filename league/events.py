@@ -19,7 +19,7 @@ from django.db import transaction
 
 from engine import registry
 from engine.protocol import IllegalAction
-from league import formats
+from league import formats, showdown
 from league.formats.base import read_options
 from league.models import Entrant, Event, EventMatch, EventRecord, Player, Rating, Season, Team
 from matches import services as match_services
@@ -111,10 +111,7 @@ def create_event(*, name: str, game: str, format: str, by: Any, season: Season |
     if not (name or "").strip():
         raise LeagueError("bad_name", "An Event needs a name.")
     fmt_options = _format_options(format, format_options, rules.spec)
-    try:
-        resolved = rules.spec.resolve_options(match_options)
-    except IllegalAction as exc:
-        raise LeagueError(exc.code, exc.message) from None
+    resolved = _match_options(rules, match_options)
     if deadline_policy not in Event.DeadlinePolicy.values:
         raise LeagueError("bad_policy", "The deadline policy is 'bot' or 'forfeit'.")
     if deadline_bot not in registry.bot_names(game):
@@ -129,6 +126,55 @@ def create_event(*, name: str, game: str, format: str, by: Any, season: Season |
             deadline_bot=deadline_bot, hold_rounds=bool(hold_rounds), created_by=by,
         )
         event.organizers.add(by)
+    return event
+
+
+def _match_options(rules: Any, given: dict[str, Any] | None) -> dict[str, Any]:
+    """Every match's options, defaults filled in; a Superstar Showdown Event's `event`
+    option is checked whole, and the engine must be able to start a match with them."""
+    try:
+        resolved: dict[str, Any] = rules.spec.resolve_options(given)
+        if showdown.is_event(rules.spec.key, resolved):
+            showdown.check_event(resolved["event"])
+            rules.start(resolved, rules.spec.min_seats)
+    except IllegalAction as exc:
+        raise LeagueError(exc.code, exc.message) from None
+    return resolved
+
+
+def create_showdown_event(*, by: Any, preset: str | None = None, matches: Any = None,
+                          superstars_per_team: Any = None, name: str = "",
+                          season: Season | None = None,
+                          sides: list[dict[str, Any]] | None = None,
+                          match_options: dict[str, Any] | None = None,
+                          **event_settings: Any) -> Event:
+    """A Superstar Showdown Event from a preset or composed Match by Match (SS-127..SS-129,
+    SS-160..SS-162): a `showdown_series` Event whose one match is the whole series.
+
+    With `sides` (Red's and Blue's entrant, each `{"team" | "player" | "bot": ...}`) both
+    are entered and the Event starts at once; otherwise it waits for its two entrants.
+    Everything or nothing is written.
+    """
+    try:
+        option = showdown.event_option(preset=preset, matches=matches,
+                                       superstars_per_team=superstars_per_team)
+    except IllegalAction as exc:
+        raise LeagueError(exc.code, exc.message) from None
+    if sides and len(sides) != 2:
+        raise LeagueError("two_sides", "An Event has two sides, Red and Blue: give both or "
+                                       "neither.")
+    title = (name or "").strip() or (showdown.preset_titles()[option] if isinstance(option, str)
+                                     else "Superstar Showdown Event")
+    with transaction.atomic():
+        event = create_event(name=title, game=showdown.GAME, format=showdown.FORMAT, by=by,
+                             season=season, match_options={**(match_options or {}),
+                                                           "event": option},
+                             **event_settings)
+        for side in sides or []:
+            add_entrant(event=event, by=by, **side)
+        if sides:
+            start_event(event=event, by=by)
+    event.refresh_from_db()
     return event
 
 
@@ -285,6 +331,11 @@ def _entrant_payload(event: Event, player: str | None, team: str | None, bot: st
             raise LeagueError("unknown_team", f"No team called {team!r}.")
         if not found.members.exists():
             raise LeagueError("empty_team", f"The team {team!r} has no members.")
+        if showdown.is_event(event.game, event.match_options) and (
+                found.members.count() > showdown.MAX_PER_TEAM):
+            raise LeagueError("team_too_big", f"Every member of {team!r} takes a seat, and a "
+                                              f"team is 1-{showdown.MAX_PER_TEAM} players "
+                                              "(SS-114).")
         return {"name": name or found.name, "player": None, "team": found.pk, "bot": ""}
     assert bot is not None
     if bot not in registry.bot_names(event.game):
@@ -331,7 +382,7 @@ def withdraw_entrant(*, event: Event, by: Any, key: str) -> None:
         # The format scores their live pairings as walkovers; their matches end too.
         for link in EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE):
             if key in link.entrants:
-                match_services.forfeit_seat(match=link.match, seat=link.entrants.index(key),
+                match_services.forfeit_seat(match=link.match, seat=link.seats_of(key)[0],
                                             reason="withdrawn")
         _advance(event)
 
@@ -445,31 +496,59 @@ def _advance(event: Event, release: bool = False) -> None:
     for pairing in fmt.ready(done.state):
         if pairing.id in done.matches or pairing.id in held:
             continue
-        match = match_services.create_match(
-            game=event.game, options=event.match_options,
-            seats=[_seat_for(done.entrants[k]) for k in pairing.slots if k is not None],
-            created_by=None,
-        )
-        _append(event, Kind.MATCH_CREATED, {
+        entrants = [k for k in pairing.slots if k is not None]
+        seats, seat_keys, options = _table(event, done, entrants)
+        try:
+            match = match_services.create_match(game=event.game, options=options, seats=seats,
+                                                created_by=None)
+        except match_services.ServiceError as exc:
+            raise LeagueError(exc.code, exc.detail, exc.status) from None
+        payload = {
             "pairing": pairing.id, "match": match.pk, "round": pairing.round,
-            "stage": pairing.stage, "label": pairing.label,
-            "entrants": [k for k in pairing.slots if k is not None],
-        }, None)
+            "stage": pairing.stage, "label": pairing.label, "entrants": entrants,
+        }
+        if seat_keys != entrants:
+            payload["seats"] = seat_keys
+        _append(event, Kind.MATCH_CREATED, payload, None)
     if fmt.is_complete(done.state) and not done.finished:
         event.status = Event.Status.FINISHED
         _append(event, Kind.FINISHED, {}, None)
     _after_change(event)
 
 
+def _table(event: Event, done: Replayed, entrants: list[str]
+           ) -> tuple[list[dict[str, Any]], list[str], dict[str, Any]]:
+    """A pairing's match seats, the entrant of each seat, and the match options.
+
+    In a Superstar Showdown Event each side may take several seats (see league.showdown);
+    elsewhere an entrant takes one seat.
+    """
+    if not showdown.is_event(event.game, event.match_options) or len(entrants) != 2:
+        return ([_seat_for(done.entrants[k]) for k in entrants], list(entrants),
+                dict(event.match_options))
+    red, blue = (_side_seats(done.entrants[k]) for k in entrants)
+    try:
+        table = showdown.seat_sides(red, blue)
+    except IllegalAction as exc:
+        raise LeagueError(exc.code, exc.message) from None
+    return table.seats, [entrants[side] for side in table.sides], table.options(
+        event.match_options)
+
+
 def _seat_for(entrant: dict[str, Any]) -> dict[str, Any]:
     """The match seat an entrant takes: a bot, a player, or a team's first member."""
+    return _side_seats(entrant)[0]
+
+
+def _side_seats(entrant: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every seat an entrant can fill: a bot's or a player's one, each team member's."""
     if entrant["bot"]:
-        return {"bot": entrant["bot"]}
+        return [{"bot": entrant["bot"]}]
     if entrant["player"]:
-        return {"player": Player.objects.select_related("user").get(
-            pk=entrant["player"]).user.get_username()}
-    first = Team.objects.get(pk=entrant["team"]).members.select_related("user").order_by("pk")
-    return {"player": first[0].user.get_username()}
+        return [{"player": Player.objects.select_related("user").get(
+            pk=entrant["player"]).user.get_username()}]
+    members = Team.objects.get(pk=entrant["team"]).members.select_related("user").order_by("pk")
+    return [{"player": member.user.get_username()} for member in members]
 
 
 def record_match_result(*, match: Match) -> bool:
@@ -482,14 +561,18 @@ def record_match_result(*, match: Match) -> bool:
         done = replay(event)
         if link.pairing in done.results:
             return False
-        entrants = done.matches[link.pairing]["entrants"]
+        made = done.matches[link.pairing]
+        entrants, seats = made["entrants"], made.get("seats") or made["entrants"]
         placements = match.result["placements"]
         figures = match.result.get("figures", {})
         payload = {
             "pairing": link.pairing, "match": match.pk,
-            "placements": {k: placements[i] for i, k in enumerate(entrants)},
-            "figures": {k: figures.get(str(i), {}) for i, k in enumerate(entrants)},
-            "forfeit": entrants[match.result["forfeit"]] if "forfeit" in match.result else None,
+            # A side of several seats takes its worst place: the whole side loses when one
+            # of its seats forfeits.
+            "placements": {k: max(placements[i] for i, s in enumerate(seats) if s == k)
+                           for k in entrants},
+            "figures": {k: figures.get(str(seats.index(k)), {}) for k in entrants},
+            "forfeit": seats[match.result["forfeit"]] if "forfeit" in match.result else None,
         }
         try:
             formats.get_format(event.format).record(done.state, formats.MatchResult(
@@ -523,7 +606,7 @@ def _forfeit(event: Event, link: EventMatch, entrant: str, actor: Any) -> None:
         locked = _locked(event)
         _append(locked, Kind.FORFEITED, {"pairing": link.pairing, "entrant": entrant}, actor)
         try:
-            match_services.forfeit_seat(match=link.match, seat=link.entrants.index(entrant))
+            match_services.forfeit_seat(match=link.match, seat=link.seats_of(entrant)[0])
         except match_services.ServiceError as exc:
             raise LeagueError(exc.code, exc.detail, exc.status) from None
 
@@ -535,16 +618,21 @@ def seat_to_bot(*, event: Event, by: Any, pairing: str, entrant: str,
     _seat_to_bot(event, _link(event, pairing), entrant, bot or event.deadline_bot, by)
 
 
-def _seat_to_bot(event: Event, link: EventMatch, entrant: str, bot: str, actor: Any) -> None:
+def _seat_to_bot(event: Event, link: EventMatch, entrant: str, bot: str, actor: Any,
+                 seats: list[int] | None = None) -> None:
+    """Every seat of the entrant (a team's too), or only the `seats` named, go to the bot."""
     if entrant not in link.entrants:
         raise LeagueError("not_in_match", f"{entrant} does not play {link.pairing}.")
+    seats = seats if seats is not None else link.seats_of(entrant)
+    payload: dict[str, Any] = {"pairing": link.pairing, "entrant": entrant, "bot": bot}
+    if link.seats:  # a side of several seats: say which went to the bot
+        payload["seats"] = seats
     with transaction.atomic():
         locked = _locked(event)
-        _append(locked, Kind.SEAT_TO_BOT,
-                {"pairing": link.pairing, "entrant": entrant, "bot": bot}, actor)
+        _append(locked, Kind.SEAT_TO_BOT, payload, actor)
         try:
-            match_services.hand_seat_to_bot(match=link.match, seat=link.entrants.index(entrant),
-                                            bot=bot)
+            for seat in seats:
+                match_services.hand_seat_to_bot(match=link.match, seat=seat, bot=bot)
         except match_services.ServiceError as exc:
             raise LeagueError(exc.code, exc.detail, exc.status) from None
 
@@ -564,12 +652,12 @@ def enforce_deadlines(now: Any = None) -> int:
                                           match__updated_at__lt=cutoff).select_related("match")
         for link in links:
             for seat in _late_people(link.match):
-                entrant = link.entrants[seat]
+                entrant = link.seat_entrants()[seat]
                 if event.deadline_policy == Event.DeadlinePolicy.FORFEIT:
                     _forfeit(event, link, entrant, None)
                     applied += 1
                     break
-                _seat_to_bot(event, link, entrant, event.deadline_bot, None)
+                _seat_to_bot(event, link, entrant, event.deadline_bot, None, seats=[seat])
                 applied += 1
     return applied
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from django import forms
 
-from league import events
+from league import events, showdown
 from league.models import Event, Season, Team
 
 FORMAT_CHOICES = [
@@ -22,6 +22,7 @@ FORMAT_CHOICES = [
     ("swiss", "Swiss"),
     ("heats", "Heats"),
     ("multistage", "Multistage"),
+    ("showdown_series", "Superstar Showdown Event"),
 ]
 FORMAT_TITLES = dict(FORMAT_CHOICES)
 SEED_CHOICES = [("rating", "By rating"), ("hand", "By hand (the order below)"),
@@ -124,6 +125,98 @@ class EventForm(forms.Form):
                 "deadline_policy": data["deadline_policy"],
                 "deadline_bot": data["deadline_bot"],
                 "hold_rounds": data["hold_rounds"]}
+
+
+class ShowdownEventForm(forms.Form):
+    """A Superstar Showdown Event: one click on a preset, or composed Match by Match; with
+    both sides named it starts at once.
+
+    The pressed button says which: `preset` is a preset's key, or empty to compose from the
+    rows (a blank Match card or Stipulation is drawn at random; with more Matches than
+    rows, the extra ones are drawn at random too).
+    """
+
+    ROWS = 6
+    RANDOM = [("", "Drawn at random")]
+
+    name = forms.CharField(max_length=100, required=False,
+                           help_text="Empty: the preset's title.")
+    season = forms.ChoiceField(required=False)
+    preset = forms.ChoiceField(required=False)
+    matches = forms.IntegerField(initial=3, required=False, label="Number of Matches",
+                                 help_text="At least two (SS-127).")
+    superstars_per_team = forms.TypedChoiceField(
+        choices=[(n, str(n)) for n in range(1, showdown.MAX_PER_TEAM + 1)], coerce=int,
+        initial=showdown.DEFAULT_PER_TEAM, label="Superstars per team")
+    red_team = forms.CharField(max_length=64, required=False, label="Red: team name")
+    red_bot = forms.ChoiceField(required=False, label="or a bot")
+    blue_team = forms.CharField(max_length=64, required=False, label="Blue: team name")
+    blue_bot = forms.ChoiceField(required=False, label="or a bot")
+
+    def __init__(self, *args: Any, seasons: list[Season], bots: list[str],
+                 season_optional: bool, **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "showdown")
+        super().__init__(*args, **kwargs)
+        self._seasons = {str(s.pk): s for s in seasons if s.game == showdown.GAME}
+        choices = [(pk, s.name) for pk, s in self._seasons.items()]
+        self.fields["season"].choices = [("", "No season")] * season_optional + choices
+        self.fields["season"].required = not season_optional
+        self.fields["preset"].choices = [("", "Composed"), *showdown.preset_titles().items()]
+        for side in ("red", "blue"):
+            self.fields[f"{side}_bot"].choices = [("", "—"), *((b, b) for b in bots)]
+        cards = self.RANDOM + list(showdown.match_card_titles().items())
+        # The three Standard Rules cards play alike (SS-125): one choice stands for them.
+        first_of: dict[str, str] = {}
+        for key, title in showdown.stipulation_titles().items():
+            first_of.setdefault(title, key)
+        stipulations = self.RANDOM + [(key, title) for title, key in first_of.items()]
+        for row in range(1, self.ROWS + 1):
+            self.fields[f"match_{row}"] = forms.ChoiceField(
+                choices=cards, required=False, label=f"Match {row}",
+                widget=forms.Select(attrs={"aria-label": f"Match card {row}"}))
+            self.fields[f"stipulation_{row}"] = forms.ChoiceField(
+                choices=stipulations, required=False, label=f"Stipulation {row}",
+                widget=forms.Select(attrs={"aria-label": f"Stipulation {row}"}))
+
+    def rows(self) -> list[tuple[Any, Any]]:
+        """The (Match card, Stipulation) fields of each row, for the template."""
+        return [(self[f"match_{row}"], self[f"stipulation_{row}"])
+                for row in range(1, self.ROWS + 1)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for side in ("red", "blue"):
+            if (data.get(f"{side}_team") or "").strip() and data.get(f"{side}_bot"):
+                raise forms.ValidationError(f"{side.title()} is a team or a bot, not both.")
+        return data
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """The arguments of `events.create_showdown_event` besides who asks."""
+        data = self.cleaned_data
+        kwargs: dict[str, Any] = {"name": data["name"],
+                                  "season": self._seasons.get(data["season"] or ""),
+                                  "sides": self._sides()}
+        if data["preset"]:
+            return {**kwargs, "preset": data["preset"]}
+        count = data["matches"] if data["matches"] is not None else 0
+        matches = [{"match": data.get(f"match_{row}") or None,
+                    "stipulation": data.get(f"stipulation_{row}") or None}
+                   for row in range(1, min(count, self.ROWS) + 1)]
+        matches += [{"match": None, "stipulation": None}] * max(0, count - self.ROWS)
+        return {**kwargs, "matches": matches,
+                "superstars_per_team": data["superstars_per_team"]}
+
+    def _sides(self) -> list[dict[str, str]]:
+        """Red's and Blue's entrants as named; none when neither side is."""
+        sides = []
+        for side in ("red", "blue"):
+            team = (self.cleaned_data.get(f"{side}_team") or "").strip()
+            bot = self.cleaned_data.get(f"{side}_bot") or ""
+            if team:
+                sides.append({"team": team})
+            elif bot:
+                sides.append({"bot": bot})
+        return sides
 
 
 class EntrantForm(forms.Form):

@@ -215,7 +215,10 @@ class EventMatch(models.Model):
     round = models.PositiveIntegerField(default=1)
     stage = models.CharField(max_length=32, blank=True)
     label = models.CharField(max_length=64, blank=True)
-    entrants = models.JSONField(default=list)  # entrant keys by seat (a team fills its side)
+    entrants = models.JSONField(default=list)  # the pairing's entrant keys, in slot order
+    # The entrant key of each seat when a side takes several seats (every member of a team
+    # in a Superstar Showdown Event); empty when seat i is simply `entrants[i]`.
+    seats = models.JSONField(default=list, blank=True)
     match = models.OneToOneField(
         "matches.Match", on_delete=models.PROTECT, related_name="event_match"
     )
@@ -225,6 +228,14 @@ class EventMatch(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["event", "pairing"], name="eventmatch_unique"),
         ]
+
+    def seat_entrants(self) -> list[str]:
+        """The entrant key of every seat of the match, in seat order."""
+        return list(self.seats or self.entrants)
+
+    def seats_of(self, entrant: str) -> list[int]:
+        """The seats an entrant holds in the match."""
+        return [i for i, key in enumerate(self.seat_entrants()) if key == entrant]
 
 
 class Standing(models.Model):
@@ -311,4 +322,59 @@ class RoundScore(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "seat", "round"],
                                     name="roundscore_unique"),
+        ]
+
+
+class RankingTotal(models.Model):
+    """Projection: a team's Ranking Points so far in a Superstar Showdown Event (SS-130: the
+    most at the end wins), read from the match's public view."""
+
+    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="+")
+    # The league Event the match plays for, and the entrant on this side (none outside one).
+    event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="ranking_totals")
+    entrant = models.CharField(max_length=16, blank=True)
+    team = models.PositiveSmallIntegerField()  # 0 Red, 1 Blue
+    name = models.CharField(max_length=32)
+    superstars = models.JSONField(default=list)
+    match_points = models.IntegerField(default=0)
+    bonus_points = models.IntegerField(default=0)
+    total = models.IntegerField(default=0)
+    matches_won = models.PositiveSmallIntegerField(default=0)
+    winner = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["match", "team"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "team"], name="rankingtotal_unique"),
+        ]
+
+
+class RankingPoints(models.Model):
+    """Projection: what one team earned in one Match of a Superstar Showdown Event: the Match
+    card's Ranking Points (SS-134) and the bonus Ranking Points bought after it (SS-138)."""
+
+    class Outcome(models.TextChoices):
+        WON = "won"
+        LOST = "lost"
+        DRAW = "draw"
+        PENDING = ""
+
+    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="+")
+    event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="ranking_points")
+    team = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField()  # the Match's number in the Event, from 1
+    card = models.CharField(max_length=32, blank=True)  # blank until drawn
+    stipulation = models.CharField(max_length=32, blank=True)
+    status = models.CharField(max_length=16)  # pending, playing, bonus, done
+    outcome = models.CharField(max_length=8, choices=Outcome.choices, blank=True)
+    points = models.IntegerField(default=0)
+    bonus_points = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ["match", "number", "team"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "team", "number"],
+                                    name="rankingpoints_unique"),
         ]

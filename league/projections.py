@@ -1,4 +1,5 @@
-"""Projections: entrants, Event matches, standings, season tables and ratings.
+"""Projections: entrants, Event matches, standings, season tables, ratings, round scores
+and the Ranking Points of Superstar Showdown Events.
 
 Each is a pure function of the streams (Event records and finished matches) and is
 recomputed whole, so an incremental update and `rebuild_projections` give the same rows.
@@ -14,12 +15,14 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from openskill.models import PlackettLuce
 
-from league import formats
+from league import formats, showdown
 from league.models import (
     Entrant,
     Event,
     EventMatch,
     EventRecord,
+    RankingPoints,
+    RankingTotal,
     Rating,
     RatingHistory,
     RoundScore,
@@ -54,7 +57,8 @@ def refresh_event(event: Event) -> None:
     }
     EventMatch.objects.bulk_create([
         EventMatch(event=event, pairing=pid, round=m["round"], stage=m["stage"],
-                   label=m["label"], entrants=m["entrants"], match_id=m["match"])
+                   label=m["label"], entrants=m["entrants"], seats=m.get("seats", []),
+                   match_id=m["match"])
         for pid, m in done.matches.items()
     ])
     if done.state is not None:
@@ -151,6 +155,89 @@ def refresh_round_scores(match: Match) -> int:
     return len(rows)
 
 
+# -- Ranking Points of Superstar Showdown Events -----------------------------------------
+
+TOTAL_FIELDS = ("event_id", "entrant", "team", "name", "superstars", "match_points",
+                "bonus_points", "total", "matches_won", "winner")
+POINTS_FIELDS = ("event_id", "team", "number", "card", "stipulation", "status", "outcome",
+                 "points", "bonus_points")
+
+
+def refresh_ranking_points(match: Match) -> int:
+    """Store a Superstar Showdown Event's Ranking Points from its replayed public view (the
+    `event` block): each team's totals and each Match's points; rows projected."""
+    from matches import services as match_services
+
+    if not showdown.is_event(match.game, match.options) or match.status == Match.Status.OPEN:
+        return 0
+    with transaction.atomic():
+        # As with round scores: refreshes of one match take turns, each reading the stream
+        # as it then stands, so a late task never writes an older picture over a newer one.
+        Match.objects.select_for_update().filter(pk=match.pk).first()
+        view = match_services.match_state(match=match, user=None)["view"]
+        block = view.get("event") if isinstance(view, dict) else None
+        link = EventMatch.objects.filter(match=match).first()
+        event_id = link.event_id if link else None
+        seat_keys = link.seat_entrants() if link else []
+        block = block if isinstance(block, dict) else {}
+        totals = [_ranking_total(match, event_id, seat_keys, block, team)
+                  for team in block.get("teams") or []]
+        points = [_ranking_points(match, event_id, played, team)
+                  for played in block.get("matches") or [] for team in (0, 1)]
+        # Most advances change no points: those leave the rows (and the polled table) be.
+        if not (_stored(RankingTotal, match, totals, TOTAL_FIELDS)
+                and _stored(RankingPoints, match, points, POINTS_FIELDS)):
+            RankingTotal.objects.filter(match=match).delete()
+            RankingPoints.objects.filter(match=match).delete()
+            RankingTotal.objects.bulk_create(totals)
+            RankingPoints.objects.bulk_create(points)
+    return len(totals) + len(points)
+
+
+def _stored(model: Any, match: Match, rows: list[Any], fields: tuple[str, ...]) -> bool:
+    """Whether the match's stored rows are exactly `rows`, in order."""
+    stored = list(model.objects.filter(match=match).order_by("pk").values_list(*fields))
+    return stored == [tuple(getattr(row, name) for name in fields) for row in rows]
+
+
+def _ranking_total(match: Match, event_id: int | None, seat_keys: list[str],
+                   block: dict[str, Any], team: dict[str, Any]) -> RankingTotal:
+    """One team's line of the view's `teams`."""
+    seats = team.get("seats") or []
+    entrant = seat_keys[seats[0]] if seats and seats[0] < len(seat_keys) else ""
+    index = int(team["team"])
+    return RankingTotal(
+        match=match, event_id=event_id, entrant=entrant, team=index,
+        name=team.get("name") or showdown.TEAM_NAMES[index],
+        superstars=list(team.get("superstars") or []),
+        match_points=int(team.get("match_points") or 0),
+        bonus_points=int(team.get("bonus_points") or 0),
+        total=int(team.get("total") or 0), matches_won=int(team.get("matches_won") or 0),
+        winner=bool(block.get("over")) and block.get("winner") == index,
+    )
+
+
+def _ranking_points(match: Match, event_id: int | None, played: dict[str, Any],
+                    team: int) -> RankingPoints:
+    """One team's points in one Match of the view's `matches`."""
+    done = played.get("status") == "done"
+    if not done:
+        outcome = RankingPoints.Outcome.PENDING
+    elif played.get("draw"):
+        outcome = RankingPoints.Outcome.DRAW
+    else:
+        outcome = (RankingPoints.Outcome.WON if played.get("winner") == team
+                   else RankingPoints.Outcome.LOST)
+    points = played.get("points") or [0, 0]
+    bonus = played.get("bonus_points") or [0, 0]
+    return RankingPoints(
+        match=match, event_id=event_id, team=team, number=int(played["number"]),
+        card=played.get("match") or "", stipulation=played.get("stipulation") or "",
+        status=str(played.get("status") or ""), outcome=outcome,
+        points=int(points[team] or 0), bonus_points=int(bonus[team] or 0),
+    )
+
+
 # -- ratings ----------------------------------------------------------------------------
 
 MODEL = PlackettLuce()
@@ -160,7 +247,8 @@ def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
     """(player ids, place) per side with people on it; None unless two sides have people.
 
     A seat held by a person is that person's side. In an Event, a seat played for a team
-    entrant stands for every member of the team, so the whole team is rated together.
+    entrant stands for every member of the team, so the whole team is rated together, once
+    however many seats it holds (at its worst place, as the Event records it).
     """
     from league.services import player_for
 
@@ -170,19 +258,22 @@ def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
         return None
     teams = _team_members_by_seat(match)
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[u for u in seats if u])}
-    sides = []
+    sides: dict[tuple[str, Any], tuple[list[int], int]] = {}
     for index, user_id in enumerate(seats):
+        side: tuple[str, Any] = ("seat", index)
         if index in teams:
-            players = teams[index]
+            side, players = ("team", teams[index][0]), teams[index][1]
         else:
             players = [player_for(users[user_id]).pk] if user_id in users else []
         if players:
-            sides.append((players, placements[index]))
-    return sides if len(sides) >= 2 else None
+            place = max(placements[index], sides[side][1]) if side in sides \
+                else placements[index]
+            sides[side] = (players, place)
+    return list(sides.values()) if len(sides) >= 2 else None
 
 
-def _team_members_by_seat(match: Match) -> dict[int, list[int]]:
-    """Seat -> member player ids, for the seats an Event gave to team entrants."""
+def _team_members_by_seat(match: Match) -> dict[int, tuple[str, list[int]]]:
+    """Seat -> (entrant key, member player ids), for the seats an Event gave to teams."""
     link = EventMatch.objects.filter(match=match).first()
     if link is None:
         return {}
@@ -190,7 +281,8 @@ def _team_members_by_seat(match: Match) -> dict[int, list[int]]:
                                       team__isnull=False).select_related("team")
     by_key = {e.key: sorted(e.team.members.values_list("pk", flat=True)) for e in entrants
               if e.team is not None}
-    return {i: by_key[key] for i, key in enumerate(link.entrants) if key in by_key}
+    return {i: (key, by_key[key]) for i, key in enumerate(link.seat_entrants())
+            if key in by_key}
 
 
 def rated_matches(game: str) -> list[Match]:
@@ -276,8 +368,12 @@ def rebuild_all(progress: Callable[[int, int], None] | None = None) -> dict[str,
             counts["rated games"] += 1
             tick()
         RoundScore.objects.all().delete()
+        RankingTotal.objects.all().delete()
+        RankingPoints.objects.all().delete()
         for match in Match.objects.exclude(status=Match.Status.OPEN).order_by("pk"):
             if scores_by_round(match.game):
                 counts["round scores"] += refresh_round_scores(match)
+            if showdown.is_event(match.game, match.options):
+                counts["ranking points"] += refresh_ranking_points(match)
         counts["records"] = EventRecord.objects.count()
     return dict(counts)

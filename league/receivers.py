@@ -22,19 +22,30 @@ def on_match_finished(sender: Any, match: Match, **kwargs: Any) -> None:
 
 @receiver(match_advanced, dispatch_uid="league.match_advanced")
 def on_match_advanced(sender: Any, match_id: int, seq: int, **kwargs: Any) -> None:
-    """A game that scores by rounds has its round scores projected on a worker."""
+    """A game that scores by rounds has its round scores projected on a worker, and a
+    Superstar Showdown Event its Ranking Points."""
     from league.projections import scores_by_round
-    from league.tasks import record_round_scores
+    from league.showdown import is_event
+    from league.tasks import record_ranking_points, record_round_scores
 
-    game = Match.objects.filter(pk=match_id).values_list("game", flat=True).first()
+    found = Match.objects.filter(pk=match_id).values_list("game", "options").first()
+    if found is None:
+        return
+    game, options = found
     # One refresh waiting per match is enough: it reads the stream when it runs. The mark
     # expires on its own, so a cache that is not shared only delays a refresh; the end of
     # the match always refreshes (league.tasks.record_result).
-    if game is not None and scores_by_round(game) and cache.add(
-            round_scores_due(match_id), True, timeout=10):
+    if scores_by_round(game) and cache.add(round_scores_due(match_id), True, timeout=10):
         enqueue(record_round_scores, match_id)
+    if is_event(game, options) and cache.add(ranking_points_due(match_id), True, timeout=10):
+        enqueue(record_ranking_points, match_id)
 
 
 def round_scores_due(match_id: int) -> str:
     """The cache key that marks a round-score refresh as queued for a match."""
     return f"league:round-scores-due:{match_id}"
+
+
+def ranking_points_due(match_id: int) -> str:
+    """The cache key that marks a Ranking Points refresh as queued for a match."""
+    return f"league:ranking-points-due:{match_id}"

@@ -21,6 +21,8 @@ from league.models import (
     EventMatch,
     EventRecord,
     Player,
+    RankingPoints,
+    RankingTotal,
     Rating,
     RatingHistory,
     RoundScore,
@@ -149,6 +151,39 @@ class EntrantCreateSerializer(serializers.Serializer):
     name = serializers.CharField(default=None, allow_null=True, max_length=100,
                                  help_text="The name shown in the bracket (default: the "
                                            "player's, team's or bot's).")
+
+
+class ShowdownEventCreateSerializer(serializers.Serializer):
+    """A Superstar Showdown Event: a preset, or Matches composed one by one (the service
+    checks them, answering with its own codes)."""
+
+    name = serializers.CharField(max_length=100, default="", allow_blank=True,
+                                 help_text="Default: the preset's title.")
+    season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.all(), default=None,
+                                                allow_null=True)
+    preset = serializers.CharField(default=None, allow_null=True, max_length=32,
+                                   help_text="smackdown, tag_team_series or "
+                                             "ultimate_endurance; or leave it out and "
+                                             "compose `matches`.")
+    matches = serializers.JSONField(
+        default=None, help_text='At least two: [{"match": "tag_team" or null, "stipulation": '
+                                '"hardcore" or null}, ...]; null is drawn at random.')
+    superstars_per_team = serializers.JSONField(default=None,
+                                                help_text="1-3 (composed Events; default 3).")
+    sides = EntrantCreateSerializer(many=True, default=None, allow_null=True,
+                                    help_text="Red's and Blue's entrant; with both given "
+                                              "the Event starts at once.")
+    match_options = serializers.DictField(default=dict,
+                                          help_text='Other match options, e.g. '
+                                                    '{"round_limit": 20}.')
+    turn_deadline_minutes = serializers.IntegerField(default=None, allow_null=True)
+    deadline_policy = serializers.CharField(default=Event.DeadlinePolicy.BOT,
+                                            help_text="bot or forfeit.")
+    deadline_bot = serializers.CharField(default="heuristic", max_length=64)
+
+    def validate_sides(self, value: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+        """Only the names given (the service refuses anything but one of the three)."""
+        return [{k: v for k, v in side.items() if v is not None} for side in value or []]
 
 
 class SeedSerializer(serializers.Serializer):
@@ -362,6 +397,29 @@ class RoundScoreSerializer(serializers.ModelSerializer):
         model = RoundScore
         fields = ["match", "game", "seat", "round", "points", "player"]
         read_only_fields = fields
+
+
+class RankingTotalSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = RankingTotal
+        fields = ["match", "team", "name", "entrant", "superstars", "match_points",
+                  "bonus_points", "total", "matches_won", "winner"]
+        read_only_fields = fields
+
+
+class RankingPointsSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = RankingPoints
+        fields = ["match", "number", "team", "card", "stipulation", "status", "outcome",
+                  "points", "bonus_points"]
+        read_only_fields = fields
+
+
+class RankingSerializer(serializers.Serializer):
+    """A Superstar Showdown Event's Ranking Points: each team's totals, each Match's points."""
+
+    teams = RankingTotalSerializer(many=True, read_only=True)
+    matches = RankingPointsSerializer(many=True, read_only=True)
 
 
 class RoundScoreQuerySerializer(serializers.Serializer):

@@ -17,6 +17,9 @@ def record_result(match_id: int) -> bool:
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.status != Match.Status.FINISHED:
         return False
+    # The final Ranking Points first: once the Event shows as finished, its page stops
+    # following it.
+    projections.refresh_ranking_points(match)
     recorded = events.record_match_result(match=match)
     projections.refresh_ratings_after(match)
     projections.refresh_round_scores(match)
@@ -32,6 +35,17 @@ def record_round_scores(match_id: int) -> int:
     cache.delete(round_scores_due(match_id))  # appends from now on queue a fresh refresh
     match = Match.objects.filter(pk=match_id).first()
     return 0 if match is None else projections.refresh_round_scores(match)
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,
+             retry_backoff_max=60, retry_jitter=True, max_retries=8)
+def record_ranking_points(match_id: int) -> int:
+    """Project a Superstar Showdown Event's Ranking Points (idempotent: recomputed whole)."""
+    from league.receivers import ranking_points_due
+
+    cache.delete(ranking_points_due(match_id))  # appends from now on queue a fresh refresh
+    match = Match.objects.filter(pk=match_id).first()
+    return 0 if match is None else projections.refresh_ranking_points(match)
 
 
 @shared_task(acks_late=True)

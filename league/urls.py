@@ -12,11 +12,13 @@ urlpatterns = [
     path("seasons/<int:season_id>/", views.season, name="season"),
     path("events/<int:event_id>/", views.event, name="event"),
     path("events/<int:event_id>/results/", views.event_results, name="event_results"),
+    path("events/<int:event_id>/ranking-points/", views.event_ranking, name="event_ranking"),
     path("players/<int:player_id>/", views.player, name="player"),
     # Organizers.
     path("dashboard/", views.dashboard, name="dashboard"),
     path("dashboard/seasons/new/", views.season_create, name="season_create"),
     path("dashboard/events/new/", views.event_create, name="event_create"),
+    path("dashboard/showdown/new/", views.showdown_create, name="showdown_create"),
     path("dashboard/rescore/", views.rescore, name="rescore"),
     path("dashboard/rescore/<str:job>/", views.rescore_progress, name="rescore_progress"),
     path("dashboard/seasons/<int:season_id>/standings.csv", views.season_csv,

@@ -28,7 +28,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engine import registry
-from league import dashboard_tasks, events, formats, svg
+from league import dashboard_tasks, events, formats, showdown, svg
 from league.events import LeagueError
 from league.forms import (
     FORMAT_TITLES,
@@ -40,6 +40,7 @@ from league.forms import (
     PairForm,
     SeasonForm,
     SeedForm,
+    ShowdownEventForm,
     TeamForm,
 )
 from league.models import (
@@ -47,6 +48,8 @@ from league.models import (
     Event,
     EventMatch,
     Player,
+    RankingPoints,
+    RankingTotal,
     Rating,
     RatingHistory,
     Season,
@@ -134,7 +137,7 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
 def event(request: HttpRequest, event_id: int) -> HttpResponse:
     """An Event: its bracket diagram, live results and standings."""
     event = get_object_or_404(Event.objects.select_related("season"), pk=event_id)
-    context = _results_context(event)
+    context = {**_results_context(event), **_ranking_context(event)}
     context["can_organize"] = events.can_organize(event, request.user)
     return render(request, "league/event.html", context)
 
@@ -148,6 +151,19 @@ def event_results(request: HttpRequest, event_id: int) -> HttpResponse:
     if request.GET.get("v") == context["version"]:
         return HttpResponse(status=204)
     return render(request, "league/_event_results.html", context)
+
+
+@login_required
+@require_GET
+def event_ranking(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The polled Ranking Points of a Superstar Showdown Event; 204 while unchanged."""
+    event = get_object_or_404(Event, pk=event_id)
+    context = _ranking_context(event)
+    if context["ranking"] is None:
+        return HttpResponse(status=404)
+    if request.GET.get("v") == context["ranking"]["version"]:
+        return HttpResponse(status=204)
+    return render(request, "league/_ranking_points.html", {**context, "event": event})
 
 
 @login_required
@@ -213,6 +229,23 @@ def event_create(request: HttpRequest) -> HttpResponse:
 
 
 @organizer_required
+@require_POST
+def showdown_create(request: HttpRequest) -> HttpResponse:
+    """A Superstar Showdown Event from a preset (one click) or composed; its page next."""
+    form = _showdown_form(request.user, request.POST)
+    if not form.is_valid():
+        return _render_dashboard(request, showdown_form=form, status=400)
+    try:
+        created = events.create_showdown_event(by=request.user, **form.service_kwargs())
+    except LeagueError as exc:
+        form.add_error(None, exc.detail)
+        return _render_dashboard(request, showdown_form=form, status=exc.status)
+    started = " and started" if created.status == Event.Status.RUNNING else ""
+    messages.success(request, f"{created.name} created{started}.")
+    return redirect("league:event_admin", event_id=created.pk)
+
+
+@organizer_required
 @require_http_methods(["GET", "POST"])
 def team_create(request: HttpRequest) -> HttpResponse:
     """A team (name and member usernames), to enter into team Events."""
@@ -234,7 +267,7 @@ def team_create(request: HttpRequest) -> HttpResponse:
 def event_admin(request: HttpRequest, event_id: int) -> HttpResponse:
     """An Event's organizer page: entrants, seeding, start, live matches, corrections."""
     event = _organized_event(request, event_id)
-    context = {**_panel_context(event), **_live_context(event)}
+    context = {**_panel_context(event), **_live_context(event), **_ranking_context(event)}
     return render(request, "league/event_admin.html", context)
 
 
@@ -467,6 +500,12 @@ def _event_form(user: Any, data: Any = None) -> EventForm:
                      bots=_all_bots(), season_optional=user.is_staff)
 
 
+def _showdown_form(user: Any, data: Any = None) -> ShowdownEventForm:
+    return ShowdownEventForm(data, seasons=list(_organized_seasons(user)),
+                             bots=list(registry.bot_names(showdown.GAME)),
+                             season_optional=user.is_staff)
+
+
 def _format_help() -> list[dict[str, Any]]:
     """Each format's options, for the help beside the options box."""
     out = []
@@ -483,7 +522,9 @@ def _format_help() -> list[dict[str, Any]]:
 
 
 def _render_dashboard(request: HttpRequest, *, season_form: SeasonForm | None = None,
-                      event_form: EventForm | None = None, status: int = 200) -> HttpResponse:
+                      event_form: EventForm | None = None,
+                      showdown_form: ShowdownEventForm | None = None,
+                      status: int = 200) -> HttpResponse:
     user = request.user
     seasons = _organized_seasons(user).annotate(n_events=Count("events"))
     job = request.GET.get("job")
@@ -492,6 +533,8 @@ def _render_dashboard(request: HttpRequest, *, season_form: SeasonForm | None = 
         "events": _organized_events(user),
         "season_form": season_form or SeasonForm(games=_game_choices()),
         "event_form": event_form or _event_form(user),
+        "showdown_form": showdown_form or _showdown_form(user),
+        "showdown_presets": showdown.preset_titles(),
         "can_create_season": user.is_staff,
         "format_help": _format_help(),
         "format_titles": FORMAT_TITLES,
@@ -627,6 +670,63 @@ def _results_context(event: Event) -> dict[str, Any]:
         "polling": event.status == Event.Status.RUNNING,
         "version": _version([event.seq, event.status],
                             [(r["match"].pk, r["match"].status) for r in rows]),
+    }
+
+
+def _ranking_context(event: Event) -> dict[str, Any]:
+    """A Superstar Showdown Event's Ranking Points table, per match of the Event (None for
+    other Events): each team's totals, and each Match's card, Stipulation and points."""
+    if not showdown.is_event(event.game, event.match_options):
+        return {"ranking": None}
+    names = _names(event)
+    cards, stipulations = showdown.match_card_titles(), showdown.stipulation_titles()
+    totals = list(RankingTotal.objects.filter(event=event).order_by("match_id", "team"))
+    points = list(RankingPoints.objects.filter(event=event)
+                  .order_by("match_id", "number", "team"))
+    played: dict[int, dict[int, list[RankingPoints]]] = defaultdict(lambda: defaultdict(list))
+    for row in points:
+        played[row.match_id][row.number].append(row)
+    tables = [{
+        "match_id": match_id,
+        "teams": [{"row": t, "entrant": names.get(t.entrant, ""),
+                   "superstars": [showdown.superstar_name(k) for k in t.superstars]}
+                  for t in totals if t.match_id == match_id],
+        "matches": [_ranking_match(number, rows, totals, cards, stipulations)
+                    for number, rows in played[match_id].items()],
+    } for match_id in dict.fromkeys(t.match_id for t in totals)]
+    return {"ranking": {
+        "tables": tables,
+        "plan": showdown.describe(event.match_options.get("event")),
+        "polling": event.status != Event.Status.FINISHED,
+        "version": _version([event.status],
+                            [(t.match_id, t.team, t.total, t.matches_won, t.winner)
+                             for t in totals],
+                            [(p.match_id, p.number, p.team, p.card, p.stipulation, p.status,
+                              p.points, p.bonus_points) for p in points]),
+    }}
+
+
+def _ranking_match(number: int, rows: list[RankingPoints], totals: list[RankingTotal],
+                   cards: dict[str, str], stipulations: dict[str, str]) -> dict[str, Any]:
+    """One Match of an Event: its card and Stipulation, how it ended, each team's points."""
+    first = rows[0]
+    team_names = {t.team: t.name for t in totals if t.match_id == first.match_id}
+    winner = next((r.team for r in rows if r.outcome == RankingPoints.Outcome.WON), None)
+    if any(r.outcome == RankingPoints.Outcome.DRAW for r in rows):
+        result = "Draw"
+    elif winner is not None:
+        result = f"{team_names.get(winner, showdown.TEAM_NAMES[winner])} won"
+    else:
+        result = {"pending": "To come", "playing": "Playing",
+                  "bonus": "Spending the Performance Stacks"}.get(first.status, first.status)
+    return {
+        "number": number,
+        "card": cards.get(first.card, first.card) if first.card else "To be drawn",
+        "stipulation": (stipulations.get(first.stipulation, first.stipulation)
+                        if first.stipulation else "To be drawn"),
+        "status": first.status,
+        "result": result,
+        "teams": sorted(rows, key=lambda r: r.team),
     }
 
 

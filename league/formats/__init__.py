@@ -1,9 +1,10 @@
 """Tournament formats: pure, deterministic, event-sourced state machines.
 
-Single and double elimination, round robin, Swiss, free-for-all heats and multi-stage
-events share one contract (`base.Format`); `registry.get_format(key)` finds one and
-`events.replay` rebuilds a state from its start and stored events. No Django, no I/O,
-no clock, no random numbers: the caller seeds the field and passes the order in.
+Single and double elimination, round robin, Swiss, free-for-all heats, multi-stage events
+and the two-entrant Showdown series share one contract (`base.Format`);
+`registry.get_format(key)` finds one and `events.replay` rebuilds a state from its start
+and stored events. No Django, no I/O, no clock, no random numbers: the caller seeds the
+field and passes the order in.
 """
 
 from __future__ import annotations

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from league.formats import double_elim, heats, multistage, round_robin, single_elim, swiss
+from league.formats import (
+    double_elim,
+    heats,
+    multistage,
+    round_robin,
+    showdown_series,
+    single_elim,
+    swiss,
+)
 from league.formats.base import Format, FormatError
 
 FORMATS: dict[str, Format[Any]] = {
@@ -16,6 +24,7 @@ FORMATS: dict[str, Format[Any]] = {
         swiss.FORMAT,
         heats.FORMAT,
         multistage.FORMAT,
+        showdown_series.FORMAT,
     )
 }
 

@@ -1,4 +1,5 @@
-"""Drop and rebuild every projection (entrants, standings, season tables, ratings)."""
+"""Drop and rebuild every projection (entrants, standings, season tables, ratings, round
+scores, Ranking Points)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,285 @@
+"""Superstar Showdown Events in the league service: presets and composed Events, the seats
+of Red and Blue, and results recorded for sides of several seats.
+
+These tests are not transactional, so bot seats never move (their tasks wait for commits
+that never come): every match stays where it started unless a test finishes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.games.superstar_showdown.event import PRESETS
+from league import events, projections
+from league.models import Event, EventMatch, EventRecord, Rating, Standing, Team
+from league.services import player_for
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+GAME = "superstar_showdown"
+SMALL = {"matches": [{"match": "head_to_head", "stipulation": None}] * 2,
+         "superstars_per_team": 1}
+
+
+def team(name: str, *users: Any) -> Team:
+    made = Team.objects.create(name=name)
+    made.members.set([player_for(u) for u in users])
+    return made
+
+
+def showdown(by: Any, **kwargs: Any) -> Event:
+    kwargs.setdefault("preset", None)
+    if kwargs["preset"] is None:
+        kwargs.setdefault("matches", SMALL["matches"])
+        kwargs.setdefault("superstars_per_team", SMALL["superstars_per_team"])
+    return events.create_showdown_event(by=by, **kwargs)
+
+
+def link_of(event: Event) -> EventMatch:
+    return EventMatch.objects.select_related("match").get(event=event)
+
+
+def seats_of(match: Match) -> list[str]:
+    return [s.user.username if s.user else f"bot:{s.bot}"
+            for s in match.seats.order_by("index").select_related("user")]
+
+
+def finish(match: Match, placements: list[int], figures: dict[str, Any]) -> None:
+    """End a match as the engine would have (its stream is not what is under test here)."""
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, result={
+        "placements": placements, "figures": figures, "draw": False,
+        "winners": [i for i, p in enumerate(placements) if p == 1]})
+    match.refresh_from_db()
+
+
+# -- creating ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_ss160_ss161_ss162_each_preset_makes_an_event_in_one_call(organizer: Any,
+                                                                  preset: str) -> None:
+    """SS-160/SS-161/SS-162: Smackdown, Tag Team Series and Ultimate Endurance are one call
+    (one click on the dashboard) each: the preset's key is the engine's `event` option."""
+    event = events.create_showdown_event(by=organizer, preset=preset)
+    assert (event.game, event.format, event.status) == (GAME, "showdown_series", "draft")
+    assert event.match_options["event"] == preset
+    assert event.name == PRESETS[preset].title
+    assert list(event.records.values_list("kind", flat=True)) == []
+
+
+def test_ss127_ss128_ss129_a_composed_event_becomes_the_engine_option(organizer: Any) -> None:
+    """SS-127: a series of two Matches or more; SS-128/SS-129: each Match card and
+    Stipulation chosen in advance, or left blank to be drawn at random."""
+    matches = [{"match": "tag_team", "stipulation": "hardcore"},
+               {"match": None, "stipulation": None},
+               {"match": "gauntlet", "stipulation": None}]
+    event = events.create_showdown_event(by=organizer, name="Friday", matches=matches,
+                                         superstars_per_team=2)
+    assert event.name == "Friday"
+    assert event.match_options["event"] == {"matches": matches, "superstars_per_team": 2}
+
+
+def test_a_composed_event_drafts_three_superstars_unless_told(organizer: Any) -> None:
+    event = events.create_showdown_event(by=organizer, matches=SMALL["matches"])
+    assert event.match_options["event"]["superstars_per_team"] == 3
+
+
+REFUSALS = [
+    ({"matches": [{"match": "head_to_head", "stipulation": None}]}, "too_few_matches"),
+    ({"matches": []}, "too_few_matches"),
+    ({"matches": [{"match": "cage_fight", "stipulation": None}] * 2}, "unknown_match_card"),
+    ({"matches": [{"match": None, "stipulation": "mud_pit"}] * 2}, "unknown_stipulation"),
+    ({"matches": SMALL["matches"], "superstars_per_team": 4}, "bad_superstars_per_team"),
+    ({"matches": SMALL["matches"], "superstars_per_team": 0}, "bad_superstars_per_team"),
+    ({"matches": SMALL["matches"], "superstars_per_team": "3"}, "bad_superstars_per_team"),
+    ({"matches": [{"match": "six_man_tag", "stipulation": None}] * 2,
+      "superstars_per_team": 2}, "too_few_superstars"),
+    ({"matches": "two please"}, "bad_event"),
+    ({"matches": [{"match": None, "stipulation": None, "crowd": "loud"}] * 2}, "bad_event"),
+    ({"matches": [["tag_team", "hardcore"]] * 2}, "bad_event"),
+    ({"preset": "wrestlemania"}, "unknown_preset"),
+    ({"preset": "smackdown", "matches": SMALL["matches"]}, "preset_or_compose"),
+    ({"preset": "smackdown", "sides": [{"bot": "random"}]}, "two_sides"),
+    ({"preset": "smackdown", "sides": [{"bot": "random"}, {"team": "Nobody"}]},
+     "unknown_team"),
+    ({"preset": "smackdown", "sides": [{"bot": "random"}, {"bot": "grandmaster"}]},
+     "unknown_bot"),
+    ({"preset": "smackdown", "match_options": {"round_limit": 0}}, "bad_option"),
+    ({"preset": "smackdown", "match_options": {"confetti": True}}, "unknown_option"),
+]
+
+
+@pytest.mark.parametrize(("kwargs", "code"), REFUSALS, ids=[c for _, c in REFUSALS])
+def test_ss127_bad_events_are_refused_with_a_code_and_nothing_is_written(
+        organizer: Any, kwargs: dict[str, Any], code: str) -> None:
+    """SS-127: fewer than two Matches is not an Event; unknown cards, Stipulations, roster
+    sizes, presets and sides are refused too, before anything is written."""
+    with pytest.raises(events.LeagueError) as refused:
+        events.create_showdown_event(by=organizer, **kwargs)
+    assert refused.value.code == code
+    assert refused.value.status == 400
+    assert not Event.objects.exists() and not EventRecord.objects.exists()
+    assert not Match.objects.exists()
+
+
+def test_the_generic_event_form_checks_the_event_option_too(organizer: Any) -> None:
+    with pytest.raises(events.LeagueError) as refused:
+        events.create_event(name="Typed by hand", game=GAME, format="showdown_series",
+                            by=organizer, match_options={"event": {"matches": []}})
+    assert refused.value.code == "too_few_matches"
+
+
+def test_an_outsider_cannot_create_one(outsider: Any) -> None:
+    with pytest.raises(events.LeagueError) as refused:
+        events.create_showdown_event(by=outsider, preset="smackdown")
+    assert (refused.value.code, refused.value.status) == ("not_organizer", 403)
+
+
+def test_a_showdown_series_is_two_entrants(organizer: Any) -> None:
+    event = showdown(organizer)
+    for _ in range(3):
+        events.add_entrant(event=event, by=organizer, bot="random")
+    with pytest.raises(events.LeagueError) as refused:
+        events.start_event(event=event, by=organizer)
+    assert refused.value.code == "too_many_entrants"
+
+
+# -- seats ---------------------------------------------------------------------------------
+
+def test_ss114_a_two_member_team_against_a_bot_takes_two_seats_to_its_one(
+        organizer: Any, player: Any, player2: Any) -> None:
+    """SS-114: every member of a team plays (a seat each); a bot entrant is one seat that
+    plays its whole side. Red holds the even seats, so the engine hears of the odd third
+    seat through `teams`."""
+    team("Tag Champs", player, player2)
+    event = showdown(organizer, sides=[{"team": "Tag Champs"}, {"bot": "random"}])
+    assert event.status == Event.Status.RUNNING
+    link = link_of(event)
+    assert seats_of(link.match) == ["alice", "bot:random", "bruno"]
+    assert link.match.options["teams"] == [0, 1, 0]
+    assert (link.entrants, link.seat_entrants()) == (["e1", "e2"], ["e1", "e2", "e1"])
+    assert link.seats_of("e1") == [0, 2]
+    assert link.match.options["event"] == SMALL
+
+
+def test_a_bot_against_a_team_of_three_gives_blue_the_extra_seats(
+        organizer: Any, player: Any, player2: Any, outsider: Any) -> None:
+    team("Trio", player, player2, outsider)
+    event = showdown(organizer, sides=[{"bot": "heuristic"}, {"team": "Trio"}])
+    match = link_of(event).match
+    assert seats_of(match) == ["bot:heuristic", "alice", "bruno", "olga"]
+    assert match.options["teams"] == [0, 1, 1, 1]
+
+
+def test_teams_of_equal_size_sit_red_blue_red_blue(organizer: Any, player: Any, player2: Any,
+                                                   outsider: Any, django_user_model: Any
+                                                   ) -> None:
+    dora = django_user_model.objects.create_user(username="dora", password="x-pass-12345")
+    team("Reds", player, player2)
+    team("Blues", outsider, dora)
+    match = link_of(showdown(organizer, sides=[{"team": "Reds"}, {"team": "Blues"}])).match
+    assert seats_of(match) == ["alice", "olga", "bruno", "dora"]
+    assert match.options.get("teams") is None  # the engine's default: seat s is team s % 2
+
+
+def test_ss114_a_team_of_four_is_refused(organizer: Any, player: Any, player2: Any,
+                                         outsider: Any, django_user_model: Any) -> None:
+    """SS-114: a team is one to three players."""
+    dora = django_user_model.objects.create_user(username="dora", password="x-pass-12345")
+    team("Crowd", player, player2, outsider, dora)
+    event = showdown(organizer)
+    with pytest.raises(events.LeagueError) as refused:
+        events.add_entrant(event=event, by=organizer, team="Crowd")
+    assert refused.value.code == "team_too_big"
+
+
+# -- results -------------------------------------------------------------------------------
+
+def test_ss130_the_winning_team_wins_the_league_event(organizer: Any, player: Any,
+                                                      player2: Any) -> None:
+    """SS-130: the engine's first place (most Ranking Points) wins the league Event; the
+    side's figures come from its first seat."""
+    team("Tag Champs", player, player2)
+    event = showdown(organizer, sides=[{"team": "Tag Champs"}, {"bot": "random"}])
+    link = link_of(event)
+    red = {"ranking_points": 95.0, "match_points": 60.0, "bonus_points": 35.0,
+           "matches_won": 2.0}
+    blue = {"ranking_points": 40.0, "match_points": 10.0, "bonus_points": 30.0,
+            "matches_won": 0.0}
+    finish(link.match, [1, 2, 1], {"0": red, "1": blue, "2": red})
+    assert events.record_match_result(match=link.match)
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    rows = {s.entrant.key: s for s in Standing.objects.filter(event=event)}
+    assert (rows["e1"].rank, rows["e2"].rank) == (1, 2)
+    assert rows["e1"].tiebreaks["figure:ranking_points"] == 95.0
+    result = event.records.get(kind="result_recorded").payload
+    assert result["placements"] == {"e1": 1, "e2": 2}
+
+
+def test_one_member_forfeiting_loses_the_whole_team_the_event(organizer: Any, player: Any,
+                                                              player2: Any) -> None:
+    team("Tag Champs", player, player2)
+    event = showdown(organizer, sides=[{"team": "Tag Champs"}, {"bot": "random"}])
+    link = link_of(event)
+    events.forfeit(event=event, by=organizer, pairing="S1", entrant="e1")
+    link.match.refresh_from_db()
+    assert link.match.result["forfeit"] == 0
+    assert events.record_match_result(match=link.match)
+    result = event.records.get(kind="result_recorded").payload
+    assert (result["placements"], result["forfeit"]) == ({"e1": 2, "e2": 1}, "e1")
+    assert Standing.objects.get(event=event, rank=1).entrant.key == "e2"
+
+
+def test_handing_a_team_to_a_bot_hands_over_every_seat_of_it(organizer: Any, player: Any,
+                                                              player2: Any) -> None:
+    team("Tag Champs", player, player2)
+    event = showdown(organizer, sides=[{"team": "Tag Champs"}, {"bot": "random"}])
+    events.seat_to_bot(event=event, by=organizer, pairing="S1", entrant="e1", bot="heuristic")
+    assert seats_of(link_of(event).match) == ["bot:heuristic", "bot:random", "bot:heuristic"]
+    assert event.records.get(kind="seat_to_bot").payload["seats"] == [0, 2]
+
+
+def test_a_team_is_rated_once_however_many_seats_it_holds(organizer: Any, player: Any,
+                                                           player2: Any, outsider: Any,
+                                                           django_user_model: Any) -> None:
+    dora = django_user_model.objects.create_user(username="dora", password="x-pass-12345")
+    team("Reds", player, player2)
+    team("Blues", outsider, dora)
+    link = link_of(showdown(organizer, sides=[{"team": "Reds"}, {"team": "Blues"}]))
+    finish(link.match, [2, 1, 2, 1], {})
+    projections.refresh_ratings_after(link.match)
+    ratings = {r.player.user.username: r for r in Rating.objects.select_related("player__user")}
+    assert sorted(ratings) == ["alice", "bruno", "dora", "olga"]
+    assert all(r.matches == 1 for r in ratings.values())
+    assert ratings["olga"].ordinal > ratings["alice"].ordinal
+
+
+def test_a_late_member_alone_goes_to_the_bot_at_the_deadline(
+        organizer: Any, player: Any, player2: Any, outsider: Any, django_user_model: Any
+        ) -> None:
+    """The deadline policy hands only the seat that let its turn pass to the bot; the rest
+    of the team keeps playing."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches import services as match_services
+
+    dora = django_user_model.objects.create_user(username="dora", password="x-pass-12345")
+    team("Reds", player, player2)
+    team("Blues", outsider, dora)
+    event = showdown(organizer, sides=[{"team": "Reds"}, {"team": "Blues"}],
+                     turn_deadline_minutes=5)
+    match = link_of(event).match
+    late = match_services.match_state(match=match, user=None)["pending"]["seats"]
+    assert late
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(hours=1))
+    assert events.enforce_deadlines() == len(late)
+    seated = seats_of(match)
+    people = ["alice", "olga", "bruno", "dora"]
+    assert seated == [f"bot:{event.deadline_bot}" if i in late else people[i] for i in range(4)]
+    record = event.records.filter(kind="seat_to_bot").first()
+    assert record is not None and record.payload["seats"] == [late[0]]

@@ -1,0 +1,221 @@
+"""Superstar Showdown Events from the dashboard: one click on a preset, the composed form
+and its refusals, and the live Ranking Points table of the Event's pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from league import events
+from league.models import Event, EventMatch, RankingPoints, RankingTotal, Season
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+GAME = "superstar_showdown"
+
+
+@pytest.fixture
+def showdown_season(organizer: Any, sam: Any) -> Season:
+    """A Superstar Showdown season that sam (not staff) organizes."""
+    made = events.create_season(name="Ring season", game=GAME, by=organizer)
+    made.organizers.add(sam)
+    return made
+
+
+def form(season: Season | None = None, **fields: str) -> dict[str, str]:
+    data = {"name": "", "season": str(season.pk) if season else "", "preset": "",
+            "matches": "3", "superstars_per_team": "3", "red_team": "", "red_bot": "",
+            "blue_team": "", "blue_bot": "", **fields}
+    return {f"showdown-{k}": v for k, v in data.items()}
+
+
+def test_the_dashboard_offers_each_preset_as_a_button(sam_client: Client,
+                                                      showdown_season: Season) -> None:
+    page = sam_client.get(reverse("league:dashboard")).content.decode()
+    assert "New Superstar Showdown Event" in page
+    for key, title in [("smackdown", "Smackdown"), ("tag_team_series", "Tag Team Series"),
+                       ("ultimate_endurance", "Ultimate Endurance")]:
+        assert f'name="showdown-preset" value="{key}" class="primary">{title}</button>' in page
+    assert "Or compose the Matches" in page and 'name="showdown-match_6"' in page
+
+
+def test_ss160_one_click_on_smackdown_makes_the_event(sam_client: Client,
+                                                      showdown_season: Season) -> None:
+    """SS-160: the Smackdown preset in one click; the organizer page comes next."""
+    response = sam_client.post(reverse("league:showdown_create"),
+                               form(showdown_season, preset="smackdown"))
+    event = Event.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("league:event_admin", args=[event.pk])
+    assert (event.name, event.format, event.season) == ("Smackdown", "showdown_series",
+                                                        showdown_season)
+    assert event.match_options["event"] == "smackdown"
+    page = sam_client.get(response["Location"]).content.decode()
+    assert "Smackdown created." in page
+    assert "Ranking Points" in page and "enter Red and Blue" in page
+
+
+def test_ss161_a_preset_with_both_sides_named_starts_at_once(sam_client: Client,
+                                                             showdown_season: Season) -> None:
+    """SS-161: Tag Team Series, a bot on each side: entered, started, its match made."""
+    response = sam_client.post(reverse("league:showdown_create"), form(
+        showdown_season, preset="tag_team_series", name="Tag night", red_bot="random",
+        blue_bot="heuristic"))
+    assert response.status_code == 302
+    event = Event.objects.get(name="Tag night")
+    assert event.status == Event.Status.RUNNING
+    link = EventMatch.objects.get(event=event)
+    assert link.match.options["event"] == "tag_team_series"
+    assert [s.bot for s in link.match.seats.order_by("index")] == ["random", "heuristic"]
+
+
+def test_ss128_ss129_the_composed_form_becomes_the_engine_option(staff_client: Client) -> None:
+    """SS-128/SS-129: a Match card and Stipulation per row, blank = drawn at random; rows
+    past the number of Matches are left out."""
+    response = staff_client.post(reverse("league:showdown_create"), form(
+        name="Composed", matches="2", superstars_per_team="2", match_1="tag_team",
+        stipulation_1="hardcore", match_2="", stipulation_2="endurance",
+        match_3="gauntlet"))
+    assert response.status_code == 302
+    event = Event.objects.get(name="Composed")
+    assert event.season is None
+    assert event.match_options["event"] == {
+        "matches": [{"match": "tag_team", "stipulation": "hardcore"},
+                    {"match": None, "stipulation": "endurance"}],
+        "superstars_per_team": 2}
+
+
+def test_matches_past_the_rows_are_drawn_at_random(staff_client: Client) -> None:
+    staff_client.post(reverse("league:showdown_create"), form(name="Long", matches="8"))
+    matches = Event.objects.get(name="Long").match_options["event"]["matches"]
+    assert len(matches) == 8
+    assert matches[6:] == [{"match": None, "stipulation": None}] * 2
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"matches": "1"}, "at least 2 Matches (SS-127)"),
+    ({"matches": ""}, "at least 2 Matches (SS-127)"),
+    ({"matches": "2", "superstars_per_team": "1", "match_1": "six_man_tag"},
+     "needs 3 Superstars a team"),
+    ({"match_1": "cage_fight"}, "Select a valid choice"),
+    ({"preset": "wrestlemania"}, "Select a valid choice"),
+    ({"preset": "smackdown", "red_bot": "random"}, "Red and Blue: give both or neither"),
+    ({"preset": "smackdown", "red_team": "Ghosts", "blue_bot": "random"},
+     "No team called &#x27;Ghosts&#x27;"),
+    ({"preset": "smackdown", "red_team": "Ghosts", "red_bot": "random"},
+     "Red is a team or a bot, not both"),
+])
+def test_ss127_a_refused_event_shows_why_and_writes_nothing(
+        staff_client: Client, fields: dict[str, str], message: str) -> None:
+    """SS-127 (at least two Matches) and the other refusals: the dashboard again with the
+    reason, the composed part open, and nothing written."""
+    response = staff_client.post(reverse("league:showdown_create"), form(**fields))
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert message in page
+    assert '<details class="compose" open>' in page
+    assert not Event.objects.exists() and not Match.objects.exists()
+
+
+@pytest.mark.parametrize(("role", "expected"), [("anonymous", 302), ("outsider", 403)])
+def test_only_organizers_create_showdown_events(as_role: Any, role: str, expected: int) -> None:
+    response = as_role(role).post(reverse("league:showdown_create"), form(preset="smackdown"))
+    assert response.status_code == expected
+    assert not Event.objects.exists()
+
+
+# -- the Ranking Points table --------------------------------------------------------------
+
+@pytest.fixture
+def running(organizer: Any) -> Event:
+    """A running two-bot Event of two head-to-head Matches, one Superstar a team."""
+    return events.create_showdown_event(
+        by=organizer, name="Duel night", sides=[{"bot": "random"}, {"bot": "heuristic"}],
+        matches=[{"match": "head_to_head", "stipulation": None}] * 2, superstars_per_team=1)
+
+
+def project(event: Event, match_done: bool) -> None:
+    """Ranking Points rows as the projection writes them after Match 1 (and the bonus)."""
+    match = EventMatch.objects.get(event=event).match
+    RankingTotal.objects.bulk_create([
+        RankingTotal(match=match, event=event, entrant="e1", team=0, name="Red",
+                     superstars=["oakhart"], match_points=30, bonus_points=12, total=42,
+                     matches_won=1),
+        RankingTotal(match=match, event=event, entrant="e2", team=1, name="Blue",
+                     superstars=["skylark"], match_points=5, bonus_points=9, total=14),
+    ])
+    status = "done" if match_done else "playing"
+    RankingPoints.objects.bulk_create([
+        RankingPoints(match=match, event=event, team=0, number=1, card="head_to_head",
+                      stipulation="hardcore", status=status, outcome="won" if match_done
+                      else "", points=30, bonus_points=12),
+        RankingPoints(match=match, event=event, team=1, number=1, card="head_to_head",
+                      stipulation="hardcore", status=status, outcome="lost" if match_done
+                      else "", points=5, bonus_points=9),
+        RankingPoints(match=match, event=event, team=0, number=2, status="pending"),
+        RankingPoints(match=match, event=event, team=1, number=2, status="pending"),
+    ])
+
+
+def test_ss130_ss134_the_event_page_shows_the_ranking_points(alice_client: Client,
+                                                             running: Event) -> None:
+    """SS-134: the Match card's points for the Match won, SS-138's bonus points beside
+    them, and SS-130's totals per team."""
+    project(running, match_done=True)
+    page = alice_client.get(reverse("league:event", args=[running.pk])).content.decode()
+    assert 'id="ranking-points"' in page and "every 3s" in page
+    assert "2 Matches, 1 Superstar a team" in page
+    assert "Red <span class=\"muted\">· random bot</span>" in page
+    assert "Thorvald &quot;The Millstone&quot; Oakhart" in page and "Pip Skylark" in page
+    assert '<td class="pts">42</td>' in page and '<td class="pts">14</td>' in page
+    assert "Head-to-Head" in page and "Hardcore Match" in page and "Red won" in page
+    assert "30 <span class=\"muted small\">+ 12 bonus</span>" in page
+    assert "To be drawn" in page and "To come" in page
+
+
+def test_the_organizer_page_shows_them_too(sam_client: Client, organizer: Any,
+                                           running: Event, sam: Any) -> None:
+    running.organizers.add(sam)
+    project(running, match_done=False)
+    page = sam_client.get(reverse("league:event_admin", args=[running.pk])).content.decode()
+    assert 'id="ranking-points"' in page and "Playing" in page
+
+
+def test_the_polled_table_answers_204_until_the_points_change(alice_client: Client,
+                                                              running: Event) -> None:
+    url = reverse("league:event_ranking", args=[running.pk])
+    first = alice_client.get(url)
+    assert first.status_code == 200 and "No Ranking Points yet" in first.content.decode()
+    version = first.content.decode().split("?v=")[1].split('"')[0]
+    assert alice_client.get(f"{url}?v={version}").status_code == 204
+    project(running, match_done=False)
+    changed = alice_client.get(f"{url}?v={version}")
+    assert changed.status_code == 200 and "Duel night" not in changed.content.decode()
+    assert "Playing" in changed.content.decode()
+
+
+def test_other_events_have_no_ranking_points(alice_client: Client, cup: Event) -> None:
+    assert alice_client.get(reverse("league:event_ranking", args=[cup.pk])).status_code == 404
+    page = alice_client.get(reverse("league:event", args=[cup.pk])).content.decode()
+    assert 'id="ranking-points"' not in page
+
+
+def test_a_finished_event_stops_polling(alice_client: Client, running: Event) -> None:
+    project(running, match_done=True)
+    Event.objects.filter(pk=running.pk).update(status=Event.Status.FINISHED)
+    page = alice_client.get(reverse("league:event_ranking", args=[running.pk])).content.decode()
+    assert "every 3s" not in page and "Red won" in page
+
+
+@pytest.mark.parametrize("model", ["rankingtotal", "rankingpoints"])
+def test_the_admin_lists_the_ranking_points_but_never_writes_them(
+        django_user_model: Any, running: Event, model: str) -> None:
+    project(running, match_done=True)
+    client = Client()
+    client.force_login(django_user_model.objects.create_superuser("ss-root", password="x-9"))
+    assert client.get(f"/admin/league/{model}/").status_code == 200
+    assert client.get(f"/admin/league/{model}/add/").status_code == 403
