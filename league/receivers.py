@@ -37,8 +37,19 @@ def on_match_advanced(sender: Any, match_id: int, seq: int, **kwargs: Any) -> No
     # the match always refreshes (league.tasks.record_result).
     if scores_by_round(game) and cache.add(round_scores_due(match_id), True, timeout=10):
         enqueue(record_round_scores, match_id)
-    if is_event(game, options) and cache.add(ranking_points_due(match_id), True, timeout=10):
+    if is_event(game, options) and _points_may_change(match_id) and cache.add(
+            ranking_points_due(match_id), True, timeout=10):
         enqueue(record_ranking_points, match_id)
+
+
+def _points_may_change(match_id: int) -> bool:
+    """Only between an Event's Matches (a Match just ended, a bonus decision) do its
+    Ranking Points move; the state is the one just stored, so this is a cache read."""
+    from engine.games.superstar_showdown import between_matches
+    from matches import services as match_services
+
+    match = Match.objects.filter(pk=match_id).first()
+    return match is not None and between_matches(match_services.load_state(match))
 
 
 def round_scores_due(match_id: int) -> str:

@@ -145,3 +145,30 @@ def test_a_lobby_event_match_is_projected_without_a_league_event(player: Any,
     assert projections.refresh_ranking_points(match) > 0
     assert set(RankingTotal.objects.values_list("event_id", "entrant")) == {(None, "")}
     assert RankingPoints.objects.filter(team=0).count() == 4  # Smackdown: each card once
+
+
+SMALL_ENGINE = {"matches": [{"match": "head_to_head", "stipulation": "standard_1"}] * 2,
+                "superstars_per_team": 1}
+
+
+def test_ss134_between_matches_marks_the_scoring_moments() -> None:
+    """SS-134/SS-135: the table is refreshed only outside the Matches (the league's
+    receiver asks the engine's marker): in the draft, once a Match is over (the bonus
+    decisions), at the Event's end; never for a card played inside a Match."""
+    import random
+
+    from engine.bots import RandomBot
+    from engine.games.superstar_showdown import RULES, between_matches
+    from engine.playout import play_match
+
+    marks: list[tuple[str, bool]] = []
+
+    def watch(state: Any, event: Any) -> None:
+        marks.append((state.phase.value, between_matches(state)))
+
+    final, _log = play_match(RULES, [RandomBot(), RandomBot()], random.Random(2),
+                             {"event": SMALL_ENGINE, "round_limit": 5}, on_event=watch)
+    assert between_matches(final)
+    inside = ("play", "actions", "motion", "hit", "pin", "kick_out", "reversal", "shove")
+    assert {mark for phase, mark in marks if phase in inside} == {False}
+    assert {mark for phase, mark in marks if phase in ("draft", "bonus", "send_in")} == {True}

@@ -141,6 +141,14 @@ def name(seat: int) -> str:
     return NAMES[seat]
 
 
+def between_matches(state: State) -> bool:
+    """Whether an Event stands outside its Matches, where the scoreboard changes: the
+    draft before the first (the table is set up), a Match just ended and the teams
+    spending, the next one being set up, or the Event over."""
+    return state.event is not None and state.phase in (
+        Phase.DRAFT, Phase.BONUS, Phase.SETUP, Phase.SEND_IN, Phase.OVER)
+
+
 def _star(key: str) -> str:
     """A Superstar's ring name."""
     return ROSTER[key].name
