@@ -16,8 +16,9 @@ from engine.games.superstar_showdown.event import (
 
 
 def test_four_match_cards_with_sizes():
-    """SS-120/SS-121/SS-143/SS-152: Head-to-Head one a side, Tag Team two, 6-Man three,
-    Gauntlet several; each with its Ranking Points."""
+    """SS-120/SS-121/SS-123/SS-143/SS-152: our Match cards (SS-123's decision): Head-to-Head
+    one a side, Tag Team two, 6-Man three, Gauntlet two in turn; each with Ranking Points
+    for a win, a draw and a loss."""
     sizes = {k: (c.per_side, str(c.kind)) for k, c in MATCH_CARDS.items()}
     assert sizes == {"head_to_head": (1, "single"), "tag_team": (2, "tag"),
                      "six_man_tag": (3, "tag"), "gauntlet": (2, "gauntlet")}

@@ -58,9 +58,10 @@ def test_one_active_superstar_whose_deck_alone_is_used():
 
 
 def test_tag_out_at_the_end_of_a_round():
-    """SS-146..SS-150: next to a teammate in the Tag Zone the team may Tag Out: hand and
-    discard go into the Active deck (shuffled, set aside), Given Up cards stay out, the
-    teammate's deck becomes the Active deck, the two swap squares, a new round begins."""
+    """SS-146/SS-147/SS-148/SS-149/SS-150: next to a teammate in the Tag Zone the team
+    may Tag Out: hand and discard go into the Active deck (shuffled, set aside), Given Up
+    cards stay out, the teammate's deck becomes the Active deck, the two swap squares, a
+    new round begins."""
     state = place(match_state("tag_team", per_team=2), 0, (1, 1))
     s = state.clone()
     given = s.sides[0].deck.pop(0)
