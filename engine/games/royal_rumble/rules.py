@@ -43,6 +43,8 @@ from engine.protocol import (
 )
 
 DEFAULT_ROUND_LIMIT = 40
+REDEALS = 10_000  # determinize: deals tried for an asked rival's hand (each >= 1/150 to fit)
+ASKED_HOLDING = frozenset({Step.DEFEND, Step.INTERVENE, Step.HOLD_ON})  # RR-28 decision
 
 SPEC = GameSpec(
     key="royal_rumble",
@@ -753,7 +755,27 @@ class RoyalRumbleRules(BaseRules[State]):
         return lines
 
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
-        return views.determinize(state, seat, rng)
+        """A state `seat` cannot tell apart (view.determinize resamples the hidden cards).
+
+        Another player is asked to Defend, intervene or Hold On only while holding such a
+        card (RR-28), and everybody sees who is asked; so the hidden cards are dealt again
+        until that player's hand holds one too (rejection keeps the deal uniform among
+        those that fit).
+        """
+        asked = self._asked_rival(state, seat)
+        guess = views.determinize(state, seat, rng)
+        for _ in range(REDEALS):
+            if asked is None or len(self._legal(guess, asked)) > 1:
+                break
+            guess = views.determinize(state, seat, rng)
+        return guess
+
+    def _asked_rival(self, state: State, seat: int) -> int | None:
+        """Another seat now asked a question it gets only while holding a card for it."""
+        if state.phase is Phase.OVER or state.chance or state.step not in ASKED_HOLDING:
+            return None
+        decider = self.decider(state)
+        return None if decider == seat else decider
 
 
 __all__ = ["SPEC", "RoyalRumbleRules", "damage", "health", "profile"]

@@ -135,7 +135,12 @@ def redact(state_before: State, event: Event, viewer: int | None) -> JSON:
 
 def determinize(state: State, seat: int, rng: random.Random) -> State:
     """A state `seat` cannot tell apart: others' hands and face-down cards, the deck and
-    the reserve resampled (a face-down Attack stays an Attack, a Boost a Boost)."""
+    the reserve resampled (a face-down Attack stays an Attack, a Boost a Boost).
+
+    The reserve is drawn anew from the Legends nobody has seen: with fewer than ten
+    players the box's other Legends were never chosen, and which ones were is as hidden
+    as the reserve's order (RR-09/RR-10).
+    """
     s = state.clone()
     hidden_plans = s.phase is Phase.PLAN
     others = [p for i, p in enumerate(s.players) if i != seat]
@@ -155,7 +160,8 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
         n = len(p.hand)
         p.hand, pool = pool[:n], pool[n:]
     s.deck = pool
-    rng.shuffle(s.reserve)
+    seen = {key for p in s.players for key in p.legends_used}
+    s.reserve = rng.sample(sorted(set(ROSTER) - seen), len(s.reserve))
     return s
 
 

@@ -55,6 +55,7 @@ from engine.protocol import (
 
 DEFAULT_COMPETITORS = ("ox_valdane", "mira_quickstep")
 DEFAULT_TURN_LIMIT = 200
+REDEALS = 10_000  # determinize: deals tried for an asked player's hand (each >= 1/30 to fit)
 
 SPEC = GameSpec(
     key="supershow",
@@ -1237,7 +1238,38 @@ class SupershowRules(BaseRules[State]):
         return lines or ["The match goes on."]
 
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
-        return views.determinize(state, seat, rng)
+        """A state `seat` cannot tell apart (view.determinize resamples the hidden cards).
+
+        Besides the target, a card played is put to others only if they hold a matching
+        Stop (Protecting, SH-063; interference, SH-069), and everybody sees who is asked:
+        so the hidden cards are dealt again until an asked player's hand holds one too
+        (rejection keeps the deal uniform among those that fit). Who would be asked after
+        the current one depends on the hands and is not public: it is worked out again
+        from the resampled hands.
+        """
+        asked = self._asked_other(state, seat)
+        guess = views.determinize(state, seat, rng)
+        for _ in range(REDEALS):
+            if asked is None or len(self._legal(guess, asked)) > 1:
+                break
+            guess = views.determinize(state, seat, rng)
+        if guess.phase is Phase.STOP and guess.stoppers:
+            assert guess.active is not None and guess.target is not None
+            current = guess.stoppers[0]
+            later = [o for o in self._third_parties(guess, guess.active, guess.target)
+                     if current == guess.target or o > current]
+            guess.stoppers = [current, *later]
+        return guess
+
+    def _asked_other(self, state: State, seat: int) -> int | None:
+        """Another seat now asked to stop a card it could be asked about only holding a
+        matching Stop (anyone but the card's target)."""
+        if state.phase is not Phase.STOP or state.shuffles or not state.stoppers:
+            return None
+        if self._over_limit(state) is not None:
+            return None
+        asked = state.stoppers[0]
+        return None if asked in (seat, state.target) else asked
 
 
 STOPS = frozenset({ActionType.STOP, ActionType.PROTECT, ActionType.INTERFERE})

@@ -160,7 +160,13 @@ def redact(event: Event, viewer: int | None, searcher: int | None) -> JSON:
 
 
 def determinize(state: State, seat: int, rng: random.Random) -> State:
-    """A state `seat` cannot tell apart: its deck reordered, the others' hands redealt."""
+    """A state `seat` cannot tell apart: its deck reordered, the others' hands redealt.
+
+    Known gap: a buried card (SH-023/024; a Mulligan's hand, SH-045; a Protect's hand,
+    SH-063) lies at the bottom of its deck in sight of the table until the deck runs
+    down to it, but the state does not record how many cards lie there, so every deck
+    is resampled whole.
+    """
     s = state.clone()
     rng.shuffle(s.players[seat].deck)
     for other in s.seats:

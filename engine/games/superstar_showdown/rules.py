@@ -80,6 +80,7 @@ NAMES = ("Red", "Blue")
 INTERFERENCE = 2  # SS-158: power per teammate next to the rival
 ASSIST_SQUARES = 3  # SS-155
 MAX_SEATS = 6
+REDEALS = 10_000  # determinize: deals tried for an asked rival's hand (each >= 1/60 to fit)
 
 SPEC = GameSpec(
     key="superstar_showdown",
@@ -1432,7 +1433,22 @@ class SuperstarShowdownRules(BaseRules[State]):
         return lines
 
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
-        return views.determinize(state, seat, rng)
+        """A state `seat` cannot tell apart (view.determinize resamples the hidden cards).
+
+        The rival side is asked to Reverse only while its hand holds a card that wins
+        (SS-097..SS-100), and everybody sees that it is asked; so the hidden cards are
+        dealt again until its hand holds one too (rejection keeps the deal uniform among
+        those that fit).
+        """
+        rival = 1 - state.teams[seat]
+        asked = (state.phase is Phase.REVERSAL and not state.shuffles
+                 and state.reversal_winner == 1 - rival)
+        guess = views.determinize(state, seat, rng)
+        for _ in range(REDEALS):
+            if not asked or len(self._legal(guess, rival)) > 1:
+                break
+            guess = views.determinize(state, seat, rng)
+        return guess
 
 
 def _quiet_choice(who: str, kind: object, action: JSON) -> str:

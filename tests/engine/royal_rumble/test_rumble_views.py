@@ -86,5 +86,7 @@ def test_determinize_keeps_what_the_seat_knows() -> None:
     pool = sorted(s.deck + s.players[1].hand + s.players[1].plan_cards() + s.players[2].hand)
     assert sorted(d.deck + d.players[1].hand + d.players[1].plan_cards()
                   + d.players[2].hand) == pool
-    assert sorted(d.reserve) == sorted(s.reserve)
+    # the reserve is redrawn from the Legends nobody has seen (which were chosen is hidden)
+    assert len(d.reserve) == len(s.reserve)
+    assert not set(d.reserve) & {k for p in s.players for k in p.legends_used}
     assert RULES.view(d, 0) == RULES.view(s, 0)

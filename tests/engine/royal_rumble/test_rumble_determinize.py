@@ -1,0 +1,149 @@
+"""Determinization against the Royal Rumble's hidden information (issue #9, item 3).
+
+Hidden (RR-09..RR-11, RR-15, RR-17, RR-42): every hand from everyone else, the deck's
+order, the face-down reserve Legends (which of the box's Legends were chosen at all,
+when fewer than ten play), and the face-down Attack and Boost of a plan until the
+Reveal (their target and whether a Boost lies there are public, RR-16). Over seeded
+random games at 2, 4 and 7 seats, each sampled state is determinized for every seat:
+
+(a) the seat's view of the determinized state equals its view of the real one;
+(b) the hidden parts are really resampled: several rng seeds give different hands,
+    deck orders, face-down plans and reserve Legends;
+(c) conservation: every Action card is still in the state once, the seat's own hand
+    and plan and every public pile untouched, the others' hands keep their sizes, a
+    face-down Attack stays an Attack and a Boost a Boost, the reserve keeps its size and
+    holds only Legends nobody has seen;
+(d) the seat's legal actions are the same; a seat asked to Defend, intervene or Hold On
+    is asked only while it holds such a card (RR-28), so its resampled hand still does;
+(e) the determinized state plays on: random decisions and sampled chance for a while.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from engine.bots import RandomBot
+from engine.games.royal_rumble import RULES
+from engine.games.royal_rumble.cards import ROSTER, Kind, card
+from engine.games.royal_rumble.state import Phase, Player, State, Step
+from engine.playout import play_match
+from engine.protocol import Event, PendingKind
+
+EVERY = 11  # check every eleventh state of a game
+EVERY_ASKED = 4  # and every fourth one where a seat is asked to Defend, intervene or Hold On
+ATTEMPTS = 8  # rng seeds tried where the hidden parts must differ
+SPOT = 3  # ... at every third check
+PLAY_ON = 25  # events played on a determinized state
+ASKED = (Step.DEFEND, Step.INTERVENE, Step.HOLD_ON)  # asked only holding a card (RR-28)
+
+
+def all_cards(state: State) -> Counter[str]:
+    """Every Action and Signature card id anywhere in the state, with its multiplicity."""
+    cards = state.deck + state.discard + state.box
+    for p in state.players:
+        cards += p.hand + p.plan_cards() + p.damage + ([p.signature] if p.signature else [])
+    if state.current is not None:
+        cards += [c for c in (state.current.card, state.current.boost) if c]
+    return Counter(cards)
+
+
+def seen_legends(state: State) -> set[str]:
+    """Legends that have been face up: every one that entered the ring."""
+    return {k for p in state.players for k in p.legends_used + p.placards}
+
+
+def public_part(p: Player) -> Any:
+    """Everything of a seat that every seat sees, as it is."""
+    return (p.legend, p.signature, p.damage, p.strain, p.placards, p.legends_used, p.target,
+            p.planned, p.breather, p.fallen, p.out, p.attack is None, p.boost is None)
+
+
+def hidden_part(state: State, seat: int) -> Any:
+    """What a determinization for `seat` may change."""
+    return (state.deck, state.reserve,
+            [(p.hand, p.attack, p.boost) for o, p in enumerate(state.players) if o != seat])
+
+
+def play_on(state: State, rng: random.Random) -> None:
+    """(e) A few random events on a determinized state."""
+    bot = RandomBot()
+    for _ in range(PLAY_ON):
+        pending = RULES.pending(state)
+        if pending.kind is PendingKind.END:
+            return
+        if pending.kind is PendingKind.CHANCE:
+            event = Event.chance(RULES.sample_chance(state, rng))
+        else:
+            seat = pending.seats[0]
+            event = Event.decision(seat, bot.choose(RULES, state, seat, rng))
+        state = RULES.apply(state, event)
+
+
+def check(state: State, seat: int, rng: random.Random, stats: Counter[str]) -> None:
+    """(a)-(e) for one seat at one state."""
+    stats["checks"] += 1
+    guess = RULES.determinize(state, seat, random.Random(rng.random()))
+    assert RULES.view(guess, seat) == RULES.view(state, seat)  # (a)
+    assert all_cards(guess) == all_cards(state)  # (c)
+    assert (guess.discard, guess.box, guess.reveal, guess.last_reveal) == \
+        (state.discard, state.box, state.reveal, state.last_reveal)
+    for other, (p, q) in enumerate(zip(state.players, guess.players, strict=True)):
+        assert public_part(q) == public_part(p) and len(q.hand) == len(p.hand)
+        if other == seat or state.phase is not Phase.PLAN:
+            assert (q.attack, q.boost) == (p.attack, p.boost)
+        if other == seat:
+            assert q.hand == p.hand
+        for slot, kind in (("attack", Kind.ATTACK), ("boost", Kind.BOOST)):
+            if getattr(q, slot) is not None:
+                assert card(getattr(q, slot)).kind is kind
+    assert len(guess.reserve) == len(state.reserve)
+    assert not set(guess.reserve) & seen_legends(state)
+    assert set(guess.reserve) <= set(ROSTER)
+    assert len(set(guess.reserve)) == len(guess.reserve)
+    pending = RULES.pending(state)
+    for s in pending.seats:
+        if s == seat:  # (d)
+            assert RULES.legal_actions(guess, s) == RULES.legal_actions(state, s)
+        elif state.step in ASKED:
+            stats["asked"] += 1
+            assert len(RULES.legal_actions(guess, s)) > 1, "asked without a card to play"
+    if stats["checks"] % SPOT == 0 and state.phase is not Phase.SETUP:  # (b)
+        stats["hidden"] += 1
+        seen = {repr(hidden_part(RULES.determinize(state, seat, random.Random(k)), seat))
+                for k in range(ATTEMPTS)}
+        assert len(seen) > 1, "the hidden cards are never resampled"
+        if state.reserve and len(ROSTER) - len(seen_legends(state)) > len(state.reserve):
+            stats["reserve"] += 1
+            picks = {tuple(sorted(RULES.determinize(state, seat, random.Random(k)).reserve))
+                     for k in range(ATTEMPTS)}
+            assert len(picks) > 1, "the reserve Legends are never resampled"
+    play_on(guess, rng)
+
+
+def run(n_seats: int, seed: int, stats: Counter[str]) -> None:
+    """One seeded random game with the checks along the way."""
+    rng = random.Random(seed * 7919)
+
+    def on_event(state: State, event: Event) -> None:
+        stats["events"] += 1
+        if (stats["events"] % EVERY == 0
+                or (state.step in ASKED and stats["events"] % EVERY_ASKED == 0)):
+            for seat in range(n_seats):
+                check(state, seat, rng, stats)
+
+    play_match(RULES, [RandomBot()] * n_seats, random.Random(seed), {"round_limit": 15},
+               on_event)
+
+
+@pytest.mark.parametrize("n_seats", [2, 4, 7])
+def test_determinize_resamples_only_what_the_seat_cannot_see(n_seats: int) -> None:
+    """Hands, deck, face-down plans and the reserve are resampled; nothing else moves."""
+    stats: Counter[str] = Counter()
+    for seed in range(2):
+        run(n_seats, seed, stats)
+    assert stats["hidden"] > 10 and stats["reserve"] > 5
+    assert stats["asked"] > 0 or n_seats == 2

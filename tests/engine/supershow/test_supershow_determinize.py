@@ -1,0 +1,125 @@
+"""Determinization against The Supershow's hidden information (issue #9, item 3).
+
+Hidden (SH-002, SH-023/024, SH-045): every hand from everyone but its owner (team-mates
+too), every deck's order and content from everyone. Over seeded random playouts of
+several match types, each sampled state is determinized for every seat and checked:
+
+(a) the seat's view of the determinized state equals its view of the real one;
+(b) the hidden parts are really resampled: several rng seeds give different hands of
+    the others and different deck orders;
+(c) conservation: every card is still in the state once, the seat's own hand and every
+    public pile are untouched, and each other seat's unseen cards (hand and deck) only
+    moved between its hand and its deck, hand sizes kept;
+(d) the seat's legal actions are the same; besides a card's target, a player is asked
+    to stop it only while holding a matching Stop (SH-063 Protecting, SH-069
+    interference), so an asked player's resampled hand still holds one, and who would
+    be asked next is worked out from the resampled hands, not read from the real ones;
+(e) the determinized state plays on: random decisions and sampled chance for a while.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from engine.bots import RandomBot
+from engine.games.supershow import RULES
+from engine.games.supershow.state import Phase, Player, State
+from engine.playout import play_match
+from engine.protocol import Event, PendingKind
+
+EVERY = 4  # check every fourth state of a playout
+ATTEMPTS = 8  # rng seeds tried where the hidden parts must differ
+SPOT = 3  # ... at every third check
+PLAY_ON = 25  # events played on a determinized state
+KINDS = [("one_on_one", 2, {}), ("tag_team", 3, {}), ("tornado_tag_team", 4, {}),
+         ("fatal_four_way_elimination", 4, {"dq": "on"}), ("birdcage", 4, {})]
+
+
+def all_cards(state: State) -> Counter[str]:
+    """Every card id anywhere in the state, with its multiplicity."""
+    cards = [c for p in state.players for c in p.deck + p.hand + p.discard + p.all_in_play()]
+    return Counter(cards + ([state.played] if state.played else []))
+
+
+def public_piles(p: Player) -> Any:
+    """Everything of a seat that every seat sees, as it is."""
+    return (p.discard, p.in_play, p.turns, p.mulliganed, p.boosts, p.competitor)
+
+
+def play_on(state: State, rng: random.Random) -> None:
+    """(e) A few random events on a determinized state."""
+    bot = RandomBot()
+    for _ in range(PLAY_ON):
+        pending = RULES.pending(state)
+        if pending.kind is PendingKind.END:
+            return
+        if pending.kind is PendingKind.CHANCE:
+            event = Event.chance(RULES.sample_chance(state, rng))
+        else:
+            seat = pending.seats[0]
+            event = Event.decision(seat, bot.choose(RULES, state, seat, rng))
+        state = RULES.apply(state, event)
+
+
+def check(state: State, seat: int, rng: random.Random, stats: Counter[str]) -> None:
+    """(a)-(e) for one seat at one state."""
+    stats["checks"] += 1
+    guess = RULES.determinize(state, seat, random.Random(rng.random()))
+    assert RULES.view(guess, seat) == RULES.view(state, seat)  # (a)
+    assert all_cards(guess) == all_cards(state)  # (c)
+    assert guess.played == state.played
+    for other, (p, q) in enumerate(zip(state.players, guess.players, strict=True)):
+        assert public_piles(q) == public_piles(p)
+        assert len(q.hand) == len(p.hand) and len(q.deck) == len(p.deck)
+        assert Counter(q.hand + q.deck) == Counter(p.hand + p.deck)
+        if other == seat:
+            assert q.hand == p.hand
+    assert RULES.legal_actions(guess, seat) == RULES.legal_actions(state, seat)  # (d)
+    if state.phase is Phase.STOP and state.played:
+        stats["stop"] += 1
+        played = state.card(state.played)
+        asked = state.stoppers[0]
+        shown = RULES.pending(state).seats == (asked,) and asked not in (seat, state.target)
+        for o in guess.stoppers[1:] + ([asked] if shown else []):
+            stats["stop_others"] += 1  # asked only holding a matching Stop (SH-063, SH-069)
+            assert any((stop := guess.card(c).stop) and stop.matches(played)
+                       for c in guess.players[o].hand), "asked without a matching Stop"
+    others = [p for o, p in enumerate(state.players) if o != seat and p.hand and len(p.deck) > 2]
+    if stats["checks"] % SPOT == 0 and others:  # (b)
+        stats["hidden"] += 1
+        seen = {repr([(p.hand, p.deck) for p in
+                      RULES.determinize(state, seat, random.Random(k)).players])
+                for k in range(ATTEMPTS)}
+        assert len(seen) > 1, "the hidden cards are never resampled"
+    play_on(guess, rng)
+
+
+def run(match_type: str, n_seats: int, extra: dict[str, Any], seed: int) -> Counter[str]:
+    """One seeded random playout with the checks on every EVERY-th state."""
+    stats: Counter[str] = Counter()
+    rng = random.Random(seed * 7919)
+
+    def on_event(state: State, event: Event) -> None:
+        stats["events"] += 1
+        if stats["events"] % EVERY == 0:
+            for seat in range(n_seats):
+                check(state, seat, rng, stats)
+
+    options = {"match_type": match_type, **extra}
+    play_match(RULES, [RandomBot()] * n_seats, random.Random(seed), options, on_event)
+    return stats
+
+
+@pytest.mark.parametrize(("match_type", "n_seats", "extra"), KINDS)
+def test_determinize_resamples_only_what_the_seat_cannot_see(
+        match_type: str, n_seats: int, extra: dict[str, Any]) -> None:
+    """Hands and decks of the others are redealt, the seat's own deck reordered."""
+    stats: Counter[str] = Counter()
+    for seed in range(3):
+        stats += run(match_type, n_seats, extra, seed)
+    assert stats["hidden"] > 20 and stats["stop"] > 0
+    assert stats["stop_others"] > 0 or n_seats == 2

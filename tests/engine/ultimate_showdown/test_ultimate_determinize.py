@@ -1,0 +1,134 @@
+"""Determinization against Ultimate Showdown's hidden information (issue #9, item 3).
+
+Hidden (US-05, US-11, US-14..US-20, US-21..US-24, US-43): the Contender deck and the
+Challenge deck's unknown part, every hand but your own, who played which Contenders face
+down into the boxes (and so who owns each slot, but your own, and the Box B leftovers),
+secret votes until everyone has voted and bets until the round is scored. Over seeded
+random games at 3, 5 and 8 seats, each sampled state is determinized for every seat:
+
+(a) the seat's view of the determinized state equals its view of the real one;
+(b) the hidden parts are really resampled: several rng seeds give different hands,
+    decks, boxes, owners, ballots or bets;
+(c) conservation: every Contender and Challenge card is still in the state, as often;
+    the seat's own hand, boxes, ballots, bets and slots are untouched, every public
+    pile and revealed vote as it was, a vote or bet not yet cast stays uncast;
+(d) the seat's legal actions are the same;
+(e) the determinized state plays on: random decisions and sampled chance for a while.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from engine.bots import RandomBot
+from engine.games.ultimate_showdown import RULES
+from engine.games.ultimate_showdown.state import Phase, State
+from engine.playout import play_match
+from engine.protocol import Event, PendingKind
+
+EVERY = 3  # check every third state of a game
+ATTEMPTS = 8  # rng seeds tried where the hidden parts must differ
+SPOT = 3  # ... at every third check
+PLAY_ON = 25  # events played on a determinized state
+
+
+def contenders(state: State) -> Counter[str]:
+    """Every Contender id anywhere in the state, each place once (a played Contender
+    stays in its box when it is dealt to a slot or, a Box B leftover, to its owner's
+    hidden discard pile, until the round ends)."""
+    hidden = [c for h in state.hidden_discard for c in h]
+    placed = {*state.slots, *hidden}
+    boxes = [c for b in state.boxes if b for c in (*b[0], *b[1]) if c not in placed]
+    return Counter([*state.deck, *(c for h in state.hands for c in h), *state.discard,
+                    *hidden, *boxes, *state.slots, *state.kept])
+
+
+def challenges(state: State) -> Counter[str]:
+    """Every Challenge card anywhere in the state."""
+    sudden = [state.sudden.card] if state.sudden else []
+    return Counter([*state.challenge_deck, *state.challenge_discard, *state.drawn, *sudden])
+
+
+def own_part(state: State, seat: int) -> Any:
+    """What the seat itself put down or holds."""
+    def at(values: tuple[Any, ...]) -> Any:
+        return values[seat] if values else None
+
+    return (at(state.hands), at(state.boxes), at(state.hidden_discard), at(state.bets),
+            at(state.ballots), at(state.challenge_ballots),
+            state.sudden.ballots[seat] if state.sudden else None,
+            [i for i, o in enumerate(state.owners) if o == seat])
+
+
+def public_part(state: State) -> Any:
+    """What every seat sees, as it is."""
+    cast = (tuple(b is None for b in state.ballots),
+            tuple(b is None for b in state.challenge_ballots),
+            tuple(b is None for b in state.sudden.ballots) if state.sudden else None,
+            tuple(tuple(b is None for b in bet) for bet in state.bets),
+            tuple(b is None for b in state.boxes))
+    sudden = state.sudden and (state.sudden.tied, state.sudden.orange, state.sudden.blue,
+                               state.sudden.queue, state.sudden.card, state.sudden.votes)
+    return (state.phase, state.round, state.pow_holder, state.discard, state.drawn,
+            state.choices, state.challenge, state.challenge_vote, state.slots, state.winners,
+            state.votes, state.kept, state.history, state.discarded, state.challenge_discard,
+            tuple(len(h) for h in state.hands), cast, sudden)
+
+
+def hidden_part(state: State) -> Any:
+    return (state.deck, state.hands, state.boxes, state.owners, state.hidden_discard,
+            state.ballots, state.challenge_ballots, state.bets, state.challenge_deck,
+            state.sudden and state.sudden.ballots)
+
+
+def play_on(state: State, rng: random.Random) -> None:
+    """(e) A few random events on a determinized state."""
+    bot = RandomBot()
+    for _ in range(PLAY_ON):
+        pending = RULES.pending(state)
+        if pending.kind is PendingKind.END:
+            return
+        if pending.kind is PendingKind.CHANCE:
+            event = Event.chance(RULES.sample_chance(state, rng))
+        else:
+            seat = pending.seats[0]
+            event = Event.decision(seat, bot.choose(RULES, state, seat, rng))
+        state = RULES.apply(state, event)
+
+
+def check(state: State, seat: int, rng: random.Random, stats: Counter[str]) -> None:
+    """(a)-(e) for one seat at one state."""
+    stats["checks"] += 1
+    guess = RULES.determinize(state, seat, random.Random(rng.random()))
+    assert RULES.view(guess, seat) == RULES.view(state, seat)  # (a)
+    assert contenders(guess) == contenders(state)  # (c)
+    assert challenges(guess) == challenges(state)
+    assert own_part(guess, seat) == own_part(state, seat)
+    assert public_part(guess) == public_part(state)
+    assert RULES.legal_actions(guess, seat) == RULES.legal_actions(state, seat)  # (d)
+    if stats["checks"] % SPOT == 0 and state.phase not in (Phase.SETUP, Phase.OVER):  # (b)
+        stats["hidden"] += 1
+        seen = {repr(hidden_part(RULES.determinize(state, seat, random.Random(k))))
+                for k in range(ATTEMPTS)}
+        assert len(seen) > 1, "the hidden parts are never resampled"
+    play_on(guess, rng)
+
+
+@pytest.mark.parametrize("n_seats", [3, 5, 8])
+def test_determinize_resamples_only_what_the_seat_cannot_see(n_seats: int) -> None:
+    """Hands, decks, boxes and owners, votes and bets are resampled; nothing else moves."""
+    stats: Counter[str] = Counter()
+    rng = random.Random(n_seats * 7919)
+
+    def on_event(state: State, event: Event) -> None:
+        stats["events"] += 1
+        if stats["events"] % EVERY == 0 or state.phase is Phase.SUDDEN_DEATH:
+            for seat in range(n_seats):
+                check(state, seat, rng, stats)
+
+    play_match(RULES, [RandomBot()] * n_seats, random.Random(n_seats), {}, on_event)
+    assert stats["hidden"] > 50
