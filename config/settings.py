@@ -153,9 +153,18 @@ CELERY_BEAT_SCHEDULE = {
         "task": "league.tasks.sweep_results",
         "schedule": float(env_int("RESULT_SWEEP_SECONDS", 120)),
     },
+    "sweep-simulation-chunks": {
+        "task": "league.sim_tasks.sweep_simulations",
+        "schedule": float(env_int("SIMULATION_SWEEP_SECONDS", 60)),
+    },
 }
 # Seconds a bot may think before a random legal move is played instead.
 BOT_TIME_BUDGET = float(env_int("BOT_TIME_BUDGET_SECONDS", 5))
+# Simulation jobs: how many chunks of a job wait in the queue at once (enough to keep every
+# worker busy; a cancelled job leaves at most this many tasks that do nothing), and after
+# how long a chunk claimed or queued without finishing counts as lost to a crashed worker.
+SIMULATION_QUEUE_AHEAD = env_int("SIMULATION_QUEUE_AHEAD", 8)
+SIMULATION_STALE_SECONDS = env_int("SIMULATION_STALE_SECONDS", 600)
 
 LOGGING = {
     "version": 1,

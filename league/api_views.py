@@ -7,19 +7,21 @@ Writes are gated by `LeaguePermission`, which reads each view's `organizer_scope
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
-from django.http import Http404
+from django.http import Http404, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import JSONParser
+from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from league import events
+from league import events, simulation
 from league.events import LeagueError
 from league.models import (
     Event,
@@ -29,6 +31,7 @@ from league.models import (
     RankingTotal,
     RoundScore,
     Season,
+    SimulationJob,
     Standing,
     Team,
 )
@@ -60,6 +63,9 @@ from league.serializers import (
     SeatToBotSerializer,
     SeedSerializer,
     ShowdownEventCreateSerializer,
+    SimulationCreateSerializer,
+    SimulationJobSerializer,
+    SimulationProgressSerializer,
     StandingSerializer,
     TeamCreateSerializer,
     TeamSerializer,
@@ -500,3 +506,110 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewSe
         team = body.save()
         return Response(TeamSerializer(self.get_queryset().get(pk=team.pk)).data,
                         status=status.HTTP_201_CREATED)
+
+
+# -- simulation jobs ---------------------------------------------------------------------
+
+class SimulationPermission(BasePermission):
+    """Staff and organizers (of a season or an Event) only, for reads too; cancelling and
+    resuming is for the job's creator or staff (the service checks that)."""
+
+    code = "not_organizer"
+    message = "Only staff and organizers may run simulations."
+
+    def has_permission(self, request: Any, view: Any) -> bool:
+        return bool(request.user and request.user.is_authenticated
+                    and simulation.can_simulate(request.user))
+
+
+class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewSet):
+    """Simulation jobs: many bot-vs-bot matches played in chunks on the workers."""
+
+    serializer_class = SimulationJobSerializer
+    permission_classes = [SimulationPermission]
+    not_found = "No such simulation."
+
+    def get_queryset(self) -> QuerySet[SimulationJob]:
+        found = SimulationJob.objects.select_related("created_by").order_by("-created_at", "-id")
+        return found.defer("totals") if self.action != "list" else found.defer("totals",
+                                                                                "summary")
+
+    def _detail(self, job: SimulationJob, code: int = status.HTTP_200_OK) -> Response:
+        return Response(SimulationJobSerializer(self.get_queryset().get(pk=job.pk)).data,
+                        status=code)
+
+    @extend_schema(summary="List simulation jobs", description="Newest first; without "
+                   "their summaries (read one job for it).",
+                   responses={200: SimulationJobSerializer(many=True), **errors(401, 403)})
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        data = SimulationJobSerializer(page, many=True).data
+        for row in data:
+            row.pop("summary", None)
+        return self.get_paginated_response(data)
+
+    @extend_schema(summary="One simulation job with its summary",
+                   responses={200: SimulationJobSerializer, **errors(401, 403, 404)})
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().retrieve(request, *args, **kwargs)
+
+    @extend_schema(summary="Start a simulation job (staff and organizers)",
+                   description="Checked before anything is written or queued; refusals: "
+                               "unknown_game, unknown_bot, bad_seat_count (the number of "
+                               "bots is the seat count), bad_matches, bad_chunk, bad_seed, "
+                               "bad_option (or the engine's code for options it refuses). "
+                               "Match i plays with a seed derived from the job's seed and i, "
+                               "so a job is reproducible.",
+                   request=SimulationCreateSerializer,
+                   responses={201: SimulationJobSerializer, **errors(400, 401, 403)})
+    def create(self, request: Request) -> Response:
+        job = simulation.create_job(by=request.user, **self.body(SimulationCreateSerializer))
+        return self._detail(job, status.HTTP_201_CREATED)
+
+    @extend_schema(summary="How far the job is", description="Cheap to poll.",
+                   responses={200: SimulationProgressSerializer, **errors(401, 403, 404)})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def progress(self, request: Request, pk: str) -> Response:
+        job = self.get_object()
+        return Response(SimulationProgressSerializer(simulation.progress(job)).data)
+
+    @extend_schema(summary="Cancel the job (its creator or staff)",
+                   description="No more chunks are queued; the finished ones stay in the "
+                               "summary. 409 job_finished when it has ended already.",
+                   request=None, responses={200: SimulationJobSerializer,
+                                            **errors(401, 403, 404, 409)})
+    @action(detail=True, methods=["post"])
+    def cancel(self, request: Request, pk: str) -> Response:
+        job = simulation.cancel_job(job=self.get_object(), by=request.user)
+        return self._detail(job)
+
+    @extend_schema(summary="Resume the job after a worker crash (its creator or staff)",
+                   description="Every chunk claimed or queued but not finished is queued "
+                               "again (a chunk is written once, so one still playing "
+                               "elsewhere costs only time). 409 job_cancelled or job_failed.",
+                   request=None, responses={200: SimulationJobSerializer,
+                                            **errors(401, 403, 404, 409)})
+    @action(detail=True, methods=["post"])
+    def resume(self, request: Request, pk: str) -> Response:
+        job = self.get_object()
+        simulation.resume_job(job=job, by=request.user)
+        return self._detail(job)
+
+    @extend_schema(summary="The kept match logs, as JSON lines",
+                   description="One match a line, in match order: `{match, seed, options, "
+                               "placements, events}`; replaying `events` with `options` "
+                               "rebuilds the match. 404 no_logs unless the job keeps logs.",
+                   responses={(200, "application/x-ndjson"): OpenApiTypes.STR,
+                              **errors(401, 403, 404)})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def logs(self, request: Request, pk: str) -> StreamingHttpResponse | Response:
+        job = self.get_object()
+        if not job.logs:
+            return Response({"code": "no_logs", "detail": "This job keeps no logs."},
+                            status=status.HTTP_404_NOT_FOUND)
+        lines = (json.dumps(match, separators=(",", ":")) + "\n"
+                 for match in simulation.iter_logs(job))
+        response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
+        response["Content-Disposition"] = (f'attachment; filename="simulation-{job.pk}'
+                                           '-logs.jsonl"')
+        return response

@@ -306,3 +306,41 @@ class TeamForm(forms.Form):
         """The team through the league service (which checks names and members)."""
         return events.create_team(name=self.cleaned_data["name"],
                                   members=words(self.cleaned_data["members"]), by=by)
+
+
+class SimulationForm(forms.Form):
+    """A simulation job: a game, one bot per seat, how many matches and how to run them."""
+
+    game = forms.ChoiceField()
+    bots = forms.CharField(
+        max_length=500, initial="random, heuristic",
+        help_text="One bot per seat, in seat order (the number of bots is the seat count).")
+    matches = forms.IntegerField(initial=1000)
+    options = forms.CharField(
+        required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 2}),
+        help_text='The game\'s options as JSON, e.g. {"best_of": 3}.')
+    balance = forms.BooleanField(
+        required=False, label="Balance run",
+        help_text="Each match draws every seat's Superstar, Competitor or Legend at random and "
+                  "the summary rates each one (Super Showdown: Hero and Villain).")
+    logs = forms.BooleanField(required=False, label="Keep the match logs",
+                              help_text="Every match's events, downloadable as JSON lines.")
+    chunk = forms.IntegerField(initial=50, label="Matches per task")
+    seed = forms.IntegerField(required=False, min_value=0,
+                              help_text="Empty: a random seed (the job shows it).")
+
+    def __init__(self, *args: Any, games: list[tuple[str, str]], **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "sim")
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = games
+
+    def clean_options(self) -> dict[str, Any]:
+        return _json_object(self.cleaned_data["options"], "Options")
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """The arguments of `simulation.create_job`."""
+        data = self.cleaned_data
+        return {"game": data["game"], "bots": words(data["bots"]),
+                "matches": data["matches"], "options": data["options"],
+                "balance": data["balance"], "logs": data["logs"], "chunk": data["chunk"],
+                "seed": data["seed"]}

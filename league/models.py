@@ -378,3 +378,88 @@ class RankingPoints(models.Model):
             models.UniqueConstraint(fields=["match", "team", "number"],
                                     name="rankingpoints_unique"),
         ]
+
+
+# -- simulation jobs: bot-vs-bot matches played in memory on the workers ---------------
+
+class SimulationJob(models.Model):
+    """Many bot-vs-bot matches of one game, played in chunks on the workers.
+
+    `totals` is the merge of the finished chunks' tallies and `summary` what it reads as
+    (see `league.simulation`); both change only when a chunk's result is written.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        CANCELLED = "cancelled", "Cancelled"
+        FAILED = "failed", "Failed"
+
+    game = models.CharField(max_length=64)
+    bots = models.JSONField(default=list)  # one bot name per seat
+    options = models.JSONField(default=dict, blank=True)
+    balance = models.BooleanField(default=False)
+    logs = models.BooleanField(default=False)
+    seed = models.PositiveBigIntegerField()
+    planned = models.PositiveIntegerField()
+    chunk_size = models.PositiveIntegerField()
+    chunk_count = models.PositiveIntegerField()
+    done_matches = models.PositiveIntegerField(default=0)
+    done_chunks = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    error = models.TextField(blank=True)
+    totals = models.JSONField(default=dict, blank=True)
+    summary = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"simulation {self.pk} ({self.game}, {self.planned} matches)"
+
+    @property
+    def finished(self) -> bool:
+        """Nothing more will run: done, cancelled or failed."""
+        return self.status in {self.Status.DONE, self.Status.CANCELLED, self.Status.FAILED}
+
+
+class SimulationChunk(models.Model):
+    """A run of consecutive matches of a job: one task, its result written once."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    job = models.ForeignKey(SimulationJob, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    start = models.PositiveIntegerField()  # the index of its first match in the job
+    count = models.PositiveIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    tallies = models.JSONField(null=True, blank=True)
+    log = models.JSONField(null=True, blank=True)  # only when the job keeps the logs
+    error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["job", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "index"], name="simulationchunk_unique"),
+        ]
+        indexes = [models.Index(fields=["job", "status"], name="simulationchunk_status")]
+
+    def __str__(self) -> str:
+        return f"simulation {self.job_id} chunk {self.index}"

@@ -28,6 +28,7 @@ from league.models import (
     RoundScore,
     Season,
     SeasonStanding,
+    SimulationJob,
     Standing,
     Team,
 )
@@ -461,3 +462,107 @@ class TeamCreateSerializer(serializers.Serializer):
         """The team and its members, or nothing (see league.events.create_team)."""
         return events.create_team(name=validated_data["name"],
                                   members=validated_data["members"], by=self.context["by"])
+
+
+# -- simulation jobs ---------------------------------------------------------------------
+
+class SimulationCreateSerializer(serializers.Serializer):
+    game = serializers.CharField(max_length=64, help_text="The game's key.")
+    bots = serializers.ListField(child=serializers.CharField(max_length=64),
+                                 help_text="One bot per seat, in seat order.")
+    matches = serializers.IntegerField(help_text="How many matches (1-1,000,000).")
+    options = serializers.JSONField(required=False, default=dict,
+                                    help_text="The game's options (a JSON object).")
+    balance = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Sample each seat's Superstar, Competitor or Legend per match and rate "
+                  "each one (Super Showdown: Hero and Villain).")
+    logs = serializers.BooleanField(required=False, default=False,
+                                    help_text="Keep every match's event log.")
+    chunk = serializers.IntegerField(required=False, default=50,
+                                     help_text="Matches per task (1-10,000).")
+    seed = serializers.IntegerField(required=False, allow_null=True, default=None,
+                                    help_text="The job's seed; null: a random one.")
+
+
+class SimulationSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    bot = serializers.CharField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField(help_text="Sole first places.")
+    draws = serializers.IntegerField(help_text="First places shared with other seats.")
+    points = serializers.FloatField(help_text="1 a sole win, 1/k a first place shared by k.")
+    rate = serializers.FloatField(help_text="points / games.")
+    low = serializers.FloatField(help_text="The 95% Wilson interval's lower end.")
+    high = serializers.FloatField(help_text="The 95% Wilson interval's upper end.")
+
+
+class SimulationEntitySerializer(serializers.Serializer):
+    key = serializers.CharField()
+    name = serializers.CharField()
+    kind = serializers.CharField(help_text="superstar, competitor, legend or role.")
+    games = serializers.IntegerField()
+    points = serializers.FloatField()
+    rate = serializers.FloatField()
+    low = serializers.FloatField()
+    high = serializers.FloatField()
+
+
+class SimulationFirstPlayerSerializer(serializers.Serializer):
+    rate = serializers.FloatField(help_text="The points rate of the seat of the first decision.")
+    low = serializers.FloatField()
+    high = serializers.FloatField()
+    fair = serializers.FloatField(help_text="1 / seats.")
+
+
+class SimulationLengthSerializer(serializers.Serializer):
+    mean = serializers.FloatField(help_text="Engine events per match.")
+    min = serializers.IntegerField()
+    max = serializers.IntegerField()
+    histogram = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField()),
+        help_text="[inclusive upper bound, matches] per bin.")
+
+
+class SimulationSummarySerializer(serializers.Serializer):
+    game = serializers.CharField()
+    bots = serializers.ListField(child=serializers.CharField())
+    options = serializers.JSONField()
+    balance = serializers.BooleanField()
+    matches = serializers.IntegerField(help_text="Matches done.")
+    planned = serializers.IntegerField()
+    by_seat = SimulationSeatSerializer(many=True)
+    by_entity = SimulationEntitySerializer(many=True, help_text="Empty unless a balance run.")
+    first_player = SimulationFirstPlayerSerializer()
+    length = SimulationLengthSerializer()
+    seconds = serializers.FloatField(help_text="CPU seconds of the finished chunks.")
+    matches_per_second = serializers.FloatField(help_text="Per core.")
+
+
+class SimulationProgressSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.CharField(help_text="queued, running, done, cancelled or failed.")
+    finished = serializers.BooleanField(help_text="Nothing more will run.")
+    matches = serializers.IntegerField(help_text="Matches done.")
+    planned = serializers.IntegerField()
+    percent = serializers.IntegerField()
+    chunks = serializers.IntegerField()
+    chunks_done = serializers.IntegerField()
+    matches_per_second = serializers.FloatField(help_text="Wall clock, since the start.")
+    error = serializers.CharField()
+
+
+class SimulationJobSerializer(serializers.ModelSerializer):
+    status = serializers.CharField(read_only=True,
+                                   help_text="queued, running, done, cancelled or failed.")
+    matches = serializers.IntegerField(source="done_matches", read_only=True)
+    chunks = serializers.IntegerField(source="chunk_count", read_only=True)
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    summary = SimulationSummarySerializer(read_only=True)
+
+    class Meta:
+        model = SimulationJob
+        fields = ["id", "game", "bots", "options", "balance", "logs", "seed", "status",
+                  "planned", "matches", "chunk_size", "chunks", "done_chunks", "error",
+                  "created_by", "created_at", "started_at", "finished_at", "summary"]
+        read_only_fields = fields

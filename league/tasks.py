@@ -7,6 +7,7 @@ from django.core.cache import cache
 from django.db import OperationalError
 
 from league import dashboard_tasks, events, projections
+from league.sim_tasks import run_chunk, sweep_simulations  # noqa: F401 (registered)
 from matches.models import Match
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from functools import wraps
@@ -22,13 +23,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engine import registry
-from league import dashboard_tasks, events, formats, showdown, svg
+from league import dashboard_tasks, events, formats, showdown, simulation, svg
 from league.events import LeagueError
 from league.forms import (
     FORMAT_TITLES,
@@ -41,6 +42,7 @@ from league.forms import (
     SeasonForm,
     SeedForm,
     ShowdownEventForm,
+    SimulationForm,
     TeamForm,
 )
 from league.models import (
@@ -54,6 +56,7 @@ from league.models import (
     RatingHistory,
     Season,
     SeasonStanding,
+    SimulationJob,
     Standing,
 )
 from matches.models import Match, Seat
@@ -785,3 +788,119 @@ def _csv_response(filename: str, header: list[str], rows: Iterable[list[Any]]) -
     writer.writerows([_cell(v) for v in row] for row in rows)
     return response
 
+
+
+# -- simulation jobs ------------------------------------------------------------------------
+
+@organizer_required
+@require_GET
+def simulations(request: HttpRequest) -> HttpResponse:
+    """The simulation jobs, newest first, and the form to start one."""
+    return _render_simulations(request, SimulationForm(games=_game_choices()))
+
+
+@organizer_required
+@require_POST
+def simulation_create(request: HttpRequest) -> HttpResponse:
+    """Start a simulation job; its page next. A refusal comes back with its code, and
+    nothing was written or queued."""
+    form = SimulationForm(request.POST, games=_game_choices())
+    if not form.is_valid():
+        return _render_simulations(request, form, status=400)
+    try:
+        job = simulation.create_job(by=request.user, **form.service_kwargs())
+    except LeagueError as exc:
+        refusal = {"code": exc.code, "detail": exc.detail}
+        return _render_simulations(request, form, refusal=refusal, status=exc.status)
+    return redirect("league:simulation", job_id=job.pk)
+
+
+@organizer_required
+@require_GET
+def simulation_job(request: HttpRequest, job_id: int) -> HttpResponse:
+    """One job: its progress (polled while it runs), its summary and its cancel button."""
+    job = get_object_or_404(SimulationJob.objects.select_related("created_by"), pk=job_id)
+    return render(request, "league/simulation.html", _simulation_context(request, job))
+
+
+@organizer_required
+@require_GET
+def simulation_progress(request: HttpRequest, job_id: int) -> HttpResponse:
+    """The polled progress and summary of a job; 204 while nothing in it changed."""
+    job = get_object_or_404(SimulationJob, pk=job_id)
+    context = _simulation_context(request, job)
+    if request.GET.get("v") == context["version"]:
+        return HttpResponse(status=204)
+    return render(request, "league/_simulation_progress.html", context)
+
+
+@organizer_required
+@require_POST
+def simulation_cancel(request: HttpRequest, job_id: int) -> HttpResponse:
+    """Cancel a job (its creator or staff): no more chunks are queued, finished ones stay."""
+    job = get_object_or_404(SimulationJob, pk=job_id)
+    error = None
+    try:
+        job = simulation.cancel_job(job=job, by=request.user)
+    except LeagueError as exc:
+        error = exc.detail
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("league:simulation", job_id=job.pk)
+    # htmx swaps only 2xx answers, so a refusal comes back as 200 with its message.
+    return render(request, "league/_simulation_progress.html",
+                  _simulation_context(request, job, error))
+
+
+@organizer_required
+@require_GET
+def simulation_logs(request: HttpRequest, job_id: int) -> StreamingHttpResponse:
+    """The kept match logs of a job as JSON lines, one match a line, in match order."""
+    job = get_object_or_404(SimulationJob, pk=job_id)
+    if not job.logs:
+        raise Http404("This job keeps no logs.")
+    lines = (json.dumps(match, separators=(",", ":")) + "\n"
+             for match in simulation.iter_logs(job))
+    response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
+    response["Content-Disposition"] = f'attachment; filename="simulation-{job.pk}-logs.jsonl"'
+    return response
+
+
+def _render_simulations(request: HttpRequest, form: SimulationForm, *,
+                        refusal: dict[str, str] | None = None,
+                        status: int = 200) -> HttpResponse:
+    jobs = SimulationJob.objects.select_related("created_by").defer("totals", "summary")[:50]
+    context = {
+        "form": form, "refusal": refusal, "titles": _titles(),
+        "jobs": [{"job": job, "progress": simulation.progress(job)} for job in jobs],
+        "bots": {key: registry.bot_names(key) for key, _ in _game_choices()},
+        "options_help": {key: rules.spec.to_json()["options"]
+                         for key, rules in registry.games().items()},
+    }
+    return render(request, "league/simulations.html", context, status=status)
+
+
+def _simulation_context(request: HttpRequest, job: SimulationJob,
+                        error: str | None = None) -> dict[str, Any]:
+    summary = job.summary or simulation.job_summary(job)
+    return {
+        "job": job,
+        "progress": simulation.progress(job),
+        "summary": summary,
+        "by_seat": [_percents(row) for row in summary["by_seat"]],
+        "by_entity": [_percents(row) for row in summary["by_entity"]],
+        "first_player": _percents(summary["first_player"]),
+        "can_manage": simulation.can_manage(job, request.user),
+        "error": error,
+        "title": _titles().get(job.game, job.game),
+        "options_json": json.dumps(job.options),
+        "version": f"{job.status}-{job.done_matches}",
+    }
+
+
+def _percents(row: dict[str, Any]) -> dict[str, Any]:
+    """A summary row with its rates as percentages for people."""
+    shown = {name: f"{100 * row[name]:.1f}%" for name in ("rate", "low", "high", "fair")
+             if name in row}
+    return {**row, "shown": shown}

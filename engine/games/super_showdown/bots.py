@@ -271,8 +271,11 @@ class HeuristicBot:
         if to == know.theirs:
             return ev.expected(know.played, Outlook.BRAWN)
         other = 1 - know.seat
-        answers = {outlook_at(know.seat, _with(know, other, sq, positions), mayhem)
-                   for sq in board.reachable(know.theirs, to)}
+        # In reachable order, not a set's: `min` keeps the first of equals, and a set of
+        # StrEnums iterates by string hash, which differs from process to process.
+        answers = list(dict.fromkeys(
+            outlook_at(know.seat, _with(know, other, sq, positions), mayhem)
+            for sq in board.reachable(know.theirs, to)))
         mine_seen_by_them = (*know.hand, know.played)
         total = 0.0
         for theirs in know.pool:

@@ -1,0 +1,184 @@
+"""Run a simulation job: many bot-vs-bot matches of one game, in chunks on the workers.
+
+    manage.py simulate super_showdown --matches 2000 --bots random,heuristic
+    manage.py simulate superstar_showdown --matches 600 --bots heuristic,heuristic --balance
+    manage.py simulate --resume 12        # re-queue what a crashed worker left, and wait
+
+Waits for the job (unless --no-wait), drawing a progress bar on stderr, then prints the
+summary. Without a broker (the embedded default) the chunks run in this process.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from league import simulation
+from league.events import LeagueError
+from league.models import SimulationJob
+
+BAR = 30
+POLL_SECONDS = 0.5
+QUIET_WARNING_SECONDS = 30
+
+
+def progress_bar(done: int, planned: int, rate: float = 0.0) -> str:
+    """`[#########.....................]  300/1,000  30%  41.2 matches/s`."""
+    filled = BAR * done // planned if planned else BAR
+    percent = 100 * done // planned if planned else 100
+    speed = f"  {rate:.1f} matches/s" if rate else ""
+    return f"[{'#' * filled}{'.' * (BAR - filled)}] {done:,}/{planned:,} {percent:3d}%{speed}"
+
+
+class Command(BaseCommand):
+    help = "Play many bot-vs-bot matches of a game on the workers and summarize them."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("game", nargs="?", help="The game's key, e.g. super_showdown.")
+        parser.add_argument("--matches", type=int, help="How many matches to play.")
+        parser.add_argument("--bots", help="One bot per seat, comma-separated: random,heuristic")
+        parser.add_argument("--options", default="{}", help="The game's options as JSON.")
+        parser.add_argument("--balance", action="store_true",
+                            help="Sample each seat's Superstar / Competitor (...) per match "
+                                 "and report each one's win rate.")
+        parser.add_argument("--logs", action="store_true",
+                            help="Keep every match's event log (downloadable).")
+        parser.add_argument("--chunk", type=int, default=simulation.DEFAULT_CHUNK,
+                            help="Matches per task (default %(default)s).")
+        parser.add_argument("--seed", type=int, help="The job's seed (default: random).")
+        parser.add_argument("--no-wait", action="store_true",
+                            help="Queue the job and print its id without waiting.")
+        parser.add_argument("--resume", type=int, metavar="JOB",
+                            help="Re-queue the unfinished chunks of job JOB, then wait.")
+        parser.add_argument("--cancel", type=int, metavar="JOB",
+                            help="Cancel job JOB (finished chunks are kept).")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["cancel"] is not None:
+            job = self._call(lambda: simulation.cancel_job(job=self._job(options["cancel"])))
+            self.stdout.write(f"Cancelled simulation {job.pk}: {job.done_matches:,} of "
+                              f"{job.planned:,} matches kept.")
+            return
+        self._last = -1
+        self._announced: set[int] = set()
+        simulation.chunk_written.connect(self._on_chunk, dispatch_uid="simulate-command")
+        try:
+            job = self._resume(options["resume"]) if options["resume"] is not None \
+                else self._create(options)
+            if options["no_wait"]:
+                self.stdout.write(f"Simulation {job.pk} queued: follow it with "
+                                  f"`manage.py simulate --resume {job.pk}` or on the dashboard.")
+                return
+            job = self._wait(job)
+        finally:
+            simulation.chunk_written.disconnect(dispatch_uid="simulate-command")
+        self._report(job)
+
+    # -- steps ------------------------------------------------------------------------
+    def _create(self, options: dict[str, Any]) -> SimulationJob:
+        if not options["game"]:
+            raise CommandError("Name a game (or --resume JOB).")
+        if options["matches"] is None or not options["bots"]:
+            raise CommandError("--matches N and --bots A,B,... are required.")
+        try:
+            game_options = json.loads(options["options"])
+        except ValueError as exc:
+            raise CommandError(f"[bad_option] --options is not valid JSON: {exc}.") from None
+        bots = [b.strip() for b in options["bots"].split(",") if b.strip()]
+        job = self._call(lambda: simulation.create_job(
+            game=options["game"], bots=bots, matches=options["matches"], options=game_options,
+            balance=options["balance"], logs=options["logs"], chunk=options["chunk"],
+            seed=options["seed"]))
+        self._announce(job)
+        return job
+
+    def _resume(self, pk: int) -> SimulationJob:
+        job = self._job(pk)
+        queued = self._call(lambda: simulation.resume_job(job=job))
+        self.stderr.write(f"Simulation {pk}: {queued} chunk{'s' * (queued != 1)} queued again.")
+        return job
+
+    def _wait(self, job: SimulationJob) -> SimulationJob:
+        """Poll the job (the workers write it) until it finishes; Ctrl-C leaves it running."""
+        quiet_since = time.monotonic()
+        try:
+            while True:
+                job.refresh_from_db()
+                if job.done_matches != self._last:
+                    quiet_since = time.monotonic()
+                    self._draw(job)
+                if job.finished:
+                    break
+                if time.monotonic() - quiet_since > QUIET_WARNING_SECONDS:
+                    self.stderr.write(f"\nNo progress for {QUIET_WARNING_SECONDS} s: is a "
+                                      "worker running? (Ctrl-C leaves the job queued.)")
+                    quiet_since = time.monotonic()
+                time.sleep(POLL_SECONDS)
+        except KeyboardInterrupt:
+            raise CommandError(f"Simulation {job.pk} goes on: `manage.py simulate --resume "
+                               f"{job.pk}` follows it again, `--cancel {job.pk}` stops it.",
+                               returncode=130) from None
+        self.stderr.write("")
+        return job
+
+    def _on_chunk(self, sender: Any, job: SimulationJob, **kwargs: Any) -> None:
+        self._draw(job)
+
+    def _announce(self, job: SimulationJob) -> None:
+        if job.pk in self._announced:
+            return
+        self._announced.add(job.pk)
+        self.stderr.write(f"Simulation {job.pk}: {job.planned:,} matches of {job.game} "
+                          f"({', '.join(job.bots)}) in {job.chunk_count} chunks, seed {job.seed}.")
+
+    def _draw(self, job: SimulationJob) -> None:
+        self._announce(job)
+        self._last = job.done_matches
+        rate = simulation.progress(job)["matches_per_second"]
+        self.stderr.write("\r" + progress_bar(job.done_matches, job.planned, rate), ending="")
+        self.stderr.flush()
+
+    def _report(self, job: SimulationJob) -> None:
+        summary = job.summary
+        out = self.stdout.write
+        out(f"Simulation {job.pk} {job.status}: {summary['matches']:,} of "
+            f"{summary['planned']:,} matches of {job.game}"
+            f"{' (balance)' if job.balance else ''}, seed {job.seed}.")
+        if job.error:
+            out(f"Error: {job.error}")
+        out(f"{'seat':<5}{'bot':<16}{'games':>7}{'wins':>7}{'draws':>7}{'points':>10}"
+            f"{'rate':>8}  95% interval")
+        for row in summary["by_seat"]:
+            out(f"{row['seat']:<5}{row['bot']:<16}{row['games']:>7}{row['wins']:>7}"
+                f"{row['draws']:>7}{row['points']:>10g}{row['rate']:>8.1%}  "
+                f"{row['low']:.1%}-{row['high']:.1%}")
+        if summary["by_entity"]:
+            out(f"{summary['by_entity'][0]['kind']:<34}{'games':>7}{'points':>10}{'rate':>8}"
+                "  95% interval")
+            for row in sorted(summary["by_entity"], key=lambda r: -r["rate"]):
+                out(f"{row['name'][:33]:<34}{row['games']:>7}{row['points']:>10g}"
+                    f"{row['rate']:>8.1%}  {row['low']:.1%}-{row['high']:.1%}")
+        first, length = summary["first_player"], summary["length"]
+        out(f"First player: {first['rate']:.1%} ({first['low']:.1%}-{first['high']:.1%}), "
+            f"fair {first['fair']:.1%}.")
+        out(f"Length: mean {length['mean']} events, {length['min']}-{length['max']}.")
+        out(f"CPU: {summary['seconds']:.1f} s, {summary['matches_per_second']} matches/s "
+            "per core.")
+        if job.logs:
+            out(f"Logs: GET /api/simulations/{job.pk}/logs/ (JSON lines).")
+
+    # -- helpers ----------------------------------------------------------------------
+    def _job(self, pk: int) -> SimulationJob:
+        job = SimulationJob.objects.filter(pk=pk).first()
+        if job is None:
+            raise CommandError(f"[not_found] No simulation {pk}.")
+        return job
+
+    def _call(self, call: Any) -> Any:
+        try:
+            return call()
+        except LeagueError as exc:
+            raise CommandError(f"[{exc.code}] {exc.detail}") from None

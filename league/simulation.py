@@ -1,0 +1,631 @@
+"""Simulation jobs: many bot-vs-bot matches of one game, played in memory on the workers.
+
+A job is split into chunks of consecutive matches (`SimulationChunk`, one row each, keyed
+by (job, index)); each chunk is one Celery task (`league.sim_tasks.run_chunk`). A job keeps
+at most `SIMULATION_QUEUE_AHEAD` chunks in the queue and each finished chunk queues the next
+one, so a cancelled job stops queuing and keeps what finished.
+
+Every chunk result is written once: the task claims the chunk, plays its matches with no
+database open, then, with the job row locked, writes the chunk's tallies and merges them
+into the job's `totals` unless the chunk was done already (a redelivered or re-queued
+task plays again and writes nothing). A chunk claimed or queued that never finishes (its
+worker crashed) goes back to the queue by the sweep (beat) or `resume_job`.
+
+Match `i` of a job plays with `random.Random(match_seed(job.seed, i))`, so the same job
+seed gives the same matches whichever worker plays which chunk. Points per seat: 1 for a
+sole first place, 1/k for a first place shared by k seats, 0 otherwise; they are counted
+in whole units of 1/SCALE so merged totals do not depend on the order chunks finish.
+
+Refusals raise `LeagueError(code, detail)` before any row is written or task queued:
+`unknown_game`, `unknown_bot`, `bad_seat_count`, `bad_matches`, `bad_chunk`, `bad_seed`,
+`bad_option` (and the engine's own codes for options it refuses, e.g. `unknown_option`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import random
+import secrets
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import partial
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.dispatch import Signal
+from django.utils import timezone
+
+from config.queue import enqueue
+from engine import registry
+from engine.games.royal_rumble.cards import ROSTER as LEGENDS
+from engine.games.supershow.cards import CATALOG as SUPERSHOW
+from engine.games.superstar_showdown.cards import ROSTER as SUPERSTARS
+from engine.playout import play_match
+from engine.protocol import BaseRules, Event, EventKind, IllegalAction
+from league.events import LeagueError
+from league.models import SimulationChunk, SimulationJob
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+JSON = dict[str, Any]
+Status = SimulationJob.Status
+ChunkStatus = SimulationChunk.Status
+
+DEFAULT_CHUNK = 50
+MAX_MATCHES = 1_000_000
+MAX_CHUNK = 10_000
+SCALE = 2520  # lcm(1..10): a first place shared by k <= 10 seats is SCALE // k units
+Z = 1.96  # 95% Wilson intervals
+HISTOGRAM_BINS = 20
+LIVE = (Status.QUEUED, Status.RUNNING)
+IN_FLIGHT = (ChunkStatus.QUEUED, ChunkStatus.RUNNING)
+
+# Sent in the process that wrote a chunk's result (the command draws its progress bar from
+# it when tasks run in-process); kwargs: job (the job as written).
+chunk_written = Signal()
+
+
+# -- who may ------------------------------------------------------------------------------
+
+def can_simulate(user: Any) -> bool:
+    """Staff, or an organizer of some season or Event (the dashboard's users)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    return bool(user.is_staff or user.organized_seasons.exists()
+                or user.organized_events.exists())
+
+
+def can_manage(job: SimulationJob, user: Any) -> bool:
+    """Staff, or whoever started the job: they may cancel and resume it."""
+    return can_simulate(user) and bool(user.is_staff or job.created_by_id == user.pk)
+
+
+def _require(allowed: bool, detail: str) -> None:
+    if not allowed:
+        raise LeagueError("not_organizer", detail, 403)
+
+
+# -- the entities of balance runs -----------------------------------------------------------
+
+Sampler = Callable[[random.Random, int, Mapping[str, Any]], JSON]
+Extractor = Callable[[BaseRules[Any], Any, Sequence[Event], int, Mapping[str, Any]],
+                     list[str | None]]
+
+
+@dataclass(frozen=True)
+class Entities:
+    """A game's per-seat characters: what a balance run samples (as option overrides,
+    drawn with the match's generator before it starts) and reads back from the finished
+    match, seat by seat."""
+
+    kind: str
+    names: Callable[[], Mapping[str, str]]
+    sample: Sampler
+    extract: Extractor
+
+
+def _no_sample(rng: random.Random, seats: int, options: Mapping[str, Any]) -> JSON:
+    """Chance deals them (from the match's own generator): nothing to override."""
+    return {}
+
+
+def _sample_superstars(rng: random.Random, seats: int, options: Mapping[str, Any]) -> JSON:
+    if options.get("event"):  # an Event drafts its Superstars
+        return {}
+    keys = sorted(SUPERSTARS)
+    return {"superstars": [rng.choice(keys) for _ in range(seats)]}
+
+
+def _superstars_of(rules: BaseRules[Any], state: Any, log: Sequence[Event], seats: int,
+                   options: Mapping[str, Any]) -> list[str | None]:
+    if options.get("event"):
+        return [None] * seats
+    sides = rules.view(state, None).get("sides") or []
+    return [(side.get("superstar") or {}).get("key") for side in sides]
+
+
+def _sample_competitors(rng: random.Random, seats: int, options: Mapping[str, Any]) -> JSON:
+    match_type = options.get("match_type", "one_on_one")
+    if match_type == "birdcage":  # the Birdcage drafts its Competitors
+        return {}
+    pools = [sorted(SUPERSHOW.competitors)] * seats
+    if match_type == "tag_team" and not options.get("ringside"):
+        # SH-090/096 decision: the lone third seat runs a printed Tag Team.
+        pools[2] = sorted(k for k, c in SUPERSHOW.competitors.items() if c.kind == "tag_team")
+    return {"competitors": [rng.choice(pool) for pool in pools]}
+
+
+def _competitors_of(rules: BaseRules[Any], state: Any, log: Sequence[Event], seats: int,
+                    options: Mapping[str, Any]) -> list[str | None]:
+    players = rules.view(state, None).get("players") or []
+    return [(p.get("competitor") or {}).get("key") or None for p in players]
+
+
+def _legends_of(rules: BaseRules[Any], state: Any, log: Sequence[Event], seats: int,
+                options: Mapping[str, Any]) -> list[str | None]:
+    """Each seat's first Legend, from the opening deal (the first n of its `legends`)."""
+    for event in log:
+        if event.kind is EventKind.CHANCE and "legends" in (event.outcome or {}):
+            return list((event.outcome or {})["legends"][:seats])
+    return [None] * seats
+
+
+def _roles_of(rules: BaseRules[Any], state: Any, log: Sequence[Event], seats: int,
+              options: Mapping[str, Any]) -> list[str | None]:
+    """Hero or Villain as the first game's deal made them (SU-05)."""
+    games = (rules.view(state, None).get("series") or {}).get("games") or []
+    hero = games[0].get("hero") if games else None
+    if hero is None:
+        return [None] * seats
+    return ["hero" if seat == hero else "villain" for seat in range(seats)]
+
+
+ENTITIES: dict[str, Entities] = {
+    "superstar_showdown": Entities(
+        "superstar", lambda: {k: s.name for k, s in SUPERSTARS.items()},
+        _sample_superstars, _superstars_of),
+    "supershow": Entities(
+        "competitor", lambda: {k: c.name for k, c in SUPERSHOW.competitors.items()},
+        _sample_competitors, _competitors_of),
+    "royal_rumble": Entities(
+        "legend", lambda: {k: legend.name for k, legend in LEGENDS.items()},
+        _no_sample, _legends_of),
+    "super_showdown": Entities(
+        "role", lambda: {"hero": "Hero", "villain": "Villain"}, _no_sample, _roles_of),
+    # Ultimate Showdown: players own no character; every Contender is shared.
+}
+
+
+# -- checks -------------------------------------------------------------------------------
+
+def _engine(call: Callable[[], T]) -> T:
+    """An engine call; its refusal as a LeagueError with the engine's code."""
+    try:
+        return call()
+    except IllegalAction as exc:
+        raise LeagueError(exc.code, exc.message) from None
+
+
+def check(*, game: str, bots: Sequence[str], matches: Any, options: Any = None,
+          balance: bool = False, chunk: Any = DEFAULT_CHUNK, seed: Any = None
+          ) -> BaseRules[Any]:
+    """Refuse a job that cannot run, in the order: game, bots, seats, matches, chunk, seed,
+    options (tried once with `rules.start`, and with a balance sample too). Writes nothing."""
+    rules = _engine(lambda: registry.get_rules(game))
+    for name in bots:
+        _engine(partial(registry.get_bot, game, name))
+    _engine(lambda: rules.spec.check_seats(len(bots)))
+    if not _whole(matches) or not 1 <= matches <= MAX_MATCHES:
+        raise LeagueError("bad_matches",
+                          f"The number of matches must be 1-{MAX_MATCHES:,}, not {matches!r}.")
+    if not _whole(chunk) or not 1 <= chunk <= MAX_CHUNK:
+        raise LeagueError("bad_chunk", f"A chunk is 1-{MAX_CHUNK:,} matches, not {chunk!r}.")
+    if seed is not None and (not _whole(seed) or not 0 <= seed < 2**63):
+        raise LeagueError("bad_seed", "The seed must be a whole number from 0 to 2**63 - 1.")
+    if not isinstance(options, dict):
+        raise LeagueError("bad_option", "The options are a JSON object, like {\"best_of\": 3}.")
+    _try_start(rules, options, len(bots))
+    entities = ENTITIES.get(game)
+    if balance and entities is not None:
+        sample = entities.sample(random.Random(0), len(bots), options)
+        _try_start(rules, {**options, **sample}, len(bots))
+    return rules
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _try_start(rules: BaseRules[Any], options: Mapping[str, Any], seats: int) -> None:
+    try:
+        _engine(lambda: rules.start(options, seats))
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+        raise LeagueError("bad_option",
+                          f"{rules.spec.title} cannot start with these options ({exc}).") from None
+
+
+# -- jobs -----------------------------------------------------------------------------------
+
+def create_job(*, game: str, bots: Sequence[str], matches: int, options: Any = None,
+               balance: bool = False, logs: bool = False, chunk: int = DEFAULT_CHUNK,
+               seed: int | None = None, by: Any = None) -> SimulationJob:
+    """Check, write the job and its chunks, and (on commit) queue its first chunks.
+
+    `by` is the user asking (None: the command line, which is trusted)."""
+    if by is not None:
+        _require(can_simulate(by), "Only staff and organizers may run simulations.")
+    options = {} if options is None else options
+    check(game=game, bots=bots, matches=matches, options=options, balance=balance,
+          chunk=chunk, seed=seed)
+    bots = list(bots)
+    with transaction.atomic():
+        job = SimulationJob.objects.create(
+            game=game, bots=bots, options=options, balance=balance, logs=logs,
+            seed=secrets.randbelow(2**63) if seed is None else seed, planned=matches,
+            chunk_size=chunk, chunk_count=math.ceil(matches / chunk),
+            created_by=by if by is not None and by.is_authenticated else None,
+            summary=summarize(empty_tallies(len(bots)), game=game, bots=bots,
+                              options=options, balance=balance, planned=matches))
+        SimulationChunk.objects.bulk_create(
+            SimulationChunk(job=job, index=i, start=start, count=min(chunk, matches - start))
+            for i, start in enumerate(range(0, matches, chunk)))
+        _queue_pending(job.pk, settings.SIMULATION_QUEUE_AHEAD)
+    return job
+
+
+def cancel_job(*, job: SimulationJob, by: Any = None) -> SimulationJob:
+    """Stop queuing chunks; what finished (and chunks already playing) is kept."""
+    if by is not None:
+        _require(can_manage(job, by), "Only the job's creator or staff may cancel it.")
+    with transaction.atomic():
+        locked = SimulationJob.objects.select_for_update().get(pk=job.pk)
+        if locked.finished:
+            raise LeagueError("job_finished", f"The job is {locked.status} already.", 409)
+        locked.status = Status.CANCELLED
+        locked.finished_at = timezone.now()
+        locked.save(update_fields=["status", "finished_at"])
+    return locked
+
+
+def resume_job(*, job: SimulationJob, by: Any = None) -> int:
+    """Re-queue every chunk claimed or queued but not finished (its worker is taken to have
+    crashed), and top the queue up; the number of chunks queued. A done job: 0."""
+    if by is not None:
+        _require(can_manage(job, by), "Only the job's creator or staff may resume it.")
+    job.refresh_from_db()
+    if job.status in (Status.CANCELLED, Status.FAILED):
+        raise LeagueError(f"job_{job.status}", f"The job is {job.status}; it cannot resume.",
+                          409)
+    if job.status == Status.DONE:
+        return 0
+    return _requeue(job.pk, stale=timedelta(0))
+
+
+def sweep(stale_seconds: int | None = None) -> int:
+    """Re-queue the chunks of live jobs that were claimed or queued longer ago than the
+    stale limit without finishing, and refill jobs whose chain broke; chunks queued."""
+    stale = timedelta(seconds=(settings.SIMULATION_STALE_SECONDS if stale_seconds is None
+                               else stale_seconds))
+    return sum(_requeue(job_id, stale) for job_id in
+               SimulationJob.objects.filter(status__in=LIVE).values_list("pk", flat=True))
+
+
+def _requeue(job_id: int, stale: timedelta) -> int:
+    cutoff = timezone.now() - stale
+    chunks = SimulationChunk.objects.filter(job_id=job_id)
+    lost = chunks.filter(Q(status=ChunkStatus.RUNNING, claimed_at__lte=cutoff)
+                         | Q(status=ChunkStatus.QUEUED, queued_at__lte=cutoff))
+    queued = 0
+    for pk, index, status in lost.values_list("pk", "index", "status"):
+        if chunks.filter(pk=pk, status=status).update(status=ChunkStatus.QUEUED,
+                                                      queued_at=timezone.now()):
+            _enqueue_chunk(job_id, index)
+            queued += 1
+    in_flight = chunks.filter(status__in=IN_FLIGHT).count()
+    return queued + _queue_pending(job_id, settings.SIMULATION_QUEUE_AHEAD - in_flight)
+
+
+def _queue_pending(job_id: int, n: int) -> int:
+    """Mark up to `n` pending chunks queued, lowest first, and queue them on commit."""
+    if n <= 0 or not SimulationJob.objects.filter(pk=job_id, status__in=LIVE).exists():
+        return 0
+    chunks = SimulationChunk.objects.filter(job_id=job_id)
+    queued = 0
+    # Two finishing tasks may pick the same chunk: the conditional update gives it to one.
+    for pk, index in (chunks.filter(status=ChunkStatus.PENDING).order_by("index")
+                      .values_list("pk", "index")[:n * 2 + 2]):
+        if queued == n:
+            break
+        if chunks.filter(pk=pk, status=ChunkStatus.PENDING).update(
+                status=ChunkStatus.QUEUED, queued_at=timezone.now()):
+            _enqueue_chunk(job_id, index)
+            queued += 1
+    return queued
+
+
+def _enqueue_chunk(job_id: int, index: int) -> None:
+    from league.sim_tasks import run_chunk
+
+    transaction.on_commit(partial(enqueue, run_chunk, job_id, index))
+
+
+# -- a chunk --------------------------------------------------------------------------------
+
+def run_chunk(job_id: int, index: int) -> bool:
+    """Claim the chunk, play it, write its result once and queue the next chunk; False when
+    there was nothing to do (done already, the job cancelled or gone) or it failed."""
+    claimed = _claim(job_id, index)
+    if claimed is None:
+        return False
+    job, chunk = claimed
+    try:
+        tallies, log = play_chunk(job, chunk.start, chunk.count)
+    except Exception as exc:  # a bug in a game or a bot: the job stops and says why
+        logger.exception("simulation %s chunk %s failed", job_id, index)
+        _fail(job_id, index, f"{type(exc).__name__}: {exc}")
+        return False
+    written = _write(job_id, index, tallies, log)
+    if written is None:
+        return False
+    chunk_written.send(sender=SimulationJob, job=written)
+    _queue_pending(job_id, 1)
+    return True
+
+
+def _claim(job_id: int, index: int) -> tuple[SimulationJob, SimulationChunk] | None:
+    with transaction.atomic():
+        chunk = (SimulationChunk.objects.select_for_update().defer("log", "tallies")
+                 .filter(job_id=job_id, index=index).first())
+        if chunk is None or chunk.status == ChunkStatus.DONE:
+            return None
+        job = SimulationJob.objects.defer("totals", "summary").get(pk=job_id)
+        if job.status not in LIVE:
+            return None
+        now = timezone.now()
+        chunk.status = ChunkStatus.RUNNING
+        chunk.claimed_at = now
+        chunk.attempts += 1
+        chunk.save(update_fields=["status", "claimed_at", "attempts"])
+        SimulationJob.objects.filter(pk=job_id, status=Status.QUEUED).update(
+            status=Status.RUNNING, started_at=now)
+    return job, chunk
+
+
+def _write(job_id: int, index: int, tallies: JSON, log: list[JSON] | None
+           ) -> SimulationJob | None:
+    """The chunk's result and the job's merged totals, in one transaction; None when the
+    chunk was written already."""
+    with transaction.atomic():
+        job = SimulationJob.objects.select_for_update().get(pk=job_id)
+        chunk = (SimulationChunk.objects.select_for_update().defer("log", "tallies")
+                 .get(job_id=job_id, index=index))
+        if chunk.status == ChunkStatus.DONE:
+            return None
+        now = timezone.now()
+        chunk.status = ChunkStatus.DONE
+        chunk.tallies = tallies
+        chunk.log = log
+        chunk.finished_at = now
+        chunk.error = ""
+        chunk.save(update_fields=["status", "tallies", "log", "finished_at", "error"])
+        job.totals = merge(job.totals, tallies)
+        job.done_matches += chunk.count
+        job.done_chunks += 1
+        job.summary = job_summary(job)
+        if job.done_chunks == job.chunk_count and job.status != Status.FAILED:
+            job.status = Status.DONE
+            job.finished_at = now
+        job.save(update_fields=["totals", "done_matches", "done_chunks", "summary", "status",
+                                "finished_at"])
+    return job
+
+
+def _fail(job_id: int, index: int, error: str) -> None:
+    with transaction.atomic():
+        now = timezone.now()
+        SimulationChunk.objects.filter(job_id=job_id, index=index).exclude(
+            status=ChunkStatus.DONE).update(status=ChunkStatus.FAILED, error=error,
+                                            finished_at=now)
+        SimulationJob.objects.filter(pk=job_id, status__in=LIVE).update(
+            status=Status.FAILED, error=f"Chunk {index}: {error}", finished_at=now)
+
+
+def play_chunk(job: SimulationJob, start: int, count: int) -> tuple[JSON, list[JSON] | None]:
+    """Play matches start..start+count-1 of the job: their tallies, and their logs when the
+    job keeps them (each `{match, seed, options, placements, events}`)."""
+    rules = registry.get_rules(job.game)
+    tallies = empty_tallies(len(job.bots))
+    logs: list[JSON] | None = [] if job.logs else None
+    began = time.process_time()
+    for index in range(start, start + count):
+        seed = match_seed(job.seed, index)
+        played = play_one(rules, job.game, job.bots, job.options, job.balance, seed)
+        count_match(tallies, played)
+        if logs is not None:
+            logs.append({"match": index, "seed": seed, "options": played.options,
+                         "placements": list(played.placements),
+                         "events": [event.to_json() for event in played.log]})
+    tallies["seconds"] = time.process_time() - began
+    return tallies, logs
+
+
+def match_seed(seed: int, index: int) -> int:
+    """Match `index`'s seed: the same for the same job seed on any machine."""
+    digest = hashlib.sha256(f"{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@dataclass(frozen=True)
+class Played:
+    """One finished match, as a simulation counts it."""
+
+    placements: tuple[int, ...]
+    first_seat: int | None  # the seat of the first decision
+    entities: list[str | None]  # balance runs: each seat's entity
+    options: JSON  # the options it was played with (a balance sample included)
+    log: list[Event]
+
+
+def play_one(rules: BaseRules[Any], game: str, bots: Sequence[str],
+             options: Mapping[str, Any], balance: bool, seed: int) -> Played:
+    """Play one match in memory; balance runs sample each seat's entity first, with the
+    match's own generator."""
+    rng = random.Random(seed)
+    entities = ENTITIES.get(game) if balance else None
+    played_options = dict(options)
+    if entities is not None:
+        played_options.update(entities.sample(rng, len(bots), options))
+    players = [registry.get_bot(game, name) for name in bots]
+    state, log = play_match(rules, players, rng, played_options)
+    result = rules.result(state)
+    assert result is not None, "play_match returns a finished match"
+    first = next((e.seat for e in log if e.kind is EventKind.DECISION), None)
+    seated = (entities.extract(rules, state, log, len(bots), played_options)
+              if entities is not None else [])
+    return Played(tuple(result.placements), first, seated, played_options, log)
+
+
+# -- tallies and summaries --------------------------------------------------------------------
+
+def empty_tallies(seats: int) -> JSON:
+    """What a chunk counts, in whole numbers where order matters (points in 1/SCALE)."""
+    return {"matches": 0,
+            "seats": [{"games": 0, "wins": 0, "draws": 0, "points": 0} for _ in range(seats)],
+            "entities": {}, "first": {"games": 0, "points": 0}, "lengths": {},
+            "seconds": 0.0}
+
+
+def count_match(tallies: JSON, played: Played) -> None:
+    """Add one match to the tallies."""
+    firsts = [seat for seat, place in enumerate(played.placements) if place == 1]
+    share = SCALE // len(firsts) if firsts else 0
+
+    def points(seat: int | None) -> int:
+        return share if seat in firsts else 0
+
+    tallies["matches"] += 1
+    for seat, row in enumerate(tallies["seats"]):
+        row["games"] += 1
+        row["points"] += points(seat)
+        if seat in firsts:
+            row["wins" if len(firsts) == 1 else "draws"] += 1
+    for seat, key in enumerate(played.entities):
+        if key is not None:
+            entity = tallies["entities"].setdefault(key, {"games": 0, "points": 0})
+            entity["games"] += 1
+            entity["points"] += points(seat)
+    if played.first_seat is not None:
+        tallies["first"]["games"] += 1
+        tallies["first"]["points"] += points(played.first_seat)
+    length = str(len(played.log))
+    tallies["lengths"][length] = tallies["lengths"].get(length, 0) + 1
+
+
+def merge(a: Mapping[str, Any], b: Mapping[str, Any]) -> JSON:
+    """Two tallies as one (either may be empty: `{}`)."""
+    if not a or not b:
+        return _copy(b or a)
+    out = _copy(a)
+    out["matches"] += b["matches"]
+    out["seconds"] += b["seconds"]
+    for row, other in zip(out["seats"], b["seats"], strict=True):
+        for name in ("games", "wins", "draws", "points"):
+            row[name] += other[name]
+    for key, other in b["entities"].items():
+        entity = out["entities"].setdefault(key, {"games": 0, "points": 0})
+        entity["games"] += other["games"]
+        entity["points"] += other["points"]
+    out["first"] = {name: a["first"][name] + b["first"][name] for name in ("games", "points")}
+    for length, n in b["lengths"].items():
+        out["lengths"][length] = out["lengths"].get(length, 0) + n
+    return out
+
+
+def _copy(tallies: Mapping[str, Any]) -> JSON:
+    if not tallies:
+        return {}
+    return {"matches": tallies["matches"], "seconds": tallies["seconds"],
+            "seats": [dict(row) for row in tallies["seats"]],
+            "entities": {k: dict(v) for k, v in tallies["entities"].items()},
+            "first": dict(tallies["first"]), "lengths": dict(tallies["lengths"])}
+
+
+def wilson(points: float, n: int, z: float = Z) -> tuple[float, float]:
+    """The Wilson score interval of a rate of `points` out of `n` (0-1 when n is 0)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = points / n
+    z2 = z * z
+    denominator = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _rated(games: int, units: int) -> JSON:
+    points = units / SCALE
+    low, high = wilson(points, games)
+    return {"points": round(points, 4), "rate": round(points / games, 4) if games else 0.0,
+            "low": round(low, 4), "high": round(high, 4)}
+
+
+def histogram(lengths: Mapping[str, int], bins: int = HISTOGRAM_BINS) -> list[list[int]]:
+    """Match lengths in at most `bins` equal bins: [inclusive upper bound, count]."""
+    if not lengths:
+        return []
+    counts = {int(k): n for k, n in lengths.items()}
+    low, high = min(counts), max(counts)
+    width = max(1, -(-(high - low + 1) // bins))
+    out = [[low + width * (i + 1) - 1, 0] for i in range((high - low) // width + 1)]
+    for length, n in counts.items():
+        out[(length - low) // width][1] += n
+    return out
+
+
+def summarize(totals: Mapping[str, Any], *, game: str, bots: Sequence[str],
+              options: Mapping[str, Any], balance: bool, planned: int) -> JSON:
+    """The summary the pages and the API show (see the README's Simulations section)."""
+    totals = totals or empty_tallies(len(bots))
+    entities = ENTITIES.get(game)
+    names = dict(entities.names()) if entities is not None else {}
+    lengths = {int(k): n for k, n in totals["lengths"].items()}
+    played = sum(lengths.values())
+    seconds = totals["seconds"]
+    first = totals["first"]
+    return {
+        "game": game, "bots": list(bots), "options": dict(options), "balance": balance,
+        "matches": totals["matches"], "planned": planned,
+        "by_seat": [{"seat": seat, "bot": bots[seat], "games": row["games"],
+                     "wins": row["wins"], "draws": row["draws"],
+                     **_rated(row["games"], row["points"])}
+                    for seat, row in enumerate(totals["seats"])],
+        "by_entity": [{"key": key, "name": names.get(key, key),
+                       "kind": entities.kind if entities else "", "games": row["games"],
+                       **_rated(row["games"], row["points"])}
+                      for key, row in sorted(totals["entities"].items())],
+        "first_player": {**{k: v for k, v in _rated(first["games"], first["points"]).items()
+                            if k != "points"}, "fair": round(1 / len(bots), 4)},
+        "length": {"mean": round(sum(k * n for k, n in lengths.items()) / played, 2)
+                   if played else 0.0,
+                   "min": min(lengths, default=0), "max": max(lengths, default=0),
+                   "histogram": histogram(totals["lengths"])},
+        "seconds": round(seconds, 3),
+        "matches_per_second": round(totals["matches"] / seconds, 2) if seconds > 0 else 0.0,
+    }
+
+
+def job_summary(job: SimulationJob) -> JSON:
+    """The job's summary from its merged totals."""
+    return summarize(job.totals, game=job.game, bots=job.bots, options=job.options,
+                     balance=job.balance, planned=job.planned)
+
+
+# -- reading a job ----------------------------------------------------------------------------
+
+def progress(job: SimulationJob) -> JSON:
+    """How far the job is: matches and chunks done, percent, wall-clock rate, state."""
+    elapsed = ((job.finished_at or timezone.now()) - job.started_at).total_seconds() \
+        if job.started_at else 0.0
+    return {
+        "id": job.pk, "status": job.status, "finished": job.finished,
+        "matches": job.done_matches, "planned": job.planned,
+        "percent": 100 * job.done_matches // job.planned if job.planned else 0,
+        "chunks": job.chunk_count, "chunks_done": job.done_chunks,
+        "matches_per_second": round(job.done_matches / elapsed, 1) if elapsed > 0 else 0.0,
+        "error": job.error,
+    }
+
+
+def iter_logs(job: SimulationJob) -> Iterator[JSON]:
+    """Every kept match log of the finished chunks, in match order."""
+    rows = (SimulationChunk.objects.filter(job=job, status=ChunkStatus.DONE)
+            .order_by("index").values_list("log", flat=True))
+    for log in rows.iterator(chunk_size=20):
+        yield from log or []

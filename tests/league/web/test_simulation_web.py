@@ -1,0 +1,195 @@
+"""Simulation jobs on the organizer dashboard: the form, the polled progress, cancel, logs.
+
+A job's chunks are queued on commit, which these `django_db` tests never reach: a test
+plays chunks itself (`simulation.run_chunk`) to move a job along, or lets the hooks run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
+
+from league import simulation
+from league.models import Season, SimulationChunk, SimulationJob
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def form(**fields: str) -> dict[str, str]:
+    data = {"game": "super_showdown", "bots": "random, heuristic", "matches": "6",
+            "options": "{}", "chunk": "2", "seed": "42", **fields}
+    return {f"sim-{k}": v for k, v in data.items()}
+
+
+def new_job(by: Any = None, **kwargs: Any) -> SimulationJob:
+    return simulation.create_job(**{"game": "super_showdown", "bots": ["random", "random"],
+                                    "matches": 6, "chunk": 2, "seed": 3, "by": by, **kwargs})
+
+
+def poll_url(page: str) -> str | None:
+    """The URL the progress fragment polls, if it polls."""
+    found = re.search(r'hx-get="([^"]+)" hx-trigger="every 1s"', page)
+    return found[1].replace("&amp;", "&") if found else None
+
+
+def test_the_dashboard_links_to_the_simulations(staff_client: Client) -> None:
+    page = staff_client.get(reverse("league:dashboard")).content.decode()
+    assert reverse("league:simulations") in page
+
+
+def test_staff_start_a_job_from_the_form_and_see_its_page(staff_client: Client,
+                                                           organizer: Any) -> None:
+    page = staff_client.get(reverse("league:simulations")).content.decode()
+    assert "New simulation" in page and 'name="sim-bots"' in page and "heuristic" in page
+    response = staff_client.post(reverse("league:simulation_create"),
+                                 form(balance="on", logs="on", options='{"best_of": 3}'))
+    job = SimulationJob.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("league:simulation", args=[job.pk])
+    assert (job.game, job.bots, job.planned, job.chunk_size, job.seed) == (
+        "super_showdown", ["random", "heuristic"], 6, 2, 42)
+    assert (job.options, job.balance, job.logs, job.created_by) == (
+        {"best_of": 3}, True, True, organizer)
+    page = staff_client.get(response["Location"]).content.decode()
+    assert f"Simulation {job.pk}: Super Showdown" in page
+    assert "0 of 6 matches (0%)" in page and "Cancel the job" in page
+    assert poll_url(page) is not None
+    listing = staff_client.get(reverse("league:simulations")).content.decode()
+    assert f"Simulation {job.pk}" in listing and "0/6 (0%)" in listing
+
+
+def test_the_progress_fragment_polls_and_shows_progress(staff_client: Client,
+                                                        organizer: Any) -> None:
+    job = new_job(organizer)
+    url = poll_url(staff_client.get(reverse("league:simulation", args=[job.pk]))
+                   .content.decode())
+    assert url is not None
+    assert staff_client.get(url, **HTMX).status_code == 204  # nothing changed yet
+    assert simulation.run_chunk(job.pk, 0)
+    response = staff_client.get(url, **HTMX)
+    fragment = response.content.decode()
+    assert response.status_code == 200
+    assert "2 of 6 matches (33%)" in fragment and "chunks 1/3" in fragment
+    assert 'aria-valuenow="2"' in fragment and "width: 33%" in fragment
+    assert "By seat" in fragment
+    url = poll_url(fragment)
+    assert url is not None and staff_client.get(url, **HTMX).status_code == 204
+    for index in (1, 2):
+        assert simulation.run_chunk(job.pk, index)
+    fragment = staff_client.get(url, **HTMX).content.decode()
+    assert "6 of 6 matches (100%)" in fragment and 'data-status="done"' in fragment
+    assert poll_url(fragment) is None  # a finished job stops polling
+    assert "Cancel the job" not in fragment
+
+
+def test_the_cancel_button_stops_the_job_and_keeps_what_finished(staff_client: Client,
+                                                                 organizer: Any) -> None:
+    job = new_job(organizer)
+    assert simulation.run_chunk(job.pk, 0)
+    response = staff_client.post(reverse("league:simulation_cancel", args=[job.pk]), **HTMX)
+    fragment = response.content.decode()
+    job.refresh_from_db()
+    assert response.status_code == 200 and job.status == "cancelled"
+    assert "Cancelled: the finished chunks are kept." in fragment
+    assert "2 of 6 matches" in fragment and poll_url(fragment) is None
+    assert not simulation.run_chunk(job.pk, 1)
+    again = staff_client.post(reverse("league:simulation_cancel", args=[job.pk]), **HTMX)
+    assert "cancelled already" in again.content.decode()
+
+
+def test_cancel_without_htmx_redirects_to_the_job(staff_client: Client, organizer: Any) -> None:
+    job = new_job(organizer)
+    response = staff_client.post(reverse("league:simulation_cancel", args=[job.pk]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("league:simulation", args=[job.pk])
+
+
+@pytest.mark.parametrize(("fields", "code"), [
+    ({"bots": "random"}, "bad_seat_count"),
+    ({"bots": "random, skynet"}, "unknown_bot"),
+    ({"matches": "0"}, "bad_matches"),
+    ({"options": '{"best_of": 2}'}, "bad_option"),
+    ({"chunk": "0"}, "bad_chunk"),
+])
+def test_a_refused_job_shows_its_code_and_writes_nothing(staff_client: Client,
+                                                         fields: dict[str, str],
+                                                         code: str) -> None:
+    response = staff_client.post(reverse("league:simulation_create"), form(**fields))
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert f'data-code="{code}"' in page and f"<code>{code}</code>" in page
+    assert not SimulationJob.objects.exists() and not SimulationChunk.objects.exists()
+
+
+def test_options_that_are_not_json_are_a_form_error(staff_client: Client) -> None:
+    response = staff_client.post(reverse("league:simulation_create"), form(options="{x"))
+    assert response.status_code == 400
+    assert "Options are not valid JSON" in response.content.decode()
+    assert not SimulationJob.objects.exists()
+
+
+def test_the_kept_logs_download_as_json_lines(staff_client: Client, organizer: Any,
+                                              django_capture_on_commit_callbacks: Any) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        job = new_job(organizer, logs=True)
+    page = staff_client.get(reverse("league:simulation", args=[job.pk])).content.decode()
+    assert reverse("league:simulation_logs", args=[job.pk]) in page
+    response = staff_client.get(reverse("league:simulation_logs", args=[job.pk]))
+    assert response["Content-Type"] == "application/x-ndjson"
+    lines = b"".join(response.streaming_content).decode().splitlines()
+    assert [json.loads(line)["match"] for line in lines] == list(range(6))
+    no_logs = new_job(organizer)
+    assert staff_client.get(reverse("league:simulation_logs",
+                                    args=[no_logs.pk])).status_code == 404
+
+
+def test_a_balance_job_shows_its_entities(staff_client: Client, organizer: Any,
+                                          django_capture_on_commit_callbacks: Any) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        job = new_job(organizer, game="superstar_showdown", matches=2, balance=True)
+    job.refresh_from_db()
+    page = staff_client.get(reverse("league:simulation", args=[job.pk])).content.decode()
+    assert "By superstar" in page
+    assert all(escape(row["name"]) in page for row in job.summary["by_entity"])
+
+
+# -- who may -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("role", "expected"), [
+    ("anonymous", 302), ("outsider", 403), ("season_organizer", 200), ("staff", 200)])
+@pytest.mark.parametrize("name", ["simulations", "simulation", "simulation_progress"])
+def test_only_organizers_see_simulations(as_role: Callable[[str], Client], season: Season,
+                                         organizer: Any, role: str, expected: int,
+                                         name: str) -> None:
+    job = new_job(organizer)
+    args = [] if name == "simulations" else [job.pk]
+    assert as_role(role).get(reverse(f"league:{name}", args=args)).status_code == expected
+
+
+@pytest.mark.parametrize(("role", "expected"), [
+    ("anonymous", 302), ("outsider", 403), ("season_organizer", 302), ("staff", 302)])
+def test_only_organizers_start_jobs(as_role: Callable[[str], Client], season: Season,
+                                    role: str, expected: int) -> None:
+    response = as_role(role).post(reverse("league:simulation_create"), form())
+    assert response.status_code == expected
+    assert SimulationJob.objects.exists() == (role in {"season_organizer", "staff"})
+
+
+def test_an_organizer_cannot_cancel_another_organizers_job(sam_client: Client, season: Season,
+                                                           organizer: Any) -> None:
+    job = new_job(organizer)
+    page = sam_client.get(reverse("league:simulation", args=[job.pk])).content.decode()
+    assert "Cancel the job" not in page
+    response = sam_client.post(reverse("league:simulation_cancel", args=[job.pk]), **HTMX)
+    assert "Only the job&#x27;s creator or staff may cancel it." in response.content.decode()
+    job.refresh_from_db()
+    assert job.status == "queued"
