@@ -40,5 +40,24 @@ urlpatterns = [
     path("dashboard/events/<int:event_id>/seat-to-bot/", views.match_seat_to_bot,
          name="match_seat_to_bot"),
     path("dashboard/events/<int:event_id>/standings.csv", views.event_csv, name="event_csv"),
+    path("dashboard/simulations/", views.simulations, name="simulations"),
+    path("dashboard/simulations/new/", views.simulation_create, name="simulation_create"),
+    path("dashboard/simulations/<int:job_id>/", views.simulation_job, name="simulation"),
+    path("dashboard/simulations/<int:job_id>/progress/", views.simulation_progress,
+         name="simulation_progress"),
+    path("dashboard/simulations/<int:job_id>/cancel/", views.simulation_cancel,
+         name="simulation_cancel"),
+    path("dashboard/simulations/<int:job_id>/logs.jsonl", views.simulation_logs,
+         name="simulation_logs"),
     path("teams/new/", views.team_create, name="team_create"),
+]
+
+# Balance reports, public read (league/report_views.py).
+from league import report_views  # noqa: E402
+
+urlpatterns += [
+    path("balance/", report_views.balance_reports, name="balance_reports"),
+    path("balance/<str:game>/", report_views.balance_report_page, name="balance_report"),
+    path("balance/<str:game>/plots.svg", report_views.balance_report_svg,
+         name="balance_report_svg"),
 ]

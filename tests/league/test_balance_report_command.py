@@ -1,0 +1,63 @@
+"""`manage.py balance_report`: a tiny balance run in-process, written as SVG, Markdown and
+the summary JSON."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def run(tmp_path: Path, *args: str) -> str:
+    out = StringIO()
+    call_command("balance_report", *args, "--out", str(tmp_path), stdout=out)
+    return out.getvalue()
+
+
+def test_a_tiny_run_writes_the_plots_the_table_and_the_summary(tmp_path: Path) -> None:
+    printed = run(tmp_path, "superstar_showdown", "--matches", "4")
+    svg = (tmp_path / "superstar_showdown.svg").read_text()
+    markdown = (tmp_path / "superstar_showdown.md").read_text()
+    summary = json.loads((tmp_path / "superstar_showdown.json").read_text())
+    root = ElementTree.fromstring(svg)
+    assert [g.get("class") for g in root if g.tag == f"{NS}g"] == [
+        "balance-chart win-rates", "balance-chart lengths", "balance-chart win-rates"]
+    assert markdown.startswith("# Balance report: Superstar Showdown")
+    assert "![Balance plots](superstar_showdown.svg)" in markdown
+    assert "## Superstars against the field" in markdown
+    assert summary["matches"] == summary["planned"] == 4
+    assert summary["bots"] == ["heuristic", "heuristic"] and summary["balance"] is True
+    assert sum(row["games"] for row in summary["by_entity"]) == 8  # two Superstars a match
+    assert "4/4 matches" in printed and "wrote" in printed
+
+
+def test_the_same_seed_gives_the_same_report(tmp_path: Path) -> None:
+    run(tmp_path / "a", "supershow", "--matches", "3", "--seed", "7")
+    run(tmp_path / "b", "supershow", "--matches", "3", "--seed", "7")
+    first, second = (json.loads((tmp_path / d / "supershow.json").read_text())
+                     for d in ("a", "b"))
+    for key in ("by_seat", "by_entity", "first_player", "length"):
+        assert first[key] == second[key]
+
+
+def test_a_game_without_entities_gets_no_entity_plot(tmp_path: Path) -> None:
+    run(tmp_path, "ultimate_showdown", "--matches", "1")
+    root = ElementTree.fromstring((tmp_path / "ultimate_showdown.svg").read_text())
+    assert [g.get("class") for g in root if g.tag == f"{NS}g"] == [
+        "balance-chart lengths", "balance-chart win-rates"]
+    assert "against the field" not in (tmp_path / "ultimate_showdown.md").read_text()
+
+
+@pytest.mark.parametrize("args", [["--seats", "9"], ["--matches", "0"]])
+def test_a_run_that_cannot_happen_is_refused_and_writes_nothing(tmp_path: Path,
+                                                                args: list[str]) -> None:
+    with pytest.raises(CommandError):
+        run(tmp_path, "supershow", *args)
+    assert not list(tmp_path.iterdir())
