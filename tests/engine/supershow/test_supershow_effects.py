@@ -90,14 +90,17 @@ def test_gimmick_draw_when_a_lead_is_hit() -> None:
 
 
 def test_gimmick_roll_bonuses() -> None:
-    """Ox +1 Finish on POWER (see the Finish tests); Knot +1 Breakout; Gus +1 turn GRAPPLE."""
+    """Ox +1 Finish on POWER (see the Finish tests); Knot +1 Breakout on SUBMISSION only;
+    Gus +1 turn GRAPPLE."""
     s = gimmick_state("granite_gus", hands=((1,), (2,)), phase=Phase.ROLL, active=None)
     s = dice(s, "grapple", "grapple")
     assert [d.value for d in s.last_roll] == [11, 8]
-    s = build(((30,), (2,)), in_play=((1, 13), ()), comps=("ox_valdane", "professor_knot"))
-    s = dice(hit(s, 0, 30), "strike")
-    s = dice(s, "agility")  # Knot agility 6 + 1
-    assert s.finish.breakouts[0].value == 7
+    base = build(((30,), (2,)), in_play=((1, 13), ()), comps=("ox_valdane", "professor_knot"))
+    base = dice(hit(base, 0, 30), "strike")
+    s = dice(base, "agility")  # Knot agility 6, no bonus off SUBMISSION
+    assert s.finish.breakouts[0].value == 6
+    s = dice(base, "submission")  # Knot submission 10 + 1
+    assert s.journal[0] == "Professor Knot rolls SUBMISSION for a Breakout Roll of 11."
 
 
 def test_gimmick_draw_on_a_stop() -> None:

@@ -29,12 +29,13 @@ def test_the_referee_is_no_players_gimmick() -> None:
 
 
 def test_a_ringside_companion_adds_its_gimmick() -> None:
-    """SH-128: Ox accompanied by Professor Knot also gets +1 on Breakout Rolls."""
+    """SH-128: Ox accompanied by Professor Knot also gets his +1 on Breakout Rolls that
+    show SUBMISSION."""
     s = dataclasses.replace(build(((2,), (30,)), in_play=((), (1, 13)), active=1),
                             ringside=("professor_knot", None))
     s = do(do(s, 1, {"type": "play", "card": "B30"}), 0, {"type": "no_stop"})
-    s = dice(dice(s, "agility"), "agility")  # Mira's 10 against Ox's 5 + 1
-    assert s.finish.breakouts[0].value == 6
+    s = dice(dice(s, "agility"), "submission")  # Mira's 10 against Ox's 7 + 1
+    assert s.finish.breakouts[0].value == 8
     start = RULES.start({"ringside": ["professor_knot", None]}, 2)
     assert RULES.view(start, 1)["players"][0]["ringside"]["name"] == "Professor Knot"
 
