@@ -88,11 +88,11 @@ def test_holding_on_cancels_the_throw_and_removes_one_damage_card() -> None:
 
 
 def test_after_holding_on_remaining_damage_can_still_eliminate() -> None:
-    """RR-67: Vesper (10) with 4+5 damage, hit by 3: 12 - 5 = 7... then 4+5+3-5 < 10."""
+    """RR-67: Vesper (12 health) Holds On, and the damage left still eliminates."""
     s = Table().build(L3, {0: ["Lariat", "Heave-Ho"], 1: ["Holding On"]},
-                      damage={1: ["Sit-Out Bomb", "Haymaker", "Body Slam"]},
+                      damage={1: ["Sit-Out Bomb", "Haymaker", "Body Slam", "Snap Kick"]},
                       reserve=["rook"])
-    s = plan(s, 0, "Lariat", 1, "Heave-Ho")  # 5 + 4 + 3 + 3 = 15; minus 5 = 10 >= 10
+    s = plan(s, 0, "Lariat", 1, "Heave-Ho")  # 17 in all; minus 5 held off = 12 >= 12
     s = breathe(s, 1)
     s = breathe(s, 2)
     s = do(s, 1, {"type": "hold_on", "card": card_of(s, 1, "Holding On")})

@@ -134,19 +134,19 @@ def test_an_attack_effect_triggers_only_on_a_hit() -> None:
 
 
 def test_exact_health_eliminates() -> None:
-    """RR-34: damage equal to health eliminates (Vesper has 10)."""
+    """RR-34: damage equal to health eliminates (every Legend has 12); one short does not."""
     s = Table().build(L3, {0: ["Roundhouse"]}, damage={1: ["Haymaker", "Sit-Out Bomb"]},
                       reserve=["rook"])
-    s = plan(s, 0, "Roundhouse", 1)  # 9 + 3 = 12 >= 10
+    s = plan(s, 0, "Roundhouse", 1)  # 9 + 3 = 12 == 12
     s = breathe(s, 1)
     s = breathe(s, 2)
     assert s.players[1].legend == "rook" and s.players[0].placards == ["vesper"]
     s2 = Table().build(L3, {0: ["Snap Kick"]}, damage={1: ["Haymaker", "Thunder Boot"]},
                        reserve=["rook"])
-    s2 = plan(s2, 0, "Snap Kick", 1)  # 8 + 2 = 10 == 10
+    s2 = plan(s2, 0, "Snap Kick", 1)  # 8 + 2 = 10 < 12
     s2 = breathe(s2, 1)
     s2 = breathe(s2, 2)
-    assert s2.players[0].placards == ["vesper"]
+    assert s2.players[0].placards == [] and s2.players[1].legend == "vesper"
 
 
 def test_a_throw_over_the_top_rope_eliminates_whatever_the_health() -> None:
