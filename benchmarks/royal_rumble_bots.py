@@ -18,7 +18,7 @@ from engine.bots import Bot, RandomBot
 from engine.games.royal_rumble import RULES, HeuristicBot
 from engine.protocol import Event
 
-GAMES = 300
+GAMES = 1200
 SEATS = 6
 TARGET = 2 / SEATS
 

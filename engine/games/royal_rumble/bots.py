@@ -17,8 +17,8 @@ from engine.protocol import JSON, BaseRules
 
 # Tuned with benchmarks/royal_rumble_bots.py (one heuristic against five random bots).
 KILL_BONUS = 12.0
-TITLE_BONUS = 2.0
-THREAT_BONUS = 3.0
+TITLE_BONUS = 0.0  # the token alone is no reason to pick a target (tuned at equal health)
+THREAT_BONUS = 1.0
 BOOSTS_HELD = 1  # Boost whenever this many Boosts are in hand (or when it finishes a Legend)
 TURTLE = 1  # breathe when this many cards are not worth keeping (0: never)
 ATTACKS_KEPT = 2
