@@ -1,7 +1,9 @@
 """The benchmark runner: `make bench` or `.venv/bin/python -m benchmarks [section ...]`.
 
 Prints figures and ratios; nothing here asserts a time (the machine is shared and noisy).
-Sections: playouts, replay, append, bots, balance, events, supershow, rumble, ultimate.
+Sections: playouts, replay, append, bots, balance, events, supershow, rumble, ultimate;
+and `ladder [MATCHES]`, the bot-strength ladder, which runs only when named (about an
+hour at its default 60 matches a pairing on two cores).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Callable
 from benchmarks import (
     append,
     engine_speed,
+    ladder,
     royal_rumble_bots,
     super_showdown_bots,
     supershow_bots,
@@ -31,16 +34,25 @@ SECTIONS: dict[str, Callable[[], object]] = {
     "rumble": lambda: royal_rumble_bots.main([]),
     "ultimate": lambda: ultimate_showdown_bots.main([]),
 }
+# Sections that take arguments (`ladder 40`) and run only when named.
+ON_REQUEST: dict[str, Callable[[list[str]], object]] = {
+    "ladder": ladder.main,
+}
 
 
 def main(argv: list[str]) -> None:
-    chosen = argv or list(SECTIONS)
-    unknown = [name for name in chosen if name not in SECTIONS]
+    chosen = [name for name in argv if not name.isdigit()] or list(SECTIONS)
+    numbers = [arg for arg in argv if arg.isdigit()]
+    unknown = [name for name in chosen if name not in SECTIONS and name not in ON_REQUEST]
     if unknown:
-        raise SystemExit(f"unknown section(s) {unknown}; choose from {list(SECTIONS)}")
+        raise SystemExit(f"unknown section(s) {unknown}; choose from "
+                         f"{[*SECTIONS, *ON_REQUEST]}")
     for name in chosen:
         print(f"== {name}")
-        SECTIONS[name]()
+        if name in ON_REQUEST:
+            ON_REQUEST[name](numbers)
+        else:
+            SECTIONS[name]()
 
 
 if __name__ == "__main__":

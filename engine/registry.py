@@ -1,4 +1,10 @@
-"""Game key -> rules object, and the bots each game offers."""
+"""Game key -> rules object, and the bots each game offers.
+
+Every game offers four strength levels: `random`, its own `heuristic` (registered by
+the game package), and `search-easy` and `search-hard`, the information-set search
+(`engine.bots.ismcts`) with the heuristic as policy and the budgets of
+`engine.bots.levels`.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.bots import Bot, RandomBot
+from engine.bots.levels import search_bots
 from engine.protocol import BaseRules, IllegalAction
 
 BotFactory = Callable[[], Bot]
@@ -15,9 +22,13 @@ _BOTS: dict[str, dict[str, BotFactory]] = {}
 
 
 def register_game(rules: BaseRules[Any], bots: dict[str, BotFactory] | None = None) -> None:
-    """Declare a game once; every game gets the `random` bot."""
-    _GAMES[rules.spec.key] = rules
-    _BOTS[rules.spec.key] = {"random": RandomBot, **(bots or {})}
+    """Declare a game once; every game gets `random` and the two search levels, which
+    play out with the game's `heuristic` (or at random when it has none)."""
+    key = rules.spec.key
+    own = dict(bots or {})
+    _GAMES[key] = rules
+    _BOTS[key] = {"random": RandomBot, **search_bots(key, own.get("heuristic", RandomBot)),
+                  **own}
 
 
 def _load() -> None:
@@ -47,7 +58,7 @@ def get_rules(key: str) -> BaseRules[Any]:
 
 
 def bot_names(key: str) -> list[str]:
-    """The bots a game offers."""
+    """The bots a game offers, by name."""
     get_rules(key)
     return sorted(_BOTS[key])
 

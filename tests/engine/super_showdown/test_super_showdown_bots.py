@@ -26,9 +26,9 @@ def _heuristic_wins(games: int) -> int:
 
 
 def test_the_game_and_its_bots_are_registered():
-    """The registry knows the game, the random bot and the heuristic."""
+    """The registry knows the game, the random bot, the heuristic and the search levels."""
     assert get_rules("super_showdown") is RULES
-    assert bot_names("super_showdown") == ["heuristic", "random"]
+    assert bot_names("super_showdown") == ["heuristic", "random", "search-easy", "search-hard"]
     assert isinstance(get_bot("super_showdown", "heuristic"), HeuristicBot)
 
 

@@ -39,7 +39,7 @@ def test_the_heuristic_is_deterministic_given_the_rng() -> None:
 
 
 def test_both_bots_are_registered() -> None:
-    assert set(_BOTS["supershow"]) == {"random", "heuristic"}
+    assert set(_BOTS["supershow"]) == {"random", "heuristic", "search-easy", "search-hard"}
 
 
 def test_the_heuristic_plays_every_match_type_legally_and_quickly() -> None:

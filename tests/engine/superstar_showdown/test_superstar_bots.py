@@ -38,4 +38,5 @@ def test_the_heuristic_is_deterministic_given_the_rng() -> None:
 
 
 def test_both_bots_are_registered() -> None:
-    assert set(_BOTS["superstar_showdown"]) == {"random", "heuristic"}
+    assert set(_BOTS["superstar_showdown"]) == {"random", "heuristic", "search-easy",
+                                                "search-hard"}

@@ -16,7 +16,8 @@ from engine.protocol import Event
 
 def test_the_package_registers_the_game_with_random_and_heuristic_bots():
     assert registry._GAMES["ultimate_showdown"] is RULES
-    assert sorted(registry._BOTS["ultimate_showdown"]) == ["heuristic", "random"]
+    assert sorted(registry._BOTS["ultimate_showdown"]) == ["heuristic", "random", "search-easy",
+                                                           "search-hard"]
 
 
 def test_heuristic_seats_out_score_random_seats_on_a_small_sample():

@@ -1,0 +1,212 @@
+"""Bot-strength ladder: each level against the one below it, for every game.
+
+`.venv/bin/python -m benchmarks ladder [MATCHES]` or
+`.venv/bin/python -m benchmarks.ladder [MATCHES] [GAME ...]`.
+
+The levels are random < heuristic < search-easy < search-hard (`engine.registry`). Every
+pairing plays MATCHES seeded matches (default 60) per table: match i uses
+`random.Random(i)` for the chance draws and every bot, and the upper level sits in seat
+i % n, so seats rotate; at a multi-seat table one upper bot meets n - 1 lower ones.
+A match is worth 1 to its sole winner; shared first places split the point, and a draw
+with no winner splits it between every seat (a two-seat draw is half a win). Printed:
+the upper level's points share with a 95% Wilson interval, and each level's mean and
+slowest decision (decisions with a choice only; a single legal action costs nothing).
+
+Goals: search-hard takes at least 65% against the heuristic at two seats and more than
+the fair share 1/n at more, within 200 ms a decision.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from engine import registry
+from engine.bots import Bot
+from engine.protocol import Event, PendingKind
+
+MATCHES = 60
+LEVELS = ("random", "heuristic", "search-easy", "search-hard")
+PAIRINGS = (("heuristic", "random"), ("search-easy", "heuristic"),
+            ("search-hard", "search-easy"), ("search-hard", "heuristic"))
+TABLES: dict[str, tuple[int, ...]] = {  # seat counts played per game
+    "super_showdown": (2,),
+    "superstar_showdown": (2,),
+    "supershow": (2,),
+    "royal_rumble": (2, 4),
+    "ultimate_showdown": (4,),
+}
+GOAL_TWO_SEATS = 0.65
+BUDGET_SECONDS = 0.2
+
+
+@dataclass
+class Clock:
+    """Decision times of one level: how many, their sum and the slowest (seconds)."""
+
+    count: int = 0
+    total: float = 0.0
+    slowest: float = 0.0
+
+    def add(self, seconds: float) -> None:
+        self.count += 1
+        self.total += seconds
+        self.slowest = max(self.slowest, seconds)
+
+    def merge(self, other: Clock) -> None:
+        self.count += other.count
+        self.total += other.total
+        self.slowest = max(self.slowest, other.slowest)
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.count if self.count else 0.0
+
+
+@dataclass
+class Tally:
+    """One pairing at one table: the upper level's points and both levels' clocks."""
+
+    matches: int = 0
+    points: float = 0.0
+    wins: int = 0
+    losses: int = 0
+    clocks: dict[str, Clock] = field(default_factory=lambda: defaultdict(Clock))
+
+
+@dataclass(frozen=True)
+class Job:
+    game: str
+    seats: int
+    upper: str
+    lower: str
+    seed: int
+
+
+def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = points / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play(job: Job) -> tuple[Job, float, int, dict[str, Clock]]:
+    """One seeded match: the upper seat's points, 1/0/-1 for sole win/other/loss, clocks."""
+    rules = registry.get_rules(job.game)
+    me = job.seed % job.seats
+    bots: list[Bot] = [registry.get_bot(job.game, job.lower) for _ in range(job.seats)]
+    bots[me] = registry.get_bot(job.game, job.upper)
+    rng = random.Random(job.seed)
+    clocks: dict[str, Clock] = defaultdict(Clock)
+    state = rules.start({}, job.seats)
+    while True:
+        pending = rules.pending(state)
+        if pending.kind is PendingKind.END:
+            break
+        if pending.kind is PendingKind.CHANCE:
+            state = rules.apply(state, Event.chance(rules.sample_chance(state, rng)))
+            continue
+        seat = pending.seats[0]
+        choice = len(rules.legal_actions(state, seat)) > 1
+        began = time.perf_counter()
+        action = bots[seat].choose(rules, state, seat, rng)
+        if choice:
+            clocks[bots[seat].name].add(time.perf_counter() - began)
+        state = rules.apply(state, Event.decision(seat, action))
+    result = pending.result
+    assert result is not None
+    if me in result.winners:
+        points = 1 / len(result.winners)
+    else:
+        points = 1 / job.seats if not result.winners and result.draw else 0.0
+    outcome = 1 if result.winners == (me,) else (-1 if result.winners else 0)
+    return job, points, outcome, dict(clocks)
+
+
+def jobs(matches: int, games: Iterable[str]) -> list[Job]:
+    """Every match of the ladder, the slowest pairings first (they set the wall time)."""
+    out = [Job(game, seats, upper, lower, seed)
+           for game in games for seats in TABLES[game]
+           for upper, lower in reversed(PAIRINGS) for seed in range(matches)]
+    return out
+
+
+def run(matches: int, games: Sequence[str],
+        workers: int) -> dict[tuple[str, int, str, str], Tally]:
+    """Play the ladder on `workers` processes; a tally per (game, seats, upper, lower)."""
+    tallies: dict[tuple[str, int, str, str], Tally] = defaultdict(Tally)
+    with ProcessPoolExecutor(workers) as pool:
+        for job, points, outcome, clocks in pool.map(play, jobs(matches, games), chunksize=1):
+            tally = tallies[(job.game, job.seats, job.upper, job.lower)]
+            tally.matches += 1
+            tally.points += points
+            tally.wins += outcome == 1
+            tally.losses += outcome == -1 and job.seats == 2
+            for name, clock in clocks.items():
+                tally.clocks[name].merge(clock)
+    return tallies
+
+
+def report(tallies: dict[tuple[str, int, str, str], Tally], games: Sequence[str]) -> bool:
+    """Print the ladder; whether every goal was met."""
+    met = True
+    for game in games:
+        for seats in TABLES[game]:
+            print(f"{game}, {seats} seats (fair share {1 / seats:.0%})")
+            clocks: dict[str, Clock] = defaultdict(Clock)
+            for upper, lower in PAIRINGS:
+                t = tallies[(game, seats, upper, lower)]
+                low, high = wilson(t.points, t.matches)
+                rate = t.points / t.matches if t.matches else 0.0
+                line = (f"  {upper:>11} vs {lower:<11} {rate:6.1%}  [{low:5.1%}, {high:5.1%}]"
+                        f"  of {t.matches}")
+                if seats == 2:
+                    line += f"  ({t.wins} won, {t.matches - t.wins - t.losses} drawn)"
+                else:
+                    line += f"  ({t.wins} sole wins)"
+                if (upper, lower) == ("search-hard", "heuristic"):
+                    goal = GOAL_TWO_SEATS if seats == 2 else 1 / seats
+                    ok = rate >= goal if seats == 2 else rate > goal
+                    met &= ok
+                    line += f"  goal {'>=' if seats == 2 else '>'} {goal:.0%}: "
+                    line += "met" if ok else "NOT MET"
+                print(line)
+                for name, clock in t.clocks.items():
+                    clocks[name].merge(clock)
+            for level in LEVELS:
+                c = clocks[level]
+                flag = "" if c.slowest <= BUDGET_SECONDS or level in LEVELS[:2] else (
+                    "  (slowest over 200 ms)")
+                print(f"  {level:>11}: {c.mean * 1000:7.1f} ms mean, {c.slowest * 1000:7.1f} ms "
+                      f"slowest over {c.count} decisions{flag}")
+    return met
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run and print the ladder; exit 1 when a goal is not met."""
+    args = sys.argv[1:] if argv is None else argv
+    matches = int(args[0]) if args and args[0].isdigit() else MATCHES
+    games = [a for a in args if not a.isdigit()] or list(TABLES)
+    unknown = [g for g in games if g not in TABLES]
+    if unknown:
+        raise SystemExit(f"unknown game(s) {unknown}; choose from {list(TABLES)}")
+    workers = int(os.environ.get("BENCH_WORKERS", os.cpu_count() or 1))
+    began = time.perf_counter()
+    tallies = run(matches, games, workers)
+    print(f"Ladder: {matches} matches a pairing and table, {workers} worker(s), "
+          f"{time.perf_counter() - began:.0f} s")
+    return 0 if report(tallies, games) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,30 @@
+"""A small sample of the bot ladder (benchmarks/ladder.py), so a weaker search fails.
+
+The sample plays the registered `search-easy` of Super Showdown (the shortest game)
+against `random` over four seeded matches, seats alternated, through the ladder's own
+match runner. The budgets are iteration counts, so the outcome is fixed by the code:
+no timing is checked here (the ladder prints the times).
+"""
+
+from __future__ import annotations
+
+from benchmarks.ladder import Job, play, wilson
+
+GAME = "super_showdown"
+
+
+def test_search_easy_wins_most_seeded_matches_against_random() -> None:
+    points = 0.0
+    for seed in range(4):
+        job, won, _outcome, clocks = play(Job(GAME, 2, "search-easy", "random", seed))
+        assert job.seed == seed
+        assert clocks["search-easy"].count > 0  # the search was asked, not just random
+        points += won
+    assert points >= 3
+
+
+def test_the_wilson_interval_brackets_the_observed_rate() -> None:
+    low, high = wilson(30, 40)
+    assert low < 30 / 40 < high
+    assert (round(low, 3), round(high, 3)) == (0.598, 0.858)
+    assert wilson(0, 0) == (0.0, 1.0)

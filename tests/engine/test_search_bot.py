@@ -1,0 +1,312 @@
+"""The information-set search bot: legal, seeded, and right on small games it must solve.
+
+Two toy games pin the search's logic (a chance node, a simultaneous decision, 2..n
+seats, placement rewards); the real games check it returns a legal action at their
+simultaneous and face-down steps, at every seat count, on a tiny budget.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pytest
+
+from engine import registry
+from engine.bots import RandomBot
+from engine.bots.ismcts import SearchBot, placement_scores
+from engine.bots.leaves import ahead
+from engine.protocol import (
+    JSON,
+    BaseRules,
+    Event,
+    GameSpec,
+    Pending,
+    PendingKind,
+    Result,
+)
+
+# -- toy games ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DiceState:
+    n: int
+    choice: str | None = None
+    roll: int | None = None
+
+
+class DiceRules(BaseRules[DiceState]):
+    """Seat 0 picks `roll` (a die: 3 or more wins) or `stand` (only a 6 wins); the die is
+    a chance node. The other seats never decide; seat 0 winning puts them all second."""
+
+    spec = GameSpec("dice_toy", "Dice", 2, 5, True, False)
+
+    def start(self, options: Mapping[str, Any], n_seats: int) -> DiceState:
+        return DiceState(n_seats)
+
+    def pending(self, state: DiceState) -> Pending:
+        if state.choice is None:
+            return Pending.decision(0)
+        if state.roll is None:
+            return Pending.chance()
+        won = state.roll >= (3 if state.choice == "roll" else 6)
+        places = tuple([1] + [2] * (state.n - 1)) if won else tuple([state.n] + [1] * (
+            state.n - 1))
+        winners = (0,) if won else tuple(range(1, state.n))
+        return Pending.end(Result(places, winners, draw=len(winners) > 1))
+
+    def legal_actions(self, state: DiceState, seat: int) -> list[JSON]:
+        return [{"type": "stand"}, {"type": "roll"}] if seat == 0 and not state.choice else []
+
+    def _decide(self, state: DiceState, seat: int, action: JSON) -> DiceState:
+        return replace(state, choice=action["type"])
+
+    def _resolve_chance(self, state: DiceState, outcome: JSON) -> DiceState:
+        return replace(state, roll=outcome["die"])
+
+    def sample_chance(self, state: DiceState, rng: random.Random) -> JSON:
+        return {"die": rng.randint(1, 6)}
+
+    def determinize(self, state: DiceState, seat: int, rng: random.Random) -> DiceState:
+        return state
+
+
+@dataclass(frozen=True)
+class ShowState:
+    n: int
+    shown: tuple[int | None, ...]
+
+
+class ShowRules(BaseRules[ShowState]):
+    """Every seat shows 1, 2 or 3 fingers at once, face down; a seat wins alone when it
+    shows exactly one more than the most any other seat shows (3 beats 2), and the
+    others share the places behind it; otherwise all draw."""
+
+    spec = GameSpec("show_toy", "Show", 2, 6, False, True)
+
+    def start(self, options: Mapping[str, Any], n_seats: int) -> ShowState:
+        return ShowState(n_seats, (None,) * n_seats)
+
+    def pending(self, state: ShowState) -> Pending:
+        waiting = [s for s, f in enumerate(state.shown) if f is None]
+        if waiting:
+            return Pending.decision(*waiting)
+        for seat, fingers in enumerate(state.shown):
+            rest = [f for s, f in enumerate(state.shown) if s != seat]
+            if fingers == max(f or 0 for f in rest) + 1:
+                places = tuple(1 if s == seat else 2 for s in range(state.n))
+                return Pending.end(Result(places, (seat,)))
+        return Pending.end(Result((1,) * state.n, tuple(range(state.n)), draw=True))
+
+    def legal_actions(self, state: ShowState, seat: int) -> list[JSON]:
+        if state.shown[seat] is not None:
+            return []
+        return [{"fingers": f} for f in (1, 2, 3)]
+
+    def _decide(self, state: ShowState, seat: int, action: JSON) -> ShowState:
+        shown = list(state.shown)
+        shown[seat] = action["fingers"]
+        return replace(state, shown=tuple(shown))
+
+    def determinize(self, state: ShowState, seat: int, rng: random.Random) -> ShowState:
+        # Face down: a seat cannot know what the others already showed.
+        shown = [f if s == seat or f is None else rng.choice((1, 2, 3))
+                 for s, f in enumerate(state.shown)]
+        return replace(state, shown=tuple(shown))
+
+
+class FirstBot:
+    """Always the first legal action: a predictable policy for the other seats."""
+
+    name = "first"
+
+    def choose(self, rules: BaseRules[Any], state: Any, seat: int, rng: random.Random) -> JSON:
+        return rules.legal_actions(state, seat)[0]
+
+
+# -- rewards ------------------------------------------------------------------------------
+
+
+def test_placement_scores_give_one_to_a_sole_winner_and_share_tied_places() -> None:
+    assert placement_scores(Result((1, 2), (0,))) == [1.0, 0.0]
+    assert placement_scores(Result((1, 1), (), draw=True)) == [0.5, 0.5]
+    assert placement_scores(Result((2, 1, 3), (1,))) == [0.5, 1.0, 0.0]
+    assert placement_scores(Result((1, 1, 3), (0, 1), draw=True)) == [0.75, 0.75, 0.0]
+    assert placement_scores(Result((1, 2, 2, 2), (0,))) == [1.0, 1 / 3, 1 / 3, 1 / 3]
+
+
+def test_a_leaf_value_is_the_mean_chance_to_finish_ahead_of_each_other_seat() -> None:
+    assert ahead({0: 5.0, 1: 5.0}, 0, 2.0) == pytest.approx(0.5)
+    assert ahead({0: 9.0, 1: 1.0, 2: 1.0}, 0, 1.0) > 0.99
+    assert ahead({0: 9.0, 1: 1.0, 2: 1.0}, 1, 1.0) == pytest.approx((0.5 + 0.0003) / 2, abs=1e-3)
+
+
+# -- the toy games ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seats", [2, 3, 5])
+def test_the_search_plays_through_a_chance_node_to_the_better_bet(seats: int) -> None:
+    rules = DiceRules()
+    bot = SearchBot(iterations=60, policy=FirstBot)  # the policy itself would stand
+    action = bot.choose(rules, rules.start({}, seats), 0, random.Random(1))
+    assert action == {"type": "roll"}
+    arms = {a.action["type"]: a for a in (bot.root.arms.values() if bot.root else [])}
+    assert arms["roll"].mean > arms["stand"].mean
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+def test_a_simultaneous_decision_answers_the_others_policy(seats: int) -> None:
+    """The others (the policy: one finger each) decide in the same step; two beats them."""
+    rules = ShowRules()
+    state = rules.start({}, seats)
+    for seat in (0, seats - 1):
+        bot = SearchBot(iterations=30, policy=FirstBot)
+        assert bot.choose(rules, state, seat, random.Random(seat)) == {"fingers": 2}
+
+
+def test_a_face_down_choice_already_made_is_resampled_not_read() -> None:
+    """Seat 0 showed 1 face down; seat 1's search sees it only through determinize."""
+    rules = ShowRules()
+    state = rules.apply(rules.start({}, 2), Event.decision(0, {"fingers": 1}))
+    bot = SearchBot(iterations=30, policy=FirstBot)
+    bot.choose(rules, state, 1, random.Random(3))
+    assert bot.root is not None
+    means = sorted(arm.mean for arm in bot.root.arms.values())
+    assert 0.0 < means[-1] < 1.0  # a certain win would mean it peeked at the 1
+
+
+# -- the budget and the seed --------------------------------------------------------------
+
+
+def test_the_same_seed_gives_the_same_choice_and_the_same_tree() -> None:
+    rules = registry.get_rules("super_showdown")
+    state = _state_with_a_choice("super_showdown", 2, skip=6)
+    seat = _deciding(rules, state)
+    runs = []
+    for _ in range(2):
+        bot = registry.get_bot("super_showdown", "search-easy")
+        rng = random.Random(11)
+        action = bot.choose(rules, state, seat, rng)
+        assert isinstance(bot, SearchBot) and bot.root is not None
+        stats = sorted((k, a.visits, round(a.total, 9)) for k, a in bot.root.arms.items())
+        runs.append((action, stats, rng.random()))
+    assert runs[0] == runs[1]
+
+
+def test_the_search_takes_one_draw_from_the_callers_generator() -> None:
+    rules = DiceRules()
+    rng, twin = random.Random(5), random.Random(5)
+    SearchBot(iterations=10, policy=FirstBot).choose(rules, rules.start({}, 2), 0, rng)
+    twin.getrandbits(64)
+    assert rng.random() == twin.random()
+
+
+def test_an_injected_clock_ends_the_search_between_batches() -> None:
+    ticks = iter(range(1000))
+    rules = DiceRules()
+    bot = SearchBot(iterations=1000, policy=FirstBot, seconds=3.0,
+                    clock=lambda: float(next(ticks)))
+    bot.choose(rules, rules.start({}, 2), 0, random.Random(2))
+    assert 0 < bot.iterations_run < 1000
+
+
+def test_a_time_budget_without_a_clock_is_refused() -> None:
+    with pytest.raises(ValueError):
+        SearchBot(seconds=0.2)
+
+
+def test_a_single_legal_action_is_played_without_searching() -> None:
+    rules = ShowRules()
+    state = rules.apply(rules.start({}, 2), Event.decision(0, {"fingers": 1}))
+    bot = SearchBot(iterations=5, policy=RandomBot)
+    seat_0_done = rules.legal_actions(state, 0)
+    assert seat_0_done == []
+    assert bot.choose(rules, state, 1, random.Random(0)) in rules.legal_actions(state, 1)
+
+
+# -- the real games -----------------------------------------------------------------------
+
+
+def _state_with_a_choice(game: str, seats: int, skip: int, *, until: Any = None,
+                         options: JSON | None = None) -> Any:
+    """A heuristic game played `skip` decisions on (or until `until(state)`), stopped
+    at a decision with more than one legal action."""
+    rules = registry.get_rules(game)
+    rng = random.Random(skip)
+    bots = [registry.get_bot(game, "heuristic") for _ in range(seats)]
+    state = rules.start(options or {}, seats)
+    done = 0
+    while True:
+        pending = rules.pending(state)
+        assert not pending.is_over, "the game ended before the wanted decision"
+        if pending.kind is PendingKind.CHANCE:
+            state = rules.apply(state, Event.chance(rules.sample_chance(state, rng)))
+            continue
+        seat = pending.seats[0]
+        ready = until(rules, state) if until else done >= skip
+        if ready and len(rules.legal_actions(state, seat)) > 1:
+            return state
+        state = rules.apply(state, Event.decision(seat, bots[seat].choose(rules, state, seat,
+                                                                          rng)))
+        done += 1
+
+
+def _deciding(rules: BaseRules[Any], state: Any) -> int:
+    return rules.pending(state).seats[-1]
+
+
+def _tiny(game: str) -> SearchBot:
+    """The registered search-easy of a game on a budget small enough for a unit test."""
+    bot = registry.get_bot(game, "search-easy")
+    assert isinstance(bot, SearchBot)
+    bot.iterations = 6
+    return bot
+
+
+FOUR_WAY = {"match_type": "fatal_four_way_elimination"}
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), [
+    ("super_showdown", 2, {}), ("superstar_showdown", 2, {}), ("supershow", 2, {}),
+    ("supershow", 4, FOUR_WAY), ("royal_rumble", 2, {}), ("royal_rumble", 5, {}),
+    ("ultimate_showdown", 3, {}), ("ultimate_showdown", 6, {}),
+])
+def test_the_search_returns_a_legal_action_in_every_game(game: str, seats: int,
+                                                          options: JSON) -> None:
+    rules = registry.get_rules(game)
+    state = _state_with_a_choice(game, seats, skip=5 + seats, options=options)
+    seat = _deciding(rules, state)
+    assert _tiny(game).choose(rules, state, seat, random.Random(0)) in rules.legal_actions(
+        state, seat)
+
+
+def test_superstar_showdowns_simultaneous_play_step_is_searched_for_either_seat() -> None:
+    """SS: both seats play three cards face down at once; the second to post cannot see
+    the first's cards."""
+    rules = registry.get_rules("superstar_showdown")
+    state = _state_with_a_choice("superstar_showdown", 2, 0,
+                                 until=lambda r, s: len(r.pending(s).seats) == 2)
+    for seat in (0, 1):
+        action = _tiny("superstar_showdown").choose(rules, state, seat, random.Random(seat))
+        assert action["type"] == "play_spots" and action in rules.legal_actions(state, seat)
+    first = rules.apply(state, Event.decision(0, rules.legal_actions(state, 0)[0]))
+    assert rules.pending(first).seats == (1,)
+    assert _tiny("superstar_showdown").choose(rules, first, 1, random.Random(4)) in (
+        rules.legal_actions(first, 1))
+
+
+def test_royal_rumbles_face_down_plan_is_searched_after_another_seat_planned() -> None:
+    """RR: plans are made face down one seat after another; seat 1 plans after seat 0."""
+    rules = registry.get_rules("royal_rumble")
+
+    def second_planner(r: Any, s: Any) -> bool:
+        view = r.view(s, None)
+        planned = [p for p in view["players"] if p["plan"]["status"] in ("planned", "breather")]
+        return view["phase"] == "plan" and len(planned) >= 1
+    state = _state_with_a_choice("royal_rumble", 3, 0, until=second_planner)
+    seat = _deciding(rules, state)
+    assert _tiny("royal_rumble").choose(rules, state, seat, random.Random(9)) in (
+        rules.legal_actions(state, seat))
