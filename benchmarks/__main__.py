@@ -2,8 +2,10 @@
 
 Prints figures and ratios; nothing here asserts a time (the machine is shared and noisy).
 Sections: playouts, replay, append, bots, balance, events, supershow, rumble, ultimate;
-and `ladder [MATCHES]`, the bot-strength ladder, which runs only when named (about an
-hour at its default 60 matches a pairing on two cores).
+and two that run only when named: `ladder [MATCHES]`, the bot-strength ladder (about an
+hour at its default 60 matches a pairing on two cores), and `scale [MATCHES]`, simulation
+jobs on one and two Celery workers and worker memory over a 10,000-match job (needs
+PostgreSQL and Redis; run it on a quiet machine).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from benchmarks import (
     append,
     engine_speed,
     ladder,
+    scale,
     royal_rumble_bots,
     super_showdown_bots,
     supershow_bots,
@@ -37,6 +40,7 @@ SECTIONS: dict[str, Callable[[], object]] = {
 # Sections that take arguments (`ladder 40`) and run only when named.
 ON_REQUEST: dict[str, Callable[[list[str]], object]] = {
     "ladder": ladder.main,
+    "scale": scale.main,
 }
 
 

@@ -25,6 +25,7 @@ from django.db import IntegrityError, transaction
 
 from config.queue import enqueue
 from engine import registry
+from engine.bots.ismcts import SearchBot
 from engine.protocol import JSON, BaseRules, Event, IllegalAction, Pending, PendingKind
 from matches.models import Match, MatchEvent, Seat
 from matches.signals import match_advanced, match_finished
@@ -583,6 +584,8 @@ def _bot_action(match: Match, stream: _Stream, seat: int, name: str) -> JSON:
     legal = rules.legal_actions(state, seat)
     try:
         bot = registry.get_bot(match.game, name)
+        if isinstance(bot, SearchBot):
+            bot.within(settings.BOT_SEARCH_MS / 1000, time.perf_counter)
         action = _think(lambda: bot.choose(rules, state, seat, _chance_rng()),
                         float(settings.BOT_TIME_BUDGET))
         if action in legal:

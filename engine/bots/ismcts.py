@@ -147,6 +147,13 @@ class SearchBot:
         self.root: Node | None = None  # the last search's tree, for inspection
         self.iterations_run = 0
 
+    def within(self, seconds: float, clock: Callable[[], float]) -> None:
+        """Stop searching after the batch that crosses `seconds` of `clock` (a live match
+        injects its clock: the engine reads none)."""
+        if seconds <= 0:
+            raise ValueError("a time budget must be positive")
+        self.seconds, self.clock = seconds, clock
+
     # -- the decision ------------------------------------------------------------------
     def choose(self, rules: BaseRules[Any], state: Any, seat: int, rng: random.Random) -> JSON:
         """The policy's choice, unless a challenger beat it clearly once the budget is spent.
@@ -177,7 +184,7 @@ class SearchBot:
                 if stop is not None and done and self._now() >= stop:
                     break
                 seed = search.getrandbits(48)
-                world = rules.determinize(state, seat, random.Random(seed))
+                world = self._world(rules, state, seat, random.Random(seed))
                 rewards = []
                 for arm in racing:
                     arm.available += 1
@@ -216,6 +223,11 @@ class SearchBot:
             return self.confidence <= 0
         spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1))
         return mean > self.confidence * spread / math.sqrt(n)
+
+    @staticmethod
+    def _world(rules: BaseRules[Any], state: Any, seat: int, rng: random.Random) -> Any:
+        """A state consistent with what `seat` knows of `state`."""
+        return rules.determinize(state, seat, rng)
 
     def _now(self) -> float:
         assert self.clock is not None

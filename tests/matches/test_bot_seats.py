@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from engine import registry
 from matches import services, tasks
 from matches.models import Match
 
@@ -153,3 +154,26 @@ def test_super_showdowns_own_bots_play_each_other_to_the_end(organizer: Any) -> 
     match.refresh_from_db()
     assert match.status == "finished"
     assert match.result is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_search_seat_in_a_live_match_stops_at_the_search_time_limit(
+        player: Any, settings: Any, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A search bot given a budget of a million playouts still answers in time: the match
+    service hands it the clock and BOT_SEARCH_MS, so it is never replaced at random."""
+    settings.BOT_SEARCH_MS = 30
+    settings.BOT_TIME_BUDGET = 20
+    build = registry._BOTS[HUMAN_VS]["search-hard"]
+
+    def endless() -> Any:
+        bot = build()
+        bot.iterations = 1_000_000
+        return bot
+    monkeypatch.setitem(registry._BOTS[HUMAN_VS], "search-hard", endless)
+    with caplog.at_level(logging.ERROR, logger="matches.services"):
+        match = create(player, {"player": player.username}, {"bot": "search-hard"}, rounds=2)
+        human_plays_to_the_end(match, player)
+    match.refresh_from_db()
+    assert (match.status, decisions_of(match, 1)) == ("finished", 2)
+    assert not [r for r in caplog.records if "failed" in r.getMessage()]

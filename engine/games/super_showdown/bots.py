@@ -9,7 +9,8 @@ and looks one move ahead for the last two moves of a round.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -114,13 +115,34 @@ def worth(counts: Counts, colour: Colour) -> float:
     return white - green if colour is Colour.WHITE else green - white
 
 
-def after_split(counts: Counts, split: Split, cards: CardSet) -> Counts:
+def after_split(counts: Counts, split: Split, cards: CardSet | Mapping[str, Card]) -> Counts:
     """The counts once a split is on the piles."""
     c = list(counts)
     for ids, won in ((split.victorious, True), (split.defeated, False)):
         for card_id in ids:
             c[(0 if cards[card_id].colour is Colour.WHITE else 2) + (0 if won else 1)] += 1
     return (c[0], c[1], c[2], c[3])
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def showdown_value(mine: Card, theirs: Card, outlook: Outlook, me: int, counts: Counts,
+                   colour: Colour) -> float:
+    """Worth to seat `me` (playing `colour`, piles at `counts`) of one Showdown with these
+    two cards: a pure function of its arguments, so kept across decisions (search bots
+    ask it millions of times)."""
+    by_id = {mine.id: mine, theirs.id: theirs}
+    cards = (mine, theirs) if me == 0 else (theirs, mine)
+
+    def after(split: Split) -> float:
+        return worth(after_split(counts, split, by_id), colour)
+
+    if outlook is Outlook.BRAWN:
+        return after(brawn(cards))
+    if outlook is Outlook.WITS:
+        return after(wits(cards))
+    on_mayhem = me if outlook is Outlook.SPEED_ME else 1 - me
+    options = [after(split) for split in speed_options(cards)]
+    return max(options) if speed_chooser(on_mayhem, cards) == me else min(options)
 
 
 class Evaluator:
@@ -130,32 +152,25 @@ class Evaluator:
         self.know = know
         self.cards = cards
         self._memo: dict[tuple[str, str, Outlook], float] = {}
+        self._expected: dict[tuple[str, str, Outlook], float] = {}
 
     def value(self, mine: Card, theirs: Card, outlook: Outlook) -> float:
         """Worth to the bot of one Showdown with these two cards."""
         key = (mine.id, theirs.id, outlook)
         if key not in self._memo:
-            self._memo[key] = self._value(mine, theirs, outlook)
+            know = self.know
+            self._memo[key] = showdown_value(mine, theirs, outlook, know.seat, know.counts,
+                                             know.colour)
         return self._memo[key]
-
-    def _value(self, mine: Card, theirs: Card, outlook: Outlook) -> float:
-        me = self.know.seat
-        cards = (mine, theirs) if me == 0 else (theirs, mine)
-        if outlook is Outlook.BRAWN:
-            return self._worth(brawn(cards))
-        if outlook is Outlook.WITS:
-            return self._worth(wits(cards))
-        on_mayhem = me if outlook is Outlook.SPEED_ME else 1 - me
-        options = [self._worth(split) for split in speed_options(cards)]
-        return max(options) if speed_chooser(on_mayhem, cards) == me else min(options)
-
-    def _worth(self, split: Split) -> float:
-        return worth(after_split(self.know.counts, split, self.cards), self.know.colour)
 
     def expected(self, mine: Card, outlook: Outlook) -> float:
         """Average over the nemesis' possible cards."""
-        pool = self.know.pool
-        return sum(self.value(mine, c, outlook) for c in pool) / max(1, len(pool))
+        key = (mine.id, "", outlook)
+        if key not in self._expected:
+            pool = self.know.pool
+            self._expected[key] = sum(self.value(mine, c, outlook)
+                                      for c in pool) / max(1, len(pool))
+        return self._expected[key]
 
     def best(self, outlook: Outlook) -> float:
         """Worth of an outlook when the bot still picks its card."""

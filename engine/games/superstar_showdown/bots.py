@@ -118,11 +118,17 @@ class HeuristicBot:
         outside = not BOARD.in_ring(me.pos)
         hand = sorted(me.hand)
         best, best_score = None, float("-inf")
-        blocks_held = sum(s.card(c).type is CardType.BLOCK for c in hand)
+        cards = {c: s.card(c) for c in hand}
+        blocks_held = sum(card.type is CardType.BLOCK for card in cards.values())
+        # Each card's worth at each spot, and kept, computed once for every permutation.
+        at = {c: [play_value(card, p, distance, outside) for p in range(SPOTS)]
+              for c, card in cards.items()}
+        kept = {c: keep_value(card) for c, card in cards.items()}
+        block = {c: card.type is CardType.BLOCK for c, card in cards.items()}
         for trio in itertools.permutations(hand, SPOTS):
-            score = sum(play_value(s.card(c), p, distance, outside) for p, c in enumerate(trio))
-            score -= sum(keep_value(s.card(c)) for c in trio)
-            played_blocks = sum(s.card(c).type is CardType.BLOCK for c in trio)
+            score = sum(at[c][p] for p, c in enumerate(trio))
+            score -= sum(kept[c] for c in trio)
+            played_blocks = sum(block[c] for c in trio)
             if blocks_held and played_blocks == blocks_held:
                 score -= 1.5  # keep one Block back for the hits to come
             if score > best_score:
