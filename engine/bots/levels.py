@@ -41,11 +41,11 @@ def _pair(easy: int, hard: int, depth: int | None = None, leaf: LeafValue | None
 
 
 LEVELS: dict[str, dict[str, Level]] = {
-    "super_showdown": _pair(10, 32, depth=6, leaf=lv.leaf(lv.super_showdown, 3.0)),
+    "super_showdown": _pair(16, 48, depth=6, leaf=lv.leaf(lv.super_showdown, 3.0)),
     "superstar_showdown": _pair(12, 36, depth=8, leaf=lv.leaf(lv.superstar_showdown, 3.0),
                                 width=6),
     "supershow": _pair(12, 36),
-    "royal_rumble": _pair(48, 150, depth=8, leaf=lv.leaf(lv.royal_rumble, 4.0)),
+    "royal_rumble": _pair(60, 180, depth=8, leaf=lv.leaf(lv.royal_rumble, 4.0)),
     "ultimate_showdown": _pair(16, 48, depth=6, leaf=lv.leaf(lv.ultimate_showdown, 5.0)),
 }
 DEFAULT = _pair(10, 30)

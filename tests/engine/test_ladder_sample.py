@@ -1,9 +1,10 @@
 """A small sample of the bot ladder (benchmarks/ladder.py), so a weaker search fails.
 
-The sample plays the registered `search-easy` of Super Showdown (the shortest game)
-against `random` over four seeded matches, seats alternated, through the ladder's own
-match runner. The budgets are iteration counts, so the outcome is fixed by the code:
-no timing is checked here (the ladder prints the times).
+Two samples, through the ladder's own match runner, seats alternated: the registered
+`search-easy` of Super Showdown (the shortest game) against `random` over four seeded
+matches, and `search-hard` of Superstar Showdown against its `heuristic` over ten (the
+full ladder has it at about three in four). The budgets are iteration counts, so the
+outcome is fixed by the code: no timing is checked here (the ladder prints the times).
 """
 
 from __future__ import annotations
@@ -21,6 +22,16 @@ def test_search_easy_wins_most_seeded_matches_against_random() -> None:
         assert clocks["search-easy"].count > 0  # the search was asked, not just random
         points += won
     assert points >= 3
+
+
+def test_search_hard_beats_the_heuristic_in_most_seeded_superstar_matches() -> None:
+    points = 0.0
+    for seed in range(10):
+        _job, won, _outcome, clocks = play(Job("superstar_showdown", 2, "search-hard",
+                                               "heuristic", seed))
+        assert clocks["search-hard"].count > 0
+        points += won
+    assert points >= 6
 
 
 def test_the_wilson_interval_brackets_the_observed_rate() -> None:
