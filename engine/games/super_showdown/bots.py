@@ -8,8 +8,8 @@ and looks one move ahead for the last two moves of a round.
 
 from __future__ import annotations
 
-import random
 import functools
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
