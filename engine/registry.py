@@ -2,8 +2,8 @@
 
 Every game offers four strength levels: `random`, its own `heuristic` (registered by
 the game package), and `search-easy` and `search-hard`, the information-set search
-(`engine.bots.ismcts`) with the heuristic as policy and the budgets of
-`engine.bots.levels`.
+(`engine.bots.ismcts`) with the heuristic as policy and the budgets and leaf value the
+game declares (`engine.bots.levels`).
 """
 
 from __future__ import annotations
@@ -12,23 +12,27 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.bots import Bot, RandomBot
-from engine.bots.levels import search_bots
+from engine.bots.levels import DEFAULT, Level, search_bots
 from engine.protocol import BaseRules, IllegalAction
 
 BotFactory = Callable[[], Bot]
 
 _GAMES: dict[str, BaseRules[Any]] = {}
 _BOTS: dict[str, dict[str, BotFactory]] = {}
+_LEVELS: dict[str, dict[str, Level]] = {}
 
 
-def register_game(rules: BaseRules[Any], bots: dict[str, BotFactory] | None = None) -> None:
-    """Declare a game once; every game gets `random` and the two search levels, which
-    play out with the game's `heuristic` (or at random when it has none)."""
+def register_game(rules: BaseRules[Any], bots: dict[str, BotFactory] | None = None,
+                  search: dict[str, Level] | None = None) -> None:
+    """Declare a game once; every game gets `random` and the two search levels (the
+    game's `search` levels, else the default), which play out with the game's
+    `heuristic` (or at random when it has none)."""
     key = rules.spec.key
     own = dict(bots or {})
     _GAMES[key] = rules
-    _BOTS[key] = {"random": RandomBot, **search_bots(key, own.get("heuristic", RandomBot)),
-                  **own}
+    _LEVELS[key] = search or DEFAULT
+    _BOTS[key] = {"random": RandomBot,
+                  **search_bots(own.get("heuristic", RandomBot), _LEVELS[key]), **own}
 
 
 def _load() -> None:
@@ -55,6 +59,12 @@ def get_rules(key: str) -> BaseRules[Any]:
         return _GAMES[key]
     except KeyError:
         raise IllegalAction("unknown_game", f"No game called {key!r}.") from None
+
+
+def search_levels(key: str) -> dict[str, Level]:
+    """The search levels a game plays `search-easy` and `search-hard` with."""
+    get_rules(key)
+    return _LEVELS[key]
 
 
 def bot_names(key: str) -> list[str]:

@@ -1,10 +1,12 @@
-"""The two search levels of every game: budgets, playout depth and leaf value.
+"""The two search levels of a game: budgets, playout depth and leaf value.
 
-Budgets are iteration counts (deterministic for a seed), sized with the ladder
-(`benchmarks/ladder.py`) so that `search-hard` takes about 200 ms a decision on a
-2-core development machine and `search-easy` about a third of that. Both use the
-game's heuristic as policy. A game without an entry here (a new one) gets the default:
-whole playouts, no leaf value.
+A game declares its levels with `levels(...)` in its own bots module and hands them to
+`engine.registry.register_game(..., search=...)`; a game that declares none gets
+`DEFAULT` (whole playouts, no leaf value). Budgets are iteration counts (deterministic
+for a seed), sized with the ladder (`benchmarks/ladder.py`) so that `search-hard` stays
+under about 200 ms a decision on a 2-core development machine and `search-easy` takes
+about a third of that. Both use the game's heuristic as policy. In a live match the
+match service also gives the search a clock and `BOT_SEARCH_MS`.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.bots import Bot
-from engine.bots import leaves as lv
 from engine.bots.ismcts import LeafValue, SearchBot
+from engine.bots.leaves import Standing, leaf
 
 EASY, HARD = "search-easy", "search-hard"
 
@@ -34,27 +36,23 @@ class Level:
                          leaf=self.leaf, width=self.width)
 
 
-def _pair(easy: int, hard: int, depth: int | None = None, leaf: LeafValue | None = None,
-          width: int = 8) -> dict[str, Level]:
-    """Both levels of a game: the same playouts, hard with the bigger budget."""
-    return {EASY: Level(easy, depth, leaf, width), HARD: Level(hard, depth, leaf, width)}
+def levels(easy: int, hard: int, *, depth: int | None = None,
+           standing: Standing | None = None, spread: float = 1.0,
+           width: int = 8) -> dict[str, Level]:
+    """Both levels of a game: the same playouts, hard with the bigger budget. With a
+    `standing`, playouts stop `depth` decisions out of the tree and are valued by it."""
+    value = None if standing is None else leaf(standing, spread)
+    return {EASY: Level(easy, depth, value, width), HARD: Level(hard, depth, value, width)}
 
 
-LEVELS: dict[str, dict[str, Level]] = {
-    "super_showdown": _pair(16, 48, depth=6, leaf=lv.leaf(lv.super_showdown, 3.0)),
-    "superstar_showdown": _pair(12, 36, depth=8, leaf=lv.leaf(lv.superstar_showdown, 3.0),
-                                width=6),
-    "supershow": _pair(12, 36),
-    "royal_rumble": _pair(60, 180, depth=8, leaf=lv.leaf(lv.royal_rumble, 4.0)),
-    "ultimate_showdown": _pair(16, 48, depth=6, leaf=lv.leaf(lv.ultimate_showdown, 5.0)),
-}
-DEFAULT = _pair(10, 30)
+DEFAULT = levels(10, 30)
 
 
-def search_bots(game: str, policy: Callable[[], Bot]) -> dict[str, Callable[[], Bot]]:
-    """Registry factories of `search-easy` and `search-hard` for one game."""
+def search_bots(policy: Callable[[], Bot],
+                chosen: dict[str, Level] | None = None) -> dict[str, Callable[[], Bot]]:
+    """Registry factories of `search-easy` and `search-hard` (DEFAULT when none chosen)."""
     return {name: _factory(name, level, policy)
-            for name, level in LEVELS.get(game, DEFAULT).items()}
+            for name, level in (chosen or DEFAULT).items()}
 
 
 def _factory(name: str, level: Level, policy: Callable[[], Bot]) -> Callable[[], Bot]:
@@ -64,4 +62,4 @@ def _factory(name: str, level: Level, policy: Callable[[], Bot]) -> Callable[[],
     return build
 
 
-__all__ = ["DEFAULT", "EASY", "HARD", "LEVELS", "Level", "search_bots"]
+__all__ = ["DEFAULT", "EASY", "HARD", "Level", "levels", "search_bots"]

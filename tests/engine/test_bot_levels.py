@@ -15,7 +15,7 @@ import pytest
 from engine import registry
 from engine.bots import RandomBot
 from engine.bots.ismcts import SearchBot
-from engine.bots.levels import DEFAULT, LEVELS, search_bots
+from engine.bots.levels import DEFAULT, search_bots
 from engine.protocol import Event, IllegalAction, PendingKind
 
 GAMES = ["royal_rumble", "super_showdown", "supershow", "superstar_showdown",
@@ -47,11 +47,11 @@ def test_the_search_levels_play_out_with_the_games_heuristic(game: str) -> None:
     assert isinstance(easy, SearchBot) and isinstance(hard, SearchBot)
     assert isinstance(easy.policy, heuristic) and isinstance(hard.policy, heuristic)
     assert hard.iterations > easy.iterations
-    assert game in LEVELS
+    assert registry.search_levels(game) is not DEFAULT  # each game sized its own
 
 
 def test_a_game_without_a_heuristic_searches_with_random_playouts() -> None:
-    bots = search_bots("not_a_game", RandomBot)
+    bots = search_bots(RandomBot)
     easy = bots["search-easy"]()
     assert isinstance(easy, SearchBot) and isinstance(easy.policy, RandomBot)
     assert easy.iterations == DEFAULT["search-easy"].iterations
@@ -66,9 +66,10 @@ def test_an_unknown_level_is_refused() -> None:
 SEATS = {"royal_rumble": 4, "ultimate_showdown": 4}
 
 
-@pytest.mark.parametrize("game", [g for g in GAMES if LEVELS[g]["search-hard"].leaf])
+@pytest.mark.parametrize("game", [g for g in GAMES if registry.search_levels(g)[
+    "search-hard"].leaf])
 def test_a_leaf_value_is_a_probability_all_through_a_game(game: str) -> None:
-    leaf = LEVELS[game]["search-hard"].leaf
+    leaf = registry.search_levels(game)["search-hard"].leaf
     assert leaf is not None
     rules = registry.get_rules(game)
     seats = SEATS.get(game, 2)

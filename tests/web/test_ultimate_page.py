@@ -15,8 +15,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from engine import registry
-from engine.games.ultimate_showdown import RULES, HeuristicBot
+from engine.games.ultimate_showdown import RULES
 from matches import services
 from matches.models import Match
 
@@ -27,16 +26,10 @@ MOST_DECISIONS = 200
 
 
 @pytest.fixture(autouse=True)
-def _registered() -> Iterator[None]:
-    """The registry does not load this game yet: register it for these tests only."""
-    had = GAME in registry._GAMES
-    registry.register_game(RULES, bots={"heuristic": HeuristicBot})
+def _fresh_cache() -> Iterator[None]:
     services.clear_state_cache()
     yield
     services.clear_state_cache()
-    if not had:
-        registry._GAMES.pop(GAME, None)
-        registry._BOTS.pop(GAME, None)
 
 
 def start(player: Any, bots: int = 3) -> Match:

@@ -50,11 +50,11 @@ Further engine decisions:
 
 from __future__ import annotations
 
-from engine.games.royal_rumble.bots import HeuristicBot
+from engine.games.royal_rumble.bots import SEARCH, HeuristicBot
 from engine.games.royal_rumble.rules import SPEC, RoyalRumbleRules
 from engine.registry import register_game
 
 RULES = RoyalRumbleRules()
-register_game(RULES, bots={"heuristic": HeuristicBot})
+register_game(RULES, bots={"heuristic": HeuristicBot}, search=SEARCH)
 
 __all__ = ["RULES", "SPEC", "HeuristicBot", "RoyalRumbleRules"]

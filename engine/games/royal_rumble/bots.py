@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.bots.leaves import Views
+from engine.bots.levels import levels
 from engine.games.royal_rumble.cards import Card, Effect, Kind, Special, card
 from engine.games.royal_rumble.combat import damage, health
 from engine.games.royal_rumble.state import State, Step
@@ -157,3 +159,32 @@ class HeuristicBot:
 
 
 __all__ = ["HeuristicBot"]
+
+
+# -- search --------------------------------------------------------------------------------
+# What a search playout cut short is worth (engine.bots.leaves), and the two search levels.
+
+FRESH_LEGEND = 12.0  # every Legend's health (data/legends.yaml)
+
+
+def standing(views: Views) -> dict[int, float]:
+    """The health left to each seat's Legend (a fallen one comes back fresh while the
+    shared reserve lasts; out is worst) and a little for its hand.
+
+    Differences count for less while much of the reserve is left (a fall only drains
+    it) and fade as the round limit nears (the Legends still standing share first).
+    """
+    view = views.public
+    reserve = view["reserve_count"]
+    weight = min(1.0, (view["round_limit"] - view["round"] + 1) / 5) / (1 + 0.5 * reserve)
+    scores: dict[int, float] = {}
+    for p in view["players"]:
+        if p["out"]:
+            scores[p["seat"]] = -5.0
+            continue
+        left = (FRESH_LEGEND if reserve else 0.0) if p["fallen"] else p["health"] - p["damage"]
+        scores[p["seat"]] = weight * (left + 0.3 * p["hand_count"])
+    return scores
+
+
+SEARCH = levels(60, 180, depth=8, standing=standing, spread=4.0)

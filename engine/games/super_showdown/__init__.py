@@ -51,11 +51,11 @@ Decisions on the rulebook's open questions (rules checklist ids), each pinned by
 
 from __future__ import annotations
 
-from engine.games.super_showdown.bots import HeuristicBot
+from engine.games.super_showdown.bots import SEARCH, HeuristicBot
 from engine.games.super_showdown.rules import SuperShowdownRules
 from engine.registry import register_game
 
 RULES = SuperShowdownRules()
-register_game(RULES, bots={"heuristic": HeuristicBot})
+register_game(RULES, bots={"heuristic": HeuristicBot}, search=SEARCH)
 
 __all__ = ["RULES", "HeuristicBot", "SuperShowdownRules"]

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from engine.bots.leaves import Views
+from engine.bots.levels import levels
 from engine.games.super_showdown.board import Board, Square, manhattan
 from engine.games.super_showdown.cards import Card, CardSet, Colour
 from engine.games.super_showdown.showdown import (
@@ -319,3 +321,17 @@ def _with(know: Knowledge, seat: int, square: Square,
     return (positions[0], positions[1])
 
 
+# -- search --------------------------------------------------------------------------------
+# What a search playout cut short is worth (engine.bots.leaves), and the two search levels.
+
+def standing(views: Views) -> dict[int, float]:
+    """Progress on both counts (own colour victorious, nemesis' defeated); games won."""
+    def side(seat: JSON) -> float:
+        tally = seat["tally"]
+        own, theirs = (min(tally[k], 4) for k in ("own_victorious", "nemesis_defeated"))
+        return PROGRESS[own] + PROGRESS[theirs] + 20.0 * seat["games_won"]
+
+    return {seat["seat"]: side(seat) for seat in views.public["seats"]}
+
+
+SEARCH = levels(16, 48, depth=6, standing=standing, spread=3.0)

@@ -107,11 +107,11 @@ Further engine decisions:
 
 from __future__ import annotations
 
-from engine.games.supershow.bots import HeuristicBot
+from engine.games.supershow.bots import SEARCH, HeuristicBot
 from engine.games.supershow.rules import SPEC, SupershowRules
 from engine.registry import register_game
 
 RULES = SupershowRules()
-register_game(RULES, bots={"heuristic": HeuristicBot})
+register_game(RULES, bots={"heuristic": HeuristicBot}, search=SEARCH)
 
 __all__ = ["RULES", "SPEC", "HeuristicBot", "SupershowRules"]

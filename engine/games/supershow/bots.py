@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.bots.levels import levels
 from engine.games.supershow.cards import Card, CardType, Do
 from engine.games.supershow.state import ActionType, Phase, State
 from engine.protocol import JSON, BaseRules
@@ -77,3 +78,7 @@ class HeuristicBot:
         if buries:
             return max(buries, key=lambda a: (keep_value(s.card(a["card"])), a["card"]))
         return by_type[ActionType.PASS][0]
+
+
+# Whole playouts (no leaf value): the game is short and the heuristic cheap.
+SEARCH = levels(12, 36)

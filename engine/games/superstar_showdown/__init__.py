@@ -124,11 +124,11 @@ Further Advanced Rules decisions:
 
 from __future__ import annotations
 
-from engine.games.superstar_showdown.bots import HeuristicBot
+from engine.games.superstar_showdown.bots import SEARCH, HeuristicBot
 from engine.games.superstar_showdown.rules import SPEC, SuperstarShowdownRules, between_matches
 from engine.registry import register_game
 
 RULES = SuperstarShowdownRules()
-register_game(RULES, bots={"heuristic": HeuristicBot})
+register_game(RULES, bots={"heuristic": HeuristicBot}, search=SEARCH)
 
 __all__ = ["RULES", "SPEC", "HeuristicBot", "SuperstarShowdownRules", "between_matches"]

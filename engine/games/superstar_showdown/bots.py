@@ -11,6 +11,8 @@ import random
 from collections import deque
 from typing import Any
 
+from engine.bots.leaves import Views
+from engine.bots.levels import levels
 from engine.games.superstar_showdown.board import (
     BOARD,
     Kind,
@@ -404,3 +406,23 @@ def _reachable(start: Square, left: int, *, bounce: bool, line: int = 0,
                 is_ropes = BOARD.kind(here) is Kind.ROPES
                 queue.append((here, 0, run, away, is_ropes, bounces + 1, action))
     return results
+
+
+# -- search --------------------------------------------------------------------------------
+# What a search playout cut short is worth (engine.bots.leaves), and the two search levels.
+
+def standing(views: Views) -> dict[int, float]:
+    """Each seat's side's Performance Stack (cards won from the rival); in an Event, a
+    fifth of its team's Ranking Points too."""
+    view = views.public
+    scores: dict[int, float] = {}
+    for side in view.get("sides") or []:
+        for seat in side["players"]:
+            scores[seat] = float(side["performance_count"])
+    for team in (view.get("event") or {}).get("teams", []):
+        for seat in team["seats"]:
+            scores[seat] = scores.get(seat, 0.0) + team["total"] / 5.0
+    return scores
+
+
+SEARCH = levels(12, 36, depth=8, standing=standing, spread=3.0, width=6)

@@ -35,11 +35,11 @@ not used in round five); bets are placed one chip at a time in any box order.
 
 from __future__ import annotations
 
-from engine.games.ultimate_showdown.bots import HeuristicBot
+from engine.games.ultimate_showdown.bots import SEARCH, HeuristicBot
 from engine.games.ultimate_showdown.rules import SPEC, UltimateShowdownRules
 from engine.registry import register_game
 
 RULES = UltimateShowdownRules()
-register_game(RULES, bots={"heuristic": HeuristicBot})
+register_game(RULES, bots={"heuristic": HeuristicBot}, search=SEARCH)
 
 __all__ = ["RULES", "SPEC", "HeuristicBot", "UltimateShowdownRules"]

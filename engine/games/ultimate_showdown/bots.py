@@ -12,6 +12,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from engine.bots.leaves import Views
+from engine.bots.levels import levels
 from engine.games.ultimate_showdown.cards import CardSet, Challenge
 from engine.games.ultimate_showdown.state import BOXES, SLOTS
 from engine.protocol import JSON, BaseRules
@@ -144,3 +146,70 @@ class HeuristicBot:
             best = max(best, sum(POINTS[b] * odds[b][s - 1] for b, s in chosen.items()))
         return best
 
+
+# -- search --------------------------------------------------------------------------------
+# What a search playout cut short is worth (engine.bots.leaves), and the two search levels.
+
+# Points: Champion bet, Final bet, Semi-Final bet (doubled in round five), owning the Champion.
+_BETS = {"champion": 4.0, "final": 3.0, "semi": 2.0}
+_OWNER = 3.0
+_BETTER_FIT_WINS = 0.85  # how often a match's better fit wins, in the leaf's model
+_STAGES = ((2, 0), (4, 4), (8, 6))  # (slots a match spans, index of its first match)
+
+
+def _view_fit(contender: JSON, weights: JSON) -> float:
+    return float(sum(w * contender["attributes"].get(k, 0) for k, w in weights.items()))
+
+
+def stage_odds(bracket: JSON, weights: JSON) -> list[dict[int, float]]:
+    """Per slot, the chance to win its quarter-final, its semi-final and the final, with
+    the matches already voted on as they went."""
+    fits = {s["slot"]: _view_fit(s["contender"], weights) for s in bracket["slots"]}
+
+    def beats(a: int, b: int) -> float:
+        if fits[a] == fits[b]:
+            return 0.5
+        return _BETTER_FIT_WINS if fits[a] > fits[b] else 1 - _BETTER_FIT_WINS
+
+    reach = dict.fromkeys(fits, 1.0)
+    stages = []
+    for size, first in _STAGES:
+        won: dict[int, float] = {}
+        for start in range(1, len(fits) + 1, size):
+            decided = bracket["matches"][first + (start - 1) // size]["winner"]
+            group = range(start, start + size)
+            for slot in group:
+                if decided is not None:
+                    won[slot] = float(slot == decided)
+                    continue
+                side = (slot - start) // (size // 2)
+                rivals = [r for r in group if (r - start) // (size // 2) != side]
+                won[slot] = reach[slot] * sum(reach[r] * beats(slot, r) for r in rivals)
+        stages.append(won)
+        reach = won
+    return stages
+
+
+def standing(views: Views) -> dict[int, float]:
+    """Points so far plus the round's expected points: each seat's own bets and its own
+    Contenders in the bracket (from its own view), valued by attribute fit."""
+    public = views.public
+    scores = {seat["seat"]: float(seat["score"]) for seat in public["seats"]}
+    bracket, challenge = public.get("bracket"), public.get("challenge")
+    if not bracket or not challenge or public.get("sudden_death"):
+        return scores
+    semi, final, champion = stage_odds(bracket, challenge["weights"])
+    odds = {"champion": champion, "final": final, "semi": semi}
+    factor = 2.0 if public["ultimate"] else 1.0
+    for seat in scores:
+        own = views.of(seat)
+        bets = own.get("my_bets") or {}
+        scores[seat] += sum(factor * _BETS[box] * odds[box][slot]
+                            for box, slot in bets.items() if slot is not None)
+        if not public["ultimate"]:
+            scores[seat] += sum(_OWNER * champion[s["slot"]]
+                                for s in own["bracket"]["slots"] if s["mine"])
+    return scores
+
+
+SEARCH = levels(16, 48, depth=6, standing=standing, spread=5.0)
