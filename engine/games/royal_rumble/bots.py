@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.bots.leaves import Views
 from engine.bots.levels import levels
-from engine.games.royal_rumble.cards import Card, Effect, Kind, Special, card
+from engine.games.royal_rumble.cards import ROSTER, Card, Effect, Kind, Special, card
 from engine.games.royal_rumble.combat import damage, health
 from engine.games.royal_rumble.state import State, Step
 from engine.protocol import JSON, BaseRules
@@ -158,13 +158,12 @@ class HeuristicBot:
         return 0.5 + self._target_score(s, seat, card(action["card"]), None, action["seat"])
 
 
-__all__ = ["HeuristicBot"]
-
 
 # -- search --------------------------------------------------------------------------------
 # What a search playout cut short is worth (engine.bots.leaves), and the two search levels.
 
-FRESH_LEGEND = 12.0  # every Legend's health (data/legends.yaml)
+# A fallen Legend's successor comes from the reserve unseen: its expected health.
+FRESH_LEGEND = sum(legend.health for legend in ROSTER.values()) / len(ROSTER)
 
 
 def standing(views: Views) -> dict[int, float]:
@@ -188,3 +187,6 @@ def standing(views: Views) -> dict[int, float]:
 
 
 SEARCH = levels(60, 180, depth=8, standing=standing, spread=4.0)
+
+
+__all__ = ["SEARCH", "HeuristicBot", "standing"]

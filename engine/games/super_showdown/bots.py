@@ -150,11 +150,10 @@ def showdown_value(mine: Card, theirs: Card, outlook: Outlook, me: int, counts: 
 class Evaluator:
     """Showdown values for the bot's seat, memoised within one decision."""
 
-    def __init__(self, know: Knowledge, cards: CardSet) -> None:
+    def __init__(self, know: Knowledge) -> None:
         self.know = know
-        self.cards = cards
         self._memo: dict[tuple[str, str, Outlook], float] = {}
-        self._expected: dict[tuple[str, str, Outlook], float] = {}
+        self._expected: dict[tuple[str, Outlook], float] = {}
 
     def value(self, mine: Card, theirs: Card, outlook: Outlook) -> float:
         """Worth to the bot of one Showdown with these two cards."""
@@ -167,7 +166,7 @@ class Evaluator:
 
     def expected(self, mine: Card, outlook: Outlook) -> float:
         """Average over the nemesis' possible cards."""
-        key = (mine.id, "", outlook)
+        key = (mine.id, outlook)
         if key not in self._expected:
             pool = self.know.pool
             self._expected[key] = sum(self.value(mine, c, outlook)
@@ -240,7 +239,7 @@ class HeuristicBot:
 
     def _scorer(self, know: Knowledge, cards: CardSet, board: Board) -> Callable[[JSON], float]:
         """The scoring function for this phase's actions."""
-        ev = Evaluator(know, cards)
+        ev = Evaluator(know)
         if know.phase is Phase.SPEED_CHOICE:
             return lambda a: worth(after_split(know.counts, Split(
                 tuple(a["victorious"]), tuple(a["defeated"])), cards), know.colour)
@@ -329,7 +328,7 @@ def standing(views: Views) -> dict[int, float]:
     def side(seat: JSON) -> float:
         tally = seat["tally"]
         own, theirs = (min(tally[k], 4) for k in ("own_victorious", "nemesis_defeated"))
-        return PROGRESS[own] + PROGRESS[theirs] + 20.0 * seat["games_won"]
+        return _side(own, theirs) + 20.0 * seat["games_won"]
 
     return {seat["seat"]: side(seat) for seat in views.public["seats"]}
 

@@ -157,14 +157,11 @@ _BETTER_FIT_WINS = 0.85  # how often a match's better fit wins, in the leaf's mo
 _STAGES = ((2, 0), (4, 4), (8, 6))  # (slots a match spans, index of its first match)
 
 
-def _view_fit(contender: JSON, weights: JSON) -> float:
-    return float(sum(w * contender["attributes"].get(k, 0) for k, w in weights.items()))
-
-
-def stage_odds(bracket: JSON, weights: JSON) -> list[dict[int, float]]:
+def stage_odds(rules: Any, bracket: JSON, challenge: JSON) -> list[dict[int, float]]:
     """Per slot, the chance to win its quarter-final, its semi-final and the final, with
     the matches already voted on as they went."""
-    fits = {s["slot"]: _view_fit(s["contender"], weights) for s in bracket["slots"]}
+    side = challenge_from(rules, challenge)
+    fits = {s["slot"]: _fit(rules.cards, side, s["contender"]["id"]) for s in bracket["slots"]}
 
     def beats(a: int, b: int) -> float:
         if fits[a] == fits[b]:
@@ -182,8 +179,8 @@ def stage_odds(bracket: JSON, weights: JSON) -> list[dict[int, float]]:
                 if decided is not None:
                     won[slot] = float(slot == decided)
                     continue
-                side = (slot - start) // (size // 2)
-                rivals = [r for r in group if (r - start) // (size // 2) != side]
+                half = (slot - start) // (size // 2)
+                rivals = [r for r in group if (r - start) // (size // 2) != half]
                 won[slot] = reach[slot] * sum(reach[r] * beats(slot, r) for r in rivals)
         stages.append(won)
         reach = won
@@ -198,7 +195,7 @@ def standing(views: Views) -> dict[int, float]:
     bracket, challenge = public.get("bracket"), public.get("challenge")
     if not bracket or not challenge or public.get("sudden_death"):
         return scores
-    semi, final, champion = stage_odds(bracket, challenge["weights"])
+    semi, final, champion = stage_odds(views.rules, bracket, challenge)
     odds = {"champion": champion, "final": final, "semi": semi}
     factor = 2.0 if public["ultimate"] else 1.0
     for seat in scores:
