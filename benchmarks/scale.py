@@ -1,8 +1,10 @@
 """Simulation jobs at scale: matches per second with one and two Celery workers, and the
 workers' memory over a long job.
 
-`.venv/bin/python -m benchmarks scale [matches]` (default 2,000 per throughput run; the
-memory run is `BENCH_SCALE_LONG`, default 10,000 matches). Needs PostgreSQL and Redis on
+`.venv/bin/python -m benchmarks scale [matches]` (default 6,000 per throughput run: each
+worker process warms its own copies of the heuristic's caches over its first few hundred
+matches, which a short job counts twice with two processes; the memory run is
+`BENCH_SCALE_LONG`, default 10,000 matches). Needs PostgreSQL and Redis on
 loopback: `BENCH_DATABASE_URL` (default the `showdown_bench` database, created when
 missing), `BENCH_BROKER_URL` (default Redis DB 14). It starts its own worker processes
 (`celery -A config worker`, prefork) with 1 and then 2 processes, runs one job on each and
@@ -116,7 +118,7 @@ def _run_job(worker: subprocess.Popen[bytes], matches: int,
 
 
 def main(argv: list[str]) -> None:
-    matches = int(argv[0]) if argv else 2_000
+    matches = int(argv[0]) if argv else 6_000
     long_run = int(os.environ.get("BENCH_SCALE_LONG", "10000"))
     env = _env()
     _setup(env)
