@@ -101,7 +101,8 @@ def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play(job: Job) -> tuple[Job, float, int, dict[str, Clock]]:
-    """One seeded match: the upper seat's points, 1/0/-1 for sole win/other/loss, clocks."""
+    """One seeded match: the upper seat's points, 1/0/-1 for a sole win, a shared first
+    place or draw, and a loss (someone else won, alone or shared), and the clocks."""
     rules = registry.get_rules(job.game)
     me = job.seed % job.seats
     bots: list[Bot] = [registry.get_bot(job.game, job.lower) for _ in range(job.seats)]
@@ -129,7 +130,8 @@ def play(job: Job) -> tuple[Job, float, int, dict[str, Clock]]:
         points = 1 / len(result.winners)
     else:
         points = 1 / job.seats if not result.winners and result.draw else 0.0
-    outcome = 1 if result.winners == (me,) else (-1 if result.winners else 0)
+    outcome = 1 if result.winners == (me,) else (0 if me in result.winners or not result.winners
+                                                 else -1)
     return job, points, outcome, dict(clocks)
 
 
@@ -171,7 +173,8 @@ def report(tallies: dict[tuple[str, int, str, str], Tally], games: Sequence[str]
                 line = (f"  {upper:>11} vs {lower:<11} {rate:6.1%}  [{low:5.1%}, {high:5.1%}]"
                         f"  of {t.matches}")
                 if seats == 2:
-                    line += f"  ({t.wins} won, {t.matches - t.wins - t.losses} drawn)"
+                    line += (f"  ({t.wins} won, {t.matches - t.wins - t.losses} shared or drawn,"
+                                 f" {t.losses} lost)")
                 else:
                     line += f"  ({t.wins} sole wins)"
                 if (upper, lower) == ("search-hard", "heuristic"):

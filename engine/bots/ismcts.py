@@ -30,8 +30,10 @@ read.
   replaces it only when its paired gain is clear (`confidence` standard errors), so a
   search on a small budget errs toward the heuristic rather than toward noise.
 
-Budget: `iterations` playouts, spent in whole batches, and optionally `seconds` read
-from an injected `clock` between batches (the engine reads no clock of its own). With an
+Budget: `iterations` playouts, spent in whole batches (times `scale(state)` when a game
+sizes its budget by the state, e.g. by the number of seats a playout runs through), and
+optionally `seconds` read from an injected `clock` between batches (the engine reads no
+clock of its own). With an
 iteration budget only, the choice is a function of the state and of the generator
 handed to `choose`.
 """
@@ -124,6 +126,7 @@ class SearchBot:
         tree_after: int = 8,
         exploration: float = 0.7,
         confidence: float = 1.0,
+        scale: Callable[[Any], float] | None = None,
         seconds: float | None = None,
         clock: Callable[[], float] | None = None,
     ) -> None:
@@ -142,6 +145,7 @@ class SearchBot:
         self.tree_after = tree_after
         self.exploration = exploration
         self.confidence = confidence
+        self.scale = scale
         self.seconds = seconds
         self.clock = clock
         self.root: Node | None = None  # the last search's tree, for inspection
@@ -180,9 +184,10 @@ class SearchBot:
         stop = None if self.seconds is None or self.clock is None else (
             self.clock() + self.seconds)
         rounds = max(1, math.ceil(math.log2(len(racing))))
+        budget = self.budget(state)
         done = 0
         for round_ in range(rounds):
-            batches = max(1, (self.iterations - done) // ((rounds - round_) * len(racing)))
+            batches = max(1, (budget - done) // ((rounds - round_) * len(racing)))
             for _ in range(batches):
                 if stop is not None and done and self._now() >= stop:
                     break
@@ -207,6 +212,12 @@ class SearchBot:
             return favourite.action
         best = max(challengers, key=lambda a: a.mean)
         return best.action if self._clearly_better(best.gains) else favourite.action
+
+    def budget(self, state: Any) -> int:
+        """The playouts this decision may spend: `iterations`, scaled for the state."""
+        if self.scale is None:
+            return self.iterations
+        return max(1, round(self.iterations * self.scale(state)))
 
     @staticmethod
     def _halve(racing: list[Arm], favourite: Arm) -> list[Arm]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from engine.bots import Bot
 from engine.bots.ismcts import LeafValue, SearchBot
@@ -29,20 +30,25 @@ class Level:
     depth: int | None = None
     leaf: LeafValue | None = None
     width: int = 8
+    scale: Callable[[Any], float] | None = None
 
     def bot(self, name: str, policy: Callable[[], Bot]) -> SearchBot:
         """A fresh search bot at this level."""
         return SearchBot(name, iterations=self.iterations, policy=policy, depth=self.depth,
-                         leaf=self.leaf, width=self.width)
+                         leaf=self.leaf, width=self.width, scale=self.scale)
 
 
 def levels(easy: int, hard: int, *, depth: int | None = None,
            standing: Standing | None = None, spread: float = 1.0,
-           width: int = 8) -> dict[str, Level]:
+           width: int = 8, scale: Callable[[Any], float] | None = None
+           ) -> dict[str, Level]:
     """Both levels of a game: the same playouts, hard with the bigger budget. With a
-    `standing`, playouts stop `depth` decisions out of the tree and are valued by it."""
+    `standing`, playouts stop `depth` decisions out of the tree and are valued by it;
+    with a `scale`, each decision's budget is multiplied by `scale(state)` (a game whose
+    playouts grow with the seats at the table keeps its time per decision that way)."""
     value = None if standing is None else leaf(standing, spread)
-    return {EASY: Level(easy, depth, value, width), HARD: Level(hard, depth, value, width)}
+    return {EASY: Level(easy, depth, value, width, scale),
+            HARD: Level(hard, depth, value, width, scale)}
 
 
 DEFAULT = levels(10, 30)

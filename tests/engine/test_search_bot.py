@@ -213,6 +213,31 @@ def test_an_injected_clock_ends_the_search_between_batches() -> None:
     assert 0 < bot.iterations_run < 1000
 
 
+def test_a_scaled_budget_spends_the_scaled_number_of_playouts() -> None:
+    rules = DiceRules()
+    state = rules.start({}, 2)
+    full = SearchBot(iterations=40, policy=FirstBot)
+    half = SearchBot(iterations=40, policy=FirstBot, scale=lambda s: 0.5)
+    full.choose(rules, state, 0, random.Random(3))
+    half.choose(rules, state, 0, random.Random(3))
+    assert half.budget(state) == 20 and full.budget(state) == 40
+    assert 0 < half.iterations_run <= 20 < full.iterations_run <= 40
+
+
+def test_royal_rumble_sizes_its_budget_by_the_seats_still_in() -> None:
+    rules = registry.get_rules("royal_rumble")
+    hard = registry.get_bot("royal_rumble", "search-hard")
+    assert isinstance(hard, SearchBot)
+    two = _state_with_a_choice("royal_rumble", 2, 3)
+    four = _state_with_a_choice("royal_rumble", 4, 3)
+    assert hard.budget(two) == hard.iterations
+    assert hard.budget(four) == hard.iterations // 2
+    four.players[3].out = True
+    assert hard.budget(four) == round(hard.iterations * 2 / 3)
+    hard.choose(rules, two, _deciding(rules, two), random.Random(1))
+    assert hard.iterations_run <= hard.iterations
+
+
 def test_a_time_budget_without_a_clock_is_refused() -> None:
     with pytest.raises(ValueError):
         SearchBot(seconds=0.2)

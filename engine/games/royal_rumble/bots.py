@@ -186,7 +186,13 @@ def standing(views: Views) -> dict[int, float]:
     return scores
 
 
-SEARCH = levels(60, 180, depth=8, standing=standing, spread=4.0)
+def two_seat_budget(state: State) -> float:
+    """Budgets are sized for two seats; a playout runs through the turns of every seat
+    still in, so more of them get proportionally fewer playouts (the time stays put)."""
+    return 2 / max(2, sum(not p.out for p in state.players))
 
 
-__all__ = ["SEARCH", "HeuristicBot", "standing"]
+SEARCH = levels(60, 180, depth=8, standing=standing, spread=4.0, scale=two_seat_budget)
+
+
+__all__ = ["SEARCH", "HeuristicBot", "standing", "two_seat_budget"]
