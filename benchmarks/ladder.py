@@ -14,6 +14,11 @@ slowest decision (decisions with a choice only; a single legal action costs noth
 
 Goals: search-hard takes at least 65% against the heuristic at two seats and more than
 the fair share 1/n at more, within 200 ms a decision.
+
+The search bots play as in a live match: their iteration budgets, and a time budget of
+`BENCH_LADDER_CAP_MS` (default 200, the default `BOT_SEARCH_MS`) on this machine's
+clock, so a decision stops early when the machine is slower than the budgets assume.
+`BENCH_LADDER_CAP_MS=0` plays on iteration budgets alone: reproducible to the match.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from dataclasses import dataclass, field
 
 from engine import registry
 from engine.bots import Bot
+from engine.bots.ismcts import SearchBot
 from engine.protocol import Event, PendingKind
 
 MATCHES = 60
@@ -45,6 +51,7 @@ TABLES: dict[str, tuple[int, ...]] = {  # seat counts played per game
 }
 GOAL_TWO_SEATS = 0.65
 BUDGET_SECONDS = 0.2
+CAP_MS = 200
 
 
 @dataclass
@@ -88,6 +95,7 @@ class Job:
     upper: str
     lower: str
     seed: int
+    cap: float | None = None  # seconds a search may take (None: its iterations alone)
 
 
 def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -107,6 +115,9 @@ def play(job: Job) -> tuple[Job, float, int, dict[str, Clock]]:
     me = job.seed % job.seats
     bots: list[Bot] = [registry.get_bot(job.game, job.lower) for _ in range(job.seats)]
     bots[me] = registry.get_bot(job.game, job.upper)
+    for bot in bots:
+        if job.cap is not None and isinstance(bot, SearchBot):
+            bot.within(job.cap, time.perf_counter)
     rng = random.Random(job.seed)
     clocks: dict[str, Clock] = defaultdict(Clock)
     state = rules.start({}, job.seats)
@@ -135,20 +146,21 @@ def play(job: Job) -> tuple[Job, float, int, dict[str, Clock]]:
     return job, points, outcome, dict(clocks)
 
 
-def jobs(matches: int, games: Iterable[str]) -> list[Job]:
+def jobs(matches: int, games: Iterable[str], cap: float | None = None) -> list[Job]:
     """Every match of the ladder, the slowest pairings first (they set the wall time)."""
-    out = [Job(game, seats, upper, lower, seed)
+    out = [Job(game, seats, upper, lower, seed, cap)
            for game in games for seats in TABLES[game]
            for upper, lower in reversed(PAIRINGS) for seed in range(matches)]
     return out
 
 
-def run(matches: int, games: Sequence[str],
-        workers: int) -> dict[tuple[str, int, str, str], Tally]:
+def run(matches: int, games: Sequence[str], workers: int,
+        cap: float | None = None) -> dict[tuple[str, int, str, str], Tally]:
     """Play the ladder on `workers` processes; a tally per (game, seats, upper, lower)."""
     tallies: dict[tuple[str, int, str, str], Tally] = defaultdict(Tally)
     with ProcessPoolExecutor(workers) as pool:
-        for job, points, outcome, clocks in pool.map(play, jobs(matches, games), chunksize=1):
+        for job, points, outcome, clocks in pool.map(play, jobs(matches, games, cap),
+                                                     chunksize=1):
             tally = tallies[(job.game, job.seats, job.upper, job.lower)]
             tally.matches += 1
             tally.points += points
@@ -204,9 +216,12 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         raise SystemExit(f"unknown game(s) {unknown}; choose from {list(TABLES)}")
     workers = int(os.environ.get("BENCH_WORKERS", os.cpu_count() or 1))
+    cap_ms = int(os.environ.get("BENCH_LADDER_CAP_MS", CAP_MS))
     began = time.perf_counter()
-    tallies = run(matches, games, workers)
-    print(f"Ladder: {matches} matches a pairing and table, {workers} worker(s), "
+    tallies = run(matches, games, workers, cap_ms / 1000 if cap_ms > 0 else None)
+    budget = f"search capped at {cap_ms} ms a decision" if cap_ms > 0 else (
+        "iteration budgets only")
+    print(f"Ladder: {matches} matches a pairing and table, {workers} worker(s), {budget}, "
           f"{time.perf_counter() - began:.0f} s")
     return 0 if report(tallies, games) else 1
 

@@ -32,10 +32,10 @@ read.
 
 Budget: `iterations` playouts, spent in whole batches (times `scale(state)` when a game
 sizes its budget by the state, e.g. by the number of seats a playout runs through), and
-optionally `seconds` read from an injected `clock` between batches (the engine reads no
-clock of its own). With an
-iteration budget only, the choice is a function of the state and of the generator
-handed to `choose`.
+optionally `seconds` read from an injected `clock` between batches: no batch starts that
+would end past it at the pace of the batches before (the engine reads no clock of its
+own). With an iteration budget only, the choice is a function of the state and of the
+generator handed to `choose`.
 """
 
 from __future__ import annotations
@@ -152,8 +152,9 @@ class SearchBot:
         self.iterations_run = 0
 
     def within(self, seconds: float, clock: Callable[[], float]) -> None:
-        """Stop searching after the batch that crosses `seconds` of `clock` (a live match
-        injects its clock: the engine reads none)."""
+        """Stop searching before a batch that would end past `seconds` of `clock`, at the
+        pace of the batches so far (a live match injects its clock: the engine reads
+        none). The first batch is always played."""
         if seconds <= 0:
             raise ValueError("a time budget must be positive")
         self.seconds, self.clock = seconds, clock
@@ -181,15 +182,15 @@ class SearchBot:
         for action in self._others(legal, favourite.action, search):
             self._arm(root, action)
         racing = list(root.arms.values())
-        stop = None if self.seconds is None or self.clock is None else (
-            self.clock() + self.seconds)
+        began = None if self.seconds is None or self.clock is None else self.clock()
         rounds = max(1, math.ceil(math.log2(len(racing))))
         budget = self.budget(state)
-        done = 0
+        done = played = 0
         for round_ in range(rounds):
             batches = max(1, (budget - done) // ((rounds - round_) * len(racing)))
             for _ in range(batches):
-                if stop is not None and done and self._now() >= stop:
+                if began is not None and played and self._out_of_time(began, played,
+                                                                      len(racing)):
                     break
                 seed = search.getrandbits(48)
                 world = self._world(rules, state, seat, random.Random(seed))
@@ -198,6 +199,7 @@ class SearchBot:
                     arm.available += 1
                     rewards.append(self._iterate(rules, world, seat, arm, _Streams(seed)))
                     done += 1
+                played += len(racing)
                 base = rewards[racing.index(favourite)]
                 for arm, reward in zip(racing, rewards, strict=True):
                     arm.gains.append(reward - base)
@@ -243,9 +245,12 @@ class SearchBot:
         """A state consistent with what `seat` knows of `state`."""
         return rules.determinize(state, seat, rng)
 
-    def _now(self) -> float:
-        assert self.clock is not None
-        return self.clock()
+    def _out_of_time(self, began: float, played: int, batch: int) -> bool:
+        """Whether the next batch of `batch` playouts would end past the time budget, at
+        the mean time a playout has taken so far in this decision."""
+        assert self.clock is not None and self.seconds is not None
+        spent = self.clock() - began
+        return spent + spent / played * batch > self.seconds
 
     def _others(self, legal: list[JSON], favourite: JSON, rng: random.Random) -> list[JSON]:
         """Root actions besides the policy's: all of them, or `width - 1` drawn at random."""

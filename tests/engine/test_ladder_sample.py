@@ -34,6 +34,14 @@ def test_search_hard_beats_the_heuristic_in_most_seeded_superstar_matches() -> N
     assert points >= 6
 
 
+def test_a_capped_ladder_match_plays_the_search_on_a_time_budget_to_the_end() -> None:
+    """As in a live match: a search on a (here tiny) time budget still plays one batch a
+    decision and the match ends."""
+    _job, won, outcome, clocks = play(Job(GAME, 2, "search-hard", "random", 1, cap=1e-6))
+    assert clocks["search-hard"].count > 0
+    assert 0.0 <= won <= 1.0 and outcome in (-1, 0, 1)
+
+
 def test_the_wilson_interval_brackets_the_observed_rate() -> None:
     low, high = wilson(30, 40)
     assert low < 30 / 40 < high

@@ -213,6 +213,18 @@ def test_an_injected_clock_ends_the_search_between_batches() -> None:
     assert 0 < bot.iterations_run < 1000
 
 
+def test_no_batch_starts_that_would_end_past_the_time_budget() -> None:
+    """One tick a batch: after three batches (three ticks) a fourth would end at four,
+    past 3.5, so the search stops at three, inside its budget."""
+    ticks = iter(range(1000))
+    rules = DiceRules()
+    bot = SearchBot(iterations=1000, policy=FirstBot, seconds=3.5,
+                    clock=lambda: float(next(ticks)))
+    bot.choose(rules, rules.start({}, 2), 0, random.Random(2))
+    assert bot.root is not None
+    assert bot.iterations_run == 3 * len(bot.root.arms)
+
+
 def test_a_scaled_budget_spends_the_scaled_number_of_playouts() -> None:
     rules = DiceRules()
     state = rules.start({}, 2)
