@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from engine import registry
 from engine.bots import Bot
 from engine.bots.ismcts import SearchBot
-from engine.protocol import Event, PendingKind
+from engine.protocol import Event, PendingKind, Result
 
 MATCHES = 60
 LEVELS = ("random", "heuristic", "search-easy", "search-hard")
@@ -109,8 +109,7 @@ def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play(job: Job) -> tuple[Job, float, int, dict[str, Clock]]:
-    """One seeded match: the upper seat's points, 1/0/-1 for a sole win, a shared first
-    place or draw, and a loss (someone else won, alone or shared), and the clocks."""
+    """One seeded match: the upper seat's points and outcome (`scored`), and the clocks."""
     rules = registry.get_rules(job.game)
     me = job.seed % job.seats
     bots: list[Bot] = [registry.get_bot(job.game, job.lower) for _ in range(job.seats)]
@@ -135,15 +134,21 @@ def play(job: Job) -> tuple[Job, float, int, dict[str, Clock]]:
         if choice:
             clocks[bots[seat].name].add(time.perf_counter() - began)
         state = rules.apply(state, Event.decision(seat, action))
-    result = pending.result
-    assert result is not None
+    assert pending.result is not None
+    points, outcome = scored(pending.result, me, job.seats)
+    return job, points, outcome, dict(clocks)
+
+
+def scored(result: Result, me: int, seats: int) -> tuple[float, int]:
+    """Seat `me`'s points (a sole win 1, a shared first place its share, a draw with no
+    winner 1/seats) and 1/0/-1 for a sole win, a shared first place or draw, a loss."""
     if me in result.winners:
         points = 1 / len(result.winners)
     else:
-        points = 1 / job.seats if not result.winners and result.draw else 0.0
-    outcome = 1 if result.winners == (me,) else (0 if me in result.winners or not result.winners
-                                                 else -1)
-    return job, points, outcome, dict(clocks)
+        points = 1 / seats if not result.winners and result.draw else 0.0
+    if result.winners == (me,):
+        return points, 1
+    return points, 0 if me in result.winners or not result.winners else -1
 
 
 def jobs(matches: int, games: Iterable[str], cap: float | None = None) -> list[Job]:

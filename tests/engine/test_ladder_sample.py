@@ -9,7 +9,8 @@ outcome is fixed by the code: no timing is checked here (the ladder prints the t
 
 from __future__ import annotations
 
-from benchmarks.ladder import Job, play, wilson
+from benchmarks.ladder import Job, play, scored, wilson
+from engine.protocol import Result
 
 GAME = "super_showdown"
 
@@ -40,6 +41,16 @@ def test_a_capped_ladder_match_plays_the_search_on_a_time_budget_to_the_end() ->
     _job, won, outcome, clocks = play(Job(GAME, 2, "search-hard", "random", 1, cap=1e-6))
     assert clocks["search-hard"].count > 0
     assert 0.0 <= won <= 1.0 and outcome in (-1, 0, 1)
+
+
+def test_a_shared_first_place_is_shared_not_lost() -> None:
+    both = Result(placements=(1, 1), winners=(0, 1), draw=True)
+    assert scored(both, 0, 2) == (0.5, 0)
+    assert scored(Result(placements=(1, 2), winners=(0,)), 0, 2) == (1.0, 1)
+    assert scored(Result(placements=(1, 2), winners=(0,)), 1, 2) == (0.0, -1)
+    assert scored(Result(placements=(1, 1, 3), winners=(0, 1)), 2, 3) == (0.0, -1)
+    no_winner = Result(placements=(1, 1, 1), winners=(), draw=True)
+    assert scored(no_winner, 2, 3) == (1 / 3, 0)
 
 
 def test_the_wilson_interval_brackets_the_observed_rate() -> None:
