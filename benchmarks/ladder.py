@@ -51,7 +51,7 @@ TABLES: dict[str, tuple[int, ...]] = {  # seat counts played per game
 }
 GOAL_TWO_SEATS = 0.65
 BUDGET_SECONDS = 0.2
-CAP_MS = 200
+CAP_MS = round(BUDGET_SECONDS * 1000)  # the search's default cap is the time goal itself
 
 
 @dataclass
