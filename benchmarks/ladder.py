@@ -23,7 +23,6 @@ clock, so a decision stops early when the machine is slower than the budgets ass
 
 from __future__ import annotations
 
-import math
 import os
 import random
 import sys
@@ -37,6 +36,7 @@ from engine import registry
 from engine.bots import Bot
 from engine.bots.ismcts import SearchBot
 from engine.protocol import Event, PendingKind, Result
+from league.intervals import wilson
 
 MATCHES = 60
 LEVELS = ("random", "heuristic", "search-easy", "search-hard")
@@ -96,16 +96,6 @@ class Job:
     lower: str
     seed: int
     cap: float | None = None  # seconds a search may take (None: its iterations alone)
-
-
-def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = points / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def play(job: Job) -> tuple[Job, float, int, dict[str, Clock]]:

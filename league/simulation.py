@@ -49,6 +49,7 @@ from engine.games.superstar_showdown.cards import ROSTER as SUPERSTARS
 from engine.playout import play_match
 from engine.protocol import BaseRules, Event, EventKind, IllegalAction
 from league.events import LeagueError
+from league.intervals import wilson
 from league.models import SimulationChunk, SimulationJob
 
 logger = logging.getLogger(__name__)
@@ -62,7 +63,6 @@ DEFAULT_CHUNK = 50
 MAX_MATCHES = 1_000_000
 MAX_CHUNK = 10_000
 SCALE = 2520  # lcm(1..10): a first place shared by k <= 10 seats is SCALE // k units
-Z = 1.96  # 95% Wilson intervals
 HISTOGRAM_BINS = 20
 LIVE = (Status.QUEUED, Status.RUNNING)
 IN_FLIGHT = (ChunkStatus.QUEUED, ChunkStatus.RUNNING)
@@ -535,18 +535,6 @@ def _copy(tallies: Mapping[str, Any]) -> JSON:
             "seats": [dict(row) for row in tallies["seats"]],
             "entities": {k: dict(v) for k, v in tallies["entities"].items()},
             "first": dict(tallies["first"]), "lengths": dict(tallies["lengths"])}
-
-
-def wilson(points: float, n: int, z: float = Z) -> tuple[float, float]:
-    """The Wilson score interval of a rate of `points` out of `n` (0-1 when n is 0)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = points / n
-    z2 = z * z
-    denominator = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _rated(games: int, units: int) -> JSON:

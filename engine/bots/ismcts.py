@@ -32,9 +32,10 @@ read.
 
 Budget: `iterations` playouts, spent in whole batches (times `scale(state)` when a game
 sizes its budget by the state, e.g. by the number of seats a playout runs through), and
-optionally `seconds` read from an injected `clock` between batches: no batch starts that
-would end past it at the pace of the batches before (the engine reads no clock of its
-own). With an iteration budget only, the choice is a function of the state and of the
+optionally `seconds` read from an injected `clock` before every playout: no playout
+starts that could end past it, given as long as the slowest playout of the decision so
+far took (the engine reads no clock of its own). A batch cut short by the clock pairs
+nothing. With an iteration budget only, the choice is a function of the state and of the
 generator handed to `choose`.
 """
 
@@ -111,6 +112,22 @@ class _Streams:
         return random.Random(self.seed * 1_000_003 + self.k)
 
 
+class _Pace:
+    """The clock readings of one decision: when it began, and its slowest playout."""
+
+    def __init__(self, began: float | None) -> None:
+        self.began = began
+        self.last = began
+        self.slowest = 0.0
+
+    def tick(self, now: float) -> float:
+        """Note a playout that ended at `now`; the time spent since the decision began."""
+        assert self.began is not None and self.last is not None
+        self.slowest = max(self.slowest, now - self.last)
+        self.last = now
+        return now - self.began
+
+
 class SearchBot:
     """ISMCTS over the protocol with a policy for everything outside the tree."""
 
@@ -152,9 +169,9 @@ class SearchBot:
         self.iterations_run = 0
 
     def within(self, seconds: float, clock: Callable[[], float]) -> None:
-        """Stop searching before a batch that would end past `seconds` of `clock`, at the
-        pace of the batches so far (a live match injects its clock: the engine reads
-        none). The first batch is always played."""
+        """Stop searching before a playout that could end past `seconds` of `clock`,
+        given the slowest playout of the decision so far (a live match injects its
+        clock: the engine reads none). The first playout is always played."""
         if seconds <= 0:
             raise ValueError("a time budget must be positive")
         self.seconds, self.clock = seconds, clock
@@ -185,21 +202,22 @@ class SearchBot:
         began = None if self.seconds is None or self.clock is None else self.clock()
         rounds = max(1, math.ceil(math.log2(len(racing))))
         budget = self.budget(state)
-        done = played = 0
+        done = 0
+        pace = _Pace(began)
         for round_ in range(rounds):
             batches = max(1, (budget - done) // ((rounds - round_) * len(racing)))
             for _ in range(batches):
-                if began is not None and played and self._out_of_time(began, played,
-                                                                      len(racing)):
-                    break
                 seed = search.getrandbits(48)
                 world = self._world(rules, state, seat, random.Random(seed))
                 rewards = []
                 for arm in racing:
+                    if done and self._out_of_time(pace):
+                        break
                     arm.available += 1
                     rewards.append(self._iterate(rules, world, seat, arm, _Streams(seed)))
                     done += 1
-                played += len(racing)
+                if len(rewards) < len(racing):
+                    break  # out of time: an unfinished batch pairs nothing
                 base = rewards[racing.index(favourite)]
                 for arm, reward in zip(racing, rewards, strict=True):
                     arm.gains.append(reward - base)
@@ -245,12 +263,13 @@ class SearchBot:
         """A state consistent with what `seat` knows of `state`."""
         return rules.determinize(state, seat, rng)
 
-    def _out_of_time(self, began: float, played: int, batch: int) -> bool:
-        """Whether the next batch of `batch` playouts would end past the time budget, at
-        the mean time a playout has taken so far in this decision."""
-        assert self.clock is not None and self.seconds is not None
-        spent = self.clock() - began
-        return spent + spent / played * batch > self.seconds
+    def _out_of_time(self, pace: _Pace) -> bool:
+        """Whether the next playout could end past the time budget: it is given as long
+        as the slowest playout of this decision so far took."""
+        if self.clock is None or self.seconds is None or pace.began is None:
+            return False
+        spent = pace.tick(self.clock())
+        return spent + pace.slowest > self.seconds
 
     def _others(self, legal: list[JSON], favourite: JSON, rng: random.Random) -> list[JSON]:
         """Root actions besides the policy's: all of them, or `width - 1` drawn at random."""

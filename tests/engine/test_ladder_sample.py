@@ -9,7 +9,7 @@ outcome is fixed by the code: no timing is checked here (the ladder prints the t
 
 from __future__ import annotations
 
-from benchmarks.ladder import Job, play, scored, wilson
+from benchmarks.ladder import Job, play, scored
 from engine.protocol import Result
 
 GAME = "super_showdown"
@@ -51,10 +51,3 @@ def test_a_shared_first_place_is_shared_not_lost() -> None:
     assert scored(Result(placements=(1, 1, 3), winners=(0, 1)), 2, 3) == (0.0, -1)
     no_winner = Result(placements=(1, 1, 1), winners=(), draw=True)
     assert scored(no_winner, 2, 3) == (1 / 3, 0)
-
-
-def test_the_wilson_interval_brackets_the_observed_rate() -> None:
-    low, high = wilson(30, 40)
-    assert low < 30 / 40 < high
-    assert (round(low, 3), round(high, 3)) == (0.598, 0.858)
-    assert wilson(0, 0) == (0.0, 1.0)

@@ -213,16 +213,39 @@ def test_an_injected_clock_ends_the_search_between_batches() -> None:
     assert 0 < bot.iterations_run < 1000
 
 
-def test_no_batch_starts_that_would_end_past_the_time_budget() -> None:
-    """One tick a batch: after three batches (three ticks) a fourth would end at four,
-    past 3.5, so the search stops at three, inside its budget."""
+def test_no_playout_starts_that_could_end_past_the_time_budget() -> None:
+    """The clock is read before every playout but the first, one tick a reading: after
+    three playouts (the slowest took one tick) a fourth could end at four, past 3.5, so
+    the search stops at three, inside its budget."""
     ticks = iter(range(1000))
     rules = DiceRules()
     bot = SearchBot(iterations=1000, policy=FirstBot, seconds=3.5,
                     clock=lambda: float(next(ticks)))
     bot.choose(rules, rules.start({}, 2), 0, random.Random(2))
-    assert bot.root is not None
-    assert bot.iterations_run == 3 * len(bot.root.arms)
+    assert bot.iterations_run == 3
+
+
+def test_the_slowest_playout_so_far_sets_the_margin() -> None:
+    """A playout that took five ticks makes the search keep five in hand."""
+    times = iter([0.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0])
+    rules = DiceRules()
+    bot = SearchBot(iterations=1000, policy=FirstBot, seconds=12.5,
+                    clock=lambda: next(times))
+    bot.choose(rules, rules.start({}, 2), 0, random.Random(2))
+    # readings 5, 6, 7 pass (7 + 5 <= 12.5); at 8 the next playout could end at 13
+    assert bot.iterations_run == 4
+
+
+def test_a_batch_cut_short_by_the_clock_pairs_nothing() -> None:
+    ticks = iter(range(1000))
+    rules = DiceRules()
+    bot = SearchBot(iterations=1000, policy=FirstBot, seconds=3.5,
+                    clock=lambda: float(next(ticks)))
+    bot.choose(rules, rules.start({}, 2), 0, random.Random(2))
+    assert bot.root is not None and len(bot.root.arms) == 2
+    # three playouts: a whole batch of the two actions, then one of the next batch
+    assert [len(arm.gains) for arm in bot.root.arms.values()] == [1, 1]
+    assert sum(arm.visits for arm in bot.root.arms.values()) == 3
 
 
 def test_a_scaled_budget_spends_the_scaled_number_of_playouts() -> None:

@@ -27,6 +27,7 @@ from engine.games.superstar_showdown.cards import ROSTER
 from engine.protocol import replay_json
 from league import simulation
 from league.events import LeagueError
+from league.intervals import wilson
 from league.models import SimulationChunk, SimulationJob
 
 pytestmark = pytest.mark.django_db
@@ -164,13 +165,14 @@ def test_merging_chunk_tallies_is_counting_all_their_matches_at_once() -> None:
 
 
 def test_wilson_intervals_match_the_textbook_values() -> None:
-    assert simulation.wilson(5, 10) == (pytest.approx(0.2366, abs=1e-4),
+    """Shared by the simulation summaries and the ladder (a Django-free module)."""
+    assert wilson(5, 10) == (pytest.approx(0.2366, abs=1e-4),
                                         pytest.approx(0.7634, abs=1e-4))
-    low, high = simulation.wilson(10, 10)
+    low, high = wilson(10, 10)
     assert high == 1.0 and low == pytest.approx(10 / (10 + 1.96**2), abs=1e-9)
-    assert simulation.wilson(0, 10)[0] == 0.0
-    assert simulation.wilson(0, 0) == (0.0, 1.0)
-    low, high = simulation.wilson(520, 1000)
+    assert wilson(0, 10)[0] == 0.0
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(520, 1000)
     assert low < 0.52 < high and high - low == pytest.approx(0.0619, abs=1e-3)
 
 
