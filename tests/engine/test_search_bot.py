@@ -370,3 +370,21 @@ def test_royal_rumbles_face_down_plan_is_searched_after_another_seat_planned() -
     seat = _deciding(rules, state)
     assert _tiny("royal_rumble").choose(rules, state, seat, random.Random(9)) in (
         rules.legal_actions(state, seat))
+
+
+def test_the_bound_searches_the_true_state_where_the_bot_samples_it() -> None:
+    """benchmarks/search_bound: the clairvoyant search sees the rival's hand; the real
+    search bot's worlds are sampled from what its seat knows."""
+    from benchmarks.search_bound import Clairvoyant, points, searcher
+
+    rules = registry.get_rules("supershow")
+    state = _state_with_a_choice("supershow", 2, 6)
+    seat = rules.pending(state).seats[0]
+    rival = 1 - seat
+    bound = searcher("supershow", 8)
+    assert isinstance(bound, Clairvoyant) and bound.iterations == 8
+    assert bound._world(rules, state, seat, random.Random(1)) is state
+    sampled = [SearchBot._world(rules, state, seat, random.Random(k)).players[rival].hand
+               for k in range(5)]
+    assert any(hand != state.players[rival].hand for hand in sampled)
+    assert points(("supershow", 4, 3)) in (0.0, 0.5, 1.0)
