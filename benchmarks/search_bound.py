@@ -20,8 +20,10 @@ import os
 import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from typing import Any
 
+from benchmarks.ladder import scored
 from engine import registry
 from engine.bots.ismcts import SearchBot
 from engine.bots.levels import HARD
@@ -38,27 +40,25 @@ class Clairvoyant(SearchBot):
         return state
 
 
-def searcher(game: str, iterations: int) -> Clairvoyant:
-    level = registry.search_levels(game)[HARD]
-    return Clairvoyant("clairvoyant", iterations=iterations,
-                       policy=lambda: registry.get_bot(game, "heuristic"),
-                       depth=level.depth, leaf=level.leaf, width=level.width,
-                       scale=level.scale)
+def searcher(game: str, iterations: int) -> SearchBot:
+    """Search-hard of `game` on `iterations` playouts a decision, searching the true state."""
+    level = replace(registry.search_levels(game)[HARD], iterations=iterations)
+    return level.bot("clairvoyant", lambda: registry.get_bot(game, "heuristic"),
+                     kind=Clairvoyant)
 
 
 def points(job: tuple[str, int, int]) -> float:
-    """Match `seed`: the clairvoyant searcher's points (1 a win, 0.5 a draw) in seat
-    seed % 2 against the heuristic."""
+    """Match `seed`: the clairvoyant searcher's points (`benchmarks.ladder.scored`) in
+    seat seed % 2 against the heuristic."""
     game, iterations, seed = job
     me = seed % 2
     bots = [registry.get_bot(game, "heuristic") for _ in range(2)]
     bots[me] = searcher(game, iterations)
-    state, _ = play_match(registry.get_rules(game), bots, random.Random(seed))
-    result = registry.get_rules(game).pending(state).result
+    rules = registry.get_rules(game)
+    state, _ = play_match(rules, bots, random.Random(seed))
+    result = rules.pending(state).result
     assert result is not None
-    if me in result.winners:
-        return 1 / len(result.winners)
-    return 0.5 if not result.winners else 0.0
+    return scored(result, me, 2)[0]
 
 
 def main(argv: list[str] | None = None) -> int:

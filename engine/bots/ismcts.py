@@ -266,8 +266,9 @@ class SearchBot:
     def _out_of_time(self, pace: _Pace) -> bool:
         """Whether the next playout could end past the time budget: it is given as long
         as the slowest playout of this decision so far took."""
-        if self.clock is None or self.seconds is None or pace.began is None:
+        if pace.began is None:  # no time budget
             return False
+        assert self.clock is not None and self.seconds is not None
         spent = pace.tick(self.clock())
         return spent + pace.slowest > self.seconds
 

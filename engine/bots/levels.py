@@ -32,10 +32,11 @@ class Level:
     width: int = 8
     scale: Callable[[Any], float] | None = None
 
-    def bot(self, name: str, policy: Callable[[], Bot]) -> SearchBot:
-        """A fresh search bot at this level."""
-        return SearchBot(name, iterations=self.iterations, policy=policy, depth=self.depth,
-                         leaf=self.leaf, width=self.width, scale=self.scale)
+    def bot(self, name: str, policy: Callable[[], Bot],
+            kind: type[SearchBot] = SearchBot) -> SearchBot:
+        """A fresh search bot at this level (`kind`: a variant of the search, for study)."""
+        return kind(name, iterations=self.iterations, policy=policy, depth=self.depth,
+                    leaf=self.leaf, width=self.width, scale=self.scale)
 
 
 def levels(easy: int, hard: int, *, depth: int | None = None,

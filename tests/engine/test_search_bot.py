@@ -204,25 +204,25 @@ def test_the_search_takes_one_draw_from_the_callers_generator() -> None:
     assert rng.random() == twin.random()
 
 
-def test_an_injected_clock_ends_the_search_between_batches() -> None:
+def _ticking(seconds: float) -> SearchBot:
+    """A search on `seconds` of a clock that moves one tick a reading, after one choice."""
     ticks = iter(range(1000))
     rules = DiceRules()
-    bot = SearchBot(iterations=1000, policy=FirstBot, seconds=3.0,
+    bot = SearchBot(iterations=1000, policy=FirstBot, seconds=seconds,
                     clock=lambda: float(next(ticks)))
     bot.choose(rules, rules.start({}, 2), 0, random.Random(2))
-    assert 0 < bot.iterations_run < 1000
+    return bot
+
+
+def test_an_injected_clock_ends_the_search() -> None:
+    assert 0 < _ticking(3.0).iterations_run < 1000
 
 
 def test_no_playout_starts_that_could_end_past_the_time_budget() -> None:
-    """The clock is read before every playout but the first, one tick a reading: after
-    three playouts (the slowest took one tick) a fourth could end at four, past 3.5, so
-    the search stops at three, inside its budget."""
-    ticks = iter(range(1000))
-    rules = DiceRules()
-    bot = SearchBot(iterations=1000, policy=FirstBot, seconds=3.5,
-                    clock=lambda: float(next(ticks)))
-    bot.choose(rules, rules.start({}, 2), 0, random.Random(2))
-    assert bot.iterations_run == 3
+    """The clock is read before every playout but the first: after three playouts (the
+    slowest took one tick) a fourth could end at four, past 3.5, so the search stops at
+    three, inside its budget."""
+    assert _ticking(3.5).iterations_run == 3
 
 
 def test_the_slowest_playout_so_far_sets_the_margin() -> None:
@@ -237,11 +237,7 @@ def test_the_slowest_playout_so_far_sets_the_margin() -> None:
 
 
 def test_a_batch_cut_short_by_the_clock_pairs_nothing() -> None:
-    ticks = iter(range(1000))
-    rules = DiceRules()
-    bot = SearchBot(iterations=1000, policy=FirstBot, seconds=3.5,
-                    clock=lambda: float(next(ticks)))
-    bot.choose(rules, rules.start({}, 2), 0, random.Random(2))
+    bot = _ticking(3.5)
     assert bot.root is not None and len(bot.root.arms) == 2
     # three playouts: a whole batch of the two actions, then one of the next batch
     assert [len(arm.gains) for arm in bot.root.arms.values()] == [1, 1]
