@@ -26,12 +26,15 @@ TURTLE = 1  # breathe when this many cards are not worth keeping (0: never)
 ATTACKS_KEPT = 2
 ENDGAME_STANDING = 2
 TURTLE_HURT = 0.3  # ... and the own Legend has taken this share of its health
+GUARDS_KEPT = 3  # in a duel with no Attack in hand: Defense, Ref, Holding On cards kept
 
 
 class HeuristicBot:
     """Targets the Legend it can finish (or hurt most, or that aims at it), adds its best
     Boost, defends and Holds On whenever it can, Refs Cheap Tricks aimed at it, and once
-    hurt takes breathers to swap junk for Defense cards (never in the endgame)."""
+    hurt takes breathers to swap junk for Defense cards (never in the endgame). In a duel,
+    a breather with no Attack in hand thins the guards to draw attacks: two bots sitting
+    on hands of Defense cards would never strike again."""
 
     name = "heuristic"
 
@@ -109,14 +112,31 @@ class HeuristicBot:
         """Whether a card is worth holding through a breather."""
         hand = sorted(s.players[seat].hand, key=lambda c: -card(c).damage)
         design = card(card_id)
-        if design.kind in (Kind.DEFENSE, Kind.REF) or design.special is Special.HOLDING_ON:
-            return True
+        if self._guard(card_id):
+            duel = sum(not p.out for p in s.players) <= 2
+            if not duel or any(card(c).kind is Kind.ATTACK for c in hand):
+                return True
+            guards = sorted((c for c in hand if self._guard(c)), key=self._guard_rank)
+            return card_id in guards[:GUARDS_KEPT]
         if design.kind is Kind.ATTACK:
             strong = [c for c in hand if card(c).kind is Kind.ATTACK][:int(ATTACKS_KEPT)]
             return card_id in strong or design.has(Effect.OVER_THE_TOP)
         if design.kind is Kind.BOOST:
             return design.has(Effect.OVER_THE_TOP) or design.has(Effect.UNBLOCKABLE)
         return False
+
+    @staticmethod
+    def _guard(card_id: str) -> bool:
+        design = card(card_id)
+        return design.kind in (Kind.DEFENSE, Kind.REF) or design.special is Special.HOLDING_ON
+
+    @staticmethod
+    def _guard_rank(card_id: str) -> tuple[int, str]:
+        """Defense cards first (the widest first), then Holding On, then Refs."""
+        design = card(card_id)
+        if design.kind is Kind.DEFENSE:
+            return -len(design.cancels), card_id
+        return (1 if design.special is Special.HOLDING_ON else 2), card_id
 
     def _boost(self, s: State, seat: int, legal: list[JSON]) -> JSON:
         p = s.players[seat]

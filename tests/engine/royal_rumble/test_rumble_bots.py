@@ -48,3 +48,51 @@ def test_a_whole_game_of_heuristic_bots_ends() -> None:
 def test_the_heuristic_wins_more_than_its_fair_share_against_random_bots() -> None:
     """A small sample (the benchmark's bar is twice the fair share, 1/3, over 300 games)."""
     assert win_rate(36) > 1 / 6
+
+
+GUARDS = ["Duck Under", "Leg Catch", "Full Evasion", "Holding On", "Ref's Eye", "Ref's Eye"]
+
+
+def _breather_kept(legends: list[str]) -> list[str]:
+    """Seat 0 holds six guards and no Attack: what its heuristic keeps through the
+    breather it must take."""
+    from tests.engine.royal_rumble.rr_helpers import Table, decider, names
+
+    state = Table().build(legends, {0: GUARDS})
+    bot = HeuristicBot()
+    assert RULES.legal_actions(state, 0) == [{"type": "breather"}]
+    while decider(state) == 0 and state.phase == "plan":
+        state = RULES.apply(state, Event.decision(0, bot.choose(RULES, state, 0,
+                                                                random.Random(1))))
+    return sorted(names(state, state.players[0].hand))
+
+
+def test_in_a_duel_a_hand_of_guards_is_thinned_to_draw_attacks() -> None:
+    """Two heuristics holding nothing but Defense cards used to breathe forever; in a
+    duel it keeps its three best guards (widest Defense first) and draws the rest anew."""
+    assert _breather_kept(["ironhide", "vesper"]) == ["Duck Under", "Full Evasion",
+                                                      "Leg Catch"]
+
+
+def test_with_several_rivals_the_guards_are_all_kept() -> None:
+    """Among several rivals, hiding behind a full hand of guards pays off (others knock
+    each other out): it discards nothing."""
+    assert _breather_kept(["ironhide", "vesper", "rook", "ember"]) == sorted(GUARDS)
+
+
+def test_heuristic_duels_end_before_a_generous_round_limit() -> None:
+    """RR-14: with no stalemate, 20 seeded two-seat heuristic games all end by
+    elimination well inside 200 rounds (about 3 in 10 ran to it before)."""
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = RULES.start({"round_limit": 200}, 2)
+        bots = [HeuristicBot(), HeuristicBot()]
+        while not (pending := RULES.pending(state)).is_over:
+            if pending.kind == "chance":
+                state = RULES.apply(state, Event.chance(RULES.sample_chance(state, rng)))
+                continue
+            seat = pending.seats[0]
+            state = RULES.apply(state, Event.decision(seat, bots[seat].choose(RULES, state,
+                                                                               seat, rng)))
+        assert state.end_reason != "round_limit", seed
+        assert state.round < 100, seed
