@@ -32,10 +32,12 @@ read.
 
 Budget: `iterations` playouts, spent in whole batches (times `scale(state)` when a game
 sizes its budget by the state, e.g. by the number of seats a playout runs through), and
-optionally `seconds` read from an injected `clock` before every playout: no playout
-starts that could end past it, given as long as the slowest playout of the decision so
-far took (the engine reads no clock of its own). A batch cut short by the clock pairs
-nothing. With an iteration budget only, the choice is a function of the state and of the
+optionally `seconds` read from an injected `clock` (the engine reads no clock of its
+own), counted from the moment `choose` is called: no playout starts that could end past
+it, given as long as the slowest playout of the decision so far took, and one that runs
+longer than that stops before its next event once the time is spent and is dropped, so
+a decision overruns its budget by one event at most. A batch cut short by the clock
+pairs nothing. With an iteration budget only, the choice is a function of the state and of the
 generator handed to `choose`.
 """
 
@@ -112,20 +114,37 @@ class _Streams:
         return random.Random(self.seed * 1_000_003 + self.k)
 
 
-class _Pace:
-    """The clock readings of one decision: when it began, and its slowest playout."""
+class _OutOfTime(Exception):
+    """The decision's time budget ran out in the middle of a playout."""
 
-    def __init__(self, began: float | None) -> None:
-        self.began = began
-        self.last = began
+
+class _Pace:
+    """The clock of one decision: when it began, and its slowest playout so far."""
+
+    def __init__(self, clock: Callable[[], float] | None, seconds: float | None) -> None:
+        self.clock = clock
+        self.seconds = seconds
+        self.began = clock() if clock is not None and seconds is not None else None
+        self.last = self.began
         self.slowest = 0.0
 
-    def tick(self, now: float) -> float:
-        """Note a playout that ended at `now`; the time spent since the decision began."""
-        assert self.began is not None and self.last is not None
+    def could_overrun(self) -> bool:
+        """Note a playout that just ended; whether the next one could end past the
+        budget, given as long as the slowest playout so far took."""
+        if self.began is None:  # no time budget
+            return False
+        assert self.clock is not None and self.seconds is not None and self.last is not None
+        now = self.clock()
         self.slowest = max(self.slowest, now - self.last)
         self.last = now
-        return now - self.began
+        return now - self.began + self.slowest > self.seconds
+
+    def check(self) -> None:
+        """Stop a playout once the budget is spent (read before each of its events)."""
+        if self.began is not None:
+            assert self.clock is not None and self.seconds is not None
+            if self.clock() - self.began > self.seconds:
+                raise _OutOfTime
 
 
 class SearchBot:
@@ -169,9 +188,9 @@ class SearchBot:
         self.iterations_run = 0
 
     def within(self, seconds: float, clock: Callable[[], float]) -> None:
-        """Stop searching before a playout that could end past `seconds` of `clock`,
-        given the slowest playout of the decision so far (a live match injects its
-        clock: the engine reads none). The first playout is always played."""
+        """Answer within `seconds` of `clock` (a live match injects its clock: the engine
+        reads none): start no playout that could end past it, given the slowest playout
+        of the decision so far, and drop one still running when the time is spent."""
         if seconds <= 0:
             raise ValueError("a time budget must be positive")
         self.seconds, self.clock = seconds, clock
@@ -190,6 +209,7 @@ class SearchBot:
         lenient; testing on the last round's batches alone overruled less but lost
         Superstar Showdown matches it had won.)
         """
+        pace = _Pace(self.clock, self.seconds)
         legal = rules.legal_actions(state, seat)
         if len(legal) == 1:
             return legal[0]
@@ -199,11 +219,9 @@ class SearchBot:
         for action in self._others(legal, favourite.action, search):
             self._arm(root, action)
         racing = list(root.arms.values())
-        began = None if self.seconds is None or self.clock is None else self.clock()
         rounds = max(1, math.ceil(math.log2(len(racing))))
         budget = self.budget(state)
         done = 0
-        pace = _Pace(began)
         for round_ in range(rounds):
             batches = max(1, (budget - done) // ((rounds - round_) * len(racing)))
             for _ in range(batches):
@@ -211,10 +229,14 @@ class SearchBot:
                 world = self._world(rules, state, seat, random.Random(seed))
                 rewards = []
                 for arm in racing:
-                    if done and self._out_of_time(pace):
+                    if done and pace.could_overrun():
                         break
+                    try:
+                        rewards.append(self._iterate(rules, world, seat, arm, _Streams(seed),
+                                                     pace))
+                    except _OutOfTime:
+                        break  # the playout is dropped: it leaves no visit behind
                     arm.available += 1
-                    rewards.append(self._iterate(rules, world, seat, arm, _Streams(seed)))
                     done += 1
                 if len(rewards) < len(racing):
                     break  # out of time: an unfinished batch pairs nothing
@@ -263,15 +285,6 @@ class SearchBot:
         """A state consistent with what `seat` knows of `state`."""
         return rules.determinize(state, seat, rng)
 
-    def _out_of_time(self, pace: _Pace) -> bool:
-        """Whether the next playout could end past the time budget: it is given as long
-        as the slowest playout of this decision so far took."""
-        if pace.began is None:  # no time budget
-            return False
-        assert self.clock is not None and self.seconds is not None
-        spent = pace.tick(self.clock())
-        return spent + pace.slowest > self.seconds
-
     def _others(self, legal: list[JSON], favourite: JSON, rng: random.Random) -> list[JSON]:
         """Root actions besides the policy's: all of them, or `width - 1` drawn at random."""
         others = [a for a in legal if a != favourite]
@@ -289,8 +302,10 @@ class SearchBot:
 
     # -- one iteration -----------------------------------------------------------------
     def _iterate(self, rules: BaseRules[Any], world: Any, seat: int, first: Arm,
-                 draws: _Streams) -> float:
-        """Play `first` in `world`, descend the tree, play out and back the reward up."""
+                 draws: _Streams, pace: _Pace | None = None) -> float:
+        """Play `first` in `world`, descend the tree, play out and back the reward up.
+        With a `pace`, the playout stops (`_OutOfTime`, nothing backed up) before an
+        event once the decision's time budget is spent."""
         path = [first]
         node = self._opened(first)
         world = rules.apply(world, Event.decision(seat, first.action))
@@ -301,6 +316,8 @@ class SearchBot:
                 assert pending.result is not None
                 reward = placement_scores(pending.result)[seat]
                 break
+            if pace is not None:
+                pace.check()
             rng = draws.next()
             if pending.kind is PendingKind.CHANCE:
                 world = rules.apply(world, Event.chance(rules.sample_chance(world, rng)))

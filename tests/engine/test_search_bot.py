@@ -204,40 +204,76 @@ def test_the_search_takes_one_draw_from_the_callers_generator() -> None:
     assert rng.random() == twin.random()
 
 
-def _ticking(seconds: float) -> SearchBot:
-    """A search on `seconds` of a clock that moves one tick a reading, after one choice."""
-    ticks = iter(range(1000))
-    rules = DiceRules()
+class TimedDice(DiceRules):
+    """The dice game on a clock that moves as events are applied: each event takes the
+    next of `costs` ticks (then one tick each)."""
+
+    def __init__(self, costs: tuple[float, ...] = ()) -> None:
+        self.now = 0.0
+        self.costs = iter(costs)
+
+    def apply(self, state: DiceState, event: Event) -> DiceState:
+        self.now += next(self.costs, 1.0)
+        return super().apply(state, event)
+
+
+def _timed(seconds: float, costs: tuple[float, ...] = ()) -> SearchBot:
+    """A search on `seconds` of the clock of `TimedDice(costs)`: a playout is two events,
+    the searcher's choice and the die."""
+    rules = TimedDice(costs)
     bot = SearchBot(iterations=1000, policy=FirstBot, seconds=seconds,
-                    clock=lambda: float(next(ticks)))
+                    clock=lambda: rules.now)
     bot.choose(rules, rules.start({}, 2), 0, random.Random(2))
     return bot
 
 
 def test_an_injected_clock_ends_the_search() -> None:
-    assert 0 < _ticking(3.0).iterations_run < 1000
+    assert 0 < _timed(3.0).iterations_run < 1000
 
 
 def test_no_playout_starts_that_could_end_past_the_time_budget() -> None:
-    """The clock is read before every playout but the first: after three playouts (the
-    slowest took one tick) a fourth could end at four, past 3.5, so the search stops at
-    three, inside its budget."""
-    assert _ticking(3.5).iterations_run == 3
+    """Three playouts of two ticks end at six; a fourth could end at eight, past seven,
+    so the search stops at three, inside its budget."""
+    bot = _timed(7.0)
+    assert bot.iterations_run == 3 and bot.clock is not None and bot.clock() == 6.0
 
 
 def test_the_slowest_playout_so_far_sets_the_margin() -> None:
-    """A playout that took five ticks makes the search keep five in hand."""
-    times = iter([0.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0])
-    rules = DiceRules()
-    bot = SearchBot(iterations=1000, policy=FirstBot, seconds=12.5,
-                    clock=lambda: next(times))
-    bot.choose(rules, rules.start({}, 2), 0, random.Random(2))
-    # readings 5, 6, 7 pass (7 + 5 <= 12.5); at 8 the next playout could end at 13
-    assert bot.iterations_run == 4
+    """A first playout of five ticks makes the search keep five in hand: after playouts
+    ending at 5, 7 and 9 it stops (9 + 5 > 12.5) where two-tick playouts alone would
+    have allowed a fourth (9 + 2 <= 12.5)."""
+    assert _timed(12.5, (1.0, 4.0)).iterations_run == 3
+
+
+def test_a_playout_still_running_when_the_time_is_spent_is_dropped() -> None:
+    """The second playout's first event takes ten ticks, past the budget of seven: it
+    stops before rolling the die and leaves no visit; the decision overran by that one
+    event only."""
+    bot = _timed(7.0, (1.0, 1.0, 10.0))
+    assert bot.iterations_run == 1
+    assert bot.root is not None
+    assert sum(arm.visits for arm in bot.root.arms.values()) == 1
+    assert bot.clock is not None and bot.clock() == 12.0
+
+
+def test_the_clock_counts_from_the_call() -> None:
+    """The policy's own choice at the root is on the clock: when it spent the budget
+    already, the first playout stops before its die and the policy's choice stands."""
+    rules = TimedDice()
+
+    class SlowFirst(FirstBot):
+        def choose(self, rules_: BaseRules[Any], state: Any, seat: int,
+                   rng: random.Random) -> JSON:
+            rules.now += 50.0
+            return super().choose(rules_, state, seat, rng)
+
+    bot = SearchBot(iterations=1000, policy=SlowFirst, seconds=10.0, clock=lambda: rules.now)
+    assert bot.choose(rules, rules.start({}, 2), 0, random.Random(2)) == {"type": "stand"}
+    assert bot.iterations_run == 0
 
 
 def test_a_batch_cut_short_by_the_clock_pairs_nothing() -> None:
-    bot = _ticking(3.5)
+    bot = _timed(7.0)
     assert bot.root is not None and len(bot.root.arms) == 2
     # three playouts: a whole batch of the two actions, then one of the next batch
     assert [len(arm.gains) for arm in bot.root.arms.values()] == [1, 1]
