@@ -302,10 +302,10 @@ class SearchBot:
 
     # -- one iteration -----------------------------------------------------------------
     def _iterate(self, rules: BaseRules[Any], world: Any, seat: int, first: Arm,
-                 draws: _Streams, pace: _Pace | None = None) -> float:
+                 draws: _Streams, pace: _Pace) -> float:
         """Play `first` in `world`, descend the tree, play out and back the reward up.
-        With a `pace`, the playout stops (`_OutOfTime`, nothing backed up) before an
-        event once the decision's time budget is spent."""
+        The playout stops (`_OutOfTime`, nothing backed up) before an event once the
+        decision's time budget, if it has one, is spent."""
         path = [first]
         node = self._opened(first)
         world = rules.apply(world, Event.decision(seat, first.action))
@@ -316,8 +316,7 @@ class SearchBot:
                 assert pending.result is not None
                 reward = placement_scores(pending.result)[seat]
                 break
-            if pace is not None:
-                pace.check()
+            pace.check()
             rng = draws.next()
             if pending.kind is PendingKind.CHANCE:
                 world = rules.apply(world, Event.chance(rules.sample_chance(world, rng)))

@@ -10,9 +10,12 @@ from pathlib import Path
 from engine import registry
 from engine.bots import RandomBot
 from engine.games.royal_rumble import RULES, HeuristicBot
+from engine.playout import play_match
 from engine.protocol import Event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+from rr_helpers import Table, decider, names
+
 from benchmarks.royal_rumble_bots import play_game, win_rate
 
 
@@ -56,8 +59,6 @@ GUARDS = ["Duck Under", "Leg Catch", "Full Evasion", "Holding On", "Ref's Eye", 
 def _breather_kept(legends: list[str]) -> list[str]:
     """Seat 0 holds six guards and no Attack: what its heuristic keeps through the
     breather it must take."""
-    from tests.engine.royal_rumble.rr_helpers import Table, decider, names
-
     state = Table().build(legends, {0: GUARDS})
     bot = HeuristicBot()
     assert RULES.legal_actions(state, 0) == [{"type": "breather"}]
@@ -84,15 +85,7 @@ def test_heuristic_duels_end_before_a_generous_round_limit() -> None:
     """RR-14: with no stalemate, 20 seeded two-seat heuristic games all end by
     elimination well inside 200 rounds (about 3 in 10 ran to it before)."""
     for seed in range(20):
-        rng = random.Random(seed)
-        state = RULES.start({"round_limit": 200}, 2)
-        bots = [HeuristicBot(), HeuristicBot()]
-        while not (pending := RULES.pending(state)).is_over:
-            if pending.kind == "chance":
-                state = RULES.apply(state, Event.chance(RULES.sample_chance(state, rng)))
-                continue
-            seat = pending.seats[0]
-            state = RULES.apply(state, Event.decision(seat, bots[seat].choose(RULES, state,
-                                                                               seat, rng)))
+        state, _ = play_match(RULES, [HeuristicBot(), HeuristicBot()], random.Random(seed),
+                              {"round_limit": 200})
         assert state.end_reason != "round_limit", seed
         assert state.round < 100, seed
