@@ -300,6 +300,13 @@ class SearchBot:
             arm = node.arms[key] = Arm(action)
         return arm
 
+    def playout(self, rules: BaseRules[Any], world: Any, seat: int, action: JSON,
+                seed: int) -> float:
+        """One playout of `action` in `world` outside any tree and clock: the seat's
+        reward. Its chance draws come from `seed` as a root batch's do, so actions played
+        out on the same world and seed are paired (for offline study of a decision)."""
+        return self._iterate(rules, world, seat, Arm(action), _Streams(seed), _Pace(None, None))
+
     # -- one iteration -----------------------------------------------------------------
     def _iterate(self, rules: BaseRules[Any], world: Any, seat: int, first: Arm,
                  draws: _Streams, pace: _Pace) -> float:

@@ -16,7 +16,7 @@ import pytest
 
 from engine import registry
 from engine.bots import RandomBot
-from engine.bots.ismcts import SearchBot, placement_scores
+from engine.bots.ismcts import SearchBot, action_key, placement_scores
 from engine.bots.leaves import ahead
 from engine.protocol import (
     JSON,
@@ -420,3 +420,40 @@ def test_the_bound_searches_the_true_state_where_the_bot_samples_it() -> None:
                for k in range(5)]
     assert any(hand != state.players[rival].hand for hand in sampled)
     assert points(("supershow", 4, 3)) in (0.0, 0.5, 1.0)
+
+
+def test_a_playout_is_paired_by_its_seed_and_leaves_no_tree() -> None:
+    """SearchBot.playout: the same world, action and seed give the same reward, and the
+    bot's last tree is not touched (benchmarks/decision_gaps pairs actions this way)."""
+    rules = registry.get_rules("supershow")
+    state = _state_with_a_choice("supershow", 2, 6)
+    seat = rules.pending(state).seats[0]
+    bot = _tiny("supershow")
+    world = rules.determinize(state, seat, random.Random(4))
+    rewards = {action_key(a): [bot.playout(rules, world, seat, a, seed) for seed in (1, 1, 2)]
+               for a in rules.legal_actions(state, seat)}
+    for first, again, _ in rewards.values():
+        assert first == again and first in (0.0, 0.5, 1.0)
+    assert bot.root is None
+
+
+def test_decision_gaps_measures_the_best_action_again_on_fresh_worlds() -> None:
+    """benchmarks/decision_gaps: every decision of a heuristic match has a choice, the
+    heuristic's own choice among its legal actions; a gap is zero when the heuristic's
+    action came out best, else measured on 2 x PLAYOUTS new paired playouts."""
+    from benchmarks.decision_gaps import decisions, gap
+
+    rules = registry.get_rules("supershow")
+    found = decisions(("supershow", 5001))
+    assert found
+    for state, seat, action in found:
+        assert len(rules.legal_actions(state, seat)) > 1
+        assert action in rules.legal_actions(state, seat)
+    state, seat, action = found[0]
+    measured = gap(("supershow", state, seat, action, 3, 0))
+    actions = len(rules.legal_actions(state, seat))
+    assert measured.actions == actions
+    if measured.heuristic_best:
+        assert (measured.gain, measured.playouts) == (0.0, 3 * actions)
+    else:
+        assert measured.playouts == 3 * actions + 6 and -1.0 <= measured.gain <= 1.0

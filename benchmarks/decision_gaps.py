@@ -1,0 +1,138 @@
+"""What one better decision is worth: the heuristic's choices against every alternative.
+
+`.venv/bin/python -m benchmarks.decision_gaps GAME [GAMES] [PLAYOUTS]` (two-seat games;
+defaults 4 games and 100 playouts; `BENCH_WORKERS` processes).
+
+It plays GAMES seeded heuristic-against-heuristic matches and stops at every decision
+with a choice. There every legal action is played out PLAYOUTS times on worlds the
+deciding seat could be in (`rules.determinize`: only what it may know), each world and
+chance seed shared by all the actions (paired), the heuristic playing on for both seats.
+The best action is then measured again against the heuristic's own choice on 2 x
+PLAYOUTS fresh worlds, so the gain printed is not the winner's luck of the first round.
+
+Summed over a match's decisions, the gains say how much a search that could tell the
+actions apart (a one-step improvement of the heuristic, which is what playouts with the
+heuristic as policy can find) would take from it, and the playouts it took to tell them
+apart say whether a decision's time budget can afford that.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import sys
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from engine import registry
+from engine.bots.ismcts import SearchBot, action_key
+from engine.protocol import JSON, Event, PendingKind
+
+FIRST_SEED = 5000  # away from the ladder's seeds
+
+
+@dataclass(frozen=True)
+class Gap:
+    """One decision: its kind, how many actions, whether the heuristic's was the best
+    of the first round, and the best's validated gain over it (mean, standard error)."""
+
+    kind: str
+    actions: int
+    heuristic_best: bool
+    gain: float
+    error: float
+    playouts: int
+
+
+def decisions(job: tuple[str, int]) -> list[tuple[Any, int, JSON]]:
+    """The decisions with a choice of one heuristic match: (state, seat, its choice)."""
+    game, seed = job
+    rules = registry.get_rules(game)
+    bots = [registry.get_bot(game, "heuristic") for _ in range(2)]
+    rng = random.Random(seed)
+    state = rules.start({}, 2)
+    out = []
+    while (pending := rules.pending(state)).kind is not PendingKind.END:
+        if pending.kind is PendingKind.CHANCE:
+            state = rules.apply(state, Event.chance(rules.sample_chance(state, rng)))
+            continue
+        seat = pending.seats[0]
+        action = bots[seat].choose(rules, state, seat, rng)
+        if len(rules.legal_actions(state, seat)) > 1:
+            out.append((state, seat, action))
+        state = rules.apply(state, Event.decision(seat, action))
+    return out
+
+
+def paired(game: str, state: Any, seat: int, actions: list[JSON], playouts: int,
+           rng: random.Random) -> list[list[float]]:
+    """Each action's rewards over `playouts` shared worlds and chance seeds."""
+    rules = registry.get_rules(game)
+    bot = SearchBot(policy=lambda: registry.get_bot(game, "heuristic"))
+    rewards: list[list[float]] = [[] for _ in actions]
+    for _ in range(playouts):
+        seed = rng.getrandbits(48)
+        world = rules.determinize(state, seat, random.Random(seed))
+        for i, action in enumerate(actions):
+            rewards[i].append(bot.playout(rules, world, seat, action, seed))
+    return rewards
+
+
+def gap(job: tuple[str, Any, int, JSON, int, int]) -> Gap:
+    """Select the best action on PLAYOUTS paired playouts, then measure it anew."""
+    game, state, seat, chosen, playouts, seed = job
+    rules = registry.get_rules(game)
+    legal = rules.legal_actions(state, seat)
+    mine = [action_key(a) for a in legal].index(action_key(chosen))
+    rng = random.Random(seed)
+    first = paired(game, state, seat, legal, playouts, rng)
+    best = max(range(len(legal)), key=lambda i: (sum(first[i]), i == mine))
+    spent = playouts * len(legal)
+    if best == mine:
+        return Gap(chosen["type"], len(legal), True, 0.0, 0.0, spent)
+    again = paired(game, state, seat, [legal[best], chosen], 2 * playouts, rng)
+    gains = [b - h for b, h in zip(*again, strict=True)]
+    n = len(gains)
+    mean = sum(gains) / n
+    error = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1) / n)
+    return Gap(chosen["type"], len(legal), False, mean, error, spent + 2 * n)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] not in registry.games():
+        raise SystemExit(f"usage: decision_gaps GAME [GAMES] [PLAYOUTS]; "
+                         f"GAME one of {sorted(registry.games())}")
+    game = args[0]
+    games = int(args[1]) if len(args) > 1 else 4
+    playouts = int(args[2]) if len(args) > 2 else 100
+    workers = int(os.environ.get("BENCH_WORKERS", os.cpu_count() or 1))
+    with ProcessPoolExecutor(workers) as pool:
+        found = [d for ds in pool.map(decisions, [(game, FIRST_SEED + i) for i in range(games)])
+                 for d in ds]
+        jobs = [(game, s, seat, a, playouts, i) for i, (s, seat, a) in enumerate(found)]
+        gaps = list(pool.map(gap, jobs, chunksize=1))
+    total = sum(g.gain for g in gaps)
+    error = math.sqrt(sum(g.error ** 2 for g in gaps))
+    print(f"{game}: {len(gaps)} decisions with a choice over {games} heuristic matches, "
+          f"{playouts} paired playouts an action, the best measured again on {2 * playouts}")
+    print(f"  validated gain of the best action over the heuristic's, summed over a match: "
+          f"{total / games:+.3f} (standard error {error / games:.3f})")
+    kinds: dict[str, list[Gap]] = defaultdict(list)
+    for g in gaps:
+        kinds[g.kind].append(g)
+    for kind, group in sorted(kinds.items()):
+        clear = sum(1 for g in group if g.gain > 2 * g.error > 0)
+        print(f"  {kind:>10}: {len(group):4d} decisions, {sum(g.actions for g in group) / len(group):5.1f} "
+              f"actions on average, heuristic's best in {sum(g.heuristic_best for g in group):4d}, "
+              f"a gain above 2 standard errors in {clear:3d}, mean gain {sum(g.gain for g in group) / len(group):+.4f}")
+    spent = sum(g.playouts for g in gaps) / len(gaps) if gaps else 0.0
+    print(f"  playouts spent to tell the actions apart: {spent:.0f} a decision on average")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
