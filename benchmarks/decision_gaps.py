@@ -29,7 +29,8 @@ from typing import Any
 
 from engine import registry
 from engine.bots.ismcts import SearchBot, action_key
-from engine.protocol import JSON, Event, PendingKind
+from engine.playout import play_match
+from engine.protocol import JSON, Event, EventKind
 
 FIRST_SEED = 5000  # away from the ladder's seeds
 
@@ -51,19 +52,16 @@ def decisions(job: tuple[str, int]) -> list[tuple[Any, int, JSON]]:
     """The decisions with a choice of one heuristic match: (state, seat, its choice)."""
     game, seed = job
     rules = registry.get_rules(game)
+    out: list[tuple[Any, int, JSON]] = []
+
+    def note(state: Any, event: Event) -> None:
+        if event.kind is EventKind.DECISION and event.seat is not None and len(
+                rules.legal_actions(state, event.seat)) > 1:
+            assert event.action is not None
+            out.append((state, event.seat, event.action))
+
     bots = [registry.get_bot(game, "heuristic") for _ in range(2)]
-    rng = random.Random(seed)
-    state = rules.start({}, 2)
-    out = []
-    while (pending := rules.pending(state)).kind is not PendingKind.END:
-        if pending.kind is PendingKind.CHANCE:
-            state = rules.apply(state, Event.chance(rules.sample_chance(state, rng)))
-            continue
-        seat = pending.seats[0]
-        action = bots[seat].choose(rules, state, seat, rng)
-        if len(rules.legal_actions(state, seat)) > 1:
-            out.append((state, seat, action))
-        state = rules.apply(state, Event.decision(seat, action))
+    play_match(rules, bots, random.Random(seed), on_event=note)
     return out
 
 
