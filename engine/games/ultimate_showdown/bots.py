@@ -153,7 +153,11 @@ class HeuristicBot:
 # Points: Champion bet, Final bet, Semi-Final bet (doubled in round five), owning the Champion.
 _BETS = {"champion": 4.0, "final": 3.0, "semi": 2.0}
 _OWNER = 3.0
-_BETTER_FIT_WINS = 0.85  # how often a match's better fit wins, in the leaf's model
+# How often a match's better fit wins, in the leaf's model. At heuristic tables it always
+# does (every one of 6,398 matches with unequal fits in 200 four-seat matches: a vote's
+# nudge toward one's own bets only breaks equal fits); a little doubt is left for tables
+# that vote otherwise. At 0.85 the leaf priced long shots too high.
+_BETTER_FIT_WINS = 0.97
 _STAGES = ((2, 0), (4, 4), (8, 6))  # (slots a match spans, index of its first match)
 
 

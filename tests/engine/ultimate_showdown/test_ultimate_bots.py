@@ -9,7 +9,8 @@ import pytest
 from engine import registry
 from engine.bots import RandomBot
 from engine.games.ultimate_showdown import RULES, HeuristicBot
-from engine.games.ultimate_showdown.state import Phase
+from engine.games.ultimate_showdown.bots import stage_odds
+from engine.games.ultimate_showdown.state import Phase, pairing
 from engine.playout import play_match
 from engine.protocol import Event
 
@@ -79,3 +80,36 @@ def test_the_heuristic_plays_only_legal_moves_to_the_end(n):
 def test_random_bot_plays_a_whole_game():
     state, events = play_match(RULES, [RandomBot() for _ in range(5)], random.Random(1))
     assert RULES.result(state) is not None and events
+
+
+def test_the_better_fit_wins_every_match_at_a_heuristic_table():
+    """What the search's leaf model is calibrated on (`_BETTER_FIT_WINS`): heuristic
+    voters send the better fit through whenever the fits differ."""
+    unequal = 0
+    for seed in range(6):
+        state, _ = play_match(RULES, [HeuristicBot() for _ in range(4)], random.Random(seed))
+        for record in state.history:
+            side = RULES.challenge_of(record.challenge)
+            fit = {i: side.fit(RULES.cards.contenders[c])
+                   for i, c in enumerate(record.slots, 1)}
+            for match, winner in enumerate(record.winners):
+                orange, blue = pairing(match, record.winners[:match])
+                if fit[orange] != fit[blue]:
+                    unequal += 1
+                    assert fit[winner] == max(fit[orange], fit[blue])
+    assert unequal > 100
+
+
+def test_the_leaf_gives_the_sole_best_fit_most_of_the_title(ut):
+    state = ut.to_bets(4)
+    view = RULES.view(state, None)
+    side = RULES.challenge_of(state.challenge)
+    fits = [side.fit(RULES.cards.contenders[c]) for c in state.slots]
+    semi, final, champion = stage_odds(RULES, view["bracket"], view["challenge"])
+    assert sum(champion.values()) == pytest.approx(1.0)
+    assert sum(final.values()) == pytest.approx(2.0)
+    top = max(fits)
+    assert fits.count(top) == 1  # the fixture's bracket has a sole favourite
+    best = fits.index(top) + 1
+    assert champion[best] > 0.9
+    assert semi[best] == pytest.approx(0.97)
