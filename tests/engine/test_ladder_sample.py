@@ -9,7 +9,9 @@ outcome is fixed by the code: no timing is checked here (the ladder prints the t
 
 from __future__ import annotations
 
-from benchmarks.ladder import Job, play, scored
+import pytest
+
+from benchmarks.ladder import Clock, Job, play, scored
 from engine.protocol import Result
 
 GAME = "super_showdown"
@@ -51,3 +53,14 @@ def test_a_shared_first_place_is_shared_not_lost() -> None:
     assert scored(Result(placements=(1, 1, 3), winners=(0, 1)), 2, 3) == (0.0, -1)
     no_winner = Result(placements=(1, 1, 1), winners=(), draw=True)
     assert scored(no_winner, 2, 3) == (1 / 3, 0)
+
+
+def test_the_clocks_count_the_decisions_past_the_time_goal() -> None:
+    first, second = Clock(), Clock()
+    for seconds in (0.05, 0.199, 0.2):
+        first.add(seconds)
+    second.add(0.23)
+    first.merge(second)
+    assert (first.count, first.over) == (4, 1)
+    assert first.slowest == 0.23
+    assert first.mean == pytest.approx((0.05 + 0.199 + 0.2 + 0.23) / 4)
