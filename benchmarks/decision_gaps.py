@@ -19,7 +19,6 @@ apart say whether a decision's time budget can afford that.
 from __future__ import annotations
 
 import math
-import os
 import random
 import sys
 from collections import defaultdict
@@ -27,6 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from benchmarks import game_and_counts, workers
 from engine import registry
 from engine.bots.ismcts import SearchBot, action_key
 from engine.playout import play_match
@@ -101,14 +101,9 @@ def gap(job: tuple[str, Any, int, JSON, int, int]) -> Gap:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if not args or args[0] not in registry.games():
-        raise SystemExit(f"usage: decision_gaps GAME [GAMES] [PLAYOUTS]; "
-                         f"GAME one of {sorted(registry.games())}")
-    game = args[0]
-    games = int(args[1]) if len(args) > 1 else 4
-    playouts = int(args[2]) if len(args) > 2 else 100
-    workers = int(os.environ.get("BENCH_WORKERS", os.cpu_count() or 1))
-    with ProcessPoolExecutor(workers) as pool:
+    game, (games, playouts) = game_and_counts(
+        args, "decision_gaps GAME [GAMES] [PLAYOUTS]", (4, 100))
+    with ProcessPoolExecutor(workers()) as pool:
         found = [d for ds in pool.map(decisions, [(game, FIRST_SEED + i) for i in range(games)])
                  for d in ds]
         jobs = [(game, s, seat, a, playouts, i) for i, (s, seat, a) in enumerate(found)]

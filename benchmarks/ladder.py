@@ -32,6 +32,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from benchmarks import workers
 from engine import registry
 from engine.bots import Bot
 from engine.bots.ismcts import SearchBot
@@ -214,13 +215,13 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [g for g in games if g not in TABLES]
     if unknown:
         raise SystemExit(f"unknown game(s) {unknown}; choose from {list(TABLES)}")
-    workers = int(os.environ.get("BENCH_WORKERS", os.cpu_count() or 1))
     cap_ms = int(os.environ.get("BENCH_LADDER_CAP_MS", CAP_MS))
     began = time.perf_counter()
-    tallies = run(matches, games, workers, cap_ms / 1000 if cap_ms > 0 else None)
+    processes = workers()
+    tallies = run(matches, games, processes, cap_ms / 1000 if cap_ms > 0 else None)
     budget = f"search capped at {cap_ms} ms a decision" if cap_ms > 0 else (
         "iteration budgets only")
-    print(f"Ladder: {matches} matches a pairing and table, {workers} worker(s), {budget}, "
+    print(f"Ladder: {matches} matches a pairing and table, {processes} worker(s), {budget}, "
           f"{time.perf_counter() - began:.0f} s")
     return 0 if report(tallies, games) else 1
 

@@ -16,13 +16,13 @@ playouts.
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any
 
+from benchmarks import game_and_counts, workers
 from benchmarks.ladder import scored
 from engine import registry
 from engine.bots.ismcts import SearchBot
@@ -63,14 +63,9 @@ def points(job: tuple[str, int, int]) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if not args or args[0] not in registry.games():
-        raise SystemExit(f"usage: search_bound GAME [MATCHES] [ITERATIONS]; "
-                         f"GAME one of {sorted(registry.games())}")
-    game = args[0]
-    matches = int(args[1]) if len(args) > 1 else 100
-    iterations = int(args[2]) if len(args) > 2 else 200
-    workers = int(os.environ.get("BENCH_WORKERS", os.cpu_count() or 1))
-    with ProcessPoolExecutor(workers) as pool:
+    game, (matches, iterations) = game_and_counts(
+        args, "search_bound GAME [MATCHES] [ITERATIONS]", (100, 200))
+    with ProcessPoolExecutor(workers()) as pool:
         total = sum(pool.map(points, [(game, iterations, i) for i in range(matches)]))
     low, high = wilson(total, matches)
     print(f"{game}: clairvoyant search ({iterations} playouts a decision) against the "

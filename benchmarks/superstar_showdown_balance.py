@@ -11,7 +11,6 @@ The target: no Superstar above 58%.
 from __future__ import annotations
 
 import itertools
-import os
 import random
 import sys
 import time
@@ -19,6 +18,7 @@ from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from benchmarks import workers
 from engine.bots import RandomBot
 from engine.games.superstar_showdown import RULES, HeuristicBot
 from engine.games.superstar_showdown.cards import ROSTER
@@ -88,20 +88,20 @@ def balance(per_star: int, workers: int) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     per_star = int(argv[0]) if argv else 2000
-    workers = int(os.environ.get("BENCH_WORKERS", os.cpu_count() or 1))
     start = time.perf_counter()
-    rates = balance(per_star, workers)
+    processes = workers()
+    rates = balance(per_star, processes)
     print(f"Superstar Showdown balance: heuristic vs heuristic, {per_star} games each")
     print(f"{'Superstar':<14} {'style':<11} win rate")
     for key, rate in sorted(rates.items(), key=lambda kv: -kv[1]):
         flag = "" if rate <= TARGET else "  <-- above 58%"
         print(f"{key:<14} {ROSTER[key].style:<11} {rate:6.1%}{flag}")
     vs_random_games = 400
-    with ProcessPoolExecutor(workers) as pool:
-        size = vs_random_games // workers
-        won = sum(pool.map(_versus_random, [(i * size, size) for i in range(workers)]))
-    rate = won / (size * workers)
-    print(f"heuristic vs random: {rate:.1%} of {size * workers} games (bar: 80%)")
+    with ProcessPoolExecutor(processes) as pool:
+        size = vs_random_games // processes
+        won = sum(pool.map(_versus_random, [(i * size, size) for i in range(processes)]))
+    rate = won / (size * processes)
+    print(f"heuristic vs random: {rate:.1%} of {size * processes} games (bar: 80%)")
     print(f"({time.perf_counter() - start:.0f} s)")
 
 

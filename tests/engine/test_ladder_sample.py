@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks import game_and_counts, workers
 from benchmarks.ladder import Clock, Job, play, scored
 from engine.protocol import Result
 
@@ -64,3 +65,16 @@ def test_the_clocks_count_the_decisions_past_the_time_goal() -> None:
     assert (first.count, first.over) == (4, 1)
     assert first.slowest == 0.23
     assert first.mean == pytest.approx((0.05 + 0.199 + 0.2 + 0.23) / 4)
+
+
+def test_a_benchmark_command_line_names_a_game_and_its_counts(monkeypatch) -> None:
+    assert game_and_counts(["supershow"], "bench GAME [A] [B]", (4, 100)) == (
+        "supershow", [4, 100])
+    assert game_and_counts(["supershow", "12", "7"], "bench GAME [A] [B]", (4, 100)) == (
+        "supershow", [12, 7])
+    with pytest.raises(SystemExit, match=r"usage: bench GAME \[A\] \[B\]; GAME one of"):
+        game_and_counts(["chess"], "bench GAME [A] [B]", (4, 100))
+    with pytest.raises(SystemExit, match="usage"):
+        game_and_counts([], "bench GAME [A] [B]", (4, 100))
+    monkeypatch.setenv("BENCH_WORKERS", "3")
+    assert workers() == 3
