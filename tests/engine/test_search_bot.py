@@ -325,15 +325,26 @@ def test_a_single_legal_action_is_played_without_searching() -> None:
 def _state_with_a_choice(game: str, seats: int, skip: int, *, until: Any = None,
                          options: JSON | None = None) -> Any:
     """A heuristic game played `skip` decisions on (or until `until(state)`), stopped
-    at a decision with more than one legal action."""
+    at a decision with more than one legal action (a game seeded `skip` that ends
+    before it is played again on the next seed)."""
+    for seed in range(skip, skip + 10):
+        state = _played_on(game, seats, skip, seed, until, options)
+        if state is not None:
+            return state
+    raise AssertionError("ten games ended before the wanted decision")
+
+
+def _played_on(game: str, seats: int, skip: int, seed: int, until: Any,
+               options: JSON | None) -> Any:
     rules = registry.get_rules(game)
-    rng = random.Random(skip)
+    rng = random.Random(seed)
     bots = [registry.get_bot(game, "heuristic") for _ in range(seats)]
     state = rules.start(options or {}, seats)
     done = 0
     while True:
         pending = rules.pending(state)
-        assert not pending.is_over, "the game ended before the wanted decision"
+        if pending.is_over:
+            return None
         if pending.kind is PendingKind.CHANCE:
             state = rules.apply(state, Event.chance(rules.sample_chance(state, rng)))
             continue

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import html
 import json
+import random
 import re
 from typing import Any
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
-import engine.games.supershow  # noqa: F401  (importing the package registers the game)
+from engine.games.supershow import RULES
+from engine.protocol import Event, PendingKind
 from matches import services
 from matches.models import Match
 
@@ -176,3 +179,27 @@ def test_every_match_type_renders_with_labelled_choices(
         assert "Team 1" in page and "Team 2" in page
     if match_type == "birdcage":
         assert "The draft" in page and "Keep " in page  # alice drafts a Competitor first
+
+
+
+@pytest.mark.django_db(transaction=False)
+def test_the_page_lists_what_lies_under_each_deck_and_hides_face_down_cards() -> None:
+    """SH-023/063: a buried card is shown under its deck to everybody; a Protect's hand
+    only to its owner."""
+    state = RULES.start({}, 2)
+    rng = random.Random(0)
+    while RULES.pending(state).kind is PendingKind.CHANCE:
+        state = RULES.apply(state, Event.chance(RULES.sample_chance(state, rng)))
+    mine = state.players[0]
+    buried, hidden = mine.deck[0], mine.deck[1]
+    mine.deck.remove(buried)
+    mine.deck.remove(hidden)
+    mine.put_under([buried], seen=True)
+    mine.put_under([hidden], seen=False)
+    own = render_to_string("games/supershow/_view.html", {"view": RULES.view(state, 0)})
+    other = render_to_string("games/supershow/_view.html", {"view": RULES.view(state, 1)})
+    for page in (own, other):
+        assert "Under the deck (2)" in page
+        assert html.escape(state.card(buried).name) in page
+    assert html.escape(state.card(hidden).name) in own
+    assert "a face-down card" in other and "a face-down card" not in own

@@ -433,7 +433,7 @@ class SupershowRules(BaseRules[State]):
                 or not isinstance(order, list) or not all(isinstance(c, str) for c in order)
                 or sorted(order) != sorted(me.deck)):
             raise IllegalAction("bad_outcome", f"Expected a shuffle of {who(s, seat)}'s deck.")
-        me.deck = list(order)
+        me.reorder(order)
         s.shuffles.pop(0)
         _say(s, f"{who(s, seat)} shuffles their deck ({len(order)} cards).")
 
@@ -743,9 +743,9 @@ class SupershowRules(BaseRules[State]):
     def _draw(self, s: State, seat: int, n: int) -> None:
         """Draw up to n; SH-040: a draw from an empty deck draws nothing."""
         me = s.players[seat]
-        got = min(n, len(me.deck))
-        me.hand.extend(me.deck[:got])
-        del me.deck[:got]
+        drawn = me.take_top(n)
+        me.hand.extend(drawn)
+        got = len(drawn)
         if got:
             _say(s, f"{who(s, seat)} draws {got} card{'s' if got > 1 else ''}.")
         elif n:
@@ -806,7 +806,7 @@ class SupershowRules(BaseRules[State]):
         for _ in range(n):
             if not me.deck:
                 break
-            card = me.deck.pop(0)
+            card = me.take_top(1)[0]
             me.discard.append(card)
             _say(s, f"{who(s, seat)} flips {s.card(card).label} into the discard pile.")
 
@@ -856,7 +856,7 @@ class SupershowRules(BaseRules[State]):
         assert act.card is not None
         me = s.players[seat]
         me.discard.remove(act.card)
-        me.deck.append(act.card)
+        me.put_under([act.card], seen=True)
         _say(s, f"{who(s, seat)} buries {s.card(act.card).label}.")
         self._end_turn(s, seat)
 
@@ -875,7 +875,7 @@ class SupershowRules(BaseRules[State]):
         """SH-045: the hand goes under the deck and as many cards are drawn."""
         me = s.players[seat]
         n = len(me.hand)
-        me.deck.extend(me.hand)
+        me.put_under(me.hand, seen=True)  # shown to the table first (SH-045)
         me.hand = []
         me.mulliganed = True
         _say(s, f"{who(s, seat)} shows a hand without a Lead and mulligans {n} cards.")
@@ -908,7 +908,7 @@ class SupershowRules(BaseRules[State]):
         me = s.players[seat]
         _say(s, f"{who(s, seat)} PROTECTS with {s.card(act.card).label} and buries "
                 f"{len(me.hand)} card(s) from hand.")
-        me.deck.extend(sorted(me.hand))
+        me.put_under(sorted(me.hand), seen=False)
         me.hand = []
         self._trigger(s, seat, Trigger.STOPPED, [owner])
         self._step_done(s)
@@ -1079,11 +1079,11 @@ class SupershowRules(BaseRules[State]):
             _say(s, f"{who(s, task.target)} discards {label}.")
         elif task.effect_do is Do.BURY:
             target.discard.remove(act.card)
-            target.deck.append(act.card)
+            target.put_under([act.card], seen=True)
             _say(s, f"{who(s, task.target)} buries {label}.")
         else:
             owner = s.players[task.owner]
-            owner.deck.remove(act.card)
+            owner.take(act.card)
             owner.hand.append(act.card)
             _say(s, f"{who(s, task.owner)} searches the deck and takes a card into hand.")
             self._shuffle_after_search(s, task.owner)

@@ -100,13 +100,44 @@ class Player:
     turns: int = 0  # turns taken (the Mulligan belongs to the first, SH-045)
     mulliganed: bool = False
     boosts: dict[str, int] = field(default_factory=dict)  # Roll -> bonus for the next roll
+    # The last len(tail) cards of the deck went under it since its last shuffle, in sight:
+    # True where the table saw the card (a bury, a Mulligan's shown hand), False where
+    # only its owner did (a Protect's hand). Determinization keeps them where they lie.
+    tail: list[bool] = field(default_factory=list)
 
     def clone(self) -> Player:
         new = _copy(self)
         new.deck, new.hand, new.discard = list(self.deck), list(self.hand), list(self.discard)
         new.in_play = {k: list(v) for k, v in self.in_play.items()}
         new.boosts = dict(self.boosts)
+        new.tail = list(self.tail)
         return new
+
+    def put_under(self, cards: list[str], seen: bool) -> None:
+        """Cards go under the deck, shown to the table (`seen`) or to their owner alone."""
+        self.deck.extend(cards)
+        self.tail.extend([seen] * len(cards))
+
+    def take_top(self, n: int) -> list[str]:
+        """The top n cards (fewer if the deck runs out) leave the deck."""
+        taken = self.deck[:n]
+        del self.deck[:n]
+        if len(self.tail) > len(self.deck):
+            del self.tail[:len(self.tail) - len(self.deck)]
+        return taken
+
+    def take(self, cid: str) -> None:
+        """One card is taken out of the deck wherever it lies (a search)."""
+        at = self.deck.index(cid)
+        del self.deck[at]
+        below = len(self.deck) - at  # cards that lay under it
+        if below < len(self.tail):
+            del self.tail[len(self.tail) - below - 1]
+
+    def reorder(self, order: list[str]) -> None:
+        """A shuffle: nothing is known of the deck's order any more."""
+        self.deck = list(order)
+        self.tail = []
 
     def all_in_play(self) -> list[str]:
         return [c for pile in self.in_play.values() for c in pile]

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 
 from engine.games.supershow.cards import CATALOG, Card
-from engine.games.supershow.state import ActionType, Phase, State
+from engine.games.supershow.state import ActionType, Phase, Player, State
 from engine.protocol import JSON, Event, EventKind
 
 PROMPTS = {
@@ -65,6 +65,15 @@ def draft_view(state: State) -> JSON | None:
     }
 
 
+def deck_bottom(state: State, p: Player, own: bool) -> list[JSON | None]:
+    """The cards that went under a deck in sight since its last shuffle, top to bottom:
+    a card where the viewer saw it go (its owner sees them all), null where it went face
+    down."""
+    under = p.deck[len(p.deck) - len(p.tail):]
+    return [card_json(state, cid) if own or seen else None
+            for cid, seen in zip(under, p.tail, strict=True)]
+
+
 def player_view(state: State, seat: int, viewer: int | None,
                 who: Callable[[State, int], str]) -> JSON:
     """One seat as `viewer` sees it."""
@@ -81,6 +90,7 @@ def player_view(state: State, seat: int, viewer: int | None,
         "hand": _cards(state, sorted(p.hand)) if own else None,
         "hand_count": len(p.hand),
         "deck_count": len(p.deck),
+        "deck_bottom": deck_bottom(state, p, own),
         "discard": _cards(state, p.discard),
         "in_play": [{"against": opp, "cards": _cards(state, pile)}
                     for opp, pile in sorted(p.in_play.items())],
@@ -162,18 +172,21 @@ def redact(event: Event, viewer: int | None, searcher: int | None) -> JSON:
 def determinize(state: State, seat: int, rng: random.Random) -> State:
     """A state `seat` cannot tell apart: its deck reordered, the others' hands redealt.
 
-    Known gap: a buried card (SH-023/024; a Mulligan's hand, SH-045; a Protect's hand,
-    SH-063) lies at the bottom of its deck in sight of the table until the deck runs
-    down to it, but the state does not record how many cards lie there, so every deck
-    is resampled whole.
+    A card that went under a deck in sight (a bury, SH-023/024; a Mulligan's shown hand,
+    SH-045) stays where it lies until the deck runs down to it or is shuffled; a
+    Protect's hand (SH-063) went under face down, so only its owner keeps those cards,
+    the others know just how many lie there.
     """
     s = state.clone()
-    rng.shuffle(s.players[seat].deck)
     for other in s.seats:
-        if other == seat:
-            continue
         p = s.players[other]
-        pool = sorted(p.hand + p.deck)
+        kept = [other == seat or seen for seen in p.tail]
+        kept = [False] * (len(p.deck) - len(kept)) + kept
+        hidden = [cid for cid, keep in zip(p.deck, kept, strict=True) if not keep]
+        pool = sorted(hidden) if other == seat else sorted(p.hand + hidden)
         rng.shuffle(pool)
-        p.hand, p.deck = pool[:len(p.hand)], pool[len(p.hand):]
+        if other != seat:
+            p.hand, pool = pool[:len(p.hand)], pool[len(p.hand):]
+        fresh = iter(pool)
+        p.deck = [cid if keep else next(fresh) for cid, keep in zip(p.deck, kept, strict=True)]
     return s

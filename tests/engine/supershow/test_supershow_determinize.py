@@ -9,7 +9,8 @@ several match types, each sampled state is determinized for every seat and check
     the others and different deck orders;
 (c) conservation: every card is still in the state once, the seat's own hand and every
     public pile are untouched, and each other seat's unseen cards (hand and deck) only
-    moved between its hand and its deck, hand sizes kept;
+    moved between its hand and its deck, hand sizes kept; a card that went under a deck
+    in the seat's sight (a bury, a shown Mulligan, its own Protect) still lies there;
 (d) the seat's legal actions are the same; besides a card's target, a player is asked
     to stop it only while holding a matching Stop (SH-063 Protecting, SH-069
     interference), so an asked player's resampled hand still holds one, and who would
@@ -78,6 +79,12 @@ def check(state: State, seat: int, rng: random.Random, stats: Counter[str]) -> N
         assert Counter(q.hand + q.deck) == Counter(p.hand + p.deck)
         if other == seat:
             assert q.hand == p.hand
+        assert q.tail == p.tail
+        under = len(p.deck) - len(p.tail)
+        for i, seen in enumerate(p.tail):
+            if seen or other == seat:
+                stats["kept_under"] += 1
+                assert q.deck[under + i] == p.deck[under + i]
     assert RULES.legal_actions(guess, seat) == RULES.legal_actions(state, seat)  # (d)
     if state.phase is Phase.STOP and state.played:
         stats["stop"] += 1
@@ -121,5 +128,5 @@ def test_determinize_resamples_only_what_the_seat_cannot_see(
     stats: Counter[str] = Counter()
     for seed in range(3):
         stats += run(match_type, n_seats, extra, seed)
-    assert stats["hidden"] > 20 and stats["stop"] > 0
+    assert stats["hidden"] > 20 and stats["stop"] > 0 and stats["kept_under"] > 0
     assert stats["stop_others"] > 0 or n_seats == 2

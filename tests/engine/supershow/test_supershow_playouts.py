@@ -29,10 +29,14 @@ ID = re.compile(r'"([A-F]\d\d)"')
 
 
 def hidden_from(state: State, viewer: int | None) -> set[str]:
-    """Card ids the viewer may not see: other hands and every deck."""
+    """Card ids the viewer may not see: other hands and every deck, but for the cards that
+    went under a deck in the viewer's sight (SH-023/045; the owner's own, SH-063)."""
     hidden: set[str] = set()
     for seat, p in enumerate(state.players):
-        hidden |= set(p.deck)
+        assert len(p.tail) <= len(p.deck)
+        under = p.deck[len(p.deck) - len(p.tail):]
+        hidden |= set(p.deck) - {c for c, seen in zip(under, p.tail, strict=True)
+                                 if seen or seat == viewer}
         if seat != viewer:
             hidden |= set(p.hand)
     return hidden
