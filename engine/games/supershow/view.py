@@ -178,15 +178,15 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     the others know just how many lie there.
     """
     s = state.clone()
-    for other in s.seats:
-        p = s.players[other]
-        kept = [other == seat or seen for seen in p.tail]
-        kept = [False] * (len(p.deck) - len(kept)) + kept
-        hidden = [cid for cid, keep in zip(p.deck, kept, strict=True) if not keep]
-        pool = sorted(hidden) if other == seat else sorted(p.hand + hidden)
+    for owner in s.seats:
+        p = s.players[owner]
+        mine = owner == seat
+        known = [False] * (len(p.deck) - len(p.tail)) + [mine or seen for seen in p.tail]
+        unknown = [cid for cid, k in zip(p.deck, known, strict=True) if not k]
+        pool = sorted(unknown if mine else p.hand + unknown)  # own hand: seen, kept
         rng.shuffle(pool)
-        if other != seat:
+        if not mine:
             p.hand, pool = pool[:len(p.hand)], pool[len(p.hand):]
         fresh = iter(pool)
-        p.deck = [cid if keep else next(fresh) for cid, keep in zip(p.deck, kept, strict=True)]
+        p.deck = [cid if k else next(fresh) for cid, k in zip(p.deck, known, strict=True)]
     return s
