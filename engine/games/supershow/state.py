@@ -118,6 +118,10 @@ class Player:
         self.deck.extend(cards)
         self.tail.extend([seen] * len(cards))
 
+    def under(self) -> list[tuple[str, bool]]:
+        """The cards that went under the deck in sight, top first, each with `seen`."""
+        return list(zip(self.deck[len(self.deck) - len(self.tail):], self.tail, strict=True))
+
     def take_top(self, n: int) -> list[str]:
         """The top n cards (fewer if the deck runs out) leave the deck."""
         taken = self.deck[:n]

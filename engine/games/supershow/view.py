@@ -69,9 +69,7 @@ def deck_bottom(state: State, p: Player, own: bool) -> list[JSON | None]:
     """The cards that went under a deck in sight since its last shuffle, top to bottom:
     a card where the viewer saw it go (its owner sees them all), null where it went face
     down."""
-    under = p.deck[len(p.deck) - len(p.tail):]
-    return [card_json(state, cid) if own or seen else None
-            for cid, seen in zip(under, p.tail, strict=True)]
+    return [card_json(state, cid) if own or seen else None for cid, seen in p.under()]
 
 
 def player_view(state: State, seat: int, viewer: int | None,
@@ -181,12 +179,12 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     for owner in s.seats:
         p = s.players[owner]
         mine = owner == seat
-        known = [False] * (len(p.deck) - len(p.tail)) + [mine or seen for seen in p.tail]
-        unknown = [cid for cid, k in zip(p.deck, known, strict=True) if not k]
+        sighted = {cid for cid, seen in p.under() if mine or seen}
+        unknown = [cid for cid in p.deck if cid not in sighted]
         pool = sorted(unknown if mine else p.hand + unknown)  # own hand: seen, kept
         rng.shuffle(pool)
         if not mine:
             p.hand, pool = pool[:len(p.hand)], pool[len(p.hand):]
         fresh = iter(pool)
-        p.deck = [cid if k else next(fresh) for cid, k in zip(p.deck, known, strict=True)]
+        p.deck = [cid if cid in sighted else next(fresh) for cid in p.deck]
     return s

@@ -80,11 +80,10 @@ def check(state: State, seat: int, rng: random.Random, stats: Counter[str]) -> N
         if other == seat:
             assert q.hand == p.hand
         assert q.tail == p.tail
-        under = len(p.deck) - len(p.tail)
-        for i, seen in enumerate(p.tail):
+        for (cid, seen), (guessed, _) in zip(p.under(), q.under(), strict=True):
             if seen or other == seat:
                 stats["kept_under"] += 1
-                assert q.deck[under + i] == p.deck[under + i]
+                assert guessed == cid
     assert RULES.legal_actions(guess, seat) == RULES.legal_actions(state, seat)  # (d)
     if state.phase is Phase.STOP and state.played:
         stats["stop"] += 1

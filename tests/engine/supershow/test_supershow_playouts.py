@@ -34,9 +34,7 @@ def hidden_from(state: State, viewer: int | None) -> set[str]:
     hidden: set[str] = set()
     for seat, p in enumerate(state.players):
         assert len(p.tail) <= len(p.deck)
-        under = p.deck[len(p.deck) - len(p.tail):]
-        hidden |= set(p.deck) - {c for c, seen in zip(under, p.tail, strict=True)
-                                 if seen or seat == viewer}
+        hidden |= set(p.deck) - {c for c, seen in p.under() if seen or seat == viewer}
         if seat != viewer:
             hidden |= set(p.hand)
     return hidden
