@@ -161,7 +161,8 @@ CELERY_BEAT_SCHEDULE = {
 # Seconds a bot may think before a random legal move is played instead.
 BOT_TIME_BUDGET = float(env_int("BOT_TIME_BUDGET_SECONDS", 5))
 # Milliseconds a search bot (search-easy, search-hard) spends at most on one decision in a
-# live match: it starts no playout that could end past it, given its slowest playout so far.
+# live match: it plans to end a tenth short of it (HEADROOM) and starts no playout that
+# could end past that, given its slowest playout so far.
 BOT_SEARCH_MS = env_int("BOT_SEARCH_MS", 200)
 # Simulation jobs: how many chunks of a job wait in the queue at once (enough to keep every
 # worker busy; a cancelled job leaves at most this many tasks that do nothing), and after

@@ -33,10 +33,11 @@ read.
 Budget: `iterations` playouts, spent in whole batches (times `scale(state)` when a game
 sizes its budget by the state, e.g. by the number of seats a playout runs through), and
 optionally `seconds` read from an injected `clock` (the engine reads no clock of its
-own), counted from the moment `choose` is called: no playout starts that could end past
-it, given as long as the slowest playout of the decision so far took, and one that runs
-longer than that stops before its next event once the time is spent and is dropped, so
-a decision overruns its budget by one event at most. A batch cut short by the clock
+own), counted from the moment `choose` is called. The search plans to end `HEADROOM`
+(a tenth) short of it: no playout starts that could end past that, given as long as the
+slowest playout of the decision so far took, and one that runs longer than that stops
+before its next event once the time is spent and is dropped, so the search ends within
+one event of its planned time and the tenth left covers the rest. A batch cut short by the clock
 pairs nothing. With an iteration budget only, the choice is a function of the state and of the
 generator handed to `choose`.
 """
@@ -114,6 +115,12 @@ class _Streams:
         return random.Random(self.seed * 1_000_003 + self.k)
 
 
+HEADROOM = 0.1
+"""The share of a time budget the search leaves unspent. The way back from the search and
+the machine's pauses (a process waiting for a core on a busy machine) come out of it, so a
+decision ends within its budget rather than around it."""
+
+
 class _OutOfTime(Exception):
     """The decision's time budget ran out in the middle of a playout."""
 
@@ -123,7 +130,7 @@ class _Pace:
 
     def __init__(self, clock: Callable[[], float] | None, seconds: float | None) -> None:
         self.clock = clock
-        self.seconds = seconds
+        self.seconds = None if seconds is None else seconds * (1 - HEADROOM)
         self.began = clock() if clock is not None and seconds is not None else None
         self.last = self.began
         self.slowest = 0.0
@@ -189,8 +196,9 @@ class SearchBot:
 
     def within(self, seconds: float, clock: Callable[[], float]) -> None:
         """Answer within `seconds` of `clock` (a live match injects its clock: the engine
-        reads none): start no playout that could end past it, given the slowest playout
-        of the decision so far, and drop one still running when the time is spent."""
+        reads none): plan to end `HEADROOM` short of it, start no playout that could end
+        past that, given the slowest playout of the decision so far, and drop one still
+        running when the time is spent."""
         if seconds <= 0:
             raise ValueError("a time budget must be positive")
         self.seconds, self.clock = seconds, clock
@@ -375,4 +383,4 @@ class SearchBot:
             math.log(a.available) / a.visits))
 
 
-__all__ = ["Arm", "LeafValue", "Node", "SearchBot", "action_key", "placement_scores"]
+__all__ = ["HEADROOM", "Arm", "LeafValue", "Node", "SearchBot", "action_key", "placement_scores"]

@@ -16,7 +16,7 @@ import pytest
 
 from engine import registry
 from engine.bots import RandomBot
-from engine.bots.ismcts import SearchBot, action_key, placement_scores
+from engine.bots.ismcts import HEADROOM, SearchBot, action_key, placement_scores
 from engine.bots.leaves import ahead
 from engine.protocol import (
     JSON,
@@ -218,10 +218,11 @@ class TimedDice(DiceRules):
 
 
 def _timed(seconds: float, costs: tuple[float, ...] = ()) -> SearchBot:
-    """A search on `seconds` of the clock of `TimedDice(costs)`: a playout is two events,
-    the searcher's choice and the die."""
+    """A search planning to end within `seconds` of the clock of `TimedDice(costs)` (its
+    budget is that much and its headroom): a playout is two events, the searcher's choice
+    and the die."""
     rules = TimedDice(costs)
-    bot = SearchBot(iterations=1000, policy=FirstBot, seconds=seconds,
+    bot = SearchBot(iterations=1000, policy=FirstBot, seconds=seconds / (1 - HEADROOM),
                     clock=lambda: rules.now)
     bot.choose(rules, rules.start({}, 2), 0, random.Random(2))
     return bot
@@ -236,6 +237,16 @@ def test_no_playout_starts_that_could_end_past_the_time_budget() -> None:
     so the search stops at three, inside its budget."""
     bot = _timed(7.0)
     assert bot.iterations_run == 3 and bot.clock is not None and bot.clock() == 6.0
+
+
+def test_the_search_leaves_its_headroom_unspent() -> None:
+    """On a budget of 10 ticks the search plans for 9: after four two-tick playouts
+    (ending at 8) a fifth could end at 10, past 9, so it stops with 2 ticks in hand."""
+    rules = TimedDice()
+    bot = SearchBot(iterations=1000, policy=FirstBot, seconds=10.0, clock=lambda: rules.now)
+    bot.choose(rules, rules.start({}, 2), 0, random.Random(2))
+    assert HEADROOM == 0.1
+    assert bot.iterations_run == 4 and rules.now == 8.0
 
 
 def test_the_slowest_playout_so_far_sets_the_margin() -> None:
