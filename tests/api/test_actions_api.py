@@ -210,14 +210,6 @@ def test_a_player_plays_a_bot_to_the_end_through_the_api(client_for: Any, player
 SUPER = "super_showdown"
 
 
-def super_showdown_ready() -> bool:
-    try:
-        return SUPER in registry.games()
-    except Exception:
-        return False
-
-
-@pytest.mark.skipif(not super_showdown_ready(), reason="super_showdown is not importable yet")
 @pytest.mark.parametrize("seed", range(2))
 def test_two_players_play_super_showdown_to_the_end_through_the_api(
         player: Any, player_api: APIClient, player2_api: APIClient, player2: Any,
@@ -230,7 +222,6 @@ def test_two_players_play_super_showdown_to_the_end_through_the_api(
     assert final["result"]["winners"] or final["result"]["draw"]
 
 
-@pytest.mark.skipif(not super_showdown_ready(), reason="super_showdown is not importable yet")
 @pytest.mark.django_db(transaction=True)
 def test_a_player_plays_the_super_showdown_bots_to_the_end_through_the_api(
         client_for: Any, player: Any) -> None:

@@ -160,15 +160,6 @@ def test_the_seat_holder_does_see_their_own_face_down_card(
     assert last["data"]["action"] == face_down
 
 
-def super_showdown_ready() -> bool:
-    from engine import registry
-
-    try:
-        return "super_showdown" in registry.games()
-    except Exception:
-        return False
-
-
 def hidden_cards_of(view: dict[str, Any], seat: int) -> list[str]:
     """Card ids only `seat` may know: its hand and its face-down card."""
     hidden = [card["id"] for card in view["hand"]]
@@ -178,7 +169,6 @@ def hidden_cards_of(view: dict[str, Any], seat: int) -> list[str]:
     return hidden
 
 
-@pytest.mark.skipif(not super_showdown_ready(), reason="super_showdown is not importable yet")
 def test_in_super_showdown_the_nemesis_hand_and_face_down_card_never_reach_the_caller(
         player: Any, player2: Any, player_api: APIClient, outsider_api: APIClient) -> None:
     match = services.create_match(game="super_showdown", options={},

@@ -322,12 +322,18 @@ def test_a_time_budget_without_a_clock_is_refused() -> None:
 
 
 def test_a_single_legal_action_is_played_without_searching() -> None:
-    rules = ShowRules()
-    state = rules.apply(rules.start({}, 2), Event.decision(0, {"fingers": 1}))
+    """No tree, no playout, and the caller's generator untouched."""
+
+    class RollOnly(DiceRules):
+        def legal_actions(self, state: DiceState, seat: int) -> list[JSON]:
+            return [{"type": "roll"}] if seat == 0 and not state.choice else []
+
+    rules = RollOnly()
     bot = SearchBot(iterations=5, policy=RandomBot)
-    seat_0_done = rules.legal_actions(state, 0)
-    assert seat_0_done == []
-    assert bot.choose(rules, state, 1, random.Random(0)) in rules.legal_actions(state, 1)
+    rng, twin = random.Random(0), random.Random(0)
+    assert bot.choose(rules, rules.start({}, 2), 0, rng) == {"type": "roll"}
+    assert bot.root is None and bot.iterations_run == 0
+    assert rng.random() == twin.random()
 
 
 # -- the real games -----------------------------------------------------------------------

@@ -39,12 +39,14 @@ def test_a_tiny_run_writes_the_plots_the_table_and_the_summary(tmp_path: Path) -
 
 
 def test_the_same_seed_gives_the_same_report(tmp_path: Path) -> None:
-    run(tmp_path / "a", "supershow", "--matches", "3", "--seed", "7")
-    run(tmp_path / "b", "supershow", "--matches", "3", "--seed", "7")
-    first, second = (json.loads((tmp_path / d / "supershow.json").read_text())
-                     for d in ("a", "b"))
-    for key in ("by_seat", "by_entity", "first_player", "length"):
-        assert first[key] == second[key]
+    """And another seed another one: the seed is what decides it."""
+    for folder, seed in (("a", "7"), ("b", "7"), ("c", "8")):
+        run(tmp_path / folder, "supershow", "--matches", "3", "--seed", seed)
+    first, second, other = (json.loads((tmp_path / d / "supershow.json").read_text())
+                            for d in ("a", "b", "c"))
+    keys = ("by_seat", "by_entity", "first_player", "length")
+    assert all(first[key] == second[key] for key in keys)
+    assert any(first[key] != other[key] for key in keys)
 
 
 def test_a_game_without_entities_gets_no_entity_plot(tmp_path: Path) -> None:

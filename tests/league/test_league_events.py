@@ -359,7 +359,17 @@ def test_a_late_entrant_joins_a_swiss_from_its_next_round(organizer: Any) -> Non
     late = events.add_entrant(event=event, by=organizer, bot="random", name="Latecomer")
     assert late.key == "e5"
     assert "entrant_added" in records(event)[-1:]
-    assert all("e5" not in m.entrants for m in EventMatch.objects.filter(event=event))
+    first = list(EventMatch.objects.filter(event=event))
+    assert all("e5" not in link.entrants for link in first)
+    for link in first:  # round 1 ends (bots play only once a transaction commits)
+        events.forfeit(event=event, by=organizer, pairing=link.pairing,
+                       entrant=link.entrants[1])
+        link.match.refresh_from_db()
+        assert events.record_match_result(match=link.match) is True
+    second = events.replay(event).state.rounds[1]
+    assert [p.slots.count("e5") for p in second].count(1) == 1
+    # with five entrants someone sits out: the newcomer, lowest on points and byes
+    assert ("e5", None) in [p.slots for p in second]
 
 
 @pytest.mark.django_db(transaction=True)

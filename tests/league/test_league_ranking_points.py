@@ -96,7 +96,9 @@ def test_ss130_the_event_page_shows_the_final_table(organizer: Any, player: Any)
     client = Client()
     client.force_login(player)
     page = client.get(reverse("league:event", args=[event.pk])).content.decode()
-    for row in RankingTotal.objects.filter(match=match):
+    rows = list(RankingTotal.objects.filter(match=match))
+    assert len(rows) == 2  # one a team
+    for row in rows:
         assert f'<td class="pts">{row.total}</td>' in page
     assert "heuristic bot" in page and "random bot" in page
     assert "every 3s" not in page  # over: no more polling

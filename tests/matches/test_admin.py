@@ -35,7 +35,8 @@ def test_the_admin_can_neither_add_change_nor_delete_an_event(admin_client_: Cli
     assert admin_client_.get("/admin/matches/matchevent/add/").status_code == 403
     assert admin_client_.get(
         f"/admin/matches/matchevent/{event.pk}/delete/").status_code == 403
-    admin_client_.post(f"/admin/matches/matchevent/{event.pk}/change/",
-                       {"payload": '{"outcome": {}}'})
+    changed = admin_client_.post(f"/admin/matches/matchevent/{event.pk}/change/",
+                                 {"payload": '{"outcome": {}}'})
+    assert changed.status_code == 403
     event.refresh_from_db()
     assert event.payload == before

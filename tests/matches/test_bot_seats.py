@@ -133,16 +133,6 @@ def test_the_sweep_finds_every_waiting_bot_seat_and_plays_it(
     assert humans.events.count() == 2
 
 
-def super_showdown_ready() -> bool:
-    from engine import registry
-
-    try:
-        return "super_showdown" in registry.games()
-    except Exception:
-        return False
-
-
-@pytest.mark.skipif(not super_showdown_ready(), reason="super_showdown is not importable yet")
 @pytest.mark.django_db(transaction=True)
 def test_super_showdowns_own_bots_play_each_other_to_the_end(organizer: Any) -> None:
     from engine import registry

@@ -32,18 +32,28 @@ def start(player: Any, bots: int = 3, options: dict[str, Any] | None = None) -> 
 
 
 def hidden_names(match: Match, user: Any, secret_seats: list[int]) -> set[str]:
-    """Names of cards in those seats' hands and face-down plans that the user's view and
-    the narrated log show nowhere (the same design may be public elsewhere)."""
+    """Names of the cards in those seats' hands and face-down plans that the rules keep
+    from the user: none of them lies face up (a placard's damage, a Signature, the
+    discard pile, a revealed plan, the attack being resolved, the other seats' hands and
+    plans) or is named in the narrated log. Taken from the true state, not from what the
+    page is made of, and never empty."""
     state = services.load_state(Match.objects.get(pk=match.pk))
-    secret = set()
-    for seat in secret_seats:
-        p = state.players[seat]
-        hidden = p.hand + (p.plan_cards() if str(state.phase) == "plan" else [])
-        secret |= {card(c).name for c in hidden}
-    public = json.dumps(services.match_state(match=match, user=user)["view"])
-    public += " ".join(line for event in services.match_events(match=match, user=user)
-                       for line in event["narration"])
-    return {name for name in secret if name not in public}
+    told = " ".join(line for event in services.match_events(match=match, user=user)
+                    for line in event["narration"])
+    planning = str(state.phase) == "plan"
+    secret: set[str] = set()
+    public = {card(c).name for c in state.discard}
+    public |= {card(c).name for r in state.reveal + state.last_reveal
+               for c in (r.attack, r.boost) if c}
+    if state.current is not None:
+        public.add(card(state.current.card).name)
+    for seat, p in enumerate(state.players):
+        held = p.hand + (p.plan_cards() if planning else [])
+        (secret if seat in secret_seats else public).update(card(c).name for c in held)
+        public |= {card(c).name for c in p.damage + ([p.signature] if p.signature else [])}
+    names = {name for name in secret - public if name not in told}
+    assert names, "the check below checks something"
+    return names
 
 
 def assert_hidden(page: str, names: set[str]) -> None:

@@ -38,18 +38,26 @@ def start(player: Any, bots: int = 1, options: dict[str, Any] | None = None) -> 
 
 
 def hidden_names(match: Match, user: Any, secret_seats: list[int]) -> set[str]:
-    """Names of the cards in those seats' hands (and in every deck) that the user's view
-    and the narrated log show nowhere (the same design may be public elsewhere)."""
+    """Names of the cards in those seats' hands and in every deck that the rules keep from
+    the user: none of them lies in an open pile (in play, a discard pile, the other seats'
+    hands, under a deck in the user's sight) or is named in the narrated log. Taken from
+    the true state, not from what the page is made of, and never empty."""
     state = services.load_state(Match.objects.get(pk=match.pk))
+    viewer = services.match_state(match=match, user=user)["seat"]
+    told = " ".join(line for event in services.match_events(match=match, user=user)
+                    for line in event["narration"])
     secret: set[str] = set()
+    public: set[str] = set()
     for seat in state.seats:
         p = state.players[seat]
-        hidden = p.deck + (p.hand if seat in secret_seats else [])
+        seen = [c for c, by_all in p.under() if by_all or seat == viewer]
+        hidden = [c for c in p.deck if c not in seen]
+        (hidden if seat in secret_seats else seen).extend(p.hand)
         secret |= {state.card(c).name for c in hidden}
-    public = json.dumps(services.match_state(match=match, user=user)["view"])
-    public += " ".join(line for event in services.match_events(match=match, user=user)
-                       for line in event["narration"])
-    return {name for name in secret if name not in public}
+        public |= {state.card(c).name for c in seen + p.discard + p.all_in_play()}
+    names = {name for name in secret - public if name not in told}
+    assert names, "the check below checks something"
+    return names
 
 
 def assert_hidden(page: str, names: set[str]) -> None:

@@ -43,9 +43,14 @@ def test_the_heuristic_is_legal_and_deterministic_at_ten_seats() -> None:
         steps += 1
 
 
-def test_a_whole_game_of_heuristic_bots_ends() -> None:
+def test_six_heuristic_bots_play_down_to_the_last_legend_standing() -> None:
+    """Eliminations end the game, not the round limit: one winner, six distinct places."""
     state = play_game([HeuristicBot() for _ in range(6)], random.Random(2))
-    assert RULES.pending(state).is_over
+    result = RULES.pending(state).result
+    assert result is not None
+    assert state.end_reason == "last_standing" and state.round < state.round_limit
+    assert sorted(result.placements) == [1, 2, 3, 4, 5, 6]
+    assert result.winners == (result.placements.index(1),) and not result.draw
 
 
 def test_the_heuristic_wins_more_than_its_fair_share_against_random_bots() -> None:

@@ -78,8 +78,17 @@ def test_the_heuristic_plays_only_legal_moves_to_the_end(n):
 
 
 def test_random_bot_plays_a_whole_game():
-    state, events = play_match(RULES, [RandomBot() for _ in range(5)], random.Random(1))
-    assert RULES.result(state) is not None and events
+    """Five rounds, each round's points in the total, and places that follow the totals
+    (nobody ties for first in this match, so no sudden death reorders them)."""
+    state, _ = play_match(RULES, [RandomBot() for _ in range(5)], random.Random(1))
+    result = RULES.result(state)
+    assert result is not None and len(state.history) == 5
+    scores = [result.figures[seat]["score"] for seat in range(5)]
+    assert scores == [sum(result.figures[seat][f"round_{r}"] for r in range(1, 6))
+                      for seat in range(5)]
+    assert not any(result.figures[seat]["won_sudden_death"] for seat in range(5))
+    for seat in range(5):
+        assert result.placements[seat] == 1 + sum(other > scores[seat] for other in scores)
 
 
 def test_the_better_fit_wins_every_match_at_a_heuristic_table():

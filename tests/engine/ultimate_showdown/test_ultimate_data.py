@@ -36,11 +36,12 @@ def test_the_sets_are_complete_and_unique():
 
 
 def test_every_challenge_has_a_clear_favourite_and_a_debate():
-    """Bots can reason (one best fit); humans can argue (several close behind)."""
+    """Bots can reason (the best fits stand a quarter above the typical Contender);
+    humans can argue (several close behind the best)."""
     for card in CARDS.challenges.values():
         for side in (card.front, card.back):
             fits = sorted((side.fit(c) for c in CARDS), reverse=True)
-            assert fits[0] > fits[-1]
+            assert fits[0] >= 1.25 * fits[len(fits) // 2], side.id
             assert sum(f >= fits[0] * 0.8 for f in fits) >= 3, side.id
 
 

@@ -44,7 +44,9 @@ def test_an_event_shows_its_records_inline_and_they_stay_as_written(
     record = EventRecord.objects.filter(event=cup).first()
     assert record is not None
     before = record.payload
-    admin_browser.post(f"/admin/league/eventrecord/{record.pk}/change/", {"payload": "{}"})
+    changed = admin_browser.post(f"/admin/league/eventrecord/{record.pk}/change/",
+                                 {"payload": "{}"})
+    assert changed.status_code == 403
     assert admin_browser.get(f"/admin/league/eventrecord/{record.pk}/delete/").status_code == 403
     record.refresh_from_db()
     assert record.payload == before
