@@ -62,6 +62,9 @@ Further engine decisions that the rules leave open:
 - SS-089: Stun is taken as the card's last Action (taking it ends the card's other
   Actions), and the extra card may be any card in hand.
 - SS-101: a position decided by a tie-break allows no Reversal at all.
+- SS-097/SS-099: a side whose Reversal card lost is asked to Reverse whenever some card
+  type beats the rival's card, whether or not its hand holds one (then declining is its
+  only choice): the table sees who is asked, and being asked must not tell it the hand.
 - SS-025/SS-026: the Block that loses on the board stops the damage of the card that beat
   it; a Block placed in a tie-break reveal that loses does the same.
 

@@ -80,7 +80,6 @@ NAMES = ("Red", "Blue")
 INTERFERENCE = 2  # SS-158: power per teammate next to the rival
 ASSIST_SQUARES = 3  # SS-155
 MAX_SEATS = 6
-REDEALS = 10_000  # determinize: deals tried for an asked rival's hand (each >= 1/60 to fit)
 
 SPEC = GameSpec(
     key="superstar_showdown",
@@ -446,12 +445,15 @@ class SuperstarShowdownRules(BaseRules[State]):
         self._settle(s, winner)
 
     def _may_reverse(self, s: State, loser: int, winner: int) -> bool:
-        """SS-097..SS-100: a losing Reversal card, once per side, with a winner in hand."""
+        """SS-097..SS-100: a losing Reversal card, once per side, against a card some type
+        beats. Whether the hand holds such a card is not asked: the table sees who is
+        asked, so a side is asked on what is face up alone, and one with no card that wins
+        has only `no_reverse` (SS-099)."""
         side, p = s.sides[loser], s.position
         if loser in s.reversed_by or not s.card(side.stacks[p][0]).has(Act.REVERSAL):
             return False
         target = self._top(s, winner, p)
-        return any(beats(s.card(c).type, target) for c in side.hand)
+        return any(beats(kind, target) for kind in CardType)
 
     def _reversal_options(self, s: State, seat: int) -> list[Action]:
         target = self._top(s, 1 - seat, s.position)
@@ -1433,22 +1435,9 @@ class SuperstarShowdownRules(BaseRules[State]):
         return lines
 
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
-        """A state `seat` cannot tell apart (view.determinize resamples the hidden cards).
-
-        The rival side is asked to Reverse only while its hand holds a card that wins
-        (SS-097..SS-100), and everybody sees that it is asked; so the hidden cards are
-        dealt again until its hand holds one too (rejection keeps the deal uniform among
-        those that fit).
-        """
-        rival = 1 - state.teams[seat]
-        asked = (state.phase is Phase.REVERSAL and not state.shuffles
-                 and state.reversal_winner == 1 - rival)
-        guess = views.determinize(state, seat, rng)
-        for _ in range(REDEALS):
-            if not asked or len(self._legal(guess, rival)) > 1:
-                break
-            guess = views.determinize(state, seat, rng)
-        return guess
+        """A state `seat` cannot tell apart (view.determinize resamples the hidden cards;
+        being asked to Reverse tells nothing of a hand, see `_may_reverse`)."""
+        return views.determinize(state, seat, rng)
 
 
 def _quiet_choice(who: str, kind: object, action: JSON) -> str:

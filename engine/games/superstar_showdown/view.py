@@ -29,7 +29,7 @@ from engine.protocol import JSON, Event, EventKind
 PROMPTS = {
     Phase.PLAY: "Play three cards face down to positions 1, 2 and 3.",
     Phase.REVERSAL: "Your Reversal card lost: play a card from hand that beats the rival's, "
-                    "or decline.",
+                    "or decline (you decline when none does).",
     Phase.ACTIONS: "Take the next Action of the winning card, or finish it.",
     Phase.MOTION: "Move one square at a time, bounce off the ropes, or stop.",
     Phase.SHOVE: "You ended on a Superstar: shove them one square, or leave them.",

@@ -12,8 +12,8 @@ two and four seats, each sampled state is determinized for every seat and checke
 (c) conservation: every card is still in the state once, the seat's own hand, spots and
     every public pile are untouched, and each Superstar's unseen cards (hand, deck,
     face-down spots) only moved among its hidden places;
-(d) the seat's legal actions are the same; a rival asked to Reverse is asked only while
-    holding a card that wins (SS-097..SS-100), so its resampled hand still holds one;
+(d) the seat's legal actions are the same, and so is who is asked: a rival is asked to
+    Reverse on the face-up cards alone (SS-097..SS-100), whatever its resampled hand;
 (e) the determinized state plays on: random decisions and sampled chance for a while.
 """
 
@@ -100,8 +100,9 @@ def check(state: State, seat: int, rng: random.Random, stats: Counter[str]) -> N
         if state.teams[s] == team:
             assert RULES.legal_actions(guess, s) == RULES.legal_actions(state, s)
         elif state.phase is Phase.REVERSAL and s in RULES.pending(state).seats:
-            stats["reversal"] += 1  # asked only holding a card that wins (SS-097..SS-100)
-            assert len(RULES.legal_actions(guess, s)) > 1, "asked to Reverse without a card"
+            stats["reversal"] += 1  # asked whatever its hand holds (SS-097..SS-100)
+            assert {"type": "no_reverse"} in RULES.legal_actions(guess, s)
+    assert RULES.pending(guess).seats == RULES.pending(state).seats
     hidden = len(unseen(theirs)) >= 4 and (theirs.hand or any(theirs.spots))
     if stats["checks"] % SPOT == 0 and hidden:  # (b)
         stats["hidden"] += 1

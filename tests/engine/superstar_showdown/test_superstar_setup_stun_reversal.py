@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ss_helpers import C, build, do, ids, legal, play, refused, resolve, showdown, steps
+from ss_helpers import RULES, C, build, do, ids, legal, play, refused, resolve, showdown, steps
 
 from engine.games.superstar_showdown.state import Phase
 
@@ -139,10 +139,35 @@ def test_a_losing_reversal_card_is_reversed_with_a_winning_card_from_hand() -> N
 
 
 def test_no_reversal_without_a_card_that_wins() -> None:
-    """SS-099: nothing in hand beats the rival's card: no Reversal decision."""
-    s = build([REVERSER, BLOCK, BLOCK, BLOCK], [SLAM, BLOCK, BLOCK], red_pos=(2, 2), blue_pos=(6, 6))
+    """SS-099: nothing in hand beats the rival's card, so declining is all Red may do;
+    but Red is asked all the same, as it would be holding one (the table sees who is
+    asked, and a hand is nobody's business but its owner's)."""
+    weak = C("Weak", "grapple", "Move 1")  # loses to the Maneuver; Blocks cannot beat it
+    s = build([REVERSER, BLOCK, BLOCK, BLOCK, weak], [C("Kick", "maneuver", "Move 2"),
+                                                      BLOCK, BLOCK],
+              red_pos=(2, 2), blue_pos=(6, 6))
     s = play(s, ids(s, 0)[:3], ids(s, 1)[:3])
-    assert s.phase is not Phase.REVERSAL and showdown(s)[0]["winner"] == 1
+    assert s.phase is Phase.REVERSAL and legal(s, 0) == [{"type": "no_reverse"}]
+    s = do(s, 0, {"type": "no_reverse"})
+    assert showdown(s)[0]["winner"] == 1 and showdown(s)[0]["reversed_by"] == []
+
+
+def test_who_is_asked_to_reverse_tells_nothing_of_the_hand() -> None:
+    """SS-097/SS-099: with or without a card that wins in hand, Red is asked, and the
+    rival's view and the log read the same until Red answers."""
+    kick = C("Kick", "maneuver", "Move 2")
+    answer = C("Answer", "strike", "Move 1")  # beats the Maneuver
+    weak = C("Weak", "grapple", "Move 1")  # does not
+    with_one, without = (
+        play(s, ids(s, 0)[:3], ids(s, 1)[:3])
+        for s in (build([REVERSER, BLOCK, BLOCK, last], [kick, BLOCK, BLOCK],
+                        red_pos=(2, 2), blue_pos=(6, 6)) for last in (answer, weak)))
+    assert with_one.phase is without.phase is Phase.REVERSAL
+    assert RULES.pending(with_one).seats == RULES.pending(without).seats == (0,)
+    for seat in (1, None):
+        assert RULES.view(with_one, seat) == RULES.view(without, seat)
+    declined = [do(s, 0, {"type": "no_reverse"}) for s in (with_one, without)]
+    assert RULES.view(declined[0], 1) == RULES.view(declined[1], 1)
 
 
 def test_reversal_is_only_used_when_the_card_loses() -> None:
