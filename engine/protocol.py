@@ -156,11 +156,15 @@ class Event:
 
 @dataclass(frozen=True)
 class Option:
-    """A game option: its default and the values allowed (None means any integer/bool)."""
+    """A game option: its default and the values allowed (None means any integer/bool).
+
+    A `secret` option is a list with an entry per seat that only that seat (and whoever
+    made the match) may read while the match runs: a constructed deck's cards."""
 
     default: Any
     choices: tuple[Any, ...] = ()
     help: str = ""
+    secret: bool = False
 
     def to_json(self) -> JSON:
         return {"default": self.default, "choices": list(self.choices), "help": self.help}

@@ -176,7 +176,8 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
         return Response(self._detail(match.pk), status=status.HTTP_201_CREATED)
 
     def _detail(self, pk: int) -> dict[str, Any]:
-        return MatchSerializer(self.get_queryset().get(pk=pk)).data
+        return MatchSerializer(self.get_queryset().get(pk=pk),
+                               context=self.get_serializer_context()).data
 
     @extend_schema(summary="Take the first open seat", request=None,
                    responses={200: SeatSerializer, 404: ERRORS[404], 409: ERRORS[409]})

@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from engine import registry
 from matches.models import Match, Seat
 
 # -- accounts ----------------------------------------------------------------------------
@@ -58,14 +59,35 @@ class SeatSerializer(serializers.ModelSerializer):
 
 
 class MatchSerializer(serializers.ModelSerializer):
+    """A match as anyone signed in may see it. A game's secret options (a constructed
+    deck) read "hidden" for every seat but the caller's own until the match is over,
+    unless the caller made the match (and so wrote them)."""
+
     seats = SeatSerializer(many=True, read_only=True)
     created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    options = serializers.SerializerMethodField()
 
     class Meta:
         model = Match
         fields = ["id", "game", "options", "n_seats", "status", "seq", "seats", "result",
                   "created_by", "created_at", "updated_at"]
         read_only_fields = fields
+
+    def get_options(self, match: Match) -> dict[str, Any]:
+        options = dict(match.options or {})
+        user = getattr(self.context.get("request"), "user", None)
+        if match.status == Match.Status.FINISHED or (
+                user is not None and user.pk is not None and match.created_by_id == user.pk):
+            return options
+        mine = {seat.index for seat in match.seats.all()
+                if user is not None and seat.user_id is not None and seat.user_id == user.pk}
+        specs = registry.get_rules(match.game).spec.options
+        for name, value in options.items():
+            spec = specs.get(name)
+            if spec is not None and spec.secret and isinstance(value, list):
+                options[name] = [entry if seat in mine else "hidden"
+                                 for seat, entry in enumerate(value)]
+        return options
 
 
 class SeatSpecField(serializers.DictField):

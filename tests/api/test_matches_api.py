@@ -179,3 +179,34 @@ def test_joining_a_started_match_is_409_match_not_open(
         outsider_api: APIClient, toy_match: Match) -> None:
     response = outsider_api.post(f"{MATCHES}{toy_match.pk}/join/")
     assert (response.status_code, response.json()["code"]) == (409, "match_not_open")
+
+
+def test_a_constructed_deck_is_read_by_its_seat_alone_while_the_match_runs(
+        organizer: Any, player: Any, player2: Any, organizer_api: APIClient,
+        player_api: APIClient, player2_api: APIClient, outsider_api: APIClient) -> None:
+    """SH-050 decks are hidden (engine/games/supershow/view.py): a secret option's entries
+    read "hidden" but for the caller's own seat, and whoever made the match wrote them."""
+    from engine.games.supershow.cards import CATALOG
+
+    ox, mira = CATALOG.competitors["ox_valdane"], CATALOG.competitors["mira_quickstep"]
+    mine = [c.key for c in mira.deck[:27]] + [c.key for c in ox.deck[27:]]
+    theirs = [c.key for c in ox.deck[:27]] + [c.key for c in mira.deck[27:]]
+    match = services.create_match(
+        game="supershow", created_by=organizer,
+        options={"competitors": ["ox_valdane", "mira_quickstep"], "decks": [mine, theirs]},
+        seats=[{"player": player.username}, {"player": player2.username}])
+    url = f"{MATCHES}{match.pk}/"
+
+    def decks(client: APIClient) -> Any:
+        return client.get(url).json()["options"]["decks"]
+
+    assert decks(player_api) == [mine, "hidden"]
+    assert decks(player2_api) == ["hidden", theirs]
+    assert decks(outsider_api) == ["hidden", "hidden"]
+    assert decks(organizer_api) == [mine, theirs]
+    listed = outsider_api.get(MATCHES, {"game": "supershow"}).json()["results"]
+    assert [m["options"]["decks"] for m in listed] == [["hidden", "hidden"]]
+    assert outsider_api.get(url).json()["options"]["competitors"] == ["ox_valdane",
+                                                                       "mira_quickstep"]
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+    assert decks(outsider_api) == [mine, theirs]  # the match is over: nothing is secret

@@ -75,7 +75,7 @@ SPEC = GameSpec(
         "competitors": Option(list(DEFAULT_COMPETITORS),
                               help=f"One Competitor key per seat: {sorted(CATALOG.competitors)}."),
         "decks": Option(None, help="Optional constructed decks: per seat null or a list of "
-                                   "30 card keys, one of each number (SH-050)."),
+                                   "30 card keys, one of each number (SH-050).", secret=True),
         "referee": Option(None, help="SH-126: a Special Guest Referee's Competitor key, whose "
                                      "Gimmick applies to every player."),
         "ringside": Option(None, help="SH-128: per seat null or a Competitor accompanying "
