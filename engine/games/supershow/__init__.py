@@ -93,10 +93,12 @@ Further engine decisions:
 
 - Termination: after `turn_limit` turn rolls (default 200, bumps included) the match is a
   time-limit draw; the rules alone do not end a match whose players only bury.
-- Stop window: the target is asked whenever they hold any card, even without a matching
-  Stop, so that being asked reveals nothing about the hand. Third parties (Protect,
-  interference) are asked only when they hold a matching Stop: asking every player about
-  every card would multiply the decisions; this reveals only that they hold a Stop.
+- Stop window: who is asked depends only on public facts, never on a hand, so that
+  being asked reveals nothing about it. The target is asked whenever they hold any card,
+  even without a matching Stop; then, in seat order, every team-mate of the target where
+  Protecting is in force (SH-063), or every player on neither side where DQ is
+  (interference, SH-069), again whenever they hold any card. A seat without a matching
+  Stop has one action, the decline (`no_stop`), narrated as any other decline.
 - Multiplayer card texts: "your opponent" in a card's text means the card's target; in a
   Gimmick it means every opponent; `per` and `in_play` counts of a Gimmick read every
   pile of yours.

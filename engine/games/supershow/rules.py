@@ -55,7 +55,6 @@ from engine.protocol import (
 
 DEFAULT_COMPETITORS = ("ox_valdane", "mira_quickstep")
 DEFAULT_TURN_LIMIT = 200
-REDEALS = 10_000  # determinize: deals tried for an asked player's hand (each >= 1/30 to fit)
 
 SPEC = GameSpec(
     key="supershow",
@@ -837,14 +836,14 @@ class SupershowRules(BaseRules[State]):
 
     def _third_parties(self, s: State, seat: int, target: int) -> list[int]:
         """Who else may stop the card: the target's team-mates where Protecting is in force
-        (SH-063), anyone not on either side where DQ is (interference, SH-069); only
-        players holding a matching Stop are asked."""
+        (SH-063), anyone not on either side where DQ is (interference, SH-069).
+
+        Only public facts decide it (match type, teams, DQ, who is live), never a hand:
+        every such player is asked in seat order, and one holding no matching Stop has
+        the decline (`no_stop`) as its only action, so being asked reveals nothing; an
+        empty hand (its size is public) is passed over as the target's is (`_advance`)."""
         mtype = self.mtype(s)
-        played = s.card(s.played) if s.played else None
-        others = [o for o in s.live if o not in (seat, target)
-                  and s.team(o) != s.team(seat) and played is not None
-                  and any((st := s.card(c).stop) and st.matches(played)
-                          for c in s.players[o].hand)]
+        others = [o for o in s.live if o not in (seat, target) and s.team(o) != s.team(seat)]
         if mtype.protect:
             return [o for o in others if s.team(o) == s.team(target)]
         if s.dq:
@@ -1240,36 +1239,13 @@ class SupershowRules(BaseRules[State]):
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         """A state `seat` cannot tell apart (view.determinize resamples the hidden cards).
 
-        Besides the target, a card played is put to others only if they hold a matching
-        Stop (Protecting, SH-063; interference, SH-069), and everybody sees who is asked:
-        so the hidden cards are dealt again until an asked player's hand holds one too
-        (rejection keeps the deal uniform among those that fit). Who would be asked after
-        the current one depends on the hands and is not public: it is worked out again
-        from the resampled hands.
+        Who is asked to stop a card (the target, then Protecting team-mates, SH-063, or
+        interfering bystanders, SH-069) follows from public facts only, never from a
+        hand, so being asked says nothing about the cards held: the hands are dealt
+        again freely and `stoppers` stays exactly the real one (view.determinize clones
+        it).
         """
-        asked = self._asked_other(state, seat)
-        guess = views.determinize(state, seat, rng)
-        for _ in range(REDEALS):
-            if asked is None or len(self._legal(guess, asked)) > 1:
-                break
-            guess = views.determinize(state, seat, rng)
-        if guess.phase is Phase.STOP and guess.stoppers:
-            assert guess.active is not None and guess.target is not None
-            current = guess.stoppers[0]
-            later = [o for o in self._third_parties(guess, guess.active, guess.target)
-                     if current == guess.target or o > current]
-            guess.stoppers = [current, *later]
-        return guess
-
-    def _asked_other(self, state: State, seat: int) -> int | None:
-        """Another seat now asked to stop a card it could be asked about only holding a
-        matching Stop (anyone but the card's target)."""
-        if state.phase is not Phase.STOP or state.shuffles or not state.stoppers:
-            return None
-        if self._over_limit(state) is not None:
-            return None
-        asked = state.stoppers[0]
-        return None if asked in (seat, state.target) else asked
+        return views.determinize(state, seat, rng)
 
 
 STOPS = frozenset({ActionType.STOP, ActionType.PROTECT, ActionType.INTERFERE})

@@ -186,8 +186,9 @@ def test_a_save_roll_adds_its_value_on_the_same_skill() -> None:
     s = mbuild("handicap", [(2,), (3,), (28,)], in_play={(2, 0): (1, 13)},
                plan=[Step(2, (0, 1))])
     s = do(do(s, 2, {"type": "play", "card": "C28", "target": 0}), 0, {"type": "no_stop"})
-    if RULES.pending(s).kind is PendingKind.DECISION:  # Mira may hold a matching Stop
-        s = do(s, 1, {"type": "no_stop"})
+    # SH-063: Mira is asked to protect though her Lead cannot stop a Finish
+    assert RULES.pending(s).seats == (1,) and legal(s, 1) == [{"type": "no_stop"}]
+    s = do(s, 1, {"type": "no_stop"})
     s = dice(s, "submission")  # Knot 10
     assert s.phase is Phase.SAVE and RULES.pending(s).seats == (1,)
     s = do(s, 1, {"type": "save"})
@@ -286,6 +287,11 @@ def test_no_interference_where_dq_is_off() -> None:
 def finish_on(match_type: str, hands, **kw) -> State:
     s = mbuild(match_type, hands, in_play={(0, 1): (1, 13)}, **kw)
     s = do(do(s, 0, {"type": "play", "card": "A28", "target": 1}), 1, {"type": "no_stop"})
+    while s.phase is Phase.STOP:  # SH-069: where DQ is in force every bystander is asked
+        bystander = RULES.pending(s).seats[0]
+        assert s.dq and bystander not in (0, 1)
+        assert legal(s, bystander) == [{"type": "no_stop"}]  # no matching Stop in hand
+        s = do(s, bystander, {"type": "no_stop"})
     while s.phase is Phase.TEAM_UP:
         s = do(s, RULES.pending(s).seats[0], {"type": "no_team_up"})
     s = dice(s, "power")  # 10 + 1
@@ -322,6 +328,10 @@ def test_a_team_fall_wins_for_both_members() -> None:
     """SH-097: Tornado Tag: the first team to score a fall."""
     s = mbuild("tornado_tag_team", [(28,), (1,), (2,), (3,)], in_play={(0, 2): (1, 13)})
     s = do(do(s, 0, {"type": "play", "card": "A28", "target": 2}), 2, {"type": "no_stop"})
+    # SH-063: Kid, Knot's team-mate, is asked to protect, with nothing that stops a Finish
+    assert RULES.view(s, None)["decision"]["asked"] == "protect"
+    assert legal(s, 3) == [{"type": "no_stop"}]
+    s = do(s, 3, {"type": "no_stop"})
     s = dice(s, "power")
     s = do(s, 3, {"type": "no_save"})
     for _ in range(3):
