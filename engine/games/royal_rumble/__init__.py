@@ -13,8 +13,10 @@ Decisions on the rulebook's open questions (`ambiguity` items), one line of why 
   Plan, since the face-down card is physically pointed at someone; the cards stay hidden.
 - RR-28: only the target plays Defense cards; others intervene only with Ref cards (against
   Cheap Tricks) and Run-In Specials (against an attack on someone else), Titleholder first
-  then clockwise (RR-72). Only players holding such a card are asked, as at a real table
-  where only someone with a card to play speaks up.
+  then clockwise (RR-72). Everyone the rules let answer is asked (the target of a
+  blockable attack, every eligible responder, the thrown target), whatever they hold: online
+  the prompt itself would otherwise tell the table what a hand holds. Holding nothing that
+  answers, the only action is the decline, which reads the same either way.
 - RR-29: a blocked or cancelled attack's Attack and Boost cards go to the discard pile (a
   Signature goes to the box); cards left nowhere would break the count.
 - RR-50: the token passes only to whoever eliminates the Titleholder's Legend (the detailed
@@ -43,8 +45,10 @@ Further engine decisions:
 - RR-47: Holding On is played by the thrown Legend's player and removes the damage card
   with the most damage (the defender's best choice, one step fewer).
 - Attack-again and Signature follow-ups may pick any target; a follow-up's own Attack card
-  effects trigger on its hit (never a Boost's, RR-41). The Signature is itself an attack;
-  once played it ends in the box, after sitting on the placard if it hit (RR-45).
+  effects trigger on its hit (never a Boost's, RR-41). As with RR-28, the attacker is asked
+  whenever the card that hit allows one, whatever its hand holds (else only "skip"). The
+  Signature is itself an attack; once played it ends in the box, after sitting on the
+  placard if it hit (RR-45).
 - Speed order is fixed at the Reveal, with the Titleholder of that moment breaking ties.
 """
 

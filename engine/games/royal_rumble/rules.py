@@ -43,8 +43,6 @@ from engine.protocol import (
 )
 
 DEFAULT_ROUND_LIMIT = 40
-REDEALS = 10_000  # determinize: deals tried for an asked rival's hand (each >= 1/150 to fit)
-ASKED_HOLDING = frozenset({Step.DEFEND, Step.INTERVENE, Step.HOLD_ON})  # RR-28 decision
 
 SPEC = GameSpec(
     key="royal_rumble",
@@ -57,8 +55,11 @@ SPEC = GameSpec(
         "round_limit": Option(DEFAULT_ROUND_LIMIT,
                               help="After this many rounds the game ends (see RR-14 decision)."),
     },
-    # 40 rounds x 10 seats x (4 plan steps + ~12 responses) is well under this.
-    longest_game=20_000,
+    # Every eligible seat is asked (RR-28 decision): a round at ten seats is up to 8 plan
+    # steps a seat plus, per attack, a Defense, 9 intervene turns, Holding On and a
+    # follow-up; 200 rounds (the highest round_limit) x 10 x (8 + 12) is under this.
+    # Seeded ten-seat games take about 80 events a round.
+    longest_game=50_000,
     seat_names=tuple(f"Seat {i + 1}" for i in range(10)),
 )
 
@@ -331,26 +332,40 @@ class RoyalRumbleRules(BaseRules[State]):
         self._open_defense(s)
 
     def _open_defense(self, s: State) -> None:
-        """RR-27/RR-28: the target may cancel with a Defense of the right type."""
+        """RR-27/RR-28: the target may cancel with a Defense of the right type.
+
+        RR-28 decision: the target is asked whenever the attack can be blocked at all
+        (not unblockable, RR-62), whatever it holds; with no Defense that cancels it,
+        "no defense" is its only action. Who is asked never depends on a hand."""
         a = s.current
         assert a is not None
-        if self.defenses(s, a.target):
+        if not profile(s, a.attacker, a.card, a.boost).unblockable:
             s.step = Step.DEFEND
             return
         self._open_intervention(s)
 
     def _open_intervention(self, s: State) -> None:
-        """RR-44/RR-72: Ref and Run-In cards, the Titleholder first, then clockwise."""
+        """RR-44/RR-72: Ref and Run-In cards, the Titleholder first, then clockwise.
+
+        RR-28 decision: every seat the rules let answer is asked, whatever it holds."""
         a = s.current
         assert a is not None
-        a.responders = [seat for seat in s.clockwise() if seat != a.attacker]
+        a.responders = [seat for seat in s.clockwise() if self.may_intervene(s, seat)]
         self._ask_next(s)
+
+    def may_intervene(self, s: State, seat: int) -> bool:
+        """Whether the rules let `seat` answer the current attack (public facts only):
+        anyone but the attacker may Ref a Cheap Trick (RR-44, RR-70); anyone but the
+        attacker and the target may Run-In (RR-28 decision)."""
+        a = s.current
+        assert a is not None
+        if seat == a.attacker:
+            return False
+        return seat != a.target or profile(s, a.attacker, a.card, a.boost).cheap_trick
 
     def _ask_next(self, s: State) -> None:
         a = s.current
         assert a is not None
-        while a.responders and not self._interventions(s, a.responders[0]):
-            a.responders.pop(0)
         if a.responders:
             s.step = Step.INTERVENE
         else:
@@ -366,7 +381,7 @@ class RoyalRumbleRules(BaseRules[State]):
         prof = profile(s, a.attacker, a.card, a.boost)
         _say(s, f"It hits! {legend_name(t.legend)} has {damage(s, a.target)} damage of "
                 f"{health(s, a.target)}.")
-        if prof.throw and any(card(c).special is Special.HOLDING_ON for c in t.hand):
+        if prof.throw:  # RR-28 decision: asked whether or not Holding On is in hand
             _say(s, f"{legend_name(t.legend)} is going over the top rope...")
             s.step = Step.HOLD_ON
             return
@@ -405,11 +420,21 @@ class RoyalRumbleRules(BaseRules[State]):
             return
         s.follow_options = [str(e) for e in (Effect.SIGNATURE, Effect.ATTACK_AGAIN)
                             if card(a.card).has(e)]
-        able = me.out or (me.legend is not None and not me.fallen)
-        if able and self._follow_options(s, a.attacker):
+        if self.may_follow(s, a.attacker):
             s.step = Step.FOLLOW
             return
         self._finish(s)
+
+    def may_follow(self, s: State, seat: int) -> bool:
+        """Whether the attacker is asked to follow up (public facts only, RR-28 decision):
+        the card that hit allows its unused Signature or another attack, it still has a
+        Legend (or none left at all, RR-59) and someone to attack. Asked whatever its hand
+        holds: with no Attack card in hand, "skip" is then its only action."""
+        p = s.players[seat]
+        able = p.out or (p.legend is not None and not p.fallen)
+        allowed = (Effect.ATTACK_AGAIN in s.follow_options
+                   or (Effect.SIGNATURE in s.follow_options and p.signature is not None))
+        return able and allowed and bool(self.targets(s, seat))
 
     def _eliminate(self, s: State, seat: int, by: int | None) -> None:
         """RR-34/49/53/54/65/66/69: placard to the eliminator, cards away, plans discarded."""
@@ -757,25 +782,11 @@ class RoyalRumbleRules(BaseRules[State]):
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         """A state `seat` cannot tell apart (view.determinize resamples the hidden cards).
 
-        Another player is asked to Defend, intervene or Hold On only while holding such a
-        card (RR-28), and everybody sees who is asked; so the hidden cards are dealt again
-        until that player's hand holds one too (rejection keeps the deal uniform among
-        those that fit).
+        Being asked to Defend, intervene or Hold On tells nothing about a hand (RR-28
+        decision: every seat the rules let answer is asked), so any deal of the hidden
+        cards fits what the seat has seen.
         """
-        asked = self._asked_rival(state, seat)
-        guess = views.determinize(state, seat, rng)
-        for _ in range(REDEALS):
-            if asked is None or len(self._legal(guess, asked)) > 1:
-                break
-            guess = views.determinize(state, seat, rng)
-        return guess
-
-    def _asked_rival(self, state: State, seat: int) -> int | None:
-        """Another seat now asked a question it gets only while holding a card for it."""
-        if state.phase is Phase.OVER or state.chance or state.step not in ASKED_HOLDING:
-            return None
-        decider = self.decider(state)
-        return None if decider == seat else decider
+        return views.determinize(state, seat, rng)
 
 
 __all__ = ["SPEC", "RoyalRumbleRules", "damage", "health", "profile"]

@@ -8,10 +8,16 @@ from typing import Any
 
 from engine.games.royal_rumble import RULES
 from engine.games.royal_rumble.cards import ACTION_IDS, ACTIONS, ROSTER
-from engine.games.royal_rumble.state import Phase, Player, State
+from engine.games.royal_rumble.state import Phase, Player, State, Step
 from engine.protocol import JSON, Event, IllegalAction
 
-__all__ = ["RULES", "Table", "breathe", "card_of", "decider", "do", "legal", "names", "plan", "refused"]
+__all__ = ["DECLINES", "RULES", "Table", "breathe", "card_of", "decider", "do", "legal", "names",
+           "plan", "refused", "settle"]
+
+# The answer to each question that every seat the rules let answer is asked (RR-28
+# decision): a seat holding nothing that answers has this as its only legal action.
+DECLINES = {Step.DEFEND: "no_defense", Step.INTERVENE: "pass", Step.HOLD_ON: "let_go",
+            Step.FOLLOW: "skip"}
 
 LEGEND_KEYS = sorted(ROSTER)
 
@@ -107,3 +113,18 @@ def names(state: State, ids: Sequence[str]) -> list[str]:
     from engine.games.royal_rumble.cards import card
 
     return [card(c).name for c in ids]
+
+
+def settle(state: State, asked: list[tuple[int, str]] | None = None) -> State:
+    """Every seat asked a question it has nothing to answer with declines, until a seat
+    has a real choice (or no question is open). RR-28 decision: such a seat is asked all
+    the same, with the decline as its only legal action. `asked` collects (seat, step)."""
+    while state.phase is not Phase.OVER and state.chance is None and state.step in DECLINES:
+        seat = decider(state)
+        only = {"type": DECLINES[state.step]}
+        if legal(state, seat) != [only]:
+            break
+        if asked is not None:
+            asked.append((seat, str(state.step)))
+        state = do(state, seat, only)
+    return state

@@ -3,7 +3,19 @@ RR-39..RR-59 and the edge cases RR-61..RR-72."""
 
 from __future__ import annotations
 
-from rr_helpers import RULES, Table, breathe, card_of, decider, do, legal, names, plan, refused
+from rr_helpers import (
+    RULES,
+    Table,
+    breathe,
+    card_of,
+    decider,
+    do,
+    legal,
+    names,
+    plan,
+    refused,
+    settle,
+)
 
 from engine.games.royal_rumble.state import Phase, Step
 
@@ -15,7 +27,9 @@ def test_a_cheap_trick_boost_makes_the_whole_attack_a_cheap_trick() -> None:
     s = Table().build(L3, {0: ["Roundhouse", "Loaded Glove"], 2: ["Ref's Eye"]})
     s = plan(s, 0, "Roundhouse", 1, "Loaded Glove")
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    asked: list[tuple[int, str]] = []
+    s = settle(breathe(s, 2), asked)
+    assert asked == [(1, "defend"), (1, "intervene")]  # the target may Ref too, holds none
     assert s.step is Step.INTERVENE and decider(s) == 2
     assert RULES.view(s, 2)["current"]["cheap_trick"] is True
     s = do(s, 2, {"type": "ref", "card": card_of(s, 2, "Ref's Eye")})
@@ -23,11 +37,16 @@ def test_a_cheap_trick_boost_makes_the_whole_attack_a_cheap_trick() -> None:
 
 
 def test_a_ref_card_cannot_cancel_an_ordinary_attack() -> None:
-    """RR-44: no Cheap Trick, no Ref; the holder is not even asked."""
+    """RR-44: no Cheap Trick, no Ref: the holder is asked (it could Run-In, RR-28
+    decision) but passing is all it can do."""
     s = Table().build(L3, {0: ["Roundhouse"], 2: ["Ref's Eye"]})
     s = plan(s, 0, "Roundhouse", 1)
     s = breathe(s, 1)
     s = breathe(s, 2)
+    s = do(s, 1, {"type": "no_defense"})
+    assert s.step is Step.INTERVENE and decider(s) == 2  # the target may not Run-In
+    assert legal(s, 2) == [{"type": "pass"}]
+    s = do(s, 2, {"type": "pass"})
     assert names(s, s.players[1].damage) == ["Roundhouse"]
 
 
@@ -36,7 +55,9 @@ def test_an_unblockable_boost_stops_defense_cards() -> None:
     s = Table().build(L3, {0: ["Roundhouse", "Blind Side"], 1: ["Leg Catch"]})
     s = plan(s, 0, "Roundhouse", 1, "Blind Side")
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    asked: list[tuple[int, str]] = []
+    s = settle(breathe(s, 2), asked)
+    assert asked == [(2, "intervene")]  # no defend step at all: the attack can't be blocked
     assert names(s, s.players[1].damage) == ["Roundhouse", "Blind Side"]
 
 
@@ -45,12 +66,12 @@ def test_no_boost_on_a_follow_up_attack() -> None:
     s = Table().build(L3, {0: ["Whirlwind Kick", "Snap Kick", "Power Surge", "Adrenaline Rush"]})
     s = plan(s, 0, "Whirlwind Kick", 1, "Power Surge")
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    s = settle(breathe(s, 2))
     assert s.step is Step.FOLLOW and decider(s) == 0
     assert {a["type"] for a in legal(s, 0)} == {"follow_up", "skip"}
     assert refused(s, 0, {"type": "boost", "card": card_of(s, 0, "Adrenaline Rush")}) == \
         "no_boost_on_follow_up"
-    s = do(s, 0, {"type": "follow_up", "card": card_of(s, 0, "Snap Kick"), "seat": 2})
+    s = settle(do(s, 0, {"type": "follow_up", "card": card_of(s, 0, "Snap Kick"), "seat": 2}))
     assert names(s, s.players[2].damage) == ["Snap Kick"]
     assert "Adrenaline Rush" in names(s, s.players[0].hand)
 
@@ -61,14 +82,14 @@ def test_a_signature_only_when_a_card_says_so_then_to_the_box() -> None:
     s = plan(s, 0, "Snap Kick", 1)
     assert refused(s, 1, {"type": "signature", "seat": 0}) == "no_signature_trigger"
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    s = settle(breathe(s, 2))
     assert s.step is not Step.FOLLOW  # Snap Kick has no Signature trigger
     s = plan(s, 0, "Springboard Kick", 2)
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    s = settle(breathe(s, 2))
     assert s.step is Step.FOLLOW
     assert {"type": "signature", "seat": 2} in legal(s, 0)
-    s = do(s, 0, {"type": "signature", "seat": 2})
+    s = settle(do(s, 0, {"type": "signature", "seat": 2}))
     assert s.players[0].signature is None
     assert names(s, s.players[2].damage) == ["Springboard Kick", "Anvil Drop"]
     assert RULES.view(s, None)["players"][0]["legend"]["signature"] is None
@@ -80,7 +101,7 @@ def test_holding_on_cancels_the_throw_and_removes_one_damage_card() -> None:
                       damage={1: ["Snap Kick", "Haymaker"]})
     s = plan(s, 0, "Jab Flurry", 1, "Heave-Ho")
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    s = settle(breathe(s, 2))
     assert s.step is Step.HOLD_ON and decider(s) == 1
     s = do(s, 1, {"type": "hold_on", "card": card_of(s, 1, "Holding On")})
     assert s.players[1].legend == "vesper"
@@ -94,7 +115,7 @@ def test_after_holding_on_remaining_damage_can_still_eliminate() -> None:
                       reserve=["rook"])
     s = plan(s, 0, "Lariat", 1, "Heave-Ho")  # 17 in all; minus 5 held off = 12 >= 12
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    s = settle(breathe(s, 2))
     s = do(s, 1, {"type": "hold_on", "card": card_of(s, 1, "Holding On")})
     assert s.players[0].placards == ["vesper"] and s.players[1].legend == "rook"
 
@@ -104,7 +125,7 @@ def test_the_token_passes_to_whoever_eliminates_the_titleholders_legend() -> Non
     s = Table().build(L3, {2: ["Heave-Ho", "Jab Flurry"]}, reserve=["rook"], titleholder=0)
     s = breathe(s, 0)
     s = breathe(s, 1)
-    s = plan(s, 2, "Jab Flurry", 0, "Heave-Ho")
+    s = settle(plan(s, 2, "Jab Flurry", 0, "Heave-Ho"))
     assert s.titleholder == 2 and s.players[2].placards == ["ironhide"]
     assert decider(s) == 2  # the new Titleholder plans first
 
@@ -114,7 +135,7 @@ def test_eliminating_another_legend_does_not_take_the_token() -> None:
     s = Table().build(L3, {2: ["Heave-Ho", "Jab Flurry"]}, reserve=["rook"], titleholder=0)
     s = breathe(s, 0)
     s = breathe(s, 1)
-    s = plan(s, 2, "Jab Flurry", 1, "Heave-Ho")
+    s = settle(plan(s, 2, "Jab Flurry", 1, "Heave-Ho"))
     assert s.titleholder == 0 and s.players[2].placards == ["vesper"]
 
 
@@ -124,7 +145,7 @@ def test_a_new_legend_from_the_reserve_with_its_own_signature_and_no_damage() ->
                       reserve=["rook", "cobalt"])
     s = plan(s, 0, "Jab Flurry", 1, "Heave-Ho")
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    s = settle(breathe(s, 2))
     p = s.players[1]
     assert p.legend == "rook" and p.signature == "sig_rook" and p.damage == [] and p.strain == 0
     assert s.reserve == ["cobalt"]
@@ -139,7 +160,7 @@ def test_an_eliminated_legends_plan_and_the_attacks_at_it_are_discarded() -> Non
                       reserve=["rook"])
     s = plan(s, 0, "Jab Flurry", 1, "Heave-Ho")  # speed 6
     s = plan(s, 1, "Haymaker", 0)                # speed 1
-    s = plan(s, 2, "Body Slam", 1)               # speed 2
+    s = settle(plan(s, 2, "Body Slam", 1))       # speed 2
     statuses = {r.seat: r.status for r in s.last_reveal}
     assert statuses == {0: "hit", 1: "discarded", 2: "discarded"}
     assert s.players[0].damage == [] and {"Haymaker", "Body Slam"} <= set(names(s, s.discard))
@@ -154,7 +175,7 @@ def test_ties_with_three_players_and_the_titleholder() -> None:
     s = breathe(s, 4)
     s = plan(s, 0, "Snap Kick", 2)
     s = plan(s, 1, "Snap Kick", 2)
-    s = plan(s, 2, "Roundhouse", 4)
+    s = settle(plan(s, 2, "Roundhouse", 4))
     assert [r.seat for r in s.last_reveal] == [3, 0, 1, 2]
 
 
@@ -168,7 +189,7 @@ def test_a_player_with_no_legend_attacks_with_cheap_tricks() -> None:
                    {"type": "target", "seat": 2}) == "target_eliminated"
     s = breathe(s, 0)
     s = breathe(s, 1)
-    s = plan(s, 2, "Roundhouse", 0)
+    s = settle(plan(s, 2, "Roundhouse", 0))
     assert s.step is Step.INTERVENE and decider(s) == 0
     assert RULES.view(s, None)["current"]["cheap_trick"] is True
     s = do(s, 0, {"type": "ref", "card": card_of(s, 0, "Ref's Eye")})
@@ -184,7 +205,7 @@ def test_simultaneous_final_eliminations_leave_no_winner() -> None:
     s.players[0].placards = ["rook"]
     s = plan(s, 0, "Twin Lariat", 1)  # Vesper 8 + 4 >= 10; Ironhide 13 + 3 recoil >= 14
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    s = settle(breathe(s, 2))
     result = RULES.result(s)
     assert result is not None and result.winners == () and result.draw
     assert result.placements[0] == result.placements[1] == 1 and result.placements[2] == 3
@@ -199,7 +220,7 @@ def test_the_last_legend_standing_wins_with_placements_by_elimination_order() ->
     s.players[2].out, s.players[2].out_at, s.tick = True, 1, 1
     s = plan(s, 0, "Jab Flurry", 1, "Heave-Ho")
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    s = settle(breathe(s, 2))
     assert s.phase is Phase.OVER
     result = RULES.result(s)
     assert result is not None
@@ -215,7 +236,9 @@ def test_two_specials_on_one_trigger_go_titleholder_first() -> None:
     s = breathe(s, 3)
     s = breathe(s, 0)
     s = plan(s, 1, "Roundhouse", 0)
-    s = breathe(s, 2)
+    asked: list[tuple[int, str]] = []
+    s = settle(breathe(s, 2), asked)
+    assert asked == [(0, "defend")]
     assert s.step is Step.INTERVENE and decider(s) == 3
     s = do(s, 3, {"type": "pass"})
     assert decider(s) == 2
@@ -224,11 +247,14 @@ def test_two_specials_on_one_trigger_go_titleholder_first() -> None:
 
 
 def test_the_target_cannot_run_in_for_itself() -> None:
-    """RR-28 decision: the target defends with Defense cards only."""
+    """RR-28 decision: the target defends with Defense cards only: holding a Run-In it is
+    asked to defend (and can only decline) and never asked to intervene."""
     s = Table().build(L3, {0: ["Roundhouse"], 1: ["Run-In"]})
     s = plan(s, 0, "Roundhouse", 1)
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    asked: list[tuple[int, str]] = []
+    s = settle(breathe(s, 2), asked)
+    assert asked == [(1, "defend"), (2, "intervene")]
     assert names(s, s.players[1].damage) == ["Roundhouse"]
 
 

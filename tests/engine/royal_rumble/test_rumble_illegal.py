@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from rr_helpers import RULES, Table, breathe, card_of, do, plan, refused
+from rr_helpers import RULES, Table, breathe, card_of, do, plan, refused, settle
 
 from engine.games.royal_rumble.state import Step
 from engine.protocol import Event, IllegalAction
@@ -66,7 +66,7 @@ def test_a_defense_against_an_unblockable_attack_is_refused() -> None:
                            1: ["Leg Catch"]})
     s = plan(s, 0, "Whirlwind Kick", 1, "Blind Side")
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    s = settle(breathe(s, 2))
     assert s.step is Step.FOLLOW
     s = do(s, 0, {"type": "follow_up", "card": card_of(s, 0, "Snap Kick"), "seat": 1})
     assert s.step is Step.DEFEND  # the follow-up does not carry the Boost's unblockable
@@ -89,7 +89,7 @@ def test_a_ref_against_an_ordinary_attack_is_refused() -> None:
     s = Table().build(L3, {0: ["Roundhouse"], 2: ["Ref's Eye", "Run-In"]})
     s = plan(s, 0, "Roundhouse", 1)
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    s = settle(breathe(s, 2))
     assert s.step is Step.INTERVENE
     assert refused(s, 2, {"type": "ref", "card": card_of(s, 2, "Ref's Eye")}) == \
         "not_a_cheap_trick"

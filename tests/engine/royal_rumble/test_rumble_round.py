@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rr_helpers import RULES, Table, breathe, card_of, decider, do, legal, names, plan
+from rr_helpers import RULES, Table, breathe, card_of, decider, do, legal, names, plan, settle
 
 from engine.games.royal_rumble.state import Phase, Step
 from engine.protocol import Event
@@ -17,7 +17,7 @@ def test_a_round_runs_plan_reveal_attack_end_of_turn() -> None:
     s = plan(s, 0, "Snap Kick", 1)
     s = plan(s, 1, "Roundhouse", 2)
     assert s.phase is Phase.PLAN
-    s = plan(s, 2, "Lariat", 0)
+    s = settle(plan(s, 2, "Lariat", 0))
     assert s.round == 2 and s.phase is Phase.PLAN
     assert all(len(p.hand) == 6 for p in s.players)
     assert [r.status for r in s.last_reveal] == ["hit", "hit", "hit"]
@@ -66,7 +66,7 @@ def test_a_player_without_attacks_takes_a_breather_and_discards() -> None:
     s = do(s, 0, {"type": "end_breather"})
     assert s.players[0].attack is None and s.players[0].breather
     s = plan(s, 1, "Roundhouse", 2)
-    s = plan(s, 2, "Lariat", 1)
+    s = settle(plan(s, 2, "Lariat", 1))
     assert len(s.players[0].hand) == 6
 
 
@@ -77,7 +77,7 @@ def test_the_reveal_adds_boost_speed_and_orders_by_speed() -> None:
     s = plan(s, 0, "Haymaker", 1)          # speed 1
     s = plan(s, 1, "Body Slam", 0, "Adrenaline Rush")  # 2 + 2 = 4
     s = plan(s, 2, "Jab Flurry", 3)        # 6
-    s = plan(s, 3, "Roundhouse", 2)        # 3
+    s = settle(plan(s, 3, "Roundhouse", 2))  # 3
     order = [(r.seat, r.speed) for r in s.last_reveal]
     assert order == [(2, 6), (1, 4), (3, 3), (0, 1)]
     view = RULES.view(s, None)
@@ -89,7 +89,7 @@ def test_ties_go_to_the_titleholder_then_clockwise_from_its_left() -> None:
     s = Table().build([*L3, "rook"], {i: ["Snap Kick"] for i in range(4)}, titleholder=2)
     for seat in (2, 3, 0, 1):
         s = plan(s, seat, "Snap Kick", (seat + 1) % 4)
-    assert [r.seat for r in s.last_reveal] == [2, 3, 0, 1]
+    assert [r.seat for r in settle(s).last_reveal] == [2, 3, 0, 1]
 
 
 def test_the_attack_names_card_and_target_and_hits_when_undefended() -> None:
@@ -98,12 +98,12 @@ def test_the_attack_names_card_and_target_and_hits_when_undefended() -> None:
                            2: ["Jab Flurry"]})
     s = plan(s, 0, "Roundhouse", 1)
     s = plan(s, 1, "Jab Flurry", 2)
-    s = plan(s, 2, "Jab Flurry", 0)
+    s = settle(plan(s, 2, "Jab Flurry", 0))
     assert names(s, s.players[1].damage) == ["Roundhouse"]
     assert RULES.view(s, None)["players"][1]["damage"] == 3
     s = plan(s, 0, "Snap Kick", 1)
     s = breathe(s, 1)  # the deck's top cards are Attacks: nobody draws a Defense
-    s = breathe(s, 2)
+    s = settle(breathe(s, 2))
     assert names(s, s.players[1].damage) == ["Roundhouse", "Snap Kick"]
     assert RULES.view(s, None)["players"][1]["damage"] == 5
 
@@ -139,13 +139,13 @@ def test_exact_health_eliminates() -> None:
                       reserve=["rook"])
     s = plan(s, 0, "Roundhouse", 1)  # 9 + 3 = 12 == 12
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    s = settle(breathe(s, 2))
     assert s.players[1].legend == "rook" and s.players[0].placards == ["vesper"]
     s2 = Table().build(L3, {0: ["Snap Kick"]}, damage={1: ["Haymaker", "Thunder Boot"]},
                        reserve=["rook"])
     s2 = plan(s2, 0, "Snap Kick", 1)  # 8 + 2 = 10 < 12
     s2 = breathe(s2, 1)
-    s2 = breathe(s2, 2)
+    s2 = settle(breathe(s2, 2))
     assert s2.players[0].placards == [] and s2.players[1].legend == "vesper"
 
 
@@ -154,7 +154,7 @@ def test_a_throw_over_the_top_rope_eliminates_whatever_the_health() -> None:
     s = Table().build(L3, {0: ["Jab Flurry", "Heave-Ho"]}, reserve=["rook"])
     s = plan(s, 0, "Jab Flurry", 1, "Heave-Ho")
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    s = settle(breathe(s, 2))  # Vesper holds no Holding On: "let go" is all she can do
     assert s.players[0].placards == ["vesper"]
 
 
@@ -163,7 +163,7 @@ def test_boosts_add_damage_and_speed() -> None:
     s = Table().build(L3, {0: ["Body Slam", "Adrenaline Rush"]})
     s = plan(s, 0, "Body Slam", 1, "Adrenaline Rush")
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    s = settle(breathe(s, 2))
     assert s.last_reveal[0].speed == 4
     assert RULES.view(s, None)["players"][1]["damage"] == 4
 
@@ -182,11 +182,15 @@ def test_the_boost_is_committed_in_plan_only() -> None:
 
 
 def test_only_the_target_may_play_a_defense() -> None:
-    """RR-28 decision: a third player's Leg Catch is not asked for."""
+    """RR-28 decision: a third player's Leg Catch is never asked for: seat 3 is asked only
+    to intervene, where passing is all it can do; the target (holding nothing) is asked
+    to defend all the same."""
     s = Table().build(L3, {0: ["Roundhouse"], 2: ["Leg Catch"]})
     s = plan(s, 0, "Roundhouse", 1)
     s = breathe(s, 1)
-    s = breathe(s, 2)
+    asked: list[tuple[int, str]] = []
+    s = settle(breathe(s, 2), asked)
+    assert asked == [(1, "defend"), (2, "intervene")]
     assert names(s, s.players[1].damage) == ["Roundhouse"]
 
 
@@ -195,7 +199,7 @@ def test_an_empty_deck_is_reshuffled_from_the_discard_pile() -> None:
     s = Table().build(L3, {0: ["Roundhouse"], 1: ["Lariat"], 2: ["Jab Flurry"]}, deck=False)
     s = plan(s, 0, "Roundhouse", 1)
     s = plan(s, 1, "Lariat", 2)
-    s = plan(s, 2, "Jab Flurry", 0)
+    s = settle(plan(s, 2, "Jab Flurry", 0))
     assert RULES.pending(s).kind == "chance" and s.chance == "reshuffle"
     discards = sorted(s.discard)
     s = RULES.apply(s, Event.chance({"order": discards}))
