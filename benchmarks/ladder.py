@@ -158,9 +158,14 @@ def run(matches: int, games: Sequence[str], workers: int,
         cap: float | None = None) -> dict[tuple[str, int, str, str], Tally]:
     """Play the ladder on `workers` processes; a tally per (game, seats, upper, lower)."""
     tallies: dict[tuple[str, int, str, str], Tally] = defaultdict(Tally)
+    todo = jobs(matches, games, cap)
+    began, step = time.perf_counter(), max(1, len(todo) // 20)
     with ProcessPoolExecutor(workers) as pool:
-        for job, points, outcome, clocks in pool.map(play, jobs(matches, games, cap),
-                                                     chunksize=1):
+        for done, (job, points, outcome, clocks) in enumerate(
+                pool.map(play, todo, chunksize=1), start=1):
+            if done % step == 0 or done == len(todo):  # a long run shows it is moving
+                print(f"  {done}/{len(todo)} matches, {time.perf_counter() - began:.0f} s",
+                      file=sys.stderr, flush=True)
             tally = tallies[(job.game, job.seats, job.upper, job.lower)]
             tally.matches += 1
             tally.points += points

@@ -6,6 +6,7 @@ order resampled), so it never peeks; it returns an item of the real legal action
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections import deque
@@ -239,15 +240,14 @@ class HeuristicBot:
         ends = _reachable(mover.pos, m.left, bounce=bounce, line=m.line, last=m.last_dir,
                           on_ropes=m.on_ropes and m.bounces < BOT_BOUNCES)
         if m.mode is MotionMode.THROW:
-            def value(end: tuple[Square, int, JSON | None]) -> float:
+            def value(end: tuple[Square, int, First]) -> float:
                 return self._score(s, seat, me.pos, end[0], 0, m.mode)
         else:
             momentum = self._momentum_ready(s, seat, m.mode)
 
-            def value(end: tuple[Square, int, JSON | None]) -> float:
+            def value(end: tuple[Square, int, First]) -> float:
                 return self._score(s, seat, end[0], rival.pos, end[1], m.mode, momentum)
-        best_end = max(ends, key=value)
-        return best_end[2] or {"type": "stop"}
+        return _first_action(max(ends, key=value)[2])
 
     def _shove_score(self, s: State, seat: int, action: JSON) -> float:
         mine = s.sides[seat].pos
@@ -371,16 +371,23 @@ def _outside_reach(start: Square, left: int) -> list[Square]:
     return sorted(seen)
 
 
+First = Square | str | None  # a motion's first move: a step's square, "bounce", or none
+
+
+@functools.lru_cache(maxsize=8192)
 def _reachable(start: Square, left: int, *, bounce: bool, line: int = 0,
                last: tuple[int, int] | None = None,
-               on_ropes: bool = False) -> list[tuple[Square, int, JSON | None]]:
-    """Every (end square, straight line at the end, first action) a motion can reach.
+               on_ropes: bool = False) -> tuple[tuple[Square, int, First], ...]:
+    """Every (end square, straight line at the end, first move) a motion can reach, once
+    each, in the order first found.
 
     A small search over the motion rules: steps in 8 directions, and with a Move a bounce
     off a Ropes square just entered, then one straight run (up to BOT_BOUNCES bounces).
+    It depends on nothing but its arguments and the fixed board, so it is worked out once
+    per motion and kept: the heuristic asks it at nearly every step of every playout.
     """
-    results: list[tuple[Square, int, JSON | None]] = [(start, line, None)]
-    queue: deque[tuple[Square, int, int, tuple[int, int] | None, bool, int, JSON | None]] = deque(
+    results: dict[tuple[Square, int, First], None] = {(start, line, None): None}
+    queue: deque[tuple[Square, int, int, tuple[int, int] | None, bool, int, First]] = deque(
         [(start, left, line, last, on_ropes, 0, None)])
     seen: set[tuple[Square, int, int, tuple[int, int] | None, bool, int]] = set()
     while queue:
@@ -389,23 +396,33 @@ def _reachable(start: Square, left: int, *, bounce: bool, line: int = 0,
         if key in seen:
             continue
         seen.add(key)
-        results.append((pos, ln, first))
+        results[(pos, ln, first)] = None
         if rem > 0:
             for nxt in BOARD.neighbours(pos):
                 nd = (nxt[0] - pos[0], nxt[1] - pos[1])
-                action = first or {"type": "step", "to": list(nxt)}
                 queue.append((nxt, rem - 1, ln + 1 if nd == d else 1, nd,
-                              bounce and BOARD.kind(nxt) is Kind.ROPES, bounces, action))
+                              bounce and BOARD.kind(nxt) is Kind.ROPES, bounces,
+                              nxt if first is None else first))
         if ropes and bounce and bounces < BOT_BOUNCES:
             away = BOARD.bounce[pos]
             here = pos
             run = 0
-            action = first or {"type": "bounce"}
+            move: First = "bounce" if first is None else first
             while BOARD.on_grid(here := step(here, away)) and BOARD.in_ring(here):
                 run += 1
                 is_ropes = BOARD.kind(here) is Kind.ROPES
-                queue.append((here, 0, run, away, is_ropes, bounces + 1, action))
-    return results
+                queue.append((here, 0, run, away, is_ropes, bounces + 1, move))
+    return tuple(results)
+
+
+def _first_action(first: First) -> JSON:
+    """The action that starts a planned motion."""
+    if first is None:
+        return {"type": "stop"}
+    if first == "bounce":
+        return {"type": "bounce"}
+    assert isinstance(first, tuple)
+    return {"type": "step", "to": list(first)}
 
 
 # -- search --------------------------------------------------------------------------------
