@@ -3,7 +3,8 @@
 Two samples, through the ladder's own match runner, seats alternated: the registered
 `search-easy` of Super Showdown (the shortest game) against `random` over four seeded
 matches, and `search-hard` of Superstar Showdown against its `heuristic` over ten (the
-full ladder has it at about three in four). The budgets are iteration counts, so the
+capped ladder had it at about three in four up to 2026-12-01 and at 60% on 2026-12-02:
+benchmarks/README.md). The budgets are iteration counts, so the
 outcome is fixed by the code: no timing is checked here (the ladder prints the times).
 """
 
