@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any
 
+from engine.copying import shallow
 from engine.games.supershow.cards import Card, CardType, Do, Roll, Skill
 from engine.protocol import JSON, IllegalAction
 
@@ -78,16 +79,6 @@ class Step:
     targets: tuple[int, ...]
 
 
-T = TypeVar("T")
-
-
-def _copy(obj: T) -> T:
-    """A shallow copy of a plain dataclass (quicker than dataclasses.replace)."""
-    new = object.__new__(type(obj))
-    new.__dict__.update(obj.__dict__)
-    return new
-
-
 @dataclass
 class Player:
     """One seat: its Competitor and every pile of its cards."""
@@ -106,7 +97,7 @@ class Player:
     tail: list[bool] = field(default_factory=list)
 
     def clone(self) -> Player:
-        new = _copy(self)
+        new = shallow(self)
         new.deck, new.hand, new.discard = list(self.deck), list(self.hand), list(self.discard)
         new.in_play = {k: list(v) for k, v in self.in_play.items()}
         new.boosts = dict(self.boosts)
@@ -236,7 +227,7 @@ class State:
     journal: list[str] = field(default_factory=list)  # public sentences of the last event
 
     def clone(self) -> State:
-        new = _copy(self)
+        new = shallow(self)
         new.players = [p.clone() for p in self.players]
         new.shuffles, new.tasks, new.plan = list(self.shuffles), list(self.tasks), list(self.plan)
         new.out, new.stoppers = list(self.out), list(self.stoppers)

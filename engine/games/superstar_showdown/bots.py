@@ -7,9 +7,9 @@ order resampled), so it never peeks; it returns an item of the real legal action
 from __future__ import annotations
 
 import functools
-import itertools
 import random
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from engine.bots.leaves import Views
@@ -31,11 +31,14 @@ from engine.games.superstar_showdown.state import (
     Phase,
     State,
 )
-from engine.protocol import JSON, BaseRules
+from engine.protocol import JSON, BaseRules, IllegalAction
 
 TYPE_VALUE = {CardType.SLAM: 5.0, CardType.GRAPPLE: 2.0, CardType.STRIKE: 2.0,
               CardType.MANEUVER: 2.0, CardType.BLOCK: -2.0}
 BOT_BOUNCES = 2
+_SQUARES = [(r, c) for r in range(BOARD.rows) for c in range(BOARD.cols)]
+_IN_RING = frozenset(sq for sq in _SQUARES if BOARD.in_ring(sq))
+_TURNBUCKLES = frozenset(sq for sq in _SQUARES if BOARD.kind(sq) is Kind.TURNBUCKLE)
 
 
 def _chebyshev(a: Square, b: Square) -> int:
@@ -77,10 +80,20 @@ class HeuristicBot:
     name = "heuristic"
 
     def choose(self, rules: BaseRules[Any], state: Any, seat: int, rng: random.Random) -> JSON:
+        if state.phase is Phase.PLAY and seat in rules.pending(state).seats:
+            # The Play step's legal actions are every ordered trio of the hand (hundreds):
+            # its choice is checked rather than looked up among them all.
+            s: State = rules.determinize(state, seat, rng)
+            choice = self._play(s, s.teams[seat])
+            try:
+                if rules.is_legal(state, seat, choice):
+                    return choice
+            except IllegalAction:
+                pass  # never expected: fall back on the listed actions
         legal = rules.legal_actions(state, seat)
         if len(legal) == 1:
             return legal[0]
-        s: State = rules.determinize(state, seat, rng)
+        s = rules.determinize(state, seat, rng)
         choice = self._decide(rules, s, s.teams[seat], legal)  # teams play as one side
         return choice if choice in legal else legal[0]
 
@@ -123,19 +136,27 @@ class HeuristicBot:
         best, best_score = None, float("-inf")
         cards = {c: s.card(c) for c in hand}
         blocks_held = sum(card.type is CardType.BLOCK for card in cards.values())
-        # Each card's worth at each spot, and kept, computed once for every permutation.
-        at = {c: [play_value(card, p, distance, outside) for p in range(SPOTS)]
-              for c, card in cards.items()}
-        kept = {c: keep_value(card) for c, card in cards.items()}
-        block = {c: card.type is CardType.BLOCK for c, card in cards.items()}
-        for trio in itertools.permutations(hand, SPOTS):
-            score = sum(at[c][p] for p, c in enumerate(trio))
-            score -= sum(kept[c] for c in trio)
-            played_blocks = sum(block[c] for c in trio)
-            if blocks_held and played_blocks == blocks_held:
-                score -= 1.5  # keep one Block back for the hits to come
-            if score > best_score:
-                best, best_score = trio, score
+        # Each card's worth at each spot, and kept, computed once; then every ordered
+        # trio of distinct cards (itertools.permutations' order, so ties go the same way).
+        at = [[play_value(cards[c], p, distance, outside) for p in range(SPOTS)] for c in hand]
+        kept = [keep_value(cards[c]) for c in hand]
+        block = [cards[c].type is CardType.BLOCK for c in hand]
+        assert SPOTS == 3
+        n = len(hand)
+        for i in range(n):
+            for j in range(n):
+                if j == i:
+                    continue
+                two, kept_two = at[i][0] + at[j][1], kept[i] + kept[j]
+                blocks_two = block[i] + block[j]
+                for k in range(n):
+                    if k in (i, j):
+                        continue
+                    score = (two + at[k][2]) - (kept_two + kept[k])
+                    if blocks_held and blocks_two + block[k] == blocks_held:
+                        score -= 1.5  # keep one Block back for the hits to come
+                    if score > best_score:
+                        best, best_score = (hand[i], hand[j], hand[k]), score
         assert best is not None
         return {"type": "play_spots", "cards": list(best)}
 
@@ -178,26 +199,42 @@ class HeuristicBot:
     def _score(self, s: State, seat: int, mine: Square, theirs: Square, line: int,
                mode: MotionMode = MotionMode.MOVE, momentum: bool = False) -> float:
         """How good a final arrangement is for `seat`."""
-        score = 0.0
-        adjacent = orthogonally_adjacent(mine, theirs)
-        power = self._pending_attack(s, seat, mode)
-        if momentum and line > 0 and adjacent:
-            power += line + (s.current.power_bonus if s.current else 0)
-        if power and adjacent:
-            score += 6.0 + 2.0 * power + (2.0 if BOARD.kind(theirs) is Kind.TURNBUCKLE else 0.0)
-        score += 2.0 if BOARD.in_ring(mine) else -4.0
+        return self._scorer(s, seat, mode, momentum)(mine, theirs, line)
+
+    def _scorer(self, s: State, seat: int, mode: MotionMode = MotionMode.MOVE,
+                momentum: bool = False) -> Callable[[Square, Square, int], float]:
+        """`_score` for one state, seat and motion, as a function of the squares and the
+        line: what depends on the state alone is read once, not at every square of a
+        planned motion (the heuristic scores hundreds of ends a decision)."""
+        base = self._pending_attack(s, seat, mode)
+        bonus = s.current.power_bonus if s.current else 0
         me = s.sides[seat]
         leading = me.wins >= s.rival(seat).wins
-        if leading and adjacent and BOARD.in_ring(mine) and BOARD.in_ring(theirs):
-            score += 2.0  # set up a Pin
-        if not BOARD.in_ring(theirs) and not leading:
-            score += 1.0
-        score -= 0.3 * _chebyshev(mine, theirs)
-        if self._wants_tag(s, seat) and any(
-                m.pos in BOARD.tag_zones[seat] and near(m.pos, mine) and m.pos != mine
-                for _, m in me.ringside()):
-            score += 5.0  # worn down: reach a fresh teammate to Tag Out
-        return score
+        zone = BOARD.tag_zones[seat]
+        partners = ([m.pos for _, m in me.ringside() if m.pos in zone]
+                    if self._wants_tag(s, seat) else [])
+
+        def score_of(mine: Square, theirs: Square, line: int) -> float:
+            score = 0.0
+            adjacent = abs(mine[0] - theirs[0]) + abs(mine[1] - theirs[1]) == 1
+            power = base
+            if momentum and line > 0 and adjacent:
+                power += line + bonus
+            if power and adjacent:
+                score += 6.0 + 2.0 * power + (2.0 if theirs in _TURNBUCKLES else 0.0)
+            mine_in = mine in _IN_RING
+            score += 2.0 if mine_in else -4.0
+            theirs_in = theirs in _IN_RING
+            if leading and adjacent and mine_in and theirs_in:
+                score += 2.0  # set up a Pin
+            if not theirs_in and not leading:
+                score += 1.0
+            score -= 0.3 * max(abs(mine[0] - theirs[0]), abs(mine[1] - theirs[1]))
+            if partners and any(near(pos, mine) and pos != mine for pos in partners):
+                score += 5.0  # worn down: reach a fresh teammate to Tag Out
+            return score
+
+        return score_of
 
     def _wants_tag(self, s: State, seat: int) -> bool:
         """A Tag Team side whose Active deck is much thinner than a teammate's."""
@@ -210,14 +247,15 @@ class HeuristicBot:
     def _best_throw(self, s: State, seat: int) -> float:
         mine = s.sides[seat].pos
         ends = _reachable(s.rival(seat).pos, 3, bounce=False)
-        return max(self._score(s, seat, mine, end, 0) for end, _l, _f in ends)
+        score = self._scorer(s, seat)
+        return max(score(mine, end, 0) for end, _l, _f in ends)
 
     def _best_move(self, s: State, seat: int, mode: MotionMode, squares: int) -> float:
         theirs = s.rival(seat).pos
         momentum = self._momentum_ready(s, seat, mode)
         ends = _reachable(s.sides[seat].pos, squares, bounce=mode is MotionMode.MOVE)
-        return max(self._score(s, seat, end, theirs, line, mode, momentum)
-                   for end, line, _f in ends)
+        score = self._scorer(s, seat, mode, momentum)
+        return max(score(end, theirs, line) for end, line, _f in ends)
 
     def _momentum_ready(self, s: State, seat: int, mode: MotionMode) -> bool:
         c = s.current
@@ -232,21 +270,22 @@ class HeuristicBot:
         mover = s.sides[m.mover]
         if m.bounce_dir is not None:
             options = [a for a in legal if a["type"] == "step"]
-            best = max(options, key=lambda a: self._score(
-                s, seat, tuple(a["to"]), rival.pos,
-                _chebyshev(tuple(a["to"]), me.pos), m.mode, self._momentum_ready(s, seat, m.mode)))
-            return best
+            score = self._scorer(s, seat, m.mode, self._momentum_ready(s, seat, m.mode))
+            return max(options, key=lambda a: score(
+                tuple(a["to"]), rival.pos, _chebyshev(tuple(a["to"]), me.pos)))
         bounce = m.mode is MotionMode.MOVE
         ends = _reachable(mover.pos, m.left, bounce=bounce, line=m.line, last=m.last_dir,
                           on_ropes=m.on_ropes and m.bounces < BOT_BOUNCES)
         if m.mode is MotionMode.THROW:
-            def value(end: tuple[Square, int, First]) -> float:
-                return self._score(s, seat, me.pos, end[0], 0, m.mode)
-        else:
-            momentum = self._momentum_ready(s, seat, m.mode)
+            score = self._scorer(s, seat, m.mode)
 
             def value(end: tuple[Square, int, First]) -> float:
-                return self._score(s, seat, end[0], rival.pos, end[1], m.mode, momentum)
+                return score(me.pos, end[0], 0)
+        else:
+            score = self._scorer(s, seat, m.mode, self._momentum_ready(s, seat, m.mode))
+
+            def value(end: tuple[Square, int, First]) -> float:
+                return score(end[0], rival.pos, end[1])
         return _first_action(max(ends, key=value)[2])
 
     def _shove_score(self, s: State, seat: int, action: JSON) -> float:

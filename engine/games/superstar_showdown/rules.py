@@ -271,10 +271,19 @@ class SuperstarShowdownRules(BaseRules[State]):
         """Legal, or refused with a code that says why (never a KeyError)."""
         act = parse_action(action)
         side = state.teams[seat]
+        if act.type is ActionType.PLAY_SPOTS and self._plays(state, side, act.cards):
+            return True  # what _legal lists, without listing every ordered trio of the hand
         if act in self._legal(state, side):
             return True
         self._diagnose(state, side, act)
         raise IllegalAction("illegal_action", "That action is not legal now.")
+
+    def _plays(self, s: State, seat: int, cards: tuple[str, ...]) -> bool:
+        """Whether `cards` is one of the side's legal Plays: three distinct cards of its
+        hand, in the Play step, with its cards not yet committed."""
+        return (s.phase is Phase.PLAY and not (s.shuffles or self._event_chance(s))
+                and seat in self._deciders(s) and len(cards) == SPOTS
+                and len(set(cards)) == SPOTS and all(c in s.sides[seat].hand for c in cards))
 
     # -- applying ----------------------------------------------------------------------
     def _decide(self, state: State, seat: int, action: JSON) -> State:

@@ -7,10 +7,11 @@ so a state handed to `apply` is never mutated.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from engine.copying import shallow
 from engine.games.superstar_showdown.board import Square
 from engine.games.superstar_showdown.cards import Act, Card
 from engine.games.superstar_showdown.event import EventInfo, MatchKind
@@ -98,7 +99,9 @@ class Member:
     discard: list[str] = field(default_factory=list)
 
     def clone(self) -> Member:
-        return replace(self, deck=list(self.deck), discard=list(self.discard))
+        new = shallow(self)
+        new.deck, new.discard = list(self.deck), list(self.discard)
+        return new
 
 
 @dataclass
@@ -127,12 +130,12 @@ class Side:
     defeated: int = 0  # Gauntlet: rival Superstars this side has defeated
 
     def clone(self) -> Side:
-        return replace(
-            self, deck=list(self.deck), hand=list(self.hand), discard=list(self.discard),
-            spots=list(self.spots), stacks=[list(s) for s in self.stacks],
-            extras=list(self.extras), performance=list(self.performance),
-            bench=[m.clone() for m in self.bench],
-        )
+        new = shallow(self)
+        new.deck, new.hand, new.discard = list(self.deck), list(self.hand), list(self.discard)
+        new.spots, new.stacks = list(self.spots), [list(s) for s in self.stacks]
+        new.extras, new.performance = list(self.extras), list(self.performance)
+        new.bench = [m.clone() for m in self.bench]
+        return new
 
     def ringside(self) -> list[tuple[int, Member]]:
         """Inactive teammates on the board, with their bench index."""
@@ -162,7 +165,9 @@ class Current:
     assisted: bool = False  # a teammate took this card's Move 3 (SS-155)
 
     def clone(self) -> Current:
-        return replace(self, used=list(self.used))
+        new = shallow(self)
+        new.used = list(self.used)
+        return new
 
 
 @dataclass
@@ -229,21 +234,20 @@ class State:
     option_round_limit: int = 0  # the Event's round limit before any Stipulation
 
     def clone(self) -> State:
-        return replace(
-            self,
-            event=self.event.clone() if self.event else None,
-            tag_queue=list(self.tag_queue),
-            send_in=[list(x) if x is not None else None for x in self.send_in],
-            sides=[side.clone() for side in self.sides],
-            shuffles=list(self.shuffles),
-            current=self.current.clone() if self.current else None,
-            motion=replace(self.motion) if self.motion else None,
-            hit=replace(self.hit) if self.hit else None,
-            reversed_by=list(self.reversed_by),
-            outcomes=list(self.outcomes),
-            last_outcomes=list(self.last_outcomes),
-            journal=[],
-        )
+        new = shallow(self)
+        new.event = self.event.clone() if self.event else None
+        new.tag_queue = list(self.tag_queue)
+        new.send_in = [list(x) if x is not None else None for x in self.send_in]
+        new.sides = [side.clone() for side in self.sides]
+        new.shuffles = list(self.shuffles)
+        new.current = self.current.clone() if self.current else None
+        new.motion = shallow(self.motion) if self.motion else None
+        new.hit = shallow(self.hit) if self.hit else None
+        new.reversed_by = list(self.reversed_by)
+        new.outcomes = list(self.outcomes)
+        new.last_outcomes = list(self.last_outcomes)
+        new.journal = []
+        return new
 
     def card(self, card_id: str) -> Card:
         """The design of a card id."""
@@ -359,12 +363,16 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+_ACTION_TYPES = frozenset(str(t) for t in ActionType)
+_ACTS = frozenset(str(a) for a in Act)
+
+
 def parse_action(data: Any) -> Action:
     """Decode a JSON action; anything malformed raises IllegalAction('malformed_action')."""
     if not isinstance(data, Mapping):
         raise _malformed("An action must be a JSON object.")
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in {str(t) for t in ActionType}:
+    if not isinstance(kind, str) or kind not in _ACTION_TYPES:
         raise _malformed(f"Unknown action type {kind!r}.")
     atype = ActionType(kind)
     wanted = _FIELDS.get(atype, ())
@@ -398,7 +406,7 @@ def parse_action(data: Any) -> Action:
         return Action(atype, superstar=data["superstar"])
     if atype is ActionType.RESOLVE:
         name = data["action"]
-        if not isinstance(name, str) or name not in {str(a) for a in Act}:
+        if not isinstance(name, str) or name not in _ACTS:
             raise _malformed(f"Unknown card action {name!r}.")
         return Action(atype, act=Act(name))
     if "to" in wanted:
