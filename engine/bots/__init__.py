@@ -21,6 +21,18 @@ class Bot(Protocol):
     def choose(self, rules: BaseRules[Any], state: Any, seat: int, rng: random.Random) -> JSON: ...
 
 
+class Ranking(Protocol):
+    """A bot that can also rank: the legal actions it rates highest, best first.
+
+    A search asks it for the challengers of its own choice where the actions are too many
+    to try them all (Superstar Showdown's Play step: every ordered trio of the hand); it
+    reads what `choose` may read. An empty list: no ranking here, the search draws its
+    challengers at random."""
+
+    def shortlist(self, rules: BaseRules[Any], state: Any, seat: int, rng: random.Random,
+                  k: int) -> list[JSON]: ...
+
+
 class RandomBot:
     """Uniformly random legal action."""
 

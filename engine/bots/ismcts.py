@@ -24,8 +24,9 @@ read.
   needs. Below the root the tree opens once an action has `tree_after` visits.
 - A finished game is worth the seat's placement score (`placement_scores`); with a
   `leaf` value, a playout stops `depth` decisions after it leaves the tree.
-- The root's actions are the policy's choice and up to `width - 1` others (all when they
-  fit, else drawn at random). The budget is spread over them by sequential halving
+- The root's actions are the policy's choice and up to `width - 1` others: all when they
+  fit, else the policy's next best where it ranks them (`engine.bots.Ranking`; Superstar
+  Showdown's hundreds of Plays), the rest drawn at random. The budget is spread over them by sequential halving
   (Karnin, Koren and Somekh), the policy's choice kept to the end; the last challenger
   replaces it only when its paired gain is clear (`confidence` standard errors), so a
   search on a small budget errs toward the heuristic rather than toward noise.
@@ -224,7 +225,7 @@ class SearchBot:
         search = random.Random(rng.getrandbits(64))  # the caller's stream moves by one draw
         root = self.root = Node()
         favourite = self._arm(root, self.policy.choose(rules, state, seat, search))
-        for action in self._others(legal, favourite.action, search):
+        for action in self._others(rules, state, seat, legal, favourite.action, search):
             self._arm(root, action)
         racing = list(root.arms.values())
         rounds = max(1, math.ceil(math.log2(len(racing))))
@@ -293,12 +294,23 @@ class SearchBot:
         """A state consistent with what `seat` knows of `state`."""
         return rules.determinize(state, seat, rng)
 
-    def _others(self, legal: list[JSON], favourite: JSON, rng: random.Random) -> list[JSON]:
-        """Root actions besides the policy's: all of them, or `width - 1` drawn at random."""
+    def _others(self, rules: BaseRules[Any], state: Any, seat: int, legal: list[JSON],
+                favourite: JSON, rng: random.Random) -> list[JSON]:
+        """Root actions besides the policy's: all of them when they fit in `width`, else
+        `width - 1`: the policy's next best where it ranks (`Ranking.shortlist`), the
+        rest drawn at random."""
         others = [a for a in legal if a != favourite]
-        if len(others) >= self.width:
-            others = rng.sample(others, self.width - 1)
-        return others
+        if len(others) < self.width:
+            return others
+        shortlist = getattr(self.policy, "shortlist", None)
+        ranked: list[JSON] = []
+        if shortlist is not None:
+            for action in shortlist(rules, state, seat, rng, self.width):
+                if action != favourite and action in others and action not in ranked:
+                    ranked.append(action)
+        ranked = ranked[:self.width - 1]
+        rest = [a for a in others if a not in ranked]
+        return ranked + rng.sample(rest, self.width - 1 - len(ranked))
 
     @staticmethod
     def _arm(node: Node, action: JSON) -> Arm:

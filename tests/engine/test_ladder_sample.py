@@ -2,10 +2,13 @@
 
 Two samples, through the ladder's own match runner, seats alternated: the registered
 `search-easy` of Super Showdown (the shortest game) against `random` over four seeded
-matches, and `search-hard` of Superstar Showdown against its `heuristic` over ten (the
-capped ladder had it at about three in four up to 2026-12-01 and at 60% on 2026-12-02:
-benchmarks/README.md). The budgets are iteration counts, so the
-outcome is fixed by the code: no timing is checked here (the ladder prints the times).
+matches, and `search-hard` of Superstar Showdown against its `heuristic` over ten. The
+Superstar bar, 8 of 10, is one the search of 2026-12-02 morning (36 playouts, Play
+challengers drawn at random: 6 of these 10, 60% in the capped ladder) failed and the
+present one (72 playouts, challengers from the heuristic's ranking) passes with room
+(10 of 10; about 72% over 240 seeded matches: benchmarks/README.md). The budgets are
+iteration counts, so the outcome is fixed by the code: no timing is checked here (the
+ladder prints the times).
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ def test_search_hard_beats_the_heuristic_in_most_seeded_superstar_matches() -> N
                                                "heuristic", seed))
         assert clocks["search-hard"].count > 0
         points += won
-    assert points >= 6
+    assert points >= 8
 
 
 def test_a_capped_ladder_match_plays_the_search_on_a_time_budget_to_the_end() -> None:

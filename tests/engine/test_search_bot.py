@@ -336,6 +336,83 @@ def test_a_single_legal_action_is_played_without_searching() -> None:
     assert rng.random() == twin.random()
 
 
+@dataclass(frozen=True)
+class PickState:
+    picked: int | None = None
+
+
+class PickRules(BaseRules[PickState]):
+    """Seat 0 picks one of twenty numbers; a pick of 15 or more wins, anything else loses."""
+
+    spec = GameSpec("pick_toy", "Pick", 2, 2, True, False)
+
+    def start(self, options: Mapping[str, Any], n_seats: int) -> PickState:
+        return PickState()
+
+    def pending(self, state: PickState) -> Pending:
+        if state.picked is None:
+            return Pending.decision(0)
+        won = state.picked >= 15
+        return Pending.end(Result((1, 2) if won else (2, 1), (0,) if won else (1,)))
+
+    def legal_actions(self, state: PickState, seat: int) -> list[JSON]:
+        return [{"n": n} for n in range(20)] if seat == 0 and state.picked is None else []
+
+    def _decide(self, state: PickState, seat: int, action: JSON) -> PickState:
+        return replace(state, picked=action["n"])
+
+    def determinize(self, state: PickState, seat: int, rng: random.Random) -> PickState:
+        return state
+
+
+class Ranked(FirstBot):
+    """Picks 0, and ranks the numbers from 19 down (a shortlist of `k`, or `only` of them)."""
+
+    name = "ranked"
+    only: int | None = None
+
+    def shortlist(self, rules: BaseRules[Any], state: Any, seat: int, rng: random.Random,
+                  k: int) -> list[JSON]:
+        return [{"n": n} for n in range(19, 19 - (self.only or k), -1)]
+
+
+def test_too_many_root_actions_are_challenged_by_the_policys_shortlist() -> None:
+    """Width 4 of twenty actions: the policy's choice and the top three of its ranking."""
+    rules = PickRules()
+    bot = SearchBot(iterations=12, policy=Ranked, width=4)
+    assert bot.choose(rules, rules.start({}, 2), 0, random.Random(3)) in (
+        {"n": 19}, {"n": 18}, {"n": 17})
+    assert bot.root is not None
+    assert sorted(a.action["n"] for a in bot.root.arms.values()) == [0, 17, 18, 19]
+
+
+def test_a_short_shortlist_is_filled_with_other_actions_drawn_at_random() -> None:
+    class One(Ranked):
+        only = 1
+
+    rules = PickRules()
+    picked = set()
+    for seed in range(5):
+        bot = SearchBot(iterations=12, policy=One, width=4)
+        bot.choose(rules, rules.start({}, 2), 0, random.Random(seed))
+        assert bot.root is not None
+        arms = sorted(a.action["n"] for a in bot.root.arms.values())
+        assert len(arms) == 4 and arms[0] == 0 and arms[-1] == 19
+        picked.update(arms[1:3])
+    assert len(picked) > 2  # drawn, not fixed
+
+
+def test_without_a_ranking_the_challengers_are_drawn_at_random() -> None:
+    rules = PickRules()
+    arms = []
+    for seed in range(3):
+        bot = SearchBot(iterations=12, policy=FirstBot, width=4)
+        bot.choose(rules, rules.start({}, 2), 0, random.Random(seed))
+        assert bot.root is not None and len(bot.root.arms) == 4
+        arms.append(sorted(a.action["n"] for a in bot.root.arms.values()))
+    assert all(a[0] == 0 for a in arms) and len({tuple(a) for a in arms}) > 1
+
+
 # -- the real games -----------------------------------------------------------------------
 
 
