@@ -26,10 +26,11 @@ read.
   `leaf` value, a playout stops `depth` decisions after it leaves the tree.
 - The root's actions are the policy's choice and up to `width - 1` others: all when they
   fit, else the policy's next best where it ranks them (`engine.bots.Ranking`; Superstar
-  Showdown's hundreds of Plays), the rest drawn at random. The budget is spread over them by sequential halving
-  (Karnin, Koren and Somekh), the policy's choice kept to the end; the last challenger
-  replaces it only when its paired gain is clear (`confidence` standard errors), so a
-  search on a small budget errs toward the heuristic rather than toward noise.
+  Showdown's hundreds of Plays), the rest drawn at random. The budget is spread over
+  them by sequential halving (Karnin, Koren and Somekh), the policy's choice kept to the
+  end; the last challenger replaces it only when its paired gain is clear (`confidence`
+  standard errors), so a search on a small budget errs toward the heuristic rather than
+  toward noise.
 
 Budget: `iterations` playouts, spent in whole batches (times `scale(state)` when a game
 sizes its budget by the state, e.g. by the number of seats a playout runs through), and
