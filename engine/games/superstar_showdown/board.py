@@ -85,7 +85,19 @@ class Board:
 
     def in_ring(self, square: Square) -> bool:
         """Ring canvas, Ropes and Turnbuckles are in the ring; the floor is not (SS-013)."""
-        return self.kind(square) is not Kind.OUTSIDE
+        return square in self.ring
+
+    @functools.cached_property
+    def ring(self) -> frozenset[Square]:
+        """Every square in the ring (`in_ring`), for a membership test in a hot loop."""
+        return frozenset((r, c) for r, row in enumerate(self.kinds)
+                         for c, kind in enumerate(row) if kind is not Kind.OUTSIDE)
+
+    @functools.cached_property
+    def turnbuckles(self) -> frozenset[Square]:
+        """Every Turnbuckle square."""
+        return frozenset((r, c) for r, row in enumerate(self.kinds)
+                         for c, kind in enumerate(row) if kind is Kind.TURNBUCKLE)
 
     def neighbours(self, square: Square) -> list[Square]:
         """The up to eight squares one step away (moves go any direction, SS-053)."""

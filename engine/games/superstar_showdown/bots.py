@@ -36,9 +36,6 @@ from engine.protocol import JSON, BaseRules, IllegalAction
 TYPE_VALUE = {CardType.SLAM: 5.0, CardType.GRAPPLE: 2.0, CardType.STRIKE: 2.0,
               CardType.MANEUVER: 2.0, CardType.BLOCK: -2.0}
 BOT_BOUNCES = 2
-_SQUARES = [(r, c) for r in range(BOARD.rows) for c in range(BOARD.cols)]
-_IN_RING = frozenset(sq for sq in _SQUARES if BOARD.in_ring(sq))
-_TURNBUCKLES = frozenset(sq for sq in _SQUARES if BOARD.kind(sq) is Kind.TURNBUCKLE)
 
 
 def _chebyshev(a: Square, b: Square) -> int:
@@ -230,23 +227,23 @@ class HeuristicBot:
         zone = BOARD.tag_zones[seat]
         partners = ([m.pos for _, m in me.ringside() if m.pos in zone]
                     if self._wants_tag(s, seat) else [])
+        ring, turnbuckles = BOARD.ring, BOARD.turnbuckles
 
         def score_of(mine: Square, theirs: Square, line: int) -> float:
             score = 0.0
-            adjacent = abs(mine[0] - theirs[0]) + abs(mine[1] - theirs[1]) == 1
+            adjacent = orthogonally_adjacent(mine, theirs)
             power = base
             if momentum and line > 0 and adjacent:
                 power += line + bonus
             if power and adjacent:
-                score += 6.0 + 2.0 * power + (2.0 if theirs in _TURNBUCKLES else 0.0)
-            mine_in = mine in _IN_RING
+                score += 6.0 + 2.0 * power + (2.0 if theirs in turnbuckles else 0.0)
+            mine_in, theirs_in = mine in ring, theirs in ring
             score += 2.0 if mine_in else -4.0
-            theirs_in = theirs in _IN_RING
             if leading and adjacent and mine_in and theirs_in:
                 score += 2.0  # set up a Pin
             if not theirs_in and not leading:
                 score += 1.0
-            score -= 0.3 * max(abs(mine[0] - theirs[0]), abs(mine[1] - theirs[1]))
+            score -= 0.3 * _chebyshev(mine, theirs)
             if partners and any(near(pos, mine) and pos != mine for pos in partners):
                 score += 5.0  # worn down: reach a fresh teammate to Tag Out
             return score

@@ -232,9 +232,7 @@ class SuperstarShowdownRules(BaseRules[State]):
 
     def _legal(self, s: State, seat: int) -> list[Action]:
         """The legal actions of a side (internally a 'seat' is a side: 0 Red, 1 Blue)."""
-        if s.phase is Phase.OVER or s.shuffles or self._event_chance(s):
-            return []
-        if seat not in self._deciders(s):
+        if not self._waits_for(s, seat):
             return []
         if s.phase in (Phase.DRAFT, Phase.SEND_IN, Phase.BONUS, Phase.TAG):
             return self._event_options(s, seat)
@@ -278,11 +276,15 @@ class SuperstarShowdownRules(BaseRules[State]):
         self._diagnose(state, side, act)
         raise IllegalAction("illegal_action", "That action is not legal now.")
 
+    def _waits_for(self, s: State, seat: int) -> bool:
+        """Whether a decision of the side is pending (no chance event before it)."""
+        return not (s.phase is Phase.OVER or s.shuffles or self._event_chance(s)) and (
+            seat in self._deciders(s))
+
     def _plays(self, s: State, seat: int, cards: tuple[str, ...]) -> bool:
-        """Whether `cards` is one of the side's legal Plays: three distinct cards of its
-        hand, in the Play step, with its cards not yet committed."""
-        return (s.phase is Phase.PLAY and not (s.shuffles or self._event_chance(s))
-                and seat in self._deciders(s) and len(cards) == SPOTS
+        """Whether `cards` is one of the side's legal Plays (one of `_legal`'s ordered
+        trios): three distinct cards of its hand, in the Play step, its turn to play."""
+        return (s.phase is Phase.PLAY and self._waits_for(s, seat) and len(cards) == SPOTS
                 and len(set(cards)) == SPOTS and all(c in s.sides[seat].hand for c in cards))
 
     # -- applying ----------------------------------------------------------------------
