@@ -1,7 +1,7 @@
 """What one better decision is worth: the heuristic's choices against every alternative.
 
-`.venv/bin/python -m benchmarks.decision_gaps GAME [GAMES] [PLAYOUTS]` (two-seat games;
-defaults 4 games and 100 playouts; `BENCH_WORKERS` processes).
+`.venv/bin/python -m benchmarks.decision_gaps GAME [GAMES] [PLAYOUTS] [--true-state]`
+(two-seat games; defaults 4 games and 100 playouts; `BENCH_WORKERS` processes).
 
 It plays GAMES seeded heuristic-against-heuristic matches and stops at every decision
 with a choice. There every legal action is played out PLAYOUTS times on worlds the
@@ -14,6 +14,11 @@ Summed over a match's decisions, the gains say how much a search that could tell
 actions apart (a one-step improvement of the heuristic, which is what playouts with the
 heuristic as policy can find) would take from it, and the playouts it took to tell them
 apart say whether a decision's time budget can afford that.
+
+With `--true-state` the playouts start from the match's true state instead (the rival's
+hand and every deck order known, the dice not): a seat that knew all that could gain as
+much, and the seat that does not can gain no more, so the sum is a ceiling on what a
+one-step improvement of the heuristic can take.
 """
 
 from __future__ import annotations
@@ -66,32 +71,33 @@ def decisions(job: tuple[str, int]) -> list[tuple[Any, int, JSON]]:
 
 
 def paired(game: str, state: Any, seat: int, actions: list[JSON], playouts: int,
-           rng: random.Random) -> list[list[float]]:
-    """Each action's rewards over `playouts` shared worlds and chance seeds."""
+           rng: random.Random, true_state: bool = False) -> list[list[float]]:
+    """Each action's rewards over `playouts` shared worlds and chance seeds (the true
+    state itself for every world with `true_state`)."""
     rules = registry.get_rules(game)
     bot = SearchBot(policy=lambda: registry.get_bot(game, "heuristic"))
     rewards: list[list[float]] = [[] for _ in actions]
     for _ in range(playouts):
         seed = rng.getrandbits(48)
-        world = rules.determinize(state, seat, random.Random(seed))
+        world = state if true_state else rules.determinize(state, seat, random.Random(seed))
         for i, action in enumerate(actions):
             rewards[i].append(bot.playout(rules, world, seat, action, seed))
     return rewards
 
 
-def gap(job: tuple[str, Any, int, JSON, int, int]) -> Gap:
+def gap(job: tuple[str, Any, int, JSON, int, int, bool]) -> Gap:
     """Select the best action on PLAYOUTS paired playouts, then measure it anew."""
-    game, state, seat, chosen, playouts, seed = job
+    game, state, seat, chosen, playouts, seed, true_state = job
     rules = registry.get_rules(game)
     legal = rules.legal_actions(state, seat)
     mine = [action_key(a) for a in legal].index(action_key(chosen))
     rng = random.Random(seed)
-    first = paired(game, state, seat, legal, playouts, rng)
+    first = paired(game, state, seat, legal, playouts, rng, true_state)
     best = max(range(len(legal)), key=lambda i: (sum(first[i]), i == mine))
     spent = playouts * len(legal)
     if best == mine:
         return Gap(chosen["type"], len(legal), True, 0.0, 0.0, spent)
-    again = paired(game, state, seat, [legal[best], chosen], 2 * playouts, rng)
+    again = paired(game, state, seat, [legal[best], chosen], 2 * playouts, rng, true_state)
     gains = [b - h for b, h in zip(*again, strict=True)]
     n = len(gains)
     mean = sum(gains) / n
@@ -101,17 +107,22 @@ def gap(job: tuple[str, Any, int, JSON, int, int]) -> Gap:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    true_state = "--true-state" in args
     game, (games, playouts) = game_and_counts(
-        args, "decision_gaps GAME [GAMES] [PLAYOUTS]", (4, 100))
+        [a for a in args if a != "--true-state"],
+        "decision_gaps GAME [GAMES] [PLAYOUTS] [--true-state]", (4, 100))
     with ProcessPoolExecutor(workers()) as pool:
         found = [d for ds in pool.map(decisions, [(game, FIRST_SEED + i) for i in range(games)])
                  for d in ds]
-        jobs = [(game, s, seat, a, playouts, i) for i, (s, seat, a) in enumerate(found)]
+        jobs = [(game, s, seat, a, playouts, i, true_state)
+                for i, (s, seat, a) in enumerate(found)]
         gaps = list(pool.map(gap, jobs, chunksize=1))
     total = sum(g.gain for g in gaps)
     error = math.sqrt(sum(g.error ** 2 for g in gaps))
+    worlds = "the true state" if true_state else "worlds the seat could be in"
     print(f"{game}: {len(gaps)} decisions with a choice over {games} heuristic matches, "
-          f"{playouts} paired playouts an action, the best measured again on {2 * playouts}")
+          f"{playouts} paired playouts an action from {worlds}, the best measured again "
+          f"on {2 * playouts}")
     print(f"  validated gain of the best action over the heuristic's, summed over a match: "
           f"{total / games:+.3f} (standard error {error / games:.3f})")
     kinds: dict[str, list[Gap]] = defaultdict(list)

@@ -555,10 +555,37 @@ def test_decision_gaps_measures_the_best_action_again_on_fresh_worlds() -> None:
         assert len(rules.legal_actions(state, seat)) > 1
         assert action in rules.legal_actions(state, seat)
     state, seat, action = found[0]
-    measured = gap(("supershow", state, seat, action, 3, 0))
+    measured = gap(("supershow", state, seat, action, 3, 0, False))
     actions = len(rules.legal_actions(state, seat))
     assert measured.actions == actions
     if measured.heuristic_best:
         assert (measured.gain, measured.playouts) == (0.0, 3 * actions)
     else:
         assert measured.playouts == 3 * actions + 6 and -1.0 <= measured.gain <= 1.0
+
+
+def test_decision_gaps_on_the_true_state_plays_every_pair_from_the_state_itself() -> None:
+    """benchmarks/decision_gaps --true-state: no world is sampled, so an action's rewards
+    are the playouts of the state itself on each seed, and they differ from those of
+    sampled worlds on the same seeds."""
+    from benchmarks.decision_gaps import paired
+
+    rules = registry.get_rules("supershow")
+    state, seat, _ = next(d for d in _decisions_with_a_play(rules))
+    actions = rules.legal_actions(state, seat)[:2]
+    bot = SearchBot(policy=lambda: registry.get_bot("supershow", "heuristic"))
+    seeds = random.Random(3)
+    expected = [[bot.playout(rules, state, seat, a, seed) for a in actions]
+                for seed in [seeds.getrandbits(48) for _ in range(40)]]
+    true_state = paired("supershow", state, seat, actions, 40, random.Random(3), True)
+    sampled = paired("supershow", state, seat, actions, 40, random.Random(3))
+    assert true_state == [list(column) for column in zip(*expected, strict=True)]
+    assert sampled != true_state
+
+
+def _decisions_with_a_play(rules: Any) -> Any:
+    from benchmarks.decision_gaps import decisions
+
+    for state, seat, action in decisions(("supershow", 5001)):
+        if action["type"] == "play":
+            yield state, seat, action
