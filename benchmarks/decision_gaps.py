@@ -17,8 +17,8 @@ apart say whether a decision's time budget can afford that.
 
 With `--true-state` the playouts start from the match's true state instead (the rival's
 hand and every deck order known, the dice not): a seat that knew all that could gain as
-much, and the seat that does not can gain no more, so the sum is a ceiling on what a
-one-step improvement of the heuristic can take.
+much, and the seat that does not can gain no more, so the sum is about a ceiling on what
+a one-step improvement of the heuristic can take.
 """
 
 from __future__ import annotations

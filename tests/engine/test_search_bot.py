@@ -568,10 +568,10 @@ def test_decision_gaps_on_the_true_state_plays_every_pair_from_the_state_itself(
     """benchmarks/decision_gaps --true-state: no world is sampled, so an action's rewards
     are the playouts of the state itself on each seed, and they differ from those of
     sampled worlds on the same seeds."""
-    from benchmarks.decision_gaps import paired
+    from benchmarks.decision_gaps import decisions, paired
 
     rules = registry.get_rules("supershow")
-    state, seat, _ = next(d for d in _decisions_with_a_play(rules))
+    state, seat, _ = next(d for d in decisions(("supershow", 5001)) if d[2]["type"] == "play")
     actions = rules.legal_actions(state, seat)[:2]
     bot = SearchBot(policy=lambda: registry.get_bot("supershow", "heuristic"))
     seeds = random.Random(3)
@@ -581,11 +581,3 @@ def test_decision_gaps_on_the_true_state_plays_every_pair_from_the_state_itself(
     sampled = paired("supershow", state, seat, actions, 40, random.Random(3))
     assert true_state == [list(column) for column in zip(*expected, strict=True)]
     assert sampled != true_state
-
-
-def _decisions_with_a_play(rules: Any) -> Any:
-    from benchmarks.decision_gaps import decisions
-
-    for state, seat, action in decisions(("supershow", 5001)):
-        if action["type"] == "play":
-            yield state, seat, action
