@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchmarks import game_and_counts, workers
+from benchmarks.search_bound import Clairvoyant
 from engine import registry
 from engine.bots.ismcts import SearchBot, action_key
 from engine.playout import play_match
@@ -76,10 +77,11 @@ def paired(game: str, state: Any, seat: int, actions: list[JSON], playouts: int,
     state itself for every world with `true_state`)."""
     rules = registry.get_rules(game)
     bot = SearchBot(policy=lambda: registry.get_bot(game, "heuristic"))
+    searcher = Clairvoyant if true_state else SearchBot  # whose worlds: the state's or sampled
     rewards: list[list[float]] = [[] for _ in actions]
     for _ in range(playouts):
         seed = rng.getrandbits(48)
-        world = state if true_state else rules.determinize(state, seat, random.Random(seed))
+        world = searcher._world(rules, state, seat, random.Random(seed))
         for i, action in enumerate(actions):
             rewards[i].append(bot.playout(rules, world, seat, action, seed))
     return rewards
