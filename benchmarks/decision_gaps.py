@@ -76,12 +76,12 @@ def paired(game: str, state: Any, seat: int, actions: list[JSON], playouts: int,
     """Each action's rewards over `playouts` shared worlds and chance seeds (the true
     state itself for every world with `true_state`)."""
     rules = registry.get_rules(game)
-    bot = SearchBot(policy=lambda: registry.get_bot(game, "heuristic"))
-    searcher = Clairvoyant if true_state else SearchBot  # whose worlds: the state's or sampled
+    kind = Clairvoyant if true_state else SearchBot  # whose worlds: the state's or sampled
+    bot = kind(policy=lambda: registry.get_bot(game, "heuristic"))
     rewards: list[list[float]] = [[] for _ in actions]
     for _ in range(playouts):
         seed = rng.getrandbits(48)
-        world = searcher._world(rules, state, seat, random.Random(seed))
+        world = bot._world(rules, state, seat, random.Random(seed))
         for i, action in enumerate(actions):
             rewards[i].append(bot.playout(rules, world, seat, action, seed))
     return rewards
