@@ -204,7 +204,8 @@ class GameSpec:
         resolved: JSON = {}
         for name, opt in self.options.items():
             value = given.get(name, opt.default)
-            if opt.choices and value not in opt.choices:
+            if opt.choices and not any(type(value) is type(c) and value == c
+                                       for c in opt.choices):
                 raise IllegalAction(
                     "bad_option", f"Option {name!r} must be one of {list(opt.choices)}."
                 )

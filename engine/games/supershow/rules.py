@@ -203,7 +203,8 @@ class SupershowRules(BaseRules[State]):
             decks.append(CATALOG.competitors[key].deck if given is None
                          else build_deck(key, given))
         referee = resolved["referee"]
-        if referee is not None and referee not in CATALOG.competitors:
+        if referee is not None and (not isinstance(referee, str)
+                                    or referee not in CATALOG.competitors):
             raise IllegalAction("bad_option", "Option 'referee' must be a Competitor key.")
         ringside = _ringside(resolved["ringside"], comps, resolved["ringside_kind"])
         if mtype.key == "tag_team":
