@@ -246,7 +246,9 @@ MODEL = PlackettLuce()
 def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
     """(player ids, place) per side with people on it; None unless two sides have people.
 
-    A seat held by a person is that person's side. In an Event, a seat played for a team
+    A seat held by a person is that person's side. A person on two sides (one user
+    holding both seats of a hot-seat match) would be rated against themselves, so such a
+    match is not rated. In an Event, a seat played for a team
     entrant stands for every member of the team, so the whole team is rated together, once
     however many seats it holds (at its worst place, as the Event records it).
     """
@@ -269,7 +271,10 @@ def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
             place = max(placements[index], sides[side][1]) if side in sides \
                 else placements[index]
             sides[side] = (players, place)
-    return list(sides.values()) if len(sides) >= 2 else None
+    rated = [pk for players, _ in sides.values() for pk in players]
+    if len(sides) < 2 or len(rated) != len(set(rated)):
+        return None
+    return list(sides.values())
 
 
 def _team_members_by_seat(match: Match) -> dict[int, tuple[str, list[int]]]:

@@ -185,6 +185,18 @@ def test_ratings_follow_matches_between_people(player: Any, player2: Any) -> Non
     assert winner.matches == loser.matches == 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_hot_seat_match_against_yourself_is_not_rated(player: Any, player2: Any) -> None:
+    """One user holding both seats plays both sides; that rates nobody against anybody."""
+    for user in (player, player2):  # the same two-seat table, once hot-seat, once real
+        match = match_services.create_match(
+            game=GAME, options={}, seats=[{"player": player.username}, {"player": user.username}],
+            created_by=player)
+        match_services.forfeit_seat(match=match, seat=1)
+    assert Rating.objects.get(game=GAME, player__user=player).matches == 1
+    assert projections.RatingHistory.objects.filter(player__user=player).count() == 1
+
+
 def snapshot() -> dict[str, list[tuple[Any, ...]]]:
     """Every projection row by content (ids are not part of a projection)."""
     return {
