@@ -111,7 +111,7 @@ def create_event(*, name: str, game: str, format: str, by: Any, season: Season |
     if not (name or "").strip():
         raise LeagueError("bad_name", "An Event needs a name.")
     fmt_options = _format_options(format, format_options, rules.spec)
-    resolved = _match_options(rules, match_options)
+    resolved = _match_options(rules, match_options, _table_sizes(fmt_options, rules.spec))
     if deadline_policy not in Event.DeadlinePolicy.values:
         raise LeagueError("bad_policy", "The deadline policy is 'bot' or 'forfeit'.")
     if deadline_bot not in registry.bot_names(game):
@@ -129,17 +129,27 @@ def create_event(*, name: str, game: str, format: str, by: Any, season: Season |
     return event
 
 
-def _match_options(rules: Any, given: dict[str, Any] | None) -> dict[str, Any]:
+def _match_options(rules: Any, given: dict[str, Any] | None,
+                   tables: Iterable[int]) -> dict[str, Any]:
     """Every match's options, defaults filled in; a Superstar Showdown Event's `event`
-    option is checked whole, and the engine must be able to start a match with them."""
+    option is checked whole, and the engine must be able to start a match with them at
+    every table size the Event may deal."""
     try:
         resolved: dict[str, Any] = rules.spec.resolve_options(given)
         if showdown.is_event(rules.spec.key, resolved):
             showdown.check_event(resolved["event"])
-            rules.start(resolved, rules.spec.min_seats)
+        for n_seats in tables:
+            rules.start(resolved, n_seats)
     except IllegalAction as exc:
         raise LeagueError(exc.code, exc.message) from None
     return resolved
+
+
+def _table_sizes(fmt_options: dict[str, Any], spec: Any) -> range:
+    """The seats an Event's matches may have: a pod's (heats), else two."""
+    if "pod_size" in fmt_options:
+        return range(fmt_options["min_pod_size"], fmt_options["pod_size"] + 1)
+    return range(2, 3)
 
 
 def create_showdown_event(*, by: Any, preset: str | None = None, matches: Any = None,
@@ -178,11 +188,15 @@ def create_showdown_event(*, by: Any, preset: str | None = None, matches: Any = 
     return event
 
 
+MOST_ENTRANTS_CHECKED = 64
+
+
 def _format_options(key: str, given: dict[str, Any] | None, spec: Any) -> dict[str, Any]:
-    try:
-        options = read_options(formats.get_format(key).options, given or {})
-    except formats.FormatError as exc:
-        raise LeagueError(exc.code, exc.message) from None
+    """The format's options, checked before anything is written: the game seats every
+    table they deal, and some field of 2 to 64 entrants can start with them (a bound such
+    as Swiss rounds depends on the field, which is not known yet)."""
+    fmt = _try_format(lambda: formats.get_format(key))
+    options = _try_format(lambda: read_options(fmt.options, given or {}))
     pod = options.get("pod_size")
     if pod is not None and not spec.min_seats <= pod <= spec.max_seats:
         raise LeagueError("bad_pod_size", f"{spec.title} seats {spec.min_seats}-"
@@ -190,7 +204,23 @@ def _format_options(key: str, given: dict[str, Any] | None, spec: Any) -> dict[s
     if pod is None and spec.min_seats > 2:
         raise LeagueError("needs_heats", f"{spec.title} needs at least {spec.min_seats} "
                                          "at a table: choose the heats format.")
-    return options
+    if "min_pod_size" in options:
+        if "min_pod_size" not in (given or {}):
+            options["min_pod_size"] = max(options["min_pod_size"], spec.min_seats)
+        elif options["min_pod_size"] < spec.min_seats:
+            raise LeagueError("bad_pod_size", f"{spec.title} needs {spec.min_seats} at a "
+                                              f"table: min_pod_size cannot be "
+                                              f"{options['min_pod_size']}.")
+    refusal: formats.FormatError | None = None
+    for n in range(2, MOST_ENTRANTS_CHECKED + 1):
+        try:
+            fmt.start([f"e{i}" for i in range(1, n + 1)], options)
+            return options
+        except formats.FormatError as exc:
+            refusal = exc  # the largest field's bounds are the widest to quote
+    assert refusal is not None
+    raise LeagueError(refusal.code, f"No field of up to {MOST_ENTRANTS_CHECKED} entrants "
+                                    f"can start with these options: {refusal.message}")
 
 
 def create_team(*, name: str, members: list[str], by: Any) -> Team:

@@ -402,3 +402,63 @@ def test_a_withdrawal_mid_event_ends_their_match_and_the_event_goes_on(organizer
     assert events.record_match_result(match=link.match) is False
     top = Standing.objects.filter(event=event).order_by("rank").first()
     assert top is not None and top.entrant.key != a
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("game", "fmt", "format_options", "match_options", "code"), [
+    ("royal_rumble", "round_robin", {}, {"round_limit": -5}, "bad_option"),
+    ("super_showdown", "swiss", {"rounds": 0}, {}, "bad_option"),
+    ("super_showdown", "swiss", {"rounds": 99}, {}, "bad_option"),
+    ("royal_rumble", "heats", {"pod_size": 4, "advance": 0}, {}, "bad_option"),
+    ("super_showdown", "multistage", {"groups": 0}, {}, "bad_option"),
+    ("ultimate_showdown", "heats", {"pod_size": 4, "min_pod_size": 2}, {}, "bad_pod_size"),
+    # a Triple Threat in pods of three, but Competitors named for two seats
+    ("supershow", "heats", {"pod_size": 3, "min_pod_size": 3},
+     {"match_type": "triple_threat_first_fall", "competitors": ["mira_quickstep", "ox_valdane"]},
+     "bad_option"),
+    # heats seat pods of two to four, a One-on-One seats two
+    ("supershow", "heats", {"pod_size": 4}, {}, "bad_seat_count"),
+])
+def test_options_no_match_or_field_could_use_are_refused_when_the_event_is_created(
+        organizer: Any, game: str, fmt: str, format_options: dict[str, Any],
+        match_options: dict[str, Any], code: str) -> None:
+    """An Event whose options fail only at Start would sit in Draft for good."""
+    with pytest.raises(events.LeagueError) as refused:
+        events.create_event(name="Night", game=game, format=fmt, by=organizer,
+                            format_options=format_options, match_options=match_options)
+    assert refused.value.code == code
+    assert not Event.objects.exists()
+
+
+@pytest.mark.django_db
+def test_swiss_rounds_are_checked_against_the_largest_field_not_the_smallest(
+        organizer: Any) -> None:
+    """Five rounds need at least 32 entrants, who may still enter: the Event is taken."""
+    event = make_event(organizer, fmt="swiss", format_options={"rounds": 5})
+    assert event.format_options["rounds"] == 5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_heats_seat_no_pod_below_the_games_fewest_seats(organizer: Any) -> None:
+    """Ultimate Showdown needs three at a table. Six entrants in pods of four play two pods
+    of three whose two winners would meet in a final of two, which the game cannot seat:
+    Start refuses instead of leaving the Event running with nothing to play. Nine (three
+    pods of three, their winners a final of three) start."""
+    event = events.create_event(name="Heats", game="ultimate_showdown", format="heats",
+                                by=organizer, format_options={"pod_size": 4, "advance": 1})
+    assert event.format_options["min_pod_size"] == 3
+    for i in range(6):
+        events.add_entrant(event=event, by=organizer, bot="random", name=f"Bot {i + 1}")
+    with pytest.raises(events.LeagueError) as refused:
+        events.start_event(event=event, by=organizer)
+    assert refused.value.code == "bad_option"
+    event.refresh_from_db()
+    assert event.status == Event.Status.DRAFT
+    for i in range(6, 9):
+        events.add_entrant(event=event, by=organizer, bot="random", name=f"Bot {i + 1}")
+    events.start_event(event=event, by=organizer)
+    event.refresh_from_db()
+    assert event.status != Event.Status.DRAFT
+    tables = list(Match.objects.filter(event_match__event=event).order_by("pk").values_list(
+        "n_seats", flat=True))
+    assert tables[:3] == [3, 3, 3] and set(tables) == {3}  # the bots play on to the final
