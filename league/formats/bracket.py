@@ -7,6 +7,10 @@ results tells, for every node, whether its entrants are known and who went on:
 - both slots are active entrants: the node is played (ready until its result is in);
 - otherwise it decides itself: a bye (an empty slot) or a withdrawn entrant gives the
   other side the node, and nobody drops out of it to a losers' bracket.
+
+A node that decided itself stays decided when its winner withdraws later: they went on
+and may have played on, so the nodes they reached keep them (and their results count).
+Each withdrawal keeps such walkovers as they stood (`BracketState.walkovers`).
 """
 
 from __future__ import annotations
@@ -85,6 +89,7 @@ class BracketState:
     options: BracketOptions
     results: Mapping[str, MatchResult] = field(default_factory=dict)
     withdrawn: frozenset[str] = frozenset()
+    walkovers: Mapping[str, str | None] = field(default_factory=dict)
 
 
 @dataclass
@@ -157,6 +162,10 @@ def _resolve_node(node: Node, state: BracketState, res: Resolution) -> None:
         res.winners[node.id] = winner
         res.losers[node.id] = next(e for e in slots if e != winner)
         return
+    if node.id in state.walkovers:
+        res.winners[node.id] = state.walkovers[node.id]
+        res.losers[node.id] = None
+        return
     active = [e for e in slots if e is not None and e not in state.withdrawn]
     if len(active) < 2:
         res.winners[node.id] = active[0] if active else None
@@ -219,13 +228,18 @@ class BracketFormat:
         """The entrant leaves: each node they would play is a walkover from now on."""
         check_withdrawal(state.entrants, state.withdrawn, entrant)
         require(not self.is_complete(state), "event_complete", "The bracket is decided.")
-        return replace(state, withdrawn=state.withdrawn | {entrant})
+        _, res = self.layout(state)
+        settled = {node: winner for node, winner in res.winners.items()
+                   if node not in state.results}
+        return replace(state, withdrawn=state.withdrawn | {entrant},
+                       walkovers={**state.walkovers, **settled})
 
     def add_entrant(self, state: BracketState, entrant: str) -> BracketState:
         """A late entrant as the lowest seed, only while no result is in."""
         check_new_entrant(state.entrants, entrant)
         require(not state.results, "already_started", "The bracket has started.")
-        return replace(state, entrants=(*state.entrants, entrant))
+        # Nobody has played: the byes and walkovers are dealt again with the new seed.
+        return replace(state, entrants=(*state.entrants, entrant), walkovers={})
 
     def pair_by_hand(
         self, state: BracketState, pairings: Sequence[Sequence[str | None]]

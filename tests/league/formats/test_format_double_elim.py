@@ -130,3 +130,28 @@ def test_a_withdrawn_entrant_gives_walkovers_in_both_brackets() -> None:
     state = play_out(DE, state)
     assert ranks(DE, state)["s4"] == 4
     assert {row.entrant: row.withdrawn for row in DE.standings(state)}["s4"]
+
+
+def test_a_walkover_winner_who_withdraws_later_keeps_the_matches_they_played() -> None:
+    """s1 goes on by walkover (s4 withdrew), beats s2, then withdraws: W1-1 stays s1's,
+    so s2 still dropped to the losers' bracket and its live match there still counts; its
+    winner takes the grand final from the absent s1."""
+    state = DE.start(seeds(4))
+    state = DE.withdraw(state, "s4")  # W1-1 s1-s4: s1 by walkover
+    state = DE.record(state, finish("W1-2", "s2", "s3"))
+    assert slots(DE.ready(state)) == {"W2-1": ("s1", "s2")}
+    state = DE.record(state, finish("W2-1", "s1", "s2"))
+    assert slots(DE.ready(state)) == {"L2-1": ("s3", "s2")}
+    state = DE.withdraw(state, "s1")
+    assert not DE.is_complete(state)
+    assert slots(DE.ready(state)) == {"L2-1": ("s3", "s2")}
+    state = DE.record(state, finish("L2-1", "s2", "s3"))
+    assert DE.is_complete(state)  # the grand final: s2 against the withdrawn s1
+    assert ranks(DE, state)["s2"] == 1
+    assert ranks(DE, state)["s3"] < ranks(DE, state)["s4"]
+
+
+def test_a_late_entrant_takes_a_bye_that_a_withdrawal_had_settled() -> None:
+    state = DE.withdraw(DE.start(seeds(3)), "s3")  # s1's bye W1-1 settled, s2 walks over
+    state = DE.add_entrant(state, "s4")
+    assert slots(DE.ready(state)) == {"W1-1": ("s1", "s4")}
