@@ -30,7 +30,6 @@ Codes raised by the formats:
     missing_placement  a seated entrant has no placement
     bad_placement      a place that is not an integer from 1 to the number of seats
     draw_not_allowed   a draw where the format needs a winner (elimination brackets)
-    tie_at_cut         a heat tied across the places that advance
     event_complete     a change after the event has ended
     unknown_option, bad_option, unknown_format   options and registry look-ups
 """

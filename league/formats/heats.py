@@ -6,8 +6,9 @@ by their place, then seed. When the field fits in one pod it plays the final pod
 placements are the top of the final standings. Everyone else ranks by the round they went
 out in, then their place in that pod (then the `tiebreaks`, figures only), ties shared.
 
-Pod ids: `P{round}-{pod}`. A heat tied across the places that advance is refused
-(`tie_at_cut`): the organizer breaks the tie first. A withdrawn entrant in an unplayed pod
+Pod ids: `P{round}-{pod}`. A heat tied across the places that advance (a forfeit leaves
+the others sharing first) sends on the better seeds of the tied: their shared place
+stands in the standings, but only those sent on go on. A withdrawn entrant in an unplayed pod
 leaves its seats (ranked last of that pod); a pod left with no more entrants than advance
 decides itself. A late entrant is taken only before the first result (the pods are dealt
 again); there is no hand pairing.
@@ -137,8 +138,6 @@ class Heats:
         require(_is_open(state, pod), "not_ready", f"{pod.id} is not ready to be played.")
         seated = _view(state, pod).entrants
         check_placements(result, seated, draws=True)
-        if not _is_final(state, pod):
-            _check_cut(result, state.options.advance)
         return _advance(replace(state, results={**state.results, pod.id: result}))
 
     def is_complete(self, state: HeatsState) -> bool:
@@ -226,13 +225,6 @@ def _is_open(state: HeatsState, pod: Pairing) -> bool:
     return pod.id not in state.results and len(_active(state, pod)) >= least
 
 
-def _check_cut(result: MatchResult, advance: int) -> None:
-    """Refuse a tie across the last advancing place."""
-    places = sorted(result.placements.values())
-    if len(places) > advance and places[advance - 1] == places[advance]:
-        raise FormatError("tie_at_cut", f"{result.pairing_id} is tied across the top {advance}.")
-
-
 def _round_done(state: HeatsState) -> bool:
     """Whether every pod of the current round is decided (true before round 1)."""
     return not state.rounds or not any(_is_open(state, pod) for pod in state.rounds[-1])
@@ -311,6 +303,14 @@ def _place(state: HeatsState, pod: Pairing, entrant: str) -> int:
     return 0 if _is_open(state, pod) else _finish(state, pod).index(entrant) + 1
 
 
+def _goes_on(state: HeatsState, exit_: _Exit, entrant: str) -> bool:
+    """Whether the entrant is among those their last pod sends on (ties go by seed)."""
+    if not exit_.round or not exit_.place:
+        return True  # not yet played
+    pod = next(p for p in state.rounds[exit_.round - 1] if entrant in p.entrants)
+    return entrant in _finish(state, pod)[: state.options.advance]
+
+
 def _tiebreak_tables(state: HeatsState) -> dict[str, dict[str, float]]:
     """Each tiebreak's value for every entrant."""
     results = list(state.results.values())
@@ -324,7 +324,7 @@ def _row(
     results = [r for r in state.results.values() if entrant in r.placements]
     won = int(wins(results).get(entrant, 0.0))
     shared = sum(1 for r in results if r.placements[entrant] == 1) - won
-    going_on = exit_.place <= (1 if exit_.final else state.options.advance)
+    going_on = exit_.place <= 1 if exit_.final else _goes_on(state, exit_, entrant)
     withdrawn = entrant in state.withdrawn
     return StandingRow(
         rank=rank,

@@ -350,6 +350,28 @@ def test_heats_of_a_multi_seat_game_run_to_their_end(organizer: Any) -> None:
     assert champion.entrant.key in links[-1].entrants
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_forfeit_in_a_heat_sends_on_the_better_seed_of_those_left(organizer: Any,
+                                                                      player: Any) -> None:
+    """The forfeit leaves two bots sharing first across a cut of one: the Event goes on
+    (it used to refuse the result and sit running with nothing to play)."""
+    event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
+                                by=organizer, format_options={"pod_size": 3, "advance": 1})
+    human = events.add_entrant(event=event, by=organizer, player=player.username).key
+    enter_bots(event, organizer, 5)
+    events.seed_event(event=event, by=organizer, method="hand",
+                      order=[e.key for e in Entrant.objects.filter(event=event).order_by("pk")])
+    events.start_event(event=event, by=organizer)
+    pod = next(link for link in EventMatch.objects.filter(event=event, round=1)
+               if human in link.entrants)
+    assert pod.match.status == Match.Status.ACTIVE
+    events.forfeit(event=event, by=organizer, pairing=pod.pairing, entrant=human)
+    assert "result_recorded" in records(event)
+    others = [e for e in pod.entrants if e != human]
+    final = EventMatch.objects.get(event=event, round=2)
+    assert others[0] in final.entrants and others[1] not in final.entrants
+
+
 @pytest.mark.django_db
 def test_a_late_entrant_who_would_redraw_made_matches_is_refused(organizer: Any) -> None:
     """Round robin: the first round's matches exist, so a redraw is no longer possible."""

@@ -53,12 +53,17 @@ def test_pods_are_balanced_and_rounds_shrink_to_a_final_pod() -> None:
     assert plan(16, HeatsOptions(pod_size=4, advance=2)) == [[4, 4, 4, 4], [4, 4], [4]]
 
 
-def test_a_tie_across_the_advancing_places_is_refused() -> None:
+def test_a_tie_across_the_advancing_places_sends_on_the_better_seed() -> None:
+    """A forfeit leaves the others sharing first: the pod still decides who goes on."""
     state = HEATS.start(seeds(6), {"pod_size": 3, "advance": 1})
-    tied = MatchResult("P1-1", {"s1": 1, "s4": 1, "s5": 3})
-    refused("tie_at_cut", HEATS.record, state, tied)
-    below_the_cut = MatchResult("P1-1", {"s1": 1, "s4": 2, "s5": 2})
-    assert "P1-1" in HEATS.record(state, below_the_cut).results
+    assert slots(HEATS.ready(state))["P1-1"] == ("s1", "s4", "s5")
+    state = HEATS.record(state, MatchResult("P1-1", {"s4": 1, "s1": 1, "s5": 3}))
+    state = HEATS.record(state, finish("P1-2", "s6", "s2", "s3"))
+    assert slots(HEATS.ready(state)) == {"P2-1": ("s1", "s6")}
+    rows = {r.entrant: r for r in HEATS.standings(state)}
+    assert not rows["s1"].eliminated
+    assert rows["s4"].eliminated and rows["s5"].eliminated
+    assert rows["s4"].draws == 1 and rows["s4"].wins == 0
 
 
 def test_the_final_pod_may_end_in_a_shared_place() -> None:
