@@ -76,6 +76,9 @@ def _check_game(game: str) -> Any:
         raise LeagueError(exc.code, exc.message) from None
 
 
+MOST_POINTS = 100  # a season's points for one result, either way
+
+
 def create_season(*, name: str, game: str, by: Any, starts_on: Any = None,
                   ends_on: Any = None, scoring: dict[str, float] | None = None) -> Season:
     """A new season; staff only. Its creator becomes one of its organizers."""
@@ -85,9 +88,14 @@ def create_season(*, name: str, game: str, by: Any, starts_on: Any = None,
         raise LeagueError("bad_name", "A season needs a name.")
     scoring = scoring or {"win": 3, "draw": 1, "loss": 0}
     if set(scoring) != {"win", "draw", "loss"} or not all(
-        isinstance(v, int | float) for v in scoring.values()
+        isinstance(v, int | float) and not isinstance(v, bool)
+        and -MOST_POINTS <= v <= MOST_POINTS for v in scoring.values()
     ):
-        raise LeagueError("bad_scoring", "Scoring gives points for win, draw and loss.")
+        raise LeagueError("bad_scoring", "Scoring gives points for win, draw and loss, each "
+                                         f"from -{MOST_POINTS} to {MOST_POINTS}.")
+    if not scoring["win"] >= scoring["draw"] >= scoring["loss"]:
+        raise LeagueError("bad_scoring", "A win scores at least a draw, a draw at least a "
+                                         "loss.")
     if starts_on and ends_on and ends_on < starts_on:
         raise LeagueError("bad_dates", "A season cannot end before it starts.")
     with transaction.atomic():
@@ -95,6 +103,9 @@ def create_season(*, name: str, game: str, by: Any, starts_on: Any = None,
                                        ends_on=ends_on, scoring=scoring)
         season.organizers.add(by)
     return season
+
+
+LONGEST_TURN_DEADLINE = 30 * 24 * 60  # minutes
 
 
 def create_event(*, name: str, game: str, format: str, by: Any, season: Season | None = None,
@@ -116,8 +127,10 @@ def create_event(*, name: str, game: str, format: str, by: Any, season: Season |
         raise LeagueError("bad_policy", "The deadline policy is 'bot' or 'forfeit'.")
     if deadline_bot not in registry.bot_names(game):
         raise LeagueError("unknown_bot", f"{game} has no bot called {deadline_bot!r}.")
-    if turn_deadline_minutes is not None and turn_deadline_minutes <= 0:
-        raise LeagueError("bad_deadline", "A turn deadline is a positive number of minutes.")
+    if turn_deadline_minutes is not None \
+            and not 0 < turn_deadline_minutes <= LONGEST_TURN_DEADLINE:
+        raise LeagueError("bad_deadline", "A turn deadline is 1 to "
+                                          f"{LONGEST_TURN_DEADLINE} minutes (30 days).")
     with transaction.atomic():
         event = Event.objects.create(
             name=name.strip(), game=game, format=format, season=season,

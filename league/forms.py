@@ -6,7 +6,6 @@ options) are checked once, by `league.events`.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -14,6 +13,7 @@ from django import forms
 
 from league import events, showdown
 from league.models import Event, Season, Team
+from matches.forms import JSON_INPUT, read_json
 
 FORMAT_CHOICES = [
     ("single_elimination", "Single elimination"),
@@ -40,7 +40,7 @@ def _json_object(text: str, what: str) -> dict[str, Any]:
     if not (text or "").strip():
         return {}
     try:
-        value = json.loads(text)
+        value = read_json(text)
     except ValueError as exc:
         raise forms.ValidationError(f"{what} are not valid JSON: {exc}.") from None
     if not isinstance(value, dict):
@@ -80,14 +80,15 @@ class EventForm(forms.Form):
     game = forms.ChoiceField()
     format = forms.ChoiceField(choices=FORMAT_CHOICES)
     format_options = forms.CharField(
-        required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 3}),
+        required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 3, **JSON_INPUT}),
         help_text='JSON, e.g. {"third_place": true}; the options of each format are listed '
                   "below.")
     match_options = forms.CharField(
-        required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 2}),
+        required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 2, **JSON_INPUT}),
         help_text='JSON options of every match, e.g. {"best_of": 3}.')
     turn_deadline_minutes = forms.IntegerField(
-        required=False, min_value=1, help_text="Empty: no deadline.")
+        required=False, min_value=1, max_value=events.LONGEST_TURN_DEADLINE,
+        help_text="Empty: no deadline.")
     deadline_policy = forms.ChoiceField(choices=Event.DeadlinePolicy.choices)
     deadline_bot = forms.ChoiceField(help_text="The bot that takes a late seat.")
     hold_rounds = forms.BooleanField(
@@ -144,7 +145,8 @@ class ShowdownEventForm(forms.Form):
     season = forms.ChoiceField(required=False)
     preset = forms.ChoiceField(required=False)
     matches = forms.IntegerField(initial=3, required=False, label="Number of Matches",
-                                 help_text="At least two (SS-127).")
+                                 max_value=showdown.MAX_MATCHES,
+                                 help_text=f"Two to {showdown.MAX_MATCHES} (SS-127).")
     superstars_per_team = forms.TypedChoiceField(
         choices=[(n, str(n)) for n in range(1, showdown.MAX_PER_TEAM + 1)], coerce=int,
         initial=showdown.DEFAULT_PER_TEAM, label="Superstars per team")
@@ -317,7 +319,7 @@ class SimulationForm(forms.Form):
         help_text="One bot per seat, in seat order (the number of bots is the seat count).")
     matches = forms.IntegerField(initial=1000)
     options = forms.CharField(
-        required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 2}),
+        required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 2, **JSON_INPUT}),
         help_text='The game\'s options as JSON, e.g. {"best_of": 3}.')
     balance = forms.BooleanField(
         required=False, label="Balance run",

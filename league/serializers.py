@@ -36,6 +36,7 @@ from matches.models import Match
 from matches.serializers import SeatSerializer
 
 OUTCOMES = ["win", "draw", "loss"]
+LARGEST_ID = 2**63 - 1  # a BigAutoField; past it a filter is a 400, not an overflow
 
 
 def outcome_of(placements: list[int], seat: int) -> str:
@@ -138,7 +139,8 @@ class LeagueEventCreateSerializer(serializers.Serializer):
 class EventQuerySerializer(serializers.Serializer):
     """Filters of the Event list."""
 
-    season = serializers.IntegerField(required=False, help_text="Only this season's Events.")
+    season = serializers.IntegerField(required=False, min_value=1, max_value=LARGEST_ID,
+                                      help_text="Only this season's Events.")
     game = serializers.CharField(required=False, help_text="Only this game.")
     status = EventStatusField(required=False)
 
@@ -377,7 +379,7 @@ class PlayedMatchSerializer(serializers.ModelSerializer):
 
 class MatchHistoryQuerySerializer(serializers.Serializer):
     game = serializers.CharField(required=False, help_text="Only this game.")
-    season = serializers.IntegerField(required=False,
+    season = serializers.IntegerField(required=False, min_value=1, max_value=LARGEST_ID,
                                       help_text="Only matches of this season's Events.")
     opponent = serializers.CharField(required=False,
                                      help_text="Only matches where this user held another seat.")
@@ -424,8 +426,8 @@ class RankingSerializer(serializers.Serializer):
 
 
 class RoundScoreQuerySerializer(serializers.Serializer):
-    match = serializers.IntegerField(required=False, min_value=1)
-    player = serializers.IntegerField(required=False, min_value=1)
+    match = serializers.IntegerField(required=False, min_value=1, max_value=LARGEST_ID)
+    player = serializers.IntegerField(required=False, min_value=1, max_value=LARGEST_ID)
     game = serializers.CharField(required=False, max_length=64)
 
 

@@ -16,12 +16,12 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_sche
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.authtoken.models import Token
 from rest_framework.decorators import action
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_json import JSONParser
 from engine import registry
 from league.services import RegistrationError, register_player
 from matches import services
@@ -207,13 +207,16 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
     @action(detail=True, methods=["post"], url_path="actions")
     def submit(self, request: Request, pk: str) -> Response:
         match = self.get_object()
-        body = ActionSerializer(data=request.data)
+        given = request.data
+        header = request.headers.get("Idempotency-Key")
+        if header is not None and isinstance(given, dict) and given.get("idempotency_key") is None:
+            given = {**given, "idempotency_key": header}  # checked like the body's own key
+        body = ActionSerializer(data=given)
         body.is_valid(raise_exception=True)
         data = body.validated_data
         seq = services.submit_action(
             match=match, seat=data["seat"], action=data["action"], user=request.user,
-            expected_seq=data.get("expected_seq"),
-            key=data.get("idempotency_key") or request.headers.get("Idempotency-Key"),
+            expected_seq=data.get("expected_seq"), key=data.get("idempotency_key"),
         )
         return Response({"seq": seq}, status=status.HTTP_201_CREATED)
 

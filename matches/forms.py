@@ -10,6 +10,20 @@ from django import forms
 OPEN_SEAT = "open"
 PLAYER_SEAT = "player"
 BOT_PREFIX = "bot:"
+# Phones type curly quotes into text fields ("smart punctuation"); JSON wants straight ones.
+STRAIGHT_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2033": '"'})
+JSON_INPUT = {"autocapitalize": "none", "autocorrect": "off", "spellcheck": "false"}
+
+
+def read_json(text: str) -> Any:
+    """A value typed or posted as JSON; ValueError when it is not JSON, or is NaN or
+    Infinity (no JSON column stores them) or nested too deep to read."""
+    def refuse(constant: str) -> Any:
+        raise ValueError(f"{constant} is not a JSON number")
+    try:
+        return json.loads(text.translate(STRAIGHT_QUOTES), parse_constant=refuse)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
 
 
 class RegisterForm(forms.Form):
@@ -41,12 +55,14 @@ class CreateMatchForm(forms.Form):
                                help_text="All seats besides yours get the chosen opponent.")
     options = forms.CharField(
         required=False, max_length=2000,
-        widget=forms.TextInput(attrs={"placeholder": '{"match_type": "birdcage"}'}),
+        widget=forms.TextInput(attrs={"placeholder": '{"match_type": "birdcage"}',
+                                      **JSON_INPUT}),
         help_text="Optional game options as JSON; each game's options are listed below.")
 
     def __init__(self, *args: Any, games: list[tuple[str, str]],
-                 bots: list[str], **kwargs: Any) -> None:
+                 bots: list[str], me: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.me = me
         self.fields["game"].choices = games
         self.fields["opponent"].choices = [
             *[(f"{BOT_PREFIX}{name}", f"Bot: {name}") for name in bots],
@@ -59,7 +75,7 @@ class CreateMatchForm(forms.Form):
         if not raw:
             return {}
         try:
-            options = json.loads(raw)
+            options = read_json(raw)
         except ValueError:
             raise forms.ValidationError("Options are a JSON object, e.g. "
                                         '{"best_of": 3}.') from None
@@ -69,8 +85,12 @@ class CreateMatchForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        if data.get("opponent") == PLAYER_SEAT and not data.get("username", "").strip():
+        named = data.get("username", "").strip()
+        if data.get("opponent") == PLAYER_SEAT and not named:
             self.add_error("username", "Name the player you want to play.")
+        elif data.get("opponent") == PLAYER_SEAT and named == self.me:
+            # The pages play one seat a player (the API can play both, naming the seat).
+            self.add_error("username", "Name another player: you already hold the first seat.")
         return data
 
     def seat_specs(self, me: str) -> list[dict[str, Any]]:
@@ -87,12 +107,12 @@ class CreateMatchForm(forms.Form):
 class ActionForm(forms.Form):
     """One legal action posted back verbatim, with an idempotency key."""
 
-    action = forms.CharField()
+    action = forms.CharField(max_length=4000)  # the longest legal action is far shorter
     key = forms.CharField(max_length=64, required=False)
 
     def clean_action(self) -> dict[str, Any]:
         try:
-            action = json.loads(self.cleaned_data["action"])
+            action = read_json(self.cleaned_data["action"])
         except ValueError:
             raise forms.ValidationError("The action is not valid JSON.") from None
         if not isinstance(action, dict):

@@ -98,7 +98,7 @@ def quick_play(request: HttpRequest) -> HttpResponse:
 @require_POST
 def create(request: HttpRequest) -> HttpResponse:
     """Create a match from the lobby form."""
-    form = _create_form(request.POST)
+    form = _create_form(request.POST, me=request.user.get_username())
     if not form.is_valid():
         return _render_lobby(request, form, status=400)
     try:
@@ -220,11 +220,11 @@ def _quick_games() -> list[str]:
     return [game for game in QUICK_GAMES if game in registered]
 
 
-def _create_form(data: Any = None) -> CreateMatchForm:
+def _create_form(data: Any = None, me: str = "") -> CreateMatchForm:
     games = registry.games()
     bots = sorted({name for key in games for name in registry.bot_names(key)})
     choices = [(key, rules.spec.title) for key, rules in sorted(games.items())]
-    return CreateMatchForm(data, games=choices, bots=bots, initial={"game": QUICK_GAME})
+    return CreateMatchForm(data, games=choices, bots=bots, me=me, initial={"game": QUICK_GAME})
 
 
 def _game_options() -> list[dict[str, Any]]:

@@ -143,6 +143,28 @@ def test_a_repeated_idempotency_key_answers_the_first_seq_and_writes_nothing(
     assert toy_match.events.count() == 3
 
 
+@pytest.mark.parametrize("key", ["", "   ", "k" * 200])
+def test_an_idempotency_key_header_is_checked_like_the_bodys(
+        player_api: APIClient, toy_match: Match, key: str) -> None:
+    """An empty or overlong header was taken as is: an empty key blocked every later
+    action (409 key_reused), a long one failed the column on PostgreSQL."""
+    body = {"seat": 0, "action": first_legal(player_api, toy_match.pk)}
+    response = player_api.post(actions_url(toy_match.pk), body, format="json",
+                               HTTP_IDEMPOTENCY_KEY=key)
+    assert (response.status_code, response.json()["code"]) == (400, "invalid")
+    assert "idempotency_key" in response.json()["detail"]
+    assert toy_match.events.count() == 2
+
+
+@pytest.mark.parametrize("raw", ["[" * 5000, '{"seat": ' * 3000, '{"seat": 0, "action": NaN}'])
+def test_an_unreadable_body_is_400_parse_error(player_api: APIClient, toy_match: Match,
+                                               raw: str) -> None:
+    response = player_api.post(actions_url(toy_match.pk), raw, content_type="application/json")
+    assert (response.status_code, response.json()["code"]) == (400, "parse_error")
+    created = player_api.post("/api/matches/", raw, content_type="application/json")
+    assert (created.status_code, created.json()["code"]) == (400, "parse_error")
+
+
 def test_acting_in_a_match_that_has_not_started_is_409(player: Any,
                                                        player_api: APIClient) -> None:
     match = services.create_match(game=TOY, options={},

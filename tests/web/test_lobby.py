@@ -109,8 +109,30 @@ def test_a_match_type_chosen_in_the_lobby_reaches_the_game(alice_client: Client)
     assert match.n_seats == 4 and match.status == "active"
 
 
+def test_naming_myself_as_the_opponent_is_refused(alice_client: Client, player: Any) -> None:
+    """The pages play one seat a player: a match against myself could never go on."""
+    response = alice_client.post(reverse("match_create"), {
+        "game": "super_showdown", "opponent": "player", "username": player.username,
+        "seats": 2,
+    })
+    assert response.status_code == 400
+    assert b"Name another player" in response.content
+    assert not Match.objects.exists()
+
+
+def test_options_typed_with_a_phones_curly_quotes_are_read(alice_client: Client) -> None:
+    response = alice_client.post(reverse("match_create"), {
+        "game": "supershow", "opponent": "bot:random", "seats": 6, "username": "",
+        "options": "{\u201cmatch_type\u201d: \u201cbirdcage\u201d}",
+    })
+    assert response.status_code == 302
+    assert Match.objects.get().options["match_type"] == "birdcage"
+
+
 @pytest.mark.parametrize(("options", "message"), [
     ("{not json", b"Options are a JSON object"),
+    ("[" * 1999, b"Options are a JSON object"),  # nested past the recursion limit
+    ('{"best_of": NaN}', b"Options are a JSON object"),
     ('{"match_type": "cage_of_doom"}', b"match_type"),
     ('{"colour": "red"}', b"Unknown option"),
 ])

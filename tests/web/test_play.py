@@ -98,10 +98,15 @@ def test_an_illegal_action_is_refused_in_the_partial_without_a_500(
     assert plain.status_code == 400 and b"That action is not legal now." in plain.content
 
 
-def test_unreadable_action_json_is_refused(alice_client: Client, pages: Any) -> None:
+@pytest.mark.parametrize("action", ["{not json", "[" * 5000, '{"a": ' * 3000,
+                                    '{"type": NaN}', '{"type": "' + "x" * 5000 + '"}'])
+def test_unreadable_action_json_is_refused(alice_client: Client, pages: Any,
+                                           action: str) -> None:
     match = pages.quick_play(alice_client)
-    response = pages.act(alice_client, match, "{not json", "k")
+    seq = match.seq
+    response = pages.act(alice_client, match, action, "k")
     assert response.status_code == 200 and b"could not be read" in response.content
+    assert Match.objects.get(pk=match.pk).seq == seq
 
 
 def test_an_outsider_sees_the_spectator_view_without_any_hand_card(

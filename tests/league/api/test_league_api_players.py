@@ -104,7 +104,8 @@ def test_the_history_filters_by_season(player_api: APIClient, alice: Player, sea
     assert ids(player_api.get(f"{url}?season={other.pk}")) == set()
 
 
-@pytest.mark.parametrize("query", ["result=victory", "season=autumn"])
+@pytest.mark.parametrize("query", ["result=victory", "season=autumn",
+                                   "season=99999999999999999999999"])
 def test_a_bad_filter_is_refused(player_api: APIClient, alice: Player, query: str) -> None:
     response = player_api.get(f"/api/players/{alice.pk}/matches/?{query}")
     assert (response.status_code, response.json()["code"]) == (400, "invalid")

@@ -124,6 +124,14 @@ REFUSALS: dict[str, tuple[Setup, int, str]] = {
     "a season scoring only wins": (lambda r: ("/api/seasons/", {"name": "X", "game": GAME,
                                                                 "scoring": {"win": 3}}),
                                    400, "bad_scoring"),
+    "a season scoring a loss above a win": (
+        lambda r: ("/api/seasons/", {"name": "X", "game": GAME,
+                                     "scoring": {"win": -5, "draw": 1, "loss": 0}}),
+        400, "bad_scoring"),
+    "a season scoring past a hundred points": (
+        lambda r: ("/api/seasons/", {"name": "X", "game": GAME,
+                                     "scoring": {"win": 10**30, "draw": 1, "loss": 0}}),
+        400, "bad_scoring"),
     "a season ending before it starts": (
         lambda r: ("/api/seasons/", {"name": "X", "game": GAME, "starts_on": "2025-05-01",
                                      "ends_on": "2025-04-01"}), 400, "bad_dates"),
@@ -135,6 +143,16 @@ REFUSALS: dict[str, tuple[Setup, int, str]] = {
     "an Event with an unknown format option": (
         lambda r: ("/api/events/", event_body(format_options={"colour": "red"})),
         400, "unknown_option"),
+    "an Event whose match options start no match": (
+        lambda r: ("/api/events/", event_body(game="royal_rumble",
+                                              match_options={"round_limit": -5})),
+        400, "bad_option"),
+    "an Event with Swiss rounds no field can play": (
+        lambda r: ("/api/events/", event_body(format="swiss", format_options={"rounds": 99})),
+        400, "bad_option"),
+    "an Event with a turn deadline past thirty days": (
+        lambda r: ("/api/events/", event_body(turn_deadline_minutes=10**30)), 400,
+        "bad_deadline"),
     "an Event with an unknown match option": (
         lambda r: ("/api/events/", event_body(match_options={"colour": "red"})),
         400, "unknown_option"),

@@ -86,6 +86,8 @@ def test_a_season_organizer_creates_an_event_with_format_options(
     ({"format_options": "[1, 2]"}, "Format options are a JSON object", 400),
     ({"format_options": '{"rounds": 3}'}, "Unknown option(s): [&#x27;rounds&#x27;]", 400),
     ({"match_options": '{"best_of": 2}'}, "best_of", 400),
+    ({"format_options": '{"third_place": NaN}'}, "Format options are not valid JSON", 400),
+    ({"turn_deadline_minutes": "99999999999999999999"}, "less than or equal to 43200", 400),
 ])
 def test_a_refused_event_shows_why_and_writes_nothing(
         sam_client: Client, season: Season, fields: dict[str, str], message: str,

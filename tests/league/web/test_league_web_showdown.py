@@ -99,6 +99,7 @@ def test_matches_past_the_rows_are_drawn_at_random(staff_client: Client) -> None
 @pytest.mark.parametrize(("fields", "message"), [
     ({"matches": "1"}, "at least 2 Matches (SS-127)"),
     ({"matches": ""}, "at least 2 Matches (SS-127)"),
+    ({"matches": "99999999999999999999"}, "less than or equal to"),
     ({"matches": "2", "superstars_per_team": "1", "match_1": "six_man_tag"},
      "needs 3 Superstars a team"),
     ({"match_1": "cage_fight"}, "Select a valid choice"),
