@@ -7,9 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
+from engine import registry
+from engine.protocol import IllegalAction
+from league import events
 from league.models import (
     Entrant,
     Event,
@@ -41,18 +45,55 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class KeptByEvents(admin.ModelAdmin):
+    """Players and teams an Event entered cannot be deleted: its stream names them, and
+    every replay of it would look them up. Deleting shows them as protected instead."""
+
+    entrant_field = ""
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        for obj in objs:
+            entered = sorted(set(Entrant.objects.filter(**{self.entrant_field: obj})
+                                 .values_list("event__name", flat=True)))
+            if entered:
+                protected = [*protected, f"{obj}: entered in {', '.join(entered)}"]
+        return deleted, counts, perms_needed, protected
+
+
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(KeptByEvents):
     list_display = ["display_name", "user", "created_at"]
     search_fields = ["display_name", "user__username"]
+    entrant_field = "player"
 
 
 @admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(KeptByEvents):
     list_display = ["name", "created_by", "created_at"]
     search_fields = ["name", "members__display_name"]
     filter_horizontal = ["members"]
     raw_id_fields = ["created_by"]
+    entrant_field = "team"
+
+
+class SeasonForm(forms.ModelForm):
+    """The season service's checks: a game of the registry, a scoring it can count."""
+
+    class Meta:
+        model = Season
+        fields = "__all__"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        try:
+            if "game" in data:
+                registry.get_rules(data["game"])
+            if "scoring" in data:
+                events.check_scoring(data["scoring"])
+        except (events.LeagueError, IllegalAction) as exc:
+            raise forms.ValidationError(str(exc)) from None  # "code: message"
+        return data
 
 
 @admin.register(Season)
@@ -61,6 +102,11 @@ class SeasonAdmin(admin.ModelAdmin):
     list_filter = ["game"]
     search_fields = ["name"]
     filter_horizontal = ["organizers"]
+    form = SeasonForm
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        # Its Events play the season's game; changing it would orphan them.
+        return ["game"] if obj is not None and obj.events.exists() else []
 
 
 class EventRecordInline(admin.TabularInline):
@@ -78,6 +124,26 @@ class EventRecordInline(admin.TabularInline):
         return False
 
 
+class EventForm(forms.ModelForm):
+    """The deadline settings as the Event service checks them."""
+
+    class Meta:
+        model = Event
+        fields = "__all__"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        game = self.instance.game
+        if data.get("deadline_bot") not in registry.bot_names(game):
+            self.add_error("deadline_bot", f"unknown_bot: {game} has no bot called "
+                                           f"{data.get('deadline_bot')!r}.")
+        minutes = data.get("turn_deadline_minutes")
+        if minutes is not None and not 0 < minutes <= events.LONGEST_TURN_DEADLINE:
+            self.add_error("turn_deadline_minutes", "bad_deadline: 1 to "
+                                                    f"{events.LONGEST_TURN_DEADLINE} minutes.")
+        return data
+
+
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
     """Events are made on the dashboard (the service checks season, game, format and
@@ -91,6 +157,7 @@ class EventAdmin(admin.ModelAdmin):
                        "updated_at"]
     filter_horizontal = ["organizers"]
     inlines = [EventRecordInline]
+    form = EventForm
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

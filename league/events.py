@@ -79,15 +79,9 @@ def _check_game(game: str) -> Any:
 MOST_POINTS = 100  # a season's points for one result, either way
 
 
-def create_season(*, name: str, game: str, by: Any, starts_on: Any = None,
-                  ends_on: Any = None, scoring: dict[str, float] | None = None) -> Season:
-    """A new season; staff only. Its creator becomes one of its organizers."""
-    _require(bool(by and by.is_authenticated and by.is_staff))
-    _check_game(game)
-    if not (name or "").strip():
-        raise LeagueError("bad_name", "A season needs a name.")
-    scoring = scoring or {"win": 3, "draw": 1, "loss": 0}
-    if set(scoring) != {"win", "draw", "loss"} or not all(
+def check_scoring(scoring: Any) -> None:
+    """A season's points for a win, a draw and a loss, best first, none past MOST_POINTS."""
+    if not isinstance(scoring, dict) or set(scoring) != {"win", "draw", "loss"} or not all(
         isinstance(v, int | float) and not isinstance(v, bool)
         and -MOST_POINTS <= v <= MOST_POINTS for v in scoring.values()
     ):
@@ -96,6 +90,17 @@ def create_season(*, name: str, game: str, by: Any, starts_on: Any = None,
     if not scoring["win"] >= scoring["draw"] >= scoring["loss"]:
         raise LeagueError("bad_scoring", "A win scores at least a draw, a draw at least a "
                                          "loss.")
+
+
+def create_season(*, name: str, game: str, by: Any, starts_on: Any = None,
+                  ends_on: Any = None, scoring: dict[str, float] | None = None) -> Season:
+    """A new season; staff only. Its creator becomes one of its organizers."""
+    _require(bool(by and by.is_authenticated and by.is_staff))
+    _check_game(game)
+    if not (name or "").strip():
+        raise LeagueError("bad_name", "A season needs a name.")
+    scoring = scoring or {"win": 3, "draw": 1, "loss": 0}
+    check_scoring(scoring)
     if starts_on and ends_on and ends_on < starts_on:
         raise LeagueError("bad_dates", "A season cannot end before it starts.")
     with transaction.atomic():

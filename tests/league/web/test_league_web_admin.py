@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from league import events
-from league.models import Event, EventRecord
+from league.models import Event, EventRecord, Player, Team
 
 pytestmark = pytest.mark.django_db
 
@@ -58,3 +58,56 @@ def test_events_are_made_on_the_dashboard_not_in_the_admin(admin_browser: Client
     event = events.create_event(name="Named", game="super_showdown", format="swiss",
                                 by=organizer)
     assert admin_browser.get(f"/admin/league/event/{event.pk}/change/").status_code == 200
+
+
+def test_a_player_or_team_an_event_entered_cannot_be_deleted(
+        admin_browser: Client, cup: Event, organizer: Any, player: Any) -> None:
+    """The Event's stream names them; deleting them broke every later step (a 500)."""
+    events.add_entrant(event=cup, by=organizer, player=player.username)
+    team = events.create_team(name="Reds", members=[player.username], by=organizer)
+    events.add_entrant(event=cup, by=organizer, team="Reds")
+    alice = Player.objects.get(user=player)
+    for url in (f"/admin/league/player/{alice.pk}/delete/",
+                f"/admin/league/team/{team.pk}/delete/"):
+        page = admin_browser.get(url).content.decode()
+        assert "entered in Cup" in page
+        admin_browser.post(url, {"post": "yes"})
+    bulk = admin_browser.post("/admin/league/team/", {
+        "action": "delete_selected", "_selected_action": [team.pk], "post": "yes"})
+    assert bulk.status_code == 200 and "entered in Cup" in bulk.content.decode()
+    assert Player.objects.filter(pk=alice.pk).exists() and Team.objects.filter(pk=team.pk).exists()
+    events.start_event(event=cup, by=organizer)  # the Event still replays
+
+
+def test_a_team_no_event_entered_can_be_deleted(admin_browser: Client, organizer: Any,
+                                                player: Any) -> None:
+    team = events.create_team(name="Spares", members=[player.username], by=organizer)
+    admin_browser.post(f"/admin/league/team/{team.pk}/delete/", {"post": "yes"})
+    assert not Team.objects.filter(pk=team.pk).exists()
+
+
+@pytest.mark.parametrize(("fields", "error"), [
+    ({"game": "chess"}, "unknown_game"),
+    ({"scoring": '{"win": 3}'}, "bad_scoring"),
+])
+def test_a_season_edited_in_the_admin_is_checked_like_a_new_one(
+        admin_browser: Client, organizer: Any, fields: dict[str, str], error: str) -> None:
+    season = events.create_season(name="Open", game="super_showdown", by=organizer)
+    data = {"name": "Open", "game": "super_showdown", "scoring": '{"win": 3, "draw": 1, '
+            '"loss": 0}', "organizers": [organizer.pk], "starts_on": "", "ends_on": "",
+            **fields}
+    response = admin_browser.post(f"/admin/league/season/{season.pk}/change/", data)
+    assert response.status_code == 200 and error in response.content.decode()
+    season.refresh_from_db()
+    assert season.game == "super_showdown" and season.scoring["draw"] == 1
+
+
+def test_an_events_deadline_bot_edited_in_the_admin_must_play_its_game(
+        admin_browser: Client, cup: Event) -> None:
+    data = {"name": cup.name, "organizers": [u.pk for u in cup.organizers.all()],
+            "turn_deadline_minutes": "30", "deadline_policy": "bot", "deadline_bot": "zzz",
+            "records-TOTAL_FORMS": "0", "records-INITIAL_FORMS": "0"}
+    response = admin_browser.post(f"/admin/league/event/{cup.pk}/change/", data)
+    assert response.status_code == 200 and "unknown_bot" in response.content.decode()
+    cup.refresh_from_db()
+    assert cup.deadline_bot == "heuristic" and cup.turn_deadline_minutes is None
