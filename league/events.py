@@ -761,6 +761,16 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
                               "other entrants; correct the later results first.", 409)
         _append(event, Kind.RESULT_CORRECTED, record.payload, by)
         _advance(event)
+        _rerate(done.matches[pairing].get("match"))
+
+
+def _rerate(match_id: int | None) -> None:
+    """A corrected result moves the ratings too: the game's are rated again in order."""
+    from league import projections
+
+    match = Match.objects.filter(pk=match_id).first() if match_id else None
+    if match is not None and match.status == Match.Status.FINISHED:
+        projections.rebuild_ratings(match.game)
 
 
 def _repaired_match(fmt: Any, state: Any, matches: dict[str, dict[str, Any]]) -> str | None:

@@ -255,7 +255,7 @@ def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
     from league.services import player_for
 
     seats = list(match.seats.order_by("index").values_list("user_id", flat=True))
-    placements = (match.result or {}).get("placements") or []
+    placements = _corrected_placements(match) or (match.result or {}).get("placements") or []
     if len(placements) != len(seats):
         return None
     teams = _team_members_by_seat(match)
@@ -275,6 +275,21 @@ def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
     if len(sides) < 2 or len(rated) != len(set(rated)):
         return None
     return list(sides.values())
+
+
+def _corrected_placements(match: Match) -> list[int] | None:
+    """Each seat's place as the Event's organizer last corrected it; None if never."""
+    link = EventMatch.objects.filter(match=match).first()
+    if link is None:
+        return None
+    correction = (EventRecord.objects.filter(event_id=link.event_id,
+                                             kind=EventRecord.Kind.RESULT_CORRECTED,
+                                             payload__pairing=link.pairing)
+                  .order_by("-seq").first())
+    if correction is None:
+        return None
+    places = correction.payload["placements"]
+    return [int(places[key]) for key in link.seat_entrants()]
 
 
 def _team_members_by_seat(match: Match) -> dict[int, tuple[str, list[int]]]:

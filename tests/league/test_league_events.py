@@ -197,6 +197,27 @@ def test_a_hot_seat_match_against_yourself_is_not_rated(player: Any, player2: An
     assert projections.RatingHistory.objects.filter(player__user=player).count() == 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_corrected_result_moves_the_ratings_too(organizer: Any, player: Any,
+                                                  player2: Any) -> None:
+    event = make_event(organizer)
+    first = events.add_entrant(event=event, by=organizer, player=player.username).key
+    second = events.add_entrant(event=event, by=organizer, player=player2.username).key
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    match_services.forfeit_seat(match=link.match, seat=link.seats_of(second)[0])
+    assert Rating.objects.get(game=GAME, player__user=player).mu > 25
+    events.correct_result(event=event, by=organizer, pairing=link.pairing,
+                          placements={first: 2, second: 1})
+    winner = Rating.objects.get(game=GAME, player__user=player2)
+    loser = Rating.objects.get(game=GAME, player__user=player)
+    assert winner.mu > 25 > loser.mu
+    assert winner.matches == loser.matches == 1
+    before = snapshot()["ratings"]
+    projections.rebuild_all()  # the projection rebuilt from the streams agrees
+    assert snapshot()["ratings"] == before
+
+
 def snapshot() -> dict[str, list[tuple[Any, ...]]]:
     """Every projection row by content (ids are not part of a projection)."""
     return {
