@@ -5,7 +5,8 @@ too) may look. The figures and the SVG come from `league.balance_report`; this m
 only finds the summary and renders it.
 
 Where a summary comes from: `SOURCES` in order, the first that has one wins: the latest
-balance simulation job of the game that finished (`SimulationJob`), else the report file
+balance simulation job of the game that finished with at least `REPORT_MATCHES` matches
+(`SimulationJob`; a smaller one is a trial, read on its own job page), else the report file
 `manage.py balance_report` writes (`benchmarks/reports/<game>.json`, shipped for every
 game).
 """
@@ -30,6 +31,8 @@ from league import balance_report
 from league.models import SimulationJob
 
 REPORTS_DIR = Path(settings.BASE_DIR) / "benchmarks" / "reports"
+# A balance job this size rates each of a few dozen characters to about +-10 points.
+REPORT_MATCHES = 500
 
 
 @dataclass(frozen=True)
@@ -41,10 +44,12 @@ class Found:
 
 
 def finished_job_summary(game: str) -> Found | None:
-    """The summary of the game's latest balance job that ran to its end."""
+    """The summary of the game's latest balance job that ran to its end, if it is large
+    enough to stand for the card set (`REPORT_MATCHES`)."""
     job = (SimulationJob.objects.filter(game=game, balance=True,
-                                        status=SimulationJob.Status.DONE)
-           .exclude(done_matches=0).defer("totals").order_by("-finished_at", "-pk").first())
+                                        status=SimulationJob.Status.DONE,
+                                        done_matches__gte=REPORT_MATCHES)
+           .defer("totals").order_by("-finished_at", "-pk").first())
     if job is None:
         return None
     when = f", finished {job.finished_at:%Y-%m-%d %H:%M} UTC" if job.finished_at else ""

@@ -116,6 +116,16 @@ def test_the_latest_finished_balance_job_wins_over_older_running_and_plain_ones(
         assert f"{other} Skylark" not in html
 
 
+def test_a_trial_job_of_a_few_matches_does_not_replace_the_report_file(
+        alice_client: Client, make_job: Callable[..., SimulationJob],
+        reports_dir: Path) -> None:
+    (reports_dir / f"{GAME}.json").write_text(json.dumps(summary(top="Filed Skylark")))
+    trial = {**summary(top="Trial Skylark"), "matches": 4, "planned": 4}
+    make_job(summary=trial)
+    html = page(alice_client).content.decode()
+    assert "Filed Skylark" in html and "Trial Skylark" not in html
+
+
 def test_without_a_job_the_report_file_is_shown(alice_client: Client,
                                                 reports_dir: Path) -> None:
     (reports_dir / f"{GAME}.json").write_text(json.dumps(summary(top="Filed Skylark")))
