@@ -139,5 +139,24 @@ def test_the_state_partial_is_204_while_the_stream_has_not_moved(
     assert b"<html" not in moved.content
 
 
+def test_a_poll_after_the_session_ended_sends_the_whole_page_to_log_in(
+        alice_client: Client, pages: Any) -> None:
+    """Not the login page swapped into the match, nor `next` set to the fragment."""
+    match = pages.quick_play(alice_client)
+    play = reverse("match_play", args=[match.id])
+    alice_client.logout()
+    polled = alice_client.get(reverse("match_state", args=[match.id]), {"seq": 0},
+                              HTTP_HX_REQUEST="true",
+                              HTTP_HX_CURRENT_URL=f"http://testserver{play}")
+    assert polled.status_code == 200 and polled.content == b""
+    assert polled["HX-Redirect"] == f"{reverse('login')}?next={play.replace('/', '%2F')}"
+    elsewhere = alice_client.get(reverse("match_state", args=[match.id]),
+                                 HTTP_HX_REQUEST="true",
+                                 HTTP_HX_CURRENT_URL="https://elsewhere.example/x")
+    assert elsewhere["HX-Redirect"] == f"{reverse('login')}?next=%2F"
+    plain = alice_client.get(play)  # without htmx the usual redirect
+    assert plain.status_code == 302 and "HX-Redirect" not in plain
+
+
 def test_the_play_page_of_an_unknown_match_is_404(alice_client: Client) -> None:
     assert alice_client.get(reverse("match_play", args=[999999])).status_code == 404
