@@ -76,6 +76,8 @@ def _request(client: Client, method: str, url: str, data: dict[str, Any],
 def _outcome(response: Any) -> str | int:
     if response.status_code == 302 and response["Location"].startswith(reverse("login")):
         return LOGIN
+    if response.get("HX-Redirect", "").startswith(reverse("login")):  # htmx: the whole page
+        return LOGIN
     if response.status_code == 403:
         return FORBIDDEN
     assert response.status_code in (200, 204, 302), response.status_code
