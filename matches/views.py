@@ -26,6 +26,9 @@ from matches.forms import ActionForm, CreateMatchForm, RegisterForm
 from matches.models import Match
 from matches.services import ServiceError
 
+# The play page's log shows the latest events; the replay has them all. A ten-seat match
+# runs to thousands, and the page is sent again at every change (on a phone, too).
+PAGE_LOG = 80
 QUICK_GAME = "super_showdown"
 # The lobby's one-click buttons, in order; the posted `game` field picks one.
 QUICK_GAMES = ("super_showdown", "superstar_showdown")
@@ -260,7 +263,8 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
 def _state_context(match: Match, user: Any, error: str | None = None) -> dict[str, Any]:
     """What the play page and its polled partial render."""
     state = services.match_state(match=match, user=user)
-    events = services.match_events(match=match, user=user)
+    earlier = max(0, match.seq - PAGE_LOG)
+    events = services.match_events(match=match, user=user, after=earlier)
     return {
         "match": match,
         "game_title": _title(match.game),
@@ -269,6 +273,7 @@ def _state_context(match: Match, user: Any, error: str | None = None) -> dict[st
         "seats": list(match.seats.select_related("user").order_by("index")),
         "actions": [_action_entry(action) for action in state["legal_actions"]],
         "events": list(reversed(events)),
+        "earlier": earlier,
         "error": error,
         "finished": match.status == FINISHED,
         "can_join": match.status == "open" and state["seat"] is None,

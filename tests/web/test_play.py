@@ -13,6 +13,7 @@ from django.urls import reverse
 from engine.games.super_showdown.view import REFERENCE
 from matches import services
 from matches.models import Match, MatchEvent
+from matches.views import PAGE_LOG
 
 # Bot seats reply in an on_commit hook, which needs real commits.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -160,3 +161,18 @@ def test_a_poll_after_the_session_ended_sends_the_whole_page_to_log_in(
 
 def test_the_play_page_of_an_unknown_match_is_404(alice_client: Client) -> None:
     assert alice_client.get(reverse("match_play", args=[999999])).status_code == 404
+
+
+def test_the_log_shows_the_latest_events_and_sends_the_rest_to_the_replay(
+        alice_client: Client) -> None:
+    """A long match's page (sent again at every change) carries its last PAGE_LOG events."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=None,
+                                  seats=[{"bot": "random"}] * 4)
+    match.refresh_from_db()
+    assert match.status == "finished" and match.seq > PAGE_LOG
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    log = page[page.index('<section class="log">'):]
+    assert log.count("<li value=") == PAGE_LOG
+    assert f'<li value="{match.seq}">' in log
+    assert f'<li value="{match.seq - PAGE_LOG}">' not in log
+    assert f"{match.seq - PAGE_LOG} earlier events" in log
