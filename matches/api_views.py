@@ -39,6 +39,8 @@ from matches.serializers import (
     QuerySerializer,
     ReplayQuerySerializer,
     ReplaySerializer,
+    ResignedSerializer,
+    ResignSerializer,
     SeatSerializer,
     StateSerializer,
     TokenSerializer,
@@ -185,6 +187,23 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
     def join(self, request: Request, pk: str) -> Response:
         seat = services.join_match(match=self.get_object(), user=request.user)
         return Response(SeatSerializer(seat).data)
+
+    @extend_schema(summary="Leave an open match, or resign a live one",
+                   description="An open match gives your seat back (a match nobody is left "
+                               "in is removed); a live one ends, your seat last and the "
+                               "others sharing first. `seat` picks one of your seats if you "
+                               "hold several. An Event's match is its organizer's to "
+                               "forfeit (409 event_match).",
+                   request=ResignSerializer,
+                   responses={200: ResignedSerializer, 400: ERRORS[400], 403: ERRORS[403],
+                              404: ERRORS[404], 409: ERRORS[409]})
+    @action(detail=True, methods=["post"])
+    def resign(self, request: Request, pk: str) -> Response:
+        body = ResignSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        outcome = services.resign(match=self.get_object(), user=request.user,
+                                  seat=body.validated_data.get("seat"))
+        return Response({"outcome": outcome})
 
     @extend_schema(summary="What your seat (or a spectator) sees now",
                    description="`legal_actions` are the items you may post back verbatim; "

@@ -107,6 +107,15 @@ class ActionSerializer(serializers.Serializer):
     idempotency_key = serializers.CharField(max_length=128, required=False, allow_null=True)
 
 
+class ResignSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, required=False, allow_null=True,
+                                    help_text="Which of your seats; default your first.")
+
+
+class ResignedSerializer(serializers.Serializer):
+    outcome = serializers.ChoiceField(choices=["left", "resigned"])
+
+
 class AppendedSerializer(serializers.Serializer):
     seq = serializers.IntegerField(read_only=True)
 

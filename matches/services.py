@@ -405,6 +405,37 @@ def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit") -> Match:
     return match
 
 
+def resign(*, match: Match, user: Any, seat: int | None = None) -> str:
+    """A player leaves a match of their own: what happened, "left" or "resigned".
+
+    An open match (still waiting for players) gives the seat back; a match nobody is left
+    seated in is removed, since nothing has been played. A live match is forfeited by the
+    seat (`seat`, else the user's first): the others share first place and it is rated
+    like any result. An Event's match is the organizer's to forfeit.
+    """
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.created_by_id is None:
+            raise ServiceError("event_match", "An Event's match is forfeited by its "
+                                              "organizer, not left.", 409)
+        if locked.status == Match.Status.FINISHED:
+            raise ServiceError("match_over", "The match is over.", 409)
+        held = list(locked.seats.filter(user=user).order_by("index"))
+        if seat is not None:
+            _check_seat(locked, seat, user)
+        elif not held:
+            raise ServiceError("not_seated", "You hold no seat in this match.", 403)
+        index = held[0].index if seat is None else seat
+        if locked.status == Match.Status.ACTIVE:
+            forfeit_seat(match=locked, seat=index, reason="resigned")
+            _copy_progress(locked, match)
+            return "resigned"
+        locked.seats.filter(index=index).update(user=None)
+        if not locked.seats.filter(user__isnull=False).exists():
+            locked.delete()
+    return "left"
+
+
 def hand_seat_to_bot(*, match: Match, seat: int, bot: str) -> Seat:
     """Give a seat to a bot (an absent player, a turn deadline); it plays at once if due."""
     if bot not in registry.bot_names(match.game):
@@ -460,14 +491,21 @@ def match_state(*, match: Match, user: Any, seat: int | None = None) -> dict[str
     stream = _replay(match)
     rules, state = stream.rules, stream.state
     pending = rules.pending(state)
+    status = _status_at(match, stream.seq)
+    served = pending.to_json()
     legal: list[JSON] = []
-    if viewer is not None and pending.kind is PendingKind.DECISION and viewer in pending.seats:
+    if status == Match.Status.FINISHED and pending.kind is not PendingKind.END:
+        # Ended off the board (a forfeit, a resignation): its stored result is the end.
+        result = Match.objects.values_list("result", flat=True).get(pk=match.pk)
+        served = {"kind": str(PendingKind.END), "seats": [], "result": result}
+    elif viewer is not None and pending.kind is PendingKind.DECISION \
+            and viewer in pending.seats:
         legal = rules.legal_actions(state, viewer)
     return {
         "seq": stream.seq,
-        "status": _status_at(match, stream.seq),
+        "status": status,
         "seat": viewer,
-        "pending": pending.to_json(),
+        "pending": served,
         "legal_actions": legal,
         "view": rules.view(state, viewer),
     }

@@ -180,6 +180,22 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def resign(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Leave an open match, or resign a live one (the others share first place)."""
+    match = get_object_or_404(Match, pk=match_id)
+    try:
+        outcome = services.resign(match=match, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, f"{exc.detail} ({exc.code})")
+        return redirect("match_play", match_id=match.id)
+    if outcome == "left":
+        messages.info(request, f"You left match #{match_id}.")
+        return redirect("lobby")
+    return redirect("match_play", match_id=match.id)
+
+
+@login_required
 @require_GET
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """Step through the stream: the view at `at` and the narration of event `at`."""
@@ -277,6 +293,9 @@ def _state_context(match: Match, user: Any, error: str | None = None) -> dict[st
         "error": error,
         "finished": match.status == FINISHED,
         "can_join": match.status == "open" and state["seat"] is None,
+        # An Event's matches (made by the system, no creator) are the organizer's to end.
+        "can_resign": state["seat"] is not None and match.status != FINISHED
+        and match.created_by_id is not None,
         "view_templates": _game_templates(match.game, "_view.html", "matches/_view_generic.html"),
         "actions_templates": _game_templates(match.game, "_actions.html", "matches/_actions.html"),
     }

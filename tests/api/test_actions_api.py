@@ -255,3 +255,19 @@ def test_a_player_plays_the_super_showdown_bots_to_the_end_through_the_api(
         assert created.status_code == 201, created.content
         final = play_through_api(created.json()["id"], {0: client}, seed=3)
         assert final["status"] == "finished", bot
+
+
+def test_resigning_through_the_api(player: Any, player2: Any, player_api: APIClient) -> None:
+    match = services.create_match(game=TOY, options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"player": player2.username}])
+    refused = player_api.post(f"/api/matches/{match.pk}/resign/", {"seat": 1}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_your_seat")
+    done = player_api.post(f"/api/matches/{match.pk}/resign/", {}, format="json")
+    assert (done.status_code, done.json()) == (200, {"outcome": "resigned"})
+    detail = player_api.get(f"/api/matches/{match.pk}/").json()
+    assert detail["status"] == "finished"
+    state = player_api.get(state_url(match.pk)).json()  # no moves offered after the end
+    assert state["legal_actions"] == [] and state["pending"]["kind"] == "end"
+    assert state["pending"]["result"]["placements"] == [2, 1]
+    again = player_api.post(f"/api/matches/{match.pk}/resign/", {}, format="json")
+    assert (again.status_code, again.json()["code"]) == (409, "match_over")

@@ -89,3 +89,54 @@ def test_a_match_played_to_the_end_is_announced_once(player, heard) -> None:
         services.submit_action(match=match, seat=0, action=state["legal_actions"][0],
                                user=player)
     assert heard == [match.pk]
+
+
+# -- leaving and resigning a match of one's own ----------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+def test_resigning_a_live_match_ends_it_with_the_resigner_last(player, player2, heard) -> None:
+    match = two_humans(player, player2)
+    assert services.resign(match=match, user=player2) == "resigned"
+    assert match.status == "finished"  # the caller's instance sees it too
+    match.refresh_from_db()
+    assert match.result["placements"] == [1, 2] and match.result["forfeit"] == 1
+    assert "resigned" in match.result["summary"]
+    assert heard == [match.pk]
+
+
+@pytest.mark.django_db
+def test_leaving_an_open_match_frees_the_seat_and_the_last_to_leave_removes_it(
+        player, player2) -> None:
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": player.username}, {"open": True},
+                                         {"open": True}])
+    services.join_match(match=match, user=player2)
+    assert services.resign(match=match, user=player) == "left"
+    assert list(match.seats.order_by("index").values_list("user", flat=True)) == [
+        None, player2.pk, None]
+    assert match.events.count() == 0
+    services.join_match(match=match, user=player)  # the freed seat is open again
+    assert services.resign(match=match, user=player) == "left"
+    assert services.resign(match=match, user=player2) == "left"
+    assert not Match.objects.filter(pk=match.pk).exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("who", "system", "finish", "code"), [
+    ("outsider", False, False, "not_seated"),
+    ("player", True, False, "event_match"),
+    ("player", False, True, "match_over"),
+])
+def test_what_cannot_be_resigned(player, player2, django_user_model, who, system, finish,
+                                 code) -> None:
+    match = services.create_match(
+        game=GAME, options={}, seats=[{"player": player.username}, {"player": player2.username}],
+        created_by=None if system else player)
+    if finish:
+        services.forfeit_seat(match=match, seat=1)
+    user = player if who == "player" else django_user_model.objects.create_user("olga")
+    with pytest.raises(services.ServiceError) as refused:
+        services.resign(match=match, user=user)
+    assert refused.value.code == code
+    match.refresh_from_db()
+    assert match.status == ("finished" if finish else "active")

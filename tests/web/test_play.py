@@ -176,3 +176,27 @@ def test_the_log_shows_the_latest_events_and_sends_the_rest_to_the_replay(
     assert f'<li value="{match.seq}">' in log
     assert f'<li value="{match.seq - PAGE_LOG}">' not in log
     assert f"{match.seq - PAGE_LOG} earlier events" in log
+
+
+def test_a_player_resigns_a_live_match_from_the_page(alice_client: Client, pages: Any) -> None:
+    match = pages.quick_play(alice_client)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    assert reverse("match_resign", args=[match.id]) in page and ">Resign<" in page
+    response = alice_client.post(reverse("match_resign", args=[match.id]))
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == "finished" and match.result["placements"][0] == 2
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    assert "You lost." in page and ">Resign<" not in page
+
+
+def test_a_player_leaves_an_open_match_from_the_page(alice_client: Client) -> None:
+    alice_client.post(reverse("match_create"), {
+        "game": "super_showdown", "opponent": "open", "seats": 2, "username": ""})
+    match = Match.objects.get()
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    assert ">Leave this match<" in page
+    response = alice_client.post(reverse("match_resign", args=[match.id]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("lobby")
+    assert f"You left match #{match.id}." in response.content.decode()
+    assert not Match.objects.exists()
