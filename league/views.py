@@ -59,6 +59,7 @@ from league.models import (
     SimulationJob,
     Standing,
 )
+from matches import services as match_services
 from matches.models import Match, Seat
 
 View = Callable[..., HttpResponse]
@@ -210,7 +211,7 @@ def season_create(request: HttpRequest) -> HttpResponse:
     try:
         created = events.create_season(by=request.user, **form.service_kwargs())
     except LeagueError as exc:
-        form.add_error(None, exc.detail)
+        form.add_error(None, match_services.shown(exc))
         return _render_dashboard(request, season_form=form, status=exc.status)
     messages.success(request, f"Season {created.name} created.")
     return redirect("league:dashboard")
@@ -226,7 +227,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
     try:
         created = events.create_event(by=request.user, **form.service_kwargs())
     except LeagueError as exc:
-        form.add_error(None, exc.detail)
+        form.add_error(None, match_services.shown(exc))
         return _render_dashboard(request, event_form=form, status=exc.status)
     return redirect("league:event_admin", event_id=created.pk)
 
@@ -241,7 +242,7 @@ def showdown_create(request: HttpRequest) -> HttpResponse:
     try:
         created = events.create_showdown_event(by=request.user, **form.service_kwargs())
     except LeagueError as exc:
-        form.add_error(None, exc.detail)
+        form.add_error(None, match_services.shown(exc))
         return _render_dashboard(request, showdown_form=form, status=exc.status)
     started = " and started" if created.status == Event.Status.RUNNING else ""
     messages.success(request, f"{created.name} created{started}.")
@@ -257,7 +258,7 @@ def team_create(request: HttpRequest) -> HttpResponse:
         try:
             team = form.save(by=request.user)
         except LeagueError as exc:
-            form.add_error(None, exc.detail)
+            form.add_error(None, match_services.shown(exc))
         else:
             messages.success(request, f"Team {team.name} created.")
             return redirect("league:dashboard")
@@ -432,7 +433,7 @@ def _panel_call(request: HttpRequest, event: Event, call: Callable[[], Any]) -> 
     try:
         call()
     except LeagueError as exc:
-        return _panel_answer(request, event, exc.detail)
+        return _panel_answer(request, event, match_services.shown(exc))
     return _panel_answer(request, event, None)
 
 
@@ -453,7 +454,7 @@ def _live_call(request: HttpRequest, event: Event, call: Callable[[], Any]) -> H
     try:
         call()
     except LeagueError as exc:
-        return _live_answer(request, event, exc.detail)
+        return _live_answer(request, event, match_services.shown(exc))
     return _live_answer(request, event, None)
 
 
@@ -843,7 +844,7 @@ def simulation_cancel(request: HttpRequest, job_id: int) -> HttpResponse:
     try:
         job = simulation.cancel_job(job=job, by=request.user)
     except LeagueError as exc:
-        error = exc.detail
+        error = match_services.shown(exc)
     if not request.htmx:
         if error:
             messages.error(request, error)

@@ -51,6 +51,11 @@ class ServiceError(Exception):
         return cls(exc.code, exc.message, 400)
 
 
+def shown(exc: Any) -> str:
+    """A refusal as a page shows it: the reason for people, then its code."""
+    return f"{exc.detail} ({exc.code})"
+
+
 def _rules(game: str) -> BaseRules[Any]:
     try:
         return registry.get_rules(game)

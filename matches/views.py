@@ -92,7 +92,7 @@ def quick_play(request: HttpRequest) -> HttpResponse:
             created_by=request.user,
         )
     except ServiceError as exc:
-        messages.error(request, exc.detail)
+        messages.error(request, services.shown(exc))
         return redirect("lobby")
     return redirect("match_play", match_id=match.id)
 
@@ -112,7 +112,7 @@ def create(request: HttpRequest) -> HttpResponse:
             created_by=request.user,
         )
     except ServiceError as exc:
-        form.add_error(None, exc.detail)
+        form.add_error(None, services.shown(exc))
         return _render_lobby(request, form, status=exc.status)
     return redirect("match_play", match_id=match.id)
 
@@ -125,7 +125,7 @@ def join(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         services.join_match(match=match, user=request.user)
     except ServiceError as exc:
-        messages.error(request, exc.detail)
+        messages.error(request, services.shown(exc))
     return redirect("match_play", match_id=match.id)
 
 
@@ -158,9 +158,9 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
     seat = services.seat_of(match, request.user)
     error, status = None, 200
     if not form.is_valid():
-        error, status = "That action could not be read.", 400
+        error, status = "That action could not be read. (bad_action)", 400
     elif seat is None:
-        error, status = "You have no seat in this match.", 403
+        error, status = "You have no seat in this match. (not_your_seat)", 403
     else:
         try:
             services.submit_action(
@@ -168,7 +168,7 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
                 user=request.user, key=form.cleaned_data["key"] or None,
             )
         except ServiceError as exc:
-            error, status = exc.detail, exc.status
+            error, status = services.shown(exc), exc.status
     if not request.htmx:
         if error is None:
             return redirect("match_play", match_id=match.id)
@@ -187,7 +187,7 @@ def resign(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         outcome = services.resign(match=match, user=request.user)
     except ServiceError as exc:
-        messages.error(request, f"{exc.detail} ({exc.code})")
+        messages.error(request, services.shown(exc))
         return redirect("match_play", match_id=match.id)
     if outcome == "left":
         messages.info(request, f"You left match #{match_id}.")
@@ -204,7 +204,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         frame = services.replay_view(match=match, user=request.user, at=at)
     except ServiceError as exc:
-        messages.error(request, exc.detail)
+        messages.error(request, services.shown(exc))
         return redirect("match_play", match_id=match.id)
     context = {
         "match": match,

@@ -93,7 +93,7 @@ def test_an_illegal_action_is_refused_in_the_partial_without_a_500(
 
     assert response.status_code == 200
     assert b"error-banner" in response.content
-    assert b"That action is not legal now." in response.content
+    assert b"That action is not legal now. (illegal_action)" in response.content
     assert Match.objects.get(pk=match.pk).seq == seq
     plain = pages.act(alice_client, match, bad, "k-illegal-2", htmx=False)
     assert plain.status_code == 400 and b"That action is not legal now." in plain.content

@@ -284,7 +284,7 @@ def test_a_forfeit_of_a_finished_match_is_refused_and_writes_nothing(
     records = EventRecord.objects.count()
     html = post(sam_client, "league:match_forfeit", duel,
                 {"pairing": link.pairing, "entrant": "e2"})
-    assert "Only a live match can be forfeited." in html
+    assert "Only a live match can be forfeited. (match_not_active)" in html
     assert EventRecord.objects.count() == records
 
 
