@@ -152,6 +152,9 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
         if params.get("game"):
             matches = matches.filter(game=params["game"])
         if params.get("status"):
+            if params["status"] not in Match.Status.values:
+                raise ServiceError("bad_status", f"A match's status is one of "
+                                                 f"{', '.join(Match.Status.values)}.", 400)
             matches = matches.filter(status=params["status"])
         if params.get("player"):
             matches = matches.filter(seats__user__username=params["player"]).distinct()

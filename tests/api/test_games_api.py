@@ -36,3 +36,21 @@ def test_the_schema_documents_the_action_body_and_error_bodies(anon_api: APIClie
     fields = doc["components"]["schemas"]["Action"]["properties"]
     assert set(fields) == {"seat", "action", "expected_seq", "idempotency_key"}
     assert set(doc["components"]["schemas"]["Error"]["properties"]) == {"code", "detail"}
+
+
+def test_every_operation_that_needs_a_signed_in_caller_documents_its_401(
+        anon_api: APIClient) -> None:
+    doc = anon_api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    signed_in = [(path, method, op) for path, ops in doc["paths"].items()
+                 for method, op in ops.items() if {} not in op.get("security", [{}])]
+    assert len(signed_in) > 40
+    for path, method, op in signed_in:
+        assert "401" in op["responses"], (method, path)
+    assert "401" not in doc["paths"]["/api/games/"]["get"]["responses"]  # open to anyone
+    assert anon_api.get("/api/matches/").status_code == 401
+
+
+def test_a_match_list_filtered_by_an_unknown_status_is_refused(player_api: APIClient) -> None:
+    response = player_api.get("/api/matches/?status=bogus")
+    assert (response.status_code, response.json()["code"]) == (400, "bad_status")
+    assert player_api.get("/api/matches/?status=open").status_code == 200
