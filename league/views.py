@@ -594,10 +594,11 @@ def _held_context(event: Event, done: events.Replayed,
 
 def _match_rows(event: Event, results: dict[str, dict[str, Any]],
                 names: dict[str, str]) -> list[dict[str, Any]]:
-    """The Event's matches in round order, with who plays and how it ended."""
+    """The Event's matches in the order they were made (a grand final after the brackets,
+    a playoff after its groups), with who plays and how it ended."""
     rows = []
     for link in (EventMatch.objects.filter(event=event).select_related("match")
-                 .order_by("round", "pairing")):
+                 .order_by("match_id")):
         placements = results.get(link.pairing, {}).get("placements", {})
         rows.append({
             "link": link, "match": link.match,

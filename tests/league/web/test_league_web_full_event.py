@@ -17,6 +17,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from league import events
 from league.models import Event, EventMatch, Standing
 from matches.models import Match
 
@@ -68,3 +69,18 @@ def test_a_four_bot_cup_plays_itself_and_the_event_page_shows_the_champion(
     assert "every 4s" not in page  # a finished Event stops polling
     live = sam_client.get(reverse("league:event_live", args=[event.pk]), **HTMX)
     assert live.content.decode().count("status-finished") == 3
+
+
+def test_a_double_elimination_lists_its_matches_in_the_order_they_were_made(
+        sam_client: Client, make_event: Any, organizer: Any) -> None:
+    """The grand final (round 1 of its own stage) comes last, not first among round 1."""
+    event = make_event(format="double_elimination", bots=4,
+                       format_options={"grand_final_reset": False})
+    events.start_event(event=event, by=organizer)
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    live = sam_client.get(reverse("league:event_live", args=[event.pk]), **HTMX).content.decode()
+    made = [link.pairing for link in EventMatch.objects.filter(event=event).order_by("match_id")]
+    assert made[-1] == "GF" and made[0] == "W1-1"
+    assert sorted(made, key=lambda p: live.index(f'<span class="muted small">{p}</span>')) \
+        == made
