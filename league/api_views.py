@@ -383,7 +383,7 @@ def match_history(user_id: int, *, game: str | None = None, season: int | None =
         found = found.filter(event_match__event__season_id=season)
     if opponent:
         found = found.filter(Exists(Seat.objects.filter(
-            match=OuterRef("pk"), user__username=opponent).exclude(user_id=user_id)))
+            match=OuterRef("pk"), user__username__iexact=opponent).exclude(user_id=user_id)))
     if result:
         found = found.filter(pk__in=_with_outcome(found, user_id, result))
     return (found.select_related("event_match__event").prefetch_related("seats__user")

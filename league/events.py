@@ -366,7 +366,7 @@ def add_entrant(*, event: Event, by: Any, player: str | None = None, team: str |
 def _entrant_payload(event: Event, player: str | None, team: str | None, bot: str | None,
                      name: str | None) -> dict[str, Any]:
     if player is not None:
-        user = get_user_model().objects.filter(username=player).first()
+        user = match_services.user_named(player)
         if user is None:
             raise LeagueError("unknown_player", f"No player called {player!r}.")
         from league.services import player_for
@@ -374,7 +374,9 @@ def _entrant_payload(event: Event, player: str | None, team: str | None, bot: st
         row = player_for(user)
         return {"name": name or row.display_name, "player": row.pk, "team": None, "bot": ""}
     if team is not None:
-        found = Team.objects.filter(name=team).first()
+        # Team names are unique ignoring case (create_team), so either spelling finds it.
+        found = (Team.objects.filter(name=team).first()
+                 or Team.objects.filter(name__iexact=team).order_by("pk").first())
         if found is None:
             raise LeagueError("unknown_team", f"No team called {team!r}.")
         if not found.members.exists():

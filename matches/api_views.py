@@ -157,7 +157,7 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
                                                  f"{', '.join(Match.Status.values)}.", 400)
             matches = matches.filter(status=params["status"])
         if params.get("player"):
-            matches = matches.filter(seats__user__username=params["player"]).distinct()
+            matches = matches.filter(seats__user__username__iexact=params["player"]).distinct()
         return matches
 
     @extend_schema(summary="List matches", parameters=LIST_FILTERS)

@@ -88,7 +88,7 @@ class CreateMatchForm(forms.Form):
         named = data.get("username", "").strip()
         if data.get("opponent") == PLAYER_SEAT and not named:
             self.add_error("username", "Name the player you want to play.")
-        elif data.get("opponent") == PLAYER_SEAT and named == self.me:
+        elif data.get("opponent") == PLAYER_SEAT and named.casefold() == self.me.casefold():
             # The pages play one seat a player (the API can play both, naming the seat).
             self.add_error("username", "Name another player: you already hold the first seat.")
         return data

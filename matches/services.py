@@ -192,7 +192,7 @@ def create_match(*, game: str, options: dict[str, Any] | None, seats: list[dict[
     users = _users_by_name([name for kind, name in specs if kind == "player"])
     # None is the system itself (the league creating an Event's matches).
     if created_by is not None and not created_by.is_staff \
-            and ("player", created_by.get_username()) not in specs:
+            and created_by.pk not in {user.pk for user in users.values()}:
         raise ServiceError("not_seated", "Take a seat in the match you create.", 403)
     with transaction.atomic():
         match = Match.objects.create(game=game, options=resolved, n_seats=len(specs),
@@ -228,10 +228,17 @@ def _seat_spec(game: str, item: Any) -> tuple[str, str]:
     raise ServiceError("bad_seat", f"Cannot read the seat {item!r}.", 400)
 
 
+def user_named(name: str) -> Any:
+    """The user called `name`, else the one so called ignoring case (sign-up keeps names
+    unique ignoring case), else None."""
+    users = get_user_model().objects
+    return (users.filter(username=name).first()
+            or users.filter(username__iexact=name).order_by("pk").first())
+
+
 def _users_by_name(names: Iterable[str]) -> dict[str, Any]:
-    wanted = set(names)
-    found = {u.get_username(): u for u in get_user_model().objects.filter(username__in=wanted)}
-    missing = sorted(wanted - set(found))
+    found = {name: user_named(name) for name in set(names)}
+    missing = sorted(name for name, user in found.items() if user is None)
     if missing:
         raise ServiceError("unknown_player", f"No player called {missing[0]!r}.", 400)
     return found

@@ -210,3 +210,16 @@ def test_a_constructed_deck_is_read_by_its_seat_alone_while_the_match_runs(
                                                                        "mira_quickstep"]
     Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
     assert decks(outsider_api) == [mine, theirs]  # the match is over: nothing is secret
+
+
+def test_a_player_is_named_in_any_case_as_at_sign_up(player: Any, player2: Any,
+                                                      player_api: APIClient) -> None:
+    """Sign-up keeps names unique ignoring case, so "ALICE" is alice."""
+    created = player_api.post("/api/matches/", {
+        "game": "super_showdown", "seats": [{"player": "ALICE"}, {"player": "Bruno"}]},
+        format="json")
+    assert created.status_code == 201
+    seated = [s["player"] for s in created.json()["seats"]]
+    assert seated == [player.username, player2.username]
+    listed = player_api.get("/api/matches/?player=BRUNO").json()["results"]
+    assert [m["id"] for m in listed] == [created.json()["id"]]

@@ -50,6 +50,19 @@ def test_an_entrant_twice_is_refused_and_nothing_is_written(organizer: Any, play
 
 
 @pytest.mark.django_db
+def test_a_team_or_player_is_entered_by_name_in_any_case(organizer: Any, player: Any) -> None:
+    """Names are unique ignoring case, so the spelling does not matter."""
+    event = make_event(organizer)
+    team = events.create_team(name="Reds", members=[player.username], by=organizer)
+    assert events.add_entrant(event=event, by=organizer, team="REDS").team_id == team.pk
+    entrant = events.add_entrant(event=event, by=organizer, player=player.username.upper())
+    assert entrant.player is not None and entrant.player.user == player
+    with pytest.raises(events.LeagueError) as refused:
+        events.add_entrant(event=event, by=organizer, team="Blues")
+    assert refused.value.code == "unknown_team"
+
+
+@pytest.mark.django_db
 def test_a_bracket_of_one_entrant_cannot_start(organizer: Any) -> None:
     event = make_event(organizer, fmt="single_elimination")
     enter_bots(event, organizer, 1)
