@@ -95,10 +95,17 @@ def _round(number: int, pairs: list[Pair]) -> list[Pairing]:
 
 
 def read_round_robin_options(options: Mapping[str, Any] | None) -> RoundRobinOptions:
-    """The options a round robin takes, checked."""
-    values = read_options(RoundRobin.options, options)
+    """The options a round robin takes, checked. It has no `bye_points` (everyone rests
+    equally often); Events stored before it was dropped hold it unset, which is let by."""
+    given = dict(options or {})
+    if "bye_points" in given and given["bye_points"] is None:
+        del given["bye_points"]
+    values = read_options(RoundRobin.options, given)
     return RoundRobinOptions(
-        values["double"], values["round_by_round"], values["tiebreaks"], scoring_from(values)
+        values["double"],
+        values["round_by_round"],
+        values["tiebreaks"],
+        scoring_from({**values, "bye_points": None}),
     )
 
 
@@ -119,7 +126,7 @@ class RoundRobin:
         OptionSpec(
             "tiebreaks", OptionKind.CRITERIA, RoundRobinOptions.tiebreaks, "Tiebreaks in order."
         ),
-        *SCORING_OPTIONS,
+        *SCORING_OPTIONS[:3],  # no bye_points: a bye is worth nothing here
     )
 
     def start(

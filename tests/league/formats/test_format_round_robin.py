@@ -112,3 +112,11 @@ def test_draws_are_counted_as_half_a_win_by_default() -> None:
     state = RR.record(state, draw("R1-1", "s1", "s2"))
     assert ranks(RR, state) == {"s1": 1, "s2": 1}
     assert [r.points for r in RR.standings(state)] == [0.5, 0.5]
+
+
+def test_a_round_robin_offers_no_bye_points_but_reads_the_unset_value_events_stored() -> None:
+    """Everyone rests once a cycle, so a bye is worth nothing; the option said otherwise."""
+    refused("unknown_option", RR.start, seeds(5), {"bye_points": 1.0})
+    state = RR.start(seeds(5), {"bye_points": None, "win_points": 3.0})
+    assert state.options.scoring.win == 3.0
+    assert "bye_points" not in {spec.name for spec in RR.options}
