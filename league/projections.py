@@ -16,6 +16,7 @@ from django.db import transaction
 from openskill.models import PlackettLuce
 
 from league import formats, showdown
+from league.formats.base import competition_ranks
 from league.models import (
     Entrant,
     Event,
@@ -99,15 +100,19 @@ def refresh_season(season: Season) -> None:
                 if key in result["placements"] and len(result["placements"]) > 1:
                     row[_outcome(result["placements"], key)] += 1
     scoring = season.scoring
-    ranked = sorted(table.values(), key=lambda r: (
-        -sum(r[o] * scoring[o] for o in ("win", "draw", "loss")), -r["win"], r["name"]))
+
+    def points(row: dict[str, Any]) -> float:
+        return float(sum(row[o] * scoring[o] for o in ("win", "draw", "loss")))
+
+    # Points, then wins; rows level on both share the place (listed by name).
+    ranked = sorted(table.values(), key=lambda r: (-points(r), -r["win"], r["name"]))
+    ranks = competition_ranks([(points(r), r["win"]) for r in ranked])
     SeasonStanding.objects.filter(season=season).delete()
     SeasonStanding.objects.bulk_create([
         SeasonStanding(season=season, name=r["name"], player_id=r["player_id"],
-                       team_id=r["team_id"], rank=i + 1, events=len(r["events"]),
-                       points=sum(r[o] * scoring[o] for o in ("win", "draw", "loss")),
-                       wins=r["win"], draws=r["draw"], losses=r["loss"])
-        for i, r in enumerate(ranked)
+                       team_id=r["team_id"], rank=rank, events=len(r["events"]),
+                       points=points(r), wins=r["win"], draws=r["draw"], losses=r["loss"])
+        for rank, r in zip(ranks, ranked, strict=True)
     ])
 
 

@@ -270,6 +270,25 @@ def test_a_season_rebuilt_from_its_streams_gives_every_row_again(organizer: Any,
     assert snapshot() == live
 
 
+@pytest.mark.django_db
+def test_entrants_level_in_the_season_table_share_its_place(organizer: Any) -> None:
+    """A knockout of four: both semi-final losers have one loss and nothing else. (Bots
+    reply in on_commit hooks, which this test's transaction never runs: forfeits decide.)"""
+    season = events.create_season(name="Winter", game=GAME, by=organizer)
+    event = events.create_event(name="Cup", game=GAME, format="single_elimination",
+                                by=organizer, season=season)
+    enter_bots(event, organizer, 4)
+    events.start_event(event=event, by=organizer)
+    for _ in range(3):  # the two semi-finals, then the final: the second seat loses each
+        link = next(link for link in EventMatch.objects.filter(event=event)
+                    if link.match.status == Match.Status.ACTIVE)
+        match_services.forfeit_seat(match=link.match, seat=1)
+        events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    table = list(projections.SeasonStanding.objects.filter(season=season)
+                 .order_by("rank", "name").values_list("rank", "wins", "losses"))
+    assert table == [(1, 2, 0), (2, 1, 1), (3, 0, 1), (3, 0, 1)]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_held_round_waits_for_the_organizer_who_may_pair_it_by_hand(organizer: Any) -> None:
     event = make_event(organizer, fmt="swiss", hold_rounds=True, format_options={"rounds": 2})
