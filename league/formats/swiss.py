@@ -141,13 +141,13 @@ class Swiss:
         return done and _round_done(state)
 
     def standings(self, state: SwissState) -> list[StandingRow]:
-        """Points (a bye is a win), then the tiebreaks in order."""
+        """Points (a bye is a win once its round is over), then the tiebreaks in order."""
         return league_table(
             state.entrants,
             games(state),
             state.options.scoring,
             state.options.tiebreaks,
-            byes=byes(state),
+            byes=byes(state, finished_rounds_only=True),
             withdrawn=state.withdrawn,
             reached=_reached(state),
         )
@@ -215,10 +215,14 @@ def games(state: SwissState) -> list[MatchResult]:
     return out
 
 
-def byes(state: SwissState) -> dict[str, int]:
-    """How many byes each entrant has had."""
+def byes(state: SwissState, finished_rounds_only: bool = False) -> dict[str, int]:
+    """How many byes each entrant has had (the standings: in rounds that are over, so a
+    round still being played, or held for the organizer to re-pair, gives no point yet)."""
     counts: dict[str, int] = {}
-    for round_ in state.rounds:
+    rounds = state.rounds
+    if finished_rounds_only and not _round_done(state):
+        rounds = rounds[:-1]
+    for round_ in rounds:
         for pairing in round_:
             if len(pairing.entrants) == 1:
                 counts[pairing.entrants[0]] = counts.get(pairing.entrants[0], 0) + 1

@@ -97,7 +97,12 @@ def test_the_bye_goes_to_the_lowest_ranked_entrant_without_one_and_counts_as_a_w
     # s5 is level with the winners now (a bye is a win), so the bye goes to s4, the lowest
     # ranked among those on 0 points who have not had one.
     assert slots(SW.pairings(state))["R2-bye"] == ("s4", None)
-    assert {r.entrant: (r.points, r.wins) for r in SW.standings(state)}["s5"] == (1.0, 1)
+    table = {r.entrant: (r.points, r.wins) for r in SW.standings(state)}
+    assert table["s5"] == (1.0, 1)
+    # s4's bye counts once round 2 is over: until then the organizer may still re-pair it.
+    assert table["s4"] == (0.0, 0)
+    state = _play_round(state)
+    assert {r.entrant: r.wins for r in SW.standings(state)}["s4"] == 1
 
 
 def test_an_organizer_may_pair_the_next_round_by_hand() -> None:
