@@ -7,8 +7,10 @@ small views when the request comes from htmx.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -23,7 +25,7 @@ from engine import registry
 from league.services import RegistrationError, register_player
 from matches import services
 from matches.forms import ActionForm, CreateMatchForm, RegisterForm
-from matches.models import Match
+from matches.models import Match, Seat
 from matches.services import ServiceError
 
 # The play page's log shows the latest events; the replay has them all. A ten-seat match
@@ -280,13 +282,15 @@ def _state_context(match: Match, user: Any, error: str | None = None) -> dict[st
     """What the play page and its polled partial render."""
     state = services.match_state(match=match, user=user)
     earlier = max(0, match.seq - PAGE_LOG)
+    seats = list(match.seats.select_related("user").order_by("index"))
     events = services.match_events(match=match, user=user, after=earlier)
     return {
         "match": match,
         "game_title": _title(match.game),
         "state": state,
         "view": state["view"],
-        "seats": list(match.seats.select_related("user").order_by("index")),
+        "seats": seats,
+        "seats_key": _seats_key(seats),
         "actions": [_action_entry(action) for action in state["legal_actions"]],
         "events": list(reversed(events)),
         "earlier": earlier,
@@ -317,9 +321,17 @@ def _game_templates(game: str, name: str, fallback: str) -> list[str]:
 
 
 def _unchanged(request: HttpRequest, match: Match) -> bool:
-    """Whether the poller already shows the match's current seq and status."""
+    """Whether the poller already shows the match's current seq, status and seats (a join
+    that leaves seats open, a seat handed to a bot, change neither seq nor status)."""
     return (request.GET.get("seq") == str(match.seq)
-            and request.GET.get("status") == match.status)
+            and request.GET.get("status") == match.status
+            and request.GET.get("seats") == _seats_key(match.seats.order_by("index")))
+
+
+def _seats_key(seats: Iterable[Seat]) -> str:
+    """Who holds each seat, in a few characters for the poll URL."""
+    holders = [f"{seat.user_id or ''}:{seat.bot}" for seat in seats]
+    return hashlib.sha1("|".join(holders).encode()).hexdigest()[:10]
 
 
 def _clamped_at(raw: str | None, last: int) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from typing import Any
 
 import pytest
@@ -127,13 +128,39 @@ def test_an_outsider_sees_the_spectator_view_without_any_hand_card(
     assert b"You have no seat in this match." in refused.content
 
 
+def poll_url(page: Any) -> str:
+    """The URL the page's state partial polls."""
+    found = re.search(r'hx-get="([^"]*/state/[^"]*)"', page.content.decode())
+    assert found is not None
+    return html.unescape(found.group(1))
+
+
+def test_a_join_that_leaves_seats_open_reaches_the_pages_already_open(
+        alice_client: Client, player2: Any) -> None:
+    """Neither seq nor status moves, but the seats line and the Join button must."""
+    alice_client.post(reverse("match_create"), {
+        "game": "royal_rumble", "opponent": "open", "seats": 3, "username": ""})
+    match = Match.objects.get()
+    poll = poll_url(alice_client.get(reverse("match_play", args=[match.id])))
+    assert alice_client.get(poll, HTTP_HX_REQUEST="true").status_code == 204
+    bruno = Client()
+    bruno.force_login(player2)
+    assert "Join this match" in bruno.get(reverse("match_play", args=[match.id])).content.decode()
+    bruno.post(reverse("match_join", args=[match.id]))
+    refreshed = alice_client.get(poll, HTTP_HX_REQUEST="true")
+    assert refreshed.status_code == 200 and player2.username in refreshed.content.decode()
+    assert "Join this match" not in bruno.get(reverse("match_play", args=[match.id])).content.decode()
+
+
 def test_the_state_partial_is_204_while_the_stream_has_not_moved(
         alice_client: Client, pages: Any) -> None:
     match = pages.quick_play(alice_client)
     match.refresh_from_db()
+    poll = poll_url(alice_client.get(reverse("match_play", args=[match.id])))
 
-    unchanged = pages.state(alice_client, match, seq=match.seq, status=match.status)
-    moved = pages.state(alice_client, match, seq=match.seq - 1, status=match.status)
+    unchanged = alice_client.get(poll, HTTP_HX_REQUEST="true")
+    moved = alice_client.get(poll.replace(f"seq={match.seq}&", f"seq={match.seq - 1}&"),
+                             HTTP_HX_REQUEST="true")
 
     assert unchanged.status_code == 204
     assert moved.status_code == 200 and b'id="match-state"' in moved.content
