@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 GAME = "supershow"
 MOST_DECISIONS = 3_000
-_BUTTON = re.compile(r'<button type="submit" class="action ss-btn[^"]*"[^>]*>(?P<label>[^<]*)'
+_BUTTON = re.compile(r'<button type="submit" class="action sx-btn[^"]*"[^>]*>(?P<label>[^<]*)'
                      r'</button>')
 _CARD_ID = re.compile(r"\b[A-F]\d\d\b")
 
@@ -84,7 +84,7 @@ def test_the_page_shows_the_competitors_my_hand_and_my_choices(
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
 
     assert 'aria-label="The ring"' in page and 'aria-label="Crowd Meter"' in page
-    assert page.count('class="ss-seat') == 2
+    assert page.count('class="sx-seat') == 2
     for p in view["players"]:
         assert html.escape(p["competitor"]["name"]) in page
         assert html.escape(p["competitor"]["gimmick"]) in page
@@ -146,7 +146,7 @@ def test_a_fatal_four_way_page_with_three_bots(
     view = services.match_state(match=match, user=player)["view"]
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
 
-    assert page.count('class="ss-seat') == 4
+    assert page.count('class="sx-seat') == 4
     for p in view["players"]:
         assert html.escape(p["competitor"]["name"]) in page
         assert (p["hand"] is None) == (p["seat"] != 0)
@@ -181,7 +181,7 @@ def test_every_match_type_renders_with_labelled_choices(
     match = start(player, bots=seats - 1, options={"match_type": match_type})
     view = services.match_state(match=match, user=player)["view"]
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
-    assert page.count('class="ss-seat') == seats
+    assert page.count('class="sx-seat') == seats
     assert_actions(page, match, player, pages)
     if view["teams"]:
         assert "Team 1" in page and "Team 2" in page
