@@ -54,7 +54,9 @@ def rr_phase(view: JSON) -> str:
     """The phase (and step) in words."""
     phase = _PHASES.get(str(view.get("phase")), str(view.get("phase")))
     step = view.get("step")
-    return f"{phase} · {_STEPS[step]}" if step in _STEPS else phase
+    if step not in _STEPS or _STEPS[step] == phase:  # not "Plan · Plan"
+        return phase
+    return f"{phase} · {_STEPS[step]}"
 
 
 def _legend_names(view: JSON) -> dict[int, str]:

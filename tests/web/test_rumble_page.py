@@ -19,6 +19,7 @@ from engine.games.royal_rumble.cards import card
 from engine.games.royal_rumble.view import PROMPTS
 from matches import services
 from matches.models import Match
+from matches.templatetags.royal_rumble import rr_phase
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -147,3 +148,11 @@ def test_the_replay_renders_the_table(alice_client: Client, player: Any, pages: 
         assert page.status_code == 200
         assert b'aria-label="The ring"' in page.content
         assert pages.action_forms(page.content) == []
+
+
+@pytest.mark.parametrize(("phase", "step", "shown"), [
+    ("plan", "choose", "Plan"), ("plan", "boost", "Plan · Plan: Boost"),
+    ("attack", "defend", "Attack · Defense"), ("end_of_turn", None, "End of Turn")])
+def test_the_phase_line_names_a_step_only_when_it_adds_something(phase: str, step: Any,
+                                                                 shown: str) -> None:
+    assert rr_phase({"phase": phase, "step": step}) == shown
