@@ -118,9 +118,9 @@ class MatchEvent(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "seq"], name="matchevent_unique_seq"),
             models.UniqueConstraint(
-                fields=["match", "idempotency_key"],
+                fields=["match", "seat", "idempotency_key"],
                 condition=models.Q(idempotency_key__isnull=False),
-                name="matchevent_unique_key",
+                name="matchevent_unique_seat_key",
             ),
         ]
 

@@ -317,7 +317,8 @@ def _append_decision(*, match: Match, seat: int, action: Any, user: Any,
     except IntegrityError:
         # Somebody appended the same seq or key first (a lock-free backend, a race).
         if key is not None:
-            first = MatchEvent.objects.filter(match_id=match.pk, idempotency_key=key).first()
+            first = MatchEvent.objects.filter(match_id=match.pk, seat=seat,
+                                              idempotency_key=key).first()
             if first is not None:
                 return first.seq, []
         raise ServiceError("stale_seq", "The match moved on; reload and try again.", 409) from None
@@ -331,11 +332,12 @@ def _check_seat(match: Match, seat: Any, user: Any) -> None:
 
 
 def _answer_for_key(match: Match, key: str, seat: int, action: Any) -> int | None:
-    """The seq a key was first answered with; a key reused for another action is refused."""
-    first = match.events.filter(idempotency_key=key).first()
+    """The seq a key was first answered with; a key the seat reused for another action is
+    refused. Keys are the seat's own: two players may happen on the same one."""
+    first = match.events.filter(seat=seat, idempotency_key=key).first()
     if first is None:
         return None
-    if first.seat != seat or first.payload.get("action") != action:
+    if first.payload.get("action") != action:
         raise ServiceError("key_reused", "That idempotency key was used for another action.",
                            409)
     return first.seq

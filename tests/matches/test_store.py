@@ -160,6 +160,15 @@ def test_a_key_reused_for_a_different_action_is_refused(
     assert (refused.value.code, refused.value.status) == ("key_reused", 409)
 
 
+def test_two_players_may_happen_on_the_same_key(toy_match: Match, player: Any,
+                                                player2: Any) -> None:
+    """A key is the seat's own: the rival's "k-1" is a new action, not a reuse."""
+    first = play_first_legal(toy_match, player, 0, key="k-1")
+    second = play_first_legal(toy_match, player2, 1, key="k-1")
+    assert (first, second) == (3, 4)
+    assert toy_match.events.filter(idempotency_key="k-1").count() == 2
+
+
 def test_a_stale_seq_is_refused_and_writes_nothing(toy_match: Match, player: Any) -> None:
     with pytest.raises(ServiceError) as refused:
         play_first_legal(toy_match, player, 0, expected_seq=1)
