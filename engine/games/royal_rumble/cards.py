@@ -213,7 +213,8 @@ def parse_card(raw: Any, kind: Kind, source: str, label: str) -> Card:
                     _int(raw, "speed", 1, 9, source, name), effects, recoil)
     if kind is Kind.BOOST:
         effects, recoil = _effects(raw.get("effects"), kind, source, name)
-        return Card(name, kind, None, _int(raw, "damage", 0, 4, source, name),
+        # RR-38: a Boost always adds damage (speed and effects are extras).
+        return Card(name, kind, None, _int(raw, "damage", 1, 4, source, name),
                     _int(raw, "speed", 0, 4, source, name, 0), effects, recoil)
     if kind is Kind.DEFENSE:
         cancels = raw.get("cancels")

@@ -450,6 +450,8 @@ class RoyalRumbleRules(BaseRules[State]):
         p.damage, p.strain, p.signature, p.fallen, p.out_at = [], 0, None, True, s.tick
         if by is not None:
             s.players[by].placards.append(key)
+        else:  # fallen to no one's attack (its own recoil): the placard is lost to the box
+            s.box.append(key)
         for r in s.reveal:
             if r.status == "waiting" and (r.seat == seat or r.target == seat):
                 owner = s.players[r.seat]

@@ -34,6 +34,7 @@ def test_there_are_150_action_cards_of_every_kind() -> None:
     types = {c.type for c in ACTIONS if c.kind is Kind.ATTACK}
     assert {str(t) for t in types} == {"kick", "strike", "move"}
     assert all(c.damage > 0 and c.speed > 0 for c in ACTIONS if c.kind is Kind.ATTACK)
+    assert all(c.damage > 0 for c in ACTIONS if c.kind is Kind.BOOST)  # RR-38
     specials = {c.special for c in ACTIONS if c.kind is Kind.SPECIAL}
     assert Special.HOLDING_ON in specials
     effects = {e for c in ACTIONS for e in c.effects}
@@ -65,6 +66,9 @@ def test_a_valid_minimal_file_loads() -> None:
                  "effects": ["teleport"]}]}, "X", "effects"),
     ({"cards": [{"kind": "boost", "name": "B", "damage": 1, "effects": ["attack_again"]}]},
      "B", "effects"),
+    # RR-38: a Boost increases the Attack's damage
+    ({"cards": [{"kind": "boost", "name": "B", "damage": 0, "effects": ["unblockable"]}]},
+     "B", "damage"),
     ({"cards": [{"kind": "defense", "name": "D", "cancels": ["slap"]}]}, "D", "cancels"),
     ({"cards": [{"kind": "special", "name": "S", "effect": "fly"}]}, "S", "effect"),
     ({"cards": [{"kind": "ref", "name": "R", "colour": "red"}]}, "R", "colour"),

@@ -211,6 +211,8 @@ def test_simultaneous_final_eliminations_leave_no_winner() -> None:
     assert result.placements[0] == result.placements[1] == 1 and result.placements[2] == 3
     assert result.figures[0]["placards"] == 2 and result.figures[0]["bragging_rights"] == 1
     assert result.figures[1]["bragging_rights"] == 0
+    # RR-54: Ironhide fell to its own recoil, so nobody takes its placard: it is lost.
+    assert "ironhide" in s.box and not any("ironhide" in p.placards for p in s.players)
 
 
 def test_the_last_legend_standing_wins_with_placements_by_elimination_order() -> None:
