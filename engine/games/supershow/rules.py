@@ -137,6 +137,26 @@ def _ringside(value: Any, comps: Sequence[str], kind: str) -> tuple[str | None, 
     return tuple(value)
 
 
+def _referee(value: Any, comps: Sequence[str]) -> str | None:
+    """SH-126: the Special Guest Referee is an extra Competitor, not one in the match (its
+    Gimmick would count twice for that seat)."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in CATALOG.competitors:
+        raise IllegalAction("bad_option", "Option 'referee' must be a Competitor key.")
+    if value in comps:
+        raise IllegalAction("bad_option", "The Special Guest Referee is an extra Competitor, "
+                                          "not one in the match.")
+    return value
+
+
+def _check_singles(match_type: str, keys: Sequence[str]) -> None:
+    """SH-082/090: each player of the team of two runs one single Competitor."""
+    if any(CATALOG.competitors[key].kind != "single" for key in keys):
+        raise IllegalAction("bad_option", f"In a {match_type} match each player of the team "
+                                          "of two runs a single Competitor.")
+
+
 def _check_tag_team(key: str, partner: str | None) -> None:
     """SH-090/096 decision: the lone seat runs a printed Tag Team, or a single Competitor
     with a second single as its ringside companion (one deck, the first's ratings, both
@@ -202,11 +222,10 @@ class SupershowRules(BaseRules[State]):
             given = decks_opt[seat] if decks_opt else None
             decks.append(CATALOG.competitors[key].deck if given is None
                          else build_deck(key, given))
-        referee = resolved["referee"]
-        if referee is not None and (not isinstance(referee, str)
-                                    or referee not in CATALOG.competitors):
-            raise IllegalAction("bad_option", "Option 'referee' must be a Competitor key.")
+        referee = _referee(resolved["referee"], comps)
         ringside = _ringside(resolved["ringside"], comps, resolved["ringside_kind"])
+        if mtype.key in ("handicap", "tag_team"):
+            _check_singles(mtype.key, comps[:2])  # SH-082/090: the team of two
         if mtype.key == "tag_team":
             _check_tag_team(comps[2], ringside[2] if ringside else None)
         teams = mtype.teams or ()
@@ -229,12 +248,17 @@ class SupershowRules(BaseRules[State]):
         limit = resolved["turn_limit"]
         if not isinstance(limit, int) or isinstance(limit, bool) or not 10 <= limit <= 300:
             raise IllegalAction("bad_option", "Option 'turn_limit' must be an integer 10-300.")
+        if resolved["count_outs"] == "on":
+            raise IllegalAction("bad_option", "The Birdcage has no count-outs (SH-112).")
+        if resolved["ringside"] is not None:
+            raise IllegalAction("bad_option", "The Birdcage drafts its Competitors, so no "
+                                              "ringside companion can be named before it.")
         players = [Player(competitor="", deck=[], in_play={o: [] for o in range(n) if o != seat})
                    for seat in range(n)]
         return State(match_type="birdcage", competitors=("",) * n, decks=((),) * n,
                      players=players, turn_limit=limit, count_outs=False,
                      dq=resolved["dq"] != "off", phase=Phase.DEAL,
-                     picks=[[] for _ in range(n)], referee=resolved["referee"])
+                     picks=[[] for _ in range(n)], referee=_referee(resolved["referee"], ()))
 
     def mtype(self, s: State) -> MatchType:
         return MATCH_TYPES[s.match_type]
@@ -446,6 +470,7 @@ class SupershowRules(BaseRules[State]):
         if (not isinstance(comps, list) or len(comps) != BIRDCAGE_SETS
                 or len(set(map(str, comps))) != BIRDCAGE_SETS
                 or not all(isinstance(k, str) and k in CATALOG.competitors for k in comps)
+                or s.referee in comps
                 or not isinstance(entrants, list)
                 or sorted(entrants, key=str) != list(range(1, n + 1))):
             raise IllegalAction("bad_outcome", "Expected six Competitors and the entrant "
@@ -475,7 +500,8 @@ class SupershowRules(BaseRules[State]):
 
     def sample_chance(self, state: State, rng: random.Random) -> JSON:
         if state.phase is Phase.DEAL and not state.shuffles:
-            comps = rng.sample(sorted(CATALOG.competitors), BIRDCAGE_SETS)
+            pool = sorted(k for k in CATALOG.competitors if k != state.referee)  # SH-126
+            comps = rng.sample(pool, BIRDCAGE_SETS)
             entrants = list(range(1, len(state.players) + 1))
             rng.shuffle(entrants)
             return {"birdcage": {"competitors": comps, "entrants": entrants}}

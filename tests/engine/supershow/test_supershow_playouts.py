@@ -71,8 +71,10 @@ def options_for(match_type: str, seed: int, rng: random.Random) -> tuple[dict, i
     options: dict = {"match_type": match_type,
                      "competitors": [rng.choice(KEYS) for _ in range(n)],
                      "turn_limit": 25 + seed % 50}
-    if seed % 5 == 1:
-        options["referee"] = rng.choice(KEYS)
+    if match_type in ("handicap", "tag_team"):
+        # SH-082/090: the team of two runs single Competitors.
+        singles = [k for k in KEYS if CATALOG.competitors[k].kind == "single"]
+        options["competitors"][:2] = [rng.choice(singles) for _ in range(2)]
     if seed % 7 == 2 and not mtype.birdcage:
         options["ringside"] = [next(k for k in KEYS if k != c) for c in options["competitors"]]
     if match_type == "tag_team":
@@ -81,8 +83,11 @@ def options_for(match_type: str, seed: int, rng: random.Random) -> tuple[dict, i
         options["competitors"][2] = rng.choice(teams)
         if "ringside" in options:
             options["ringside"][2] = None
+    if seed % 5 == 1:
+        # SH-126: an extra Competitor, not one in the match
+        options["referee"] = rng.choice([k for k in KEYS if k not in options["competitors"]])
     if seed % 3 == 0:
-        options["count_outs"] = rng.choice(["on", "off"])
+        options["count_outs"] = "off" if mtype.birdcage else rng.choice(["on", "off"])  # SH-112
     if seed % 4 == 0:
         options["dq"] = rng.choice(["on", "off"])
     return options, n

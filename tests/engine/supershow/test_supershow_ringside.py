@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 from supershow_helpers import RULES, build, dice, do
 
 from engine.games.supershow.state import Phase
-from engine.protocol import IllegalAction
+from engine.protocol import Event, IllegalAction
 
 
 def test_the_referees_gimmick_applies_to_every_competitor() -> None:
@@ -52,3 +53,35 @@ def test_ringside_companions_must_be_another_competitor_of_the_kind_allowed() ->
     assert s.ringside == ("marsh_kings", None)
     with pytest.raises(IllegalAction):
         RULES.start({"referee": "nobody"}, 2)
+
+
+@pytest.mark.parametrize(("options", "seats"), [
+    ({"referee": "ox_valdane"}, 2),  # Ox is in the match (the default pair)
+    ({"match_type": "birdcage", "referee": "nobody"}, 3),
+    ({"match_type": "birdcage", "referee": 5}, 3),
+    ({"match_type": "birdcage", "count_outs": "on"}, 4),  # SH-112: no count-outs
+    ({"match_type": "birdcage", "ringside": [None, "ox_valdane", None]}, 3),
+    ({"match_type": "tag_team", "competitors": ["twin_turbines", "mira_quickstep",
+                                                "marsh_kings"]}, 3),  # SH-090
+    ({"match_type": "handicap", "competitors": ["ox_valdane", "lighthouse_keepers",
+                                                "mira_quickstep"]}, 3),  # SH-082
+])
+def test_options_the_rulebook_rules_out_are_refused_at_the_start(options: dict,
+                                                                 seats: int) -> None:
+    """SH-126 (the Referee is an extra Competitor), SH-112, SH-082/090. A Birdcage took a
+    referee of any value and crashed at its first view; the others played on."""
+    with pytest.raises(IllegalAction) as error:
+        RULES.start(options, seats)
+    assert error.value.code == "bad_option"
+
+
+def test_a_birdcage_referee_is_never_dealt_into_the_draft() -> None:
+    """SH-126: an extra Competitor; the six the Birdcage deals are the others."""
+    state = RULES.start({"match_type": "birdcage", "referee": "granite_gus"}, 6)
+    for seed in range(40):
+        dealt = RULES.sample_chance(state, random.Random(seed))
+        assert "granite_gus" not in dealt["birdcage"]["competitors"]
+    dealt["birdcage"]["competitors"][0] = "granite_gus"
+    with pytest.raises(IllegalAction) as error:
+        RULES.apply(state, Event.chance(dealt))
+    assert error.value.code == "bad_outcome"
