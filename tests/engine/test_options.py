@@ -26,16 +26,23 @@ OPTIONS = [(key, name) for key in registry.games()
 
 
 @pytest.mark.parametrize(("game", "option"), OPTIONS)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(value=JSON_VALUES, data=st.data())
 def test_any_json_option_value_starts_a_match_or_is_refused_with_a_code(game, option, value,
                                                                         data):
     rules = registry.get_rules(game)
     n_seats = data.draw(st.integers(rules.spec.min_seats, rules.spec.max_seats))
+    # Alongside, any allowed value of the options that list theirs (a Birdcage, say).
+    others = data.draw(st.fixed_dictionaries({}, optional={
+        name: st.sampled_from(list(opt.choices))
+        for name, opt in rules.spec.options.items() if opt.choices and name != option}))
     try:
-        rules.start(rules.spec.resolve_options({option: value}), n_seats)
+        state = rules.start(rules.spec.resolve_options({**others, option: value}), n_seats)
     except IllegalAction as exc:
         assert exc.code.isidentifier() and exc.message  # bad_option, bad_deck, deck_size...
+        return
+    rules.view(state, None)  # a match taken is one that can be shown and played
+    rules.pending(state)
 
 
 @pytest.mark.parametrize("value", [["referee"], {"key": "x"}, 7])
