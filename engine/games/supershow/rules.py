@@ -1109,6 +1109,9 @@ class SupershowRules(BaseRules[State]):
             _say(s, f"{who(s, task.target)} buries {label}.")
         else:
             owner = s.players[task.owner]
+            # The searcher went through the whole deck out of sight: the table no longer
+            # knows what lies under it (keeping the rest would tell which card was taken).
+            owner.tail = []
             owner.take(act.card)
             owner.hand.append(act.card)
             _say(s, f"{who(s, task.owner)} searches the deck and takes a card into hand.")

@@ -11,7 +11,7 @@ import functools
 import random
 from collections.abc import Callable
 
-from engine.games.supershow.cards import CATALOG, Card
+from engine.games.supershow.cards import CATALOG, Card, Do
 from engine.games.supershow.state import ActionType, Phase, Player, State
 from engine.protocol import JSON, Event, EventKind
 
@@ -187,4 +187,29 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
             p.hand, pool = pool[:len(p.hand)], pool[len(p.hand):]
         fresh = iter(pool)
         p.deck = [cid if cid in sighted else next(fresh) for cid in p.deck]
+    _keep_a_find(s, seat, rng)
     return s
+
+
+def _keep_a_find(s: State, seat: int, rng: random.Random) -> None:
+    """Another seat choosing from its deck search found a card there (a search that finds
+    nothing is skipped): if the redeal put every such card in its hand, one goes back
+    into the deck in place of an unknown card, so the guess still has a choice to make."""
+    task = s.tasks[0] if s.phase is Phase.CHOOSE and s.tasks else None
+    if task is None or task.effect_do is not Do.SEARCH or task.owner == seat:
+        return
+    p = s.players[task.owner]
+
+    def found(cid: str) -> bool:
+        card = s.card(cid)
+        return ((task.find_type is None or card.type is task.find_type)
+                and (task.find_skill is None or card.skill is task.find_skill))
+
+    if any(found(cid) for cid in p.deck):
+        return
+    in_hand = sorted(cid for cid in p.hand if found(cid))
+    sighted = {cid for cid, seen in p.under() if seen}
+    slots = [i for i, cid in enumerate(p.deck) if cid not in sighted]
+    if in_hand and slots:
+        card, at = rng.choice(in_hand), rng.choice(slots)
+        p.hand[p.hand.index(card)], p.deck[at] = p.deck[at], card

@@ -83,3 +83,22 @@ def test_cards_that_went_under_face_down_are_kept_by_their_owner_alone() -> None
     redealt = {tuple(RULES.determinize(s, 0, random.Random(k)).players[1].deck[-2:])
                for k in range(20)}
     assert len(redealt) > 1  # the others may not know which cards those are
+
+
+def test_a_search_does_not_tell_the_table_which_card_it_took() -> None:
+    """Seat 1's B13 went under its deck in sight; seat 1 searches (Mat Scramble, B08) and
+    takes B13 or B14. The table's view of the deck bottom is the same either way: it was
+    the searcher who went through the deck, so nothing under it is known any more."""
+    bottoms = []
+    for pick in ("B13", "B14"):
+        s = build(hands=((1, 2), (8,)), decks=((3, 4), (5, 6, 7)), active=1, turns=(1, 1))
+        seat1 = s.players[1]
+        seat1.deck.remove("B13")
+        seat1.put_under(["B13"], seen=True)
+        assert bottom_ids(RULES.view(s, 0)["players"][1]) == ["B13"]
+        s = do(s, 1, {"type": "play", "card": "B08"})
+        if RULES.pending(s).seats == (0,):
+            s = do(s, 0, {"type": "no_stop"})
+        s = do(s, 1, {"type": "choose", "card": pick})
+        bottoms.append(bottom_ids(RULES.view(s, 0)["players"][1]))
+    assert bottoms == [[], []]

@@ -26,6 +26,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from supershow_helpers import build, do, legal
 
 from engine.bots import RandomBot
 from engine.games.supershow import RULES
@@ -133,3 +134,23 @@ def test_determinize_resamples_only_what_the_seat_cannot_see(
         stats += run(match_type, n_seats, extra, seed)
     assert stats["hidden"] > 20 and stats["stop"] > 0 and stats["kept_under"] > 0
     assert (stats["stop_others"] > 0 and stats["stop_others_without"] > 0) or n_seats == 2
+
+
+def test_a_guess_while_another_seat_searches_keeps_a_card_for_it_to_find() -> None:
+    """Seat 1's search (Mat Scramble) found its only Follow-Up, B13, in the deck. Seat 0's
+    guesses redeal seat 1's hand and deck, where B13 may land in the hand; but the search
+    found a card, so a guess keeps one in the deck (here B13 itself) and the search has a
+    choice to make (it had none in 31 of 200 guesses)."""
+    follow_ups = [14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26]
+    s = build(hands=((1, 2), (8, 1, 2)), decks=((3, 4), (13, 5, 6)),
+              discards=((), follow_ups), active=1, turns=(1, 1))
+    s = do(do(s, 1, {"type": "play", "card": "B08"}), 0, {"type": "no_stop"})
+    assert legal(s, 1)
+    hands = set()
+    for seed in range(200):
+        guess = RULES.determinize(s, 0, random.Random(seed))
+        assert legal(guess, 1) == [{"type": "choose", "card": "B13"}], seed
+        assert sorted(guess.players[1].hand + guess.players[1].deck) == sorted(
+            s.players[1].hand + s.players[1].deck)
+        hands.add(tuple(sorted(guess.players[1].hand)))
+    assert len(hands) > 1  # the hand is still redealt
