@@ -540,9 +540,9 @@ class SupershowRules(BaseRules[State]):
         s.turn_rolls += 1
         for die in dice:
             _say(s, f"{who(s, die.seat)} rolls {die.skill.upper()} for {die.value}.")
-        pair = self._double_team_pair(s)
-        if pair:
-            s.offer, s.phase = pair, Phase.DOUBLE
+        pairs = self._double_team_pairs(s)
+        if pairs:
+            s.offer, s.phase = pairs[0], Phase.DOUBLE
             return
         self._settle_roll(s)
 
@@ -559,8 +559,10 @@ class SupershowRules(BaseRules[State]):
         top = max(scores.values())
         return [seat for seat, v in scores.items() if v == top and v > 0]
 
-    def _double_team_pair(self, s: State) -> tuple[int, ...]:
-        """SH-065/074: the pair that may Double Team after this roll, first player first."""
+    def _double_team_pairs(self, s: State) -> list[tuple[int, int]]:
+        """SH-065/074/103: the pairs that may Double Team after this roll, the highest die
+        first, each first player first: a pair that declines passes the offer to the next
+        (in a Tornado Tag Team both teams may have one)."""
         rule = self.mtype(s).double_team
         dice = {d.seat: d for d in s.last_roll}
         pairs = [(a, b) for a in dice for b in dice if a < b
@@ -572,12 +574,10 @@ class SupershowRules(BaseRules[State]):
             pairs = [(a, b) for a, b in pairs if len(leaders) == 1
                      and leaders[0] not in (a, b) and len(s.live) == 3]
         else:
-            return ()
-        if not pairs:
-            return ()
-        a, b = max(pairs, key=lambda p: (max(dice[p[0]].value, dice[p[1]].value), -p[0]))
+            return []
+        pairs.sort(key=lambda p: (-max(dice[p[0]].value, dice[p[1]].value), p[0]))
         # SH-076/077: the higher value plays first; equal values: the lower seat.
-        return (a, b) if dice[a].value >= dice[b].value else (b, a)
+        return [(a, b) if dice[a].value >= dice[b].value else (b, a) for a, b in pairs]
 
     def _settle_roll(self, s: State) -> None:
         """Who takes the turn once no Double Team is taken."""
@@ -1033,6 +1033,11 @@ class SupershowRules(BaseRules[State]):
         s.phase = Phase.START
 
     def _do_no_double_team(self, s: State, seat: int, act: Action) -> None:
+        pairs = self._double_team_pairs(s)
+        declined = pairs.index((s.offer[0], s.offer[1]))
+        if declined + 1 < len(pairs):
+            s.offer = pairs[declined + 1]  # the next pair is asked in turn
+            return
         s.offer = ()
         self._settle_roll(s)
 

@@ -225,6 +225,19 @@ def test_team_mates_rolling_the_same_skill_may_double_team() -> None:
     assert s.plan == [Step(0, (2, 3)), Step(1, (2, 3))]
 
 
+def test_when_both_teams_may_double_team_a_declined_offer_passes_to_the_other() -> None:
+    """SH-065/103: any two team-mates on the same skill may Double Team; the pair with the
+    higher die is asked first, and its refusal asks the other team (it was never asked)."""
+    s = roll("tornado_tag_team", "power", "power", "strike", "strike")
+    assert s.phase is Phase.DOUBLE and s.offer[0] in (0, 1) and set(s.offer) == {0, 1}
+    s = do(s, s.offer[0], {"type": "no_double_team"})
+    assert s.phase is Phase.DOUBLE and set(s.offer) == {2, 3}
+    second = do(s, s.offer[0], {"type": "double_team"})
+    assert [step.targets for step in second.plan] == [(0, 1), (0, 1)]
+    s = do(s, s.offer[0], {"type": "no_double_team"})  # both declined: the roll stands
+    assert s.phase is not Phase.DOUBLE and s.offer == ()
+
+
 def test_tied_team_mates_both_draw_and_choose_who_starts() -> None:
     """SH-086/093/102: Ox 10 and Mira 10 on different skills."""
     s = roll("handicap", "power", "agility", "strike")
