@@ -56,7 +56,11 @@ Decisions on the rulebook's open questions, one line of why each:
   is not, a player may stop a card played between two other players (`interfere`); the
   card is stopped, the Stop card is thrown out to its discard pile and the interferer is
   disqualified: eliminated in an Elimination match, else their side loses the match
-  (SH-100: both team-mates). The organizer's `dq` option can switch it on or off.
+  (a team is one side, as SH-100 has it). The organizer's `dq` option can switch it on or
+  off. In the two-sided team matches (Handicap, Tag Team, Tornado Tag Team) every
+  bystander is the target's team-mate, who Protects instead (SH-063), so nobody there can
+  interfere and `dq` changes nothing: SH-100's team disqualification cannot arise under
+  this reading, and "DQ in effect" (SH-083/091) is moot.
 - SH-070: the "GM" is the organizer: the options `count_outs`, `dq`, `referee`,
   `ringside` and `ringside_kind` are the GM's statements at the start.
 - SH-077: when both double-teaming partners rolled the same value, the lower seat plays

@@ -9,15 +9,18 @@ grapple 7, technique 6, submission 5.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 
 import pytest
 from supershow_helpers import RULES, dice, do, legal, refused
 
+from engine.bots import RandomBot
 from engine.games.supershow.cards import CATALOG
 from engine.games.supershow.match import MATCH_TYPES
 from engine.games.supershow.state import Phase, Player, State, Step, card_id
-from engine.protocol import IllegalAction, PendingKind
+from engine.playout import play_match
+from engine.protocol import Event, IllegalAction, PendingKind
 
 COMPS = ("ox_valdane", "mira_quickstep", "professor_knot", "kid_kaboom")
 
@@ -236,6 +239,31 @@ def test_when_both_teams_may_double_team_a_declined_offer_passes_to_the_other() 
     assert [step.targets for step in second.plan] == [(0, 1), (0, 1)]
     s = do(s, s.offer[0], {"type": "no_double_team"})  # both declined: the roll stands
     assert s.phase is not Phase.DOUBLE and s.offer == ()
+
+
+@pytest.mark.parametrize("match_type", ["handicap", "tag_team", "tornado_tag_team"])
+def test_in_two_sided_team_matches_nobody_can_interfere_even_with_dq_on(
+        match_type: str) -> None:
+    """SH-069 decision, SH-083/091/100: every bystander is the target's team-mate, who may
+    Protect (or decline), never interfere; so DQ on changes nothing in these matches."""
+    seats = MATCH_TYPES[match_type].seats
+    singles = sorted(k for k, c in CATALOG.competitors.items() if c.kind == "single")
+    comps = singles[:seats]
+    if match_type == "tag_team":
+        comps[2] = next(k for k, c in CATALOG.competitors.items() if c.kind == "tag_team")
+    bystander_answers: set[str] = set()
+    for seed in range(12):
+        rng = random.Random(seed)
+
+        def watch(state: State, event: Event) -> None:
+            if state.phase is Phase.STOP and event.seat is not None \
+                    and event.seat != state.target:
+                bystander_answers.update(a["type"] for a in legal(state, event.seat))
+
+        play_match(RULES, [RandomBot()] * seats, rng,
+                   {"match_type": match_type, "dq": "on", "competitors": comps}, watch)
+    assert "protect" in bystander_answers  # bystanders were asked
+    assert "interfere" not in bystander_answers
 
 
 def test_tied_team_mates_both_draw_and_choose_who_starts() -> None:
