@@ -67,6 +67,10 @@ Further engine decisions that the rules leave open:
   only choice): the table sees who is asked, and being asked must not tell it the hand.
 - SS-025/SS-026: the Block that loses on the board stops the damage of the card that beat
   it; a Block placed in a tie-break reveal that loses does the same.
+- SS-025 with SS-097/098: when two Blocks meet, both lose, so a Reversal Block among them
+  may reverse (any card but a Block beats the other Block). Red is asked first, then Blue
+  if Red declines; after a reversal the other side may reverse back (SS-100); if nobody
+  reverses, nobody wins the position.
 
 Decisions on the Advanced Rules' open questions:
 

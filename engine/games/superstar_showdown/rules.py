@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.games.superstar_showdown import view as views
@@ -431,7 +431,8 @@ class SuperstarShowdownRules(BaseRules[State]):
             tied = len(red.stacks[p]) > 1
             if outcome is Outcome.NEITHER and not tied:
                 _say(s, f"Position {p + 1}: both Blocks lose.")
-                self._settle(s, None)
+                s.reversed_by = []
+                self._blocks_lost(s, SEATS)
                 return
             if outcome in (Outcome.FIRST, Outcome.SECOND):
                 break
@@ -486,14 +487,27 @@ class SuperstarShowdownRules(BaseRules[State]):
         side.hand.remove(act.card)
         side.stacks[s.position].append(act.card)
         s.reversed_by.append(seat)
+        s.blocks_met = False  # the reversing card wins now
         _say(s, f"{name(seat)} reverses with {s.card(act.card).label}!")
         if self._may_reverse(s, 1 - seat, seat):
             s.reversal_winner = seat  # SS-100: the other side may now reverse back
             return
         self._settle(s, seat)
 
+    def _blocks_lost(self, s: State, askable: Sequence[int]) -> None:
+        """SS-025 with SS-097/098: both Blocks lost, so a Reversal Block among them may
+        reverse (Red asked first, then Blue); nobody reversing leaves no winner."""
+        for seat in askable:
+            if self._may_reverse(s, seat, 1 - seat):
+                s.reversal_winner, s.blocks_met, s.phase = 1 - seat, True, Phase.REVERSAL
+                return
+        self._settle(s, None)
+
     def _do_no_reverse(self, s: State, seat: int, act: Action) -> None:
         assert s.reversal_winner is not None
+        if s.blocks_met:  # two Blocks lost: the other side may still reverse
+            self._blocks_lost(s, [o for o in SEATS if o > seat])
+            return
         self._settle(s, s.reversal_winner)
 
     def _settle(self, s: State, winner: int | None) -> None:
@@ -521,7 +535,7 @@ class SuperstarShowdownRules(BaseRules[State]):
                 _say(s, f"{name(seat)} is outside the ropes: the {len(lost)} losing card(s) "
                         "are Given Up (countout).")
         s.outcomes.append(record)
-        s.reversal_winner = None
+        s.reversal_winner, s.blocks_met = None, False
         if winner is None:
             s.position += 1
             s.phase = Phase.COMPARE

@@ -213,6 +213,7 @@ class State:
     motion: Motion | None = None
     hit: Hit | None = None
     reversal_winner: int | None = None  # during REVERSAL: who wins the position now
+    blocks_met: bool = False  # during REVERSAL: two Blocks lost; declining leaves no winner
     reversed_by: list[int] = field(default_factory=list)
     pinner: int | None = None
     count: int = 0  # cards revealed in the Three Count

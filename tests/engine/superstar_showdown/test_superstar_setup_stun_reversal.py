@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from ss_helpers import RULES, C, build, do, ids, legal, play, refused, resolve, showdown, steps
 
 from engine.games.superstar_showdown.state import Phase
@@ -205,6 +206,45 @@ def test_the_other_side_may_reverse_back() -> None:
     record = showdown(s)[0]
     assert record["winner"] == 1 and record["reversed_by"] == [0, 1]
     assert set(record["cards"][0]) <= set(s.sides[0].discard)  # Red's stack lost
+
+
+BLOCK_REVERSER = C("Slip", "block", "Reversal")
+
+
+@pytest.mark.parametrize("red_reverses", [True, False])
+def test_a_reversal_block_that_loses_to_a_block_may_reverse(red_reverses: bool) -> None:
+    """SS-025 with SS-097/098: Block against Block is two losing cards, so a Reversal
+    Block among them may reverse with a card that beats the other Block (any but a Block);
+    declining leaves the position with no winner. (It was never asked.)"""
+    grip = C("Grip", "grapple", "Attack 1")
+    s = build([BLOCK_REVERSER, BLOCK, BLOCK, grip], [BLOCK, BLOCK, BLOCK, grip],
+              red_pos=(2, 2), blue_pos=(6, 6))
+    s = play(s, ids(s, 0)[:3], ids(s, 1)[:3])
+    assert s.phase is Phase.REVERSAL and RULES_pending_seat(s) == 0
+    if red_reverses:
+        s = do(s, 0, {"type": "reverse", "card": ids(s, 0)[0]})
+        assert showdown(s)[0]["winner"] == 0 and showdown(s)[0]["reversed_by"] == [0]
+    else:
+        s = do(s, 0, {"type": "no_reverse"})
+        assert showdown(s)[0]["winner"] is None and showdown(s)[0]["reversed_by"] == []
+
+
+def test_when_two_reversal_blocks_meet_red_is_asked_then_blue() -> None:
+    """SS-025/097/100 (decision): Red first; if Red declines, Blue may reverse; after a
+    reversal the other side may reverse back, as after any other."""
+    kick = C("Kick", "maneuver", "Move 2")  # beats a Grapple
+    grip = C("Grip", "grapple", "Attack 1")
+    s = build([BLOCK_REVERSER, BLOCK, BLOCK, kick], [BLOCK_REVERSER, BLOCK, BLOCK, grip],
+              red_pos=(2, 2), blue_pos=(6, 6))
+    s = play(s, ids(s, 0)[:3], ids(s, 1)[:3])
+    assert RULES_pending_seat(s) == 0
+    s = do(s, 0, {"type": "no_reverse"})
+    assert s.phase is Phase.REVERSAL and RULES_pending_seat(s) == 1
+    s = do(s, 1, {"type": "reverse", "card": ids(s, 1)[0]})
+    assert s.phase is Phase.REVERSAL and RULES_pending_seat(s) == 0  # Red may answer now
+    s = do(s, 0, {"type": "reverse", "card": ids(s, 0)[0]})
+    record = showdown(s)[0]
+    assert record["reversed_by"] == [1, 0] and record["winner"] == 0
 
 
 def RULES_pending_seat(s) -> int:
