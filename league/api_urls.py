@@ -5,7 +5,7 @@ from rest_framework.routers import SimpleRouter
 
 from league import api_views
 
-# SimpleRouter: the API root view at /api/ is the matches router's.
+# SimpleRouter: the API root at /api/ is config.api_root.
 router = SimpleRouter(trailing_slash=True)
 router.register("seasons", api_views.SeasonViewSet, basename="season")
 router.register("events", api_views.EventViewSet, basename="league-event")

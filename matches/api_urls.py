@@ -1,11 +1,12 @@
 """API routes, mounted at /api/ by config.urls."""
 
 from django.urls import include, path
-from rest_framework.routers import DefaultRouter
+from rest_framework.routers import SimpleRouter
 
 from matches import api_views
 
-router = DefaultRouter(trailing_slash=True)
+# SimpleRouter: the API root at /api/ is config.api_root, listing both routers' lists.
+router = SimpleRouter(trailing_slash=True)
 router.register("matches", api_views.MatchViewSet, basename="match")
 
 urlpatterns = [

@@ -54,3 +54,16 @@ def test_a_match_list_filtered_by_an_unknown_status_is_refused(player_api: APICl
     response = player_api.get("/api/matches/?status=bogus")
     assert (response.status_code, response.json()["code"]) == (400, "bad_status")
     assert player_api.get("/api/matches/?status=open").status_code == 200
+
+
+def test_the_api_root_lists_every_collection_and_each_address_answers(
+        anon_api: APIClient, player_api: APIClient) -> None:
+    """It listed only matches; the league's collections, games and auth were missing."""
+    root = anon_api.get("/api/")
+    assert root.status_code == 200
+    links = root.json()
+    assert {"games", "matches", "seasons", "events", "players", "teams", "simulations",
+            "round-scores", "register", "token", "schema", "docs"} <= set(links)
+    for name in ("games", "matches", "seasons", "events", "players", "teams",
+                 "round-scores"):
+        assert player_api.get(links[name]).status_code == 200, name
