@@ -8,9 +8,11 @@ import re
 from typing import Any
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
+from engine.games.super_showdown.cards import CARDS
 from engine.games.super_showdown.view import REFERENCE
 from matches import services
 from matches.models import Match, MatchEvent
@@ -227,3 +229,15 @@ def test_a_player_leaves_an_open_match_from_the_page(alice_client: Client) -> No
     assert response.redirect_chain[-1][0] == reverse("lobby")
     assert f"You left match #{match.id}." in response.content.decode()
     assert not Match.objects.exists()
+
+
+def test_a_power_cards_text_is_on_the_card_not_only_in_a_hover_title() -> None:
+    """Touch screens show no title: Ray-Gun and Decoy! carry their rule on the card."""
+    powered = [card for card in CARDS if str(card.power) != "none"]
+    plain = next(card for card in CARDS if str(card.power) == "none")
+    assert powered
+    for card in powered:
+        shown = render_to_string("games/super_showdown/_card.html", {"card": card.to_json()})
+        assert f'<span class="power-text">{html.escape(card.text)}</span>' in shown
+    shown = render_to_string("games/super_showdown/_card.html", {"card": plain.to_json()})
+    assert "power-text" not in shown
