@@ -135,10 +135,18 @@ def _sample_competitors(rng: random.Random, seats: int, options: Mapping[str, An
     match_type = options.get("match_type", "one_on_one")
     if match_type == "birdcage":  # the Birdcage drafts its Competitors
         return {}
-    pools = [sorted(SUPERSHOW.competitors)] * seats
+    # SH-126: the Special Guest Referee is an extra Competitor, never one in the match.
+    every = [k for k in sorted(SUPERSHOW.competitors) if k != options.get("referee")]
+
+    def of_kind(kind: str) -> list[str]:
+        return [k for k in every if SUPERSHOW.competitors[k].kind == kind]
+
+    pools = [every] * seats
+    if match_type in ("handicap", "tag_team"):
+        pools[0] = pools[1] = of_kind("single")  # SH-082/090: the team of two
     if match_type == "tag_team" and not options.get("ringside"):
         # SH-090/096 decision: the lone third seat runs a printed Tag Team.
-        pools[2] = sorted(k for k, c in SUPERSHOW.competitors.items() if c.kind == "tag_team")
+        pools[2] = of_kind("tag_team")
     return {"competitors": [rng.choice(pool) for pool in pools]}
 
 

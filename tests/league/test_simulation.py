@@ -465,3 +465,18 @@ def test_progress_reads_matches_chunks_and_percent(django_capture_on_commit_call
     seen = simulation.progress(job)
     assert (seen["status"], seen["matches"], seen["percent"], seen["chunks_done"]) == (
         "running", 4, 40, 1)
+
+
+@pytest.mark.parametrize(("match_type", "seats"), [
+    ("one_on_one", 2), ("handicap", 3), ("tag_team", 3), ("tornado_tag_team", 4),
+    ("fatal_four_way_elimination", 4)])
+def test_supershow_balance_samples_start_every_match_type(match_type: str, seats: int) -> None:
+    """A balance job draws each seat's Competitor: a draw the match refuses fails the job
+    (a Tag Team's team of two runs singles, SH-090; the referee is an extra, SH-126)."""
+    rules = registry.get_rules("supershow")
+    entities = simulation.ENTITIES["supershow"]
+    for seed in range(200):
+        options = {"match_type": match_type, "referee": "granite_gus"}
+        sample = entities.sample(random.Random(seed), seats, options)
+        rules.start({**options, **sample}, seats)
+        assert "granite_gus" not in sample["competitors"]
