@@ -91,7 +91,9 @@ Decisions on the rulebook's open questions, one line of why each:
 - SH-123: an entrant draws three cards (an opening hand) and gets +2 on its first turn
   roll, as our meter cards say; the last two cards bring no one.
 - SH-124/125: in the Birdcage a disqualified interferer is eliminated too (DQ is in
-  force); the last one standing wins only once nobody is waiting to enter.
+  force); the last one standing wins only once nobody is waiting to enter. A player left
+  alone inside while entrants wait does not roll against nobody: the next entrant comes in
+  at once, the Birdcage Crowd Meter rising as at any entry.
 
 Further engine decisions:
 

@@ -746,10 +746,13 @@ class SupershowRules(BaseRules[State]):
                 return
 
     def _entry_due(self, s: State) -> bool:
-        """SH-120: every six turn rolls the Birdcage Crowd Meter rises by one."""
+        """SH-120: every six turn rolls the Birdcage Crowd Meter rises by one; and (SH-124
+        decision) at once when a single player is left inside while entrants wait, who
+        would otherwise roll against nobody."""
         meter = CATALOG.birdcage_meter
         return (self.mtype(s).birdcage and s.crowd < len(meter)
-                and s.turn_rolls >= ENTRY_ROLLS * (s.crowd + 1))
+                and (s.turn_rolls >= ENTRY_ROLLS * (s.crowd + 1)
+                     or (bool(s.waiting) and len(s.live) < 2)))
 
     def _enter(self, s: State) -> None:
         """SH-120/121: the meter rises; the lowest waiting entrant comes in, draws and

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 from supershow_helpers import RULES, dice, do, legal, refused
 
+from engine.bots import RandomBot
 from engine.games.supershow.cards import CATALOG
 from engine.games.supershow.state import Phase, State, Step
-from engine.protocol import Event, IllegalAction, PendingKind
+from engine.playout import play_match
+from engine.protocol import Event, EventKind, IllegalAction, PendingKind
 
 SIX = ["ox_valdane", "mira_quickstep", "professor_knot", "kid_kaboom", "granite_gus",
        "tessa_ironbridge"]
@@ -127,4 +130,22 @@ def test_a_breakout_does_not_raise_the_birdcage_meter() -> None:
     for _ in range(3):
         s = dice(s, str(low))
     assert s.out == [1] and s.phase is not Phase.OVER  # entrant 3 still to come
-    assert s.waiting == [2]
+    # SH-124 decision: Ox alone inside would roll against nobody; entrant 3 comes in at
+    # once, the meter rising as at any entry (it was left waiting for the sixth roll).
+    assert s.waiting == [] and s.live == [0, 2] and s.crowd == 1
+    assert len(s.players[2].hand) == CATALOG.birdcage_meter[0].entrant_draw
+
+
+def test_nobody_ever_rolls_alone_in_the_birdcage() -> None:
+    """SH-124 decision: whenever a turn roll is made, at least two are inside to make it."""
+    rolls_alone = 0
+    for seed in range(40, 70):
+        def watch(state: State, event: Event) -> None:
+            nonlocal rolls_alone
+            if state.phase is Phase.ROLL and event.kind is EventKind.CHANCE \
+                    and "dice" in (event.outcome or {}):
+                rolls_alone += len(state.live) < 2
+
+        play_match(RULES, [RandomBot()] * 6, random.Random(seed), {"match_type": "birdcage"},
+                   watch)
+    assert rolls_alone == 0
