@@ -406,12 +406,7 @@ class SupershowRules(BaseRules[State]):
         if task.effect_do is Do.BURY:
             return sorted(target.discard)
         owner = s.players[task.owner]
-        return sorted(c for c in owner.deck if self._found(s, task, c))
-
-    def _found(self, s: State, task: Task, cid: str) -> bool:
-        card = s.card(cid)
-        return ((task.find_type is None or card.type is task.find_type)
-                and (task.find_skill is None or card.skill is task.find_skill))
+        return sorted(c for c in owner.deck if task.finds(s.card(c)))
 
     def is_legal(self, state: State, seat: int, action: JSON) -> bool:
         """Legal, or refused with a code that says why (never a KeyError)."""

@@ -151,6 +151,11 @@ class Task:
     roll: Roll | None = None
     source: str = ""  # what the narration names: a card label or 'Gimmick'
 
+    def finds(self, card: Card) -> bool:
+        """Whether a search of this task may take the card (its type and skill asked)."""
+        return ((self.find_type is None or card.type is self.find_type)
+                and (self.find_skill is None or card.skill is self.find_skill))
+
 
 @dataclass(frozen=True)
 class Die:

@@ -199,15 +199,9 @@ def _keep_a_find(s: State, seat: int, rng: random.Random) -> None:
     if task is None or task.effect_do is not Do.SEARCH or task.owner == seat:
         return
     p = s.players[task.owner]
-
-    def found(cid: str) -> bool:
-        card = s.card(cid)
-        return ((task.find_type is None or card.type is task.find_type)
-                and (task.find_skill is None or card.skill is task.find_skill))
-
-    if any(found(cid) for cid in p.deck):
+    if any(task.finds(s.card(cid)) for cid in p.deck):
         return
-    in_hand = sorted(cid for cid in p.hand if found(cid))
+    in_hand = sorted(cid for cid in p.hand if task.finds(s.card(cid)))
     sighted = {cid for cid, seen in p.under() if seen}
     slots = [i for i, cid in enumerate(p.deck) if cid not in sighted]
     if in_hand and slots:
