@@ -23,9 +23,10 @@ class HtmxLoginMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
+        if not getattr(request, "htmx", False) or response.status_code != 302:
+            return response  # every other request pays nothing more
         login = resolve_url(settings.LOGIN_URL)
-        if not getattr(request, "htmx", False) or response.status_code != 302 \
-                or urlsplit(response.get("Location", "")).path != login:
+        if urlsplit(response.get("Location", "")).path != login:
             return response
         page = urlsplit(request.headers.get("HX-Current-URL", ""))
         same_site = not page.netloc or page.netloc == request.get_host()
