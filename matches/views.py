@@ -31,6 +31,9 @@ from matches.services import ServiceError
 # The play page's log shows the latest events; the replay has them all. A ten-seat match
 # runs to thousands, and the page is sent again at every change (on a phone, too).
 PAGE_LOG = 80
+# The act view's own refusals, shown like the service's (reason, then code).
+UNREADABLE = ServiceError("bad_action", "That action could not be read.", 400)
+NOT_SEATED = ServiceError("not_your_seat", "You have no seat in this match.", 403)
 QUICK_GAME = "super_showdown"
 # The lobby's one-click buttons, in order; the posted `game` field picks one.
 QUICK_GAMES = ("super_showdown", "superstar_showdown")
@@ -160,9 +163,9 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
     seat = services.seat_of(match, request.user)
     error, status = None, 200
     if not form.is_valid():
-        error, status = "That action could not be read. (bad_action)", 400
+        error, status = services.shown(UNREADABLE), UNREADABLE.status
     elif seat is None:
-        error, status = "You have no seat in this match. (not_your_seat)", 403
+        error, status = services.shown(NOT_SEATED), NOT_SEATED.status
     else:
         try:
             services.submit_action(
