@@ -98,7 +98,10 @@ Decisions on the rulebook's open questions, one line of why each:
 Further engine decisions:
 
 - Termination: after `turn_limit` turn rolls (default 200, bumps included) the match is a
-  time-limit draw; the rules alone do not end a match whose players only bury.
+  time-limit draw; the rules alone do not end a match whose players only bury. Those
+  still in share first place; in a Birdcage whose limit comes before every entrant is in,
+  the entrants still waiting share the next place (never beaten, but never in), ahead of
+  the eliminated.
 - Stop window: who is asked depends only on public facts, never on a hand, so that
   being asked reveals nothing about it. The target is asked whenever they hold any card,
   even without a matching Stop; then, in seat order, every team-mate of the target where

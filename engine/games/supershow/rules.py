@@ -1141,15 +1141,18 @@ class SupershowRules(BaseRules[State]):
         _say(s, text)
 
     def _result(self, s: State) -> Result:
-        """Winners first; then those still in; then the eliminated, last out best."""
+        """Winners first; then those still in; then Birdcage entrants still waiting (the
+        time limit came first: never beaten, but never in); then the eliminated, last out
+        best."""
         ranks: dict[int, int] = {}
         place = 1
         if s.winners:
             ranks |= {seat: 1 for seat in s.winners}
             place = 2
-        rest = [seat for seat in s.live if seat not in ranks]
-        ranks |= {seat: place for seat in rest}
-        place += 1 if rest else 0
+        for group in (s.live, s.waiting):
+            rest = [seat for seat in group if seat not in ranks]
+            ranks |= {seat: place for seat in rest}
+            place += 1 if rest else 0
         for seat in reversed(s.out):
             if seat not in ranks:
                 ranks[seat] = place

@@ -149,3 +149,19 @@ def test_nobody_ever_rolls_alone_in_the_birdcage() -> None:
         play_match(RULES, [RandomBot()] * 6, random.Random(seed), {"match_type": "birdcage"},
                    watch)
     assert rolls_alone == 0
+
+
+def test_a_time_limit_before_every_entrant_is_in_places_those_waiting_after_those_in() -> None:
+    """Termination (package docstring): at the time limit those inside share first, the
+    entrants still waiting share the next place, the eliminated come after. With the
+    option's shortest limit (10 turn rolls) six entrants cannot all be in: one enters
+    every six rolls after the first two."""
+    state, _ = play_match(RULES, [RandomBot()] * 6, random.Random(4),
+                          {"match_type": "birdcage", "turn_limit": 10})
+    result = RULES.result(state)
+    assert state.phase is Phase.OVER and result.draw and state.waiting
+    inside, waiting, out = list(state.live), list(state.waiting), list(state.out)
+    assert all(result.placements[seat] == 1 for seat in inside)
+    assert all(result.placements[seat] == 2 for seat in waiting)
+    assert all(result.placements[seat] > 2 for seat in out)
+    assert sorted(inside + waiting + out) == list(range(6))

@@ -70,7 +70,7 @@ def options_for(match_type: str, seed: int, rng: random.Random) -> tuple[dict, i
     n = rng.randint(mtype.min_seats, mtype.seats) if mtype.min_seats else mtype.seats
     options: dict = {"match_type": match_type,
                      "competitors": [rng.choice(KEYS) for _ in range(n)],
-                     "turn_limit": 25 + seed % 50}
+                     "turn_limit": 10 + seed % 60}
     if match_type in ("handicap", "tag_team"):
         # SH-082/090: the team of two runs single Competitors.
         singles = [k for k in KEYS if CATALOG.competitors[k].kind == "single"]
