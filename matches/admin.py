@@ -13,8 +13,8 @@ from matches.models import Match, MatchEvent, Seat
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ["index", "user", "bot"]
-    raw_id_fields = ["user"]
+    fields = ["index", "user", "bot", "invited"]
+    raw_id_fields = ["user", "invited"]
 
 
 class MatchEventInline(admin.TabularInline):

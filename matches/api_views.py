@@ -129,6 +129,8 @@ class GamesView(APIView):
 LIST_FILTERS = [
     OpenApiParameter("game", OpenApiTypes.STR, description="Only this game."),
     OpenApiParameter("player", OpenApiTypes.STR, description="Only matches this user sits in."),
+    OpenApiParameter("invited", OpenApiTypes.STR,
+                     description="Only matches holding a seat for this user's answer."),
     OpenApiParameter("status", OpenApiTypes.STR, enum=Match.Status.values,
                      description="Only matches with this status."),
 ]
@@ -147,7 +149,8 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
 
     def get_queryset(self) -> QuerySet[Match]:
         matches = (Match.objects.select_related("created_by")
-                   .prefetch_related("seats__user").order_by("-created_at", "-id"))
+                   .prefetch_related("seats__user", "seats__invited")
+                   .order_by("-created_at", "-id"))
         params = self.request.query_params
         if params.get("game"):
             matches = matches.filter(game=params["game"])
@@ -158,6 +161,8 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
             matches = matches.filter(status=params["status"])
         if params.get("player"):
             matches = matches.filter(seats__user__username__iexact=params["player"]).distinct()
+        if params.get("invited"):
+            matches = matches.filter(seats__invited__username__iexact=params["invited"]).distinct()
         return matches
 
     @extend_schema(summary="List matches", parameters=LIST_FILTERS)
@@ -171,7 +176,10 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
 
     @extend_schema(summary="Create a match",
                    description="Seats are `{\"player\": username}`, `{\"bot\": name}` or "
-                               "`{\"open\": true}`. A full table starts at once.",
+                               "`{\"open\": true}`. Name yourself in one seat at least; "
+                               "another player you name is invited (the seat is held for "
+                               "them until they join or decline). A full table starts at "
+                               "once.",
                    request=MatchCreateSerializer,
                    responses={201: MatchSerializer, 400: ERRORS[400], 403: ERRORS[403]})
     def create(self, request: Request) -> Response:
@@ -184,7 +192,9 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
         return MatchSerializer(self.get_queryset().get(pk=pk),
                                context=self.get_serializer_context()).data
 
-    @extend_schema(summary="Take the first open seat", request=None,
+    @extend_schema(summary="Take the seat held for you, else the first open seat",
+                   description="Accepts an invitation, or takes a seat open to anyone.",
+                   request=None,
                    responses={200: SeatSerializer, 404: ERRORS[404], 409: ERRORS[409]})
     @action(detail=True, methods=["post"])
     def join(self, request: Request, pk: str) -> Response:
@@ -193,7 +203,9 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
 
     @extend_schema(summary="Leave an open match, or resign a live one",
                    description="An open match gives your seat back (a match nobody is left "
-                               "in is removed); a live one ends, your seat last and the "
+                               "in is removed), or declines the invitation you hold there "
+                               "(outcome `declined`: the seat opens to anyone); a live one "
+                               "ends, your seat last and the "
                                "others sharing first. `seat` picks one of your seats if you "
                                "hold several. An Event's match is its organizer's to "
                                "forfeit (409 event_match).",

@@ -50,7 +50,8 @@ class CreateMatchForm(forms.Form):
     game = forms.ChoiceField()
     opponent = forms.ChoiceField()
     username = forms.CharField(max_length=150, required=False,
-                               help_text="Only for \u201ca player by name\u201d.")
+                               help_text="Only for \u201cinvite a player by name\u201d: "
+                                         "the match starts once they accept.")
     seats = forms.IntegerField(min_value=2, max_value=10, initial=2,
                                help_text="All seats besides yours get the chosen opponent.")
     options = forms.CharField(
@@ -67,7 +68,7 @@ class CreateMatchForm(forms.Form):
         self.fields["opponent"].choices = [
             *[(f"{BOT_PREFIX}{name}", f"Bot: {name}") for name in bots],
             (OPEN_SEAT, "Open seat for another player"),
-            (PLAYER_SEAT, "A player by name"),
+            (PLAYER_SEAT, "Invite a player by name"),
         ]
 
     def clean_options(self) -> dict[str, Any]:

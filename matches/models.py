@@ -44,7 +44,12 @@ class Match(models.Model):
 
 
 class Seat(models.Model):
-    """A place at the table: a user, a bot, or still open."""
+    """A place at the table: a user, a bot, or still open.
+
+    An open seat may be held for one invited player: a player who makes a match and names
+    another one there invites them, and only they may take that seat (or decline it, which
+    opens it to anyone). Nobody is seated in a match without their say.
+    """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
@@ -53,6 +58,10 @@ class Seat(models.Model):
         related_name="seats",
     )
     bot = models.CharField(max_length=64, blank=True)
+    invited = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="invitations",
+    )
 
     class Meta:
         ordering = ["match", "index"]
@@ -71,6 +80,10 @@ class Seat(models.Model):
     def is_open(self) -> bool:
         return self.user_id is None and not self.bot
 
+    def is_open_to(self, user: Any) -> bool:
+        """Whether `user` may take this seat: open, and held for nobody else."""
+        return self.is_open and self.invited_id in (None, user.pk)
+
     @property
     def label(self) -> str:
         """Who sits here, as shown at the table."""
@@ -78,6 +91,8 @@ class Seat(models.Model):
             return self.user.get_username()
         if self.bot:
             return f"bot: {self.bot}"
+        if self.invited_id is not None:
+            return f"invited: {self.invited.get_username()}"
         return "open"
 
 

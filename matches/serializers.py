@@ -48,14 +48,19 @@ class GameSerializer(serializers.Serializer):
 
 class SeatSerializer(serializers.ModelSerializer):
     player = serializers.SerializerMethodField()
+    invited = serializers.SerializerMethodField(
+        help_text="The player this open seat is held for until they join or decline.")
 
     class Meta:
         model = Seat
-        fields = ["index", "player", "bot", "label"]
+        fields = ["index", "player", "bot", "invited", "label"]
         read_only_fields = fields
 
     def get_player(self, seat: Seat) -> str | None:
         return seat.user.get_username() if seat.user_id is not None else None
+
+    def get_invited(self, seat: Seat) -> str | None:
+        return seat.invited.get_username() if seat.invited_id is not None else None
 
 
 class MatchSerializer(serializers.ModelSerializer):
@@ -113,7 +118,7 @@ class ResignSerializer(serializers.Serializer):
 
 
 class ResignedSerializer(serializers.Serializer):
-    outcome = serializers.ChoiceField(choices=["left", "resigned"])
+    outcome = serializers.ChoiceField(choices=["left", "declined", "resigned"])
 
 
 class AppendedSerializer(serializers.Serializer):

@@ -190,19 +190,25 @@ def create_match(*, game: str, options: dict[str, Any] | None, seats: list[dict[
     except IllegalAction as exc:
         raise ServiceError.from_engine(exc) from None
     users = _users_by_name([name for kind, name in specs if kind == "player"])
-    # None is the system itself (the league creating an Event's matches).
-    if created_by is not None and not created_by.is_staff \
-            and created_by.pk not in {user.pk for user in users.values()}:
+    # None is the system itself (the league creating an Event's matches); it and staff
+    # seat whom they name. A player seats themselves and invites the others they name.
+    seats_others = created_by is None or created_by.is_staff
+    if not seats_others and created_by.pk not in {user.pk for user in users.values()}:
         raise ServiceError("not_seated", "Take a seat in the match you create.", 403)
+    guests = [] if seats_others else [users[name] for kind, name in specs
+                                      if kind == "player" and users[name].pk != created_by.pk]
+    if len({guest.pk for guest in guests}) != len(guests):
+        raise ServiceError("bad_seat", "Invite a player to one seat only.", 400)
     with transaction.atomic():
         match = Match.objects.create(game=game, options=resolved, n_seats=len(specs),
                                      created_by=created_by)
-        Seat.objects.bulk_create([
-            Seat(match=match, index=index, user=users.get(name) if kind == "player" else None,
-                 bot=name if kind == "bot" else "")
-            for index, (kind, name) in enumerate(specs)
-        ])
-        if all(kind != "open" for kind, _ in specs):
+        rows = [Seat(match=match, index=index, user=users.get(name) if kind == "player" else None,
+                     bot=name if kind == "bot" else "") for index, (kind, name) in enumerate(specs)]
+        for row in rows:
+            if row.user is not None and row.user in guests:
+                row.user, row.invited = None, row.user
+        Seat.objects.bulk_create(rows)
+        if not any(row.is_open for row in rows):
             _start(match)
     return match
 
@@ -245,7 +251,8 @@ def _users_by_name(names: Iterable[str]) -> dict[str, Any]:
 
 
 def join_match(*, match: Match, user: Any) -> Seat:
-    """Take the first open seat; the last one to sit down starts the match."""
+    """Take the seat held for `user`, else the first seat open to anyone; the last one to
+    sit down starts the match."""
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.status != Match.Status.OPEN:
@@ -253,11 +260,14 @@ def join_match(*, match: Match, user: Any) -> Seat:
         seats = list(locked.seats.order_by("index"))
         if any(s.user_id == user.pk for s in seats):
             raise ServiceError("already_seated", "You already hold a seat here.", 409)
-        seat = next((s for s in seats if s.is_open), None)
+        open_to = [s for s in seats if s.is_open_to(user)]
+        seat = next((s for s in open_to if s.invited_id == user.pk), None) \
+            or next(iter(open_to), None)
         if seat is None:
-            raise ServiceError("no_open_seat", "Every seat is taken.", 409)
-        seat.user = user
-        seat.save(update_fields=["user"])
+            raise ServiceError("no_open_seat", "Every seat is taken or held for an invited "
+                                               "player.", 409)
+        seat.user, seat.invited = user, None
+        seat.save(update_fields=["user", "invited"])
         if not any(s.is_open for s in seats):
             _start(locked)
         _copy_progress(locked, match)
@@ -420,12 +430,14 @@ def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit") -> Match:
 
 
 def resign(*, match: Match, user: Any, seat: int | None = None) -> str:
-    """A player leaves a match of their own: what happened, "left" or "resigned".
+    """A player leaves a match of their own: what happened, "left", "declined" or
+    "resigned".
 
     An open match (still waiting for players) gives the seat back; a match nobody is left
-    seated in is removed, since nothing has been played. A live match is forfeited by the
-    seat (`seat`, else the user's first): the others share first place and it is rated
-    like any result. An Event's match is the organizer's to forfeit.
+    seated in is removed, since nothing has been played. A player invited to an open match
+    who holds no seat there declines: the seat held for them opens to anyone. A live match
+    is forfeited by the seat (`seat`, else the user's first): the others share first place
+    and it is rated like any result. An Event's match is the organizer's to forfeit.
     """
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
@@ -435,6 +447,9 @@ def resign(*, match: Match, user: Any, seat: int | None = None) -> str:
         if locked.status == Match.Status.FINISHED:
             raise ServiceError("match_over", "The match is over.", 409)
         held = list(locked.seats.filter(user=user).order_by("index"))
+        if (seat is None and not held and locked.status == Match.Status.OPEN
+                and locked.seats.filter(invited=user).update(invited=None)):
+            return "declined"
         if seat is not None:
             _check_seat(locked, seat, user)
         elif not held:
@@ -460,8 +475,8 @@ def hand_seat_to_bot(*, match: Match, seat: int, bot: str) -> Seat:
             raise ServiceError("match_over", "The match is over.", 409)
         _check_seat(locked, seat, None)
         row = locked.seats.get(index=seat)
-        row.user, row.bot = None, bot
-        row.save(update_fields=["user", "bot"])
+        row.user, row.bot, row.invited = None, bot, None
+        row.save(update_fields=["user", "bot", "invited"])
         if locked.status == Match.Status.ACTIVE:
             stream = _replay(locked, locked.seq)
             pending = stream.rules.pending(stream.state)

@@ -194,8 +194,8 @@ def resign(request: HttpRequest, match_id: int) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, services.shown(exc))
         return redirect("match_play", match_id=match.id)
-    if outcome == "left":
-        messages.info(request, f"You left match #{match_id}.")
+    if outcome in ("left", "declined"):
+        messages.info(request, f"You {outcome} match #{match_id}.")
         return redirect("lobby")
     return redirect("match_play", match_id=match.id)
 
@@ -263,9 +263,14 @@ def _game_options() -> list[dict[str, Any]]:
 def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200) -> HttpResponse:
     user = request.user
     mine = (Match.objects.filter(seats__user=user).distinct()
-            .prefetch_related("seats__user").order_by("-created_at"))
-    joinable = (Match.objects.filter(status="open").exclude(seats__user=user)
-                .prefetch_related("seats__user").order_by("-created_at"))
+            .prefetch_related("seats__user", "seats__invited").order_by("-created_at"))
+    waiting = (Match.objects.filter(status="open").exclude(seats__user=user)
+               .select_related("created_by").prefetch_related("seats__user", "seats__invited").order_by("-created_at"))
+    invitations = waiting.filter(seats__invited=user).distinct()
+    # Open to anyone: a seat with nobody in it, no bot and held for nobody.
+    joinable = (waiting.exclude(pk__in=invitations.values("pk"))
+                .filter(seats__user__isnull=True, seats__bot="", seats__invited__isnull=True)
+                .distinct())
     quick = [{"game": game, "title": _title(game), "bot": _quick_bot(game)}
              for game in _quick_games()]
     context = {
@@ -275,6 +280,7 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
         "quick_bots": " or ".join(sorted({entry["bot"] for entry in quick})),
         "current": [m for m in mine if m.status != FINISHED],
         "finished": [m for m in mine if m.status == FINISHED][:20],
+        "invitations": invitations[:20],
         "joinable": joinable[:20],
         "titles": {key: rules.spec.title for key, rules in registry.games().items()},
     }
@@ -285,8 +291,9 @@ def _state_context(match: Match, user: Any, error: str | None = None) -> dict[st
     """What the play page and its polled partial render."""
     state = services.match_state(match=match, user=user)
     earlier = max(0, match.seq - PAGE_LOG)
-    seats = list(match.seats.select_related("user").order_by("index"))
+    seats = list(match.seats.select_related("user", "invited").order_by("index"))
     events = services.match_events(match=match, user=user, after=earlier)
+    waiting = match.status == "open" and state["seat"] is None
     return {
         "match": match,
         "game_title": _title(match.game),
@@ -299,7 +306,8 @@ def _state_context(match: Match, user: Any, error: str | None = None) -> dict[st
         "earlier": earlier,
         "error": error,
         "finished": match.status == FINISHED,
-        "can_join": match.status == "open" and state["seat"] is None,
+        "can_join": waiting and any(seat.is_open_to(user) for seat in seats),
+        "invited": waiting and any(seat.invited_id == user.pk for seat in seats),
         # An Event's matches (made by the system, no creator) are the organizer's to end.
         "can_resign": state["seat"] is not None and match.status != FINISHED
         and match.created_by_id is not None,
@@ -333,7 +341,7 @@ def _unchanged(request: HttpRequest, match: Match) -> bool:
 
 def _seats_key(seats: Iterable[Seat]) -> str:
     """Who holds each seat, in a few characters for the poll URL."""
-    holders = [f"{seat.user_id or ''}:{seat.bot}" for seat in seats]
+    holders = [f"{seat.user_id or ''}:{seat.bot}:{seat.invited_id or ''}" for seat in seats]
     return hashlib.sha1("|".join(holders).encode()).hexdigest()[:10]
 
 

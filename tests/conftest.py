@@ -122,12 +122,29 @@ def outsider_api(client_for: Callable[[Any], APIClient], outsider: Any) -> APICl
     return client_for(outsider)
 
 
-@pytest.fixture
-def toy_match(toy_game: Any, player: Any, player2: Any) -> Any:
-    """An active toy match, alice in seat 0 and bruno in seat 1, dealt and tossed."""
+def accepted(match: Any) -> Any:
+    """`match` once every player its maker invited has joined (the last one starts it)."""
     from matches import services
 
-    return services.create_match(
+    for seat in list(match.seats.filter(invited__isnull=False).select_related("invited")):
+        services.join_match(match=match, user=seat.invited)
+    match.refresh_from_db()
+    return match
+
+
+@pytest.fixture
+def accept() -> Callable[[Any], Any]:
+    """`accept(create_match(...))`: the match with its invitations taken up."""
+    return accepted
+
+
+@pytest.fixture
+def toy_match(toy_game: Any, player: Any, player2: Any) -> Any:
+    """An active toy match, alice in seat 0 and bruno in seat 1 (invited by alice, and
+    joined), dealt and tossed."""
+    from matches import services
+
+    return accepted(services.create_match(
         game=toygame.TOY_KEY, options={},
         seats=[{"player": player.username}, {"player": player2.username}], created_by=player,
-    )
+    ))

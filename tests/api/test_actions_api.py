@@ -239,6 +239,7 @@ def test_two_players_play_super_showdown_to_the_end_through_the_api(
     match = services.create_match(game=SUPER, options={},
                                   seats=[{"player": "alice"}, {"player": "bruno"}],
                                   created_by=player)
+    assert player2_api.post(f"/api/matches/{match.pk}/join/").status_code == 200
     final = play_through_api(match.pk, {0: player_api, 1: player2_api}, seed)
     assert final["status"] == "finished"
     assert final["result"]["winners"] or final["result"]["draw"]
@@ -260,6 +261,7 @@ def test_a_player_plays_the_super_showdown_bots_to_the_end_through_the_api(
 def test_resigning_through_the_api(player: Any, player2: Any, player_api: APIClient) -> None:
     match = services.create_match(game=TOY, options={}, created_by=player,
                                   seats=[{"player": "alice"}, {"player": player2.username}])
+    services.join_match(match=match, user=player2)
     refused = player_api.post(f"/api/matches/{match.pk}/resign/", {"seat": 1}, format="json")
     assert (refused.status_code, refused.json()["code"]) == (403, "not_your_seat")
     done = player_api.post(f"/api/matches/{match.pk}/resign/", {}, format="json")

@@ -174,6 +174,7 @@ def test_in_super_showdown_the_nemesis_hand_and_face_down_card_never_reach_the_c
     match = services.create_match(game="super_showdown", options={},
                                   seats=[{"player": "alice"}, {"player": "bruno"}],
                                   created_by=player)
+    services.join_match(match=match, user=player2)
     users = {0: player, 1: player2}
     for _ in range(200):
         match.refresh_from_db()

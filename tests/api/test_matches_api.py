@@ -68,24 +68,60 @@ def test_who_may_join_an_open_match(as_role: Callable[[str], APIClient], player:
 # -- create ------------------------------------------------------------------------------
 
 def test_creating_a_full_table_answers_201_with_an_active_dealt_match(
-        player_api: APIClient, player2: Any) -> None:
+        organizer_api: APIClient, player: Any, player2: Any) -> None:
+    """Staff seat whom they name (a player would invite them, below)."""
     body = {"game": TOY, "options": {"rounds": 2},
             "seats": [{"player": "alice"}, {"player": "bruno"}]}
-    response = player_api.post(MATCHES, body, format="json")
+    response = organizer_api.post(MATCHES, body, format="json")
     assert response.status_code == 201, response.content
     data = response.json()
     assert {"id", "game", "status", "seq", "seats", "result"} <= set(data)
     assert (data["game"], data["status"], data["seq"], data["result"]) == (TOY, "active", 2, None)
     assert data["options"] == {"rounds": 2}
     assert [s["label"] for s in data["seats"]] == ["alice", "bruno"]
-    assert data["created_by"] == "alice"
+    assert data["created_by"] == "organizer"
+
+
+def test_a_player_named_by_another_is_invited_and_the_match_waits_for_them(
+        player_api: APIClient, player2_api: APIClient, outsider_api: APIClient) -> None:
+    """Nobody is seated without their say: bruno's seat is held for him, shown as such,
+    and listed under ?invited=; only he may take it, and his joining starts the match."""
+    body = {"game": TOY, "seats": [{"player": "alice"}, {"player": "bruno"}]}
+    data = player_api.post(MATCHES, body, format="json").json()
+    assert (data["status"], data["seq"]) == ("open", 0)
+    assert data["seats"][1] == {"index": 1, "player": None, "bot": "", "invited": "bruno",
+                                "label": "invited: bruno"}
+    url = f"{MATCHES}{data['id']}/"
+    assert [m["id"] for m in outsider_api.get(MATCHES, {"invited": "Bruno"}).json()["results"]] \
+        == [data["id"]]
+    refused = outsider_api.post(f"{url}join/")
+    assert (refused.status_code, refused.json()["code"]) == (409, "no_open_seat")
+    joined = player2_api.post(f"{url}join/").json()
+    assert joined == {"index": 1, "player": "bruno", "bot": "", "invited": None,
+                      "label": "bruno"}
+    assert (player2_api.get(url).json()["status"], player2_api.get(url).json()["seq"]) \
+        == ("active", 2)
+
+
+def test_declining_an_invitation_opens_the_seat_to_anyone(
+        player_api: APIClient, player2_api: APIClient, outsider_api: APIClient) -> None:
+    body = {"game": TOY, "seats": [{"player": "alice"}, {"player": "bruno"}]}
+    url = f"{MATCHES}{player_api.post(MATCHES, body, format='json').json()['id']}/"
+    declined = player2_api.post(f"{url}resign/", {}, format="json")
+    assert (declined.status_code, declined.json()) == (200, {"outcome": "declined"})
+    assert player_api.get(url).json()["seats"][1]["label"] == "open"
+    again = player2_api.post(f"{url}resign/", {}, format="json")
+    assert (again.status_code, again.json()["code"]) == (403, "not_seated")
+    assert outsider_api.post(f"{url}join/").json()["player"] == "olga"
+    assert player_api.get(url).json()["status"] == "active"
 
 
 def test_an_open_seat_leaves_the_match_open(player_api: APIClient) -> None:
     body = {"game": TOY, "seats": [{"player": "alice"}, {"open": True}]}
     data = player_api.post(MATCHES, body, format="json").json()
     assert (data["status"], data["seq"]) == ("open", 0)
-    assert data["seats"][1] == {"index": 1, "player": None, "bot": "", "label": "open"}
+    assert data["seats"][1] == {"index": 1, "player": None, "bot": "", "invited": None,
+                                "label": "open"}
 
 
 @pytest.mark.parametrize(
@@ -170,7 +206,8 @@ def test_joining_takes_the_open_seat_and_starts_the_match(
     match = open_match(player)
     response = player2_api.post(f"{MATCHES}{match.pk}/join/")
     assert response.status_code == 200
-    assert response.json() == {"index": 1, "player": "bruno", "bot": "", "label": "bruno"}
+    assert response.json() == {"index": 1, "player": "bruno", "bot": "", "invited": None,
+                               "label": "bruno"}
     detail = player2_api.get(f"{MATCHES}{match.pk}/").json()
     assert (detail["status"], detail["seq"]) == ("active", 2)
 
@@ -219,7 +256,9 @@ def test_a_player_is_named_in_any_case_as_at_sign_up(player: Any, player2: Any,
         "game": "super_showdown", "seats": [{"player": "ALICE"}, {"player": "Bruno"}]},
         format="json")
     assert created.status_code == 201
-    seated = [s["player"] for s in created.json()["seats"]]
-    assert seated == [player.username, player2.username]
-    listed = player_api.get("/api/matches/?player=BRUNO").json()["results"]
+    seats = created.json()["seats"]
+    assert [seats[0]["player"], seats[1]["invited"]] == [player.username, player2.username]
+    listed = player_api.get("/api/matches/?player=ALICE").json()["results"]
     assert [m["id"] for m in listed] == [created.json()["id"]]
+    invited = player_api.get("/api/matches/?invited=BRUNO").json()["results"]
+    assert [m["id"] for m in invited] == [created.json()["id"]]

@@ -30,9 +30,12 @@ def actions_url(match_id: int) -> str:
 
 
 def two_players(player: Any) -> Match:
-    return services.create_match(game=GAME, options={},
-                                 seats=[{"player": "alice"}, {"player": "bruno"}],
-                                 created_by=player)
+    """Alice's match against Bruno, whom she invited and who joined."""
+    match = services.create_match(game=GAME, options={},
+                                  seats=[{"player": "alice"}, {"player": "bruno"}],
+                                  created_by=player)
+    services.join_match(match=match, user=services.user_named("bruno"))
+    return match
 
 
 def states_after(match: Match) -> list[Any]:

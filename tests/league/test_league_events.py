@@ -191,6 +191,7 @@ def test_ratings_follow_matches_between_people(player: Any, player2: Any) -> Non
     match = match_services.create_match(
         game=GAME, options={}, seats=[{"player": player.username}, {"player": player2.username}],
         created_by=player)
+    match_services.join_match(match=match, user=player2)
     match_services.forfeit_seat(match=match, seat=1)
     winner = Rating.objects.get(game=GAME, player__user=player)
     loser = Rating.objects.get(game=GAME, player__user=player2)
@@ -205,6 +206,8 @@ def test_a_hot_seat_match_against_yourself_is_not_rated(player: Any, player2: An
         match = match_services.create_match(
             game=GAME, options={}, seats=[{"player": player.username}, {"player": user.username}],
             created_by=player)
+        if user != player:
+            match_services.join_match(match=match, user=user)
         match_services.forfeit_seat(match=match, seat=1)
     assert Rating.objects.get(game=GAME, player__user=player).matches == 1
     assert projections.RatingHistory.objects.filter(player__user=player).count() == 1
@@ -263,6 +266,7 @@ def test_a_season_rebuilt_from_its_streams_gives_every_row_again(organizer: Any,
             game=GAME, options={},
             seats=[{"player": player.username}, {"player": player2.username}],
             created_by=player)
+        match_services.join_match(match=match, user=player2)
         match_services.forfeit_seat(match=match, seat=loser)
     live = snapshot()
     assert all(live.values()), "the season produced no rows to compare"

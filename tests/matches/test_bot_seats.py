@@ -122,10 +122,10 @@ def test_a_task_that_plays_its_seat_goes_on_while_only_bots_are_pending(
 
 @pytest.mark.django_db
 def test_the_sweep_finds_every_waiting_bot_seat_and_plays_it(
-        player: Any, player2: Any, organizer: Any) -> None:
+        player: Any, player2: Any, organizer: Any, accept: Any) -> None:
     one = create(player, {"player": player.username}, {"bot": "random"})
     two = create(organizer, {"bot": "random"}, {"player": player2.username})
-    humans = create(player, {"player": player.username}, {"player": player2.username})
+    humans = accept(create(player, {"player": player.username}, {"player": player2.username}))
     assert sorted(services.waiting_bot_seats()) == [(one.pk, 1, 2), (two.pk, 0, 2)]
     assert tasks.sweep_bot_seats() == 2
     assert services.waiting_bot_seats() == []

@@ -14,10 +14,13 @@ GAME = "super_showdown"
 
 
 def two_humans(player: Any, player2: Any) -> Match:
-    return services.create_match(
+    """Alice's match against Bruno, whom she invited and who joined."""
+    match = services.create_match(
         game=GAME, options={}, seats=[{"player": player.username}, {"player": player2.username}],
         created_by=player,
     )
+    services.join_match(match=match, user=player2)
+    return match
 
 
 @pytest.fixture
@@ -132,6 +135,8 @@ def test_what_cannot_be_resigned(player, player2, django_user_model, who, system
     match = services.create_match(
         game=GAME, options={}, seats=[{"player": player.username}, {"player": player2.username}],
         created_by=None if system else player)
+    if not system:
+        services.join_match(match=match, user=player2)
     if finish:
         services.forfeit_seat(match=match, seat=1)
     user = player if who == "player" else django_user_model.objects.create_user("olga")
@@ -140,3 +145,81 @@ def test_what_cannot_be_resigned(player, player2, django_user_model, who, system
     assert refused.value.code == code
     match.refresh_from_db()
     assert match.status == ("finished" if finish else "active")
+
+
+# -- invitations ---------------------------------------------------------------------------
+
+def seat_rows(match: Match) -> list[tuple[Any, Any, str]]:
+    return list(match.seats.order_by("index").values_list("user", "invited", "bot"))
+
+
+@pytest.mark.django_db
+def test_a_player_named_by_another_player_is_invited_and_only_they_may_take_the_seat(
+        player, player2, outsider, django_user_model) -> None:
+    """Nobody is seated without their say: the seat is held for Bruno, an open seat
+    beside it is anyone's, and Bruno's joining takes the seat held for him."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": player.username}, {"open": True},
+                                         {"player": player2.username}])
+    assert (match.status, seat_rows(match)) == (
+        "open", [(player.pk, None, ""), (None, None, ""), (None, player2.pk, "")])
+    services.join_match(match=match, user=outsider)  # the seat open to anyone
+    with pytest.raises(services.ServiceError) as refused:
+        services.join_match(match=match, user=django_user_model.objects.create_user("ada"))
+    assert (refused.value.code, refused.value.status) == ("no_open_seat", 409)
+    services.join_match(match=match, user=player2)
+    match.refresh_from_db()
+    assert (match.status, seat_rows(match)) == (
+        "active", [(player.pk, None, ""), (outsider.pk, None, ""), (player2.pk, None, "")])
+
+
+@pytest.mark.django_db
+def test_staff_and_the_league_seat_whom_they_name(player, player2, organizer) -> None:
+    for maker in (organizer, None):
+        match = services.create_match(game=GAME, options={}, created_by=maker,
+                                      seats=[{"player": player.username},
+                                             {"player": player2.username}])
+        assert (match.status, seat_rows(match)) == (
+            "active", [(player.pk, None, ""), (player2.pk, None, "")])
+
+
+@pytest.mark.django_db
+def test_a_player_is_invited_to_one_seat_only_but_may_hold_two_themselves(
+        player, player2) -> None:
+    with pytest.raises(services.ServiceError) as refused:
+        services.create_match(game="royal_rumble", options={}, created_by=player,
+                              seats=[{"player": player.username}, {"player": player2.username},
+                                     {"player": player2.username}])
+    assert refused.value.code == "bad_seat"
+    assert not Match.objects.exists()
+    hot_seat = services.create_match(game=GAME, options={}, created_by=player,
+                                     seats=[{"player": player.username},
+                                            {"player": player.username}])
+    assert hot_seat.status == "active"
+
+
+@pytest.mark.django_db
+def test_declining_opens_the_seat_and_a_bot_given_the_seat_ends_the_invitation(
+        player, player2, outsider) -> None:
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": player.username}, {"player": player2.username},
+                                         {"player": outsider.username}])
+    assert services.resign(match=match, user=player2) == "declined"
+    assert seat_rows(match)[1] == (None, None, "")
+    services.hand_seat_to_bot(match=match, seat=2, bot="random")
+    assert seat_rows(match)[2] == (None, None, "random")
+    with pytest.raises(services.ServiceError) as refused:
+        services.resign(match=match, user=outsider)  # no longer invited
+    assert refused.value.code == "not_seated"
+    services.join_match(match=match, user=player2)  # changed their mind: the seat is open
+    match.refresh_from_db()
+    assert match.status == "active"
+
+
+@pytest.mark.django_db
+def test_a_match_its_maker_leaves_goes_with_its_invitations(player, player2) -> None:
+    match = services.create_match(game=GAME, options={}, created_by=player,
+                                  seats=[{"player": player.username},
+                                         {"player": player2.username}])
+    assert services.resign(match=match, user=player) == "left"
+    assert not Match.objects.filter(pk=match.pk).exists()

@@ -262,6 +262,7 @@ def test_a_decision_and_the_chance_events_after_it_commit_or_fail_together(
     match = services.create_match(
         game=toy_game.TOY_KEY, options={"rounds": 1},
         seats=[{"player": player.username}, {"player": player2.username}], created_by=player)
+    services.join_match(match=match, user=player2)
     with pytest.raises(RuntimeError), transaction.atomic():
         play_first_legal(match, player, 0)
         assert match.events.count() == 3
@@ -303,6 +304,7 @@ def test_cached_states_are_the_ones_a_fresh_replay_gives(
     match = services.create_match(
         game=toy_game.TOY_KEY, options={},
         seats=[{"player": player.username}, {"player": player2.username}], created_by=player)
+    services.join_match(match=match, user=player2)
     play_to_the_end(match, {0: player, 1: player2})
     cached = [services.load_state(match, upto=seq) for seq in range(match.seq + 1)]
     services.clear_state_cache()

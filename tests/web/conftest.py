@@ -40,6 +40,13 @@ def alice_client(client: Client, player: Any) -> Client:
 
 
 @pytest.fixture
+def bruno_client(player2: Any) -> Client:
+    other = Client()
+    other.force_login(player2)
+    return other
+
+
+@pytest.fixture
 def outsider_client(outsider: Any) -> Client:
     other = Client()
     other.force_login(outsider)

@@ -63,14 +63,42 @@ def test_an_open_seat_match_is_listed_for_others_and_they_can_join(
     assert match.seats.get(index=1).user == player2
 
 
-def test_a_match_against_a_named_player_seats_them(
-        alice_client: Client, player: Any, player2: Any) -> None:
+def test_a_match_against_a_named_player_invites_them(
+        alice_client: Client, bruno_client: Client, outsider_client: Client, player: Any,
+        player2: Any) -> None:
+    """Bruno is invited, not seated: the match waits, his lobby offers Accept and Decline,
+    nobody else sees it as open, and accepting seats him and starts it."""
     alice_client.post(reverse("match_create"), {
         "game": "super_showdown", "opponent": "player", "username": "bruno", "seats": 2,
     })
     match = Match.objects.get()
+    assert [s.user for s in match.seats.order_by("index")] == [player, None]
+    assert (match.seats.get(index=1).invited, match.status) == (player2, "open")
+    lobby = bruno_client.get(reverse("lobby")).content.decode()
+    invitations = lobby[lobby.index('id="invitations"'):lobby.index("Open matches")]
+    assert f"#{match.pk} " in invitations and "from alice" in invitations
+    assert "Accept" in invitations and "Decline" in invitations
+    assert f"#{match.pk} " not in outsider_client.get(reverse("lobby")).content.decode()
+    page = bruno_client.get(reverse("match_play", args=[match.pk])).content.decode()
+    assert "Accept the invitation" in page and "invited: bruno" in page
+    bruno_client.post(reverse("match_join", args=[match.pk]))
+    match.refresh_from_db()
     assert [s.user for s in match.seats.order_by("index")] == [player, player2]
     assert match.status == "active"
+
+
+def test_declining_from_the_lobby_opens_the_seat(
+        alice_client: Client, bruno_client: Client, player2: Any) -> None:
+    alice_client.post(reverse("match_create"), {
+        "game": "super_showdown", "opponent": "player", "username": "bruno", "seats": 2,
+    })
+    match = Match.objects.get()
+    answer = bruno_client.post(reverse("match_resign", args=[match.pk]))
+    assert answer.status_code == 302 and answer.url == reverse("lobby")
+    seat = match.seats.get(index=1)
+    assert (seat.user, seat.invited, seat.label) == (None, None, "open")
+    lobby = bruno_client.get(reverse("lobby")).content.decode()
+    assert 'id="invitations"' not in lobby and f"#{match.pk} " in lobby
 
 
 def test_an_unknown_player_is_refused_with_the_services_message(alice_client: Client) -> None:

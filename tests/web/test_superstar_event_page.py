@@ -50,9 +50,11 @@ def bruno_client(player2: Any) -> Client:
 
 def start(player: Any, player2: Any) -> Match:
     """Alice is seat 0 (Red), Bruno seat 1 (Blue)."""
-    return services.create_match(game=GAME, options=EVENT, created_by=player,
-                                 seats=[{"player": player.username},
-                                        {"player": player2.username}])
+    match = services.create_match(game=GAME, options=EVENT, created_by=player,
+                                  seats=[{"player": player.username},
+                                         {"player": player2.username}])
+    services.join_match(match=match, user=player2)  # Bruno takes up Alice's invitation
+    return match
 
 
 def page_of(client: Client, match: Match) -> str:

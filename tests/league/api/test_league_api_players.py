@@ -19,8 +19,11 @@ pytestmark = pytest.mark.django_db
 
 
 def duel(a: Any, b: Any) -> Match:
-    return match_services.create_match(game=GAME, options={}, created_by=a,
-                                       seats=[{"player": a.username}, {"player": b.username}])
+    """a's match against b, whom a invited and who joined."""
+    match = match_services.create_match(game=GAME, options={}, created_by=a,
+                                        seats=[{"player": a.username}, {"player": b.username}])
+    match_services.join_match(match=match, user=b)
+    return match
 
 
 @pytest.fixture

@@ -92,6 +92,7 @@ def test_a_player_page_has_match_history_and_a_rating_chart(
     for loser in (1, 0, 1):
         match = services.create_match(game="super_showdown", options={}, created_by=player,
                                       seats=[{"player": "alice"}, {"player": "bruno"}])
+        services.join_match(match=match, user=player2)
         finish_by_forfeit(match, loser, django_capture_on_commit_callbacks)
     alice = player_for(player)
     assert RatingHistory.objects.filter(player=alice).count() == 3
