@@ -7,12 +7,13 @@ recomputed whole, so an incremental update and `rebuild_projections` give the sa
 
 from __future__ import annotations
 
+import zlib
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from openskill.models import PlackettLuce
 
 from league import formats, showdown
@@ -83,7 +84,17 @@ def _outcome(placements: dict[str, int], key: str) -> str:
 
 
 def refresh_season(season: Season) -> None:
-    """The season table: every recorded result of its Events, by the season's scoring."""
+    """The season table: every recorded result of its Events, by the season's scoring.
+
+    Two Events of a season recording results at once each rewrite the whole table, so the
+    rewrites take turns on the season's row (after the Event's own lock, the order every
+    writer keeps), each reading the streams as they then stand."""
+    with transaction.atomic():
+        Season.objects.select_for_update().filter(pk=season.pk).first()
+        _write_season(season)
+
+
+def _write_season(season: Season) -> None:
     from league.events import replay
 
     table: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -316,15 +327,32 @@ def rated_matches(game: str) -> list[Match]:
                 .order_by("pk").prefetch_related("seats"))
 
 
+RATINGS_LOCK = 0x5241  # the first key of the advisory lock that orders a game's ratings
+
+
+def _lock_ratings(game: str) -> None:
+    """Hold the game's ratings until the transaction ends: rating writes of one game take
+    turns (PostgreSQL's advisory lock; SQLite lets one writer in at a time anyway)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)",
+                           [RATINGS_LOCK, zlib.crc32(game.encode()) - 2**31])
+
+
 def refresh_ratings_after(match: Match) -> None:
-    """Rate one newly finished match; recompute the game from scratch if it came late."""
+    """Rate one newly finished match, once (a task delivered twice, or a correction's
+    re-rating that came first, finds it rated); recompute the game from scratch if it
+    came late."""
     if _rated_sides(match) is None:
         return
-    newest = RatingHistory.objects.filter(game=match.game).order_by("-match_id").first()
-    if newest is not None and newest.match_id > match.pk:
-        rebuild_ratings(match.game)
-        return
     with transaction.atomic():
+        _lock_ratings(match.game)
+        if RatingHistory.objects.filter(match=match).exists():
+            return
+        newest = RatingHistory.objects.filter(game=match.game).order_by("-match_id").first()
+        if newest is not None and newest.match_id > match.pk:
+            _rebuild_ratings(match.game)
+            return
         _rate(match, {r.player_id: r for r in Rating.objects.filter(game=match.game)})
 
 
@@ -353,11 +381,16 @@ def _rate(match: Match, current: dict[int, Rating]) -> None:
 def rebuild_ratings(game: str) -> None:
     """Every rating of a game from its finished matches, in order."""
     with transaction.atomic():
-        Rating.objects.filter(game=game).delete()
-        RatingHistory.objects.filter(game=game).delete()
-        current: dict[int, Rating] = {}
-        for match in rated_matches(game):
-            _rate(match, current)
+        _lock_ratings(game)
+        _rebuild_ratings(game)
+
+
+def _rebuild_ratings(game: str) -> None:
+    Rating.objects.filter(game=game).delete()
+    RatingHistory.objects.filter(game=game).delete()
+    current: dict[int, Rating] = {}
+    for match in rated_matches(game):
+        _rate(match, current)
 
 
 def rebuild_all(progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
@@ -367,8 +400,11 @@ def rebuild_all(progress: Callable[[int, int], None] | None = None) -> dict[str,
     """
     counts: dict[str, int] = defaultdict(int)
     with transaction.atomic():
-        event_list = list(Event.objects.order_by("pk"))
-        season_list = list(Season.objects.order_by("pk"))
+        # Every Event's row, then every season's, locked in the order the services take
+        # them (an Event, then its season), so results recorded meanwhile wait instead of
+        # deadlocking against the rebuild.
+        event_list = list(Event.objects.select_for_update().order_by("pk"))
+        season_list = list(Season.objects.select_for_update().order_by("pk"))
         games = sorted(set(Match.objects.filter(status=Match.Status.FINISHED)
                            .values_list("game", flat=True)))
         total = len(event_list) + len(season_list) + len(games)

@@ -34,6 +34,9 @@ def test_sixteen_threads_racing_appends_lose_nothing_and_duplicate_nothing() -> 
     )
     assert created.status_code == 201, created.content
     match_id = created.json()["id"]
+    invited = APIClient()  # the second player takes up the invitation, which starts it
+    invited.force_authenticate(users[1])
+    assert invited.post(f"/api/matches/{match_id}/join/").status_code == 200
 
     accepted: list[tuple[str, int]] = []  # (idempotency key, seq) of every 201
     replays: list[tuple[str, int]] = []  # answers to a key sent a second time

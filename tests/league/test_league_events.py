@@ -234,6 +234,31 @@ def test_a_corrected_result_moves_the_ratings_too(organizer: Any, player: Any,
     assert snapshot()["ratings"] == before
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_result_task_delivered_again_rates_nothing_twice(organizer: Any, player: Any,
+                                                           player2: Any) -> None:
+    """Celery delivers a task at least once: record_result run again for a match already
+    rated (or re-rated by a correction first) leaves the ratings as they were."""
+    from league import tasks
+
+    event = make_event(organizer)
+    first = events.add_entrant(event=event, by=organizer, player=player.username).key
+    second = events.add_entrant(event=event, by=organizer, player=player2.username).key
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    match_services.forfeit_seat(match=link.match, seat=link.seats_of(second)[0])
+    rated = snapshot()["ratings"]
+    tasks.record_result(link.match_id)
+    assert snapshot()["ratings"] == rated
+    assert projections.RatingHistory.objects.filter(match=link.match).count() == 2
+    events.correct_result(event=event, by=organizer, pairing=link.pairing,
+                          placements={first: 2, second: 1})
+    corrected = snapshot()["ratings"]
+    projections.refresh_ratings_after(link.match)  # a late task after the correction
+    assert snapshot()["ratings"] == corrected
+    assert Rating.objects.get(game=GAME, player__user=player2).matches == 1
+
+
 def snapshot() -> dict[str, list[tuple[Any, ...]]]:
     """Every projection row by content (ids are not part of a projection)."""
     return {
