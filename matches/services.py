@@ -254,7 +254,7 @@ def join_match(*, match: Match, user: Any) -> Seat:
     """Take the seat held for `user`, else the first seat open to anyone; the last one to
     sit down starts the match."""
     with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match.pk)
+        locked = _locked(match)
         if locked.status != Match.Status.OPEN:
             raise ServiceError("match_not_open", "This match is not taking players.", 409)
         seats = list(locked.seats.order_by("index"))
@@ -272,6 +272,15 @@ def join_match(*, match: Match, user: Any) -> Seat:
             _start(locked)
         _copy_progress(locked, match)
     return seat
+
+
+def _locked(match: Match) -> Match:
+    """The match's row, locked until the transaction ends; 404 if it is gone (the last
+    player seated in an open match left it meanwhile)."""
+    locked = Match.objects.select_for_update().filter(pk=match.pk).first()
+    if locked is None:
+        raise ServiceError("not_found", "No such match: its players left it.", 404)
+    return locked
 
 
 def _start(match: Match) -> None:
@@ -306,7 +315,7 @@ def _append_decision(*, match: Match, seat: int, action: Any, user: Any,
     """The append itself; also the bot seats pending afterwards (empty for a replay)."""
     try:
         with transaction.atomic():
-            locked = Match.objects.select_for_update().get(pk=match.pk)
+            locked = _locked(match)
             _check_seat(locked, seat, user)
             if key is not None:
                 first = _answer_for_key(locked, key, seat, action)
@@ -414,7 +423,7 @@ def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit") -> Match:
     the match stream itself stays as played.
     """
     with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match.pk)
+        locked = _locked(match)
         if locked.status != Match.Status.ACTIVE:
             raise ServiceError("match_not_active", "Only a live match can be forfeited.", 409)
         _check_seat(locked, seat, None)
@@ -440,7 +449,7 @@ def resign(*, match: Match, user: Any, seat: int | None = None) -> str:
     and it is rated like any result. An Event's match is the organizer's to forfeit.
     """
     with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match.pk)
+        locked = _locked(match)
         if locked.created_by_id is None:
             raise ServiceError("event_match", "An Event's match is forfeited by its "
                                               "organizer, not left.", 409)
@@ -470,7 +479,7 @@ def hand_seat_to_bot(*, match: Match, seat: int, bot: str) -> Seat:
     if bot not in registry.bot_names(match.game):
         raise ServiceError("unknown_bot", f"{match.game} has no bot called {bot!r}.", 400)
     with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match.pk)
+        locked = _locked(match)
         if locked.status == Match.Status.FINISHED:
             raise ServiceError("match_over", "The match is over.", 409)
         _check_seat(locked, seat, None)

@@ -223,3 +223,22 @@ def test_a_match_its_maker_leaves_goes_with_its_invitations(player, player2) -> 
                                          {"player": player2.username}])
     assert services.resign(match=match, user=player) == "left"
     assert not Match.objects.filter(pk=match.pk).exists()
+
+
+@pytest.mark.django_db
+def test_a_match_removed_under_a_caller_is_not_found_not_a_crash(player, player2) -> None:
+    """A join, an action or a resignation that loaded the match just before its last
+    player left it (which removes it) is answered 404 not_found."""
+    match = services.create_match(game=GAME, options={}, created_by=player,
+                                  seats=[{"player": player.username}, {"open": True}])
+    loaded = Match.objects.get(pk=match.pk)  # what the other request read
+    assert services.resign(match=match, user=player) == "left"
+    calls = [lambda: services.join_match(match=loaded, user=player2),
+             lambda: services.submit_action(match=loaded, seat=0, action={"type": "pass"},
+                                            user=player),
+             lambda: services.resign(match=loaded, user=player),
+             lambda: services.hand_seat_to_bot(match=loaded, seat=1, bot="random")]
+    for call in calls:
+        with pytest.raises(services.ServiceError) as refused:
+            call()
+        assert (refused.value.code, refused.value.status) == ("not_found", 404)
