@@ -296,22 +296,27 @@ def _start(match: Match) -> None:
 # -- appending ---------------------------------------------------------------------------
 
 def submit_action(*, match: Match, seat: int, action: dict[str, Any], user: Any,
-                  expected_seq: int | None = None, key: str | None = None) -> int:
+                  expected_seq: int | None = None, key: str | None = None,
+                  seat_moves: int | None = None) -> int:
     """Append a seat's decision and the chance events after it; the decision's seq.
 
     Checks, in order: the seat is the user's (None: a bot or the system), a repeated
     idempotency key (answered with the first seq, writing nothing), the match is live,
-    `expected_seq` is current, then the engine's own checks.
+    `expected_seq` is current, `seat_moves` (the seat's decisions so far, as the page the
+    player chose on showed them) is current, then the engine's own checks. The page sends
+    `seat_moves`, not the seq: the other seats' moves do not make a choice stale, but
+    the same seat's second tab does.
     """
     seq, bots = _append_decision(match=match, seat=seat, action=action, user=user,
-                                 expected_seq=expected_seq, key=key)
+                                 expected_seq=expected_seq, key=key, seat_moves=seat_moves)
     if bots:
         _enqueue_bots(match.pk, bots, match.seq)
     return seq
 
 
 def _append_decision(*, match: Match, seat: int, action: Any, user: Any,
-                     expected_seq: int | None, key: str | None) -> tuple[int, list[int]]:
+                     expected_seq: int | None, key: str | None,
+                     seat_moves: int | None = None) -> tuple[int, list[int]]:
     """The append itself; also the bot seats pending afterwards (empty for a replay)."""
     try:
         with transaction.atomic():
@@ -322,6 +327,9 @@ def _append_decision(*, match: Match, seat: int, action: Any, user: Any,
                 if first is not None:
                     return first, []
             _check_live(locked, expected_seq)
+            if seat_moves is not None and seat_moves != moves_of(locked, seat):
+                raise ServiceError("stale_page", "You already moved since this page was "
+                                                 "shown; here is the match as it is now.", 409)
             stream = _replay(locked, locked.seq)
             try:
                 event = Event.from_json({"kind": "decision", "seat": seat, "action": action})
@@ -341,6 +349,11 @@ def _append_decision(*, match: Match, seat: int, action: Any, user: Any,
             if first is not None:
                 return first.seq, []
         raise ServiceError("stale_seq", "The match moved on; reload and try again.", 409) from None
+
+
+def moves_of(match: Match, seat: int) -> int:
+    """How many decisions `seat` has made in `match`."""
+    return match.events.filter(kind=MatchEvent.Kind.DECISION, seat=seat).count()
 
 
 def _check_seat(match: Match, seat: Any, user: Any) -> None:

@@ -171,6 +171,7 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
             services.submit_action(
                 match=match, seat=seat, action=form.cleaned_data["action"],
                 user=request.user, key=form.cleaned_data["key"] or None,
+                seat_moves=form.cleaned_data["moves"],
             )
         except ServiceError as exc:
             error, status = services.shown(exc), exc.status
@@ -302,6 +303,8 @@ def _state_context(match: Match, user: Any, error: str | None = None) -> dict[st
         "seats": seats,
         "seats_key": _seats_key(seats),
         "actions": [_action_entry(action) for action in state["legal_actions"]],
+        # The seat's decisions so far: a second tab's stale form is refused, not played.
+        "moves": services.moves_of(match, state["seat"]) if state["legal_actions"] else None,
         "events": list(reversed(events)),
         "earlier": earlier,
         "error": error,

@@ -86,6 +86,26 @@ def test_a_double_posted_idempotency_key_writes_once(alice_client: Client, pages
     assert mine == 1
 
 
+def test_a_second_tabs_form_is_refused_once_the_seat_has_moved(
+        alice_client: Client, pages: Any) -> None:
+    """Two tabs show the same decision; a press in each (fresh keys both) plays once:
+    the forms carry the seat's move count, and the second is stale."""
+    match = pages.quick_play(alice_client)
+    page = alice_client.get(f"/matches/{match.id}/").content.decode()
+    moves = re.search(r'name="moves" value="(\d+)"', page)
+    assert moves is not None and int(moves[1]) == services.moves_of(match, 0)
+    (first, _), (second, _) = pages.action_forms(page)[:2]
+    post = reverse("match_act", args=[match.id])
+    played = alice_client.post(post, {"action": first, "key": "tab-1", "moves": moves[1]},
+                               **pages.htmx)
+    assert played.status_code == 200 and b"error-banner" not in played.content
+    written = MatchEvent.objects.filter(match=match).count()
+    stale = alice_client.post(post, {"action": second, "key": "tab-2", "moves": moves[1]},
+                              **pages.htmx)
+    assert b"(stale_page)" in stale.content
+    assert MatchEvent.objects.filter(match=match).count() == written
+
+
 def test_an_illegal_action_is_refused_in_the_partial_without_a_500(
         alice_client: Client, pages: Any) -> None:
     match = pages.quick_play(alice_client)
