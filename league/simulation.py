@@ -407,7 +407,9 @@ def _write(job_id: int, index: int, tallies: JSON, log: list[JSON] | None
         job.done_matches += chunk.count
         job.done_chunks += 1
         job.summary = job_summary(job)
-        if job.done_chunks == job.chunk_count and job.status != Status.FAILED:
+        # A cancelled or failed job stays so, even if the chunks playing when it stopped
+        # happen to complete it.
+        if job.done_chunks == job.chunk_count and job.status in LIVE:
             job.status = Status.DONE
             job.finished_at = now
         job.save(update_fields=["totals", "done_matches", "done_chunks", "summary", "status",

@@ -314,6 +314,20 @@ def test_cancel_keeps_the_finished_chunks_and_queues_no_more(
     assert (refused.value.code, refused.value.status) == ("job_finished", 409)
 
 
+def test_a_cancelled_job_stays_cancelled_when_the_chunk_playing_then_completes_it(
+        organizer: Any) -> None:
+    job = simulation.create_job(**FAST, matches=4, chunk=2, seed=5, by=organizer)
+    assert simulation.run_chunk(job.pk, 0)
+    claimed = simulation._claim(job.pk, 1)  # the last chunk, playing when the cancel lands
+    assert claimed is not None
+    tallies, log = simulation.play_chunk(claimed[0], claimed[1].start, claimed[1].count)
+    stopped = simulation.cancel_job(job=job, by=organizer).finished_at
+    assert simulation._write(job.pk, 1, tallies, log) is not None  # its matches are kept
+    job.refresh_from_db()
+    assert (job.status, job.finished_at) == (Status.CANCELLED, stopped)
+    assert job.done_matches == 4 and job.summary["matches"] == 4
+
+
 def test_a_chunk_run_twice_is_written_once(run_job: Callable[..., SimulationJob]) -> None:
     job = run_job(matches=4, chunk=2)
     before = (job.done_matches, job.totals)
