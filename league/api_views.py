@@ -197,7 +197,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         return found
 
     def _detail(self, event: Event, code: int = status.HTTP_200_OK) -> Response:
-        return Response(LeagueEventSerializer(self.get_queryset().get(pk=event.pk)).data,
+        return Response(LeagueEventSerializer(self.get_queryset().get(pk=event.pk),
+                                              context=self.get_serializer_context()).data,
                         status=code)
 
     @extend_schema(summary="List Events", parameters=[EventQuerySerializer],

@@ -14,7 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from league import events, formats
-from league.events import held_pairings, replay
+from league.events import can_organize, held_pairings, replay
 from league.models import (
     Entrant,
     Event,
@@ -33,7 +33,7 @@ from league.models import (
     Team,
 )
 from matches.models import Match
-from matches.serializers import SeatSerializer
+from matches.serializers import SeatSerializer, masked_options
 
 OUTCOMES = ["win", "draw", "loss"]
 LARGEST_ID = 2**63 - 1  # a BigAutoField; past it a filter is a 400, not an overflow
@@ -101,12 +101,15 @@ class EntrantSerializer(serializers.ModelSerializer):
 
 
 class LeagueEventSerializer(serializers.ModelSerializer):
-    """An Event as it stands: its status, format, options and entrants."""
+    """An Event as it stands: its status, format, options and entrants. A game's secret
+    match options (constructed decks) read "hidden" but for those who organize the Event,
+    until it is finished."""
 
     organizers = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
     created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
     entrants = EntrantSerializer(many=True, read_only=True)
     status = EventStatusField(read_only=True)
+    match_options = serializers.SerializerMethodField()
 
     class Meta:
         model = Event
@@ -115,6 +118,13 @@ class LeagueEventSerializer(serializers.ModelSerializer):
                   "hold_rounds", "organizers", "created_by", "created_at", "updated_at",
                   "entrants"]
         read_only_fields = fields
+
+    def get_match_options(self, event: Event) -> dict[str, Any]:
+        options = dict(event.match_options or {})
+        user = getattr(self.context.get("request"), "user", None)
+        if event.status == Event.Status.FINISHED or can_organize(event, user):
+            return options
+        return masked_options(event.game, options, set())
 
 
 class LeagueEventCreateSerializer(serializers.Serializer):

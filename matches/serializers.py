@@ -86,13 +86,20 @@ class MatchSerializer(serializers.ModelSerializer):
             return options
         mine = {seat.index for seat in match.seats.all()
                 if user is not None and seat.user_id is not None and seat.user_id == user.pk}
-        specs = registry.get_rules(match.game).spec.options
-        for name, value in options.items():
-            spec = specs.get(name)
-            if spec is not None and spec.secret and isinstance(value, list):
-                options[name] = [entry if seat in mine else "hidden"
-                                 for seat, entry in enumerate(value)]
-        return options
+        return masked_options(match.game, options, mine)
+
+
+def masked_options(game: str, options: dict[str, Any], shown: set[int]) -> dict[str, Any]:
+    """`options` with each seat's entry of a secret option (a constructed deck) read
+    "hidden", but for the seats in `shown`."""
+    specs = registry.get_rules(game).spec.options
+    masked = dict(options)
+    for name, value in options.items():
+        spec = specs.get(name)
+        if spec is not None and spec.secret and isinstance(value, list):
+            masked[name] = [entry if seat in shown else "hidden"
+                            for seat, entry in enumerate(value)]
+    return masked
 
 
 class SeatSpecField(serializers.DictField):

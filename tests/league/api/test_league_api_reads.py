@@ -199,3 +199,25 @@ def test_hand_pairings_for_a_held_round_make_its_matches(
     assert sorted([s["entrant"] for s in p["slots"]] for p in second) == [["e1", "e2"],
                                                                           ["e3", "e4"]]
     assert all(p["match_status"] == "active" and not p["held"] for p in second)
+
+
+def test_an_events_constructed_decks_are_read_by_its_organizers_alone(
+        organizer: Any, organizer_api: APIClient, outsider_api: APIClient) -> None:
+    """SH-050 decks are hidden (as a match's are, GET /api/matches/{id}/): an Event's
+    secret match options read "hidden" for everyone but those who organize it."""
+    from engine.games.supershow.cards import CATALOG
+
+    ox, mira = CATALOG.competitors["ox_valdane"], CATALOG.competitors["mira_quickstep"]
+    decks = [[c.key for c in mira.deck[:27]] + [c.key for c in ox.deck[27:]],
+             [c.key for c in ox.deck[:27]] + [c.key for c in mira.deck[27:]]]
+    options = {"competitors": ["ox_valdane", "mira_quickstep"], "decks": decks}
+    event = events.create_event(name="Decks night", game="supershow", format="round_robin",
+                                by=organizer, match_options=options)
+    url = f"/api/events/{event.pk}/"
+    assert outsider_api.get(url).json()["match_options"]["decks"] == ["hidden", "hidden"]
+    listed = outsider_api.get("/api/events/", {"game": "supershow"}).json()["results"]
+    assert [e["match_options"]["decks"] for e in listed] == [["hidden", "hidden"]]
+    assert outsider_api.get(url).json()["match_options"]["competitors"] == options["competitors"]
+    assert organizer_api.get(url).json()["match_options"]["decks"] == decks
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    assert outsider_api.get(url).json()["match_options"]["decks"] == decks
