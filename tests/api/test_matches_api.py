@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -148,6 +149,17 @@ def test_a_bad_create_request_is_400_with_its_code(
 def test_a_malformed_json_body_is_400_parse_error(player_api: APIClient) -> None:
     response = player_api.post(MATCHES, "{not json", content_type="application/json")
     assert (response.status_code, response.json()["code"]) == (400, "parse_error")
+
+
+def test_an_oversized_body_is_413_too_large_in_the_apis_own_shape(
+        player_api: APIClient, settings: Any) -> None:
+    padding = "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)
+    body = json.dumps({"game": TOY, "seats": [{"player": "alice"}, {"open": True}],
+                       "options": {"padding": padding}})
+    response = player_api.post(MATCHES, body, content_type="application/json")
+    assert response.status_code == 413
+    assert response.json()["code"] == "too_large"
+    assert not Match.objects.exists()
 
 
 # -- list and detail ---------------------------------------------------------------------
