@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from engine import registry
 from engine.protocol import IllegalAction
@@ -256,11 +256,15 @@ def create_team(*, name: str, members: list[str], by: Any) -> Team:
     missing = [n for n in names if n not in users]
     if missing:
         raise LeagueError("unknown_player", f"No player called {', '.join(missing)}.")
-    with transaction.atomic():
-        if Team.objects.select_for_update().filter(name__iexact=name).exists():
-            raise LeagueError("team_exists", f"There is already a team called {name!r}.", 409)
-        team = Team.objects.create(name=name, created_by=by)
-        team.members.set([player_for(users[n]) for n in names])
+    taken = LeagueError("team_exists", f"There is already a team called {name!r}.", 409)
+    if Team.objects.filter(name__iexact=name).exists():
+        raise taken
+    try:
+        with transaction.atomic():
+            team = Team.objects.create(name=name, created_by=by)
+            team.members.set([player_for(users[n]) for n in names])
+    except IntegrityError:  # the same name, in any case, made at the same moment
+        raise taken from None
     return team
 
 

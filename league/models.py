@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 
 
 class Player(models.Model):
@@ -43,6 +44,10 @@ class Team(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            # Names are told apart ignoring case (create_team), also when two arrive at once.
+            models.UniqueConstraint(Lower("name"), name="team_name_unique_ignoring_case"),
+        ]
 
     def __str__(self) -> str:
         return self.name

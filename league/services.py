@@ -29,9 +29,12 @@ def register_player(*, username: str, password: str, display_name: str = "") -> 
     if not settings.SIGNUP_OPEN:
         raise RegistrationError("signup_closed", "Sign-up is closed on this site.")
     username = (username or "").strip()
-    if not username or len(username) > 150 or not username.replace("_", "").replace("-", "").isalnum():
+    # ASCII only: a look-alike letter from another script (a Cyrillic a for a Latin one) would pass for
+    # somebody else's name at a table or in an invitation. Display names may be anything.
+    if not username or len(username) > 150 or not username.isascii() \
+            or not username.replace("_", "").replace("-", "").isalnum():
         raise RegistrationError(
-            "bad_username", "A username is 1-150 letters, digits, '-' or '_'."
+            "bad_username", "A username is 1-150 letters (a-z), digits, '-' or '_'."
         )
     User = get_user_model()
     if User.objects.filter(username__iexact=username).exists():

@@ -33,6 +33,8 @@ def test_registering_creates_a_user_and_player_and_returns_a_working_token(
     [
         ({"username": "no spaces!", "password": PASSWORD}, "bad_username"),
         ({"username": "alice", "password": PASSWORD}, "username_taken"),
+        ({"username": "ALICE", "password": PASSWORD}, "username_taken"),
+        ({"username": "\u0430lice", "password": PASSWORD}, "bad_username"),  # Cyrillic a
         ({"username": "dora", "password": "short"}, "weak_password"),
         ({"username": "dora"}, "invalid"),
     ],
