@@ -62,6 +62,8 @@ ChunkStatus = SimulationChunk.Status
 DEFAULT_CHUNK = 50
 MAX_MATCHES = 1_000_000
 MAX_CHUNK = 10_000
+MAX_CHUNKS = 10_000  # a job's chunk rows are written in the request that makes it
+BALANCE_TRIALS = 20  # balance draws tried at the check, before any task is queued
 SCALE = 2520  # lcm(1..10): a first place shared by k <= 10 seats is SCALE // k units
 HISTOGRAM_BINS = 20
 LIVE = (Status.QUEUED, Status.RUNNING)
@@ -109,6 +111,9 @@ class Entities:
     names: Callable[[], Mapping[str, str]]
     sample: Sampler
     extract: Extractor
+    # Options a balance run refuses: the draw sets them, or they were made for one
+    # character (a constructed deck).
+    drawn: tuple[str, ...] = ()
 
 
 def _no_sample(rng: random.Random, seats: int, options: Mapping[str, Any]) -> JSON:
@@ -147,6 +152,10 @@ def _sample_competitors(rng: random.Random, seats: int, options: Mapping[str, An
     if match_type == "tag_team" and not options.get("ringside"):
         # SH-090/096 decision: the lone third seat runs a printed Tag Team.
         pools[2] = of_kind("tag_team")
+    ringside = options.get("ringside")
+    if isinstance(ringside, list):  # a companion is another Competitor than its seat's own
+        pools = [[k for k in pool if seat >= len(ringside) or k != ringside[seat]]
+                 for seat, pool in enumerate(pools)]
     return {"competitors": [rng.choice(pool) for pool in pools]}
 
 
@@ -178,10 +187,10 @@ def _roles_of(rules: BaseRules[Any], state: Any, log: Sequence[Event], seats: in
 ENTITIES: dict[str, Entities] = {
     "superstar_showdown": Entities(
         "superstar", lambda: {k: s.name for k, s in SUPERSTARS.items()},
-        _sample_superstars, _superstars_of),
+        _sample_superstars, _superstars_of, drawn=("superstars",)),
     "supershow": Entities(
         "competitor", lambda: {k: c.name for k, c in SUPERSHOW.competitors.items()},
-        _sample_competitors, _competitors_of),
+        _sample_competitors, _competitors_of, drawn=("competitors", "decks")),
     "royal_rumble": Entities(
         "legend", lambda: {k: legend.name for k, legend in LEGENDS.items()},
         _no_sample, _legends_of),
@@ -219,11 +228,19 @@ def check(*, game: str, bots: Sequence[str], matches: Any, options: Any = None,
         raise LeagueError("bad_seed", "The seed must be a whole number from 0 to 2**63 - 1.")
     if not isinstance(options, dict):
         raise LeagueError("bad_option", "The options are a JSON object, like {\"best_of\": 3}.")
+    if math.ceil(matches / chunk) > MAX_CHUNKS:
+        raise LeagueError("too_many_chunks", f"A job is at most {MAX_CHUNKS:,} chunks: "
+                                             f"make the chunks bigger than {chunk:,}.")
     _try_start(rules, options, len(bots))
     entities = ENTITIES.get(game)
     if balance and entities is not None:
-        sample = entities.sample(random.Random(0), len(bots), options)
-        _try_start(rules, {**options, **sample}, len(bots))
+        fixed = sorted(set(entities.drawn) & set(options))
+        if fixed:
+            raise LeagueError("balance_option", f"A balance run draws each seat's "
+                                                f"{entities.kind}: leave out {fixed[0]!r}.")
+        for trial in range(BALANCE_TRIALS):  # draws the options must start with
+            sample = entities.sample(random.Random(trial), len(bots), options)
+            _try_start(rules, {**options, **sample}, len(bots))
     return rules
 
 

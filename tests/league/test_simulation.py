@@ -440,6 +440,12 @@ def test_a_failing_bot_fails_the_job_with_the_reason_and_queues_no_more(
     ({"game": "supershow", "options": {"match_type": "tag_team"}}, "bad_seat_count"),
     ({"game": "superstar_showdown", "options": {"superstars": ["abbot", "nobody"]}},
      "bad_option"),
+    ({"matches": 20_000, "chunk": 1}, "too_many_chunks"),  # a row a chunk, in one request
+    # A balance run draws every seat's character: it cannot also be given one.
+    ({"game": "superstar_showdown", "balance": True,
+      "options": {"superstars": ["abbot", "abbot"]}}, "balance_option"),
+    ({"game": "supershow", "balance": True,
+      "options": {"competitors": ["ox_valdane", "ox_valdane"]}}, "balance_option"),
 ])
 def test_a_job_that_cannot_run_is_refused_before_anything_is_written(
         django_capture_on_commit_callbacks: Any, overrides: dict[str, Any], code: str) -> None:
@@ -449,6 +455,19 @@ def test_a_job_that_cannot_run_is_refused_before_anything_is_written(
     assert refused.value.detail
     assert queued == []
     assert not SimulationJob.objects.exists() and not SimulationChunk.objects.exists()
+
+
+def test_a_balance_run_with_ringside_companions_never_draws_a_seats_own_companion(
+        run_job: Callable[..., SimulationJob]) -> None:
+    """A companion is another Competitor than its seat's (SH-050 ringside): the draw
+    leaves it out of that seat's pool, so no match of the job fails to start."""
+    ringside = {"ringside": [None, "ox_valdane"]}
+    for seed in range(200):
+        drawn = simulation.ENTITIES["supershow"].sample(random.Random(seed), 2, ringside)
+        assert drawn["competitors"][1] != "ox_valdane"
+    job = run_job(game="supershow", bots=["random", "random"], matches=6, chunk=3,
+                  balance=True, options=ringside)
+    assert (job.status, job.done_matches) == (Status.DONE, 6)
 
 
 def test_only_staff_and_organizers_may_simulate_and_only_the_creator_or_staff_cancel(

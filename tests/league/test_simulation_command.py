@@ -58,6 +58,8 @@ def test_a_balance_run_prints_each_entity() -> None:
       '{"best_of": 4}'], "[bad_option]"),
     (["super_showdown", "--matches", "3", "--bots", "random,random", "--options", "{best"],
      "[bad_option]"),
+    (["super_showdown", "--matches", "3", "--bots", "random,random", "--options", "null"],
+     "[bad_option]"),
     (["super_showdown", "--matches", "3", "--bots", "random,random", "--chunk", "0"],
      "[bad_chunk]"),
     (["--resume", "999"], "[not_found]"),

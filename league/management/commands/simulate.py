@@ -87,6 +87,8 @@ class Command(BaseCommand):
             game_options = json.loads(options["options"])
         except ValueError as exc:
             raise CommandError(f"[bad_option] --options is not valid JSON: {exc}.") from None
+        if not isinstance(game_options, dict):
+            raise CommandError('[bad_option] --options is a JSON object, like {"best_of": 3}.')
         bots = [b.strip() for b in options["bots"].split(",") if b.strip()]
         job = self._call(lambda: simulation.create_job(
             game=options["game"], bots=bots, matches=options["matches"], options=game_options,
