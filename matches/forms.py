@@ -59,11 +59,18 @@ class CreateMatchForm(forms.Form):
         widget=forms.TextInput(attrs={"placeholder": '{"match_type": "birdcage"}',
                                       **JSON_INPUT}),
         help_text="Optional game options as JSON; each game's options are listed below.")
+    lineup = forms.CharField(
+        required=False, max_length=400, label="Seats one by one",
+        widget=forms.TextInput(attrs={"placeholder": "search-hard, me, random, @bruno, open",
+                                      **JSON_INPUT}),
+        help_text="Optional, in seat order, overriding the opponent and seat count above: "
+                  "me (once), open, a bot level, or @name to invite a player.")
 
     def __init__(self, *args: Any, games: list[tuple[str, str]],
                  bots: list[str], me: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.me = me
+        self.bots = bots
         self.fields["game"].choices = games
         self.fields["opponent"].choices = [
             *[(f"{BOT_PREFIX}{name}", f"Bot: {name}") for name in bots],
@@ -84,8 +91,33 @@ class CreateMatchForm(forms.Form):
             raise forms.ValidationError("Options are a JSON object.")
         return options
 
+    def clean_lineup(self) -> list[dict[str, Any]] | None:
+        """The seats typed one by one, as create_match's seat items; None if left empty."""
+        words = [w.strip() for w in (self.cleaned_data.get("lineup") or "").split(",")]
+        if not any(words):
+            return None
+        seats: list[dict[str, Any]] = []
+        for word in words:
+            if word.casefold() == "me":
+                seats.append({"player": self.me})
+            elif word.casefold() == "open":
+                seats.append({"open": True})
+            elif word in self.bots:
+                seats.append({"bot": word})
+            elif word.startswith("@") and word[1:].strip():
+                seats.append({"player": word[1:].strip()})
+            else:
+                raise forms.ValidationError(
+                    f"Cannot read the seat {word!r}: write me, open, a bot level "
+                    f"({', '.join(self.bots)}) or @name.")
+        if sum(1 for seat in seats if seat == {"player": self.me}) != 1:
+            raise forms.ValidationError("Name yourself (me) in exactly one seat.")
+        return seats
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
+        if data.get("lineup"):
+            return data
         named = data.get("username", "").strip()
         if data.get("opponent") == PLAYER_SEAT and not named:
             self.add_error("username", "Name the player you want to play.")
@@ -95,7 +127,10 @@ class CreateMatchForm(forms.Form):
         return data
 
     def seat_specs(self, me: str) -> list[dict[str, Any]]:
-        """The `seats` argument of create_match: me in seat 0, then the opponents."""
+        """The `seats` argument of create_match: the lineup typed, else me in seat 0 and
+        then the opponents."""
+        if self.cleaned_data.get("lineup"):
+            return list(self.cleaned_data["lineup"])
         opponent, others = self.cleaned_data["opponent"], self.cleaned_data["seats"] - 1
         if opponent.startswith(BOT_PREFIX):
             return [{"player": me}] + [{"bot": opponent[len(BOT_PREFIX):]}] * others

@@ -178,3 +178,36 @@ def test_bad_options_are_refused_and_no_match_is_made(alice_client: Client, opti
 def test_the_lobby_lists_each_games_options(alice_client: Client) -> None:
     page = alice_client.get(reverse("lobby")).content.decode()
     assert "birdcage" in page and "best_of" in page and "round_limit" in page
+
+
+def test_the_lineup_sets_every_seat_one_by_one(alice_client: Client, player: Any,
+                                               player2: Any) -> None:
+    """Each seat its own level, a bot in the first seat, an invitation and an open seat."""
+    response = alice_client.post(reverse("match_create"), {
+        "game": "royal_rumble", "opponent": "bot:random", "seats": 2, "username": "",
+        "lineup": "search-hard, me, random, @Bruno, open, heuristic, search-easy",
+    })
+    assert response.status_code == 302, response.content
+    match = Match.objects.get()
+    rows = list(match.seats.order_by("index").values_list("user", "bot", "invited"))
+    assert rows == [(None, "search-hard", None), (player.pk, "", None), (None, "random", None),
+                    (None, "", player2.pk), (None, "", None), (None, "heuristic", None),
+                    (None, "search-easy", None)]
+    assert match.n_seats == 7 and match.status == "open"
+
+
+@pytest.mark.parametrize(("lineup", "message"), [
+    ("random, heuristic", "Name yourself (me) in exactly one seat."),
+    ("me, me", "Name yourself (me) in exactly one seat."),
+    ("me, @alice", "Name yourself (me) in exactly one seat."),
+    ("me, deep-thought", "Cannot read the seat &#x27;deep-thought&#x27;"),
+])
+def test_a_lineup_that_cannot_be_read_is_refused(alice_client: Client, lineup: str,
+                                                message: str) -> None:
+    response = alice_client.post(reverse("match_create"), {
+        "game": "royal_rumble", "opponent": "bot:random", "seats": 2, "username": "",
+        "lineup": lineup,
+    })
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Match.objects.exists()
