@@ -47,6 +47,8 @@ urlpatterns = [
          name="simulation_progress"),
     path("dashboard/simulations/<int:job_id>/cancel/", views.simulation_cancel,
          name="simulation_cancel"),
+    path("dashboard/simulations/<int:job_id>/resume/", views.simulation_resume,
+         name="simulation_resume"),
     path("dashboard/simulations/<int:job_id>/logs.jsonl", views.simulation_logs,
          name="simulation_logs"),
     path("teams/new/", views.team_create, name="team_create"),

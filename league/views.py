@@ -840,12 +840,25 @@ def simulation_progress(request: HttpRequest, job_id: int) -> HttpResponse:
 @require_POST
 def simulation_cancel(request: HttpRequest, job_id: int) -> HttpResponse:
     """Cancel a job (its creator or staff): no more chunks are queued, finished ones stay."""
+    return _manage_job(request, job_id, simulation.cancel_job)
+
+
+@organizer_required
+@require_POST
+def simulation_resume(request: HttpRequest, job_id: int) -> HttpResponse:
+    """Resume a job (its creator or staff) whose worker crashed: the chunks it left claimed
+    or queued are queued again at once, instead of at the sweep's next pass."""
+    return _manage_job(request, job_id, simulation.resume_job)
+
+
+def _manage_job(request: HttpRequest, job_id: int, act: Callable[..., Any]) -> HttpResponse:
     job = get_object_or_404(SimulationJob, pk=job_id)
     error = None
     try:
-        job = simulation.cancel_job(job=job, by=request.user)
+        act(job=job, by=request.user)
     except LeagueError as exc:
         error = match_services.shown(exc)
+    job.refresh_from_db()
     if not request.htmx:
         if error:
             messages.error(request, error)

@@ -106,6 +106,27 @@ def test_the_cancel_button_stops_the_job_and_keeps_what_finished(staff_client: C
     assert "cancelled already" in again.content.decode()
 
 
+def test_the_resume_button_requeues_the_chunks_a_crashed_worker_left(
+        staff_client: Client, organizer: Any, django_capture_on_commit_callbacks: Any) -> None:
+    job = new_job(organizer)
+    assert simulation.run_chunk(job.pk, 0)
+    assert simulation._claim(job.pk, 1) is not None  # its worker died mid-chunk
+    page = staff_client.get(reverse("league:simulation", args=[job.pk])).content.decode()
+    assert "Resume stalled chunks" in page
+    with django_capture_on_commit_callbacks(execute=True):
+        response = staff_client.post(reverse("league:simulation_resume", args=[job.pk]),
+                                     **HTMX)
+    job.refresh_from_db()
+    assert response.status_code == 200 and "error" not in response.content.decode()
+    assert (job.status, job.done_matches) == ("done", 6)  # the requeued chunks ran
+    assert list(job.chunks.values_list("attempts", flat=True)) == [1, 2, 1]
+    simulation.cancel_job(job=new_job(organizer), by=organizer)
+    cancelled = SimulationJob.objects.order_by("-pk").first()
+    refused = staff_client.post(reverse("league:simulation_resume", args=[cancelled.pk]),
+                                **HTMX)
+    assert "(job_cancelled)" in refused.content.decode()
+
+
 def test_cancel_without_htmx_redirects_to_the_job(staff_client: Client, organizer: Any) -> None:
     job = new_job(organizer)
     response = staff_client.post(reverse("league:simulation_cancel", args=[job.pk]))
