@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 
 demo: venv
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(BIN)/python manage.py migrate --noinput
-	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(BIN)/python manage.py demo_setup
+	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(BIN)/python manage.py demo_setup --url http://$(HOST):$(PORT)
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: venv

@@ -27,15 +27,18 @@ def env_bool(name: str, default: bool) -> bool:
     raise ConfigError(f"{name} must be a boolean (true/false), not {raw!r}")
 
 
-def env_int(name: str, default: int) -> int:
-    """An integer setting."""
+def env_int(name: str, default: int, least: int | None = None) -> int:
+    """An integer setting, at least `least` when given."""
     raw = os.environ.get(name)
     if raw is None or raw == "":
         return default
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError:
         raise ConfigError(f"{name} must be an integer, not {raw!r}") from None
+    if least is not None and value < least:
+        raise ConfigError(f"{name} must be at least {least}, not {value}")
+    return value
 
 
 def env_list(name: str, default: list[str]) -> list[str]:

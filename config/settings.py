@@ -71,12 +71,15 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": dj_database_url.parse(
-        env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
-    )
-}
+try:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+            conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, least=0),
+        )
+    }
+except (ValueError, dj_database_url.UnknownSchemeError) as exc:
+    raise ConfigError(f"DATABASE_URL cannot be read ({exc})") from None
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent appends from threads wait for the write lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
@@ -123,7 +126,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
-    "PAGE_SIZE": env_int("API_PAGE_SIZE", 25),
+    "PAGE_SIZE": env_int("API_PAGE_SIZE", 25, least=1),
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
 }
@@ -153,32 +156,32 @@ CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", "") or None
 CELERY_BEAT_SCHEDULE = {
     "sweep-waiting-bot-seats": {
         "task": "matches.tasks.sweep_bot_seats",
-        "schedule": float(env_int("BOT_SWEEP_SECONDS", 30)),
+        "schedule": float(env_int("BOT_SWEEP_SECONDS", 30, least=1)),
     },
     "enforce-turn-deadlines": {
         "task": "league.tasks.enforce_deadlines",
-        "schedule": float(env_int("DEADLINE_SWEEP_SECONDS", 60)),
+        "schedule": float(env_int("DEADLINE_SWEEP_SECONDS", 60, least=1)),
     },
     "sweep-missed-results": {
         "task": "league.tasks.sweep_results",
-        "schedule": float(env_int("RESULT_SWEEP_SECONDS", 120)),
+        "schedule": float(env_int("RESULT_SWEEP_SECONDS", 120, least=1)),
     },
     "sweep-simulation-chunks": {
         "task": "league.sim_tasks.sweep_simulations",
-        "schedule": float(env_int("SIMULATION_SWEEP_SECONDS", 60)),
+        "schedule": float(env_int("SIMULATION_SWEEP_SECONDS", 60, least=1)),
     },
 }
 # Seconds a bot may think before a random legal move is played instead.
-BOT_TIME_BUDGET = float(env_int("BOT_TIME_BUDGET_SECONDS", 5))
+BOT_TIME_BUDGET = float(env_int("BOT_TIME_BUDGET_SECONDS", 5, least=1))
 # Milliseconds a search bot (search-easy, search-hard) spends at most on one decision in a
 # live match: it plans to end a tenth short of it (HEADROOM) and starts no playout that
 # could end past that, given its slowest playout so far.
-BOT_SEARCH_MS = env_int("BOT_SEARCH_MS", 200)
+BOT_SEARCH_MS = env_int("BOT_SEARCH_MS", 200, least=1)
 # Simulation jobs: how many chunks of a job wait in the queue at once (enough to keep every
 # worker busy; a cancelled job leaves at most this many tasks that do nothing), and after
 # how long a chunk claimed or queued without finishing counts as lost to a crashed worker.
-SIMULATION_QUEUE_AHEAD = env_int("SIMULATION_QUEUE_AHEAD", 8)
-SIMULATION_STALE_SECONDS = env_int("SIMULATION_STALE_SECONDS", 600)
+SIMULATION_QUEUE_AHEAD = env_int("SIMULATION_QUEUE_AHEAD", 8, least=1)
+SIMULATION_STALE_SECONDS = env_int("SIMULATION_STALE_SECONDS", 600, least=1)
 
 LOGGING = {
     "version": 1,
@@ -190,3 +193,9 @@ LOGGING = {
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Behind a TLS-terminating proxy that sets X-Forwarded-Proto (and strips it from clients),
+# requests it forwarded over HTTPS count as secure: secure cookies, https links.
+if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0, least=0)

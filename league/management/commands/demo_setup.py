@@ -20,9 +20,13 @@ DEMO_ACCOUNTS = [
 class Command(BaseCommand):
     help = "Create the demo organizer and players for `make demo`."
 
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--url", default="http://127.0.0.1:8000",
+                            help="Where the demo site is served, for the message.")
+
     def handle(self, *args: Any, **options: Any) -> None:
         User = get_user_model()
-        self.stdout.write("Demo accounts (log in at http://127.0.0.1:8000/login/):")
+        self.stdout.write(f"Demo accounts (log in at {options['url']}/login/):")
         for username, password, staff in DEMO_ACCOUNTS:
             user, _ = User.objects.get_or_create(username=username)
             user.is_staff = staff

@@ -1,0 +1,43 @@
+"""Settings read from the environment: a bad value stops the start, naming the variable."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LOAD = "import config.settings as s; print(s.SIMULATION_QUEUE_AHEAD, s.SECURE_HSTS_SECONDS, " \
+       "getattr(s, 'SECURE_PROXY_SSL_HEADER', None))"
+
+
+def load(**env: str) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items()
+             if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL")}
+    return subprocess.run([sys.executable, "-c", LOAD], cwd=ROOT, env={**clean, **env},
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("SIGNUP_OPEN", "maybe"),
+    ("DATABASE_URL", "bogus"),
+    ("SIMULATION_QUEUE_AHEAD", "0"),
+    ("BOT_SWEEP_SECONDS", "-5"),
+    ("BOT_SEARCH_MS", "fast"),
+    ("DJANGO_HSTS_SECONDS", "-1"),
+])
+def test_a_bad_value_stops_the_start_with_an_error_naming_the_variable(name: str,
+                                                                      value: str) -> None:
+    loaded = load(**{name: value})
+    assert loaded.returncode != 0
+    assert "ConfigError" in loaded.stderr and name in loaded.stderr
+
+
+def test_good_values_are_read() -> None:
+    loaded = load(SIMULATION_QUEUE_AHEAD="3", DJANGO_HSTS_SECONDS="3600",
+                  DJANGO_BEHIND_TLS_PROXY="true")
+    assert loaded.returncode == 0, loaded.stderr
+    assert loaded.stdout.split(maxsplit=2) == ["3", "3600", "('HTTP_X_FORWARDED_PROTO', 'https')\n"]
