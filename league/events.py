@@ -653,14 +653,16 @@ def forfeit(*, event: Event, by: Any, pairing: str, entrant: str) -> None:
     _forfeit(event, _link(event, pairing), entrant, by)
 
 
-def _forfeit(event: Event, link: EventMatch, entrant: str, actor: Any) -> None:
+def _forfeit(event: Event, link: EventMatch, entrant: str, actor: Any,
+             expected_seq: int | None = None) -> None:
     if entrant not in link.entrants:
         raise LeagueError("not_in_match", f"{entrant} does not play {link.pairing}.")
     with transaction.atomic():
         locked = _locked(event)
         _append(locked, Kind.FORFEITED, {"pairing": link.pairing, "entrant": entrant}, actor)
         try:
-            match_services.forfeit_seat(match=link.match, seat=link.seats_of(entrant)[0])
+            match_services.forfeit_seat(match=link.match, seat=link.seats_of(entrant)[0],
+                                        expected_seq=expected_seq)
         except match_services.ServiceError as exc:
             raise LeagueError(exc.code, exc.detail, exc.status) from None
 
@@ -673,7 +675,7 @@ def seat_to_bot(*, event: Event, by: Any, pairing: str, entrant: str,
 
 
 def _seat_to_bot(event: Event, link: EventMatch, entrant: str, bot: str, actor: Any,
-                 seats: list[int] | None = None) -> None:
+                 seats: list[int] | None = None, expected_seq: int | None = None) -> None:
     """Every seat of the entrant (a team's too), or only the `seats` named, go to the bot."""
     if entrant not in link.entrants:
         raise LeagueError("not_in_match", f"{entrant} does not play {link.pairing}.")
@@ -686,7 +688,8 @@ def _seat_to_bot(event: Event, link: EventMatch, entrant: str, bot: str, actor: 
         _append(locked, Kind.SEAT_TO_BOT, payload, actor)
         try:
             for seat in seats:
-                match_services.hand_seat_to_bot(match=link.match, seat=seat, bot=bot)
+                match_services.hand_seat_to_bot(match=link.match, seat=seat, bot=bot,
+                                                expected_seq=expected_seq)
         except match_services.ServiceError as exc:
             raise LeagueError(exc.code, exc.detail, exc.status) from None
 
@@ -705,14 +708,22 @@ def enforce_deadlines(now: Any = None) -> int:
         links = EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE,
                                           match__updated_at__lt=cutoff).select_related("match")
         for link in links:
-            for seat in _late_people(link.match):
-                entrant = link.seat_entrants()[seat]
-                if event.deadline_policy == Event.DeadlinePolicy.FORFEIT:
-                    _forfeit(event, link, entrant, None)
+            # The policy applies only to the match as it was read: a player who moves (or
+            # a match that ends) meanwhile is left alone, and nothing is recorded.
+            seq = link.match.seq
+            try:
+                for seat in _late_people(link.match):
+                    entrant = link.seat_entrants()[seat]
+                    if event.deadline_policy == Event.DeadlinePolicy.FORFEIT:
+                        _forfeit(event, link, entrant, None, expected_seq=seq)
+                        applied += 1
+                        break
+                    _seat_to_bot(event, link, entrant, event.deadline_bot, None, seats=[seat],
+                                 expected_seq=seq)
                     applied += 1
-                    break
-                _seat_to_bot(event, link, entrant, event.deadline_bot, None, seats=[seat])
-                applied += 1
+            except LeagueError as exc:
+                if exc.code not in ("stale_seq", "match_not_active", "match_over"):
+                    raise
     return applied
 
 

@@ -375,6 +375,11 @@ def _answer_for_key(match: Match, key: str, seat: int, action: Any) -> int | Non
     return first.seq
 
 
+def _check_unmoved(match: Match, expected_seq: int | None) -> None:
+    if expected_seq is not None and expected_seq != match.seq:
+        raise ServiceError("stale_seq", "The match moved on meanwhile.", 409)
+
+
 def _check_live(match: Match, expected_seq: int | None) -> None:
     if match.status == Match.Status.FINISHED:
         raise ServiceError("match_over", "The match is over.", 409)
@@ -429,16 +434,19 @@ def _announce_finished(match_id: int) -> None:
     match_finished.send(sender=Match, match=finished)
 
 
-def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit") -> Match:
+def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit",
+                 expected_seq: int | None = None) -> Match:
     """End a live match because a seat forfeits: every other seat shares first place.
 
     The organizer's decision is recorded by whoever asked (the league's Event stream);
-    the match stream itself stays as played.
+    the match stream itself stays as played. `expected_seq` refuses it (409 stale_seq) if
+    the match moved on since the caller looked (a late player who just moved).
     """
     with transaction.atomic():
         locked = _locked(match)
         if locked.status != Match.Status.ACTIVE:
             raise ServiceError("match_not_active", "Only a live match can be forfeited.", 409)
+        _check_unmoved(locked, expected_seq)
         _check_seat(locked, seat, None)
         others = [i for i in range(locked.n_seats) if i != seat]
         placements = [2 if i == seat else 1 for i in range(locked.n_seats)]
@@ -487,14 +495,17 @@ def resign(*, match: Match, user: Any, seat: int | None = None) -> str:
     return "left"
 
 
-def hand_seat_to_bot(*, match: Match, seat: int, bot: str) -> Seat:
-    """Give a seat to a bot (an absent player, a turn deadline); it plays at once if due."""
+def hand_seat_to_bot(*, match: Match, seat: int, bot: str,
+                     expected_seq: int | None = None) -> Seat:
+    """Give a seat to a bot (an absent player, a turn deadline); it plays at once if due.
+    `expected_seq` as in forfeit_seat."""
     if bot not in registry.bot_names(match.game):
         raise ServiceError("unknown_bot", f"{match.game} has no bot called {bot!r}.", 400)
     with transaction.atomic():
         locked = _locked(match)
         if locked.status == Match.Status.FINISHED:
             raise ServiceError("match_over", "The match is over.", 409)
+        _check_unmoved(locked, expected_seq)
         _check_seat(locked, seat, None)
         row = locked.seats.get(index=seat)
         row.user, row.bot, row.invited = None, bot, None

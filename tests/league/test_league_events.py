@@ -187,6 +187,39 @@ def test_a_turn_deadline_hands_a_late_seat_to_a_bot(organizer: Any, player: Any,
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("policy", ["bot", "forfeit"])
+def test_a_late_player_who_moves_while_the_sweep_runs_keeps_the_seat(
+        organizer: Any, player: Any, player2: Any, monkeypatch: Any, policy: str) -> None:
+    """The sweep reads who is late, then applies the policy; a move between the two (the
+    player was only just in time) leaves the seat and the Event as they are."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    event = make_event(organizer, fmt="single_elimination", turn_deadline_minutes=5,
+                       deadline_policy=policy)
+    events.add_entrant(event=event, by=organizer, player=player.username)
+    events.add_entrant(event=event, by=organizer, player=player2.username)
+    events.start_event(event=event, by=organizer)
+    read = events._late_people
+
+    def late_then_moves(match: Match) -> list[int]:
+        late = read(match)
+        seat = late[0]
+        user = match.seats.get(index=seat).user
+        action = match_services.match_state(match=match, user=user, seat=seat)["legal_actions"][0]
+        match_services.submit_action(match=match, seat=seat, action=action, user=user)
+        return late
+
+    monkeypatch.setattr(events, "_late_people", late_then_moves)
+    before = records(event)
+    assert events.enforce_deadlines(now=timezone.now() + timedelta(minutes=6)) == 0
+    assert records(event) == before
+    link = EventMatch.objects.get(event=event)
+    assert link.match.status == "active" and not link.match.seats.exclude(bot="").exists()
+
+
+@pytest.mark.django_db(transaction=True)
 def test_ratings_follow_matches_between_people(player: Any, player2: Any) -> None:
     match = match_services.create_match(
         game=GAME, options={}, seats=[{"player": player.username}, {"player": player2.username}],
