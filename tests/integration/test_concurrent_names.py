@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import threading
 import uuid
 from collections import Counter
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 from rest_framework.test import APIClient
 
 from league.models import Team
@@ -19,29 +17,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 THREADS = 8
 
 
-def racing(call: Any) -> list[Any]:
-    """`call(i)` from THREADS threads started at one barrier; what each returned."""
-    start = threading.Barrier(THREADS)
-    answers: list[Any] = [None] * THREADS
-
-    def run(i: int) -> None:
-        try:
-            start.wait()
-            answers[i] = call(i)
-        except Exception as exc:  # a crash in a thread must fail the test, not vanish
-            answers[i] = repr(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return answers
-
-
-def test_sign_ups_of_one_name_in_several_cases_at_once_make_one_account() -> None:
+def test_sign_ups_of_one_name_in_several_cases_at_once_make_one_account(race: Any) -> None:
     name = f"Racer{uuid.uuid4().hex[:6]}"
     variants = [name, name.lower(), name.upper(), name.swapcase()]
 
@@ -51,13 +27,14 @@ def test_sign_ups_of_one_name_in_several_cases_at_once_make_one_account() -> Non
             format="json")
         return response.status_code, response.json().get("code", "")
 
-    answers = racing(sign_up)
+    answers, errors = race([lambda i=i: sign_up(i) for i in range(THREADS)])
+    assert errors == []
     assert Counter(status for status, _ in answers) == {201: 1, 400: THREADS - 1}, answers
     assert {code for status, code in answers if status == 400} == {"username_taken"}
     assert get_user_model().objects.filter(username__iexact=name).count() == 1
 
 
-def test_teams_of_one_name_in_several_cases_at_once_make_one_team() -> None:
+def test_teams_of_one_name_in_several_cases_at_once_make_one_team(race: Any) -> None:
     staff = get_user_model().objects.create_user(username=f"staff-{uuid.uuid4().hex[:6]}",
                                                  is_staff=True)
     name = f"Reds {uuid.uuid4().hex[:6]}"
@@ -70,7 +47,8 @@ def test_teams_of_one_name_in_several_cases_at_once_make_one_team() -> None:
             format="json")
         return response.status_code, response.json().get("code", "")
 
-    answers = racing(make_team)
+    answers, errors = race([lambda i=i: make_team(i) for i in range(THREADS)])
+    assert errors == []
     assert Counter(status for status, _ in answers) == {201: 1, 409: THREADS - 1}, answers
     assert {code for status, code in answers if status == 409} == {"team_exists"}
     assert Team.objects.filter(name__iexact=name).count() == 1

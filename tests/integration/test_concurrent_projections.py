@@ -3,15 +3,12 @@ table rewritten in turn, a full rebuild beside results being recorded."""
 
 from __future__ import annotations
 
-import threading
 import time
 import uuid
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 
 from league import events, projections
 from league.models import Event, EventMatch, Rating, RatingHistory, SeasonStanding
@@ -21,29 +18,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 GAME = "super_showdown"
 TRIALS = 4
-
-
-def together(*calls: Callable[[], Any]) -> list[str]:
-    """Run the calls in threads started at one barrier; the errors they raised."""
-    start = threading.Barrier(len(calls))
-    errors: list[str] = []
-
-    def run(call: Callable[[], Any]) -> None:
-        try:
-            start.wait()
-            call()
-        except Exception as exc:  # a crash in a thread must fail the test, not vanish
-            errors.append(repr(exc))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
-    return errors
 
 
 def user(prefix: str, **extra: Any) -> Any:
@@ -56,7 +30,7 @@ def rating_rows() -> list[tuple[Any, ...]]:
         "player_id", "matches", "mu", "sigma"))
 
 
-def test_two_matches_of_one_new_player_rated_at_once_are_each_rated_once() -> None:
+def test_two_matches_of_one_new_player_rated_at_once_are_each_rated_once(race: Any) -> None:
     """The worker rates each match as it ends (record_result) while two more calls rate
     both at once: every match is rated once, and the table is the one a rebuild gives."""
     staff = user("rater", is_staff=True)
@@ -68,9 +42,8 @@ def test_two_matches_of_one_new_player_rated_at_once_are_each_rated_once() -> No
             for other in (one, two)]
         for duel in duels:
             match_services.forfeit_seat(match=duel, seat=1)
-        errors = together(*[lambda d=duel: projections.refresh_ratings_after(d)
-                            for duel in duels])
-        assert errors == []
+        assert race([lambda d=duel: projections.refresh_ratings_after(d)
+                            for duel in duels])[1] == []
         deadline = time.monotonic() + 60  # the worker's own record_result may still run
         while RatingHistory.objects.filter(match__in=duels).count() < 4:
             assert time.monotonic() < deadline, "a match was never rated"
@@ -83,7 +56,7 @@ def test_two_matches_of_one_new_player_rated_at_once_are_each_rated_once() -> No
     assert rating_rows() == live
 
 
-def test_two_events_of_one_season_refreshed_at_once_leave_one_table() -> None:
+def test_two_events_of_one_season_refreshed_at_once_leave_one_table(race: Any) -> None:
     """Each Event's refresh rewrites the whole season table; they take turns on the
     season's row, so the table holds each entrant once, with both Events counted."""
     staff = user("organizer", is_staff=True)
@@ -105,8 +78,7 @@ def test_two_events_of_one_season_refreshed_at_once_leave_one_table() -> None:
                                    status=Event.Status.FINISHED).count() < 2:
             assert time.monotonic() < deadline, "an Event never recorded its result"
             time.sleep(0.2)
-        errors = together(*[lambda c=cup: projections.refresh_event(c) for cup in cups])
-        assert errors == []
+        assert race([lambda c=cup: projections.refresh_event(c) for cup in cups])[1] == []
         rows = list(SeasonStanding.objects.filter(season=season).values_list(
             "player_id", "wins", "losses"))
         assert len(rows) == 4 and len({player for player, _, _ in rows}) == 4
@@ -114,7 +86,8 @@ def test_two_events_of_one_season_refreshed_at_once_leave_one_table() -> None:
                                                                       (1, 0), (1, 0)]
 
 
-def test_a_full_rebuild_beside_results_being_recorded_neither_deadlocks_nor_fails() -> None:
+def test_a_full_rebuild_beside_results_being_recorded_neither_deadlocks_nor_fails(
+        race: Any) -> None:
     """rebuild_all locks every Event and season in the services' order, so a result
     recorded meanwhile waits for it instead of deadlocking against it."""
     staff = user("rebuilder", is_staff=True)
@@ -130,8 +103,7 @@ def test_a_full_rebuild_beside_results_being_recorded_neither_deadlocks_nor_fail
     links = [EventMatch.objects.get(event=cup) for cup in cups]
     finish = [lambda link=link: match_services.forfeit_seat(match=link.match, seat=1)
               for link in links]
-    errors = together(projections.rebuild_all, *finish)
-    assert errors == []
+    assert race([projections.rebuild_all, *finish])[1] == []
     deadline = time.monotonic() + 120
     while Event.objects.filter(pk__in=[c.pk for c in cups],
                                status=Event.Status.FINISHED).count() < len(cups):

@@ -246,15 +246,22 @@ def test_a_hot_seat_match_against_yourself_is_not_rated(player: Any, player2: An
     assert projections.RatingHistory.objects.filter(player__user=player).count() == 1
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_corrected_result_moves_the_ratings_too(organizer: Any, player: Any,
-                                                  player2: Any) -> None:
+def alice_beats_bruno(organizer: Any, player: Any, player2: Any
+                      ) -> tuple[Event, EventMatch, str, str]:
+    """A two-player Event whose one match alice wins by bruno's forfeit (rated at once)."""
     event = make_event(organizer)
     first = events.add_entrant(event=event, by=organizer, player=player.username).key
     second = events.add_entrant(event=event, by=organizer, player=player2.username).key
     events.start_event(event=event, by=organizer)
     link = EventMatch.objects.get(event=event)
     match_services.forfeit_seat(match=link.match, seat=link.seats_of(second)[0])
+    return event, link, first, second
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_corrected_result_moves_the_ratings_too(organizer: Any, player: Any,
+                                                  player2: Any) -> None:
+    event, link, first, second = alice_beats_bruno(organizer, player, player2)
     assert Rating.objects.get(game=GAME, player__user=player).mu > 25
     events.correct_result(event=event, by=organizer, pairing=link.pairing,
                           placements={first: 2, second: 1})
@@ -274,12 +281,7 @@ def test_a_result_task_delivered_again_rates_nothing_twice(organizer: Any, playe
     rated (or re-rated by a correction first) leaves the ratings as they were."""
     from league import tasks
 
-    event = make_event(organizer)
-    first = events.add_entrant(event=event, by=organizer, player=player.username).key
-    second = events.add_entrant(event=event, by=organizer, player=player2.username).key
-    events.start_event(event=event, by=organizer)
-    link = EventMatch.objects.get(event=event)
-    match_services.forfeit_seat(match=link.match, seat=link.seats_of(second)[0])
+    event, link, first, second = alice_beats_bruno(organizer, player, player2)
     rated = snapshot()["ratings"]
     tasks.record_result(link.match_id)
     assert snapshot()["ratings"] == rated
