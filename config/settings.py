@@ -19,6 +19,9 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
+# Sign-in counts wrong passwords and locks a name out for a while (config/signin.py).
+AUTHENTICATION_BACKENDS = ["config.signin.ThrottledModelBackend"]
+
 # Whether anybody may create an account (the register page and API).
 SIGNUP_OPEN = env_bool("SIGNUP_OPEN", True)
 

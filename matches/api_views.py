@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import signin
 from config.api_json import JSONParser
 from engine import registry
 from league.services import RegistrationError, register_player
@@ -47,7 +48,7 @@ from matches.serializers import (
 )
 from matches.services import ServiceError
 
-ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 409)}
+ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 409, 429)}
 
 
 class ServiceErrorsMixin:
@@ -96,11 +97,17 @@ class TokenView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list[Any] = []
 
-    @extend_schema(summary="Get an API token", request=CredentialsSerializer,
-                   responses={200: TokenSerializer, 400: ERRORS[400]})
+    @extend_schema(summary="Get an API token",
+                   description="After 10 wrong passwords for a name within 15 minutes, the "
+                               "name is refused (429 too_many_attempts) until they are up.",
+                   request=CredentialsSerializer,
+                   responses={200: TokenSerializer, 400: ERRORS[400], 429: ERRORS[429]})
     def post(self, request: Request) -> Response:
         body = CredentialsSerializer(data=request.data)
         body.is_valid(raise_exception=True)
+        if signin.locked_out(body.validated_data["username"]):
+            return Response({"code": "too_many_attempts", "detail": signin.LOCKED_OUT},
+                            status=429)
         user = authenticate(request._request, **body.validated_data)
         if user is None:
             return Response({"code": "bad_credentials",

@@ -6,6 +6,9 @@ import json
 from typing import Any
 
 from django import forms
+from django.contrib.auth.forms import AuthenticationForm
+
+from config import signin
 
 OPEN_SEAT = "open"
 PLAYER_SEAT = "player"
@@ -24,6 +27,15 @@ def read_json(text: str) -> Any:
         return json.loads(text.translate(STRAIGHT_QUOTES), parse_constant=refuse)
     except RecursionError:
         raise ValueError("nested too deep") from None
+
+
+class SignInForm(AuthenticationForm):
+    """Django's login form, saying so when the name is locked out for wrong passwords."""
+
+    def clean(self) -> dict[str, Any]:
+        if signin.locked_out(self.cleaned_data.get("username")):
+            raise forms.ValidationError(signin.LOCKED_OUT, code="too_many_attempts")
+        return super().clean()
 
 
 class RegisterForm(forms.Form):

@@ -4,9 +4,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from matches import views
+from matches.forms import SignInForm
 
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True,
+                                                authentication_form=SignInForm),
+         name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("register/", views.register, name="register"),
     path("", views.lobby, name="lobby"),

@@ -66,7 +66,7 @@ def register(request: HttpRequest) -> HttpResponse:
         except RegistrationError as exc:
             form.add_error(_REGISTRATION_FIELDS.get(exc.code), exc.detail)
         else:
-            login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, player.user, backend=settings.AUTHENTICATION_BACKENDS[0])
             return redirect("lobby")
     status = 400 if form.errors else 200
     return render(request, "registration/register.html", {"form": form}, status=status)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -88,3 +89,33 @@ def test_two_different_passwords_are_refused(client: Client) -> None:
     })
     assert response.status_code == 400 and b"The two passwords differ." in response.content
     assert not get_user_model().objects.filter(username="typo").exists()
+
+
+@pytest.fixture
+def clean_signin_counts() -> Iterator[None]:
+    """Wrong-password counts live in the cache, which outlives a test."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def test_ten_wrong_passwords_lock_the_name_out_of_the_page_and_the_api(
+        client: Client, anon_api: Any, player: Any, clean_signin_counts: None) -> None:
+    from config import signin
+
+    for _ in range(signin.FAILURES - 1):
+        client.post(reverse("login"), {"username": "alice", "password": "nope-nope"})
+    right = {"username": "alice", "password": PASSWORD}
+    assert anon_api.post("/api/auth/token/", right, format="json").status_code == 200
+    wrong = anon_api.post("/api/auth/token/", {"username": "ALICE", "password": "nope"},
+                          format="json")
+    assert wrong.json()["code"] == "bad_credentials"  # the tenth: the count ignores case
+    locked = anon_api.post("/api/auth/token/", right, format="json")
+    assert (locked.status_code, locked.json()["code"]) == (429, "too_many_attempts")
+    page = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
+    assert page.status_code == 200 and b"Too many wrong passwords" in page.content
+    other = anon_api.post("/api/auth/token/", {"username": "bruno", "password": PASSWORD},
+                          format="json")
+    assert other.status_code in (200, 400) and other.json().get("code") != "too_many_attempts"
