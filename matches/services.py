@@ -377,7 +377,8 @@ def _answer_for_key(match: Match, key: str, seat: int, action: Any) -> int | Non
 
 def _check_unmoved(match: Match, expected_seq: int | None) -> None:
     if expected_seq is not None and expected_seq != match.seq:
-        raise ServiceError("stale_seq", "The match moved on meanwhile.", 409)
+        raise ServiceError("stale_seq", f"The match is at seq {match.seq}, not {expected_seq}.",
+                           409)
 
 
 def _check_live(match: Match, expected_seq: int | None) -> None:
@@ -385,9 +386,7 @@ def _check_live(match: Match, expected_seq: int | None) -> None:
         raise ServiceError("match_over", "The match is over.", 409)
     if match.status != Match.Status.ACTIVE:
         raise ServiceError("match_not_active", "The match has not started.", 409)
-    if expected_seq is not None and expected_seq != match.seq:
-        raise ServiceError("stale_seq", f"The match is at seq {match.seq}, not {expected_seq}.",
-                           409)
+    _check_unmoved(match, expected_seq)
 
 
 def _store(match: Match, kind: str, payload: JSON, seat: int | None, key: str | None) -> int:
