@@ -29,8 +29,9 @@ def register_player(*, username: str, password: str, display_name: str = "") -> 
     if not settings.SIGNUP_OPEN:
         raise RegistrationError("signup_closed", "Sign-up is closed on this site.")
     username = (username or "").strip()
-    # ASCII only: a look-alike letter from another script (a Cyrillic a for a Latin one) would pass for
-    # somebody else's name at a table or in an invitation. Display names may be anything.
+    # ASCII only: a look-alike letter from another script (a Cyrillic a for a Latin one)
+    # would pass for somebody else's name at a table or in an invitation. Display names
+    # may be anything.
     if not username or len(username) > 150 or not username.isascii() \
             or not username.replace("_", "").replace("-", "").isalnum():
         raise RegistrationError(

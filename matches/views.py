@@ -266,7 +266,8 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
     mine = (Match.objects.filter(seats__user=user).distinct()
             .prefetch_related("seats__user", "seats__invited").order_by("-created_at"))
     waiting = (Match.objects.filter(status="open").exclude(seats__user=user)
-               .select_related("created_by").prefetch_related("seats__user", "seats__invited").order_by("-created_at"))
+               .select_related("created_by").prefetch_related("seats__user", "seats__invited")
+               .order_by("-created_at"))
     invitations = waiting.filter(seats__invited=user).distinct()
     # Open to anyone: a seat with nobody in it, no bot and held for nobody.
     joinable = (waiting.exclude(pk__in=invitations.values("pk"))
