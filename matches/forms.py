@@ -122,7 +122,9 @@ class CreateMatchForm(forms.Form):
                 raise forms.ValidationError(
                     f"Cannot read the seat {word!r}: write me, open, a bot level "
                     f"({', '.join(self.bots)}) or @name.")
-        if sum(1 for seat in seats if seat == {"player": self.me}) != 1:
+        # Names are read ignoring case (services.user_named): "@ALICE" is alice too.
+        mine = [s for s in seats if str(s.get("player", "")).casefold() == self.me.casefold()]
+        if len(mine) != 1:
             raise forms.ValidationError("Name yourself (me) in exactly one seat.")
         return seats
 

@@ -200,6 +200,7 @@ def test_the_lineup_sets_every_seat_one_by_one(alice_client: Client, player: Any
     ("random, heuristic", "Name yourself (me) in exactly one seat."),
     ("me, me", "Name yourself (me) in exactly one seat."),
     ("me, @alice", "Name yourself (me) in exactly one seat."),
+    ("me, @ALICE", "Name yourself (me) in exactly one seat."),
     ("me, deep-thought", "Cannot read the seat &#x27;deep-thought&#x27;"),
 ])
 def test_a_lineup_that_cannot_be_read_is_refused(alice_client: Client, lineup: str,
