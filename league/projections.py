@@ -32,7 +32,7 @@ from league.models import (
     SeasonStanding,
     Standing,
 )
-from matches.models import Match
+from matches.models import Match, MatchEvent
 
 
 def refresh_event(event: Event) -> None:
@@ -271,7 +271,8 @@ def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
     from league.services import player_for
 
     seats = list(match.seats.order_by("index").values_list("user_id", flat=True))
-    placements = _corrected_placements(match) or (match.result or {}).get("placements") or []
+    corrected = _corrected_placements(match)
+    placements = corrected or (match.result or {}).get("placements") or []
     if len(placements) != len(seats):
         return None
     teams = _team_members_by_seat(match)
@@ -290,7 +291,22 @@ def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
     rated = [pk for players, _ in sides.values() for pk in players]
     if len(sides) < 2 or len(rated) != len(set(rated)):
         return None
+    if corrected is None and _unplayed_forfeit(match, teams):
+        return None
     return list(sides.values())
+
+
+def _unplayed_forfeit(match: Match, teams: dict[int, tuple[str, list[int]]]) -> bool:
+    """Whether the match ended by a forfeit of a side that never made a move there (a
+    no-show, or one who resigned before moving): as in over-the-board rating, a game not
+    played is not rated. The Event still scores it as a loss; a result its organizer
+    corrects afterwards (a match played off the site) is rated."""
+    seat = (match.result or {}).get("forfeit")
+    if not isinstance(seat, int):
+        return False
+    side = [i for i, (key, _) in teams.items() if key == teams[seat][0]] \
+        if seat in teams else [seat]
+    return not match.events.filter(kind=MatchEvent.Kind.DECISION, seat__in=side).exists()
 
 
 def _corrected_placements(match: Match) -> list[int] | None:

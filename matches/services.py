@@ -466,7 +466,8 @@ def resign(*, match: Match, user: Any, seat: int | None = None) -> str:
     seated in is removed, since nothing has been played. A player invited to an open match
     who holds no seat there declines: the seat held for them opens to anyone. A live match
     is forfeited by the seat (`seat`, else the user's first): the others share first place
-    and it is rated like any result. An Event's match is the organizer's to forfeit.
+    and it is rated like any result, unless the seat never moved (the league's ratings
+    skip an unplayed forfeit). An Event's match is the organizer's to forfeit.
     """
     with transaction.atomic():
         locked = _locked(match)

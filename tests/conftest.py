@@ -17,6 +17,8 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from engine.registry import get_rules
+
 PASSWORD = "a-long-test-password-9"
 
 
@@ -130,6 +132,29 @@ def accepted(match: Any) -> Any:
         services.join_match(match=match, user=seat.invited)
     match.refresh_from_db()
     return match
+
+
+def moved(match: Any, seat: int) -> Any:
+    """`match` once `seat` has made a move: whoever is due plays its first legal action
+    until then. A forfeit after that is rated; one by a seat that never moved is not."""
+    from matches import services
+
+    while services.moves_of(match, seat) == 0:
+        match.refresh_from_db()
+        assert match.status == match.Status.ACTIVE, "the match ended before the seat moved"
+        state = services.load_state(match)
+        rules = get_rules(match.game)
+        due = rules.pending(state).seats[0]
+        services.submit_action(match=match, seat=due, user=None,
+                               action=rules.legal_actions(state, due)[0])
+    match.refresh_from_db()
+    return match
+
+
+@pytest.fixture
+def played() -> Callable[[Any, int], Any]:
+    """`played(match, seat)`: the match once that seat has moved (see `moved`)."""
+    return moved
 
 
 @pytest.fixture

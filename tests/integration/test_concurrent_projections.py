@@ -30,7 +30,8 @@ def rating_rows() -> list[tuple[Any, ...]]:
         "player_id", "matches", "mu", "sigma"))
 
 
-def test_two_matches_of_one_new_player_rated_at_once_are_each_rated_once(race: Any) -> None:
+def test_two_matches_of_one_new_player_rated_at_once_are_each_rated_once(race: Any,
+                                                                         played: Any) -> None:
     """The worker rates each match as it ends (record_result) while two more calls rate
     both at once: every match is rated once, and the table is the one a rebuild gives."""
     staff = user("rater", is_staff=True)
@@ -41,7 +42,7 @@ def test_two_matches_of_one_new_player_rated_at_once_are_each_rated_once(race: A
             seats=[{"player": shared.username}, {"player": other.username}])
             for other in (one, two)]
         for duel in duels:
-            match_services.forfeit_seat(match=duel, seat=1)
+            match_services.forfeit_seat(match=played(duel, 1), seat=1)
         assert race([lambda d=duel: projections.refresh_ratings_after(d)
                             for duel in duels])[1] == []
         deadline = time.monotonic() + 60  # the worker's own record_result may still run
@@ -56,7 +57,8 @@ def test_two_matches_of_one_new_player_rated_at_once_are_each_rated_once(race: A
     assert rating_rows() == live
 
 
-def test_two_events_of_one_season_refreshed_at_once_leave_one_table(race: Any) -> None:
+def test_two_events_of_one_season_refreshed_at_once_leave_one_table(race: Any,
+                                                                    played: Any) -> None:
     """Each Event's refresh rewrites the whole season table; they take turns on the
     season's row, so the table holds each entrant once, with both Events counted."""
     staff = user("organizer", is_staff=True)
@@ -71,7 +73,7 @@ def test_two_events_of_one_season_refreshed_at_once_leave_one_table(race: Any) -
                 events.add_entrant(event=cup, by=staff, player=player.username)
             events.start_event(event=cup, by=staff)
             link = EventMatch.objects.get(event=cup)
-            match_services.forfeit_seat(match=link.match, seat=1)
+            match_services.forfeit_seat(match=played(link.match, 1), seat=1)
             cups.append(cup)
         deadline = time.monotonic() + 60
         while Event.objects.filter(pk__in=[c.pk for c in cups],
@@ -87,7 +89,7 @@ def test_two_events_of_one_season_refreshed_at_once_leave_one_table(race: Any) -
 
 
 def test_a_full_rebuild_beside_results_being_recorded_neither_deadlocks_nor_fails(
-        race: Any) -> None:
+        race: Any, played: Any) -> None:
     """rebuild_all locks every Event and season in the services' order, so a result
     recorded meanwhile waits for it instead of deadlocking against it."""
     staff = user("rebuilder", is_staff=True)
@@ -101,6 +103,8 @@ def test_a_full_rebuild_beside_results_being_recorded_neither_deadlocks_nor_fail
         events.start_event(event=cup, by=staff)
         cups.append(cup)
     links = [EventMatch.objects.get(event=cup) for cup in cups]
+    for link in links:
+        played(link.match, 1)  # a forfeit after a move is rated: the rebuild races ratings too
     finish = [lambda link=link: match_services.forfeit_seat(match=link.match, seat=1)
               for link in links]
     assert race([projections.rebuild_all, *finish])[1] == []

@@ -220,12 +220,12 @@ def test_a_late_player_who_moves_while_the_sweep_runs_keeps_the_seat(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_ratings_follow_matches_between_people(player: Any, player2: Any) -> None:
+def test_ratings_follow_matches_between_people(player: Any, player2: Any, played: Any) -> None:
     match = match_services.create_match(
         game=GAME, options={}, seats=[{"player": player.username}, {"player": player2.username}],
         created_by=player)
     match_services.join_match(match=match, user=player2)
-    match_services.forfeit_seat(match=match, seat=1)
+    match_services.forfeit_seat(match=played(match, 1), seat=1)
     winner = Rating.objects.get(game=GAME, player__user=player)
     loser = Rating.objects.get(game=GAME, player__user=player2)
     assert winner.mu > 25 > loser.mu
@@ -233,7 +233,8 @@ def test_ratings_follow_matches_between_people(player: Any, player2: Any) -> Non
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_hot_seat_match_against_yourself_is_not_rated(player: Any, player2: Any) -> None:
+def test_a_hot_seat_match_against_yourself_is_not_rated(player: Any, player2: Any,
+                                                        played: Any) -> None:
     """One user holding both seats plays both sides; that rates nobody against anybody."""
     for user in (player, player2):  # the same two-seat table, once hot-seat, once real
         match = match_services.create_match(
@@ -241,27 +242,83 @@ def test_a_hot_seat_match_against_yourself_is_not_rated(player: Any, player2: An
             created_by=player)
         if user != player:
             match_services.join_match(match=match, user=user)
-        match_services.forfeit_seat(match=match, seat=1)
+        match_services.forfeit_seat(match=played(match, 1), seat=1)
     assert Rating.objects.get(game=GAME, player__user=player).matches == 1
     assert projections.RatingHistory.objects.filter(player__user=player).count() == 1
 
 
-def alice_beats_bruno(organizer: Any, player: Any, player2: Any
+@pytest.mark.django_db(transaction=True)
+def test_a_forfeit_by_a_seat_that_never_moved_is_not_rated(organizer: Any, player: Any,
+                                                           player2: Any, played: Any) -> None:
+    """A no-show forfeited by the organizer, or a player resigning before their first move,
+    moves no rating; the Event still scores the forfeit as a loss. The same forfeit after
+    a move is rated."""
+    event = make_event(organizer)
+    alice = events.add_entrant(event=event, by=organizer, player=player.username).key
+    bruno = events.add_entrant(event=event, by=organizer, player=player2.username).key
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    link.match.refresh_from_db()
+    assert match_services.moves_of(link.match, link.seats_of(bruno)[0]) == 0
+    events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=bruno)
+    assert not Rating.objects.exists() and not projections.RatingHistory.objects.exists()
+    rows = {r.entrant.key: r for r in Standing.objects.filter(event=event)}
+    assert (rows[alice].wins, rows[bruno].losses) == (1, 1)
+
+    unplayed = match_services.create_match(
+        game=GAME, options={}, seats=[{"player": player.username}, {"player": player2.username}],
+        created_by=player)
+    match_services.join_match(match=unplayed, user=player2)
+    unplayed.refresh_from_db()
+    seat = 1 if match_services.moves_of(unplayed, 1) == 0 else 0
+    assert match_services.resign(match=unplayed, user=unplayed.seats.get(index=seat).user,
+                                 seat=seat) == "resigned"
+    projections.rebuild_all()
+    assert not Rating.objects.exists()
+
+    match = match_services.create_match(
+        game=GAME, options={}, seats=[{"player": player.username}, {"player": player2.username}],
+        created_by=player)
+    match_services.join_match(match=match, user=player2)
+    match_services.forfeit_seat(match=played(match, 1), seat=1)
+    assert Rating.objects.filter(game=GAME, matches=1).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_unplayed_forfeit_whose_result_the_organizer_corrects_is_rated(
+        organizer: Any, player: Any, player2: Any) -> None:
+    """A correction is the organizer's record of a result (a match played off the site)."""
+    event = make_event(organizer)
+    alice = events.add_entrant(event=event, by=organizer, player=player.username).key
+    bruno = events.add_entrant(event=event, by=organizer, player=player2.username).key
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=bruno)
+    assert not Rating.objects.exists()
+    events.correct_result(event=event, by=organizer, pairing=link.pairing,
+                          placements={alice: 2, bruno: 1})
+    assert Rating.objects.get(game=GAME, player__user=player2).mu > 25
+    assert Rating.objects.get(game=GAME, player__user=player).mu < 25
+
+
+def alice_beats_bruno(organizer: Any, player: Any, player2: Any, played: Any
                       ) -> tuple[Event, EventMatch, str, str]:
-    """A two-player Event whose one match alice wins by bruno's forfeit (rated at once)."""
+    """A two-player Event whose one match alice wins by bruno's forfeit after a move
+    (rated at once)."""
     event = make_event(organizer)
     first = events.add_entrant(event=event, by=organizer, player=player.username).key
     second = events.add_entrant(event=event, by=organizer, player=player2.username).key
     events.start_event(event=event, by=organizer)
     link = EventMatch.objects.get(event=event)
-    match_services.forfeit_seat(match=link.match, seat=link.seats_of(second)[0])
+    seat = link.seats_of(second)[0]
+    match_services.forfeit_seat(match=played(link.match, seat), seat=seat)
     return event, link, first, second
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_corrected_result_moves_the_ratings_too(organizer: Any, player: Any,
-                                                  player2: Any) -> None:
-    event, link, first, second = alice_beats_bruno(organizer, player, player2)
+                                                  player2: Any, played: Any) -> None:
+    event, link, first, second = alice_beats_bruno(organizer, player, player2, played)
     assert Rating.objects.get(game=GAME, player__user=player).mu > 25
     events.correct_result(event=event, by=organizer, pairing=link.pairing,
                           placements={first: 2, second: 1})
@@ -276,12 +333,12 @@ def test_a_corrected_result_moves_the_ratings_too(organizer: Any, player: Any,
 
 @pytest.mark.django_db(transaction=True)
 def test_a_result_task_delivered_again_rates_nothing_twice(organizer: Any, player: Any,
-                                                           player2: Any) -> None:
+                                                           player2: Any, played: Any) -> None:
     """Celery delivers a task at least once: record_result run again for a match already
     rated (or re-rated by a correction first) leaves the ratings as they were."""
     from league import tasks
 
-    event, link, first, second = alice_beats_bruno(organizer, player, player2)
+    event, link, first, second = alice_beats_bruno(organizer, player, player2, played)
     rated = snapshot()["ratings"]
     tasks.record_result(link.match_id)
     assert snapshot()["ratings"] == rated
@@ -314,7 +371,8 @@ def snapshot() -> dict[str, list[tuple[Any, ...]]]:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_season_rebuilt_from_its_streams_gives_every_row_again(organizer: Any, player: Any,
-                                                                 player2: Any) -> None:
+                                                                 player2: Any,
+                                                                 played: Any) -> None:
     season = events.create_season(name="Autumn", game=GAME, by=organizer)
     for fmt in ("round_robin", "swiss", "single_elimination"):
         event = events.create_event(name=fmt, game=GAME, format=fmt, by=organizer,
@@ -327,7 +385,7 @@ def test_a_season_rebuilt_from_its_streams_gives_every_row_again(organizer: Any,
             seats=[{"player": player.username}, {"player": player2.username}],
             created_by=player)
         match_services.join_match(match=match, user=player2)
-        match_services.forfeit_seat(match=match, seat=loser)
+        match_services.forfeit_seat(match=played(match, loser), seat=loser)
     live = snapshot()
     assert all(live.values()), "the season produced no rows to compare"
     projections.rebuild_all()
@@ -404,7 +462,8 @@ def test_releasing_a_held_round_makes_its_matches(organizer: Any) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_team_entrant_rates_every_member_together(organizer: Any, player: Any,
-                                                    player2: Any, outsider: Any) -> None:
+                                                    player2: Any, outsider: Any,
+                                                    played: Any) -> None:
     """A team plays with its first member seated; its result rates the whole team."""
     reds = events.create_team(name="Reds", members=[player.username, outsider.username],
                               by=organizer)
@@ -414,6 +473,7 @@ def test_a_team_entrant_rates_every_member_together(organizer: Any, player: Any,
     events.start_event(event=event, by=organizer)
     link = EventMatch.objects.get(event=event)
     assert link.match.seats.get(index=link.entrants.index(red)).user == player
+    played(link.match, link.seats_of(blue)[0])
     events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=blue)
     ratings = {r.player.user.username: r for r in Rating.objects.filter(game=GAME)}
     assert set(ratings) == {player.username, outsider.username, player2.username}

@@ -35,11 +35,11 @@ def alice(player: Any, player2: Any, outsider: Any) -> Player:
 
 @pytest.fixture
 def history(alice: Player, player: Any, player2: Any, outsider: Any, organizer: Any,
-            season: Season) -> dict[str, Match]:
+            season: Season, played: Any) -> dict[str, Match]:
     """alice lost to bruno, beat olga in a season Event, drew with bruno, and is still
     playing bruno; bruno also played olga without her."""
     lost = duel(player, player2)
-    match_services.forfeit_seat(match=lost, seat=0)
+    match_services.forfeit_seat(match=played(lost, 0), seat=0)
 
     event = events.create_event(name="Week 1", game=GAME, format="round_robin", by=organizer,
                                 season=season)
@@ -47,7 +47,8 @@ def history(alice: Player, player: Any, player2: Any, outsider: Any, organizer: 
     events.add_entrant(event=event, by=organizer, player="olga")
     events.start_event(event=event, by=organizer)
     link = EventMatch.objects.select_related("match").get(event=event)
-    match_services.forfeit_seat(match=link.match, seat=link.entrants.index("e2"))
+    olga = link.entrants.index("e2")
+    match_services.forfeit_seat(match=played(link.match, olga), seat=olga)
     won = Match.objects.get(pk=link.match_id)
 
     # A draw cannot be forced by play; its stored result is written as the engine would.

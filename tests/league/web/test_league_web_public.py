@@ -88,12 +88,12 @@ def test_swiss_standings_show_tiebreak_columns(alice_client: Client,
 
 def test_a_player_page_has_match_history_and_a_rating_chart(
         alice_client: Client, player: Any, player2: Any,
-        django_capture_on_commit_callbacks: Any) -> None:
+        django_capture_on_commit_callbacks: Any, played: Any) -> None:
     for loser in (1, 0, 1):
         match = services.create_match(game="super_showdown", options={}, created_by=player,
                                       seats=[{"player": "alice"}, {"player": "bruno"}])
         services.join_match(match=match, user=player2)
-        finish_by_forfeit(match, loser, django_capture_on_commit_callbacks)
+        finish_by_forfeit(played(match, loser), loser, django_capture_on_commit_callbacks)
     alice = player_for(player)
     assert RatingHistory.objects.filter(player=alice).count() == 3
     page = alice_client.get(reverse("league:player", args=[alice.pk])).content.decode()
