@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from django import forms
@@ -154,8 +155,18 @@ class CreateMatchForm(forms.Form):
         return [{"player": me}] + [{"open": True}] * others
 
 
+PART = re.compile(r"action\.([a-z_]{1,32})")
+MOST_PARTS = 10  # list items an action may be composed of (Superstar Showdown plays three)
+
+
 class ActionForm(forms.Form):
-    """One legal action posted back verbatim, with an idempotency key."""
+    """One legal action posted back verbatim, with an idempotency key.
+
+    An action may also be composed on the page: `action` holds what is fixed (`{"type":
+    "play_spots"}`) and each field `action.NAME` (repeated, in order: one select per
+    spot) becomes the list `action[NAME]`. The engine then judges the whole action like
+    any other.
+    """
 
     action = forms.CharField(max_length=4000)  # the longest legal action is far shorter
     key = forms.CharField(max_length=64, required=False)
@@ -168,4 +179,14 @@ class ActionForm(forms.Form):
             raise forms.ValidationError("The action is not valid JSON.") from None
         if not isinstance(action, dict):
             raise forms.ValidationError("An action is a JSON object.")
+        for field in self.data:
+            part = PART.fullmatch(field)
+            if part is None:
+                continue
+            items = self.data.getlist(field) if hasattr(self.data, "getlist") \
+                else [self.data[field]]
+            if not items or len(items) > MOST_PARTS or not all(
+                    isinstance(item, str) and 0 < len(item) <= 64 for item in items):
+                raise forms.ValidationError(f"Choose every part of the move ({field}).")
+            action[part[1]] = list(items)
         return action

@@ -336,7 +336,8 @@ def star_last_showdown(view: JSON) -> list[dict[str, Any]]:
 
 @register.simple_tag
 def star_decision(view: JSON, actions: Sequence[JSON] | None = None) -> dict[str, Any]:
-    """The viewer's decision: prompt, context, play_spots grouped for a select, buttons.
+    """The viewer's decision: prompt, context, the cards a play may put on each spot (one
+    select per spot, composed into the action by the form), buttons.
 
     Every entry keeps its verbatim `json` (an item of legal_actions) and idempotency key;
     step and shove targets are left to the board (`on_board`).
@@ -350,19 +351,17 @@ def star_decision(view: JSON, actions: Sequence[JSON] | None = None) -> dict[str
     buttons = [e for e in entries
                if e["action"].get("type") not in BOARD_TYPES | EVENT_TYPES | {PLAY}]
     cards = _cards_by_id(view)
-    groups: dict[str, dict[str, Any]] = {}
+    playable: dict[str, str] = {}  # every card some play puts down, in the order first seen
     for entry in plays:
-        first_id = entry["action"]["cards"][0]
-        first = str(cards[first_id]["name"]) if first_id in cards else str(first_id)
-        group = groups.setdefault(first, {"label": f"Spot 1: {first}", "entries": []})
-        group["entries"].append(entry)
+        for card_id in entry["action"]["cards"]:
+            playable.setdefault(card_id, str((cards.get(card_id) or {}).get("name", card_id)))
     return {
         "asked": asked,
         "prompt": decision.get("prompt", "") if asked else "",
         "context": _context_lines(view),
-        "play_groups": list(groups.values()),
+        "play_spots": range(1, len(plays[0]["action"]["cards"]) + 1) if plays else (),
+        "play_cards": [{"id": card_id, "name": name} for card_id, name in playable.items()],
         "play_key": plays[0]["key"] if plays else "",
-        "play_count": len(plays),
         "buttons": buttons,
         "on_board": on_board,
         "any": bool(entries),

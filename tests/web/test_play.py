@@ -133,6 +133,18 @@ def test_unreadable_action_json_is_refused(alice_client: Client, pages: Any,
     assert Match.objects.get(pk=match.pk).seq == seq
 
 
+@pytest.mark.parametrize("parts", [["c"] * 11, ["x" * 65], [""]])
+def test_a_composed_action_with_too_many_long_or_empty_parts_is_refused(
+        alice_client: Client, pages: Any, parts: list[str]) -> None:
+    match = pages.quick_play(alice_client)
+    seq = match.seq
+    response = alice_client.post(reverse("match_act", args=[match.id]),
+                                 {"action": '{"type": "play"}', "key": "k",
+                                  "action.cards": parts}, **pages.htmx)
+    assert response.status_code == 200 and b"could not be read" in response.content
+    assert Match.objects.get(pk=match.pk).seq == seq
+
+
 def test_an_outsider_sees_the_spectator_view_without_any_hand_card(
         alice_client: Client, outsider_client: Client, player: Any, pages: Any) -> None:
     match = pages.quick_play(alice_client)

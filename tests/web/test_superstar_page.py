@@ -9,6 +9,7 @@ import html
 import json
 import random
 import re
+from itertools import permutations
 from types import SimpleNamespace
 from typing import Any
 
@@ -22,7 +23,7 @@ from engine.games.superstar_showdown.board import BOARD
 from engine.games.superstar_showdown.state import SPOTS
 from engine.protocol import Event
 from matches import services
-from matches.models import Match
+from matches.models import Match, MatchEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,18 +31,30 @@ GAME = "superstar_showdown"
 MOST_DECISIONS = 3_000  # 50 rounds at most, a few dozen decisions each at the very worst
 
 _PLAY_FORM = re.compile(r'<form[^>]*class="[^"]*st-play-form[^"]*".*?</form>', re.S)
-_OPTION = re.compile(r'<option value="(?P<action>[^"]+)">')
+_SPOT = re.compile(r'<select id="st-spot-\d+-(?P<spot>\d+)" name="action.cards" required>'
+                   r'(?P<options>.*?)</select>', re.S)
+_OPTION = re.compile(r'<option value="(?P<card>[^"]+)">(?P<name>[^<]*)</option>')
 _KEY = re.compile(r'name="key" value="(?P<key>[^"]*)"')
 
 
+def spot_choices(form: str) -> list[list[tuple[str, str]]]:
+    """The (card id, name) options of each spot's select of a play form, spot by spot."""
+    return [[(m["card"], html.unescape(m["name"])) for m in _OPTION.finditer(spot["options"])]
+            for spot in _SPOT.finditer(form)]
+
+
 def offered(page: str | bytes, pages: Any) -> list[tuple[str, str]]:
-    """(action JSON, key) of every choice on the page: buttons, squares and the select."""
+    """(action JSON, key) of every choice on the page: buttons, squares, and every play the
+    spots' selects compose (a different card on each spot)."""
     text = page.decode() if isinstance(page, bytes) else page
     found = pages.action_forms(text)
     for form in _PLAY_FORM.finditer(text):
         key = _KEY.search(form[0])
         assert key, "the play form carries an idempotency key"
-        found += [(html.unescape(m["action"]), key["key"]) for m in _OPTION.finditer(form[0])]
+        spots = spot_choices(form[0])
+        assert spots and all(spot == spots[0] for spot in spots)
+        found += [(json.dumps({"type": "play_spots", "cards": list(cards)}), key["key"])
+                  for cards in permutations([card for card, _ in spots[0]], len(spots))]
     return found
 
 
@@ -198,11 +211,41 @@ def test_the_choices_are_exactly_the_legal_actions(
     assert len(legal) == 120  # six cards in hand, three spots in order
     same_choices(choices, legal, match)
     assert '<button type="submit" class="primary">Play face down</button>' in page
-    # Readable labels: "Play: A → 1, B → 2, C → 3".
+    # One select per spot, each offering the hand by name (not 120 orders in one list).
     state = services.load_state(match)
-    first = legal[0]["cards"]
-    label = "Play: " + ", ".join(f"{state.card(c).name} → {i}" for i, c in enumerate(first, 1))
-    assert html.escape(label) in page
+    hand = [(card, state.card(card).name) for card in state.sides[0].hand]
+    spots = spot_choices(_PLAY_FORM.search(page)[0])
+    assert [sorted(spot) for spot in spots] == [sorted(hand)] * 3
+    for spot in (1, 2, 3):
+        assert f'<label for="st-spot-{match.id}-{spot}">Spot {spot}</label>' in page
+
+
+def test_a_play_composed_spot_by_spot_is_made_and_a_bad_one_refused(
+        alice_client: Client, player: Any, pages: Any) -> None:
+    """The form posts `{"type": "play_spots"}` and one `action.cards` per spot, as a
+    browser does without script; the engine judges the composed action."""
+    match = start(player)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    form = _PLAY_FORM.search(page)[0]
+    key = _KEY.search(form)["key"]
+    cards = [card for card, _ in spot_choices(form)[0]]
+    url = reverse("match_act", args=[match.id])
+    fixed = '{"type": "play_spots"}'
+
+    twice = alice_client.post(url, {"action": fixed, "key": "t1",
+                                    "action.cards": [cards[0], cards[0], cards[1]]})
+    unset = alice_client.post(url, {"action": fixed, "key": "t2",
+                                    "action.cards": [cards[0], "", cards[1]]})
+    assert (twice.status_code, unset.status_code) == (400, 400)
+    assert "error-banner" in twice.content.decode()
+    assert services.moves_of(match, 0) == 0  # nothing was played
+
+    response = alice_client.post(url, {"action": fixed, "key": key,
+                                       "action.cards": [cards[2], cards[0], cards[1]]})
+    assert response.status_code == 302
+    made = MatchEvent.objects.get(match=match, kind="decision", seat=0)
+    assert made.payload["action"] == {"type": "play_spots", "cards": [cards[2], cards[0],
+                                                                      cards[1]]}
 
 
 def test_a_whole_match_against_the_random_bot_through_the_act_view(
@@ -295,8 +338,12 @@ def test_every_kind_of_decision_renders_with_readable_choices() -> None:
                 page = render_to_string(f"games/{GAME}/_view.html", {
                     "view": view, "actions": entries, "seats": [],
                     "match": SimpleNamespace(id=1)})
-                posted = [json.loads(html.unescape(a or b)) for a, b in re.findall(
-                    r'name="action" value="([^"]+)"|<option value="([^"]+)"', page)]
+                posted = [json.loads(html.unescape(a)) for a in re.findall(
+                    r'name="action" value="([^"]+)"', page)]
+                for form in _PLAY_FORM.finditer(page):
+                    spots = spot_choices(form[0])
+                    posted += [{"type": "play_spots", "cards": list(cards)} for cards in
+                               permutations([card for card, _ in spots[0]], len(spots))]
                 assert {canonical(a) for a in posted} <= {canonical(a) for a in legal}
                 assert bool(posted) == bool(legal), (phase, viewer)
                 text = re.sub(r"<[^>]+>", " ", page)
