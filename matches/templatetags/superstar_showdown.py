@@ -351,16 +351,18 @@ def star_decision(view: JSON, actions: Sequence[JSON] | None = None) -> dict[str
     buttons = [e for e in entries
                if e["action"].get("type") not in BOARD_TYPES | EVENT_TYPES | {PLAY}]
     cards = _cards_by_id(view)
-    playable: dict[str, str] = {}  # every card some play puts down, in the order first seen
+    playable: dict[str, JSON] = {}  # every card some play puts down, in the order first seen
     for entry in plays:
         for card_id in entry["action"]["cards"]:
-            playable.setdefault(card_id, str((cards.get(card_id) or {}).get("name", card_id)))
+            card = cards.get(card_id) or {}
+            playable.setdefault(card_id, {"id": card_id, "name": str(card.get("name", card_id)),
+                                          "type": str(card.get("type") or "")})
     return {
         "asked": asked,
         "prompt": decision.get("prompt", "") if asked else "",
         "context": _context_lines(view),
         "play_spots": range(1, len(plays[0]["action"]["cards"]) + 1) if plays else (),
-        "play_cards": [{"id": card_id, "name": name} for card_id, name in playable.items()],
+        "play_cards": list(playable.values()),
         "play_key": plays[0]["key"] if plays else "",
         "buttons": buttons,
         "on_board": on_board,

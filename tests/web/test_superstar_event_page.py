@@ -11,6 +11,7 @@ import html
 import json
 import random
 import re
+from itertools import permutations
 from types import SimpleNamespace
 from typing import Any
 
@@ -26,6 +27,8 @@ from engine.protocol import Event
 from matches import services
 from matches.models import Match
 from matches.templatetags.superstar_showdown import star_action_label
+
+_PLAY_FORM = re.compile(r'<form[^>]*class="[^"]*st-play-form[^"]*".*?</form>', re.S)
 
 GAME = "superstar_showdown"
 EVENT = {"event": {"matches": [{"match": "tag_team", "stipulation": "standard_1"},
@@ -394,7 +397,15 @@ def test_every_event_decision_offers_exactly_the_legal_actions(
         for viewer in [*range(seats), None]:
             page, _, legal = _render(rules, state, viewer)
             posted = [json.loads(html.unescape(a or b)) for a, b in re.findall(
-                r'name="action" value="([^"]+)"|<option value="([^"]+)"', page)]
+                r'name="action" value="([^"]+)"|<option value="([^"]+)"',
+                _PLAY_FORM.sub("", page))]
+            for form in _PLAY_FORM.finditer(page):  # one select per spot: every order
+                spots = [re.findall(r'<option value="([^"]+)">', select)
+                         for select in re.findall(r'name="action.cards" required>(.*?)</select>',
+                                                  form[0], re.S)]
+                assert spots and all(spot == spots[0] for spot in spots)
+                posted += [{"type": "play_spots", "cards": list(cards)}
+                           for cards in permutations(spots[0], len(spots))]
 
             def design(action: dict[str, Any], state: Any = state) -> str:
                 named = dict(action)

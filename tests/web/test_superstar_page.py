@@ -213,9 +213,11 @@ def test_the_choices_are_exactly_the_legal_actions(
     assert '<button type="submit" class="primary">Play face down</button>' in page
     # One select per spot, each offering the hand by name (not 120 orders in one list).
     state = services.load_state(match)
-    hand = [(card, state.card(card).name) for card in state.sides[0].hand]
+    hand = sorted(state.sides[0].hand)
     spots = spot_choices(_PLAY_FORM.search(page)[0])
-    assert [sorted(spot) for spot in spots] == [sorted(hand)] * 3
+    assert [sorted(card for card, _ in spot) for spot in spots] == [hand] * 3
+    for card, label in spots[0]:  # "Name (Type)", the type as the hand's cards show it
+        assert label.startswith(f"{state.card(card).name} (")
     for spot in (1, 2, 3):
         assert f'<label for="st-spot-{match.id}-{spot}">Spot {spot}</label>' in page
 
