@@ -359,7 +359,8 @@ def refresh_ratings_after(match: Match) -> None:
     """Rate one newly finished match, once (a task delivered twice, or a correction's
     re-rating that came first, finds it rated); recompute the game from scratch if it
     came late."""
-    if _rated_sides(match) is None:
+    sides = _rated_sides(match)
+    if sides is None:
         return
     with transaction.atomic():
         _lock_ratings(match.game)
@@ -369,11 +370,14 @@ def refresh_ratings_after(match: Match) -> None:
         if newest is not None and newest.match_id > match.pk:
             _rebuild_ratings(match.game)
             return
-        _rate(match, {r.player_id: r for r in Rating.objects.filter(game=match.game)})
+        _rate(match, {r.player_id: r for r in Rating.objects.filter(game=match.game)}, sides)
 
 
-def _rate(match: Match, current: dict[int, Rating]) -> None:
-    sides = _rated_sides(match)
+def _rate(match: Match, current: dict[int, Rating],
+          sides: list[tuple[list[int], int]] | None = None) -> None:
+    """Rate one match from the ratings in `current` (updated in place); `sides` as
+    `_rated_sides` gives them, read here when not given."""
+    sides = sides or _rated_sides(match)
     if sides is None:
         return
     teams: list[list[Any]] = []
