@@ -17,3 +17,34 @@ def document_401(result: dict[str, Any], generator: Any, request: Any, public: b
                 operation["responses"].setdefault("401", {
                     "content": ERROR, "description": "Not signed in (not_authenticated)."})
     return result
+
+
+def document_common_errors(result: dict[str, Any], generator: Any, request: Any,
+                           public: bool) -> dict[str, Any]:
+    """The answers any operation of its kind may give, where its view states none: 400 for
+    a query string or body that cannot be read, 404 for a page past a list's end, 413 and
+    415 for a body too big or not JSON, 401 for a token that is not valid."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            responses = operation["responses"]
+            ok = responses.get("200", {}).get("content", {}).get("application/json", {})
+            paginated = "Paginated" in str(ok.get("schema", {}).get("$ref", ""))
+            queried = any(p.get("in") == "query" for p in operation.get("parameters", []))
+            if queried or "requestBody" in operation:
+                responses.setdefault("400", {
+                    "content": ERROR,
+                    "description": "A parameter or the body cannot be read (its code says "
+                                   "which; too_many_fields past 1,000 fields)."})
+            if paginated:
+                responses.setdefault("404", {
+                    "content": ERROR, "description": "A page past the end (not_found)."})
+            if "requestBody" in operation:
+                responses.setdefault("413", {
+                    "content": ERROR, "description": "The body is too large (too_large)."})
+                responses.setdefault("415", {
+                    "content": ERROR,
+                    "description": "The body is not JSON (unsupported_media_type)."})
+            responses.setdefault("401", {
+                "content": ERROR,
+                "description": "A token that is not valid (authentication_failed)."})
+    return result

@@ -16,3 +16,7 @@ urlpatterns = [
     path("league/", include("league.urls")),
     path("", include("matches.urls")),
 ]
+
+handler400 = "config.api_errors.bad_request"
+handler404 = "config.api_errors.not_found"
+handler500 = "config.api_errors.server_error"

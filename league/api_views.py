@@ -64,6 +64,7 @@ from league.serializers import (
     SeedSerializer,
     ShowdownEventCreateSerializer,
     SimulationCreateSerializer,
+    SimulationJobRowSerializer,
     SimulationJobSerializer,
     SimulationProgressSerializer,
     StandingSerializer,
@@ -541,13 +542,10 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, League
 
     @extend_schema(summary="List simulation jobs", description="Newest first; without "
                    "their summaries (read one job for it).",
-                   responses={200: SimulationJobSerializer(many=True), **errors(401, 403)})
+                   responses={200: SimulationJobRowSerializer(many=True), **errors(401, 403)})
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
-        data = SimulationJobSerializer(page, many=True).data
-        for row in data:
-            row.pop("summary", None)
-        return self.get_paginated_response(data)
+        return self.get_paginated_response(SimulationJobRowSerializer(page, many=True).data)
 
     @extend_schema(summary="One simulation job with its summary",
                    responses={200: SimulationJobSerializer, **errors(401, 403, 404)})

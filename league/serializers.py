@@ -247,7 +247,10 @@ class StandingSerializer(serializers.ModelSerializer):
 
 
 class EventRecordSerializer(serializers.ModelSerializer):
-    actor = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    # None for what the league does on its own (a match made, a result recorded).
+    actor = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True,
+        help_text="Who did it; null for what the league records on its own.")
 
     class Meta:
         model = EventRecord
@@ -577,4 +580,12 @@ class SimulationJobSerializer(serializers.ModelSerializer):
         fields = ["id", "game", "bots", "options", "balance", "logs", "seed", "status",
                   "planned", "matches", "chunk_size", "chunks", "done_chunks", "error",
                   "created_by", "created_at", "started_at", "finished_at", "summary"]
+        read_only_fields = fields
+
+
+class SimulationJobRowSerializer(SimulationJobSerializer):
+    """A job in the list: everything but its summary (read the job for that)."""
+
+    class Meta(SimulationJobSerializer.Meta):
+        fields = [f for f in SimulationJobSerializer.Meta.fields if f != "summary"]
         read_only_fields = fields

@@ -59,6 +59,7 @@ JSON = dict[str, Any]
 Status = SimulationJob.Status
 ChunkStatus = SimulationChunk.Status
 
+SEEDS = 2**53  # job and match seeds stay below it: a JSON number any client reads exactly
 DEFAULT_CHUNK = 50
 MAX_MATCHES = 1_000_000
 MAX_CHUNK = 10_000
@@ -224,8 +225,8 @@ def check(*, game: str, bots: Sequence[str], matches: Any, options: Any = None,
                           f"The number of matches must be 1-{MAX_MATCHES:,}, not {matches!r}.")
     if not _whole(chunk) or not 1 <= chunk <= MAX_CHUNK:
         raise LeagueError("bad_chunk", f"A chunk is 1-{MAX_CHUNK:,} matches, not {chunk!r}.")
-    if seed is not None and (not _whole(seed) or not 0 <= seed < 2**63):
-        raise LeagueError("bad_seed", "The seed must be a whole number from 0 to 2**63 - 1.")
+    if seed is not None and (not _whole(seed) or not 0 <= seed < SEEDS):
+        raise LeagueError("bad_seed", "The seed must be a whole number from 0 to 2**53 - 1.")
     if not isinstance(options, dict):
         raise LeagueError("bad_option", "The options are a JSON object, like {\"best_of\": 3}.")
     if math.ceil(matches / chunk) > MAX_CHUNKS:
@@ -273,7 +274,7 @@ def create_job(*, game: str, bots: Sequence[str], matches: int, options: Any = N
     with transaction.atomic():
         job = SimulationJob.objects.create(
             game=game, bots=bots, options=options, balance=balance, logs=logs,
-            seed=secrets.randbelow(2**63) if seed is None else seed, planned=matches,
+            seed=secrets.randbelow(SEEDS) if seed is None else seed, planned=matches,
             chunk_size=chunk, chunk_count=math.ceil(matches / chunk),
             created_by=by if by is not None and by.is_authenticated else None,
             summary=summarize(empty_tallies(len(bots)), game=game, bots=bots,
@@ -464,9 +465,9 @@ def play_chunk(job: SimulationJob, start: int, count: int) -> tuple[JSON, list[J
 
 
 def match_seed(seed: int, index: int) -> int:
-    """Match `index`'s seed: the same for the same job seed on any machine."""
+    """Match `index`'s seed: the same for the same job seed on any machine (below SEEDS)."""
     digest = hashlib.sha256(f"{seed}:{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    return int.from_bytes(digest[:8], "big") % SEEDS
 
 
 @dataclass(frozen=True)

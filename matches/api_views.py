@@ -243,6 +243,9 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
                                "match moved on; a repeated `idempotency_key` (or "
                                "Idempotency-Key header) returns the first answer.",
                    request=ActionSerializer,
+                   parameters=[OpenApiParameter(
+                       "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
+                       description="The body's `idempotency_key`, when the body has none.")],
                    responses={201: AppendedSerializer, 400: ERRORS[400], 403: ERRORS[403],
                               404: ERRORS[404], 409: ERRORS[409]})
     @action(detail=True, methods=["post"], url_path="actions")

@@ -69,7 +69,10 @@ class MatchSerializer(serializers.ModelSerializer):
     unless the caller made the match (and so wrote them)."""
 
     seats = SeatSerializer(many=True, read_only=True)
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    # None for the matches the league makes for its Events.
+    created_by = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True,
+        help_text="The player who made the match; null for an Event's matches.")
     options = serializers.SerializerMethodField()
 
     class Meta:

@@ -46,8 +46,30 @@ def test_every_operation_that_needs_a_signed_in_caller_documents_its_401(
     assert len(signed_in) > 40
     for path, method, op in signed_in:
         assert "401" in op["responses"], (method, path)
-    assert "401" not in doc["paths"]["/api/games/"]["get"]["responses"]  # open to anyone
     assert anon_api.get("/api/matches/").status_code == 401
+    # Open to anyone, but a token that is not valid is 401 there too, and documented.
+    games = doc["paths"]["/api/games/"]["get"]["responses"]
+    assert "authentication_failed" in games["401"]["description"]
+    assert anon_api.get("/api/games/").status_code == 200
+    anon_api.credentials(HTTP_AUTHORIZATION="Token not-a-token")
+    assert anon_api.get("/api/games/").status_code == 401
+
+
+def test_the_schema_documents_the_errors_every_operation_of_its_kind_may_give(
+        anon_api: APIClient) -> None:
+    """413/415 wherever there is a body, 404 for a page past a list's end, 400 wherever
+    a query string or a body is read; the actions' Idempotency-Key header."""
+    doc = anon_api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    operations = [op for ops in doc["paths"].values() for op in ops.values()]
+    bodies = [op for op in operations if "requestBody" in op]
+    lists = [op for op in operations if "Paginated" in str(op["responses"].get("200"))]
+    assert len(bodies) > 12 and len(lists) > 8
+    for op in bodies:
+        assert {"400", "413", "415"} <= set(op["responses"]), op["operationId"]
+    for op in lists:
+        assert {"400", "404"} <= set(op["responses"]), op["operationId"]
+    actions = doc["paths"]["/api/matches/{id}/actions/"]["post"]
+    assert ("Idempotency-Key", "header") in {(p["name"], p["in"]) for p in actions["parameters"]}
 
 
 def test_a_match_list_filtered_by_an_unknown_status_is_refused(player_api: APIClient) -> None:

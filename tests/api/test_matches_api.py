@@ -162,6 +162,34 @@ def test_an_oversized_body_is_413_too_large_in_the_apis_own_shape(
     assert not Match.objects.exists()
 
 
+def test_a_post_without_the_trailing_slash_creates_the_match(player_api: APIClient) -> None:
+    """Not a 301 (a client following it would GET the list and think it had created)."""
+    response = player_api.post(MATCHES.rstrip("/"), {"game": TOY, "seats": [
+        {"player": "alice"}, {"open": True}]}, format="json")
+    assert response.status_code == 201
+    assert Match.objects.get().pk == response.json()["id"]
+    assert player_api.get(f"{MATCHES}{response.json()['id']}").status_code == 200
+
+
+def test_a_path_nothing_answers_is_404_in_the_apis_own_shape(player_api: APIClient) -> None:
+    for path in (f"{MATCHES}abc/", "/api/nope/", "/api/matches/1/nope/"):
+        response = player_api.get(path)
+        assert response.status_code == 404, path
+        assert response.json()["code"] == "not_found", path
+
+
+def test_too_many_fields_is_400_in_the_apis_own_shape(anon_api: APIClient,
+                                                      player_api: APIClient,
+                                                      settings: Any) -> None:
+    fields = {f"f{i}": "x" for i in range(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1)}
+    posted = anon_api.post("/api/auth/token/", fields)  # a form body, read by DRF
+    assert posted.status_code == 400
+    assert posted.json()["code"] == "too_many_fields"
+    queried = player_api.get(MATCHES, fields)  # the query string, read before the view
+    assert queried.status_code == 400
+    assert set(queried.json()) == {"code", "detail"}
+
+
 # -- list and detail ---------------------------------------------------------------------
 
 def test_the_list_filters_by_game_player_and_status(

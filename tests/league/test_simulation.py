@@ -229,6 +229,16 @@ def test_match_seeds_depend_on_the_job_seed_and_the_match_index() -> None:
     assert len({simulation.match_seed(s, i) for s in range(5) for i in range(50)}) == 250
 
 
+def test_seeds_are_numbers_a_json_client_reads_exactly() -> None:
+    """Below 2**53 (a JavaScript number's exact range), job seeds and match seeds alike."""
+    seeds = [simulation.match_seed(s, i) for s in (0, 2**53 - 1) for i in range(200)]
+    assert max(seeds) < 2**53 and max(seeds) > 2**50  # the range is used, not squeezed
+    simulation.check(**FAST, matches=1, options={}, seed=2**53 - 1)
+    with pytest.raises(LeagueError) as refused:
+        simulation.check(**FAST, matches=1, options={}, seed=2**53)
+    assert refused.value.code == "bad_seed"
+
+
 def test_kept_logs_replay_to_the_recorded_result(run_job: Callable[..., SimulationJob]) -> None:
     job = run_job(game="superstar_showdown", bots=["random", "heuristic"], matches=3, chunk=2,
                   logs=True, balance=True)

@@ -143,3 +143,20 @@ def test_without_a_season_only_staff_make_events(
     assert as_role("season_organizer").post("/api/events/", body,
                                             format="json").status_code == 403
     assert as_role("staff").post("/api/events/", body, format="json").status_code == 201
+
+
+@pytest.mark.parametrize("method", ["put", "patch", "delete"])
+def test_a_method_an_endpoint_does_not_take_is_405_for_anyone(
+        as_role: Callable[[str], APIClient], season: Season, draft_event: Event,
+        method: str) -> None:
+    """Not 403 not_organizer: no role could do it. Nothing is changed or removed."""
+    for role in ("outsider", "staff"):
+        client = as_role(role)
+        for url in (f"/api/seasons/{season.pk}/", f"/api/events/{draft_event.pk}/"):
+            response = getattr(client, method)(url, {"name": "Renamed"}, format="json")
+            assert response.status_code == 405, (role, url)
+            assert response.json()["code"] == "method_not_allowed"
+        response = client.post("/api/players/", {}, format="json")
+        assert (response.status_code, response.json()["code"]) == (405, "method_not_allowed")
+    assert Season.objects.get(pk=season.pk).name == season.name
+    assert Event.objects.filter(pk=draft_event.pk).exists()
