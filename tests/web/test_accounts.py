@@ -89,6 +89,12 @@ def test_two_different_passwords_are_refused(client: Client) -> None:
     })
     assert response.status_code == 400 and b"The two passwords differ." in response.content
     assert not get_user_model().objects.filter(username="typo").exists()
+    # The field points at its error (aria-describedby) and the error carries that id, so a
+    # screen reader reads it with the field.
+    page = response.content.decode()
+    described = page.split('name="password2"')[1].split(">")[0]
+    assert 'aria-describedby="id_password2_error"' in described
+    assert '<div class="error" id="id_password2_error"><div>The two passwords differ.' in page
 
 
 @pytest.fixture

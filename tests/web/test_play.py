@@ -221,7 +221,34 @@ def test_a_poll_after_the_session_ended_sends_the_whole_page_to_log_in(
 
 
 def test_the_play_page_of_an_unknown_match_is_404(alice_client: Client) -> None:
-    assert alice_client.get(reverse("match_play", args=[999999])).status_code == 404
+    response = alice_client.get(reverse("match_play", args=[999999]))
+    assert response.status_code == 404
+    page = response.content.decode()  # the site's own page: navigation and a way back
+    assert 'name="viewport"' in page and "<h1>Not found</h1>" in page
+    assert f'href="{reverse("lobby")}"' in page
+
+
+def test_a_move_is_announced_to_screen_readers_and_focus_comes_back_to_the_status(
+        alice_client: Client, pages: Any) -> None:
+    """The page holds one polite live region outside the swapped state; each swap fills
+    it (out of band) with what just happened and whose turn it is."""
+    match = pages.quick_play(alice_client)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    assert page.count('id="match-announce"') == 1
+    assert '<div id="match-announce" class="visually-hidden" role="status" ' \
+           'aria-live="polite"></div>' in page
+    assert '<div class="status-line" tabindex="-1">' in page  # where focus goes after a move
+    action, key = pages.action_forms(page)[0]
+
+    partial = pages.act(alice_client, match, action, key).content.decode()
+
+    announced = partial.split('<div id="match-announce" hx-swap-oob="innerHTML">')[1]
+    announced = announced.split("</div>")[0]
+    newest = services.match_events(match=match, user=match.seats.get(index=0).user)[-1]
+    assert newest["narration"] and newest["narration"][-1] in html.unescape(announced)
+    state = services.match_state(match=match, user=match.seats.get(index=0).user)
+    if state["legal_actions"]:
+        assert "Your turn." in announced
 
 
 def test_the_log_shows_the_latest_events_and_sends_the_rest_to_the_replay(
@@ -273,3 +300,20 @@ def test_a_power_cards_text_is_on_the_card_not_only_in_a_hover_title() -> None:
         assert f'<span class="power-text">{html.escape(card.text)}</span>' in shown
     shown = render_to_string("games/super_showdown/_card.html", {"card": plain.to_json()})
     assert "power-text" not in shown
+
+
+def test_board_square_buttons_are_named_by_their_move_not_their_glyph(
+        alice_client: Client, pages: Any) -> None:
+    """A square's face shows a marker letter or a bolt; a screen reader reads the move."""
+    match = pages.quick_play(alice_client)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    for _ in range(60):
+        if 'class="sq-btn"' in page:
+            break
+        action, key = pages.action_forms(page)[0]
+        page = pages.act(alice_client, match, action, key).content.decode()
+    buttons = re.findall(r'<button type="submit" class="sq-btn"[^>]*>', page)
+    assert buttons, "no square was offered within 60 moves"
+    for button in buttons:
+        title = re.search(r'title="([^"]+)"', button)
+        assert title and f'aria-label="{title[1]}"' in button
