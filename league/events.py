@@ -8,6 +8,7 @@ stored: it is replayed from the records by the pure `league.formats` package.
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 from collections.abc import Iterable
@@ -25,6 +26,8 @@ from league.models import Entrant, Event, EventMatch, EventRecord, Player, Ratin
 from matches import services as match_services
 from matches.models import Match
 
+log = logging.getLogger(__name__)
+
 Kind = EventRecord.Kind
 
 
@@ -36,6 +39,10 @@ class LeagueError(Exception):
         self.code = code
         self.detail = detail
         self.status = status
+
+    def __reduce__(self) -> tuple[type, tuple[str, str, int]]:
+        """Pickled whole, so a task that raises it reports it (Celery pickles errors)."""
+        return (type(self), (self.code, self.detail, self.status))
 
 
 # -- who may organize -------------------------------------------------------------------
@@ -619,17 +626,20 @@ def record_match_result(*, match: Match) -> bool:
         entrants, seats = made["entrants"], made.get("seats") or made["entrants"]
         placements = match.result["placements"]
         figures = match.result.get("figures", {})
+        fmt = formats.get_format(event.format)
+        kept = _still_seated(fmt, done, link.pairing, entrants)
+        # A side of several seats takes its worst place: the whole side loses when one of
+        # its seats forfeits.
+        places = {k: max(placements[i] for i, s in enumerate(seats) if s == k) for k in kept}
+        forfeit = seats[match.result["forfeit"]] if "forfeit" in match.result else None
         payload = {
             "pairing": link.pairing, "match": match.pk,
-            # A side of several seats takes its worst place: the whole side loses when one
-            # of its seats forfeits.
-            "placements": {k: max(placements[i] for i, s in enumerate(seats) if s == k)
-                           for k in entrants},
-            "figures": {k: figures.get(str(seats.index(k)), {}) for k in entrants},
-            "forfeit": seats[match.result["forfeit"]] if "forfeit" in match.result else None,
+            "placements": {k: 1 + sum(places[o] < places[k] for o in kept) for k in kept},
+            "figures": {k: figures.get(str(seats.index(k)), {}) for k in kept},
+            "forfeit": forfeit if forfeit in kept else None,
         }
         try:
-            formats.get_format(event.format).record(done.state, formats.MatchResult(
+            fmt.record(done.state, formats.MatchResult(
                 link.pairing, payload["placements"], payload["figures"]))
         except formats.FormatError as exc:
             if exc.code in {"already_recorded", "not_ready", "event_complete"}:
@@ -638,6 +648,15 @@ def record_match_result(*, match: Match) -> bool:
         _append(event, Kind.RESULT_RECORDED, payload, None)
         _try_format(lambda: _advance(event))
     return True
+
+
+def _still_seated(fmt: Any, done: Any, pairing: str, entrants: list[str]) -> list[str]:
+    """The match's entrants the format still seats in the pairing: one who withdrew from
+    a pairing that plays on without them (a heats pod of several) leaves its result; their
+    seat's forfeit ended the match, and the others' places stand among themselves."""
+    view = next((p for p in fmt.pairings(done.state) if p.id == pairing), None)
+    seated = set(view.entrants) if view is not None else set(entrants)
+    return [k for k in entrants if k in seated or not done.entrants[k]["withdrawn"]]
 
 
 def _link(event: Event, pairing: str) -> EventMatch:
@@ -742,7 +761,10 @@ def sweep_results() -> int:
     missed = 0
     for link in EventMatch.objects.filter(event__status=Event.Status.RUNNING,
                                           match__status=Match.Status.FINISHED):
-        missed += record_match_result(match=link.match)
+        try:
+            missed += record_match_result(match=link.match)
+        except LeagueError:  # one Event's refusal must not stop the sweep of the others
+            log.exception("the result of match %s could not be recorded", link.match_id)
     return missed
 
 

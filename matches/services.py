@@ -46,6 +46,10 @@ class ServiceError(Exception):
         self.detail = detail
         self.status = status
 
+    def __reduce__(self) -> tuple[type, tuple[str, str, int]]:
+        """Pickled whole, so a task that raises it reports it (Celery pickles errors)."""
+        return (type(self), (self.code, self.detail, self.status))
+
     @classmethod
     def from_engine(cls, exc: IllegalAction) -> ServiceError:
         return cls(exc.code, exc.message, 400)

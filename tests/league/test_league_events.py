@@ -549,6 +549,37 @@ def test_a_forfeit_in_a_heat_sends_on_the_better_seed_of_those_left(organizer: A
     assert others[0] in final.entrants and others[1] not in final.entrants
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_withdrawal_from_a_live_pod_scores_the_pod_without_them_and_the_heats_go_on(
+        organizer: Any, player: Any) -> None:
+    """The withdrawn player's seat forfeits the pod's match; the pod, still open to the
+    three left, takes its result without them (it used to refuse it, not_in_pairing, and
+    the Event sat running with nothing to play, its sweep failing on it)."""
+    event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
+                                by=organizer, format_options={"pod_size": 4, "advance": 2})
+    human = events.add_entrant(event=event, by=organizer, player=player.username).key
+    enter_bots(event, organizer, 7)
+    events.seed_event(event=event, by=organizer, method="hand",
+                      order=[e.key for e in Entrant.objects.filter(event=event).order_by("pk")])
+    events.start_event(event=event, by=organizer)
+    pod = next(link for link in EventMatch.objects.filter(event=event, round=1)
+               if human in link.entrants)
+    assert pod.match.status == Match.Status.ACTIVE
+
+    events.withdraw_entrant(event=event, by=organizer, key=human)
+
+    recorded = [r.payload for r in event.records.filter(kind="result_recorded")
+                if r.payload["pairing"] == pod.pairing]
+    assert len(recorded) == 1
+    assert sorted(recorded[0]["placements"]) == sorted(e for e in pod.entrants if e != human)
+    assert events.sweep_results() == 0
+    event.refresh_from_db()
+    assert EventMatch.objects.filter(event=event, round=2).exists() or \
+        event.status == Event.Status.FINISHED
+    final = EventMatch.objects.filter(event=event, round=2).first()
+    assert final is None or human not in final.entrants
+
+
 @pytest.mark.django_db
 def test_a_late_entrant_who_would_redraw_made_matches_is_refused(organizer: Any) -> None:
     """Round robin: the first round's matches exist, so a redraw is no longer possible."""
@@ -661,3 +692,14 @@ def test_heats_seat_no_pod_below_the_games_fewest_seats(organizer: Any) -> None:
     tables = list(Match.objects.filter(event_match__event=event).order_by("pk").values_list(
         "n_seats", flat=True))
     assert tables[:3] == [3, 3, 3] and set(tables) == {3}  # the bots play on to the final
+
+
+def test_league_and_service_errors_survive_pickling() -> None:
+    """Celery pickles a task's error to report it; these used to arrive as a wrapper."""
+    import pickle
+
+    for error in (events.LeagueError("not_ready", "Not yet.", 409),
+                  match_services.ServiceError("stale_seq", "Moved on.", 409)):
+        back = pickle.loads(pickle.dumps(error))
+        assert (type(back), back.code, back.detail, back.status, str(back)) == (
+            type(error), error.code, error.detail, 409, str(error))
