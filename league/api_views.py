@@ -21,7 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.api_json import JSONParser
-from league import events, simulation
+from league import events, history, simulation
 from league.events import LeagueError
 from league.models import (
     Event,
@@ -71,7 +71,6 @@ from league.serializers import (
     TeamCreateSerializer,
     TeamSerializer,
     bracket_of,
-    outcome_of,
 )
 from matches.models import Match, Seat
 from matches.serializers import ErrorSerializer
@@ -378,7 +377,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
 def match_history(user_id: int, *, game: str | None = None, season: int | None = None,
                   opponent: str | None = None, result: str | None = None) -> QuerySet[Match]:
     """The matches a user sat in, newest first, filtered."""
-    found = Match.objects.filter(seats__user_id=user_id).distinct()
+    found = Match.objects.filter(history.held_by(user_id, "seats__")).distinct()
     if game:
         found = found.filter(game=game)
     if season is not None:
@@ -394,17 +393,11 @@ def match_history(user_id: int, *, game: str | None = None, season: int | None =
 
 def _with_outcome(matches: QuerySet[Match], user_id: int, outcome: str) -> list[int]:
     """Finished matches among `matches` whose outcome for the user is `outcome`."""
-    seats = (Seat.objects.filter(user_id=user_id, match__in=matches,
-                                 match__status=Match.Status.FINISHED)
-             .order_by("match_id", "index").values_list("match_id", "index", "match__result"))
-    firsts: dict[int, int] = {}
-    results: dict[int, Any] = {}
-    for match_id, index, result in seats:
-        firsts.setdefault(match_id, index)
-        results[match_id] = result
-    return [m for m, seat in firsts.items()
-            if (results[m] or {}).get("placements")
-            and outcome_of(results[m]["placements"], seat) == outcome]
+    done = list(matches.filter(status=Match.Status.FINISHED).prefetch_related("seats"))
+    finishes = history.Finishes(done)
+    seats = history.seats_of(user_id, [m.pk for m in done])
+    return [m.pk for m in done if m.pk in seats
+            and getattr(finishes.of(m, seats[m.pk]), "outcome", None) == outcome]
 
 
 class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewSet):
@@ -439,8 +432,11 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueView
     @action(detail=True, methods=["get"])
     def matches(self, request: Request, pk: str) -> Response:
         player = self.get_object()
-        history = match_history(player.user_id, **self.query(MatchHistoryQuerySerializer))
-        return self.page(history, PlayedMatchSerializer, user_id=player.user_id)
+        played = match_history(player.user_id, **self.query(MatchHistoryQuerySerializer))
+        page = self.paginate_queryset(played)
+        data = PlayedMatchSerializer(page, many=True, context={
+            "user_id": player.user_id, "finishes": history.Finishes(page or [])}).data
+        return self.get_paginated_response(data)
 
     @extend_schema(summary="The player's current ratings, one per game",
                    responses={200: RatingSerializer(many=True), **READ_ERRORS})

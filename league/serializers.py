@@ -13,7 +13,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from league import events, formats
+from league import events, formats, history
 from league.events import can_organize, held_pairings, replay
 from league.models import (
     Entrant,
@@ -37,15 +37,6 @@ from matches.serializers import SeatSerializer, masked_options
 
 OUTCOMES = ["win", "draw", "loss"]
 LARGEST_ID = 2**63 - 1  # a BigAutoField; past it a filter is a 400, not an overflow
-
-
-def outcome_of(placements: list[int], seat: int) -> str:
-    """win, draw or loss of one seat: first alone wins, first shared draws (as the
-    season table counts them, league.projections)."""
-    place = placements[seat]
-    if place != 1:
-        return "loss"
-    return "draw" if placements.count(1) > 1 else "win"
 
 
 # A string in the schema: an enum named "status" here would collide with the matches API's
@@ -366,21 +357,21 @@ class PlayedMatchSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def _seat(self, match: Match) -> int | None:
-        user_id = self.context["user_id"]
-        return next((s.index for s in match.seats.all() if s.user_id == user_id), None)
+        return history.seat_of(match, self.context["user_id"])
 
     def get_seat(self, match: Match) -> int | None:
-        """The player's seat (the first, should they hold several)."""
+        """The player's seat (the first, should they hold several; or the one a bot took
+        over from them)."""
         return self._seat(match)
 
     @extend_schema_field(serializers.ChoiceField(choices=OUTCOMES, allow_null=True))
     def get_outcome(self, match: Match) -> str | None:
-        """win, draw or loss for the player; null until the match is over."""
+        """win, draw or loss for the player, as the match's Event recorded it (a team's
+        win is a win; a corrected result as corrected); null until the match is over."""
         seat = self._seat(match)
-        placements = (match.result or {}).get("placements")
-        if match.status != Match.Status.FINISHED or seat is None or not placements:
-            return None
-        return outcome_of(placements, seat)
+        finishes = self.context.get("finishes") or history.Finishes([match])
+        finish = finishes.of(match, seat) if seat is not None else None
+        return finish.outcome if finish is not None else None
 
     @extend_schema_field(MatchEventLinkSerializer(allow_null=True))
     def get_event(self, match: Match) -> dict[str, Any] | None:

@@ -29,7 +29,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from engine import registry
-from league import dashboard_tasks, events, formats, showdown, simulation, svg
+from league import dashboard_tasks, events, formats, history, showdown, simulation, svg
 from league.events import LeagueError
 from league.forms import (
     FORMAT_TITLES,
@@ -60,7 +60,7 @@ from league.models import (
     Standing,
 )
 from matches import services as match_services
-from matches.models import Match, Seat
+from matches.models import Match
 
 View = Callable[..., HttpResponse]
 FINISHED = Match.Status.FINISHED
@@ -179,13 +179,16 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     series: dict[str, list[float]] = defaultdict(list)
     for row in RatingHistory.objects.filter(player=player).order_by("game", "match_id"):
         series[titles.get(row.game, row.game)].append(row.ordinal)
-    seats = (Seat.objects.filter(user_id=player.user_id).select_related("match")
-             .prefetch_related("match__seats__user").order_by("-match__created_at", "-match_id"))
+    matches = list(Match.objects.filter(history.held_by(player.user_id, "seats__"))
+                   .distinct().prefetch_related("seats__user", "seats__stood_in_for")
+                   .order_by("-created_at", "-id")[:50])
+    finishes = history.Finishes(matches)
     context = {
         "player": player,
         "ratings": Rating.objects.filter(player=player),
         "chart": svg.rating_chart_svg(series),
-        "history": [_history_row(seat, titles) for seat in seats[:50]],
+        "history": [_history_row(match, history.seat_of(match, player.user_id) or 0, titles,
+                                 finishes) for match in matches],
         "entries": Entrant.objects.filter(player=player).select_related("event"),
         "titles": titles,
     }
@@ -743,26 +746,22 @@ def _champion(event: Event, standings: list[Standing]) -> Standing | None:
     return firsts[0] if len(firsts) == 1 else None
 
 
-def _history_row(seat: Seat, titles: dict[str, str]) -> dict[str, Any]:
+def _history_row(match: Match, seat: int, titles: dict[str, str],
+                 finishes: history.Finishes) -> dict[str, Any]:
     """One match of a player's history: game, opponents, outcome."""
-    match = seat.match
-    others = [s.label for s in match.seats.all() if s.index != seat.index]
+    others = [s.label for s in match.seats.all() if s.index != seat]
     return {"match": match, "game": titles.get(match.game, match.game), "opponents": others,
-            "outcome": _outcome(match, seat.index)}
+            "outcome": _outcome(match, finishes.of(match, seat))}
 
 
-def _outcome(match: Match, index: int) -> str:
-    if match.status != FINISHED or not match.result:
+def _outcome(match: Match, finish: history.Finish | None) -> str:
+    if finish is None:
+        if match.status == FINISHED:
+            return "—"
         return "Open" if match.status == Match.Status.OPEN else "Playing"
-    placements = match.result.get("placements") or []
-    if index >= len(placements):
-        return "—"
-    place = placements[index]
-    if place == 1:
-        return "Draw" if placements.count(1) > 1 else "Won"
-    if len(placements) > 2:
-        return f"Place {place} of {len(placements)}"
-    return "Lost"
+    if finish.outcome != "loss":
+        return {"win": "Won", "draw": "Draw"}[finish.outcome]
+    return f"Place {finish.place} of {finish.of}" if finish.of > 2 else "Lost"
 
 
 def _rescore_context(job: str) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import authenticate
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -135,7 +135,9 @@ class GamesView(APIView):
 
 LIST_FILTERS = [
     OpenApiParameter("game", OpenApiTypes.STR, description="Only this game."),
-    OpenApiParameter("player", OpenApiTypes.STR, description="Only matches this user sits in."),
+    OpenApiParameter("player", OpenApiTypes.STR,
+                     description="Only matches this user sits in (or sat in, until a bot "
+                                 "took the seat over)."),
     OpenApiParameter("invited", OpenApiTypes.STR,
                      description="Only matches holding a seat for this user's answer."),
     OpenApiParameter("status", OpenApiTypes.STR, enum=Match.Status.values,
@@ -167,7 +169,9 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
                                                  f"{', '.join(Match.Status.values)}.", 400)
             matches = matches.filter(status=params["status"])
         if params.get("player"):
-            matches = matches.filter(seats__user__username__iexact=params["player"]).distinct()
+            name = params["player"]  # their own seats, and those a bot took over from them
+            matches = matches.filter(Q(seats__user__username__iexact=name)
+                                     | Q(seats__stood_in_for__username__iexact=name)).distinct()
         if params.get("invited"):
             matches = matches.filter(seats__invited__username__iexact=params["invited"]).distinct()
         return matches

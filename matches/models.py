@@ -62,6 +62,12 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="invitations",
     )
+    # The player whose seat a bot took over (an absent player, a turn deadline): the
+    # match stays in their history, and the Event's result still counts for them.
+    stood_in_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+        related_name="seats_stood_in_for",
+    )
 
     class Meta:
         ordering = ["match", "index"]
@@ -90,6 +96,8 @@ class Seat(models.Model):
         if self.user_id is not None:
             return self.user.get_username()
         if self.bot:
+            if self.stood_in_for_id is not None:
+                return f"bot: {self.bot} for {self.stood_in_for.get_username()}"
             return f"bot: {self.bot}"
         if self.invited_id is not None:
             return f"invited: {self.invited.get_username()}"

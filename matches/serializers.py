@@ -51,13 +51,19 @@ class SeatSerializer(serializers.ModelSerializer):
     invited = serializers.SerializerMethodField(
         help_text="The player this open seat is held for until they join or decline.")
 
+    stood_in_for = serializers.SerializerMethodField(
+        help_text="The player whose seat this bot took over (absent, or out of time).")
+
     class Meta:
         model = Seat
-        fields = ["index", "player", "bot", "invited", "label"]
+        fields = ["index", "player", "bot", "invited", "stood_in_for", "label"]
         read_only_fields = fields
 
     def get_player(self, seat: Seat) -> str | None:
         return seat.user.get_username() if seat.user_id is not None else None
+
+    def get_stood_in_for(self, seat: Seat) -> str | None:
+        return seat.stood_in_for.get_username() if seat.stood_in_for_id is not None else None
 
     def get_invited(self, seat: Seat) -> str | None:
         return seat.invited.get_username() if seat.invited_id is not None else None

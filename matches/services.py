@@ -512,8 +512,10 @@ def hand_seat_to_bot(*, match: Match, seat: int, bot: str,
         _check_unmoved(locked, expected_seq)
         _check_seat(locked, seat, None)
         row = locked.seats.get(index=seat)
+        if row.user_id is not None:
+            row.stood_in_for_id = row.user_id
         row.user, row.bot, row.invited = None, bot, None
-        row.save(update_fields=["user", "bot", "invited"])
+        row.save(update_fields=["user", "bot", "invited", "stood_in_for"])
         if locked.status == Match.Status.ACTIVE:
             stream = _replay(locked, locked.seq)
             pending = stream.rules.pending(stream.state)

@@ -283,3 +283,24 @@ def test_a_late_member_alone_goes_to_the_bot_at_the_deadline(
     assert seated == [f"bot:{event.deadline_bot}" if i in late else people[i] for i in range(4)]
     record = event.records.filter(kind="seat_to_bot").first()
     assert record is not None and record.payload["seats"] == [late[0]]
+
+
+def test_a_team_win_is_a_win_in_every_members_history(organizer: Any, player: Any,
+                                                      player2: Any, outsider: Any,
+                                                      django_user_model: Any,
+                                                      client_for: Any) -> None:
+    """The team's seats share its place: the winners' history says win (it said draw,
+    two seats at place 1), the losers' loss, as the Event recorded it."""
+    dora = django_user_model.objects.create_user(username="dora", password="x-pass-12345")
+    team("Reds", player, player2)
+    team("Blues", outsider, dora)
+    link = link_of(showdown(organizer, sides=[{"team": "Reds"}, {"team": "Blues"}]))
+    blues = [i for i, key in enumerate(link.seat_entrants()) if key == "e2"]
+    finish(link.match, [1 if i in blues else 2 for i in range(4)], {})
+    assert events.record_match_result(match=link.match)
+    api = client_for(player)
+    for user, outcome in ((player, "loss"), (player2, "loss"), (outsider, "win"), (dora, "win")):
+        rows = api.get(f"/api/players/{player_for(user).pk}/matches/").json()["results"]
+        assert [(r["id"], r["outcome"]) for r in rows] == [(link.match_id, outcome)], user
+    found = api.get(f"/api/players/{player_for(dora).pk}/matches/?result=win").json()
+    assert [r["id"] for r in found["results"]] == [link.match_id]

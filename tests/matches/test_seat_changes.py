@@ -67,7 +67,10 @@ def test_a_seat_handed_to_a_bot_is_played_by_it_to_the_end(player, player2, hear
     match.refresh_from_db()
     assert match.status == "finished"
     assert heard == [match.pk]
-    assert [s.label for s in match.seats.order_by("index")] == ["bot: random", "bot: heuristic"]
+    seats = list(match.seats.order_by("index"))
+    assert [s.label for s in seats] == [f"bot: random for {player.username}",
+                                        f"bot: heuristic for {player2.username}"]
+    assert [s.stood_in_for for s in seats] == [player, player2]  # still their matches
 
 
 @pytest.mark.django_db

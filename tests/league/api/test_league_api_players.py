@@ -83,6 +83,36 @@ def test_the_history_lists_every_match_the_player_sat_in_newest_first(
     assert rows[history["live"].pk]["status"] == "active"
 
 
+def test_a_match_a_bot_took_over_stays_in_the_players_history(
+        player_api: APIClient, alice: Player, player: Any, player2: Any,
+        played: Any) -> None:
+    """Handed to a bot (absent, out of time), the seat still belongs to alice's history,
+    the match list's player filter, and names her."""
+    match = played(duel(player, player2), 0)
+    match_services.hand_seat_to_bot(match=match, seat=0, bot="random")
+    rows = player_api.get(f"/api/players/{alice.pk}/matches/").json()["results"]
+    assert [(r["id"], r["seat"]) for r in rows] == [(match.pk, 0)]
+    seat = rows[0]["seats"][0]
+    assert (seat["player"], seat["bot"], seat["stood_in_for"]) == (None, "random", "alice")
+    listed = player_api.get("/api/matches/?player=alice").json()["results"]
+    assert [m["id"] for m in listed] == [match.pk]
+
+
+def test_a_corrected_event_result_is_the_outcome_in_the_history(
+        player_api: APIClient, alice: Player, history: dict[str, Match],
+        organizer: Any) -> None:
+    won = history["won"]
+    link = EventMatch.objects.get(match=won)
+    events.record_match_result(match=won)  # the commit hook that records it does not run here
+    events.correct_result(event=link.event, by=organizer, pairing=link.pairing,
+                          placements={"e1": 2, "e2": 1})
+    url = f"/api/players/{alice.pk}/matches/"
+    rows = {r["id"]: r["outcome"] for r in player_api.get(url).json()["results"]}
+    assert rows[won.pk] == "loss"
+    assert ids(player_api.get(f"{url}?result=loss")) == {history["lost"].pk, won.pk}
+    assert ids(player_api.get(f"{url}?result=win")) == set()
+
+
 @pytest.mark.parametrize(("query", "expected"), [
     ("game=super_showdown", {"lost", "won", "drawn", "live"}),
     ("game=superstar_showdown", set()),

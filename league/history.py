@@ -1,0 +1,88 @@
+"""A player's matches as the league counts them.
+
+The seats a player held, and those a bot took over from them (`Seat.stood_in_for`), are
+their history. A match of an Event finishes for them as the Event recorded it, corrections
+included: a team's seats share the team's place (a team win is a win, not a draw among
+its own seats), and an entrant who withdrew from a pairing that went on without them
+placed after everyone in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Q
+
+from league.models import EventMatch, EventRecord
+from matches.models import Match, Seat
+
+RESULTS = (EventRecord.Kind.RESULT_RECORDED, EventRecord.Kind.RESULT_CORRECTED)
+
+
+def held_by(user_id: int, prefix: str = "") -> Q:
+    """Seats (or, with `prefix="seats__"`, matches) the user held or had a bot take over."""
+    return Q(**{f"{prefix}user_id": user_id}) | Q(**{f"{prefix}stood_in_for_id": user_id})
+
+
+def seat_of(match: Match, user_id: int) -> int | None:
+    """The user's first seat in the match (read from prefetched seats)."""
+    return next((s.index for s in match.seats.all()
+                 if user_id in (s.user_id, s.stood_in_for_id)), None)
+
+
+@dataclass(frozen=True)
+class Finish:
+    """Where a seat finished: its place among `of` sides, and win, draw or loss (first
+    alone wins, first shared draws, as the season table counts them)."""
+
+    place: int
+    of: int
+    outcome: str
+
+
+class Finishes:
+    """The finishes of some matches, their Events' results read at once."""
+
+    def __init__(self, matches: Iterable[Match]) -> None:
+        done = [m for m in matches if m.status == Match.Status.FINISHED]
+        self.links = {link.match_id: link for link in
+                      EventMatch.objects.filter(match__in=[m.pk for m in done])}
+        by_pairing = {(link.event_id, link.pairing): link.match_id
+                      for link in self.links.values()}
+        self.places: dict[int, dict[str, int]] = {}
+        records = (EventRecord.objects.filter(event_id__in={k[0] for k in by_pairing},
+                                              kind__in=RESULTS)
+                   .order_by("seq").values_list("event_id", "payload"))
+        for event_id, payload in records:
+            match_id = by_pairing.get((event_id, payload.get("pairing")))
+            if match_id is not None:
+                self.places[match_id] = {k: int(v) for k, v in payload["placements"].items()}
+
+    def of(self, match: Match, seat: int) -> Finish | None:
+        """The seat's finish; None while the match is not over."""
+        if match.status != Match.Status.FINISHED or not match.result:
+            return None
+        link, places = self.links.get(match.pk), self.places.get(match.pk)
+        if link is not None and places:
+            entrants = link.seat_entrants()
+            if seat >= len(entrants):
+                return None
+            place = places.get(entrants[seat], len(places) + 1)
+            of, firsts = max(len(set(entrants)), len(places)), list(places.values()).count(1)
+        else:
+            placements = match.result.get("placements") or []
+            if seat >= len(placements):
+                return None
+            place, of, firsts = placements[seat], len(placements), placements.count(1)
+        outcome = "loss" if place != 1 else ("draw" if firsts > 1 else "win")
+        return Finish(place, of, outcome)
+
+
+def seats_of(user_id: int, matches: Iterable[int]) -> dict[int, int]:
+    """match id -> the user's first seat there."""
+    found: dict[int, int] = {}
+    for match_id, index in (Seat.objects.filter(held_by(user_id), match_id__in=list(matches))
+                            .order_by("match_id", "index").values_list("match_id", "index")):
+        found.setdefault(match_id, index)
+    return found
