@@ -74,15 +74,6 @@ def refresh_event(event: Event) -> None:
         refresh_season(event.season)
 
 
-def _outcome(placements: dict[str, int], key: str) -> str:
-    """win, draw or loss of one entrant in one recorded result."""
-    place = placements[key]
-    sharing = sum(1 for p in placements.values() if p == place)
-    if place == 1:
-        return "draw" if sharing > 1 else "win"
-    return "loss"
-
-
 def refresh_season(season: Season) -> None:
     """The season table: every recorded result of its Events, by the season's scoring.
 
@@ -95,21 +86,27 @@ def refresh_season(season: Season) -> None:
 
 
 def _write_season(season: Season) -> None:
+    """Each started Event's standings, added up by player, team or bot: the wins, draws and
+    losses its format counts (byes and walkovers included), so the table agrees with the
+    Events' own. An entrant who left before the start played in no Event."""
     from league.events import replay
 
     table: dict[tuple[Any, ...], dict[str, Any]] = {}
     for event in season.events.order_by("pk"):
         done = replay(event)
-        for key, entrant in done.entrants.items():
+        if done.state is None:
+            continue
+        for standing in formats.get_format(event.format).standings(done.state):
+            entrant = done.entrants[standing.entrant]
             ident = (entrant["player"], entrant["team"], entrant["bot"] and entrant["name"])
             row = table.setdefault(ident, {
                 "name": entrant["name"], "player_id": entrant["player"],
                 "team_id": entrant["team"], "events": set(), "win": 0, "draw": 0, "loss": 0,
             })
             row["events"].add(event.pk)
-            for result in done.results.values():
-                if key in result["placements"] and len(result["placements"]) > 1:
-                    row[_outcome(result["placements"], key)] += 1
+            row["win"] += standing.wins
+            row["draw"] += standing.draws
+            row["loss"] += standing.losses
     scoring = season.scoring
 
     def points(row: dict[str, Any]) -> float:

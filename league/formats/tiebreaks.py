@@ -202,15 +202,18 @@ def league_table(
     withdrawn: frozenset[str] = frozenset(),
     reached: Mapping[str, str] | None = None,
 ) -> list[StandingRow]:
-    """Standings of a points format: byes count as wins worth `scoring.bye`."""
+    """Standings of a points format: a bye is worth `scoring.bye` points, and counts as a
+    win when that is a win's worth, a draw when it is a draw's, else in none of the three
+    (a bye worth nothing is no win: wins, draws and losses agree with the points)."""
     byes = byes or {}
     points = points_table(results, scoring)
     for entrant, count in byes.items():
         points[entrant] = points.get(entrant, 0.0) + count * scoring.bye
     tally = _tally(results)
+    as_win, as_draw = scoring.bye == scoring.win, scoring.bye == scoring.draw
     for entrant, count in byes.items():
         won, drawn, lost = tally.get(entrant, (0, 0, 0))
-        tally[entrant] = (won + count, drawn, lost)
+        tally[entrant] = (won + count * as_win, drawn + count * (as_draw and not as_win), lost)
     table = rank(entrants, points, criteria, results, scoring)
     return [_row(r, points, tally, withdrawn, reached or {}) for r in table]
 

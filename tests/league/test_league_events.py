@@ -392,6 +392,29 @@ def test_a_season_rebuilt_from_its_streams_gives_every_row_again(organizer: Any,
     assert snapshot() == live
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_season_table_adds_up_its_events_standings_byes_included(organizer: Any) -> None:
+    """Five bots in a Swiss Event: the season counts each one's byes as the Event does (it
+    counted recorded matches only), and a bot withdrawn before the start is not in it."""
+    season = events.create_season(name="Autumn", game=GAME, by=organizer)
+    event = events.create_event(name="Swiss night", game=GAME, format="swiss", by=organizer,
+                                season=season)
+    enter_bots(event, organizer, 5)
+    gone = events.add_entrant(event=event, by=organizer, bot="random", name="No show").key
+    events.withdraw_entrant(event=event, by=organizer, key=gone)
+    events.start_event(event=event, by=organizer)
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    in_event = {s.entrant.name: (s.wins, s.draws, s.losses)
+                for s in Standing.objects.filter(event=event).select_related("entrant")}
+    table = {r.name: (r.wins, r.draws, r.losses, r.events)
+             for r in projections.SeasonStanding.objects.filter(season=season)}
+    assert "No show" not in table
+    assert table == {name: (*wdl, 1) for name, wdl in in_event.items()}
+    assert sum(w + d + lost for w, d, lost, _ in table.values()) > \
+        2 * EventMatch.objects.filter(event=event).count()  # the byes are in
+
+
 @pytest.mark.django_db
 def test_entrants_level_in_the_season_table_share_its_place(organizer: Any) -> None:
     """A knockout of four: both semi-final losers have one loss and nothing else. (Bots

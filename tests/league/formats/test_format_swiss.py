@@ -105,6 +105,16 @@ def test_the_bye_goes_to_the_lowest_ranked_entrant_without_one_and_counts_as_a_w
     assert {r.entrant: r.wins for r in SW.standings(state)}["s4"] == 1
 
 
+@pytest.mark.parametrize(("bye", "counted"), [(1.0, (1, 0)), (0.5, (0, 1)), (0.0, (0, 0))])
+def test_a_bye_counts_as_the_result_its_points_are_worth(bye: float,
+                                                         counted: tuple[int, int]) -> None:
+    """Worth a win: a win; a draw's worth: a draw; nothing: neither (it was counted a win
+    whatever it was worth, so wins and points disagreed)."""
+    state = _play_round(SW.start(seeds(5), {"bye_points": bye}))
+    row = {r.entrant: r for r in SW.standings(state)}["s5"]
+    assert (row.points, (row.wins, row.draws), row.losses) == (bye, counted, 0)
+
+
 def test_an_organizer_may_pair_the_next_round_by_hand() -> None:
     state = SW.start(seeds(4))
     state = SW.pair_by_hand(state, [["s1", "s2"], ["s3", "s4"]])
