@@ -370,7 +370,10 @@ def add_entrant(*, event: Event, by: Any, player: str | None = None, team: str |
                 raise LeagueError("late_entry_conflicts", "The matches of this round are "
                                   "already made; enter before the next round.", 409)
         _append(event, Kind.ENTRANT_ADDED, payload, by)
-        _after_change(event)
+        if done.state is not None:
+            _try_format(lambda: _advance(event))  # the pairing they join is played now
+        else:
+            _after_change(event)
     return Entrant.objects.get(event=event, key=payload["key"])
 
 
@@ -791,16 +794,27 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
         except formats.FormatError as exc:
             conflict = exc.code in {"not_ready", "unknown_pairing", "not_in_pairing",
                                     "already_recorded"}
-            raise LeagueError("correction_conflicts" if conflict else exc.code, exc.message,
-                              409 if conflict else 400) from None
+            if not conflict:
+                raise LeagueError(exc.code, exc.message) from None
+            later = sorted(p for p, m in done.matches.items()
+                           if m["round"] > done.matches[pairing]["round"])
+            detail = (f"The later pairings {', '.join(later)} were drawn from {pairing}'s "
+                      "result as it stands; the corrected one would have drawn them "
+                      f"otherwise ({exc.message.rstrip('.')}). {UNTIL}" if later
+                      else exc.message)
+            raise LeagueError("correction_conflicts", detail, 409) from None
         pid = _repaired_match(formats.get_format(event.format), corrected.state,
                               corrected.matches)
         if pid is not None:
-            raise LeagueError("correction_conflicts", f"{pid} was already played by "
-                              "other entrants; correct the later results first.", 409)
+            raise LeagueError("correction_conflicts", f"{pid} was already made with the "
+                              f"entrants {pairing}'s result as it stands sent there; the "
+                              f"corrected one would seat others. {UNTIL}", 409)
         _append(event, Kind.RESULT_CORRECTED, record.payload, by)
         _advance(event)
         _rerate(done.matches[pairing].get("match"))
+
+
+UNTIL = "A result can be corrected until a later pairing is drawn from it."
 
 
 def _rerate(match_id: int | None) -> None:

@@ -604,6 +604,46 @@ def test_a_withdrawal_from_a_live_pod_scores_the_pod_without_them_and_the_heats_
 
 
 @pytest.mark.django_db
+def test_a_late_entrant_taking_a_bye_slot_gets_their_match_at_once(organizer: Any) -> None:
+    """Six in a bracket of eight: two byes. A seventh entrant takes one and plays now (the
+    pairing used to wait, matchless, until some other result came in)."""
+    event = make_event(organizer, fmt="single_elimination")
+    enter_bots(event, organizer, 6)
+    events.start_event(event=event, by=organizer)
+    made = EventMatch.objects.filter(event=event).count()
+    late = events.add_entrant(event=event, by=organizer, bot="random", name="Latecomer").key
+    links = [link for link in EventMatch.objects.filter(event=event) if late in link.entrants]
+    assert len(links) == 1 and links[0].match_id is not None
+    assert EventMatch.objects.filter(event=event).count() == made + 1
+    assert links[0].match.seats.count() == 2
+
+
+@pytest.mark.django_db
+def test_a_swiss_correction_after_the_next_round_was_paired_says_why(organizer: Any) -> None:
+    """The refusal names the later pairing drawn from the result and when a correction is
+    still possible (it said "R2-1 was already played", of a match not yet played)."""
+    event = make_event(organizer, fmt="swiss")
+    enter_bots(event, organizer, 4)
+    events.start_event(event=event, by=organizer)
+    for link in EventMatch.objects.filter(event=event, round=1):
+        match_services.forfeit_seat(match=link.match, seat=1)
+        events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    later = sorted(EventMatch.objects.filter(event=event, round=2)
+                   .values_list("pairing", flat=True))
+    assert later
+    first = EventMatch.objects.filter(event=event, round=1).order_by("pairing").first()
+    assert first is not None
+    winner, loser = first.entrants
+    with pytest.raises(events.LeagueError) as refused:
+        events.correct_result(event=event, by=organizer, pairing=first.pairing,
+                              placements={winner: 2, loser: 1})
+    assert refused.value.code == "correction_conflicts"
+    assert any(p in refused.value.detail for p in later), refused.value.detail
+    assert first.pairing in refused.value.detail
+    assert "until a later pairing is drawn from it" in refused.value.detail
+
+
+@pytest.mark.django_db
 def test_a_late_entrant_who_would_redraw_made_matches_is_refused(organizer: Any) -> None:
     """Round robin: the first round's matches exist, so a redraw is no longer possible."""
     event = make_event(organizer, fmt="round_robin")
