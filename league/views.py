@@ -395,9 +395,11 @@ def event_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organized_event(request, event_id)
     standings = list(_standings(event))
     columns = _tiebreak_columns(event, standings)
-    header = ["rank", "entrant", "name", "points", "wins", "draws", "losses", *columns]
+    header = ["rank", "entrant", "name", "points", "wins", "draws", "losses", "withdrawn",
+              *columns]
     rows = ([s.rank, s.entrant.key, s.entrant.name, s.points, s.wins, s.draws, s.losses,
-             *(s.tiebreaks.get(c, "") for c in columns)] for s in standings)
+             "yes" if s.entrant.withdrawn else "no", *(s.tiebreaks.get(c, "") for c in columns)]
+            for s in standings)
     return _csv_response(f"event-{event.pk}-standings.csv", header, rows)
 
 

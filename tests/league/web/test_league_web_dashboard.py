@@ -328,8 +328,20 @@ def test_event_standings_export_as_csv(sam_client: Client, duel: Event,
     assert response["Content-Type"].startswith("text/csv")
     assert "attachment" in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[0][:7] == ["rank", "entrant", "name", "points", "wins", "draws", "losses"]
+    assert rows[0][:8] == ["rank", "entrant", "name", "points", "wins", "draws", "losses",
+                           "withdrawn"]
     assert [r[:3] for r in rows[1:]] == [["1", "e1", "alice"], ["2", "e2", "bruno"]]
+    assert [r[7] for r in rows[1:]] == ["no", "no"]
+
+
+def test_the_event_csv_says_who_withdrew(sam_client: Client, sam: Any,
+                                         make_event: Callable[..., Event]) -> None:
+    event = make_event(bots=3)
+    events.start_event(event=event, by=sam)
+    events.withdraw_entrant(event=event, by=sam, key="e3")
+    rows = list(csv.reader(io.StringIO(sam_client.get(
+        reverse("league:event_csv", args=[event.pk])).content.decode())))
+    assert {r[1]: r[7] for r in rows[1:]} == {"e1": "no", "e2": "no", "e3": "yes"}
 
 
 def test_season_standings_export_as_csv(sam_client: Client, duel: Event, season: Season,
