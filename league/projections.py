@@ -219,6 +219,11 @@ def _ranking_total(match: Match, event_id: int | None, seat_keys: list[str],
     seats = team.get("seats") or []
     entrant = seat_keys[seats[0]] if seats and seats[0] < len(seat_keys) else ""
     index = int(team["team"])
+    if block.get("over"):
+        winner = block.get("winner") == index
+    else:  # ended off the board (a forfeit): the match's own winners won the Event
+        result = (match.result or {}) if match.status == Match.Status.FINISHED else {}
+        winner = any(seat in (result.get("winners") or ()) for seat in seats)
     return RankingTotal(
         match=match, event_id=event_id, entrant=entrant, team=index,
         name=team.get("name") or showdown.TEAM_NAMES[index],
@@ -226,7 +231,7 @@ def _ranking_total(match: Match, event_id: int | None, seat_keys: list[str],
         match_points=int(team.get("match_points") or 0),
         bonus_points=int(team.get("bonus_points") or 0),
         total=int(team.get("total") or 0), matches_won=int(team.get("matches_won") or 0),
-        winner=bool(block.get("over")) and block.get("winner") == index,
+        winner=winner,
     )
 
 

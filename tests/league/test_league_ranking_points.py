@@ -174,3 +174,20 @@ def test_ss134_between_matches_marks_the_scoring_moments() -> None:
     inside = ("play", "actions", "motion", "hit", "pin", "kick_out", "reversal", "shove")
     assert {mark for phase, mark in marks if phase in inside} == {False}
     assert {mark for phase, mark in marks if phase in ("draft", "bonus", "send_in")} == {True}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_side_that_wins_by_forfeit_is_the_winner_in_the_ranking_points(
+        organizer: Any, player: Any) -> None:
+    """The series ends off the board: the points stand as played, and the side left wins
+    (both read "winner: false" before)."""
+    event = events.create_showdown_event(by=organizer, name="Forfeit night",
+                                         sides=[{"player": player.username}, {"bot": "random"}],
+                                         **SMALL)
+    match = EventMatch.objects.select_related("match").get(event=event).match
+    assert match.status == Match.Status.ACTIVE
+    events.forfeit(event=event, by=organizer, pairing="S1", entrant="e1")
+    match.refresh_from_db()
+    projections.refresh_ranking_points(match)
+    assert [(row[0], row[2], row[8]) for row in totals(match)] == [(0, "e1", False),
+                                                                    (1, "e2", True)]
