@@ -244,8 +244,9 @@ def _format_options(key: str, given: dict[str, Any] | None, spec: Any) -> dict[s
         except formats.FormatError as exc:
             refusal = exc  # the largest field's bounds are the widest to quote
     assert refusal is not None
-    raise LeagueError(refusal.code, f"No field of up to {MOST_ENTRANTS_CHECKED} entrants "
-                                    f"can start with these options: {refusal.message}")
+    code = "bad_option" if refusal.code == "bad_entrant_count" else refusal.code
+    raise LeagueError(code, f"No field of up to {MOST_ENTRANTS_CHECKED} entrants can start "
+                            f"with these options: {refusal.message}")
 
 
 def create_team(*, name: str, members: list[str], by: Any) -> Team:

@@ -12,6 +12,7 @@ I/O or draws a random number.
 Codes raised by the formats:
 
     too_few_entrants   fewer than two entrants at the start
+    bad_entrant_count  a field the options cannot deal (heats: a pod below min_pod_size)
     too_many_entrants  more entrants than the format seats (a Showdown series is two)
     duplicate_entrant  an entrant twice (at the start, as a late entrant, in hand pairings)
     bad_entrant        an entrant id that is not a non-empty string

@@ -97,7 +97,9 @@ def read_heats_options(options: Mapping[str, Any] | None, n: int) -> HeatsOption
     )
     smallest = min(min(sizes) for sizes in plan(n, opts))
     require(
-        smallest >= opts.min_pod_size, "bad_option", f"A pod of {smallest} is below min_pod_size."
+        smallest >= opts.min_pod_size, "bad_entrant_count",
+        f"{n} entrants in pods of up to {opts.pod_size} leave a pod of {smallest}, fewer "
+        f"than the {opts.min_pod_size} seats the game needs: enter more, or change pod_size.",
     )
     return opts
 

@@ -744,7 +744,8 @@ def test_heats_seat_no_pod_below_the_games_fewest_seats(organizer: Any) -> None:
         events.add_entrant(event=event, by=organizer, bot="random", name=f"Bot {i + 1}")
     with pytest.raises(events.LeagueError) as refused:
         events.start_event(event=event, by=organizer)
-    assert refused.value.code == "bad_option"
+    assert refused.value.code == "bad_entrant_count"  # the field, not the options
+    assert "enter more" in refused.value.detail
     event.refresh_from_db()
     assert event.status == Event.Status.DRAFT
     for i in range(6, 9):

@@ -90,7 +90,8 @@ def test_figures_break_ties_among_those_out_at_the_same_place() -> None:
 
 def test_options_that_cannot_shrink_the_field_or_fit_the_game_are_refused() -> None:
     refused("bad_option", HEATS.start, seeds(5), {"pod_size": 4, "advance": 3})
-    refused("bad_option", HEATS.start, seeds(4), {"pod_size": 3, "min_pod_size": 3})
+    # Four in pods of three deal two pods of two: the field, not the options, is at fault.
+    refused("bad_entrant_count", HEATS.start, seeds(4), {"pod_size": 3, "min_pod_size": 3})
     refused("bad_option", HEATS.start, seeds(4), {"pod_size": 11})
     refused("bad_option", HEATS.start, seeds(4), {"tiebreaks": ["buchholz"]})
 
