@@ -279,6 +279,10 @@ class BracketPairingSerializer(serializers.Serializer):
                                                              "recorded (corrections applied).")
     forfeit = serializers.CharField(allow_null=True, read_only=True,
                                     help_text="The entrant that forfeited, if any.")
+    walkover = serializers.CharField(
+        allow_null=True, read_only=True,
+        help_text="Unplayed because the other entrant withdrew: the entrant it counts as a "
+                  "win for.")
     held = serializers.BooleanField(read_only=True, help_text="Ready, but its round waits "
                                                               "for the organizer's release.")
 
@@ -290,23 +294,28 @@ def bracket_of(event: Event) -> list[dict[str, Any]]:
     if done.state is None:
         return []
     names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    gone = {key for key, e in done.entrants.items() if e["withdrawn"]}
     links = {m.pairing: m for m in EventMatch.objects.filter(event=event).select_related("match")}
     known = formats.get_format(event.format).pairings(done.state)
     held = {p.id for p in held_pairings(event, done)}
     rows = [_pairing_row(p.id, p.round, p.stage, p.label, list(p.slots), list(p.sources),
-                         links.get(p.id), done.results.get(p.id), names) | {"held": p.id in held}
-            for p in known]
+                         links.get(p.id), done.results.get(p.id), names, gone)
+            | {"held": p.id in held} for p in known]
     seen = {p.id for p in known}
     rows += [_pairing_row(m.pairing, m.round, m.stage, m.label, list(m.entrants), [], m,
-                          done.results.get(m.pairing), names) | {"held": False}
+                          done.results.get(m.pairing), names, gone) | {"held": False}
              for pid, m in links.items() if pid not in seen]
     return rows
 
 
 def _pairing_row(pid: str, round_: int, stage: str, label: str, slots: list[str | None],
                  sources: list[str], link: EventMatch | None, result: dict[str, Any] | None,
-                 names: dict[str, str]) -> dict[str, Any]:
+                 names: dict[str, str], gone: set[str]) -> dict[str, Any]:
     places = result["placements"] if result else {}
+    present = [key for key in slots if key is not None and key not in gone]
+    walkover = (present[0] if result is None and len(slots) == 2 and len(present) == 1
+                and all(slots) and (link is None or link.match.status == "finished")
+                else None)
     return {
         "pairing": pid, "round": round_, "stage": stage, "label": label,
         "slots": [{"entrant": key, "name": names.get(key) if key else None,
@@ -316,6 +325,7 @@ def _pairing_row(pid: str, round_: int, stage: str, label: str, slots: list[str 
         "match_status": link.match.status if link else None,
         "result": dict(places) if result else None,
         "forfeit": result.get("forfeit") if result else None,
+        "walkover": walkover,
     }
 
 

@@ -767,3 +767,23 @@ def test_league_and_service_errors_survive_pickling() -> None:
         back = pickle.loads(pickle.dumps(error))
         assert (type(back), back.code, back.detail, back.status, str(back)) == (
             type(error), error.code, error.detail, 409, str(error))
+
+
+@pytest.mark.django_db
+def test_the_bracket_says_whom_a_withdrawal_walkover_counts_for(organizer: Any) -> None:
+    """It read result null and forfeit null, while the standings counted a win."""
+    from league.serializers import bracket_of
+
+    event = make_event(organizer, fmt="swiss")
+    enter_bots(event, organizer, 4)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.filter(event=event, round=1).order_by("pairing").first()
+    assert link is not None and link.match.status == Match.Status.ACTIVE
+    gone, stays = link.entrants
+    events.withdraw_entrant(event=event, by=organizer, key=gone)
+    row = next(r for r in bracket_of(event) if r["pairing"] == link.pairing)
+    assert (row["result"], row["walkover"]) == (None, stays)
+    others = [r for r in bracket_of(event) if r["pairing"] != link.pairing]
+    assert all(r["walkover"] is None for r in others)
+    wins = {s.entrant.key: s.wins for s in Standing.objects.filter(event=event)}
+    assert wins[stays] == 1
