@@ -550,21 +550,30 @@ def test_heats_of_a_multi_seat_game_run_to_their_end(organizer: Any) -> None:
     assert champion.entrant.key in links[-1].entrants
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_forfeit_in_a_heat_sends_on_the_better_seed_of_those_left(organizer: Any,
-                                                                      player: Any) -> None:
-    """The forfeit leaves two bots sharing first across a cut of one: the Event goes on
-    (it used to refuse the result and sit running with nothing to play)."""
+def rumble_heats(organizer: Any, player: Any, *, entrants: int, pod_size: int,
+                 advance: int) -> tuple[Event, str, EventMatch]:
+    """A started Royal Rumble heats Event: the player first seed, bots after; the player's
+    live first-round pod."""
     event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
-                                by=organizer, format_options={"pod_size": 3, "advance": 1})
+                                by=organizer,
+                                format_options={"pod_size": pod_size, "advance": advance})
     human = events.add_entrant(event=event, by=organizer, player=player.username).key
-    enter_bots(event, organizer, 5)
+    enter_bots(event, organizer, entrants - 1)
     events.seed_event(event=event, by=organizer, method="hand",
                       order=[e.key for e in Entrant.objects.filter(event=event).order_by("pk")])
     events.start_event(event=event, by=organizer)
     pod = next(link for link in EventMatch.objects.filter(event=event, round=1)
                if human in link.entrants)
     assert pod.match.status == Match.Status.ACTIVE
+    return event, human, pod
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_forfeit_in_a_heat_sends_on_the_better_seed_of_those_left(organizer: Any,
+                                                                      player: Any) -> None:
+    """The forfeit leaves two bots sharing first across a cut of one: the Event goes on
+    (it used to refuse the result and sit running with nothing to play)."""
+    event, human, pod = rumble_heats(organizer, player, entrants=6, pod_size=3, advance=1)
     events.forfeit(event=event, by=organizer, pairing=pod.pairing, entrant=human)
     assert "result_recorded" in records(event)
     others = [e for e in pod.entrants if e != human]
@@ -578,16 +587,7 @@ def test_a_withdrawal_from_a_live_pod_scores_the_pod_without_them_and_the_heats_
     """The withdrawn player's seat forfeits the pod's match; the pod, still open to the
     three left, takes its result without them (it used to refuse it, not_in_pairing, and
     the Event sat running with nothing to play, its sweep failing on it)."""
-    event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
-                                by=organizer, format_options={"pod_size": 4, "advance": 2})
-    human = events.add_entrant(event=event, by=organizer, player=player.username).key
-    enter_bots(event, organizer, 7)
-    events.seed_event(event=event, by=organizer, method="hand",
-                      order=[e.key for e in Entrant.objects.filter(event=event).order_by("pk")])
-    events.start_event(event=event, by=organizer)
-    pod = next(link for link in EventMatch.objects.filter(event=event, round=1)
-               if human in link.entrants)
-    assert pod.match.status == Match.Status.ACTIVE
+    event, human, pod = rumble_heats(organizer, player, entrants=8, pod_size=4, advance=2)
 
     events.withdraw_entrant(event=event, by=organizer, key=human)
 
