@@ -148,9 +148,14 @@ def test_the_page_shows_the_ring_both_miniatures_my_hand_and_the_spots(
         assert len(re.findall(rf'class="sq sq-\w+ tag-{colour}', page)) == len(
             BOARD.tag_zones[seat])
         assert len(re.findall(rf'class="sq sq-ring start-{colour}', page)) == 1
-    # Both miniatures, in their colour with their initial, on their squares.
-    assert re.search(r'class="st-marker mk-red"[^>]*>O<', page)
-    assert re.search(r'class="st-marker mk-blue"[^>]*>S<', page)
+    # Both miniatures, in their colour with their initial, on their squares; a screen
+    # reader reads the Superstar's name, not the letter.
+    for colour, initial in (("red", "O"), ("blue", "S")):
+        marker = re.search(rf'class="st-marker mk-{colour}"[^>]*><span aria-hidden="true">'
+                           rf'{initial}</span><span class="visually-hidden">([^<]+) \({colour}\)',
+                           page)
+        assert marker and html.unescape(marker[1]) in {
+            side["superstar"]["name"] for side in view["sides"]}
     # Both sides' panels.
     for side in view["sides"]:
         assert html.escape(side["superstar"]["name"]) in page
