@@ -9,11 +9,15 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.http import HttpRequest
+from rest_framework.authtoken.admin import TokenAdmin
+from rest_framework.authtoken.models import TokenProxy
 
 from engine import registry
 from engine.protocol import IllegalAction
-from league import events
+from league import events, projections
 from league.models import (
     Entrant,
     Event,
@@ -67,6 +71,10 @@ class PlayerAdmin(KeptByEvents):
     search_fields = ["display_name", "user__username"]
     entrant_field = "player"
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        # Moving a Player to another user would hand them its entries and ratings.
+        return ["user"] if obj is not None else []
+
 
 @admin.register(Team)
 class TeamAdmin(KeptByEvents):
@@ -75,6 +83,12 @@ class TeamAdmin(KeptByEvents):
     filter_horizontal = ["members"]
     raw_id_fields = ["created_by"]
     entrant_field = "team"
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        # An entered team's results rate its members: new members would be rated for
+        # matches they never played (make a new team instead).
+        return ["members"] if obj is not None and Entrant.objects.filter(team=obj).exists() \
+            else []
 
 
 class SeasonForm(forms.ModelForm):
@@ -107,6 +121,11 @@ class SeasonAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         # Its Events play the season's game; changing it would orphan them.
         return ["game"] if obj is not None and obj.events.exists() else []
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change and "scoring" in form.changed_data:
+            projections.refresh_season(obj)  # the table counts by the new scoring at once
 
 
 class EventRecordInline(admin.TabularInline):
@@ -232,3 +251,52 @@ class RankingTotalAdmin(ReadOnlyAdmin):
 class RankingPointsAdmin(ReadOnlyAdmin):
     list_display = ["match", "event", "number", "team", "card", "stipulation", "status",
                     "outcome", "points", "bonus_points"]
+
+
+# -- people the streams name ----------------------------------------------------------
+
+class LeagueUserAdmin(UserAdmin):
+    """A user an Event's stream names (an entrant's player, an organizer who recorded
+    something, a seat's holder) cannot be deleted: replays look them up, and the records
+    would lose who did what. Deactivate them instead."""
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        for user in objs:
+            entered = sorted(set(Entrant.objects.filter(player__user=user)
+                                 .values_list("event__name", flat=True)))
+            acted = sorted(set(EventRecord.objects.filter(actor=user)
+                               .values_list("event__name", flat=True)))
+            if entered:
+                protected = [*protected, f"{user}: entered in {', '.join(entered)}"]
+            if acted:
+                protected = [*protected, f"{user}: named in the records of {', '.join(acted)}"]
+        return deleted, counts, perms_needed, protected
+
+
+admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), LeagueUserAdmin)
+
+
+class SuperusersOnlyTokenAdmin(TokenAdmin):
+    """API keys are passwords: only superusers see them (a "view token" permission would
+    otherwise show every key, a superuser's included)."""
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_superuser)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_superuser)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_superuser)
+
+
+admin.site.unregister(TokenProxy)
+admin.site.register(TokenProxy, SuperusersOnlyTokenAdmin)

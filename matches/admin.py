@@ -1,4 +1,11 @@
-"""Admin: matches with their seats; the event stream is read-only history."""
+"""Admin: matches with their seats, all read-only: a match changes through its services
+(moves, joins, forfeits, hand-overs), which keep the stream, the league and the ratings in
+step; a hand edit here would not. The event stream is read-only history.
+
+Hidden information: only superusers (who can read the database anyway) see a live match's
+event payloads (shuffled deck orders, cards played face down) and its secret options (a
+constructed deck); other staff see them once the match is over, as the API shows them.
+"""
 
 from __future__ import annotations
 
@@ -7,23 +14,21 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from engine.protocol import IllegalAction
 from matches.models import Match, MatchEvent, Seat
+from matches.serializers import masked_options
+
+HIDDEN = "hidden until the match is over"
 
 
-class SeatInline(admin.TabularInline):
-    model = Seat
+def _sees_all(request: HttpRequest, match: Match) -> bool:
+    return bool(getattr(request.user, "is_superuser", False)) \
+        or match.status == Match.Status.FINISHED
+
+
+class ReadOnlyInline(admin.TabularInline):
     extra = 0
-    fields = ["index", "user", "bot", "invited"]
-    raw_id_fields = ["user", "invited"]
-
-
-class MatchEventInline(admin.TabularInline):
-    model = MatchEvent
-    extra = 0
-    fields = ["seq", "kind", "seat", "payload", "idempotency_key", "created_at"]
-    readonly_fields = fields
     can_delete = False
-    show_change_link = True
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -31,15 +36,55 @@ class MatchEventInline(admin.TabularInline):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ["index", "user", "bot", "invited", "stood_in_for"]
+    readonly_fields = fields
+
+
+class MatchEventInline(ReadOnlyInline):
+    model = MatchEvent
+    readonly_fields = ["seq", "kind", "seat", "payload", "hidden_payload", "idempotency_key",
+                       "created_at"]
+    show_change_link = True
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        payload = "payload" if obj is not None and _sees_all(request, obj) else "hidden_payload"
+        return ["seq", "kind", "seat", payload, "idempotency_key", "created_at"]
+
+    @admin.display(description="payload")
+    def hidden_payload(self, event: MatchEvent) -> str:
+        return HIDDEN
+
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     list_display = ["id", "game", "status", "seq", "n_seats", "created_by", "created_at"]
     list_filter = ["game", "status"]
     search_fields = ["game", "seats__user__username"]
-    readonly_fields = ["seq", "result", "created_at", "updated_at"]
-    raw_id_fields = ["created_by"]
+    readonly_fields = ["game", "options", "secret_options_masked", "n_seats", "status", "seq",
+                       "result", "created_by", "created_at", "updated_at"]
     inlines = [SeatInline, MatchEventInline]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        options = ("options" if obj is not None and _sees_all(request, obj)
+                   else "secret_options_masked")
+        return ["game", options, "n_seats", "status", "seq", "result", "created_by",
+                "created_at", "updated_at"]
+
+    @admin.display(description="options")
+    def secret_options_masked(self, match: Match) -> Any:
+        try:
+            return masked_options(match.game, match.options or {}, set())
+        except IllegalAction:  # a game no longer registered: show nothing of it
+            return HIDDEN
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
 
 
 @admin.register(MatchEvent)
@@ -49,8 +94,17 @@ class MatchEventAdmin(admin.ModelAdmin):
     list_display = ["match", "seq", "kind", "seat", "created_at"]
     list_filter = ["kind"]
     search_fields = ["idempotency_key"]
-    fields = ["match", "seq", "kind", "seat", "payload", "idempotency_key", "created_at"]
-    readonly_fields = fields
+    readonly_fields = ["match", "seq", "kind", "seat", "payload", "hidden_payload",
+                       "idempotency_key", "created_at"]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        payload = ("payload" if obj is not None and _sees_all(request, obj.match)
+                   else "hidden_payload")
+        return ["match", "seq", "kind", "seat", payload, "idempotency_key", "created_at"]
+
+    @admin.display(description="payload")
+    def hidden_payload(self, event: MatchEvent) -> str:
+        return HIDDEN
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

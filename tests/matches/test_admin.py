@@ -40,3 +40,41 @@ def test_the_admin_can_neither_add_change_nor_delete_an_event(admin_client_: Cli
     assert changed.status_code == 403
     event.refresh_from_db()
     assert event.payload == before
+
+
+def test_a_match_and_its_seats_are_read_only_in_the_admin(admin_client_: Client,
+                                                          toy_match: Match) -> None:
+    """Status, game or seats edited by hand left ratings, histories and Events out of
+    step with the stream (a reopened match could be "resigned" into a new result)."""
+    page = admin_client_.get(f"/admin/matches/match/{toy_match.pk}/change/").content.decode()
+    for field in ("status", "game", "n_seats", "options"):
+        assert f'name="{field}"' not in page, field
+    assert 'name="seats-0-user"' not in page and 'name="seats-0-bot"' not in page
+    assert admin_client_.get("/admin/matches/match/add/").status_code == 403
+    admin_client_.post(f"/admin/matches/match/{toy_match.pk}/change/",
+                       {"status": "open", "game": "other", "n_seats": 5})
+    toy_match.refresh_from_db()
+    assert (toy_match.status, toy_match.n_seats) == ("active", 2)
+
+
+def test_staff_who_are_not_superusers_see_no_live_payloads(django_user_model: Any,
+                                                          toy_match: Match) -> None:
+    """A shuffle's order or a card played face down is hidden information; the API hides
+    it from every seat but its own. Staff see it once the match is over."""
+    from django.contrib.auth.models import Permission
+
+    staff = django_user_model.objects.create_user("staffer", password="x-pass-12345",
+                                                  is_staff=True)
+    staff.user_permissions.add(*Permission.objects.filter(
+        codename__in=["view_match", "view_matchevent", "view_seat"]))
+    client = Client()
+    client.force_login(staff)
+    event = toy_match.events.get(seq=1)
+    key = next(iter(event.payload))  # "outcome" or "action"
+    for url in (f"/admin/matches/match/{toy_match.pk}/change/",
+                f"/admin/matches/matchevent/{event.pk}/change/"):
+        page = client.get(url).content.decode()
+        assert "hidden until the match is over" in page, url
+    Match.objects.filter(pk=toy_match.pk).update(status=Match.Status.FINISHED)
+    page = client.get(f"/admin/matches/matchevent/{event.pk}/change/").content.decode()
+    assert "hidden until the match is over" not in page and key in page

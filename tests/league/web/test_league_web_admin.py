@@ -111,3 +111,68 @@ def test_an_events_deadline_bot_edited_in_the_admin_must_play_its_game(
     assert response.status_code == 200 and "unknown_bot" in response.content.decode()
     cup.refresh_from_db()
     assert cup.deadline_bot == "heuristic" and cup.turn_deadline_minutes is None
+
+
+def test_a_user_an_event_names_cannot_be_deleted(admin_browser: Client, cup: Event,
+                                                 organizer: Any, player: Any) -> None:
+    """An entered player's user, or the organizer its records name: deleting them nulled
+    every record's actor, and broke the Event's replay and rebuild_projections."""
+    events.add_entrant(event=cup, by=organizer, player=player.username)
+    for user, reason in ((player, "entered in Cup"), (organizer, "named in the records of Cup")):
+        url = f"/admin/auth/user/{user.pk}/delete/"
+        assert reason in admin_browser.get(url).content.decode()
+        admin_browser.post(url, {"post": "yes"})
+        assert type(user).objects.filter(pk=user.pk).exists()
+    assert EventRecord.objects.filter(event=cup, actor=organizer).exists()
+    events.start_event(event=cup, by=organizer)  # the Event still replays
+
+
+def test_an_entered_teams_members_and_a_players_user_are_read_only(
+        admin_browser: Client, cup: Event, organizer: Any, player: Any,
+        player2: Any) -> None:
+    """Either edit moved ratings onto people who never played those matches."""
+    team = events.create_team(name="Reds", members=[player.username], by=organizer)
+    events.add_entrant(event=cup, by=organizer, team="Reds")
+    page = admin_browser.get(f"/admin/league/team/{team.pk}/change/").content.decode()
+    assert 'name="members"' not in page
+    alice = Player.objects.get(user=player)
+    page = admin_browser.get(f"/admin/league/player/{alice.pk}/change/").content.decode()
+    assert 'name="user"' not in page
+    admin_browser.post(f"/admin/league/player/{alice.pk}/change/",
+                       {"display_name": "alice", "user": player2.pk})
+    alice.refresh_from_db()
+    assert alice.user_id == player.pk
+
+
+def test_a_season_scoring_changed_in_the_admin_rescores_its_table(
+        admin_browser: Client, organizer: Any, player: Any, player2: Any) -> None:
+    from league.models import SeasonStanding
+    from matches import services as match_services
+
+    season = events.create_season(name="Open", game="super_showdown", by=organizer)
+    event = events.create_event(name="Duel", game="super_showdown", format="round_robin",
+                                by=organizer, season=season)
+    for user in (player, player2):
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    events.start_event(event=event, by=organizer)
+    link = event.event_matches.get()
+    match_services.forfeit_seat(match=link.match, seat=1)
+    events.record_match_result(match=link.match)
+    data = {"name": "Open", "game": "super_showdown", "organizers": [organizer.pk],
+            "scoring": '{"win": 10, "draw": 1, "loss": 0}', "starts_on": "", "ends_on": ""}
+    admin_browser.post(f"/admin/league/season/{season.pk}/change/", data)
+    top = SeasonStanding.objects.get(season=season, rank=1)
+    assert (top.wins, top.points) == (1, 10.0)
+
+
+def test_only_superusers_see_api_tokens(django_user_model: Any, player: Any) -> None:
+    from django.contrib.auth.models import Permission
+    from rest_framework.authtoken.models import Token
+
+    Token.objects.get_or_create(user=player)
+    staff = django_user_model.objects.create_user("token-viewer", password="x-pass-12345",
+                                                  is_staff=True)
+    staff.user_permissions.add(Permission.objects.get(codename="view_tokenproxy"))
+    client = Client()
+    client.force_login(staff)
+    assert client.get("/admin/authtoken/tokenproxy/").status_code == 403
