@@ -395,9 +395,13 @@ def _with_outcome(matches: QuerySet[Match], user_id: int, outcome: str) -> list[
     """Finished matches among `matches` whose outcome for the user is `outcome`."""
     done = list(matches.filter(status=Match.Status.FINISHED).prefetch_related("seats"))
     finishes = history.Finishes(done)
-    seats = history.seats_of(user_id, [m.pk for m in done])
-    return [m.pk for m in done if m.pk in seats
-            and getattr(finishes.of(m, seats[m.pk]), "outcome", None) == outcome]
+    found = []
+    for match in done:
+        seat = history.seat_of(match, user_id)
+        finish = finishes.of(match, seat) if seat is not None else None
+        if finish is not None and finish.outcome == outcome:
+            found.append(match.pk)
+    return found
 
 
 class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewSet):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from league.models import EventMatch, EventRecord
-from matches.models import Match, Seat
+from matches.models import Match
 
 RESULTS = (EventRecord.Kind.RESULT_RECORDED, EventRecord.Kind.RESULT_CORRECTED)
 
@@ -78,11 +78,3 @@ class Finishes:
         outcome = "loss" if place != 1 else ("draw" if firsts > 1 else "win")
         return Finish(place, of, outcome)
 
-
-def seats_of(user_id: int, matches: Iterable[int]) -> dict[int, int]:
-    """match id -> the user's first seat there."""
-    found: dict[int, int] = {}
-    for match_id, index in (Seat.objects.filter(held_by(user_id), match_id__in=list(matches))
-                            .order_by("match_id", "index").values_list("match_id", "index")):
-        found.setdefault(match_id, index)
-    return found
