@@ -40,10 +40,14 @@ def start(player: Any, bots: int = 1, options: dict[str, Any] | None = None) -> 
 def hidden_names(match: Match, user: Any, secret_seats: list[int]) -> set[str]:
     """Names of the cards in those seats' hands and in every deck that the rules keep from
     the user: none of them lies in an open pile (in play, a discard pile, the other seats'
-    hands, under a deck in the user's sight) or is named in the narrated log. Taken from
-    the true state, not from what the page is made of, and never empty."""
+    hands, under a deck in the user's sight, the user's own deck search) or is named in the
+    narrated log. Taken from the true state, not from what the page is made of, and never
+    empty."""
     state = services.load_state(Match.objects.get(pk=match.pk))
-    viewer = services.match_state(match=match, user=user)["seat"]
+    shown = services.match_state(match=match, user=user)
+    viewer = shown["seat"]
+    searched = {card["name"] for card in shown["view"]["search"] or ()} if viewer is not None \
+        else set()
     told = " ".join(line for event in services.match_events(match=match, user=user)
                     for line in event["narration"])
     secret: set[str] = set()
@@ -55,7 +59,7 @@ def hidden_names(match: Match, user: Any, secret_seats: list[int]) -> set[str]:
         (hidden if seat in secret_seats else seen).extend(p.hand)
         secret |= {state.card(c).name for c in hidden}
         public |= {state.card(c).name for c in seen + p.discard + p.all_in_play()}
-    names = {name for name in secret - public if name not in told}
+    names = {name for name in secret - public - searched if name not in told}
     assert names, "the check below checks something"
     return names
 
