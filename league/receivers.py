@@ -43,13 +43,22 @@ def on_match_advanced(sender: Any, match_id: int, seq: int, **kwargs: Any) -> No
 
 
 def _points_may_change(match_id: int) -> bool:
-    """Only between an Event's Matches (a Match just ended, a bonus decision) do its
-    Ranking Points move; the state is the one just stored, so this is a cache read."""
+    """Only between an Event's Matches (a Match just ended, a bonus decision) and as a Match
+    begins do its Ranking Points move; the state is the one just stored, so this is a
+    cache read, and inside a Match one indexed read of its row."""
     from engine.games.superstar_showdown import between_matches
+    from league.models import RankingPoints
     from matches import services as match_services
 
     match = Match.objects.filter(pk=match_id).first()
-    return match is not None and between_matches(match_services.load_state(match))
+    if match is None:
+        return False
+    state = match_services.load_state(match)
+    if between_matches(state):
+        return True
+    # Inside a Match only its start moves the table, from "pending" to "playing".
+    return state.event is not None and RankingPoints.objects.filter(
+        match_id=match_id, number=state.event.current + 1).exclude(status="playing").exists()
 
 
 def round_scores_due(match_id: int) -> str:

@@ -127,6 +127,34 @@ def test_an_advance_queues_one_refresh_of_the_live_table(organizer: Any, player:
     assert set(RankingPoints.objects.values_list("pk", flat=True)) == kept  # nothing new
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_live_table_says_a_match_is_playing_once_it_starts(organizer: Any, player: Any,
+                                                               player2: Any) -> None:
+    """The refresh waited for the next scoring moment, so the table read "To come" for the
+    whole of the Match being played, where a rebuild read "playing"."""
+    event = events.create_showdown_event(
+        by=organizer, sides=[{"player": player.username}, {"player": player2.username}],
+        **SMALL)
+    match = EventMatch.objects.get(event=event).match
+    users = {0: player, 1: player2}
+    while True:
+        match.refresh_from_db()
+        state = match_services.match_state(match=match, user=None)
+        if state["view"]["event"]["matches"][0]["status"] == "playing":
+            break
+        seat = state["view"]["decision"]["seats"][0] if state["view"].get("decision") else None
+        assert seat is not None, state["view"]["phase"]
+        mine = match_services.match_state(match=match, user=users[seat])
+        match_services.submit_action(match=match, seat=seat, user=users[seat],
+                                     action=mine["legal_actions"][0], expected_seq=match.seq)
+    live = points(match)
+    RankingPoints.objects.all().delete()
+    RankingTotal.objects.all().delete()
+    projections.refresh_ranking_points(match)
+    assert live == points(match)
+    assert [row[4] for row in live if row[0] == 1] == ["playing", "playing"]
+
+
 @pytest.mark.django_db
 def test_a_one_on_one_match_has_no_ranking_points(player: Any, player2: Any) -> None:
     match = match_services.create_match(game="superstar_showdown", options={},
