@@ -21,8 +21,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.api_json import JSONParser
+from config.refusal import Refusal
 from league import events, history, simulation
-from league.events import LeagueError
 from league.models import (
     Event,
     EventRecord,
@@ -74,7 +74,6 @@ from league.serializers import (
 )
 from matches.models import Match, Seat
 from matches.serializers import ErrorSerializer
-from matches.services import ServiceError
 
 
 def errors(*codes: int) -> dict[int, OpenApiResponse]:
@@ -96,7 +95,7 @@ class LeagueViewSet(viewsets.GenericViewSet):
     not_found = "Not found."
 
     def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, LeagueError | ServiceError):
+        if isinstance(exc, Refusal):
             return Response({"code": exc.code, "detail": exc.detail}, status=exc.status)
         if isinstance(exc, Http404):
             exc = exceptions.NotFound(self.not_found)

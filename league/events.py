@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
+from config.refusal import Refusal
 from engine import registry
 from engine.protocol import IllegalAction
 from league import formats, showdown
@@ -31,18 +32,8 @@ log = logging.getLogger(__name__)
 Kind = EventRecord.Kind
 
 
-class LeagueError(Exception):
-    """A refused organizer request: `code` for machines, `detail` for people."""
-
-    def __init__(self, code: str, detail: str, status: int = 400) -> None:
-        super().__init__(f"{code}: {detail}")
-        self.code = code
-        self.detail = detail
-        self.status = status
-
-    def __reduce__(self) -> tuple[type, tuple[str, str, int]]:
-        """Pickled whole, so a task that raises it reports it (Celery pickles errors)."""
-        return (type(self), (self.code, self.detail, self.status))
+class LeagueError(Refusal):
+    """A refused organizer request."""
 
 
 # -- who may organize -------------------------------------------------------------------

@@ -24,6 +24,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 from config.queue import enqueue
+from config.refusal import Refusal
 from engine import registry
 from engine.bots.ismcts import SearchBot
 from engine.protocol import JSON, BaseRules, Event, IllegalAction, Pending, PendingKind
@@ -37,18 +38,8 @@ BOT_STEPS_PER_TASK = 1000
 STATE_CACHE_SIZE = 512
 
 
-class ServiceError(Exception):
-    """A refused request: `code` for machines, `detail` for people, `status` for HTTP."""
-
-    def __init__(self, code: str, detail: str, status: int = 400) -> None:
-        super().__init__(f"{code}: {detail}")
-        self.code = code
-        self.detail = detail
-        self.status = status
-
-    def __reduce__(self) -> tuple[type, tuple[str, str, int]]:
-        """Pickled whole, so a task that raises it reports it (Celery pickles errors)."""
-        return (type(self), (self.code, self.detail, self.status))
+class ServiceError(Refusal):
+    """A refused request to the match services."""
 
     @classmethod
     def from_engine(cls, exc: IllegalAction) -> ServiceError:
