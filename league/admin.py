@@ -34,6 +34,7 @@ from league.models import (
     Standing,
     Team,
 )
+from matches.serializers import masked_options
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -172,11 +173,26 @@ class EventAdmin(admin.ModelAdmin):
     list_filter = ["status", "game", "format"]
     search_fields = ["name"]
     readonly_fields = ["season", "game", "format", "format_options", "match_options",
-                       "hold_rounds", "status", "seq", "created_by", "created_at",
-                       "updated_at"]
+                       "secret_match_options_masked", "hold_rounds", "status", "seq",
+                       "created_by", "created_at", "updated_at"]
     filter_horizontal = ["organizers"]
     inlines = [EventRecordInline]
     form = EventForm
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        """The constructed decks its matches are dealt, only to whom the API shows them."""
+        fields = [f for f in super().get_fields(request, obj)
+                  if f != "secret_match_options_masked"]
+        if obj is not None and not events.sees_match_options(obj, request.user):
+            fields[fields.index("match_options")] = "secret_match_options_masked"
+        return fields
+
+    @admin.display(description="match options")
+    def secret_match_options_masked(self, event: Event) -> Any:
+        try:
+            return masked_options(event.game, event.match_options or {}, set())
+        except IllegalAction:  # a game no longer registered: show nothing of it
+            return "hidden until the Event is over"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from config.refusal import Refusal
 from engine import registry
@@ -58,6 +59,16 @@ def can_organize(event: Event, user: Any) -> bool:
     if can_organize_season(event.season, user):
         return True
     return bool(user and user.is_authenticated and event.organizers.filter(pk=user.pk).exists())
+
+
+def sees_match_options(event: Event, user: Any) -> bool:
+    """Whether `user` may read the Event's secret match options (the constructed decks
+    every match is dealt): anyone once it is over; before, superusers and the organizers
+    who hold no entry in it (one who plays would know the decks they face)."""
+    if event.status == Event.Status.FINISHED or getattr(user, "is_superuser", False):
+        return True
+    return can_organize(event, user) and not Entrant.objects.filter(event=event).filter(
+        Q(player__user=user) | Q(team__members__user=user)).exists()
 
 
 def _require(allowed: bool) -> None:

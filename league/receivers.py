@@ -9,7 +9,7 @@ from django.dispatch import receiver
 
 from config.queue import enqueue
 from matches.models import Match
-from matches.signals import match_advanced, match_finished
+from matches.signals import match_advanced, match_finished, match_sealed
 
 
 @receiver(match_finished, dispatch_uid="league.match_finished")
@@ -18,6 +18,17 @@ def on_match_finished(sender: Any, match: Match, **kwargs: Any) -> None:
     from league.tasks import record_result
 
     enqueue(record_result, match.pk)
+
+
+@receiver(match_sealed, dispatch_uid="league.match_sealed")
+def on_match_sealed(sender: Any, match: Match, **kwargs: Any) -> bool:
+    """Every match of an Event is dealt the Event's match options, secret decks included,
+    so a match that is over keeps them (and the cards they put in its history) hidden
+    until its Event is over too."""
+    from league.models import Event, EventMatch
+
+    return EventMatch.objects.filter(match=match).exclude(
+        event__status=Event.Status.FINISHED).exists()
 
 
 @receiver(match_advanced, dispatch_uid="league.match_advanced")

@@ -14,7 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from league import events, formats, history
-from league.events import can_organize, held_pairings, replay
+from league.events import held_pairings, replay, sees_match_options
 from league.models import (
     Entrant,
     Event,
@@ -113,7 +113,7 @@ class LeagueEventSerializer(serializers.ModelSerializer):
     def get_match_options(self, event: Event) -> dict[str, Any]:
         options = dict(event.match_options or {})
         user = getattr(self.context.get("request"), "user", None)
-        if event.status == Event.Status.FINISHED or can_organize(event, user):
+        if sees_match_options(event, user):
             return options
         return masked_options(event.game, options, set())
 

@@ -4,7 +4,8 @@ step; a hand edit here would not. The event stream is read-only history.
 
 Hidden information: only superusers (who can read the database anyway) see a live match's
 event payloads (shuffled deck orders, cards played face down) and its secret options (a
-constructed deck); other staff see them once the match is over, as the API shows them.
+constructed deck); other staff see them once the match is over (for a match of an Event
+dealt secret decks, once the Event is), as the API shows them.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
 
 from engine.protocol import IllegalAction
+from matches import services
 from matches.models import Match, MatchEvent, Seat
 from matches.serializers import masked_options
 
@@ -23,8 +25,7 @@ HIDDEN = "hidden until the match is over"
 
 
 def _sees_all(request: HttpRequest, match: Match) -> bool:
-    return bool(getattr(request.user, "is_superuser", False)) \
-        or match.status == Match.Status.FINISHED
+    return bool(getattr(request.user, "is_superuser", False)) or services.unveiled(match)
 
 
 class NoLookupsOn:

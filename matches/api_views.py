@@ -270,7 +270,8 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
 
     @extend_schema(summary="The event stream as you may read it",
                    description="Events after seq `after`, each redacted for your seat and "
-                               "narrated; shown in full once the match is finished.",
+                               "narrated; shown in full once the match is finished (a "
+                               "match of an Event dealt secret decks: once the Event is).",
                    parameters=[EventsQuerySerializer],
                    responses={200: EventSerializer(many=True), 403: ERRORS[403],
                               404: ERRORS[404]})

@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from engine import registry
+from matches import services
 from matches.models import Match, Seat
 
 # -- accounts ----------------------------------------------------------------------------
@@ -90,7 +91,7 @@ class MatchSerializer(serializers.ModelSerializer):
     def get_options(self, match: Match) -> dict[str, Any]:
         options = dict(match.options or {})
         user = getattr(self.context.get("request"), "user", None)
-        if match.status == Match.Status.FINISHED or (
+        if services.unveiled(match) or (
                 user is not None and user.pk is not None and match.created_by_id == user.pk):
             return options
         mine = {seat.index for seat in match.seats.all()

@@ -29,7 +29,7 @@ from engine import registry
 from engine.bots.ismcts import SearchBot
 from engine.protocol import JSON, BaseRules, Event, IllegalAction, Pending, PendingKind
 from matches.models import Match, MatchEvent, Seat
-from matches.signals import match_advanced, match_finished
+from matches.signals import match_advanced, match_finished, match_sealed
 
 log = logging.getLogger(__name__)
 
@@ -581,7 +581,8 @@ def match_events(*, match: Match, user: Any, after: int = 0, seat: int | None = 
                  limit: int | None = None) -> list[dict[str, Any]]:
     """The stream after seq `after` as the viewer may read it, each with its narration.
 
-    Once the match is finished nothing is hidden any more and events are shown in full.
+    Once the match is finished nothing is hidden any more and events are shown in full
+    (unless it is `sealed`).
     """
     viewer = _viewer(match, user, seat)
     if after < 0:
@@ -591,7 +592,7 @@ def match_events(*, match: Match, user: Any, after: int = 0, seat: int | None = 
         return []
     stream = _replay(match, min(after, rows[0].seq - 1))
     rules, state = stream.rules, stream.state
-    finished = _is_finished(match)
+    finished = _unveiled_now(match)
     out = []
     for row in rows:
         event = Event.from_json(row.to_event_json())
@@ -602,17 +603,39 @@ def match_events(*, match: Match, user: Any, after: int = 0, seat: int | None = 
     return out
 
 
-def _is_finished(match: Match) -> bool:
-    """Read from the row: a stale instance must not unveil a live match."""
+def _unveiled_now(match: Match) -> bool:
+    """`unveiled`, the status read from the row: a stale instance must not unveil a live
+    match."""
     status = Match.objects.values_list("status", flat=True).get(pk=match.pk)
-    return status == Match.Status.FINISHED
+    return status == Match.Status.FINISHED and not sealed(match)
+
+
+def has_secret_options(match: Match) -> bool:
+    """Whether the match was given a secret option (a constructed deck)."""
+    try:
+        specs = registry.get_rules(match.game).spec.options
+    except IllegalAction:
+        return False
+    return any(name in specs and specs[name].secret for name in (match.options or {}))
+
+
+def sealed(match: Match) -> bool:
+    """Whether a finished match must keep what it hid: its secret options are still in
+    play elsewhere (an Event's other matches use the same decks until it is over)."""
+    return has_secret_options(match) and any(
+        kept for _, kept in match_sealed.send(sender=Match, match=match))
+
+
+def unveiled(match: Match) -> bool:
+    """Whether nothing of this match is hidden any more: it is over, and not sealed."""
+    return match.status == Match.Status.FINISHED and not sealed(match)
 
 
 def replay_view(*, match: Match, user: Any, at: int, seat: int | None = None) -> dict[str, Any]:
     """The view after event `at`, that event's narration and who was to act.
 
-    Once the match is over, `seats` carries every seat's view of that moment (nothing is
-    hidden any more); before that it is None.
+    Once the match is over (and not `sealed`), `seats` carries every seat's view of that
+    moment (nothing is hidden any more); before that it is None.
     """
     viewer = _viewer(match, user, seat)
     last = _last_seq(match)
@@ -626,7 +649,7 @@ def replay_view(*, match: Match, user: Any, at: int, seat: int | None = None) ->
         event = Event.from_json(row.to_event_json())
         narration = rules.narrate(state, event)
         state = rules.apply(state, event)
-    finished = _is_finished(match)
+    finished = _unveiled_now(match)
     return {
         "seq": at,
         "view": rules.view(state, viewer),

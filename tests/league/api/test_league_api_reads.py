@@ -221,3 +221,68 @@ def test_an_events_constructed_decks_are_read_by_its_organizers_alone(
     assert organizer_api.get(url).json()["match_options"]["decks"] == decks
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
     assert outsider_api.get(url).json()["match_options"]["decks"] == decks
+
+
+def _two_decks() -> list[list[str]]:
+    from engine.games.supershow.cards import CATALOG
+
+    ox, mira = CATALOG.competitors["ox_valdane"], CATALOG.competitors["mira_quickstep"]
+    return [[c.key for c in mira.deck[:27]] + [c.key for c in ox.deck[27:]],
+            [c.key for c in ox.deck[:27]] + [c.key for c in mira.deck[27:]]]
+
+
+def test_a_finished_match_keeps_its_events_decks_hidden_until_the_event_is_over(
+        organizer: Any, player: Any, player_api: APIClient, outsider_api: APIClient,
+        finish: Callable[[Any, str], None]) -> None:
+    """Every match of an Event is dealt the same decks: the first match to finish showed
+    them (in its options, and its history showed every card) to the players of the matches
+    still live, who face those decks."""
+    from league.models import EventMatch
+    from matches import services as match_services
+
+    decks = _two_decks()
+    event = events.create_event(name="Decks cup", game="supershow",
+                                format="single_elimination", by=organizer,
+                                match_options={"competitors": ["ox_valdane", "mira_quickstep"],
+                                               "decks": decks})
+    events.add_entrant(event=event, by=organizer, player=player.username)
+    for name in ("Bot 1", "Bot 2", "Bot 3"):
+        events.add_entrant(event=event, by=organizer, bot="random", name=name)
+    events.seed_event(event=event, by=organizer, method="hand", order=["e1", "e2", "e3", "e4"])
+    events.start_event(event=event, by=organizer)
+    links = list(EventMatch.objects.filter(event=event).select_related("match"))
+    mine = next(link for link in links if "e1" in link.entrants)
+    other = next(link for link in links if "e1" not in link.entrants)
+    finish(other, other.entrants[1])
+    done = other.match
+    done.refresh_from_db()
+    assert done.status == "finished"
+    for client in (player_api, outsider_api):
+        read = client.get(f"/api/matches/{done.pk}/").json()
+        assert read["options"]["decks"] == ["hidden", "hidden"]
+        history = client.get(f"/api/matches/{done.pk}/events/").json()
+        assert history[0]["data"] != done.events.get(seq=1).payload
+        replay = client.get(f"/api/matches/{done.pk}/replay/", {"at": 1}).json()
+        assert replay["seats"] is None
+    assert not match_services.unveiled(done)
+    mine.match.refresh_from_db()
+    assert mine.match.status == "active"
+    while (live := EventMatch.objects.filter(event=event, match__status="active").first()):
+        finish(live, live.entrants[1])
+    assert Event.objects.get(pk=event.pk).status == Event.Status.FINISHED
+    assert outsider_api.get(f"/api/matches/{done.pk}/").json()["options"]["decks"] == decks
+    assert match_services.unveiled(done)
+
+
+def test_an_organizer_who_plays_in_the_event_does_not_read_its_decks(
+        organizer: Any, player: Any, organizer_api: APIClient, player_api: APIClient) -> None:
+    """A player may organize (a season's organizer, a co-organizer of the Event); while the
+    Event runs one who holds an entry would read the decks they face."""
+    event = events.create_event(name="Club decks", game="supershow", format="round_robin",
+                                by=organizer, match_options={"decks": _two_decks()})
+    event.organizers.add(player)
+    url = f"/api/events/{event.pk}/"
+    assert player_api.get(url).json()["match_options"]["decks"] == _two_decks()
+    events.add_entrant(event=event, by=organizer, player=player.username)
+    assert player_api.get(url).json()["match_options"]["decks"] == ["hidden", "hidden"]
+    assert organizer_api.get(url).json()["match_options"]["decks"] == _two_decks()

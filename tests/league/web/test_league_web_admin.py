@@ -176,3 +176,30 @@ def test_only_superusers_see_api_tokens(django_user_model: Any, player: Any) -> 
     client = Client()
     client.force_login(staff)
     assert client.get("/admin/authtoken/tokenproxy/").status_code == 403
+
+
+def test_the_event_admin_shows_secret_decks_as_the_api_does(
+        django_user_model: Any, organizer: Any) -> None:
+    """The match admin hid a live match's decks from staff who are not superusers while
+    the Event admin showed the same decks to any staff: now one rule, the API's."""
+    from django.contrib.auth.models import Permission
+
+    from engine.games.supershow.cards import CATALOG
+
+    ox, mira = CATALOG.competitors["ox_valdane"], CATALOG.competitors["mira_quickstep"]
+    decks = [[c.key for c in mira.deck[:27]] + [c.key for c in ox.deck[27:]],
+             [c.key for c in ox.deck[:27]] + [c.key for c in mira.deck[27:]]]
+    event = events.create_event(name="Deck night", game="supershow", format="round_robin",
+                                by=organizer, match_options={"decks": decks})
+    staff = django_user_model.objects.create_user("deck-staff", password="x-pass-12345",
+                                                  is_staff=True)
+    staff.user_permissions.add(*Permission.objects.filter(codename="view_event"))
+    browser = Client()
+    browser.force_login(staff)
+    url = f"/admin/league/event/{event.pk}/change/"
+    assert decks[1][0] in browser.get(url).content.decode()  # an organizer, not playing
+    events.add_entrant(event=event, by=organizer, player=staff.username)
+    page = browser.get(url).content.decode()
+    assert decks[1][0] not in page and "hidden" in page
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    assert decks[1][0] in browser.get(url).content.decode()
