@@ -240,7 +240,8 @@ class SupershowRules(BaseRules[State]):
                      decks=tuple(decks), players=players, turn_limit=limit,
                      teams=teams, count_outs=mtype.count_outs if count_outs is None
                      else count_outs, dq=mtype.dq if dq is None else dq,
-                     shuffles=list(range(n_seats)), referee=referee, ringside=ringside)
+                     shuffles=list(range(n_seats)), referee=referee, ringside=ringside,
+                     secret_decks=decks_opt is not None)
 
     def _start_birdcage(self, resolved: Mapping[str, Any], n: int) -> State:
         """SH-111/113/114: Competitors and entrant numbers are dealt by chance; the decks

@@ -204,6 +204,7 @@ class State:
     dq: bool = False
     referee: str | None = None  # SH-126: the Special Guest Referee's Competitor
     ringside: tuple[str | None, ...] = ()  # SH-128: each seat's companion, if any
+    secret_decks: bool = False  # SH-050: constructed decks given (their designs are secret)
     phase: Phase = Phase.SETUP
     shuffles: list[int] = field(default_factory=list)  # seats waiting for a shuffle
     active: int | None = None  # whose turn it is

@@ -12,7 +12,14 @@ import random
 from collections.abc import Callable
 
 from engine.games.supershow.cards import CATALOG, Card, Do
-from engine.games.supershow.state import ActionType, Phase, Player, State
+from engine.games.supershow.state import (
+    ActionType,
+    Phase,
+    Player,
+    State,
+    card_id,
+    id_number,
+)
 from engine.protocol import JSON, Event, EventKind
 
 PROMPTS = {
@@ -174,21 +181,47 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     SH-045) stays where it lies until the deck runs down to it or is shuffled; a
     Protect's hand (SH-063) went under face down, so only its owner keeps those cards,
     the others know just how many lie there.
+
+    With constructed decks (SH-050, a secret option) the designs of the others' cards out
+    of sight are drawn anew too, each from the designs its number may have: the seat
+    knows a rival's deck only by the cards it has in sight now.
     """
     s = state.clone()
+    designs = list(s.decks)
     for owner in s.seats:
         p = s.players[owner]
         mine = owner == seat
         sighted = {cid for cid, seen in p.under() if mine or seen}
         unknown = [cid for cid in p.deck if cid not in sighted]
         pool = sorted(unknown if mine else p.hand + unknown)  # own hand: seen, kept
+        if s.secret_decks and not mine:
+            designs[owner] = _guessed_deck(s, owner, set(pool), rng)
         rng.shuffle(pool)
         if not mine:
             p.hand, pool = pool[:len(p.hand)], pool[len(p.hand):]
         fresh = iter(pool)
         p.deck = [cid if cid in sighted else next(fresh) for cid in p.deck]
+    s.decks = tuple(designs)
     _keep_a_find(s, seat, rng)
     return s
+
+
+def _guessed_deck(s: State, owner: int, unseen: set[str],
+                  rng: random.Random) -> tuple[Card, ...]:
+    """`owner`'s 30 designs with each card in `unseen` given a design its number allows."""
+    competitor = s.competitors[owner]
+    return tuple(rng.choice(_designs(n, competitor)) if card_id(owner, n) in unseen
+                 else card for n, card in enumerate(s.decks[owner], start=1))
+
+
+@functools.cache
+def _designs(number: int, competitor: str) -> tuple[Card, ...]:
+    """The designs a constructed deck of `competitor` may hold as card `number` (SH-050:
+    one of each number, and only its own Finishes), in a fixed order."""
+    cards = [c for c in CATALOG.library.values() if c.number == number]
+    cards += [c for c in CATALOG.finishes.values()
+              if c.number == number and c.owner == competitor]
+    return tuple(sorted(cards, key=lambda c: c.key))
 
 
 def _keep_a_find(s: State, seat: int, rng: random.Random) -> None:
@@ -207,3 +240,13 @@ def _keep_a_find(s: State, seat: int, rng: random.Random) -> None:
     if in_hand and slots:
         card, at = rng.choice(in_hand), rng.choice(slots)
         p.hand[p.hand.index(card)], p.deck[at] = p.deck[at], card
+    elif s.secret_decks and slots:  # guessed designs: give one unseen card a findable one
+        rng.shuffle(slots)
+        for at in slots:
+            number = id_number(p.deck[at])
+            found = [d for d in _designs(number, s.competitors[task.owner]) if task.finds(d)]
+            if found:
+                deck = list(s.decks[task.owner])
+                deck[number - 1] = rng.choice(found)
+                s.decks = (*s.decks[:task.owner], tuple(deck), *s.decks[task.owner + 1:])
+                return

@@ -30,7 +30,7 @@ from supershow_helpers import build, do, legal
 
 from engine.bots import RandomBot
 from engine.games.supershow import RULES
-from engine.games.supershow.state import Phase, Player, State
+from engine.games.supershow.state import Phase, Player, State, card_id
 from engine.playout import play_match
 from engine.protocol import Event, PendingKind
 
@@ -38,8 +38,21 @@ EVERY = 4  # check every fourth state of a playout
 ATTEMPTS = 8  # rng seeds tried where the hidden parts must differ
 SPOT = 3  # ... at every third check
 PLAY_ON = 25  # events played on a determinized state
+
+
+def constructed() -> list[list[str]]:
+    """SH-050: each default Competitor's deck built of the other's commons and its own
+    Finishes."""
+    from engine.games.supershow.cards import CATALOG
+
+    ox, mira = CATALOG.competitors["ox_valdane"], CATALOG.competitors["mira_quickstep"]
+    return [[c.key for c in mira.deck[:27]] + [c.key for c in ox.deck[27:]],
+            [c.key for c in ox.deck[:27]] + [c.key for c in mira.deck[27:]]]
+
+
 KINDS = [("one_on_one", 2, {}), ("tag_team", 3, {}), ("tornado_tag_team", 4, {}),
-         ("fatal_four_way_elimination", 4, {"dq": "on"}), ("birdcage", 4, {})]
+         ("fatal_four_way_elimination", 4, {"dq": "on"}), ("birdcage", 4, {}),
+         ("one_on_one", 2, {"decks": constructed()})]
 
 
 def all_cards(state: State) -> Counter[str]:
@@ -87,6 +100,12 @@ def check(state: State, seat: int, rng: random.Random, stats: Counter[str]) -> N
                 stats["kept_under"] += 1
                 assert guessed == cid
     assert RULES.legal_actions(guess, seat) == RULES.legal_actions(state, seat)  # (d)
+    assert guess.decks[seat] == state.decks[seat]  # its own designs: known
+    for other, p in enumerate(state.players):  # the others' designs in sight: kept
+        unseen = set(p.hand + p.deck) if other != seat else set()
+        for n, design in enumerate(state.decks[other], start=1):
+            if card_id(other, n) not in unseen:
+                assert guess.decks[other][n - 1] == design
     if state.phase is Phase.STOP and state.played:
         stats["stop"] += 1
         assert guess.stoppers == state.stoppers  # public: no hand decides who is asked
@@ -154,3 +173,30 @@ def test_a_guess_while_another_seat_searches_keeps_a_card_for_it_to_find() -> No
             s.players[1].hand + s.players[1].deck)
         hands.add(tuple(sorted(guess.players[1].hand)))
     assert len(hands) > 1  # the hand is still redealt
+
+
+def test_a_rivals_constructed_deck_is_guessed_not_read() -> None:
+    """SH-050 decks are a secret option: the designs of a rival's cards out of sight were
+    kept in every guess, so a search bot played as if it had read the human's deck list.
+    Now each is drawn from what its number may be, and public cards keep theirs."""
+    found: list[State] = []
+
+    def watch(s: State, event: Event) -> None:
+        if not found and len(s.players[1].discard) > 2 and len(s.players[1].hand) > 2:
+            found.append(s)
+
+    play_match(RULES, [RandomBot()] * 2, random.Random(4),
+               {"match_type": "one_on_one", "decks": constructed()}, watch)
+    state = found[0]
+    rival = state.players[1]
+    unseen = rival.hand + rival.deck
+    real = {cid: state.card(cid).key for cid in unseen}
+    guessed: Counter[str] = Counter()
+    for seed in range(40):
+        guess = RULES.determinize(state, 0, random.Random(seed))
+        guessed.update(cid for cid in unseen if guess.card(cid).key != real[cid])
+        assert all(guess.card(cid) == state.card(cid) for cid in rival.discard)
+        assert guess.decks[0] == state.decks[0]
+    assert len(guessed) > len(unseen) // 2  # most unseen cards were guessed otherwise
+    honest = RULES.start({"match_type": "one_on_one"}, 2)
+    assert not honest.secret_decks  # the default decks are public: nothing to guess
