@@ -402,7 +402,9 @@ def report_markdown(summary: Mapping[str, Any], title: str | None = None,
               f"{int(row.get('wins', 0)):,} | {int(row.get('draws', 0)):,} | "
               f"{percent(float(row['rate']))} | {_interval(row)} |" for row in data["seats"]]
     first = data["first_player"]
-    if first:
+    if first and first.get("games") == 0:
+        lines += ["", "No first player: every seat makes the opening decision at once."]
+    elif first:
         lines += ["", "First-player advantage: whoever makes the first decision wins "
                       f"{percent(float(first['rate']))} ({_interval(first)}) against a fair "
                       f"share of {short_percent(float(first.get('fair', data['fair'])))}."]

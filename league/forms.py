@@ -42,9 +42,11 @@ def _json_object(text: str, what: str) -> dict[str, Any]:
     try:
         value = read_json(text)
     except ValueError as exc:
-        raise forms.ValidationError(f"{what} are not valid JSON: {exc}.") from None
+        raise forms.ValidationError(f"{what} are not valid JSON: {exc} (bad_option).",
+                                    code="bad_option") from None
     if not isinstance(value, dict):
-        raise forms.ValidationError(f"{what} are a JSON object, like {{\"name\": value}}.")
+        raise forms.ValidationError(f"{what} are a JSON object, like {{\"name\": value}} "
+                                    "(bad_option).", code="bad_option")
     return value
 
 
@@ -313,7 +315,8 @@ class TeamForm(forms.Form):
 class SimulationForm(forms.Form):
     """A simulation job: a game, one bot per seat, how many matches and how to run them."""
 
-    game = forms.ChoiceField()
+    game = forms.ChoiceField(error_messages={
+        "invalid_choice": "There is no game %(value)s (unknown_game)."})
     bots = forms.CharField(
         max_length=500, initial="random, heuristic",
         help_text="One bot per seat, in seat order (the number of bots is the seat count).")
@@ -329,7 +332,9 @@ class SimulationForm(forms.Form):
                               help_text="Every match's events, downloadable as JSON lines.")
     chunk = forms.IntegerField(initial=50, label="Matches per task")
     seed = forms.IntegerField(required=False, min_value=0,
-                              help_text="Empty: a random seed (the job shows it).")
+                              help_text="Empty: a random seed (the job shows it).",
+                              error_messages={"min_value": "The seed is a whole number from 0 "
+                                                           "(bad_seed)."})
 
     def __init__(self, *args: Any, games: list[tuple[str, str]], **kwargs: Any) -> None:
         kwargs.setdefault("prefix", "sim")

@@ -453,7 +453,7 @@ class SimulationChunk(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     attempts = models.PositiveSmallIntegerField(default=0)
     queued_at = models.DateTimeField(null=True, blank=True)
-    claimed_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)  # or last heard of, playing
     finished_at = models.DateTimeField(null=True, blank=True)
     tallies = models.JSONField(null=True, blank=True)
     log = models.JSONField(null=True, blank=True)  # only when the job keeps the logs

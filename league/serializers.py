@@ -529,6 +529,10 @@ class SimulationFirstPlayerSerializer(serializers.Serializer):
     low = serializers.FloatField()
     high = serializers.FloatField()
     fair = serializers.FloatField(help_text="1 / seats.")
+    games = serializers.IntegerField(
+        required=False, help_text="Matches whose first decision was one seat's; 0 when every "
+                                  "seat makes the opening decision at once (then the rate "
+                                  "means nothing).")
 
 
 class SimulationLengthSerializer(serializers.Serializer):

@@ -67,6 +67,7 @@ MAX_CHUNKS = 10_000  # a job's chunk rows are written in the request that makes 
 BALANCE_TRIALS = 20  # balance draws tried at the check, before any task is queued
 SCALE = 2520  # lcm(1..10): a first place shared by k <= 10 seats is SCALE // k units
 HISTOGRAM_BINS = 20
+BEAT_SECONDS = 30  # a playing chunk's sign of life, well inside the sweep's stale limit
 LIVE = (Status.QUEUED, Status.RUNNING)
 IN_FLIGHT = (ChunkStatus.QUEUED, ChunkStatus.RUNNING)
 
@@ -150,10 +151,12 @@ def _sample_competitors(rng: random.Random, seats: int, options: Mapping[str, An
     pools = [every] * seats
     if match_type in ("handicap", "tag_team"):
         pools[0] = pools[1] = of_kind("single")  # SH-082/090: the team of two
-    if match_type == "tag_team" and not options.get("ringside"):
-        # SH-090/096 decision: the lone third seat runs a printed Tag Team.
-        pools[2] = of_kind("tag_team")
     ringside = options.get("ringside")
+    if match_type == "tag_team":
+        # SH-090/096 decision: the lone third seat runs a printed Tag Team, or a single
+        # with a single companion at ringside.
+        partner = ringside[2] if isinstance(ringside, list) and len(ringside) > 2 else None
+        pools[2] = of_kind("tag_team") if partner is None else of_kind("single")
     if isinstance(ringside, list):  # a companion is another Competitor than its seat's own
         pools = [[k for k in pool if seat >= len(ringside) or k != ringside[seat]]
                  for seat, pool in enumerate(pools)]
@@ -232,9 +235,10 @@ def check(*, game: str, bots: Sequence[str], matches: Any, options: Any = None,
     if math.ceil(matches / chunk) > MAX_CHUNKS:
         raise LeagueError("too_many_chunks", f"A job is at most {MAX_CHUNKS:,} chunks: "
                                              f"make the chunks bigger than {chunk:,}.")
-    _try_start(rules, options, len(bots))
     entities = ENTITIES.get(game)
-    if balance and entities is not None:
+    if not balance or entities is None:
+        _try_start(rules, options, len(bots))
+    else:  # the options start only with a draw: the defaults they replace may clash
         fixed = sorted(set(entities.drawn) & set(options))
         if fixed:
             raise LeagueError("balance_option", f"A balance run draws each seat's "
@@ -324,10 +328,17 @@ def sweep(stale_seconds: int | None = None) -> int:
 
 
 def _requeue(job_id: int, stale: timedelta) -> int:
+    """A running chunk is lost when its worker has not been heard of (a claim, or the
+    beat after each match) within `stale`; a queued one waits its turn behind the others
+    as long as any chunk of the job is heard of, and is lost once none is."""
     cutoff = timezone.now() - stale
     chunks = SimulationChunk.objects.filter(job_id=job_id)
+    heard = stale > timedelta(0) and chunks.filter(
+        Q(status=ChunkStatus.RUNNING, claimed_at__gt=cutoff) | Q(finished_at__gt=cutoff)
+    ).exists()
     lost = chunks.filter(Q(status=ChunkStatus.RUNNING, claimed_at__lte=cutoff)
-                         | Q(status=ChunkStatus.QUEUED, queued_at__lte=cutoff))
+                         | Q(status=ChunkStatus.QUEUED, queued_at__lte=cutoff)
+                         if not heard else Q(status=ChunkStatus.RUNNING, claimed_at__lte=cutoff))
     queued = 0
     for pk, index, status in lost.values_list("pk", "index", "status"):
         if chunks.filter(pk=pk, status=status).update(status=ChunkStatus.QUEUED,
@@ -372,7 +383,8 @@ def run_chunk(job_id: int, index: int) -> bool:
         return False
     job, chunk = claimed
     try:
-        tallies, log = play_chunk(job, chunk.start, chunk.count)
+        tallies, log = play_chunk(job, chunk.start, chunk.count,
+                                  beat=partial(_beat, chunk.pk, chunk.attempts))
     except Exception as exc:  # a bug in a game or a bot: the job stops and says why
         logger.exception("simulation %s chunk %s failed", job_id, index)
         _fail(job_id, index, f"{type(exc).__name__}: {exc}")
@@ -402,6 +414,12 @@ def _claim(job_id: int, index: int) -> tuple[SimulationJob, SimulationChunk] | N
         SimulationJob.objects.filter(pk=job_id, status=Status.QUEUED).update(
             status=Status.RUNNING, started_at=now)
     return job, chunk
+
+
+def _beat(chunk_pk: int, attempt: int) -> None:
+    """The worker playing this claim of the chunk is alive: the sweep leaves it be."""
+    SimulationChunk.objects.filter(pk=chunk_pk, status=ChunkStatus.RUNNING,
+                                   attempts=attempt).update(claimed_at=timezone.now())
 
 
 def _write(job_id: int, index: int, tallies: JSON, log: list[JSON] | None
@@ -445,17 +463,24 @@ def _fail(job_id: int, index: int, error: str) -> None:
             status=Status.FAILED, error=f"Chunk {index}: {error}", finished_at=now)
 
 
-def play_chunk(job: SimulationJob, start: int, count: int) -> tuple[JSON, list[JSON] | None]:
+def play_chunk(job: SimulationJob, start: int, count: int,
+               beat: Callable[[], None] | None = None) -> tuple[JSON, list[JSON] | None]:
     """Play matches start..start+count-1 of the job: their tallies, and their logs when the
-    job keeps them (each `{match, seed, options, placements, events}`)."""
+    job keeps them (each `{match, seed, options, placements, events}`); `beat` is called
+    after each match at most every BEAT_SECONDS (a chunk of long matches outlasts the
+    sweep's stale limit, and must not be taken for lost)."""
     rules = registry.get_rules(job.game)
     tallies = empty_tallies(len(job.bots))
     logs: list[JSON] | None = [] if job.logs else None
     began = time.process_time()
+    last_beat = time.monotonic()
     for index in range(start, start + count):
         seed = match_seed(job.seed, index)
         played = play_one(rules, job.game, job.bots, job.options, job.balance, seed)
         count_match(tallies, played)
+        if beat is not None and time.monotonic() - last_beat >= BEAT_SECONDS:
+            beat()
+            last_beat = time.monotonic()
         if logs is not None:
             logs.append({"match": index, "seed": seed, "options": played.options,
                          "placements": list(played.placements),
@@ -475,7 +500,7 @@ class Played:
     """One finished match, as a simulation counts it."""
 
     placements: tuple[int, ...]
-    first_seat: int | None  # the seat of the first decision
+    first_seat: int | None  # the seat of the first decision (None: every seat's at once)
     entities: list[str | None]  # balance runs: each seat's entity
     options: JSON  # the options it was played with (a balance sample included)
     log: list[Event]
@@ -491,10 +516,17 @@ def play_one(rules: BaseRules[Any], game: str, bots: Sequence[str],
     if entities is not None:
         played_options.update(entities.sample(rng, len(bots), options))
     players = [registry.get_bot(game, name) for name in bots]
-    state, log = play_match(rules, players, rng, played_options)
+    opening: list[int | None] = []
+
+    def watch(before: Any, event: Event) -> None:
+        if not opening and event.kind is EventKind.DECISION:
+            # A first decision asked of every seat at once has no first player.
+            opening.append(event.seat if len(rules.pending(before).seats) == 1 else None)
+
+    state, log = play_match(rules, players, rng, played_options, watch)
     result = rules.result(state)
     assert result is not None, "play_match returns a finished match"
-    first = next((e.seat for e in log if e.kind is EventKind.DECISION), None)
+    first = opening[0] if opening else None
     seated = (entities.extract(rules, state, log, len(bots), played_options)
               if entities is not None else [])
     return Played(tuple(result.placements), first, seated, played_options, log)
@@ -607,7 +639,8 @@ def summarize(totals: Mapping[str, Any], *, game: str, bots: Sequence[str],
                        **_rated(row["games"], row["points"])}
                       for key, row in sorted(totals["entities"].items())],
         "first_player": {**{k: v for k, v in _rated(first["games"], first["points"]).items()
-                            if k != "points"}, "fair": round(1 / len(bots), 4)},
+                            if k != "points"}, "fair": round(1 / len(bots), 4),
+                         "games": first["games"]},
         "length": {"mean": round(sum(k * n for k, n in lengths.items()) / played, 2)
                    if played else 0.0,
                    "min": min(lengths, default=0), "max": max(lengths, default=0),

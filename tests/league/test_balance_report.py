@@ -202,6 +202,13 @@ def test_the_markdown_lists_entities_by_rate_with_the_verdict_and_escapes_pipes(
     assert "whoever makes the first decision wins 52.0%" in text
 
 
+def test_a_game_whose_seats_open_at_once_has_no_first_player_line() -> None:
+    both = summary(first_player={"rate": 0.0, "low": 0.0, "high": 1.0, "fair": 0.5,
+                                 "games": 0})
+    text = balance_report.report_markdown(both)
+    assert "No first player" in text and "whoever makes the first decision" not in text
+
+
 def test_the_markdown_says_so_when_nothing_is_above_the_goal() -> None:
     text = balance_report.report_markdown(summary([entity("a", 0.5)]))
     assert "None is above it." in text

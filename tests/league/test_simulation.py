@@ -117,7 +117,7 @@ def test_the_summary_has_the_shape_the_report_pages_read(
                                           "rate", "low", "high"}
     assert set(summary["by_entity"][0]) == {"key", "name", "kind", "games", "points", "rate",
                                             "low", "high"}
-    assert set(summary["first_player"]) == {"rate", "low", "high", "fair"}
+    assert set(summary["first_player"]) == {"rate", "low", "high", "fair", "games"}
     assert set(summary["length"]) == {"mean", "min", "max", "histogram"}
 
 
@@ -263,6 +263,7 @@ def test_a_job_without_logs_keeps_none(run_job: Callable[..., SimulationJob]) ->
     ("superstar_showdown", ["random", "random"], "superstar", {}),
     ("supershow", ["random", "random"], "competitor", {}),
     ("supershow", ["random", "random", "random"], "competitor", {"match_type": "tag_team"}),
+    ("supershow", ["random", "random", "random"], "competitor", {"match_type": "birdcage"}),
     ("royal_rumble", ["random", "random", "random"], "legend", {}),
     ("super_showdown", ["random", "heuristic"], "role", {}),
 ])
@@ -399,6 +400,40 @@ def test_the_sweep_requeues_chunks_left_claimed_too_long(
     assert job.status == Status.DONE and job.done_matches == 6
 
 
+def test_a_chunk_still_playing_and_the_chunks_behind_it_are_not_taken_for_lost(
+        django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chunk of long matches (a search-hard Royal Rumble plays for over a minute) ran
+    past the stale limit and was queued again, and so were the chunks queued behind it:
+    free workers played them twice. Its worker now beats after each match."""
+    monkeypatch.setattr(simulation, "BEAT_SECONDS", 0)
+    with override_settings(SIMULATION_QUEUE_AHEAD=3):
+        job = simulation.create_job(**FAST, matches=6, chunk=2, seed=5)
+        claimed = simulation._claim(job.pk, 0)
+        assert claimed is not None
+        long_ago = timezone.now() - timedelta(minutes=11)
+        job.chunks.update(claimed_at=long_ago, queued_at=long_ago)
+        beats: list[int] = []
+
+        def beat() -> None:
+            beats.append(1)
+            simulation._beat(claimed[1].pk, claimed[1].attempts)
+
+        simulation.play_chunk(claimed[0], 0, 2, beat=beat)
+        assert len(beats) == 2  # one a match
+        with django_capture_on_commit_callbacks() as queued:
+            assert simulation.sweep(stale_seconds=600) == 0
+        assert queued == [] and statuses(job) == ["running", "queued", "queued"]
+        job.chunks.update(claimed_at=long_ago)  # then its worker fell silent
+        with django_capture_on_commit_callbacks() as queued:
+            assert simulation.sweep(stale_seconds=600) == 3
+        assert len(queued) == 3
+    called: list[tuple[int, int]] = []  # a worker's run beats for its own claim
+    monkeypatch.setattr(simulation, "_beat", lambda pk, attempt: called.append((pk, attempt)))
+    assert simulation.run_chunk(job.pk, 1)
+    chunk = job.chunks.get(index=1)
+    assert called == [(chunk.pk, chunk.attempts)] * 2
+
+
 def test_the_sweep_restarts_a_job_whose_chain_broke(django_capture_on_commit_callbacks: Any) -> None:
     job = simulation.create_job(**FAST, matches=6, chunk=2, seed=6)
     job.chunks.update(status=ChunkStatus.PENDING, queued_at=None)  # the queue lost them
@@ -478,6 +513,34 @@ def test_a_balance_run_with_ringside_companions_never_draws_a_seats_own_companio
     job = run_job(game="supershow", bots=["random", "random"], matches=6, chunk=3,
                   balance=True, options=ringside)
     assert (job.status, job.done_matches) == (Status.DONE, 6)
+
+
+@pytest.mark.parametrize("options", [
+    {"referee": "ox_valdane"},  # a default Competitor: the draw leaves the referee out
+    {"match_type": "tag_team", "ringside": ["ox_valdane", None, None]},
+    {"match_type": "tag_team", "ringside": [None, None, "ox_valdane"]},
+])
+def test_balance_options_that_every_draw_starts_with_are_taken(
+        run_job: Callable[..., SimulationJob], options: dict[str, Any]) -> None:
+    """Refused before: the check started the options with the default Competitors (one
+    of them the referee), and a tag team's third seat drew singles with no partner."""
+    bots = ["random"] * (3 if options.get("match_type") == "tag_team" else 2)
+    for seed in range(300):
+        drawn = simulation.ENTITIES["supershow"].sample(random.Random(seed), len(bots), options)
+        registry.get_rules("supershow").start({**options, **drawn}, len(bots))
+    job = run_job(game="supershow", bots=bots, matches=4, chunk=2, balance=True,
+                  options=options)
+    assert (job.status, job.done_matches) == (Status.DONE, 4)
+
+
+def test_the_first_player_is_counted_only_where_one_seat_opens(
+        run_job: Callable[..., SimulationJob]) -> None:
+    """Superstar Showdown opens with both seats' card at once: its "first player" was seat
+    0's rate again."""
+    both = run_job(game="superstar_showdown", bots=["random", "random"], matches=3, chunk=3)
+    assert both.summary["first_player"]["games"] == 0
+    one = run_job(matches=3, chunk=3)
+    assert one.summary["first_player"]["games"] == 3
 
 
 def test_only_staff_and_organizers_may_simulate_and_only_the_creator_or_staff_cancel(

@@ -47,6 +47,8 @@ def test_a_balance_run_prints_each_entity() -> None:
     assert "(balance)" in out and "superstar" in out
     assert any(row["name"] in out for row in job.summary["by_entity"])
     assert f"/api/simulations/{job.pk}/logs/" in out
+    # Both seats open at once: no first player to rate.
+    assert "No first player" in out and "First player:" not in out
 
 
 @pytest.mark.parametrize(("args", "code"), [
@@ -63,6 +65,7 @@ def test_a_balance_run_prints_each_entity() -> None:
     (["super_showdown", "--matches", "3", "--bots", "random,random", "--chunk", "0"],
      "[bad_chunk]"),
     (["--resume", "999"], "[not_found]"),
+    (["--follow", "999"], "[not_found]"),
     (["super_showdown", "--bots", "random,random"], "--matches N"),
     ([], "Name a game"),
 ])
@@ -78,6 +81,7 @@ def test_no_wait_prints_the_job_and_returns() -> None:
                       "--no-wait")
     job = SimulationJob.objects.get()
     assert f"Simulation {job.pk} queued" in out and "95% interval" not in out
+    assert f"--follow {job.pk}" in out
 
 
 @pytest.fixture
@@ -122,3 +126,16 @@ def test_the_progress_bar_reads_as_a_fraction() -> None:
     assert progress_bar(5, 10, 12.34) == (
         "[###############...............] 5/10  50%  12.3 matches/s")
     assert progress_bar(2000, 2000).startswith("[" + "#" * 30 + "] 2,000/2,000 100%")
+
+
+def test_follow_waits_for_a_job_and_queues_nothing(
+        no_worker: list[tuple[Any, ...]], settings: Any) -> None:
+    """--resume was the way to follow a job, and it queued every chunk in flight again."""
+    job = simulation.create_job(game="super_showdown", bots=["random", "random"], matches=4,
+                                chunk=2, seed=5)
+    assert simulation.run_chunk(job.pk, 0) and simulation.run_chunk(job.pk, 1)
+    sent = len(no_worker)
+    out, err = simulate("--follow", str(job.pk))
+    assert len(no_worker) == sent and "queued again" not in err
+    assert "4/4 100%" in err and f"Simulation {job.pk} done: 4 of 4" in out
+    assert list(job.chunks.values_list("attempts", flat=True)) == [1, 1]

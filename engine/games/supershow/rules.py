@@ -199,8 +199,10 @@ class SupershowRules(BaseRules[State]):
         resolved = self.spec.resolve_options(options)
         mtype = MATCH_TYPES[resolved["match_type"]]
         if not (mtype.min_seats or mtype.seats) <= n_seats <= mtype.seats:
+            takes = (f"{mtype.min_seats}-{mtype.seats}" if mtype.min_seats
+                     and mtype.min_seats != mtype.seats else f"{mtype.seats}")
             raise IllegalAction("bad_seat_count",
-                                f"A {mtype.key} match takes {mtype.seats} seats, not {n_seats}.")
+                                f"A {mtype.key} match takes {takes} seats, not {n_seats}.")
         if mtype.birdcage:
             return self._start_birdcage(resolved, n_seats)
         comps = resolved["competitors"]

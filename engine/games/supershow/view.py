@@ -87,7 +87,9 @@ def player_view(state: State, seat: int, viewer: int | None,
     return {
         "seat": seat,
         "name": who(state, seat),
-        "competitor": CATALOG.competitors[p.competitor].to_json() if p.competitor else None,
+        # The Birdcage drafts it into the table's list (SH-115), not the seat's.
+        "competitor": CATALOG.competitors[key].to_json()
+        if (key := state.competitors[seat] or p.competitor) else None,
         "entrant": state.entrants[seat] if state.entrants else None,
         "waiting": seat in state.waiting,
         "ringside": CATALOG.competitors[companion].to_json()

@@ -99,6 +99,7 @@ class Command(BaseCommand):
             self.stdout.write(f"  {row['key']:<20} {pct(row['rate']):>6} "
                               f"({pct(row['low'])}-{pct(row['high'])}){flag}")
         first = data["first_player"]
-        self.stdout.write(f"  first player {pct(first['rate'])} "
-                          f"({pct(first['low'])}-{pct(first['high'])}), fair "
-                          f"{pct(data['fair'])}; mean length {data['length']['mean']:.1f} events")
+        opening = ("no first player (every seat opens at once)" if first.get("games") == 0
+                   else f"first player {pct(first['rate'])} "
+                        f"({pct(first['low'])}-{pct(first['high'])}), fair {pct(data['fair'])}")
+        self.stdout.write(f"  {opening}; mean length {data['length']['mean']:.1f} events")

@@ -2,6 +2,7 @@
 
     manage.py simulate super_showdown --matches 2000 --bots random,heuristic
     manage.py simulate superstar_showdown --matches 600 --bots heuristic,heuristic --balance
+    manage.py simulate --follow 12        # watch a job's progress, queuing nothing
     manage.py simulate --resume 12        # re-queue what a crashed worker left, and wait
 
 Waits for the job (unless --no-wait), drawing a progress bar on stderr, then prints the
@@ -51,6 +52,8 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, help="The job's seed (default: random).")
         parser.add_argument("--no-wait", action="store_true",
                             help="Queue the job and print its id without waiting.")
+        parser.add_argument("--follow", type=int, metavar="JOB",
+                            help="Wait for job JOB with the progress bar, queuing nothing.")
         parser.add_argument("--resume", type=int, metavar="JOB",
                             help="Re-queue the unfinished chunks of job JOB, then wait.")
         parser.add_argument("--cancel", type=int, metavar="JOB",
@@ -66,11 +69,15 @@ class Command(BaseCommand):
         self._announced: set[int] = set()
         simulation.chunk_written.connect(self._on_chunk, dispatch_uid="simulate-command")
         try:
-            job = self._resume(options["resume"]) if options["resume"] is not None \
-                else self._create(options)
+            if options["follow"] is not None:
+                job = self._job(options["follow"])
+            elif options["resume"] is not None:
+                job = self._resume(options["resume"])
+            else:
+                job = self._create(options)
             if options["no_wait"]:
                 self.stdout.write(f"Simulation {job.pk} queued: follow it with "
-                                  f"`manage.py simulate --resume {job.pk}` or on the dashboard.")
+                                  f"`manage.py simulate --follow {job.pk}` or on the dashboard.")
                 return
             job = self._wait(job)
         finally:
@@ -80,7 +87,7 @@ class Command(BaseCommand):
     # -- steps ------------------------------------------------------------------------
     def _create(self, options: dict[str, Any]) -> SimulationJob:
         if not options["game"]:
-            raise CommandError("Name a game (or --resume JOB).")
+            raise CommandError("Name a game (or --follow, --resume or --cancel JOB).")
         if options["matches"] is None or not options["bots"]:
             raise CommandError("--matches N and --bots A,B,... are required.")
         try:
@@ -120,7 +127,7 @@ class Command(BaseCommand):
                     quiet_since = time.monotonic()
                 time.sleep(POLL_SECONDS)
         except KeyboardInterrupt:
-            raise CommandError(f"Simulation {job.pk} goes on: `manage.py simulate --resume "
+            raise CommandError(f"Simulation {job.pk} goes on: `manage.py simulate --follow "
                                f"{job.pk}` follows it again, `--cancel {job.pk}` stops it.",
                                returncode=130) from None
         self.stderr.write("")
@@ -164,8 +171,11 @@ class Command(BaseCommand):
                 out(f"{row['name'][:33]:<34}{row['games']:>7}{row['points']:>10g}"
                     f"{row['rate']:>8.1%}  {row['low']:.1%}-{row['high']:.1%}")
         first, length = summary["first_player"], summary["length"]
-        out(f"First player: {first['rate']:.1%} ({first['low']:.1%}-{first['high']:.1%}), "
-            f"fair {first['fair']:.1%}.")
+        if first.get("games") == 0:
+            out("No first player: every seat makes the opening decision at once.")
+        else:
+            out(f"First player: {first['rate']:.1%} ({first['low']:.1%}-{first['high']:.1%}), "
+                f"fair {first['fair']:.1%}.")
         out(f"Length: mean {length['mean']} events, {length['min']}-{length['max']}.")
         out(f"CPU: {summary['seconds']:.1f} s, {summary['matches_per_second']} matches/s "
             "per core.")

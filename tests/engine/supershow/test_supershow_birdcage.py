@@ -46,8 +46,9 @@ def test_the_deal_gives_entrant_numbers_and_six_competitors() -> None:
     assert RULES.pending(s).seats == (1,)  # entrant 1
     view = RULES.view(s, 0)
     assert len(view["draft"]["competitors_left"]) == 6 and view["crowd_meter"]["size"] == 8
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction) as few:
         RULES.start({"match_type": "birdcage"}, 2)
+    assert few.value.message == "A birdcage match takes 3-6 seats, not 2."
     with pytest.raises(IllegalAction) as error:
         RULES.apply(RULES.start({"match_type": "birdcage"}, 3),
                     Event.chance({"birdcage": {"competitors": SIX[:5], "entrants": [1, 2, 3]}}))
@@ -64,6 +65,10 @@ def test_the_competitor_draft_passes_to_the_right() -> None:
     s = do(s, 1, {"type": "draft", "competitor": "granite_gus"})
     assert s.competitors == ("ox_valdane", "granite_gus", "kid_kaboom")
     assert s.phase is Phase.OPEN and RULES.pending(s).seats == (0,)  # entrant 2 opens
+    # Every seat shows its drafted Competitor (they read None, on the page and in
+    # balance runs, which then rated no Competitor).
+    assert [p["competitor"]["key"] for p in RULES.view(s, None)["players"]] == [
+        "ox_valdane", "granite_gus", "kid_kaboom"]
 
 
 def test_the_pile_draft_gives_everyone_one_card_of_each_number() -> None:

@@ -155,6 +155,17 @@ def test_options_that_are_not_json_are_a_form_error(staff_client: Client) -> Non
     response = staff_client.post(reverse("league:simulation_create"), form(options="{x"))
     assert response.status_code == 400
     assert "Options are not valid JSON" in response.content.decode()
+    assert "(bad_option)" in response.content.decode()
+    assert not SimulationJob.objects.exists()
+
+
+@pytest.mark.parametrize(("field", "value", "code"), [
+    ("game", "chess", "unknown_game"), ("seed", "-1", "bad_seed"), ("options", "[1]",
+                                                                     "bad_option")])
+def test_a_form_error_carries_its_code_as_the_api_and_command_do(
+        staff_client: Client, field: str, value: str, code: str) -> None:
+    response = staff_client.post(reverse("league:simulation_create"), form(**{field: value}))
+    assert response.status_code == 400 and f"({code})" in response.content.decode()
     assert not SimulationJob.objects.exists()
 
 
@@ -181,6 +192,7 @@ def test_a_balance_job_shows_its_entities(staff_client: Client, organizer: Any,
     page = staff_client.get(reverse("league:simulation", args=[job.pk])).content.decode()
     assert "By superstar" in page
     assert all(escape(row["name"]) in page for row in job.summary["by_entity"])
+    assert "No first player" in page  # both seats open at once
 
 
 # -- who may -----------------------------------------------------------------------------
