@@ -189,11 +189,15 @@ BOT_SEARCH_MS = env_int("BOT_SEARCH_MS", 200, least=1)
 SIMULATION_QUEUE_AHEAD = env_int("SIMULATION_QUEUE_AHEAD", 8, least=1)
 SIMULATION_STALE_SECONDS = env_int("SIMULATION_STALE_SECONDS", 600, least=1)
 
+LOG_LEVEL = (env_str("LOG_LEVEL", "") or "WARNING").upper()
+if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+    raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, "
+                      f"not {LOG_LEVEL!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "WARNING")},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
 }
 
 if not DEBUG:

@@ -37,3 +37,14 @@ def test_web_and_worker_have_healthchecks() -> None:
     found = services()
     assert "/healthz" in " ".join(found["web"]["healthcheck"]["test"])
     assert "inspect ping" in " ".join(found["worker"]["healthcheck"]["test"])
+
+
+def test_every_setting_the_app_reads_reaches_its_containers() -> None:
+    """Compose passes its own list to the containers: DJANGO_SSL_REDIRECT and
+    DJANGO_HSTS_SECONDS (the README's HTTPS step) and the tunables were left out."""
+    import re
+
+    read = set(re.findall(r'env_(?:str|int|bool|list)\("([A-Z_]+)"',
+                          (ROOT / "config" / "settings.py").read_text()))
+    passed = set(services()["web"]["environment"])
+    assert read and read <= passed, sorted(read - passed)

@@ -28,6 +28,7 @@ def load(**env: str) -> subprocess.CompletedProcess[str]:
     ("BOT_SWEEP_SECONDS", "-5"),
     ("BOT_SEARCH_MS", "fast"),
     ("DJANGO_HSTS_SECONDS", "-1"),
+    ("LOG_LEVEL", "loud"),
 ])
 def test_a_bad_value_stops_the_start_with_an_error_naming_the_variable(name: str,
                                                                       value: str) -> None:
@@ -41,3 +42,10 @@ def test_good_values_are_read() -> None:
                   DJANGO_BEHIND_TLS_PROXY="true")
     assert loaded.returncode == 0, loaded.stderr
     assert loaded.stdout.split(maxsplit=2) == ["3", "3600", "('HTTP_X_FORWARDED_PROTO', 'https')\n"]
+
+
+def test_an_empty_value_is_the_default() -> None:
+    """Compose passes every setting on, empty when it is not set."""
+    loaded = load(SIMULATION_QUEUE_AHEAD="", DJANGO_HSTS_SECONDS="", LOG_LEVEL="")
+    assert loaded.returncode == 0, loaded.stderr
+    assert loaded.stdout.split()[:2] == ["8", "0"]
