@@ -611,12 +611,15 @@ def _unveiled_now(match: Match) -> bool:
 
 
 def has_secret_options(match: Match) -> bool:
-    """Whether the match was given a secret option (a constructed deck)."""
+    """Whether the match was given a secret option (a constructed deck): one with a value,
+    not its default None (an Event's resolved options name every option)."""
     try:
         specs = registry.get_rules(match.game).spec.options
     except IllegalAction:
         return False
-    return any(name in specs and specs[name].secret for name in (match.options or {}))
+    return any(name in specs and specs[name].secret and value is not None
+               and (not isinstance(value, list) or any(v is not None for v in value))
+               for name, value in (match.options or {}).items())
 
 
 def sealed(match: Match) -> bool:

@@ -274,6 +274,28 @@ def test_a_finished_match_keeps_its_events_decks_hidden_until_the_event_is_over(
     assert match_services.unveiled(done)
 
 
+def test_a_finished_match_of_an_event_without_decks_is_shown_in_full(
+        organizer: Any, outsider_api: APIClient, finish: Callable[[Any, str], None]) -> None:
+    """Only given decks are kept: an Event's options name every option, `decks` null."""
+    from league.models import EventMatch
+    from matches import services as match_services
+
+    event = events.create_event(name="Plain cup", game="supershow",
+                                format="single_elimination", by=organizer)
+    assert event.match_options["decks"] is None
+    for name in ("Bot 1", "Bot 2", "Bot 3", "Bot 4"):
+        events.add_entrant(event=event, by=organizer, bot="random", name=name)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.filter(event=event).first()
+    assert link is not None
+    finish(link, link.entrants[1])
+    link.match.refresh_from_db()
+    assert Event.objects.get(pk=event.pk).status == Event.Status.RUNNING
+    assert match_services.unveiled(link.match)
+    replay = outsider_api.get(f"/api/matches/{link.match.pk}/replay/", {"at": 1}).json()
+    assert replay["seats"] is not None
+
+
 def test_an_organizer_who_plays_in_the_event_does_not_read_its_decks(
         organizer: Any, player: Any, organizer_api: APIClient, player_api: APIClient) -> None:
     """A player may organize (a season's organizer, a co-organizer of the Event); while the
