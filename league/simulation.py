@@ -336,9 +336,9 @@ def _requeue(job_id: int, stale: timedelta) -> int:
     heard = stale > timedelta(0) and chunks.filter(
         Q(status=ChunkStatus.RUNNING, claimed_at__gt=cutoff) | Q(finished_at__gt=cutoff)
     ).exists()
-    lost = chunks.filter(Q(status=ChunkStatus.RUNNING, claimed_at__lte=cutoff)
-                         | Q(status=ChunkStatus.QUEUED, queued_at__lte=cutoff)
-                         if not heard else Q(status=ChunkStatus.RUNNING, claimed_at__lte=cutoff))
+    silent = Q(status=ChunkStatus.RUNNING, claimed_at__lte=cutoff)
+    waiting = Q(status=ChunkStatus.QUEUED, queued_at__lte=cutoff)
+    lost = chunks.filter(silent if heard else silent | waiting)
     queued = 0
     for pk, index, status in lost.values_list("pk", "index", "status"):
         if chunks.filter(pk=pk, status=status).update(status=ChunkStatus.QUEUED,
