@@ -81,8 +81,10 @@ def refresh_season(season: Season) -> None:
     rewrites take turns on the season's row (after the Event's own lock, the order every
     writer keeps), each reading the streams as they then stand."""
     with transaction.atomic():
-        Season.objects.select_for_update().filter(pk=season.pk).first()
-        _write_season(season)
+        # Read again under the lock: a scoring changed meanwhile (in the admin) counts.
+        locked = Season.objects.select_for_update().filter(pk=season.pk).first()
+        if locked is not None:
+            _write_season(locked)
 
 
 def _write_season(season: Season) -> None:

@@ -165,6 +165,30 @@ def test_a_season_scoring_changed_in_the_admin_rescores_its_table(
     assert (top.wins, top.points) == (1, 10.0)
 
 
+def test_a_result_recorded_as_the_scoring_changes_counts_by_the_new_scoring(
+        organizer: Any, player: Any, player2: Any) -> None:
+    """A result's refresh read the season (and its scoring) before it took the season's
+    lock, so a scoring saved meanwhile was written over with the old one."""
+    from league import projections
+    from league.models import Season, SeasonStanding
+    from matches import services as match_services
+
+    season = events.create_season(name="Open", game="super_showdown", by=organizer)
+    event = events.create_event(name="Duel", game="super_showdown", format="round_robin",
+                                by=organizer, season=season)
+    for user in (player, player2):
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    events.start_event(event=event, by=organizer)
+    link = event.event_matches.get()
+    match_services.forfeit_seat(match=link.match, seat=1)
+    events.record_match_result(match=link.match)
+    stale = Season.objects.get(pk=season.pk)  # as the result's refresh read it
+    Season.objects.filter(pk=season.pk).update(scoring={"win": 10, "draw": 1, "loss": 0})
+    projections.refresh_season(stale)
+    top = SeasonStanding.objects.get(season=season, rank=1)
+    assert (top.wins, top.points) == (1, 10.0)
+
+
 def test_only_superusers_see_api_tokens(django_user_model: Any, player: Any) -> None:
     from django.contrib.auth.models import Permission
     from rest_framework.authtoken.models import Token
