@@ -444,6 +444,23 @@ def withdraw_entrant(*, event: Event, by: Any, key: str) -> None:
             _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
             _after_change(event)
             return
+        # Their matches hold still until the withdrawal is written (a last move waits), and
+        # one that ended but whose result the worker has not yet recorded counts as played,
+        # not as a walkover.
+        theirs = [link for link in EventMatch.objects.filter(event=event)
+                  if key in link.entrants and link.pairing not in done.results]
+        held = {m.pk: m for m in Match.objects.select_for_update().filter(
+            pk__in=[link.match_id for link in theirs]).order_by("pk")}
+        played = [link for link in theirs if held[link.match_id].status == Match.Status.FINISHED
+                  and held[link.match_id].result]
+        if played:
+            for link in played:
+                _record_locked(event, link, held[link.match_id])
+            event.refresh_from_db(fields=["status"])
+            if event.status == Event.Status.FINISHED:
+                raise LeagueError("event_finished", "The Event is over: the result of their "
+                                                    "last match decided it.", 409)
+            done = replay(event)
         _try_format(lambda: formats.get_format(event.format).withdraw(done.state, key))
         _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
         # The format scores their live pairings as walkovers; their matches end too.
@@ -624,35 +641,39 @@ def record_match_result(*, match: Match) -> bool:
     if link is None or match.status != Match.Status.FINISHED or not match.result:
         return False
     with transaction.atomic():
-        event = _locked(link.event)
-        done = replay(event)
-        if link.pairing in done.results:
-            return False
-        made = done.matches[link.pairing]
-        entrants, seats = made["entrants"], made.get("seats") or made["entrants"]
-        placements = match.result["placements"]
-        figures = match.result.get("figures", {})
-        fmt = formats.get_format(event.format)
-        kept = _still_seated(fmt, done, link.pairing, entrants)
-        # A side of several seats takes its worst place: the whole side loses when one of
-        # its seats forfeits.
-        places = {k: max(placements[i] for i, s in enumerate(seats) if s == k) for k in kept}
-        forfeit = seats[match.result["forfeit"]] if "forfeit" in match.result else None
-        payload = {
-            "pairing": link.pairing, "match": match.pk,
-            "placements": {k: 1 + sum(places[o] < places[k] for o in kept) for k in kept},
-            "figures": {k: figures.get(str(seats.index(k)), {}) for k in kept},
-            "forfeit": forfeit if forfeit in kept else None,
-        }
-        try:
-            fmt.record(done.state, formats.MatchResult(
-                link.pairing, payload["placements"], payload["figures"]))
-        except formats.FormatError as exc:
-            if exc.code in {"already_recorded", "not_ready", "event_complete"}:
-                return False  # decided without this match (a withdrawal's walkover)
-            raise LeagueError(exc.code, exc.message) from None
-        _append(event, Kind.RESULT_RECORDED, payload, None)
-        _try_format(lambda: _advance(event))
+        return _record_locked(_locked(link.event), link, match)
+
+
+def _record_locked(event: Event, link: EventMatch, match: Match) -> bool:
+    """`record_match_result` with the Event locked by the caller."""
+    done = replay(event)
+    if link.pairing in done.results:
+        return False
+    made = done.matches[link.pairing]
+    entrants, seats = made["entrants"], made.get("seats") or made["entrants"]
+    placements = match.result["placements"]
+    figures = match.result.get("figures", {})
+    fmt = formats.get_format(event.format)
+    kept = _still_seated(fmt, done, link.pairing, entrants)
+    # A side of several seats takes its worst place: the whole side loses when one of
+    # its seats forfeits.
+    places = {k: max(placements[i] for i, s in enumerate(seats) if s == k) for k in kept}
+    forfeit = seats[match.result["forfeit"]] if "forfeit" in match.result else None
+    payload = {
+        "pairing": link.pairing, "match": match.pk,
+        "placements": {k: 1 + sum(places[o] < places[k] for o in kept) for k in kept},
+        "figures": {k: figures.get(str(seats.index(k)), {}) for k in kept},
+        "forfeit": forfeit if forfeit in kept else None,
+    }
+    try:
+        fmt.record(done.state, formats.MatchResult(
+            link.pairing, payload["placements"], payload["figures"]))
+    except formats.FormatError as exc:
+        if exc.code in {"already_recorded", "not_ready", "event_complete"}:
+            return False  # decided without this match (a withdrawal's walkover)
+        raise LeagueError(exc.code, exc.message) from None
+    _append(event, Kind.RESULT_RECORDED, payload, None)
+    _try_format(lambda: _advance(event))
     return True
 
 
@@ -788,6 +809,14 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
         ):
             raise LeagueError("bad_placements", "Give a place (1 = first) to each entrant "
                                                 "of that match.")
+        last = (event.records.filter(kind__in=[Kind.RESULT_RECORDED, Kind.RESULT_CORRECTED],
+                                     payload__pairing=pairing).order_by("-seq").first())
+        if last is not None and last.kind == Kind.RESULT_CORRECTED \
+                and last.payload.get("placements") == placements:
+            # A second click on the same correction; a first one that confirms the recorded
+            # placements still counts (it rates a forfeit nobody moved in).
+            raise LeagueError("already_corrected", f"{pairing}'s result was corrected to "
+                                                   "these places already.", 409)
         record = EventRecord(event=event, seq=event.seq + 1, kind=Kind.RESULT_CORRECTED,
                              payload={"pairing": pairing, "placements": placements,
                                       "figures": done.results[pairing].get("figures", {})})

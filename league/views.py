@@ -28,6 +28,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from config.refusal import Refusal
 from engine import registry
 from league import dashboard_tasks, events, formats, history, showdown, simulation, svg
 from league.events import LeagueError
@@ -437,7 +438,7 @@ def _panel_call(request: HttpRequest, event: Event, call: Callable[[], Any]) -> 
     """Run one service call; the refreshed panel, with the refusal if there was one."""
     try:
         call()
-    except LeagueError as exc:
+    except Refusal as exc:  # the league's, or a match service's it called
         return _panel_answer(request, event, match_services.shown(exc))
     return _panel_answer(request, event, None)
 
@@ -458,7 +459,7 @@ def _panel_answer(request: HttpRequest, event: Event, error: str | None) -> Http
 def _live_call(request: HttpRequest, event: Event, call: Callable[[], Any]) -> HttpResponse:
     try:
         call()
-    except LeagueError as exc:
+    except Refusal as exc:  # the league's, or a match service's it called
         return _live_answer(request, event, match_services.shown(exc))
     return _live_answer(request, event, None)
 

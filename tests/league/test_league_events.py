@@ -326,6 +326,12 @@ def test_a_corrected_result_moves_the_ratings_too(organizer: Any, player: Any,
     loser = Rating.objects.get(game=GAME, player__user=player)
     assert winner.mu > 25 > loser.mu
     assert winner.matches == loser.matches == 1
+    kept = records(event)
+    with pytest.raises(events.LeagueError) as again:  # the same correction clicked twice
+        events.correct_result(event=event, by=organizer, pairing=link.pairing,
+                              placements={first: 2, second: 1})
+    assert (again.value.code, again.value.status) == ("already_corrected", 409)
+    assert records(event) == kept
     before = snapshot()["ratings"]
     projections.rebuild_all()  # the projection rebuilt from the streams agrees
     assert snapshot()["ratings"] == before
@@ -695,6 +701,66 @@ def test_a_withdrawal_mid_event_ends_their_match_and_the_event_goes_on(organizer
     assert events.record_match_result(match=link.match) is False
     top = Standing.objects.filter(event=event).order_by("rank").first()
     assert top is not None and top.entrant.key != a
+
+
+@pytest.mark.django_db
+def test_a_match_over_but_not_yet_recorded_counts_as_played_when_its_winner_withdraws(
+        organizer: Any, player: Any, player2: Any) -> None:
+    """The result task runs after the match's commit; a withdrawal in between turned the
+    played win into a walkover for the loser, and the result was then dropped."""
+    event = make_event(organizer, fmt="single_elimination")
+    a = events.add_entrant(event=event, by=organizer, player=player.username).key
+    b = events.add_entrant(event=event, by=organizer, player=player2.username).key
+    bots = enter_bots(event, organizer, 2)
+    events.seed_event(event=event, by=organizer, method="hand", order=[a, *bots, b])
+    events.start_event(event=event, by=organizer)
+    link = next(link for link in EventMatch.objects.filter(event=event) if a in link.entrants)
+    match_services.forfeit_seat(match=link.match, seat=link.seats_of(b)[0])  # a won
+    events.withdraw_entrant(event=event, by=organizer, key=a)
+    assert records(event)[-2:] == ["result_recorded", "entrant_withdrawn"]
+    assert events.record_match_result(match=link.match) is False  # the worker, late
+    done = events.replay(event)
+    assert done.results[link.pairing]["placements"] == {a: 1, b: 2}
+    wins = {s.entrant.key: s.wins for s in Standing.objects.filter(event=event)}
+    assert wins[a] == 1 and wins[b] == 0
+
+
+@pytest.mark.django_db
+def test_a_withdrawal_the_last_result_makes_moot_is_refused(
+        organizer: Any, player: Any, player2: Any) -> None:
+    event = make_event(organizer, fmt="single_elimination")
+    a = events.add_entrant(event=event, by=organizer, player=player.username).key
+    b = events.add_entrant(event=event, by=organizer, player=player2.username).key
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    match_services.forfeit_seat(match=link.match, seat=link.seats_of(b)[0])
+    with pytest.raises(events.LeagueError) as refused:
+        events.withdraw_entrant(event=event, by=organizer, key=a)
+    assert refused.value.code == "event_finished"
+    assert events.record_match_result(match=link.match)  # the worker records it
+
+
+@pytest.mark.django_db
+def test_withdrawing_from_the_dashboard_shows_a_match_services_refusal_not_a_500(
+        organizer: Any, player: Any, player2: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    event = make_event(organizer, fmt="single_elimination")
+    a = events.add_entrant(event=event, by=organizer, player=player.username).key
+    events.add_entrant(event=event, by=organizer, player=player2.username)
+    events.start_event(event=event, by=organizer)
+
+    def ended(**kwargs: Any) -> None:
+        raise match_services.ServiceError("match_not_active", "Only a live match can be "
+                                                              "forfeited.", 409)
+
+    monkeypatch.setattr(match_services, "forfeit_seat", ended)
+    client = Client()
+    client.force_login(organizer)
+    page = client.post(reverse("league:entrant_withdraw", args=[event.pk, a]),
+                       HTTP_HX_REQUEST="true")
+    assert page.status_code == 200 and "match_not_active" in page.content.decode()
 
 
 @pytest.mark.django_db
