@@ -51,6 +51,21 @@ from matches.services import ServiceError
 ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 409, 429)}
 
 
+IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
+    description="The body's `idempotency_key`, when the body has none.")
+
+
+def with_header_key(request: Request) -> Any:
+    """The body, given the Idempotency-Key header as its `idempotency_key` when it has none
+    (checked like the body's own key)."""
+    given = request.data
+    header = request.headers.get("Idempotency-Key")
+    if header is not None and isinstance(given, dict) and given.get("idempotency_key") is None:
+        given = {**given, "idempotency_key": header}
+    return given
+
+
 class ServiceErrorsMixin:
     """A refused service call becomes `{code, detail}` with the refusal's status."""
 
@@ -190,13 +205,18 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
                                "`{\"open\": true}`. Name yourself in one seat at least; "
                                "another player you name is invited (the seat is held for "
                                "them until they join or decline). A full table starts at "
-                               "once.",
+                               "once. A repeated `idempotency_key` (or Idempotency-Key "
+                               "header) answers with the match the first request made.",
                    request=MatchCreateSerializer,
-                   responses={201: MatchSerializer, 400: ERRORS[400], 403: ERRORS[403]})
+                   parameters=[IDEMPOTENCY_HEADER],
+                   responses={201: MatchSerializer, 400: ERRORS[400], 403: ERRORS[403],
+                              409: ERRORS[409]})
     def create(self, request: Request) -> Response:
-        body = MatchCreateSerializer(data=request.data)
+        body = MatchCreateSerializer(data=with_header_key(request))
         body.is_valid(raise_exception=True)
-        match = services.create_match(created_by=request.user, **body.validated_data)
+        data = dict(body.validated_data)
+        key = data.pop("idempotency_key", None)
+        match = services.create_match(created_by=request.user, key=key, **data)
         return Response(self._detail(match.pk), status=status.HTTP_201_CREATED)
 
     def _detail(self, pk: int) -> dict[str, Any]:
@@ -247,19 +267,13 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
                                "match moved on; a repeated `idempotency_key` (or "
                                "Idempotency-Key header) returns the first answer.",
                    request=ActionSerializer,
-                   parameters=[OpenApiParameter(
-                       "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
-                       description="The body's `idempotency_key`, when the body has none.")],
+                   parameters=[IDEMPOTENCY_HEADER],
                    responses={201: AppendedSerializer, 400: ERRORS[400], 403: ERRORS[403],
                               404: ERRORS[404], 409: ERRORS[409]})
     @action(detail=True, methods=["post"], url_path="actions")
     def submit(self, request: Request, pk: str) -> Response:
         match = self.get_object()
-        given = request.data
-        header = request.headers.get("Idempotency-Key")
-        if header is not None and isinstance(given, dict) and given.get("idempotency_key") is None:
-            given = {**given, "idempotency_key": header}  # checked like the body's own key
-        body = ActionSerializer(data=given)
+        body = ActionSerializer(data=with_header_key(request))
         body.is_valid(raise_exception=True)
         data = body.validated_data
         seq = services.submit_action(

@@ -34,10 +34,17 @@ class Match(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The client's key for the request that created it: a retried create gets this match.
+    idempotency_key = models.CharField(max_length=128, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(fields=["created_by", "idempotency_key"],
+                                    condition=~models.Q(idempotency_key=""),
+                                    name="match_unique_creation_key"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} #{self.pk} ({self.status})"

@@ -120,6 +120,9 @@ class MatchCreateSerializer(serializers.Serializer):
     game = serializers.CharField(max_length=64)
     options = serializers.DictField(required=False, allow_null=True, default=dict)
     seats = serializers.ListField(child=SeatSpecField(), allow_empty=False)
+    idempotency_key = serializers.CharField(
+        max_length=128, required=False, allow_null=True,
+        help_text="A retry with the same key answers with the match the first request made.")
 
 
 class ActionSerializer(serializers.Serializer):

@@ -174,8 +174,15 @@ def _viewer(match: Match, user: Any, seat: int | None) -> int | None:
 # -- create and join ---------------------------------------------------------------------
 
 def create_match(*, game: str, options: dict[str, Any] | None, seats: list[dict[str, Any]],
-                 created_by: Any) -> Match:
-    """Create a match; it starts at once (deal included) when no seat is left open."""
+                 created_by: Any, key: str | None = None) -> Match:
+    """Create a match; it starts at once (deal included) when no seat is left open.
+
+    A `key` the same creator gave before answers with the match that request created
+    (a client retrying a create whose answer it lost), for the same game only."""
+    if key and created_by is not None:
+        made = _made_with_key(created_by, key, game)
+        if made is not None:
+            return made
     rules = _rules(game)
     specs = [_seat_spec(game, item) for item in _as_list(seats)]
     try:
@@ -194,17 +201,38 @@ def create_match(*, game: str, options: dict[str, Any] | None, seats: list[dict[
                                       if kind == "player" and users[name].pk != created_by.pk]
     if len({guest.pk for guest in guests}) != len(guests):
         raise ServiceError("bad_seat", "Invite a player to one seat only.", 400)
-    with transaction.atomic():
-        match = Match.objects.create(game=game, options=resolved, n_seats=len(specs),
-                                     created_by=created_by)
-        rows = [Seat(match=match, index=index, user=users.get(name) if kind == "player" else None,
-                     bot=name if kind == "bot" else "") for index, (kind, name) in enumerate(specs)]
-        for row in rows:
-            if row.user is not None and row.user in guests:
-                row.user, row.invited = None, row.user
-        Seat.objects.bulk_create(rows)
-        if not any(row.is_open for row in rows):
-            _start(match)
+    try:
+        with transaction.atomic():
+            return _create(game, resolved, specs, users, guests, created_by, key)
+    except IntegrityError:
+        made = _made_with_key(created_by, key or "", game) if key else None
+        if made is None:
+            raise
+        return made  # the same key, created at the same moment by another request
+
+
+def _made_with_key(created_by: Any, key: str, game: str) -> Match | None:
+    made = Match.objects.filter(created_by=created_by, idempotency_key=key).first()
+    if made is not None and made.game != game:
+        raise ServiceError("key_reused", "That idempotency key created another game's "
+                                         "match: use a new key for a new match.", 409)
+    return made
+
+
+def _create(game: str, resolved: dict[str, Any], specs: list[tuple[str, str]],
+            users: dict[str, Any], guests: list[Any], created_by: Any,
+            key: str | None) -> Match:
+    """The match row and its seats (in the caller's transaction); dealt when full."""
+    match = Match.objects.create(game=game, options=resolved, n_seats=len(specs),
+                                 created_by=created_by, idempotency_key=key or "")
+    rows = [Seat(match=match, index=index, user=users.get(name) if kind == "player" else None,
+                 bot=name if kind == "bot" else "") for index, (kind, name) in enumerate(specs)]
+    for row in rows:
+        if row.user is not None and row.user in guests:
+            row.user, row.invited = None, row.user
+    Seat.objects.bulk_create(rows)
+    if not any(row.is_open for row in rows):
+        _start(match)
     return match
 
 

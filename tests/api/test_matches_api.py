@@ -302,3 +302,25 @@ def test_a_player_is_named_in_any_case_as_at_sign_up(player: Any, player2: Any,
     assert [m["id"] for m in listed] == [created.json()["id"]]
     invited = player_api.get("/api/matches/?invited=BRUNO").json()["results"]
     assert [m["id"] for m in invited] == [created.json()["id"]]
+
+
+def test_a_create_retried_with_its_idempotency_key_answers_with_the_same_match(
+        player_api: Any, player: Any) -> None:
+    """A client that lost the answer to its create and sent it again made a second match
+    (with its own bot tasks)."""
+    body = {"game": "super_showdown", "seats": [{"player": player.username}, {"bot": "random"}],
+            "idempotency_key": "create-1"}
+    first = player_api.post("/api/matches/", body, format="json")
+    again = player_api.post("/api/matches/", body, format="json")
+    assert first.status_code == again.status_code == 201
+    assert first.json()["id"] == again.json()["id"]
+    by_header = player_api.post("/api/matches/", {k: v for k, v in body.items()
+                                                  if k != "idempotency_key"},
+                                format="json", HTTP_IDEMPOTENCY_KEY="create-1")
+    assert by_header.json()["id"] == first.json()["id"]
+    assert Match.objects.filter(created_by=player).count() == 1
+    other = player_api.post("/api/matches/", {**body, "game": "royal_rumble"}, format="json")
+    assert (other.status_code, other.json()["code"]) == (409, "key_reused")
+    fresh = player_api.post("/api/matches/", {**body, "idempotency_key": "create-2"},
+                            format="json")
+    assert fresh.status_code == 201 and fresh.json()["id"] != first.json()["id"]

@@ -93,3 +93,34 @@ def test_sixteen_threads_racing_appends_lose_nothing_and_duplicate_nothing() -> 
     assert Counter(key for key, _ in accepted).most_common(1)[0][1] == 1
     # ...and nothing was stored that no caller was told about.
     assert set(decisions) == {key for key, _ in accepted}
+
+
+def test_racing_creates_with_one_idempotency_key_make_one_match() -> None:
+    from matches.models import Match
+
+    user = get_user_model().objects.create_user(username=f"creator-{uuid.uuid4().hex[:6]}")
+    answers: list[tuple[int, int | None]] = []
+    lock = threading.Lock()
+    start = threading.Barrier(8)
+
+    def racer() -> None:
+        client = APIClient()
+        client.force_authenticate(user)
+        try:
+            start.wait()
+            response = client.post("/api/matches/", {
+                "game": "super_showdown", "seats": [{"player": user.username}, {"open": True}],
+                "idempotency_key": "one-create"}, format="json")
+            with lock:
+                answers.append((response.status_code, response.json().get("id")))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=racer) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    made = list(Match.objects.filter(created_by=user).values_list("pk", flat=True))
+    assert len(made) == 1
+    assert answers == [(201, made[0])] * 8
