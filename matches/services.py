@@ -33,8 +33,10 @@ from matches.signals import match_advanced, match_finished, match_sealed
 
 log = logging.getLogger(__name__)
 
-# Bot decisions one task plays in a row before it hands the match to a fresh task.
+# Bot decisions one task plays in a row before it hands the match to a fresh task, and
+# (on a worker) the seconds it plays before it does so all the same.
 BOT_STEPS_PER_TASK = 1000
+BOT_TASK_SECONDS = 2.0
 STATE_CACHE_SIZE = 512
 
 
@@ -554,10 +556,16 @@ def _copy_progress(source: Match, target: Match) -> None:
 
 def _bot_seats(match: Match, pending: Pending) -> list[int]:
     """The pending seats that bots hold."""
+    return list(_pending_bots(match, pending))
+
+
+def _pending_bots(match: Match, pending: Pending) -> dict[int, str]:
+    """The pending seats that bots hold, in the order they are asked, with each bot's
+    name, as the seats stand now (a seat may have been handed to a bot a moment ago)."""
     if pending.kind is not PendingKind.DECISION:
-        return []
-    bots = set(match.seats.exclude(bot="").values_list("index", flat=True))
-    return [s for s in pending.seats if s in bots]
+        return {}
+    bots = dict(match.seats.exclude(bot="").values_list("index", "bot"))
+    return {s: bots[s] for s in pending.seats if s in bots}
 
 
 def _enqueue_bots(match_id: int, seats: list[int], seq: int) -> None:
@@ -698,27 +706,33 @@ def play_bot_turns(*, match: Match, seat: int, expected_seq: int) -> bool:
     Does nothing (False) when the stream moved past `expected_seq` or the seat has nothing
     pending. Consecutive bot decisions are played in this loop rather than by chaining
     tasks, so an eager (in-process) bot-vs-bot match cannot recurse without bound; after
-    BOT_STEPS_PER_TASK decisions the rest is handed to a fresh task.
+    BOT_STEPS_PER_TASK decisions, or on a worker BOT_TASK_SECONDS, the rest is handed to a
+    fresh task.
     """
     match.refresh_from_db()
     if match.status != Match.Status.ACTIVE or match.seq != expected_seq:
         return False
-    bots = dict(match.seats.exclude(bot="").values_list("index", "bot"))
-    played = 0
+    played, began = 0, time.monotonic()
+    # A worker busy with a long bot-only chain hands it on now and then, so the bot
+    # replies people wait for (queued behind it) get their turn. In-process (no broker) a
+    # hand-on would run inside this call: there only the step count hands on.
+    slice_seconds = None if settings.CELERY_TASK_ALWAYS_EAGER else BOT_TASK_SECONDS
     while True:
         stream = _replay(match, match.seq)
         pending = stream.rules.pending(stream.state)
-        waiting = _bot_seats(match, pending)
+        waiting = _pending_bots(match, pending)  # read each step: seats change hands
         if played == 0:
-            waiting = [seat] if seat in waiting else []
+            waiting = {seat: waiting[seat]} if seat in waiting else {}
         if not waiting:
             break
-        if played >= BOT_STEPS_PER_TASK:
-            _enqueue_bots(match.pk, waiting, match.seq)
+        if played >= BOT_STEPS_PER_TASK or (played and slice_seconds is not None
+                                            and time.monotonic() - began >= slice_seconds):
+            _enqueue_bots(match.pk, list(waiting), match.seq)
             break
-        action = _bot_action(match, stream, waiting[0], bots[waiting[0]])
+        turn, name = next(iter(waiting.items()))
+        action = _bot_action(match, stream, turn, name)
         try:
-            _append_decision(match=match, seat=waiting[0], action=action, user=None,
+            _append_decision(match=match, seat=turn, action=action, user=None,
                              expected_seq=stream.seq, key=None)
         except ServiceError as exc:
             if exc.code in {"stale_seq", "match_over", "match_not_active"}:

@@ -167,3 +167,39 @@ def test_a_search_seat_in_a_live_match_stops_at_the_search_time_limit(
     match.refresh_from_db()
     assert (match.status, decisions_of(match, 1)) == ("finished", 2)
     assert not [r for r in caplog.records if "failed" in r.getMessage()]
+
+
+@pytest.mark.django_db
+def test_a_seat_handed_to_a_bot_while_the_bots_play_is_played_too(
+        player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The task read who held which seat once, and a seat handed to a bot meanwhile (a
+    turn deadline's policy) crashed it (KeyError): the match waited for the sweep."""
+    match = create(player, {"player": player.username}, {"bot": "random"})
+    think = services._bot_action
+
+    def and_hand_over(*args: Any) -> Any:
+        match.seats.filter(index=0).update(bot="heuristic", user=None)
+        return think(*args)
+
+    monkeypatch.setattr(services, "_bot_action", and_hand_over)
+    assert services.play_bot_turns(match=match, seat=1, expected_seq=match.seq)
+    match.refresh_from_db()
+    assert match.status == "finished" and decisions_of(match, 0) == 3
+
+
+@pytest.mark.django_db
+def test_on_a_worker_a_long_bot_chain_hands_on_so_other_matches_get_their_turn(
+        organizer: Any, monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
+    """A bot-only search-hard table played minutes in one task while people's bot replies
+    waited behind it on the same worker."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    monkeypatch.setattr(services, "BOT_TASK_SECONDS", 0.0)
+    handed: list[tuple[int, list[int], int]] = []
+    monkeypatch.setattr(services, "_enqueue_bots",
+                        lambda match_id, seats, seq: handed.append((match_id, seats, seq)))
+    match = create(organizer, {"bot": "random"}, {"bot": "random"})
+    handed.clear()  # the create's own first tasks
+    assert services.play_bot_turns(match=match, seat=0, expected_seq=match.seq)
+    match.refresh_from_db()
+    assert decisions_of(match, 0) + decisions_of(match, 1) == 1
+    assert handed == [(match.pk, [1], match.seq)]
