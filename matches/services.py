@@ -700,18 +700,21 @@ def replay_view(*, match: Match, user: Any, at: int, seat: int | None = None) ->
 
 # -- bot seats ---------------------------------------------------------------------------
 
-def play_bot_turns(*, match: Match, seat: int, expected_seq: int) -> bool:
+def play_bot_turns(*, match: Match, seat: int, expected_seq: int,
+                   resume: bool = False) -> bool:
     """Play the bot seat's pending decision, then any bot decisions that follow it.
 
     Does nothing (False) when the stream moved past `expected_seq` or the seat has nothing
-    pending. Consecutive bot decisions are played in this loop rather than by chaining
+    pending, unless `resume`: a task delivered again after its worker died mid-run, which
+    carries the seq it was first queued at, plays on from where the stream stands. Consecutive bot decisions are played in this loop rather than by chaining
     tasks, so an eager (in-process) bot-vs-bot match cannot recurse without bound; after
     BOT_STEPS_PER_TASK decisions, or on a worker BOT_TASK_SECONDS, the rest is handed to a
     fresh task.
     """
     match.refresh_from_db()
-    if match.status != Match.Status.ACTIVE or match.seq != expected_seq:
+    if match.status != Match.Status.ACTIVE or (match.seq != expected_seq and not resume):
         return False
+    resumed = resume and match.seq != expected_seq
     played, began = 0, time.monotonic()
     # A worker busy with a long bot-only chain hands it on now and then, so the bot
     # replies people wait for (queued behind it) get their turn. In-process (no broker) a
@@ -721,7 +724,7 @@ def play_bot_turns(*, match: Match, seat: int, expected_seq: int) -> bool:
         stream = _replay(match, match.seq)
         pending = stream.rules.pending(stream.state)
         waiting = _pending_bots(match, pending)  # read each step: seats change hands
-        if played == 0:
+        if played == 0 and not resumed:
             waiting = {seat: waiting[seat]} if seat in waiting else {}
         if not waiting:
             break

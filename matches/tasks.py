@@ -1,13 +1,17 @@
 """Celery tasks: thin wrappers around the match service.
 
 `play_bot_seat` is idempotent: it carries the seq it was enqueued at, and a task that finds
-the stream moved on does nothing. Tasks are acknowledged late and retried with backoff on
+the stream moved on does nothing, unless the broker delivers it again after its worker died
+(then it plays on from where the stream stands; an append is checked against the seq it
+read, so two runs never both move). Tasks are acknowledged late and retried with backoff on
 a database conflict; the beat sweep re-enqueues any bot seat that was left waiting.
 """
 
 from __future__ import annotations
 
-from celery import shared_task
+from typing import Any
+
+from celery import Task, shared_task
 from django.db import OperationalError
 
 from config.queue import enqueue
@@ -15,14 +19,21 @@ from matches import services
 from matches.models import Match
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,
+@shared_task(bind=True, acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,
              retry_backoff_max=60, retry_jitter=True, max_retries=5)
-def play_bot_seat(match_id: int, seat: int, expected_seq: int) -> bool:
+def play_bot_seat(self: Task, match_id: int, seat: int, expected_seq: int) -> bool:
     """Play a bot seat's pending decision (and the bot decisions right after it)."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return False
-    return services.play_bot_turns(match=match, seat=seat, expected_seq=expected_seq)
+    return services.play_bot_turns(match=match, seat=seat, expected_seq=expected_seq,
+                                   resume=redelivered(self.request))
+
+
+def redelivered(request: Any) -> bool:
+    """Whether the broker delivers this task again (its worker died before it ended): the
+    bots it was playing stopped somewhere after the seq it carries."""
+    return bool((getattr(request, "delivery_info", None) or {}).get("redelivered"))
 
 
 @shared_task(acks_late=True)

@@ -203,3 +203,20 @@ def test_on_a_worker_a_long_bot_chain_hands_on_so_other_matches_get_their_turn(
     match.refresh_from_db()
     assert decisions_of(match, 0) + decisions_of(match, 1) == 1
     assert handed == [(match.pk, [1], match.seq)]
+
+
+@pytest.mark.django_db
+def test_a_task_delivered_again_after_its_worker_died_plays_on_from_the_stream(
+        player: Any) -> None:
+    """Its seq was stale by the decisions the dead run had made, so the redelivered task
+    did nothing and the match waited for the sweep (or for ever without beat)."""
+    from types import SimpleNamespace
+
+    match = create(player, {"player": player.username}, {"bot": "random"})
+    assert not services.play_bot_turns(match=match, seat=1, expected_seq=match.seq - 1)
+    assert services.play_bot_turns(match=match, seat=1, expected_seq=match.seq - 1,
+                                   resume=True)
+    assert decisions_of(match, 1) == 1
+    assert tasks.redelivered(SimpleNamespace(delivery_info={"redelivered": True}))
+    assert not tasks.redelivered(SimpleNamespace(delivery_info={"redelivered": False}))
+    assert not tasks.redelivered(SimpleNamespace(delivery_info=None))
