@@ -144,9 +144,8 @@ def test_an_entered_teams_members_and_a_players_user_are_read_only(
     assert alice.user_id == player.pk
 
 
-def test_a_season_scoring_changed_in_the_admin_rescores_its_table(
-        admin_browser: Client, organizer: Any, player: Any, player2: Any) -> None:
-    from league.models import SeasonStanding
+def season_with_a_result(organizer: Any, player: Any, player2: Any) -> Any:
+    """A season whose one Event's one match is won by forfeit and recorded."""
     from matches import services as match_services
 
     season = events.create_season(name="Open", game="super_showdown", by=organizer)
@@ -158,6 +157,14 @@ def test_a_season_scoring_changed_in_the_admin_rescores_its_table(
     link = event.event_matches.get()
     match_services.forfeit_seat(match=link.match, seat=1)
     events.record_match_result(match=link.match)
+    return season
+
+
+def test_a_season_scoring_changed_in_the_admin_rescores_its_table(
+        admin_browser: Client, organizer: Any, player: Any, player2: Any) -> None:
+    from league.models import SeasonStanding
+
+    season = season_with_a_result(organizer, player, player2)
     data = {"name": "Open", "game": "super_showdown", "organizers": [organizer.pk],
             "scoring": '{"win": 10, "draw": 1, "loss": 0}', "starts_on": "", "ends_on": ""}
     admin_browser.post(f"/admin/league/season/{season.pk}/change/", data)
@@ -171,17 +178,8 @@ def test_a_result_recorded_as_the_scoring_changes_counts_by_the_new_scoring(
     lock, so a scoring saved meanwhile was written over with the old one."""
     from league import projections
     from league.models import Season, SeasonStanding
-    from matches import services as match_services
 
-    season = events.create_season(name="Open", game="super_showdown", by=organizer)
-    event = events.create_event(name="Duel", game="super_showdown", format="round_robin",
-                                by=organizer, season=season)
-    for user in (player, player2):
-        events.add_entrant(event=event, by=organizer, player=user.username)
-    events.start_event(event=event, by=organizer)
-    link = event.event_matches.get()
-    match_services.forfeit_seat(match=link.match, seat=1)
-    events.record_match_result(match=link.match)
+    season = season_with_a_result(organizer, player, player2)
     stale = Season.objects.get(pk=season.pk)  # as the result's refresh read it
     Season.objects.filter(pk=season.pk).update(scoring={"win": 10, "draw": 1, "loss": 0})
     projections.refresh_season(stale)
