@@ -734,15 +734,38 @@ def play_bot_turns(*, match: Match, seat: int, expected_seq: int,
             break
         turn, name = next(iter(waiting.items()))
         action = _bot_action(match, stream, turn, name)
-        try:
-            _append_decision(match=match, seat=turn, action=action, user=None,
-                             expected_seq=stream.seq, key=None)
-        except ServiceError as exc:
-            if exc.code in {"stale_seq", "match_over", "match_not_active"}:
-                break  # somebody else moved, and whoever did hands on the bot seats
-            raise
+        if not _append_bot_choice(match, stream.seq, pending, turn, action):
+            break  # somebody else moved, and whoever did hands on the bot seats
         played += 1
     return played > 0
+
+
+def _append_bot_choice(match: Match, seq: int, pending: Pending, seat: int,
+                       action: JSON) -> bool:
+    """Append a bot's decision read at `seq`; False when the match moved on under it.
+
+    In a decision several seats take at once, the others' moves while the bot thought
+    (each secret from it) change nothing it chose from: as long as only those seats moved,
+    once each, the choice is appended at the new seq instead of being thought again."""
+    first = seq
+    while True:
+        try:
+            _append_decision(match=match, seat=seat, action=action, user=None,
+                             expected_seq=seq, key=None)
+            return True
+        except ServiceError as exc:
+            if exc.code not in {"stale_seq", "match_over", "match_not_active"} \
+                    and seq == first:
+                raise
+            if exc.code != "stale_seq" or len(pending.seats) < 2:
+                return False
+        since = list(match.events.filter(seq__gt=seq).order_by("seq")
+                     .values_list("seq", "kind", "seat"))
+        others = [s for _, kind, s in since if kind == MatchEvent.Kind.DECISION]
+        if len(others) != len(since) or len(set(others)) != len(others) or not set(
+                others) <= set(pending.seats) - {seat}:
+            return False  # a chance event, the seat itself, or a new step: think again
+        seq = since[-1][0]
 
 
 def _bot_action(match: Match, stream: _Stream, seat: int, name: str) -> JSON:

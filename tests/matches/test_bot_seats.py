@@ -220,3 +220,33 @@ def test_a_task_delivered_again_after_its_worker_died_plays_on_from_the_stream(
     assert tasks.redelivered(SimpleNamespace(delivery_info={"redelivered": True}))
     assert not tasks.redelivered(SimpleNamespace(delivery_info={"redelivered": False}))
     assert not tasks.redelivered(SimpleNamespace(delivery_info=None))
+
+
+@pytest.mark.django_db
+def test_a_bots_secret_choice_stands_when_another_seat_moves_while_it_thinks(
+        player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both seats play face down at once: the person's move made the bot's append stale,
+    so it searched again (live Ultimate Showdown replies took twice the decision)."""
+    match = create(player, {"player": player.username}, {"bot": "random"})
+    think = services._bot_action
+    thought: list[int] = []
+
+    def person_moves_meanwhile(*args: Any) -> Any:
+        thought.append(1)
+        if len(thought) == 1:
+            state = services.match_state(match=match, user=player)
+            services.submit_action(match=match, seat=0, action=state["legal_actions"][0],
+                                   user=player)
+        return think(*args)
+
+    monkeypatch.setattr(services, "_bot_action", person_moves_meanwhile)
+    seq = match.seq
+    assert services.play_bot_turns(match=match, seat=1, expected_seq=seq)
+    assert (decisions_of(match, 0), decisions_of(match, 1), len(thought)) == (1, 2, 2)
+    # A choice read before the seat's own move (a duplicate task) is never appended.
+    first = match.events.filter(kind="decision", seat=1).order_by("seq").first()
+    assert first is not None
+    stream = services._replay(match, seq)
+    assert not services._append_bot_choice(match, seq, stream.rules.pending(stream.state), 1,
+                                           first.payload["action"])
+    assert decisions_of(match, 1) == 2
