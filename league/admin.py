@@ -34,7 +34,7 @@ from league.models import (
     Standing,
     Team,
 )
-from matches.serializers import masked_options
+from matches.admin import options_masked
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -189,10 +189,7 @@ class EventAdmin(admin.ModelAdmin):
 
     @admin.display(description="match options")
     def secret_match_options_masked(self, event: Event) -> Any:
-        try:
-            return masked_options(event.game, event.match_options or {}, set())
-        except IllegalAction:  # a game no longer registered: show nothing of it
-            return "hidden until the Event is over"
+        return options_masked(event.game, event.match_options, "hidden until the Event is over")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

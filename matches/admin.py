@@ -28,6 +28,15 @@ def _sees_all(request: HttpRequest, match: Match) -> bool:
     return bool(getattr(request.user, "is_superuser", False)) or services.unveiled(match)
 
 
+def options_masked(game: str, options: dict[str, Any] | None, hidden: str) -> Any:
+    """`options` with every seat's secret entry masked; `hidden` in their place when the
+    game is no longer registered (nothing of them is shown)."""
+    try:
+        return masked_options(game, options or {}, set())
+    except IllegalAction:
+        return hidden
+
+
 class NoLookupsOn:
     """Refuses filters typed into the change list's address on these JSON fields: a live
     match's payloads or options could be probed key by key (`?payload__outcome__0=...`),
@@ -94,10 +103,7 @@ class MatchAdmin(NoLookupsOn, admin.ModelAdmin):
 
     @admin.display(description="options")
     def secret_options_masked(self, match: Match) -> Any:
-        try:
-            return masked_options(match.game, match.options or {}, set())
-        except IllegalAction:  # a game no longer registered: show nothing of it
-            return HIDDEN
+        return options_masked(match.game, match.options, HIDDEN)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

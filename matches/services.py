@@ -207,7 +207,7 @@ def create_match(*, game: str, options: dict[str, Any] | None, seats: list[dict[
         with transaction.atomic():
             return _create(game, resolved, specs, users, guests, created_by, key)
     except IntegrityError:
-        made = _made_with_key(created_by, key or "", game) if key else None
+        made = _made_with_key(created_by, key, game) if key else None
         if made is None:
             raise
         return made  # the same key, created at the same moment by another request
@@ -642,8 +642,7 @@ def match_events(*, match: Match, user: Any, after: int = 0, seat: int | None = 
 def _unveiled_now(match: Match) -> bool:
     """`unveiled`, the status read from the row: a stale instance must not unveil a live
     match."""
-    status = Match.objects.values_list("status", flat=True).get(pk=match.pk)
-    return status == Match.Status.FINISHED and not sealed(match)
+    return unveiled(match, Match.objects.values_list("status", flat=True).get(pk=match.pk))
 
 
 def has_secret_options(match: Match) -> bool:
@@ -665,9 +664,10 @@ def sealed(match: Match) -> bool:
         kept for _, kept in match_sealed.send(sender=Match, match=match))
 
 
-def unveiled(match: Match) -> bool:
-    """Whether nothing of this match is hidden any more: it is over, and not sealed."""
-    return match.status == Match.Status.FINISHED and not sealed(match)
+def unveiled(match: Match, status: str | None = None) -> bool:
+    """Whether nothing of this match is hidden any more: it is over (`status`, else the
+    instance's), and not sealed."""
+    return (status or match.status) == Match.Status.FINISHED and not sealed(match)
 
 
 def replay_view(*, match: Match, user: Any, at: int, seat: int | None = None) -> dict[str, Any]:
@@ -706,7 +706,9 @@ def play_bot_turns(*, match: Match, seat: int, expected_seq: int,
 
     Does nothing (False) when the stream moved past `expected_seq` or the seat has nothing
     pending, unless `resume`: a task delivered again after its worker died mid-run, which
-    carries the seq it was first queued at, plays on from where the stream stands. Consecutive bot decisions are played in this loop rather than by chaining
+    carries the seq it was first queued at, plays on from where the stream stands.
+
+    Consecutive bot decisions are played in this loop rather than by chaining
     tasks, so an eager (in-process) bot-vs-bot match cannot recurse without bound; after
     BOT_STEPS_PER_TASK decisions, or on a worker BOT_TASK_SECONDS, the rest is handed to a
     fresh task.
