@@ -22,12 +22,14 @@ Decisions on the rulebook's open questions (`ambiguity` items), one line of why 
 - RR-50: the token passes only to whoever eliminates the Titleholder's Legend (the detailed
   rule wins over the summary); a Titleholder whose Legend falls to its own recoil keeps it.
 - RR-52: a new Legend (the top of the face-down reserve) enters at End of Turn, so a fallen
-  player's plan this round is discarded (RR-69); fallen players still draw up to six.
-  Several fallen players take reserve Legends in the order they fell, ties clockwise from
+  player's plan this round is discarded (RR-69); fallen players still draw up to six and,
+  like players with no Legend left (RR-59), may still Ref or Run-In an attack on another
+  Legend: the player is still at the table with a hand. Several fallen players take reserve Legends in the order they fell, ties clockwise from
   the Titleholder.
 - RR-53: damage cards on an eliminated placard go to the discard pile (Signatures to the box).
 - RR-58: bragging rights is a per-seat figure (`bragging_rights` 1 for everyone tied on the
-  most placards, 0 otherwise), not a placement; placements follow the order of final
+  most placards, 0 otherwise; with no placard taken at all nobody has any to brag of, so
+  everyone's is 0), not a placement; placements follow the order of final
   elimination (later is better; simultaneous ones share a place).
 - RR-59: a player with no Legend left (reserve empty) cannot be targeted or eliminated, still
   plans, attacks (every attack a Cheap Trick, RR-70), defends nothing (no Legend), may Ref or

@@ -268,3 +268,29 @@ def test_the_round_limit_ends_the_game_with_the_standing_legends_sharing_first()
     assert s.phase is Phase.OVER
     result = RULES.result(s)
     assert result is not None and result.placements == (1, 1, 1) and result.draw
+
+
+def test_bragging_rights_need_a_placard() -> None:
+    """RR-58 decision: a game where nobody took a placard gives nobody bragging rights."""
+    s = Table().build(L3, {}, round_limit=1)
+    for seat in range(3):
+        s = breathe(s, seat)
+    result = RULES.result(s)
+    assert result is not None and result.placements == (1, 1, 1)
+    assert [f["bragging_rights"] for f in result.figures.values()] == [0.0, 0.0, 0.0]
+
+
+def test_a_fallen_player_may_still_run_in() -> None:
+    """RR-52 decision, RR-28: a player whose Legend fell earlier this round still holds
+    cards at the table, and its Run-In cancels another Legend's incoming attack."""
+    legends = ["ironhide", "vesper", "bramble", "rook"]
+    s = Table().build(legends, {0: ["Jab Flurry"], 2: ["Roundhouse"], 1: ["Run-In"]},
+                      damage={1: ["Sit-Out Bomb", "Sit-Out Bomb", "Jab Flurry"]},
+                      reserve=["cobalt"])
+    s = plan(s, 0, "Jab Flurry", 1)  # the fastest attack: Vesper falls first
+    s = breathe(s, 1)
+    s = plan(s, 2, "Roundhouse", 3)
+    s = settle(breathe(s, 3))
+    assert s.players[1].fallen and s.step is Step.INTERVENE and decider(s) == 1
+    s = do(s, 1, {"type": "run_in", "card": card_of(s, 1, "Run-In")})
+    assert s.players[3].damage == []
