@@ -1,0 +1,35 @@
+"""A hand-built event that is not what the protocol says is refused with a code, in every
+game, before the game's own rules read it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import registry
+from engine.bots import RandomBot
+from engine.protocol import Event, IllegalAction, PendingKind
+
+
+def _first_chance(key: str):
+    rules = registry.get_rules(key)
+    state = rules.start({}, rules.spec.min_seats)
+    rng, bot = random.Random(7), RandomBot()
+    for _ in range(500):
+        pending = rules.pending(state)
+        if pending.kind is PendingKind.CHANCE:
+            return rules, state
+        assert pending.kind is PendingKind.DECISION
+        seat = pending.seats[0]
+        state = rules.apply(state, Event.decision(seat, bot.choose(rules, state, seat, rng)))
+    raise AssertionError(f"{key}: no chance event in 500 decisions")
+
+
+@pytest.mark.parametrize("key", sorted(registry.games()))
+@pytest.mark.parametrize("outcome", [[1, 2], "x", 5])
+def test_a_chance_outcome_that_is_not_an_object_is_refused(key, outcome):
+    rules, state = _first_chance(key)
+    with pytest.raises(IllegalAction) as caught:
+        rules.apply(state, Event.chance(outcome))
+    assert caught.value.code == "malformed_event"
