@@ -21,6 +21,7 @@ from engine.games.ultimate_showdown.state import (
     RoundRecord,
     State,
     Vote,
+    box_counts,
     pairing,
     uses_pow,
 )
@@ -203,23 +204,13 @@ def determinize(rules: UltimateShowdownRules, state: State, seat: int,
     if state.phase in (Phase.SETUP, Phase.OVER):
         return state
     others = [s for s in range(state.n) if s != seat]
-    # Who played what: swap the other seats' boxes, ownership and leftovers wholesale.
-    shuffled = others[:]
-    if state.phase is not Phase.PLAY:  # who has played already is public
-        rng.shuffle(shuffled)
-    relabel = dict(zip(others, shuffled, strict=True))
-    relabel[seat] = seat
-    boxes = list(state.boxes)
-    hidden = list(state.hidden_discard)
-    for o in others:
-        boxes[relabel[o]] = state.boxes[o]
-        hidden[relabel[o]] = state.hidden_discard[o]
-    owners = tuple(None if o is None else relabel[o] for o in state.owners)
+    # Who played which Contender in the slots: re-dealt among the other seats' boxes.
+    state = _regroup(state, seat, rng)
     # Which cards: a bijection over every card `seat` has not seen.
     public = set(state.slots)
     pool = sorted({*state.deck, *(c for o in others for c in state.hands[o]),
-                   *(c for o in others for c in hidden[o]),
-                   *(c for o in others for c in _box_cards(boxes[o]) if c not in public)})
+                   *(c for o in others for c in state.hidden_discard[o]),
+                   *(c for o in others for c in _box_cards(state.boxes[o]) if c not in public)})
     image = pool[:]
     rng.shuffle(image)
     sub = dict(zip(pool, image, strict=True))
@@ -229,15 +220,68 @@ def determinize(rules: UltimateShowdownRules, state: State, seat: int,
 
     hands = tuple(h if i == seat else swap(h) for i, h in enumerate(state.hands))
     new_boxes = tuple(b if i == seat or b is None else (swap(b[0]), swap(b[1]))
-                      for i, b in enumerate(boxes))
-    new_hidden = tuple(h if i == seat else swap(h) for i, h in enumerate(hidden))
+                      for i, b in enumerate(state.boxes))
+    new_hidden = tuple(h if i == seat else swap(h) for i, h in enumerate(state.hidden_discard))
     cut = len(state.challenge_deck) - _bottom(state)
     top = list(state.challenge_deck[:cut])
     rng.shuffle(top)
     guess = replace(state, hands=hands, boxes=new_boxes, hidden_discard=new_hidden,
-                    owners=owners, deck=swap(state.deck),
-                    challenge_deck=(*top, *state.challenge_deck[cut:]))
+                    deck=swap(state.deck), challenge_deck=(*top, *state.challenge_deck[cut:]))
     return _resample_secrets(rules, guess, seat, rng)
+
+
+def _regroup(state: State, seat: int, rng: random.Random) -> State:
+    """Deal the other seats' Contenders in the slots at random into their Box A and Box B.
+
+    The slots are public, but not who played which of them, nor whether a Contender was a
+    Box A pick or promoted from Box B (US-17, US-18): every Box A spot gets a slot
+    Contender, as many Box B spots as Box B promoted, and the other Box B spots the true
+    leftovers (hidden; they follow their new owner into its hidden discard pile). Each
+    seat keeps its counts; the viewer's own Contenders and, once the round is scored, the
+    Champion's owner (public, US-20) stay as they are.
+    """
+    if not state.slots or None in state.boxes:  # before the slots, or round five
+        return state
+    in_a, in_b = box_counts(state.n)
+    others = [s for s in range(state.n) if s != seat]
+    cards = [c for c, o in zip(state.slots, state.owners, strict=True) if o != seat]
+    left = {o: [c for c in _box_cards(state.boxes[o]) if c not in state.slots] for o in others}
+    a_spots = [(o, 0) for o in others for _ in range(in_a)]
+    b_spots = [(o, 1) for o in others for _ in range(in_b)]
+    promoted = len(cards) - len(a_spots)
+    deal: list[tuple[tuple[int, int], str]] = []
+    if state.phase is Phase.DISCARD:  # the Champion's owner has been scored
+        slot = state.history[-1].champion - 1
+        champion, owner = state.slots[slot], state.owners[slot]
+        if owner != seat:
+            # A Box B spot holds a slot Contender in promoted / len(b_spots) of the deals.
+            theirs = [p for p in (*a_spots, *b_spots) if p[0] == owner]
+            spot = rng.choices(theirs, [1.0 if box == 0 else promoted / len(b_spots)
+                                        for _, box in theirs])[0]
+            (a_spots if spot[1] == 0 else b_spots).remove(spot)
+            cards.remove(champion)
+            deal.append((spot, champion))
+            promoted -= spot[1]
+    rng.shuffle(cards)
+    rng.shuffle(b_spots)
+    deal += zip([*a_spots, *b_spots[:promoted]], cards, strict=True)
+    deal += zip(b_spots[promoted:], sorted(c for o in others for c in left[o]), strict=True)
+    grouped: dict[int, tuple[list[str], list[str]]] = {o: ([], []) for o in others}
+    for (o, box), card in deal:
+        grouped[o][box].append(card)
+    boxes = tuple(b if s == seat else (tuple(sorted(grouped[s][0])), tuple(sorted(grouped[s][1])))
+                  for s, b in enumerate(state.boxes))
+    owner_of = {c: o for (o, _), c in deal}
+    owners = tuple(o if o == seat else owner_of[c]
+                   for c, o in zip(state.slots, state.owners, strict=True))
+    hidden = tuple(h if s == seat else
+                   (*(c for c in h if c not in left[s]),
+                    *(c for c in grouped[s][1] if c not in state.slots))
+                   for s, h in enumerate(state.hidden_discard))
+    history = state.history
+    if state.phase is Phase.DISCARD:
+        history = (*history[:-1], replace(history[-1], owners=owners))
+    return replace(state, boxes=boxes, owners=owners, hidden_discard=hidden, history=history)
 
 
 def _resample_secrets(rules: UltimateShowdownRules, state: State, seat: int,

@@ -11,7 +11,9 @@ random games at 3, 5 and 8 seats, each sampled state is determinized for every s
     decks, boxes, owners, ballots or bets;
 (c) conservation: every Contender and Challenge card is still in the state, as often;
     the seat's own hand, boxes, ballots, bets and slots are untouched, every public
-    pile and revealed vote as it was, a vote or bet not yet cast stays uncast;
+    pile and revealed vote as it was, a vote or bet not yet cast stays uncast; the
+    boxes, owners and Box B leftovers agree (each seat's hidden pile, less this round's
+    leftovers, keeps its size: the discards it made are public counts);
 (d) the seat's legal actions are the same;
 (e) the determinized state plays on: random decisions and sampled chance for a while.
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -61,7 +64,8 @@ def own_part(state: State, seat: int) -> Any:
     return (at(state.hands), at(state.boxes), at(state.hidden_discard), at(state.bets),
             at(state.ballots), at(state.challenge_ballots),
             state.sudden.ballots[seat] if state.sudden else None,
-            [i for i, o in enumerate(state.owners) if o == seat])
+            [i for i, o in enumerate(state.owners) if o == seat],
+            [[i for i, o in enumerate(r.owners) if o == seat] for r in state.history])
 
 
 def public_part(state: State) -> Any:
@@ -73,9 +77,11 @@ def public_part(state: State) -> Any:
             tuple(b is None for b in state.boxes))
     sudden = state.sudden and (state.sudden.tied, state.sudden.orange, state.sudden.blue,
                                state.sudden.queue, state.sudden.card, state.sudden.votes)
+    # A scored round shows only the Champion's owner (US-20).
+    history = tuple(replace(r, owners=(r.owners[r.champion - 1],)) for r in state.history)
     return (state.phase, state.round, state.pow_holder, state.discard, state.drawn,
             state.choices, state.challenge, state.challenge_vote, state.slots, state.winners,
-            state.votes, state.kept, state.history, state.discarded, state.challenge_discard,
+            state.votes, state.kept, history, state.discarded, state.challenge_discard,
             tuple(len(h) for h in state.hands), cast, sudden)
 
 
@@ -83,6 +89,26 @@ def hidden_part(state: State) -> Any:
     return (state.deck, state.hands, state.boxes, state.owners, state.hidden_discard,
             state.ballots, state.challenge_ballots, state.bets, state.challenge_deck,
             state.sudden and state.sudden.ballots)
+
+
+def leftovers(state: State, seat: int) -> list[str]:
+    """The seat's Box B Contenders this round that did not reach the slots."""
+    box = state.boxes[seat] if state.slots and state.boxes else None
+    return [] if box is None else [c for c in box[1] if c not in state.slots]
+
+
+def consistent(state: State, real: State) -> None:
+    """(c) Boxes, owners and hidden piles tell one story."""
+    if state.slots and None not in state.boxes:
+        owner = {c: s for s, b in enumerate(state.boxes) if b for c in (*b[0], *b[1])}
+        assert state.owners == tuple(owner[c] for c in state.slots)
+        assert all(set(b[0]) <= set(state.slots) for b in state.boxes if b)
+        if state.phase is Phase.DISCARD:
+            assert state.history[-1].owners == state.owners
+    for s in range(state.n):
+        assert set(leftovers(state, s)) <= set(state.hidden_discard[s])
+        assert (len(state.hidden_discard[s]) - len(leftovers(state, s))
+                == len(real.hidden_discard[s]) - len(leftovers(real, s)))
 
 
 def play_on(state: State, rng: random.Random) -> None:
@@ -109,6 +135,7 @@ def check(state: State, seat: int, rng: random.Random, stats: Counter[str]) -> N
     assert challenges(guess) == challenges(state)
     assert own_part(guess, seat) == own_part(state, seat)
     assert public_part(guess) == public_part(state)
+    consistent(guess, state)
     assert RULES.legal_actions(guess, seat) == RULES.legal_actions(state, seat)  # (d)
     if stats["checks"] % SPOT == 0 and state.phase not in (Phase.SETUP, Phase.OVER):  # (b)
         stats["hidden"] += 1

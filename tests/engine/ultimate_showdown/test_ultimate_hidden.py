@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from engine.games.ultimate_showdown import RULES
 from engine.protocol import Event
 
@@ -74,13 +76,80 @@ def test_a_match_vote_is_secret_then_revealed_with_the_result(ut):
     assert match["winner"] == 2 and match["vote"]["ballots"] == [2, 2, 1, 2]
 
 
-def test_determinize_keeps_the_view_and_resamples_the_hidden(ut):
+def _at(ut, phase: str):
+    """A 4-seat round 1 at the bets (one chip down), a match vote or the discards."""
     state = ut.decide(ut.to_bets(4), 1, {"type": "bet", "box": "champion", "slot": 4})
-    seen = RULES.view(state, 0)
-    hands = set()
-    for seed in range(10):
-        guess = RULES.determinize(state, 0, random.Random(seed))
-        assert RULES.view(guess, 0) == seen
-        assert guess.hands[0] == state.hands[0]
-        hands.add(guess.hands[1])
-    assert len(hands) > 1
+    if phase == "bet":
+        return state
+    state = ut.bet_all(ut.to_bets(4), ut.default_bets(4))
+    if phase == "match":
+        return ut.decide(ut.vote(state, [1] * 4), 2, {"type": "vote_match", "slot": 4})
+    return ut.decide(ut.bracket(state), 3, {"type": "discard", "cards": []})
+
+
+@pytest.mark.parametrize("phase", ["bet", "match", "discard"])
+def test_determinize_keeps_the_view_and_resamples_the_hidden(ut, phase):
+    state = _at(ut, phase)
+    assert str(state.phase) == phase
+    for seat in range(4):
+        seen = RULES.view(state, seat)
+        hands = set()
+        for seed in range(10):
+            guess = RULES.determinize(state, seat, random.Random(seed))
+            assert RULES.view(guess, seat) == seen
+            assert guess.hands[seat] == state.hands[seat]
+            hands.add(guess.hands[(seat + 1) % 4])
+        assert len(hands) > 1
+
+
+def _groups(state, seat):
+    """Who played which of the other seats' Contenders in the slots, into which box."""
+    return frozenset((o, box, c) for o in range(state.n) if o != seat
+                     for box in (0, 1) for c in state.boxes[o][box] if c in state.slots)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 8])
+def test_determinize_regroups_the_other_seats_face_down_contenders(ut, n):
+    """US-17, US-18: the slots show no owner and no box, so every grouping of the other
+    seats' Contenders (and Box A pick v promoted from Box B) is possible; the viewer's own
+    Contenders, boxes and leftovers stay, and the leftovers follow their new owner."""
+    state = ut.to_bets(n)
+    seat = 1
+    seen, groups, boxes_a = RULES.view(state, seat), set(), set()
+    for seed in range(60):
+        guess = RULES.determinize(state, seat, random.Random(seed))
+        assert RULES.view(guess, seat) == seen
+        assert guess.boxes[seat] == state.boxes[seat]
+        assert guess.hidden_discard[seat] == state.hidden_discard[seat]
+        assert [o == seat for o in guess.owners] == [o == seat for o in state.owners]
+        for o in range(n):
+            assert set(guess.boxes[o][0]) <= set(state.slots)
+            assert [len(b) for b in guess.boxes[o]] == [len(b) for b in state.boxes[o]]
+            left = [c for c in guess.boxes[o][1] if c not in state.slots]
+            assert set(left) <= set(guess.hidden_discard[o])
+        assert guess.owners == tuple(next(o for o in range(n) if c in (*guess.boxes[o][0],
+                                                                         *guess.boxes[o][1]))
+                                     for c in state.slots)
+        groups.add(_groups(guess, seat))
+        boxes_a.add(frozenset(c for o in range(n) if o != seat for c in guess.boxes[o][0]))
+    assert len(groups) > 20
+    if n in (3, 5):  # some of Box B stays out, so which slot Contenders were Box A varies
+        assert len(boxes_a) > 1
+
+
+def test_determinize_keeps_the_champions_scored_owner(ut):
+    """US-20: once the round is scored, everyone sees who played the Champion."""
+    state = _at(ut, "discard")
+    record = state.history[-1]
+    champion, owner = state.slots[record.champion - 1], state.owners[record.champion - 1]
+    seat = (owner + 1) % 4
+    assert RULES.view(state, seat)["history"][-1]["champion_owner"] == owner
+    groups = set()
+    for seed in range(60):
+        guess = RULES.determinize(state, seat, random.Random(seed))
+        assert RULES.view(guess, seat) == RULES.view(state, seat)
+        assert guess.owners[record.champion - 1] == owner
+        assert champion in (*guess.boxes[owner][0], *guess.boxes[owner][1])
+        assert guess.history[-1].owners == guess.owners
+        groups.add(_groups(guess, seat))
+    assert len(groups) > 10
