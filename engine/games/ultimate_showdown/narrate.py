@@ -113,9 +113,10 @@ def _match(rules: UltimateShowdownRules, slots: tuple[str, ...], vote: Vote,
 
     labels: dict[object, str] = {o: label(o) for o in vote.options}
     orange, blue = vote.options
+    won = vote.options.index(vote.winner)  # the winner's count first
     return [f"{STAGES[index].capitalize()}: {labels[orange]} (orange) v {labels[blue]} (blue).",
             _vote_words(vote, labels), *_pow_line(vote),
-            f"{labels[vote.winner]} wins {vote.counts[0]}-{vote.counts[1]}."]
+            f"{labels[vote.winner]} wins {vote.counts[won]}-{vote.counts[1 - won]}."]
 
 
 def _scored(rules: UltimateShowdownRules, record: RoundRecord) -> list[str]:

@@ -6,6 +6,7 @@ import pytest
 
 from engine.games.ultimate_showdown import RULES
 from engine.games.ultimate_showdown.state import Phase
+from engine.protocol import Event
 
 
 def test_the_game_lasts_five_rounds_of_one_challenge_and_seven_matches(ut):
@@ -129,6 +130,20 @@ def test_each_match_is_a_simultaneous_vote_the_majority_wins(ut):
     state = ut.vote(state, [2, 1, 2, 1, 2])
     assert state.winners == (2,)
     assert state.votes[0].counts == (2, 3)
+
+
+def test_the_narration_gives_the_winners_count_first(ut):
+    """US-28: "wins 3-1" whichever colour wins, the POW!'s double vote counted."""
+    state = ut.bet_all(ut.to_bets(4, pow_seat=1), ut.default_bets(4))
+
+    def told(ballots: list[int]) -> str:
+        before = ut.vote(state, ballots[:3])
+        event = Event.decision(3, {"type": "vote_match", "slot": ballots[3]})
+        return RULES.narrate(before, event)[-1]
+
+    assert told([2, 2, 1, 2]).endswith("#2 A Bull Moose wins 3-1.")
+    assert told([1, 1, 2, 1]).endswith("#1 An African Elephant wins 3-1.")
+    assert told([1, 2, 1, 2]) == "#2 A Bull Moose wins 3-2."
 
 
 def test_a_tie_goes_to_the_pow_holders_double_vote_and_the_marker_passes_right(ut):
