@@ -27,6 +27,8 @@ a test in tests/engine/ultimate_showdown/test_ultimate_ambiguities.py:
   the next tied player, and so on; each match flips the top Challenge card (front side,
   then the card goes to the bottom), everyone votes, the POW! breaks ties. Why: the rule
   names a two-player match; a ladder extends it, and seat order is a neutral choice.
+  Only the ladder's winner places first; every other tied player places equal second.
+  Why: the ladder decides only the winner; an early loser never meets the later ones.
 
 Further choices the rules leave open: seats are numbered to the right, so the POW!
 passes from seat s to seat s + 1; after round four nobody discards or draws (hands are

@@ -80,8 +80,15 @@ def test_us47_round_five_has_one_card_no_vote_and_the_leader_picks_its_side(ut):
 
 
 def test_us54_three_tied_players_play_a_ladder_in_seat_order(ut):
-    """US-54: covered in detail by test_three_tied_players_meet_in_a_ladder."""
+    """US-54: covered in detail by test_three_tied_players_meet_in_a_ladder. Every loser
+    of the ladder places equal second, whichever match it lost; the next score is fourth."""
     from dataclasses import replace
     state = ut.fill(ut.sides(ut.to_ultimate(5)))
     state = ut.finish_round(replace(state, history=()), [(1, 5, 3)] * 3 + [(8, 7, 6)] * 2)
     assert (state.sudden.orange, state.sudden.blue, state.sudden.queue) == (0, 1, (2,))
+    for target in (0, 0):  # seat 0 beats seat 1, then seat 2
+        for seat in range(5):
+            state = ut.decide(state, seat, {"type": "vote_player", "seat": target})
+    result = RULES.result(state)
+    assert result.winners == (0,) and not result.draw
+    assert result.placements == (1, 2, 2, 4, 4)
