@@ -50,7 +50,8 @@ Decisions on the rulebook's open questions, one line of why each:
   Save die adds its value when it shows the Breakout die's skill. Only team-mates of the
   defender may Save (nobody else has a reason to).
 - SH-068: "combine their turn roll" is a shared win: the pair takes the turn together,
-  both draw a card, the first plays (a Finish resolves), then the second. Bump Out and
+  both draw a card, the first plays (a Finish resolves), then the second, whose part
+  starts as a turn does: a count-out (SH-038) is checked for them then. Bump Out and
   Double Team are never in force in the same match type, so they never meet.
 - SH-069: disqualification is outside interference: where DQ is in force and Protecting
   is not, a player may stop a card played between two other players (`interfere`); the

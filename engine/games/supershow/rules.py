@@ -710,11 +710,14 @@ class SupershowRules(BaseRules[State]):
         self._step_done(s)
 
     def _step_done(self, s: State) -> None:
-        """One play (or bury) of the turn is over: the next one, or a turn roll (SH-026)."""
-        if s.plan:
-            s.plan.pop(0)
+        """One play (or bury) of the turn is over: the next one, or a turn roll (SH-026).
+        The second partner's part of a Double Team starts as a turn does (SH-038/075: a
+        count-out is checked for them too)."""
+        done = s.plan.pop(0).seat if s.plan else None
         s.plan = [st for st in s.plan if st.targets]
         s.phase, s.then = Phase.EFFECTS, (Phase.TURN if s.plan else Phase.ROLL)
+        if s.plan and s.plan[0].seat != done:
+            s.then = Phase.START
 
     # -- the automatic steps -----------------------------------------------------------
     def _advance(self, s: State) -> None:

@@ -424,6 +424,23 @@ def test_a_double_team_finish_resolves_before_the_partner_plays() -> None:
     assert {"type": "play", "card": "A02", "target": 2} in legal(s, 0)
 
 
+@pytest.mark.parametrize("match_type", ["triple_threat_first_fall",
+                                        "triple_threat_elimination"])
+def test_a_double_team_partner_without_cards_is_counted_out_at_the_start_of_their_part(
+        match_type: str) -> None:
+    """SH-038/075 (SH-073: count-outs switched on in the Elimination): Ox 6 and Mira 8 roll
+    TECHNIQUE and Double Team Knot; Ox has no hand and no deck, so once Mira's part is
+    over, Ox's part starts with a win by count-out, as a turn roll won alone would."""
+    s = mbuild(match_type, [(), (1,), (1,)], phase=Phase.ROLL, plan=[], count_outs=True,
+               rest=False, decks={1: (5, 6), 2: (5, 6)})
+    s = dice(s, "technique", "technique", "submission")
+    s = do(s, 1, {"type": "double_team"})
+    assert s.phase is Phase.TURN and s.active == 1  # Mira holds cards: her part goes on
+    s = do(s, 1, {"type": "pass"})
+    assert s.phase is Phase.OVER and s.end_reason == "count_out"
+    assert RULES.result(s).winners == (0,)
+
+
 def test_equal_double_team_values_let_the_lower_seat_play_first() -> None:
     """SH-077 decision: Ox and Mira both roll STRIKE for 9; Knot's 10 would win."""
     s = roll("triple_threat_first_fall", "strike", "strike", "submission")
