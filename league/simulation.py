@@ -151,6 +151,8 @@ def _sample_competitors(rng: random.Random, seats: int, options: Mapping[str, An
     pools = [every] * seats
     if match_type in ("handicap", "tag_team"):
         pools[0] = pools[1] = of_kind("single")  # SH-082/090: the team of two
+    if match_type == "handicap":
+        pools[2] = of_kind("single")  # SH-082: the lone player runs a single too
     ringside = options.get("ringside")
     if match_type == "tag_team":
         # SH-090/096 decision: the lone third seat runs a printed Tag Team, or a single

@@ -151,10 +151,14 @@ def _referee(value: Any, comps: Sequence[str]) -> str | None:
 
 
 def _check_singles(match_type: str, keys: Sequence[str]) -> None:
-    """SH-082/090: each player of the team of two runs one single Competitor."""
-    if any(CATALOG.competitors[key].kind != "single" for key in keys):
+    """SH-082/090: each player of the team of two runs one single Competitor; SH-082: so
+    does the Handicap's lone player ("1 player using a single Competitor")."""
+    if any(CATALOG.competitors[key].kind != "single" for key in keys[:2]):
         raise IllegalAction("bad_option", f"In a {match_type} match each player of the team "
                                           "of two runs a single Competitor.")
+    if match_type == "handicap" and CATALOG.competitors[keys[2]].kind != "single":
+        raise IllegalAction("bad_option", "In a handicap match the lone player runs a single "
+                                          "Competitor too.")
 
 
 def _check_tag_team(key: str, partner: str | None) -> None:
@@ -207,7 +211,10 @@ class SupershowRules(BaseRules[State]):
             return self._start_birdcage(resolved, n_seats)
         comps = resolved["competitors"]
         if comps == list(DEFAULT_COMPETITORS) and n_seats > 2:
-            comps = [sorted(CATALOG.competitors)[i] for i in range(n_seats)]
+            pool = sorted(CATALOG.competitors)
+            if mtype.key == "handicap":  # SH-082: three single Competitors
+                pool = [k for k in pool if CATALOG.competitors[k].kind == "single"]
+            comps = pool[:n_seats]
         if (not isinstance(comps, list | tuple) or len(comps) != n_seats
                 or not all(isinstance(k, str) and k in CATALOG.competitors for k in comps)):
             raise IllegalAction("bad_option", f"Option 'competitors' must list {n_seats} of "
@@ -227,7 +234,7 @@ class SupershowRules(BaseRules[State]):
         referee = _referee(resolved["referee"], comps)
         ringside = _ringside(resolved["ringside"], comps, resolved["ringside_kind"])
         if mtype.key in ("handicap", "tag_team"):
-            _check_singles(mtype.key, comps[:2])  # SH-082/090: the team of two
+            _check_singles(mtype.key, comps)  # SH-082/090: the team of two (and lone)
         if mtype.key == "tag_team":
             _check_tag_team(comps[2], ringside[2] if ringside else None)
         teams = mtype.teams or ()

@@ -72,9 +72,10 @@ def options_for(match_type: str, seed: int, rng: random.Random) -> tuple[dict, i
                      "competitors": [rng.choice(KEYS) for _ in range(n)],
                      "turn_limit": 10 + seed % 60}
     if match_type in ("handicap", "tag_team"):
-        # SH-082/090: the team of two runs single Competitors.
+        # SH-082/090: the team of two runs single Competitors (in a Handicap, all three).
         singles = [k for k in KEYS if CATALOG.competitors[k].kind == "single"]
-        options["competitors"][:2] = [rng.choice(singles) for _ in range(2)]
+        picked = 3 if match_type == "handicap" else 2
+        options["competitors"][:picked] = [rng.choice(singles) for _ in range(picked)]
     if seed % 7 == 2 and not mtype.birdcage:
         options["ringside"] = [next(k for k in KEYS if k != c) for c in options["competitors"]]
     if match_type == "tag_team":

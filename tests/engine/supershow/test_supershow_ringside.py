@@ -65,11 +65,16 @@ def test_ringside_companions_must_be_another_competitor_of_the_kind_allowed() ->
                                                 "marsh_kings"]}, 3),  # SH-090
     ({"match_type": "handicap", "competitors": ["ox_valdane", "lighthouse_keepers",
                                                 "mira_quickstep"]}, 3),  # SH-082
+    ({"match_type": "handicap", "competitors": ["ox_valdane", "mira_quickstep",
+                                                "twin_turbines"]}, 3),  # SH-082: lone
+    ({"match_type": "handicap", "competitors": ["ox_valdane", "mira_quickstep",
+                                                "marsh_kings"]}, 3),  # SH-082: lone
 ])
 def test_options_the_rulebook_rules_out_are_refused_at_the_start(options: dict,
                                                                  seats: int) -> None:
-    """SH-126 (the Referee is an extra Competitor), SH-112, SH-082/090. A Birdcage took a
-    referee of any value and crashed at its first view; the others played on."""
+    """SH-126 (the Referee is an extra Competitor), SH-112, SH-082/090 (the Handicap's
+    lone player runs a single Competitor too). A Birdcage took a referee of any value and
+    crashed at its first view; the others played on."""
     with pytest.raises(IllegalAction) as error:
         RULES.start(options, seats)
     assert error.value.code == "bad_option"
