@@ -137,9 +137,10 @@ def _ringside(value: Any, comps: Sequence[str], kind: str) -> tuple[str | None, 
     return tuple(value)
 
 
-def _referee(value: Any, comps: Sequence[str]) -> str | None:
-    """SH-126: the Special Guest Referee is an extra Competitor, not one in the match (its
-    Gimmick would count twice for that seat)."""
+def _referee(value: Any, comps: Sequence[str],
+             companions: Sequence[str | None] = ()) -> str | None:
+    """SH-126: the Special Guest Referee is an extra Competitor, not one in the match nor a
+    seat's ringside companion (SH-128) (its Gimmick would count twice for that seat)."""
     if value is None:
         return None
     if not isinstance(value, str) or value not in CATALOG.competitors:
@@ -147,6 +148,9 @@ def _referee(value: Any, comps: Sequence[str]) -> str | None:
     if value in comps:
         raise IllegalAction("bad_option", "The Special Guest Referee is an extra Competitor, "
                                           "not one in the match.")
+    if value in companions:
+        raise IllegalAction("bad_option", "The Special Guest Referee is an extra Competitor, "
+                                          "not a ringside companion.")
     return value
 
 
@@ -231,8 +235,8 @@ class SupershowRules(BaseRules[State]):
             given = decks_opt[seat] if decks_opt else None
             decks.append(CATALOG.competitors[key].deck if given is None
                          else build_deck(key, given))
-        referee = _referee(resolved["referee"], comps)
         ringside = _ringside(resolved["ringside"], comps, resolved["ringside_kind"])
+        referee = _referee(resolved["referee"], comps, ringside)
         if mtype.key in ("handicap", "tag_team"):
             _check_singles(mtype.key, comps)  # SH-082/090: the team of two (and lone)
         if mtype.key == "tag_team":

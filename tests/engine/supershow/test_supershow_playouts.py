@@ -85,8 +85,9 @@ def options_for(match_type: str, seed: int, rng: random.Random) -> tuple[dict, i
         if "ringside" in options:
             options["ringside"][2] = None
     if seed % 5 == 1:
-        # SH-126: an extra Competitor, not one in the match
-        options["referee"] = rng.choice([k for k in KEYS if k not in options["competitors"]])
+        # SH-126: an extra Competitor, not one in the match nor a ringside companion
+        taken = options["competitors"] + options.get("ringside", [])
+        options["referee"] = rng.choice([k for k in KEYS if k not in taken])
     if seed % 3 == 0:
         options["count_outs"] = "off" if mtype.birdcage else rng.choice(["on", "off"])  # SH-112
     if seed % 4 == 0:

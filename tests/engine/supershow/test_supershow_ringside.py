@@ -57,6 +57,7 @@ def test_ringside_companions_must_be_another_competitor_of_the_kind_allowed() ->
 
 @pytest.mark.parametrize(("options", "seats"), [
     ({"referee": "ox_valdane"}, 2),  # Ox is in the match (the default pair)
+    ({"referee": "professor_knot", "ringside": [None, "professor_knot"]}, 2),  # SH-128
     ({"match_type": "birdcage", "referee": "nobody"}, 3),
     ({"match_type": "birdcage", "referee": 5}, 3),
     ({"match_type": "birdcage", "count_outs": "on"}, 4),  # SH-112: no count-outs
@@ -72,9 +73,10 @@ def test_ringside_companions_must_be_another_competitor_of_the_kind_allowed() ->
 ])
 def test_options_the_rulebook_rules_out_are_refused_at_the_start(options: dict,
                                                                  seats: int) -> None:
-    """SH-126 (the Referee is an extra Competitor), SH-112, SH-082/090 (the Handicap's
-    lone player runs a single Competitor too). A Birdcage took a referee of any value and
-    crashed at its first view; the others played on."""
+    """SH-126 (the Referee is an extra Competitor, not one in the match nor a seat's
+    ringside companion, SH-128: its Gimmick would count twice), SH-112, SH-082/090 (the
+    Handicap's lone player runs a single Competitor too). A Birdcage took a referee of any
+    value and crashed at its first view; the others played on."""
     with pytest.raises(IllegalAction) as error:
         RULES.start(options, seats)
     assert error.value.code == "bad_option"
