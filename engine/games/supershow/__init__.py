@@ -48,13 +48,17 @@ Decisions on the rulebook's open questions, one line of why each:
   lists are the official rules, the general threshold sentence contradicts them.
 - SH-064: a Saver joins once per Finish and rolls with each of its Breakout Rolls; a
   Save die adds its value when it shows the Breakout die's skill. Only team-mates of the
-  defender may Save (nobody else has a reason to).
+  defender may Save (nobody else has a reason to), and, in a Triple Threat, the
+  finisher's Double Team partner (SH-067: "you may still ... SAVE the other player"),
+  unless they Teamed Up on that Finish (they cannot be on both sides of it).
 - SH-068: "combine their turn roll" is a shared win: the pair takes the turn together,
   both draw a card, the first plays (a Finish resolves), then the second, whose part
   starts as a turn does: a count-out (SH-038) is checked for them then. Bump Out and
   Double Team are never in force in the same match type, so they never meet.
 - SH-069: disqualification is outside interference: where DQ is in force and Protecting
-  is not, a player may stop a card played between two other players (`interfere`); the
+  is not, a player may stop a card played between two other players (`interfere`),
+  except a Double Team partner's card: the partner Protects the third player from it
+  (SH-067, in a First Fall too; no DQ, and the Protector buries the hand, SH-063); the
   card is stopped, the Stop card is thrown out to its discard pile and the interferer is
   disqualified: eliminated in an Elimination match, else their side loses the match
   (a team is one side, as SH-100 has it). The organizer's `dq` option can switch it on or
@@ -105,7 +109,8 @@ Further engine decisions:
   the eliminated.
 - Stop window: who is asked depends only on public facts, never on a hand, so that
   being asked reveals nothing about it. The target is asked whenever they hold any card,
-  even without a matching Stop; then, in seat order, every team-mate of the target where
+  even without a matching Stop; then the card's player's Double Team partner, who
+  Protects (SH-067); then, in seat order, every team-mate of the target where
   Protecting is in force (SH-063), or every player on neither side where DQ is
   (interference, SH-069), again whenever they hold any card. A seat without a matching
   Stop has one action, the decline (`no_stop`), narrated as any other decline.

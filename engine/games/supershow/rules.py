@@ -380,6 +380,8 @@ class SupershowRules(BaseRules[State]):
     def _stop_role(self, s: State, seat: int) -> ActionType:
         if seat == s.target:
             return ActionType.STOP
+        if seat in s.partners and s.active in s.partners:
+            return ActionType.PROTECT  # SH-067: a Double Team partner's card
         assert s.target is not None
         if s.team(seat) == s.team(s.target):
             return ActionType.PROTECT
@@ -650,6 +652,9 @@ class SupershowRules(BaseRules[State]):
         _say(s, f"{who(s, f.seat)} rolls {main.skill.upper()} for a Finish Roll of "
                 f"{f.roll.value}.")
         f.asking = [m for m in s.mates(f.target)] if self.mtype(s).save else []
+        if f.seat in s.partners:  # SH-067: the finisher's Double Team partner may Save
+            f.asking += [p for p in s.partners if p in s.live and p not in f.team_ups
+                         and s.team(p) not in (s.team(f.seat), s.team(f.target))]
         s.phase = Phase.SAVE if f.asking else Phase.BREAKOUT
 
     def _breakout_roll(self, s: State, dice: list[Die]) -> None:
@@ -727,6 +732,8 @@ class SupershowRules(BaseRules[State]):
         done = s.plan.pop(0).seat if s.plan else None
         s.plan = [st for st in s.plan if st.targets]
         s.phase, s.then = Phase.EFFECTS, (Phase.TURN if s.plan else Phase.ROLL)
+        if not s.plan:
+            s.partners = ()
         if s.plan and s.plan[0].seat != done:
             s.then = Phase.START
 
@@ -877,8 +884,9 @@ class SupershowRules(BaseRules[State]):
         _say(s, f"{who(s, seat)} plays {s.card(act.card).label}{against}.")
 
     def _third_parties(self, s: State, seat: int, target: int) -> list[int]:
-        """Who else may stop the card: the target's team-mates where Protecting is in force
-        (SH-063), anyone not on either side where DQ is (interference, SH-069).
+        """Who else may stop the card: the Double Team partner of its player, who Protects
+        the target (SH-067); the target's team-mates where Protecting is in force (SH-063),
+        anyone not on either side where DQ is (interference, SH-069).
 
         Only public facts decide it (match type, teams, DQ, who is live), never a hand:
         every such player is asked in seat order, and one holding no matching Stop has
@@ -886,11 +894,13 @@ class SupershowRules(BaseRules[State]):
         empty hand (its size is public) is passed over as the target's is (`_advance`)."""
         mtype = self.mtype(s)
         others = [o for o in s.live if o not in (seat, target) and s.team(o) != s.team(seat)]
+        partner = [o for o in others if seat in s.partners and o in s.partners]
+        others = [o for o in others if o not in partner]
         if mtype.protect:
-            return [o for o in others if s.team(o) == s.team(target)]
+            return partner + [o for o in others if s.team(o) == s.team(target)]
         if s.dq:
-            return [o for o in others if s.team(o) != s.team(target)]
-        return []
+            return partner + [o for o in others if s.team(o) != s.team(target)]
+        return partner
 
     def _do_bury(self, s: State, seat: int, act: Action) -> None:
         """SH-023/024: the turn is spent burying one card from the discard pile."""
@@ -1044,6 +1054,7 @@ class SupershowRules(BaseRules[State]):
         for m in (first, second):
             self._draw(s, m, 1)
         s.plan = [Step(first, targets), Step(second, targets)]
+        s.partners = (first, second)
         s.active = first
         s.phase = Phase.START
 
@@ -1292,11 +1303,11 @@ class SupershowRules(BaseRules[State]):
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         """A state `seat` cannot tell apart (view.determinize resamples the hidden cards).
 
-        Who is asked to stop a card (the target, then Protecting team-mates, SH-063, or
-        interfering bystanders, SH-069) follows from public facts only, never from a
-        hand, so being asked says nothing about the cards held: the hands are dealt
-        again freely and `stoppers` stays exactly the real one (view.determinize clones
-        it).
+        Who is asked to stop a card (the target, then a Protecting Double Team partner,
+        SH-067, Protecting team-mates, SH-063, or interfering bystanders, SH-069) follows
+        from public facts only, never from a hand, so being asked says nothing about the
+        cards held: the hands are dealt again freely and `stoppers` stays exactly the real
+        one (view.determinize clones it).
         """
         return views.determinize(state, seat, rng)
 

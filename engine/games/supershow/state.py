@@ -210,6 +210,7 @@ class State:
     active: int | None = None  # whose turn it is
     plan: list[Step] = field(default_factory=list)  # this turn's plays, the current first
     offer: tuple[int, ...] = ()  # a Double Team pair being asked, or tied team-mates
+    partners: tuple[int, ...] = ()  # the Double Team pair taking this turn (SH-067/068)
     out: list[int] = field(default_factory=list)  # eliminated seats, in order
     entrants: tuple[int, ...] = ()  # Birdcage: each seat's entrant number (1 first)
     waiting: list[int] = field(default_factory=list)  # Birdcage: not yet entered, in order

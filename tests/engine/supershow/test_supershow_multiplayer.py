@@ -441,6 +441,62 @@ def test_a_double_team_partner_without_cards_is_counted_out_at_the_start_of_thei
     assert RULES.result(s).winners == (0,)
 
 
+@pytest.mark.parametrize("match_type", ["triple_threat_first_fall",
+                                        "triple_threat_elimination"])
+def test_a_double_team_partner_may_protect_the_third_player_from_the_partners_card(
+        match_type: str) -> None:
+    """SH-067 (SH-069 decision: a Double Team partner Protects, never interferes): Ox 6 and
+    Mira 8 roll TECHNIQUE and Double Team Knot; Mira plays Lead Technique #8 on Knot, who
+    does not stop it; Ox may still stop it with #11 (STOP: Lead Technique) and PROTECT
+    Knot, burying his hand (SH-063), with no disqualification; then Ox's part begins."""
+    s = mbuild(match_type, [(11,), (8,), (1,)], phase=Phase.ROLL, plan=[])
+    s = dice(s, "technique", "technique", "submission")
+    s = do(s, 1, {"type": "double_team"})
+    s = do(s, 1, {"type": "play", "card": "B08", "target": 2})
+    s = do(s, 2, {"type": "no_stop"})
+    assert s.phase is Phase.STOP and RULES.pending(s).seats == (0,)
+    assert {"type": "protect", "card": "A11"} in legal(s, 0)
+    assert refused(s, 0, {"type": "interfere", "card": "A11"}) == "wrong_role"
+    s = do(s, 0, {"type": "protect", "card": "A11"})
+    assert "B08" in s.players[1].discard and s.players[2].in_play[1] == []
+    assert s.players[0].hand == [] and s.out == [] and s.phase is Phase.TURN
+    assert s.active == 0 and s.plan == [Step(0, (2,))]
+    s = do(s, 0, {"type": "pass"})  # Ox's hand went under his deck: nothing to play
+    assert s.partners == () and s.phase is Phase.ROLL
+
+
+def test_a_double_team_partner_may_save_the_third_player() -> None:
+    """SH-067 (SH-064 decision): Mira hits her Finish on Knot during the Ox+Mira Double
+    Team; Ox may still SAVE Knot: his STRIKE 9 adds to Knot's STRIKE 5 to break out."""
+    s = mbuild("triple_threat_first_fall", [(2,), (28,), (1,)], phase=Phase.ROLL, plan=[],
+               in_play={(1, 2): (1, 13)})
+    s = dice(s, "technique", "technique", "submission")
+    s = do(s, 1, {"type": "double_team"})
+    s = do(s, 1, {"type": "play", "card": "B28", "target": 2})
+    s = do(do(s, 2, {"type": "no_stop"}), 0, {"type": "no_stop"})
+    s = dice(s, "agility")  # Mira 10
+    assert s.phase is Phase.SAVE and RULES.pending(s).seats == (0,)
+    s = do(s, 0, {"type": "save"})
+    s = dice(s, "strike", "strike")  # Knot 5 + Ox 9
+    assert s.finish is None and s.phase is Phase.TURN and s.active == 0
+
+
+def test_a_double_team_partner_who_teamed_up_is_not_asked_to_save() -> None:
+    """SH-058/067: in the Elimination the partner is asked to Team Up first; once on the
+    finisher's side of the Finish Roll, they are not asked to Save its target too."""
+    s = mbuild("triple_threat_elimination", [(2,), (28,), (1,)], phase=Phase.ROLL, plan=[],
+               in_play={(1, 2): (1, 13)})
+    s = dice(s, "technique", "technique", "submission")
+    s = do(s, 1, {"type": "double_team"})
+    s = do(s, 1, {"type": "play", "card": "B28", "target": 2})
+    s = do(do(s, 2, {"type": "no_stop"}), 0, {"type": "no_stop"})
+    assert s.phase is Phase.TEAM_UP and RULES.pending(s).seats == (0,)
+    declined = dice(do(s, 0, {"type": "no_team_up"}), "agility")
+    assert declined.phase is Phase.SAVE and RULES.pending(declined).seats == (0,)
+    s = dice(do(s, 0, {"type": "team_up"}), "agility", "agility")
+    assert s.phase is Phase.BREAKOUT and s.finish is not None and s.finish.savers == []
+
+
 def test_equal_double_team_values_let_the_lower_seat_play_first() -> None:
     """SH-077 decision: Ox and Mira both roll STRIKE for 9; Knot's 10 would win."""
     s = roll("triple_threat_first_fall", "strike", "strike", "submission")
