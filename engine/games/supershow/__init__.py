@@ -53,7 +53,9 @@ Decisions on the rulebook's open questions, one line of why each:
   unless they Teamed Up on that Finish (they cannot be on both sides of it).
 - SH-068: "combine their turn roll" is a shared win: the pair takes the turn together,
   both draw a card, the first plays (a Finish resolves), then the second, whose part
-  starts as a turn does: a count-out (SH-038) is checked for them then. Bump Out and
+  starts as a turn does: a count-out (SH-038) is checked for them then, and each
+  partner's "when you win a turn roll" Gimmicks fire at the start of their own part,
+  the partners not being each other's opponents for that turn. Bump Out and
   Double Team are never in force in the same match type, so they never meet.
 - SH-069: disqualification is outside interference: where DQ is in force and Protecting
   is not, a player may stop a card played between two other players (`interfere`),

@@ -635,7 +635,9 @@ class SupershowRules(BaseRules[State]):
                       if len(team) > 1 else
                       f"{who(s, seat)} has no cards in hand or deck: a win by count-out!")
             return
-        self._trigger(s, seat, Trigger.TURN_WON, s.opponents(seat))
+        # SH-041/068: each Double Team partner won the roll; partners are not opponents.
+        against = [o for o in s.opponents(seat) if o not in s.partners]
+        self._trigger(s, seat, Trigger.TURN_WON, against)
         s.phase, s.then = Phase.EFFECTS, Phase.TURN
 
     def _finish_roll(self, s: State, dice: list[Die]) -> None:

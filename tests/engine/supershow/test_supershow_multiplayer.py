@@ -497,6 +497,22 @@ def test_a_double_team_partner_who_teamed_up_is_not_asked_to_save() -> None:
     assert s.phase is Phase.BREAKOUT and s.finish is not None and s.finish.savers == []
 
 
+def test_turn_won_gimmicks_fire_for_both_partners_not_against_each_other() -> None:
+    """SH-041/126 with the SH-068 decision (a shared win of the turn roll): the Special
+    Guest Referee Marsh Kings ("When you win a turn roll, your opponent flips 1 card")
+    fires at the start of Mira's part and again of Ox's; only Knot, the third player, is
+    their opponent: the partners never flip for each other."""
+    s = mbuild("triple_threat_first_fall", [(2,), (1,), (1,)], phase=Phase.ROLL, plan=[])
+    s.referee = "marsh_kings"
+    s = dice(s, "technique", "technique", "submission")  # Ox 6, Mira 8 vs Knot 10
+    s = do(s, 1, {"type": "double_team"})
+    assert [len(p.discard) for p in s.players] == [0, 0, 1]
+    s = do(s, 1, {"type": "play", "card": "B01", "target": 2})
+    s = do(do(s, 2, {"type": "no_stop"}), 0, {"type": "no_stop"})
+    assert s.phase is Phase.TURN and s.active == 0
+    assert [len(p.discard) for p in s.players] == [0, 0, 2]
+
+
 def test_equal_double_team_values_let_the_lower_seat_play_first() -> None:
     """SH-077 decision: Ox and Mira both roll STRIKE for 9; Knot's 10 would win."""
     s = roll("triple_threat_first_fall", "strike", "strike", "submission")
