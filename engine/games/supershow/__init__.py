@@ -92,15 +92,16 @@ Decisions on the rulebook's open questions, one line of why each:
 - SH-118: each player takes exactly one card from an opened pile and the rest is set
   aside, so every deck keeps one card of each number (SH-050) whatever the player count;
   the opener of the next pile moves one entrant to the right each time (entrant 2 first).
-- SH-120: the meter rises every six turn rolls until its eight cards are in play, whether
-  or not an entrant is still waiting; each card's Finish and Breakout modifiers apply
-  from then on.
+- SH-120: the meter rises every six turn rolls (after rolls 6, 12, 18, ...) until its
+  eight cards are in play, whether or not an entrant is still waiting; each card's Finish
+  and Breakout modifiers apply from then on.
 - SH-123: an entrant draws three cards (an opening hand) and gets +2 on its first turn
   roll, as our meter cards say; the last two cards bring no one.
 - SH-124/125: in the Birdcage a disqualified interferer is eliminated too (DQ is in
   force); the last one standing wins only once nobody is waiting to enter. A player left
   alone inside while entrants wait does not roll against nobody: the next entrant comes in
-  at once, the Birdcage Crowd Meter rising as at any entry.
+  at once, the Birdcage Crowd Meter rising as at any entry; that extra rise leaves the
+  six-roll schedule (SH-120) where it was.
 
 Further engine decisions:
 

@@ -769,16 +769,22 @@ class SupershowRules(BaseRules[State]):
     def _entry_due(self, s: State) -> bool:
         """SH-120: every six turn rolls the Birdcage Crowd Meter rises by one; and (SH-124
         decision) at once when a single player is left inside while entrants wait, who
-        would otherwise roll against nobody."""
+        would otherwise roll against nobody (that rise does not move the six-roll
+        schedule)."""
         meter = CATALOG.birdcage_meter
         return (self.mtype(s).birdcage and s.crowd < len(meter)
-                and (s.turn_rolls >= ENTRY_ROLLS * (s.crowd + 1)
-                     or (bool(s.waiting) and len(s.live) < 2)))
+                and (self._rise_due(s) or (bool(s.waiting) and len(s.live) < 2)))
+
+    def _rise_due(self, s: State) -> bool:
+        """SH-120: the six-roll schedule's next rise (after turn rolls 6, 12, 18, ...)."""
+        return s.turn_rolls >= ENTRY_ROLLS * (s.rises + 1)
 
     def _enter(self, s: State) -> None:
         """SH-120/121: the meter rises; the lowest waiting entrant comes in, draws and
         gets the card's bonus on the first turn roll."""
         card = CATALOG.birdcage_meter[s.crowd]
+        if self._rise_due(s):
+            s.rises += 1
         s.crowd += 1
         _say(s, f"The Birdcage Crowd Meter rises: {card.name}.")
         if not s.waiting:

@@ -229,6 +229,7 @@ class State:
     then: Phase = Phase.ROLL  # where to go once the tasks are done
     finish: FinishAttempt | None = None
     crowd: int = 0  # Crowd Meter cards in play
+    rises: int = 0  # Birdcage: meter rises of the six-roll schedule so far (SH-120)
     winners: tuple[int, ...] = ()
     end_reason: EndReason | None = None
     journal: list[str] = field(default_factory=list)  # public sentences of the last event

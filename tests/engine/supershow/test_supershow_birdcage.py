@@ -141,6 +141,37 @@ def test_a_breakout_does_not_raise_the_birdcage_meter() -> None:
     assert len(s.players[2].hand) == CATALOG.birdcage_meter[0].entrant_draw
 
 
+def test_an_entry_forced_early_leaves_the_six_roll_schedule_where_it_was() -> None:
+    """SH-120 decision (the meter rises every six turn rolls) with the SH-124 decision
+    (an entrant comes in at once when one player is left inside): in a 4-seat Birdcage,
+    entrant 2 is eliminated at turn roll 3, so entrant 3 comes in at once (meter 1); the
+    sixth roll still brings entrant 4 in (meter 2), and the twelfth raises the meter."""
+    s = drafted(4).clone()
+    s.turn_rolls, s.phase, s.active = 3, Phase.TURN, 0
+    s.plan = [Step(0, (1,))]
+    s.players[0].in_play[1] = ["A01", "A13"]
+    for cid in ("A01", "A13", "A28"):
+        for pile in (s.players[0].deck, s.players[0].hand):
+            if cid in pile:
+                pile.remove(cid)
+    s.players[0].hand.append("A28")
+    s = do(s, 0, {"type": "play", "card": "A28", "target": 1})
+    while RULES.pending(s).kind is PendingKind.DECISION:
+        seat = RULES.pending(s).seats[0]
+        s = do(s, seat, {"type": "no_team_up"} if s.phase is Phase.TEAM_UP
+               else {"type": "no_stop"})
+    top = max(CATALOG.competitors[s.competitors[0]].skills.items(), key=lambda kv: kv[1])[0]
+    low = min(CATALOG.competitors[s.competitors[1]].skills.items(), key=lambda kv: kv[1])[0]
+    s = dice(s, str(top))
+    for _ in range(3):
+        s = dice(s, str(low))
+    assert s.out == [1] and s.live == [0, 2] and s.waiting == [3] and s.crowd == 1
+    for rolls, crowd, waiting in ((5, 1, [3]), (6, 2, []), (11, 2, []), (12, 3, [])):
+        later = dataclasses.replace(s, turn_rolls=rolls).clone()
+        RULES._advance(later)  # the entry comes as the next turn roll is due
+        assert (later.crowd, later.waiting) == (crowd, waiting), rolls
+
+
 def test_nobody_ever_rolls_alone_in_the_birdcage() -> None:
     """SH-124 decision: whenever a turn roll is made, at least two are inside to make it."""
     rolls_alone = 0
