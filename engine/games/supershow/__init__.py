@@ -19,7 +19,9 @@ Decisions on the rulebook's open questions, one line of why each:
   player's chain and `per` counts: "the Stop card played goes into play".
 - SH-025: with an empty discard pile a player may still end the turn ("pass"); with cards
   there, ending the turn without a play means burying one: otherwise a hand with no
-  playable card would leave no legal action.
+  playable card would leave no legal action. A player who already played a card this
+  turn (the lone Handicap or Tag Team player, SH-087/094: "may play 1 card vs each
+  opponent") may end it without the next play and without a bury.
 - SH-027: a bury (or pass) is followed by a turn roll like a play; after a successful
   Breakout a turn roll decides the next turn: every turn ends in a roll.
 - SH-034: a Breakout Roll is valued with the defender's own rating for the rolled skill,

@@ -362,7 +362,7 @@ class SupershowRules(BaseRules[State]):
                 for c in sorted(me.hand) for t in s.plan[0].targets
                 if allowed[s.card(c).type](t)]
         acts += [Action(ActionType.BURY, c) for c in sorted(me.discard)]
-        if not me.discard:
+        if not me.discard or s.played_once:  # SH-025 decision; SH-087/094: played already
             acts.append(Action(ActionType.PASS))
         if self._may_mulligan(s, seat):
             acts.append(Action(ActionType.MULLIGAN))
@@ -734,6 +734,7 @@ class SupershowRules(BaseRules[State]):
         done = s.plan.pop(0).seat if s.plan else None
         s.plan = [st for st in s.plan if st.targets]
         s.phase, s.then = Phase.EFFECTS, (Phase.TURN if s.plan else Phase.ROLL)
+        s.played_once = bool(s.plan) and s.plan[0].seat == done  # the lone player's next
         if not s.plan:
             s.partners = ()
         if s.plan and s.plan[0].seat != done:
@@ -920,8 +921,12 @@ class SupershowRules(BaseRules[State]):
         self._end_turn(s, seat)
 
     def _do_pass(self, s: State, seat: int, act: Action) -> None:
-        """SH-025 decision: with an empty discard pile the turn may end without a play."""
-        _say(s, f"{who(s, seat)} has nothing to bury and ends the turn.")
+        """SH-025 decision: with an empty discard pile the turn may end without a play;
+        SH-087/094: once a card is played, the lone player's next play is optional."""
+        if s.played_once:
+            _say(s, f"{who(s, seat)} ends the turn.")
+        else:
+            _say(s, f"{who(s, seat)} has nothing to bury and ends the turn.")
         self._end_turn(s, seat)
 
     def _end_turn(self, s: State, seat: int) -> None:
@@ -1228,7 +1233,8 @@ class SupershowRules(BaseRules[State]):
         if act.type is ActionType.BURY:
             raise IllegalAction("card_not_in_discard", f"{act.card!r} is not in your discard pile.")
         if act.type is ActionType.PASS:
-            raise IllegalAction("must_bury", "With cards in your discard pile you must bury one.")
+            raise IllegalAction("must_bury", "With cards in your discard pile you must bury one "
+                                             "unless you played a card this turn.")
         if act.type is ActionType.MULLIGAN:
             raise IllegalAction("no_mulligan", "A Mulligan is only for your first turn, once, "
                                                "with no Lead in hand.")

@@ -211,6 +211,7 @@ class State:
     plan: list[Step] = field(default_factory=list)  # this turn's plays, the current first
     offer: tuple[int, ...] = ()  # a Double Team pair being asked, or tied team-mates
     partners: tuple[int, ...] = ()  # the Double Team pair taking this turn (SH-067/068)
+    played_once: bool = False  # the player on turn already played a card this turn
     out: list[int] = field(default_factory=list)  # eliminated seats, in order
     entrants: tuple[int, ...] = ()  # Birdcage: each seat's entrant number (1 first)
     waiting: list[int] = field(default_factory=list)  # Birdcage: not yet entered, in order

@@ -282,6 +282,24 @@ def test_the_lone_player_draws_two_and_plays_against_each_opponent() -> None:
     assert s.plan == [Step(2, (0, 1)), Step(2, (0, 1))]
 
 
+def test_the_lone_player_may_end_the_turn_after_one_play_without_a_bury() -> None:
+    """SH-087/094 ("may play 1 card vs each opponent") with SH-023 (a bury ends a turn
+    without a play) and the SH-025 decision: after Knot's first play, the second is
+    optional: he may end the turn plainly, his discard pile untouched; before any play,
+    ending the turn with cards in the discard pile still means a bury."""
+    s = mbuild("handicap", [(2,), (3,), (1, 5)], discards={2: (20,)},
+               plan=[Step(2, (0, 1)), Step(2, (0, 1))])
+    assert {"type": "pass"} not in legal(s, 2)
+    assert refused(s, 2, {"type": "pass"}) == "must_bury"
+    s = do(s, 2, {"type": "play", "card": "C01", "target": 0})
+    while s.phase is not Phase.TURN:
+        s = do(s, RULES.pending(s).seats[0], {"type": "no_stop"})
+    assert s.plan == [Step(2, (1,))] and {"type": "pass"} in legal(s, 2)
+    s = do(s, 2, {"type": "pass"})
+    assert s.phase is Phase.ROLL and s.players[2].discard == ["C20"]
+    assert s.plan == [] and not s.played_once
+
+
 def interference_cards(s: State) -> tuple[int, int]:
     """An Ox Lead and a Knot card that stops it."""
     return next((lead, stop) for lead in range(1, 28) for stop in range(1, 28)
