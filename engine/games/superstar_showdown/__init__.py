@@ -118,10 +118,12 @@ Further Advanced Rules decisions:
 - SS-147: at the end of a round Red answers first, then Blue; the tagged-out deck (with
   hand and discard) is shuffled as a chance event. A Tag Team Kick Out (SS-151) counts as
   a Kick Out, and the tag happens as the board is cleared.
-- SS-155/156: the teammate's Move 3 is an `assist` action available any time while the
-  winning card's Actions are being taken (so before or after the Active's own Actions),
-  once per winning card (a Stun's extra card too, as it counts as a winning card);
-  it never bounces and never enters the ring.
+- SS-155/156: the teammate's Move 3 is an `assist` action offered before the Active's
+  first Action of the winning card or after the Active is done with the card (its
+  `done`, or nothing left to take), never between two of its Actions; once per winning
+  card (a Stun's extra card too, as it counts as a winning card; a Stun ends its own
+  card, so that card's teammate moves before it); it never bounces and never enters
+  the ring.
 - SS-154: any Superstar that ends a move on another's square may shove that one (a
   teammate too); the shove keeps the shoved one in or out of the ring as it was.
 - SS-158: "next to" is side by side, as for an Attack; the +2 a teammate applies to

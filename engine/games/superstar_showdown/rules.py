@@ -564,7 +564,7 @@ class SuperstarShowdownRules(BaseRules[State]):
     def available(self, s: State) -> list[Act]:
         """The Actions the current winning card may still take, in icon order."""
         c = s.current
-        if c is None or s.phase is not Phase.ACTIONS:
+        if c is None or s.phase is not Phase.ACTIONS or c.closed:
             return []
         card, me, rival = s.card(c.card), s.sides[c.seat], s.rival(c.seat)
         side_by_side = orthogonally_adjacent(me.pos, rival.pos)
@@ -618,6 +618,11 @@ class SuperstarShowdownRules(BaseRules[State]):
             s.phase = Phase.STUN
 
     def _do_done(self, s: State, seat: int, act: Action) -> None:
+        c = s.current
+        assert c is not None
+        if c.used and not c.assisted and self.available(s) and s.sides[c.seat].ringside():
+            c.closed = True  # SS-156: the Active is done; its teammate may still move after
+            return
         self._finish_card(s)
 
     def _finish_card(self, s: State) -> None:
@@ -1042,16 +1047,21 @@ class SuperstarShowdownRules(BaseRules[State]):
             self._next_round(s)
 
     def _assistants(self, s: State) -> list[Member]:
-        """SS-155: one Inactive teammate may Move 3 for each winning card."""
+        """SS-155/SS-156: one Inactive teammate may Move 3 for each winning card, before
+        the Active's first Action of it or after the Active is done with it (`done`, or
+        nothing left to take), never in between."""
         c = s.current
         if c is None or c.assisted or s.phase is not Phase.ACTIONS:
             return []
+        if c.used and self.available(s):
+            return []  # the Active is in the middle of its card
         return [m for _, m in s.sides[c.seat].ringside()]
 
     def _do_assist(self, s: State, seat: int, act: Action) -> None:
         c = s.current
         assert c is not None
         c.assisted = True
+        c.closed = bool(c.used)  # after the Active's Actions: the card ends with the move
         member = next(k for k, m in s.sides[seat].ringside() if m.superstar == act.superstar)
         _say(s, f"{self._who(s, seat, member)} moves outside the ring.")
         self._start_motion(s, Motion(seat, MotionMode.ASSIST, ASSIST_SQUARES, member=member))
@@ -1406,6 +1416,10 @@ class SuperstarShowdownRules(BaseRules[State]):
                 raise IllegalAction("not_a_teammate",
                                     f"{act.superstar!r} is not an Inactive teammate of yours.")
             if act.type is ActionType.ASSIST:
+                if s.current is not None and not s.current.assisted:
+                    raise IllegalAction("assist_mid_card",
+                                        "A teammate moves before the Active's first Action of "
+                                        "the card or after it is done, never in between.")
                 raise IllegalAction("assist_used", "A teammate already moved for this card.")
             if mate.pos not in BOARD.tag_zones[seat]:
                 raise IllegalAction("not_in_tag_zone",

@@ -163,6 +163,7 @@ class Current:
     momentum_line: int = 0  # straight squares at the end of this card's move
     momentum_at: Square | None = None
     assisted: bool = False  # a teammate took this card's Move 3 (SS-155)
+    closed: bool = False  # the Active is done with the card: only the assist is left (SS-156)
 
     def clone(self) -> Current:
         new = shallow(self)

@@ -151,6 +151,37 @@ def test_teammate_moves_before_or_after_the_active():
     assert {"type": "assist", "superstar": "abbot"} in RULES.legal_actions(state, 0)
 
 
+def test_teammate_never_moves_between_the_actives_actions():
+    """SS-155/SS-156: the teammate's Move 3 comes before the Active's first Action of the
+    card or after the Active is done with it, never between its Move and its Attack."""
+    combo = C("Slam Combo", "slam", "Move 2", "Attack 2")
+    start = place(place(match_state("tag_team", per_team=2), 1, (2, 1)), 0, (4, 2), [(0, 1)])
+    state = red_wins_first(start, [combo] * 6)
+    assist = {"type": "assist", "superstar": "abbot"}
+    assert assist in RULES.legal_actions(state, 0)  # before the Active's first Action
+    state = act(act(state, 0, {"type": "resolve", "action": "move"}), 0,
+                {"type": "step", "to": [3, 1]})
+    state = act(state, 0, {"type": "stop"}) if state.phase is Phase.MOTION else state
+    assert state.phase is Phase.ACTIONS and "attack" in [
+        a.get("action") for a in RULES.legal_actions(state, 0)]
+    assert assist not in RULES.legal_actions(state, 0)  # the Active is mid-card
+    assert refused(state, 0, assist) == "assist_mid_card"
+    # Done: the Active is finished with the card, and only then may the teammate move.
+    done = act(state, 0, {"type": "done"})
+    assert done.phase is Phase.ACTIONS and RULES.available(done) == []
+    assert sorted(a["type"] for a in RULES.legal_actions(done, 0)) == ["assist", "done"]
+    moved = act(act(act(done, 0, assist), 0, {"type": "step", "to": [1, 0]}), 0,
+                {"type": "step", "to": [2, 0]})
+    moved = act(moved, 0, {"type": "stop"}) if moved.phase is Phase.MOTION else moved
+    assert moved.current is None or moved.current.card != state.current.card  # card over
+    assert not moved.sides[1].performance  # the Attack was never taken
+    # Attack first, then the teammate: after the Active's last Action it may move.
+    hit = act(state, 0, {"type": "resolve", "action": "attack"})
+    while hit.phase is Phase.HIT:
+        hit = act(hit, 1, RULES.legal_actions(hit, 1)[0])
+    assert hit.phase is Phase.ACTIONS and assist in RULES.legal_actions(hit, 0)
+
+
 def test_shove_a_teammate():
     """SS-154: a Superstar who ends a move on a teammate's square may shove the teammate
     (never into the ring)."""
