@@ -31,7 +31,9 @@ Decisions on the rulebook's open questions (core `ambiguity` items), one line of
 - SS-062: shoving is optional ("may"); a mover who declines, or finds no legal square,
   shares the square. Sharing is neither side by side nor diagonal, so no Attack or Pin.
 - SS-068: a diagonal straight line counts for Momentum (moves go diagonally); the stop
-  must be orthogonally adjacent because a Momentum Attack is an Attack (SS-070).
+  must be orthogonally adjacent because a Momentum Attack is an Attack (SS-070), and the
+  line counts only while both Superstars stay where the move stopped (a stop elsewhere
+  and a Throw to get side by side is no Momentum).
 - SS-077: the Superstar must be in a Turnbuckle square when it takes the Corner Attack
   ("made from Turnbuckle Squares"), then moves up to 3 squares (no bouncing) and hits
   for 3 if it ends orthogonally adjacent.

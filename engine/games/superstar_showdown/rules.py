@@ -579,7 +579,8 @@ class SuperstarShowdownRules(BaseRules[State]):
                 continue
             ok = {
                 Act.MOMENTUM_ATTACK: (not c.blocked and c.momentum_line > 0
-                                      and me.pos == c.momentum_at and side_by_side),
+                                      and me.pos == c.momentum_at
+                                      and rival.pos == c.momentum_rival and side_by_side),
                 Act.CORNER_ATTACK: BOARD.kind(me.pos) is Kind.TURNBUCKLE,
                 Act.THROW: near(me.pos, rival.pos),
                 Act.MOVEMENT_SETUP: c.extra or c.position < SPOTS - 1,
@@ -753,7 +754,12 @@ class SuperstarShowdownRules(BaseRules[State]):
         if m.mode is MotionMode.ASSIST:
             return
         if m.mode is MotionMode.MOVE:
-            c.momentum_line, c.momentum_at = m.line, me.pos
+            # SS-066/068: the line counts only for a stop side by side with the rival,
+            # and only while both stay where they were.
+            if orthogonally_adjacent(me.pos, rival.pos):
+                c.momentum_line, c.momentum_at, c.momentum_rival = m.line, me.pos, rival.pos
+            else:
+                c.momentum_line, c.momentum_at, c.momentum_rival = 0, None, None
         elif (m.mode is MotionMode.CORNER and not c.blocked
               and orthogonally_adjacent(me.pos, rival.pos)):
             self._start_hit(s, CORNER_POWER + c.power_bonus, "a Corner Attack")

@@ -160,8 +160,9 @@ class Current:
     power_bonus: int  # Power Setup bonus for Momentum and Corner Attacks
     used: list[Act] = field(default_factory=list)
     gave_up: bool = False  # the rival Gave Up cards to this card: Stun is possible
-    momentum_line: int = 0  # straight squares at the end of this card's move
-    momentum_at: Square | None = None
+    momentum_line: int = 0  # straight squares of this card's move, stopped side by side
+    momentum_at: Square | None = None  # where that move stopped
+    momentum_rival: Square | None = None  # where the rival stood then (SS-066)
     assisted: bool = False  # a teammate took this card's Move 3 (SS-155)
     closed: bool = False  # the Active is done with the card: only the assist is left (SS-156)
 

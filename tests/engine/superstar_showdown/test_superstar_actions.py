@@ -163,6 +163,29 @@ def test_diagonal_lines_count_but_the_stop_must_be_side_by_side() -> None:
     assert "momentum_attack" not in acts(s2)
 
 
+def test_no_momentum_from_a_stop_away_from_the_rival() -> None:
+    """SS-066/SS-068 (decision): the line counts only for a stop side by side with the
+    rival: stopping diagonal to it, then Throwing it beside you, gives no Momentum Attack;
+    Throwing the rival away after a good stop takes the Momentum Attack away too."""
+    card = C("Combo", "slam", "Move 3", "Throw", "Momentum Attack")
+    s = win_first(card, (2, 3), (6, 4))
+    s = resolve(s, 0, "move")
+    s = steps(s, 0, (3, 3), (4, 3), (5, 3))  # a line of 3, diagonal to the rival
+    assert acts(s) == {"throw"}
+    s = resolve(s, 0, "throw")
+    s = steps(s, 0, (6, 3))
+    s = do(s, 0, {"type": "stop"}) if s.phase is Phase.MOTION else s
+    assert s.sides[1].pos == (6, 3) and "momentum_attack" not in acts(s)
+    s2 = win_first(card, (2, 3), (6, 3))
+    s2 = resolve(s2, 0, "move")
+    s2 = steps(s2, 0, (3, 3), (4, 3), (5, 3))  # side by side: Momentum 3 is ready
+    assert acts(s2) == {"throw", "momentum_attack"}
+    s2 = resolve(s2, 0, "throw")
+    s2 = steps(s2, 0, (6, 4), (5, 4))  # thrown to another square beside the mover
+    s2 = do(s2, 0, {"type": "stop"}) if s2.phase is Phase.MOTION else s2
+    assert s2.sides[1].pos == (5, 4) and "momentum_attack" not in acts(s2)
+
+
 def test_attacks_need_a_side_by_side_rival() -> None:
     """SS-069/SS-070: orthogonally adjacent only, never diagonally."""
     card = C("Hitter", "slam", "Attack 2", "Move 1")
