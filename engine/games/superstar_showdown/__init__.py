@@ -35,8 +35,9 @@ Decisions on the rulebook's open questions (core `ambiguity` items), one line of
   line counts only while both Superstars stay where the move stopped (a stop elsewhere
   and a Throw to get side by side is no Momentum).
 - SS-077: the Superstar must be in a Turnbuckle square when it takes the Corner Attack
-  ("made from Turnbuckle Squares"), then moves up to 3 squares (no bouncing) and hits
-  for 3 if it ends orthogonally adjacent.
+  ("made from Turnbuckle Squares"), then moves up to 3 squares (no bouncing); if it
+  ends orthogonally adjacent, the player chooses to hit for 3 (`corner_hit`) or not
+  (`no_corner_hit`), as every Action is optional (SS-033).
 - SS-082: a Throw needs the rival within one square in any direction (or on the same
   square); only Attacks and Pins are explicitly "not diagonally".
 - SS-083: a thrown rival is not bounced (bouncing belongs to a Move Action); the thrower

@@ -129,6 +129,8 @@ class HeuristicBot:
             return self._hit(s, seat, legal)
         if phase is Phase.STUN:
             return max(legal, key=lambda a: self._extra_score(s, seat, a["card"]))
+        if phase is Phase.CORNER:
+            return {"type": "corner_hit"}
         if phase is Phase.PIN:
             return {"type": "pin"}
         if phase is Phase.KICK_OUT:

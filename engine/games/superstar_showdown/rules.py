@@ -123,6 +123,7 @@ PHASE_TYPES: Mapping[Phase, frozenset[ActionType]] = {
     Phase.MOTION: frozenset({ActionType.STEP, ActionType.BOUNCE, ActionType.STOP}),
     Phase.SHOVE: frozenset({ActionType.SHOVE, ActionType.NO_SHOVE}),
     Phase.HIT: frozenset({ActionType.BLOCK, ActionType.GIVE_UP, ActionType.GIVE_UP_DECK}),
+    Phase.CORNER: frozenset({ActionType.CORNER_HIT, ActionType.NO_CORNER_HIT}),
     Phase.STUN: frozenset({ActionType.EXTRA_CARD}),
     Phase.PIN: frozenset({ActionType.PIN, ActionType.NO_PIN}),
     Phase.KICK_OUT: frozenset({ActionType.KICK_OUT, ActionType.THREE_COUNT, ActionType.TAG_OUT}),
@@ -254,6 +255,8 @@ class SuperstarShowdownRules(BaseRules[State]):
                     Action(ActionType.NO_SHOVE)]
             case Phase.HIT:
                 return self._hit_options(s)
+            case Phase.CORNER:
+                return [Action(ActionType.CORNER_HIT), Action(ActionType.NO_CORNER_HIT)]
             case Phase.STUN:
                 return [Action(ActionType.EXTRA_CARD, card=c) for c in sorted(side.hand)]
             case Phase.PIN:
@@ -762,7 +765,16 @@ class SuperstarShowdownRules(BaseRules[State]):
                 c.momentum_line, c.momentum_at, c.momentum_rival = 0, None, None
         elif (m.mode is MotionMode.CORNER and not c.blocked
               and orthogonally_adjacent(me.pos, rival.pos)):
-            self._start_hit(s, CORNER_POWER + c.power_bonus, "a Corner Attack")
+            s.phase = Phase.CORNER  # SS-033/SS-075: the power-3 hit is the player's choice
+
+    def _do_corner_hit(self, s: State, seat: int, act: Action) -> None:
+        c = s.current
+        assert c is not None
+        s.phase = Phase.ACTIONS
+        self._start_hit(s, CORNER_POWER + c.power_bonus, "a Corner Attack")
+
+    def _do_no_corner_hit(self, s: State, seat: int, act: Action) -> None:
+        s.phase = Phase.ACTIONS
 
     # -- delivering a hit ---------------------------------------------------------------
     def _start_hit(self, s: State, power: int, what: str) -> None:
@@ -1496,5 +1508,6 @@ def _quiet_choice(who: str, kind: object, action: JSON) -> str:
         ActionType.NO_SHOVE: "does not shove.",
         ActionType.NO_REVERSE: "does not Reverse.",
         ActionType.NO_TAG: "stays in the ring.",
+        ActionType.NO_CORNER_HIT: "does not hit with the Corner Attack.",
     }
     return f"{who} {sentences.get(kind, 'makes a choice.')}"  # type: ignore[call-overload]

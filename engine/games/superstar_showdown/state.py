@@ -39,6 +39,7 @@ class Phase(StrEnum):
     MOTION = "motion"
     SHOVE = "shove"
     HIT = "hit"
+    CORNER = "corner"  # a Corner Attack's move ended side by side: hit or not (SS-075)
     STUN = "stun"
     PIN = "pin"
     KICK_OUT = "kick_out"
@@ -54,7 +55,7 @@ class Phase(StrEnum):
 
 DECISION_PHASES = frozenset({
     Phase.PLAY, Phase.REVERSAL, Phase.ACTIONS, Phase.MOTION, Phase.SHOVE, Phase.HIT,
-    Phase.STUN, Phase.PIN, Phase.KICK_OUT, Phase.TAG, Phase.DRAFT, Phase.SEND_IN, Phase.BONUS,
+    Phase.CORNER, Phase.STUN, Phase.PIN, Phase.KICK_OUT, Phase.TAG, Phase.DRAFT, Phase.SEND_IN, Phase.BONUS,
 })
 TEAM_PHASES = frozenset({Phase.DRAFT, Phase.SEND_IN, Phase.BONUS})  # the captain decides
 
@@ -293,6 +294,8 @@ class ActionType(StrEnum):
     BLOCK = "block"
     GIVE_UP = "give_up"
     GIVE_UP_DECK = "give_up_deck"
+    CORNER_HIT = "corner_hit"
+    NO_CORNER_HIT = "no_corner_hit"
     EXTRA_CARD = "extra_card"
     PIN = "pin"
     NO_PIN = "no_pin"

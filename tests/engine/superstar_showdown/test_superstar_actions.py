@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from ss_helpers import C, build, do, ids, legal, play, refused, resolve, steps
+import random
 
+from ss_helpers import RULES, C, build, do, ids, legal, play, refused, resolve, steps
+
+from engine.games.superstar_showdown import HeuristicBot
 from engine.games.superstar_showdown.state import Phase
 
 BLOCK = C("Guard", "block", "Move 1")
@@ -256,7 +259,30 @@ def test_corner_attack_only_from_a_turnbuckle_then_three_squares_and_power_three
     s = steps(s, 0, (1, 2))
     assert {"type": "bounce"} not in legal(s, 0)
     s = steps(s, 0, (2, 3), (3, 4))
+    assert s.phase is Phase.CORNER
+    s = do(s, 0, {"type": "corner_hit"})
     assert s.phase is Phase.HIT and s.hit.power == 3
+
+
+def test_the_corner_attacks_hit_may_be_declined() -> None:
+    """SS-033/SS-075: every Action is optional ("you may move 3 squares and then make a
+    power 3 attack"): a Corner Attack's move that ends side by side asks whether to hit;
+    declining leaves the card's other Actions to take."""
+    card = C("Top Rope", "slam", "Corner Attack", "Power Setup")
+    s = win_first(card, (1, 1), (3, 2))
+    s = resolve(s, 0, "corner_attack")
+    s = steps(s, 0, (2, 2))
+    s = do(s, 0, {"type": "stop"})
+    assert s.phase is Phase.CORNER and s.hit is None
+    assert legal(s, 0) == [{"type": "corner_hit"}, {"type": "no_corner_hit"}]
+    assert legal(s, 1) == []
+    hit = do(s, 0, {"type": "corner_hit"})
+    assert hit.phase is Phase.HIT and hit.hit.power == 3
+    declined = do(s, 0, {"type": "no_corner_hit"})
+    assert declined.phase is Phase.ACTIONS and declined.hit is None
+    assert declined.sides[1].performance == [] and acts(declined) == {"power_setup"}
+    assert refused(declined, 0, {"type": "corner_hit"}) == "out_of_order"
+    assert HeuristicBot().choose(RULES, s, 0, random.Random(0)) == {"type": "corner_hit"}
 
 
 def test_throw_an_adjacent_rival_up_to_three_squares_out_of_the_ring() -> None:
