@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from engine.games.superstar_showdown.board import BOARD
-from engine.games.superstar_showdown.cards import ROSTER
+from engine.games.superstar_showdown.cards import ROSTER, CardType
 from engine.games.superstar_showdown.event import (
     BONUS_CARDS,
     MATCH_CARDS,
@@ -252,7 +252,8 @@ def redact(event: Event, viewer: int | None, teams: tuple[int, ...] = (0, 1)) ->
 
 
 def determinize(state: State, seat: int, rng: random.Random) -> State:
-    """A state `seat` cannot tell apart: decks reshuffled, the rival's hidden cards redealt."""
+    """A state `seat` cannot tell apart: decks reshuffled, the rival's hidden cards redealt
+    (keeping a Block in the rival's hand when the table knows it holds one)."""
     s = state.clone()
     seat = s.teams[seat]
     mine = s.sides[seat]
@@ -270,8 +271,22 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     pool.sort()
     rng.shuffle(pool)
     n_hand = len(rival.hand)
+    if _holds_a_block(s, seat):
+        blocks = [i for i, c in enumerate(pool) if s.card(c).type is CardType.BLOCK]
+        if n_hand and blocks and min(blocks) >= n_hand:  # none in the hand: swap one in
+            i, j = rng.choice(blocks), rng.randrange(n_hand)
+            pool[i], pool[j] = pool[j], pool[i]
     rival.hand = pool[:n_hand]
     for i, p in enumerate(face_down):
         rival.spots[p] = pool[n_hand + i]
     rival.deck = pool[n_hand + len(face_down):]
     return s
+
+
+def _holds_a_block(state: State, seat: int) -> bool:
+    """Whether the table knows the rival of `seat` (a side) holds a Block: it is being
+    hit for more cards than its hand, deck and discard hold, and a target that cannot
+    pay is Knocked Out at once unless it has a Block to give (rules._start_hit)."""
+    hit, rival = state.hit, state.sides[1 - seat]
+    return (state.phase is Phase.HIT and hit is not None and hit.attacker == seat
+            and len(rival.hand) + len(rival.deck) + len(rival.discard) < hit.power - hit.given)

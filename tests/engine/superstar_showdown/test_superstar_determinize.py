@@ -24,9 +24,11 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from ss_helpers import C, build, do, play
 
 from engine.bots import RandomBot
 from engine.games.superstar_showdown import RULES
+from engine.games.superstar_showdown.cards import CardType
 from engine.games.superstar_showdown.state import Phase, Side, State
 from engine.playout import play_match
 from engine.protocol import Event, PendingKind
@@ -148,3 +150,30 @@ def test_event_determinize_resamples_only_what_the_team_cannot_see(n_seats: int,
     face-down Send In are resampled too (SS-114, SS-133, SS-148)."""
     stats = run({"event": "smackdown"}, n_seats, seed, every=25)
     assert stats["hidden"] > 10 and stats["send_in"] >= 1
+
+
+def test_a_hit_the_target_cannot_pay_keeps_its_block_in_the_redealt_hand() -> None:
+    """SS-071/SS-008: a target hit for more cards than its hand, deck and discard hold is
+    Knocked Out at once unless it holds a Block, so such a hit tells the table the hand
+    holds one: every determinized state keeps it, gives the target a legal action and
+    agrees with the determinizing seat's view."""
+    slam = C("Big Slam", "slam", "Attack 4")
+    hold = C("Hold", "grapple", "Attack 1")
+    guard = C("Guard", "block", "Kick Out")
+    state = build([slam] * 6, [guard, hold, hold, hold], blue_deck=[hold],
+                  red_pos=(4, 4), blue_pos=(4, 5))
+    blue = state.sides[1]
+    state.sides[0].performance, blue.deck = blue.deck[1:], blue.deck[:1]  # Given Up before
+    state = play(state, state.sides[0].hand[:3], blue.hand[1:4])  # Blue keeps the Block
+    state = do(state, 0, {"type": "resolve", "action": "attack"})
+    target = state.sides[1]
+    assert state.phase is Phase.HIT and state.hit is not None
+    assert len(target.hand) + len(target.deck) + len(target.discard) < state.hit.power
+    assert RULES.legal_actions(state, 1) == [{"type": "block", "card": "b01"}]
+    for k in range(60):
+        for seat in (0, 1):
+            guess = RULES.determinize(state, seat, random.Random(k))
+            assert RULES.view(guess, seat) == RULES.view(state, seat)
+            assert RULES.pending(guess).seats == (1,)
+            assert RULES.legal_actions(guess, 1), (seat, k, guess.sides[1].hand)
+            assert any(guess.card(c).type is CardType.BLOCK for c in guess.sides[1].hand)
