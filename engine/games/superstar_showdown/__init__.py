@@ -120,7 +120,8 @@ Further Advanced Rules decisions:
   ropes, not an Attack), never the same square.
 - SS-147: at the end of a round Red answers first, then Blue; the tagged-out deck (with
   hand and discard) is shuffled as a chance event. A Tag Team Kick Out (SS-151) counts as
-  a Kick Out, and the tag happens as the board is cleared.
+  a Kick Out, and the tag happens as the board is cleared (unless that round ends the
+  Match on its round limit: then there is no tag, and no deck to shuffle).
 - SS-155/156: the teammate's Move 3 is an `assist` action offered before the Active's
   first Action of the winning card or after the Active is done with the card (its
   `done`, or nothing left to take), never between two of its Actions; once per winning

@@ -950,7 +950,8 @@ class SuperstarShowdownRules(BaseRules[State]):
         if s.tag_kick is not None:
             kicked, member = s.tag_kick
             s.tag_kick = None
-            self._tag(s, kicked, member)
+            if s.round < s.round_limit:  # at the time limit the Match ends: no tag to shuffle
+                self._tag(s, kicked, member)
         if s.round >= s.round_limit:
             red, blue = (len(side.performance) for side in s.sides)
             winner = None if red == blue else (0 if red > blue else 1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from ss_event_helpers import (
@@ -114,6 +115,18 @@ def test_tag_team_kick_out():
     assert after.sides[0].superstar == "abbot" and after.sides[0].kick_outs == 1
     assert after.phase is Phase.PLAY and after.round == 2
     assert len(after.sides[1].performance) == 0  # nothing was Given Up
+
+
+def test_tag_team_kick_out_in_the_last_round_leaves_no_shuffle():
+    """SS-151/SS-147 with SS-003 (round limit): a Tag Team Kick Out in a Match's last round
+    ends with the Match: no tagged-out deck is shuffled as a chance event after it."""
+    state = place(match_state("tag_team", per_team=2, round_limit=1), 0, (1, 1), [(0, 1)])
+    state = pinned(place(state, 1, (1, 2)), 0)
+    after = act(state, 0, {"type": "tag_out", "superstar": "abbot"})
+    assert after.event.matches[0].finished and after.end_reason == "time_limit"
+    assert after.shuffles == []
+    assert RULES.pending(after).kind != "chance" or "shuffle" not in RULES.sample_chance(
+        after, random.Random(0))
 
 
 def test_tag_team_match_ends_when_the_active_is_defeated():
