@@ -105,6 +105,8 @@ Decisions on the Advanced Rules' open questions:
 
 Further Advanced Rules decisions:
 
+- SS-127: an Event has 2 to 12 Matches, not "as many as you'd like": twelve Matches is
+  already longer than a league night, and the cap bounds an Event's event stream.
 - SS-114: a team's drafted Superstars are dealt to its players in pick order (player 1
   the first pick, player 2 the second, ...): whoever holds the Active Superstar makes the
   ring decisions for the team; the team's first seat (its captain) drafts, sends in and

@@ -197,6 +197,17 @@ def test_bad_event_options_are_refused(bad):
     assert error.value.code == "bad_option"
 
 
+def test_an_event_has_at_most_twelve_matches():
+    """SS-127 (decision): the rulebook allows as many Matches as you'd like; ours caps an
+    Event at 12 (a league night's length, a bounded event stream): 12 start, 13 do not."""
+    plan = {"matches": [{"match": "head_to_head", "stipulation": None}] * 12,
+            "superstars_per_team": 1}
+    assert len(RULES.start({"event": plan}, 2).event.matches) == 12
+    with pytest.raises(IllegalAction) as error:
+        RULES.start({"event": {**plan, "matches": plan["matches"] * 2}}, 2)
+    assert error.value.code == "bad_option" and "2-12 Matches" in str(error.value)
+
+
 def test_teams_option_and_seat_counts():
     """SS-114: one to three players a team; seats alternate Red, Blue unless 'teams' says."""
     assert RULES.start({"event": "smackdown"}, 6).teams == (0, 1, 0, 1, 0, 1)
