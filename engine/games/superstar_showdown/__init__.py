@@ -91,7 +91,8 @@ Decisions on the Advanced Rules' open questions:
   Hardcore (no countouts), Last Man Standing (no Pins), Endurance (two falls: the first
   Pin ends the round, the second wins), Steel Cage (Active Superstars cannot step or be
   Thrown out of the ring), Falls Count Anywhere (Pins outside the ring too), Fast Count
-  (a two-card count), Time Limit (eight rounds, then the bigger stack wins).
+  (a two-card count), Time Limit (eight rounds, or the `round_limit` option if that is
+  fewer, then the bigger stack wins).
 - SS-131: a tie in Ranking Points goes to the team that won more Matches; still equal,
   the Event is a draw (both teams placed first).
 - SS-132: yes. Every Match starts from each Superstar's own deck, whole again, plus the

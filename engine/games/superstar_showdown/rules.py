@@ -1234,7 +1234,8 @@ class SuperstarShowdownRules(BaseRules[State]):
         s.sides = sides
         s.superstars = (sides[0].superstar, sides[1].superstar)
         s.kind, s.effect = card.kind, str(stip.effect)
-        s.round_limit = stip.rounds if stip.effect == Effect.SHORT_TIME else s.option_round_limit
+        s.round_limit = (min(stip.rounds, s.option_round_limit) if stip.effect == Effect.SHORT_TIME
+                         else s.option_round_limit)  # a Time Limit only ever shortens
         s.count_needed = 2 if stip.effect == Effect.TWO_COUNT else THREE_COUNT
         s.round, s.position, s.phase = 1, 0, Phase.DRAW
         s.current = s.motion = s.hit = None

@@ -334,6 +334,15 @@ def test_time_limit_stipulation():
     assert match_state("head_to_head", "standard_1", per_team=1).round_limit == 50
 
 
+def test_time_limit_stipulation_never_lengthens_a_match():
+    """SS-126 (Time Limit) with SS-003 (round limit): the Stipulation's eight rounds
+    only shorten a Match; a `round_limit` option below eight still holds."""
+    short = match_state("head_to_head", "time_limit", per_team=1, round_limit=5)
+    assert short.round_limit == 5
+    assert match_state("head_to_head", "standard_1", per_team=1, round_limit=5).round_limit == 5
+    assert match_state("head_to_head", "time_limit", per_team=1, round_limit=12).round_limit == 8
+
+
 def test_stipulation_deck():
     """SS-124/SS-125: ten Stipulations, three Standard Rules, seven that change a rule
     (each a different one)."""
