@@ -289,7 +289,7 @@ class BaseRules(Generic[S]):
             if pending.kind is not PendingKind.CHANCE or event.outcome is None:
                 raise IllegalAction("not_chance", "No chance event is pending.")
             if not isinstance(event.outcome, dict):
-                raise IllegalAction("malformed_event", "A chance outcome must be a JSON object.")
+                raise IllegalAction("bad_outcome", "A chance outcome must be a JSON object.")
             return self._resolve_chance(state, event.outcome)
         if pending.kind is not PendingKind.DECISION:
             raise IllegalAction("chance_pending", "A chance event must be resolved first.")

@@ -32,4 +32,4 @@ def test_a_chance_outcome_that_is_not_an_object_is_refused(key, outcome):
     rules, state = _first_chance(key)
     with pytest.raises(IllegalAction) as caught:
         rules.apply(state, Event.chance(outcome))
-    assert caught.value.code == "malformed_event"
+    assert caught.value.code == "bad_outcome"

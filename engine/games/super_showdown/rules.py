@@ -176,8 +176,6 @@ class SuperShowdownRules(BaseRules[State]):
 
     def _resolve_chance(self, state: State, outcome: JSON) -> State:
         """A stored deal (a permutation of the 18 ids) or die face."""
-        if not isinstance(outcome, Mapping):
-            raise IllegalAction("bad_outcome", "A chance outcome must be a JSON object.")
         if state.phase is Phase.DEAL:
             return self._deal(state, outcome)
         face = outcome.get("face")
