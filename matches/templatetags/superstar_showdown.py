@@ -81,7 +81,6 @@ _SIMPLE = {
     "bounce": "Bounce off the ropes",
     "no_shove": "Don't shove",
     "give_up_deck": "Give Up from deck",
-    "corner_hit": "Hit with the Corner Attack",
     "no_corner_hit": "Don't hit",
     "pin": "Pin",
     "no_pin": "No Pin",
@@ -428,6 +427,9 @@ def _label(action: JSON, view: JSON, cards: Mapping[Any, JSON]) -> str:
         mover = (view.get("motion") or {}).get("mover")
         thrown = mover is not None and mover != _viewer_team(view)
         return "End the Throw here" if thrown else "Stop here"
+    if kind == "corner_hit":
+        bonus = (view.get("current") or {}).get("power_bonus") or 0
+        return f"Hit with the Corner Attack (power {3 + bonus})"
     if kind in _SIMPLE:
         return _SIMPLE[str(kind)]
     if kind in EVENT_TYPES or kind in ("tag_out", "assist"):

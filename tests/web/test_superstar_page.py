@@ -357,3 +357,32 @@ def test_every_kind_of_decision_renders_with_readable_choices() -> None:
                 assert "None" not in text and "{" not in text, (phase, viewer)
                 if legal and view["decision"]:
                     assert html.escape(view["decision"]["prompt"]) in page
+
+
+def test_the_corner_attacks_hit_is_offered_with_its_power() -> None:
+    """SS-033/SS-075: a Corner Attack that ends side by side asks its player whether to
+    hit, the button naming the power; the rival's page asks nothing."""
+    rules = registry.get_rules(GAME)
+    rng = random.Random(35)  # a heuristic-against-random game that reaches the choice
+    bots = [registry.get_bot(GAME, "heuristic"), registry.get_bot(GAME, "random")]
+    state = rules.start({}, 2)
+    while str(state.phase) != "corner":
+        pending = rules.pending(state)
+        assert pending.kind != "end"
+        if pending.kind == "chance":
+            state = rules.apply(state, Event.chance(rules.sample_chance(state, rng)))
+            continue
+        seat = pending.seats[0]
+        state = rules.apply(state, Event.decision(seat, bots[seat].choose(rules, state, seat,
+                                                                          rng)))
+    decider = rules.pending(state).seats[0]
+    for viewer in (decider, 1 - decider):
+        legal = rules.legal_actions(state, viewer)
+        entries = [{"action": a, "json": canonical(a), "key": f"k{i}"}
+                   for i, a in enumerate(legal)]
+        page = render_to_string(f"games/{GAME}/_view.html", {
+            "view": rules.view(state, viewer), "actions": entries, "seats": [],
+            "match": SimpleNamespace(id=1)})
+        bonus = state.current.power_bonus
+        asked = f"Hit with the Corner Attack (power {3 + bonus})" in page
+        assert asked == (viewer == decider) and ("Don&#x27;t hit" in page) == asked

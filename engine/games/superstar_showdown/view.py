@@ -35,7 +35,7 @@ PROMPTS = {
     Phase.SHOVE: "You ended on a Superstar: shove them one square, or leave them.",
     Phase.HIT: "You are hit: Give Up a Block from hand, or Give Up cards one at a time "
                "from hand or deck.",
-    Phase.CORNER: "Your Corner Attack ended side by side with the rival: hit for 3, or not.",
+    Phase.CORNER: "Your Corner Attack ended side by side with the rival: hit them with it, or not.",
     Phase.STUN: "Stun! Play an extra card from your hand.",
     Phase.PIN: "You have more winning cards and stand side by side: Pin or not?",
     Phase.KICK_OUT: "You are Pinned: Give Up a Kick Out card from hand, or take the Three Count.",
