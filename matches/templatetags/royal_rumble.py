@@ -117,19 +117,23 @@ def rr_hand(view: JSON) -> list[JSON]:
 
 @register.simple_tag
 def rr_actions(view: JSON, actions: Sequence[JSON] | None = None) -> list[dict[str, Any]]:
-    """The page's action entries (verbatim JSON and key), each with a readable label."""
+    """The page's action entries (verbatim JSON and key), each with a readable label.
+
+    Copies of one card are alike, so actions that differ only in which copy they use
+    read the same and only the first is offered (a breather discards one card at a time,
+    so a second copy is offered again after the first goes)."""
     cards = {c["id"]: c for c in rr_hand(view)}
     legends = _legend_names(view)
     me: JSON = next((p for p in view.get("players") or ()
                      if p.get("seat") == view.get("viewer")), {})
     sig = ((me.get("legend") or {}).get("signature") or {}).get("name", "")
-    out = []
+    out: dict[str, dict[str, Any]] = {}
     for entry in actions or ():
         action = entry.get("action")
         if isinstance(action, Mapping):
-            out.append({**entry, "label": _label(action, cards, legends, sig),
-                        "kind": str(action.get("type", ""))})
-    return out
+            label = _label(action, cards, legends, sig)
+            out.setdefault(label, {**entry, "label": label, "kind": str(action.get("type", ""))})
+    return list(out.values())
 
 
 def _label(action: JSON, cards: Mapping[Any, JSON], legends: Mapping[int, str],
