@@ -294,7 +294,7 @@ class BaseRules(Generic[S]):
         if pending.kind is not PendingKind.DECISION:
             raise IllegalAction("chance_pending", "A chance event must be resolved first.")
         if event.seat is None or event.seat not in pending.seats:
-            raise IllegalAction("not_your_turn", f"Seat {event.seat} has no decision pending.")
+            raise IllegalAction("not_your_turn", "That seat has no decision pending.")
         if event.action is None or not self.is_legal(state, event.seat, event.action):
             raise IllegalAction("illegal_action", "That action is not legal now.")
         return self._decide(state, event.seat, event.action)
