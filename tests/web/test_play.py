@@ -43,6 +43,8 @@ def test_the_play_page_shows_my_hand_and_every_legal_action(
     posted = sorted(canonical(json.loads(a)) for a, _ in pages.action_forms(page))
     assert posted == sorted(canonical(a) for a in state["legal_actions"])
     assert 'hx-trigger="every 2s"' in page
+    reload = f'<noscript><p><a href="{reverse("match_play", args=[match.id])}">Reload'
+    assert reload in page  # without JavaScript the page does not poll
 
 
 def test_an_action_posted_by_htmx_advances_the_match_and_the_bot_replies(
