@@ -23,7 +23,9 @@ read.
   come from the actions, not the luck, which is what a budget of a few dozen playouts
   needs. Below the root the tree opens once an action has `tree_after` visits.
 - A finished game is worth the seat's placement score (`placement_scores`); with a
-  `leaf` value, a playout stops `depth` decisions after it leaves the tree.
+  `leaf` value, a playout stops `depth` decisions after it leaves the tree (`depth` may
+  be a function of the root state: a game whose rounds grow with the seats still in
+  reads its leaf a round away whatever the table's size).
 - The root's actions are the policy's choice and up to `width - 1` others: all when they
   fit, else the policy's next best where it ranks them (`engine.bots.Ranking`; Superstar
   Showdown's hundreds of Plays), the rest drawn at random. The budget is spread over
@@ -165,7 +167,7 @@ class SearchBot:
         *,
         iterations: int = 100,
         policy: Callable[[], Bot] = RandomBot,
-        depth: int | None = None,
+        depth: int | Callable[[Any], int] | None = None,
         leaf: LeafValue | None = None,
         width: int = 8,
         tree_after: int = 8,
@@ -185,6 +187,7 @@ class SearchBot:
         self.iterations = iterations
         self.policy = policy()
         self.depth = depth
+        self.reach = 0  # this decision's playout depth (`depth` read at its root state)
         self.leaf = leaf
         self.width = width
         self.tree_after = tree_after
@@ -231,6 +234,7 @@ class SearchBot:
         racing = list(root.arms.values())
         rounds = max(1, math.ceil(math.log2(len(racing))))
         budget = self.budget(state)
+        self.reach = self.depth(state) if callable(self.depth) else (self.depth or 0)
         done = 0
         for round_ in range(rounds):
             batches = max(1, (budget - done) // ((rounds - round_) * len(racing)))
@@ -349,7 +353,7 @@ class SearchBot:
             if pending.kind is PendingKind.CHANCE:
                 world = rules.apply(world, Event.chance(rules.sample_chance(world, rng)))
                 continue
-            if node is None and self.leaf is not None and playout >= (self.depth or 0):
+            if node is None and self.leaf is not None and playout >= self.reach:
                 reward = self.leaf(rules, world, seat)
                 break
             actor = seat if seat in pending.seats else pending.seats[0]

@@ -27,7 +27,7 @@ class Level:
     """One search level: playouts per decision, where they stop and how they are valued."""
 
     iterations: int
-    depth: int | None = None
+    depth: int | Callable[[Any], int] | None = None
     leaf: LeafValue | None = None
     width: int = 8
     scale: Callable[[Any], float] | None = None
@@ -39,14 +39,15 @@ class Level:
                     leaf=self.leaf, width=self.width, scale=self.scale)
 
 
-def levels(easy: int, hard: int, *, depth: int | None = None,
+def levels(easy: int, hard: int, *, depth: int | Callable[[Any], int] | None = None,
            standing: Standing | None = None, spread: float = 1.0,
            width: int = 8, scale: Callable[[Any], float] | None = None
            ) -> dict[str, Level]:
     """Both levels of a game: the same playouts, hard with the bigger budget. With a
-    `standing`, playouts stop `depth` decisions out of the tree and are valued by it;
-    with a `scale`, each decision's budget is multiplied by `scale(state)` (a game whose
-    playouts grow with the seats at the table keeps its time per decision that way)."""
+    `standing`, playouts stop `depth` decisions out of the tree (a number, or a function
+    of the decision's state) and are valued by it; with a `scale`, each decision's budget
+    is multiplied by `scale(state)` (a game whose playouts grow with the seats at the
+    table keeps its time per decision that way)."""
     value = None if standing is None else leaf(standing, spread)
     return {EASY: Level(easy, depth, value, width, scale),
             HARD: Level(hard, depth, value, width, scale)}

@@ -206,13 +206,31 @@ def standing(views: Views) -> dict[int, float]:
     return scores
 
 
+def _still_in(state: State) -> int:
+    return max(2, sum(not p.out for p in state.players))
+
+
 def two_seat_budget(state: State) -> float:
-    """Budgets are sized for two seats; a playout runs through the turns of every seat
-    still in, so more of them get proportionally fewer playouts (the time stays put)."""
-    return 2 / max(2, sum(not p.out for p in state.players))
+    """Budgets are sized for two seats; past them a playout runs `round_depth` decisions
+    instead of 8, so the playouts are fewer in proportion (the time stays put)."""
+    return 8 / round_depth(state)
 
 
-SEARCH = levels(60, 180, depth=8, standing=standing, spread=4.0, scale=two_seat_budget)
+def round_depth(state: State) -> int:
+    """A playout's decisions before its leaf: 8 at two seats, 7 a seat still in at more.
+
+    A round's decisions grow with the seats (each plans, and every attack asks each
+    other seat whether it intervenes). At a fixed 8 a playout at six seats stopped inside
+    the Plan step, where an attack shows only as a card gone from the attacker's hand and
+    none of its damage: a breather looked better, and tables of search bots kept to
+    breathers until the round limit (all six Legends sharing first). Reaching into the
+    Attack step, they attack and their matches end with a last Legend standing."""
+    seats = _still_in(state)
+    return 8 if seats == 2 else 7 * seats
 
 
-__all__ = ["SEARCH", "HeuristicBot", "standing", "two_seat_budget"]
+SEARCH = levels(60, 180, depth=round_depth, standing=standing, spread=4.0,
+                scale=two_seat_budget)
+
+
+__all__ = ["SEARCH", "HeuristicBot", "round_depth", "standing", "two_seat_budget"]

@@ -10,8 +10,10 @@ from pathlib import Path
 from engine import registry
 from engine.bots import RandomBot
 from engine.games.royal_rumble import RULES, HeuristicBot
+from engine.games.royal_rumble.bots import round_depth, two_seat_budget
+from engine.games.royal_rumble.state import Phase
 from engine.playout import play_match
-from engine.protocol import Event
+from engine.protocol import Event, PendingKind
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 from rr_helpers import Table, decider, names
@@ -94,3 +96,38 @@ def test_heuristic_duels_end_before_a_generous_round_limit() -> None:
                               {"round_limit": 200})
         assert state.end_reason != "round_limit", seed
         assert state.round < 100, seed
+
+
+def _decisions_to_the_attack_step(seats: int, seed: int) -> tuple[int, int]:
+    """From the start of round 3 of a heuristic game: the search's playout depth there,
+    and the decisions taken before the round's Attack step begins."""
+    rng, bot = random.Random(seed), HeuristicBot()
+    state, depth, taken = RULES.start({}, seats), None, 0
+    while True:
+        pending = RULES.pending(state)
+        assert pending.kind is not PendingKind.END
+        if pending.kind is PendingKind.CHANCE:
+            state = RULES.apply(state, Event.chance(RULES.sample_chance(state, rng)))
+            continue
+        if depth is None and state.round == 3 and state.phase is Phase.PLAN:
+            depth = round_depth(state)
+        if depth is not None and state.phase is Phase.ATTACK:
+            return depth, taken
+        seat = pending.seats[0]
+        state = RULES.apply(state, Event.decision(seat, bot.choose(RULES, state, seat, rng)))
+        taken += depth is not None
+
+
+def test_a_search_playout_reads_its_leaf_past_the_plan_step() -> None:
+    """Search levels: a playout cut short is valued once the round's attacks land. At a
+    fixed 8 decisions it stopped inside the Plan step from four seats on, where an attack
+    is only a card gone from the hand, and tables of search bots kept to breathers."""
+    for seats in (2, 4, 6, 10):
+        for seed in range(3):
+            depth, planning = _decisions_to_the_attack_step(seats, seed)
+            assert depth > planning, (seats, seed)
+            if seats >= 4:
+                assert planning > 8
+        # Fewer playouts in proportion: a decision's work stays that of two seats.
+        state = RULES.start({}, seats)
+        assert abs(round_depth(state) * two_seat_budget(state) - 8) < 1e-9
