@@ -38,6 +38,15 @@ class IllegalAction(Exception):
         self.message = message
 
 
+def check_viewer(viewer: int | None, seats: int) -> None:
+    """Refuse a viewer that is neither a spectator (None) nor one of the table's seats: a
+    seat index out of range (or -1, which Python would read as the last seat) must not
+    open another seat's hand."""
+    if viewer is not None and (isinstance(viewer, bool) or not isinstance(viewer, int)
+                               or not 0 <= viewer < seats):
+        raise IllegalAction("bad_seat", "There is no such seat at this table.")
+
+
 class EventKind(StrEnum):
     DECISION = "decision"
     CHANCE = "chance"

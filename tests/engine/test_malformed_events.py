@@ -33,3 +33,21 @@ def test_a_chance_outcome_that_is_not_an_object_is_refused(key, outcome):
     with pytest.raises(IllegalAction) as caught:
         rules.apply(state, Event.chance(outcome))
     assert caught.value.code == "bad_outcome"
+
+
+@pytest.mark.parametrize("key", sorted(registry.games()))
+def test_a_viewer_that_is_no_seat_of_the_table_is_refused(key):
+    """-1 would read as the last seat's hand where a view indexes by seat."""
+    rules, state = _first_chance(key)
+    seats = rules.spec.min_seats
+    event = Event.chance(rules.sample_chance(state, random.Random(1)))
+    for viewer in (-1, seats, True, "0"):
+        with pytest.raises(IllegalAction, match="bad_seat"):
+            rules.view(state, viewer)
+        with pytest.raises(IllegalAction, match="bad_seat"):
+            rules.redact(state, event, viewer)
+        with pytest.raises(IllegalAction, match="bad_seat"):
+            rules.determinize(state, viewer, random.Random(1))
+    for seat in range(seats):  # every real seat and a spectator still see their views
+        assert rules.view(state, seat)["viewer"] == seat
+    assert rules.view(state, None)["viewer"] is None

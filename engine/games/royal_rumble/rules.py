@@ -40,6 +40,7 @@ from engine.protocol import (
     Option,
     Pending,
     Result,
+    check_viewer,
 )
 
 DEFAULT_ROUND_LIMIT = 40
@@ -756,12 +757,14 @@ class RoyalRumbleRules(BaseRules[State]):
 
     # -- what each seat sees -----------------------------------------------------------
     def view(self, state: State, seat: int | None) -> JSON:
+        check_viewer(seat, state.n)
         pending = self.pending(state)
         result = pending.result.to_json() if pending.result else None
         deciders = pending.seats if pending.kind == "decision" else ()
         return views.view(state, seat, deciders, pending.kind == "chance", result)
 
     def redact(self, state_before: State, event: Event, viewer: int | None) -> JSON:
+        check_viewer(viewer, state_before.n)
         return views.redact(state_before, event, viewer)
 
     def narrate(self, state_before: State, event: Event) -> list[str]:
@@ -788,6 +791,7 @@ class RoyalRumbleRules(BaseRules[State]):
         decision: every seat the rules let answer is asked), so any deal of the hidden
         cards fits what the seat has seen.
         """
+        check_viewer(seat, state.n)
         return views.determinize(state, seat, rng)
 
 

@@ -44,6 +44,7 @@ from engine.protocol import (
     Option,
     Pending,
     Result,
+    check_viewer,
 )
 
 ROUNDS_PER_GAME = HAND_SIZE  # each round takes one card from each hand
@@ -193,10 +194,12 @@ class SuperShowdownRules(BaseRules[State]):
 
     def view(self, state: State, seat: int | None) -> JSON:
         """What `seat` may see (None is a spectator)."""
+        check_viewer(seat, 2)
         return views.render_view(self, state, seat)
 
     def redact(self, state_before: State, event: Event, viewer: int | None) -> JSON:
         """The event as `viewer` may read it: only their own hand, no face-down card."""
+        check_viewer(viewer, 2)
         return views.redact_event(state_before, event, viewer)
 
     def narrate(self, state_before: State, event: Event) -> list[str]:
@@ -209,6 +212,7 @@ class SuperShowdownRules(BaseRules[State]):
         The other hand is the complement of what `seat` has seen, so only the face-down
         card's identity among the nemesis' unseen cards is uncertain.
         """
+        check_viewer(seat, 2)
         other = 1 - seat
         hidden = state.played[other] if not state.revealed else None
         if hidden is None:

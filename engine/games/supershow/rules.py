@@ -51,6 +51,7 @@ from engine.protocol import (
     Option,
     Pending,
     Result,
+    check_viewer,
 )
 
 DEFAULT_COMPETITORS = ("ox_valdane", "mira_quickstep")
@@ -1276,6 +1277,7 @@ class SupershowRules(BaseRules[State]):
 
     # -- what each seat sees -----------------------------------------------------------
     def view(self, state: State, seat: int | None) -> JSON:
+        check_viewer(seat, len(state.players))
         pending = self.pending(state)
         result = pending.result.to_json() if pending.result else None
         deciders = pending.seats if pending.kind == "decision" else ()
@@ -1292,6 +1294,7 @@ class SupershowRules(BaseRules[State]):
                           search, result, who)
 
     def redact(self, state_before: State, event: Event, viewer: int | None) -> JSON:
+        check_viewer(viewer, len(state_before.players))
         searcher = None
         if (state_before.phase is Phase.CHOOSE and state_before.tasks
                 and state_before.tasks[0].effect_do is Do.SEARCH):
@@ -1323,6 +1326,7 @@ class SupershowRules(BaseRules[State]):
         cards held: the hands are dealt again freely and `stoppers` stays exactly the real
         one (view.determinize clones it).
         """
+        check_viewer(seat, len(state.players))
         return views.determinize(state, seat, rng)
 
 

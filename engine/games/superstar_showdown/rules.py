@@ -72,6 +72,7 @@ from engine.protocol import (
     Option,
     Pending,
     Result,
+    check_viewer,
 )
 
 DEFAULT_SUPERSTARS = ("oakhart", "skylark")
@@ -1465,6 +1466,7 @@ class SuperstarShowdownRules(BaseRules[State]):
 
     # -- what each seat sees -----------------------------------------------------------
     def view(self, state: State, seat: int | None) -> JSON:
+        check_viewer(seat, len(state.teams))
         pending = self.pending(state)
         result = pending.result.to_json() if pending.result else None
         deciders = pending.seats if pending.kind == "decision" else ()
@@ -1472,6 +1474,7 @@ class SuperstarShowdownRules(BaseRules[State]):
         return views.view(state, seat, deciders, pending.kind == "chance", available, result)
 
     def redact(self, state_before: State, event: Event, viewer: int | None) -> JSON:
+        check_viewer(viewer, len(state_before.teams))
         return views.redact(event, viewer, state_before.teams)
 
     def narrate(self, state_before: State, event: Event) -> list[str]:
@@ -1496,6 +1499,7 @@ class SuperstarShowdownRules(BaseRules[State]):
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         """A state `seat` cannot tell apart (view.determinize resamples the hidden cards;
         being asked to Reverse tells nothing of a hand, see `_may_reverse`)."""
+        check_viewer(seat, len(state.teams))
         return views.determinize(state, seat, rng)
 
 

@@ -41,6 +41,7 @@ from engine.protocol import (
     Pending,
     PendingKind,
     Result,
+    check_viewer,
 )
 
 SPEC = GameSpec(
@@ -301,10 +302,12 @@ class UltimateShowdownRules(BaseRules[State]):
 
     def view(self, state: State, seat: int | None) -> JSON:
         """What `seat` may see (None is a spectator)."""
+        check_viewer(seat, state.n)
         return views.render_view(self, state, seat)
 
     def redact(self, state_before: State, event: Event, viewer: int | None) -> JSON:
         """The event as `viewer` may read it: no other seat's secret choice or hand."""
+        check_viewer(viewer, state_before.n)
         return views.redact_event(self, state_before, event, viewer)
 
     def narrate(self, state_before: State, event: Event) -> list[str]:
@@ -313,6 +316,7 @@ class UltimateShowdownRules(BaseRules[State]):
 
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         """A state `seat` cannot tell apart from this one (hidden cards and votes resampled)."""
+        check_viewer(seat, state.n)
         return views.determinize(self, state, seat, rng)
 
     # -- helpers ----------------------------------------------------------------------
