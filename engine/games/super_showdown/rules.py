@@ -172,7 +172,9 @@ class SuperShowdownRules(BaseRules[State]):
             return self._move(state, seat, typed.to)
         if isinstance(typed, PlayCard):
             return self._play(state, seat, typed.card)
-        split = Split(typed.victorious, typed.defeated)
+        order = [c for c in state.played if c is not None]  # the cards in seat order
+        split = Split(tuple(c for c in order if c in typed.victorious),
+                      tuple(c for c in order if c in typed.defeated))
         return self._settle(state, split, ShowdownKind.SPEED, state.chooser)
 
     def _resolve_chance(self, state: State, outcome: JSON) -> State:

@@ -124,6 +124,13 @@ def test_the_super_on_the_mayhem_chooses_the_speed_outcome(ss):
     assert after.last_showdown.chooser == 1 and after.phase is Phase.FIRST_ROLL
 
 
+def test_a_speed_result_lists_the_cards_in_seat_order_as_the_others_do(ss):
+    """SU-33: the record of a Speed choice keeps seat order, as a Brawn's or Wits's does."""
+    state = ss.reveal(("wall-crawl", "jet-flight"), ((1, 1), (3, 4)), to=(3, 3))
+    after = ss.choose(state, 1, ["jet-flight", "wall-crawl"], [])
+    assert after.last_showdown.victorious == ("wall-crawl", "jet-flight")
+
+
 def test_a_decoy_played_off_the_mayhem_takes_the_speed_choice(ss):
     """SU-34: the super who did not reach the Mayhem but played a Decoy! chooses instead."""
     state = ss.reveal(("decoy-white", "doom-cannon"), ((1, 1), (3, 4)), to=(3, 3))
