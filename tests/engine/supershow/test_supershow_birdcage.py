@@ -110,9 +110,10 @@ def test_every_six_turn_rolls_the_next_entrant_enters_with_plus_two() -> None:
         "agility"] + 2
 
 
-def test_a_breakout_does_not_raise_the_birdcage_meter() -> None:
-    """SH-122 and SH-124: a failed breakout eliminates, the match goes on."""
-    s = drafted(3).clone()
+def _finish_on_seat_one(s: State) -> tuple[State, str]:
+    """Seat 0 plays its Finish (A28, the chain A01-A13 in play) on seat 1 and rolls its own
+    best skill for the Finish Roll: the state awaiting seat 1's Breakout Roll, and seat
+    1's weakest skill."""
     s.phase, s.active = Phase.TURN, 0
     s.plan = [Step(0, (1,))]
     s.players[0].in_play[1] = ["A01", "A13"]
@@ -128,12 +129,17 @@ def test_a_breakout_does_not_raise_the_birdcage_meter() -> None:
                else {"type": "no_stop"})
     top = max(CATALOG.competitors[s.competitors[0]].skills.items(), key=lambda kv: kv[1])[0]
     low = min(CATALOG.competitors[s.competitors[1]].skills.items(), key=lambda kv: kv[1])[0]
-    s = dice(s, str(top))
+    return dice(s, str(top)), str(low)
+
+
+def test_a_breakout_does_not_raise_the_birdcage_meter() -> None:
+    """SH-122 and SH-124: a failed breakout eliminates, the match goes on."""
+    s, low = _finish_on_seat_one(drafted(3).clone())
     broke = dice(s, str(max(CATALOG.competitors[s.competitors[1]].skills.items(),
                             key=lambda kv: kv[1])[0]))
     assert broke.finish is None and broke.crowd == 0 and broke.out == []
     for _ in range(3):
-        s = dice(s, str(low))
+        s = dice(s, low)
     assert s.out == [1] and s.phase is not Phase.OVER  # entrant 3 still to come
     # SH-124 decision: Ox alone inside would roll against nobody; entrant 3 comes in at
     # once, the meter rising as at any entry (it was left waiting for the sixth roll).
@@ -147,24 +153,10 @@ def test_an_entry_forced_early_leaves_the_six_roll_schedule_where_it_was() -> No
     entrant 2 is eliminated at turn roll 3, so entrant 3 comes in at once (meter 1); the
     sixth roll still brings entrant 4 in (meter 2), and the twelfth raises the meter."""
     s = drafted(4).clone()
-    s.turn_rolls, s.phase, s.active = 3, Phase.TURN, 0
-    s.plan = [Step(0, (1,))]
-    s.players[0].in_play[1] = ["A01", "A13"]
-    for cid in ("A01", "A13", "A28"):
-        for pile in (s.players[0].deck, s.players[0].hand):
-            if cid in pile:
-                pile.remove(cid)
-    s.players[0].hand.append("A28")
-    s = do(s, 0, {"type": "play", "card": "A28", "target": 1})
-    while RULES.pending(s).kind is PendingKind.DECISION:
-        seat = RULES.pending(s).seats[0]
-        s = do(s, seat, {"type": "no_team_up"} if s.phase is Phase.TEAM_UP
-               else {"type": "no_stop"})
-    top = max(CATALOG.competitors[s.competitors[0]].skills.items(), key=lambda kv: kv[1])[0]
-    low = min(CATALOG.competitors[s.competitors[1]].skills.items(), key=lambda kv: kv[1])[0]
-    s = dice(s, str(top))
+    s.turn_rolls = 3
+    s, low = _finish_on_seat_one(s)
     for _ in range(3):
-        s = dice(s, str(low))
+        s = dice(s, low)
     assert s.out == [1] and s.live == [0, 2] and s.waiting == [3] and s.crowd == 1
     for rolls, crowd, waiting in ((5, 1, [3]), (6, 2, []), (11, 2, []), (12, 3, [])):
         later = dataclasses.replace(s, turn_rolls=rolls).clone()
