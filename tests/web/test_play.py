@@ -272,12 +272,33 @@ def test_a_player_resigns_a_live_match_from_the_page(alice_client: Client, pages
     match = pages.quick_play(alice_client)
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
     assert reverse("match_resign", args=[match.id]) in page and ">Resign<" in page
-    response = alice_client.post(reverse("match_resign", args=[match.id]))
+    assert 'name="confirmed"' in page  # set by the browser's confirm() before it posts
+    response = alice_client.post(reverse("match_resign", args=[match.id]), {"confirmed": "yes"})
     assert response.status_code == 302
     match.refresh_from_db()
     assert match.status == "finished" and match.result["placements"][0] == 2
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
     assert "You lost." in page and ">Resign<" not in page
+
+
+def test_without_javascript_a_resignation_is_asked_on_a_page_before_it_counts(
+        alice_client: Client, pages: Any) -> None:
+    """The button's confirm() needs JavaScript; a bare post gets a page that asks."""
+    match = pages.quick_play(alice_client)
+    url = reverse("match_resign", args=[match.id])
+    asked = alice_client.post(url)
+    assert asked.status_code == 200
+    page = asked.content.decode()
+    assert f"Resign match #{match.id}" in page and "cannot be taken back" in page
+    assert 'name="confirmed" value="yes"' in page
+    assert reverse("match_play", args=[match.id]) in page  # the way back
+    match.refresh_from_db()
+    assert match.status == "active" and match.seq == match.events.count()
+
+    response = alice_client.post(url, {"confirmed": "yes"})
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == "finished" and match.result["placements"][0] == 2
 
 
 def test_a_player_leaves_an_open_match_from_the_page(alice_client: Client) -> None:
