@@ -21,6 +21,8 @@ Decisions on the rulebook's open questions (`ambiguity` items), one line of why 
   Signature goes to the box); cards left nowhere would break the count.
 - RR-50: the token passes only to whoever eliminates the Titleholder's Legend (the detailed
   rule wins over the summary); a Titleholder whose Legend falls to its own recoil keeps it.
+  The token goes to a player, not a Legend: an eliminator whose own Legend falls to the
+  same attack's recoil still takes it, and stays at the table to take a reserve Legend.
 - RR-52: a new Legend (the top of the face-down reserve) enters at End of Turn, so a fallen
   player's plan this round is discarded (RR-69); fallen players still draw up to six and,
   like players with no Legend left (RR-59), may still Ref or Run-In an attack on another

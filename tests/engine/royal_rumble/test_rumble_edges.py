@@ -139,6 +139,23 @@ def test_eliminating_another_legend_does_not_take_the_token() -> None:
     assert s.titleholder == 0 and s.players[2].placards == ["vesper"]
 
 
+def test_an_eliminator_felled_by_its_own_recoil_still_takes_the_token() -> None:
+    """RR-49, RR-50 decision, RR-52, RR-54: Twin Lariat drops the Titleholder's Legend and,
+    by its recoil, the attacker's own. The token goes to the player, who stays at the
+    table: both fell together, so the reserve goes clockwise from the new Titleholder."""
+    s = Table().build(["ironhide", "vesper", "bramble"], {0: ["Twin Lariat"]},
+                      damage={0: ["Sit-Out Bomb", "Thunder Boot", "Haymaker"],
+                              1: ["Sit-Out Bomb", "Lariat"]},
+                      reserve=["rook", "cobalt"], titleholder=1)
+    s = breathe(s, 1)
+    s = breathe(s, 2)
+    s = settle(plan(s, 0, "Twin Lariat", 1))
+    assert s.titleholder == 0 and s.players[0].placards == ["vesper"]
+    assert "ironhide" in s.box  # its own recoil: nobody's placard
+    assert [p.legend for p in s.players] == ["rook", "cobalt", "bramble"]
+    assert s.phase is Phase.PLAN and decider(s) == 0  # the new Titleholder plans first
+
+
 def test_a_new_legend_from_the_reserve_with_its_own_signature_and_no_damage() -> None:
     """RR-51, RR-52, RR-53, RR-65, RR-66."""
     s = Table().build(L3, {0: ["Jab Flurry", "Heave-Ho"]}, damage={1: ["Haymaker"]},
