@@ -8,6 +8,8 @@ match and API test folders use it for every test.
 from __future__ import annotations
 
 import importlib.util
+import itertools
+import random
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -45,6 +47,15 @@ def _fast_password_hashing() -> Iterator[None]:
 
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+@pytest.fixture
+def seeded_chance(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seeded shuffles and rolls for matches made through the services (the site draws them
+    from the system): a test whose assertions depend on how bot matches go, such as a
+    knockout that refuses a draw, then plays the same matches every run."""
+    seeds = itertools.count(1)
+    monkeypatch.setattr("matches.services._chance_rng", lambda: random.Random(next(seeds)))
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 from typing import Any
@@ -147,11 +146,9 @@ def test_a_bad_action_is_400_with_a_code_and_writes_nothing(
 @pytest.mark.django_db(transaction=True)
 def test_nothing_hidden_reaches_the_other_seat_or_a_spectator_before_the_finish(
         player: Any, player2: Any, player_api: APIClient, player2_api: APIClient,
-        outsider_api: APIClient, monkeypatch: pytest.MonkeyPatch) -> None:
+        outsider_api: APIClient, seeded_chance: None) -> None:
     # Seeded shuffles and rolls: with the system's, random play ended some matches within
     # thirty decisions, before the checks below had seen several rounds.
-    seeds = itertools.count(1)
-    monkeypatch.setattr("matches.services._chance_rng", lambda: random.Random(next(seeds)))
     match = two_players(player)
     seats = {0: player_api, 1: player2_api}
     readers = [(None, outsider_api), (0, player_api), (1, player2_api)]

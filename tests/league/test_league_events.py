@@ -376,9 +376,8 @@ def snapshot() -> dict[str, list[tuple[Any, ...]]]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_season_rebuilt_from_its_streams_gives_every_row_again(organizer: Any, player: Any,
-                                                                 player2: Any,
-                                                                 played: Any) -> None:
+def test_a_season_rebuilt_from_its_streams_gives_every_row_again(
+        organizer: Any, player: Any, player2: Any, played: Any, seeded_chance: None) -> None:
     season = events.create_season(name="Autumn", game=GAME, by=organizer)
     for fmt in ("round_robin", "swiss", "single_elimination"):
         event = events.create_event(name=fmt, game=GAME, format=fmt, by=organizer,
@@ -475,7 +474,8 @@ def test_pairing_by_hand_when_no_round_waits_is_refused(organizer: Any) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_releasing_a_held_round_makes_its_matches(organizer: Any) -> None:
+def test_releasing_a_held_round_makes_its_matches(organizer: Any, seeded_chance: None) -> None:
+    # Seeded: Super Showdown can end drawn, which a knockout refuses (about one run in 50).
     event = make_event(organizer, fmt="single_elimination", hold_rounds=True)
     enter_bots(event, organizer, 4)
     events.start_event(event=event, by=organizer)

@@ -9,8 +9,6 @@ a draw, which a knockout cannot record, and a random draw would make the test fl
 
 from __future__ import annotations
 
-import itertools
-import random
 from typing import Any
 
 import pytest
@@ -21,16 +19,12 @@ from league import events
 from league.models import Event, EventMatch, Standing
 from matches.models import Match
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("seeded_chance")]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 BOTS = ["Ada", "Brick", "Cobalt", "Dyna"]
 
 
-@pytest.fixture(autouse=True)
-def seeded_chance(monkeypatch: pytest.MonkeyPatch) -> None:
-    seeds = itertools.count(1)
-    monkeypatch.setattr("matches.services._chance_rng", lambda: random.Random(next(seeds)))
 
 
 def test_a_four_bot_cup_plays_itself_and_the_event_page_shows_the_champion(
