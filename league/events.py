@@ -12,7 +12,7 @@ import logging
 import random
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -301,9 +301,10 @@ class Replayed:
     order: list[str]                       # seed order (after seeding) or registration order
     seeded_by: str
     state: Any                             # the format's state once started, else None
-    matches: dict[str, dict[str, Any]]     # pairing id -> match_created payload
+    matches: dict[str, dict[str, Any]]     # pairing id -> match_created payload (the latest)
     results: dict[str, dict[str, Any]]     # pairing id -> result payload (corrections applied)
     finished: bool
+    drawn: list[dict[str, Any]] = field(default_factory=list)  # replaced matches' payloads
 
 
 def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replayed:
@@ -333,6 +334,8 @@ def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replay
         elif row.kind == Kind.PAIRED_BY_HAND:
             out.state = fmt.pair_by_hand(out.state, [list(x) for x in p["pairings"]])
         elif row.kind == Kind.MATCH_CREATED:
+            if p["pairing"] in out.matches:  # played again after a refused draw
+                out.drawn.append(out.matches[p["pairing"]])
             out.matches[p["pairing"]] = p
         elif row.kind == Kind.RESULT_RECORDED:
             result = corrections.get(p["pairing"], p)
@@ -580,24 +583,29 @@ def _advance(event: Event, release: bool = False) -> None:
     for pairing in fmt.ready(done.state):
         if pairing.id in done.matches or pairing.id in held:
             continue
-        entrants = [k for k in pairing.slots if k is not None]
-        seats, seat_keys, options = _table(event, done, entrants)
-        try:
-            match = match_services.create_match(game=event.game, options=options, seats=seats,
-                                                created_by=None)
-        except match_services.ServiceError as exc:
-            raise LeagueError(exc.code, exc.detail, exc.status) from None
-        payload = {
-            "pairing": pairing.id, "match": match.pk, "round": pairing.round,
-            "stage": pairing.stage, "label": pairing.label, "entrants": entrants,
-        }
-        if seat_keys != entrants:
-            payload["seats"] = seat_keys
-        _append(event, Kind.MATCH_CREATED, payload, None)
+        _create_match(event, done, {
+            "pairing": pairing.id, "round": pairing.round, "stage": pairing.stage,
+            "label": pairing.label, "entrants": [k for k in pairing.slots if k is not None]})
     if fmt.is_complete(done.state) and not done.finished:
         event.status = Event.Status.FINISHED
         _append(event, Kind.FINISHED, {}, None)
     _after_change(event)
+
+
+def _create_match(event: Event, done: Replayed, made: dict[str, Any]) -> None:
+    """The match of a pairing (`made`: its pairing, round, stage, label and entrants), and
+    the match_created record that links them."""
+    entrants = made["entrants"]
+    seats, seat_keys, options = _table(event, done, entrants)
+    try:
+        match = match_services.create_match(game=event.game, options=options, seats=seats,
+                                            created_by=None)
+    except match_services.ServiceError as exc:
+        raise LeagueError(exc.code, exc.detail, exc.status) from None
+    payload = {**made, "match": match.pk}
+    if seat_keys != entrants:
+        payload["seats"] = seat_keys
+    _append(event, Kind.MATCH_CREATED, payload, None)
 
 
 def _table(event: Event, done: Replayed, entrants: list[str]
@@ -650,6 +658,8 @@ def _record_locked(event: Event, link: EventMatch, match: Match) -> bool:
     if link.pairing in done.results:
         return False
     made = done.matches[link.pairing]
+    if made["match"] != match.pk:
+        return False  # a drawn match, played again since
     entrants, seats = made["entrants"], made.get("seats") or made["entrants"]
     placements = match.result["placements"]
     figures = match.result.get("figures", {})
@@ -671,10 +681,26 @@ def _record_locked(event: Event, link: EventMatch, match: Match) -> bool:
     except formats.FormatError as exc:
         if exc.code in {"already_recorded", "not_ready", "event_complete"}:
             return False  # decided without this match (a withdrawal's walkover)
+        if exc.code == "draw_not_allowed":
+            _play_again(event, done, made)
+            return True
         raise LeagueError(exc.code, exc.message) from None
     _append(event, Kind.RESULT_RECORDED, payload, None)
     _try_format(lambda: _advance(event))
     return True
+
+
+def _play_again(event: Event, done: Replayed, made: dict[str, Any]) -> None:
+    """A drawn match where the format needs a winner (a knockout): the draw is written
+    down and the same entrants play the pairing again, in a new match."""
+    _append(event, Kind.MATCH_DRAWN, {"pairing": made["pairing"], "match": made["match"]}, None)
+    again = made.get("replay", 0) + 1
+    base = made.get("base_label", made["label"])
+    _create_match(event, done, {
+        "pairing": made["pairing"], "round": made["round"], "stage": made["stage"],
+        "label": f"{base or made['pairing']} (replay {again})", "base_label": base,
+        "entrants": list(made["entrants"]), "replay": again})
+    _after_change(event)
 
 
 def _still_seated(fmt: Any, done: Any, pairing: str, entrants: list[str]) -> list[str]:
@@ -687,7 +713,8 @@ def _still_seated(fmt: Any, done: Any, pairing: str, entrants: list[str]) -> lis
 
 
 def _link(event: Event, pairing: str) -> EventMatch:
-    link = EventMatch.objects.filter(event=event, pairing=pairing).select_related("match").first()
+    link = (EventMatch.objects.filter(event=event, pairing=pairing).select_related("match")
+            .order_by("-replay").first())
     if link is None:
         raise LeagueError("unknown_pairing", f"No match for pairing {pairing!r}.", 404)
     return link

@@ -47,9 +47,11 @@ class Finishes:
     def __init__(self, matches: Iterable[Match]) -> None:
         done = [m for m in matches if m.status == Match.Status.FINISHED]
         self.links = {link.match_id: link for link in
-                      EventMatch.objects.filter(match__in=[m.pk for m in done])}
+                      EventMatch.objects.filter(match__in=[m.pk for m in done])
+                      .annotate(drawn=EventMatch.played_again())}
+        # A drawn knockout match keeps its own (drawn) result; the pairing's is its replay's.
         by_pairing = {(link.event_id, link.pairing): link.match_id
-                      for link in self.links.values()}
+                      for link in self.links.values() if not link.drawn}
         self.places: dict[int, dict[str, int]] = {}
         records = (EventRecord.objects.filter(event_id__in={k[0] for k in by_pairing},
                                               kind__in=RESULTS)

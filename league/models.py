@@ -147,6 +147,7 @@ class EventRecord(models.Model):
         PAIRED_BY_HAND = "paired_by_hand"
         ROUND_RELEASED = "round_released"
         MATCH_CREATED = "match_created"
+        MATCH_DRAWN = "match_drawn"  # a draw the format refuses: the pairing plays again
         RESULT_RECORDED = "result_recorded"
         RESULT_CORRECTED = "result_corrected"
         FORFEITED = "forfeited"
@@ -227,11 +228,15 @@ class EventMatch(models.Model):
     match = models.OneToOneField(
         "matches.Match", on_delete=models.PROTECT, related_name="event_match"
     )
+    # 0 for the pairing's first match; n for the n-th played again after a draw that the
+    # format refuses (a knockout needs a winner). The highest is the pairing's match.
+    replay = models.PositiveIntegerField(default=0)
 
     class Meta:
-        ordering = ["event", "round", "pairing"]
+        ordering = ["event", "round", "pairing", "replay"]
         constraints = [
-            models.UniqueConstraint(fields=["event", "pairing"], name="eventmatch_unique"),
+            models.UniqueConstraint(fields=["event", "pairing", "replay"],
+                                    name="eventmatch_unique"),
         ]
 
     def seat_entrants(self) -> list[str]:
@@ -241,6 +246,14 @@ class EventMatch(models.Model):
     def seats_of(self, entrant: str) -> list[int]:
         """The seats an entrant holds in the match."""
         return [i for i, key in enumerate(self.seat_entrants()) if key == entrant]
+
+    @staticmethod
+    def played_again() -> models.Exists:
+        """Annotation: the match was drawn and its pairing played again since (its Event's
+        result for the pairing belongs to the later match)."""
+        return models.Exists(EventMatch.objects.filter(
+            event=models.OuterRef("event"), pairing=models.OuterRef("pairing"),
+            replay__gt=models.OuterRef("replay")))
 
 
 class Standing(models.Model):

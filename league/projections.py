@@ -58,10 +58,10 @@ def refresh_event(event: Event) -> None:
         for key, e in done.entrants.items()
     }
     EventMatch.objects.bulk_create([
-        EventMatch(event=event, pairing=pid, round=m["round"], stage=m["stage"],
+        EventMatch(event=event, pairing=m["pairing"], round=m["round"], stage=m["stage"],
                    label=m["label"], entrants=m["entrants"], seats=m.get("seats", []),
-                   match_id=m["match"])
-        for pid, m in done.matches.items()
+                   match_id=m["match"], replay=m.get("replay", 0))
+        for m in [*done.drawn, *done.matches.values()]
     ])
     if done.state is not None:
         Standing.objects.bulk_create([
@@ -315,9 +315,10 @@ def _unplayed_forfeit(match: Match, teams: dict[int, tuple[str, list[int]]]) -> 
 
 def _corrected_placements(match: Match) -> list[int] | None:
     """Each seat's place as the Event's organizer last corrected it; None if never."""
-    link = EventMatch.objects.filter(match=match).first()
-    if link is None:
-        return None
+    link = (EventMatch.objects.filter(match=match)
+            .annotate(drawn=EventMatch.played_again()).first())
+    if link is None or link.drawn:
+        return None  # a drawn match the pairing played again keeps its own result
     correction = (EventRecord.objects.filter(event_id=link.event_id,
                                              kind=EventRecord.Kind.RESULT_CORRECTED,
                                              payload__pairing=link.pairing)

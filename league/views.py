@@ -604,8 +604,9 @@ def _match_rows(event: Event, results: dict[str, dict[str, Any]],
     a playoff after its groups), with who plays and how it ended."""
     rows = []
     for link in (EventMatch.objects.filter(event=event).select_related("match")
-                 .order_by("match_id")):
-        placements = results.get(link.pairing, {}).get("placements", {})
+                 .annotate(drawn=EventMatch.played_again()).order_by("match_id")):
+        # A drawn match its pairing played again shows no places: the replay's are the result.
+        placements = {} if link.drawn else results.get(link.pairing, {}).get("placements", {})
         rows.append({
             "link": link, "match": link.match,
             "live": link.match.status != FINISHED,

@@ -1,0 +1,123 @@
+"""A knockout needs a winner: a drawn match is written down and its pairing played again.
+
+The toy game with two cards a hand ends drawn when each seat takes one round, so the
+players here steer their match to a draw and then to a win.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from league import events, projections
+from league.models import Event, EventMatch, EventRecord
+from matches import services as match_services
+from matches.models import Match
+
+
+def knockout(toygame: Any, organizer: Any, *players: Any) -> Event:
+    event = events.create_event(name="Cup night", game=toygame.TOY_KEY,
+                                format="single_elimination", by=organizer,
+                                match_options={"rounds": 2}, deadline_bot="random")
+    for user in players:
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    events.start_event(event=event, by=organizer)
+    return event
+
+
+def play_out(toygame: Any, match: Match, users: list[Any], draw: bool) -> None:
+    """Both seats play their cards in an order that ends the match drawn (each takes a
+    round) or won by one seat."""
+    match.refresh_from_db()
+    state = match_services.load_state(match)
+    hands = [sorted(h, key=toygame.CARDS.__getitem__) for h in state.hands]
+    for order in itertools.permutations(hands[1]):
+        wins = [toygame.ToyRules._round_winner((a, b), state.tiebreak)
+                for a, b in zip(hands[0], order, strict=True)]
+        if (wins.count(0) == 1) == draw:
+            break
+    else:
+        pytest.fail(f"this deal cannot end {'drawn' if draw else 'won'}: {hands}")
+    for a, b in zip(hands[0], order, strict=True):
+        for seat, card in ((0, a), (1, b)):
+            match_services.submit_action(match=match, seat=seat, user=users[seat],
+                                         action={"type": "play", "card": card})
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.result["draw"] is draw
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_drawn_knockout_match_is_played_again_and_the_replay_decides_it(
+        toy_game: Any, seeded_chance: None, organizer: Any, player: Any,
+        player2: Any) -> None:
+    event = knockout(toy_game, organizer, player, player2)
+    first = EventMatch.objects.get(event=event)
+    users = [first.match.seats.get(index=i).user for i in range(2)]
+
+    play_out(toy_game, first.match, users, draw=True)
+
+    event.refresh_from_db()
+    assert event.status == Event.Status.RUNNING
+    links = list(EventMatch.objects.filter(event=event))
+    assert [(x.pairing, x.replay) for x in links] == [(first.pairing, 0), (first.pairing, 1)]
+    again = links[1]
+    assert again.match_id != first.match_id
+    assert again.label.endswith("(replay 1)")
+    assert again.entrants == first.entrants
+    kinds = list(event.records.order_by("seq").values_list("kind", flat=True))
+    assert kinds[-2:] == ["match_drawn", "match_created"]
+    drawn = event.records.get(kind=EventRecord.Kind.MATCH_DRAWN).payload
+    assert drawn == {"pairing": first.pairing, "match": first.match_id}
+
+    users = [again.match.seats.get(index=i).user for i in range(2)]
+    play_out(toy_game, again.match, users, draw=False)
+
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    again.match.refresh_from_db()
+    (winner_seat,) = again.match.result["winners"]
+    done = events.replay(event)
+    assert list(done.results) == [first.pairing]
+    assert [m["match"] for m in done.drawn] == [first.match_id]
+    places = done.results[first.pairing]["placements"]
+    assert sorted(places.values()) == [1, 2]
+    assert places[again.seat_entrants()[winner_seat]] == 1
+
+    # In the players' histories the first match stays a draw, listed alone or not.
+    from league.history import Finishes
+
+    first.match.refresh_from_db()
+    for listed in ([first.match], [first.match, again.match]):
+        finishes = Finishes(listed)
+        assert [finishes.of(first.match, s).outcome for s in (0, 1)] == ["draw", "draw"]
+    finishes = Finishes([again.match])
+    assert finishes.of(again.match, winner_seat).outcome == "win"
+    assert finishes.of(again.match, 1 - winner_seat).outcome == "loss"
+
+    # The projection rebuilt from the records holds both matches, the replay last.
+    projections.refresh_event(event)
+    assert [(x.match_id, x.replay) for x in EventMatch.objects.filter(event=event)] == [
+        (first.match_id, 0), (again.match_id, 1)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_event_page_shows_the_drawn_match_without_the_replays_places(
+        toy_game: Any, seeded_chance: None, organizer: Any, player: Any, player2: Any,
+        client: Any) -> None:
+    event = knockout(toy_game, organizer, player, player2)
+    first = EventMatch.objects.get(event=event)
+    users = [first.match.seats.get(index=i).user for i in range(2)]
+    play_out(toy_game, first.match, users, draw=True)
+    again = EventMatch.objects.get(event=event, replay=1)
+    users = [again.match.seats.get(index=i).user for i in range(2)]
+    play_out(toy_game, again.match, users, draw=False)
+
+    client.force_login(player)
+    page = client.get(f"/league/events/{event.pk}/").content.decode()
+    assert page.count("drawn: played again") == 1
+    assert f"{again.label}" in page
+    # Only the replay marks its winner.
+    assert page.count("entrant-won") == 1
