@@ -831,7 +831,8 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
         done = replay(event)
         if pairing not in done.results:
             raise LeagueError("no_result", f"{pairing} has no recorded result to correct.", 409)
-        if sorted(placements) != sorted(done.matches[pairing]["entrants"]) or not all(
+        # The entrants the result places: a pod's withdrawn player is no longer among them.
+        if sorted(placements) != sorted(done.results[pairing]["placements"]) or not all(
             isinstance(v, int) and v >= 1 for v in placements.values()
         ):
             raise LeagueError("bad_placements", "Give a place (1 = first) to each entrant "

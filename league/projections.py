@@ -325,8 +325,10 @@ def _corrected_placements(match: Match) -> list[int] | None:
                   .order_by("-seq").first())
     if correction is None:
         return None
-    places = correction.payload["placements"]
-    return [int(places[key]) for key in link.seat_entrants()]
+    places = {key: int(place) for key, place in correction.payload["placements"].items()}
+    # A pod's player who withdrew mid-match is not placed by the result: they come last.
+    last = max(places.values(), default=0) + 1
+    return [places.get(key, last) for key in link.seat_entrants()]
 
 
 def _team_members_by_seat(match: Match) -> dict[int, tuple[str, list[int]]]:

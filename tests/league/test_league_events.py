@@ -853,3 +853,31 @@ def test_the_bracket_says_whom_a_withdrawal_walkover_counts_for(organizer: Any) 
     assert all(r["walkover"] is None for r in others)
     wins = {s.entrant.key: s.wins for s in Standing.objects.filter(event=event)}
     assert wins[stays] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pods_result_can_be_corrected_after_one_of_its_players_withdrew(
+        organizer: Any, player: Any) -> None:
+    """The result places the three left; a correction gives places to those three (it
+    used to ask for the withdrawn player's place too and then refuse it)."""
+    event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
+                                by=organizer, hold_rounds=True,
+                                format_options={"pod_size": 4, "advance": 2})
+    human = events.add_entrant(event=event, by=organizer, player=player.username).key
+    enter_bots(event, organizer, 7)
+    events.start_event(event=event, by=organizer)
+    pod = next(link for link in EventMatch.objects.filter(event=event) if human in link.entrants)
+    events.withdraw_entrant(event=event, by=organizer, key=human)
+    recorded = events.replay(event).results[pod.pairing]["placements"]
+    assert sorted(recorded) == sorted(e for e in pod.entrants if e != human)
+
+    with pytest.raises(events.LeagueError) as refused:
+        events.correct_result(event=event, by=organizer, pairing=pod.pairing,
+                              placements={**recorded, human: 4})
+    assert refused.value.code == "bad_placements"
+
+    order = sorted(recorded, key=recorded.__getitem__)
+    swapped = {**recorded, order[0]: recorded[order[1]], order[1]: recorded[order[0]]}
+    events.correct_result(event=event, by=organizer, pairing=pod.pairing, placements=swapped)
+    assert events.replay(event).results[pod.pairing]["placements"] == swapped
+    assert records(event)[-1] == "result_corrected"
