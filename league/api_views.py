@@ -43,6 +43,7 @@ from league.serializers import (
     EntrantSerializer,
     EventQuerySerializer,
     EventRecordSerializer,
+    EventWriteSerializer,
     LeagueEventCreateSerializer,
     LeagueEventSerializer,
     MatchHistoryQuerySerializer,
@@ -261,12 +262,14 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                      **self.body(EntrantCreateSerializer))
         return Response(EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(summary="Withdraw an entrant", parameters=[KEY], request=None,
+    @extend_schema(summary="Withdraw an entrant", parameters=[KEY],
+                   request=EventWriteSerializer,
                    responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"], url_path=r"entrants/(?P<key>[^/.]+)/withdraw")
     def withdraw(self, request: Request, pk: str, key: str) -> Response:
         event = self.get_object()
-        events.withdraw_entrant(event=event, by=request.user, key=key)
+        events.withdraw_entrant(event=event, by=request.user, key=key,
+                                **self.body(EventWriteSerializer))
         return self._detail(event)
 
     @extend_schema(summary="Seed the entrants",
@@ -283,11 +286,12 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     @extend_schema(summary="Start the Event",
                    description="The format is laid out in seed order and the first matches "
                                "are made; bot seats start playing.",
-                   request=None, responses={200: LeagueEventSerializer, **WRITE_ERRORS})
+                   request=EventWriteSerializer,
+                   responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def start(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        events.start_event(event=event, by=request.user)
+        events.start_event(event=event, by=request.user, **self.body(EventWriteSerializer))
         return self._detail(event)
 
     @extend_schema(summary="Pair a held round by hand",
@@ -305,11 +309,12 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     @extend_schema(summary="Release a held round",
                    description="Make the matches of the round that waits for the organizer "
                                "(409 `nothing_held` when none waits).",
-                   request=None, responses={200: LeagueEventSerializer, **WRITE_ERRORS})
+                   request=EventWriteSerializer,
+                   responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def release(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        events.release_round(event=event, by=request.user)
+        events.release_round(event=event, by=request.user, **self.body(EventWriteSerializer))
         return self._detail(event)
 
     @extend_schema(summary="An entrant forfeits a live match",

@@ -289,8 +289,14 @@ def _append(event: Event, kind: str, payload: dict[str, Any], actor: Any) -> Eve
     return record
 
 
-def _locked(event: Event) -> Event:
-    return Event.objects.select_for_update().get(pk=event.pk)
+def _locked(event: Event, expected_seq: int | None = None) -> Event:
+    """The Event's row, locked; refused (409 stale_seq) if it moved on from the record
+    `expected_seq` that the organizer's page or client last read."""
+    locked = Event.objects.select_for_update().get(pk=event.pk)
+    if expected_seq is not None and expected_seq != locked.seq:
+        raise LeagueError("stale_seq", f"The Event changed since it was read (it is at record "
+                          f"{locked.seq}, not {expected_seq}): check it and try again.", 409)
+    return locked
 
 
 @dataclass
@@ -353,14 +359,15 @@ def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replay
 # -- entrants and seeding ---------------------------------------------------------------
 
 def add_entrant(*, event: Event, by: Any, player: str | None = None, team: str | None = None,
-                bot: str | None = None, name: str | None = None) -> Entrant:
+                bot: str | None = None, name: str | None = None,
+                expected_seq: int | None = None) -> Entrant:
     """Register a player (by username), a team (by name) or a bot; late entries where the
     format takes them."""
     _require(can_organize(event, by))
     if sum(x is not None for x in (player, team, bot)) != 1:
         raise LeagueError("bad_entrant", "An entrant is one player, one team or one bot.")
     with transaction.atomic():
-        event = _locked(event)
+        event = _locked(event, expected_seq)
         if event.status == Event.Status.FINISHED:
             raise LeagueError("event_finished", "The Event is over.", 409)
         done = replay(event)
@@ -432,11 +439,12 @@ def _same_entrant(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return bool(a["name"] == b["name"])
 
 
-def withdraw_entrant(*, event: Event, by: Any, key: str) -> None:
+def withdraw_entrant(*, event: Event, by: Any, key: str,
+                     expected_seq: int | None = None) -> None:
     """Withdraw an entrant: before the start it leaves; after, the format drops it."""
     _require(can_organize(event, by))
     with transaction.atomic():
-        event = _locked(event)
+        event = _locked(event, expected_seq)
         done = replay(event)
         entrant = done.entrants.get(key)
         if entrant is None or entrant["withdrawn"]:
@@ -474,12 +482,13 @@ def withdraw_entrant(*, event: Event, by: Any, key: str) -> None:
         _advance(event)
 
 
-def seed_event(*, event: Event, by: Any, method: str, order: list[str] | None = None) -> list[str]:
+def seed_event(*, event: Event, by: Any, method: str, order: list[str] | None = None,
+               expected_seq: int | None = None) -> list[str]:
     """Seed by rating, by hand (a full order of entrant keys) or at random (a chance
     record: the drawn order is stored)."""
     _require(can_organize(event, by))
     with transaction.atomic():
-        event = _locked(event)
+        event = _locked(event, expected_seq)
         if event.status != Event.Status.DRAFT:
             raise LeagueError("event_started", "An Event that started cannot be seeded.", 409)
         done = replay(event)
@@ -511,11 +520,11 @@ def _rating_of(game: str, entrant: dict[str, Any]) -> float:
 
 # -- running ----------------------------------------------------------------------------
 
-def start_event(*, event: Event, by: Any) -> None:
+def start_event(*, event: Event, by: Any, expected_seq: int | None = None) -> None:
     """Start: the format is laid out in seed order and the first matches are created."""
     _require(can_organize(event, by))
     with transaction.atomic():
-        event = _locked(event)
+        event = _locked(event, expected_seq)
         if event.status != Event.Status.DRAFT:
             raise LeagueError("event_started", "The Event has already started.", 409)
         done = replay(event)
@@ -528,11 +537,12 @@ def start_event(*, event: Event, by: Any) -> None:
         _advance(event)
 
 
-def pair_by_hand(*, event: Event, by: Any, pairings: list[list[str]]) -> None:
+def pair_by_hand(*, event: Event, by: Any, pairings: list[list[str]],
+                 expected_seq: int | None = None) -> None:
     """The organizer's own pairings for a round that is held (no match of it made yet)."""
     _require(can_organize(event, by))
     with transaction.atomic():
-        event = _locked(event)
+        event = _locked(event, expected_seq)
         if event.status != Event.Status.RUNNING:
             raise LeagueError("event_not_running", "Pairings are made in a running Event.", 409)
         done = replay(event)
@@ -545,11 +555,11 @@ def pair_by_hand(*, event: Event, by: Any, pairings: list[list[str]]) -> None:
         _advance(event, release=True)
 
 
-def release_round(*, event: Event, by: Any) -> None:
+def release_round(*, event: Event, by: Any, expected_seq: int | None = None) -> None:
     """Make the matches of the round that waits for the organizer."""
     _require(can_organize(event, by))
     with transaction.atomic():
-        event = _locked(event)
+        event = _locked(event, expected_seq)
         held = held_pairings(event, replay(event))
         if not held:
             raise LeagueError("nothing_held", "No round is waiting to be released.", 409)
@@ -720,35 +730,40 @@ def _link(event: Event, pairing: str) -> EventMatch:
     return link
 
 
-def forfeit(*, event: Event, by: Any, pairing: str, entrant: str) -> None:
+def forfeit(*, event: Event, by: Any, pairing: str, entrant: str,
+            expected_seq: int | None = None) -> None:
     """An entrant forfeits a live match; the result flows in like any other."""
     _require(can_organize(event, by))
-    _forfeit(event, _link(event, pairing), entrant, by)
+    _forfeit(event, _link(event, pairing), entrant, by, event_seq=expected_seq)
 
 
 def _forfeit(event: Event, link: EventMatch, entrant: str, actor: Any,
-             expected_seq: int | None = None) -> None:
+             match_seq: int | None = None, event_seq: int | None = None) -> None:
+    """`match_seq` and `event_seq`: the match's and the Event's seq as last read, if the
+    forfeit depends on them."""
     if entrant not in link.entrants:
         raise LeagueError("not_in_match", f"{entrant} does not play {link.pairing}.")
     with transaction.atomic():
-        locked = _locked(event)
+        locked = _locked(event, event_seq)
         _append(locked, Kind.FORFEITED, {"pairing": link.pairing, "entrant": entrant}, actor)
         try:
             match_services.forfeit_seat(match=link.match, seat=link.seats_of(entrant)[0],
-                                        expected_seq=expected_seq)
+                                        expected_seq=match_seq)
         except match_services.ServiceError as exc:
             raise LeagueError(exc.code, exc.detail, exc.status) from None
 
 
 def seat_to_bot(*, event: Event, by: Any, pairing: str, entrant: str,
-                bot: str | None = None) -> None:
+                bot: str | None = None, expected_seq: int | None = None) -> None:
     """Hand an absent entrant's seat to a bot for the rest of the match."""
     _require(can_organize(event, by))
-    _seat_to_bot(event, _link(event, pairing), entrant, bot or event.deadline_bot, by)
+    _seat_to_bot(event, _link(event, pairing), entrant, bot or event.deadline_bot, by,
+                 event_seq=expected_seq)
 
 
 def _seat_to_bot(event: Event, link: EventMatch, entrant: str, bot: str, actor: Any,
-                 seats: list[int] | None = None, expected_seq: int | None = None) -> None:
+                 seats: list[int] | None = None, match_seq: int | None = None,
+                 event_seq: int | None = None) -> None:
     """Every seat of the entrant (a team's too), or only the `seats` named, go to the bot."""
     if entrant not in link.entrants:
         raise LeagueError("not_in_match", f"{entrant} does not play {link.pairing}.")
@@ -757,12 +772,12 @@ def _seat_to_bot(event: Event, link: EventMatch, entrant: str, bot: str, actor: 
     if link.seats:  # a side of several seats: say which went to the bot
         payload["seats"] = seats
     with transaction.atomic():
-        locked = _locked(event)
+        locked = _locked(event, event_seq)
         _append(locked, Kind.SEAT_TO_BOT, payload, actor)
         try:
             for seat in seats:
                 match_services.hand_seat_to_bot(match=link.match, seat=seat, bot=bot,
-                                                expected_seq=expected_seq)
+                                                expected_seq=match_seq)
         except match_services.ServiceError as exc:
             raise LeagueError(exc.code, exc.detail, exc.status) from None
 
@@ -788,11 +803,11 @@ def enforce_deadlines(now: Any = None) -> int:
                 for seat in _late_people(link.match):
                     entrant = link.seat_entrants()[seat]
                     if event.deadline_policy == Event.DeadlinePolicy.FORFEIT:
-                        _forfeit(event, link, entrant, None, expected_seq=seq)
+                        _forfeit(event, link, entrant, None, match_seq=seq)
                         applied += 1
                         break
                     _seat_to_bot(event, link, entrant, event.deadline_bot, None, seats=[seat],
-                                 expected_seq=seq)
+                                 match_seq=seq)
                     applied += 1
             except LeagueError as exc:
                 if exc.code not in ("stale_seq", "match_not_active", "match_over"):
@@ -822,12 +837,13 @@ def sweep_results() -> int:
     return missed
 
 
-def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str, int]) -> None:
+def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str, int],
+                   expected_seq: int | None = None) -> None:
     """Replace a recorded result. Refused when the bracket already moved on in a way the
     correction would contradict (a later match was made with the old winner)."""
     _require(can_organize(event, by))
     with transaction.atomic():
-        event = _locked(event)
+        event = _locked(event, expected_seq)
         done = replay(event)
         if pairing not in done.results:
             raise LeagueError("no_result", f"{pairing} has no recorded result to correct.", 409)

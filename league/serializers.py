@@ -146,7 +146,17 @@ class EventQuerySerializer(serializers.Serializer):
     status = EventStatusField(required=False)
 
 
-class EntrantCreateSerializer(serializers.Serializer):
+class EventWriteSerializer(serializers.Serializer):
+    """What every organizer action on an Event may send: the Event's seq as last read."""
+
+    expected_seq = serializers.IntegerField(
+        min_value=0, required=False, allow_null=True,
+        help_text="The Event's `seq` as the client last read it: the action is refused "
+                  "(409 stale_seq) if the Event has moved on since. A client that sends it "
+                  "never applies an action twice, nor on top of a change it did not see.")
+
+
+class EntrantCreateSerializer(EventWriteSerializer):
     """Exactly one of player (a username), team (a team name) or bot (a bot name)."""
 
     player = serializers.CharField(default=None, allow_null=True, max_length=150)
@@ -190,7 +200,7 @@ class ShowdownEventCreateSerializer(serializers.Serializer):
         return [{k: v for k, v in side.items() if v is not None} for side in value or []]
 
 
-class SeedSerializer(serializers.Serializer):
+class SeedSerializer(EventWriteSerializer):
     method = serializers.CharField(help_text="rating, hand or random.")
     order = serializers.ListField(child=serializers.CharField(), default=None, allow_null=True,
                                   help_text="Every entrant key once, best seed first "
@@ -201,13 +211,13 @@ class SeedOrderSerializer(serializers.Serializer):
     order = serializers.ListField(child=serializers.CharField(), read_only=True)
 
 
-class PairingsSerializer(serializers.Serializer):
+class PairingsSerializer(EventWriteSerializer):
     pairings = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField(allow_null=True)),
         help_text='The next round: [["e1", "e4"], ["e2", "e3"]]; a lone entrant has a bye.')
 
 
-class SeatActionSerializer(serializers.Serializer):
+class SeatActionSerializer(EventWriteSerializer):
     """A pairing and one of its entrants (forfeit)."""
 
     pairing = serializers.CharField(max_length=32)
@@ -219,7 +229,7 @@ class SeatToBotSerializer(SeatActionSerializer):
                                 help_text="Default: the Event's deadline bot.")
 
 
-class CorrectionSerializer(serializers.Serializer):
+class CorrectionSerializer(EventWriteSerializer):
     pairing = serializers.CharField(max_length=32)
     placements = serializers.DictField(child=serializers.IntegerField(),
                                        help_text='A place per entrant: {"e1": 2, "e2": 1}.')

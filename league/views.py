@@ -287,7 +287,7 @@ def entrant_add(request: HttpRequest, event_id: int) -> HttpResponse:
     if not form.is_valid():
         return _panel_answer(request, event, _form_error(form))
     return _panel_call(request, event, lambda: events.add_entrant(
-        event=event, by=request.user, **form.service_kwargs()))
+        event=event, by=request.user, expected_seq=_seq(request), **form.service_kwargs()))
 
 
 @login_required
@@ -295,7 +295,7 @@ def entrant_add(request: HttpRequest, event_id: int) -> HttpResponse:
 def entrant_withdraw(request: HttpRequest, event_id: int, key: str) -> HttpResponse:
     event = _organized_event(request, event_id)
     return _panel_call(request, event, lambda: events.withdraw_entrant(
-        event=event, by=request.user, key=key))
+        event=event, by=request.user, key=key, expected_seq=_seq(request)))
 
 
 @login_required
@@ -306,14 +306,15 @@ def event_seed(request: HttpRequest, event_id: int) -> HttpResponse:
     if not form.is_valid():
         return _panel_answer(request, event, _form_error(form))
     return _panel_call(request, event, lambda: events.seed_event(
-        event=event, by=request.user, **form.service_kwargs()))
+        event=event, by=request.user, expected_seq=_seq(request), **form.service_kwargs()))
 
 
 @login_required
 @require_POST
 def event_start(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organized_event(request, event_id)
-    return _panel_call(request, event, lambda: events.start_event(event=event, by=request.user))
+    return _panel_call(request, event, lambda: events.start_event(
+        event=event, by=request.user, expected_seq=_seq(request)))
 
 
 @login_required
@@ -324,7 +325,8 @@ def event_pair(request: HttpRequest, event_id: int) -> HttpResponse:
     if not form.is_valid():
         return _panel_answer(request, event, _form_error(form))
     return _panel_call(request, event, lambda: events.pair_by_hand(
-        event=event, by=request.user, pairings=form.cleaned_data["pairings"]))
+        event=event, by=request.user, pairings=form.cleaned_data["pairings"],
+        expected_seq=_seq(request)))
 
 
 @login_required
@@ -332,8 +334,8 @@ def event_pair(request: HttpRequest, event_id: int) -> HttpResponse:
 def round_release(request: HttpRequest, event_id: int) -> HttpResponse:
     """Make the matches of a held round as the format drew them."""
     event = _organized_event(request, event_id)
-    return _panel_call(request, event, lambda: events.release_round(event=event,
-                                                                    by=request.user))
+    return _panel_call(request, event, lambda: events.release_round(
+        event=event, by=request.user, expected_seq=_seq(request)))
 
 
 @login_required
@@ -345,7 +347,7 @@ def result_correct(request: HttpRequest, event_id: int) -> HttpResponse:
         return _panel_answer(request, event, _form_error(form))
     return _panel_call(request, event, lambda: events.correct_result(
         event=event, by=request.user, pairing=form.cleaned_data["pairing"],
-        placements=form.cleaned_data["placements"]))
+        placements=form.cleaned_data["placements"], expected_seq=_seq(request)))
 
 
 @login_required
@@ -474,6 +476,13 @@ def _live_answer(request: HttpRequest, event: Event, error: str | None) -> HttpR
     if error is None:
         response["HX-Trigger"] = CHANGED
     return response
+
+
+def _seq(request: HttpRequest) -> int | None:
+    """The Event's seq as the organizer's page showed it (the panel's forms send it), so a
+    second click, or a form older than the Event, is refused rather than applied again."""
+    sent = request.POST.get("seq", "")
+    return int(sent) if sent.isdigit() else None
 
 
 def _form_error(form: Any) -> str:

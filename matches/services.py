@@ -533,6 +533,8 @@ def hand_seat_to_bot(*, match: Match, seat: int, bot: str,
         _check_unmoved(locked, expected_seq)
         _check_seat(locked, seat, None)
         row = locked.seats.get(index=seat)
+        if row.user_id is None and row.bot == bot:
+            raise ServiceError("already_bot", f"The {bot} bot already plays seat {seat}.", 409)
         if row.user_id is not None:
             row.stood_in_for_id = row.user_id
         row.user, row.bot, row.invited = None, bot, None

@@ -881,3 +881,36 @@ def test_a_pods_result_can_be_corrected_after_one_of_its_players_withdrew(
     events.correct_result(event=event, by=organizer, pairing=pod.pairing, placements=swapped)
     assert events.replay(event).results[pod.pairing]["placements"] == swapped
     assert records(event)[-1] == "result_corrected"
+
+
+@pytest.mark.django_db
+def test_an_action_on_an_older_read_of_the_event_is_refused_and_writes_nothing(
+        organizer: Any) -> None:
+    """`expected_seq`: a random seeding sent twice draws once; a correction made on a page
+    read before another organizer's correction does not overwrite it."""
+    event = make_event(organizer, fmt="single_elimination", hold_rounds=True)
+    enter_bots(event, organizer, 4)
+    event.refresh_from_db()
+    read = event.seq
+    drawn = events.seed_event(event=event, by=organizer, method="random", expected_seq=read)
+    with pytest.raises(events.LeagueError) as refused:
+        events.seed_event(event=event, by=organizer, method="random", expected_seq=read)
+    assert (refused.value.code, refused.value.status) == ("stale_seq", 409)
+    assert records(event).count("seeded") == 1
+    assert events.replay(event).order == drawn
+
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.filter(event=event).order_by("pairing").first()
+    assert link is not None
+    events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=link.entrants[1])
+    events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    event.refresh_from_db()
+    read = event.seq
+    first, second = link.entrants
+    events.correct_result(event=event, by=organizer, pairing=link.pairing,
+                          placements={first: 2, second: 1}, expected_seq=read)
+    with pytest.raises(events.LeagueError) as stale:
+        events.correct_result(event=event, by=organizer, pairing=link.pairing,
+                              placements={first: 1, second: 2}, expected_seq=read)
+    assert stale.value.code == "stale_seq"
+    assert events.replay(event).results[link.pairing]["placements"] == {first: 2, second: 1}

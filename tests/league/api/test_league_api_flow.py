@@ -91,3 +91,26 @@ def _tally(bracket: list[dict[str, Any]]) -> dict[str, tuple[int, int, int]]:
             firsts = list(places.values()).count(1)
             row[0 if place == 1 and firsts == 1 else 1 if place == 1 else 2] += 1
     return {k: (w, d, lo) for k, (w, d, lo) in out.items()}
+
+
+@pytest.mark.django_db
+def test_a_client_that_sends_the_seq_it_read_has_its_actions_applied_once(
+        organizer_api: APIClient) -> None:
+    """Each answer carries the Event's seq; sent back as `expected_seq` it lets the action
+    through, and a retry of the same request (the answer lost) is refused, not repeated."""
+    event = ok(organizer_api.post("/api/events/", {
+        "name": "Retry night", "game": GAME, "format": "round_robin"}, format="json"), 201)
+    url = f"/api/events/{event['id']}"
+    seq = ok(organizer_api.get(f"{url}/"))["seq"]
+    ok(organizer_api.post(f"{url}/entrants/", {"bot": "random", "expected_seq": seq},
+                          format="json"), 201)
+    retry = organizer_api.post(f"{url}/entrants/", {"bot": "random", "expected_seq": seq},
+                               format="json")
+    assert (retry.status_code, retry.json()["code"]) == (409, "stale_seq")
+    seq = ok(organizer_api.get(f"{url}/"))["seq"]
+    ok(organizer_api.post(f"{url}/entrants/", {"bot": "heuristic", "expected_seq": seq},
+                          format="json"), 201)
+    after = ok(organizer_api.post(f"{url}/seed/", {"method": "random", "expected_seq": seq + 1},
+                                  format="json"))
+    assert after["seq"] == seq + 2
+    assert sorted(e["bot"] for e in after["entrants"]) == ["heuristic", "random"]

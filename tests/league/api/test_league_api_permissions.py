@@ -78,7 +78,7 @@ WRITES: dict[str, tuple[Setup, int, set[str]]] = {
     "release a round": (lambda r: (f"/api/events/{_held(r).pk}/release/", {}),
                         200, {"staff", "season_organizer"}),
     "forfeit": (lambda r: _seat(r, "forfeit"), 200, {"staff", "season_organizer"}),
-    "seat to bot": (lambda r: _seat(r, "seat-to-bot", bot="random"),
+    "seat to bot": (lambda r: _seat(r, "seat-to-bot", bot="heuristic"),
                     200, {"staff", "season_organizer"}),
     "correct a result": (_corrections, 200, {"staff", "season_organizer"}),
 }

@@ -98,6 +98,17 @@ def seat(r: pytest.FixtureRequest, path: str, play: bool = False, **body: Any
     return url, {"pairing": link.pairing, "entrant": link.entrants[0], **body}
 
 
+def seat_already_bot(r: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
+    """A second click on the same 'a bot plays this seat'."""
+    event, link, url = running(r, "seat-to-bot/")
+    entrant = link.entrants[0]
+    now = link.match.seats.get(index=link.seats_of(entrant)[0]).bot
+    body = {"pairing": link.pairing, "entrant": entrant,
+            "bot": "heuristic" if now == "random" else "random"}
+    events.seat_to_bot(event=event, by=fx(r, "organizer"), **body)
+    return url, body
+
+
 def outsider_of_link(r: pytest.FixtureRequest, path: str) -> tuple[str, dict[str, Any]]:
     event, link, url = running(r, path)
     other = next(e.key for e in event.entrants.all() if e.key not in link.entrants)
@@ -247,6 +258,32 @@ REFUSALS: dict[str, tuple[Setup, int, str]] = {
                                           400, "bad_placements"),
     "a correction the bracket already contradicts": (elimination_conflict, 409,
                                                      "correction_conflicts"),
+    # a client that read an older Event (expected_seq behind its seq)
+    "an entrant on a stale read": (lambda r: (draft(r, "entrants/"),
+                                              {"bot": "random", "expected_seq": 0}),
+                                   409, "stale_seq"),
+    "a withdrawal on a stale read": (lambda r: (draft(r, "entrants/e1/withdraw/"),
+                                                {"expected_seq": 0}), 409, "stale_seq"),
+    "a seeding on a stale read": (lambda r: (draft(r, "seed/"),
+                                             {"method": "random", "expected_seq": 0}),
+                                  409, "stale_seq"),
+    "a start on a stale read": (lambda r: (draft(r, "start/"), {"expected_seq": 3}),
+                                409, "stale_seq"),
+    "pairings on a stale read": (
+        lambda r: (f"/api/events/{fx(r, 'held_event')('swiss').pk}/pairings/",
+                   {"pairings": [["e1", "e2"], ["e3", "e4"]], "expected_seq": 1}),
+        409, "stale_seq"),
+    "a release on a stale read": (
+        lambda r: (f"/api/events/{fx(r, 'held_event')('swiss').pk}/release/",
+                   {"expected_seq": 1}), 409, "stale_seq"),
+    "a forfeit on a stale read": (lambda r: seat(r, "forfeit/", expected_seq=1),
+                                  409, "stale_seq"),
+    "a seat to a bot on a stale read": (lambda r: seat(r, "seat-to-bot/", expected_seq=1),
+                                        409, "stale_seq"),
+    "a correction on a stale read": (
+        lambda r: (lambda url, body: (url, {**body, "expected_seq": 1}))(
+            *correction(r, lambda ks: {ks[0]: 1, ks[1]: 2})), 409, "stale_seq"),
+    "a seat to the bot that already plays it": (seat_already_bot, 409, "already_bot"),
     # the API's own checks
     "a body of the wrong shape": (lambda r: (running(r, "corrections/")[2],
                                              {"pairing": "R1-1", "placements": ["e1"]}),

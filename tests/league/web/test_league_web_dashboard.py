@@ -156,6 +156,25 @@ def test_an_entrant_twice_shows_the_message_and_writes_nothing(
     assert Entrant.objects.filter(event=event).count() == 1
 
 
+def test_every_panel_form_sends_the_events_seq_and_a_second_click_adds_nothing(
+        sam_client: Client, make_event: Callable[..., Event]) -> None:
+    """The panel's forms carry the Event's seq as shown: a double click on "Add bot" (two
+    posts of one form) adds one bot, and the second answer says why it added nothing."""
+    event = make_event(bots=2)
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    panel = page[page.index('id="event-panel"'):page.index('id="event-live"')]
+    assert panel.count("<form") == panel.count(f'name="seq" value="{event.seq}"') > 5
+
+    form = {"bot": "random", "seq": str(event.seq)}
+    first = post(sam_client, "league:entrant_add", event, form)
+    second = post(sam_client, "league:entrant_add", event, form)
+    assert "error-banner" not in first
+    assert "The Event changed since it was read" in second and "(stale_seq)" in second
+    assert Entrant.objects.filter(event=event).count() == 3
+    event.refresh_from_db()
+    assert f'name="seq" value="{event.seq}"' in second  # the panel shown again is current
+
+
 @pytest.mark.parametrize(("data", "message"), [
     ({"player": "nobody"}, "No player called &#x27;nobody&#x27;."),
     ({"team": "Ghosts"}, "No team called &#x27;Ghosts&#x27;."),
