@@ -32,9 +32,26 @@ def _note(job: str, percent: int, state: str, **extra: Any) -> None:
     cache.set(_key(job), {"percent": percent, "state": state, **extra}, TIMEOUT)
 
 
+CURRENT = "league:rescore:current"  # the job queued or running, if any
+
+
 def start_rescore() -> str:
-    """Queue a rebuild of every projection; the id to follow its progress by."""
-    job = uuid.uuid4().hex
+    """Queue a rebuild of every projection; the id to follow its progress by. While one is
+    queued or running, asking again (a second click, a second organizer) follows that one
+    rather than queuing another."""
+    for _ in range(3):
+        job = uuid.uuid4().hex
+        if cache.add(CURRENT, job, TIMEOUT):
+            break
+        current = cache.get(CURRENT)
+        if current is None:
+            continue  # it expired meanwhile
+        # No progress yet: it was claimed a moment ago and is being queued.
+        if (progress(current) or {"state": "queued"})["state"] in {"queued", "running"}:
+            return str(current)
+        cache.delete(CURRENT)  # the one it names is over: make a new one
+    else:
+        cache.set(CURRENT, job, TIMEOUT)
     _note(job, 0, "queued")
     enqueue(rescore, job)
     return job

@@ -30,7 +30,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from config.refusal import Refusal
 from engine import registry
-from league import dashboard_tasks, events, formats, history, showdown, simulation, svg
+from league import dashboard_tasks, events, formats, history, once, showdown, simulation, svg
 from league.events import LeagueError
 from league.forms import (
     FORMAT_TITLES,
@@ -208,7 +208,12 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 @organizer_required
 @require_POST
 def season_create(request: HttpRequest) -> HttpResponse:
-    """A new season (staff only: the service refuses anybody else)."""
+    """A new season (staff only: the service refuses anybody else). Sent twice, it makes one."""
+    return once.handle(request, lambda: _season_create(request),
+                       lambda: _sent_twice(request, "league:dashboard"))
+
+
+def _season_create(request: HttpRequest) -> HttpResponse:
     form = SeasonForm(request.POST, games=_game_choices())
     if not form.is_valid():
         return _render_dashboard(request, season_form=form, status=400)
@@ -224,7 +229,12 @@ def season_create(request: HttpRequest) -> HttpResponse:
 @organizer_required
 @require_POST
 def event_create(request: HttpRequest) -> HttpResponse:
-    """A new Event; its organizer page next."""
+    """A new Event; its organizer page next. Sent twice, it makes one."""
+    return once.handle(request, lambda: _event_create(request),
+                       lambda: _sent_twice(request, "league:dashboard"))
+
+
+def _event_create(request: HttpRequest) -> HttpResponse:
     form = _event_form(request.user, request.POST)
     if not form.is_valid():
         return _render_dashboard(request, event_form=form, status=400)
@@ -239,7 +249,12 @@ def event_create(request: HttpRequest) -> HttpResponse:
 @organizer_required
 @require_POST
 def showdown_create(request: HttpRequest) -> HttpResponse:
-    """A Superstar Showdown Event from a preset (one click) or composed; its page next."""
+    """A Superstar Showdown Event from a preset (one click) or composed; its page next. Sent twice, it makes one."""
+    return once.handle(request, lambda: _showdown_create(request),
+                       lambda: _sent_twice(request, "league:dashboard"))
+
+
+def _showdown_create(request: HttpRequest) -> HttpResponse:
     form = _showdown_form(request.user, request.POST)
     if not form.is_valid():
         return _render_dashboard(request, showdown_form=form, status=400)
@@ -476,6 +491,12 @@ def _live_answer(request: HttpRequest, event: Event, error: str | None) -> HttpR
     if error is None:
         response["HX-Trigger"] = CHANGED
     return response
+
+
+def _sent_twice(request: HttpRequest, back: str) -> HttpResponse:
+    """The answer to a form sent again while its first post is still being handled."""
+    messages.info(request, "That form was sent twice; it is being handled once.")
+    return redirect(back)
 
 
 def _seq(request: HttpRequest) -> int | None:
@@ -817,7 +838,12 @@ def simulations(request: HttpRequest) -> HttpResponse:
 @require_POST
 def simulation_create(request: HttpRequest) -> HttpResponse:
     """Start a simulation job; its page next. A refusal comes back with its code, and
-    nothing was written or queued."""
+    nothing was written or queued. Sent twice, it makes one."""
+    return once.handle(request, lambda: _simulation_create(request),
+                       lambda: _sent_twice(request, "league:simulations"))
+
+
+def _simulation_create(request: HttpRequest) -> HttpResponse:
     form = SimulationForm(request.POST, games=_game_choices())
     if not form.is_valid():
         return _render_simulations(request, form, status=400)

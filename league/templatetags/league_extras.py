@@ -1,12 +1,23 @@
-"""Filters of the league pages: numbers as people write them, tiebreak names."""
+"""Filters of the league pages: numbers as people write them, tiebreak names; the token
+of the creation forms."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
+from django.utils.html import format_html
+
+from league import once
 
 register = template.Library()
+
+
+@register.simple_tag
+def once_field() -> str:
+    """The hidden token that makes a creation form make one thing if sent twice."""
+    return format_html('<input type="hidden" name="{}" value="{}">', once.FIELD,
+                       once.new_token())
 
 TIEBREAK_LABELS = {
     "head_to_head": "Head to head",

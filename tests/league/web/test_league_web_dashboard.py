@@ -81,6 +81,43 @@ def test_a_season_organizer_creates_an_event_with_format_options(
     assert "Knockout" in page and "Start the Event" in page
 
 
+def test_the_new_event_form_sent_twice_makes_one_event(
+        sam_client: Client, season: Season) -> None:
+    """The form's one-time token: the second post (a double click) goes where the first
+    went; a refused post frees its token, so the corrected form still goes through."""
+    page = sam_client.get(reverse("league:dashboard")).content.decode()
+    form_html = page[page.index('id="new-event"'):]
+    token = form_html.split('name="once" value="')[1].split('"')[0]
+    assert len(token) > 16 and token not in page[page.index('id="new-showdown"'):]
+
+    refused = sam_client.post(reverse("league:event_create"),
+                              {**event_form(season, format_options="{x"), "once": token})
+    assert refused.status_code == 400 and not Event.objects.exists()
+    data = {**event_form(season, name="Knockout"), "once": token}
+    first = sam_client.post(reverse("league:event_create"), data)
+    second = sam_client.post(reverse("league:event_create"), data)
+    event = Event.objects.get()
+    assert first.status_code == 302 and second.status_code == 303
+    assert first["Location"] == second["Location"] == reverse("league:event_admin",
+                                                              args=[event.pk])
+    other = sam_client.post(reverse("league:event_create"),
+                            {**data, "once": "another-form-token-0001"})
+    assert other.status_code == 302 and Event.objects.count() == 2
+
+
+def test_a_form_sent_again_while_the_first_is_being_handled_makes_nothing(
+        sam_client: Client, season: Season, sam: Any) -> None:
+    from django.core.cache import cache
+
+    cache.add(f"league:once:{sam.pk}:busy-token-000001", "", 60)
+    response = sam_client.post(reverse("league:event_create"),
+                               {**event_form(season), "once": "busy-token-000001"})
+    assert response.status_code == 302 and response["Location"] == reverse("league:dashboard")
+    assert not Event.objects.exists()
+    page = sam_client.get(response["Location"]).content.decode()
+    assert "That form was sent twice; it is being handled once." in page
+
+
 @pytest.mark.parametrize(("fields", "message", "status"), [
     ({"format_options": "{not json"}, "Format options are not valid JSON", 400),
     ({"format_options": "[1, 2]"}, "Format options are a JSON object", 400),
@@ -404,6 +441,28 @@ def test_a_queued_job_polls_and_an_unknown_job_says_so(sam_client: Client, seaso
     assert "every 1s" in queued.content.decode() and "Queued: 0%" in queued.content.decode()
     unknown = sam_client.get(reverse("league:rescore_progress", args=["gone"]))
     assert "This job is not known" in unknown.content.decode()
+
+
+def test_a_second_rerun_while_one_is_queued_follows_it(
+        sam_client: Client, season: Season, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two clicks (or two organizers) queue one rebuild; once it is over, a click queues
+    a new one."""
+    from django.core.cache import cache
+
+    from league import dashboard_tasks
+
+    queued: list[str] = []
+    monkeypatch.setattr(dashboard_tasks, "enqueue", lambda task, job: queued.append(job))
+    cache.delete(dashboard_tasks.CURRENT)
+    try:
+        jobs = [sam_client.post(reverse("league:rescore"), **HTMX).content.decode()
+                .split('id="rescore-')[1].split('"')[0] for _ in range(2)]
+        assert jobs[0] == jobs[1] and queued == jobs[:1]
+        dashboard_tasks._note(jobs[0], 100, "done", counts={})
+        third = dashboard_tasks.start_rescore()
+        assert third != jobs[0] and queued == [jobs[0], third]
+    finally:
+        cache.delete(dashboard_tasks.CURRENT)
 
 
 # -- held rounds -------------------------------------------------------------------------

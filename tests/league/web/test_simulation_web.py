@@ -134,6 +134,16 @@ def test_cancel_without_htmx_redirects_to_the_job(staff_client: Client, organize
     assert response["Location"] == reverse("league:simulation", args=[job.pk])
 
 
+def test_the_simulation_form_sent_twice_starts_one_job(staff_client: Client) -> None:
+    page = staff_client.get(reverse("league:simulations")).content.decode()
+    token = page.split('name="once" value="')[1].split('"')[0]
+    first = staff_client.post(reverse("league:simulation_create"), {**form(), "once": token})
+    second = staff_client.post(reverse("league:simulation_create"), {**form(), "once": token})
+    job = SimulationJob.objects.get()
+    assert first["Location"] == second["Location"] == reverse("league:simulation",
+                                                              args=[job.pk])
+
+
 @pytest.mark.parametrize(("fields", "code"), [
     ({"bots": "random"}, "bad_seat_count"),
     ({"bots": "random, skynet"}, "unknown_bot"),
