@@ -12,7 +12,6 @@ polled ones answer 204 (htmx swaps nothing) while nothing they show has changed.
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -28,6 +27,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from config.fingerprint import fingerprint
 from config.refusal import Refusal
 from engine import registry
 from league import dashboard_tasks, events, formats, history, once, showdown, simulation, svg
@@ -648,7 +648,7 @@ def _match_rows(event: Event, results: dict[str, dict[str, Any]],
 
 def _version(*parts: Iterable[Any]) -> str:
     """A short fingerprint of what a polled partial shows."""
-    return hashlib.sha1(repr([list(p) for p in parts]).encode()).hexdigest()[:12]
+    return fingerprint(*[list(p) for p in parts])
 
 
 def _live_context(event: Event, error: str | None = None) -> dict[str, Any]:

@@ -7,7 +7,6 @@ small views when the request comes from htmx.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import uuid
 from collections.abc import Iterable
@@ -21,6 +20,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from config.fingerprint import fingerprint
 from engine import registry
 from league.services import RegistrationError, register_player
 from matches import services
@@ -352,8 +352,8 @@ def _unchanged(request: HttpRequest, match: Match) -> bool:
 
 def _seats_key(seats: Iterable[Seat]) -> str:
     """Who holds each seat, in a few characters for the poll URL."""
-    holders = [f"{seat.user_id or ''}:{seat.bot}:{seat.invited_id or ''}" for seat in seats]
-    return hashlib.sha1("|".join(holders).encode()).hexdigest()[:10]
+    return fingerprint(*[(seat.user_id, seat.bot, seat.invited_id) for seat in seats],
+                       length=10)
 
 
 def _clamped_at(raw: str | None, last: int) -> int:
