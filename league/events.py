@@ -691,13 +691,26 @@ def _record_locked(event: Event, link: EventMatch, match: Match) -> bool:
     except formats.FormatError as exc:
         if exc.code in {"already_recorded", "not_ready", "event_complete"}:
             return False  # decided without this match (a withdrawal's walkover)
-        if exc.code == "draw_not_allowed":
+        if exc.code != "draw_not_allowed":
+            raise LeagueError(exc.code, exc.message) from None
+        if made.get("replay", 0) < MAX_REPLAYS:
             _play_again(event, done, made)
             return True
-        raise LeagueError(exc.code, exc.message) from None
+        # Drawn again and again: the better seed goes through.
+        seed = {key: i for i, key in enumerate(done.order)}
+        ranked = sorted(kept, key=lambda k: (payload["placements"][k], seed.get(k, len(seed))))
+        payload["placements"] = {k: i + 1 for i, k in enumerate(ranked)}
+        payload["decided_by"] = "seed"
+        _try_format(lambda: fmt.record(done.state, formats.MatchResult(
+            link.pairing, payload["placements"], payload["figures"])))
     _append(event, Kind.RESULT_RECORDED, payload, None)
     _try_format(lambda: _advance(event))
     return True
+
+
+# A pairing that must have a winner is played again at most this many times after a draw;
+# drawn once more, the better seed goes through (bots that always draw cannot loop).
+MAX_REPLAYS = 3
 
 
 def _play_again(event: Event, done: Replayed, made: dict[str, Any]) -> None:

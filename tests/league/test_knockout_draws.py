@@ -121,3 +121,29 @@ def test_the_event_page_shows_the_drawn_match_without_the_replays_places(
     assert f"{again.label}" in page
     # Only the replay marks its winner.
     assert page.count("entrant-won") == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pairing_drawn_after_its_last_replay_goes_to_the_better_seed(
+        toy_game: Any, organizer: Any, player: Any, player2: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every match deals 1 and 4 against 2 and 3: each seat takes a round whatever is played.
+    monkeypatch.setattr(toy_game.ToyRules, "sample_chance", lambda self, state, rng: (
+        {"hands": [["anvil", "drum"], ["brick", "comet"]]} if state.hands is None
+        else {"tiebreak": 0}))
+    event = knockout(toy_game, organizer, player, player2)
+    for replay in range(events.MAX_REPLAYS + 1):
+        link = EventMatch.objects.get(event=event, replay=replay)
+        users = [link.match.seats.get(index=i).user for i in range(2)]
+        play_out(toy_game, link.match, users, draw=True)
+
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    assert EventMatch.objects.filter(event=event).count() == events.MAX_REPLAYS + 1
+    done = events.replay(event)
+    result = done.results[link.pairing]
+    best = done.order[0]
+    assert result["placements"][best] == 1 and sorted(result["placements"].values()) == [1, 2]
+    assert result["decided_by"] == "seed"
+    assert [r.kind for r in event.records.order_by("seq")].count("match_drawn") == \
+        events.MAX_REPLAYS
