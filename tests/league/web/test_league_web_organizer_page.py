@@ -1,16 +1,21 @@
-"""An Event's organizer page: the panel's refresh waits while the organizer edits in it."""
+"""An Event's organizer page: the panel's refresh waits while the organizer edits in it,
+and the buttons repeated per row say what they act on."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
 
-from league.models import Event
+from league import events
+from league.models import Event, EventMatch
+from matches.models import Match
 
 pytestmark = pytest.mark.django_db
 
@@ -84,3 +89,72 @@ def test_a_panel_action_answers_with_the_new_panel_still_guarded(sam_client: Cli
     panel = panel_of(html)
     assert panel["hx-trigger"] == GUARDED and "data-guard-edits" in panel
 
+
+
+# -- names and notes for assistive technology ----------------------------------------------
+
+def button_names(html: str) -> dict[str, list[str]]:
+    """Each button's visible text -> the accessible names of the buttons showing it."""
+    names: dict[str, list[str]] = {}
+    for button in tags(html, "button"):
+        text = " ".join(button["text"].split())
+        names.setdefault(text, []).append(button.get("aria-label") or text)
+    return names
+
+
+def assert_buttons_named_apart(html: str) -> None:
+    every = [name for same in button_names(html).values() for name in same]
+    assert len(every) == len(set(every)), every
+
+
+def label(link: EventMatch) -> str:
+    return link.label or link.pairing
+
+
+@pytest.fixture
+def duel(make_event: Callable[..., Event], sam: Any, player: Any, player2: Any) -> Event:
+    """A started two-player final: alice (e1) against bruno (e2)."""
+    event = make_event(name="Duel")
+    events.add_entrant(event=event, by=sam, player="alice")
+    events.add_entrant(event=event, by=sam, player="bruno")
+    events.start_event(event=event, by=sam)
+    event.refresh_from_db()
+    return event
+
+
+def test_withdraw_buttons_name_their_entrant(sam_client: Client, cup: Event) -> None:
+    page = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
+    assert button_names(page)["Withdraw"] == ["Withdraw Bot 1", "Withdraw Bot 2"]
+    assert_buttons_named_apart(page)
+
+
+def test_the_live_lists_seat_buttons_name_the_entrant_and_the_match(
+        sam_client: Client, duel: Event) -> None:
+    final = label(EventMatch.objects.get(event=duel))
+    html = sam_client.get(reverse("league:event_live", args=[duel.pk]), **HTMX).content.decode()
+    names = button_names(html)
+    assert names["Forfeit"] == [f"Forfeit {final} for alice", f"Forfeit {final} for bruno"]
+    assert names["Bot plays"] == [f"Bot plays for alice in {final}",
+                                  f"Bot plays for bruno in {final}"]
+    selects = [s.get("aria-label") for s in tags(html, "select")]
+    assert selects == [f"Bot for alice in {final}", f"Bot for bruno in {final}"]
+    page = sam_client.get(reverse("league:event_admin", args=[duel.pk])).content.decode()
+    assert_buttons_named_apart(page)
+
+
+def test_correct_buttons_name_their_match(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any, outsider: Any, django_capture_on_commit_callbacks: Any) -> None:
+    event = make_event(format="round_robin")
+    for user in (player, player2, outsider):
+        events.add_entrant(event=event, by=sam, player=user.username)
+    events.start_event(event=event, by=sam)
+    while live := EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE).first():
+        with django_capture_on_commit_callbacks(execute=True):
+            events.forfeit(event=event, by=sam, pairing=live.pairing, entrant=live.entrants[1])
+    played = EventMatch.objects.filter(event=event)
+    assert played.count() == 3
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert sorted(button_names(page)["Correct"]) == sorted(
+        f"Correct {label(link)}" for link in played)
+    assert_buttons_named_apart(page)
