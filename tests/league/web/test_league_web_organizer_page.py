@@ -158,3 +158,13 @@ def test_correct_buttons_name_their_match(
     assert sorted(button_names(page)["Correct"]) == sorted(
         f"Correct {label(link)}" for link in played)
     assert_buttons_named_apart(page)
+
+
+def test_every_header_of_the_entrants_table_has_a_text(sam_client: Client, cup: Event) -> None:
+    page = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
+    table = page.split('<table class="entrants">')[1].split("</table>")[0]
+    headers = [" ".join(th["text"].split()) for th in tags(table, "th")]
+    assert headers == ["Key", "Name", "Seed", "Actions"]
+    assert '<span class="visually-hidden">Actions</span>' in table
+    css = Path(str(finders.find("css/site.css"))).read_text()
+    assert ".visually-hidden {" in css
