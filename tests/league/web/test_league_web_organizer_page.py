@@ -1,5 +1,6 @@
-"""An Event's organizer page: the panel's refresh waits while the organizer edits in it,
-and the buttons repeated per row say what they act on."""
+"""An Event's organizer page and its public page: the panel's refresh waits while the
+organizer edits in it, the buttons repeated per row say what they act on, and the polled
+pages say what they do without JavaScript."""
 
 from __future__ import annotations
 
@@ -168,3 +169,19 @@ def test_every_header_of_the_entrants_table_has_a_text(sam_client: Client, cup: 
     assert '<span class="visually-hidden">Actions</span>' in table
     css = Path(str(finders.find("css/site.css"))).read_text()
     assert ".visually-hidden {" in css
+
+
+def test_the_polled_pages_say_to_reload_without_javascript(
+        sam_client: Client, alice_client: Client, duel: Event) -> None:
+    for client, name in ((sam_client, "league:event_admin"), (alice_client, "league:event")):
+        page = client.get(reverse(name, args=[duel.pk])).content.decode()
+        notes = [" ".join(n["text"].split()) for n in tags(page, "noscript")]
+        assert len(notes) == 1 and "does not update by itself" in notes[0], name
+        assert "reload the page" in notes[0]
+
+
+def test_pages_that_do_not_poll_have_no_reload_note(sam_client: Client,
+                                                    alice_client: Client, cup: Event) -> None:
+    """A draft Event's pages do not update by themselves with JavaScript either."""
+    for client, name in ((sam_client, "league:event_admin"), (alice_client, "league:event")):
+        assert "<noscript>" not in client.get(reverse(name, args=[cup.pk])).content.decode()
