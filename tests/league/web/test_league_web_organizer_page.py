@@ -1,6 +1,6 @@
 """An Event's organizer page and its public page: the panel's refresh waits while the
-organizer edits in it, the buttons repeated per row say what they act on, and the polled
-pages say what they do without JavaScript."""
+organizer edits in it, the buttons repeated per row say what they act on, the polled
+pages say what they do without JavaScript, and flash messages are announced."""
 
 from __future__ import annotations
 
@@ -185,3 +185,18 @@ def test_pages_that_do_not_poll_have_no_reload_note(sam_client: Client,
     """A draft Event's pages do not update by themselves with JavaScript either."""
     for client, name in ((sam_client, "league:event_admin"), (alice_client, "league:event")):
         assert "<noscript>" not in client.get(reverse(name, args=[cup.pk])).content.decode()
+
+
+def test_flash_messages_are_announced_by_their_level(sam_client: Client, staff_client: Client,
+                                                     cup: Event) -> None:
+    refused = sam_client.post(reverse("league:entrant_add", args=[cup.pk]),
+                              {"bot": "random", "name": "Bot 1"})
+    page = sam_client.get(refused["Location"]).content.decode()
+    [error] = [m for m in tags(page, "div") if "msg" in m.get("class", "").split()]
+    assert error["role"] == "alert" and "Bot 1 is already entered." in error["text"]
+    created = staff_client.post(reverse("league:season_create"), {
+        "season-name": "Winter", "season-game": "super_showdown", "season-win": "2",
+        "season-draw": "1", "season-loss": "0"})
+    page = staff_client.get(created["Location"]).content.decode()
+    [done] = [m for m in tags(page, "div") if "msg" in m.get("class", "").split()]
+    assert done["role"] == "status" and "Season Winter created." in done["text"]
