@@ -614,17 +614,19 @@ def _panel_context(event: Event, error: str | None = None) -> dict[str, Any]:
 
 def _held_context(event: Event, done: events.Replayed,
                   names: dict[str, str]) -> dict[str, Any]:
-    """The round that waits for the organizer, byes included, and its pairings as text."""
+    """The round that waits for the organizer, byes included, its pairings as text, and
+    whether the format lets the organizer pair it by hand."""
     held = events.held_pairings(event, done)
     if not held:
-        return {"held": [], "held_text": ""}
+        return {"held": [], "held_text": "", "pairs_by_hand": False}
     where = (held[0].stage, held[0].round)
-    drawn = [p for p in formats.get_format(event.format).pairings(done.state)
-             if (p.stage, p.round) == where]
+    fmt = formats.get_format(event.format)
+    drawn = [p for p in fmt.pairings(done.state) if (p.stage, p.round) == where]
     return {
         "held": [{"pairing": p, "names": [names.get(k, k) if k else "bye" for k in p.slots]}
                  for p in drawn],
         "held_text": "\n".join(" ".join(p.entrants) for p in drawn),
+        "pairs_by_hand": fmt.takes_hand_pairings(done.state),
     }
 
 

@@ -1,7 +1,7 @@
 """The contract every tournament format shares, and the checks they all run.
 
 A format is an object with `start`, `pairings`, `ready`, `record`, `is_complete`,
-`standings`, `withdraw`, `add_entrant` and `pair_by_hand`. Its state is an immutable value
+`standings`, `withdraw`, `add_entrant`, `pair_by_hand` and `takes_hand_pairings`. Its state is an immutable value
 that only the format's own functions read; every change returns a new state and a refused
 change raises `FormatError(code, message)`, leaving the state as it was.
 
@@ -196,6 +196,11 @@ class Format(Protocol[S]):
 
     def pair_by_hand(self, state: S, pairings: Sequence[Sequence[str | None]]) -> S:
         """The state with the organizer's pairings for the round about to be played."""
+        ...
+
+    def takes_hand_pairings(self, state: S) -> bool:
+        """Whether the stage the event is in is paired by hand at all; `pair_by_hand`
+        refuses with `not_supported` where it is not."""
         ...
 
 

@@ -247,6 +247,9 @@ class BracketFormat:
         """Brackets are paired by seed; hand pairing is refused."""
         raise FormatError("not_supported", f"{self.key} pairs by seed, not by hand.")
 
+    def takes_hand_pairings(self, state: BracketState) -> bool:
+        return False
+
     def standings(self, state: BracketState) -> list[StandingRow]:
         """Entrants by how far they went; those knocked out at the same depth share a rank."""
         nodes, res = self.layout(state)

@@ -184,6 +184,9 @@ class Heats:
         """Pods are dealt by snake order; hand pairing is refused."""
         raise FormatError("not_supported", "Heats deal their pods by seed.")
 
+    def takes_hand_pairings(self, state: HeatsState) -> bool:
+        return False
+
 
 def _as_values(options: HeatsOptions) -> dict[str, Any]:
     """Options back as the values `start` took."""

@@ -218,12 +218,16 @@ class Multistage:
         self, state: MultistageState, pairings: Sequence[Sequence[str | None]]
     ) -> MultistageState:
         """Hand pairings for the next Swiss round of stage 1."""
-        swiss = state.options.stage1 == "swiss" and state.playoff is None
-        require(swiss, "not_supported", "Only a Swiss stage is paired by hand.")
+        require(self.takes_hand_pairings(state), "not_supported",
+                "Only a Swiss stage is paired by hand.")
         group = state.groups[0]
         return replace(
             state, groups=(Group(group.name, stage1(state).pair_by_hand(group.state, pairings)),)
         )
+
+    def takes_hand_pairings(self, state: MultistageState) -> bool:
+        """A Swiss stage 1 is; its groups and the playoff are not."""
+        return state.options.stage1 == "swiss" and state.playoff is None
 
 
 def stage1(state: MultistageState) -> Format[Any]:

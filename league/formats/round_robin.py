@@ -198,6 +198,9 @@ class RoundRobin:
         """The schedule is fixed; hand pairing is refused."""
         raise FormatError("not_supported", "A round robin follows its schedule.")
 
+    def takes_hand_pairings(self, state: RoundRobinState) -> bool:
+        return False
+
 
 def _find(state: RoundRobinState, pairing_id: str) -> Pairing:
     """The scheduled pairing with this id."""

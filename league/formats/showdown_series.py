@@ -135,6 +135,9 @@ class ShowdownSeries:
         """Refused: there is one pairing and it is made at the start."""
         raise FormatError("not_supported", "A Showdown series has a single pairing.")
 
+    def takes_hand_pairings(self, state: SeriesState) -> bool:
+        return False
+
 
 def _outcome(decided: MatchResult | None, entrant: str) -> str:
     """win, draw, loss, or "" before the result."""

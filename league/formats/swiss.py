@@ -177,6 +177,9 @@ class Swiss:
         number = len(state.rounds)
         return replace(state, rounds=(*state.rounds[:-1], build_round(number, pairs)))
 
+    def takes_hand_pairings(self, state: SwissState) -> bool:
+        return True
+
 
 def active(state: SwissState) -> list[str]:
     """Entrants still in, in seed order."""

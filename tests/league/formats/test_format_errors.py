@@ -104,6 +104,42 @@ def test_hand_pairing_is_refused_where_the_format_has_none(key: str) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("key", "options", "takes"),
+    [
+        ("single_elimination", {}, False),
+        ("double_elimination", {}, False),
+        ("round_robin", {}, False),
+        ("heats", {}, False),
+        ("showdown_series", {}, False),
+        ("multistage", {}, False),
+        ("swiss", {}, True),
+        ("multistage", {"stage1": "swiss"}, True),
+    ],
+)
+def test_a_format_says_whether_it_takes_hand_pairings_as_pair_by_hand_does(
+    key: str, options: dict[str, Any], takes: bool
+) -> None:
+    fmt = get_format(key)
+    n = 2 if key == "showdown_series" else 4
+    state = fmt.start(seeds(n), options)
+    assert fmt.takes_hand_pairings(state) is takes
+    pairs = [["s1", "s2"], ["s3", "s4"]][: n // 2]
+    if takes:
+        fmt.pair_by_hand(state, pairs)
+    else:
+        refused("not_supported", fmt.pair_by_hand, state, pairs)
+
+
+def test_a_swiss_stage_one_takes_no_hand_pairings_once_the_playoff_is_drawn() -> None:
+    fmt = get_format("multistage")
+    state = fmt.start(seeds(8), {"stage1": "swiss", "rounds": 3, "playoff_size": 4})
+    while not any(p.id.startswith("PO:") for p in fmt.ready(state)):
+        state = fmt.record(state, better_seed_wins(fmt.ready(state)[0]))
+    assert not fmt.takes_hand_pairings(state)
+    refused("not_supported", fmt.pair_by_hand, state, [["s1", "s2"], ["s3", "s4"]])
+
+
 def test_options_are_refused_when_unknown_or_of_the_wrong_kind() -> None:
     refused("unknown_option", FORMATS["single_elimination"].start, seeds(4), {"thirdplace": True})
     refused("bad_option", FORMATS["single_elimination"].start, seeds(4), {"third_place": "yes"})

@@ -488,6 +488,29 @@ def test_a_held_round_waits_on_the_organizer_page(sam_client: Client,
     assert EventMatch.objects.filter(event=held_swiss, round=2).count() == 0
 
 
+def test_a_held_swiss_round_offers_the_hand_pairing_form(sam_client: Client,
+                                                         held_swiss: Event) -> None:
+    page = sam_client.get(reverse("league:event_admin", args=[held_swiss.pk])).content.decode()
+    assert "Round 2 is waiting for you" in page
+    assert "pair it by hand" in page and 'name="pairings"' in page
+    assert reverse("league:event_pair", args=[held_swiss.pk]) in page
+
+
+def test_a_held_bracket_round_offers_no_hand_pairing(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """A bracket refuses hand pairings: its held round is only released as drawn."""
+    event = make_event(bots=4, hold_rounds=True)
+    events.start_event(event=event, by=sam)
+    for link in EventMatch.objects.filter(event=event):
+        with django_capture_on_commit_callbacks(execute=True):
+            events.forfeit(event=event, by=sam, pairing=link.pairing, entrant=link.entrants[1])
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert "Round 2 is waiting for you" in page and "Release the round as drawn" in page
+    assert "pair it by hand" not in page and 'name="pairings"' not in page
+    assert reverse("league:event_pair", args=[event.pk]) not in page
+
+
 def test_a_held_round_is_released_as_drawn(sam_client: Client, held_swiss: Event) -> None:
     panel = post(sam_client, "league:round_release", held_swiss)
     assert "error-banner" not in panel and "is waiting for you" not in panel

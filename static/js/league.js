@@ -1,0 +1,70 @@
+/* The organizer panel refreshes itself on "league-changed" (a match ended, a seat changed
+   hands) by swapping its whole HTML, which would wipe what the organizer is typing there.
+   An element marked data-guard-edits puts leagueIdle(this) in that trigger's filter: it
+   refreshes only while no form field in it has focus and none holds an edit not yet
+   posted (data-dirty). A refresh it held back is made once focus has left the element
+   with nothing left unposted, by the element's own "league-refresh" trigger. */
+(function () {
+  "use strict";
+
+  var GUARD = "[data-guard-edits]";
+  var FIELDS = "input, select, textarea";
+
+  function edited(field) {
+    if (field.type === "hidden" || field.type === "submit" || field.type === "button") {
+      return false;
+    }
+    if (field.type === "checkbox" || field.type === "radio") {
+      return field.checked !== field.defaultChecked;
+    }
+    if (field.tagName === "SELECT") {
+      var shown = 0;  // the option the page marked selected, else the first
+      for (var i = 0; i < field.options.length; i++) {
+        if (field.options[i].defaultSelected) { shown = i; break; }
+      }
+      return field.selectedIndex !== shown;
+    }
+    return field.value !== field.defaultValue;
+  }
+
+  function guardOf(event) {
+    return event.target instanceof Element ? event.target.closest(GUARD) : null;
+  }
+
+  function markEdits(event) {
+    var guard = guardOf(event);
+    if (guard) {
+      var fields = guard.querySelectorAll(FIELDS);
+      guard.toggleAttribute("data-dirty", Array.prototype.some.call(fields, edited));
+    }
+  }
+
+  function refreshHeld(event) {
+    var guard = guardOf(event);
+    if (!guard || !guard.hasAttribute("data-refresh-held")) {
+      return;
+    }
+    setTimeout(function () {  // by then focus has landed where it was going
+      var away = !guard.contains(document.activeElement);
+      if (guard.isConnected && away && !guard.hasAttribute("data-dirty")
+          && guard.hasAttribute("data-refresh-held")) {
+        guard.removeAttribute("data-refresh-held");
+        htmx.trigger(guard, "league-refresh");
+      }
+    }, 0);
+  }
+
+  window.leagueIdle = function (guard) {
+    var focused = document.activeElement;
+    var busy = guard.hasAttribute("data-dirty")
+      || (focused !== null && guard.contains(focused) && focused.matches(FIELDS));
+    if (busy) {
+      guard.setAttribute("data-refresh-held", "");
+    }
+    return !busy;
+  };
+
+  document.addEventListener("input", markEdits);
+  document.addEventListener("change", markEdits);
+  document.addEventListener("focusout", refreshHeld);
+})();

@@ -1,0 +1,202 @@
+"""An Event's organizer page and its public page: the panel's refresh waits while the
+organizer edits in it, the buttons repeated per row say what they act on, the polled
+pages say what they do without JavaScript, and flash messages are announced."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.test import Client
+from django.urls import reverse
+
+from league import events
+from league.models import Event, EventMatch
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+GUARDED = "league-changed[leagueIdle(this)] from:body, league-refresh"
+
+
+class Tags(HTMLParser):
+    """Every element of one tag name: its attributes, and its text as "text"."""
+
+    def __init__(self, html: str, tag: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tag = tag
+        self.found: list[dict[str, str]] = []
+        self.open: dict[str, str] | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == self.tag:
+            self.open = {**{k: v or "" for k, v in attrs}, "text": ""}
+            self.found.append(self.open)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == self.tag:
+            self.open = None
+
+    def handle_data(self, data: str) -> None:
+        if self.open is not None:
+            self.open["text"] += data
+
+
+def tags(html: str, tag: str) -> list[dict[str, str]]:
+    return Tags(html, tag).found
+
+
+def panel_of(html: str) -> dict[str, str]:
+    return next(div for div in tags(html, "div") if div.get("id") == "event-panel")
+
+
+def test_the_panel_refreshes_on_league_changed_only_while_nobody_edits_in_it(
+        sam_client: Client, cup: Event) -> None:
+    page = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
+    panel = panel_of(page)
+    assert panel["hx-trigger"] == GUARDED and "data-guard-edits" in panel
+    assert panel["hx-get"] == reverse("league:event_admin", args=[cup.pk])
+    assert "/static/js/league.js" in [s.get("src") for s in tags(page, "script")]
+
+
+def test_the_script_the_panels_filter_calls_holds_and_makes_the_refresh() -> None:
+    found = finders.find("js/league.js")
+    assert found is not None
+    script = Path(str(found)).read_text()
+    assert "window.leagueIdle = function" in script
+    for listened in ('"input"', '"change"', '"focusout"'):
+        assert f"document.addEventListener({listened}" in script
+    assert 'htmx.trigger(guard, "league-refresh")' in script
+
+
+def test_a_panel_action_answers_with_the_new_panel_still_guarded(sam_client: Client,
+                                                                 cup: Event) -> None:
+    """The organizer's own posts swap in the panel they answer with, filter or not."""
+    page = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
+    posting = [f for f in tags(page, "form") if "hx-post" in f]
+    assert posting and all(f.get("hx-target") in ("#event-panel", "#event-live")
+                           and f.get("hx-swap") == "outerHTML" for f in posting)
+    response = sam_client.post(reverse("league:entrant_add", args=[cup.pk]),
+                               {"bot": "random", "name": "Bot 3"}, **HTMX)
+    assert response["HX-Trigger"] == "league-changed"
+    html = response.content.decode()
+    assert "Bot 3" in html
+    panel = panel_of(html)
+    assert panel["hx-trigger"] == GUARDED and "data-guard-edits" in panel
+
+
+
+# -- names and notes for assistive technology ----------------------------------------------
+
+def button_names(html: str) -> dict[str, list[str]]:
+    """Each button's visible text -> the accessible names of the buttons showing it."""
+    names: dict[str, list[str]] = {}
+    for button in tags(html, "button"):
+        text = " ".join(button["text"].split())
+        names.setdefault(text, []).append(button.get("aria-label") or text)
+    return names
+
+
+def assert_buttons_named_apart(html: str) -> None:
+    every = [name for same in button_names(html).values() for name in same]
+    assert len(every) == len(set(every)), every
+
+
+def label(link: EventMatch) -> str:
+    return link.label or link.pairing
+
+
+@pytest.fixture
+def duel(make_event: Callable[..., Event], sam: Any, player: Any, player2: Any) -> Event:
+    """A started two-player final: alice (e1) against bruno (e2)."""
+    event = make_event(name="Duel")
+    events.add_entrant(event=event, by=sam, player="alice")
+    events.add_entrant(event=event, by=sam, player="bruno")
+    events.start_event(event=event, by=sam)
+    event.refresh_from_db()
+    return event
+
+
+def test_withdraw_buttons_name_their_entrant(sam_client: Client, cup: Event) -> None:
+    page = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
+    assert button_names(page)["Withdraw"] == ["Withdraw Bot 1", "Withdraw Bot 2"]
+    assert_buttons_named_apart(page)
+
+
+def test_the_live_lists_seat_buttons_name_the_entrant_and_the_match(
+        sam_client: Client, duel: Event) -> None:
+    final = label(EventMatch.objects.get(event=duel))
+    html = sam_client.get(reverse("league:event_live", args=[duel.pk]), **HTMX).content.decode()
+    names = button_names(html)
+    assert names["Forfeit"] == [f"Forfeit {final} for alice", f"Forfeit {final} for bruno"]
+    assert names["Bot plays"] == [f"Bot plays for alice in {final}",
+                                  f"Bot plays for bruno in {final}"]
+    selects = [s.get("aria-label") for s in tags(html, "select")]
+    assert selects == [f"Bot for alice in {final}", f"Bot for bruno in {final}"]
+    page = sam_client.get(reverse("league:event_admin", args=[duel.pk])).content.decode()
+    assert_buttons_named_apart(page)
+
+
+def test_correct_buttons_name_their_match(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any, outsider: Any, django_capture_on_commit_callbacks: Any) -> None:
+    event = make_event(format="round_robin")
+    for user in (player, player2, outsider):
+        events.add_entrant(event=event, by=sam, player=user.username)
+    events.start_event(event=event, by=sam)
+    while live := EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE).first():
+        with django_capture_on_commit_callbacks(execute=True):
+            events.forfeit(event=event, by=sam, pairing=live.pairing, entrant=live.entrants[1])
+    played = EventMatch.objects.filter(event=event)
+    assert played.count() == 3
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert sorted(button_names(page)["Correct"]) == sorted(
+        f"Correct {label(link)}" for link in played)
+    assert_buttons_named_apart(page)
+
+
+def test_every_header_of_the_entrants_table_has_a_text(sam_client: Client, cup: Event) -> None:
+    page = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
+    table = page.split('<table class="entrants">')[1].split("</table>")[0]
+    headers = [" ".join(th["text"].split()) for th in tags(table, "th")]
+    assert headers == ["Key", "Name", "Seed", "Actions"]
+    assert '<span class="visually-hidden">Actions</span>' in table
+    css = Path(str(finders.find("css/site.css"))).read_text()
+    assert ".visually-hidden {" in css
+
+
+def test_the_polled_pages_say_to_reload_without_javascript(
+        sam_client: Client, alice_client: Client, duel: Event) -> None:
+    for client, name in ((sam_client, "league:event_admin"), (alice_client, "league:event")):
+        page = client.get(reverse(name, args=[duel.pk])).content.decode()
+        notes = [" ".join(n["text"].split()) for n in tags(page, "noscript")]
+        assert len(notes) == 1 and "does not update by itself" in notes[0], name
+        assert "reload the page" in notes[0]
+
+
+def test_pages_that_do_not_poll_have_no_reload_note(sam_client: Client,
+                                                    alice_client: Client, cup: Event) -> None:
+    """A draft Event's pages do not update by themselves with JavaScript either."""
+    for client, name in ((sam_client, "league:event_admin"), (alice_client, "league:event")):
+        assert "<noscript>" not in client.get(reverse(name, args=[cup.pk])).content.decode()
+
+
+def test_flash_messages_are_announced_by_their_level(sam_client: Client, staff_client: Client,
+                                                     cup: Event) -> None:
+    refused = sam_client.post(reverse("league:entrant_add", args=[cup.pk]),
+                              {"bot": "random", "name": "Bot 1"})
+    page = sam_client.get(refused["Location"]).content.decode()
+    [error] = [m for m in tags(page, "div") if "msg" in m.get("class", "").split()]
+    assert error["role"] == "alert" and "Bot 1 is already entered." in error["text"]
+    created = staff_client.post(reverse("league:season_create"), {
+        "season-name": "Winter", "season-game": "super_showdown", "season-win": "2",
+        "season-draw": "1", "season-loss": "0"})
+    page = staff_client.get(created["Location"]).content.decode()
+    [done] = [m for m in tags(page, "div") if "msg" in m.get("class", "").split()]
+    assert done["role"] == "status" and "Season Winter created." in done["text"]
