@@ -290,12 +290,16 @@ def _append(event: Event, kind: str, payload: dict[str, Any], actor: Any) -> Eve
 
 
 def _locked(event: Event, expected_seq: int | None = None) -> Event:
-    """The Event's row, locked; refused (409 stale_seq) if it moved on from the record
-    `expected_seq` that the organizer's page or client last read."""
+    """The Event's row, locked. With `expected_seq` (the record the organizer's page or
+    client last read), refused (409 stale_seq) if an organizer's action was written since:
+    the same action sent twice, or another organizer's. What the Event writes by itself
+    meanwhile (matches made, results coming in) does not make a page stale."""
     locked = Event.objects.select_for_update().get(pk=event.pk)
-    if expected_seq is not None and expected_seq != locked.seq:
-        raise LeagueError("stale_seq", f"The Event changed since it was read (it is at record "
-                          f"{locked.seq}, not {expected_seq}): check it and try again.", 409)
+    if expected_seq is not None and (expected_seq > locked.seq or locked.records.filter(
+            seq__gt=expected_seq, actor__isnull=False).exists()):
+        raise LeagueError("stale_seq", f"An organizer's action was written since the Event was "
+                          f"read at record {expected_seq} (it is at {locked.seq}): check it "
+                          "and try again.", 409)
     return locked
 
 

@@ -152,8 +152,9 @@ class EventWriteSerializer(serializers.Serializer):
     expected_seq = serializers.IntegerField(
         min_value=0, required=False, allow_null=True,
         help_text="The Event's `seq` as the client last read it: the action is refused "
-                  "(409 stale_seq) if the Event has moved on since. A client that sends it "
-                  "never applies an action twice, nor on top of a change it did not see.")
+                  "(409 stale_seq) if an organizer's action was written since (results and "
+                  "matches the Event writes by itself do not count). A client that sends it "
+                  "never applies an action twice, nor on top of another organizer's change.")
 
 
 class EntrantCreateSerializer(EventWriteSerializer):

@@ -914,3 +914,15 @@ def test_an_action_on_an_older_read_of_the_event_is_refused_and_writes_nothing(
                               placements={first: 1, second: 2}, expected_seq=read)
     assert stale.value.code == "stale_seq"
     assert events.replay(event).results[link.pairing]["placements"] == {first: 2, second: 1}
+
+    # A result the Event records by itself meanwhile does not make the page stale.
+    event.refresh_from_db()
+    read = event.seq
+    other = EventMatch.objects.filter(event=event).exclude(pairing=link.pairing).get()
+    match_services.forfeit_seat(match=other.match, seat=0)
+    assert events.record_match_result(match=Match.objects.get(pk=other.match_id))
+    event.refresh_from_db()
+    assert event.seq > read
+    events.correct_result(event=event, by=organizer, pairing=link.pairing,
+                          placements={first: 1, second: 2}, expected_seq=read)
+    assert events.replay(event).results[link.pairing]["placements"] == {first: 1, second: 2}
