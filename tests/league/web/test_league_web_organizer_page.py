@@ -65,6 +65,14 @@ def test_the_panel_refreshes_on_league_changed_only_while_nobody_edits_in_it(
     assert "/static/js/league.js" in [s.get("src") for s in tags(page, "script")]
 
 
+def test_the_live_list_polls_and_refreshes_only_while_nobody_picks_a_bot_in_it(
+        sam_client: Client, duel: Event) -> None:
+    page = sam_client.get(reverse("league:event_admin", args=[duel.pk])).content.decode()
+    live = next(s for s in tags(page, "section") if s.get("id") == "event-live")
+    assert live["hx-trigger"] == f"every 3s [leagueIdle(this)], {GUARDED}"
+    assert "data-guard-edits" in live and 'name="bot"' in page
+
+
 def test_the_script_the_panels_filter_calls_holds_and_makes_the_refresh() -> None:
     found = finders.find("js/league.js")
     assert found is not None
