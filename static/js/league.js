@@ -1,9 +1,10 @@
 /* The organizer panel refreshes itself on "league-changed" (a match ended, a seat changed
    hands) by swapping its whole HTML, which would wipe what the organizer is typing there.
    An element marked data-guard-edits puts leagueIdle(this) in that trigger's filter: it
-   refreshes only while no form field in it has focus and none holds an edit not yet
-   posted (data-dirty). A refresh it held back is made once focus has left the element
-   with nothing left unposted, by the element's own "league-refresh" trigger. */
+   refreshes only while no form field in it has focus, none holds an edit not yet
+   posted (data-dirty) and no folded section (<details>) in it is open. A refresh it held
+   back is made once focus has left the element with nothing left unposted, by the
+   element's own "league-refresh" trigger. */
 (function () {
   "use strict";
 
@@ -27,6 +28,10 @@
     return field.value !== field.defaultValue;
   }
 
+  function opened(guard) {  // a section the organizer unfolded (a correction) stays open
+    return guard.querySelector("details[open]") !== null;
+  }
+
   function guardOf(event) {
     return event.target instanceof Element ? event.target.closest(GUARD) : null;
   }
@@ -46,7 +51,7 @@
     }
     setTimeout(function () {  // by then focus has landed where it was going
       var away = !guard.contains(document.activeElement);
-      if (guard.isConnected && away && !guard.hasAttribute("data-dirty")
+      if (guard.isConnected && away && !guard.hasAttribute("data-dirty") && !opened(guard)
           && guard.hasAttribute("data-refresh-held")) {
         guard.removeAttribute("data-refresh-held");
         htmx.trigger(guard, "league-refresh");
@@ -56,7 +61,7 @@
 
   window.leagueIdle = function (guard) {
     var focused = document.activeElement;
-    var busy = guard.hasAttribute("data-dirty")
+    var busy = guard.hasAttribute("data-dirty") || opened(guard)
       || (focused !== null && guard.contains(focused) && focused.matches(FIELDS));
     if (busy) {
       guard.setAttribute("data-refresh-held", "");

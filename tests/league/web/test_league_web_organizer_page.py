@@ -81,6 +81,7 @@ def test_the_script_the_panels_filter_calls_holds_and_makes_the_refresh() -> Non
     for listened in ('"input"', '"change"', '"focusout"'):
         assert f"document.addEventListener({listened}" in script
     assert 'htmx.trigger(guard, "league-refresh")' in script
+    assert 'querySelector("details[open]")' in script  # an unfolded correction holds it too
 
 
 def test_a_panel_action_answers_with_the_new_panel_still_guarded(sam_client: Client,
