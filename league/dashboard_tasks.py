@@ -7,6 +7,7 @@ runs eagerly; a shared cache such as Redis when a real worker runs the task).
 
 from __future__ import annotations
 
+import logging
 import uuid
 from typing import Any
 
@@ -15,6 +16,8 @@ from django.core.cache import cache
 
 from config.queue import enqueue
 from league import projections
+
+log = logging.getLogger(__name__)
 
 TIMEOUT = 60 * 60  # a finished job's progress is kept for an hour
 
@@ -39,21 +42,35 @@ def start_rescore() -> str:
     """Queue a rebuild of every projection; the id to follow its progress by. While one is
     queued or running, asking again (a second click, a second organizer) follows that one
     rather than queuing another."""
+    job = uuid.uuid4().hex
     for _ in range(3):
-        job = uuid.uuid4().hex
         if cache.add(CURRENT, job, TIMEOUT):
-            break
+            return _queue(job)
         current = cache.get(CURRENT)
         if current is None:
             continue  # it expired meanwhile
         # No progress yet: it was claimed a moment ago and is being queued.
         if (progress(current) or {"state": "queued"})["state"] in {"queued", "running"}:
             return str(current)
-        cache.delete(CURRENT)  # the one it names is over: make a new one
-    else:
-        cache.set(CURRENT, job, TIMEOUT)
+        # It is over: one caller makes its successor, the others follow that one.
+        if cache.add(f"{CURRENT}:after:{current}", job, TIMEOUT):
+            cache.set(CURRENT, job, TIMEOUT)
+            return _queue(job)
+        successor = cache.get(f"{CURRENT}:after:{current}")
+        if successor:
+            return str(successor)
+    cache.set(CURRENT, job, TIMEOUT)
+    return _queue(job)
+
+
+def _queue(job: str) -> str:
+    """Queue the claimed job; one that cannot be queued reads failed, not queued forever."""
     _note(job, 0, "queued")
-    enqueue(rescore, job)
+    try:
+        enqueue(rescore, job)
+    except Exception as exc:
+        _note(job, 100, "failed", error=f"it could not be queued: {exc or type(exc).__name__}")
+        log.exception("the rescore job %s could not be queued", job)
     return job
 
 

@@ -291,12 +291,14 @@ def _append(event: Event, kind: str, payload: dict[str, Any], actor: Any) -> Eve
 
 def _locked(event: Event, expected_seq: int | None = None) -> Event:
     """The Event's row, locked. With `expected_seq` (the record the organizer's page or
-    client last read), refused (409 stale_seq) if an organizer's action was written since:
-    the same action sent twice, or another organizer's. What the Event writes by itself
-    meanwhile (matches made, results coming in) does not make a page stale."""
+    client last read), refused (409 stale_seq) if an organizer's action was written since
+    (the same action sent twice, or another organizer's), or a drawn match was replaced by
+    a replay (an action naming its pairing would reach a match the reader never saw). What
+    else the Event writes by itself meanwhile (matches made, results coming in) does not
+    make a page stale."""
     locked = Event.objects.select_for_update().get(pk=event.pk)
     if expected_seq is not None and (expected_seq > locked.seq or locked.records.filter(
-            seq__gt=expected_seq, actor__isnull=False).exists()):
+            Q(actor__isnull=False) | Q(kind=Kind.MATCH_DRAWN), seq__gt=expected_seq).exists()):
         raise LeagueError("stale_seq", f"An organizer's action was written since the Event was "
                           f"read at record {expected_seq} (it is at {locked.seq}): check it "
                           "and try again.", 409)
@@ -470,7 +472,8 @@ def withdraw_entrant(*, event: Event, by: Any, key: str,
                   and held[link.match_id].result]
         if played:
             for link in played:
-                _record_locked(event, link, held[link.match_id])
+                # A draw is written down, not played again: the withdrawal decides it.
+                _record_locked(event, link, held[link.match_id], play_again=False)
             event.refresh_from_db(fields=["status"])
             if event.status == Event.Status.FINISHED:
                 raise LeagueError("event_finished", "The Event is over: the result of their "
@@ -666,8 +669,11 @@ def record_match_result(*, match: Match) -> bool:
         return _record_locked(_locked(link.event), link, match)
 
 
-def _record_locked(event: Event, link: EventMatch, match: Match) -> bool:
-    """`record_match_result` with the Event locked by the caller."""
+def _record_locked(event: Event, link: EventMatch, match: Match,
+                   play_again: bool = True) -> bool:
+    """`record_match_result` with the Event locked by the caller. A draw the format refuses
+    is played again in a new match, unless `play_again` is False (the pairing is about to
+    be decided otherwise): then it is only written down."""
     done = replay(event)
     if link.pairing in done.results:
         return False
@@ -697,6 +703,10 @@ def _record_locked(event: Event, link: EventMatch, match: Match) -> bool:
             return False  # decided without this match (a withdrawal's walkover)
         if exc.code != "draw_not_allowed":
             raise LeagueError(exc.code, exc.message) from None
+        if not play_again:
+            _append(event, Kind.MATCH_DRAWN, {"pairing": made["pairing"],
+                                              "match": made["match"]}, None)
+            return True
         if made.get("replay", 0) < MAX_REPLAYS:
             _play_again(event, done, made)
             return True

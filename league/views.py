@@ -390,7 +390,7 @@ def match_forfeit(request: HttpRequest, event_id: int) -> HttpResponse:
         return _live_answer(request, event, _form_error(form))
     return _live_call(request, event, lambda: events.forfeit(
         event=event, by=request.user, pairing=form.cleaned_data["pairing"],
-        entrant=form.cleaned_data["entrant"]))
+        entrant=form.cleaned_data["entrant"], expected_seq=_seq(request)))
 
 
 @login_required
@@ -403,7 +403,8 @@ def match_seat_to_bot(request: HttpRequest, event_id: int) -> HttpResponse:
         return _live_answer(request, event, _form_error(form))
     return _live_call(request, event, lambda: events.seat_to_bot(
         event=event, by=request.user, pairing=form.cleaned_data["pairing"],
-        entrant=form.cleaned_data["entrant"], bot=form.cleaned_data["bot"] or None))
+        entrant=form.cleaned_data["entrant"], bot=form.cleaned_data["bot"] or None,
+        expected_seq=_seq(request)))
 
 
 @login_required

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from league import events, projections
-from league.models import Event, EventMatch, EventRecord
+from league.models import Event, EventMatch, EventRecord, Standing
 from matches import services as match_services
 from matches.models import Match
 
@@ -147,3 +147,67 @@ def test_a_pairing_drawn_after_its_last_replay_goes_to_the_better_seed(
     assert result["decided_by"] == "seed"
     assert [r.kind for r in event.records.order_by("seq")].count("match_drawn") == \
         events.MAX_REPLAYS
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_forfeit_sent_for_a_drawn_match_does_not_reach_its_replay(
+        toy_game: Any, seeded_chance: None, organizer: Any, player: Any, player2: Any,
+        client: Any) -> None:
+    """Forfeits name a pairing: one sent from a page that showed the drawn match (its seq
+    read before the replay was made) is refused, from the API and from the live list."""
+    from django.urls import reverse
+    from rest_framework.test import APIClient
+
+    event = knockout(toy_game, organizer, player, player2)
+    first = EventMatch.objects.get(event=event)
+    client.force_login(organizer)
+    page = client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    live = page[page.index('id="event-live"'):]
+    assert live.count('name="seq"') == live.count("<form") == 4  # forfeit and bot, twice
+    event.refresh_from_db()
+    read = event.seq
+    users = [first.match.seats.get(index=i).user for i in range(2)]
+    play_out(toy_game, first.match, users, draw=True)
+    again = EventMatch.objects.get(event=event, replay=1)
+
+    api = APIClient()
+    api.force_authenticate(organizer)
+    refused = api.post(f"/api/events/{event.pk}/forfeit/", {
+        "pairing": first.pairing, "entrant": first.entrants[0], "expected_seq": read},
+        format="json")
+    assert (refused.status_code, refused.json()["code"]) == (409, "stale_seq")
+    answer = client.post(reverse("league:match_forfeit", args=[event.pk]), {
+        "pairing": first.pairing, "entrant": first.entrants[0], "seq": str(read)},
+        HTTP_HX_REQUEST="true").content.decode()
+    assert "(stale_seq)" in answer
+    again.match.refresh_from_db()
+    assert again.match.status == Match.Status.ACTIVE
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_withdrawal_after_a_draw_not_yet_recorded_makes_no_replay(
+        toy_game: Any, seeded_chance: None, organizer: Any, player: Any, player2: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker has not recorded the draw when one side withdraws: the draw is written
+    down and the other side goes through, with no replay match made for nobody to play."""
+    import league.receivers as receivers
+    from league.tasks import record_result
+
+    real = receivers.enqueue
+    monkeypatch.setattr(receivers, "enqueue",
+                        lambda task, *a: None if task is record_result else real(task, *a))
+    event = knockout(toy_game, organizer, player, player2)
+    first = EventMatch.objects.get(event=event)
+    users = [first.match.seats.get(index=i).user for i in range(2)]
+    play_out(toy_game, first.match, users, draw=True)
+    assert not event.records.filter(kind=EventRecord.Kind.MATCH_DRAWN).exists()
+
+    gone, stays = first.entrants
+    events.withdraw_entrant(event=event, by=organizer, key=gone)
+
+    assert list(EventMatch.objects.filter(event=event).values_list("replay", flat=True)) == [0]
+    assert event.records.filter(kind=EventRecord.Kind.MATCH_DRAWN).count() == 1
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    assert Standing.objects.get(event=event, rank=1).entrant.key == stays
+    assert events.record_match_result(match=first.match) is False  # the late task: nothing

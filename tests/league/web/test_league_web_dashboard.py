@@ -465,6 +465,57 @@ def test_a_second_rerun_while_one_is_queued_follows_it(
         cache.delete(dashboard_tasks.CURRENT)
 
 
+def test_two_reruns_that_both_find_the_last_one_over_queue_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.core.cache import cache
+
+    from league import dashboard_tasks
+
+    queued: list[str] = []
+    monkeypatch.setattr(dashboard_tasks, "enqueue", lambda task, job: queued.append(job))
+    cache.set(dashboard_tasks.CURRENT, "old-job", 60)
+    dashboard_tasks._note("old-job", 100, "done")
+    real_progress, answers, reads = dashboard_tasks.progress, [], []
+
+    def progress(job: str) -> Any:  # the second click runs while the first reads "over"
+        reads.append(job)
+        if len(reads) == 1:
+            answers.append(dashboard_tasks.start_rescore())
+        return real_progress(job)
+
+    monkeypatch.setattr(dashboard_tasks, "progress", progress)
+    try:
+        answers.append(dashboard_tasks.start_rescore())
+        assert len(queued) == 1 and answers == queued * 2
+        assert cache.get(dashboard_tasks.CURRENT) == queued[0]
+    finally:
+        cache.delete(dashboard_tasks.CURRENT)
+
+
+def test_a_rerun_that_cannot_be_queued_reads_failed_and_the_next_click_queues_anew(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.core.cache import cache
+
+    from league import dashboard_tasks
+
+    def down(task: Any, job: str) -> None:
+        raise ConnectionError("broker down")
+
+    cache.delete(dashboard_tasks.CURRENT)
+    monkeypatch.setattr(dashboard_tasks, "enqueue", down)
+    try:
+        dead = dashboard_tasks.start_rescore()
+        failed = dashboard_tasks.progress(dead)
+        assert failed is not None and failed["state"] == "failed"
+        assert "could not be queued: broker down" in failed["error"]
+        queued: list[str] = []
+        monkeypatch.setattr(dashboard_tasks, "enqueue", lambda task, job: queued.append(job))
+        again = dashboard_tasks.start_rescore()
+        assert again != dead and queued == [again]
+    finally:
+        cache.delete(dashboard_tasks.CURRENT)
+
+
 # -- held rounds -------------------------------------------------------------------------
 
 @pytest.fixture
