@@ -147,8 +147,11 @@ def play(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def state(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The polled partial; 204 (htmx swaps nothing) while the stream has not moved."""
-    match = get_object_or_404(Match, pk=match_id)
+    """The polled partial; 204 (htmx swaps nothing) while the stream has not moved. An open
+    match its last player left is gone: the page says so and stops polling."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return render(request, "matches/_gone.html", {"match_id": match_id})
     if _unchanged(request, match):
         return HttpResponse(status=204)
     return render(request, "matches/_state.html", _state_context(match, request.user))

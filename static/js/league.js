@@ -1,10 +1,10 @@
 /* The organizer panel refreshes itself on "league-changed" (a match ended, a seat changed
    hands) by swapping its whole HTML, which would wipe what the organizer is typing there.
    An element marked data-guard-edits puts leagueIdle(this) in that trigger's filter: it
-   refreshes only while no form field in it has focus, none holds an edit not yet
-   posted (data-dirty) and no folded section (<details>) in it is open. A refresh it held
-   back is made once focus has left the element with nothing left unposted, by the
-   element's own "league-refresh" trigger. */
+   refreshes only while no form field in it has focus and none holds an edit not yet
+   posted (data-dirty). A refresh it held back is made once focus has left the element
+   with nothing left unposted, by the element's own "league-refresh" trigger. A refresh
+   (a GET) keeps the folded sections (<details>) the reader had opened open. */
 (function () {
   "use strict";
 
@@ -28,10 +28,6 @@
     return field.value !== field.defaultValue;
   }
 
-  function opened(guard) {  // a section the organizer unfolded (a correction) stays open
-    return guard.querySelector("details[open]") !== null;
-  }
-
   function guardOf(event) {
     return event.target instanceof Element ? event.target.closest(GUARD) : null;
   }
@@ -51,7 +47,7 @@
     }
     setTimeout(function () {  // by then focus has landed where it was going
       var away = !guard.contains(document.activeElement);
-      if (guard.isConnected && away && !guard.hasAttribute("data-dirty") && !opened(guard)
+      if (guard.isConnected && away && !guard.hasAttribute("data-dirty")
           && guard.hasAttribute("data-refresh-held")) {
         guard.removeAttribute("data-refresh-held");
         htmx.trigger(guard, "league-refresh");
@@ -61,7 +57,7 @@
 
   window.leagueIdle = function (guard) {
     var focused = document.activeElement;
-    var busy = guard.hasAttribute("data-dirty") || opened(guard)
+    var busy = guard.hasAttribute("data-dirty")
       || (focused !== null && guard.contains(focused) && focused.matches(FIELDS));
     if (busy) {
       guard.setAttribute("data-refresh-held", "");
@@ -69,6 +65,35 @@
     return !busy;
   };
 
+  // Sections open before a refresh, by guarded element id, as their summaries read.
+  var reopen = {};
+
+  function noteOpen(event) {
+    var target = event.detail.target;
+    if (event.detail.requestConfig && event.detail.requestConfig.verb === "get"
+        && target instanceof Element && target.id && target.matches(GUARD)) {
+      reopen[target.id] = Array.prototype.map.call(
+        target.querySelectorAll("details[open] > summary"),
+        function (summary) { return summary.textContent.trim(); });
+    }
+  }
+
+  function openAgain() {
+    Object.keys(reopen).forEach(function (id) {
+      var fresh = document.getElementById(id);
+      if (fresh) {
+        fresh.querySelectorAll("details > summary").forEach(function (summary) {
+          if (reopen[id].indexOf(summary.textContent.trim()) !== -1) {
+            summary.parentElement.open = true;
+          }
+        });
+      }
+    });
+    reopen = {};
+  }
+
+  document.addEventListener("htmx:beforeSwap", noteOpen);
+  document.addEventListener("htmx:afterSettle", openAgain);
   document.addEventListener("input", markEdits);
   document.addEventListener("change", markEdits);
   document.addEventListener("focusout", refreshHeld);

@@ -42,7 +42,8 @@ def test_the_play_page_shows_my_hand_and_every_legal_action(
         assert html.escape(card["name"]) in page
     posted = sorted(canonical(json.loads(a)) for a, _ in pages.action_forms(page))
     assert posted == sorted(canonical(a) for a in state["legal_actions"])
-    assert 'hx-trigger="every 2s"' in page
+    assert 'hx-trigger="every 2s [leagueIdle(this)], league-refresh"' in page
+    assert "data-guard-edits" in page and "js/league.js" in page
     reload = f'<noscript><p><a href="{reverse("match_play", args=[match.id])}">Reload'
     assert reload in page  # without JavaScript the page does not poll
 
@@ -340,3 +341,35 @@ def test_board_square_buttons_are_named_by_their_move_not_their_glyph(
     for button in buttons:
         title = re.search(r'title="([^"]+)"', button)
         assert title and f'aria-label="{title[1]}"' in button
+
+
+def test_a_super_showdown_cards_colour_is_in_its_text_not_only_its_background() -> None:
+    """White and green cards share their numbers: a screen reader, or a phone's high
+    contrast theme, needs the colour in words, on the hand card and on the chip."""
+    for colour in ("white", "green"):
+        card = next(c for c in CARDS if str(c.colour) == colour).to_json()
+        for template in ("_card.html", "_card_chip.html"):
+            shown = render_to_string(f"games/super_showdown/{template}", {"card": card})
+            assert f'<span class="visually-hidden">{colour}</span>' in shown
+
+
+def test_a_face_down_card_is_named_for_screen_readers_not_read_as_its_star() -> None:
+    shown = render_to_string("games/superstar_showdown/_back.html", {"colour": "red"})
+    assert 'role="img" aria-label="a face-down card"' in shown
+    assert '<span class="st-back-mark" aria-hidden="true">' in shown
+
+
+def test_a_page_left_open_on_a_match_its_last_player_left_says_so_and_stops_polling(
+        alice_client: Client, bruno_client: Client, player: Any) -> None:
+    match = services.create_match(game="super_showdown", options={},
+                                  seats=[{"player": "alice"}, {"open": True}],
+                                  created_by=player)
+    page = bruno_client.get(reverse("match_play", args=[match.id])).content.decode()
+    poll = html.unescape(re.search(r'hx-get="([^"]*/state/[^"]*)"', page)[1])
+    alice_client.post(reverse("match_resign", args=[match.id]), {"confirmed": "yes"})
+    assert not Match.objects.filter(pk=match.id).exists()
+    polled = bruno_client.get(poll, HTTP_HX_REQUEST="true")
+    body = polled.content.decode()
+    assert polled.status_code == 200 and 'id="match-state"' in body
+    assert f"Match #{match.id} is gone" in body and "hx-get" not in body
+    assert f'href="{reverse("lobby")}"' in body

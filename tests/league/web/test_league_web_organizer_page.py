@@ -81,7 +81,10 @@ def test_the_script_the_panels_filter_calls_holds_and_makes_the_refresh() -> Non
     for listened in ('"input"', '"change"', '"focusout"'):
         assert f"document.addEventListener({listened}" in script
     assert 'htmx.trigger(guard, "league-refresh")' in script
-    assert 'querySelector("details[open]")' in script  # an unfolded correction holds it too
+    # A refresh keeps the sections the reader unfolded (a correction) open.
+    for listened in ('"htmx:beforeSwap"', '"htmx:afterSettle"'):
+        assert f"document.addEventListener({listened}" in script
+    assert 'querySelectorAll("details[open] > summary")' in script
 
 
 def test_a_panel_action_answers_with_the_new_panel_still_guarded(sam_client: Client,
