@@ -98,3 +98,14 @@ def sam_client(sam: Any) -> Client:
 @pytest.fixture
 def alice_client(player: Any) -> Client:
     return _client(player)
+
+
+@pytest.fixture
+def duel(make_event: Callable[..., Event], sam: Any, player: Any, player2: Any) -> Event:
+    """A started two-player final: alice (e1) against bruno (e2)."""
+    event = make_event(name="Duel")
+    events.add_entrant(event=event, by=sam, player="alice")
+    events.add_entrant(event=event, by=sam, player="bruno")
+    events.start_event(event=event, by=sam)
+    event.refresh_from_db()
+    return event

@@ -293,17 +293,6 @@ def test_a_bracket_cannot_be_paired_by_hand(sam_client: Client, cup: Event) -> N
 
 # -- live matches ------------------------------------------------------------------------
 
-@pytest.fixture
-def duel(make_event: Callable[..., Event], sam: Any, player: Any, player2: Any) -> Event:
-    """A started two-player final: alice (e1) against bruno (e2)."""
-    event = make_event(name="Duel")
-    events.add_entrant(event=event, by=sam, player="alice")
-    events.add_entrant(event=event, by=sam, player="bruno")
-    events.start_event(event=event, by=sam)
-    event.refresh_from_db()
-    return event
-
-
 def test_the_live_partial_lists_the_matches_with_links_and_polls(
         sam_client: Client, duel: Event) -> None:
     link = EventMatch.objects.get(event=duel)

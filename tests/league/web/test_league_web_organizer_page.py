@@ -124,17 +124,6 @@ def label(link: EventMatch) -> str:
     return link.label or link.pairing
 
 
-@pytest.fixture
-def duel(make_event: Callable[..., Event], sam: Any, player: Any, player2: Any) -> Event:
-    """A started two-player final: alice (e1) against bruno (e2)."""
-    event = make_event(name="Duel")
-    events.add_entrant(event=event, by=sam, player="alice")
-    events.add_entrant(event=event, by=sam, player="bruno")
-    events.start_event(event=event, by=sam)
-    event.refresh_from_db()
-    return event
-
-
 def test_withdraw_buttons_name_their_entrant(sam_client: Client, cup: Event) -> None:
     page = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
     assert button_names(page)["Withdraw"] == ["Withdraw Bot 1", "Withdraw Bot 2"]
