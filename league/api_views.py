@@ -14,13 +14,13 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework import exceptions, mixins, renderers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.api_json import JSONParser
+from config.api_json import JSONLinesRenderer, JSONParser
 from config.refusal import Refusal
 from league import events, history, simulation
 from league.models import (
@@ -604,7 +604,8 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, League
                                "rebuilds the match. 404 no_logs unless the job keeps logs.",
                    responses={(200, "application/x-ndjson"): OpenApiTypes.STR,
                               **errors(401, 403, 404)})
-    @action(detail=True, methods=["get"], pagination_class=None)
+    @action(detail=True, methods=["get"], pagination_class=None,
+            renderer_classes=[renderers.JSONRenderer, JSONLinesRenderer])
     def logs(self, request: Request, pk: str) -> StreamingHttpResponse | Response:
         job = self.get_object()
         if not job.logs:

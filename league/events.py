@@ -299,9 +299,9 @@ def _locked(event: Event, expected_seq: int | None = None) -> Event:
     locked = Event.objects.select_for_update().get(pk=event.pk)
     if expected_seq is not None and (expected_seq > locked.seq or locked.records.filter(
             Q(actor__isnull=False) | Q(kind=Kind.MATCH_DRAWN), seq__gt=expected_seq).exists()):
-        raise LeagueError("stale_seq", f"An organizer's action was written since the Event was "
-                          f"read at record {expected_seq} (it is at {locked.seq}): check it "
-                          "and try again.", 409)
+        raise LeagueError("stale_seq", f"The Event changed since it was read at record "
+                          f"{expected_seq} (it is at {locked.seq}): an organizer acted, or a "
+                          "drawn match is being played again. Check it and try again.", 409)
     return locked
 
 

@@ -97,7 +97,8 @@ class LeagueEventSerializer(serializers.ModelSerializer):
     until it is finished."""
 
     organizers = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True,
+                                              allow_null=True)
     entrants = EntrantSerializer(many=True, read_only=True)
     status = EventStatusField(read_only=True)
     match_options = serializers.SerializerMethodField()
@@ -152,9 +153,11 @@ class EventWriteSerializer(serializers.Serializer):
     expected_seq = serializers.IntegerField(
         min_value=0, required=False, allow_null=True,
         help_text="The Event's `seq` as the client last read it: the action is refused "
-                  "(409 stale_seq) if an organizer's action was written since (results and "
-                  "matches the Event writes by itself do not count). A client that sends it "
-                  "never applies an action twice, nor on top of another organizer's change.")
+                  "(409 stale_seq) if an organizer's action was written since, or a drawn "
+                  "match was replaced by a replay (a pairing then names another match); "
+                  "results and matches the Event writes otherwise do not count. A client "
+                  "that sends it never applies an action twice, nor on top of another "
+                  "organizer's change.")
 
 
 class EntrantCreateSerializer(EventWriteSerializer):
@@ -472,7 +475,8 @@ class RatingHistoryQuerySerializer(serializers.Serializer):
 
 class TeamSerializer(serializers.ModelSerializer):
     members = PlayerSerializer(many=True, read_only=True)
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True,
+                                              allow_null=True)
 
     class Meta:
         model = Team
@@ -588,7 +592,8 @@ class SimulationJobSerializer(serializers.ModelSerializer):
                                    help_text="queued, running, done, cancelled or failed.")
     matches = serializers.IntegerField(source="done_matches", read_only=True)
     chunks = serializers.IntegerField(source="chunk_count", read_only=True)
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True,
+                                              allow_null=True)
     summary = SimulationSummarySerializer(read_only=True)
 
     class Meta:

@@ -175,6 +175,8 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
         matches = (Match.objects.select_related("created_by")
                    .prefetch_related("seats__user", "seats__invited")
                    .order_by("-created_at", "-id"))
+        if self.action != "list":
+            return matches  # the filters are the list's: one match is found by its id alone
         params = self.request.query_params
         if params.get("game"):
             matches = matches.filter(game=params["game"])

@@ -324,3 +324,19 @@ def test_a_create_retried_with_its_idempotency_key_answers_with_the_same_match(
     fresh = player_api.post("/api/matches/", {**body, "idempotency_key": "create-2"},
                             format="json")
     assert fresh.status_code == 201 and fresh.json()["id"] != first.json()["id"]
+
+
+def test_the_lists_filters_do_not_reach_one_matchs_routes(player_api: APIClient,
+                                                          toy_match: Match) -> None:
+    """`?game`, `?status`, `?player` and `?invited` filter the list; a client that leaves
+    one on a match's own URL still gets that match, and its move still counts."""
+    url = f"{MATCHES}{toy_match.pk}"
+    assert player_api.get(f"{MATCHES}?status=finished").json()["count"] == 0
+    assert player_api.get(f"{url}/state/?status=finished").status_code == 200
+    assert player_api.get(f"{url}/?status=zzz").json()["id"] == toy_match.pk
+    action = player_api.get(f"{url}/state/").json()["legal_actions"][0]
+    moved = player_api.post(f"{url}/actions/?game=chess", {"seat": 0, "action": action},
+                            format="json")
+    assert moved.status_code == 201, moved.content
+    refused = player_api.get(f"{MATCHES}?status=zzz")
+    assert (refused.status_code, refused.json()["code"]) == (400, "bad_status")

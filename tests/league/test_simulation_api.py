@@ -133,6 +133,15 @@ def test_the_logs_download_as_json_lines(organizer_api: APIClient,
     without = organizer_api.post(URL, BODY, format="json").json()["id"]
     response = organizer_api.get(f"{URL}{without}/logs/")
     assert response.status_code == 404 and response.json()["code"] == "no_logs"
+    # A client that asks for the documented media type alone gets the lines, or an error
+    # as one JSON line.
+    lines = organizer_api.get(f"{URL}{job_id}/logs/", HTTP_ACCEPT="application/x-ndjson")
+    assert lines.status_code == 200 and lines["Content-Type"] == "application/x-ndjson"
+    assert len(b"".join(lines.streaming_content).splitlines()) == 6
+    refused = organizer_api.get(f"{URL}{without}/logs/", HTTP_ACCEPT="application/x-ndjson")
+    assert refused.status_code == 404 and refused["Content-Type"].startswith(
+        "application/x-ndjson")
+    assert json.loads(refused.content)["code"] == "no_logs"
 
 
 def test_an_unknown_job_is_a_404(organizer_api: APIClient) -> None:

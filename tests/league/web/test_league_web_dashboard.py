@@ -206,7 +206,7 @@ def test_every_panel_form_sends_the_events_seq_and_a_second_click_adds_nothing(
     first = post(sam_client, "league:entrant_add", event, form)
     second = post(sam_client, "league:entrant_add", event, form)
     assert "error-banner" not in first
-    assert "An organizer&#x27;s action was written since" in second and "(stale_seq)" in second
+    assert "The Event changed since it was read" in second and "(stale_seq)" in second
     assert Entrant.objects.filter(event=event).count() == 3
     event.refresh_from_db()
     assert f'name="seq" value="{event.seq}"' in second  # the panel shown again is current
