@@ -85,6 +85,10 @@ def test_the_script_the_panels_filter_calls_holds_and_makes_the_refresh() -> Non
     for listened in ('"htmx:beforeSwap"', '"htmx:afterSettle"'):
         assert f"document.addEventListener({listened}" in script
     assert 'querySelectorAll("details[open] > summary")' in script
+    # The mark the filter sets while it holds a refresh shows a note on the page.
+    assert 'guard.setAttribute("data-refresh-held", "")' in script
+    css = Path(str(finders.find("css/site.css"))).read_text()
+    assert "[data-guard-edits][data-refresh-held]::before" in css
 
 
 def test_a_panel_action_answers_with_the_new_panel_still_guarded(sam_client: Client,
