@@ -297,6 +297,10 @@ class BracketPairingSerializer(serializers.Serializer):
         allow_null=True, read_only=True,
         help_text="Unplayed because the other entrant withdrew: the entrant it counts as a "
                   "win for.")
+    decided_by = serializers.CharField(
+        allow_null=True, read_only=True,
+        help_text='"seed" when the pairing was drawn again after its last replay and the '
+                  "better seed went through; null otherwise.")
     held = serializers.BooleanField(read_only=True, help_text="Ready, but its round waits "
                                                               "for the organizer's release.")
 
@@ -340,6 +344,7 @@ def _pairing_row(pid: str, round_: int, stage: str, label: str, slots: list[str 
         "result": dict(places) if result else None,
         "forfeit": result.get("forfeit") if result else None,
         "walkover": walkover,
+        "decided_by": result.get("decided_by") if result else None,
     }
 
 

@@ -639,10 +639,12 @@ def _match_rows(event: Event, results: dict[str, dict[str, Any]],
     for link in (EventMatch.objects.filter(event=event).select_related("match")
                  .annotate(drawn=EventMatch.played_again()).order_by("match_id")):
         # A drawn match its pairing played again shows no places: the replay's are the result.
-        placements = {} if link.drawn else results.get(link.pairing, {}).get("placements", {})
+        result = {} if link.drawn else results.get(link.pairing, {})
+        placements = result.get("placements", {})
         rows.append({
             "link": link, "match": link.match,
             "live": link.match.status != FINISHED,
+            "by_seed": result.get("decided_by") == "seed",
             "entrants": [{"key": key, "name": names.get(key, key),
                           "place": placements.get(key)} for key in link.entrants],
         })

@@ -126,7 +126,7 @@ def test_the_event_page_shows_the_drawn_match_without_the_replays_places(
 @pytest.mark.django_db(transaction=True)
 def test_a_pairing_drawn_after_its_last_replay_goes_to_the_better_seed(
         toy_game: Any, organizer: Any, player: Any, player2: Any,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, client: Any) -> None:
     # Every match deals 1 and 4 against 2 and 3: each seat takes a round whatever is played.
     monkeypatch.setattr(toy_game.ToyRules, "sample_chance", lambda self, state, rng: (
         {"hands": [["anvil", "drum"], ["brick", "comet"]]} if state.hands is None
@@ -145,6 +145,13 @@ def test_a_pairing_drawn_after_its_last_replay_goes_to_the_better_seed(
     best = done.order[0]
     assert result["placements"][best] == 1 and sorted(result["placements"].values()) == [1, 2]
     assert result["decided_by"] == "seed"
+    from league.serializers import bracket_of
+
+    (row,) = [r for r in bracket_of(event) if r["pairing"] == link.pairing]
+    assert row["decided_by"] == "seed" and row["result"] == result["placements"]
+    client.force_login(organizer)
+    page = client.get(f"/league/events/{event.pk}/").content.decode()
+    assert page.count("drawn again: the better seed goes through") == 1
     assert [r.kind for r in event.records.order_by("seq")].count("match_drawn") == \
         events.MAX_REPLAYS
 
