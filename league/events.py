@@ -703,12 +703,11 @@ def _record_locked(event: Event, link: EventMatch, match: Match,
             return False  # decided without this match (a withdrawal's walkover)
         if exc.code != "draw_not_allowed":
             raise LeagueError(exc.code, exc.message) from None
-        if not play_again:
+        if not play_again or made.get("replay", 0) < MAX_REPLAYS:
             _append(event, Kind.MATCH_DRAWN, {"pairing": made["pairing"],
                                               "match": made["match"]}, None)
-            return True
-        if made.get("replay", 0) < MAX_REPLAYS:
-            _play_again(event, done, made)
+            if play_again:
+                _play_again(event, done, made)
             return True
         # Drawn again and again: the better seed goes through.
         seed = {key: i for i, key in enumerate(done.order)}
@@ -728,9 +727,8 @@ MAX_REPLAYS = 3
 
 
 def _play_again(event: Event, done: Replayed, made: dict[str, Any]) -> None:
-    """A drawn match where the format needs a winner (a knockout): the draw is written
-    down and the same entrants play the pairing again, in a new match."""
-    _append(event, Kind.MATCH_DRAWN, {"pairing": made["pairing"], "match": made["match"]}, None)
+    """A drawn match where the format needs a winner (a knockout), its draw written down:
+    the same entrants play the pairing again, in a new match."""
     again = made.get("replay", 0) + 1
     base = made.get("base_label", made["label"])
     _create_match(event, done, {

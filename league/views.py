@@ -90,6 +90,26 @@ def organizer_required(view: View) -> View:
     return login_required(guarded)
 
 
+def _made_once(back: str) -> Callable[[View], View]:
+    """A creation view whose form, sent twice, makes one thing (`league.once`); a repeat
+    that comes while the first post is still being handled goes back to `back`."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def guarded(request: HttpRequest) -> HttpResponse:
+            return once.handle(request, lambda: view(request),
+                               lambda: _sent_twice(request, back))
+        return guarded
+
+    return decorate
+
+
+def _sent_twice(request: HttpRequest, back: str) -> HttpResponse:
+    """The answer to a form sent again while its first post is still being handled."""
+    messages.info(request, "That form was sent twice; it is being handled once.")
+    return redirect(back)
+
+
 def _organized_event(request: HttpRequest, event_id: int) -> Event:
     event = get_object_or_404(Event.objects.select_related("season"), pk=event_id)
     if not events.can_organize(event, request.user):
@@ -207,13 +227,10 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 @organizer_required
 @require_POST
+@_made_once("league:dashboard")
 def season_create(request: HttpRequest) -> HttpResponse:
-    """A new season (staff only: the service refuses anybody else). Sent twice, it makes one."""
-    return once.handle(request, lambda: _season_create(request),
-                       lambda: _sent_twice(request, "league:dashboard"))
-
-
-def _season_create(request: HttpRequest) -> HttpResponse:
+    """A new season (staff only: the service refuses anybody else). Sent twice, it makes
+    one."""
     form = SeasonForm(request.POST, games=_game_choices())
     if not form.is_valid():
         return _render_dashboard(request, season_form=form, status=400)
@@ -228,13 +245,9 @@ def _season_create(request: HttpRequest) -> HttpResponse:
 
 @organizer_required
 @require_POST
+@_made_once("league:dashboard")
 def event_create(request: HttpRequest) -> HttpResponse:
     """A new Event; its organizer page next. Sent twice, it makes one."""
-    return once.handle(request, lambda: _event_create(request),
-                       lambda: _sent_twice(request, "league:dashboard"))
-
-
-def _event_create(request: HttpRequest) -> HttpResponse:
     form = _event_form(request.user, request.POST)
     if not form.is_valid():
         return _render_dashboard(request, event_form=form, status=400)
@@ -248,13 +261,10 @@ def _event_create(request: HttpRequest) -> HttpResponse:
 
 @organizer_required
 @require_POST
+@_made_once("league:dashboard")
 def showdown_create(request: HttpRequest) -> HttpResponse:
-    """A Superstar Showdown Event from a preset (one click) or composed; its page next. Sent twice, it makes one."""
-    return once.handle(request, lambda: _showdown_create(request),
-                       lambda: _sent_twice(request, "league:dashboard"))
-
-
-def _showdown_create(request: HttpRequest) -> HttpResponse:
+    """A Superstar Showdown Event from a preset (one click) or composed; its page next.
+    Sent twice, it makes one."""
     form = _showdown_form(request.user, request.POST)
     if not form.is_valid():
         return _render_dashboard(request, showdown_form=form, status=400)
@@ -492,12 +502,6 @@ def _live_answer(request: HttpRequest, event: Event, error: str | None) -> HttpR
     if error is None:
         response["HX-Trigger"] = CHANGED
     return response
-
-
-def _sent_twice(request: HttpRequest, back: str) -> HttpResponse:
-    """The answer to a form sent again while its first post is still being handled."""
-    messages.info(request, "That form was sent twice; it is being handled once.")
-    return redirect(back)
 
 
 def _seq(request: HttpRequest) -> int | None:
@@ -841,14 +845,10 @@ def simulations(request: HttpRequest) -> HttpResponse:
 
 @organizer_required
 @require_POST
+@_made_once("league:simulations")
 def simulation_create(request: HttpRequest) -> HttpResponse:
     """Start a simulation job; its page next. A refusal comes back with its code, and
     nothing was written or queued. Sent twice, it makes one."""
-    return once.handle(request, lambda: _simulation_create(request),
-                       lambda: _sent_twice(request, "league:simulations"))
-
-
-def _simulation_create(request: HttpRequest) -> HttpResponse:
     form = SimulationForm(request.POST, games=_game_choices())
     if not form.is_valid():
         return _render_simulations(request, form, status=400)

@@ -1,9 +1,9 @@
 """The contract every tournament format shares, and the checks they all run.
 
 A format is an object with `start`, `pairings`, `ready`, `record`, `is_complete`,
-`standings`, `withdraw`, `add_entrant`, `pair_by_hand` and `takes_hand_pairings`. Its state is an immutable value
-that only the format's own functions read; every change returns a new state and a refused
-change raises `FormatError(code, message)`, leaving the state as it was.
+`standings`, `withdraw`, `add_entrant`, `pair_by_hand` and `takes_hand_pairings`. Its state
+is an immutable value that only the format's own functions read; every change returns a new
+state and a refused change raises `FormatError(code, message)`, leaving the state as it was.
 
 Entrants are opaque ids (a player, a team), given in seed order: the caller seeds by
 rating, by hand or at random and passes the order in. Nothing here reads a clock, does
