@@ -28,6 +28,7 @@ from league.services import RegistrationError, register_player
 from matches import services
 from matches.models import Match
 from matches.serializers import (
+    KEY_LENGTH,
     ActionSerializer,
     AppendedSerializer,
     CredentialsSerializer,
@@ -53,7 +54,7 @@ ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
-    description="The body's `idempotency_key`, when the body has none.")
+    description="The body's `idempotency_key` (1 to 128 characters), when the body has none.")
 
 
 def with_header_key(request: Request) -> Any:
@@ -62,6 +63,10 @@ def with_header_key(request: Request) -> Any:
     given = request.data
     header = request.headers.get("Idempotency-Key")
     if header is not None and isinstance(given, dict) and given.get("idempotency_key") is None:
+        if not header.strip() or len(header) > KEY_LENGTH:
+            # Named as the client sent it, not as the body field it stands for.
+            raise exceptions.ValidationError({"Idempotency-Key": [
+                f"The header must hold a key of 1 to {KEY_LENGTH} characters, or be left out."]})
         given = {**given, "idempotency_key": header}
     return given
 

@@ -10,6 +10,8 @@ from engine import registry
 from matches import services
 from matches.models import Match, Seat
 
+KEY_LENGTH = 128  # an idempotency key's column (MatchEvent and Match)
+
 # -- accounts ----------------------------------------------------------------------------
 
 
@@ -121,7 +123,7 @@ class MatchCreateSerializer(serializers.Serializer):
     options = serializers.DictField(required=False, allow_null=True, default=dict)
     seats = serializers.ListField(child=SeatSpecField(), allow_empty=False)
     idempotency_key = serializers.CharField(
-        max_length=128, required=False, allow_null=True,
+        max_length=KEY_LENGTH, required=False, allow_null=True,
         help_text="A retry with the same key answers with the match the first request made.")
 
 
@@ -129,7 +131,7 @@ class ActionSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0)
     action = serializers.DictField(help_text="An item of the state's legal_actions, verbatim.")
     expected_seq = serializers.IntegerField(min_value=0, required=False, allow_null=True)
-    idempotency_key = serializers.CharField(max_length=128, required=False, allow_null=True)
+    idempotency_key = serializers.CharField(max_length=KEY_LENGTH, required=False, allow_null=True)
 
 
 class ResignSerializer(serializers.Serializer):

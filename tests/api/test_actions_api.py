@@ -147,12 +147,13 @@ def test_a_repeated_idempotency_key_answers_the_first_seq_and_writes_nothing(
 def test_an_idempotency_key_header_is_checked_like_the_bodys(
         player_api: APIClient, toy_match: Match, key: str) -> None:
     """An empty or overlong header was taken as is: an empty key blocked every later
-    action (409 key_reused), a long one failed the column on PostgreSQL."""
+    action (409 key_reused), a long one failed the column on PostgreSQL. The refusal names
+    the header, not the body field it stands for."""
     body = {"seat": 0, "action": first_legal(player_api, toy_match.pk)}
     response = player_api.post(actions_url(toy_match.pk), body, format="json",
                                HTTP_IDEMPOTENCY_KEY=key)
     assert (response.status_code, response.json()["code"]) == (400, "invalid")
-    assert "idempotency_key" in response.json()["detail"]
+    assert list(response.json()["detail"]) == ["Idempotency-Key"]
     assert toy_match.events.count() == 2
 
 

@@ -326,6 +326,19 @@ def test_a_create_retried_with_its_idempotency_key_answers_with_the_same_match(
     assert fresh.status_code == 201 and fresh.json()["id"] != first.json()["id"]
 
 
+@pytest.mark.parametrize("key", ["", " ", "k" * 129])
+def test_a_create_with_an_unusable_idempotency_key_header_is_refused_by_the_headers_name(
+        player_api: Any, player: Any, key: str) -> None:
+    body = {"game": "super_showdown", "seats": [{"player": player.username}, {"bot": "random"}]}
+    refused = player_api.post("/api/matches/", body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    assert (refused.status_code, refused.json()["code"]) == (400, "invalid")
+    assert list(refused.json()["detail"]) == ["Idempotency-Key"]
+    assert not Match.objects.filter(created_by=player).exists()
+    longest = player_api.post("/api/matches/", body, format="json",
+                              HTTP_IDEMPOTENCY_KEY="k" * 128)
+    assert longest.status_code == 201
+
+
 def test_the_lists_filters_do_not_reach_one_matchs_routes(player_api: APIClient,
                                                           toy_match: Match) -> None:
     """`?game`, `?status`, `?player` and `?invited` filter the list; a client that leaves
