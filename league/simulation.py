@@ -149,6 +149,8 @@ def _sample_competitors(rng: random.Random, seats: int, options: Mapping[str, An
         return [k for k in every if SUPERSHOW.competitors[k].kind == kind]
 
     pools = [every] * seats
+    if match_type in ("handicap", "tag_team") and seats != 3:
+        return {}  # no draw: the match type refuses the seat count itself
     if match_type in ("handicap", "tag_team"):
         pools[0] = pools[1] = of_kind("single")  # SH-082/090: the team of two
     if match_type == "handicap":
@@ -246,7 +248,11 @@ def check(*, game: str, bots: Sequence[str], matches: Any, options: Any = None,
             raise LeagueError("balance_option", f"A balance run draws each seat's "
                                                 f"{entities.kind}: leave out {fixed[0]!r}.")
         for trial in range(BALANCE_TRIALS):  # draws the options must start with
-            sample = entities.sample(random.Random(trial), len(bots), options)
+            try:
+                sample = entities.sample(random.Random(trial), len(bots), options)
+            except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+                raise LeagueError("bad_option", f"No {entities.kind} can be drawn for "
+                                                f"these options ({exc}).") from None
             _try_start(rules, {**options, **sample}, len(bots))
     return rules
 

@@ -533,6 +533,20 @@ def test_balance_options_that_every_draw_starts_with_are_taken(
     assert (job.status, job.done_matches) == (Status.DONE, 4)
 
 
+@pytest.mark.parametrize("match_type", ["handicap", "tag_team"])
+@pytest.mark.parametrize("seats", [2, 4])
+def test_a_balance_run_of_a_three_seat_match_type_at_another_count_is_refused_by_seat_count(
+        match_type: str, seats: int) -> None:
+    """The draw filled a third seat's pool that two seats do not have: a 500 from the API
+    and the dashboard, a traceback from the command line."""
+    with pytest.raises(LeagueError) as refused:
+        simulation.create_job(game="supershow", bots=["random"] * seats, matches=4,
+                              options={"match_type": match_type}, balance=True)
+    assert refused.value.code == "bad_seat_count"
+    assert f"takes 3 seats, not {seats}" in refused.value.detail
+    assert not SimulationJob.objects.exists()
+
+
 def test_the_first_player_is_counted_only_where_one_seat_opens(
         run_job: Callable[..., SimulationJob]) -> None:
     """Superstar Showdown opens with both seats' card at once: its "first player" was seat
