@@ -36,7 +36,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, OperationalError, transaction
 from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
@@ -393,9 +393,11 @@ def run_chunk(job_id: int, index: int) -> bool:
     try:
         tallies, log = play_chunk(job, chunk.start, chunk.count,
                                   beat=partial(_beat, chunk.pk, chunk.attempts))
+    except OperationalError:
+        raise  # the database, not the chunk: the task tries again (the chunk is not done)
     except Exception as exc:  # a bug in a game or a bot: the job stops and says why
         logger.exception("simulation %s chunk %s failed", job_id, index)
-        _fail(job_id, index, f"{type(exc).__name__}: {exc}")
+        _fail(job_id, index, chunk.attempts, f"{type(exc).__name__}: {exc}")
         return False
     written = _write(job_id, index, tallies, log)
     if written is None:
@@ -425,9 +427,14 @@ def _claim(job_id: int, index: int) -> tuple[SimulationJob, SimulationChunk] | N
 
 
 def _beat(chunk_pk: int, attempt: int) -> None:
-    """The worker playing this claim of the chunk is alive: the sweep leaves it be."""
-    SimulationChunk.objects.filter(pk=chunk_pk, status=ChunkStatus.RUNNING,
-                                   attempts=attempt).update(claimed_at=timezone.now())
+    """The worker playing this claim of the chunk is alive: the sweep leaves it be. A beat
+    the database misses is skipped (at worst the sweep plays the chunk again)."""
+    try:
+        SimulationChunk.objects.filter(pk=chunk_pk, status=ChunkStatus.RUNNING,
+                                       attempts=attempt).update(claimed_at=timezone.now())
+    except DatabaseError:
+        logger.warning("simulation chunk %s: a heartbeat was not written", chunk_pk,
+                       exc_info=True)
 
 
 def _write(job_id: int, index: int, tallies: JSON, log: list[JSON] | None
@@ -461,14 +468,18 @@ def _write(job_id: int, index: int, tallies: JSON, log: list[JSON] | None
     return job
 
 
-def _fail(job_id: int, index: int, error: str) -> None:
+def _fail(job_id: int, index: int, attempt: int, error: str) -> None:
+    """The chunk and its job failed, unless another claim of the chunk has since finished
+    it or taken it over (a redelivered copy)."""
     with transaction.atomic():
         now = timezone.now()
-        SimulationChunk.objects.filter(job_id=job_id, index=index).exclude(
+        failed = SimulationChunk.objects.filter(
+            job_id=job_id, index=index, attempts=attempt).exclude(
             status=ChunkStatus.DONE).update(status=ChunkStatus.FAILED, error=error,
                                             finished_at=now)
-        SimulationJob.objects.filter(pk=job_id, status__in=LIVE).update(
-            status=Status.FAILED, error=f"Chunk {index}: {error}", finished_at=now)
+        if failed:
+            SimulationJob.objects.filter(pk=job_id, status__in=LIVE).update(
+                status=Status.FAILED, error=f"Chunk {index}: {error}", finished_at=now)
 
 
 def play_chunk(job: SimulationJob, start: int, count: int,

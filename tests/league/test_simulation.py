@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.db import OperationalError
+from django.db.models import QuerySet
 from django.test import override_settings
 from django.utils import timezone
 
@@ -463,6 +465,66 @@ def test_a_failing_bot_fails_the_job_with_the_reason_and_queues_no_more(
     assert set(statuses(job)[1:]) == {"queued", "pending"}
     assert sum(job.chunks.values_list("attempts", flat=True)) == 1
     assert job.done_matches == 0
+
+
+def test_a_heartbeat_the_database_misses_is_skipped(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A beat's write failing on a dropped connection failed the whole job for good (the
+    task's retry on OperationalError never saw it)."""
+    monkeypatch.setattr(simulation, "BEAT_SECONDS", 0)
+    job = simulation.create_job(**FAST, matches=4, chunk=2, seed=3)
+    real_update, updates = QuerySet.update, []
+
+    def dropped_once(queryset: QuerySet[Any], **fields: Any) -> int:
+        updates.append(fields)
+        if "claimed_at" in fields and len(updates) == 1:
+            raise OperationalError("server closed the connection unexpectedly")
+        return real_update(queryset, **fields)
+
+    claimed = simulation._claim(job.pk, 0)
+    assert claimed is not None
+    monkeypatch.setattr(QuerySet, "update", dropped_once)
+    simulation._beat(claimed[1].pk, claimed[1].attempts)  # skipped, not raised
+    monkeypatch.setattr(QuerySet, "update", real_update)
+    assert simulation.run_chunk(job.pk, 0) and simulation.run_chunk(job.pk, 1)
+    job.refresh_from_db()
+    assert (job.status, job.done_matches, job.error) == (Status.DONE, 4, "")
+
+
+def test_a_database_error_while_a_chunk_plays_is_retried_by_the_task_not_fatal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from league import sim_tasks
+
+    job = simulation.create_job(**FAST, matches=2, chunk=2, seed=3)
+    real_play, plays = simulation.play_one, []
+
+    def dropped_once(*args: Any) -> Any:
+        plays.append(1)
+        if len(plays) == 1:
+            raise OperationalError("could not connect to server")
+        return real_play(*args)
+
+    monkeypatch.setattr(simulation, "play_one", dropped_once)
+    sim_tasks.run_chunk.apply(args=(job.pk, 0))  # the task retries in the process
+    job.refresh_from_db()
+    assert (job.status, job.done_matches, job.error) == (Status.DONE, 2, "")
+    assert job.chunks.get().attempts == 2
+
+
+def test_a_stale_claim_that_fails_leaves_the_chunk_and_job_to_the_claim_after_it(
+        broken_bot: str) -> None:
+    """A redelivered copy of a chunk failing after a newer claim took the chunk over (or
+    finished it) failed the job anyway."""
+    job = simulation.create_job(game="super_showdown", bots=["random", broken_bot],
+                                matches=2, chunk=2, seed=3)
+    assert simulation._claim(job.pk, 0) is not None  # the first claim, then lost
+    assert simulation._claim(job.pk, 0) is not None  # the sweep's redelivery
+    simulation._fail(job.pk, 0, 1, "RuntimeError: from the first claim")
+    job.refresh_from_db()
+    assert (job.status, job.error, statuses(job)) == (Status.RUNNING, "", ["running"])
+    simulation._fail(job.pk, 0, 2, "RuntimeError: from the current claim")
+    job.refresh_from_db()
+    assert (job.status, statuses(job)) == (Status.FAILED, ["failed"])
+    assert job.error == "Chunk 0: RuntimeError: from the current claim"
 
 
 # -- refusals ----------------------------------------------------------------------------
