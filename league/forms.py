@@ -319,8 +319,12 @@ class SimulationForm(forms.Form):
         "invalid_choice": "There is no game %(value)s (unknown_game)."})
     bots = forms.CharField(
         max_length=500, initial="random, heuristic",
-        help_text="One bot per seat, in seat order (the number of bots is the seat count).")
-    matches = forms.IntegerField(initial=1000)
+        widget=forms.TextInput(attrs=JSON_INPUT),  # keys: no capital from a phone keyboard
+        help_text="One bot per seat, in seat order (the number of bots is the seat count).",
+        error_messages={"required": "Name one bot per seat (bad_seat_count)."})
+    matches = forms.IntegerField(initial=1000, error_messages={
+        "required": "Give the number of matches (bad_matches).",
+        "invalid": "The number of matches is a whole number (bad_matches)."})
     options = forms.CharField(
         required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 2, **JSON_INPUT}),
         help_text='The game\'s options as JSON, e.g. {"best_of": 3}.')
@@ -330,11 +334,15 @@ class SimulationForm(forms.Form):
                   "the summary rates each one (Super Showdown: Hero and Villain).")
     logs = forms.BooleanField(required=False, label="Keep the match logs",
                               help_text="Every match's events, downloadable as JSON lines.")
-    chunk = forms.IntegerField(initial=50, label="Matches per task")
+    chunk = forms.IntegerField(
+        required=False, initial=50, label="Matches per task",
+        help_text="Empty: 50, or enough to keep a very long job within 10,000 tasks.",
+        error_messages={"invalid": "Matches per task is a whole number (bad_chunk)."})
     seed = forms.IntegerField(required=False, min_value=0,
                               help_text="Empty: a random seed (the job shows it).",
-                              error_messages={"min_value": "The seed is a whole number from 0 "
-                                                           "(bad_seed)."})
+                              error_messages={
+                                  "min_value": "The seed is a whole number from 0 (bad_seed).",
+                                  "invalid": "The seed is a whole number from 0 (bad_seed)."})
 
     def __init__(self, *args: Any, games: list[tuple[str, str]], **kwargs: Any) -> None:
         kwargs.setdefault("prefix", "sim")
@@ -347,7 +355,7 @@ class SimulationForm(forms.Form):
     def service_kwargs(self) -> dict[str, Any]:
         """The arguments of `simulation.create_job`."""
         data = self.cleaned_data
-        return {"game": data["game"], "bots": words(data["bots"]),
+        return {"game": data["game"], "bots": words(data["bots"].lower()),
                 "matches": data["matches"], "options": data["options"],
                 "balance": data["balance"], "logs": data["logs"], "chunk": data["chunk"],
                 "seed": data["seed"]}

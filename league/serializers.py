@@ -515,8 +515,10 @@ class SimulationCreateSerializer(serializers.Serializer):
                   "each one (Super Showdown: Hero and Villain).")
     logs = serializers.BooleanField(required=False, default=False,
                                     help_text="Keep every match's event log.")
-    chunk = serializers.IntegerField(required=False, default=50,
-                                     help_text="Matches per task (1-10,000).")
+    chunk = serializers.IntegerField(
+        required=False, allow_null=True, default=None,
+        help_text="Matches per task (1-10,000); null: 50, or enough to keep a job of over "
+                  "500,000 matches within 10,000 tasks.")
     seed = serializers.IntegerField(required=False, allow_null=True, default=None,
                                     help_text="The job's seed; null: a random one.")
 

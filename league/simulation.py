@@ -218,11 +218,20 @@ def _engine(call: Callable[[], T]) -> T:
         raise LeagueError(exc.code, exc.message) from None
 
 
+def default_chunk(matches: Any) -> int:
+    """Matches per task when none is asked for: DEFAULT_CHUNK, or as many as keep the job
+    within MAX_CHUNKS."""
+    return max(DEFAULT_CHUNK, -(-matches // MAX_CHUNKS)) if _whole(matches) else DEFAULT_CHUNK
+
+
 def check(*, game: str, bots: Sequence[str], matches: Any, options: Any = None,
-          balance: bool = False, chunk: Any = DEFAULT_CHUNK, seed: Any = None
+          balance: bool = False, chunk: Any = None, seed: Any = None
           ) -> BaseRules[Any]:
     """Refuse a job that cannot run, in the order: game, bots, seats, matches, chunk, seed,
-    options (tried once with `rules.start`, and with a balance sample too). Writes nothing."""
+    options (tried once with `rules.start`, and with a balance sample too). Writes nothing.
+    No chunk: `default_chunk(matches)`."""
+    if chunk is None:
+        chunk = default_chunk(matches)
     rules = _engine(lambda: registry.get_rules(game))
     for name in bots:
         _engine(partial(registry.get_bot, game, name))
@@ -272,14 +281,17 @@ def _try_start(rules: BaseRules[Any], options: Mapping[str, Any], seats: int) ->
 # -- jobs -----------------------------------------------------------------------------------
 
 def create_job(*, game: str, bots: Sequence[str], matches: int, options: Any = None,
-               balance: bool = False, logs: bool = False, chunk: int = DEFAULT_CHUNK,
+               balance: bool = False, logs: bool = False, chunk: int | None = None,
                seed: int | None = None, by: Any = None) -> SimulationJob:
     """Check, write the job and its chunks, and (on commit) queue its first chunks.
 
-    `by` is the user asking (None: the command line, which is trusted)."""
+    `by` is the user asking (None: the command line, which is trusted); no `chunk`:
+    `default_chunk(matches)`."""
     if by is not None:
         _require(can_simulate(by), "Only staff and organizers may run simulations.")
     options = {} if options is None else options
+    if chunk is None:
+        chunk = default_chunk(matches)
     check(game=game, bots=bots, matches=matches, options=options, balance=balance,
           chunk=chunk, seed=seed)
     bots = list(bots)

@@ -609,6 +609,20 @@ def test_a_balance_run_of_a_three_seat_match_type_at_another_count_is_refused_by
     assert not SimulationJob.objects.exists()
 
 
+def test_a_job_without_a_chunk_size_fits_its_matches_within_the_chunk_limit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The most matches a job takes were refused as too_many_chunks at the default chunk."""
+    assert simulation.default_chunk(simulation.MAX_MATCHES) * simulation.MAX_CHUNKS >= (
+        simulation.MAX_MATCHES)
+    assert simulation.default_chunk(1000) == simulation.DEFAULT_CHUNK
+    monkeypatch.setattr(simulation, "MAX_CHUNKS", 4)
+    job = simulation.create_job(**FAST, matches=1000, seed=2)
+    assert (job.chunk_size, job.chunk_count) == (250, 4)
+    with pytest.raises(LeagueError) as refused:
+        simulation.create_job(**FAST, matches=1000, chunk=50)  # asked for: checked as asked
+    assert refused.value.code == "too_many_chunks"
+
+
 def test_the_first_player_is_counted_only_where_one_seat_opens(
         run_job: Callable[..., SimulationJob]) -> None:
     """Superstar Showdown opens with both seats' card at once: its "first player" was seat

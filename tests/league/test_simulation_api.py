@@ -49,6 +49,17 @@ def test_staff_start_a_job_and_read_it(organizer_api: APIClient, organizer: Any)
     assert "summary" not in listed["results"][0]
 
 
+@pytest.mark.parametrize("chunk", [None, "absent"])
+def test_a_job_without_a_chunk_takes_the_default(organizer_api: APIClient, chunk: Any) -> None:
+    body = {k: v for k, v in BODY.items() if k != "chunk"}
+    if chunk is None:
+        body["chunk"] = None
+    response = organizer_api.post(URL, {**body, "matches": 120}, format="json")
+    assert response.status_code == 201, response.json()
+    assert SimulationJob.objects.get().chunk_size == simulation.DEFAULT_CHUNK
+    assert response.json()["chunks"] == 3
+
+
 def test_progress_follows_the_chunks(organizer_api: APIClient, organizer: Any) -> None:
     job = simulation.create_job(**{**BODY, "bots": ["random", "random"]}, by=organizer)
     progress = organizer_api.get(f"{URL}{job.pk}/progress/").json()

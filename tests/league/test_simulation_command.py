@@ -66,8 +66,16 @@ def test_a_balance_run_prints_each_entity() -> None:
      "[bad_chunk]"),
     (["--resume", "999"], "[not_found]"),
     (["--follow", "999"], "[not_found]"),
-    (["super_showdown", "--bots", "random,random"], "--matches N"),
-    ([], "Name a game"),
+    (["super_showdown", "--bots", "random,random"], "[bad_matches]"),
+    (["super_showdown", "--matches", "abc", "--bots", "random,random"], "[bad_matches]"),
+    (["super_showdown", "--matches", "1.5", "--bots", "random,random"], "[bad_matches]"),
+    (["super_showdown", "--matches", "3", "--bots", " , "], "[bad_seat_count]"),
+    (["super_showdown", "--matches", "3"], "[bad_seat_count]"),
+    (["super_showdown", "--matches", "3", "--bots", "random,random", "--chunk", "x"],
+     "[bad_chunk]"),
+    (["super_showdown", "--matches", "3", "--bots", "random,random", "--seed", "one"],
+     "[bad_seed]"),
+    ([], "[unknown_game]"),
 ])
 def test_a_refused_job_is_a_command_error_and_writes_nothing(args: list[str], code: str) -> None:
     with pytest.raises(CommandError) as refused:
@@ -119,6 +127,32 @@ def test_cancel_from_the_command_line_keeps_what_finished(
     assert f"Cancelled simulation {job.pk}: 2 of 4 matches kept." in out
     with pytest.raises(CommandError, match=r"\[job_cancelled\]"):
         simulate("--resume", str(job.pk))
+
+
+def test_ctrl_c_while_the_chunks_play_in_this_process_names_the_job_to_resume(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a broker the chunks play inside the command: Ctrl-C there was a traceback
+    that left the job running with no word of how to finish it."""
+    real, plays = simulation.play_chunk, []
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        plays.append(1)
+        if len(plays) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(simulation, "play_chunk", interrupted)
+    with pytest.raises(CommandError) as stopped:
+        simulate("super_showdown", "--matches", "6", "--bots", "random,random", "--chunk", "2",
+                 "--seed", "1")
+    job = SimulationJob.objects.get()
+    assert stopped.value.returncode == 130
+    assert f"--resume {job.pk}` plays the rest" in str(stopped.value)
+    monkeypatch.setattr(simulation, "play_chunk", real)
+    out, _ = simulate("--resume", str(job.pk))
+    assert f"Simulation {job.pk} done: 6 of 6" in out
+    job.refresh_from_db()
+    assert (job.status, job.done_matches, job.totals["matches"]) == ("done", 6, 6)
 
 
 def test_the_progress_bar_reads_as_a_fraction() -> None:

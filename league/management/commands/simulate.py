@@ -11,11 +11,14 @@ summary. Without a broker (the embedded default) the chunks run in this process.
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db.models.signals import post_save
 
 from league import simulation
 from league.events import LeagueError
@@ -34,12 +37,23 @@ def progress_bar(done: int, planned: int, rate: float = 0.0) -> str:
     return f"[{'#' * filled}{'.' * (BAR - filled)}] {done:,}/{planned:,} {percent:3d}%{speed}"
 
 
+def whole(code: str) -> Callable[[str], int]:
+    """An argument's parser: a whole number, or a refusal carrying `code`."""
+    def parse(text: str) -> int:
+        try:
+            return int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"[{code}] a whole number, not {text!r}") from None
+    return parse
+
+
 class Command(BaseCommand):
     help = "Play many bot-vs-bot matches of a game on the workers and summarize them."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game", nargs="?", help="The game's key, e.g. super_showdown.")
-        parser.add_argument("--matches", type=int, help="How many matches to play.")
+        parser.add_argument("--matches", type=whole("bad_matches"),
+                            help="How many matches to play.")
         parser.add_argument("--bots", help="One bot per seat, comma-separated: random,heuristic")
         parser.add_argument("--options", default="{}", help="The game's options as JSON.")
         parser.add_argument("--balance", action="store_true",
@@ -47,9 +61,12 @@ class Command(BaseCommand):
                                  "and report each one's win rate.")
         parser.add_argument("--logs", action="store_true",
                             help="Keep every match's event log (downloadable).")
-        parser.add_argument("--chunk", type=int, default=simulation.DEFAULT_CHUNK,
-                            help="Matches per task (default %(default)s).")
-        parser.add_argument("--seed", type=int, help="The job's seed (default: random).")
+        parser.add_argument("--chunk", type=whole("bad_chunk"),
+                            help=f"Matches per task (default {simulation.DEFAULT_CHUNK}, or "
+                                 "enough to keep a very long job within "
+                                 f"{simulation.MAX_CHUNKS:,} tasks).")
+        parser.add_argument("--seed", type=whole("bad_seed"),
+                            help="The job's seed (default: random).")
         parser.add_argument("--no-wait", action="store_true",
                             help="Queue the job and print its id without waiting.")
         parser.add_argument("--follow", type=int, metavar="JOB",
@@ -67,7 +84,9 @@ class Command(BaseCommand):
             return
         self._last = -1
         self._announced: set[int] = set()
+        self._made: int | None = options["resume"]
         simulation.chunk_written.connect(self._on_chunk, dispatch_uid="simulate-command")
+        post_save.connect(self._on_save, sender=SimulationJob, dispatch_uid="simulate-command")
         try:
             if options["follow"] is not None:
                 job = self._job(options["follow"])
@@ -80,23 +99,34 @@ class Command(BaseCommand):
                                   f"`manage.py simulate --follow {job.pk}` or on the dashboard.")
                 return
             job = self._wait(job)
+        except KeyboardInterrupt:  # without a broker, while the chunks play in this process
+            if self._made is None:
+                raise CommandError("Interrupted before the job was made.", returncode=130
+                                   ) from None
+            raise CommandError(f"Simulation {self._made} stopped: `manage.py simulate --resume "
+                               f"{self._made}` plays the rest, `--cancel {self._made}` ends "
+                               "it.", returncode=130) from None
         finally:
             simulation.chunk_written.disconnect(dispatch_uid="simulate-command")
+            post_save.disconnect(sender=SimulationJob, dispatch_uid="simulate-command")
         self._report(job)
 
     # -- steps ------------------------------------------------------------------------
     def _create(self, options: dict[str, Any]) -> SimulationJob:
         if not options["game"]:
-            raise CommandError("Name a game (or --follow, --resume or --cancel JOB).")
-        if options["matches"] is None or not options["bots"]:
-            raise CommandError("--matches N and --bots A,B,... are required.")
+            raise CommandError("[unknown_game] Name a game (or --follow, --resume or --cancel "
+                               "JOB).")
+        if options["matches"] is None:
+            raise CommandError("[bad_matches] --matches N is required.")
         try:
             game_options = json.loads(options["options"])
         except ValueError as exc:
             raise CommandError(f"[bad_option] --options is not valid JSON: {exc}.") from None
         if not isinstance(game_options, dict):
             raise CommandError('[bad_option] --options is a JSON object, like {"best_of": 3}.')
-        bots = [b.strip() for b in options["bots"].split(",") if b.strip()]
+        bots = [b.strip() for b in (options["bots"] or "").split(",") if b.strip()]
+        if not bots:
+            raise CommandError("[bad_seat_count] --bots A,B,... names one bot per seat.")
         job = self._call(lambda: simulation.create_job(
             game=options["game"], bots=bots, matches=options["matches"], options=game_options,
             balance=options["balance"], logs=options["logs"], chunk=options["chunk"],
@@ -132,6 +162,11 @@ class Command(BaseCommand):
                                returncode=130) from None
         self.stderr.write("")
         return job
+
+    def _on_save(self, sender: Any, instance: SimulationJob, created: bool, **kwargs: Any
+                 ) -> None:
+        if created:
+            self._made = instance.pk
 
     def _on_chunk(self, sender: Any, job: SimulationJob, **kwargs: Any) -> None:
         self._draw(job)

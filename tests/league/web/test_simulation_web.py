@@ -171,12 +171,27 @@ def test_options_that_are_not_json_are_a_form_error(staff_client: Client) -> Non
 
 @pytest.mark.parametrize(("field", "value", "code"), [
     ("game", "chess", "unknown_game"), ("seed", "-1", "bad_seed"), ("options", "[1]",
-                                                                     "bad_option")])
+                                                                     "bad_option"),
+    ("matches", "abc", "bad_matches"), ("matches", "", "bad_matches"),
+    ("matches", "1.5", "bad_matches"), ("bots", "", "bad_seat_count"),
+    ("chunk", "x", "bad_chunk"), ("seed", "abc", "bad_seed")])
 def test_a_form_error_carries_its_code_as_the_api_and_command_do(
         staff_client: Client, field: str, value: str, code: str) -> None:
     response = staff_client.post(reverse("league:simulation_create"), form(**{field: value}))
     assert response.status_code == 400 and f"({code})" in response.content.decode()
     assert not SimulationJob.objects.exists()
+
+
+def test_bot_names_typed_on_a_phone_keyboard_are_taken(staff_client: Client) -> None:
+    """A phone capitalises the field's first word: "Random" was refused as unknown_bot."""
+    page = staff_client.get(reverse("league:simulations")).content.decode()
+    field = re.search(r'<input[^>]*name="sim-bots"[^>]*>', page)
+    assert field is not None and 'autocapitalize="none"' in field.group(0)
+    response = staff_client.post(reverse("league:simulation_create"),
+                                 form(bots="Random, Heuristic", chunk=""))
+    job = SimulationJob.objects.get()
+    assert response["Location"] == reverse("league:simulation", args=[job.pk])
+    assert (job.bots, job.chunk_size) == (["random", "heuristic"], simulation.DEFAULT_CHUNK)
 
 
 def test_the_kept_logs_download_as_json_lines(staff_client: Client, organizer: Any,
