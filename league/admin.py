@@ -34,7 +34,7 @@ from league.models import (
     Standing,
     Team,
 )
-from matches.admin import options_masked
+from matches.admin import NoLookupsOn, options_masked
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -165,9 +165,12 @@ class EventForm(forms.ModelForm):
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(NoLookupsOn, admin.ModelAdmin):
     """Events are made on the dashboard (the service checks season, game, format and
-    options); here their names, organizers and deadline settings may be edited."""
+    options); here their names, organizers and deadline settings may be edited. No typed
+    filter reaches the match options (a staff entrant could probe the secret decks)."""
+
+    secret_fields = frozenset({"match_options"})
 
     list_display = ["name", "game", "format", "status", "season", "seq", "created_at"]
     list_filter = ["status", "game", "format"]

@@ -223,5 +223,9 @@ def test_the_event_admin_shows_secret_decks_as_the_api_does(
     events.add_entrant(event=event, by=organizer, player=staff.username)
     page = browser.get(url).content.decode()
     assert decks[1][0] not in page and "hidden" in page
+    for probe in (f"match_options__decks__1__0={decks[1][0]}", "match_options__has_key=decks",
+                  "match_options__contains=%7B%7D"):  # a card at a time, through the list
+        assert browser.get(f"/admin/league/event/?{probe}").status_code == 400, probe
+    assert browser.get("/admin/league/event/?status=running").status_code == 200
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
     assert decks[1][0] in browser.get(url).content.decode()
