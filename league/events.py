@@ -381,6 +381,7 @@ def add_entrant(*, event: Event, by: Any, player: str | None = None, team: str |
         active = [e for e in done.entrants.values() if not e["withdrawn"]]
         if any(_same_entrant(e, payload) for e in active):
             raise LeagueError("entrant_twice", f"{payload['name']} is already entered.", 409)
+        _refuse_a_player_on_two_sides(payload, active)
         payload["key"] = f"e{len(done.entrants) + 1}"
         if done.state is not None:
             fmt = formats.get_format(event.format)
@@ -435,6 +436,28 @@ def _free_bot_name(event: Event, bot: str) -> str:
         n += 1
         name = f"{bot} bot {n}"
     return name
+
+
+def _players_of(entrant: dict[str, Any]) -> set[int]:
+    """The players who sit for an entrant: the player, or the team's members."""
+    if entrant["player"]:
+        return {entrant["player"]}
+    if entrant["team"]:
+        return set(Player.objects.filter(teams=entrant["team"]).values_list("pk", flat=True))
+    return set()
+
+
+def _refuse_a_player_on_two_sides(payload: dict[str, Any], active: list[dict[str, Any]]
+                                  ) -> None:
+    """One person plays for one entrant of an Event: sitting on both sides of a match, they
+    would be served the other side's hidden cards."""
+    joining = _players_of(payload)
+    for entrant in active if joining else ():
+        shared = joining & _players_of(entrant)
+        if shared:
+            who = Player.objects.get(pk=min(shared)).display_name
+            raise LeagueError("entrant_overlaps", f"{who} already plays in this Event for "
+                                                  f"{entrant['name']}.", 409)
 
 
 def _same_entrant(a: dict[str, Any], b: dict[str, Any]) -> bool:

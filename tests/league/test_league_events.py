@@ -50,16 +50,38 @@ def test_an_entrant_twice_is_refused_and_nothing_is_written(organizer: Any, play
 
 
 @pytest.mark.django_db
-def test_a_team_or_player_is_entered_by_name_in_any_case(organizer: Any, player: Any) -> None:
+def test_a_team_or_player_is_entered_by_name_in_any_case(organizer: Any, player: Any,
+                                                        player2: Any) -> None:
     """Names are unique ignoring case, so the spelling does not matter."""
     event = make_event(organizer)
-    team = events.create_team(name="Reds", members=[player.username], by=organizer)
+    team = events.create_team(name="Reds", members=[player2.username], by=organizer)
     assert events.add_entrant(event=event, by=organizer, team="REDS").team_id == team.pk
     entrant = events.add_entrant(event=event, by=organizer, player=player.username.upper())
     assert entrant.player is not None and entrant.player.user == player
     with pytest.raises(events.LeagueError) as refused:
         events.add_entrant(event=event, by=organizer, team="Blues")
     assert refused.value.code == "unknown_team"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("first", ["player", "team"])
+def test_one_person_plays_for_one_entrant_of_an_event(organizer: Any, player: Any,
+                                                      player2: Any, first: str) -> None:
+    """A player entered alone and in a team (or in two teams) sat on both sides of a
+    match, and was served the other side's hidden cards as their own seat's."""
+    event = make_event(organizer)
+    events.create_team(name="Reds", members=[player.username, player2.username], by=organizer)
+    events.create_team(name="Blues", members=[player.username], by=organizer)
+    entries = {"player": {"player": player.username}, "team": {"team": "Reds"}}
+    events.add_entrant(event=event, by=organizer, **entries[first])
+    for second in ({"team": "Blues"}, entries["team" if first == "player" else "player"]):
+        with pytest.raises(events.LeagueError) as refused:
+            events.add_entrant(event=event, by=organizer, **second)
+        assert (refused.value.code, refused.value.status) == ("entrant_overlaps", 409)
+        assert player.username in refused.value.detail
+    assert records(event) == ["entrant_added"]
+    events.withdraw_entrant(event=event, by=organizer, key="e1")  # left: free to enter again
+    assert events.add_entrant(event=event, by=organizer, team="Blues").team is not None
 
 
 @pytest.mark.django_db

@@ -61,10 +61,10 @@ def test_events_are_made_on_the_dashboard_not_in_the_admin(admin_browser: Client
 
 
 def test_a_player_or_team_an_event_entered_cannot_be_deleted(
-        admin_browser: Client, cup: Event, organizer: Any, player: Any) -> None:
+        admin_browser: Client, cup: Event, organizer: Any, player: Any, player2: Any) -> None:
     """The Event's stream names them; deleting them broke every later step (a 500)."""
     events.add_entrant(event=cup, by=organizer, player=player.username)
-    team = events.create_team(name="Reds", members=[player.username], by=organizer)
+    team = events.create_team(name="Reds", members=[player2.username], by=organizer)
     events.add_entrant(event=cup, by=organizer, team="Reds")
     alice = Player.objects.get(user=player)
     for url in (f"/admin/league/player/{alice.pk}/delete/",
