@@ -9,6 +9,7 @@ transaction, and hands pending bot seats to Celery once the transaction commits.
 
 from __future__ import annotations
 
+import copy
 import logging
 import random
 import secrets
@@ -781,7 +782,8 @@ def _bot_action(match: Match, stream: _Stream, seat: int, name: str) -> JSON:
         bot = registry.get_bot(match.game, name)
         if isinstance(bot, SearchBot):
             bot.within(settings.BOT_SEARCH_MS / 1000, time.perf_counter)
-        action = _think(lambda: bot.choose(rules, state, seat, _chance_rng()),
+        own = copy.deepcopy(state)  # the replay cache's state stays as the stream made it
+        action = _think(lambda: bot.choose(rules, own, seat, _chance_rng()),
                         float(settings.BOT_TIME_BUDGET))
         if action in legal:
             return action
@@ -819,9 +821,13 @@ def _think(choose: Any, budget: float) -> Any:
 
 def waiting_bot_seats() -> list[tuple[int, int, int]]:
     """(match id, seat, seq) for every bot seat with a decision pending in a live match."""
-    waiting = []
+    waiting: list[tuple[int, int, int]] = []
     for match in Match.objects.filter(status=Match.Status.ACTIVE, seats__bot__gt="").distinct():
-        stream = _replay(match, match.seq)
-        for seat in _bot_seats(match, stream.rules.pending(stream.state)):
-            waiting.append((match.pk, seat, stream.seq))
+        try:
+            stream = _replay(match, match.seq)
+            seats = _bot_seats(match, stream.rules.pending(stream.state))
+        except Exception:  # one match that cannot replay must not keep the others waiting
+            log.exception("match %s cannot be replayed for its bot seats", match.pk)
+            continue
+        waiting.extend((match.pk, seat, stream.seq) for seat in seats)
     return waiting

@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 import pytest
+from django.db import connection
 
 from engine import registry
 from matches import services, tasks
@@ -250,3 +251,61 @@ def test_a_bots_secret_choice_stands_when_another_seat_moves_while_it_thinks(
     assert not services._append_bot_choice(match, seq, stream.rules.pending(stream.state), 1,
                                            first.payload["action"])
     assert decisions_of(match, 1) == 2
+
+
+@pytest.mark.django_db
+def test_one_match_that_cannot_replay_does_not_keep_the_others_bots_waiting(
+        player: Any, player2: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """The sweep replayed every live match in one go: one broken stream (a bad row, a game
+    whose rules changed) raised, and no match's bot seats were recovered."""
+    broken = create(player, {"player": player.username}, {"bot": "random"})
+    fine = create(player2, {"player": player2.username}, {"bot": "random"})
+    first = broken.events.order_by("seq").first()
+    assert first is not None
+    with connection.cursor() as cursor:  # behind the append-only guard, as a bad row would
+        cursor.execute(f"UPDATE {first._meta.db_table} SET payload = %s WHERE id = %s",
+                       ['{"outcome": "garbage"}', first.pk])
+    services.clear_state_cache()
+    with caplog.at_level(logging.ERROR, logger="matches.services"):
+        assert tasks.sweep_bot_seats() == 1
+    assert decisions_of(fine, 1) == 1 and decisions_of(broken, 1) == 0
+    assert any(f"match {broken.pk} cannot be replayed" in r.getMessage()
+               for r in caplog.records)
+
+
+@pytest.mark.django_db
+def test_a_bot_that_changes_its_state_and_fails_leaves_the_match_as_the_stream_has_it(
+        player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bots were handed the replay cache's own state: one that changed it (a mutable
+    Royal Rumble state) and then failed left every later view and move in the process
+    built on the changed state."""
+    seen: list[int] = []
+
+    class Meddler:
+        name = "meddler"
+
+        def choose(self, rules: Any, state: Any, seat: int, rng: Any) -> Any:
+            seen.append(len(state.deck))
+            state.deck.clear()
+            raise RuntimeError("a bot bug")
+
+    registry.get_rules("royal_rumble")
+    monkeypatch.setitem(registry._BOTS["royal_rumble"], "meddler", Meddler)
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": player.username}, {"bot": "meddler"}])
+    rules = registry.get_rules("royal_rumble")
+    for _ in range(50):  # the person plays until the bot seat is asked
+        match.refresh_from_db()
+        if 1 in rules.pending(services.load_state(match)).seats:
+            break
+        view = services.match_state(match=match, user=player)
+        services.submit_action(match=match, seat=0, action=view["legal_actions"][0],
+                               user=player)
+    asked = match.seq
+    # In the process's replay cache, as after any committed view (on_commit puts it there).
+    services._cache.put(services._cache_key(match), asked, services.load_state(match))
+    services.play_bot_turns(match=match, seat=1, expected_seq=asked)
+    cached = len(services.load_state(match, asked).deck)
+    services.clear_state_cache()
+    assert seen and seen[0] > 0
+    assert cached == len(services.load_state(match, asked).deck) == seen[0]
