@@ -848,15 +848,21 @@ def enforce_deadlines(now: Any = None) -> int:
             # a match that ends) meanwhile is left alone, and nothing is recorded.
             seq = link.match.seq
             try:
-                for seat in _late_people(link.match):
-                    entrant = link.seat_entrants()[seat]
-                    if event.deadline_policy == Event.DeadlinePolicy.FORFEIT:
-                        _forfeit(event, link, entrant, None, match_seq=seq)
-                        applied += 1
-                        break
-                    _seat_to_bot(event, link, entrant, event.deadline_bot, None, seats=[seat],
-                                 match_seq=seq)
-                    applied += 1
+                # Every late seat against the match as read, in one transaction: a bot
+                # given the first seat plays only once all are handed over (before, its
+                # move made the next late seat's hand-over stale).
+                with transaction.atomic():
+                    handed = 0
+                    for seat in _late_people(link.match):
+                        entrant = link.seat_entrants()[seat]
+                        if event.deadline_policy == Event.DeadlinePolicy.FORFEIT:
+                            _forfeit(event, link, entrant, None, match_seq=seq)
+                            handed += 1
+                            break
+                        _seat_to_bot(event, link, entrant, event.deadline_bot, None,
+                                     seats=[seat], match_seq=seq)
+                        handed += 1
+                applied += handed
             except LeagueError as exc:
                 if exc.code not in ("stale_seq", "match_not_active", "match_over"):
                     raise

@@ -209,6 +209,36 @@ def test_a_turn_deadline_hands_a_late_seat_to_a_bot(organizer: Any, player: Any,
 
 
 @pytest.mark.django_db(transaction=True)
+def test_every_person_late_at_a_decision_made_at_once_goes_to_the_bot(
+        organizer: Any, player: Any, player2: Any) -> None:
+    """The first late seat's bot moved as soon as it was handed over, which made the second
+    seat's hand-over stale: that absent person kept the seat, with a fresh deadline."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    event = make_event(organizer, fmt="single_elimination", turn_deadline_minutes=5)
+    events.add_entrant(event=event, by=organizer, player=player.username)
+    events.add_entrant(event=event, by=organizer, player=player2.username)
+    events.start_event(event=event, by=organizer)
+    match = EventMatch.objects.get(event=event).match
+    users = {seat.index: seat.user for seat in match.seats.all()}
+    for _ in range(20):  # the people play until both decide at once
+        pending = match_services.match_state(match=match, user=None)["pending"]
+        if len(pending["seats"]) == 2:
+            break
+        seat = pending["seats"][0]
+        view = match_services.match_state(match=match, user=users[seat])
+        match_services.submit_action(match=match, seat=seat, user=users[seat],
+                                     action=view["legal_actions"][0])
+    assert pending["kind"] == "decision" and len(pending["seats"]) == 2
+    assert events.enforce_deadlines(now=timezone.now() + timedelta(minutes=6)) == 2
+    match.refresh_from_db()
+    assert not match.seats.filter(user__isnull=False).exists()
+    assert records(event).count("seat_to_bot") == 2
+
+
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("policy", ["bot", "forfeit"])
 def test_a_late_player_who_moves_while_the_sweep_runs_keeps_the_seat(
         organizer: Any, player: Any, player2: Any, monkeypatch: Any, policy: str) -> None:
