@@ -11,6 +11,8 @@ from typing import Any, NoReturn
 from django.conf import settings
 from django.db import models
 
+KEY_LENGTH = 128  # an idempotency key, on a match (its creation) and on an event
+
 
 class Match(models.Model):
     """One game played at one table; its truth is the `events` stream."""
@@ -35,7 +37,7 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # The client's key for the request that created it: a retried create gets this match.
-    idempotency_key = models.CharField(max_length=128, blank=True, default="")
+    idempotency_key = models.CharField(max_length=KEY_LENGTH, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -138,7 +140,7 @@ class MatchEvent(models.Model):
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     # {"action": {...}} for a decision, {"outcome": {...}} for chance.
     payload = models.JSONField()
-    idempotency_key = models.CharField(max_length=128, null=True, blank=True)
+    idempotency_key = models.CharField(max_length=KEY_LENGTH, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = MatchEventQuerySet.as_manager()

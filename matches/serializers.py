@@ -8,9 +8,7 @@ from rest_framework import serializers
 
 from engine import registry
 from matches import services
-from matches.models import Match, Seat
-
-KEY_LENGTH = 128  # an idempotency key's column (MatchEvent and Match)
+from matches.models import KEY_LENGTH, Match, Seat
 
 # -- accounts ----------------------------------------------------------------------------
 
