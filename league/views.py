@@ -397,10 +397,10 @@ def match_forfeit(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organized_event(request, event_id)
     form = LiveSeatForm(request.POST)
     if not form.is_valid():
-        return _live_answer(request, event, _form_error(form))
-    return _live_call(request, event, lambda: events.forfeit(
+        return _panel_answer(request, event, _form_error(form), live=True)
+    return _panel_call(request, event, lambda: events.forfeit(
         event=event, by=request.user, pairing=form.cleaned_data["pairing"],
-        entrant=form.cleaned_data["entrant"], expected_seq=_seq(request)))
+        entrant=form.cleaned_data["entrant"], expected_seq=_seq(request)), live=True)
 
 
 @login_required
@@ -410,11 +410,11 @@ def match_seat_to_bot(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organized_event(request, event_id)
     form = LiveSeatForm(request.POST)
     if not form.is_valid():
-        return _live_answer(request, event, _form_error(form))
-    return _live_call(request, event, lambda: events.seat_to_bot(
+        return _panel_answer(request, event, _form_error(form), live=True)
+    return _panel_call(request, event, lambda: events.seat_to_bot(
         event=event, by=request.user, pairing=form.cleaned_data["pairing"],
         entrant=form.cleaned_data["entrant"], bot=form.cleaned_data["bot"] or None,
-        expected_seq=_seq(request)))
+        expected_seq=_seq(request)), live=True)
 
 
 @login_required
@@ -462,43 +462,29 @@ def rescore_progress(request: HttpRequest, job: str) -> HttpResponse:
 
 # -- answers of the organizer page's actions ----------------------------------------------
 
-def _panel_call(request: HttpRequest, event: Event, call: Callable[[], Any]) -> HttpResponse:
-    """Run one service call; the refreshed panel, with the refusal if there was one."""
+def _panel_call(request: HttpRequest, event: Event, call: Callable[[], Any], *,
+                live: bool = False) -> HttpResponse:
+    """Run one service call; the refreshed panel (or, `live`, the live matches' panel), with
+    the refusal if there was one."""
     try:
         call()
     except Refusal as exc:  # the league's, or a match service's it called
-        return _panel_answer(request, event, match_services.shown(exc))
-    return _panel_answer(request, event, None)
+        return _panel_answer(request, event, match_services.shown(exc), live=live)
+    return _panel_answer(request, event, None, live=live)
 
 
-def _panel_answer(request: HttpRequest, event: Event, error: str | None) -> HttpResponse:
+def _panel_answer(request: HttpRequest, event: Event, error: str | None, *,
+                  live: bool = False) -> HttpResponse:
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect("league:event_admin", event_id=event.pk)
     event.refresh_from_db()
     # htmx swaps only 2xx answers, so a refusal comes back as 200 with its message.
-    response = render(request, "league/_event_panel.html", _panel_context(event, error))
-    if error is None:
-        response["HX-Trigger"] = CHANGED
-    return response
-
-
-def _live_call(request: HttpRequest, event: Event, call: Callable[[], Any]) -> HttpResponse:
-    try:
-        call()
-    except Refusal as exc:  # the league's, or a match service's it called
-        return _live_answer(request, event, match_services.shown(exc))
-    return _live_answer(request, event, None)
-
-
-def _live_answer(request: HttpRequest, event: Event, error: str | None) -> HttpResponse:
-    if not request.htmx:
-        if error:
-            messages.error(request, error)
-        return redirect("league:event_admin", event_id=event.pk)
-    event.refresh_from_db()
-    response = render(request, "league/_event_live.html", _live_context(event, error))
+    if live:
+        response = render(request, "league/_event_live.html", _live_context(event, error))
+    else:
+        response = render(request, "league/_event_panel.html", _panel_context(event, error))
     if error is None:
         response["HX-Trigger"] = CHANGED
     return response
