@@ -33,15 +33,7 @@ def play_match(
     """
     state = rules.start(options or {}, len(bots))
     log: list[Event] = []
-    while True:
-        pending = rules.pending(state)
-        if pending.kind is PendingKind.END:
-            return state, log
-        if pending.kind is PendingKind.CHANCE:
-            event = Event.chance(rules.sample_chance(state, rng))
-        else:
-            seat = pending.seats[0]
-            event = Event.decision(seat, bots[seat].choose(rules, state, seat, rng))
+    while (event := next_event(rules, state, bots, rng)) is not None:
         if on_event is not None:
             on_event(state, event)
         state = rules.apply(state, event)
@@ -49,3 +41,28 @@ def play_match(
         if len(log) > rules.spec.longest_game:
             raise RunawayMatch(f"{rules.spec.key}: a match ran past {rules.spec.longest_game} "
                                "events")
+    return state, log
+
+
+def play_on(rules: BaseRules[Any], state: Any, bots: Sequence[Bot], rng: random.Random,
+            events: int) -> Any:
+    """Play at most `events` more events from `state` (one bot per seat); the state reached."""
+    for _ in range(events):
+        event = next_event(rules, state, bots, rng)
+        if event is None:
+            break
+        state = rules.apply(state, event)
+    return state
+
+
+def next_event(rules: BaseRules[Any], state: Any, bots: Sequence[Bot],
+               rng: random.Random) -> Event | None:
+    """The event that comes next (chance drawn from `rng`, or the first pending seat's bot's
+    decision); None when the match is over."""
+    pending = rules.pending(state)
+    if pending.kind is PendingKind.END:
+        return None
+    if pending.kind is PendingKind.CHANCE:
+        return Event.chance(rules.sample_chance(state, rng))
+    seat = pending.seats[0]
+    return Event.decision(seat, bots[seat].choose(rules, state, seat, rng))

@@ -32,14 +32,15 @@ from engine.bots import RandomBot
 from engine.games.royal_rumble import RULES
 from engine.games.royal_rumble.cards import ROSTER, Kind, card
 from engine.games.royal_rumble.state import Phase, Player, State, Step
-from engine.playout import play_match
-from engine.protocol import Event, PendingKind
+from engine.playout import play_match, play_on
+from engine.protocol import Event
 
 EVERY = 11  # check every eleventh state of a game
 EVERY_ASKED = 4  # and every fourth one where a seat is asked to Defend, intervene or Hold On
 ATTEMPTS = 8  # rng seeds tried where the hidden parts must differ
 SPOT = 3  # ... at every third check
 PLAY_ON = 25  # events played on a determinized state
+RANDOM = [RandomBot()] * RULES.spec.max_seats
 ASKED = (Step.DEFEND, Step.INTERVENE, Step.HOLD_ON)  # asked whatever it holds (RR-28)
 
 
@@ -68,21 +69,6 @@ def hidden_part(state: State, seat: int) -> Any:
     """What a determinization for `seat` may change."""
     return (state.deck, state.reserve,
             [(p.hand, p.attack, p.boost) for o, p in enumerate(state.players) if o != seat])
-
-
-def play_on(state: State, rng: random.Random) -> None:
-    """(e) A few random events on a determinized state."""
-    bot = RandomBot()
-    for _ in range(PLAY_ON):
-        pending = RULES.pending(state)
-        if pending.kind is PendingKind.END:
-            return
-        if pending.kind is PendingKind.CHANCE:
-            event = Event.chance(RULES.sample_chance(state, rng))
-        else:
-            seat = pending.seats[0]
-            event = Event.decision(seat, bot.choose(RULES, state, seat, rng))
-        state = RULES.apply(state, event)
 
 
 def check(state: State, seat: int, rng: random.Random, stats: Counter[str]) -> None:
@@ -123,7 +109,7 @@ def check(state: State, seat: int, rng: random.Random, stats: Counter[str]) -> N
             picks = {tuple(sorted(RULES.determinize(state, seat, random.Random(k)).reserve))
                      for k in range(ATTEMPTS)}
             assert len(picks) > 1, "the reserve Legends are never resampled"
-    play_on(guess, rng)
+    play_on(RULES, guess, RANDOM, rng, PLAY_ON)  # (e)
 
 
 def run(n_seats: int, seed: int, stats: Counter[str]) -> None:

@@ -25,32 +25,18 @@ import pytest
 from engine.bots import RandomBot
 from engine.games.super_showdown import RULES
 from engine.games.super_showdown.state import SEATS, State
-from engine.playout import play_match
-from engine.protocol import Event, PendingKind
+from engine.playout import play_match, play_on
+from engine.protocol import Event
 
 ATTEMPTS = 8  # rng seeds tried where the face-down card must differ
 PLAY_ON = 15  # events played on a determinized state
+RANDOM = [RandomBot()] * RULES.spec.max_seats
 
 
 def all_cards(state: State) -> Counter[str]:
     """Every card id anywhere in the state, with its multiplicity."""
     played = [c for c in state.played if c is not None]
     return Counter([*state.hands[0], *state.hands[1], *played, *state.victory, *state.defeat])
-
-
-def play_on(state: State, rng: random.Random) -> None:
-    """(e) A few random events on a determinized state."""
-    bot = RandomBot()
-    for _ in range(PLAY_ON):
-        pending = RULES.pending(state)
-        if pending.kind is PendingKind.END:
-            return
-        if pending.kind is PendingKind.CHANCE:
-            event = Event.chance(RULES.sample_chance(state, rng))
-        else:
-            seat = pending.seats[0]
-            event = Event.decision(seat, bot.choose(RULES, state, seat, rng))
-        state = RULES.apply(state, event)
 
 
 def check(state: State, seat: int, rng: random.Random) -> bool:
@@ -71,7 +57,7 @@ def check(state: State, seat: int, rng: random.Random) -> bool:
         assert len(seen) > 1, "the face-down card is never resampled"
     elif not hidden:
         assert guess == state  # nothing is hidden from the seat
-    play_on(guess, rng)
+    play_on(RULES, guess, RANDOM, rng, PLAY_ON)  # (e)
     return hidden
 
 

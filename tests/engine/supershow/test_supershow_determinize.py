@@ -31,13 +31,14 @@ from supershow_helpers import build, do, legal
 from engine.bots import RandomBot
 from engine.games.supershow import RULES
 from engine.games.supershow.state import Phase, Player, State, card_id
-from engine.playout import play_match
-from engine.protocol import Event, PendingKind
+from engine.playout import play_match, play_on
+from engine.protocol import Event
 
 EVERY = 4  # check every fourth state of a playout
 ATTEMPTS = 8  # rng seeds tried where the hidden parts must differ
 SPOT = 3  # ... at every third check
 PLAY_ON = 25  # events played on a determinized state
+RANDOM = [RandomBot()] * RULES.spec.max_seats
 
 
 def constructed() -> list[list[str]]:
@@ -64,21 +65,6 @@ def all_cards(state: State) -> Counter[str]:
 def public_piles(p: Player) -> Any:
     """Everything of a seat that every seat sees, as it is."""
     return (p.discard, p.in_play, p.turns, p.mulliganed, p.boosts, p.competitor)
-
-
-def play_on(state: State, rng: random.Random) -> None:
-    """(e) A few random events on a determinized state."""
-    bot = RandomBot()
-    for _ in range(PLAY_ON):
-        pending = RULES.pending(state)
-        if pending.kind is PendingKind.END:
-            return
-        if pending.kind is PendingKind.CHANCE:
-            event = Event.chance(RULES.sample_chance(state, rng))
-        else:
-            seat = pending.seats[0]
-            event = Event.decision(seat, bot.choose(RULES, state, seat, rng))
-        state = RULES.apply(state, event)
 
 
 def check(state: State, seat: int, rng: random.Random, stats: Counter[str]) -> None:
@@ -125,7 +111,7 @@ def check(state: State, seat: int, rng: random.Random, stats: Counter[str]) -> N
                       RULES.determinize(state, seat, random.Random(k)).players])
                 for k in range(ATTEMPTS)}
         assert len(seen) > 1, "the hidden cards are never resampled"
-    play_on(guess, rng)
+    play_on(RULES, guess, RANDOM, rng, PLAY_ON)  # (e)
 
 
 def run(match_type: str, n_seats: int, extra: dict[str, Any], seed: int) -> Counter[str]:

@@ -30,14 +30,15 @@ from engine.bots import RandomBot
 from engine.games.superstar_showdown import RULES
 from engine.games.superstar_showdown.cards import CardType
 from engine.games.superstar_showdown.state import Phase, Side, State
-from engine.playout import play_match
-from engine.protocol import Event, PendingKind
+from engine.playout import play_match, play_on
+from engine.protocol import Event
 
 SEEDS = range(6)
 EVERY = 7  # check every seventh state of a playout
 ATTEMPTS = 8  # rng seeds tried where the hidden parts must differ
 SPOT = 3  # ... at every third check
 PLAY_ON = 25  # events played on a determinized state
+RANDOM = [RandomBot()] * RULES.spec.max_seats
 
 
 def all_cards(state: State) -> Counter[str]:
@@ -65,21 +66,6 @@ def hidden_part(state: State, team: int) -> Any:
     rival = state.sides[1 - team]
     return (rival.hand, rival.spots, rival.deck, state.sides[team].deck,
             [m.deck for side in state.sides for m in side.bench], state.send_in[1 - team])
-
-
-def play_on(state: State, rng: random.Random) -> None:
-    """(e) A few random events on a determinized state."""
-    bot = RandomBot()
-    for _ in range(PLAY_ON):
-        pending = RULES.pending(state)
-        if pending.kind is PendingKind.END:
-            return
-        if pending.kind is PendingKind.CHANCE:
-            event = Event.chance(RULES.sample_chance(state, rng))
-        else:
-            seat = pending.seats[0]
-            event = Event.decision(seat, bot.choose(RULES, state, seat, rng))
-        state = RULES.apply(state, event)
 
 
 def check(state: State, seat: int, rng: random.Random, stats: Counter[str]) -> None:
@@ -116,7 +102,7 @@ def check(state: State, seat: int, rng: random.Random, stats: Counter[str]) -> N
         picks = {tuple(RULES.determinize(state, seat, random.Random(k)).send_in[1 - team] or ())
                  for k in range(ATTEMPTS)}
         assert len(picks) > 1, "the rival's face-down Send In is never resampled"
-    play_on(guess, rng)
+    play_on(RULES, guess, RANDOM, rng, PLAY_ON)  # (e)
 
 
 def run(options: dict[str, Any], n_seats: int, seed: int, every: int = EVERY) -> Counter[str]:

@@ -30,13 +30,14 @@ import pytest
 from engine.bots import RandomBot
 from engine.games.ultimate_showdown import RULES
 from engine.games.ultimate_showdown.state import Phase, State
-from engine.playout import play_match
-from engine.protocol import Event, PendingKind
+from engine.playout import play_match, play_on
+from engine.protocol import Event
 
 EVERY = 3  # check every third state of a game
 ATTEMPTS = 8  # rng seeds tried where the hidden parts must differ
 SPOT = 3  # ... at every third check
 PLAY_ON = 25  # events played on a determinized state
+RANDOM = [RandomBot()] * RULES.spec.max_seats
 
 
 def contenders(state: State) -> Counter[str]:
@@ -111,21 +112,6 @@ def consistent(state: State, real: State) -> None:
                 == len(real.hidden_discard[s]) - len(leftovers(real, s)))
 
 
-def play_on(state: State, rng: random.Random) -> None:
-    """(e) A few random events on a determinized state."""
-    bot = RandomBot()
-    for _ in range(PLAY_ON):
-        pending = RULES.pending(state)
-        if pending.kind is PendingKind.END:
-            return
-        if pending.kind is PendingKind.CHANCE:
-            event = Event.chance(RULES.sample_chance(state, rng))
-        else:
-            seat = pending.seats[0]
-            event = Event.decision(seat, bot.choose(RULES, state, seat, rng))
-        state = RULES.apply(state, event)
-
-
 def check(state: State, seat: int, rng: random.Random, stats: Counter[str]) -> None:
     """(a)-(e) for one seat at one state."""
     stats["checks"] += 1
@@ -142,7 +128,7 @@ def check(state: State, seat: int, rng: random.Random, stats: Counter[str]) -> N
         seen = {repr(hidden_part(RULES.determinize(state, seat, random.Random(k))))
                 for k in range(ATTEMPTS)}
         assert len(seen) > 1, "the hidden parts are never resampled"
-    play_on(guess, rng)
+    play_on(RULES, guess, RANDOM, rng, PLAY_ON)  # (e)
 
 
 @pytest.mark.parametrize("n_seats", [3, 5, 8])
