@@ -21,7 +21,8 @@ Decisions on the rulebook's open questions, one line of why each:
   there, ending the turn without a play means burying one: otherwise a hand with no
   playable card would leave no legal action. A player who already played a card this
   turn (the lone Handicap or Tag Team player, SH-087/094: "may play 1 card vs each
-  opponent") may end it without the next play and without a bury.
+  opponent") may end it without the next play and without a bury, and may not bury
+  then: a bury is the turn spent instead of a play (SH-011/023).
 - SH-027: a bury (or pass) is followed by a turn roll like a play; after a successful
   Breakout a turn roll decides the next turn: every turn ends in a roll.
 - SH-034: a Breakout Roll is valued with the defender's own rating for the rolled skill,

@@ -362,9 +362,12 @@ class SupershowRules(BaseRules[State]):
         acts = [Action(ActionType.PLAY, c, t if multi else None)
                 for c in sorted(me.hand) for t in s.plan[0].targets
                 if allowed[s.card(c).type](t)]
-        acts += [Action(ActionType.BURY, c) for c in sorted(me.discard)]
-        if not me.discard or s.played_once:  # SH-025 decision; SH-087/094: played already
+        if s.played_once:  # SH-087/094: played already, so no bury (SH-011): a plain end
             acts.append(Action(ActionType.PASS))
+        else:
+            acts += [Action(ActionType.BURY, c) for c in sorted(me.discard)]
+            if not me.discard:  # SH-025 decision
+                acts.append(Action(ActionType.PASS))
         if self._may_mulligan(s, seat):
             acts.append(Action(ActionType.MULLIGAN))
         return acts
@@ -1232,6 +1235,10 @@ class SupershowRules(BaseRules[State]):
         if act.type is ActionType.PLAY and act.card is not None:
             self._diagnose_play(s, seat, act)
         if act.type is ActionType.BURY:
+            if s.played_once:
+                raise IllegalAction("played_this_turn", "You played a card this turn: end it "
+                                                        "(pass) or play again; a bury is "
+                                                        "instead of a play.")
             raise IllegalAction("card_not_in_discard", f"{act.card!r} is not in your discard pile.")
         if act.type is ActionType.PASS:
             raise IllegalAction("must_bury", "With cards in your discard pile you must bury one "

@@ -295,6 +295,8 @@ def test_the_lone_player_may_end_the_turn_after_one_play_without_a_bury() -> Non
     while s.phase is not Phase.TURN:
         s = do(s, RULES.pending(s).seats[0], {"type": "no_stop"})
     assert s.plan == [Step(2, (1,))] and {"type": "pass"} in legal(s, 2)
+    assert not [a for a in legal(s, 2) if a["type"] == "bury"]  # SH-011: a play, so no bury
+    assert refused(s, 2, {"type": "bury", "card": "C20"}) == "played_this_turn"
     s = do(s, 2, {"type": "pass"})
     assert s.phase is Phase.ROLL and s.players[2].discard == ["C20"]
     assert s.plan == [] and not s.played_once
