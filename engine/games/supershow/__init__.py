@@ -96,8 +96,9 @@ Decisions on the rulebook's open questions, one line of why each:
   aside, so every deck keeps one card of each number (SH-050) whatever the player count;
   the opener of the next pile moves one entrant to the right each time (entrant 2 first).
 - SH-120: the meter rises every six turn rolls (after rolls 6, 12, 18, ...) until its
-  eight cards are in play, whether or not an entrant is still waiting; each card's Finish
-  and Breakout modifiers apply from then on.
+  eight cards are in play, whether or not an entrant is still waiting. It rises as soon as
+  that roll is made, so each card's Finish and Breakout modifiers count already in the turn
+  the roll decides; the entrant it calls comes in at the next turn roll and rolls in it.
 - SH-123: an entrant draws three cards (an opening hand) and gets +2 on its first turn
   roll, as our meter cards say; the last two cards bring no one.
 - SH-124/125: in the Birdcage a disqualified interferer is eliminated too (DQ is in

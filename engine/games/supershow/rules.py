@@ -555,6 +555,8 @@ class SupershowRules(BaseRules[State]):
         s.turn_rolls += 1
         for die in dice:
             _say(s, f"{who(s, die.seat)} rolls {die.skill.upper()} for {die.value}.")
+        if self.mtype(s).birdcage and self._rise_due(s):
+            self._rise(s, scheduled=True)
         pairs = self._double_team_pairs(s)
         if pairs:
             s.offer, s.phase = pairs[0], Phase.DOUBLE
@@ -772,28 +774,38 @@ class SupershowRules(BaseRules[State]):
                 return
 
     def _entry_due(self, s: State) -> bool:
-        """SH-120: every six turn rolls the Birdcage Crowd Meter rises by one; and (SH-124
-        decision) at once when a single player is left inside while entrants wait, who
-        would otherwise roll against nobody (that rise does not move the six-roll
-        schedule)."""
-        meter = CATALOG.birdcage_meter
-        return (self.mtype(s).birdcage and s.crowd < len(meter)
-                and (self._rise_due(s) or (bool(s.waiting) and len(s.live) < 2)))
+        """SH-120: an entrant the meter called comes in as the next turn roll is due; and
+        (SH-124 decision) one comes in at once when a single player is left inside while
+        entrants wait, who would otherwise roll against nobody."""
+        return self.mtype(s).birdcage and (s.called is not None or (
+            bool(s.waiting) and len(s.live) < 2 and s.crowd < len(CATALOG.birdcage_meter)))
 
     def _rise_due(self, s: State) -> bool:
         """SH-120: the six-roll schedule's next rise (after turn rolls 6, 12, 18, ...)."""
-        return s.turn_rolls >= ENTRY_ROLLS * (s.rises + 1)
+        return (s.crowd < len(CATALOG.birdcage_meter)
+                and s.turn_rolls >= ENTRY_ROLLS * (s.rises + 1))
 
-    def _enter(self, s: State) -> None:
-        """SH-120/121: the meter rises; the lowest waiting entrant comes in, draws and
-        gets the card's bonus on the first turn roll."""
+    def _rise(self, s: State, *, scheduled: bool) -> None:
+        """SH-120: the Birdcage Crowd Meter rises at once (its Finish and Breakout
+        modifiers count from now on) and calls the lowest waiting entrant, who comes in at
+        the next turn roll. A rise out of schedule (SH-124) leaves the schedule as it was."""
         card = CATALOG.birdcage_meter[s.crowd]
-        if self._rise_due(s):
-            s.rises += 1
+        s.rises += scheduled
         s.crowd += 1
         _say(s, f"The Birdcage Crowd Meter rises: {card.name}.")
-        if not s.waiting:
-            return
+        if s.waiting and s.called is None:
+            s.called = s.crowd - 1
+            _say(s, f"{who(s, s.waiting[0])} (entrant {s.entrants[s.waiting[0]]}) enters "
+                    "at the next turn roll.")
+
+    def _enter(self, s: State) -> None:
+        """SH-121: the called entrant comes in, draws and gets the card's bonus on the
+        first turn roll; with nobody called (SH-124) the meter rises first, as at any
+        entry."""
+        if s.called is None:
+            self._rise(s, scheduled=False)
+        assert s.called is not None
+        card, s.called = CATALOG.birdcage_meter[s.called], None
         seat = s.waiting.pop(0)
         _say(s, f"{who(s, seat)} (entrant {s.entrants[seat]}) enters the Birdcage!")
         self._draw(s, seat, card.entrant_draw)

@@ -231,6 +231,7 @@ class State:
     finish: FinishAttempt | None = None
     crowd: int = 0  # Crowd Meter cards in play
     rises: int = 0  # Birdcage: meter rises of the six-roll schedule so far (SH-120)
+    called: int | None = None  # Birdcage: the meter card whose entrant enters at the next roll
     winners: tuple[int, ...] = ()
     end_reason: EndReason | None = None
     journal: list[str] = field(default_factory=list)  # public sentences of the last event

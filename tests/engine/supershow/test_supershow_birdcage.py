@@ -99,15 +99,60 @@ def test_entrants_one_and_two_start_the_others_wait() -> None:
     assert s.phase is Phase.ROLL
 
 
-def test_every_six_turn_rolls_the_next_entrant_enters_with_plus_two() -> None:
-    """SH-120/121/123 decision: the meter rises, the entrant draws 3 and gets +2."""
-    state = dataclasses.replace(drafted(3), turn_rolls=6).clone()
-    RULES._advance(state)  # the entry comes as the next turn roll is due
-    assert state.crowd == 1 and state.waiting == [] and len(state.players[2].hand) == 3
-    assert state.players[2].boosts == {"turn": 2}
+def roll_won_by(s: State, seat: int) -> State:
+    """A turn roll of the seats inside that `seat` wins outright: its best skill against
+    the others' worst (each value with its turn bonus)."""
+    skills = CATALOG.competitors
+
+    def value(o: int, skill: str) -> int:
+        return skills[s.competitors[o]].skills[skill] + s.players[o].boosts.get("turn", 0)
+
+    chosen = {o: (max if o == seat else min)(skills[s.competitors[o]].skills,
+                                             key=lambda k, o=o: value(o, k))
+              for o in s.live}
+    assert all(value(seat, chosen[seat]) > value(o, chosen[o]) for o in s.live if o != seat)
+    s = dice(s, *(str(chosen[o]) for o in s.live))
+    assert s.active == seat and s.phase is Phase.TURN
+    return s
+
+
+def end_turn(s: State) -> State:
+    """The player on turn ends it: a pass, or a bury when the discard pile holds cards."""
+    seat = s.active
+    assert seat is not None
+    return do(s, seat, next(a for a in legal(s, seat) if a["type"] in ("pass", "bury")))
+
+
+def test_the_sixth_turn_roll_raises_the_meter_and_its_entrant_comes_in_at_the_next() -> None:
+    """SH-120/121/123 decision: the meter rises as soon as the sixth turn roll is made; the
+    entrant it calls comes in as the next roll is due, draws 3 and rolls with +2."""
+    state = roll_won_by(dataclasses.replace(drafted(3), turn_rolls=5).clone(), 0)
+    assert state.turn_rolls == 6 and state.crowd == 1 and state.waiting == [2]
+    rise = state.journal.index(f"The Birdcage Crowd Meter rises: "
+                               f"{CATALOG.birdcage_meter[0].name}.")
+    assert state.journal[rise + 1].endswith("(entrant 3) enters at the next turn roll.")
+    state = end_turn(state)
+    assert state.phase is Phase.ROLL and state.crowd == 1 and state.waiting == []
+    assert len(state.players[2].hand) == 3 and state.players[2].boosts == {"turn": 2}
     state = dice(state, "agility", "agility", "agility")
     assert state.last_roll[2].value == CATALOG.competitors[state.competitors[2]].skills[
         "agility"] + 2
+
+
+def test_a_meter_card_counts_in_the_turn_the_sixth_roll_decides() -> None:
+    """SH-120 decision: the fourth Birdcage card (+1 to Finish Rolls) rises with turn roll
+    24, so the Finish played in the turn that roll decides gets the +1 already."""
+    assert CATALOG.birdcage_meter[3].finish_bonus == 1
+    values = {}
+    for rolls in (22, 23):
+        s = dataclasses.replace(drafted(3), turn_rolls=rolls, rises=3, crowd=3,
+                                waiting=[]).clone()
+        s = roll_won_by(s, 0)
+        assert s.crowd == (3 if rolls == 22 else 4)
+        s, _ = _finish_on_seat_one(s)
+        assert s.finish is not None and s.finish.roll is not None
+        values[rolls] = s.finish.roll.value
+    assert values[23] == values[22] + 1
 
 
 def _finish_on_seat_one(s: State) -> tuple[State, str]:
@@ -151,17 +196,24 @@ def test_an_entry_forced_early_leaves_the_six_roll_schedule_where_it_was() -> No
     """SH-120 decision (the meter rises every six turn rolls) with the SH-124 decision
     (an entrant comes in at once when one player is left inside): in a 4-seat Birdcage,
     entrant 2 is eliminated at turn roll 3, so entrant 3 comes in at once (meter 1); the
-    sixth roll still brings entrant 4 in (meter 2), and the twelfth raises the meter."""
+    sixth roll still raises the meter (2) and calls entrant 4, who comes in at the next
+    roll, and the twelfth raises it again."""
     s = drafted(4).clone()
     s.turn_rolls = 3
     s, low = _finish_on_seat_one(s)
     for _ in range(3):
         s = dice(s, low)
     assert s.out == [1] and s.live == [0, 2] and s.waiting == [3] and s.crowd == 1
-    for rolls, crowd, waiting in ((5, 1, [3]), (6, 2, []), (11, 2, []), (12, 3, [])):
-        later = dataclasses.replace(s, turn_rolls=rolls).clone()
-        RULES._advance(later)  # the entry comes as the next turn roll is due
-        assert (later.crowd, later.waiting) == (crowd, waiting), rolls
+    s = end_turn(s) if s.phase is Phase.TURN else s
+    for rolls, crowd, waiting in ((4, 1, [3]), (5, 1, [3]), (6, 2, [3])):
+        s = roll_won_by(s, 0)
+        assert (s.turn_rolls, s.crowd, s.waiting) == (rolls, crowd, waiting)
+        s = end_turn(s)
+    assert s.waiting == [] and s.live == [0, 2, 3] and s.crowd == 2
+    s = dataclasses.replace(s, turn_rolls=10).clone()
+    for rolls, crowd in ((11, 2), (12, 3)):
+        s = end_turn(roll_won_by(s, 0))
+        assert (s.turn_rolls, s.crowd) == (rolls, crowd)
 
 
 def test_nobody_ever_rolls_alone_in_the_birdcage() -> None:
