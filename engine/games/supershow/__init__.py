@@ -29,7 +29,8 @@ Decisions on the rulebook's open questions, one line of why each:
   as every other roll is.
 - SH-037: our Crowd Meter (data/crowd_meter.yaml) is five cards put into play in order;
   every card in play adds to Finish Rolls or takes from Breakout Rolls; once all five are
-  in play it stays there (a Finish then cannot be escaped, which also ends long matches).
+  in play it stays there (a Finish is then escaped only by a Breakout bonus or a Save,
+  which also ends long matches).
 - SH-040: a draw from an empty deck draws nothing (no reshuffle rule); the count-out is
   checked after the turn-roll winner's draw, which is the same thing since that draw can
   only add a card when the deck has one.
@@ -75,6 +76,12 @@ Decisions on the rulebook's open questions, one line of why each:
   `ringside` and `ringside_kind` are the GM's statements at the start.
 - SH-077: when both double-teaming partners rolled the same value, the lower seat plays
   first.
+- SH-086/088/093: a choice the rulebook gives a pair ("they choose", "they can
+  choose": whether to Double Team, which tied team-mate starts) is posted once, for both,
+  by the partner who would play first (the higher die; on equal dice the lower seat). "Attack any opposing player in their chosen order" is read
+  as each partner choosing whom their own play is against; the pair plays in the Triple
+  Threat's order (SH-076/077). A partner is never offered to Stop the other's card in
+  the two-sided team matches: it would only help the other side.
 - SH-080: a submission Finish is a fall like a pinfall (the Finish rules head both).
 - SH-081: an Elimination match ends when one player (or one team) is left; they win.
   Result placements: winners first, then players still in, then the eliminated, the

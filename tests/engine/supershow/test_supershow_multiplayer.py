@@ -275,6 +275,18 @@ def test_tied_team_mates_both_draw_and_choose_who_starts() -> None:
     assert s.active == 1 and len(s.players[1].hand) == 2 and s.phase is Phase.TURN
 
 
+def test_a_pair_choice_is_posted_once_by_the_partner_who_would_play_first() -> None:
+    """SH-086/088 decision: the Double Team offer goes to the partner with the higher die
+    (Mira 8 over Ox 6), the starter choice of equal dice to the lower seat; the other
+    partner has nothing to post, and a post of theirs is refused."""
+    double = roll("triple_threat_first_fall", "technique", "technique", "submission")
+    starter = roll("handicap", "power", "agility", "strike")
+    for s, first, other in ((double, 1, 0), (starter, 0, 1)):
+        assert RULES.pending(s).seats == (first,) and legal(s, other) == []
+    assert refused(double, 0, {"type": "double_team"})
+    assert refused(starter, 1, {"type": "starter", "seat": 1})
+
+
 def test_the_lone_player_draws_two_and_plays_against_each_opponent() -> None:
     """SH-087/094."""
     s = roll("handicap", "agility", "power", "submission")  # Knot 10 alone
