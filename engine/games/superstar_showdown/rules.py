@@ -425,6 +425,7 @@ class SuperstarShowdownRules(BaseRules[State]):
             return
         red = s.sides[0]
         if not red.stacks[p]:
+            s.reversed_by = []  # a new position: nobody has reversed here
             for seat, side in enumerate(s.sides):
                 card = side.spots[p]
                 assert card is not None
@@ -521,7 +522,8 @@ class SuperstarShowdownRules(BaseRules[State]):
             "position": p + 1,
             "cards": [list(side.stacks[p]) for side in s.sides],
             "winner": winner,
-            "tie": len(s.sides[0].stacks[p]) > 1 and not s.reversed_by,
+            "tie": compare(*(s.card(side.stacks[p][0]).type for side in s.sides))
+            is Outcome.TIE,  # the cards first revealed tied (SS-028): no Reversal then
             "reversed_by": list(s.reversed_by),
             "countout": [],
         }
@@ -954,10 +956,7 @@ class SuperstarShowdownRules(BaseRules[State]):
             if s.round < s.round_limit:  # at the time limit the Match ends: no tag to shuffle
                 self._tag(s, kicked, member)
         if s.round >= s.round_limit:
-            red, blue = (len(side.performance) for side in s.sides)
-            winner = None if red == blue else (0 if red > blue else 1)
-            self._end(s, winner, EndReason.TIME_LIMIT,
-                      f"Time limit after {s.round} rounds: Performance Stacks {red}-{blue}.")
+            self._time_limit(s)
             return
         s.tag_queue = [t for t in SEATS if t != kicked and self._tag_partners(s, t)]
         if s.tag_queue:
@@ -968,6 +967,13 @@ class SuperstarShowdownRules(BaseRules[State]):
     def _next_round(self, s: State) -> None:
         s.round += 1
         s.phase = Phase.DRAW
+
+    def _time_limit(self, s: State) -> None:
+        """SS-003 decision: the last round is over; the bigger Performance Stack wins."""
+        red, blue = (len(side.performance) for side in s.sides)
+        winner = None if red == blue else (0 if red > blue else 1)
+        self._end(s, winner, EndReason.TIME_LIMIT,
+                  f"Time limit after {s.round} rounds: Performance Stacks {red}-{blue}.")
 
     def _end(self, s: State, winner: int | None, reason: EndReason, text: str) -> None:
         if s.event is not None:
@@ -1280,7 +1286,10 @@ class SuperstarShowdownRules(BaseRules[State]):
                     side.deck, side.discard, side.hand = mate.deck, mate.discard, []
                     s.sides[1 - loser].falls = 0
                     _say(s, f"{_star(side.superstar)} enters the Gauntlet for {name(loser)}!")
-                self._next_round(s)
+                if s.round >= s.round_limit:  # SS-003: no round past the limit
+                    self._time_limit(s)
+                else:
+                    self._next_round(s)
                 return
             if winner is None and len(out) == 1:
                 winner = 1 - out[0]

@@ -133,6 +133,28 @@ def test_a_side_with_no_card_to_reveal_loses_the_tie() -> None:
     assert showdown(s)[0]["winner"] == 1
 
 
+def test_a_tie_lost_for_want_of_a_card_is_recorded_as_a_tie_without_a_reversal() -> None:
+    """SS-008 decision with SS-028/101: at position 1 Red reverses; at position 2 the
+    Strikes tie and Red, with no card to reveal, loses it. The record of position 2 says
+    a tie and no Reversal (it kept position 1's Reversal and said no tie)."""
+    rev_jab = C("Rev Jab", "strike", "Attack 1", "Reversal")
+    slip, jab, hold = (C("Slip", "maneuver", "Move 1"), C("Jab", "strike", "Attack 1"),
+                       C("Hold", "grapple", "Attack 1"))
+    s = build([rev_jab, slip, jab, hold, hold, hold], [hold, jab, hold, hold, hold, hold],
+              red_pos=(2, 2), blue_pos=(6, 6))
+    s.sides[1].performance, s.sides[0].deck = list(s.sides[0].deck), []
+    red, blue = s.sides[0].hand, s.sides[1].hand
+    s = play(s, [red[0], red[2], red[3]], [blue[0], blue[1], blue[2]])
+    s = do(s, 0, {"type": "reverse", "card": red[1]})  # the Maneuver beats the Grapple
+    while s.phase in (Phase.ACTIONS, Phase.MOTION):
+        assert s.current is not None
+        s = do(s, s.current.seat,
+               {"type": "done"} if s.phase is Phase.ACTIONS else {"type": "stop"})
+    first, second = showdown(s)[:2]
+    assert (first["winner"], first["reversed_by"], first["tie"]) == (0, [0], False)
+    assert (second["winner"], second["reversed_by"], second["tie"]) == (1, [], True)
+
+
 def test_hands_are_hidden_from_the_rival() -> None:
     """SS-016: a view shows its own hand and only the rival's hand size."""
     s = build([SLAM, GRAPPLE, STRIKE], [BLOCK, BLOCK, MANEUVER])

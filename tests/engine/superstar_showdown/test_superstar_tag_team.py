@@ -253,6 +253,26 @@ def test_gauntlet_next_superstar_enters():
     assert record.points == [card.loss, card.win + 2 * card.per_defeat]
 
 
+@pytest.mark.parametrize("stipulation", ["standard_1", "time_limit"])
+def test_a_gauntlet_fall_in_the_last_round_ends_the_match_on_the_clock(stipulation):
+    """SS-003 decision with SS-122: the next Superstar still enters after a fall in the
+    last round, but no round is played past the limit (Time Limit: eight rounds); the
+    Match ends on the time limit, the defeat still counted."""
+    state = match_state("gauntlet", stipulation, per_team=2, red=("oakhart", "abbot"),
+                        blue=("skylark", "cavallo"))
+    assert stipulation != "time_limit" or state.round_limit == 8
+    state = state.clone()
+    state.round = state.round_limit - 1
+    before = settle(act(pinned(state, 0), 0, {"type": "three_count"}))
+    assert before.phase is Phase.PLAY and before.round == state.round_limit  # one more round
+    state.round = state.round_limit
+    after = settle(act(pinned(state, 0), 0, {"type": "three_count"}))
+    assert after.round == state.round_limit and after.phase is Phase.BONUS
+    assert after.sides[0].superstar == "abbot" and after.sides[1].defeated == 1
+    record = after.event.matches[0]
+    assert record.finished and record.defeated == [0, 1]
+
+
 @pytest.mark.parametrize(("stipulation", "expect_fall"), [("standard_1", False),
                                                            ("endurance", True)])
 def test_endurance_two_falls(stipulation, expect_fall):
