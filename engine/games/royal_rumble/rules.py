@@ -573,37 +573,33 @@ class RoyalRumbleRules(BaseRules[State]):
         s.players[seat].breather, s.step = True, Step.DISCARD
         _say(s, f"{name(seat)} takes a breather.")
 
-    def _do_discard(self, s: State, seat: int, act: Action) -> None:
+    def _spend(self, s: State, seat: int, act: Action) -> str:
+        """The action's card goes from the seat's hand to the discard pile; its name."""
         assert act.card is not None
         s.players[seat].hand.remove(act.card)
         s.discard.append(act.card)
-        _say(s, f"{name(seat)} discards {card(act.card).name}.")
+        return card(act.card).name
+
+    def _do_discard(self, s: State, seat: int, act: Action) -> None:
+        _say(s, f"{name(seat)} discards {self._spend(s, seat, act)}.")
 
     def _do_end_breather(self, s: State, seat: int, act: Action) -> None:
         s.players[seat].planned, s.step = True, None
 
     def _do_defend(self, s: State, seat: int, act: Action) -> None:
-        assert act.card is not None
-        s.players[seat].hand.remove(act.card)
-        s.discard.append(act.card)
-        _say(s, f"{name(seat)} cancels it with {card(act.card).name}.")
+        _say(s, f"{name(seat)} cancels it with {self._spend(s, seat, act)}.")
         self._cancel(s, "blocked")
 
     def _do_no_defense(self, s: State, seat: int, act: Action) -> None:
         self._open_intervention(s)
 
     def _do_ref(self, s: State, seat: int, act: Action) -> None:
-        assert act.card is not None
-        s.players[seat].hand.remove(act.card)
-        s.discard.append(act.card)
-        _say(s, f"{name(seat)} plays {card(act.card).name}: the Cheap Trick is cancelled.")
+        _say(s, f"{name(seat)} plays {self._spend(s, seat, act)}: the Cheap Trick is "
+                "cancelled.")
         self._cancel(s, "cancelled")
 
     def _do_run_in(self, s: State, seat: int, act: Action) -> None:
-        assert act.card is not None
-        s.players[seat].hand.remove(act.card)
-        s.discard.append(act.card)
-        _say(s, f"{name(seat)} plays {card(act.card).name} and breaks up the attack.")
+        _say(s, f"{name(seat)} plays {self._spend(s, seat, act)} and breaks up the attack.")
         self._cancel(s, "cancelled")
 
     def _do_pass(self, s: State, seat: int, act: Action) -> None:
@@ -615,10 +611,8 @@ class RoyalRumbleRules(BaseRules[State]):
 
     def _do_hold_on(self, s: State, seat: int, act: Action) -> None:
         """RR-47/67: cancel the throw and remove one damage card (the biggest)."""
-        assert act.card is not None
         p = s.players[seat]
-        p.hand.remove(act.card)
-        s.discard.append(act.card)
+        self._spend(s, seat, act)
         biggest = max(p.damage, key=lambda c: (card(c).damage, c))
         p.damage.remove(biggest)
         (s.box if biggest.startswith("sig_") else s.discard).append(biggest)
