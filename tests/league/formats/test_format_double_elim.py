@@ -77,7 +77,11 @@ def _play(state: BracketState, pairing_ids: list[str]) -> BracketState:
 def test_no_reset_is_played_when_the_winners_bracket_entrant_wins_the_grand_final() -> None:
     state = play_out(DE, DE.start(seeds(8)))
     assert "GF-reset" not in ids(DE.pairings(state))
-    assert ranks(DE, state)["s1"] == 1
+    rows = {row.entrant: row for row in DE.standings(state)}
+    assert (rows["s1"].rank, rows["s1"].eliminated) == (1, False)
+    # the grand final was the runner-up's second loss: out, and second alone
+    assert (rows["s2"].rank, rows["s2"].losses, rows["s2"].eliminated) == (2, 2, True)
+    assert sorted(row.rank for row in rows.values()).count(1) == 1
 
 
 def test_the_reset_can_be_switched_off() -> None:

@@ -99,6 +99,28 @@ def test_named_figures_give_points_scored_and_differentials() -> None:
     assert differential(games, "stack") == {"A": 4.0, "B": -6.0, "C": 2.0}
 
 
+def test_a_differential_takes_the_mean_of_the_other_seats_of_a_pod() -> None:
+    # One three-seat heat: stacks A 10, B 4, C 2. A 10-(4+2)/2 = 7, B 4-6 = -2, C 2-7 = -5.
+    pod = [finish("1", "A", "B", "C", A={"stack": 10}, B={"stack": 4}, C={"stack": 2})]
+    assert differential(pod, "stack") == {"A": 7.0, "B": -2.0, "C": -5.0}
+
+
+def test_head_to_head_after_another_tiebreak_counts_only_those_still_tied() -> None:
+    # A beat B, B beat C, C beat A; A and B each drew D and E; C beat D. All three have
+    # 2 points; wins put C (2) ahead of A and B (1 each). Head-to-head then looks only at
+    # A against B (A won), not at the three-way cycle, which would leave them level.
+    games = [
+        finish("1", "A", "B"), finish("2", "B", "C"), finish("3", "C", "A"),
+        draw("4", "A", "D"), draw("5", "A", "E"), draw("6", "B", "D"), draw("7", "B", "E"),
+        finish("8", "C", "D"),
+    ]
+    points = points_table(games, SCORING)
+    assert points["A"] == points["B"] == points["C"] == 2.0
+    table = rank(["B", "A", "C", "D", "E"], points, ["wins", "head_to_head"], games, SCORING)
+    assert [(r.rank, r.entrant) for r in table][:3] == [(1, "C"), (2, "A"), (3, "B")]
+    assert [r.values["head_to_head"] for r in table][1:3] == [1.0, 0.0]
+
+
 def test_a_points_scheme_of_three_one_nil_is_honoured() -> None:
     scoring = Scoring(win=3.0, draw=1.0, loss=0.0, bye=3.0)
     assert points_table(RESULTS, scoring) == {"A": 7.0, "B": 4.0, "C": 4.0, "D": 1.0}
