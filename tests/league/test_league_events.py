@@ -491,6 +491,29 @@ def test_entrants_level_in_the_season_table_share_its_place(organizer: Any) -> N
     assert table == [(1, 2, 0), (2, 1, 1), (3, 0, 1), (3, 0, 1)]
 
 
+@pytest.mark.django_db
+def test_entrants_level_on_season_points_are_ranked_by_wins(organizer: Any) -> None:
+    """A season that gives a point for every match played: the knockout's winner (two
+    wins) and finalist (a win and a loss) both have 2 points; the wins rank the winner
+    first, though the finalist's name comes first (the table was listed by name)."""
+    season = events.create_season(name="Spring", game=GAME, by=organizer,
+                                  scoring={"win": 1, "draw": 1, "loss": 1})
+    event = events.create_event(name="Cup", game=GAME, format="single_elimination",
+                                by=organizer, season=season)
+    for name in ("Zed", "Amy", "Bea", "Cy"):  # seeded in this order: Zed is seed 1
+        events.add_entrant(event=event, by=organizer, bot="random", name=name)
+    events.start_event(event=event, by=organizer)
+    for _ in range(3):  # the two semi-finals, then the final: the second seat loses each
+        link = next(link for link in EventMatch.objects.filter(event=event)
+                    if link.match.status == Match.Status.ACTIVE)
+        match_services.forfeit_seat(match=link.match, seat=1)
+        events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    table = list(projections.SeasonStanding.objects.filter(season=season)
+                 .order_by("rank", "name").values_list("rank", "name", "points", "wins"))
+    assert table == [(1, "Zed", 2.0, 2), (2, "Amy", 2.0, 1), (3, "Bea", 1.0, 0),
+                     (3, "Cy", 1.0, 0)]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_held_round_waits_for_the_organizer_who_may_pair_it_by_hand(organizer: Any) -> None:
     event = make_event(organizer, fmt="swiss", hold_rounds=True, format_options={"rounds": 2})

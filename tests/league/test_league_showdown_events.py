@@ -257,6 +257,22 @@ def test_a_team_is_rated_once_however_many_seats_it_holds(organizer: Any, player
     assert ratings["olga"].ordinal > ratings["alice"].ordinal
 
 
+def test_a_team_is_rated_at_its_worst_seats_place(organizer: Any, player: Any,
+                                                   player2: Any, outsider: Any,
+                                                   django_user_model: Any) -> None:
+    """A forfeit places only the team's first seat last: the team lost, whatever place its
+    other seat shows, and is rated as the loser (it was rated as a draw at its best)."""
+    dora = django_user_model.objects.create_user(username="dora", password="x-pass-12345")
+    team("Reds", player, player2)
+    team("Blues", outsider, dora)
+    link = link_of(showdown(organizer, sides=[{"team": "Reds"}, {"team": "Blues"}]))
+    reds = [i for i, key in enumerate(link.seat_entrants()) if key == "e1"]
+    finish(link.match, [2 if i == reds[0] else 1 for i in range(4)], {})
+    projections.refresh_ratings_after(link.match)
+    mu = {r.player.user.username: r.mu for r in Rating.objects.select_related("player__user")}
+    assert mu["alice"] == mu["bruno"] < 25 < mu["olga"] == mu["dora"]
+
+
 def test_a_late_member_alone_goes_to_the_bot_at_the_deadline(
         organizer: Any, player: Any, player2: Any, outsider: Any, django_user_model: Any
         ) -> None:

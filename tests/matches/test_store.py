@@ -298,6 +298,17 @@ def test_replay_beyond_the_stream_is_refused(toy_match: Match) -> None:
     assert refused.value.code == "bad_seq"
 
 
+def test_a_stale_instance_saying_finished_does_not_unveil_a_live_match(
+        toy_match: Match, player: Any) -> None:
+    """Whether the history is shown in full is read from the database: an instance whose
+    status was changed and not saved still gets the seat's redacted history and replay."""
+    stale = Match.objects.get(pk=toy_match.pk)
+    stale.status = Match.Status.FINISHED  # not saved: the match is live
+    deal = services.match_events(match=stale, user=player, seat=0)[0]["data"]["outcome"]
+    assert "hands" not in deal and "hand" in deal
+    assert services.replay_view(match=stale, user=player, at=1, seat=0)["seats"] is None
+
+
 @pytest.mark.django_db(transaction=True)
 def test_cached_states_are_the_ones_a_fresh_replay_gives(
         toy_game: Any, player: Any, player2: Any) -> None:
