@@ -216,6 +216,18 @@ def test_no_cards_in_hand_and_deck_at_the_start_of_your_turn_wins_by_count_out()
     assert result is not None and result.winners == (0,) and "count_out" in result.summary
 
 
+def test_with_count_outs_off_the_emptied_player_wins_the_roll_and_plays_on() -> None:
+    """SH-070 decision: the organizer's `count_outs: off` is no count-out for anybody; the
+    player with nothing in hand or deck takes the turn and may only end it."""
+    assert RULES.start({"count_outs": "off"}, 2).count_outs is False
+    s = build(((), (1,)), in_play=((1, 2), ()), phase=Phase.ROLL, active=None, rest=False)
+    s.players[1].deck = [f"B{n:02d}" for n in range(2, 31)]
+    s.count_outs = False
+    s = dice(s, "power", "power")
+    assert s.phase is Phase.TURN and s.active == 0 and RULES.result(s) is None
+    assert legal(s, 0) == [{"type": "pass"}]
+
+
 def test_an_empty_hand_alone_or_an_empty_deck_alone_is_no_count_out() -> None:
     """SH-039: the deck still had a card, which the winner draws."""
     s = build(((), (1,)), decks=((5,), ()), phase=Phase.ROLL, active=None, rest=False)
