@@ -78,10 +78,11 @@ Decisions on the rulebook's open questions, one line of why each:
   first.
 - SH-086/088/093: a choice the rulebook gives a pair ("they choose", "they can
   choose": whether to Double Team, which tied team-mate starts) is posted once, for both,
-  by the partner who would play first (the higher die; on equal dice the lower seat). "Attack any opposing player in their chosen order" is read
-  as each partner choosing whom their own play is against; the pair plays in the Triple
-  Threat's order (SH-076/077). A partner is never offered to Stop the other's card in
-  the two-sided team matches: it would only help the other side.
+  by the partner who would play first (the higher die; on equal dice the lower seat).
+  "Attack any opposing player in their chosen order" is read as each partner choosing
+  whom their own play is against; the pair plays in the Triple Threat's order
+  (SH-076/077). A partner is never offered to Stop the other's card in the two-sided
+  team matches: it would only help the other side.
 - SH-080: a submission Finish is a fall like a pinfall (the Finish rules head both).
 - SH-081: an Elimination match ends when one player (or one team) is left; they win.
   Result placements: winners first, then players still in, then the eliminated, the
