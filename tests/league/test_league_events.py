@@ -472,20 +472,26 @@ def test_the_season_table_adds_up_its_events_standings_byes_included(organizer: 
         2 * EventMatch.objects.filter(event=event).count()  # the byes are in
 
 
+def second_seat_forfeits_each_match(event: Event) -> None:
+    """A knockout of four decided by forfeits: the two semi-finals, then the final, each
+    lost by its second seat. (Bots reply in on_commit hooks, which a test's transaction
+    never runs.)"""
+    for _ in range(3):
+        link = next(link for link in EventMatch.objects.filter(event=event)
+                    if link.match.status == Match.Status.ACTIVE)
+        match_services.forfeit_seat(match=link.match, seat=1)
+        events.record_match_result(match=Match.objects.get(pk=link.match_id))
+
+
 @pytest.mark.django_db
 def test_entrants_level_in_the_season_table_share_its_place(organizer: Any) -> None:
-    """A knockout of four: both semi-final losers have one loss and nothing else. (Bots
-    reply in on_commit hooks, which this test's transaction never runs: forfeits decide.)"""
+    """A knockout of four: both semi-final losers have one loss and nothing else."""
     season = events.create_season(name="Winter", game=GAME, by=organizer)
     event = events.create_event(name="Cup", game=GAME, format="single_elimination",
                                 by=organizer, season=season)
     enter_bots(event, organizer, 4)
     events.start_event(event=event, by=organizer)
-    for _ in range(3):  # the two semi-finals, then the final: the second seat loses each
-        link = next(link for link in EventMatch.objects.filter(event=event)
-                    if link.match.status == Match.Status.ACTIVE)
-        match_services.forfeit_seat(match=link.match, seat=1)
-        events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    second_seat_forfeits_each_match(event)
     table = list(projections.SeasonStanding.objects.filter(season=season)
                  .order_by("rank", "name").values_list("rank", "wins", "losses"))
     assert table == [(1, 2, 0), (2, 1, 1), (3, 0, 1), (3, 0, 1)]
@@ -503,11 +509,7 @@ def test_entrants_level_on_season_points_are_ranked_by_wins(organizer: Any) -> N
     for name in ("Zed", "Amy", "Bea", "Cy"):  # seeded in this order: Zed is seed 1
         events.add_entrant(event=event, by=organizer, bot="random", name=name)
     events.start_event(event=event, by=organizer)
-    for _ in range(3):  # the two semi-finals, then the final: the second seat loses each
-        link = next(link for link in EventMatch.objects.filter(event=event)
-                    if link.match.status == Match.Status.ACTIVE)
-        match_services.forfeit_seat(match=link.match, seat=1)
-        events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    second_seat_forfeits_each_match(event)
     table = list(projections.SeasonStanding.objects.filter(season=season)
                  .order_by("rank", "name").values_list("rank", "name", "points", "wins"))
     assert table == [(1, "Zed", 2.0, 2), (2, "Amy", 2.0, 1), (3, "Bea", 1.0, 0),
