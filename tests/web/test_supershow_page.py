@@ -17,7 +17,9 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
+from engine.bots import RandomBot
 from engine.games.supershow import RULES
+from engine.playout import next_event
 from engine.protocol import Event, PendingKind
 from matches import services
 from matches.models import Match
@@ -196,6 +198,23 @@ def test_every_match_type_renders_with_labelled_choices(
     if match_type == "birdcage":
         assert "The draft" in page and "Keep " in page  # alice drafts a Competitor first
 
+
+
+@pytest.mark.django_db(transaction=False)
+def test_the_birdcage_page_says_who_waits_and_who_enters_at_the_next_roll() -> None:
+    """SH-119/120: after the sixth turn roll the meter has called the next entrant in; the
+    others still wait."""
+    state, rng = RULES.start({"match_type": "birdcage"}, 5), random.Random(3)
+    while state.called is None:
+        event = next_event(RULES, state, [RandomBot()] * 5, rng)
+        assert event is not None
+        state = RULES.apply(state, event)
+    page = render_to_string("games/supershow/_view.html", {"view": RULES.view(state, None)})
+    heads = [seat.split("</div>")[0] for seat in page.split('class="sx-seat')[1:]]
+    called, *later = state.waiting
+    assert later and heads[called].endswith("· enters at the next turn roll")
+    assert all(heads[seat].endswith("· waiting to enter") for seat in later)
+    assert all(" enter" not in heads[seat] for seat in state.live)
 
 
 @pytest.mark.django_db(transaction=False)

@@ -92,6 +92,8 @@ def player_view(state: State, seat: int, viewer: int | None,
         if (key := state.competitors[seat] or p.competitor) else None,
         "entrant": state.entrants[seat] if state.entrants else None,
         "waiting": seat in state.waiting,
+        # SH-120: the entrant the Birdcage meter called, who comes in at the next turn roll
+        "entering": state.called is not None and state.waiting[:1] == [seat],
         "ringside": CATALOG.competitors[companion].to_json()
         if (companion := state.ringside[seat] if state.ringside else None) else None,
         "hand": _cards(state, sorted(p.hand)) if own else None,
