@@ -192,6 +192,11 @@ class GameSpec:
     options: Mapping[str, Option] = field(default_factory=dict)
     longest_game: int = 10_000  # events; a playout longer than this is a bug
     seat_names: tuple[str, ...] = ()
+    # The rules a new match is recorded under. Raise it with any change that would replay
+    # a stored stream differently (another legal list, another outcome): a stream recorded
+    # under another version is refused, not replayed into a game nobody played
+    # (tests/engine/test_recorded_streams.py holds each game to it).
+    rules_version: int = 1
 
     def to_json(self) -> JSON:
         return {
@@ -201,6 +206,7 @@ class GameSpec:
             "max_seats": self.max_seats,
             "has_chance": self.has_chance,
             "has_hidden_information": self.has_hidden_information,
+            "rules_version": self.rules_version,
             "options": {name: opt.to_json() for name, opt in self.options.items()},
         }
 

@@ -600,8 +600,9 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, League
 
     @extend_schema(summary="The kept match logs, as JSON lines",
                    description="One match a line, in match order: `{match, seed, options, "
-                               "placements, events}`; replaying `events` with `options` "
-                               "rebuilds the match. 404 no_logs unless the job keeps logs.",
+                               "rules_version, placements, events}`; replaying `events` with "
+                               "`options` under the game's rules of that version rebuilds the "
+                               "match. 404 no_logs unless the job keeps logs.",
                    responses={(200, "application/x-ndjson"): OpenApiTypes.STR,
                               **errors(401, 403, 404)})
     @action(detail=True, methods=["get"], pagination_class=None,

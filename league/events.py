@@ -870,7 +870,10 @@ def enforce_deadlines(now: Any = None) -> int:
 
 
 def _late_people(match: Match) -> list[int]:
-    """The seats held by people that the match is waiting for."""
+    """The seats held by people that the match is waiting for (none known in a match
+    recorded under earlier rules: it waits for its organizer to forfeit it)."""
+    if not match_services.plays_on(match):
+        return []
     state = match_services.match_state(match=match, user=None)
     pending = state["pending"]
     if pending["kind"] != "decision":

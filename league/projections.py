@@ -32,6 +32,7 @@ from league.models import (
     SeasonStanding,
     Standing,
 )
+from matches import services as match_services
 from matches.models import Match, MatchEvent
 
 
@@ -147,10 +148,9 @@ def scores_by_round(game: str) -> bool:
 def refresh_round_scores(match: Match) -> int:
     """Store every scored round of a match from its replayed public view; rows written."""
     from league.services import player_for
-    from matches import services as match_services
 
-    if not scores_by_round(match.game):
-        return 0
+    if not scores_by_round(match.game) or not match_services.plays_on(match):
+        return 0  # (a match under earlier rules keeps the rows projected as it was played)
     with transaction.atomic():
         # Refreshes of one match take turns, each reading the stream as it then stands,
         # so a late task never writes back an older picture over a newer one.
@@ -181,9 +181,8 @@ POINTS_FIELDS = ("event_id", "team", "number", "card", "stipulation", "status", 
 def refresh_ranking_points(match: Match) -> int:
     """Store a Superstar Showdown Event's Ranking Points from its replayed public view (the
     `event` block): each team's totals and each Match's points; rows projected."""
-    from matches import services as match_services
-
-    if not showdown.is_event(match.game, match.options) or match.status == Match.Status.OPEN:
+    if not showdown.is_event(match.game, match.options) or match.status == Match.Status.OPEN \
+            or not match_services.plays_on(match):
         return 0
     with transaction.atomic():
         # As with round scores: refreshes of one match take turns, each reading the stream
@@ -455,10 +454,17 @@ def rebuild_all(progress: Callable[[int, int], None] | None = None) -> dict[str,
             rebuild_ratings(game)
             counts["rated games"] += 1
             tick()
-        RoundScore.objects.all().delete()
-        RankingTotal.objects.all().delete()
-        RankingPoints.objects.all().delete()
-        for match in Match.objects.exclude(status=Match.Status.OPEN).order_by("pk"):
+        # A match recorded under rules its game no longer plays cannot be replayed: its
+        # rows are kept as they were projected when it was played.
+        played = list(Match.objects.exclude(status=Match.Status.OPEN).order_by("pk"))
+        kept = [match.pk for match in played if not match_services.plays_on(match)]
+        for model in (RoundScore, RankingTotal, RankingPoints):
+            model.objects.exclude(match__in=kept).delete()
+        if kept:
+            counts["matches kept as played under earlier rules"] = len(kept)
+        for match in played:
+            if match.pk in kept:
+                continue
             if scores_by_round(match.game):
                 counts["round scores"] += refresh_round_scores(match)
             if showdown.is_event(match.game, match.options):

@@ -514,6 +514,7 @@ def play_chunk(job: SimulationJob, start: int, count: int,
             last_beat = time.monotonic()
         if logs is not None:
             logs.append({"match": index, "seed": seed, "options": played.options,
+                         "rules_version": rules.spec.rules_version,
                          "placements": list(played.placements),
                          "events": [event.to_json() for event in played.log]})
     tallies["seconds"] = time.process_time() - began

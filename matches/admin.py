@@ -88,18 +88,19 @@ class MatchEventInline(ReadOnlyInline):
 @admin.register(Match)
 class MatchAdmin(NoLookupsOn, admin.ModelAdmin):
     secret_fields = frozenset({"options"})
-    list_display = ["id", "game", "status", "seq", "n_seats", "created_by", "created_at"]
-    list_filter = ["game", "status"]
+    list_display = ["id", "game", "rules_version", "status", "seq", "n_seats", "created_by",
+                    "created_at"]
+    list_filter = ["game", "rules_version", "status"]
     search_fields = ["game", "seats__user__username"]
-    readonly_fields = ["game", "options", "secret_options_masked", "n_seats", "status", "seq",
-                       "result", "created_by", "created_at", "updated_at"]
+    readonly_fields = ["game", "rules_version", "options", "secret_options_masked", "n_seats",
+                       "status", "seq", "result", "created_by", "created_at", "updated_at"]
     inlines = [SeatInline, MatchEventInline]
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         options = ("options" if obj is not None and _sees_all(request, obj)
                    else "secret_options_masked")
-        return ["game", options, "n_seats", "status", "seq", "result", "created_by",
-                "created_at", "updated_at"]
+        return ["game", "rules_version", options, "n_seats", "status", "seq", "result",
+                "created_by", "created_at", "updated_at"]
 
     @admin.display(description="options")
     def secret_options_masked(self, match: Match) -> Any:

@@ -137,6 +137,10 @@ class TokenView(APIView):
 
 # -- games -------------------------------------------------------------------------------
 
+RULES_CHANGED = ("409 rules_changed: the match was recorded under an earlier version of its "
+                 "game's rules (`rules_version`), which this site no longer replays.")
+
+
 class GamesView(APIView):
     """Every game the engine offers, its options and its bots."""
 
@@ -260,9 +264,11 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
 
     @extend_schema(summary="What your seat (or a spectator) sees now",
                    description="`legal_actions` are the items you may post back verbatim; "
-                               "`seat` picks one of your seats if you hold several.",
+                               "`seat` picks one of your seats if you hold several. "
+                               + RULES_CHANGED,
                    parameters=[QuerySerializer],
-                   responses={200: StateSerializer, 403: ERRORS[403], 404: ERRORS[404]})
+                   responses={200: StateSerializer, 403: ERRORS[403], 404: ERRORS[404],
+                              409: ERRORS[409]})
     @action(detail=True, methods=["get"])
     def state(self, request: Request, pk: str) -> Response:
         query = QuerySerializer(data=request.query_params).values()
@@ -292,10 +298,11 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
     @extend_schema(summary="The event stream as you may read it",
                    description="Events after seq `after`, each redacted for your seat and "
                                "narrated; shown in full once the match is finished (a "
-                               "match of an Event dealt secret decks: once the Event is).",
+                               "match of an Event dealt secret decks: once the Event is). "
+                               + RULES_CHANGED,
                    parameters=[EventsQuerySerializer],
                    responses={200: EventSerializer(many=True), 403: ERRORS[403],
-                              404: ERRORS[404]})
+                              404: ERRORS[404], 409: ERRORS[409]})
     @action(detail=True, methods=["get"], pagination_class=None)
     def events(self, request: Request, pk: str) -> Response:
         query = EventsQuerySerializer(data=request.query_params).values()
@@ -303,9 +310,10 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
                                               **query))
 
     @extend_schema(summary="The match as it was after event `at`",
+                   description=RULES_CHANGED,
                    parameters=[ReplayQuerySerializer],
                    responses={200: ReplaySerializer, 400: ERRORS[400], 403: ERRORS[403],
-                              404: ERRORS[404]})
+                              404: ERRORS[404], 409: ERRORS[409]})
     @action(detail=True, methods=["get"])
     def replay(self, request: Request, pk: str) -> Response:
         query = ReplayQuerySerializer(data=request.query_params).values()

@@ -29,6 +29,9 @@ class Match(models.Model):
         max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True
     )
     seq = models.PositiveIntegerField(default=0)
+    # The game's rules version the stream is recorded under (GameSpec.rules_version): a
+    # stream is only replayed by the rules it was played by.
+    rules_version = models.PositiveSmallIntegerField(default=1)
     result = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,

@@ -40,6 +40,8 @@ class GameSerializer(serializers.Serializer):
     max_seats = serializers.IntegerField(read_only=True)
     has_chance = serializers.BooleanField(read_only=True)
     has_hidden_information = serializers.BooleanField(read_only=True)
+    rules_version = serializers.IntegerField(
+        read_only=True, help_text="The rules a new match of this game is recorded under.")
     options = serializers.DictField(read_only=True)
     bots = serializers.ListField(child=serializers.CharField(), read_only=True)
 
@@ -84,8 +86,8 @@ class MatchSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Match
-        fields = ["id", "game", "options", "n_seats", "status", "seq", "seats", "result",
-                  "created_by", "created_at", "updated_at"]
+        fields = ["id", "game", "rules_version", "options", "n_seats", "status", "seq", "seats",
+                  "result", "created_by", "created_at", "updated_at"]
         read_only_fields = fields
 
     def get_options(self, match: Match) -> dict[str, Any]:

@@ -128,8 +128,19 @@ class _Stream:
 
 
 def _replay(match: Match, upto: int | None = None) -> _Stream:
-    """The state after event `upto` (default: the last stored event)."""
+    """The state after event `upto` (default: the last stored event).
+
+    A stream recorded under other rules than the game's now is refused (`rules_changed`):
+    replayed by these, it would be another game than the one played."""
     rules = _rules(match.game)
+    if not plays_on(match):
+        raise ServiceError(
+            "rules_changed",
+            f"This match was recorded under version {match.rules_version} of the "
+            f"{rules.spec.title} rules; this site plays version {rules.spec.rules_version} "
+            "and cannot replay it. " + ("Its result stands." if match.status ==
+                                        Match.Status.FINISHED else
+                                        "It can only be resigned or forfeited."), 409)
     target = upto if upto is not None else _last_seq(match)
     cached = _cache.nearest(_cache_key(match), target)
     if cached is None:
@@ -143,6 +154,16 @@ def _replay(match: Match, upto: int | None = None) -> _Stream:
         raise ServiceError("bad_seq", f"The stream has no event {target}.", 400)
     _remember(match, seq, state)
     return _Stream(rules, state, seq)
+
+
+def plays_on(match: Match) -> bool:
+    """Whether the match was recorded under the rules its game plays now (or not yet
+    started): whether its stream can be replayed here."""
+    try:
+        return (match.status == Match.Status.OPEN
+                or match.rules_version == _rules(match.game).spec.rules_version)
+    except ServiceError:
+        return False
 
 
 def _last_seq(match: Match) -> int:
@@ -227,6 +248,7 @@ def _create(game: str, resolved: dict[str, Any], specs: list[tuple[str, str]],
             key: str | None) -> Match:
     """The match row and its seats (in the caller's transaction); dealt when full."""
     match = Match.objects.create(game=game, options=resolved, n_seats=len(specs),
+                                 rules_version=_rules(game).spec.rules_version,
                                  created_by=created_by, idempotency_key=key or "")
     rows = [Seat(match=match, index=index, user=users.get(name) if kind == "player" else None,
                  bot=name if kind == "bot" else "") for index, (kind, name) in enumerate(specs)]
@@ -314,6 +336,7 @@ def _start(match: Match) -> None:
     rules = _rules(match.game)
     state = rules.start(match.options, match.n_seats)
     match.status = Match.Status.ACTIVE
+    match.rules_version = rules.spec.rules_version  # waiting, it recorded nothing yet
     state = _resolve_chance(match, rules, state)
     pending = _settle(match, rules, state)
     _enqueue_bots(match.pk, _bot_seats(match, pending), match.seq)
@@ -439,7 +462,7 @@ def _settle(match: Match, rules: BaseRules[Any], state: Any) -> Pending:
     pending = rules.pending(state)
     if pending.is_over and pending.result is not None:
         _finish(match, pending.result.to_json())
-    match.save(update_fields=["seq", "status", "result", "updated_at"])
+    match.save(update_fields=["seq", "status", "result", "rules_version", "updated_at"])
     _remember(match, match.seq, state)
     match_id, seq = match.pk, match.seq
     transaction.on_commit(lambda: match_advanced.send(sender=Match, match_id=match_id, seq=seq))
@@ -555,6 +578,7 @@ def _copy_progress(source: Match, target: Match) -> None:
     """Let the caller's Match instance see what the locked row now says."""
     if source is not target:
         target.seq, target.status, target.result = source.seq, source.status, source.result
+        target.rules_version = source.rules_version
 
 
 def _bot_seats(match: Match, pending: Pending) -> list[int]:
@@ -823,6 +847,8 @@ def waiting_bot_seats() -> list[tuple[int, int, int]]:
     """(match id, seat, seq) for every bot seat with a decision pending in a live match."""
     waiting: list[tuple[int, int, int]] = []
     for match in Match.objects.filter(status=Match.Status.ACTIVE, seats__bot__gt="").distinct():
+        if not plays_on(match):
+            continue  # recorded under other rules: nothing to play until it is ended
         try:
             stream = _replay(match, match.seq)
             seats = _bot_seats(match, stream.rules.pending(stream.state))

@@ -141,7 +141,7 @@ def join(request: HttpRequest, match_id: int) -> HttpResponse:
 def play(request: HttpRequest, match_id: int) -> HttpResponse:
     """The seat's view (or a spectator's), its legal actions and the log."""
     match = get_object_or_404(Match, pk=match_id)
-    return render(request, "matches/play.html", _state_context(match, request.user))
+    return _render_state(request, match, "matches/play.html")
 
 
 @login_required
@@ -154,7 +154,7 @@ def state(request: HttpRequest, match_id: int) -> HttpResponse:
         return render(request, "matches/_gone.html", {"match_id": match_id})
     if _unchanged(request, match):
         return HttpResponse(status=204)
-    return render(request, "matches/_state.html", _state_context(match, request.user))
+    return _render_state(request, match, "matches/_state.html")
 
 
 @login_required
@@ -181,11 +181,10 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
     if not request.htmx:
         if error is None:
             return redirect("match_play", match_id=match.id)
-        context = _state_context(match, request.user, error=error)
-        return render(request, "matches/play.html", context, status=status)
+        return _render_state(request, match, "matches/play.html", error, status)
     # htmx swaps only 2xx answers, so a refusal comes back as 200 with its message.
     match.refresh_from_db()
-    return render(request, "matches/_state.html", _state_context(match, request.user, error=error))
+    return _render_state(request, match, "matches/_state.html", error)
 
 
 @login_required
@@ -220,7 +219,8 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         frame = services.replay_view(match=match, user=request.user, at=at)
     except ServiceError as exc:
-        messages.error(request, services.shown(exc))
+        if exc.code != "rules_changed":  # (the match's page says why there is no replay)
+            messages.error(request, services.shown(exc))
         return redirect("match_play", match_id=match.id)
     context = {
         "match": match,
@@ -297,6 +297,27 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
         "titles": {key: rules.spec.title for key, rules in registry.games().items()},
     }
     return render(request, "matches/lobby.html", context, status=status)
+
+
+def _render_state(request: HttpRequest, match: Match, template: str, error: str | None = None,
+                  status: int = 200) -> HttpResponse:
+    """The play page or its partial; a match recorded under rules its game no longer plays
+    shows its seats, its result (or a resign button) and why it cannot be shown."""
+    try:
+        context = _state_context(match, request.user, error)
+    except ServiceError as exc:
+        if exc.code != "rules_changed":
+            raise
+        seats = list(match.seats.select_related("user", "invited").order_by("index"))
+        seat = services.seat_of(match, request.user)
+        context = {
+            "match": match, "game_title": _title(match.game), "seats": seats,
+            "state": {"seat": seat}, "unplayable": services.shown(exc),
+            "finished": match.status == FINISHED,
+            "can_resign": seat is not None and match.status != FINISHED
+            and match.created_by_id is not None,
+        }
+    return render(request, template, context, status=status)
 
 
 def _state_context(match: Match, user: Any, error: str | None = None) -> dict[str, Any]:

@@ -72,6 +72,21 @@ def toy_game() -> Iterator[Any]:
     registry._BOTS.pop(toygame.TOY_KEY, None)
 
 
+@pytest.fixture
+def revise_rules(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], int]:
+    """`revise_rules(game)`: the game plays a new rules version from now on (this test
+    only), as after a release that changed how its streams replay; that version."""
+    import dataclasses
+
+    def revise(game: str) -> int:
+        rules = get_rules(game)
+        spec = dataclasses.replace(rules.spec, rules_version=rules.spec.rules_version + 1)
+        monkeypatch.setattr(rules, "spec", spec)
+        return spec.rules_version
+
+    return revise
+
+
 def _make_user(django_user_model: Any, username: str, **extra: Any) -> Any:
     return django_user_model.objects.create_user(username=username, password=PASSWORD, **extra)
 

@@ -617,6 +617,34 @@ def test_round_scores_of_a_game_scored_by_rounds_are_projected_as_it_goes(
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_rebuild_keeps_the_round_scores_of_a_match_under_earlier_rules(
+        organizer: Any, revise_rules: Any) -> None:
+    """Its stream cannot be replayed any more: its rows stay as they were projected when it
+    was played, and the matches under today's rules are rebuilt as ever."""
+    from league.models import RoundScore
+
+    def bots_match() -> Match:
+        return match_services.create_match(
+            game="ultimate_showdown", options={}, created_by=organizer,
+            seats=[{"bot": "heuristic"}, {"bot": "random"}, {"bot": "random"}])
+
+    def rows(match: Match) -> list[tuple[int, int, int]]:
+        return sorted(RoundScore.objects.filter(match=match).values_list(
+            "seat", "round", "points"))
+
+    old = bots_match()
+    projected = rows(old)
+    assert len(projected) == 3 * 5
+    revise_rules("ultimate_showdown")
+    new = bots_match()
+    assert len(rows(new)) == 3 * 5
+    RoundScore.objects.filter(match=new).delete()
+    counts = projections.rebuild_all()
+    assert rows(old) == projected and len(rows(new)) == 3 * 5
+    assert counts["matches kept as played under earlier rules"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
 def test_heats_of_a_multi_seat_game_run_to_their_end(organizer: Any) -> None:
     """Free-for-all heats: nine bots in pods of three, winners to a final pod."""
     event = events.create_event(name="Prediction night", game="ultimate_showdown",

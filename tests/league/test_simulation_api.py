@@ -140,7 +140,8 @@ def test_the_logs_download_as_json_lines(organizer_api: APIClient,
     assert response.status_code == 200 and response["Content-Type"] == "application/x-ndjson"
     rows = [json.loads(line) for line in b"".join(response.streaming_content).splitlines()]
     assert [row["match"] for row in rows] == list(range(6))
-    assert set(rows[0]) == {"match", "seed", "options", "placements", "events"}
+    assert set(rows[0]) == {"match", "seed", "options", "rules_version", "placements",
+                            "events"}
     without = organizer_api.post(URL, BODY, format="json").json()["id"]
     response = organizer_api.get(f"{URL}{without}/logs/")
     assert response.status_code == 404 and response.json()["code"] == "no_logs"

@@ -373,3 +373,30 @@ def test_a_page_left_open_on_a_match_its_last_player_left_says_so_and_stops_poll
     assert polled.status_code == 200 and 'id="match-state"' in body
     assert f"Match #{match.id} is gone" in body and "hx-get" not in body
     assert f'href="{reverse("lobby")}"' in body
+
+
+def test_a_match_recorded_under_earlier_rules_says_why_it_cannot_be_shown_and_can_be_resigned(
+        alice_client: Client, pages: Any, revise_rules: Any) -> None:
+    match = pages.quick_play(alice_client)
+    revise_rules(match.game)
+    services.clear_state_cache()
+    play = reverse("match_play", args=[match.id])
+    response = alice_client.get(play)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "cannot replay it" in page and "(rules_changed)" in page
+    assert "every 2s" not in page  # nothing to poll for
+    assert ">Resign<" in page and '<section class="log">' not in page
+    assert "(rules_changed)" in pages.state(alice_client, match).content.decode()
+    acted = pages.act(alice_client, match, '{"type": "play"}', "a-key")
+    assert acted.status_code == 200 and "(rules_changed)" in acted.content.decode()
+    # The replay sends the player back to the page that says why, and says it once.
+    replay = alice_client.get(reverse("match_replay", args=[match.id]), follow=True)
+    assert replay.redirect_chain[-1][0] == play
+    assert replay.content.decode().count("(rules_changed)") == 1
+
+    alice_client.post(reverse("match_resign", args=[match.id]), {"confirmed": "yes"})
+    match.refresh_from_db()
+    page = alice_client.get(play).content.decode()
+    assert match.status == "finished" and "Its result stands." in page
+    assert html.escape(match.result["summary"]) in page and ">Resign<" not in page
