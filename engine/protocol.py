@@ -251,6 +251,8 @@ class Rules(Protocol[S]):
     def narrate(self, state_before: S, event: Event) -> list[str]: ...
     def result(self, state: S) -> Result | None: ...
     def determinize(self, state: S, seat: int, rng: random.Random) -> S: ...
+    def seat_picks(self, options: Mapping[str, Any]) -> dict[str, dict[str, str]]: ...
+    def seat_entries(self, options: Mapping[str, Any], n_seats: int) -> dict[str, list[Any]]: ...
 
 
 class BaseRules(Generic[S]):
@@ -289,6 +291,20 @@ class BaseRules(Generic[S]):
 
     def determinize(self, state: S, seat: int, rng: random.Random) -> S:
         raise NotImplementedError
+
+    def seat_picks(self, options: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+        """The options of one entry per seat whose entry a player may pick for their own
+        seat in matches of these `options` (an Event's entrant brings its Competitor), each
+        with the values one seat may take and their names. None by default."""
+        return {}
+
+    def seat_entries(self, options: Mapping[str, Any], n_seats: int) -> dict[str, list[Any]]:
+        """Each pickable option's entry for every seat of an `n_seats` table, as `start`
+        reads `options`: what a seat plays unless its player picks another. An option
+        that does not name every seat is left out (nobody's pick can take a place in it)."""
+        resolved = self.spec.resolve_options(options)
+        return {name: list(resolved[name]) for name in self.seat_picks(options)
+                if isinstance(resolved[name], list) and len(resolved[name]) == n_seats}
 
     # -- shared ---------------------------------------------------------------------
     def is_legal(self, state: S, seat: int, action: JSON) -> bool:

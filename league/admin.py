@@ -214,7 +214,7 @@ class EventRecordAdmin(ReadOnlyAdmin):
 
 @admin.register(Entrant)
 class EntrantAdmin(ReadOnlyAdmin):
-    list_display = ["name", "event", "key", "seed", "player", "team", "bot", "withdrawn"]
+    list_display = ["name", "event", "key", "seed", "player", "team", "bot", "picks", "withdrawn"]
     list_filter = ["withdrawn"]
     search_fields = ["name", "event__name"]
 

@@ -35,7 +35,7 @@ from league.models import (
     Standing,
     Team,
 )
-from league.permissions import EVENT, SEASON, STAFF, LeaguePermission
+from league.permissions import ENTRANT, EVENT, SEASON, STAFF, LeaguePermission
 from league.serializers import (
     BracketPairingSerializer,
     CorrectionSerializer,
@@ -48,6 +48,7 @@ from league.serializers import (
     LeagueEventSerializer,
     MatchHistoryQuerySerializer,
     PairingsSerializer,
+    PicksSerializer,
     PlayedMatchSerializer,
     PlayerQuerySerializer,
     PlayerSerializer,
@@ -176,7 +177,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
 
     serializer_class = LeagueEventSerializer
     organizer_scopes = {
-        "create": SEASON, "showdown": SEASON, "entrants": EVENT, "withdraw": EVENT, "seed": EVENT, "start": EVENT,
+        "create": SEASON, "showdown": SEASON, "entrants": EVENT, "picks": ENTRANT, "withdraw": EVENT, "seed": EVENT, "start": EVENT,
         "pairings": EVENT, "release": EVENT, "forfeit": EVENT, "seat_to_bot": EVENT,
         "corrections": EVENT,
     }
@@ -261,6 +262,22 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         entrant = events.add_entrant(event=event, by=request.user,
                                      **self.body(EntrantCreateSerializer))
         return Response(EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="Say what an entrant brings to its seats",
+                   description="Its organizers, the player or a member of the team; from "
+                               "the entrant's next match on (a match made keeps its "
+                               "options). Empty `picks` go back to the Event's options. "
+                               "Refusals: no_picks, bad_picks, picks_need_every_seat, the "
+                               "game's own (bad_option), not_your_entrant, "
+                               "unknown_entrant, event_finished, stale_seq.",
+                   parameters=[KEY], request=PicksSerializer,
+                   responses={200: EntrantSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"], url_path=r"entrants/(?P<key>[^/.]+)/picks")
+    def picks(self, request: Request, pk: str, key: str) -> Response:
+        event = self.get_object()
+        entrant = events.pick(event=event, by=request.user, key=key,
+                              **self.body(PicksSerializer))
+        return Response(EntrantSerializer(entrant).data)
 
     @extend_schema(summary="Withdraw an entrant", parameters=[KEY],
                    request=EventWriteSerializer,

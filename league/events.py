@@ -291,17 +291,18 @@ def _append(event: Event, kind: str, payload: dict[str, Any], actor: Any) -> Eve
 
 def _locked(event: Event, expected_seq: int | None = None) -> Event:
     """The Event's row, locked. With `expected_seq` (the record the organizer's page or
-    client last read), refused (409 stale_seq) if an organizer's action was written since
-    (the same action sent twice, or another organizer's), or a drawn match was replaced by
-    a replay (an action naming its pairing would reach a match the reader never saw). What
-    else the Event writes by itself meanwhile (matches made, results coming in) does not
-    make a page stale."""
+    client last read), refused (409 stale_seq) if a person's action was written since
+    (the same action sent twice, another organizer's, an entrant's picks), or a drawn match
+    was replaced by a replay (an action naming its pairing would reach a match the reader
+    never saw). What else the Event writes by itself meanwhile (matches made, results
+    coming in) does not make a page stale."""
     locked = Event.objects.select_for_update().get(pk=event.pk)
     if expected_seq is not None and (expected_seq > locked.seq or locked.records.filter(
             Q(actor__isnull=False) | Q(kind=Kind.MATCH_DRAWN), seq__gt=expected_seq).exists()):
         raise LeagueError("stale_seq", f"The Event changed since it was read at record "
-                          f"{expected_seq} (it is at {locked.seq}): an organizer acted, or a "
-                          "drawn match is being played again. Check it and try again.", 409)
+                          f"{expected_seq} (it is at {locked.seq}): an organizer or an "
+                          "entrant acted, or a drawn match is being played again. Check it "
+                          "and try again.", 409)
     return locked
 
 
@@ -333,6 +334,8 @@ def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replay
             out.order.append(p["key"])
             if out.state is not None:
                 out.state = fmt.add_entrant(out.state, p["key"])
+        elif row.kind == Kind.ENTRANT_PICKED:
+            out.entrants[p["key"]]["picks"] = p["picks"]
         elif row.kind == Kind.ENTRANT_WITHDRAWN:
             out.entrants[p["key"]]["withdrawn"] = True
             if out.state is None:
@@ -366,18 +369,22 @@ def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replay
 
 def add_entrant(*, event: Event, by: Any, player: str | None = None, team: str | None = None,
                 bot: str | None = None, name: str | None = None,
+                picks: dict[str, Any] | None = None,
                 expected_seq: int | None = None) -> Entrant:
-    """Register a player (by username), a team (by name) or a bot; late entries where the
-    format takes them."""
+    """Register a player (by username), a team (by name) or a bot, with what it brings to
+    its seats (`picks`, see `check_picks`); late entries where the format takes them."""
     _require(can_organize(event, by))
     if sum(x is not None for x in (player, team, bot)) != 1:
         raise LeagueError("bad_entrant", "An entrant is one player, one team or one bot.")
+    checked = check_picks(event, picks)
     with transaction.atomic():
         event = _locked(event, expected_seq)
         if event.status == Event.Status.FINISHED:
             raise LeagueError("event_finished", "The Event is over.", 409)
         done = replay(event)
         payload = _entrant_payload(event, player, team, bot, name)
+        if checked:
+            payload["picks"] = checked
         active = [e for e in done.entrants.values() if not e["withdrawn"]]
         if any(_same_entrant(e, payload) for e in active):
             raise LeagueError("entrant_twice", f"{payload['name']} is already entered.", 409)
@@ -426,6 +433,96 @@ def _entrant_payload(event: Event, player: str | None, team: str | None, bot: st
         raise LeagueError("unknown_bot", f"{event.game} has no bot called {bot!r}.")
     return {"name": name or _free_bot_name(event, bot), "player": None, "team": None,
             "bot": bot}
+
+
+# -- what an entrant brings to its seats ------------------------------------------------
+
+def may_pick(event: Event, user: Any, entrants: dict[str, dict[str, Any]]) -> set[str]:
+    """The keys of the `entrants` whose picks `user` may say: all for the Event's
+    organizers, else the user's own entry and their teams'."""
+    if can_organize(event, user):
+        return set(entrants)
+    if not (user and user.is_authenticated):
+        return set()
+    players = set(Player.objects.filter(user=user).values_list("pk", flat=True))
+    teams = set(Team.objects.filter(members__user=user).values_list("pk", flat=True))
+    return {key for key, entrant in entrants.items()
+            if entrant["player"] in players or entrant["team"] in teams}
+
+
+def check_picks(event: Event, picks: Any) -> dict[str, str]:
+    """An entrant's picks, checked: each names a per-seat option this Event's matches let
+    a seat pick (`Rules.seat_picks`: The Supershow's Competitor, Superstar Showdown's
+    Superstar) and one of its values, and a match must start with them in any seat of any
+    table the Event may deal. Empty (or None): the entrant plays what the Event's options
+    give its seat."""
+    if picks is None or picks == {}:
+        return {}
+    rules = _check_game(event.game)
+    offered = rules.seat_picks(event.match_options)
+    if not isinstance(picks, dict):
+        raise LeagueError("bad_picks", "Picks are an object: {option: value}.")
+    if not offered:
+        raise LeagueError("no_picks", "Nothing is picked seat by seat in this Event's "
+                                      "matches (a Birdcage or a Superstar Showdown Event "
+                                      "drafts its characters).")
+    for option, value in picks.items():
+        if option not in offered:
+            raise LeagueError("bad_picks", f"{option!r} cannot be picked here; "
+                                           f"{sorted(offered)} can.")
+        if not isinstance(value, str) or value not in offered[option]:
+            raise LeagueError("bad_picks", f"{value!r} is not one of the {option}: "
+                                           f"{sorted(offered[option])}.")
+    for n_seats in _table_sizes(event.format_options, rules.spec):
+        for seat in range(n_seats):
+            seats: list[dict[str, Any]] = [{} for _ in range(n_seats)]
+            seats[seat] = picks
+            try:
+                rules.start(with_picks(rules, event.match_options, seats), n_seats)
+            except IllegalAction as exc:
+                raise LeagueError(exc.code, f"{exc.message} (with these picks in seat "
+                                            f"{seat + 1} of {n_seats})") from None
+    return dict(picks)
+
+
+def with_picks(rules: Any, options: dict[str, Any],
+               seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """A match's `options` with each seat's picks in place of that seat's entry."""
+    chosen = dict(options)
+    entries = rules.seat_entries(options, len(seats))
+    for option in rules.seat_picks(options):
+        if not any(option in picks for picks in seats):
+            continue
+        if option not in entries:
+            raise LeagueError("picks_need_every_seat", f"This Event's {option!r} option does "
+                              f"not name an entry for each of {len(seats)} seats, so a pick "
+                              "cannot take one's place: its organizer names them seat by "
+                              "seat.")
+        chosen[option] = [picks.get(option, entry)
+                          for picks, entry in zip(seats, entries[option], strict=True)]
+    return chosen
+
+
+def pick(*, event: Event, by: Any, key: str, picks: dict[str, Any] | None,
+         expected_seq: int | None = None) -> Entrant:
+    """Say what an entrant brings to its seats from its next match on (its organizers, the
+    player or a member of the team); empty picks go back to the Event's options."""
+    with transaction.atomic():
+        event = _locked(event, expected_seq)
+        entrant = replay(event).entrants.get(key)
+        if entrant is None or entrant["withdrawn"]:
+            raise LeagueError("unknown_entrant", f"No active entrant {key!r}.", 404)
+        if not may_pick(event, by, {key: entrant}):
+            raise LeagueError("not_your_entrant", "Only the entrant (the player, a member of "
+                                                  "the team) or an organizer may pick for it.",
+                              403)
+        if event.status == Event.Status.FINISHED:
+            raise LeagueError("event_finished", "The Event is over.", 409)
+        checked = check_picks(event, picks)
+        if checked != entrant.get("picks", {}):
+            _append(event, Kind.ENTRANT_PICKED, {"key": key, "picks": checked}, by)
+            _after_change(event)
+    return Entrant.objects.get(event=event, key=key)
 
 
 def _free_bot_name(event: Event, bot: str) -> str:
@@ -656,8 +753,9 @@ def _table(event: Event, done: Replayed, entrants: list[str]
     elsewhere an entrant takes one seat.
     """
     if not showdown.is_event(event.game, event.match_options) or len(entrants) != 2:
+        picks = [done.entrants[k].get("picks", {}) for k in entrants]
         return ([_seat_for(done.entrants[k]) for k in entrants], list(entrants),
-                dict(event.match_options))
+                with_picks(_check_game(event.game), dict(event.match_options), picks))
     red, blue = (_side_seats(done.entrants[k]) for k in entrants)
     try:
         table = showdown.seat_sides(red, blue)

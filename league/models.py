@@ -142,6 +142,7 @@ class EventRecord(models.Model):
     class Kind(models.TextChoices):
         ENTRANT_ADDED = "entrant_added"
         ENTRANT_WITHDRAWN = "entrant_withdrawn"
+        ENTRANT_PICKED = "entrant_picked"  # what the entrant brings to its seat (a Competitor)
         SEEDED = "seeded"
         STARTED = "started"
         PAIRED_BY_HAND = "paired_by_hand"
@@ -202,6 +203,9 @@ class Entrant(models.Model):
     bot = models.CharField(max_length=64, blank=True)
     seed = models.PositiveIntegerField(null=True, blank=True)
     withdrawn = models.BooleanField(default=False)
+    # What it brings to each of its seats: an entry of a per-seat match option by option
+    # name ({"competitors": "ox_valdane"}), where the game offers one (Rules.seat_picks).
+    picks = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["event", "seed", "key"]

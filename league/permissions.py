@@ -17,6 +17,7 @@ from league.events import can_organize, can_organize_any
 STAFF = "staff"  # staff only (seasons, teams)
 SEASON = "season"  # staff or an organizer of some season; the service checks which one
 EVENT = "event"  # the Event's organizers (staff, its own, its season's), per object
+ENTRANT = "entrant"  # anyone signed in; the service lets organizers and the entrant's people
 
 MESSAGES = {
     STAFF: "Only staff may do that.",
@@ -44,7 +45,7 @@ class LeaguePermission(BasePermission):
             return bool(user.is_staff)
         if scope == SEASON:
             return can_organize_any(user)
-        return scope == EVENT  # decided per object; an undeclared write is refused
+        return scope in (EVENT, ENTRANT)  # decided per object; an undeclared write is refused
 
     def has_object_permission(self, request: Any, view: Any, obj: Any) -> bool:
         if request.method in SAFE_METHODS or self._scope(view) != EVENT:

@@ -55,6 +55,7 @@ def refresh_event(event: Event) -> None:
         key: Entrant.objects.create(
             event=event, key=key, name=e["name"], player_id=e["player"], team_id=e["team"],
             bot=e["bot"], seed=seeds.get(key), withdrawn=e["withdrawn"],
+            picks=e.get("picks", {}),
         )
         for key, e in done.entrants.items()
     }

@@ -87,7 +87,7 @@ class SeasonStandingSerializer(serializers.ModelSerializer):
 class EntrantSerializer(serializers.ModelSerializer):
     class Meta:
         model = Entrant
-        fields = ["key", "name", "player", "team", "bot", "seed", "withdrawn"]
+        fields = ["key", "name", "player", "team", "bot", "seed", "withdrawn", "picks"]
         read_only_fields = fields
 
 
@@ -147,14 +147,21 @@ class EventQuerySerializer(serializers.Serializer):
     status = EventStatusField(required=False)
 
 
+PICKS_HELP = ("What the entrant brings to each of its seats, {option: value}: The "
+              "Supershow's {\"competitors\": key} or Superstar Showdown's "
+              "{\"superstars\": key}, one of the game's keys; where the Event's matches "
+              "let a seat pick (not a Birdcage, not a Superstar Showdown Event).")
+
+
 class EventWriteSerializer(serializers.Serializer):
     """What every organizer action on an Event may send: the Event's seq as last read."""
 
     expected_seq = serializers.IntegerField(
         min_value=0, required=False, allow_null=True,
         help_text="The Event's `seq` as the client last read it: the action is refused "
-                  "(409 stale_seq) if an organizer's action was written since, or a drawn "
-                  "match was replaced by a replay (a pairing then names another match); "
+                  "(409 stale_seq) if an organizer's action (or an entrant's picks) was "
+                  "written since, or a drawn match was replaced by a replay (a pairing then "
+                  "names another match); "
                   "results and matches the Event writes otherwise do not count. A client "
                   "that sends it never applies an action twice, nor on top of another "
                   "organizer's change.")
@@ -169,6 +176,11 @@ class EntrantCreateSerializer(EventWriteSerializer):
     name = serializers.CharField(default=None, allow_null=True, max_length=100,
                                  help_text="The name shown in the bracket (default: the "
                                            "player's, team's or bot's).")
+    picks = serializers.DictField(default=None, allow_null=True, help_text=PICKS_HELP)
+
+
+class PicksSerializer(EventWriteSerializer):
+    picks = serializers.DictField(allow_null=True, help_text=PICKS_HELP)
 
 
 class ShowdownEventCreateSerializer(serializers.Serializer):

@@ -12,6 +12,7 @@ urlpatterns = [
     path("seasons/<int:season_id>/", views.season, name="season"),
     path("events/<int:event_id>/", views.event, name="event"),
     path("events/<int:event_id>/results/", views.event_results, name="event_results"),
+    path("events/<int:event_id>/picks/", views.event_pick, name="event_pick"),
     path("events/<int:event_id>/ranking-points/", views.event_ranking, name="event_ranking"),
     path("players/<int:player_id>/", views.player, name="player"),
     # Organizers.

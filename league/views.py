@@ -164,7 +164,53 @@ def event(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("season"), pk=event_id)
     context = {**_results_context(event), **_ranking_context(event)}
     context["can_organize"] = events.can_organize(event, request.user)
+    context["picks"] = _picks_context(event, request.user)
     return render(request, "league/event.html", context)
+
+
+def _picks_context(event: Event, user: Any) -> dict[str, Any] | None:
+    """What each entrant brings to its seats (its Competitor), and a form for those the
+    user may pick for; None where the Event's matches let no seat pick."""
+    offered = registry.get_rules(event.game).seat_picks(event.match_options)
+    if not offered:
+        return None
+    active = {key: e for key, e in events.replay(event).entrants.items() if not e["withdrawn"]}
+    mine = events.may_pick(event, user, active) if event.status != Event.Status.FINISHED \
+        else set()
+    rows = []
+    for key, entrant in active.items():
+        chosen = entrant.get("picks", {})
+        rows.append({
+            "key": key, "name": entrant["name"],
+            "shown": ", ".join(offered[o][v] for o, v in chosen.items() if v in offered[o])
+            or "what the Event gives its seat",
+            "can_pick": key in mine,
+            "fields": [{"name": option, "label": option.removesuffix("s").capitalize(),
+                        "choices": [(value, label, chosen.get(option) == value)
+                                    for value, label in values.items()]}
+                       for option, values in offered.items()],
+        })
+    return {"rows": rows}
+
+
+@login_required
+@require_POST
+def event_pick(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Say what an entrant brings to its seats (its organizers, the player, a member of
+    the team); a blank choice goes back to the Event's options."""
+    event = get_object_or_404(Event, pk=event_id)
+    offered = registry.get_rules(event.game).seat_picks(event.match_options)
+    picks = {option: request.POST[f"pick_{option}"] for option in offered
+             if request.POST.get(f"pick_{option}")}
+    try:
+        # No seq: picks sent twice are one pick, and others' acts do not make them stale.
+        entrant = events.pick(event=event, by=request.user, key=request.POST.get("key", ""),
+                              picks=picks)
+    except LeagueError as exc:
+        messages.error(request, match_services.shown(exc))
+    else:
+        messages.success(request, f"{entrant.name} brings that from its next match on.")
+    return redirect(reverse("league:event", args=[event.pk]) + "#picks")
 
 
 @login_required

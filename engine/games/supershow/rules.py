@@ -119,6 +119,18 @@ def gimmicks(s: State, seat: int) -> list[Gimmick]:
     return [CATALOG.competitors[k].gimmick for k in keys if k]
 
 
+def _seat_competitors(comps: Any, match_type: str, n_seats: int) -> Any:
+    """The `competitors` option as a table of `n_seats` plays it: the default pair at a
+    bigger table is the first Competitors of the catalogue (single ones in a Handicap
+    match, SH-082)."""
+    if comps == list(DEFAULT_COMPETITORS) and n_seats > 2:
+        pool = sorted(CATALOG.competitors)
+        if match_type == "handicap":
+            pool = [k for k in pool if CATALOG.competitors[k].kind == "single"]
+        return pool[:n_seats]
+    return comps
+
+
 def _ringside(value: Any, comps: Sequence[str], kind: str) -> tuple[str | None, ...]:
     """SH-128/129: per seat null or a Competitor other than its own, of the kind allowed."""
     if value is None:
@@ -202,6 +214,21 @@ class SupershowRules(BaseRules[State]):
     spec = SPEC
 
     # -- setup -------------------------------------------------------------------------
+    def seat_picks(self, options: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+        """A player brings their own Competitor, but to a Birdcage (it drafts them)."""
+        if MATCH_TYPES[self.spec.resolve_options(options)["match_type"]].birdcage:
+            return {}
+        return {"competitors": {key: comp.name for key, comp
+                                in sorted(CATALOG.competitors.items())}}
+
+    def seat_entries(self, options: Mapping[str, Any], n_seats: int) -> dict[str, list[Any]]:
+        resolved = self.spec.resolve_options(options)
+        if not self.seat_picks(resolved):
+            return {}
+        comps = _seat_competitors(resolved["competitors"], resolved["match_type"], n_seats)
+        return {"competitors": list(comps)} if isinstance(comps, list | tuple) \
+            and len(comps) == n_seats else {}
+
     def start(self, options: Mapping[str, Any], n_seats: int) -> State:
         """Competitors face up; each deck waits for its shuffle (SH-001/002)."""
         self.spec.check_seats(n_seats)
@@ -214,12 +241,7 @@ class SupershowRules(BaseRules[State]):
                                 f"A {mtype.key} match takes {takes} seats, not {n_seats}.")
         if mtype.birdcage:
             return self._start_birdcage(resolved, n_seats)
-        comps = resolved["competitors"]
-        if comps == list(DEFAULT_COMPETITORS) and n_seats > 2:
-            pool = sorted(CATALOG.competitors)
-            if mtype.key == "handicap":  # SH-082: three single Competitors
-                pool = [k for k in pool if CATALOG.competitors[k].kind == "single"]
-            comps = pool[:n_seats]
+        comps = _seat_competitors(resolved["competitors"], mtype.key, n_seats)
         if (not isinstance(comps, list | tuple) or len(comps) != n_seats
                 or not all(isinstance(k, str) and k in CATALOG.competitors for k in comps)):
             raise IllegalAction("bad_option", f"Option 'competitors' must list {n_seats} of "

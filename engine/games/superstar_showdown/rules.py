@@ -162,6 +162,12 @@ class SuperstarShowdownRules(BaseRules[State]):
     spec = SPEC
 
     # -- setup -------------------------------------------------------------------------
+    def seat_picks(self, options: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+        """A player brings their own Superstar to a Core Rules match; an Event drafts them."""
+        if self.spec.resolve_options(options)["event"] is not None:
+            return {}
+        return {"superstars": {key: star.name for key, star in sorted(ROSTER.items())}}
+
     def start(self, options: Mapping[str, Any], n_seats: int) -> State:
         """Both Superstars on their stars; the decks wait for their opening shuffles."""
         self.spec.check_seats(n_seats)

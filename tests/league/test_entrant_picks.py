@@ -1,0 +1,259 @@
+"""What an entrant brings to its seats: its own Competitor (The Supershow) or Superstar
+(Superstar Showdown), in every match the Event makes for it, from its next match on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from engine import registry
+from league import events, projections
+from league.events import LeagueError
+from league.models import Entrant, Event, EventMatch
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+VELVET = {"competitors": "velvet_vendetta"}
+KABOOM = {"competitors": "kid_kaboom"}
+
+
+def supershow_event(by: Any, **match_options: Any) -> Event:
+    return events.create_event(name="Supershow night", game="supershow", format="round_robin",
+                               by=by, match_options=match_options)
+
+
+def birdcage_event(by: Any) -> Event:
+    return events.create_event(name="Cage night", game="supershow", format="heats", by=by,
+                               format_options={"pod_size": 6, "min_pod_size": 3, "advance": 1},
+                               match_options={"match_type": "birdcage"})
+
+
+def refused(call: Any) -> LeagueError:
+    with pytest.raises(LeagueError) as caught:
+        call()
+    return caught.value
+
+
+def competitors_by_entrant(link: EventMatch) -> dict[str, str]:
+    match = Match.objects.get(pk=link.match_id)
+    return {key: match.options["competitors"][link.seats_of(key)[0]] for key in link.entrants}
+
+
+def test_each_entrant_plays_its_own_competitor_and_the_others_what_their_seat_gives(
+        organizer: Any, player: Any, player2: Any) -> None:
+    event = supershow_event(organizer)
+    alice = events.add_entrant(event=event, by=organizer, player=player.username, picks=VELVET)
+    bruno = events.add_entrant(event=event, by=organizer, player=player2.username)
+    bots = [events.add_entrant(event=event, by=organizer, bot=name).key
+            for name in ("heuristic", "random")]
+    events.pick(event=event, by=player2, key=bruno.key, picks=KABOOM)
+    events.start_event(event=event, by=organizer)
+    chosen: dict[str, str] = {}
+    seats: dict[str, int] = {}
+    for link in EventMatch.objects.filter(event=event):  # the first round: everyone plays
+        chosen |= competitors_by_entrant(link)
+        seats |= {key: link.seats_of(key)[0] for key in link.entrants}
+    assert chosen[alice.key] == "velvet_vendetta" and chosen[bruno.key] == "kid_kaboom"
+    default = ["ox_valdane", "mira_quickstep"]  # the Event's options, seat by seat
+    assert [chosen[key] for key in bots] == [default[seats[key]] for key in bots]
+    rules = registry.get_rules("supershow")
+    assert events.with_picks(rules, event.match_options, [{}, VELVET])["competitors"] == [
+        "ox_valdane", "velvet_vendetta"]
+    assert Entrant.objects.get(event=event, key=alice.key).picks == VELVET
+
+
+def test_a_pick_counts_from_the_next_match_and_an_empty_one_goes_back_to_the_events(
+        organizer: Any, player: Any) -> None:
+    event = supershow_event(organizer)
+    alice = events.add_entrant(event=event, by=organizer, player=player.username)
+    events.add_entrant(event=event, by=organizer, bot="random")
+    events.add_entrant(event=event, by=organizer, bot="heuristic")
+    events.start_event(event=event, by=organizer)  # three entrants: one match a round
+
+    def play_round() -> EventMatch:
+        """Forfeit the live match for its second seat; the next round's match."""
+        link = EventMatch.objects.get(event=event, match__status="active")
+        events.forfeit(event=event, by=organizer, pairing=link.pairing,
+                       entrant=link.entrants[1])
+        events.record_match_result(match=Match.objects.get(pk=link.match_id))
+        return EventMatch.objects.get(event=event, match__status="active")
+
+    events.pick(event=event, by=player, key=alice.key, picks=VELVET)
+    seq = event.records.count()
+    events.pick(event=event, by=player, key=alice.key, picks=dict(VELVET))
+    assert event.records.count() == seq  # the same picks again write nothing
+    second = play_round()
+    assert competitors_by_entrant(second)[alice.key] == "velvet_vendetta"
+    events.pick(event=event, by=player, key=alice.key, picks=KABOOM)
+    assert competitors_by_entrant(second)[alice.key] == "velvet_vendetta"  # made: kept
+    third = play_round()
+    assert competitors_by_entrant(third)[alice.key] == "kid_kaboom"
+    events.pick(event=event, by=player, key=alice.key, picks={})
+    assert Entrant.objects.get(event=event, key=alice.key).picks == {}
+    projections.rebuild_all()
+    assert Entrant.objects.get(event=event, key=alice.key).picks == {}
+    assert [r.payload["picks"] for r in event.records.filter(kind="entrant_picked")] == [
+        VELVET, KABOOM, {}]
+
+
+def test_the_player_a_team_member_and_organizers_may_pick_nobody_else(
+        organizer: Any, player: Any, player2: Any, outsider: Any) -> None:
+    event = supershow_event(organizer)
+    alice = events.add_entrant(event=event, by=organizer, player=player.username)
+    team = events.create_team(name="Harbour Lights", members=[player2.username], by=organizer)
+    crew = events.add_entrant(event=event, by=organizer, team=team.name)
+    assert events.pick(event=event, by=player, key=alice.key, picks=VELVET).picks == VELVET
+    assert events.pick(event=event, by=player2, key=crew.key, picks=KABOOM).picks == KABOOM
+    assert events.pick(event=event, by=organizer, key=alice.key, picks=KABOOM).picks == KABOOM
+    for who, key in ((outsider, alice.key), (player, crew.key), (player2, alice.key)):
+        exc = refused(lambda who=who, key=key: events.pick(event=event, by=who, key=key,
+                                                          picks=VELVET))
+        assert (exc.code, exc.status) == ("not_your_entrant", 403)
+    exc = refused(lambda: events.pick(event=event, by=organizer, key="e9", picks=VELVET))
+    assert (exc.code, exc.status) == ("unknown_entrant", 404)
+
+
+@pytest.mark.parametrize(("picks", "code"), [
+    ({"decks": "velvet_vendetta"}, "bad_picks"),
+    ({"competitors": "nobody"}, "bad_picks"),
+    ({"competitors": ["velvet_vendetta"]}, "bad_picks"),
+    (["velvet_vendetta"], "bad_picks"),
+])
+def test_a_pick_the_events_matches_cannot_take_is_refused_and_nothing_is_written(
+        organizer: Any, player: Any, picks: Any, code: str) -> None:
+    event = supershow_event(organizer)
+    alice = events.add_entrant(event=event, by=organizer, player=player.username)
+    seq = event.records.count()
+    assert refused(lambda: events.pick(event=event, by=player, key=alice.key,
+                                       picks=picks)).code == code
+    assert refused(lambda: events.add_entrant(event=event, by=organizer, bot="random",
+                                              picks=picks)).code == code
+    assert event.records.count() == seq
+
+
+def test_a_pick_is_tried_in_every_seat_against_the_events_options(
+        organizer: Any, player: Any) -> None:
+    """The Special Guest Referee stands outside the match (SH-126): nobody may bring them."""
+    event = supershow_event(organizer, referee="velvet_vendetta")
+    alice = events.add_entrant(event=event, by=organizer, player=player.username)
+    exc = refused(lambda: events.pick(event=event, by=player, key=alice.key, picks=VELVET))
+    assert "(with these picks in seat 1 of 2)" in exc.detail
+    assert events.pick(event=event, by=player, key=alice.key, picks=KABOOM).picks == KABOOM
+
+
+@pytest.mark.parametrize("game", ["supershow", "royal_rumble"])
+def test_where_the_matches_let_no_seat_pick_a_pick_is_refused(
+        organizer: Any, player: Any, game: str) -> None:
+    """A Birdcage drafts its Competitors; Royal Rumble deals its Legends."""
+    event = birdcage_event(organizer) if game == "supershow" else events.create_event(
+        name="No picks", game=game, format="round_robin", by=organizer)
+    alice = events.add_entrant(event=event, by=organizer, player=player.username)
+    assert refused(lambda: events.pick(event=event, by=player, key=alice.key,
+                                       picks=VELVET)).code == "no_picks"
+
+
+def test_a_superstar_showdown_entrant_brings_its_superstar_but_not_to_a_showdown_event(
+        organizer: Any, player: Any) -> None:
+    event = events.create_event(name="Core night", game="superstar_showdown",
+                                format="single_elimination", by=organizer)
+    alice = events.add_entrant(event=event, by=organizer, player=player.username,
+                               picks={"superstars": "blaze"})
+    events.add_entrant(event=event, by=organizer, bot="heuristic")
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    stars = Match.objects.get(pk=link.match_id).options["superstars"]
+    assert stars[link.seats_of(alice.key)[0]] == "blaze"
+    series = events.create_showdown_event(by=organizer, preset="smackdown")
+    red = events.add_entrant(event=series, by=organizer, player=player.username)
+    assert refused(lambda: events.pick(event=series, by=player, key=red.key, picks={
+        "superstars": "blaze"})).code == "no_picks"
+
+
+def test_an_option_that_does_not_name_every_seat_takes_no_pick() -> None:
+    class Rules:
+        def seat_picks(self, options: Any) -> dict[str, dict[str, str]]:
+            return {"characters": {"a": "A", "b": "B"}}
+
+        def seat_entries(self, options: Any, n_seats: int) -> dict[str, list[Any]]:
+            return {}  # the option holds two entries; the table has three seats
+
+    assert events.with_picks(Rules(), {"characters": ["a", "b"]}, [{}, {}, {}]) == {
+        "characters": ["a", "b"]}
+    with pytest.raises(LeagueError) as caught:
+        events.with_picks(Rules(), {"characters": ["a", "b"]}, [{}, {"characters": "b"}, {}])
+    assert caught.value.code == "picks_need_every_seat"
+
+
+# -- the API -----------------------------------------------------------------------------
+
+def test_the_api_enters_with_picks_and_lets_the_player_change_them(
+        organizer: Any, organizer_api: APIClient, player: Any, player_api: APIClient,
+        outsider_api: APIClient) -> None:
+    event = supershow_event(organizer)
+    created = organizer_api.post(f"/api/events/{event.pk}/entrants/", {
+        "player": player.username, "picks": VELVET}, format="json")
+    assert created.status_code == 201 and created.json()["picks"] == VELVET
+    key = created.json()["key"]
+    url = f"/api/events/{event.pk}/entrants/{key}/picks/"
+    answer = player_api.post(url, {"picks": KABOOM}, format="json")
+    assert answer.status_code == 200 and answer.json()["picks"] == KABOOM
+    denied = outsider_api.post(url, {"picks": VELVET}, format="json")
+    assert denied.status_code == 403 and denied.json()["code"] == "not_your_entrant"
+    bad = player_api.post(url, {"picks": {"competitors": "nobody"}}, format="json")
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_picks"
+    entrants = player_api.get(f"/api/events/{event.pk}/").json()["entrants"]
+    assert [e["picks"] for e in entrants] == [KABOOM]
+
+
+# -- the Event page ----------------------------------------------------------------------
+
+def test_the_event_page_shows_the_picks_and_a_form_for_the_players_own_entrant(
+        organizer: Any, player: Any, player2: Any, outsider: Any) -> None:
+    event = supershow_event(organizer)
+    alice = events.add_entrant(event=event, by=organizer, player=player.username)
+    events.add_entrant(event=event, by=organizer, player=player2.username, picks=KABOOM)
+    browser = Client()
+    browser.force_login(player)
+    page = browser.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert "What each entrant brings" in page and "Kid Kaboom" in page
+    assert page.count('name="pick_competitors"') == 1  # alice's own entrant only
+    assert f'name="key" value="{alice.key}"' in page
+    answer = browser.post(reverse("league:event_pick", args=[event.pk]), {
+        "key": alice.key, "pick_competitors": "velvet_vendetta"}, follow=True)
+    assert "brings that from its next match on" in answer.content.decode()
+    assert Entrant.objects.get(event=event, key=alice.key).picks == VELVET
+    answer = browser.post(reverse("league:event_pick", args=[event.pk]), {
+        "key": alice.key, "pick_competitors": "nobody"}, follow=True)
+    assert "(bad_picks)" in answer.content.decode()
+    onlooker = Client()
+    onlooker.force_login(outsider)
+    page = onlooker.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert "Velvet Vendetta" in page and 'name="pick_competitors"' not in page
+    cage = birdcage_event(organizer)
+    page = browser.get(reverse("league:event", args=[cage.pk])).content.decode()
+    assert "What each entrant brings" not in page
+
+
+def test_the_event_page_asks_who_may_pick_in_the_same_queries_for_any_field(
+        organizer: Any, player: Any, django_user_model: Any) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries(entrants: int) -> int:
+        event = supershow_event(organizer)
+        for n in range(entrants):
+            user = django_user_model.objects.create_user(username=f"p{entrants}x{n}")
+            events.add_entrant(event=event, by=organizer, player=user.username)
+        browser = Client()
+        browser.force_login(player)
+        browser.get(reverse("league:event", args=[event.pk]))  # the session, warmed
+        with CaptureQueriesContext(connection) as done:
+            assert browser.get(reverse("league:event", args=[event.pk])).status_code == 200
+        return len(done)
+
+    assert queries(2) == queries(6)
