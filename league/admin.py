@@ -34,10 +34,10 @@ from league.models import (
     Standing,
     Team,
 )
-from matches.admin import NoLookupsOn, options_masked
+from matches.admin import JoinsWhatItLists, JoinsWhatItShows, NoLookupsOn, options_masked
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(JoinsWhatItLists, admin.ModelAdmin):
     """Rows written by services only: listed and shown, never added, changed or deleted."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -50,7 +50,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class KeptByEvents(admin.ModelAdmin):
+class KeptByEvents(JoinsWhatItLists, admin.ModelAdmin):
     """Players and teams an Event entered cannot be deleted: its stream names them, and
     every replay of it would look them up. Deleting shows them as protected instead."""
 
@@ -112,7 +112,7 @@ class SeasonForm(forms.ModelForm):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(JoinsWhatItLists, admin.ModelAdmin):
     list_display = ["name", "game", "starts_on", "ends_on", "created_at"]
     list_filter = ["game"]
     search_fields = ["name"]
@@ -129,7 +129,7 @@ class SeasonAdmin(admin.ModelAdmin):
             projections.refresh_season(obj)  # the table counts by the new scoring at once
 
 
-class EventRecordInline(admin.TabularInline):
+class EventRecordInline(JoinsWhatItShows, admin.TabularInline):
     model = EventRecord
     extra = 0
     fields = ["seq", "kind", "payload", "actor", "created_at"]
@@ -165,7 +165,7 @@ class EventForm(forms.ModelForm):
 
 
 @admin.register(Event)
-class EventAdmin(NoLookupsOn, admin.ModelAdmin):
+class EventAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
     """Events are made on the dashboard (the service checks season, game, format and
     options); here their names, organizers and deadline settings may be edited. No typed
     filter reaches the match options (a staff entrant could probe the secret decks)."""

@@ -74,7 +74,7 @@ from league.serializers import (
     TeamSerializer,
     bracket_of,
 )
-from matches.models import Match, Seat
+from matches.models import SEAT_PEOPLE, Match, Seat
 from matches.serializers import ErrorSerializer
 
 
@@ -184,7 +184,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     not_found = "No such Event."
 
     def get_queryset(self) -> QuerySet[Event]:
-        found = (Event.objects.select_related("created_by")
+        found = (Event.objects.select_related("created_by", "season")
                  .prefetch_related("organizers", "entrants").order_by("-created_at", "-id"))
         if self.action != "list":
             return found
@@ -408,7 +408,7 @@ def match_history(user_id: int, *, game: str | None = None, season: int | None =
             match=OuterRef("pk"), user__username__iexact=opponent).exclude(user_id=user_id)))
     if result:
         found = found.filter(pk__in=_with_outcome(found, user_id, result))
-    return (found.select_related("event_match__event").prefetch_related("seats__user")
+    return (found.select_related("event_match__event").prefetch_related(*SEAT_PEOPLE)
             .order_by("-created_at", "-id"))
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,10 +65,28 @@ def sees_match_options(event: Event, user: Any) -> bool:
     """Whether `user` may read the Event's secret match options (the constructed decks
     every match is dealt): anyone once it is over; before, superusers and the organizers
     who hold no entry in it (one who plays would know the decks they face)."""
-    if event.status == Event.Status.FINISHED or getattr(user, "is_superuser", False):
-        return True
-    return can_organize(event, user) and not Entrant.objects.filter(event=event).filter(
-        Q(player__user=user) | Q(team__members__user=user)).exists()
+    return event.pk in match_options_readable([event], user)
+
+
+def match_options_readable(events: Sequence[Event], user: Any) -> set[int]:
+    """The ids of the `events` whose secret match options `user` may read (see
+    `sees_match_options`), for a page of Events in three queries at most."""
+    if getattr(user, "is_superuser", False):
+        return {event.pk for event in events}
+    live = [event for event in events if event.status != Event.Status.FINISHED]
+    readable = {event.pk for event in events} - {event.pk for event in live}
+    if not live or not (user and user.is_authenticated):
+        return readable
+    if user.is_staff:
+        organized = {event.pk for event in live}
+    else:
+        seasons = set(user.organized_seasons.values_list("pk", flat=True))
+        own = set(user.organized_events.filter(pk__in=[e.pk for e in live])
+                  .values_list("pk", flat=True))
+        organized = {e.pk for e in live if e.pk in own or e.season_id in seasons}
+    entered = set(Entrant.objects.filter(event__in=organized).filter(
+        Q(player__user=user) | Q(team__members__user=user)).values_list("event_id", flat=True))
+    return readable | (organized - entered)
 
 
 def _require(allowed: bool) -> None:

@@ -21,14 +21,14 @@ def on_match_finished(sender: Any, match: Match, **kwargs: Any) -> None:
 
 
 @receiver(match_sealed, dispatch_uid="league.match_sealed")
-def on_match_sealed(sender: Any, match: Match, **kwargs: Any) -> bool:
+def on_match_sealed(sender: Any, matches: list[Match], **kwargs: Any) -> set[int]:
     """Every match of an Event is dealt the Event's match options, secret decks included,
     so a match that is over keeps them (and the cards they put in its history) hidden
     until its Event is over too."""
     from league.models import Event, EventMatch
 
-    return EventMatch.objects.filter(match=match).exclude(
-        event__status=Event.Status.FINISHED).exists()
+    return set(EventMatch.objects.filter(match__in=matches).exclude(
+        event__status=Event.Status.FINISHED).values_list("match_id", flat=True))
 
 
 @receiver(match_advanced, dispatch_uid="league.match_advanced")

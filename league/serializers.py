@@ -14,7 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from league import events, formats, history
-from league.events import held_pairings, replay, sees_match_options
+from league.events import held_pairings, match_options_readable, replay, sees_match_options
 from league.models import (
     Entrant,
     Event,
@@ -91,6 +91,16 @@ class EntrantSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class LeagueEventListSerializer(serializers.ListSerializer):
+    """A page of Events: whose secret match options the caller reads is asked once."""
+
+    def to_representation(self, data: Any) -> list[Any]:
+        found = list(data.all() if hasattr(data, "all") else data)
+        user = getattr(self.context.get("request"), "user", None)
+        self.context["readable"] = match_options_readable(found, user)
+        return super().to_representation(found)
+
+
 class LeagueEventSerializer(serializers.ModelSerializer):
     """An Event as it stands: its status, format, options and entrants. A game's secret
     match options (constructed decks) read "hidden" but for those who organize the Event,
@@ -110,11 +120,13 @@ class LeagueEventSerializer(serializers.ModelSerializer):
                   "hold_rounds", "organizers", "created_by", "created_at", "updated_at",
                   "entrants"]
         read_only_fields = fields
+        list_serializer_class = LeagueEventListSerializer
 
     def get_match_options(self, event: Event) -> dict[str, Any]:
         options = dict(event.match_options or {})
+        readable = self.context.get("readable")
         user = getattr(self.context.get("request"), "user", None)
-        if sees_match_options(event, user):
+        if (event.pk in readable) if readable is not None else sees_match_options(event, user):
             return options
         return masked_options(event.game, options, set())
 

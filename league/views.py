@@ -61,7 +61,7 @@ from league.models import (
     Standing,
 )
 from matches import services as match_services
-from matches.models import Match
+from matches.models import SEAT_PEOPLE, Match
 
 View = Callable[..., HttpResponse]
 FINISHED = Match.Status.FINISHED
@@ -247,7 +247,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     for row in RatingHistory.objects.filter(player=player).order_by("game", "match_id"):
         series[titles.get(row.game, row.game)].append(row.ordinal)
     matches = list(Match.objects.filter(history.held_by(player.user_id, "seats__"))
-                   .distinct().prefetch_related("seats__user", "seats__stood_in_for")
+                   .distinct().prefetch_related(*SEAT_PEOPLE)
                    .order_by("-created_at", "-id")[:50])
     finishes = history.Finishes(matches)
     context = {

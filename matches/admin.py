@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.core.exceptions import FieldDoesNotExist
 from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
 
@@ -37,6 +38,35 @@ def options_masked(game: str, options: dict[str, Any] | None, hidden: str) -> An
         return hidden
 
 
+def _foreign_keys(model: Any, names: Any) -> list[str]:
+    """Those of `names` that are foreign keys of `model`."""
+    keys = []
+    for name in names or ():
+        try:
+            field = model._meta.get_field(name) if isinstance(name, str) else None
+        except FieldDoesNotExist:
+            continue
+        if field is not None and field.concrete and (field.many_to_one or field.one_to_one):
+            keys.append(name)
+    return keys
+
+
+class JoinsWhatItLists:
+    """A change list that loads the foreign keys it shows with its rows (on its own,
+    Django joins only those that cannot be null, and fetches the others row by row)."""
+
+    def get_list_select_related(self, request: HttpRequest) -> list[str]:
+        return _foreign_keys(self.model, self.get_list_display(request))  # type: ignore[attr-defined]
+
+
+class JoinsWhatItShows:
+    """An inline that loads the foreign keys among its fields with its rows."""
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        rows = super().get_queryset(request)  # type: ignore[misc]
+        return rows.select_related(*_foreign_keys(self.model, self.fields))  # type: ignore[attr-defined]
+
+
 class NoLookupsOn:
     """Refuses filters typed into the change list's address on these JSON fields: a live
     match's payloads or options could be probed key by key (`?payload__outcome__0=...`),
@@ -50,7 +80,7 @@ class NoLookupsOn:
         return super().lookup_allowed(lookup, value, request)  # type: ignore[misc]
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(JoinsWhatItShows, admin.TabularInline):
     extra = 0
     can_delete = False
 
@@ -86,7 +116,7 @@ class MatchEventInline(ReadOnlyInline):
 
 
 @admin.register(Match)
-class MatchAdmin(NoLookupsOn, admin.ModelAdmin):
+class MatchAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
     secret_fields = frozenset({"options"})
     list_display = ["id", "game", "rules_version", "status", "seq", "n_seats", "created_by",
                     "created_at"]
@@ -111,7 +141,7 @@ class MatchAdmin(NoLookupsOn, admin.ModelAdmin):
 
 
 @admin.register(MatchEvent)
-class MatchEventAdmin(NoLookupsOn, admin.ModelAdmin):
+class MatchEventAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
     """History is appended by the match service only; here it can only be read."""
 
     secret_fields = frozenset({"payload"})

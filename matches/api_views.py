@@ -26,7 +26,7 @@ from config.api_json import JSONParser
 from engine import registry
 from league.services import RegistrationError, register_player
 from matches import services
-from matches.models import Match
+from matches.models import SEAT_PEOPLE, Match
 from matches.serializers import (
     KEY_LENGTH,
     ActionSerializer,
@@ -182,7 +182,7 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
 
     def get_queryset(self) -> QuerySet[Match]:
         matches = (Match.objects.select_related("created_by")
-                   .prefetch_related("seats__user", "seats__invited")
+                   .prefetch_related(*SEAT_PEOPLE)
                    .order_by("-created_at", "-id"))
         if self.action != "list":
             return matches  # the filters are the list's: one match is found by its id alone

@@ -12,6 +12,10 @@ from django.conf import settings
 from django.db import models
 
 KEY_LENGTH = 128  # an idempotency key, on a match (its creation) and on an event
+# The users a seat names (its label, the API): who sits, who is invited, whom a bot stands
+# in for; loaded with the seats wherever many are shown.
+PEOPLE = ("user", "invited", "stood_in_for")
+SEAT_PEOPLE = tuple(f"seats__{field}" for field in PEOPLE)
 
 
 class Match(models.Model):

@@ -72,6 +72,16 @@ class SeatSerializer(serializers.ModelSerializer):
         return seat.invited.get_username() if seat.invited_id is not None else None
 
 
+class MatchListSerializer(serializers.ListSerializer):
+    """A page of matches: which of them stay sealed is asked once for the page."""
+
+    def to_representation(self, data: Any) -> list[Any]:
+        matches = list(data.all() if hasattr(data, "all") else data)
+        self.context["sealed"] = services.sealed_among(
+            m for m in matches if m.status == Match.Status.FINISHED)
+        return super().to_representation(matches)
+
+
 class MatchSerializer(serializers.ModelSerializer):
     """A match as anyone signed in may see it. A game's secret options (a constructed
     deck) read "hidden" for every seat but the caller's own until the match is over,
@@ -89,11 +99,12 @@ class MatchSerializer(serializers.ModelSerializer):
         fields = ["id", "game", "rules_version", "options", "n_seats", "status", "seq", "seats",
                   "result", "created_by", "created_at", "updated_at"]
         read_only_fields = fields
+        list_serializer_class = MatchListSerializer
 
     def get_options(self, match: Match) -> dict[str, Any]:
         options = dict(match.options or {})
         user = getattr(self.context.get("request"), "user", None)
-        if services.unveiled(match) or (
+        if services.unveiled(match, sealed=self.context.get("sealed")) or (
                 user is not None and user.pk is not None and match.created_by_id == user.pk):
             return options
         mine = {seat.index for seat in match.seats.all()

@@ -684,17 +684,25 @@ def has_secret_options(match: Match) -> bool:
                for name, value in (match.options or {}).items())
 
 
-def sealed(match: Match) -> bool:
-    """Whether a finished match must keep what it hid: its secret options are still in
-    play elsewhere (an Event's other matches use the same decks until it is over)."""
-    return has_secret_options(match) and any(
-        kept for _, kept in match_sealed.send(sender=Match, match=match))
+def sealed_among(matches: Iterable[Match]) -> set[int]:
+    """The ids of the `matches` that must keep what they hid, once over: their secret
+    options are still in play elsewhere (an Event's other matches use the same decks
+    until it is over). The listeners are asked once, for all of them."""
+    secret = [match for match in matches if has_secret_options(match)]
+    if not secret:
+        return set()
+    return {pk for _, kept in match_sealed.send(sender=Match, matches=secret)
+            for pk in kept or ()}
 
 
-def unveiled(match: Match, status: str | None = None) -> bool:
+def unveiled(match: Match, status: str | None = None,
+             sealed: set[int] | None = None) -> bool:
     """Whether nothing of this match is hidden any more: it is over (`status`, else the
-    instance's), and not sealed."""
-    return (status or match.status) == Match.Status.FINISHED and not sealed(match)
+    instance's), and not sealed (`sealed`: the ids `sealed_among` gave for a page of
+    matches this one is in; else it is asked)."""
+    if (status or match.status) != Match.Status.FINISHED:
+        return False
+    return match.pk not in (sealed if sealed is not None else sealed_among([match]))
 
 
 def replay_view(*, match: Match, user: Any, at: int, seat: int | None = None) -> dict[str, Any]:

@@ -8,7 +8,7 @@ match_finished = Signal()
 # Sent after every commit that appended to a match: sender=Match, match_id=<int>, seq=<int>.
 match_advanced = Signal()
 
-# Asked, with sender=Match, match=<Match>, before a finished match's hidden information is
-# unveiled; a receiver returns True to keep it hidden (another app knows the match's secret
-# options are still in use elsewhere).
+# Asked, with sender=Match, matches=<list of Match>, before finished matches' hidden
+# information is unveiled; a receiver returns the ids of those to keep hidden (another app
+# knows their secret options are still in use elsewhere). A page of matches asks once.
 match_sealed = Signal()

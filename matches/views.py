@@ -25,7 +25,7 @@ from engine import registry
 from league.services import RegistrationError, register_player
 from matches import services
 from matches.forms import ActionForm, CreateMatchForm, RegisterForm
-from matches.models import Match, Seat
+from matches.models import PEOPLE, SEAT_PEOPLE, Match, Seat
 from matches.services import ServiceError
 
 # The play page's log shows the latest events; the replay has them all. A ten-seat match
@@ -274,9 +274,9 @@ def _game_options() -> list[dict[str, Any]]:
 def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200) -> HttpResponse:
     user = request.user
     mine = (Match.objects.filter(seats__user=user).distinct()
-            .prefetch_related("seats__user", "seats__invited").order_by("-created_at"))
+            .prefetch_related(*SEAT_PEOPLE).order_by("-created_at"))
     waiting = (Match.objects.filter(status="open").exclude(seats__user=user)
-               .select_related("created_by").prefetch_related("seats__user", "seats__invited")
+               .select_related("created_by").prefetch_related(*SEAT_PEOPLE)
                .order_by("-created_at"))
     invitations = waiting.filter(seats__invited=user).distinct()
     # Open to anyone: a seat with nobody in it, no bot and held for nobody.
@@ -308,7 +308,7 @@ def _render_state(request: HttpRequest, match: Match, template: str, error: str 
     except ServiceError as exc:
         if exc.code != "rules_changed":
             raise
-        seats = list(match.seats.select_related("user", "invited").order_by("index"))
+        seats = list(match.seats.select_related(*PEOPLE).order_by("index"))
         seat = services.seat_of(match, request.user)
         context = {
             "match": match, "game_title": _title(match.game), "seats": seats,
@@ -324,7 +324,7 @@ def _state_context(match: Match, user: Any, error: str | None = None) -> dict[st
     """What the play page and its polled partial render."""
     state = services.match_state(match=match, user=user)
     earlier = max(0, match.seq - PAGE_LOG)
-    seats = list(match.seats.select_related("user", "invited").order_by("index"))
+    seats = list(match.seats.select_related(*PEOPLE).order_by("index"))
     events = services.match_events(match=match, user=user, after=earlier)
     waiting = match.status == "open" and state["seat"] is None
     return {

@@ -1,0 +1,217 @@
+"""Pages, API lists and admin screens ask the database the same number of times whatever
+the number of rows they show: a row (or a seat) costs no query of its own.
+
+Each case builds a few rows, reads the page, adds more of the same, and reads it again.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from league import events, projections
+from league.models import EventMatch
+from league.services import player_for
+from matches import services
+from matches.models import Match, Seat
+
+pytestmark = pytest.mark.django_db
+
+TOY = "toy_showdown"
+_names = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _toy(toy_game: Any) -> Any:
+    return toy_game
+
+
+def queries(read: Callable[[], Any]) -> int:
+    with CaptureQueriesContext(connection) as done:
+        answer = read()
+    assert answer.status_code == 200, getattr(answer, "content", b"")[:300]
+    return len(done)
+
+
+def same_for_more_rows(add: Callable[[int], None], read: Callable[[], Any]) -> None:
+    add(2)
+    read()  # sessions, tokens and caches warmed
+    few = queries(read)
+    add(4)
+    assert queries(read) == few
+
+
+def api(user: Any) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0]}")
+    return client
+
+
+def browser(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def someone(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user(username=f"rival{next(_names)}")
+
+
+# -- matches: every seat names its player, its invitee, whom its bot stands in for -------
+
+@pytest.fixture
+def seats_of_every_kind(organizer: Any, player: Any,
+                        django_user_model: Any) -> Callable[[int], None]:
+    """`add(n)`: n matches of alice's of each kind a seat can be: taken over by a bot from
+    a player, held for an invited player, over with a constructed deck kept secret."""
+
+    def add(n: int) -> None:
+        for _ in range(n):
+            rival = someone(django_user_model)
+            pair = [{"player": player.username}, {"player": rival.username}]
+            taken = services.create_match(game=TOY, options={}, seats=pair,
+                                          created_by=organizer)
+            services.hand_seat_to_bot(match=taken, seat=1, bot="random")
+            services.create_match(game=TOY, options={}, seats=pair, created_by=player)
+            decked = Match.objects.create(
+                game="supershow", n_seats=2, status="finished", created_by=player,
+                options={"decks": [None, list(range(1, 31))]},
+                result={"placements": [1, 2], "winners": [0], "draw": False})
+            Seat.objects.bulk_create([Seat(match=decked, index=0, user=player),
+                                      Seat(match=decked, index=1, user=rival)])
+
+    return add
+
+
+@pytest.mark.parametrize("path", ["/api/matches/", "/api/matches/?player=alice",
+                                  "/api/players/{me}/matches/"])
+def test_the_match_lists_of_the_api(player: Any, seats_of_every_kind: Any, path: str) -> None:
+    client = api(player)
+    url = path.format(me=player_for(player).pk)
+    same_for_more_rows(seats_of_every_kind, lambda: client.get(url))
+
+
+@pytest.mark.parametrize("page", ["lobby", "league:player"])
+def test_the_lobby_and_the_players_page(player: Any, seats_of_every_kind: Any,
+                                        page: str) -> None:
+    from django.urls import reverse
+
+    client = browser(player)
+    url = reverse(page, args=[player_for(player).pk] if page == "league:player" else [])
+    same_for_more_rows(seats_of_every_kind, lambda: client.get(url))
+
+
+def test_the_play_page_and_its_poll_whatever_the_seats(
+        organizer: Any, player: Any, django_user_model: Any) -> None:
+    from django.urls import reverse
+
+    client = browser(player)
+    counts = []
+    for n_seats in (3, 6):
+        people = [player] + [someone(django_user_model) for _ in range(n_seats - 1)]
+        match = services.create_match(game="ultimate_showdown", options={}, created_by=organizer,
+                                      seats=[{"player": p.username} for p in people])
+        for seat in range(1, n_seats):
+            services.hand_seat_to_bot(match=match, seat=seat, bot="random")
+        play, poll = reverse("match_play", args=[match.id]), reverse("match_state",
+                                                                      args=[match.id])
+        client.get(play)
+        counts.append((queries(lambda play=play: client.get(play)),
+                       queries(lambda poll=poll: client.get(poll, HTTP_HX_REQUEST="true"))))
+    assert counts[0] == counts[1]
+
+
+# -- Events --------------------------------------------------------------------------------
+
+@pytest.fixture
+def live_events(organizer: Any, player: Any) -> Callable[[int], None]:
+    """`add(n)`: n Events of a season alice organizes, n more of no season, each with alice
+    entered in some."""
+    season = events.create_season(name="Autumn", game="super_showdown", by=organizer)
+    season.organizers.add(player)
+
+    def add(n: int) -> None:
+        for index in range(n):
+            for home in (season, None):
+                event = events.create_event(name=f"Night {next(_names)}", by=organizer,
+                                            game="super_showdown", format="round_robin",
+                                            season=home)
+                if index % 2:
+                    events.add_entrant(event=event, by=organizer, player=player.username)
+
+    return add
+
+
+@pytest.mark.parametrize("who", ["player", "organizer"])
+def test_the_event_list_of_the_api(request: pytest.FixtureRequest, live_events: Any,
+                                   who: str) -> None:
+    client = api(request.getfixturevalue(who))
+    same_for_more_rows(live_events, lambda: client.get("/api/events/"))
+
+
+# -- the admin -----------------------------------------------------------------------------
+
+@pytest.fixture
+def league_rows(organizer: Any, django_user_model: Any) -> Callable[[int], None]:
+    """`add(n)`: n Events of a season, of two entrants each, their one match played to the
+    end (forfeited), teams, matches people made, and the rows the projections make."""
+    season = events.create_season(name="Autumn", game="super_showdown", by=organizer)
+
+    def add(n: int) -> None:
+        for _ in range(n):
+            rival, other = someone(django_user_model), someone(django_user_model)
+            events.create_team(name=f"Crew {next(_names)}", members=[other.username],
+                               by=organizer)
+            services.create_match(game=TOY, options={}, created_by=rival, seats=[
+                {"player": rival.username}, {"bot": "random"}])
+            event = events.create_event(name=f"Night {next(_names)}", game="super_showdown",
+                                        format="round_robin", by=organizer, season=season)
+            for user in (rival, other):
+                events.add_entrant(event=event, by=organizer, player=user.username)
+            events.start_event(event=event, by=organizer)
+            link = EventMatch.objects.get(event=event)
+            services.forfeit_seat(match=link.match, seat=1)
+            events.record_match_result(match=Match.objects.get(pk=link.match_id))
+        projections.rebuild_all()
+
+    return add
+
+
+@pytest.mark.parametrize("screen", ["matches/match", "league/event", "league/eventrecord",
+                                    "league/entrant", "league/team", "league/player",
+                                    "league/standing", "league/rating"])
+def test_the_admin_change_lists(django_user_model: Any, league_rows: Any,
+                                screen: str) -> None:
+    root = django_user_model.objects.create_superuser("root", "root@example.org", "pw")
+    client = browser(root)
+    same_for_more_rows(league_rows, lambda: client.get(f"/admin/{screen}/"))
+
+
+def test_the_admin_pages_of_a_match_and_an_event_whatever_their_seats_and_records(
+        organizer: Any, django_user_model: Any) -> None:
+    root = django_user_model.objects.create_superuser("root", "root@example.org", "pw")
+    client = browser(root)
+    counts = []
+    for n_seats in (3, 6):
+        people = [someone(django_user_model) for _ in range(n_seats)]
+        match = services.create_match(game="ultimate_showdown", options={}, created_by=organizer,
+                                      seats=[{"player": p.username} for p in people])
+        services.hand_seat_to_bot(match=match, seat=0, bot="random")
+        event = events.create_event(name=f"Night {n_seats}", game="super_showdown",
+                                    format="round_robin", by=organizer)
+        for person in people:
+            events.add_entrant(event=event, by=organizer, player=person.username)
+        pages = [f"/admin/matches/match/{match.pk}/change/",
+                 f"/admin/league/event/{event.pk}/change/"]
+        for page in pages:
+            client.get(page)
+        counts.append([queries(lambda page=page: client.get(page)) for page in pages])
+    assert counts[0] == counts[1]
