@@ -455,17 +455,33 @@ def _entrant_payload(event: Event, player: str | None, team: str | None, bot: st
 
 # -- what an entrant brings to its seats ------------------------------------------------
 
+def offered_picks(event: Event) -> dict[str, dict[str, str]]:
+    """What an entrant of this Event may pick for its seats (`Rules.seat_picks`), each
+    with its values and their names; nothing where the Event deals constructed decks seat
+    by seat (a pick refused against a hidden deck would tell which seat holds one), or
+    where the game no longer reads the Event's options."""
+    if match_services.secret_options_given(event.game, event.match_options):
+        return {}
+    try:
+        return registry.get_rules(event.game).seat_picks(event.match_options)
+    except IllegalAction:
+        return {}
+
+
 def may_pick(event: Event, user: Any, entrants: dict[str, dict[str, Any]]) -> set[str]:
-    """The keys of the `entrants` whose picks `user` may say: all for the Event's
-    organizers, else the user's own entry and their teams'."""
-    if can_organize(event, user):
-        return set(entrants)
+    """The keys of the `entrants` whose picks `user` may say: their own entry and their
+    teams', and every entrant for the Event's organizers who hold no entry in it (one who
+    plays does not choose what their rivals bring)."""
     if not (user and user.is_authenticated):
         return set()
     players = set(Player.objects.filter(user=user).values_list("pk", flat=True))
     teams = set(Team.objects.filter(members__user=user).values_list("pk", flat=True))
-    return {key for key, entrant in entrants.items()
-            if entrant["player"] in players or entrant["team"] in teams}
+    own = {key for key, entrant in entrants.items()
+           if entrant["player"] in players or entrant["team"] in teams}
+    if can_organize(event, user) and not Entrant.objects.filter(event=event).filter(
+            Q(player__in=players) | Q(team__in=teams)).exists():
+        return set(entrants)
+    return own
 
 
 def check_picks(event: Event, picks: Any) -> dict[str, str]:
@@ -477,13 +493,14 @@ def check_picks(event: Event, picks: Any) -> dict[str, str]:
     if picks is None or picks == {}:
         return {}
     rules = _check_game(event.game)
-    offered = rules.seat_picks(event.match_options)
+    offered = offered_picks(event)
     if not isinstance(picks, dict):
         raise LeagueError("bad_picks", "Picks are an object: {option: value}.")
     if not offered:
         raise LeagueError("no_picks", "Nothing is picked seat by seat in this Event's "
                                       "matches (a Birdcage or a Superstar Showdown Event "
-                                      "drafts its characters).")
+                                      "drafts its characters; constructed decks go with "
+                                      "their seats).")
     for option, value in picks.items():
         if option not in offered:
             raise LeagueError("bad_picks", f"{option!r} cannot be picked here; "
@@ -507,8 +524,14 @@ def with_picks(rules: Any, options: dict[str, Any],
                seats: list[dict[str, Any]]) -> dict[str, Any]:
     """A match's `options` with each seat's picks in place of that seat's entry."""
     chosen = dict(options)
-    entries = rules.seat_entries(options, len(seats))
-    for option in rules.seat_picks(options):
+    if not any(seats):
+        return chosen
+    try:
+        entries = rules.seat_entries(options, len(seats))
+        offered = rules.seat_picks(options)
+    except IllegalAction as exc:
+        raise LeagueError(exc.code, exc.message) from None
+    for option in offered:
         if not any(option in picks for picks in seats):
             continue
         if option not in entries:

@@ -171,7 +171,7 @@ def event(request: HttpRequest, event_id: int) -> HttpResponse:
 def _picks_context(event: Event, user: Any) -> dict[str, Any] | None:
     """What each entrant brings to its seats (its Competitor), and a form for those the
     user may pick for; None where the Event's matches let no seat pick."""
-    offered = registry.get_rules(event.game).seat_picks(event.match_options)
+    offered = events.offered_picks(event)
     if not offered:
         return None
     active = {key: e for key, e in events.replay(event).entrants.items() if not e["withdrawn"]}
@@ -199,7 +199,7 @@ def event_pick(request: HttpRequest, event_id: int) -> HttpResponse:
     """Say what an entrant brings to its seats (its organizers, the player, a member of
     the team); a blank choice goes back to the Event's options."""
     event = get_object_or_404(Event, pk=event_id)
-    offered = registry.get_rules(event.game).seat_picks(event.match_options)
+    offered = events.offered_picks(event)
     picks = {option: request.POST[f"pick_{option}"] for option in offered
              if request.POST.get(f"pick_{option}")}
     try:

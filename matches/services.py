@@ -673,15 +673,20 @@ def _unveiled_now(match: Match) -> bool:
 
 
 def has_secret_options(match: Match) -> bool:
-    """Whether the match was given a secret option (a constructed deck): one with a value,
-    not its default None (an Event's resolved options name every option)."""
+    """Whether the match was given a secret option (a constructed deck)."""
+    return secret_options_given(match.game, match.options)
+
+
+def secret_options_given(game: str, options: dict[str, Any] | None) -> bool:
+    """Whether `options` of `game` give a secret option (a constructed deck) a value, not
+    its default None (an Event's resolved options name every option)."""
     try:
-        specs = registry.get_rules(match.game).spec.options
+        specs = registry.get_rules(game).spec.options
     except IllegalAction:
         return False
     return any(name in specs and specs[name].secret and value is not None
                and (not isinstance(value, list) or any(v is not None for v in value))
-               for name, value in (match.options or {}).items())
+               for name, value in (options or {}).items())
 
 
 def sealed_among(matches: Iterable[Match]) -> set[int]:
@@ -749,8 +754,9 @@ def play_bot_turns(*, match: Match, seat: int, expected_seq: int,
     fresh task.
     """
     match.refresh_from_db()
-    if match.status != Match.Status.ACTIVE or (match.seq != expected_seq and not resume):
-        return False
+    if match.status != Match.Status.ACTIVE or (match.seq != expected_seq and not resume) \
+            or not plays_on(match):
+        return False  # (a task queued before its rules changed: nothing to play)
     resumed = resume and match.seq != expected_seq
     played, began = 0, time.monotonic()
     # A worker busy with a long bot-only chain hands it on now and then, so the bot

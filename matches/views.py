@@ -152,7 +152,7 @@ def state(request: HttpRequest, match_id: int) -> HttpResponse:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return render(request, "matches/_gone.html", {"match_id": match_id})
-    if _unchanged(request, match):
+    if _unchanged(request, match) and services.plays_on(match):
         return HttpResponse(status=204)
     return _render_state(request, match, "matches/_state.html")
 

@@ -257,3 +257,58 @@ def test_the_event_page_asks_who_may_pick_in_the_same_queries_for_any_field(
         return len(done)
 
     assert queries(2) == queries(6)
+
+
+def constructed(owner: str, donor: str) -> list[str]:
+    """A legal deck for `owner`: the donor's 27 shared cards and the owner's Finishes."""
+    from engine.games.supershow.cards import CATALOG
+
+    own, lent = CATALOG.competitors[owner], CATALOG.competitors[donor]
+    return [card.key for card in lent.deck[:27]] + [card.key for card in own.deck[27:]]
+
+
+@pytest.mark.parametrize("decks", [
+    [None, "constructed"], ["constructed", None], ["constructed", "constructed"]])
+def test_an_event_dealing_constructed_decks_takes_no_pick_and_so_tells_nothing_of_them(
+        organizer: Any, player: Any, player_api: APIClient, decks: list[Any]) -> None:
+    """Tried against a hidden deck, a pick's refusal would say which seat holds one."""
+    seats = ["ox_valdane", "mira_quickstep"]
+    event = supershow_event(organizer, competitors=seats, decks=[
+        constructed(seat, seats[1 - index]) if deck else None
+        for index, (seat, deck) in enumerate(zip(seats, decks, strict=True))])
+    alice = events.add_entrant(event=event, by=organizer, player=player.username)
+    url = f"/api/events/{event.pk}/entrants/{alice.key}/picks/"
+    answers = {player_api.post(url, {"picks": {"competitors": key}}, format="json").content
+               for key in seats}
+    assert len(answers) == 1 and b'"no_picks"' in answers.pop()
+    browser = Client()
+    browser.force_login(player)
+    page = browser.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert "What each entrant brings" not in page
+
+
+def test_an_organizer_who_plays_picks_for_their_own_entry_only(
+        organizer: Any, player: Any, player2: Any) -> None:
+    event = supershow_event(organizer)
+    own = events.add_entrant(event=event, by=organizer, player=organizer.username)
+    rival = events.add_entrant(event=event, by=organizer, player=player2.username)
+    assert events.pick(event=event, by=organizer, key=own.key, picks=VELVET).picks == VELVET
+    exc = refused(lambda: events.pick(event=event, by=organizer, key=rival.key, picks=VELVET))
+    assert exc.code == "not_your_entrant"
+
+
+def test_options_the_game_no_longer_reads_are_refused_as_a_league_error_and_the_page_stands(
+        organizer: Any, player: Any) -> None:
+    """An Event stored before a release that dropped one of its options."""
+    event = supershow_event(organizer)
+    events.add_entrant(event=event, by=organizer, player=player.username)
+    events.add_entrant(event=event, by=organizer, bot="random")
+    Event.objects.filter(pk=event.pk).update(
+        match_options={**event.match_options, "retired_option": 1})
+    event.refresh_from_db()
+    assert refused(lambda: events.start_event(event=event, by=organizer)).code \
+        == "unknown_option"
+    browser = Client()
+    browser.force_login(player)
+    page = browser.get(reverse("league:event", args=[event.pk]))
+    assert page.status_code == 200 and "What each entrant brings" not in page.content.decode()

@@ -219,3 +219,28 @@ def test_a_side_that_wins_by_forfeit_is_the_winner_in_the_ranking_points(
     projections.refresh_ranking_points(match)
     assert [(row[0], row[2], row[8]) for row in totals(match)] == [(0, "e1", False),
                                                                     (1, "e2", True)]
+
+
+@pytest.mark.django_db
+def test_a_series_recorded_under_earlier_rules_keeps_its_table_and_waits_for_its_organizer(
+        organizer: Any, player: Any, player2: Any, revise_rules: Any) -> None:
+    """Its stream cannot be replayed: no refresh of its Ranking Points, and its late
+    players are nobody the deadline sweep can name (their organizer forfeits it)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    event = events.create_showdown_event(
+        by=organizer, sides=[{"player": player.username}, {"player": player2.username}],
+        turn_deadline_minutes=5, **SMALL)
+    match = EventMatch.objects.get(event=event).match
+    receivers.on_match_advanced(sender=Match, match_id=match.pk, seq=match.seq)
+    table = sorted(RankingPoints.objects.values_list("pk", "number", "team", "status"))
+    assert table
+    revise_rules("superstar_showdown")
+    assert projections.refresh_ranking_points(match) == 0
+    receivers.on_match_advanced(sender=Match, match_id=match.pk, seq=match.seq)
+    assert sorted(RankingPoints.objects.values_list("pk", "number", "team", "status")) == table
+    records = event.records.count()
+    assert events.enforce_deadlines(now=timezone.now() + timedelta(minutes=6)) == 0
+    assert event.records.count() == records

@@ -105,8 +105,9 @@ def test_a_match_still_waiting_for_players_starts_under_the_rules_of_the_day(
 
 
 def test_the_bot_sweep_leaves_a_match_under_earlier_rules_alone(
-        player: Any, revise_rules: Any) -> None:
-    """Its bot cannot play it: re-queuing it every sweep would fail every time."""
+        player: Any, revise_rules: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """Its bot cannot play it: re-queuing it every sweep would fail every time (it is not
+    even tried: no replay fails in the log)."""
     old = services.create_match(game=TOY, options={}, seats=[
         {"player": player.username}, {"bot": "random"}], created_by=player)
     assert [seat[:2] for seat in services.waiting_bot_seats()] == [(old.pk, 1)]
@@ -117,6 +118,17 @@ def test_the_bot_sweep_leaves_a_match_under_earlier_rules_alone(
     assert tasks.sweep_bot_seats() == 1
     old.refresh_from_db()
     assert old.events.filter(kind="decision").count() == 0
+    assert not [r for r in caplog.records if "cannot be replayed" in r.getMessage()]
+
+
+def test_a_bot_task_queued_before_the_rules_changed_does_nothing(
+        player: Any, revise_rules: Any) -> None:
+    match = services.create_match(game=TOY, options={}, seats=[
+        {"player": player.username}, {"bot": "random"}], created_by=player)
+    revise_rules(TOY)
+    outcome = tasks.play_bot_seat.apply(args=(match.pk, 1, match.seq))
+    assert outcome.successful() and outcome.result is False
+    assert match.events.filter(kind="decision").count() == 0
 
 
 def test_the_api_names_the_version_and_answers_a_replay_with_rules_changed(

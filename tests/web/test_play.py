@@ -378,9 +378,12 @@ def test_a_page_left_open_on_a_match_its_last_player_left_says_so_and_stops_poll
 def test_a_match_recorded_under_earlier_rules_says_why_it_cannot_be_shown_and_can_be_resigned(
         alice_client: Client, pages: Any, revise_rules: Any) -> None:
     match = pages.quick_play(alice_client)
+    play = reverse("match_play", args=[match.id])
+    before = re.search(r"seats=(\w+)", alice_client.get(play).content.decode())
+    assert before is not None
+    match.refresh_from_db()
     revise_rules(match.game)
     services.clear_state_cache()
-    play = reverse("match_play", args=[match.id])
     response = alice_client.get(play)
     assert response.status_code == 200
     page = response.content.decode()
@@ -388,6 +391,11 @@ def test_a_match_recorded_under_earlier_rules_says_why_it_cannot_be_shown_and_ca
     assert "every 2s" not in page  # nothing to poll for
     assert ">Resign<" in page and '<section class="log">' not in page
     assert "(rules_changed)" in pages.state(alice_client, match).content.decode()
+    # A page left open since before the release hears of it at its next poll, although
+    # nothing moved in the match.
+    polled = pages.state(alice_client, match, seq=match.seq, status=match.status,
+                         seats=before[1])
+    assert polled.status_code == 200 and "(rules_changed)" in polled.content.decode()
     acted = pages.act(alice_client, match, '{"type": "play"}', "a-key")
     assert acted.status_code == 200 and "(rules_changed)" in acted.content.decode()
     # The replay sends the player back to the page that says why, and says it once.
