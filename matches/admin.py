@@ -64,7 +64,8 @@ class JoinsWhatItShows:
 
     def get_queryset(self, request: HttpRequest) -> Any:
         rows = super().get_queryset(request)  # type: ignore[misc]
-        return rows.select_related(*_foreign_keys(self.model, self.fields))  # type: ignore[attr-defined]
+        keys = _foreign_keys(self.model, self.fields)  # type: ignore[attr-defined]
+        return rows.select_related(*keys) if keys else rows
 
 
 class NoLookupsOn:
