@@ -185,12 +185,24 @@ def _picks_context(event: Event, user: Any) -> dict[str, Any] | None:
             "shown": ", ".join(offered[o][v] for o, v in chosen.items() if v in offered[o])
             or "what the Event gives its seat",
             "can_pick": key in mine,
-            "fields": [{"name": option, "label": option.removesuffix("s").capitalize(),
-                        "choices": [(value, label, chosen.get(option) == value)
-                                    for value, label in values.items()]}
-                       for option, values in offered.items()],
+            "fields": _pick_fields(offered, chosen),
         })
     return {"rows": rows}
+
+
+def _pick_fields(offered: dict[str, dict[str, str]],
+                 chosen: dict[str, str]) -> list[dict[str, Any]]:
+    """A select per option an entrant may pick (templates/league/_pick_fields.html)."""
+    return [{"name": option, "label": option.removesuffix("s").capitalize(),
+             "choices": [(value, label, chosen.get(option) == value)
+                         for value, label in values.items()]}
+            for option, values in offered.items()]
+
+
+def _posted_picks(request: HttpRequest, event: Event) -> dict[str, str]:
+    """The picks a form of `_pick_fields` posted; a blank choice is the Event's."""
+    return {option: request.POST[f"pick_{option}"] for option in events.offered_picks(event)
+            if request.POST.get(f"pick_{option}")}
 
 
 @login_required
@@ -199,9 +211,7 @@ def event_pick(request: HttpRequest, event_id: int) -> HttpResponse:
     """Say what an entrant brings to its seats (its organizers, the player, a member of
     the team); a blank choice goes back to the Event's options."""
     event = get_object_or_404(Event, pk=event_id)
-    offered = events.offered_picks(event)
-    picks = {option: request.POST[f"pick_{option}"] for option in offered
-             if request.POST.get(f"pick_{option}")}
+    picks = _posted_picks(request, event)
     try:
         # No seq: picks sent twice are one pick, and others' acts do not make them stale.
         entrant = events.pick(event=event, by=request.user, key=request.POST.get("key", ""),
@@ -357,8 +367,10 @@ def entrant_add(request: HttpRequest, event_id: int) -> HttpResponse:
     form = EntrantForm(request.POST)
     if not form.is_valid():
         return _panel_answer(request, event, _form_error(form))
+    picks = _posted_picks(request, event)
     return _panel_call(request, event, lambda: events.add_entrant(
-        event=event, by=request.user, expected_seq=_seq(request), **form.service_kwargs()))
+        event=event, by=request.user, expected_seq=_seq(request), picks=picks,
+        **form.service_kwargs()))
 
 
 @login_required
@@ -640,6 +652,7 @@ def _panel_context(event: Event, error: str | None = None) -> dict[str, Any]:
         "error": error,
         "entrants": Entrant.objects.filter(event=event).select_related("player", "team"),
         "bots": registry.bot_names(event.game),
+        "pick_fields": _pick_fields(events.offered_picks(event), {}),
         "seed_methods": SEED_CHOICES,
         "seeded_by": done.seeded_by,
         "results": results,

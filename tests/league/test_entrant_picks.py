@@ -312,3 +312,22 @@ def test_options_the_game_no_longer_reads_are_refused_as_a_league_error_and_the_
     browser.force_login(player)
     page = browser.get(reverse("league:event", args=[event.pk]))
     assert page.status_code == 200 and "What each entrant brings" not in page.content.decode()
+
+
+def test_the_organizer_enters_a_bot_with_its_competitor_from_the_event_panel(
+        organizer: Any) -> None:
+    event = supershow_event(organizer)
+    browser = Client()
+    browser.force_login(organizer)
+    panel = browser.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert panel.count('name="pick_competitors"') == 3  # the player, team and bot forms
+    browser.post(reverse("league:entrant_add", args=[event.pk]), {
+        "bot": "heuristic", "name": "House bot", "pick_competitors": "kid_kaboom"})
+    browser.post(reverse("league:entrant_add", args=[event.pk]), {
+        "bot": "random", "name": "Plain bot", "pick_competitors": ""})
+    assert dict(Entrant.objects.filter(event=event).values_list("name", "picks")) == {
+        "House bot": KABOOM, "Plain bot": {}}
+    rumble = events.create_event(name="Rumble", game="royal_rumble", format="round_robin",
+                                 by=organizer)
+    panel = browser.get(reverse("league:event_admin", args=[rumble.pk])).content.decode()
+    assert "pick_" not in panel
