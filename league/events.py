@@ -470,18 +470,17 @@ def offered_picks(event: Event) -> dict[str, dict[str, str]]:
 
 def may_pick(event: Event, user: Any, entrants: dict[str, dict[str, Any]]) -> set[str]:
     """The keys of the `entrants` whose picks `user` may say: their own entry and their
-    teams', and every entrant for the Event's organizers who hold no entry in it (one who
-    plays does not choose what their rivals bring)."""
-    if not (user and user.is_authenticated):
+    teams', and every entrant for those who may read the Event's secret options (its
+    organizers who hold no entry in it: one who plays does not choose what their rivals
+    bring). Nobody, once the Event is over."""
+    if not (user and user.is_authenticated) or event.status == Event.Status.FINISHED:
         return set()
+    if sees_match_options(event, user):
+        return set(entrants)
     players = set(Player.objects.filter(user=user).values_list("pk", flat=True))
     teams = set(Team.objects.filter(members__user=user).values_list("pk", flat=True))
-    own = {key for key, entrant in entrants.items()
-           if entrant["player"] in players or entrant["team"] in teams}
-    if can_organize(event, user) and not Entrant.objects.filter(event=event).filter(
-            Q(player__in=players) | Q(team__in=teams)).exists():
-        return set(entrants)
-    return own
+    return {key for key, entrant in entrants.items()
+            if entrant["player"] in players or entrant["team"] in teams}
 
 
 def check_picks(event: Event, picks: Any) -> dict[str, str]:
@@ -553,12 +552,12 @@ def pick(*, event: Event, by: Any, key: str, picks: dict[str, Any] | None,
         entrant = replay(event).entrants.get(key)
         if entrant is None or entrant["withdrawn"]:
             raise LeagueError("unknown_entrant", f"No active entrant {key!r}.", 404)
-        if not may_pick(event, by, {key: entrant}):
-            raise LeagueError("not_your_entrant", "Only the entrant (the player, a member of "
-                                                  "the team) or an organizer may pick for it.",
-                              403)
         if event.status == Event.Status.FINISHED:
             raise LeagueError("event_finished", "The Event is over.", 409)
+        if not may_pick(event, by, {key: entrant}):
+            raise LeagueError("not_your_entrant", "Only the entrant (the player, a member of "
+                                                  "the team) or an organizer who holds no "
+                                                  "entry in this Event may pick for it.", 403)
         checked = check_picks(event, picks)
         if checked != entrant.get("picks", {}):
             _append(event, Kind.ENTRANT_PICKED, {"key": key, "picks": checked}, by)

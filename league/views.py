@@ -175,8 +175,7 @@ def _picks_context(event: Event, user: Any) -> dict[str, Any] | None:
     if not offered:
         return None
     active = {key: e for key, e in events.replay(event).entrants.items() if not e["withdrawn"]}
-    mine = events.may_pick(event, user, active) if event.status != Event.Status.FINISHED \
-        else set()
+    mine = events.may_pick(event, user, active)
     rows = []
     for key, entrant in active.items():
         chosen = entrant.get("picks", {})

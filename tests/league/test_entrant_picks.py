@@ -331,3 +331,18 @@ def test_the_organizer_enters_a_bot_with_its_competitor_from_the_event_panel(
                                  by=organizer)
     panel = browser.get(reverse("league:event_admin", args=[rumble.pk])).content.decode()
     assert "pick_" not in panel
+
+
+def test_once_the_event_is_over_nobody_picks(organizer: Any, player: Any) -> None:
+    event = supershow_event(organizer)
+    alice = events.add_entrant(event=event, by=organizer, player=player.username)
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    event.refresh_from_db()
+    for who in (player, organizer):
+        exc = refused(lambda who=who: events.pick(event=event, by=who, key=alice.key,
+                                                  picks=VELVET))
+        assert (exc.code, exc.status) == ("event_finished", 409)
+    browser = Client()
+    browser.force_login(organizer)
+    page = browser.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert "What each entrant brings" in page and 'name="pick_competitors"' not in page
