@@ -295,7 +295,8 @@ class BaseRules(Generic[S]):
     def seat_picks(self, options: Mapping[str, Any]) -> dict[str, dict[str, str]]:
         """The options of one entry per seat whose entry a player may pick for their own
         seat in matches of these `options` (an Event's entrant brings its Competitor), each
-        with the values one seat may take and their names. None by default."""
+        with the values one seat may take and their names; no values: any value, which
+        `start` checks (a constructed deck). None by default."""
         return {}
 
     def seat_entries(self, options: Mapping[str, Any], n_seats: int) -> dict[str, list[Any]]:

@@ -129,13 +129,35 @@ class SeasonAdmin(JoinsWhatItLists, admin.ModelAdmin):
             projections.refresh_season(obj)  # the table counts by the new scoring at once
 
 
-class EventRecordInline(JoinsWhatItShows, admin.TabularInline):
+class SecretPicks:
+    """An entrant's constructed deck (a secret pick) shown only to whom the API shows it:
+    `payload` and `picks` read through `payload_shown` and `picks_shown` for the others."""
+
+    def _swap(self, request: HttpRequest, event: Event | None, fields: list[str]) -> list[str]:
+        if event is None or events.sees_match_options(event, request.user):
+            return fields
+        swaps = {"payload": "payload_shown", "picks": "picks_shown"}
+        return [swaps.get(name, name) for name in fields]
+
+    @admin.display(description="payload")
+    def payload_shown(self, record: EventRecord) -> Any:
+        return events.shown_record(record.event.game, record.kind, record.payload, set())
+
+    @admin.display(description="picks")
+    def picks_shown(self, entrant: Entrant) -> Any:
+        return events.shown_picks(entrant.event.game, entrant.picks or {}, False)
+
+
+class EventRecordInline(SecretPicks, JoinsWhatItShows, admin.TabularInline):
     model = EventRecord
     extra = 0
     fields = ["seq", "kind", "payload", "actor", "created_at"]
-    readonly_fields = fields
+    readonly_fields = [*fields, "payload_shown"]
     can_delete = False
     show_change_link = True
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return self._swap(request, obj, list(self.fields))
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -202,21 +224,37 @@ class EventAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
 
 
 @admin.register(EventRecord)
-class EventRecordAdmin(ReadOnlyAdmin):
+class EventRecordAdmin(SecretPicks, ReadOnlyAdmin):
     """The stream is appended by the Event service only."""
 
     list_display = ["event", "seq", "kind", "actor", "created_at"]
     list_filter = ["kind"]
     search_fields = ["event__name"]
     fields = ["event", "seq", "kind", "payload", "actor", "created_at"]
-    readonly_fields = fields
+    readonly_fields = [*fields, "payload_shown"]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return self._swap(request, obj.event if obj else None, list(self.fields))
 
 
 @admin.register(Entrant)
-class EntrantAdmin(ReadOnlyAdmin):
-    list_display = ["name", "event", "key", "seed", "player", "team", "bot", "picks", "withdrawn"]
+class EntrantAdmin(SecretPicks, ReadOnlyAdmin):
+    list_display = ["name", "event", "key", "seed", "player", "team", "bot", "picks",
+                    "withdrawn"]
     list_filter = ["withdrawn"]
     search_fields = ["name", "event__name"]
+    fields = ["event", "key", "name", "player", "team", "bot", "seed", "withdrawn", "picks"]
+    readonly_fields = [*fields, "picks_shown"]
+
+    def get_list_display(self, request: HttpRequest) -> list[str]:
+        """A list spans Events: only superusers read the decks in it."""
+        shown = list(self.list_display)
+        if not getattr(request.user, "is_superuser", False):
+            shown[shown.index("picks")] = "picks_shown"
+        return shown
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return self._swap(request, obj.event if obj else None, list(self.fields))
 
 
 @admin.register(EventMatch)

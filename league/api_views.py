@@ -24,6 +24,7 @@ from config.api_json import JSONLinesRenderer, JSONParser
 from config.refusal import Refusal
 from league import events, history, simulation
 from league.models import (
+    Entrant,
     Event,
     EventRecord,
     Player,
@@ -261,7 +262,11 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         event = self.get_object()
         entrant = events.add_entrant(event=event, by=request.user,
                                      **self.body(EntrantCreateSerializer))
-        return Response(EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
+        return Response(self._entrant(event, entrant), status=status.HTTP_201_CREATED)
+
+    def _entrant(self, event: Event, entrant: Entrant) -> Any:
+        readable = events.readable_entrants(event, self.request.user, [entrant])
+        return EntrantSerializer(entrant, context={"readable_entrants": readable}).data
 
     @extend_schema(summary="Say what an entrant brings to its seats",
                    description="Its organizers, the player or a member of the team; from "
@@ -277,7 +282,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         event = self.get_object()
         entrant = events.pick(event=event, by=request.user, key=key,
                               **self.body(PicksSerializer))
-        return Response(EntrantSerializer(entrant).data)
+        return Response(self._entrant(event, entrant))
 
     @extend_schema(summary="Withdraw an entrant", parameters=[KEY],
                    request=EventWriteSerializer,
@@ -390,7 +395,10 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     def records(self, request: Request, pk: str) -> Response:
         event = self.get_object()
         rows = EventRecord.objects.filter(event=event).select_related("actor").order_by("seq")
-        return self.page(rows, EventRecordSerializer)
+        readable = events.readable_entrants(event, request.user,
+                                            list(Entrant.objects.filter(event=event)))
+        return self.page(rows, EventRecordSerializer, game=event.game,
+                         readable_entrants=readable)
 
 
 # -- players -----------------------------------------------------------------------------

@@ -8,6 +8,7 @@ stored: it is replayed from the records by the pure `league.formats` package.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import secrets
@@ -468,22 +469,70 @@ def offered_picks(event: Event) -> dict[str, dict[str, str]]:
         return {}
 
 
-def may_pick(event: Event, user: Any, entrants: dict[str, dict[str, Any]]) -> set[str]:
-    """The keys of the `entrants` whose picks `user` may say: their own entry and their
-    teams', and every entrant for those who may read the Event's secret options (its
-    organizers who hold no entry in it: one who plays does not choose what their rivals
-    bring). Nobody, once the Event is over."""
-    if not (user and user.is_authenticated) or event.status == Event.Status.FINISHED:
-        return set()
+def picks_readable(event: Event, user: Any, entrants: dict[str, dict[str, Any]]) -> set[str]:
+    """The keys of the `entrants` whose secret picks (a constructed deck) `user` may read:
+    their own entry and their teams', and every entrant for those who may read the Event's
+    secret options (anyone once it is over; before, superusers and its organizers who hold
+    no entry in it)."""
     if sees_match_options(event, user):
         return set(entrants)
+    if not (user and user.is_authenticated):
+        return set()
     players = set(Player.objects.filter(user=user).values_list("pk", flat=True))
     teams = set(Team.objects.filter(members__user=user).values_list("pk", flat=True))
     return {key for key, entrant in entrants.items()
             if entrant["player"] in players or entrant["team"] in teams}
 
 
-def check_picks(event: Event, picks: Any) -> dict[str, str]:
+def may_pick(event: Event, user: Any, entrants: dict[str, dict[str, Any]]) -> set[str]:
+    """The keys of the `entrants` whose picks `user` may say: those whose picks they may
+    read (an organizer who plays does not choose what their rivals bring). Nobody, once
+    the Event is over."""
+    if not (user and user.is_authenticated) or event.status == Event.Status.FINISHED:
+        return set()
+    return picks_readable(event, user, entrants)
+
+
+def _secret_options(game: str) -> set[str]:
+    try:
+        return {name for name, option in registry.get_rules(game).spec.options.items()
+                if option.secret}
+    except IllegalAction:
+        return set()
+
+
+def shown_picks(game: str, picks: dict[str, Any], readable: bool) -> dict[str, Any]:
+    """`picks` with each secret one (a constructed deck) reading "hidden" unless
+    `readable`."""
+    if readable:
+        return dict(picks)
+    secret = _secret_options(game)
+    return {name: "hidden" if name in secret else value for name, value in picks.items()}
+
+
+def readable_entrants(event: Event, user: Any, rows: Sequence[Entrant]) -> set[str]:
+    """`picks_readable` of projected entrants: asks nothing when none holds a secret
+    pick."""
+    secret = _secret_options(event.game)
+    if not any(secret & set(row.picks or {}) for row in rows):
+        return {row.key for row in rows}
+    return picks_readable(event, user, {row.key: {"player": row.player_id, "team": row.team_id}
+                                        for row in rows})
+
+
+def shown_record(game: str, kind: str, payload: dict[str, Any],
+                 readable: set[str]) -> dict[str, Any]:
+    """A record's payload with the secret picks of entrants not `readable` hidden."""
+    if kind in (Kind.ENTRANT_ADDED, Kind.ENTRANT_PICKED) and payload.get("picks"):
+        return {**payload, "picks": shown_picks(game, payload["picks"],
+                                                payload["key"] in readable)}
+    return payload
+
+
+LONGEST_PICK = 2000  # characters of JSON: a constructed deck of 30 card keys takes ~250
+
+
+def check_picks(event: Event, picks: Any) -> dict[str, Any]:
     """An entrant's picks, checked: each names a per-seat option this Event's matches let
     a seat pick (`Rules.seat_picks`: The Supershow's Competitor, Superstar Showdown's
     Superstar) and one of its values, and a match must start with them in any seat of any
@@ -504,7 +553,11 @@ def check_picks(event: Event, picks: Any) -> dict[str, str]:
         if option not in offered:
             raise LeagueError("bad_picks", f"{option!r} cannot be picked here; "
                                            f"{sorted(offered)} can.")
-        if not isinstance(value, str) or value not in offered[option]:
+        if not offered[option]:  # any value: the game checks it when a match starts
+            if value is None or len(json.dumps(value)) > LONGEST_PICK:
+                raise LeagueError("bad_picks", f"A {option!r} pick is a value of at most "
+                                               f"{LONGEST_PICK} characters of JSON.")
+        elif not isinstance(value, str) or value not in offered[option]:
             raise LeagueError("bad_picks", f"{value!r} is not one of the {option}: "
                                            f"{sorted(offered[option])}.")
     for n_seats in _table_sizes(event.format_options, rules.spec):

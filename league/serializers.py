@@ -14,7 +14,15 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from league import events, formats, history
-from league.events import held_pairings, match_options_readable, replay, sees_match_options
+from league.events import (
+    held_pairings,
+    match_options_readable,
+    readable_entrants,
+    replay,
+    sees_match_options,
+    shown_picks,
+    shown_record,
+)
 from league.models import (
     Entrant,
     Event,
@@ -85,10 +93,22 @@ class SeasonStandingSerializer(serializers.ModelSerializer):
 
 
 class EntrantSerializer(serializers.ModelSerializer):
+    """An entrant; a secret pick (a constructed deck) reads "hidden" but for the entrants
+    in the context's `readable_entrants` (see `events.picks_readable`)."""
+
+    picks = serializers.SerializerMethodField(
+        help_text="What it brings to its seats, {option: value} (see the picks action); a "
+                  "constructed deck reads \"hidden\" but for the entrant's people and the "
+                  "Event's organizers who hold no entry in it, until the Event is over.")
+
     class Meta:
         model = Entrant
         fields = ["key", "name", "player", "team", "bot", "seed", "withdrawn", "picks"]
         read_only_fields = fields
+
+    def get_picks(self, entrant: Entrant) -> dict[str, Any]:
+        readable = self.context.get("readable_entrants") or set()
+        return shown_picks(entrant.event.game, entrant.picks or {}, entrant.key in readable)
 
 
 class LeagueEventListSerializer(serializers.ListSerializer):
@@ -109,7 +129,7 @@ class LeagueEventSerializer(serializers.ModelSerializer):
     organizers = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
     created_by = serializers.SlugRelatedField(slug_field="username", read_only=True,
                                               allow_null=True)
-    entrants = EntrantSerializer(many=True, read_only=True)
+    entrants = serializers.SerializerMethodField()
     status = EventStatusField(read_only=True)
     match_options = serializers.SerializerMethodField()
 
@@ -121,6 +141,13 @@ class LeagueEventSerializer(serializers.ModelSerializer):
                   "entrants"]
         read_only_fields = fields
         list_serializer_class = LeagueEventListSerializer
+
+    @extend_schema_field(EntrantSerializer(many=True))
+    def get_entrants(self, event: Event) -> list[Any]:
+        rows = list(event.entrants.all())
+        user = getattr(self.context.get("request"), "user", None)
+        context = {"readable_entrants": readable_entrants(event, user, rows)}
+        return list(EntrantSerializer(rows, many=True, context=context).data)
 
     def get_match_options(self, event: Event) -> dict[str, Any]:
         options = dict(event.match_options or {})
@@ -280,11 +307,18 @@ class EventRecordSerializer(serializers.ModelSerializer):
     actor = serializers.SlugRelatedField(
         slug_field="username", read_only=True, allow_null=True,
         help_text="Who did it; null for what the league records on its own.")
+    payload = serializers.SerializerMethodField(
+        help_text="What was decided; an entrant's constructed deck reads \"hidden\" as in "
+                  "its `picks`.")
 
     class Meta:
         model = EventRecord
         fields = ["seq", "kind", "payload", "actor", "created_at"]
         read_only_fields = fields
+
+    def get_payload(self, record: EventRecord) -> dict[str, Any]:
+        return shown_record(self.context["game"], record.kind, record.payload,
+                            self.context.get("readable_entrants") or set())
 
 
 # -- the bracket -------------------------------------------------------------------------

@@ -61,6 +61,7 @@ from league.models import (
     Standing,
 )
 from matches import services as match_services
+from matches.forms import read_json
 from matches.models import SEAT_PEOPLE, Match
 
 View = Callable[..., HttpResponse]
@@ -181,27 +182,44 @@ def _picks_context(event: Event, user: Any) -> dict[str, Any] | None:
         chosen = entrant.get("picks", {})
         rows.append({
             "key": key, "name": entrant["name"],
-            "shown": ", ".join(offered[o][v] for o, v in chosen.items() if v in offered[o])
+            # A value of a free option (a constructed deck) is never shown in the list.
+            "shown": ", ".join(offered[o][v] if offered[o] else f"own {_pick_label(o).lower()}"
+                               for o, v in chosen.items() if not offered[o] or v in offered[o])
             or "what the Event gives its seat",
             "can_pick": key in mine,
-            "fields": _pick_fields(offered, chosen),
+            "fields": _pick_fields(offered, chosen if key in mine else {}),
         })
     return {"rows": rows}
 
 
+def _pick_label(option: str) -> str:
+    return option.removesuffix("s").capitalize()
+
+
 def _pick_fields(offered: dict[str, dict[str, str]],
-                 chosen: dict[str, str]) -> list[dict[str, Any]]:
-    """A select per option an entrant may pick (templates/league/_pick_fields.html)."""
-    return [{"name": option, "label": option.removesuffix("s").capitalize(),
+                 chosen: dict[str, Any]) -> list[dict[str, Any]]:
+    """A select per option an entrant may pick, a JSON field per free one (a constructed
+    deck) (templates/league/_pick_fields.html); `chosen` must be picks the user may read."""
+    return [{"name": option, "label": _pick_label(option), "free": not values,
+             "value": json.dumps(chosen[option]) if option in chosen and not values else "",
              "choices": [(value, label, chosen.get(option) == value)
                          for value, label in values.items()]}
             for option, values in offered.items()]
 
 
-def _posted_picks(request: HttpRequest, event: Event) -> dict[str, str]:
-    """The picks a form of `_pick_fields` posted; a blank choice is the Event's."""
-    return {option: request.POST[f"pick_{option}"] for option in events.offered_picks(event)
-            if request.POST.get(f"pick_{option}")}
+def _posted_picks(request: HttpRequest, event: Event) -> dict[str, Any]:
+    """The picks a form of `_pick_fields` posted; a blank one is the Event's."""
+    picks: dict[str, Any] = {}
+    for option, values in events.offered_picks(event).items():
+        sent = (request.POST.get(f"pick_{option}") or "").strip()
+        if not sent:
+            continue
+        try:
+            picks[option] = sent if values else read_json(sent)
+        except ValueError:
+            raise LeagueError("bad_picks", f"The {_pick_label(option).lower()} is written "
+                                           "as JSON: a list of card keys.") from None
+    return picks
 
 
 @login_required
@@ -210,11 +228,10 @@ def event_pick(request: HttpRequest, event_id: int) -> HttpResponse:
     """Say what an entrant brings to its seats (its organizers, the player, a member of
     the team); a blank choice goes back to the Event's options."""
     event = get_object_or_404(Event, pk=event_id)
-    picks = _posted_picks(request, event)
     try:
         # No seq: picks sent twice are one pick, and others' acts do not make them stale.
         entrant = events.pick(event=event, by=request.user, key=request.POST.get("key", ""),
-                              picks=picks)
+                              picks=_posted_picks(request, event))
     except LeagueError as exc:
         messages.error(request, match_services.shown(exc))
     else:
@@ -366,10 +383,9 @@ def entrant_add(request: HttpRequest, event_id: int) -> HttpResponse:
     form = EntrantForm(request.POST)
     if not form.is_valid():
         return _panel_answer(request, event, _form_error(form))
-    picks = _posted_picks(request, event)
     return _panel_call(request, event, lambda: events.add_entrant(
-        event=event, by=request.user, expected_seq=_seq(request), picks=picks,
-        **form.service_kwargs()))
+        event=event, by=request.user, expected_seq=_seq(request),
+        picks=_posted_picks(request, event), **form.service_kwargs()))
 
 
 @login_required

@@ -119,7 +119,10 @@ def test_the_player_a_team_member_and_organizers_may_pick_nobody_else(
 
 
 @pytest.mark.parametrize(("picks", "code"), [
-    ({"decks": "velvet_vendetta"}, "bad_picks"),
+    ({"referee": "velvet_vendetta"}, "bad_picks"),
+    ({"decks": "velvet_vendetta"}, "bad_deck"),
+    ({"decks": None}, "bad_picks"),
+    ({"decks": ["collar_tie_up"] * 400}, "bad_picks"),
     ({"competitors": "nobody"}, "bad_picks"),
     ({"competitors": ["velvet_vendetta"]}, "bad_picks"),
     (["velvet_vendetta"], "bad_picks"),
@@ -346,3 +349,109 @@ def test_once_the_event_is_over_nobody_picks(organizer: Any, player: Any) -> Non
     browser.force_login(organizer)
     page = browser.get(reverse("league:event", args=[event.pk])).content.decode()
     assert "What each entrant brings" in page and 'name="pick_competitors"' not in page
+
+
+# -- a constructed deck of one's own: a secret pick -----------------------------------------
+
+VELVET_DECK = {"competitors": "velvet_vendetta"}
+
+
+@pytest.fixture
+def decked(organizer: Any, player: Any, player2: Any) -> dict[str, Any]:
+    """A Supershow Event: alice brings Velvet Vendetta with her own constructed deck,
+    bruno plays what the Event gives."""
+    event = supershow_event(organizer)
+    alice = events.add_entrant(event=event, by=organizer, player=player.username)
+    bruno = events.add_entrant(event=event, by=organizer, player=player2.username)
+    deck = constructed("velvet_vendetta", "kid_kaboom")
+    events.pick(event=event, by=player, key=alice.key,
+                picks={"competitors": "velvet_vendetta", "decks": deck})
+    return {"event": event, "alice": alice.key, "bruno": bruno.key, "deck": deck}
+
+
+def test_an_entrant_brings_its_own_deck_to_its_seat(decked: dict[str, Any],
+                                                    organizer: Any) -> None:
+    event = decked["event"]
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    match = Match.objects.get(pk=link.match_id)
+    seat = link.seats_of(decked["alice"])[0]
+    assert match.options["decks"][seat] == decked["deck"]
+    assert match.options["decks"][1 - seat] is None
+    assert match.options["competitors"][seat] == "velvet_vendetta"
+
+
+def test_a_deck_reaches_only_whom_the_event_lets_read_it(
+        decked: dict[str, Any], organizer: Any, player: Any, player2: Any, outsider: Any,
+        client_for: Any) -> None:
+    """The player, and the organizers who hold no entry; nobody else until it is over: not
+    in the entrants, not in the record stream, not on the Event's page."""
+    event, alice, deck = decked["event"], decked["alice"], decked["deck"]
+    probe = deck[0]
+
+    def seen_by(user: Any) -> list[str]:
+        client = client_for(user)
+        where = []
+        entrants = client.get(f"/api/events/{event.pk}/").json()["entrants"]
+        if probe in str(entrants):
+            where.append("entrants")
+        if probe in client.get(f"/api/events/{event.pk}/records/").content.decode():
+            where.append("records")
+        browser = Client()
+        browser.force_login(user)
+        if probe in browser.get(reverse("league:event", args=[event.pk])).content.decode():
+            where.append("page")
+        return where
+
+    assert seen_by(player) == ["entrants", "records", "page"]  # hers: in the form too
+    assert seen_by(organizer) == ["entrants", "records", "page"]
+    assert seen_by(player2) == seen_by(outsider) == []
+    shown = client_for(outsider).get(f"/api/events/{event.pk}/").json()["entrants"]
+    assert [e["picks"] for e in shown if e["key"] == alice] == [
+        {"competitors": "velvet_vendetta", "decks": "hidden"}]
+    events.add_entrant(event=event, by=organizer, player=organizer.username)
+    assert seen_by(organizer) == []  # an organizer who plays reads no rival's deck
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    assert "entrants" in seen_by(outsider) and "records" in seen_by(outsider)
+
+
+def test_the_admin_shows_a_deck_to_superusers_and_organizers_who_do_not_play(
+        decked: dict[str, Any], organizer: Any, django_user_model: Any) -> None:
+    from django.contrib.auth.models import Permission
+
+    event, probe = decked["event"], decked["deck"][0]
+    root = django_user_model.objects.create_superuser("root", "root@example.org", "pw")
+    organizer.user_permissions.add(*Permission.objects.filter(codename__in=[
+        "view_entrant", "view_eventrecord", "view_event"]))
+    entrant = Entrant.objects.get(event=event, key=decked["alice"])
+    record = event.records.get(kind="entrant_picked")
+    pages = ["/admin/league/entrant/", f"/admin/league/entrant/{entrant.pk}/change/",
+             f"/admin/league/eventrecord/{record.pk}/change/",
+             f"/admin/league/event/{event.pk}/change/"]
+
+    def shown(user: Any) -> list[bool]:
+        browser = Client()
+        browser.force_login(user)
+        return [probe in browser.get(page).content.decode() for page in pages]
+
+    assert shown(root) == [True, True, True, True]
+    assert shown(organizer) == [False, True, True, True]  # a list spans Events: superusers
+    events.add_entrant(event=event, by=organizer, player=organizer.username)
+    assert shown(organizer) == [False, False, False, False]
+
+
+def test_a_deck_must_fit_the_competitor_it_is_brought_with(
+        decked: dict[str, Any], player: Any) -> None:
+    event, alice = decked["event"], decked["alice"]
+    seq = event.records.count()
+    exc = refused(lambda: events.pick(event=event, by=player, key=alice, picks={
+        "decks": decked["deck"]}))  # Velvet's Finishes, in a seat that plays another
+    assert "(with these picks in seat" in exc.detail
+    browser = Client()
+    browser.force_login(player)
+    answer = browser.post(reverse("league:event_pick", args=[event.pk]), {
+        "key": alice, "pick_competitors": "velvet_vendetta", "pick_decks": "[not json"},
+        follow=True)
+    assert "(bad_picks)" in answer.content.decode()
+    assert event.records.count() == seq
+    assert Entrant.objects.get(event=event, key=alice).picks["decks"] == decked["deck"]

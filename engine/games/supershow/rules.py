@@ -215,19 +215,26 @@ class SupershowRules(BaseRules[State]):
 
     # -- setup -------------------------------------------------------------------------
     def seat_picks(self, options: Mapping[str, Any]) -> dict[str, dict[str, str]]:
-        """A player brings their own Competitor, but to a Birdcage (it drafts them)."""
+        """A player brings their own Competitor and constructed deck (SH-050), but to a
+        Birdcage (it drafts them)."""
         if MATCH_TYPES[self.spec.resolve_options(options)["match_type"]].birdcage:
             return {}
         return {"competitors": {key: comp.name for key, comp
-                                in sorted(CATALOG.competitors.items())}}
+                                in sorted(CATALOG.competitors.items())},
+                "decks": {}}
 
     def seat_entries(self, options: Mapping[str, Any], n_seats: int) -> dict[str, list[Any]]:
         resolved = self.spec.resolve_options(options)
         if not self.seat_picks(resolved):
             return {}
+        entries: dict[str, list[Any]] = {}
         comps = _seat_competitors(resolved["competitors"], resolved["match_type"], n_seats)
-        return {"competitors": list(comps)} if isinstance(comps, list | tuple) \
-            and len(comps) == n_seats else {}
+        if isinstance(comps, list | tuple) and len(comps) == n_seats:
+            entries["competitors"] = list(comps)
+        decks = resolved["decks"]
+        if decks is None or (isinstance(decks, list) and len(decks) == n_seats):
+            entries["decks"] = list(decks or [None] * n_seats)
+        return entries
 
     def start(self, options: Mapping[str, Any], n_seats: int) -> State:
         """Competitors face up; each deck waits for its shuffle (SH-001/002)."""
