@@ -395,8 +395,9 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     def records(self, request: Request, pk: str) -> Response:
         event = self.get_object()
         rows = EventRecord.objects.filter(event=event).select_related("actor").order_by("seq")
-        readable = events.readable_entrants(event, request.user,
-                                            list(Entrant.objects.filter(event=event)))
+        # Every entrant, whatever it brings now: an earlier record may hold a deck since
+        # taken back.
+        readable = events.picks_readable(event, request.user, events.replay(event).entrants)
         return self.page(rows, EventRecordSerializer, game=event.game,
                          readable_entrants=readable)
 

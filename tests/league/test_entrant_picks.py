@@ -409,10 +409,13 @@ def test_a_deck_reaches_only_whom_the_event_lets_read_it(
     shown = client_for(outsider).get(f"/api/events/{event.pk}/").json()["entrants"]
     assert [e["picks"] for e in shown if e["key"] == alice] == [
         {"competitors": "velvet_vendetta", "decks": "hidden"}]
+    assert probe not in Client().get(f"/api/events/{event.pk}/records/").content.decode()
+    events.pick(event=event, by=player, key=alice, picks={})  # the deck taken back...
+    assert seen_by(player2) == []  # ...its record still hides it
     events.add_entrant(event=event, by=organizer, player=organizer.username)
     assert seen_by(organizer) == []  # an organizer who plays reads no rival's deck
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
-    assert "entrants" in seen_by(outsider) and "records" in seen_by(outsider)
+    assert seen_by(outsider) == ["records"]  # (the deck was taken back: only its record)
 
 
 def test_the_admin_shows_a_deck_to_superusers_and_organizers_who_do_not_play(
