@@ -224,8 +224,11 @@ class EventAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
 
 
 @admin.register(EventRecord)
-class EventRecordAdmin(SecretPicks, ReadOnlyAdmin):
-    """The stream is appended by the Event service only."""
+class EventRecordAdmin(NoLookupsOn, SecretPicks, ReadOnlyAdmin):
+    """The stream is appended by the Event service only. No typed filter reaches the
+    payloads (a staff entrant could probe a rival's deck card by card)."""
+
+    secret_fields = frozenset({"payload"})
 
     list_display = ["event", "seq", "kind", "actor", "created_at"]
     list_filter = ["kind"]
@@ -238,7 +241,8 @@ class EventRecordAdmin(SecretPicks, ReadOnlyAdmin):
 
 
 @admin.register(Entrant)
-class EntrantAdmin(SecretPicks, ReadOnlyAdmin):
+class EntrantAdmin(NoLookupsOn, SecretPicks, ReadOnlyAdmin):
+    secret_fields = frozenset({"picks"})  # (as EventRecordAdmin's payloads)
     list_display = ["name", "event", "key", "seed", "player", "team", "bot", "picks",
                     "withdrawn"]
     list_filter = ["withdrawn"]

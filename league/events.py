@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import reprlib
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -403,6 +404,10 @@ def add_entrant(*, event: Event, by: Any, player: str | None = None, team: str |
         done = replay(event)
         payload = _entrant_payload(event, player, team, bot, name)
         if checked:
+            if not may_pick(event, by, {"new": payload}):
+                raise LeagueError("not_your_entrant", "An organizer who holds an entry in "
+                                                      "this Event enters others without "
+                                                      "picks: they pick for themselves.", 403)
             payload["picks"] = checked
         active = [e for e in done.entrants.values() if not e["withdrawn"]]
         if any(_same_entrant(e, payload) for e in active):
@@ -469,19 +474,26 @@ def offered_picks(event: Event) -> dict[str, dict[str, str]]:
         return {}
 
 
-def picks_readable(event: Event, user: Any, entrants: dict[str, dict[str, Any]]) -> set[str]:
+def picks_readable(event: Event, user: Any, entrants: dict[str, dict[str, Any]], *,
+                   sees: bool | None = None,
+                   mine: tuple[set[int], set[int]] | None = None) -> set[str]:
     """The keys of the `entrants` whose secret picks (a constructed deck) `user` may read:
     their own entry and their teams', and every entrant for those who may read the Event's
     secret options (anyone once it is over; before, superusers and its organizers who hold
-    no entry in it)."""
-    if sees_match_options(event, user):
+    no entry in it). `sees` and `mine` (`own_ids`), when a page of Events knows them."""
+    if sees_match_options(event, user) if sees is None else sees:
         return set(entrants)
     if not (user and user.is_authenticated):
         return set()
-    players = set(Player.objects.filter(user=user).values_list("pk", flat=True))
-    teams = set(Team.objects.filter(members__user=user).values_list("pk", flat=True))
+    players, teams = own_ids(user) if mine is None else mine
     return {key for key, entrant in entrants.items()
             if entrant["player"] in players or entrant["team"] in teams}
+
+
+def own_ids(user: Any) -> tuple[set[int], set[int]]:
+    """The user's player ids and the ids of their teams."""
+    return (set(Player.objects.filter(user=user).values_list("pk", flat=True)),
+            set(Team.objects.filter(members__user=user).values_list("pk", flat=True)))
 
 
 def may_pick(event: Event, user: Any, entrants: dict[str, dict[str, Any]]) -> set[str]:
@@ -510,14 +522,23 @@ def shown_picks(game: str, picks: dict[str, Any], readable: bool) -> dict[str, A
     return {name: "hidden" if name in secret else value for name, value in picks.items()}
 
 
-def readable_entrants(event: Event, user: Any, rows: Sequence[Entrant]) -> set[str]:
-    """`picks_readable` of projected entrants: asks nothing when none holds a secret
-    pick."""
+def readable_entrants(event: Event, user: Any, rows: Sequence[Entrant],
+                      known: dict[str, Any] | None = None) -> set[str]:
+    """`picks_readable` of projected entrants: asks nothing when none holds a secret pick.
+    `known` (a page of Events' serializer context) keeps what one Event learned for the
+    next: the user's own ids, and which Events' secret options they read."""
     secret = _secret_options(event.game)
     if not any(secret & set(row.picks or {}) for row in rows):
         return {row.key for row in rows}
+    sees, mine = None, None
+    if known is not None and user is not None and user.is_authenticated:
+        if "readable" in known:
+            sees = event.pk in known["readable"]
+        if "mine" not in known:
+            known["mine"] = own_ids(user)
+        mine = known["mine"]
     return picks_readable(event, user, {row.key: {"player": row.player_id, "team": row.team_id}
-                                        for row in rows})
+                                        for row in rows}, sees=sees, mine=mine)
 
 
 def shown_record(game: str, kind: str, payload: dict[str, Any],
@@ -551,15 +572,15 @@ def check_picks(event: Event, picks: Any) -> dict[str, Any]:
                                       "their seats).")
     for option, value in picks.items():
         if option not in offered:
-            raise LeagueError("bad_picks", f"{option!r} cannot be picked here; "
+            raise LeagueError("bad_picks", f"{reprlib.repr(option)} cannot be picked here; "
                                            f"{sorted(offered)} can.")
         if not offered[option]:  # any value: the game checks it when a match starts
             if value is None or len(json.dumps(value)) > LONGEST_PICK:
                 raise LeagueError("bad_picks", f"A {option!r} pick is a value of at most "
                                                f"{LONGEST_PICK} characters of JSON.")
         elif not isinstance(value, str) or value not in offered[option]:
-            raise LeagueError("bad_picks", f"{value!r} is not one of the {option}: "
-                                           f"{sorted(offered[option])}.")
+            raise LeagueError("bad_picks", f"{reprlib.repr(value)} is not one of the "
+                                           f"{option}: {sorted(offered[option])}.")
     for n_seats in _table_sizes(event.format_options, rules.spec):
         for seat in range(n_seats):
             seats: list[dict[str, Any]] = [{} for _ in range(n_seats)]

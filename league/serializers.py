@@ -146,7 +146,7 @@ class LeagueEventSerializer(serializers.ModelSerializer):
     def get_entrants(self, event: Event) -> list[Any]:
         rows = list(event.entrants.all())
         user = getattr(self.context.get("request"), "user", None)
-        context = {"readable_entrants": readable_entrants(event, user, rows)}
+        context = {"readable_entrants": readable_entrants(event, user, rows, self.context)}
         return list(EntrantSerializer(rows, many=True, context=context).data)
 
     def get_match_options(self, event: Event) -> dict[str, Any]:

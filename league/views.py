@@ -372,7 +372,8 @@ def team_create(request: HttpRequest) -> HttpResponse:
 def event_admin(request: HttpRequest, event_id: int) -> HttpResponse:
     """An Event's organizer page: entrants, seeding, start, live matches, corrections."""
     event = _organized_event(request, event_id)
-    context = {**_panel_context(event), **_live_context(event), **_ranking_context(event)}
+    context = {**_panel_context(event, user=request.user), **_live_context(event),
+               **_ranking_context(event)}
     return render(request, "league/event_admin.html", context)
 
 
@@ -557,7 +558,8 @@ def _panel_answer(request: HttpRequest, event: Event, error: str | None, *,
     if live:
         response = render(request, "league/_event_live.html", _live_context(event, error))
     else:
-        response = render(request, "league/_event_panel.html", _panel_context(event, error))
+        response = render(request, "league/_event_panel.html",
+                          _panel_context(event, error, user=request.user))
     if error is None:
         response["HX-Trigger"] = CHANGED
     return response
@@ -652,7 +654,8 @@ def _names(event: Event) -> dict[str, str]:
     return dict(Entrant.objects.filter(event=event).values_list("key", "name"))
 
 
-def _panel_context(event: Event, error: str | None = None) -> dict[str, Any]:
+def _panel_context(event: Event, error: str | None = None, *,
+                   user: Any = None) -> dict[str, Any]:
     """The organizer panel: entrants and the forms that fit the Event's stage."""
     done = events.replay(event)
     names = _names(event)
@@ -667,7 +670,9 @@ def _panel_context(event: Event, error: str | None = None) -> dict[str, Any]:
         "error": error,
         "entrants": Entrant.objects.filter(event=event).select_related("player", "team"),
         "bots": registry.bot_names(event.game),
-        "pick_fields": _pick_fields(events.offered_picks(event), {}),
+        # An organizer who plays enters others without picks (they pick for themselves).
+        "pick_fields": _pick_fields(events.offered_picks(event), {})
+        if events.sees_match_options(event, user) else [],
         "seed_methods": SEED_CHOICES,
         "seeded_by": done.seeded_by,
         "results": results,

@@ -458,3 +458,67 @@ def test_a_deck_must_fit_the_competitor_it_is_brought_with(
     assert "(bad_picks)" in answer.content.decode()
     assert event.records.count() == seq
     assert Entrant.objects.get(event=event, key=alice).picks["decks"] == decked["deck"]
+
+
+def test_no_admin_filter_reaches_a_deck(decked: dict[str, Any], organizer: Any) -> None:
+    """Row counts under a typed filter would tell a staff entrant a rival's deck, card by
+    card."""
+    from django.contrib.auth.models import Permission
+
+    organizer.user_permissions.add(*Permission.objects.filter(codename__in=[
+        "view_entrant", "view_eventrecord"]))
+    events.add_entrant(event=decked["event"], by=organizer, player=organizer.username)
+    browser = Client()
+    browser.force_login(organizer)
+    card = decked["deck"][0]
+    for probe in (f"/admin/league/entrant/?picks__decks__0={card}",
+                  f"/admin/league/eventrecord/?payload__picks__decks__0={card}"):
+        assert browser.get(probe).status_code == 400, probe
+
+
+def test_an_organizer_who_plays_enters_others_without_picks(
+        organizer: Any, player: Any, player2: Any) -> None:
+    event = supershow_event(organizer)
+    events.add_entrant(event=event, by=organizer, player=organizer.username)
+    exc = refused(lambda: events.add_entrant(event=event, by=organizer,
+                                             player=player.username, picks=VELVET))
+    assert (exc.code, exc.status) == ("not_your_entrant", 403)
+    assert events.add_entrant(event=event, by=organizer, player=player2.username).picks == {}
+    browser = Client()
+    browser.force_login(organizer)
+    panel = browser.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert "pick_competitors" not in panel
+
+
+def test_a_refusal_quotes_a_long_pick_short(organizer: Any, player: Any,
+                                            player_api: APIClient) -> None:
+    event = supershow_event(organizer)
+    alice = events.add_entrant(event=event, by=organizer, player=player.username)
+    answer = player_api.post(f"/api/events/{event.pk}/entrants/{alice.key}/picks/", {
+        "picks": {"competitors": ["x" * 50] * 2000, "y" * 5000: 1}}, format="json")
+    assert answer.status_code == 400 and answer.json()["code"] == "bad_picks"
+    assert len(answer.content) < 1000
+
+
+def test_the_event_list_asks_as_often_for_any_number_of_events_with_decks(
+        organizer: Any, player: Any, client_for: Any) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    deck = constructed("velvet_vendetta", "kid_kaboom")
+
+    def add(n: int) -> None:
+        for _ in range(n):
+            event = supershow_event(organizer)
+            events.add_entrant(event=event, by=organizer, player=player.username, picks={
+                "competitors": "velvet_vendetta", "decks": deck})
+
+    client = client_for(player)
+    counts = []
+    for n in (2, 4):
+        add(n)
+        client.get("/api/events/")
+        with CaptureQueriesContext(connection) as done:
+            assert client.get("/api/events/").status_code == 200
+        counts.append(len(done))
+    assert counts[0] == counts[1]
