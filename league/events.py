@@ -413,6 +413,7 @@ def add_entrant(*, event: Event, by: Any, player: str | None = None, team: str |
         if any(_same_entrant(e, payload) for e in active):
             raise LeagueError("entrant_twice", f"{payload['name']} is already entered.", 409)
         _refuse_a_player_on_two_sides(payload, active)
+        _refuse_a_reader_of_decks(event, payload, active)
         payload["key"] = f"e{len(done.entrants) + 1}"
         if done.state is not None:
             fmt = formats.get_format(event.format)
@@ -669,6 +670,22 @@ def _refuse_a_player_on_two_sides(payload: dict[str, Any], active: list[dict[str
             who = Player.objects.get(pk=min(shared)).display_name
             raise LeagueError("entrant_overlaps", f"{who} already plays in this Event for "
                                                   f"{entrant['name']}.", 409)
+
+
+def _refuse_a_reader_of_decks(event: Event, payload: dict[str, Any],
+                              active: list[dict[str, Any]]) -> None:
+    """Whoever may read the entrants' decks (an organizer who holds no entry, staff) does
+    not enter once one has brought a deck: they would play against decks they could read.
+    (An organizer who plays enters before the decks come.)"""
+    secret = _secret_options(event.game)
+    if not any(secret & set(entrant.get("picks", {})) for entrant in active):
+        return
+    people = Player.objects.filter(pk__in=_players_of(payload)).select_related("user")
+    for person in people:
+        if sees_match_options(event, person.user):
+            raise LeagueError("reads_decks", f"{person.display_name} may read the decks "
+                                             "this Event's entrants brought, so cannot play "
+                                             "against them.", 409)
 
 
 def _same_entrant(a: dict[str, Any], b: dict[str, Any]) -> bool:

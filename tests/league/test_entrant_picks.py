@@ -357,23 +357,36 @@ VELVET_DECK = {"competitors": "velvet_vendetta"}
 
 
 @pytest.fixture
-def decked(organizer: Any, player: Any, player2: Any) -> dict[str, Any]:
+def decked(organizer: Any, player: Any, player2: Any,
+           django_user_model: Any) -> dict[str, Any]:
     """A Supershow Event: alice brings Velvet Vendetta with her own constructed deck,
-    bruno plays what the Event gives."""
+    bruno plays what the Event gives; entered before it came, carl (one of the Event's
+    organizers) and stan (staff, who may view the admin's league rows) play too."""
+    from django.contrib.auth.models import Permission
+
     event = supershow_event(organizer)
+    carl = django_user_model.objects.create_user(username="carl")
+    stan = django_user_model.objects.create_user(username="stan", is_staff=True)
+    stan.user_permissions.add(*Permission.objects.filter(codename__in=[
+        "view_entrant", "view_eventrecord", "view_event"]))
+    for user in (carl, stan):
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    event.organizers.add(carl)
     alice = events.add_entrant(event=event, by=organizer, player=player.username)
     bruno = events.add_entrant(event=event, by=organizer, player=player2.username)
     deck = constructed("velvet_vendetta", "kid_kaboom")
     events.pick(event=event, by=player, key=alice.key,
                 picks={"competitors": "velvet_vendetta", "decks": deck})
-    return {"event": event, "alice": alice.key, "bruno": bruno.key, "deck": deck}
+    return {"event": event, "alice": alice.key, "bruno": bruno.key, "deck": deck,
+            "carl": carl, "stan": stan}
 
 
 def test_an_entrant_brings_its_own_deck_to_its_seat(decked: dict[str, Any],
                                                     organizer: Any) -> None:
     event = decked["event"]
     events.start_event(event=event, by=organizer)
-    link = EventMatch.objects.get(event=event)
+    [link] = [link for link in EventMatch.objects.filter(event=event)
+              if decked["alice"] in link.entrants]
     match = Match.objects.get(pk=link.match_id)
     seat = link.seats_of(decked["alice"])[0]
     assert match.options["decks"][seat] == decked["deck"]
@@ -410,10 +423,9 @@ def test_a_deck_reaches_only_whom_the_event_lets_read_it(
     assert [e["picks"] for e in shown if e["key"] == alice] == [
         {"competitors": "velvet_vendetta", "decks": "hidden"}]
     assert probe not in Client().get(f"/api/events/{event.pk}/records/").content.decode()
+    assert seen_by(decked["carl"]) == []  # an organizer who plays reads no rival's deck
     events.pick(event=event, by=player, key=alice, picks={})  # the deck taken back...
     assert seen_by(player2) == []  # ...its record still hides it
-    events.add_entrant(event=event, by=organizer, player=organizer.username)
-    assert seen_by(organizer) == []  # an organizer who plays reads no rival's deck
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
     assert seen_by(outsider) == ["records"]  # (the deck was taken back: only its record)
 
@@ -439,8 +451,7 @@ def test_the_admin_shows_a_deck_to_superusers_and_organizers_who_do_not_play(
 
     assert shown(root) == [True, True, True, True]
     assert shown(organizer) == [False, True, True, True]  # a list spans Events: superusers
-    events.add_entrant(event=event, by=organizer, player=organizer.username)
-    assert shown(organizer) == [False, False, False, False]
+    assert shown(decked["stan"]) == [False, False, False, False]  # staff who plays
 
 
 def test_a_deck_must_fit_the_competitor_it_is_brought_with(
@@ -463,13 +474,8 @@ def test_a_deck_must_fit_the_competitor_it_is_brought_with(
 def test_no_admin_filter_reaches_a_deck(decked: dict[str, Any], organizer: Any) -> None:
     """Row counts under a typed filter would tell a staff entrant a rival's deck, card by
     card."""
-    from django.contrib.auth.models import Permission
-
-    organizer.user_permissions.add(*Permission.objects.filter(codename__in=[
-        "view_entrant", "view_eventrecord"]))
-    events.add_entrant(event=decked["event"], by=organizer, player=organizer.username)
     browser = Client()
-    browser.force_login(organizer)
+    browser.force_login(decked["stan"])
     card = decked["deck"][0]
     for probe in (f"/admin/league/entrant/?picks__decks__0={card}",
                   f"/admin/league/eventrecord/?payload__picks__decks__0={card}"):
@@ -522,3 +528,17 @@ def test_the_event_list_asks_as_often_for_any_number_of_events_with_decks(
             assert client.get("/api/events/").status_code == 200
         counts.append(len(done))
     assert counts[0] == counts[1]
+
+
+def test_who_may_read_the_entrants_decks_does_not_enter_against_them(
+        decked: dict[str, Any], organizer: Any, django_user_model: Any) -> None:
+    event = decked["event"]
+    exc = refused(lambda: events.add_entrant(event=event, by=organizer,
+                                             player=organizer.username))
+    assert (exc.code, exc.status) == ("reads_decks", 409)
+    newcomer = django_user_model.objects.create_user(username="newcomer")
+    assert events.add_entrant(event=event, by=organizer, player=newcomer.username).key
+    # Entered before any deck came, an organizer plays and reads none.
+    early = supershow_event(organizer)
+    events.add_entrant(event=early, by=organizer, player=organizer.username)
+    assert events.shown_picks("supershow", {"decks": ["x"]}, False) == {"decks": "hidden"}
