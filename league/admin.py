@@ -131,13 +131,17 @@ class SeasonAdmin(JoinsWhatItLists, admin.ModelAdmin):
 
 class SecretPicks:
     """An entrant's constructed deck (a secret pick) shown only to whom the API shows it:
-    `payload` and `picks` read through `payload_shown` and `picks_shown` for the others."""
+    `payload` and `picks` read through `payload_shown` and `picks_shown` for the others.
+    The row shown is an Event's (an inline's parent) or names one (`.event`)."""
 
-    def _swap(self, request: HttpRequest, event: Event | None, fields: list[str]) -> list[str]:
+    fields: list[str]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        event = obj if isinstance(obj, Event) else getattr(obj, "event", None)
         if event is None or events.sees_match_options(event, request.user):
-            return fields
+            return list(self.fields)
         swaps = {"payload": "payload_shown", "picks": "picks_shown"}
-        return [swaps.get(name, name) for name in fields]
+        return [swaps.get(name, name) for name in self.fields]
 
     @admin.display(description="payload")
     def payload_shown(self, record: EventRecord) -> Any:
@@ -155,9 +159,6 @@ class EventRecordInline(SecretPicks, JoinsWhatItShows, admin.TabularInline):
     readonly_fields = [*fields, "payload_shown"]
     can_delete = False
     show_change_link = True
-
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return self._swap(request, obj, list(self.fields))
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -236,9 +237,6 @@ class EventRecordAdmin(NoLookupsOn, SecretPicks, ReadOnlyAdmin):
     fields = ["event", "seq", "kind", "payload", "actor", "created_at"]
     readonly_fields = [*fields, "payload_shown"]
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return self._swap(request, obj.event if obj else None, list(self.fields))
-
 
 @admin.register(Entrant)
 class EntrantAdmin(NoLookupsOn, SecretPicks, ReadOnlyAdmin):
@@ -256,9 +254,6 @@ class EntrantAdmin(NoLookupsOn, SecretPicks, ReadOnlyAdmin):
         if not getattr(request.user, "is_superuser", False):
             shown[shown.index("picks")] = "picks_shown"
         return shown
-
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return self._swap(request, obj.event if obj else None, list(self.fields))
 
 
 @admin.register(EventMatch)

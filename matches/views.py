@@ -308,31 +308,38 @@ def _render_state(request: HttpRequest, match: Match, template: str, error: str 
     except ServiceError as exc:
         if exc.code != "rules_changed":
             raise
-        seats = list(match.seats.select_related(*PEOPLE).order_by("index"))
         seat = services.seat_of(match, request.user)
-        context = {
-            "match": match, "game_title": _title(match.game), "seats": seats,
-            "state": {"seat": seat}, "unplayable": services.shown(exc),
-            "finished": match.status == FINISHED,
-            "can_resign": seat is not None and match.status != FINISHED
-            and match.created_by_id is not None,
-        }
+        context = {**_table_context(match, seat), "state": {"seat": seat},
+                   "unplayable": services.shown(exc)}
     return render(request, template, context, status=status)
+
+
+def _table_context(match: Match, seat: int | None) -> dict[str, Any]:
+    """What the play page shows of any match, playable or not: its seats, whether it is
+    over, and whether the viewer's `seat` may resign it."""
+    return {
+        "match": match,
+        "game_title": _title(match.game),
+        "seats": list(match.seats.select_related(*PEOPLE).order_by("index")),
+        "finished": match.status == FINISHED,
+        # An Event's matches (made by the system, no creator) are the organizer's to end.
+        "can_resign": seat is not None and match.status != FINISHED
+        and match.created_by_id is not None,
+    }
 
 
 def _state_context(match: Match, user: Any, error: str | None = None) -> dict[str, Any]:
     """What the play page and its polled partial render."""
     state = services.match_state(match=match, user=user)
     earlier = max(0, match.seq - PAGE_LOG)
-    seats = list(match.seats.select_related(*PEOPLE).order_by("index"))
+    table = _table_context(match, state["seat"])
+    seats = table["seats"]
     events = services.match_events(match=match, user=user, after=earlier)
     waiting = match.status == "open" and state["seat"] is None
     return {
-        "match": match,
-        "game_title": _title(match.game),
+        **table,
         "state": state,
         "view": state["view"],
-        "seats": seats,
         "seats_key": _seats_key(seats),
         "actions": [_action_entry(action) for action in state["legal_actions"]],
         # The seat's decisions so far: a second tab's stale form is refused, not played.
@@ -340,12 +347,8 @@ def _state_context(match: Match, user: Any, error: str | None = None) -> dict[st
         "events": list(reversed(events)),
         "earlier": earlier,
         "error": error,
-        "finished": match.status == FINISHED,
         "can_join": waiting and any(seat.is_open_to(user) for seat in seats),
         "invited": waiting and any(seat.invited_id == user.pk for seat in seats),
-        # An Event's matches (made by the system, no creator) are the organizer's to end.
-        "can_resign": state["seat"] is not None and match.status != FINISHED
-        and match.created_by_id is not None,
         "view_templates": _game_templates(match.game, "_view.html", "matches/_view_generic.html"),
         "actions_templates": _game_templates(match.game, "_actions.html", "matches/_actions.html"),
     }
