@@ -355,7 +355,7 @@ def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replay
             if out.state is not None:
                 out.state = fmt.add_entrant(out.state, p["key"])
         elif row.kind == Kind.ENTRANT_PICKED:
-            out.entrants[p["key"]]["picks"] = p["picks"]
+            out.entrants[p["key"]] |= {"picks": p["picks"], "dropped": bool(p.get("dropped"))}
         elif row.kind == Kind.ENTRANT_WITHDRAWN:
             out.entrants[p["key"]]["withdrawn"] = True
             if out.state is None:
@@ -674,18 +674,20 @@ def _refuse_a_player_on_two_sides(payload: dict[str, Any], active: list[dict[str
 
 def _refuse_a_reader_of_decks(event: Event, payload: dict[str, Any],
                               active: list[dict[str, Any]]) -> None:
-    """Whoever may read the entrants' decks (an organizer who holds no entry, staff) does
-    not enter once one has brought a deck: they would play against decks they could read.
-    (An organizer who plays enters before the decks come.)"""
+    """Whoever may read the Event's decks (an organizer who holds no entry, staff) does
+    not enter once there are some, the Event's own seat by seat or one an entrant
+    brought: they would play against decks they could read. (An organizer who plays
+    enters before the entrants' decks come; one who deals decks in the Event's options
+    has read them.)"""
     secret = _secret_options(event.game)
-    if not any(secret & set(entrant.get("picks", {})) for entrant in active):
+    if not (match_services.secret_options_given(event.game, event.match_options)
+            or any(secret & set(entrant.get("picks", {})) for entrant in active)):
         return
     people = Player.objects.filter(pk__in=_players_of(payload)).select_related("user")
     for person in people:
         if sees_match_options(event, person.user):
-            raise LeagueError("reads_decks", f"{person.display_name} may read the decks "
-                                             "this Event's entrants brought, so cannot play "
-                                             "against them.", 409)
+            raise LeagueError("reads_decks", f"{person.display_name} may read this Event's "
+                                             "decks, so cannot play against them.", 409)
 
 
 def _same_entrant(a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -864,6 +866,7 @@ def _create_match(event: Event, done: Replayed, made: dict[str, Any]) -> None:
     """The match of a pairing (`made`: its pairing, round, stage, label and entrants), and
     the match_created record that links them."""
     entrants = made["entrants"]
+    _drop_stale_picks(event, done, entrants)
     seats, seat_keys, options = _table(event, done, entrants)
     try:
         match = match_services.create_match(game=event.game, options=options, seats=seats,
@@ -874,6 +877,22 @@ def _create_match(event: Event, done: Replayed, made: dict[str, Any]) -> None:
     if seat_keys != entrants:
         payload["seats"] = seat_keys
     _append(event, Kind.MATCH_CREATED, payload, None)
+
+
+def _drop_stale_picks(event: Event, done: Replayed, keys: list[str]) -> None:
+    """An entrant whose picks the game no longer takes (a Competitor or a card since gone
+    from the card set) plays what the Event gives its seat, so that the Event plays on: a
+    record drops its picks, for all to see, and it may pick again."""
+    for key in keys:
+        entrant = done.entrants[key]
+        if not entrant.get("picks"):
+            continue
+        try:
+            check_picks(event, entrant["picks"])
+        except LeagueError:
+            entrant["picks"], entrant["dropped"] = {}, True
+            _append(event, Kind.ENTRANT_PICKED, {"key": key, "picks": {}, "dropped": True},
+                    None)
 
 
 def _table(event: Event, done: Replayed, entrants: list[str]

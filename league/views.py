@@ -185,7 +185,8 @@ def _picks_context(event: Event, user: Any) -> dict[str, Any] | None:
             # A value of a free option (a constructed deck) is never shown in the list.
             "shown": ", ".join(offered[o][v] if offered[o] else f"own {_pick_label(o).lower()}"
                                for o, v in chosen.items() if not offered[o] or v in offered[o])
-            or "what the Event gives its seat",
+            or "what the Event gives its seat" + (
+                " (the game no longer takes its pick)" if entrant.get("dropped") else ""),
             "can_pick": key in mine,
             "fields": _pick_fields(offered, chosen if key in mine else {}),
         })

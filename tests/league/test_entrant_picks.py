@@ -101,6 +101,46 @@ def test_a_pick_counts_from_the_next_match_and_an_empty_one_goes_back_to_the_eve
         VELVET, KABOOM, {}]
 
 
+def test_a_pick_the_game_no_longer_takes_is_dropped_and_the_event_plays_on(
+        organizer: Any, player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Competitor picked before a release took it out of the card set: the entrant's
+    next match is made with what the Event gives its seat, and a record says so."""
+    import dataclasses
+    from types import MappingProxyType
+
+    from engine.games.supershow import rules as supershow_rules
+
+    event = supershow_event(organizer)
+    alice = events.add_entrant(event=event, by=organizer, player=player.username,
+                               picks=VELVET)
+    events.add_entrant(event=event, by=organizer, bot="random")
+    events.add_entrant(event=event, by=organizer, bot="heuristic")
+    events.start_event(event=event, by=organizer)  # three entrants: one match a round
+    catalog = supershow_rules.CATALOG
+    monkeypatch.setattr(supershow_rules, "CATALOG", dataclasses.replace(
+        catalog, competitors=MappingProxyType({
+            key: comp for key, comp in catalog.competitors.items()
+            if key != VELVET["competitors"]})))
+    first = EventMatch.objects.get(event=event, match__status="active")
+    events.forfeit(event=event, by=organizer, pairing=first.pairing, entrant=first.entrants[1])
+    events.record_match_result(match=Match.objects.get(pk=first.match_id))
+    second = EventMatch.objects.get(event=event, match__status="active")
+    assert alice.key in second.entrants and second.pairing != first.pairing
+    default = ["ox_valdane", "mira_quickstep"]
+    assert competitors_by_entrant(second)[alice.key] == default[second.seats_of(alice.key)[0]]
+    dropped = event.records.get(kind="entrant_picked")
+    assert (dropped.payload, dropped.actor) == (
+        {"key": alice.key, "picks": {}, "dropped": True}, None)
+    assert Entrant.objects.get(event=event, key=alice.key).picks == {}
+    browser = Client()
+    browser.force_login(player)
+    page = browser.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert "the game no longer takes its pick" in page
+    events.pick(event=event, by=player, key=alice.key, picks=KABOOM)  # picks again
+    page = browser.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert "no longer takes" not in page and "Kid Kaboom" in page
+
+
 def test_the_player_a_team_member_and_organizers_may_pick_nobody_else(
         organizer: Any, player: Any, player2: Any, outsider: Any) -> None:
     event = supershow_event(organizer)
@@ -542,3 +582,21 @@ def test_who_may_read_the_entrants_decks_does_not_enter_against_them(
     early = supershow_event(organizer)
     events.add_entrant(event=early, by=organizer, player=organizer.username)
     assert events.shown_picks("supershow", {"decks": ["x"]}, False) == {"decks": "hidden"}
+
+
+def test_who_dealt_the_events_own_decks_does_not_enter_against_them(
+        organizer: Any, player: Any, django_user_model: Any) -> None:
+    """The organizer named the decks seat by seat in the Event's options: they read them,
+    and so does staff; a player does not and enters."""
+    seats = ["ox_valdane", "mira_quickstep"]
+    event = supershow_event(organizer, competitors=seats,
+                            decks=[constructed(seats[0], seats[1]), None])
+    exc = refused(lambda: events.add_entrant(event=event, by=organizer,
+                                             player=organizer.username))
+    assert (exc.code, exc.status) == ("reads_decks", 409)
+    staff = django_user_model.objects.create_user(username="stan", is_staff=True)
+    assert refused(lambda: events.add_entrant(event=event, by=organizer,
+                                              player=staff.username)).code == "reads_decks"
+    assert events.add_entrant(event=event, by=organizer, player=player.username).key
+    plain = supershow_event(organizer, competitors=seats)  # no decks: the organizer plays
+    assert events.add_entrant(event=plain, by=organizer, player=organizer.username).key

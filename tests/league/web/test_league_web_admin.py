@@ -213,14 +213,17 @@ def test_the_event_admin_shows_secret_decks_as_the_api_does(
              [c.key for c in ox.deck[:27]] + [c.key for c in mira.deck[27:]]]
     event = events.create_event(name="Deck night", game="supershow", format="round_robin",
                                 by=organizer, match_options={"decks": decks})
-    staff = django_user_model.objects.create_user("deck-staff", password="x-pass-12345",
-                                                  is_staff=True)
-    staff.user_permissions.add(*Permission.objects.filter(codename="view_event"))
-    browser = Client()
-    browser.force_login(staff)
-    url = f"/admin/league/event/{event.pk}/change/"
-    assert decks[1][0] in browser.get(url).content.decode()  # an organizer, not playing
+    watcher, staff = (django_user_model.objects.create_user(name, password="x-pass-12345")
+                      for name in ("deck-watch", "deck-staff"))
     events.add_entrant(event=event, by=organizer, player=staff.username)
+    for user in (watcher, staff):  # made staff, one of them once entered
+        django_user_model.objects.filter(pk=user.pk).update(is_staff=True)
+        user.user_permissions.add(*Permission.objects.filter(codename="view_event"))
+    browser = Client()
+    browser.force_login(watcher)
+    url = f"/admin/league/event/{event.pk}/change/"
+    assert decks[1][0] in browser.get(url).content.decode()  # staff, not playing
+    browser.force_login(staff)
     page = browser.get(url).content.decode()
     assert decks[1][0] not in page and "hidden" in page
     for probe in (f"match_options__decks__1__0={decks[1][0]}", "match_options__has_key=decks",
