@@ -48,6 +48,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.api_paths.ApiSlashMiddleware",  # before CommonMiddleware's slash redirect
     "django.middleware.common.CommonMiddleware",
+    "config.nul_chars.NulCharsMiddleware",  # before anything reads a field of the request
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

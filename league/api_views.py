@@ -499,10 +499,13 @@ class RoundScoreViewSet(LeagueViewSet):
 
     serializer_class = RoundScoreSerializer
 
+    def get_queryset(self) -> QuerySet[RoundScore]:
+        return RoundScore.objects.order_by("match_id", "round", "seat")
+
     @extend_schema(summary="Scores by round", parameters=[RoundScoreQuerySerializer],
                    responses={200: RoundScoreSerializer(many=True), **errors(400, 401)})
     def list(self, request: Request) -> Response:
-        rows = RoundScore.objects.order_by("match_id", "round", "seat")
+        rows = self.get_queryset()
         for name, value in self.query(RoundScoreQuerySerializer).items():
             rows = rows.filter(**{f"{name}_id" if name != "game" else name: value})
         return self.page(rows, RoundScoreSerializer)

@@ -252,6 +252,8 @@ class ShowdownEventCreateSerializer(serializers.Serializer):
 
     def validate_sides(self, value: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
         """Only the names given (the service refuses anything but one of the three)."""
+        if any(side is None for side in value or []):
+            raise serializers.ValidationError("A side is an entrant, not null.")
         return [{k: v for k, v in side.items() if v is not None} for side in value or []]
 
 

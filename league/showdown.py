@@ -126,10 +126,11 @@ def _check_match(number: int, item: Any, size: int) -> None:
         raise IllegalAction("bad_event", f"Match {number} is "
                                          '{"match": card or null, "stipulation": key or null}.')
     card, stipulation = item.get("match"), item.get("stipulation")
-    if card is not None and card not in MATCH_CARDS:
+    if card is not None and (not isinstance(card, str) or card not in MATCH_CARDS):
         raise IllegalAction("unknown_match_card", f"Match {number}: no Match card {card!r} "
                                                   f"(one of {', '.join(MATCH_CARDS)}).")
-    if stipulation is not None and stipulation not in STIPULATIONS:
+    if stipulation is not None and (not isinstance(stipulation, str)
+                                    or stipulation not in STIPULATIONS):
         raise IllegalAction("unknown_stipulation",
                             f"Match {number}: no Stipulation {stipulation!r} "
                             f"(one of {', '.join(STIPULATIONS)}).")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from functools import wraps
@@ -570,7 +571,7 @@ def _seq(request: HttpRequest) -> int | None:
     """The Event's seq as the organizer's page showed it (the panel's forms send it), so a
     second click, or a form older than the Event, is refused rather than applied again."""
     sent = request.POST.get("seq", "")
-    return int(sent) if sent.isdigit() else None
+    return int(sent) if re.fullmatch(r"[0-9]{1,15}", sent) else None
 
 
 def _form_error(form: Any) -> str:
