@@ -66,8 +66,20 @@ class JSONParser(parsers.JSONParser):
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
             return loads(stream.read().decode(encoding))
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, LookupError) as exc:  # (a charset no text is in: LookupError)
             raise exceptions.ParseError(f"JSON parse error - {exc}") from None
+
+
+class FormParser(parsers.FormParser):
+    """DRF's parser; a body in a charset Python cannot read text in is a 400
+    `parse_error`, not a 500."""
+
+    def parse(self, stream: Any, media_type: str | None = None,
+              parser_context: dict[str, Any] | None = None) -> Any:
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except (ValueError, LookupError) as exc:
+            raise exceptions.ParseError(f"Form parse error - {exc}") from None
 
 
 class JSONLinesRenderer(renderers.BaseRenderer):

@@ -25,7 +25,7 @@ from config.refusal import Refusal
 from engine import registry
 from engine.protocol import IllegalAction
 from league import formats, showdown
-from league.formats.base import read_options
+from league.formats.base import MOST_POINTS, read_options
 from league.models import Entrant, Event, EventMatch, EventRecord, Player, Rating, Season, Team
 from matches import services as match_services
 from matches.models import Match
@@ -105,7 +105,6 @@ def _check_game(game: str) -> Any:
         raise LeagueError(exc.code, exc.message) from None
 
 
-MOST_POINTS = 100  # a season's points for one result, either way
 
 
 def check_scoring(scoring: Any) -> None:

@@ -148,6 +148,9 @@ class OptionSpec:
         }
 
 
+# A result's points, either way: a season's scoring and an Event's points options alike.
+MOST_POINTS = 100
+
 SCORING_OPTIONS = (
     OptionSpec("win_points", OptionKind.FLOAT, 1.0, "Points for a win."),
     OptionSpec("draw_points", OptionKind.FLOAT, 0.5, "Points for a draw."),
@@ -308,6 +311,9 @@ def _read_option(spec: OptionSpec, value: Any) -> Any:
         and isinstance(value, int | float)
         and not isinstance(value, bool)
     ):
+        # (the points options: past these, sums in the standings would overflow a float)
+        require(-MOST_POINTS <= value <= MOST_POINTS, "bad_option",
+                f"{spec.name} is from -{MOST_POINTS} to {MOST_POINTS}: {value!r}.")
         return float(value)
     if spec.kind is OptionKind.CHOICE and value in spec.choices:
         return value

@@ -133,3 +133,26 @@ def test_a_nul_character_in_a_multipart_api_body_is_refused_by_its_fields(
     answer = anon_api.post("/api/auth/token/", {"username": "ali\x00ce", "password": "x"},
                            format="multipart")
     assert (answer.status_code, answer.json()["code"]) == (400, "invalid")
+
+
+@pytest.mark.parametrize("points", [1e308, -101, 100.5])
+def test_points_past_a_hundred_are_refused_before_the_standings_overflow(
+        organizer_api: APIClient, points: float) -> None:
+    """Summed in the tiebreaks, points near a float's limit overflowed to Infinity, which
+    no JSON column stores: the Event stalled at a later result."""
+    answer = organizer_api.post("/api/events/", {
+        "name": "Big", "game": "super_showdown", "format": "round_robin",
+        "format_options": {"win_points": points}}, format="json")
+    assert (answer.status_code, answer.json()["code"]) == (400, "bad_option")
+    assert not Event.objects.exists()
+
+
+@pytest.mark.parametrize(("content_type", "body", "code"), [
+    ("application/json; charset=rot13", '{"username": "a", "password": "b"}', "parse_error"),
+    ("application/x-www-form-urlencoded; charset=punycode", "username=a&password=b",
+     "bad_request"),
+])
+def test_a_body_in_a_charset_no_text_reads_is_a_400(anon_api: APIClient, content_type: str,
+                                                    body: str, code: str) -> None:
+    answer = anon_api.generic("POST", "/api/auth/token/", body, content_type=content_type)
+    assert (answer.status_code, answer.json()["code"]) == (400, code)
