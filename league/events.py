@@ -1136,7 +1136,8 @@ def sweep_results() -> int:
                                           match__status=Match.Status.FINISHED):
         try:
             missed += record_match_result(match=link.match)
-        except LeagueError:  # one Event's refusal must not stop the sweep of the others
+        except Exception:  # one Event's failure, whatever it is, must not stop the sweep
+            # of the others (its own transaction is rolled back)
             log.exception("the result of match %s could not be recorded", link.match_id)
     return missed
 

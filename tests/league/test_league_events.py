@@ -1031,3 +1031,24 @@ def test_an_action_on_an_older_read_of_the_event_is_refused_and_writes_nothing(
     events.correct_result(event=event, by=organizer, pairing=link.pairing,
                           placements={first: 1, second: 2}, expected_seq=read)
     assert events.replay(event).results[link.pairing]["placements"] == {first: 1, second: 2}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_events_failure_does_not_stop_the_sweep_of_the_others(
+        organizer: Any, player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any error recording one Event's result (a database refusal, say) is logged, and the
+    sweep goes on to the other Events' missed results."""
+    first, _, _ = rumble_heats(organizer, player, entrants=6, pod_size=3, advance=1)
+    second, _, _ = rumble_heats(organizer, player, entrants=6, pod_size=3, advance=1)
+    real, swept = events.record_match_result, []
+
+    def failing_for_the_first(*, match: Match) -> bool:
+        event = EventMatch.objects.get(match=match).event_id
+        swept.append(event)
+        if event == first.pk:
+            raise RuntimeError("a database refusal")
+        return real(match=match)
+
+    monkeypatch.setattr(events, "record_match_result", failing_for_the_first)
+    assert events.sweep_results() == 0  # (nothing was missed: each call is idempotent)
+    assert first.pk in swept and second.pk in swept
