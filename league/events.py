@@ -505,20 +505,12 @@ def may_pick(event: Event, user: Any, entrants: dict[str, dict[str, Any]]) -> se
     return picks_readable(event, user, entrants)
 
 
-def _secret_options(game: str) -> set[str]:
-    try:
-        return {name for name, option in registry.get_rules(game).spec.options.items()
-                if option.secret}
-    except IllegalAction:
-        return set()
-
-
 def shown_picks(game: str, picks: dict[str, Any], readable: bool) -> dict[str, Any]:
     """`picks` with each secret one (a constructed deck) reading "hidden" unless
     `readable`."""
     if readable:
         return dict(picks)
-    secret = _secret_options(game)
+    secret = match_services.secret_options(game)
     return {name: "hidden" if name in secret else value for name, value in picks.items()}
 
 
@@ -527,7 +519,7 @@ def readable_entrants(event: Event, user: Any, rows: Sequence[Entrant],
     """`picks_readable` of projected entrants: asks nothing when none holds a secret pick.
     `known` (a page of Events' serializer context) keeps what one Event learned for the
     next: the user's own ids, and which Events' secret options they read."""
-    secret = _secret_options(event.game)
+    secret = match_services.secret_options(event.game)
     if not any(secret & set(row.picks or {}) for row in rows):
         return {row.key for row in rows}
     sees, mine = None, None
@@ -678,7 +670,7 @@ def _refuse_a_reader_of_decks(event: Event, payload: dict[str, Any],
     brought: they would play against decks they could read. (An organizer who plays
     enters before the entrants' decks come; one who deals decks in the Event's options
     has read them.)"""
-    secret = _secret_options(event.game)
+    secret = match_services.secret_options(event.game)
     if not (match_services.secret_options_given(event.game, event.match_options)
             or any(secret & set(entrant.get("picks", {})) for entrant in active)):
         return

@@ -677,14 +677,21 @@ def has_secret_options(match: Match) -> bool:
     return secret_options_given(match.game, match.options)
 
 
+def secret_options(game: str) -> set[str]:
+    """The names of `game`'s secret options (The Supershow's constructed decks); none for
+    a game no longer known."""
+    try:
+        return {name for name, option in registry.get_rules(game).spec.options.items()
+                if option.secret}
+    except IllegalAction:
+        return set()
+
+
 def secret_options_given(game: str, options: dict[str, Any] | None) -> bool:
     """Whether `options` of `game` give a secret option (a constructed deck) a value, not
     its default None (an Event's resolved options name every option)."""
-    try:
-        specs = registry.get_rules(game).spec.options
-    except IllegalAction:
-        return False
-    return any(name in specs and specs[name].secret and value is not None
+    secret = secret_options(game)
+    return any(name in secret and value is not None
                and (not isinstance(value, list) or any(v is not None for v in value))
                for name, value in (options or {}).items())
 
