@@ -1162,13 +1162,17 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
                              payload={"pairing": pairing, "placements": placements,
                                       "figures": done.results[pairing].get("figures", {})})
         rows = [*event.records.order_by("seq"), record]
+        recorded_at = next(r.seq for r in rows if r.kind == Kind.RESULT_RECORDED
+                           and r.payload["pairing"] == pairing)
+        # The format refusing the corrected result itself is the correction's own error;
+        # refusing any record after it, a conflict with what followed. (Corrections apply
+        # where their results were recorded.)
+        _try_format(lambda: replay(event, [r for r in rows if r.seq <= recorded_at
+                                           or r.kind == Kind.RESULT_CORRECTED]))
+        fmt = formats.get_format(event.format)
         try:
             corrected = replay(event, rows)
         except formats.FormatError as exc:
-            conflict = exc.code in {"not_ready", "unknown_pairing", "not_in_pairing",
-                                    "already_recorded"}
-            if not conflict:
-                raise LeagueError(exc.code, exc.message) from None
             later = sorted(p for p, m in done.matches.items()
                            if m["round"] > done.matches[pairing]["round"])
             detail = (f"The later pairings {', '.join(later)} were drawn from {pairing}'s "
@@ -1176,12 +1180,17 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
                       f"otherwise ({exc.message.rstrip('.')}). {UNTIL}" if later
                       else exc.message)
             raise LeagueError("correction_conflicts", detail, 409) from None
-        pid = _repaired_match(formats.get_format(event.format), corrected.state,
-                              corrected.matches)
+        pid = _repaired_match(fmt, corrected.state, corrected.matches)
         if pid is not None:
             raise LeagueError("correction_conflicts", f"{pid} was already made with the "
                               f"entrants {pairing}'s result as it stands sent there; the "
                               f"corrected one would seat others. {UNTIL}", 409)
+        if done.finished and not fmt.is_complete(corrected.state):
+            raise LeagueError("correction_conflicts", f"The Event finished on {pairing}'s "
+                              "result as it stands; the corrected one would call for "
+                              "another match (a grand-final reset, say). A finished "
+                              "Event's result can be corrected where the Event stays "
+                              "decided.", 409)
         _append(event, Kind.RESULT_CORRECTED, record.payload, by)
         _advance(event)
         _rerate(done.matches[pairing].get("match"))

@@ -1052,3 +1052,93 @@ def test_one_events_failure_does_not_stop_the_sweep_of_the_others(
     monkeypatch.setattr(events, "record_match_result", failing_for_the_first)
     assert events.sweep_results() == 0  # (nothing was missed: each call is idempotent)
     assert first.pk in swept and second.pk in swept
+
+
+def forfeited(event: Event, by: Any, pairing: str, loser: str) -> None:
+    """`loser` forfeits `pairing`'s match and its result is recorded."""
+    events.forfeit(event=event, by=by, pairing=pairing, entrant=loser)
+    link = EventMatch.objects.get(event=event, pairing=pairing)
+    events.record_match_result(match=Match.objects.get(pk=link.match_id))
+
+
+def refused_and_unchanged(event: Event, by: Any, pairing: str,
+                          placements: dict[str, int]) -> events.LeagueError:
+    """The correction is refused, and the Event is as it was: still finished, no record or
+    match added."""
+    kept, made = records(event), EventMatch.objects.filter(event=event).count()
+    with pytest.raises(events.LeagueError) as refused:
+        events.correct_result(event=event, by=by, pairing=pairing, placements=placements)
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    assert records(event) == kept
+    assert EventMatch.objects.filter(event=event).count() == made
+    return refused.value
+
+
+@pytest.mark.django_db
+def test_a_correction_that_would_reopen_a_finished_grand_final_is_refused(
+        organizer: Any) -> None:
+    """The grand final given to the losers' side calls for a reset match: a correction
+    made one inside the finished Event (which no sweep then looked after)."""
+    event = make_event(organizer, fmt="double_elimination")
+    first, second = enter_bots(event, organizer, 2)
+    events.start_event(event=event, by=organizer)
+    forfeited(event, organizer, "W1-1", second)
+    forfeited(event, organizer, "GF", second)
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    refusal = refused_and_unchanged(event, organizer, "GF", {first: 2, second: 1})
+    assert (refusal.code, refusal.status) == ("correction_conflicts", 409)
+    assert "GF" in refusal.detail and "finished" in refusal.detail
+
+
+@pytest.mark.django_db
+def test_a_correction_that_would_undo_a_finals_walkover_is_refused(organizer: Any) -> None:
+    """W1-1's winner withdrew, so the final was a walkover; W1-1 given to the other player
+    would need the final played."""
+    event = make_event(organizer, fmt="single_elimination")
+    keys = enter_bots(event, organizer, 4)
+    events.seed_event(event=event, by=organizer, method="hand", order=keys)
+    events.start_event(event=event, by=organizer)
+    semis = {link.pairing: link.entrants for link in EventMatch.objects.filter(event=event)}
+    (one, one_pair), (two, two_pair) = sorted(semis.items())
+    forfeited(event, organizer, one, one_pair[1])
+    events.withdraw_entrant(event=event, by=organizer, key=one_pair[0])
+    forfeited(event, organizer, two, two_pair[1])
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    refusal = refused_and_unchanged(event, organizer, one, {one_pair[0]: 2, one_pair[1]: 1})
+    assert refusal.code == "correction_conflicts"
+
+
+@pytest.mark.django_db
+def test_a_finished_events_correction_that_keeps_it_decided_is_taken(organizer: Any) -> None:
+    """The final given to the other player: the Event stays finished with a new winner."""
+    event = make_event(organizer, fmt="single_elimination")
+    first, second = enter_bots(event, organizer, 2)
+    events.start_event(event=event, by=organizer)
+    forfeited(event, organizer, "W1-1", second)
+    events.correct_result(event=event, by=organizer, pairing="W1-1",
+                          placements={first: 2, second: 1})
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    assert records(event)[-2:] == ["finished", "result_corrected"]
+    top = Standing.objects.get(event=event, rank=1)
+    assert top.entrant.key == second
+
+
+@pytest.mark.django_db
+def test_a_correction_the_format_refuses_for_itself_keeps_the_formats_code(
+        organizer: Any) -> None:
+    """A draw in a bracket is the correction's own error, not a conflict with what
+    followed."""
+    event = make_event(organizer, fmt="single_elimination")
+    enter_bots(event, organizer, 4)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.filter(event=event).order_by("pairing").first()
+    assert link is not None
+    forfeited(event, organizer, link.pairing, link.entrants[1])
+    with pytest.raises(events.LeagueError) as refused:
+        events.correct_result(event=event, by=organizer, pairing=link.pairing,
+                              placements=dict.fromkeys(link.entrants, 1))
+    assert refused.value.code == "draw_not_allowed"
