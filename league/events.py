@@ -838,19 +838,40 @@ def _try_format(call: Any) -> Any:
 def _advance(event: Event, release: bool = False) -> None:
     """Create a match for every ready pairing (a held round waits for `release`); finish
     the Event when the format is done."""
-    done = replay(event)
     fmt = formats.get_format(event.format)
-    held = set() if release else {p.id for p in held_pairings(event, done)}
-    for pairing in fmt.ready(done.state):
-        if pairing.id in done.matches or pairing.id in held:
-            continue
-        _create_match(event, done, {
-            "pairing": pairing.id, "round": pairing.round, "stage": pairing.stage,
-            "label": pairing.label, "entrants": [k for k in pairing.slots if k is not None]})
+    settled = True
+    while settled:  # a pod settled by seed may deal the next round
+        done = replay(event)
+        held = set() if release else {p.id for p in held_pairings(event, done)}
+        settled = False
+        for pairing in fmt.ready(done.state):
+            if pairing.id in done.matches or pairing.id in held:
+                continue
+            entrants = [k for k in pairing.slots if k is not None]
+            if len(entrants) < event.format_options.get("min_pod_size", 2):
+                _settle_by_seed(event, done, pairing.id, entrants)
+                settled = True
+                break
+            _create_match(event, done, {
+                "pairing": pairing.id, "round": pairing.round, "stage": pairing.stage,
+                "label": pairing.label, "entrants": entrants})
     if fmt.is_complete(done.state) and not done.finished:
         event.status = Event.Status.FINISHED
         _append(event, Kind.FINISHED, {}, None)
     _after_change(event)
+
+
+def _settle_by_seed(event: Event, done: Replayed, pairing: str, entrants: list[str]) -> None:
+    """A heats pod that withdrawals left with fewer entrants than its game seats (a final
+    of two in a game of three or more) is not played: its entrants place by seed."""
+    seed = {key: i for i, key in enumerate(done.order)}
+    ranked = sorted(entrants, key=lambda k: seed.get(k, len(seed)))
+    placements = {k: i + 1 for i, k in enumerate(ranked)}
+    fmt = formats.get_format(event.format)
+    _try_format(lambda: fmt.record(done.state, formats.MatchResult(pairing, placements, {})))
+    _append(event, Kind.RESULT_RECORDED, {
+        "pairing": pairing, "match": None, "placements": placements,
+        "figures": {}, "forfeit": None, "decided_by": "seed"}, None)
 
 
 def _create_match(event: Event, done: Replayed, made: dict[str, Any]) -> None:
@@ -1173,8 +1194,8 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
         try:
             corrected = replay(event, rows)
         except formats.FormatError as exc:
-            later = sorted(p for p, m in done.matches.items()
-                           if m["round"] > done.matches[pairing]["round"])
+            round_ = next((p.round for p in fmt.pairings(done.state) if p.id == pairing), 0)
+            later = sorted(p for p, m in done.matches.items() if m["round"] > round_)
             detail = (f"The later pairings {', '.join(later)} were drawn from {pairing}'s "
                       "result as it stands; the corrected one would have drawn them "
                       f"otherwise ({exc.message.rstrip('.')}). {UNTIL}" if later
@@ -1193,7 +1214,7 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
                               "decided.", 409)
         _append(event, Kind.RESULT_CORRECTED, record.payload, by)
         _advance(event)
-        _rerate(done.matches[pairing].get("match"))
+        _rerate(done.matches.get(pairing, {}).get("match"))
 
 
 UNTIL = "A result can be corrected until a later pairing is drawn from it."

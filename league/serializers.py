@@ -360,7 +360,9 @@ class BracketPairingSerializer(serializers.Serializer):
     decided_by = serializers.CharField(
         allow_null=True, read_only=True,
         help_text='"seed" when the pairing was drawn again after its last replay and the '
-                  "better seed went through; null otherwise.")
+                  "better seed went through, or when a heats pod that withdrawals left with "
+                  "fewer entrants than the game seats was settled by seed, with no match; "
+                  "null otherwise.")
     held = serializers.BooleanField(read_only=True, help_text="Ready, but its round waits "
                                                               "for the organizer's release.")
 

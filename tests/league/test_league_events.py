@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.urls import reverse
 
-from league import events, projections
+from league import events, projections, serializers
 from league.models import Entrant, Event, EventMatch, EventRecord, Rating, Standing
 from matches import services as match_services
 from matches.models import Match
@@ -1142,3 +1143,81 @@ def test_a_correction_the_format_refuses_for_itself_keeps_the_formats_code(
         events.correct_result(event=event, by=organizer, pairing=link.pairing,
                               placements=dict.fromkeys(link.entrants, 1))
     assert refused.value.code == "draw_not_allowed"
+
+
+def cage_heats(organizer: Any, *, hold_rounds: bool) -> tuple[Event, list[str]]:
+    """Nine bots in Ultimate Showdown heats (three at a table): three pods of three, whose
+    winners meet in a final of three; the round-one pods' matches made."""
+    event = events.create_event(name="Heats", game="ultimate_showdown", format="heats",
+                                by=organizer, hold_rounds=hold_rounds,
+                                format_options={"pod_size": 4, "advance": 1})
+    keys = enter_bots(event, organizer, 9)
+    events.start_event(event=event, by=organizer)
+    assert sorted(len(link.entrants) for link in EventMatch.objects.filter(event=event)) == [
+        3, 3, 3]
+    return event, keys
+
+
+def settled(event: Event, pairing: str) -> dict[str, Any]:
+    """The result recorded for a pairing that had no match."""
+    assert not EventMatch.objects.filter(event=event, pairing=pairing).exists()
+    return events.replay(event).results[pairing]
+
+
+@pytest.mark.django_db
+def test_a_held_final_left_below_the_games_seats_is_settled_by_seed(organizer: Any,
+                                                                    client: Any) -> None:
+    """A finalist withdraws before the held final is released: two are left in a game of
+    three, which no match seats. Its release used to be refused (bad_seat_count) until
+    another withdrew; the final is now settled by seed, and the Event ends."""
+    event, keys = cage_heats(organizer, hold_rounds=True)
+    for link in EventMatch.objects.filter(event=event).order_by("pairing"):
+        forfeited(event, organizer, link.pairing, link.entrants[-1])
+    final = events.held_pairings(event, events.replay(event))
+    assert [p.id for p in final] == ["P2-1"] and len(final[0].entrants) == 3
+    events.withdraw_entrant(event=event, by=organizer, key=final[0].entrants[0])
+    events.release_round(event=event, by=organizer)
+
+    left = sorted(final[0].entrants[1:], key=keys.index)
+    result = settled(event, "P2-1")
+    assert result["placements"] == {left[0]: 1, left[1]: 2}
+    assert result["decided_by"] == "seed"
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    assert Standing.objects.get(event=event, rank=1).entrant.key == left[0]
+    row = next(r for r in serializers.bracket_of(event) if r["pairing"] == "P2-1")
+    assert (row["match"], row["decided_by"], row["result"]) == (None, "seed", {
+        left[0]: 1, left[1]: 2})
+    client.force_login(organizer)
+    page = client.get(reverse("league:event", args=[event.pk]))
+    assert page.status_code == 200 and "Final pod" in page.content.decode()
+
+    # The organizer may still give it to the other (played off the site, say).
+    events.correct_result(event=event, by=organizer, pairing="P2-1",
+                          placements={left[0]: 2, left[1]: 1})
+    assert Standing.objects.get(event=event, rank=1).entrant.key == left[1]
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+
+
+@pytest.mark.django_db
+def test_a_final_dealt_below_the_games_seats_is_settled_by_seed(organizer: Any) -> None:
+    """A heat's players all withdraw after it ended (the next best of a heat go on in
+    place of a winner who withdraws): the final is dealt to two. Making its match used to
+    fail inside the recording of the last heat's result, so that result was never recorded
+    and every sweep failed on it."""
+    event, _ = cage_heats(organizer, hold_rounds=False)
+    first, *rest = EventMatch.objects.filter(event=event).order_by("pairing")
+    forfeited(event, organizer, first.pairing, first.entrants[-1])
+    for key in first.entrants:
+        events.withdraw_entrant(event=event, by=organizer, key=key)
+    for link in rest:
+        forfeited(event, organizer, link.pairing, link.entrants[-1])
+
+    assert all(link.pairing in events.replay(event).results for link in rest)
+    result = settled(event, "P2-1")
+    assert len(result["placements"]) == 2 and result["decided_by"] == "seed"
+    assert events.sweep_results() == 0
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    assert records(event)[-2:] == ["result_recorded", "finished"]
