@@ -848,7 +848,7 @@ def _advance(event: Event, release: bool = False) -> None:
             if pairing.id in done.matches or pairing.id in held:
                 continue
             entrants = [k for k in pairing.slots if k is not None]
-            if len(entrants) < event.format_options.get("min_pod_size", 2):
+            if len(entrants) < event.format_options.get("min_pod_size", 0):  # heats
                 _settle_by_seed(event, done, pairing.id, entrants)
                 settled = True
                 break
