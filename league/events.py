@@ -839,10 +839,14 @@ def _advance(event: Event, release: bool = False) -> None:
     """Create a match for every ready pairing (a held round waits for `release`); finish
     the Event when the format is done."""
     fmt = formats.get_format(event.format)
+    released: set[tuple[str, int]] | None = None  # the round `release` lets go
     settled = True
-    while settled:  # a pod settled by seed may deal the next round
+    while settled:  # a pod settled by seed may deal the next round, which waits in turn
         done = replay(event)
-        held = set() if release else {p.id for p in held_pairings(event, done)}
+        waiting = held_pairings(event, done)
+        if released is None:
+            released = {(p.stage, p.round) for p in waiting} if release else set()
+        held = {p.id for p in waiting if (p.stage, p.round) not in released}
         settled = False
         for pairing in fmt.ready(done.state):
             if pairing.id in done.matches or pairing.id in held:

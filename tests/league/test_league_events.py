@@ -1221,3 +1221,28 @@ def test_a_final_dealt_below_the_games_seats_is_settled_by_seed(organizer: Any) 
     event.refresh_from_db()
     assert event.status == Event.Status.FINISHED
     assert records(event)[-2:] == ["result_recorded", "finished"]
+
+
+@pytest.mark.django_db
+def test_a_round_dealt_by_settled_pods_waits_for_its_own_release(organizer: Any) -> None:
+    """Twenty-seven in pods of three: the released second round's pods, each left with two,
+    are settled by seed, which deals the final; the final waits for its own release."""
+    event = events.create_event(name="Heats", game="ultimate_showdown", format="heats",
+                                by=organizer, hold_rounds=True,
+                                format_options={"pod_size": 3, "advance": 1})
+    enter_bots(event, organizer, 27)
+    events.start_event(event=event, by=organizer)
+    for link in EventMatch.objects.filter(event=event).order_by("pairing"):
+        forfeited(event, organizer, link.pairing, link.entrants[-1])
+    second = events.held_pairings(event, events.replay(event))
+    assert [len(p.entrants) for p in second] == [3, 3, 3]
+    for pod in second:
+        events.withdraw_entrant(event=event, by=organizer, key=pod.entrants[0])
+    events.release_round(event=event, by=organizer)
+
+    assert all(settled(event, pod.id)["decided_by"] == "seed" for pod in second)
+    final = events.held_pairings(event, events.replay(event))
+    assert [(p.stage, len(p.entrants)) for p in final] == [("final", 3)]
+    assert not EventMatch.objects.filter(event=event, stage="final").exists()
+    events.release_round(event=event, by=organizer)
+    assert EventMatch.objects.get(event=event, stage="final").match.n_seats == 3
