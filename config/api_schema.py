@@ -23,10 +23,12 @@ def document_common_errors(result: dict[str, Any], generator: Any, request: Any,
                            public: bool) -> dict[str, Any]:
     """The answers any operation of its kind may give, where its view states none: 400 for
     a query string or body that cannot be read, 404 for a page past a list's end, 413 and
-    415 for a body too big or not JSON, 401 for a token that is not valid."""
+    415 for a body too big or not JSON, 401 for a token that is not valid (where a token is
+    read at all), 403 for a session's write without its CSRF token."""
     for operations in result.get("paths", {}).values():
-        for operation in operations.values():
+        for method, operation in operations.items():
             responses = operation["responses"]
+            security = operation.get("security") or []
             ok = responses.get("200", {}).get("content", {}).get("application/json", {})
             paginated = "Paginated" in str(ok.get("schema", {}).get("$ref", ""))
             queried = any(p.get("in") == "query" for p in operation.get("parameters", []))
@@ -44,7 +46,16 @@ def document_common_errors(result: dict[str, Any], generator: Any, request: Any,
                 responses.setdefault("415", {
                     "content": ERROR,
                     "description": "The body is not JSON (unsupported_media_type)."})
-            responses.setdefault("401", {
-                "content": ERROR,
-                "description": "A token that is not valid (authentication_failed)."})
+            if any(security):
+                responses.setdefault("401", {
+                    "content": ERROR,
+                    "description": "A token that is not valid (authentication_failed)."})
+            if method in UNSAFE and {"cookieAuth": []} in security:
+                forbidden = responses.setdefault("403", {"content": ERROR, "description": ""})
+                forbidden["description"] = " ".join(filter(None, [
+                    forbidden["description"], "A signed-in session's request without its "
+                                              "CSRF token (permission_denied)."]))
     return result
+
+
+UNSAFE = {"post", "put", "patch", "delete"}

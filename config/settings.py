@@ -144,6 +144,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Enums named "status" in several places (a match's, an Event's, a job's) by their own.
+    "ENUM_NAME_OVERRIDES": {"EventStatusEnum": "league.models.Event.Status",
+                            "MatchStatusEnum": "matches.models.Match.Status"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.api_schema.document_401",

@@ -9,7 +9,6 @@ from __future__ import annotations
 from itertools import zip_longest
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -47,15 +46,12 @@ OUTCOMES = ["win", "draw", "loss"]
 LARGEST_ID = 2**63 - 1  # a BigAutoField; past it a filter is a 400, not an overflow
 
 
-# A string in the schema: an enum named "status" here would collide with the matches API's
-# (a match's status) and drf-spectacular warns; ENUM_NAME_OVERRIDES in settings would fix it.
-@extend_schema_field(OpenApiTypes.STR)
 class EventStatusField(serializers.ChoiceField):
     """An Event's status: draft, running or finished."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("help_text", "draft, running or finished.")
-        super().__init__(choices=Event.Status.values, **kwargs)
+        super().__init__(choices=Event.Status.choices, **kwargs)
 
 
 # -- seasons -----------------------------------------------------------------------------
@@ -222,6 +218,22 @@ class PicksSerializer(EventWriteSerializer):
     picks = serializers.DictField(allow_null=True, help_text=PICKS_HELP)
 
 
+@extend_schema_field({
+    "type": "array", "minItems": 2, "nullable": True,
+    "items": {"type": "object", "properties": {
+        "match": {"type": "string", "nullable": True},
+        "stipulation": {"type": "string", "nullable": True}}}})
+class ComposedMatchesField(serializers.JSONField):
+    """A composed Event's Matches, read as they come: the service checks each one and
+    answers with its own codes (unknown_match_card, unknown_stipulation)."""
+
+
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": 3, "nullable": True})
+class PerTeamField(serializers.JSONField):
+    """Superstars a team sends into each Match; the service checks it
+    (bad_superstars_per_team)."""
+
+
 class ShowdownEventCreateSerializer(serializers.Serializer):
     """A Superstar Showdown Event: a preset, or Matches composed one by one (the service
     checks them, answering with its own codes)."""
@@ -234,11 +246,11 @@ class ShowdownEventCreateSerializer(serializers.Serializer):
                                    help_text="smackdown, tag_team_series or "
                                              "ultimate_endurance; or leave it out and "
                                              "compose `matches`.")
-    matches = serializers.JSONField(
-        default=None, help_text='At least two: [{"match": "tag_team" or null, "stipulation": '
+    matches = ComposedMatchesField(
+        default=None, allow_null=True, help_text='At least two: [{"match": "tag_team" or null, "stipulation": '
                                 '"hardcore" or null}, ...]; null is drawn at random.')
-    superstars_per_team = serializers.JSONField(default=None,
-                                                help_text="1-3 (composed Events; default 3).")
+    superstars_per_team = PerTeamField(default=None, allow_null=True,
+                                       help_text="1-3 (composed Events; default 3).")
     sides = EntrantCreateSerializer(many=True, default=None, allow_null=True,
                                     help_text="Red's and Blue's entrant; with both given "
                                               "the Event starts at once.")
@@ -346,7 +358,7 @@ class BracketPairingSerializer(serializers.Serializer):
     label = serializers.CharField(read_only=True)
     slots = BracketSlotSerializer(many=True, read_only=True)
     match = serializers.IntegerField(allow_null=True, read_only=True)
-    match_status = serializers.ChoiceField(choices=Match.Status.values, allow_null=True,
+    match_status = serializers.ChoiceField(choices=Match.Status.choices, allow_null=True,
                                            read_only=True)
     result = serializers.DictField(child=serializers.IntegerField(), allow_null=True,
                                    read_only=True, help_text="Place by entrant key, once "

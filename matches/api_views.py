@@ -53,7 +53,9 @@ ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404
 
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
-    "Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER,
+    "Idempotency-Key",
+    {"type": "string", "minLength": 1, "maxLength": KEY_LENGTH, "pattern": r"\S"},
+    OpenApiParameter.HEADER,
     description="The body's `idempotency_key` (1 to 128 characters), when the body has none.")
 
 

@@ -132,7 +132,7 @@ class SeatSpecField(serializers.DictField):
 class MatchCreateSerializer(serializers.Serializer):
     game = serializers.CharField(max_length=64)
     options = serializers.DictField(required=False, allow_null=True, default=dict)
-    seats = serializers.ListField(child=SeatSpecField(), allow_empty=False)
+    seats = serializers.ListField(child=SeatSpecField(), allow_empty=False, min_length=1)
     idempotency_key = serializers.CharField(
         max_length=KEY_LENGTH, required=False, allow_null=True,
         help_text="A retry with the same key answers with the match the first request made.")
