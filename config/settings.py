@@ -146,7 +146,8 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Enums named "status" in several places (a match's, an Event's, a job's) by their own.
     "ENUM_NAME_OVERRIDES": {"EventStatusEnum": "league.models.Event.Status",
-                            "MatchStatusEnum": "matches.models.Match.Status"},
+                            "MatchStatusEnum": "matches.models.Match.Status",
+                            "SimulationStatusEnum": "league.models.SimulationJob.Status"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.api_schema.document_401",

@@ -40,7 +40,14 @@ from league.models import (
     Team,
 )
 from matches.models import Match
-from matches.serializers import SeatSerializer, masked_options
+from matches.serializers import (
+    NamesField,
+    NumbersField,
+    ObjectField,
+    ResultField,
+    SeatSerializer,
+    masked_options,
+)
 
 OUTCOMES = ["win", "draw", "loss"]
 LARGEST_ID = 2**63 - 1  # a BigAutoField; past it a filter is a 400, not an overflow
@@ -59,6 +66,7 @@ class EventStatusField(serializers.ChoiceField):
 
 class SeasonSerializer(serializers.ModelSerializer):
     organizers = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+    scoring = ObjectField(read_only=True)
 
     class Meta:
         model = Season
@@ -127,6 +135,7 @@ class LeagueEventSerializer(serializers.ModelSerializer):
                                               allow_null=True)
     entrants = serializers.SerializerMethodField()
     status = EventStatusField(read_only=True)
+    format_options = ObjectField(read_only=True)
     match_options = serializers.SerializerMethodField()
 
     class Meta:
@@ -308,6 +317,7 @@ class StandingSerializer(serializers.ModelSerializer):
     entrant = serializers.CharField(source="entrant.key", read_only=True)
     name = serializers.CharField(source="entrant.name", read_only=True)
     withdrawn = serializers.BooleanField(source="entrant.withdrawn", read_only=True)
+    tiebreaks = NumbersField(read_only=True)
 
     class Meta:
         model = Standing
@@ -452,6 +462,7 @@ class PlayedMatchSerializer(serializers.ModelSerializer):
     seat = serializers.SerializerMethodField()
     outcome = serializers.SerializerMethodField()
     event = serializers.SerializerMethodField()
+    result = ResultField(read_only=True, allow_null=True)
 
     class Meta:
         model = Match
@@ -510,6 +521,8 @@ class RoundScoreSerializer(serializers.ModelSerializer):
 
 
 class RankingTotalSerializer(serializers.ModelSerializer):
+    superstars = NamesField(read_only=True)
+
     class Meta:
         model = RankingTotal
         fields = ["match", "team", "name", "entrant", "superstars", "match_points",
@@ -581,8 +594,7 @@ class SimulationCreateSerializer(serializers.Serializer):
     bots = serializers.ListField(child=serializers.CharField(max_length=64),
                                  help_text="One bot per seat, in seat order.")
     matches = serializers.IntegerField(help_text="How many matches (1-1,000,000).")
-    options = serializers.JSONField(required=False, default=dict,
-                                    help_text="The game's options (a JSON object).")
+    options = ObjectField(required=False, default=dict, help_text="The game's options.")
     balance = serializers.BooleanField(
         required=False, default=False,
         help_text="Sample each seat's Superstar, Competitor or Legend per match and rate "
@@ -643,7 +655,7 @@ class SimulationLengthSerializer(serializers.Serializer):
 class SimulationSummarySerializer(serializers.Serializer):
     game = serializers.CharField()
     bots = serializers.ListField(child=serializers.CharField())
-    options = serializers.JSONField()
+    options = ObjectField()
     balance = serializers.BooleanField()
     matches = serializers.IntegerField(help_text="Matches done.")
     planned = serializers.IntegerField()
@@ -657,7 +669,7 @@ class SimulationSummarySerializer(serializers.Serializer):
 
 class SimulationProgressSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    status = serializers.CharField(help_text="queued, running, done, cancelled or failed.")
+    status = serializers.ChoiceField(choices=SimulationJob.Status.choices)
     finished = serializers.BooleanField(help_text="Nothing more will run.")
     matches = serializers.IntegerField(help_text="Matches done.")
     planned = serializers.IntegerField()
@@ -669,8 +681,9 @@ class SimulationProgressSerializer(serializers.Serializer):
 
 
 class SimulationJobSerializer(serializers.ModelSerializer):
-    status = serializers.CharField(read_only=True,
-                                   help_text="queued, running, done, cancelled or failed.")
+    status = serializers.ChoiceField(choices=SimulationJob.Status.choices, read_only=True)
+    bots = NamesField(read_only=True)
+    options = ObjectField(read_only=True)
     matches = serializers.IntegerField(source="done_matches", read_only=True)
     chunks = serializers.IntegerField(source="chunk_count", read_only=True)
     created_by = serializers.SlugRelatedField(slug_field="username", read_only=True,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from engine import registry
@@ -19,13 +20,57 @@ class CredentialsSerializer(serializers.Serializer):
                                      trim_whitespace=False)
 
 
+# -- JSON fields whose shape the schema states (served as stored) -------------------------
+
+@extend_schema_field({"type": "object", "additionalProperties": {}})
+class ObjectField(serializers.JSONField):
+    """A JSON object (a game's or a format's options, a season's scoring)."""
+
+
+@extend_schema_field({"type": "object", "additionalProperties": {"type": "number"}})
+class NumbersField(serializers.JSONField):
+    """Numbers by name (an entrant's tiebreaks)."""
+
+
+@extend_schema_field({"type": "array", "items": {"type": "string"}})
+class NamesField(serializers.JSONField):
+    """A list of names (bots, Superstars)."""
+
+
+@extend_schema_field({"oneOf": [{"type": "string"}, {"type": "object"}, {"type": "array"}]})
+class DetailField(serializers.JSONField):
+    """What went wrong: a sentence, or the sentences of each field of the body."""
+
+
+SEATS = {"type": "array", "items": {"type": "integer"}}
+
+
+@extend_schema_field({
+    "type": "object", "nullable": True,
+    "required": ["placements", "winners", "draw", "figures", "summary"],
+    "properties": {
+        "placements": {**SEATS, "description": "Each seat's place, 1 = first; tied seats "
+                                               "share a place."},
+        "winners": {**SEATS, "description": "The seats in first place."},
+        "draw": {"type": "boolean"},
+        "figures": {"type": "object", "description": "By seat (its index as text), the "
+                                                     "numbers the league reads.",
+                    "additionalProperties": {"type": "object",
+                                             "additionalProperties": {"type": "number"}}},
+        "summary": {"type": "string"},
+        "forfeit": {"type": "integer", "description": "The seat that forfeited, if one did."},
+    }})
+class ResultField(serializers.JSONField):
+    """How a finished match ended; null while it is not over."""
+
+
 class TokenSerializer(serializers.Serializer):
     token = serializers.CharField(read_only=True)
 
 
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField(read_only=True)
-    detail = serializers.JSONField(read_only=True)
+    detail = DetailField(read_only=True)
 
 
 # -- games -------------------------------------------------------------------------------
@@ -93,6 +138,7 @@ class MatchSerializer(serializers.ModelSerializer):
         slug_field="username", read_only=True, allow_null=True,
         help_text="The player who made the match; null for an Event's matches.")
     options = serializers.SerializerMethodField()
+    result = ResultField(read_only=True, allow_null=True)
 
     class Meta:
         model = Match
@@ -161,7 +207,7 @@ class AppendedSerializer(serializers.Serializer):
 class PendingSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["decision", "chance", "end"], read_only=True)
     seats = serializers.ListField(child=serializers.IntegerField(), read_only=True)
-    result = serializers.DictField(allow_null=True, read_only=True)
+    result = ResultField(allow_null=True, read_only=True)
 
 
 class StateSerializer(serializers.Serializer):
