@@ -64,6 +64,15 @@ class EventStatusField(serializers.ChoiceField):
 # -- seasons -----------------------------------------------------------------------------
 
 
+class CreatedByField(serializers.SlugRelatedField):
+    """The username of whoever made it; null once that account is gone."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(slug_field="username", read_only=True, allow_null=True,
+                         help_text="Who made it (a username); null once that account is "
+                                   "gone.", **kwargs)
+
+
 class SeasonSerializer(serializers.ModelSerializer):
     organizers = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
     scoring = ObjectField(read_only=True)
@@ -131,8 +140,7 @@ class LeagueEventSerializer(serializers.ModelSerializer):
     until it is finished."""
 
     organizers = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True,
-                                              allow_null=True)
+    created_by = CreatedByField()
     entrants = serializers.SerializerMethodField()
     status = EventStatusField(read_only=True)
     format_options = ObjectField(read_only=True)
@@ -567,8 +575,7 @@ class RatingHistoryQuerySerializer(serializers.Serializer):
 
 class TeamSerializer(serializers.ModelSerializer):
     members = PlayerSerializer(many=True, read_only=True)
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True,
-                                              allow_null=True)
+    created_by = CreatedByField()
 
     class Meta:
         model = Team
@@ -686,8 +693,7 @@ class SimulationJobSerializer(serializers.ModelSerializer):
     options = ObjectField(read_only=True)
     matches = serializers.IntegerField(source="done_matches", read_only=True)
     chunks = serializers.IntegerField(source="chunk_count", read_only=True)
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True,
-                                              allow_null=True)
+    created_by = CreatedByField()
     summary = SimulationSummarySerializer(read_only=True)
 
     class Meta:
