@@ -175,7 +175,12 @@ class Heats:
         check_new_entrant(state.entrants, entrant)
         require(not state.results, "already_started", "The heats have started.")
         entrants = (*state.entrants, entrant)
-        options = read_heats_options(_as_values(state.options), len(entrants))
+        try:
+            options = read_heats_options(_as_values(state.options), len(entrants))
+        except FormatError as exc:  # the options took the field as it was: the entry is at fault
+            raise FormatError(
+                "bad_entrant_count", f"A field of {len(entrants)} cannot be dealt: {exc.message}"
+            ) from None
         return _advance(HeatsState(entrants, options, withdrawn=state.withdrawn))
 
     def pair_by_hand(

@@ -101,3 +101,10 @@ def test_a_late_entrant_is_dealt_in_before_the_first_result_only() -> None:
     assert ids(HEATS.ready(state)) == ["P1-1", "P1-2"]
     started = HEATS.record(state, finish("P1-1", "s1", "s4", "s5"))
     refused("already_started", HEATS.add_entrant, started, "s6")
+
+
+def test_a_late_entrant_the_pods_cannot_take_is_refused_as_the_entry() -> None:
+    """Three in pods of three, two going on, start; a fourth would deal two pods of two
+    that send on all four. The options were fine for the field: the entry is refused."""
+    state = HEATS.start(seeds(3), {"pod_size": 3, "advance": 2})
+    refused("bad_entrant_count", HEATS.add_entrant, state, "s4")
