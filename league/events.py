@@ -417,7 +417,7 @@ def add_entrant(*, event: Event, by: Any, player: str | None = None, team: str |
         if done.state is not None:
             fmt = formats.get_format(event.format)
             joined = _try_format(lambda: fmt.add_entrant(done.state, payload["key"]))
-            if _repaired_match(fmt, joined, done.matches) is not None:
+            if _repaired_match(fmt, joined, done) is not None:
                 raise LeagueError("late_entry_conflicts", "The matches of this round are "
                                   "already made; enter before the next round.", 409)
         _append(event, Kind.ENTRANT_ADDED, payload, by)
@@ -705,32 +705,41 @@ def withdraw_entrant(*, event: Event, by: Any, key: str,
             _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
             _after_change(event)
             return
-        # Their matches hold still until the withdrawal is written (a last move waits), and
-        # one that ended but whose result the worker has not yet recorded counts as played,
-        # not as a walkover.
-        theirs = [link for link in EventMatch.objects.filter(event=event)
-                  if key in link.entrants and link.pairing not in done.results]
-        held = {m.pk: m for m in Match.objects.select_for_update().filter(
-            pk__in=[link.match_id for link in theirs]).order_by("pk")}
-        played = [link for link in theirs if held[link.match_id].status == Match.Status.FINISHED
-                  and held[link.match_id].result]
-        if played:
-            for link in played:
-                # A draw is written down, not played again: the withdrawal decides it.
-                _record_locked(event, link, held[link.match_id], play_again=False)
-            event.refresh_from_db(fields=["status"])
-            if event.status == Event.Status.FINISHED:
-                raise LeagueError("event_finished", "The Event is over: the result of their "
-                                                    "last match decided it.", 409)
-            done = replay(event)
-        _try_format(lambda: formats.get_format(event.format).withdraw(done.state, key))
-        _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
-        # The format scores their live pairings as walkovers; their matches end too.
-        for link in EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE):
-            if key in link.entrants:
-                match_services.forfeit_seat(match=link.match, seat=link.seats_of(key)[0],
-                                            reason="withdrawn")
-        _advance(event)
+        decided = _withdraw_started(event, done, key, by)
+    if decided:  # refused once the results that decided the Event are written
+        raise LeagueError("event_finished", "The Event is over: the result of their last "
+                                            "match decided it.", 409)
+
+
+def _withdraw_started(event: Event, done: Replayed, key: str, by: Any) -> bool:
+    """Withdraw an entrant of a started Event (locked by the caller); True, with nothing
+    withdrawn, when recording their last match's result finished the Event first."""
+    # Their matches hold still until the withdrawal is written (a last move waits), and
+    # one that ended but whose result the worker has not yet recorded counts as played,
+    # not as a walkover.
+    theirs = [link for link in EventMatch.objects.filter(event=event)
+              if key in link.entrants and link.pairing not in done.results]
+    held = {m.pk: m for m in Match.objects.select_for_update().filter(
+        pk__in=[link.match_id for link in theirs]).order_by("pk")}
+    played = [link for link in theirs if held[link.match_id].status == Match.Status.FINISHED
+              and held[link.match_id].result]
+    if played:
+        for link in played:
+            # A draw is written down, not played again: the withdrawal decides it.
+            _record_locked(event, link, held[link.match_id], play_again=False)
+        event.refresh_from_db(fields=["status"])
+        if event.status == Event.Status.FINISHED:
+            return True
+        done = replay(event)
+    _try_format(lambda: formats.get_format(event.format).withdraw(done.state, key))
+    _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
+    # The format scores their live pairings as walkovers; their matches end too.
+    for link in EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE):
+        if key in link.entrants:
+            match_services.forfeit_seat(match=link.match, seat=link.seats_of(key)[0],
+                                        reason="withdrawn")
+    _advance(event)
+    return False
 
 
 def seed_event(*, event: Event, by: Any, method: str, order: list[str] | None = None,
@@ -1205,7 +1214,7 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
                       f"otherwise ({exc.message.rstrip('.')}). {UNTIL}" if later
                       else exc.message)
             raise LeagueError("correction_conflicts", detail, 409) from None
-        pid = _repaired_match(fmt, corrected.state, corrected.matches)
+        pid = _repaired_match(fmt, corrected.state, corrected)
         if pid is not None:
             raise LeagueError("correction_conflicts", f"{pid} was already made with the "
                               f"entrants {pairing}'s result as it stands sent there; the "
@@ -1233,11 +1242,13 @@ def _rerate(match_id: int | None) -> None:
         projections.rebuild_ratings(match.game)
 
 
-def _repaired_match(fmt: Any, state: Any, matches: dict[str, dict[str, Any]]) -> str | None:
-    """A pairing whose match is already made but that `state` would seat differently."""
-    seated = {p.id: list(p.entrants) for p in fmt.pairings(state)}
-    for pid, made in matches.items():
-        if seated.get(pid) != made["entrants"]:
+def _repaired_match(fmt: Any, state: Any, done: Replayed) -> str | None:
+    """A pairing whose match is already made but that `state` would seat differently
+    (a pod that a withdrawn entrant left since is not seated differently)."""
+    gone = {key for key, e in done.entrants.items() if e["withdrawn"]}
+    seated = {p.id: [k for k in p.entrants if k not in gone] for p in fmt.pairings(state)}
+    for pid, made in done.matches.items():
+        if seated.get(pid) != [k for k in made["entrants"] if k not in gone]:
             return pid
     return None
 

@@ -834,6 +834,9 @@ def test_a_match_over_but_not_yet_recorded_counts_as_played_when_its_winner_with
 @pytest.mark.django_db
 def test_a_withdrawal_the_last_result_makes_moot_is_refused(
         organizer: Any, player: Any, player2: Any) -> None:
+    """The final ended (a forfeit) before its result was recorded: the withdrawal records
+    it, which finishes the Event, and is refused, the result kept (the refusal used to roll
+    the recording back too, leaving the Event running with "The Event is over")."""
     event = make_event(organizer, fmt="single_elimination")
     a = events.add_entrant(event=event, by=organizer, player=player.username).key
     b = events.add_entrant(event=event, by=organizer, player=player2.username).key
@@ -843,7 +846,11 @@ def test_a_withdrawal_the_last_result_makes_moot_is_refused(
     with pytest.raises(events.LeagueError) as refused:
         events.withdraw_entrant(event=event, by=organizer, key=a)
     assert refused.value.code == "event_finished"
-    assert events.record_match_result(match=link.match)  # the worker records it
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    assert records(event)[-2:] == ["result_recorded", "finished"]
+    assert events.replay(event).results[link.pairing]["placements"] == {a: 1, b: 2}
+    assert events.record_match_result(match=link.match) is False  # the worker, late
 
 
 @pytest.mark.django_db
@@ -1246,3 +1253,34 @@ def test_a_round_dealt_by_settled_pods_waits_for_its_own_release(organizer: Any)
     assert not EventMatch.objects.filter(event=event, stage="final").exists()
     events.release_round(event=event, by=organizer)
     assert EventMatch.objects.get(event=event, stage="final").match.n_seats == 3
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("hold_rounds", [False, True])
+def test_a_pod_a_player_left_does_not_block_the_correction_of_another(
+        organizer: Any, hold_rounds: bool) -> None:
+    """A player leaves P1-2 while its match is live: the pod, down to the two who go on,
+    decides itself. A correction of P1-1 that sends on the same two used to be refused,
+    "P1-2 was already made with the entrants...": the pod's match seated the one who left."""
+    event = events.create_event(name="Rumble", game="royal_rumble", format="heats",
+                                by=organizer, hold_rounds=hold_rounds,
+                                format_options={"pod_size": 4, "advance": 2})
+    enter_bots(event, organizer, 9)
+    events.start_event(event=event, by=organizer)
+    pods = {link.pairing: link.entrants for link in EventMatch.objects.filter(event=event)}
+    one = pods["P1-1"]
+    forfeited(event, organizer, "P1-1", one[2])
+    events.withdraw_entrant(event=event, by=organizer, key=pods["P1-2"][0])
+    events.correct_result(event=event, by=organizer, pairing="P1-1",
+                          placements={one[0]: 2, one[1]: 1, one[2]: 3})
+    assert events.replay(event).results["P1-1"]["placements"][one[1]] == 1
+
+    # A correction that would send on another still conflicts once the next round is made.
+    forfeited(event, organizer, "P1-3", pods["P1-3"][2])
+    if hold_rounds:
+        events.release_round(event=event, by=organizer)
+    assert EventMatch.objects.filter(event=event, round=2).exists()
+    with pytest.raises(events.LeagueError) as refused:
+        events.correct_result(event=event, by=organizer, pairing="P1-1",
+                              placements={one[0]: 1, one[1]: 3, one[2]: 2})
+    assert refused.value.code == "correction_conflicts"
