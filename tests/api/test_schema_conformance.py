@@ -735,33 +735,16 @@ def exercise_league(api: Conformance, c: dict[str, APIClient]) -> None:
             api.get(olga, f"{url}{tail}")
     # Heats of a game of three that hold their rounds: a withdrawal leaves the final with
     # two, which is settled by seed, with no match.
-    heats = api.post(staff, "/api/events/", {
-        "game": "ultimate_showdown", "name": "Heats", "format": "heats", "hold_rounds": True,
-        "format_options": {"pod_size": 3, "min_pod_size": 3, "advance": 1}},
-        expect=201).json()
-    url = f"/api/events/{heats['id']}/"
-    for i in range(9):
-        api.post(staff, f"{url}entrants/", {"bot": "random", "name": f"H{i}"}, expect=201)
-    api.post(staff, f"{url}start/", {}, expect=200)
-    held = [p for p in api.get(olga, f"{url}bracket/").json() if p["held"]]
-    finalists = [s["entrant"] for p in held for s in p["slots"] if s["entrant"]]
-    if finalists:
-        api.post(staff, f"{url}entrants/{finalists[0]}/withdraw/", {}, expect=200)
+    url = a_held_finalist_withdrawn(api, staff, olga, {
+        "game": "ultimate_showdown", "name": "Heats", "format": "heats",
+        "format_options": {"pod_size": 3, "min_pod_size": 3, "advance": 1}}, "random", 9)
     api.post(staff, f"{url}release/", {}, expect={200, 409})
     for tail in ("", "bracket/", "standings/", "records/"):
         api.get(olga, f"{url}{tail}")
     # A knockout that holds its rounds: a finalist withdraws, the other has a walkover.
-    cup = api.post(staff, "/api/events/", {
-        "game": "super_showdown", "name": "Held cup", "format": "single_elimination",
-        "hold_rounds": True}, expect=201).json()
-    url = f"/api/events/{cup['id']}/"
-    for i in range(4):
-        api.post(staff, f"{url}entrants/", {"bot": "heuristic", "name": f"K{i}"}, expect=201)
-    api.post(staff, f"{url}start/", {}, expect=200)
-    held = [p for p in api.get(olga, f"{url}bracket/").json() if p["held"]]
-    finalists = [s["entrant"] for p in held for s in p["slots"] if s["entrant"]]
-    if finalists:
-        api.post(staff, f"{url}entrants/{finalists[0]}/withdraw/", {}, expect=200)
+    url = a_held_finalist_withdrawn(api, staff, olga, {
+        "game": "super_showdown", "name": "Held cup", "format": "single_elimination"},
+        "heuristic", 4)
     for tail in ("", "bracket/", "standings/", "records/"):
         api.get(olga, f"{url}{tail}")
     # A knockout whose matches end level at a short round limit: drawn, played again
@@ -879,6 +862,23 @@ def exercise_league(api: Conformance, c: dict[str, APIClient]) -> None:
     for tail in ("bracket/", "standings/", "records/", "ranking-points/"):
         api.get(olga, f"/api/events/999999/{tail}", expect=404)
     api.post(staff, "/api/events/999999/start/", {}, expect=404)
+
+
+def a_held_finalist_withdrawn(api: Conformance, staff: APIClient, olga: APIClient,
+                              body: dict[str, Any], bot: str, n: int) -> str:
+    """An Event of `n` bots that holds its rounds, started, the first entrant of its held
+    round withdrawn; its URL."""
+    made = api.post(staff, "/api/events/", {**body, "hold_rounds": True}, expect=201).json()
+    url = f"/api/events/{made['id']}/"
+    for i in range(n):
+        api.post(staff, f"{url}entrants/", {"bot": bot, "name": f"{bot[0].upper()}{i}"},
+                 expect=201)
+    api.post(staff, f"{url}start/", {}, expect=200)
+    held = [p for p in api.get(olga, f"{url}bracket/").json() if p["held"]]
+    finalists = [s["entrant"] for p in held for s in p["slots"] if s["entrant"]]
+    if finalists:
+        api.post(staff, f"{url}entrants/{finalists[0]}/withdraw/", {}, expect=200)
+    return url
 
 
 def exercise_players(api: Conformance, c: dict[str, APIClient]) -> None:
