@@ -662,8 +662,11 @@ def _panel_context(event: Event, error: str | None = None, *,
     done = events.replay(event)
     names = _names(event)
     links = {em.pairing: em for em in EventMatch.objects.filter(event=event)}
+    # A pairing settled with no match (a heats pod left short of seats) by its own label.
+    labels = {p.id: p.label for p in formats.get_format(event.format).pairings(done.state)
+              } if done.state is not None else {}
     results = [{
-        "pairing": pid, "label": links[pid].label if pid in links else pid,
+        "pairing": pid, "label": links[pid].label if pid in links else labels.get(pid, pid),
         "places": [(key, names.get(key, key), place)
                    for key, place in sorted(res["placements"].items(), key=lambda kv: kv[1])],
     } for pid, res in done.results.items()]

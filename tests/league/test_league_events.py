@@ -1198,6 +1198,8 @@ def test_a_held_final_left_below_the_games_seats_is_settled_by_seed(organizer: A
     client.force_login(organizer)
     page = client.get(reverse("league:event", args=[event.pk]))
     assert page.status_code == 200 and "Final pod" in page.content.decode()
+    panel = client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert 'aria-label="Correct Final pod"' in panel  # by its label, as a played pod
 
     # The organizer may still give it to the other (played off the site, say).
     events.correct_result(event=event, by=organizer, pairing="P2-1",
