@@ -877,14 +877,20 @@ def _advance(event: Event, release: bool = False) -> None:
 def _settle_by_seed(event: Event, done: Replayed, pairing: str, entrants: list[str]) -> None:
     """A heats pod that withdrawals left with fewer entrants than its game seats (a final
     of two in a game of three or more) is not played: its entrants place by seed."""
-    seed = {key: i for i, key in enumerate(done.order)}
-    ranked = sorted(entrants, key=lambda k: seed.get(k, len(seed)))
-    placements = {k: i + 1 for i, k in enumerate(ranked)}
+    placements = _places_by_seed(done, entrants)
     fmt = formats.get_format(event.format)
     _try_format(lambda: fmt.record(done.state, formats.MatchResult(pairing, placements, {})))
     _append(event, Kind.RESULT_RECORDED, {
         "pairing": pairing, "match": None, "placements": placements,
         "figures": {}, "forfeit": None, "decided_by": "seed"}, None)
+
+
+def _places_by_seed(done: Replayed, keys: list[str],
+                    places: dict[str, int] | None = None) -> dict[str, int]:
+    """A place for each entrant, none shared: by `places` if given, ties (or all) by seed."""
+    seed = {key: i for i, key in enumerate(done.order)}
+    ranked = sorted(keys, key=lambda k: ((places or {}).get(k, 0), seed.get(k, len(seed))))
+    return {k: i + 1 for i, k in enumerate(ranked)}
 
 
 def _create_match(event: Event, done: Replayed, made: dict[str, Any]) -> None:
@@ -1006,9 +1012,7 @@ def _record_locked(event: Event, link: EventMatch, match: Match,
                 _play_again(event, done, made)
             return True
         # Drawn again and again: the better seed goes through.
-        seed = {key: i for i, key in enumerate(done.order)}
-        ranked = sorted(kept, key=lambda k: (payload["placements"][k], seed.get(k, len(seed))))
-        payload["placements"] = {k: i + 1 for i, k in enumerate(ranked)}
+        payload["placements"] = _places_by_seed(done, kept, payload["placements"])
         payload["decided_by"] = "seed"
         _try_format(lambda: fmt.record(done.state, formats.MatchResult(
             link.pairing, payload["placements"], payload["figures"])))
