@@ -105,8 +105,6 @@ def _check_game(game: str) -> Any:
         raise LeagueError(exc.code, exc.message) from None
 
 
-
-
 def check_scoring(scoring: Any) -> None:
     """A season's points for a win, a draw and a loss, best first, none past MOST_POINTS."""
     if not isinstance(scoring, dict) or set(scoring) != {"win", "draw", "loss"} or not all(

@@ -12,6 +12,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.api_json import LARGEST_INT
 from league import events, formats, history
 from league.events import (
     held_pairings,
@@ -50,7 +51,7 @@ from matches.serializers import (
 )
 
 OUTCOMES = ["win", "draw", "loss"]
-LARGEST_ID = 2**63 - 1  # a BigAutoField; past it a filter is a 400, not an overflow
+LARGEST_ID = LARGEST_INT  # a BigAutoField; past it a filter is a 400, not an overflow
 
 
 class EventStatusField(serializers.ChoiceField):
@@ -264,8 +265,9 @@ class ShowdownEventCreateSerializer(serializers.Serializer):
                                              "ultimate_endurance; or leave it out and "
                                              "compose `matches`.")
     matches = ComposedMatchesField(
-        default=None, allow_null=True, help_text='At least two: [{"match": "tag_team" or null, "stipulation": '
-                                '"hardcore" or null}, ...]; null is drawn at random.')
+        default=None, allow_null=True,
+        help_text='At least two: [{"match": "tag_team" or null, "stipulation": "hardcore" '
+                  'or null}, ...]; null is drawn at random.')
     superstars_per_team = PerTeamField(default=None, allow_null=True,
                                        help_text="1-3 (composed Events; default 3).")
     sides = EntrantCreateSerializer(many=True, default=None, allow_null=True,
