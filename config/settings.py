@@ -147,11 +147,13 @@ SPECTACULAR_SETTINGS = {
     # Enums named "status" in several places (a match's, an Event's, a job's) by their own.
     "ENUM_NAME_OVERRIDES": {"EventStatusEnum": "league.models.Event.Status",
                             "MatchStatusEnum": "matches.models.Match.Status",
-                            "SimulationStatusEnum": "league.models.SimulationJob.Status"},
+                            "SimulationStatusEnum": "league.models.SimulationJob.Status",
+                            "RankingPointsStatusEnum": "league.models.RankingPoints.Status"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.api_schema.document_401",
         "config.api_schema.document_common_errors",
+        "config.api_schema.bound_integers",
     ],
 }
 

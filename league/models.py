@@ -382,6 +382,14 @@ class RankingPoints(models.Model):
         DRAW = "draw"
         PENDING = ""
 
+    class Status(models.TextChoices):
+        """Where the Event's play stands in this Match (the game's view of it)."""
+
+        PENDING = "pending"
+        PLAYING = "playing"
+        BONUS = "bonus"
+        DONE = "done"
+
     match = models.ForeignKey("matches.Match", on_delete=models.CASCADE, related_name="+")
     event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.CASCADE,
                               related_name="ranking_points")
@@ -389,7 +397,7 @@ class RankingPoints(models.Model):
     number = models.PositiveSmallIntegerField()  # the Match's number in the Event, from 1
     card = models.CharField(max_length=32, blank=True)  # blank until drawn
     stipulation = models.CharField(max_length=32, blank=True)
-    status = models.CharField(max_length=16)  # pending, playing, bonus, done
+    status = models.CharField(max_length=16, choices=Status.choices)
     outcome = models.CharField(max_length=8, choices=Outcome.choices, blank=True)
     points = models.IntegerField(default=0)
     bonus_points = models.IntegerField(default=0)

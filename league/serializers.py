@@ -74,8 +74,21 @@ class CreatedByField(serializers.SlugRelatedField):
                                    "gone.", **kwargs)
 
 
+@extend_schema_field({"type": "string"})
+class UsernameField(serializers.SlugRelatedField):
+    """A user read as their username."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(slug_field="username", read_only=True, **kwargs)
+
+
+def organizers_field() -> serializers.ManyRelatedField:
+    return serializers.ManyRelatedField(child_relation=UsernameField(), read_only=True,
+                                        help_text="The organizers' usernames.")
+
+
 class SeasonSerializer(serializers.ModelSerializer):
-    organizers = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+    organizers = organizers_field()
     scoring = ObjectField(read_only=True)
 
     class Meta:
@@ -140,7 +153,7 @@ class LeagueEventSerializer(serializers.ModelSerializer):
     match options (constructed decks) read "hidden" but for those who organize the Event,
     until it is finished."""
 
-    organizers = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+    organizers = organizers_field()
     created_by = CreatedByField()
     entrants = serializers.SerializerMethodField()
     status = EventStatusField(read_only=True)

@@ -7,6 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.api_json import LARGEST_INT
 from engine import registry
 from matches import services
 from matches.models import KEY_LENGTH, Match, Seat
@@ -242,7 +243,8 @@ class ReplaySerializer(serializers.Serializer):
 class QuerySerializer(serializers.Serializer):
     """Query parameters of the read endpoints."""
 
-    seat = serializers.IntegerField(min_value=0, required=False, allow_null=True, default=None)
+    seat = serializers.IntegerField(min_value=0, max_value=LARGEST_INT, required=False,
+                                    allow_null=True, default=None)
 
     def values(self) -> dict[str, Any]:
         self.is_valid(raise_exception=True)
@@ -250,10 +252,11 @@ class QuerySerializer(serializers.Serializer):
 
 
 class EventsQuerySerializer(QuerySerializer):
-    after = serializers.IntegerField(min_value=0, required=False, default=0)
+    after = serializers.IntegerField(min_value=0, max_value=LARGEST_INT, required=False,
+                                     default=0)
     limit = serializers.IntegerField(min_value=1, max_value=10_000, required=False,
                                      allow_null=True, default=None)
 
 
 class ReplayQuerySerializer(QuerySerializer):
-    at = serializers.IntegerField()
+    at = serializers.IntegerField(min_value=-LARGEST_INT, max_value=LARGEST_INT)

@@ -89,3 +89,47 @@ def test_the_api_root_lists_every_collection_and_each_address_answers(
     for name in ("games", "matches", "seasons", "events", "players", "teams",
                  "round-scores"):
         assert player_api.get(links[name]).status_code == 200, name
+
+
+def test_every_integer_the_schema_documents_is_bounded_as_the_api_reads_it(
+        anon_api: APIClient, player_api: APIClient, toy_match: Any) -> None:
+    """Past 64 bits a number is refused (400), so no integer schema is left unbounded."""
+    from config.api_json import LARGEST_INT
+
+    doc = anon_api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    integers: list[dict[str, Any]] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "integer":
+                integers.append(node)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(doc)
+    assert len(integers) > 100
+    for schema in integers:
+        assert -LARGEST_INT <= schema["minimum"] <= schema["maximum"] <= LARGEST_INT, schema
+    events = f"/api/matches/{toy_match.pk}/events/"
+    for query in (f"after={LARGEST_INT + 1}", f"seat={LARGEST_INT + 1}"):
+        answer = player_api.get(f"{events}?{query}")
+        assert answer.status_code == 400, query
+    answer = player_api.get(f"/api/matches/{toy_match.pk}/replay/?at={-LARGEST_INT - 1}")
+    assert answer.status_code == 400
+    assert player_api.get(f"{events}?after={LARGEST_INT}").json() == []
+
+
+def test_the_schema_names_its_enums_and_reads_usernames_as_usernames(
+        anon_api: APIClient) -> None:
+    doc = anon_api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    schemas = doc["components"]["schemas"]
+    status = schemas["RankingPoints"]["properties"]["status"]
+    assert status["allOf"][0]["$ref"].endswith("/RankingPointsStatusEnum")
+    assert schemas["RankingPointsStatusEnum"]["enum"] == ["pending", "playing", "bonus", "done"]
+    for name in ("Season", "LeagueEvent"):
+        organizers = schemas[name]["properties"]["organizers"]
+        assert organizers["items"] == {"type": "string"}
+        assert organizers["description"] == "The organizers' usernames."
