@@ -82,6 +82,21 @@ class FormParser(parsers.FormParser):
             raise exceptions.ParseError(f"Form parse error - {exc}") from None
 
 
+class MultiPartParser(parsers.MultiPartParser):
+    """DRF's parser; a field name or a text field holding a NUL character is a 400
+    `parse_error`, as in a JSON body (no PostgreSQL text holds one)."""
+
+    def parse(self, stream: Any, media_type: str | None = None,
+              parser_context: dict[str, Any] | None = None) -> Any:
+        parsed = super().parse(stream, media_type, parser_context)
+        try:
+            _refuse_nul(dict(parsed.data.lists()))
+            _refuse_nul(list(parsed.files))
+        except ValueError as exc:
+            raise exceptions.ParseError(f"Multipart form parse error - {exc}") from None
+        return parsed
+
+
 class JSONLinesRenderer(renderers.BaseRenderer):
     """`application/x-ndjson`: a view streams its lines itself; what goes through here is
     an error body, one JSON line, for a client that asked for the lines alone."""

@@ -2,7 +2,7 @@
 
 No PostgreSQL text holds one: a lookup by such a value (a player's name, a game's key)
 would fail in the database, a 500, where SQLite answers nothing found. The API's JSON
-bodies are checked by their parser (`config.api_json`).
+and multipart bodies are checked by their parsers (`config.api_json`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ class NulCharsMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         # An API view reads a multipart body itself (its stream, once read here, would be
-        # spent), and through serializers, whose text fields refuse a NUL character.
+        # spent): its parser (`config.api_json.MultiPartParser`) refuses a NUL character.
         form = request.method == "POST" and (
             request.content_type == "application/x-www-form-urlencoded"
             or (request.content_type == "multipart/form-data"

@@ -129,7 +129,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": [
         "config.api_json.JSONParser",
         "config.api_json.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "config.api_json.MultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": env_int("API_PAGE_SIZE", 25, least=1),

@@ -128,11 +128,19 @@ def test_a_form_json_number_no_store_takes_is_a_form_error(organizer: Any) -> No
     assert answer.status_code == 400 and not Event.objects.exists()
 
 
-def test_a_nul_character_in_a_multipart_api_body_is_refused_by_its_fields(
-        anon_api: APIClient) -> None:
-    answer = anon_api.post("/api/auth/token/", {"username": "ali\x00ce", "password": "x"},
-                           format="multipart")
-    assert (answer.status_code, answer.json()["code"]) == (400, "invalid")
+@pytest.mark.parametrize(("url", "body"), [
+    ("/api/auth/token/", {"username": "ali\x00ce", "password": "x"}),
+    ("/api/auth/token/", {"user\x00name": "alice", "password": "x"}),
+    # a field no serializer reads: the parser itself refuses it
+    ("/api/auth/register/", {"username": "alice", "password": "a long passphrase 7",
+                             "note\x00": "x"}),
+])
+def test_a_nul_character_in_a_multipart_api_body_is_a_parse_error(
+        anon_api: APIClient, django_user_model: Any, url: str, body: dict[str, str]) -> None:
+    answer = anon_api.post(url, body, format="multipart")
+    assert (answer.status_code, answer.json()["code"]) == (400, "parse_error")
+    assert "NUL" in answer.json()["detail"]
+    assert not django_user_model.objects.filter(username="alice").exists()
 
 
 @pytest.mark.parametrize("points", [1e308, -101, 100.5])
