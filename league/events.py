@@ -821,8 +821,8 @@ def release_round(*, event: Event, by: Any, expected_seq: int | None = None) -> 
         held = held_pairings(event, replay(event))
         if not held:
             raise LeagueError("nothing_held", "No round is waiting to be released.", 409)
-        _append(event, Kind.ROUND_RELEASED, {"stage": held[0].stage, "round": held[0].round},
-                by)
+        _append(event, Kind.ROUND_RELEASED, {"stage": held[0].stage, "round": held[0].round,
+                                             "pairings": [p.id for p in held]}, by)
         _advance(event, release=True)
 
 

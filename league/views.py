@@ -689,17 +689,23 @@ def _panel_context(event: Event, error: str | None = None, *,
 
 def _held_context(event: Event, done: events.Replayed,
                   names: dict[str, str]) -> dict[str, Any]:
-    """The round that waits for the organizer, byes included, its pairings as text, and
-    whether the format lets the organizer pair it by hand."""
+    """The pairings that wait for the organizer (every round the release lets go: a double
+    elimination's winners' and losers' rounds at once) with the byes of those rounds, their
+    pairings as text, and whether the format lets the organizer pair them by hand. A
+    pairing of those rounds still waiting on a result is not released, so not listed."""
     held = events.held_pairings(event, done)
     if not held:
-        return {"held": [], "held_text": "", "pairs_by_hand": False}
-    where = (held[0].stage, held[0].round)
+        return {"held": [], "held_title": "", "held_text": "", "pairs_by_hand": False}
+    rounds = {(p.stage, p.round) for p in held}
+    ready = {p.id for p in held}
     fmt = formats.get_format(event.format)
-    drawn = [p for p in fmt.pairings(done.state) if (p.stage, p.round) == where]
+    drawn = [p for p in fmt.pairings(done.state) if (p.stage, p.round) in rounds
+             and (p.id in ready or (p.entrants and None in p.slots))]
     return {
         "held": [{"pairing": p, "names": [names.get(k, k) if k else "bye" for k in p.slots]}
                  for p in drawn],
+        "held_title": (f"Round {held[0].round} is waiting for you" if len(rounds) == 1
+                       else "New rounds are waiting for you"),
         "held_text": "\n".join(" ".join(p.entrants) for p in drawn),
         "pairs_by_hand": fmt.takes_hand_pairings(done.state),
     }

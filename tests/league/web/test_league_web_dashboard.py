@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from league import events
+from league import events, formats
 from league.models import Entrant, Event, EventMatch, EventRecord, Season, Team
 from matches.models import Match
 
@@ -549,6 +550,62 @@ def test_a_held_bracket_round_offers_no_hand_pairing(
     assert "Round 2 is waiting for you" in page and "Release the round as drawn" in page
     assert "pair it by hand" not in page and 'name="pairings"' not in page
     assert reverse("league:event_pair", args=[event.pk]) not in page
+
+
+def held_list(page: str) -> list[str]:
+    """The held card's pairings as text: "label names"."""
+    card = page[page.index('class="card held-round"'):]
+    card = card[:card.index("</section>")]
+    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", item)).strip()
+            for item in re.findall(r"<li>(.*?)</li>", card, re.S)]
+
+
+@pytest.mark.parametrize("fmt", ["single_elimination", "double_elimination"])
+def test_a_held_card_lists_what_the_release_makes_and_no_slot_waiting_on_a_result(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any, fmt: str,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """Two of four first-round matches over: the second round is half drawn. Its other
+    half waits on results (not a bye), and in a double elimination the losers' first round
+    is released by the same button, so listed too."""
+    event = make_event(format=fmt, bots=8, hold_rounds=True)
+    events.start_event(event=event, by=sam)
+    for pairing in ("W1-1", "W1-2"):
+        link = EventMatch.objects.get(event=event, pairing=pairing)
+        with django_capture_on_commit_callbacks(execute=True):
+            events.forfeit(event=event, by=sam, pairing=pairing, entrant=link.entrants[1])
+    held = [p.id for p in events.held_pairings(event, events.replay(event))]
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    listed = held_list(page)
+    assert len(listed) == len(held) == (1 if fmt == "single_elimination" else 2)
+    assert not any("bye" in item for item in listed)
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    drawn = formats.get_format(fmt).pairings(events.replay(event).state)
+    for pairing in (p for p in drawn if p.id in held):
+        assert any(item.endswith(" vs ".join(names[k] for k in pairing.slots))
+                   for item in listed), (pairing, listed)
+    assert ("Round 2 is waiting for you" in page) == (fmt == "single_elimination")
+    assert ("New rounds are waiting for you" in page) == (fmt == "double_elimination")
+
+    post(sam_client, "league:round_release", event)
+    made = set(EventMatch.objects.filter(event=event).values_list("pairing", flat=True))
+    assert set(held) <= made
+    released = EventRecord.objects.filter(event=event, kind="round_released").get()
+    assert released.payload["pairings"] == held
+
+
+def test_a_held_swiss_card_shows_the_rounds_bye(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    event = make_event(format="swiss", bots=5, hold_rounds=True,
+                       format_options={"rounds": 2})
+    events.start_event(event=event, by=sam)
+    for link in EventMatch.objects.filter(event=event):
+        with django_capture_on_commit_callbacks(execute=True):
+            events.forfeit(event=event, by=sam, pairing=link.pairing, entrant=link.entrants[1])
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    listed = held_list(page)
+    assert len(listed) == 3 and [item for item in listed if item.endswith("vs bye")] == [
+        next(item for item in listed if item.startswith("Round 2 bye"))]
 
 
 def test_a_held_round_is_released_as_drawn(sam_client: Client, held_swiss: Event) -> None:
