@@ -182,6 +182,11 @@ class ShowdownEventForm(forms.Form):
                 choices=stipulations, required=False, label=f"Stipulation {row}",
                 widget=forms.Select(attrs={"aria-label": f"Stipulation {row}"}))
 
+    def has_a_season(self) -> bool:
+        """Whether there is a season to make the Event in: staff need none, a season's
+        organizer needs a Superstar Showdown season of theirs."""
+        return not self.fields["season"].required or bool(self._seasons)
+
     def rows(self) -> list[tuple[Any, Any]]:
         """The (Match card, Stipulation) fields of each row, for the template."""
         return [(self[f"match_{row}"], self[f"stipulation_{row}"])

@@ -43,6 +43,17 @@ def test_the_dashboard_offers_each_preset_as_a_button(sam_client: Client,
     assert "Or compose the Matches" in page and 'name="showdown-match_6"' in page
 
 
+def test_an_organizer_with_no_showdown_season_is_told_so_not_given_a_form_that_cannot_send(
+        sam_client: Client, staff_client: Client, season: Season) -> None:
+    """sam organizes a season of another game only: the form's season would have no
+    choice, and every button would come back "This field is required"."""
+    page = sam_client.get(reverse("league:dashboard")).content.decode()
+    assert "You organize no Superstar Showdown season" in page
+    assert 'name="showdown-preset"' not in page
+    staff = staff_client.get(reverse("league:dashboard")).content.decode()
+    assert 'name="showdown-preset"' in staff
+
+
 def test_ss160_one_click_on_smackdown_makes_the_event(sam_client: Client,
                                                       showdown_season: Season) -> None:
     """SS-160: the Smackdown preset in one click; the organizer page comes next."""
