@@ -254,7 +254,9 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         }).data)
 
     @extend_schema(summary="Enter a player, a team or a bot",
-                   description="Late entries where the format takes them.",
+                   description="Late entries where the format takes them; none past "
+                               "what the format seats (a Showdown series is two: 409 "
+                               "too_many_entrants).",
                    request=EntrantCreateSerializer,
                    responses={201: EntrantSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])

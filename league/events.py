@@ -412,7 +412,9 @@ def add_entrant(*, event: Event, by: Any, player: str | None = None, team: str |
         _refuse_a_player_on_two_sides(payload, active)
         _refuse_a_reader_of_decks(event, payload, active)
         payload["key"] = f"e{len(done.entrants) + 1}"
-        if done.state is not None:
+        if done.state is None:
+            _refuse_past_the_field(event, [*done.order, payload["key"]])
+        else:
             fmt = formats.get_format(event.format)
             joined = _try_format(lambda: fmt.add_entrant(done.state, payload["key"]))
             if _repaired_match(fmt, joined, done) is not None:
@@ -424,6 +426,16 @@ def add_entrant(*, event: Event, by: Any, player: str | None = None, team: str |
         else:
             _after_change(event)
     return Entrant.objects.get(event=event, key=payload["key"])
+
+
+def _refuse_past_the_field(event: Event, keys: list[str]) -> None:
+    """A draft takes no entrant past what its format seats (a Showdown series is two, Red
+    and Blue): refused at the entry, not later at the start."""
+    try:
+        formats.get_format(event.format).start(keys, event.format_options)
+    except formats.FormatError as exc:
+        if exc.code == "too_many_entrants":
+            raise LeagueError(exc.code, exc.message, 409) from None
 
 
 def _entrant_payload(event: Event, player: str | None, team: str | None, bot: str | None,

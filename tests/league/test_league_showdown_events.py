@@ -137,13 +137,21 @@ def test_an_outsider_cannot_create_one(outsider: Any) -> None:
     assert (refused.value.code, refused.value.status) == ("not_organizer", 403)
 
 
-def test_a_showdown_series_is_two_entrants(organizer: Any) -> None:
+def test_a_showdown_series_is_two_entrants_and_refuses_a_third_at_the_entry(
+        organizer: Any) -> None:
     event = showdown(organizer)
-    for _ in range(3):
+    for _ in range(2):
         events.add_entrant(event=event, by=organizer, bot="random")
+    seq = Event.objects.get(pk=event.pk).seq
     with pytest.raises(events.LeagueError) as refused:
-        events.start_event(event=event, by=organizer)
-    assert refused.value.code == "too_many_entrants"
+        events.add_entrant(event=event, by=organizer, bot="random")
+    assert (refused.value.code, refused.value.status) == ("too_many_entrants", 409)
+    assert Event.objects.get(pk=event.pk).seq == seq and event.entrants.count() == 2
+    # One side withdrawn, another takes its place; the Event starts with the two.
+    events.withdraw_entrant(event=event, by=organizer, key="e2")
+    events.add_entrant(event=event, by=organizer, bot="random")
+    events.start_event(event=event, by=organizer)
+    assert Event.objects.get(pk=event.pk).status == Event.Status.RUNNING
 
 
 # -- seats ---------------------------------------------------------------------------------
