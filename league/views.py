@@ -717,6 +717,7 @@ def _match_rows(event: Event, results: dict[str, dict[str, Any]],
     a playoff after its groups), with who plays and how it ended."""
     rows = []
     for link in (EventMatch.objects.filter(event=event).select_related("match")
+                 .prefetch_related("match__seats")
                  .annotate(drawn=EventMatch.played_again()).order_by("match_id")):
         # A drawn match its pairing played again shows no places: the replay's are the result.
         result = {} if link.drawn else results.get(link.pairing, {})
@@ -726,9 +727,19 @@ def _match_rows(event: Event, results: dict[str, dict[str, Any]],
             "live": link.match.status != FINISHED,
             "by_seed": result.get("decided_by") == "seed",
             "entrants": [{"key": key, "name": names.get(key, key),
-                          "place": placements.get(key)} for key in link.entrants],
+                          "place": placements.get(key), "bot": _playing_bot(link, key)}
+                         for key in link.entrants],
         })
     return rows
+
+
+def _playing_bot(link: EventMatch, entrant: str) -> str:
+    """The bot that plays every seat of the entrant in the match (a bot entrant, or one
+    whose seats were handed to it), or ""."""
+    seats = {seat.index: seat for seat in link.match.seats.all()}
+    bots = {seats[i].bot if seats[i].user_id is None else ""
+            for i in link.seats_of(entrant) if i in seats}
+    return bots.pop() if len(bots) == 1 else ""
 
 
 def _version(*parts: Iterable[Any]) -> str:

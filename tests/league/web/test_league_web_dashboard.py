@@ -342,6 +342,12 @@ def test_a_seat_is_handed_to_a_bot(sam_client: Client, duel: Event) -> None:
     seat = link.match.seats.get(index=1)
     assert (seat.user_id, seat.bot) == (None, "random")
     assert duel.records.filter(kind="seat_to_bot").get().payload["bot"] == "random"
+    # The list says who plays the seat now, and offers only another bot for it.
+    live = sam_client.get(reverse("league:event_live", args=[duel.pk]), **HTMX).content.decode()
+    bruno = live.split('aria-label="Bot for bruno in')[1].split("</select>")[0]
+    alice = live.split('aria-label="Bot for alice in')[1].split("</select>")[0]
+    assert 'value="random"' not in bruno and 'value="heuristic"' in bruno
+    assert 'value="random"' in alice and live.count("random plays") == 1
     refused = post(sam_client, "league:match_seat_to_bot", duel,
                    {"pairing": link.pairing, "entrant": "e9"})
     assert "e9 does not play" in refused
