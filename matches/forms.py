@@ -165,6 +165,7 @@ class ActionForm(forms.Form):
     action = forms.CharField(max_length=4000)  # the longest legal action is far shorter
     key = forms.CharField(max_length=64, required=False)
     moves = forms.IntegerField(min_value=0, max_value=10**6, required=False)
+    seat = forms.IntegerField(min_value=0, max_value=10**6, required=False)
 
     def clean_action(self) -> dict[str, Any]:
         try:

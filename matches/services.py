@@ -186,6 +186,21 @@ def seat_of(match: Match, user: Any) -> int | None:
             .values_list("index", flat=True).first())
 
 
+def page_seat(match: Match, user: Any) -> int | None:
+    """The seat the user's play page plays: of the seats they hold (a staff lineup may
+    give one person several), the first with a decision pending, else their first."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    held = list(match.seats.filter(user=user).order_by("index")
+                .values_list("index", flat=True))
+    if len(held) < 2:
+        return held[0] if held else None
+    stream = _replay(match)
+    pending = stream.rules.pending(stream.state)
+    deciding = set(pending.seats) if pending.kind is PendingKind.DECISION else set()
+    return next((seat for seat in held if seat in deciding), held[0])
+
+
 def _viewer(match: Match, user: Any, seat: int | None) -> int | None:
     """The seat whose eyes to use: the one asked for (if the user holds it) or theirs."""
     if seat is None:

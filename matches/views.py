@@ -163,11 +163,10 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
     """Post one legal action; answers with the refreshed state (or the refusal)."""
     match = get_object_or_404(Match, pk=match_id)
     form = ActionForm(request.POST)
-    seat = services.seat_of(match, request.user)
     error, status = None, 200
     if not form.is_valid():
         error, status = services.shown(UNREADABLE), UNREADABLE.status
-    elif seat is None:
+    elif (seat := _acting_seat(match, request.user, form.cleaned_data["seat"])) is None:
         error, status = services.shown(NOT_SEATED), NOT_SEATED.status
     else:
         try:
@@ -185,6 +184,14 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
     # htmx swaps only 2xx answers, so a refusal comes back as 200 with its message.
     match.refresh_from_db()
     return _render_state(request, match, "matches/_state.html", error)
+
+
+def _acting_seat(match: Match, user: Any, asked: int | None) -> int | None:
+    """The seat a posted form plays: the one it was rendered for, if the user holds it (a
+    user holding several seats plays each from the page in turn), else the page's."""
+    if asked is None:
+        return services.seat_of(match, user)
+    return asked if match.seats.filter(index=asked, user=user).exists() else None
 
 
 @login_required
@@ -330,7 +337,7 @@ def _table_context(match: Match, seat: int | None) -> dict[str, Any]:
 
 def _state_context(match: Match, user: Any, error: str | None = None) -> dict[str, Any]:
     """What the play page and its polled partial render."""
-    state = services.match_state(match=match, user=user)
+    state = services.match_state(match=match, user=user, seat=services.page_seat(match, user))
     earlier = max(0, match.seq - PAGE_LOG)
     table = _table_context(match, state["seat"])
     seats = table["seats"]

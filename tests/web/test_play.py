@@ -408,3 +408,37 @@ def test_a_match_recorded_under_earlier_rules_says_why_it_cannot_be_shown_and_ca
     page = alice_client.get(play).content.decode()
     assert match.status == "finished" and "Its result stands." in page
     assert html.escape(match.result["summary"]) in page and ">Resign<" not in page
+
+
+def test_one_player_holding_several_seats_plays_each_from_the_page_in_turn(
+        alice_client: Client, organizer: Any, player: Any, pages: Any) -> None:
+    """A staff lineup may seat one person twice (one phone at a club table): the page
+    plays whichever of their seats has a decision pending, and its forms say which."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=organizer,
+                                  seats=[{"player": "alice"}, {"player": "alice"},
+                                         {"bot": "random"}])
+    post = reverse("match_act", args=[match.id])
+    played = set()
+    for _ in range(12):
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            break
+        page = alice_client.get(f"/matches/{match.id}/").content.decode()
+        seat = re.search(r'name="seat" value="(\d+)"', page)
+        assert seat is not None, "a seat of alice's must act: the page gives it a form"
+        deciding = services.match_state(match=match, user=None)["pending"]["seats"]
+        assert int(seat[1]) in deciding and int(seat[1]) in (0, 1)
+        moves = re.search(r'name="moves" value="(\d+)"', page)
+        assert moves is not None
+        action, key = pages.action_forms(page)[0]
+        answer = alice_client.post(post, {"action": action, "key": key, "seat": seat[1],
+                                          "moves": moves[1]}, **pages.htmx)
+        assert b"error-banner" not in answer.content
+        played.add(int(seat[1]))
+    assert played == {0, 1}
+    # A form for a seat alice does not hold is refused, and writes nothing.
+    match.refresh_from_db()
+    written = MatchEvent.objects.filter(match=match).count()
+    refused = alice_client.post(post, {"action": "{}", "key": "x", "seat": "2"}, **pages.htmx)
+    assert b"error-banner" in refused.content
+    assert MatchEvent.objects.filter(match=match).count() == written
