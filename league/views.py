@@ -704,7 +704,8 @@ def _held_context(event: Event, done: events.Replayed,
     return {
         "held": [{"pairing": p, "names": [names.get(k, k) if k else "bye" for k in p.slots]}
                  for p in drawn],
-        "held_title": (f"Round {held[0].round} is waiting for you" if len(rounds) == 1
+        "held_title": (f"Round {held[0].round} is waiting for you"
+                       if len({p.round for p in held}) == 1  # a final and its third place
                        else "New rounds are waiting for you"),
         "held_text": "\n".join(" ".join(p.entrants) for p in drawn),
         "pairs_by_hand": fmt.takes_hand_pairings(done.state),

@@ -599,6 +599,19 @@ def test_a_held_card_lists_what_the_release_makes_and_no_slot_waiting_on_a_resul
     assert released.payload["pairings"] == held
 
 
+def test_a_held_final_and_its_third_place_match_are_one_round(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    event = make_event(bots=4, hold_rounds=True, format_options={"third_place": True})
+    events.start_event(event=event, by=sam)
+    for link in EventMatch.objects.filter(event=event):
+        with django_capture_on_commit_callbacks(execute=True):
+            events.forfeit(event=event, by=sam, pairing=link.pairing, entrant=link.entrants[1])
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert "Round 2 is waiting for you" in page
+    assert [item.split()[0] for item in held_list(page)] == ["Final", "Third-place"]
+
+
 def test_a_held_swiss_card_shows_the_rounds_bye(
         sam_client: Client, make_event: Callable[..., Event], sam: Any,
         django_capture_on_commit_callbacks: Any) -> None:
