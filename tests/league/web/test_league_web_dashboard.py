@@ -515,15 +515,27 @@ def test_a_rerun_that_cannot_be_queued_reads_failed_and_the_next_click_queues_an
 # -- held rounds -------------------------------------------------------------------------
 
 @pytest.fixture
-def held_swiss(make_event: Callable[..., Event], sam: Any,
-               django_capture_on_commit_callbacks: Any) -> Event:
+def started_and_decided(sam: Any, django_capture_on_commit_callbacks: Any
+                        ) -> Callable[..., None]:
+    """Start an Event; its first round's matches (or those `pairings`) won by their first
+    entrant, the second forfeiting."""
+    def decide(event: Event, pairings: list[str] | None = None) -> None:
+        events.start_event(event=event, by=sam)
+        for link in EventMatch.objects.filter(event=event):
+            if pairings is None or link.pairing in pairings:
+                with django_capture_on_commit_callbacks(execute=True):
+                    events.forfeit(event=event, by=sam, pairing=link.pairing,
+                                   entrant=link.entrants[1])
+    return decide
+
+
+@pytest.fixture
+def held_swiss(make_event: Callable[..., Event],
+               started_and_decided: Callable[..., None]) -> Event:
     """A 4-bot Swiss that holds its rounds, round 1 played (seeds 1 and 2 won)."""
     event = make_event(format="swiss", bots=4, hold_rounds=True,
                        format_options={"rounds": 2})
-    events.start_event(event=event, by=sam)
-    for link in EventMatch.objects.filter(event=event):
-        with django_capture_on_commit_callbacks(execute=True):
-            events.forfeit(event=event, by=sam, pairing=link.pairing, entrant=link.entrants[1])
+    started_and_decided(event)
     event.refresh_from_db()
     return event
 
@@ -544,14 +556,11 @@ def test_a_held_swiss_round_offers_the_hand_pairing_form(sam_client: Client,
 
 
 def test_a_held_bracket_round_offers_no_hand_pairing(
-        sam_client: Client, make_event: Callable[..., Event], sam: Any,
-        django_capture_on_commit_callbacks: Any) -> None:
+        sam_client: Client, make_event: Callable[..., Event],
+        started_and_decided: Callable[..., None]) -> None:
     """A bracket refuses hand pairings: its held round is only released as drawn."""
     event = make_event(bots=4, hold_rounds=True)
-    events.start_event(event=event, by=sam)
-    for link in EventMatch.objects.filter(event=event):
-        with django_capture_on_commit_callbacks(execute=True):
-            events.forfeit(event=event, by=sam, pairing=link.pairing, entrant=link.entrants[1])
+    started_and_decided(event)
     page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
     assert "Round 2 is waiting for you" in page and "Release the round as drawn" in page
     assert "pair it by hand" not in page and 'name="pairings"' not in page
@@ -568,17 +577,13 @@ def held_list(page: str) -> list[str]:
 
 @pytest.mark.parametrize("fmt", ["single_elimination", "double_elimination"])
 def test_a_held_card_lists_what_the_release_makes_and_no_slot_waiting_on_a_result(
-        sam_client: Client, make_event: Callable[..., Event], sam: Any, fmt: str,
-        django_capture_on_commit_callbacks: Any) -> None:
+        sam_client: Client, make_event: Callable[..., Event], fmt: str,
+        started_and_decided: Callable[..., None]) -> None:
     """Two of four first-round matches over: the second round is half drawn. Its other
     half waits on results (not a bye), and in a double elimination the losers' first round
     is released by the same button, so listed too."""
     event = make_event(format=fmt, bots=8, hold_rounds=True)
-    events.start_event(event=event, by=sam)
-    for pairing in ("W1-1", "W1-2"):
-        link = EventMatch.objects.get(event=event, pairing=pairing)
-        with django_capture_on_commit_callbacks(execute=True):
-            events.forfeit(event=event, by=sam, pairing=pairing, entrant=link.entrants[1])
+    started_and_decided(event, ["W1-1", "W1-2"])
     held = [p.id for p in events.held_pairings(event, events.replay(event))]
     page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
     listed = held_list(page)
@@ -600,27 +605,21 @@ def test_a_held_card_lists_what_the_release_makes_and_no_slot_waiting_on_a_resul
 
 
 def test_a_held_final_and_its_third_place_match_are_one_round(
-        sam_client: Client, make_event: Callable[..., Event], sam: Any,
-        django_capture_on_commit_callbacks: Any) -> None:
+        sam_client: Client, make_event: Callable[..., Event],
+        started_and_decided: Callable[..., None]) -> None:
     event = make_event(bots=4, hold_rounds=True, format_options={"third_place": True})
-    events.start_event(event=event, by=sam)
-    for link in EventMatch.objects.filter(event=event):
-        with django_capture_on_commit_callbacks(execute=True):
-            events.forfeit(event=event, by=sam, pairing=link.pairing, entrant=link.entrants[1])
+    started_and_decided(event)
     page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
     assert "Round 2 is waiting for you" in page
     assert [item.split()[0] for item in held_list(page)] == ["Final", "Third-place"]
 
 
 def test_a_held_swiss_card_shows_the_rounds_bye(
-        sam_client: Client, make_event: Callable[..., Event], sam: Any,
-        django_capture_on_commit_callbacks: Any) -> None:
+        sam_client: Client, make_event: Callable[..., Event],
+        started_and_decided: Callable[..., None]) -> None:
     event = make_event(format="swiss", bots=5, hold_rounds=True,
                        format_options={"rounds": 2})
-    events.start_event(event=event, by=sam)
-    for link in EventMatch.objects.filter(event=event):
-        with django_capture_on_commit_callbacks(execute=True):
-            events.forfeit(event=event, by=sam, pairing=link.pairing, entrant=link.entrants[1])
+    started_and_decided(event)
     page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
     listed = held_list(page)
     assert len(listed) == 3 and [item for item in listed if item.endswith("vs bye")] == [
