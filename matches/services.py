@@ -201,7 +201,7 @@ def page_seat(match: Match, user: Any) -> int | None:
     return next((seat for seat in held if seat in deciding), held[0])
 
 
-def _viewer(match: Match, user: Any, seat: int | None) -> int | None:
+def viewer_seat(match: Match, user: Any, seat: int | None) -> int | None:
     """The seat whose eyes to use: the one asked for (if the user holds it) or theirs."""
     if seat is None:
         return seat_of(match, user)
@@ -624,7 +624,7 @@ def _enqueue_bots(match_id: int, seats: list[int], seq: int) -> None:
 
 def match_state(*, match: Match, user: Any, seat: int | None = None) -> dict[str, Any]:
     """What the user's seat (or a spectator) sees now, with its legal actions."""
-    viewer = _viewer(match, user, seat)
+    viewer = viewer_seat(match, user, seat)
     stream = _replay(match)
     rules, state = stream.rules, stream.state
     pending = rules.pending(state)
@@ -662,7 +662,7 @@ def match_events(*, match: Match, user: Any, after: int = 0, seat: int | None = 
     Once the match is finished nothing is hidden any more and events are shown in full
     (unless it is `sealed`).
     """
-    viewer = _viewer(match, user, seat)
+    viewer = viewer_seat(match, user, seat)
     if after < 0:
         raise ServiceError("bad_seq", "`after` cannot be negative.", 400)
     rows = list(match.events.filter(seq__gt=after).order_by("seq")[:limit])
@@ -738,7 +738,7 @@ def replay_view(*, match: Match, user: Any, at: int, seat: int | None = None) ->
     Once the match is over (and not `sealed`), `seats` carries every seat's view of that
     moment (nothing is hidden any more); before that it is None.
     """
-    viewer = _viewer(match, user, seat)
+    viewer = viewer_seat(match, user, seat)
     last = _last_seq(match)
     if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= last:
         raise ServiceError("bad_seq", f"Choose a seq from 0 to {last}.", 400)

@@ -166,10 +166,12 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
     error, status = None, 200
     if not form.is_valid():
         error, status = services.shown(UNREADABLE), UNREADABLE.status
-    elif (seat := _acting_seat(match, request.user, form.cleaned_data["seat"])) is None:
-        error, status = services.shown(NOT_SEATED), NOT_SEATED.status
     else:
         try:
+            # The seat the form was rendered for (one person may hold several), else theirs.
+            seat = services.viewer_seat(match, request.user, form.cleaned_data["seat"])
+            if seat is None:
+                raise NOT_SEATED
             services.submit_action(
                 match=match, seat=seat, action=form.cleaned_data["action"],
                 user=request.user, key=form.cleaned_data["key"] or None,
@@ -184,14 +186,6 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
     # htmx swaps only 2xx answers, so a refusal comes back as 200 with its message.
     match.refresh_from_db()
     return _render_state(request, match, "matches/_state.html", error)
-
-
-def _acting_seat(match: Match, user: Any, asked: int | None) -> int | None:
-    """The seat a posted form plays: the one it was rendered for, if the user holds it (a
-    user holding several seats plays each from the page in turn), else the page's."""
-    if asked is None:
-        return services.seat_of(match, user)
-    return asked if match.seats.filter(index=asked, user=user).exists() else None
 
 
 @login_required
