@@ -79,10 +79,25 @@ def test_moving_into_the_nemesis_stops_all_movement_that_round(ss):
     state = ss.state(phase=Phase.STARTER_MOVE, starter=1, dice=(None, 2),
                      positions=((4, 6), (6, 6)))
     moves = _moves(ss, state, 1)
-    assert (4, 6) in moves and (3, 6) not in moves  # no path goes through the nemesis
+    assert (4, 6) in moves and (3, 6) not in moves
+    beside = ss.at(state, positions=((5, 6), (6, 6)))
+    moves = _moves(ss, beside, 1)
+    assert (5, 6) in moves and (4, 6) not in moves  # (4, 6) lies only through the nemesis
     met = ss.move(state, 1, 4, 6)
     assert met.met and met.phase is Phase.PLAY  # the nemesis' step 3 is skipped
     assert ss.rules.pending(met) == Pending.decision(0, 1)
+
+
+def test_a_meeting_on_the_nemesis_second_move_ends_the_round_at_once(ss):
+    """SU-15, SU-17 (decision): the nemesis moves into the starter in step 6, so the
+    starter's step 7 is skipped: the Brawn resolves and the nemesis starts the next round."""
+    state = ss.state(phase=Phase.NEMESIS_SECOND_MOVE, starter=1, dice=(1, 1),
+                     played=("wall-crawl", "acid-touch"), positions=((4, 5), (5, 5)))
+    after = ss.move(state, 0, 5, 5)
+    assert after.last_showdown is not None
+    assert after.last_showdown.kind is ShowdownKind.BRAWN
+    assert after.phase is Phase.FIRST_ROLL and (after.round, after.starter) == (2, 0)
+    assert after.positions == ((1, 1), (6, 6))
 
 
 def test_after_a_meeting_both_still_play_a_card(ss):
