@@ -311,3 +311,46 @@ def test_a_fallen_player_may_still_run_in() -> None:
     assert s.players[1].fallen and s.step is Step.INTERVENE and decider(s) == 1
     s = do(s, 1, {"type": "run_in", "card": card_of(s, 1, "Run-In")})
     assert s.players[3].damage == []
+
+
+def test_fallen_players_take_reserve_legends_in_the_order_they_fell() -> None:
+    """RR-52 decision: Bramble (seat 2) falls to the faster throw, Vesper (seat 1) later in
+    the round; seat 2 takes the reserve's top Legend though seat 1 comes first clockwise."""
+    legends = ["ironhide", "vesper", "bramble", "rook"]
+    s = Table().build(legends, {0: ["Jab Flurry", "Heave-Ho"], 3: ["Roundhouse"]},
+                      damage={1: ["Haymaker", "Sit-Out Bomb"]},
+                      reserve=["cobalt", "quill"], titleholder=0)
+    s = plan(s, 0, "Jab Flurry", 2, "Heave-Ho")  # speed 6: thrown over the top rope
+    s = breathe(s, 1)
+    s = breathe(s, 2)
+    s = settle(plan(s, 3, "Roundhouse", 1))      # speed 3: 9 + 3 = 12 eliminates
+    assert [r.status for r in s.last_reveal] == ["hit", "hit"]
+    assert s.players[0].placards == ["bramble"] and s.players[3].placards == ["vesper"]
+    assert [p.legend for p in s.players] == ["ironhide", "quill", "cobalt", "rook"]
+
+
+def test_a_titleholder_felled_by_its_own_recoil_keeps_the_token() -> None:
+    """RR-50 decision: nobody eliminated the Titleholder's Legend, so the token stays."""
+    s = Table().build(L3, {0: ["Twin Lariat"]},
+                      damage={0: ["Sit-Out Bomb", "Thunder Boot"]}, reserve=["rook"])
+    s = plan(s, 0, "Twin Lariat", 1)  # Ironhide 9 + 3 recoil = 12; Vesper takes 4
+    s = breathe(s, 1)
+    s = settle(breathe(s, 2))
+    assert s.players[0].legend == "rook" and "ironhide" in s.box
+    assert s.titleholder == 0 and not any(p.placards for p in s.players)
+
+
+def test_a_player_with_no_legend_left_may_follow_up_an_attack() -> None:
+    """RR-59 decision, RR-70: its Whirlwind Kick hits, so it attacks again from hand, and
+    the follow-up is a Cheap Trick too."""
+    s = Table().build(["ironhide", "vesper", None], {2: ["Whirlwind Kick", "Snap Kick"]},
+                      out=[2])
+    s = breathe(s, 0)
+    s = breathe(s, 1)
+    s = settle(plan(s, 2, "Whirlwind Kick", 0))
+    assert s.step is Step.FOLLOW and decider(s) == 2
+    s = do(s, 2, {"type": "follow_up", "card": card_of(s, 2, "Snap Kick"), "seat": 1})
+    assert RULES.view(s, None)["current"]["cheap_trick"] is True
+    s = settle(s)
+    assert names(s, s.players[0].damage) == ["Whirlwind Kick"]
+    assert names(s, s.players[1].damage) == ["Snap Kick"]
