@@ -132,3 +132,28 @@ def test_three_tied_players_meet_in_a_ladder(ut):
     result = RULES.result(state)
     assert result.winners == (2,)
     assert [result.placements[s] for s in (0, 1, 2)] == [2, 2, 1]
+
+
+def test_after_round_four_nobody_discards_or_draws(ut):
+    """US-44, US-45: the fourth round's last match leads straight to round five's Challenge;
+    hands are not used there, so they stay as round four left them (two cards of four)."""
+    state = ut.fresh(4)
+    for _ in range(3):
+        state = ut.play_round(state)
+    state = ut.fill(ut.play_all(ut.vote_challenge(ut.sides(state), ["A"] * 4)))
+    deck = state.deck
+    state = ut.finish_round(state)
+    assert state.round == 5 and state.phase is Phase.CHOOSE_SIDES
+    assert all(len(hand) == 2 for hand in state.hands) and state.deck == deck
+
+
+def test_each_sudden_death_card_goes_to_the_bottom_of_the_deck(ut):
+    """US-53, US-54 decision: the flipped Challenge card goes under the deck, so a ladder's
+    next match flips the card below it."""
+    state = _tied(ut, 5, (0, 1, 2))
+    first = state.sudden.card
+    assert state.challenge_deck[-1] == first
+    below = state.challenge_deck[0]
+    for seat in range(5):
+        state = ut.decide(state, seat, {"type": "vote_player", "seat": 0})
+    assert state.sudden.card == below and state.challenge_deck[-2:] == (first, below)
