@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ss_helpers import RULES, C, build, do, ids, legal, play, resolve, showdown
+import pytest
+from ss_helpers import RULES, C, IllegalAction, build, do, ids, legal, play, resolve, showdown
 
 from engine.games.superstar_showdown.state import EndReason, Phase
 from engine.protocol import Event
@@ -162,15 +163,30 @@ def test_winning_cards_are_discarded_at_every_round_end() -> None:
 
 
 def test_given_up_cards_never_come_back() -> None:
-    """SS-004/SS-005: a reshuffle never takes back Given Up cards."""
-    s = pin_state()
+    """SS-004/SS-005: the cards a hit takes from the deck are out of the match: when the
+    deck runs out, the new deck is the discard pile alone; a shuffle that brings a Given
+    Up card back is refused."""
+    hitter = C("Hitter", "slam", "Attack 3")
+    s = build([hitter, BLOCK, BLOCK], [STRIKE, BLOCK, BLOCK], red_deck=[DUD] * 3,
+              blue_deck=[DUD] * 3, rest="discard", red_pos=(3, 3), blue_pos=(3, 4))
+    s = play(s, ids(s, 0), ids(s, 1))
+    s = resolve(s, 0, "attack")
+    for _ in range(3):
+        s = do(s, 1, {"type": "give_up_deck"})
+    given = list(s.sides[0].performance)
+    assert len(given) == 3 and s.sides[1].deck == []
     s = do(s, 0, {"type": "no_pin"})
-    s.sides[1].performance.append(s.sides[0].hand.pop())
-    s.sides[0].discard += s.sides[0].deck
-    s.sides[0].deck = []
-    s.phase = Phase.DRAW
-    RULES._advance(s)
-    assert s.shuffles and s.sides[1].performance[-1] not in s.sides[0].discard
+    s = RULES.apply(s, Event.chance({"shuffle": {"seat": 0, "order": sorted(s.sides[0].discard)}}))
+    assert s.shuffles == [(1, "empty")]
+    pile = sorted(s.sides[1].discard)
+    assert not set(given) & set(pile)
+    with pytest.raises(IllegalAction) as refused:
+        RULES.apply(s, Event.chance({"shuffle": {"seat": 1, "order": pile + given}}))
+    assert refused.value.code == "bad_outcome"
+    s = RULES.apply(s, Event.chance({"shuffle": {"seat": 1, "order": pile}}))
+    blue = s.sides[1]
+    assert len(blue.hand) == 6 and not set(given) & set(blue.hand + blue.deck + blue.discard)
+    assert s.sides[0].performance == given
 
 
 def test_the_round_limit_ends_the_match_on_performance_stacks() -> None:
