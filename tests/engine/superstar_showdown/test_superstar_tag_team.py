@@ -222,6 +222,31 @@ def test_teammate_interference_adds_two_power_each():
     assert hit.hit.power == 2 + 1 + 2 * 2
 
 
+@pytest.mark.parametrize(("teammate", "power"), [((0, 1), 2), ((0, 2), 4), ((0, 3), 2)])
+def test_teammate_interference_only_side_by_side(teammate, power):
+    """SS-158/SS-082 (decision): "next to" the rival is side by side, as for an Attack: a
+    teammate diagonal to the rival adds nothing, one beside it adds +2."""
+    state = place(match_state("tag_team", per_team=2), 1, (1, 2))  # Blue on the top Ropes
+    state = red_wins_first(place(state, 0, (2, 2), [teammate]), [SLAM_HIT] * 6)
+    hit = act(state, 0, {"type": "resolve", "action": "attack"})
+    assert hit.hit.power == power
+
+
+def test_only_the_rival_active_superstar_is_thrown():
+    """SS-083/SS-082 (decision): a Throw moves the rival Active Superstar within one
+    square; a rival Inactive teammate beside the thrower is not a target."""
+    toss = C("Toss", "slam", "Throw")
+    start = place(match_state("tag_team", per_team=2), 0, (6, 7))
+    assert start.sides[1].bench[0].pos == (7, 8)  # Blue's teammate, diagonal to Red
+    far = red_wins_first(place(start, 1, (5, 5)), [toss] * 6)
+    assert "throw" not in [a.get("action") for a in RULES.legal_actions(far, 0)]
+    near = red_wins_first(place(start, 1, (5, 6)), [toss] * 6)
+    assert "throw" in [a.get("action") for a in RULES.legal_actions(near, 0)]
+    thrown = act(act(near, 0, {"type": "resolve", "action": "throw"}), 0,
+                 {"type": "step", "to": [4, 5]})
+    assert thrown.sides[1].pos == (4, 5) and thrown.sides[1].bench[0].pos == (7, 8)
+
+
 def test_inactive_superstars_do_not_fight():
     """SS-157: a teammate next to the rival gives no Attack of its own: with the Active
     far away the winning card has no Attack to take."""
