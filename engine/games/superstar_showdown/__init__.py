@@ -74,6 +74,12 @@ Further engine decisions that the rules leave open:
   may reverse (any card but a Block beats the other Block). Red is asked first, then Blue
   if Red declines; after a reversal the other side may reverse back (SS-100); if nobody
   reverses, nobody wins the position.
+- SS-100: only the card first revealed in a position can Reverse, once per side: a card
+  played from hand to reverse does not Reverse again with its own icon when it is
+  reversed back, as SS-100 allows each of the two revealed cards one Reversal.
+- SS-071: a Block played from hand against a hit is Given Up as the rule says, so it goes
+  to the attacker's Performance Stack; the Sample Round's prose starts that stack with
+  the four cards Given Up later, and the rule's text is the one followed.
 
 Decisions on the Advanced Rules' open questions:
 

@@ -208,6 +208,25 @@ def test_the_other_side_may_reverse_back() -> None:
     assert set(record["cards"][0]) <= set(s.sides[0].discard)  # Red's stack lost
 
 
+
+def test_a_card_played_to_reverse_does_not_reverse_again() -> None:
+    """SS-100 (decision): each side's first revealed card may Reverse once; Red's answer
+    carries a Reversal icon of its own, but when Blue reverses back Red is not asked again,
+    though its hand holds a card that beats Blue's answer."""
+    blue_reverser = C("Blue Counter", "maneuver", "Reversal", "Move 1")
+    red_answer = C("Red Answer", "strike", "Reversal", "Attack 1")
+    blue_answer = C("Blue Answer", "grapple", "Attack 1")
+    red_third = C("Red Third", "maneuver", "Attack 1")  # would beat Blue's Grapple
+    s = build([REVERSER, BLOCK, BLOCK, red_answer, red_third],
+              [blue_reverser, BLOCK, BLOCK, blue_answer], red_pos=(2, 2), blue_pos=(6, 6))
+    s = play(s, ids(s, 0)[:3], ids(s, 1)[:3])
+    s = do(s, 0, {"type": "reverse", "card": ids(s, 0)[0]})
+    s = do(s, 1, {"type": "reverse", "card": ids(s, 1)[0]})
+    assert s.phase is not Phase.REVERSAL
+    record = showdown(s)[0]
+    assert record["winner"] == 1 and record["reversed_by"] == [0, 1]
+
+
 BLOCK_REVERSER = C("Slip", "block", "Reversal")
 
 
