@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable
 
 from engine.games.supershow.cards import CATALOG, Card, Do
+from engine.games.supershow.match import MATCH_TYPES
 from engine.games.supershow.state import (
     ActionType,
     Phase,
@@ -122,7 +123,9 @@ def view(state: State, viewer: int | None, deciders: tuple[int, ...], asked: str
                         "do": str(task.effect_do), "left": task.count, "owner": task.owner,
                         "target": task.target, "source": task.source}}
     f = state.finish
-    meter = CATALOG.birdcage_meter if state.entrants else CATALOG.crowd_meter
+    # SH-111: a Birdcage has its own meter from the start (its entrants are dealt later)
+    meter = (CATALOG.birdcage_meter if MATCH_TYPES[state.match_type].birdcage
+             else CATALOG.crowd_meter)
     return {
         "game": "supershow",
         "match_type": state.match_type,

@@ -55,6 +55,15 @@ def test_the_deal_gives_entrant_numbers_and_six_competitors() -> None:
     assert error.value.code == "bad_outcome"
 
 
+def test_the_birdcage_crowd_meter_is_shown_before_the_deal() -> None:
+    """SH-111/120: a Birdcage plays with its own eight-card Crowd Meter, so its view shows
+    that one from the start; before the deal (no entrant numbers yet) it showed the
+    standard five-card meter and its first card."""
+    view = RULES.view(RULES.start({"match_type": "birdcage"}, 4), None)
+    assert view["crowd_meter"]["size"] == 8
+    assert view["crowd_meter"]["next"]["name"] == CATALOG.birdcage_meter[0].name
+
+
 def test_the_competitor_draft_passes_to_the_right() -> None:
     """SH-115: entrant 1 keeps one, then entrant 2, ... until everyone has one."""
     s = dealt(3, [2, 3, 1])
