@@ -207,6 +207,21 @@ def test_a_full_crowd_meter_stays_full() -> None:
     assert s.finish.roll.value == 10 and s.finish.breakouts[0].value == 8
 
 
+def test_each_breakout_puts_the_next_crowd_meter_card_in_play_and_a_full_meter_stays() -> None:
+    """SH-035/036/037 decision: every successful Breakout puts the next card into play, up
+    to the fifth; a Breakout with all five in play leaves the meter where it is. Ox rolls
+    AGILITY (5 plus the cards' Finish bonuses: 5, 6, 6, 7, 7, 9); Professor Knot breaks out
+    on SUBMISSION (10 + 1, less the cards' Breakout penalties: 11, 11, 10, 10, 9, 9)."""
+    for crowd in range(6):
+        s = build(((30,), (2,)), decks=((9,), ()), in_play=((1, 13), (1,)), crowd=crowd,
+                  comps=("ox_valdane", "professor_knot"))
+        s = do(do(s, 0, {"type": "play", "card": "A30"}), 1, {"type": "no_stop"})
+        s = dice(dice(s, "agility"), "submission")
+        assert s.finish is None and s.phase is Phase.ROLL, crowd
+        assert s.crowd == min(crowd + 1, 5)
+        assert RULES.view(s, None)["crowd_meter"]["level"] == s.crowd
+
+
 def test_no_cards_in_hand_and_deck_at_the_start_of_your_turn_wins_by_count_out() -> None:
     """SH-038/039: the emptied player wins."""
     s = build(((), (1,)), in_play=((1, 2), ()), phase=Phase.ROLL, active=None, rest=False)
