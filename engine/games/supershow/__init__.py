@@ -121,7 +121,8 @@ Further engine decisions:
   time-limit draw; the rules alone do not end a match whose players only bury. Those
   still in share first place; in a Birdcage whose limit comes before every entrant is in,
   the entrants still waiting share the next place (never beaten, but never in), ahead of
-  the eliminated.
+  the eliminated; one the meter called at the last roll is still waiting (it would enter
+  during the next turn roll, SH-120).
 - Stop window: who is asked depends only on public facts, never on a hand, so that
   being asked reveals nothing about it. The target is asked whenever they hold any card,
   even without a matching Stop; then the card's player's Double Team partner, who

@@ -784,11 +784,12 @@ class SupershowRules(BaseRules[State]):
                 for seat in s.live:
                     self._draw(s, seat, OPENING_HAND)  # SH-007, SH-119
                 s.phase = Phase.ROLL
-            elif s.phase is Phase.ROLL and self._entry_due(s):
-                self._enter(s)
             elif s.phase is Phase.ROLL and s.turn_rolls >= s.turn_limit:
+                # Before any entry: a Birdcage entrant comes in during a turn roll (SH-120)
                 self._end(s, (), EndReason.TIME_LIMIT,
                           f"Time limit: {s.turn_limit} turn rolls without a winner. A draw.")
+            elif s.phase is Phase.ROLL and self._entry_due(s):
+                self._enter(s)
             elif s.phase is Phase.START:
                 self._start_turn(s)
             elif s.phase is Phase.EFFECTS:

@@ -254,3 +254,18 @@ def test_a_time_limit_before_every_entrant_is_in_places_those_waiting_after_thos
     assert all(result.placements[seat] == 2 for seat in waiting)
     assert all(result.placements[seat] > 2 for seat in out)
     assert sorted(inside + waiting + out) == list(range(6))
+
+
+def test_an_entrant_called_by_the_last_turn_roll_before_the_time_limit_stays_out() -> None:
+    """SH-120 (the called entrant enters during the next turn roll) with the time limit
+    (package docstring: entrants still waiting place after those inside): the twelfth roll
+    raises the meter and calls entrant 3, but the limit of 12 ends the match before another
+    roll; entrant 3 never came in, so shares second place, not first with those inside."""
+    s = dataclasses.replace(drafted(3), turn_limit=12, turn_rolls=11, rises=1).clone()
+    s = roll_won_by(s, 0)
+    assert s.turn_rolls == 12 and s.called is not None and s.waiting == [2]
+    s = end_turn(s)
+    result = RULES.result(s)
+    assert s.phase is Phase.OVER and result.draw
+    assert s.waiting == [2] and len(s.players[2].hand) == 0
+    assert result.placements == (1, 1, 2)
