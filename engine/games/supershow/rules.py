@@ -90,6 +90,8 @@ SPEC = GameSpec(
     # draft of at most 6 + 27 * 7 decisions.
     longest_game=12_000,
     seat_names=tuple(f"Player {n}" for n in range(1, 7)),
+    # 2: a Birdcage entrant called at the last turn roll before the time limit stays out
+    rules_version=2,
 )
 
 DICE_PHASES = frozenset({Phase.ROLL, Phase.FINISH, Phase.BREAKOUT})
