@@ -155,6 +155,21 @@ def test_ctrl_c_while_the_chunks_play_in_this_process_names_the_job_to_resume(
     assert (job.status, job.done_matches, job.totals["matches"]) == ("done", 6, 6)
 
 
+def test_a_job_that_finished_no_match_reports_no_first_player_or_length(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its empty summary read as a game whose seats all open at once, of 0-event matches."""
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the bot fell over")
+
+    monkeypatch.setattr(simulation, "play_one", broken)
+    out, _ = simulate("super_showdown", "--matches", "4", "--bots", "random,random",
+                      "--chunk", "2", "--seed", "1")
+    job = SimulationJob.objects.get()
+    assert f"Simulation {job.pk} failed: 0 of 4 matches" in out
+    assert "No match finished" in out
+    assert "No first player" not in out and "Length:" not in out
+
+
 def test_the_progress_bar_reads_as_a_fraction() -> None:
     assert progress_bar(0, 10) == "[..............................] 0/10   0%"
     assert progress_bar(5, 10, 12.34) == (

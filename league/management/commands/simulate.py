@@ -206,12 +206,15 @@ class Command(BaseCommand):
                 out(f"{row['name'][:33]:<34}{row['games']:>7}{row['points']:>10g}"
                     f"{row['rate']:>8.1%}  {row['low']:.1%}-{row['high']:.1%}")
         first, length = summary["first_player"], summary["length"]
-        if first.get("games") == 0:
+        if not summary["matches"]:
+            out("No match finished: no first player or length to tell.")
+        elif first.get("games") == 0:
             out("No first player: every seat makes the opening decision at once.")
         else:
             out(f"First player: {first['rate']:.1%} ({first['low']:.1%}-{first['high']:.1%}), "
                 f"fair {first['fair']:.1%}.")
-        out(f"Length: mean {length['mean']} events, {length['min']}-{length['max']}.")
+        if summary["matches"]:
+            out(f"Length: mean {length['mean']} events, {length['min']}-{length['max']}.")
         out(f"CPU: {summary['seconds']:.1f} s, {summary['matches_per_second']} matches/s "
             "per core.")
         if job.logs:
