@@ -57,9 +57,17 @@ def test_a_game_without_entities_gets_no_entity_plot(tmp_path: Path) -> None:
     assert "against the field" not in (tmp_path / "ultimate_showdown.md").read_text()
 
 
-@pytest.mark.parametrize("args", [["--seats", "9"], ["--matches", "0"]])
-def test_a_run_that_cannot_happen_is_refused_and_writes_nothing(tmp_path: Path,
-                                                                args: list[str]) -> None:
-    with pytest.raises(CommandError):
+@pytest.mark.parametrize(("args", "refusal"), [
+    (["--seats", "9"], "[bad_seat_count] The Supershow takes 2-6 seats, not 9."),
+    # 0 seats ran the game's fewest, and -1 was refused as 0 seats.
+    (["--seats", "0"], "[bad_seat_count] The Supershow takes 2-6 seats, not 0."),
+    (["--seats", "-1"], "[bad_seat_count] The Supershow takes 2-6 seats, not -1."),
+    (["--matches", "0"], "[bad_matches]"),
+    (["--seed", "-1"], "[bad_seed]"),
+])
+def test_a_run_that_cannot_happen_is_refused_with_its_code_and_writes_nothing(
+        tmp_path: Path, args: list[str], refusal: str) -> None:
+    with pytest.raises(CommandError) as refused:
         run(tmp_path, "supershow", *args)
+    assert str(refused.value).startswith(refusal)
     assert not list(tmp_path.iterdir())

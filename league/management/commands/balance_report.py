@@ -18,6 +18,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from engine import registry
+from engine.protocol import IllegalAction
 from league import balance_report, simulation
 from league.events import LeagueError
 from league.models import SimulationJob
@@ -78,12 +79,16 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         game: str = options["game"]
         spec = registry.get_rules(game).spec
-        seats, matches = options["seats"] or spec.min_seats, options["matches"]
+        seats = spec.min_seats if options["seats"] is None else options["seats"]
+        matches = options["matches"]
         try:
+            spec.check_seats(seats)  # first: `[BOT] * seats` makes no seats of -1
             simulation.check(game=game, bots=[BOT] * seats, matches=matches, options={},
                              balance=True, seed=options["seed"])
+        except IllegalAction as exc:
+            raise CommandError(f"[{exc.code}] {exc.message}") from None
         except LeagueError as exc:
-            raise CommandError(exc.detail) from None
+            raise CommandError(f"[{exc.code}] {exc.detail}") from None
         self.stdout.write(f"{spec.title}: {matches:,} matches, {seats} heuristic seats")
         summary = simulate(game, matches, seats, options["seed"],
                            lambda done: self.stdout.write(f"  {done:,}/{matches:,} matches"))
