@@ -318,7 +318,7 @@ def length_chart(summary: Mapping[str, Any]) -> Chart | None:
         x = left + i * bar_w
         parts.append(f'<rect class="bin" x="{x + 1:.1f}" y="{top + plot_h - h:.1f}" '
                      f'width="{max(bar_w - 2, 1):.1f}" height="{h:.1f}" fill="{HIST}">'
-                     f"<title>{lower:g}\u2013{upper:g} events: {count:,} matches</title></rect>")
+                     f"<title>{_bin_span(lower, upper)} events: {count:,} matches</title></rect>")
         if i == 0:
             parts.append(_text(x, top + plot_h + 14, f"{lower:g}", size=10, fill=MUTED,
                                anchor="middle", cls="tick"))
@@ -331,6 +331,13 @@ def length_chart(summary: Mapping[str, Any]) -> Chart | None:
                             "start"))
     return Chart("".join(parts), top + plot_h + AXIS_H, "Match length",
                  "balance-chart lengths")
+
+
+def _bin_span(lower: float, upper: float) -> str:
+    """The lengths a bin holds, in words: a bin runs from above the one before it (its
+    `lower`) to its upper bound, both whole numbers of events."""
+    first = lower + 1
+    return f"{upper:g}" if first >= upper else f"{first:g}\u2013{upper:g}"
 
 
 def _count_ticks(most: int) -> list[int]:

@@ -145,6 +145,26 @@ def test_the_histogram_has_one_bar_per_bin_scaled_to_its_count_and_marks_the_mea
     assert "".join(mean.itertext()) == "mean 64"
 
 
+@pytest.mark.parametrize(("least", "histogram", "spans"), [
+    # Lengths 15-40 in bins of ten (`simulation.histogram`: inclusive upper bounds).
+    (15, [[24, 3], [34, 5], [44, 1]], ["15\u201324", "25\u201334", "35\u201344"]),
+    (194, [[194, 12], [195, 0], [196, 2]], ["194", "195", "196"]),
+    (7, [[7, 3]], ["7"]),
+])
+def test_each_histogram_bar_names_the_lengths_it_holds(least: int, histogram: list[list[int]],
+                                                       spans: list[str]) -> None:
+    """A bar's span began at the bound before it: 14-24 for lengths 15-24, and the bar of
+    matches 25-34 long also named 24."""
+    data = summary()
+    data["length"] = {"mean": float(least), "min": least, "max": histogram[-1][0],
+                      "histogram": histogram}
+    chart = balance_report.length_chart(data)
+    assert chart is not None
+    titles = ["".join(b.itertext()) for b in of_class(parse(chart.svg()), "bin")]
+    assert titles == [f"{span} events: {count:,} matches"
+                      for span, (_, count) in zip(spans, histogram, strict=True)]
+
+
 def test_no_bins_means_no_histogram() -> None:
     data = summary()
     data["length"] = {"mean": 0.0, "min": 0, "max": 0, "histogram": []}
