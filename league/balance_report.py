@@ -157,9 +157,11 @@ def _short(text: str, most: int = NAME_CHARS) -> str:
 
 
 def _text(x: float, y: float, body: str, *, size: int = 11, fill: str = INK,
-          anchor: str = "start", weight: str = "normal", cls: str = "") -> str:
+          anchor: str = "start", weight: str = "normal", cls: str = "",
+          rotate: int = 0) -> str:
     klass = f' class="{cls}"' if cls else ""
-    return (f'<text{klass} x="{x:.1f}" y="{y:.1f}" font-family="{FONT}" font-size="{size}" '
+    turn = f' transform="rotate({rotate} {x:.1f} {y:.1f})"' if rotate else ""
+    return (f'<text{klass}{turn} x="{x:.1f}" y="{y:.1f}" font-family="{FONT}" font-size="{size}" '
             f'fill="{fill}" text-anchor="{anchor}" font-weight="{weight}">{body}</text>')
 
 
@@ -305,7 +307,10 @@ def length_chart(summary: Mapping[str, Any]) -> Chart | None:
         return right
 
     parts = [_text(4, 18, "Match length (events per match)", size=13, weight="bold",
-                   cls="chart-title")]
+                   cls="chart-title"),
+             # The title names the length axis; the count axis says what it counts.
+             _text(14, top + plot_h / 2, "matches", size=10, fill=MUTED, anchor="middle",
+                   cls="axis-label", rotate=-90)]
     for tick in ticks:
         y = top + plot_h * (1 - tick / most)
         parts.append(f'<line class="grid" x1="{left}" y1="{y:.1f}" x2="{right}" y2="{y:.1f}" '

@@ -165,6 +165,18 @@ def test_each_histogram_bar_names_the_lengths_it_holds(least: int, histogram: li
                       for span, (_, count) in zip(spans, histogram, strict=True)]
 
 
+def test_the_histograms_count_axis_says_it_counts_matches() -> None:
+    """Its ticks (0, 100, 200...) read as nothing in particular on their own."""
+    chart = balance_report.length_chart(summary())
+    assert chart is not None
+    root = parse(chart.svg())
+    (label,) = of_class(root, "axis-label")
+    assert "".join(label.itertext()) == "matches"
+    assert label.get("transform", "").startswith("rotate(-90 ")
+    ticks = [t for t in of_class(root, "tick") if t.get("text-anchor") == "end"]
+    assert ticks and all(float(label.get("x", 0)) < float(t.get("x", 0)) - 20 for t in ticks)
+
+
 def test_no_bins_means_no_histogram() -> None:
     data = summary()
     data["length"] = {"mean": 0.0, "min": 0, "max": 0, "histogram": []}
