@@ -340,7 +340,9 @@ class SimulationForm(forms.Form):
     logs = forms.BooleanField(required=False, label="Keep the match logs",
                               help_text="Every match's events, downloadable as JSON lines.")
     chunk = forms.IntegerField(
-        required=False, initial=50, label="Matches per task",
+        required=False, label="Matches per task",
+        # Left empty, not 50: a job past 500,000 matches then takes a bigger chunk.
+        widget=forms.NumberInput(attrs={"placeholder": "50"}),
         help_text="Empty: 50, or enough to keep a very long job within 10,000 tasks.",
         error_messages={"invalid": "Matches per task is a whole number (bad_chunk)."})
     seed = forms.IntegerField(required=False, min_value=0,

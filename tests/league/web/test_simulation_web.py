@@ -251,3 +251,18 @@ def test_an_organizer_cannot_cancel_another_organizers_job(sam_client: Client, s
     assert "Only the job&#x27;s creator or staff may cancel it." in response.content.decode()
     job.refresh_from_db()
     assert job.status == "queued"
+
+
+def test_the_form_leaves_the_chunk_size_to_the_job_so_a_very_long_job_is_taken(
+        staff_client: Client) -> None:
+    """The field came filled with 50, so a job of 600,000 matches sent as the form came
+    was refused (too_many_chunks) though an empty field would have taken chunks of 60."""
+    page = staff_client.get(reverse("league:simulations")).content.decode()
+    (field,) = re.findall(r'<input[^>]*name="sim-chunk"[^>]*>', page)
+    assert "value=" not in field and 'placeholder="50"' in field
+    response = staff_client.post(reverse("league:simulation_create"),
+                                 form(matches="600000", chunk=""))
+    assert response.status_code == 302
+    job = SimulationJob.objects.get()
+    assert (job.planned, job.chunk_size) == (600_000, 60)
+    assert job.chunks.count() == 10_000
