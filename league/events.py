@@ -1198,6 +1198,9 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
         ):
             raise LeagueError("bad_placements", "Give a place (1 = first) to each entrant "
                                                 "of that match.")
+        # Places as a finished match gives them: after two sharing first comes third.
+        placements = {k: 1 + sum(o < v for o in placements.values())
+                      for k, v in placements.items()}
         last = (event.records.filter(kind__in=[Kind.RESULT_RECORDED, Kind.RESULT_CORRECTED],
                                      payload__pairing=pairing).order_by("-seq").first())
         if last is not None and last.kind == Kind.RESULT_CORRECTED \

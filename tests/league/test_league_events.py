@@ -997,6 +997,32 @@ def test_a_pods_result_can_be_corrected_after_one_of_its_players_withdrew(
 
 
 @pytest.mark.django_db
+def test_a_corrected_tie_places_those_after_it_as_a_finished_match_would(
+        organizer: Any) -> None:
+    """A finished match that two share first in places the next seat third, not second
+    (1, 1, 3, 4): a correction written 1, 1, 2, 3 is recorded that way too. Taken as
+    written, the pod's last stood third and ranked above the other pod's last."""
+    event = events.create_event(name="Rumble", game="royal_rumble", format="heats",
+                                by=organizer, hold_rounds=True,
+                                format_options={"pod_size": 4, "advance": 1})
+    enter_bots(event, organizer, 8)
+    events.start_event(event=event, by=organizer)
+    pods = {link.pairing: link.entrants for link in EventMatch.objects.filter(event=event)}
+    forfeited(event, organizer, "P1-1", pods["P1-1"][3])
+    forfeited(event, organizer, "P1-2", pods["P1-2"][3])
+    a, b, c, d = pods["P1-1"]
+    events.correct_result(event=event, by=organizer, pairing="P1-1",
+                          placements={a: 1, b: 1, c: 2, d: 3})
+    assert events.replay(event).results["P1-1"]["placements"] == {a: 1, b: 1, c: 3, d: 4}
+    rank = {s.entrant.key: s.rank for s in Standing.objects.filter(event=event)}
+    assert rank[d] == rank[pods["P1-2"][3]] == 7
+    with pytest.raises(events.LeagueError) as again:
+        events.correct_result(event=event, by=organizer, pairing="P1-1",
+                              placements={a: 1, b: 1, c: 3, d: 4})
+    assert again.value.code == "already_corrected"
+
+
+@pytest.mark.django_db
 def test_an_action_on_an_older_read_of_the_event_is_refused_and_writes_nothing(
         organizer: Any) -> None:
     """`expected_seq`: a random seeding sent twice draws once; a correction made on a page
