@@ -1244,19 +1244,21 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
                               "decided.", 409)
         _append(event, Kind.RESULT_CORRECTED, record.payload, by)
         _advance(event)
-        _rerate(done.matches.get(pairing, {}).get("match"))
+        _reproject(done.matches.get(pairing, {}).get("match"))
 
 
 UNTIL = "A result can be corrected until a later pairing is drawn from it."
 
 
-def _rerate(match_id: int | None) -> None:
-    """A corrected result moves the ratings too: the game's are rated again in order."""
+def _reproject(match_id: int | None) -> None:
+    """A corrected result moves the ratings too (the game's are rated again in order), and
+    a Superstar Showdown series' Ranking Points table names the winner it now has."""
     from league import projections
 
     match = Match.objects.filter(pk=match_id).first() if match_id else None
     if match is not None and match.status == Match.Status.FINISHED:
         projections.rebuild_ratings(match.game)
+        projections.refresh_ranking_points(match)
 
 
 def _repaired_match(fmt: Any, state: Any, done: Replayed) -> str | None:

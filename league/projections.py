@@ -195,7 +195,8 @@ def refresh_ranking_points(match: Match) -> int:
         event_id = link.event_id if link else None
         seat_keys = link.seat_entrants() if link else []
         block = block if isinstance(block, dict) else {}
-        totals = [_ranking_total(match, event_id, seat_keys, block, team)
+        corrected = _corrected_placements(match) if link else None
+        totals = [_ranking_total(match, event_id, seat_keys, block, team, corrected)
                   for team in block.get("teams") or []]
         points = [_ranking_points(match, event_id, played, team)
                   for played in block.get("matches") or [] for team in (0, 1)]
@@ -216,12 +217,18 @@ def _stored(model: Any, match: Match, rows: list[Any], fields: tuple[str, ...]) 
 
 
 def _ranking_total(match: Match, event_id: int | None, seat_keys: list[str],
-                   block: dict[str, Any], team: dict[str, Any]) -> RankingTotal:
-    """One team's line of the view's `teams`."""
+                   block: dict[str, Any], team: dict[str, Any],
+                   corrected: list[int] | None = None) -> RankingTotal:
+    """One team's line of the view's `teams`; `corrected`, each seat's place as the
+    Event's organizer corrected the result, says who won instead of the match."""
     seats = team.get("seats") or []
     entrant = seat_keys[seats[0]] if seats and seats[0] < len(seat_keys) else ""
     index = int(team["team"])
-    if block.get("over"):
+    if corrected is not None:
+        ours = {place for seat, place in enumerate(corrected) if seat in seats}
+        theirs = {place for seat, place in enumerate(corrected) if seat not in seats}
+        winner = ours == {1} and 1 not in theirs
+    elif block.get("over"):
         winner = block.get("winner") == index
     else:  # ended off the board (a forfeit): the match's own winners won the Event
         result = (match.result or {}) if match.status == Match.Status.FINISHED else {}

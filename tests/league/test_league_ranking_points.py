@@ -221,6 +221,26 @@ def test_a_side_that_wins_by_forfeit_is_the_winner_in_the_ranking_points(
                                                                     (1, "e2", True)]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_corrected_series_result_names_its_winner_in_the_ranking_points(
+        organizer: Any, player: Any) -> None:
+    """The organizer gives the series to the side that forfeited (it was played off the
+    site): the table names that side the winner, as the Event's standings do, and a
+    rebuild agrees. The table kept the match's own winner."""
+    event = events.create_showdown_event(by=organizer, name="Forfeit night",
+                                         sides=[{"player": player.username}, {"bot": "random"}],
+                                         **SMALL)
+    match = EventMatch.objects.select_related("match").get(event=event).match
+    events.forfeit(event=event, by=organizer, pairing="S1", entrant="e1")
+    events.correct_result(event=event, by=organizer, pairing="S1",
+                          placements={"e1": 1, "e2": 2})
+    assert Standing.objects.get(event=event, rank=1).entrant.key == "e1"
+    assert [(row[2], row[8]) for row in totals(match)] == [("e1", True), ("e2", False)]
+    before = totals(match)
+    projections.rebuild_all()
+    assert totals(match) == before
+
+
 @pytest.mark.django_db
 def test_a_series_recorded_under_earlier_rules_keeps_its_table_and_waits_for_its_organizer(
         organizer: Any, player: Any, player2: Any, revise_rules: Any) -> None:
