@@ -1194,10 +1194,10 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
             raise LeagueError("no_result", f"{pairing} has no recorded result to correct.", 409)
         # The entrants the result places: a pod's withdrawn player is no longer among them.
         if sorted(placements) != sorted(done.results[pairing]["placements"]) or not all(
-            isinstance(v, int) and v >= 1 for v in placements.values()
+            isinstance(v, int) and 1 <= v <= len(placements) for v in placements.values()
         ):
-            raise LeagueError("bad_placements", "Give a place (1 = first) to each entrant "
-                                                "of that match.")
+            raise LeagueError("bad_placements", "Give a place (1 = first, at most the number "
+                                                "of entrants) to each entrant of that match.")
         # Places as a finished match gives them: after two sharing first comes third.
         placements = {k: 1 + sum(o < v for o in placements.values())
                       for k, v in placements.items()}

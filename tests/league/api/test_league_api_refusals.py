@@ -256,6 +256,8 @@ REFUSALS: dict[str, tuple[Setup, int, str]] = {
     "a correction with a place of zero": (lambda r: correction(r, lambda ks: {ks[0]: 0,
                                                                                ks[1]: 1}),
                                           400, "bad_placements"),
+    "a correction with a place past the match's entrants": (
+        lambda r: correction(r, lambda ks: {ks[0]: 1, ks[1]: 3}), 400, "bad_placements"),
     "a correction the bracket already contradicts": (elimination_conflict, 409,
                                                      "correction_conflicts"),
     # a client that read an older Event (expected_seq behind its seq)

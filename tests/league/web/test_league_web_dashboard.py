@@ -366,7 +366,8 @@ def test_a_result_is_corrected_and_the_standings_follow(
     assert duel.standings.get(rank=1).entrant.name == "alice"
     refused = post(sam_client, "league:result_correct", duel,
                    {"pairing": link.pairing, "place_e1": "1", "place_e3": "2"})
-    assert "Give a place (1 = first) to each entrant of that match." in refused
+    assert ("Give a place (1 = first, at most the number of entrants) to each entrant of "
+            "that match.") in refused
 
 
 # -- exports and scoring -----------------------------------------------------------------
