@@ -1002,12 +1002,7 @@ def test_a_corrected_tie_places_those_after_it_as_a_finished_match_would(
     """A finished match that two share first in places the next seat third, not second
     (1, 1, 3, 4): a correction written 1, 1, 2, 3 is recorded that way too. Taken as
     written, the pod's last stood third and ranked above the other pod's last."""
-    event = events.create_event(name="Rumble", game="royal_rumble", format="heats",
-                                by=organizer, hold_rounds=True,
-                                format_options={"pod_size": 4, "advance": 1})
-    enter_bots(event, organizer, 8)
-    events.start_event(event=event, by=organizer)
-    pods = {link.pairing: link.entrants for link in EventMatch.objects.filter(event=event)}
+    event, pods = bot_heats(organizer, 8, hold_rounds=True, advance=1)
     forfeited(event, organizer, "P1-1", pods["P1-1"][3])
     forfeited(event, organizer, "P1-2", pods["P1-2"][3])
     a, b, c, d = pods["P1-1"]
@@ -1093,6 +1088,18 @@ def forfeited(event: Event, by: Any, pairing: str, loser: str) -> None:
     events.forfeit(event=event, by=by, pairing=pairing, entrant=loser)
     link = EventMatch.objects.get(event=event, pairing=pairing)
     events.record_match_result(match=Match.objects.get(pk=link.match_id))
+
+
+def bot_heats(by: Any, n: int, *, hold_rounds: bool,
+              advance: int) -> tuple[Event, dict[str, list[str]]]:
+    """A started Royal Rumble heats Event of `n` bots in pods of four, and its pods."""
+    event = events.create_event(name="Rumble", game="royal_rumble", format="heats", by=by,
+                                hold_rounds=hold_rounds,
+                                format_options={"pod_size": 4, "advance": advance})
+    enter_bots(event, by, n)
+    events.start_event(event=event, by=by)
+    return event, {link.pairing: link.entrants
+                   for link in EventMatch.objects.filter(event=event)}
 
 
 def refused_and_unchanged(event: Event, by: Any, pairing: str,
@@ -1290,12 +1297,7 @@ def test_a_pod_a_player_left_does_not_block_the_correction_of_another(
     """A player leaves P1-2 while its match is live: the pod, down to the two who go on,
     decides itself. A correction of P1-1 that sends on the same two used to be refused,
     "P1-2 was already made with the entrants...": the pod's match seated the one who left."""
-    event = events.create_event(name="Rumble", game="royal_rumble", format="heats",
-                                by=organizer, hold_rounds=hold_rounds,
-                                format_options={"pod_size": 4, "advance": 2})
-    enter_bots(event, organizer, 9)
-    events.start_event(event=event, by=organizer)
-    pods = {link.pairing: link.entrants for link in EventMatch.objects.filter(event=event)}
+    event, pods = bot_heats(organizer, 9, hold_rounds=hold_rounds, advance=2)
     one = pods["P1-1"]
     forfeited(event, organizer, "P1-1", one[2])
     events.withdraw_entrant(event=event, by=organizer, key=pods["P1-2"][0])
