@@ -362,7 +362,9 @@ def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replay
         elif row.kind == Kind.SEEDED:
             out.order, out.seeded_by = list(p["order"]), p["method"]
         elif row.kind == Kind.STARTED:
-            out.state = fmt.start(list(p["order"]), event.format_options)
+            # An Event started before formats had revisions pairs as revision 1 did.
+            out.state = fmt.start(list(p["order"]), event.format_options,
+                                  p.get("revision", 1))
         elif row.kind == Kind.PAIRED_BY_HAND:
             out.state = fmt.pair_by_hand(out.state, [list(x) for x in p["pairings"]])
         elif row.kind == Kind.MATCH_CREATED:
@@ -803,7 +805,8 @@ def start_event(*, event: Event, by: Any, expected_seq: int | None = None) -> No
         _try_format(lambda: formats.get_format(event.format).start(
             list(done.order), event.format_options))
         event.status = Event.Status.RUNNING
-        _append(event, Kind.STARTED, {"order": done.order}, by)
+        _append(event, Kind.STARTED, {"order": done.order,
+                                      "revision": formats.get_format(event.format).revision}, by)
         _advance(event)
 
 

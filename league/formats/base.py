@@ -164,9 +164,15 @@ class Format(Protocol[S]):
 
     key: str
     options: tuple[OptionSpec, ...]
+    # How the format pairs: raised when a fix changes the pairings it would make. A started
+    # Event keeps the revision it started under, so its stored results replay as they were
+    # played (a stage and its results are found again by replaying, never stored).
+    revision: int
 
-    def start(self, entrants: Sequence[str], options: Mapping[str, Any] | None = None) -> S:
-        """A new event for `entrants` in seed order."""
+    def start(self, entrants: Sequence[str], options: Mapping[str, Any] | None = None,
+              revision: int | None = None) -> S:
+        """A new event for `entrants` in seed order, paired as `revision` of the format
+        pairs (None: the format's own, the one a new event starts under)."""
         ...
 
     def pairings(self, state: S) -> list[Pairing]:

@@ -183,6 +183,7 @@ class BracketFormat:
     """What single and double elimination share; each lays out its own nodes."""
 
     key: str = ""
+    revision: int = 1
     lives = 1
     options: tuple[OptionSpec, ...] = ()
 
@@ -191,7 +192,8 @@ class BracketFormat:
         raise NotImplementedError
 
     def start(
-        self, entrants: Sequence[str], options: Mapping[str, Any] | None = None
+        self, entrants: Sequence[str], options: Mapping[str, Any] | None = None,
+        revision: int | None = None,
     ) -> BracketState:
         """A bracket for `entrants` in seed order; byes go to the top seeds."""
         values = read_options(self.options, options)

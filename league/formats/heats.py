@@ -108,6 +108,7 @@ class Heats:
     """Multi-seat games: pods, the best go on, a final pod."""
 
     key: str = "heats"
+    revision: int = 1
     options: tuple[OptionSpec, ...] = (
         OptionSpec("pod_size", OptionKind.INT, 4, "Most seats in a pod (3 to 10)."),
         OptionSpec("advance", OptionKind.INT, 1, "How many of each pod go on."),
@@ -118,7 +119,8 @@ class Heats:
     )
 
     def start(
-        self, entrants: Sequence[str], options: Mapping[str, Any] | None = None
+        self, entrants: Sequence[str], options: Mapping[str, Any] | None = None,
+        revision: int | None = None,
     ) -> HeatsState:
         """The first round of pods dealt by seed."""
         seeded = check_entrants(entrants)

@@ -77,6 +77,7 @@ class MultistageState:
     groups: tuple[Group, ...]
     playoff: BracketState | None = None
     withdrawn: frozenset[str] = frozenset()
+    revision: int = 2  # how it pairs (Multistage.revision)
 
 
 def read_multistage_options(options: Mapping[str, Any] | None, n: int) -> MultistageOptions:
@@ -99,6 +100,8 @@ class Multistage:
     """Groups or a Swiss, then a knockout of the best."""
 
     key: str = "multistage"
+    # 2: its Swiss stage pairs as the Swiss's revision 2 (a round robin stage as ever)
+    revision: int = 2
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "stage1", OptionKind.CHOICE, "round_robin", "Stage 1 format.", ("round_robin", "swiss")
@@ -122,12 +125,15 @@ class Multistage:
     )
 
     def start(
-        self, entrants: Sequence[str], options: Mapping[str, Any] | None = None
+        self, entrants: Sequence[str], options: Mapping[str, Any] | None = None,
+        revision: int | None = None,
     ) -> MultistageState:
         """Stage 1 drawn for `entrants` in seed order."""
         seeded = check_entrants(entrants)
         opts = read_multistage_options(options, len(seeded))
-        return MultistageState(seeded, opts, draw_groups(seeded, opts))
+        revision = self.revision if revision is None else revision
+        return MultistageState(seeded, opts, draw_groups(seeded, opts, revision),
+                               revision=revision)
 
     def pairings(self, state: MultistageState) -> list[Pairing]:
         """Stage-1 pairings, then the playoff's."""
@@ -235,10 +241,11 @@ def stage1(state: MultistageState) -> Format[Any]:
     return SWISS if state.options.stage1 == "swiss" else ROUND_ROBIN
 
 
-def draw_groups(entrants: Sequence[str], options: MultistageOptions) -> tuple[Group, ...]:
+def draw_groups(entrants: Sequence[str], options: MultistageOptions,
+                revision: int) -> tuple[Group, ...]:
     """Stage 1: one Swiss, or round robin groups dealt by snake order."""
     if options.stage1 == "swiss":
-        return (Group(SWISS_GROUP, SWISS.start(entrants, options.stage1_options)),)
+        return (Group(SWISS_GROUP, SWISS.start(entrants, options.stage1_options, revision)),)
     parts = snake(entrants, options.groups)
     return tuple(
         Group(chr(ord("A") + i), ROUND_ROBIN.start(members, options.stage1_options))
@@ -248,7 +255,7 @@ def draw_groups(entrants: Sequence[str], options: MultistageOptions) -> tuple[Gr
 
 def _redraw(entrants: Sequence[str], state: MultistageState) -> tuple[Group, ...]:
     """The groups drawn again, with the withdrawals so far applied in them."""
-    groups = draw_groups(entrants, state.options)
+    groups = draw_groups(entrants, state.options, state.revision)
     for entrant in sorted(state.withdrawn, key=entrants.index):
         group = next(g for g in groups if entrant in g.state.entrants)
         updated = Group(group.name, stage1(state).withdraw(group.state, entrant))

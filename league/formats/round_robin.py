@@ -113,6 +113,7 @@ class RoundRobin:
     """Everyone meets everyone, once or twice."""
 
     key: str = "round_robin"
+    revision: int = 1
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "double", OptionKind.BOOL, False, "Meet everyone twice, slots swapped the second time."
@@ -130,7 +131,8 @@ class RoundRobin:
     )
 
     def start(
-        self, entrants: Sequence[str], options: Mapping[str, Any] | None = None
+        self, entrants: Sequence[str], options: Mapping[str, Any] | None = None,
+        revision: int | None = None,
     ) -> RoundRobinState:
         """A schedule for `entrants` in seed order."""
         seeded = check_entrants(entrants)

@@ -52,11 +52,12 @@ class ShowdownSeries:
     """Two entrants, one match: the whole Event."""
 
     key: str = "showdown_series"
+    revision: int = 1
     # A bye never happens here, so its points are left out of the options.
     options: tuple[OptionSpec, ...] = SCORING_OPTIONS[:3]
 
-    def start(self, entrants: Sequence[str], options: Mapping[str, Any] | None = None
-              ) -> SeriesState:
+    def start(self, entrants: Sequence[str], options: Mapping[str, Any] | None = None,
+              revision: int | None = None) -> SeriesState:
         """Red is the first seed, Blue the second; exactly two entrants."""
         seeded = check_entrants(entrants)
         require(len(seeded) == 2, "too_many_entrants",

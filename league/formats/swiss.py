@@ -5,7 +5,10 @@ then seed. Pairing then runs in two steps:
 
 1. With an odd field the bye goes to the lowest-ranked entrant among those with the fewest
    byes (no one gets a second bye while another has none) for whom the rest can still be
-   paired without a rematch. A bye counts as a win worth `bye_points`.
+   paired without a rematch; when there is none, to the one whose bye leaves the fewest
+   rematches (revision 2; an Event started under revision 1 gives it to the lowest-ranked
+   of them whatever that costs, as it was played). A bye counts as a win worth
+   `bye_points`.
 2. The rest are paired by networkx's `max_weight_matching` (maximum cardinality), over
    edges for pairs that have not met. An edge costs, in falling order of weight, the
    square of the score-group gap (so entrants float down as little as possible), then
@@ -77,6 +80,7 @@ class SwissState:
     rounds: tuple[tuple[Pairing, ...], ...] = ()
     results: Mapping[str, MatchResult] = field(default_factory=dict)
     withdrawn: frozenset[str] = frozenset()
+    revision: int = 2  # how it pairs (Swiss.revision)
 
 
 def default_rounds(n: int) -> int:
@@ -101,6 +105,8 @@ class Swiss:
     """Rounds paired by score, nobody meeting twice."""
 
     key: str = "swiss"
+    # 2: when every bye leaves a rematch, the bye that leaves the fewest
+    revision: int = 2
     options: tuple[OptionSpec, ...] = (
         OptionSpec("rounds", OptionKind.INT, None, "Number of rounds (default ceil(log2 n))."),
         OptionSpec("tiebreaks", OptionKind.CRITERIA, SwissOptions.tiebreaks, "Tiebreaks in order."),
@@ -108,11 +114,13 @@ class Swiss:
     )
 
     def start(
-        self, entrants: Sequence[str], options: Mapping[str, Any] | None = None
+        self, entrants: Sequence[str], options: Mapping[str, Any] | None = None,
+        revision: int | None = None,
     ) -> SwissState:
         """The event with its first round paired by seed."""
         seeded = check_entrants(entrants)
-        return _advance(SwissState(seeded, read_swiss_options(options, len(seeded))))
+        return _advance(SwissState(seeded, read_swiss_options(options, len(seeded)),
+                                   revision=self.revision if revision is None else revision))
 
     def pairings(self, state: SwissState) -> list[Pairing]:
         """Every round paired so far, byes included."""
@@ -258,7 +266,7 @@ def _advance(state: SwissState) -> SwissState:
     table = points(state)
     seed = {e: i for i, e in enumerate(state.entrants)}
     ranked = sorted(active(state), key=lambda e: (-table.get(e, 0.0), seed[e]))
-    pairs = pair_field(ranked, table, byes(state), meetings(state))
+    pairs = pair_field(ranked, table, byes(state), meetings(state), state.revision)
     return replace(state, rounds=(*state.rounds, build_round(len(state.rounds) + 1, pairs)))
 
 
@@ -282,11 +290,12 @@ def pair_field(
     points: Mapping[str, float],
     byes: Mapping[str, int],
     met: set[frozenset[str]],
+    revision: int = 2,
 ) -> list[Pair]:
     """Pairs for a field ranked best first, top board first, the bye (if any) last."""
     if len(ranked) % 2 == 0:
         return list(_match(ranked, points, met, False) or _match(ranked, points, met, True) or [])
-    bye, pairs = _with_bye(ranked, points, byes, met)
+    bye, pairs = _with_bye(ranked, points, byes, met, revision)
     return [*pairs, (bye, None)]
 
 
@@ -295,6 +304,7 @@ def _with_bye(
     points: Mapping[str, float],
     byes: Mapping[str, int],
     met: set[frozenset[str]],
+    revision: int,
 ) -> tuple[str, list[tuple[str, str]]]:
     """The bye and the pairs of the others (see the module docstring for the order tried)."""
     fewest = min(byes.get(e, 0) for e in ranked)
@@ -303,8 +313,15 @@ def _with_bye(
         pairs = _match([e for e in ranked if e != candidate], points, met, False)
         if pairs is not None:
             return candidate, pairs
-    rest = [e for e in ranked if e != candidates[0]]
-    return candidates[0], _match(rest, points, met, True) or []
+    if revision < 2:
+        rest = [e for e in ranked if e != candidates[0]]
+        return candidates[0], _match(rest, points, met, True) or []
+    # Every bye leaves a rematch: the one that leaves the fewest (the lowest ranked of those).
+    options = [
+        (candidate, _match([e for e in ranked if e != candidate], points, met, True) or [])
+        for candidate in candidates
+    ]
+    return min(options, key=lambda option: sum(frozenset(p) in met for p in option[1]))
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from league import events, projections, serializers
+from league import events, formats, projections, serializers
 from league.models import Entrant, Event, EventMatch, EventRecord, Rating, Standing
 from matches import services as match_services
 from matches.models import Match
@@ -1314,3 +1314,28 @@ def test_a_pod_a_player_left_does_not_block_the_correction_of_another(
         events.correct_result(event=event, by=organizer, pairing="P1-1",
                               placements={one[0]: 1, one[1]: 3, one[2]: 2})
     assert refused.value.code == "correction_conflicts"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("fmt", "options"), [("swiss", {}), ("multistage", {"stage1": "swiss"})])
+def test_an_event_replays_under_the_format_revision_it_started_under(
+        organizer: Any, fmt: str, options: dict[str, Any]) -> None:
+    """Pairings are found again on every replay, so a fix to how a format pairs raises its
+    revision: the started record keeps the one the Event started under, and an Event
+    started before formats had revisions pairs as revision 1, as it was played."""
+    event = make_event(organizer, fmt, format_options=options)
+    enter_bots(event, organizer, 5)
+    events.start_event(event=event, by=organizer)
+    started = event.records.get(kind=EventRecord.Kind.STARTED)
+    assert started.payload["revision"] == formats.get_format(fmt).revision == 2
+
+    def swiss_revision(rows: list[EventRecord]) -> int:
+        state = events.replay(event, rows).state
+        return int(state.groups[0].state.revision if fmt == "multistage" else state.revision)
+
+    rows = list(event.records.order_by("seq"))
+    assert swiss_revision(rows) == 2
+    for row in rows:  # as an Event started before revisions recorded it (never saved)
+        if row.kind == EventRecord.Kind.STARTED:
+            row.payload = {k: v for k, v in row.payload.items() if k != "revision"}
+    assert swiss_revision(rows) == 1

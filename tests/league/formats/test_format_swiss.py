@@ -7,7 +7,17 @@ from collections import Counter
 from functools import partial
 
 import pytest
-from format_helpers import better_seed_wins, finish, ids, play_out, ranks, refused, seeds, slots
+from format_helpers import (
+    better_seed_wins,
+    draw,
+    finish,
+    ids,
+    play_out,
+    ranks,
+    refused,
+    seeds,
+    slots,
+)
 
 from league.formats import MatchResult, Pairing
 from league.formats.swiss import FORMAT as SW
@@ -163,6 +173,34 @@ def test_when_no_rematch_free_pairing_is_left_the_fewest_rematches_are_taken() -
     fourth = [frozenset(p.entrants) for p in SW.ready(state)]
     earlier = {frozenset(p.entrants) for r in state.rounds[:3] for p in r}
     assert sum(pair in earlier for pair in fourth) == 1
+
+
+@pytest.mark.parametrize(("revision", "bye", "rematches"), [(None, "s4", 1), (2, "s4", 1),
+                                                          (1, "s5", 2)])
+def test_when_every_bye_brings_a_rematch_the_bye_that_brings_fewest_is_given(
+        revision: int | None, bye: str, rematches: int) -> None:
+    # By hand: s1-s4 meet each other once in three hand-paired rounds (every game drawn,
+    # 1.5 points each) while s5 meets s6 each time: two losses, then s6 withdraws before
+    # the third (a walkover, 1 point). Five are left, none with a bye, and any bye leaves a
+    # rematch: s5 (the lowest ranked) sitting out leaves s1-s4, who have all met, two
+    # rematches; one of s1-s4 sitting out lets s5 meet someone new, one rematch. The bye
+    # goes to s4, the lowest ranked of those. An event started under revision 1 still gives
+    # it to s5, as it was played then.
+    state = SW.start(seeds(6), {"rounds": 5}, revision)
+    for hand in (
+        [["s1", "s2"], ["s3", "s4"], ["s6", "s5"]],
+        [["s1", "s3"], ["s2", "s4"], ["s6", "s5"]],
+        [["s1", "s4"], ["s2", "s3"], ["s6", "s5"]],
+    ):
+        state = SW.pair_by_hand(state, hand)
+        for pairing in SW.ready(state)[:2]:
+            state = SW.record(state, draw(pairing.id, *pairing.entrants))
+        if len(state.rounds) < 3:
+            state = SW.record(state, finish(SW.ready(state)[0].id, "s6", "s5"))
+    state = SW.withdraw(state, "s6")
+    earlier = {frozenset(p.entrants) for r in state.rounds[:3] for p in r}
+    assert slots(SW.pairings(state))["R4-bye"] == (bye, None)
+    assert sum(frozenset(p.entrants) in earlier for p in SW.ready(state)) == rematches
 
 
 def test_a_late_entrant_is_paired_from_the_next_round() -> None:
