@@ -90,6 +90,7 @@ class BracketState:
     results: Mapping[str, MatchResult] = field(default_factory=dict)
     withdrawn: frozenset[str] = frozenset()
     walkovers: Mapping[str, str | None] = field(default_factory=dict)
+    revision: int = 1  # how it pairs (the format's revision it started under)
 
 
 @dataclass
@@ -197,7 +198,8 @@ class BracketFormat:
     ) -> BracketState:
         """A bracket for `entrants` in seed order; byes go to the top seeds."""
         values = read_options(self.options, options)
-        return BracketState(check_entrants(entrants), BracketOptions(**values))
+        return BracketState(check_entrants(entrants), BracketOptions(**values),
+                            revision=self.revision if revision is None else revision)
 
     def pairings(self, state: BracketState) -> list[Pairing]:
         """Every node laid out so far, with the entrants known."""

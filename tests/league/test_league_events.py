@@ -1317,7 +1317,8 @@ def test_a_pod_a_player_left_does_not_block_the_correction_of_another(
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("fmt", "options"), [("swiss", {}), ("multistage", {"stage1": "swiss"})])
+@pytest.mark.parametrize(("fmt", "options"), [("swiss", {}), ("multistage", {"stage1": "swiss"}),
+                                              ("double_elimination", {})])
 def test_an_event_replays_under_the_format_revision_it_started_under(
         organizer: Any, fmt: str, options: dict[str, Any]) -> None:
     """Pairings are found again on every replay, so a fix to how a format pairs raises its
@@ -1329,13 +1330,14 @@ def test_an_event_replays_under_the_format_revision_it_started_under(
     started = event.records.get(kind=EventRecord.Kind.STARTED)
     assert started.payload["revision"] == formats.get_format(fmt).revision == 2
 
-    def swiss_revision(rows: list[EventRecord]) -> int:
+    def paired_as(rows: list[EventRecord]) -> int:
+        """The revision the replayed state pairs as (the Swiss stage's, in a multistage)."""
         state = events.replay(event, rows).state
         return int(state.groups[0].state.revision if fmt == "multistage" else state.revision)
 
     rows = list(event.records.order_by("seq"))
-    assert swiss_revision(rows) == 2
+    assert paired_as(rows) == 2
     for row in rows:  # as an Event started before revisions recorded it (never saved)
         if row.kind == EventRecord.Kind.STARTED:
             row.payload = {k: v for k, v in row.payload.items() if k != "revision"}
-    assert swiss_revision(rows) == 1
+    assert paired_as(rows) == 1

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import random
+from collections import Counter
+
+import pytest
 from format_helpers import better_seed_wins, finish, ids, play_out, ranks, refused, seeds, slots
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from league.formats.bracket import BracketState
 from league.formats.double_elim import FORMAT as DE
@@ -111,6 +119,94 @@ def test_losers_drop_in_reverse_then_with_halves_swapped() -> None:
     assert drop_order(2, 4) == [4, 3, 2, 1]
     assert drop_order(3, 4) == [3, 4, 1, 2]
     assert drop_order(3, 1) == [1]
+    assert drop_order(4, 2) == [2, 1]  # too few matches to keep a rematch out: as revision 1
+
+
+def test_from_winners_round_4_the_drop_is_reverse_and_halves_swapped_at_once() -> None:
+    # Revision 2: round 4 (bits 11 of 3) reverses and swaps the halves, which reverses each
+    # half; round 5 (100) swaps the quarters of each half. Revision 1 reverses on every
+    # even round and swaps the halves on every odd one.
+    assert drop_order(4, 4) == [2, 1, 4, 3]
+    assert drop_order(4, 8) == [4, 3, 2, 1, 8, 7, 6, 5]
+    assert drop_order(5, 8) == [3, 4, 1, 2, 7, 8, 5, 6]
+    assert drop_order(4, 4, revision=1) == [4, 3, 2, 1]
+    assert drop_order(5, 8, revision=1) == [5, 6, 7, 8, 1, 2, 3, 4]
+
+
+def _play_at_random(state: BracketState, rng: random.Random) -> BracketState:
+    """Every match to the end, each won by a side drawn at random."""
+    while ready := DE.ready(state):
+        for pairing in ready:
+            state = DE.record(state, finish(pairing.id, *rng.sample(pairing.entrants, 2)))
+    return state
+
+
+@settings(max_examples=40, deadline=None)
+@example(n=64, seed=0)
+@given(n=st.integers(33, 64), seed=st.integers(0, 2**32))
+def test_no_losers_match_of_a_33_to_64_bracket_is_a_rematch_before_round_7(
+        n: int, seed: int) -> None:
+    """Revision 2 keeps losers' rounds 1-6 free of rematches whatever the results (revision
+    1 let winners' round 4 losers meet in round 6 someone they beat in winners' round 2).
+    Round 7 is the first a bracket of 64 cannot keep free: a match of it gathers the losers
+    of 16 winners' round 1 matches, 8 of round 2, 4 of round 3 and 2 of round 4, and for
+    none of them to have met, none of those matches may lie in the part of the bracket
+    another one was played for; their parts would cover 4 x 32 seeds."""
+    assert _rematches(n, seed, before=7) == []
+
+
+@pytest.mark.parametrize(("n", "seed"), [(128, 1), (128, 2), (97, 4)])
+def test_no_losers_match_of_a_65_to_128_bracket_is_a_rematch_before_round_8(
+        n: int, seed: int) -> None:
+    # Round 8 is the first a bracket of 128 cannot keep free (5 x 32 seeds); revision 1
+    # could meet again from round 6 on.
+    assert _rematches(n, seed, before=8) == []
+
+
+def _rematches(n: int, seed: int, before: int) -> list[str]:
+    """The losers' matches before round `before` of a bracket of `n` played at random
+    whose entrants had met already."""
+    state = _play_at_random(DE.start(seeds(n)), random.Random(seed))
+    played = [p for p in DE.pairings(state) if len(p.entrants) == 2]
+    met = Counter(frozenset(p.entrants) for p in played)
+    early = [p for p in played if p.stage == "losers" and p.round < before]
+    assert len(early) >= n - 32
+    return [p.id for p in early if met[frozenset(p.entrants)] > 1]
+
+
+def _drops(revision: int | None) -> dict[int, list[str]]:
+    """The winners' matches each drop round of a bracket of 64 takes its losers from."""
+    pairings = DE.pairings(DE.start(seeds(64), None, revision))
+    return {r: [p.sources[1].removeprefix("loser of ") for p in pairings
+                if p.stage == "losers" and p.round == r] for r in (2, 4, 6, 8, 10)}
+
+
+def test_a_revision_1_bracket_of_64_drops_as_it_always_did() -> None:
+    assert _drops(1) == {
+        2: [f"W2-{m}" for m in range(16, 0, -1)],
+        4: ["W3-5", "W3-6", "W3-7", "W3-8", "W3-1", "W3-2", "W3-3", "W3-4"],
+        6: ["W4-4", "W4-3", "W4-2", "W4-1"],
+        8: ["W5-2", "W5-1"],
+        10: ["W6-1"],
+    }
+    assert _drops(2) == {**_drops(1), 6: ["W4-2", "W4-1", "W4-4", "W4-3"]}
+    assert _drops(None) == _drops(2)
+    first, second = (DE.pairings(DE.start(seeds(64), None, r)) for r in (1, 2))
+    assert [p for p in first if p.id[:3] != "L6-"] == [p for p in second if p.id[:3] != "L6-"]
+
+
+def test_revision_1_brackets_of_every_size_to_128_are_laid_out_as_before() -> None:
+    # The digest of every pairing (id, round, stage, label, sources) of fields of 2-128 as
+    # the code before revision 2 laid them out.
+    rows = [[n, p.id, p.round, p.stage, p.label, *p.sources]
+            for n in range(2, 129) for p in DE.pairings(DE.start(seeds(n), None, 1))]
+    digest = hashlib.sha256(json.dumps(rows).encode()).hexdigest()
+    assert digest == "06a74481871d515bb77aa022ef0b59c12f0fe3a6b81ff63f2b7a5f712e8192b7"
+
+
+@pytest.mark.parametrize("n", range(2, 33))
+def test_a_field_of_32_or_fewer_is_paired_alike_in_both_revisions(n: int) -> None:
+    assert DE.pairings(DE.start(seeds(n), None, 2)) == DE.pairings(DE.start(seeds(n), None, 1))
 
 
 def test_a_two_entrant_double_elimination_is_a_final_and_a_reset() -> None:
