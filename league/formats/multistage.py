@@ -2,7 +2,16 @@
 
 Stage 1 is `groups` round robin groups (named A, B, ..., dealt by snake order of seed) or
 one Swiss. When every stage-1 match is decided, the top `playoff_size` of the stage-1
-order (withdrawn entrants left out) play a single-elimination playoff seeded in that order.
+order (withdrawn entrants left out) play a single-elimination playoff seeded in that order,
+byes to the top seeds, with one change when there are two groups or more: round one keeps
+group-mates apart where it can (revision 3). The seeds who play in round one keep their
+places, and each of them, best first, meets the lowest-ranked qualifier left from another
+group whose choice still lets the rest be kept apart, or when not all can be, lets no more
+group-mates meet than must. With two groups and a playoff of four the group winners are
+seeded 1 and 2 and each meets the other group's runner-up (A1-B2, B1-A2), whichever
+runner-up ranks higher; with no group-mates in the way it is the plain seeding. An Event
+started under revision 1 or 2 seeds the playoff in the stage-1 order alone (A1 on 3 points,
+B1 and B2 on 2.5, A2 on 2: A1-A2 and B1-B2).
 
 The stage-1 order: group winners first, then runners-up, and so on; entrants of the same
 group place are ordered by points per match played, then group order. With one group or
@@ -14,6 +23,7 @@ playoff). Final standings: the playoff's ranks, then everyone else in stage-1 or
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -35,7 +45,7 @@ from league.formats.base import (
     require,
     snake,
 )
-from league.formats.bracket import BracketState
+from league.formats.bracket import BracketState, bracket_size
 from league.formats.round_robin import FORMAT as ROUND_ROBIN
 from league.formats.round_robin import RoundRobinState
 from league.formats.single_elim import FORMAT as SINGLE_ELIMINATION
@@ -77,7 +87,7 @@ class MultistageState:
     groups: tuple[Group, ...]
     playoff: BracketState | None = None
     withdrawn: frozenset[str] = frozenset()
-    revision: int = 2  # how it pairs (Multistage.revision)
+    revision: int = 3  # how it pairs (Multistage.revision)
 
 
 def read_multistage_options(options: Mapping[str, Any] | None, n: int) -> MultistageOptions:
@@ -101,7 +111,8 @@ class Multistage:
 
     key: str = "multistage"
     # 2: its Swiss stage pairs as the Swiss's revision 2 (a round robin stage as ever)
-    revision: int = 2
+    # 3: as 2, and round one of the playoff keeps group-mates apart where it can
+    revision: int = 3
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "stage1", OptionKind.CHOICE, "round_robin", "Stage 1 format.", ("round_robin", "swiss")
@@ -245,7 +256,9 @@ def draw_groups(entrants: Sequence[str], options: MultistageOptions,
                 revision: int) -> tuple[Group, ...]:
     """Stage 1: one Swiss, or round robin groups dealt by snake order."""
     if options.stage1 == "swiss":
-        return (Group(SWISS_GROUP, SWISS.start(entrants, options.stage1_options, revision)),)
+        # (revision 3 changes the playoff alone: its Swiss pairs as the Swiss's revision 2)
+        swiss = SWISS.start(entrants, options.stage1_options, min(revision, 2))
+        return (Group(SWISS_GROUP, swiss),)
     parts = snake(entrants, options.groups)
     return tuple(
         Group(chr(ord("A") + i), ROUND_ROBIN.start(members, options.stage1_options))
@@ -305,8 +318,42 @@ def _advance(state: MultistageState) -> MultistageState:
     seeds = qualified[: state.options.playoff_size]
     if len(seeds) < 2:
         return state
+    if state.revision >= 3:
+        seeds = apart(seeds, {e: g.name for g in state.groups for e in g.state.entrants})
     options = {"third_place": state.options.third_place}
     return replace(state, playoff=SINGLE_ELIMINATION.start(seeds, options))
+
+
+def apart(seeds: Sequence[str], group: Mapping[str, str]) -> list[str]:
+    """The playoff's seeds with the lower seeds of round one placed to keep group-mates
+    apart (see the module docstring): the seeds who play it keep their places."""
+    size = bracket_size(len(seeds))
+    upper = range(size - len(seeds), size // 2)  # the seeds with an opponent in round one
+    left = list(seeds[size // 2:])  # those opponents, lowest seed last
+    placed = list(seeds)
+    for i in upper:
+        rest = [seeds[j] for j in upper if j > i]
+        must = _must_meet([seeds[i], *rest], left, group)
+        placed[size - 1 - i] = next(
+            low for low in reversed(left)  # the lowest ranked first
+            if int(group[low] == group[seeds[i]])
+            + _must_meet(rest, _without(left, low), group) == must
+        )
+        left = _without(left, placed[size - 1 - i])
+    return placed
+
+
+def _must_meet(ups: Sequence[str], lows: Sequence[str], group: Mapping[str, str]) -> int:
+    """The fewest meetings of group-mates that pairing `ups` one to one with `lows` can
+    give: a group holding k more of the two sides' entrants than one side has has k of
+    them meet; the rest can all be kept apart."""
+    counts = Counter(group[e] for e in [*ups, *lows])
+    return max(0, max(counts.values(), default=0) - len(ups))
+
+
+def _without(entrants: Sequence[str], entrant: str) -> list[str]:
+    """The list with one entrant taken out."""
+    return [e for e in entrants if e != entrant]
 
 
 def stage1_order(state: MultistageState) -> list[StandingRow]:

@@ -2,18 +2,38 @@
 
 from __future__ import annotations
 
-from format_helpers import better_seed_wins, finish, ids, play_out, ranks, refused, seeds, slots
+import itertools
+import random
+from typing import Any
 
+import pytest
+from format_helpers import (
+    better_seed_wins,
+    draw,
+    finish,
+    ids,
+    play_out,
+    ranks,
+    refused,
+    seeds,
+    slots,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from league.formats import MatchResult, Pairing
 from league.formats.multistage import FORMAT as MS
+from league.formats.multistage import MultistageState, stage1_order
 
 
 def test_two_groups_send_their_top_two_to_a_crossed_playoff() -> None:
     # By hand: 8 entrants in 2 groups by snake: A = s1 s4 s5 s8, B = s2 s3 s6 s7.
     # The better seed wins every match: A finishes s1 s4 s5 s8, B finishes s2 s3 s6 s7.
     # Stage-1 order: winners s1, s2 (level on points per match, group order), then
-    # runners-up s4, s3. The playoff seeds them 1-4, so the semifinals cross the groups:
-    # s1-s3 and s2-s4. Final ranks: s1, s2, s3 and s4 share 3rd, then s5 and s6 share 5th
-    # (third in their groups), s8 and s7 share 7th.
+    # runners-up s4, s3. Each group winner meets the other group's runner-up: s1-s3 and
+    # s2-s4 (here the plain seeding 1-4, 2-3 too; the next test has it otherwise).
+    # Final ranks: s1, s2, s3 and s4 share 3rd, then s5 and s6 share 5th (third in their
+    # groups), s8 and s7 share 7th.
     state = MS.start(seeds(8), {"groups": 2, "playoff_size": 4})
     first = MS.ready(state)
     assert ids(first) == ["A:R1-1", "A:R1-2", "B:R1-1", "B:R1-2"]
@@ -38,6 +58,77 @@ def test_two_groups_send_their_top_two_to_a_crossed_playoff() -> None:
     rows = {r.entrant: r for r in MS.standings(state)}
     assert (rows["s1"].wins, rows["s1"].losses) == (5, 0)
     assert rows["s5"].eliminated and rows["s5"].reached == "Group A"
+
+
+def _b_draws_at_the_top(pairing: Pairing) -> MatchResult:
+    """s2 and s3 draw; otherwise the better seed wins."""
+    if set(pairing.entrants) == {"s2", "s3"}:
+        return draw(pairing.id, "s2", "s3")
+    return better_seed_wins(pairing)
+
+
+@pytest.mark.parametrize(("revision", "semifinals"), [
+    (None, {"PO:W1-1": ("s1", "s3"), "PO:W1-2": ("s2", "s4")}),
+    (3, {"PO:W1-1": ("s1", "s3"), "PO:W1-2": ("s2", "s4")}),
+    (2, {"PO:W1-1": ("s1", "s4"), "PO:W1-2": ("s2", "s3")}),
+    (1, {"PO:W1-1": ("s1", "s4"), "PO:W1-2": ("s2", "s3")}),
+])
+def test_group_winners_meet_the_other_groups_runners_up_from_revision_3(
+        revision: int | None, semifinals: dict[str, tuple[str, str]]) -> None:
+    # A = s1 s4 s5 s8, B = s2 s3 s6 s7; s2 and s3 draw, the better seed wins the rest.
+    # A1 s1 on 3 points, B1 s2 and B2 s3 on 2.5, A2 s4 on 2: the stage-1 order is s1 s2
+    # s3 s4, whose plain seeding (revisions 1 and 2, as such Events were played) gives
+    # two semifinals of group-mates, s1-s4 and s2-s3. Revision 3 crosses them.
+    state = MS.start(seeds(8), {"groups": 2, "playoff_size": 4}, revision)
+    while not MS.ready(state)[0].id.startswith("PO:"):
+        state = MS.record(state, _b_draws_at_the_top(MS.ready(state)[0]))
+    assert [row.entrant for row in stage1_order(state)[:4]] == ["s1", "s2", "s3", "s4"]
+    assert slots(MS.ready(state)) == semifinals
+
+
+@pytest.mark.parametrize(("revision", "swiss"), [(None, 2), (3, 2), (2, 2), (1, 1)])
+def test_the_swiss_stage_pairs_as_the_swiss_revision_2_from_revision_2_on(
+        revision: int | None, swiss: int) -> None:
+    state = MS.start(seeds(6), {"stage1": "swiss"}, revision)
+    assert state.groups[0].state.revision == swiss
+
+
+def _random_result(pairing: Pairing, rng: random.Random) -> MatchResult:
+    """A random winner, or in a group now and then a draw."""
+    if pairing.stage.startswith("group") and rng.random() < 0.2:
+        return draw(pairing.id, *pairing.entrants)
+    return finish(pairing.id, *rng.sample(pairing.entrants, 2))
+
+
+def _fewest_group_mates(state: MultistageState, group: dict[str, str]) -> int:
+    """The fewest group-mates' meetings in playoff round one that any placing of its
+    lower seeds against the seeds who keep their places can give."""
+    qualified = [row.entrant for row in stage1_order(state) if not row.withdrawn]
+    top = qualified[: state.options.playoff_size]
+    size = 1 << (len(top) - 1).bit_length()
+    ups = top[size - len(top): size // 2]
+    return min(sum(group[a] == group[b] for a, b in zip(ups, lows, strict=True))
+               for lows in itertools.permutations(top[size // 2:]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(groups=st.integers(2, 4), extra=st.integers(0, 5), playoff=st.integers(2, 12),
+       seed=st.integers(0, 2**32))
+def test_playoff_round_one_keeps_group_mates_apart_where_it_can(
+        groups: int, extra: int, playoff: int, seed: int) -> None:
+    n = 2 * groups + extra
+    options: dict[str, Any] = {"groups": groups, "playoff_size": min(playoff, n)}
+    state, rng = MS.start(seeds(n), options), random.Random(seed)
+    while state.playoff is None:
+        state = MS.record(state, _random_result(rng.choice(MS.ready(state)), rng))
+    group = {e: g.name for g in state.groups for e in g.state.entrants}
+    qualified = [row.entrant for row in stage1_order(state)][: options["playoff_size"]]
+    round_one = [p.entrants for p in MS.pairings(state) if p.id.startswith("PO:W1-")]
+    met = sum(len(pair) == 2 and group[pair[0]] == group[pair[1]] for pair in round_one)
+    assert met == _fewest_group_mates(state, group)
+    assert sorted(state.playoff.entrants) == sorted(qualified)
+    size = 1 << (len(qualified) - 1).bit_length()
+    assert state.playoff.entrants[: size // 2] == tuple(qualified[: size // 2])
 
 
 def test_a_swiss_stage_feeds_a_playoff_with_a_third_place_match() -> None:
