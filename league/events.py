@@ -241,6 +241,10 @@ def _format_options(key: str, given: dict[str, Any] | None, spec: Any) -> dict[s
     as Swiss rounds depends on the field, which is not known yet)."""
     fmt = _try_format(lambda: formats.get_format(key))
     options = _try_format(lambda: read_options(fmt.options, given or {}))
+    if {"win_points", "draw_points", "loss_points"} <= set(options):
+        # as a season's scoring (at creation only: a stored Event replays as it was made)
+        check_scoring({"win": options["win_points"], "draw": options["draw_points"],
+                       "loss": options["loss_points"]})
     pod = options.get("pod_size")
     if pod is not None and not spec.min_seats <= pod <= spec.max_seats:
         raise LeagueError("bad_pod_size", f"{spec.title} seats {spec.min_seats}-"
