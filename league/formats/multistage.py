@@ -87,7 +87,7 @@ class MultistageState:
     groups: tuple[Group, ...]
     playoff: BracketState | None = None
     withdrawn: frozenset[str] = frozenset()
-    revision: int = 3  # how it pairs (Multistage.revision)
+    revision: int = 0  # how it pairs: the revision it started under (Multistage.start sets it)
 
 
 def read_multistage_options(options: Mapping[str, Any] | None, n: int) -> MultistageOptions:
@@ -256,7 +256,8 @@ def draw_groups(entrants: Sequence[str], options: MultistageOptions,
                 revision: int) -> tuple[Group, ...]:
     """Stage 1: one Swiss, or round robin groups dealt by snake order."""
     if options.stage1 == "swiss":
-        # (revision 3 changes the playoff alone: its Swiss pairs as the Swiss's revision 2)
+        # Each revision's Swiss stage pairs as a fixed Swiss revision (1 as 1, 2 and 3 as 2:
+        # 3 changes the playoff alone), never as whatever the Swiss's newest is.
         swiss = SWISS.start(entrants, options.stage1_options, min(revision, 2))
         return (Group(SWISS_GROUP, swiss),)
     parts = snake(entrants, options.groups)

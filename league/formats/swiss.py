@@ -80,7 +80,7 @@ class SwissState:
     rounds: tuple[tuple[Pairing, ...], ...] = ()
     results: Mapping[str, MatchResult] = field(default_factory=dict)
     withdrawn: frozenset[str] = frozenset()
-    revision: int = 2  # how it pairs (Swiss.revision)
+    revision: int = 0  # how it pairs: the revision it started under (Swiss.start sets it)
 
 
 def default_rounds(n: int) -> int:
@@ -290,7 +290,7 @@ def pair_field(
     points: Mapping[str, float],
     byes: Mapping[str, int],
     met: set[frozenset[str]],
-    revision: int = 2,
+    revision: int,
 ) -> list[Pair]:
     """Pairs for a field ranked best first, top board first, the bye (if any) last."""
     if len(ranked) % 2 == 0:
