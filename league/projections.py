@@ -195,7 +195,10 @@ def refresh_ranking_points(match: Match) -> int:
         event_id = link.event_id if link else None
         seat_keys = link.seat_entrants() if link else []
         block = block if isinstance(block, dict) else {}
-        corrected = _corrected_placements(match) if link else None
+        # Only a recorded result is corrected, and only a finished match has one: the live
+        # match's refreshes (one an action) ask nothing more.
+        corrected = (_corrected_placements(match)
+                     if link and match.status == Match.Status.FINISHED else None)
         totals = [_ranking_total(match, event_id, seat_keys, block, team, corrected)
                   for team in block.get("teams") or []]
         points = [_ranking_points(match, event_id, played, team)
