@@ -245,6 +245,12 @@ def _format_options(key: str, given: dict[str, Any] | None, spec: Any) -> dict[s
         # as a season's scoring (at creation only: a stored Event replays as it was made)
         check_scoring({"win": options["win_points"], "draw": options["draw_points"],
                        "loss": options["loss_points"]})
+    # a tiebreak listed twice is a slip (its second place never decides anything); refused
+    # at creation only, as the scoring is
+    tiebreaks = options.get("tiebreaks") or ()
+    repeated = [name for i, name in enumerate(tiebreaks) if name in tiebreaks[:i]]
+    if repeated:
+        raise LeagueError("bad_option", f"The tiebreak {repeated[0]!r} is listed twice.")
     pod = options.get("pod_size")
     if pod is not None and not spec.min_seats <= pod <= spec.max_seats:
         raise LeagueError("bad_pod_size", f"{spec.title} seats {spec.min_seats}-"

@@ -886,6 +886,10 @@ def test_withdrawing_from_the_dashboard_shows_a_match_services_refusal_not_a_500
     # points a season would refuse: a draw worth more than a win, a loss more than a draw
     ("super_showdown", "swiss", {"win_points": 0, "draw_points": 3}, {}, "bad_scoring"),
     ("super_showdown", "round_robin", {"loss_points": 1.0}, {}, "bad_scoring"),
+    # a tiebreak typed twice
+    ("super_showdown", "swiss", {"tiebreaks": ["buchholz", "wins", "buchholz"]}, {},
+     "bad_option"),
+    ("royal_rumble", "heats", {"pod_size": 4, "tiebreaks": ["wins", "wins"]}, {}, "bad_option"),
     ("ultimate_showdown", "heats", {"pod_size": 4, "min_pod_size": 2}, {}, "bad_pod_size"),
     # a Triple Threat in pods of three, but Competitors named for two seats
     ("supershow", "heats", {"pod_size": 3, "min_pod_size": 3},
