@@ -26,8 +26,12 @@ Decisions on the rulebook's open questions (`ambiguity` items), one line of why 
 - RR-52: a new Legend (the top of the face-down reserve) enters at End of Turn, so a fallen
   player's plan this round is discarded (RR-69); fallen players still draw up to six and,
   like players with no Legend left (RR-59), may still Ref or Run-In an attack on another
-  Legend: the player is still at the table with a hand. Several fallen players take reserve Legends in the order they fell, ties clockwise from
-  the Titleholder.
+  Legend: the player is still at the table with a hand. Several fallen players take
+  reserve Legends in the order they fell, ties clockwise from the Titleholder (as the
+  rulebook orders players acting at once). With fewer reserve Legends than fallen players,
+  the first in that order take them and the rest have no Legend left (RR-59): two last
+  Legends in the ring falling together beside a reserve Legend are not the "last two
+  remaining Legends" of RR-71, so whoever takes it wins.
 - RR-53: damage cards on an eliminated placard go to the discard pile (Signatures to the box).
 - RR-58: bragging rights is a per-seat figure (`bragging_rights` 1 for everyone tied on the
   most placards, 0 otherwise; with no placard taken at all nobody has any to brag of, so

@@ -232,6 +232,26 @@ def test_simultaneous_final_eliminations_leave_no_winner() -> None:
     assert "ironhide" in s.box and not any("ironhide" in p.placards for p in s.players)
 
 
+def test_two_last_legends_falling_beside_one_reserve_legend_leave_it_to_the_first_clockwise(
+) -> None:
+    """RR-52 decision, RR-59, RR-71: Ironhide's Twin Lariat drops Vesper and, by recoil,
+    itself, at the same moment, with Rook the only reserve Legend. Seat 0 comes first
+    clockwise from the Titleholder (seat 2, out of Legends), so Vesper's player takes Rook
+    and wins; the attacker is left with no Legend, second."""
+    s = Table().build(["vesper", "ironhide", None], {1: ["Twin Lariat"]},
+                      damage={0: ["Sit-Out Bomb", "Lariat"],
+                              1: ["Sit-Out Bomb", "Thunder Boot", "Haymaker"]},
+                      out=[2], reserve=["rook"], titleholder=2)
+    s = breathe(s, 2)
+    s = breathe(s, 0)
+    s = settle(plan(s, 1, "Twin Lariat", 0))  # Vesper 8 + 4 >= 10; Ironhide 13 + 3 >= 14
+    assert s.players[0].out_at == s.players[1].out_at  # fell together
+    assert [p.legend for p in s.players] == ["rook", None, None] and s.players[1].out
+    result = RULES.result(s)
+    assert result is not None and result.winners == (0,) and not result.draw
+    assert result.placements == (1, 2, 3)
+
+
 def test_the_last_legend_standing_wins_with_placements_by_elimination_order() -> None:
     """RR-55, RR-54: placements follow the order of final elimination."""
     s = Table().build(L3, {0: ["Jab Flurry", "Heave-Ho"]}, out=[])
