@@ -50,6 +50,19 @@ class ReadOnlyAdmin(JoinsWhatItLists, admin.ModelAdmin):
         return False
 
 
+def entered_teams_of(**member: Any) -> list[str]:
+    """"a member of TEAM, entered in EVENTS" for each entered team of the member (`member`:
+    a lookup on Team, `members=player` or `members__user=user`): deleting them would take
+    them off a team whose members are read-only once entered (a team left with no member
+    cannot take its seat)."""
+    found: dict[str, set[str]] = {}
+    for team, event in Entrant.objects.filter(
+            team__in=Team.objects.filter(**member)).values_list("team__name", "event__name"):
+        found.setdefault(team, set()).add(event)
+    return [f"a member of {team}, entered in {', '.join(sorted(names))}"
+            for team, names in sorted(found.items())]
+
+
 class KeptByEvents(JoinsWhatItLists, admin.ModelAdmin):
     """Players and teams an Event entered cannot be deleted: its stream names them, and
     every replay of it would look them up. Deleting shows them as protected instead."""
@@ -63,7 +76,12 @@ class KeptByEvents(JoinsWhatItLists, admin.ModelAdmin):
                                  .values_list("event__name", flat=True)))
             if entered:
                 protected = [*protected, f"{obj}: entered in {', '.join(entered)}"]
+            protected = [*protected, *(f"{obj}: {why}" for why in self.kept_as_member(obj))]
         return deleted, counts, perms_needed, protected
+
+    def kept_as_member(self, obj: Any) -> list[str]:
+        """Why `obj` is kept as a member of an entered team (none but for players)."""
+        return []
 
 
 @admin.register(Player)
@@ -71,6 +89,9 @@ class PlayerAdmin(KeptByEvents):
     list_display = ["display_name", "user", "created_at"]
     search_fields = ["display_name", "user__username"]
     entrant_field = "player"
+
+    def kept_as_member(self, obj: Any) -> list[str]:
+        return entered_teams_of(members=obj)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         # Moving a Player to another user would hand them its entries and ratings.
@@ -309,8 +330,8 @@ class RankingPointsAdmin(ReadOnlyAdmin):
 # -- people the streams name ----------------------------------------------------------
 
 class LeagueUserAdmin(UserAdmin):
-    """A user an Event's stream names (an entrant's player, an organizer who recorded
-    something, a seat's holder) cannot be deleted: replays look them up, and the records
+    """A user an Event's stream names (an entrant's player, a member of an entered team,
+    an organizer who recorded something, a seat's holder) cannot be deleted: replays look them up, and the records
     would lose who did what. Deactivate them instead."""
 
     def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
@@ -324,6 +345,8 @@ class LeagueUserAdmin(UserAdmin):
                 protected = [*protected, f"{user}: entered in {', '.join(entered)}"]
             if acted:
                 protected = [*protected, f"{user}: named in the records of {', '.join(acted)}"]
+            protected = [*protected, *(f"{user}: {why}"
+                                       for why in entered_teams_of(members__user=user))]
         return deleted, counts, perms_needed, protected
 
 

@@ -232,3 +232,21 @@ def test_the_event_admin_shows_secret_decks_as_the_api_does(
     assert browser.get("/admin/league/event/?status=running").status_code == 200
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
     assert decks[1][0] in browser.get(url).content.decode()
+
+
+def test_a_member_of_an_entered_team_cannot_be_deleted(
+        admin_browser: Client, cup: Event, organizer: Any, player: Any) -> None:
+    """Deleting the member's player or user took them off the team, which an entered team
+    may not change (a team left with no member broke its next match: a 500)."""
+    team = events.create_team(name="Reds", members=[player.username], by=organizer)
+    events.add_entrant(event=cup, by=organizer, team="Reds")
+    alice = Player.objects.get(user=player)
+    for url in (f"/admin/league/player/{alice.pk}/delete/",
+                f"/admin/auth/user/{player.pk}/delete/"):
+        assert "a member of Reds, entered in Cup" in admin_browser.get(url).content.decode()
+        admin_browser.post(url, {"post": "yes"})
+    bulk = admin_browser.post("/admin/league/player/", {
+        "action": "delete_selected", "_selected_action": [alice.pk], "post": "yes"})
+    assert bulk.status_code == 200 and "a member of Reds" in bulk.content.decode()
+    assert list(team.members.all()) == [alice]
+    events.start_event(event=cup, by=organizer)  # the team still takes its seat
