@@ -350,6 +350,25 @@ class LeagueUserAdmin(UserAdmin):
         return deleted, counts, perms_needed, protected
 
 
+    # Only superusers read API keys, live hidden cards and secret decks: staff who may
+    # change users neither make a superuser (themselves included), nor grant permissions,
+    # nor change or delete a superuser (their password would be another way in).
+    GRANTS = ("is_superuser", "groups", "user_permissions")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fixed = super().get_readonly_fields(request, obj)
+        return fixed if request.user.is_superuser else [*fixed, *self.GRANTS]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_change_permission(request, obj) and self._below(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_delete_permission(request, obj) and self._below(request, obj)
+
+    def _below(self, request: HttpRequest, obj: Any) -> bool:
+        return bool(request.user.is_superuser or obj is None or not obj.is_superuser)
+
+
 admin.site.unregister(get_user_model())
 admin.site.register(get_user_model(), LeagueUserAdmin)
 

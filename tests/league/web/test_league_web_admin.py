@@ -250,3 +250,40 @@ def test_a_member_of_an_entered_team_cannot_be_deleted(
     assert bulk.status_code == 200 and "a member of Reds" in bulk.content.decode()
     assert list(team.members.all()) == [alice]
     events.start_event(event=cup, by=organizer)  # the team still takes its seat
+
+
+def test_staff_who_may_change_users_cannot_make_a_superuser_or_change_one(
+        django_user_model: Any, player: Any) -> None:
+    """Only superusers read API keys, live hidden cards and secret decks: a staff member
+    given the right to change users could tick `is_superuser` on their own row (or grant
+    themselves any permission, or set a superuser's password) and read them all."""
+    from django.contrib.auth.models import Permission
+
+    root = django_user_model.objects.create_superuser("league-root", password="x-admin-pass-2")
+    staff = django_user_model.objects.create_user("people-staff", password="x-pass-12345",
+                                                  is_staff=True)
+    staff.user_permissions.add(*Permission.objects.filter(
+        codename__in=["view_user", "change_user"]))
+    client = Client()
+    client.force_login(staff)
+    form = {"username": "people-staff", "is_active": "on", "is_staff": "on",
+            "is_superuser": "on", "user_permissions": [p.pk for p in Permission.objects.all()],
+            "last_login_0": "", "last_login_1": "", "date_joined_0": "2026-01-01",
+            "date_joined_1": "10:00:00"}
+    page = client.get(f"/admin/auth/user/{staff.pk}/change/").content.decode()
+    assert 'name="is_superuser"' not in page and 'name="user_permissions"' not in page
+    client.post(f"/admin/auth/user/{staff.pk}/change/", form)
+    staff.refresh_from_db()
+    assert not staff.is_superuser and staff.user_permissions.count() == 2
+    renamed = client.post(f"/admin/auth/user/{root.pk}/change/",
+                          {**form, "username": "renamed-root"})
+    assert renamed.status_code == 403
+    answer = client.post(f"/admin/auth/user/{root.pk}/password/",
+                         {"password1": "taken-Over-77", "password2": "taken-Over-77"})
+    assert answer.status_code == 403
+    root.refresh_from_db()
+    assert root.username == "league-root" and not root.check_password("taken-Over-77")
+    # A player's row is theirs to change, as before.
+    player_form = {**form, "username": "alice", "is_staff": "", "user_permissions": []}
+    assert client.post(f"/admin/auth/user/{player.pk}/change/",
+                       player_form).status_code == 302
