@@ -520,10 +520,14 @@ def own_ids(user: Any) -> tuple[set[int], set[int]]:
 
 def may_pick(event: Event, user: Any, entrants: dict[str, dict[str, Any]]) -> set[str]:
     """The keys of the `entrants` whose picks `user` may say: those whose picks they may
-    read (an organizer who plays does not choose what their rivals bring). Nobody, once
-    the Event is over."""
+    read (an organizer who plays does not choose what their rivals bring, nor does a
+    superuser who plays). Nobody, once the Event is over."""
     if not (user and user.is_authenticated) or event.status == Event.Status.FINISHED:
         return set()
+    if user.is_superuser and Entrant.objects.filter(event=event).filter(
+            Q(player__user=user) | Q(team__members__user=user)).exists():
+        # A superuser reads every deck, but one who plays picks like any other player.
+        return picks_readable(event, user, entrants, sees=False)
     return picks_readable(event, user, entrants)
 
 

@@ -340,6 +340,24 @@ def test_an_organizer_who_plays_picks_for_their_own_entry_only(
     assert exc.code == "not_your_entrant"
 
 
+def test_a_superuser_who_plays_picks_for_their_own_entry_only(
+        django_user_model: Any, player2: Any) -> None:
+    """Superusers read every deck, but one who holds an entry is a player like the others:
+    they chose what their rivals brought (and entered them with picks)."""
+    root = django_user_model.objects.create_superuser("root", password="x-admin-pass-2")
+    event = supershow_event(root)
+    own = events.add_entrant(event=event, by=root, player=root.username)
+    rival = events.add_entrant(event=event, by=root, player=player2.username)
+    assert events.pick(event=event, by=root, key=own.key, picks=VELVET).picks == VELVET
+    exc = refused(lambda: events.pick(event=event, by=root, key=rival.key, picks=KABOOM))
+    assert (exc.code, exc.status) == ("not_your_entrant", 403)
+    exc = refused(lambda: events.add_entrant(event=event, by=root, bot="random",
+                                             picks=KABOOM))
+    assert (exc.code, exc.status) == ("not_your_entrant", 403)
+    assert Entrant.objects.get(event=event, key=rival.key).picks == {}
+    assert Entrant.objects.filter(event=event).count() == 2
+
+
 def test_options_the_game_no_longer_reads_are_refused_as_a_league_error_and_the_page_stands(
         organizer: Any, player: Any) -> None:
     """An Event stored before a release that dropped one of its options."""
