@@ -356,6 +356,10 @@ def test_a_superuser_who_plays_picks_for_their_own_entry_only(
     assert (exc.code, exc.status) == ("not_your_entrant", 403)
     assert Entrant.objects.get(event=event, key=rival.key).picks == {}
     assert Entrant.objects.filter(event=event).count() == 2
+    browser = Client()
+    browser.force_login(root)
+    panel = browser.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert "pick_competitors" not in panel
 
 
 def test_options_the_game_no_longer_reads_are_refused_as_a_league_error_and_the_page_stands(
