@@ -10,7 +10,8 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.models import Group
 from django.http import HttpRequest
 from rest_framework.authtoken.admin import TokenAdmin
 from rest_framework.authtoken.models import TokenProxy
@@ -331,8 +332,8 @@ class RankingPointsAdmin(ReadOnlyAdmin):
 
 class LeagueUserAdmin(UserAdmin):
     """A user an Event's stream names (an entrant's player, a member of an entered team,
-    an organizer who recorded something, a seat's holder) cannot be deleted: replays look them up, and the records
-    would lose who did what. Deactivate them instead."""
+    an organizer who recorded something, a seat's holder) cannot be deleted: replays look
+    them up, and the records would lose who did what. Deactivate them instead."""
 
     def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
@@ -348,7 +349,6 @@ class LeagueUserAdmin(UserAdmin):
             protected = [*protected, *(f"{user}: {why}"
                                        for why in entered_teams_of(members__user=user))]
         return deleted, counts, perms_needed, protected
-
 
     # Only superusers read API keys, live hidden cards and secret decks: staff who may
     # change users neither make a superuser (themselves included), nor grant permissions,
@@ -371,6 +371,19 @@ class LeagueUserAdmin(UserAdmin):
 
 admin.site.unregister(get_user_model())
 admin.site.register(get_user_model(), LeagueUserAdmin)
+
+
+class LeagueGroupAdmin(GroupAdmin):
+    """A group's permissions are granted by superusers alone, as a user's are: staff who
+    may change groups would otherwise grant their own group any permission."""
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fixed = super().get_readonly_fields(request, obj)
+        return fixed if request.user.is_superuser else [*fixed, "permissions"]
+
+
+admin.site.unregister(Group)
+admin.site.register(Group, LeagueGroupAdmin)
 
 
 class SuperusersOnlyTokenAdmin(TokenAdmin):

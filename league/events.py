@@ -519,16 +519,23 @@ def own_ids(user: Any) -> tuple[set[int], set[int]]:
 
 
 def may_pick(event: Event, user: Any, entrants: dict[str, dict[str, Any]]) -> set[str]:
-    """The keys of the `entrants` whose picks `user` may say: those whose picks they may
-    read (an organizer who plays does not choose what their rivals bring, nor does a
-    superuser who plays). Nobody, once the Event is over."""
+    """The keys of the `entrants` whose picks `user` may say: their own, and everyone's for
+    those who `pick_for_others`. Nobody, once the Event is over."""
     if not (user and user.is_authenticated) or event.status == Event.Status.FINISHED:
         return set()
+    return picks_readable(event, user, entrants, sees=pick_for_others(event, user))
+
+
+def pick_for_others(event: Event, user: Any) -> bool:
+    """Whether `user` may say the picks of entrants not their own (and enter others with
+    picks): those who may read every entrant's, unless they play in the Event. An
+    organizer or a superuser who plays does not choose what their rivals bring."""
+    if not (user and user.is_authenticated) or event.status == Event.Status.FINISHED:
+        return False
     if user.is_superuser and Entrant.objects.filter(event=event).filter(
             Q(player__user=user) | Q(team__members__user=user)).exists():
-        # A superuser reads every deck, but one who plays picks like any other player.
-        return picks_readable(event, user, entrants, sees=False)
-    return picks_readable(event, user, entrants)
+        return False  # (a superuser reads every deck, but picks like any other player)
+    return sees_match_options(event, user)
 
 
 def shown_picks(game: str, picks: dict[str, Any], readable: bool) -> dict[str, Any]:

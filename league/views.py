@@ -677,7 +677,7 @@ def _panel_context(event: Event, error: str | None = None, *,
         "bots": registry.bot_names(event.game),
         # An organizer who plays enters others without picks (they pick for themselves).
         "pick_fields": _pick_fields(events.offered_picks(event), {})
-        if events.may_pick(event, user, {"new": {"player": None, "team": None}}) else [],
+        if events.pick_for_others(event, user) else [],
         "seed_methods": SEED_CHOICES,
         "seeded_by": done.seeded_by,
         "results": results,

@@ -287,3 +287,32 @@ def test_staff_who_may_change_users_cannot_make_a_superuser_or_change_one(
     player_form = {**form, "username": "alice", "is_staff": "", "user_permissions": []}
     assert client.post(f"/admin/auth/user/{player.pk}/change/",
                        player_form).status_code == 302
+
+
+@pytest.mark.django_db
+def test_staff_who_may_change_groups_cannot_grant_their_group_a_permission(
+        django_user_model: Any) -> None:
+    """A group's permissions are its members': staff given the right to change groups
+    could grant their own group the right to change users, and so on."""
+    from django.contrib.auth.models import Group, Permission
+
+    crew = Group.objects.create(name="Crew")
+    crew.permissions.add(*Permission.objects.filter(codename__in=["view_group",
+                                                                  "change_group"]))
+    staff = django_user_model.objects.create_user("group-staff", password="x-pass-12345",
+                                                  is_staff=True)
+    staff.groups.add(crew)
+    client = Client()
+    client.force_login(staff)
+    page = client.get(f"/admin/auth/group/{crew.pk}/change/").content.decode()
+    assert 'name="permissions"' not in page
+    every = [p.pk for p in Permission.objects.all()]
+    answer = client.post(f"/admin/auth/group/{crew.pk}/change/",
+                         {"name": "Crew renamed", "permissions": every})
+    assert answer.status_code == 302  # the name is theirs to change
+    crew.refresh_from_db()
+    assert crew.name == "Crew renamed" and crew.permissions.count() == 2
+    root = django_user_model.objects.create_superuser("group-root", password="x-admin-pass-2")
+    client.force_login(root)
+    client.post(f"/admin/auth/group/{crew.pk}/change/", {"name": "Crew", "permissions": every})
+    assert crew.permissions.count() == len(every)
