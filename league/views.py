@@ -92,6 +92,19 @@ def organizer_required(view: View) -> View:
     return login_required(guarded)
 
 
+def creator_required(view: View) -> View:
+    """Organizers who may make Events and teams (staff and season organizers); an
+    organizer of Events alone gets 403, as the API answers them."""
+
+    @wraps(view)
+    def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not events.can_organize_any(request.user):
+            raise PermissionDenied("Events and teams are made by staff and season organizers.")
+        return view(request, *args, **kwargs)
+
+    return organizer_required(guarded)
+
+
 def _made_once(back: str) -> Callable[[View], View]:
     """A creation view whose form, sent twice, makes one thing (`league.once`); a repeat
     that comes while the first post is still being handled goes back to `back`."""
@@ -317,7 +330,7 @@ def season_create(request: HttpRequest) -> HttpResponse:
     return redirect("league:dashboard")
 
 
-@organizer_required
+@creator_required
 @require_POST
 @_made_once("league:dashboard")
 def event_create(request: HttpRequest) -> HttpResponse:
@@ -333,7 +346,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
     return redirect("league:event_admin", event_id=created.pk)
 
 
-@organizer_required
+@creator_required
 @require_POST
 @_made_once("league:dashboard")
 def showdown_create(request: HttpRequest) -> HttpResponse:
@@ -352,7 +365,7 @@ def showdown_create(request: HttpRequest) -> HttpResponse:
     return redirect("league:event_admin", event_id=created.pk)
 
 
-@organizer_required
+@creator_required
 @require_http_methods(["GET", "POST"])
 def team_create(request: HttpRequest) -> HttpResponse:
     """A team (name and member usernames), to enter into team Events."""
@@ -644,6 +657,7 @@ def _render_dashboard(request: HttpRequest, *, season_form: SeasonForm | None = 
         "showdown_form": showdown_form or _showdown_form(user),
         "showdown_presets": showdown.preset_titles(),
         "can_create_season": user.is_staff,
+        "can_create": events.can_organize_any(user),
         "format_help": _format_help(),
         "format_titles": FORMAT_TITLES,
         "titles": _titles(),

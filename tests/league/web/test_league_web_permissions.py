@@ -141,3 +141,36 @@ def test_an_event_organizer_of_another_season_gets_403(
     assert client.get(reverse("league:dashboard")).status_code == 200
     assert client.get(reverse("league:event_admin", args=[mine.pk])).status_code == 200
     assert client.get(reverse("league:event_admin", args=[theirs.pk])).status_code == 403
+
+
+def test_an_organizer_of_events_alone_makes_no_event_or_team(
+        django_user_model: Any, organizer: Any) -> None:
+    """Events and teams are made by staff and season organizers (as the API says with a
+    403): an organizer of one Event alone is shown no form it cannot send, and a post is
+    a 403 that writes nothing, not a 400 form error."""
+    from league import events
+    from league.models import Team
+
+    mine = events.create_event(name="Mine", game="super_showdown", format="swiss",
+                               by=organizer)
+    helper = django_user_model.objects.create_user(username="ed", password="x-pass-123")
+    mine.organizers.add(helper)
+    client = Client()
+    client.force_login(helper)
+    page = client.get(reverse("league:dashboard")).content.decode()
+    assert "Create Event" not in page and reverse("league:team_create") not in page
+    assert "made by staff" in page
+    assert client.get(reverse("league:team_create")).status_code == 403
+    assert client.post(reverse("league:team_create"),
+                       {"name": "Eds", "members": "ed"}).status_code == 403
+    assert client.post(reverse("league:event_create"), {
+        "event-name": "Second", "event-game": "super_showdown", "event-format": "swiss",
+        "event-format_options": "{}", "event-match_options": "{}",
+        "event-deadline_policy": "bot", "event-deadline_bot": "random"}).status_code == 403
+    assert not Team.objects.exists() and list(Event.objects.all()) == [mine]
+    events.create_season(name="Spring", game="super_showdown", by=organizer) \
+        .organizers.add(helper)  # organizing a season, it may
+    page = client.get(reverse("league:dashboard")).content.decode()
+    assert "Create Event" in page and reverse("league:team_create") in page
+    assert client.post(reverse("league:team_create"),
+                       {"name": "Eds", "members": "ed"}).status_code == 302
