@@ -411,7 +411,14 @@ def run_chunk(job_id: int, index: int) -> bool:
         logger.exception("simulation %s chunk %s failed", job_id, index)
         _fail(job_id, index, chunk.attempts, f"{type(exc).__name__}: {exc}")
         return False
-    written = _write(job_id, index, tallies, log)
+    try:
+        written = _write(job_id, index, tallies, log)
+    except OperationalError:
+        raise  # as above: the task tries again
+    except Exception as exc:  # a result that cannot be written would be played forever
+        logger.exception("simulation %s chunk %s could not be written", job_id, index)
+        _fail(job_id, index, chunk.attempts, f"{type(exc).__name__}: {exc}")
+        return False
     if written is None:
         return False
     chunk_written.send(sender=SimulationJob, job=written)

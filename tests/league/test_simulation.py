@@ -676,3 +676,24 @@ def test_supershow_balance_samples_start_every_match_type(match_type: str, seats
         sample = entities.sample(random.Random(seed), seats, options)
         rules.start({**options, **sample}, seats)
         assert "granite_gus" not in sample["competitors"]
+
+
+def test_a_chunk_result_that_cannot_be_written_fails_the_job_with_the_reason(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write refused for good (a bug summarizing, a value the database refuses) left the
+    chunk claimed and the job running: the sweep queued the chunk again and again, each
+    time playing it and failing to write it, and the job never ended."""
+    from django.db import DataError
+
+    job = simulation.create_job(**FAST, matches=4, chunk=2, seed=3)
+
+    def refused(*args: Any) -> Any:
+        raise DataError("unsupported Unicode escape sequence")
+
+    monkeypatch.setattr(simulation, "_write", refused)
+    assert simulation.run_chunk(job.pk, 0) is False
+    job.refresh_from_db()
+    assert job.status == Status.FAILED
+    assert job.error == "Chunk 0: DataError: unsupported Unicode escape sequence"
+    assert statuses(job) == ["failed", "queued"]  # (the second was queued with the job)
+    assert simulation.sweep(stale_seconds=0) == 0  # a failed job is not played again
