@@ -1176,7 +1176,12 @@ def enforce_deadlines(now: Any = None) -> int:
                 applied += handed
             except LeagueError as exc:
                 if exc.code not in ("stale_seq", "match_not_active", "match_over"):
-                    raise
+                    log.exception("the turn deadline of match %s could not be applied",
+                                  link.match_id)
+            except Exception:  # one match's failure, whatever it is, must not keep the
+                # late seats of the others waiting (its own transaction is rolled back)
+                log.exception("the turn deadline of match %s could not be applied",
+                              link.match_id)
     return applied
 
 

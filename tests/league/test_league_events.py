@@ -240,6 +240,32 @@ def test_every_person_late_at_a_decision_made_at_once_goes_to_the_bot(
 
 
 @pytest.mark.django_db(transaction=True)
+def test_one_events_failing_deadline_does_not_keep_the_other_events_waiting(
+        organizer: Any, player: Any, player2: Any) -> None:
+    """A refusal other than the match moving on (here the Event's deadline bot is no longer
+    one the game has) is logged, and the sweep goes on to the other Events' late seats: it
+    used to end the sweep, on every run, for every Event after it."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    made = []
+    for _ in range(2):
+        event = make_event(organizer, fmt="single_elimination", turn_deadline_minutes=5)
+        events.add_entrant(event=event, by=organizer, player=player.username)
+        events.add_entrant(event=event, by=organizer, player=player2.username)
+        events.start_event(event=event, by=organizer)
+        made.append(event)
+    broken, sound = made
+    Event.objects.filter(pk=broken.pk).update(deadline_bot="retired")
+    before = records(broken)
+    assert events.enforce_deadlines(now=timezone.now() + timedelta(minutes=6)) >= 1
+    assert "seat_to_bot" in records(sound)
+    assert records(broken) == before
+    assert not EventMatch.objects.get(event=broken).match.seats.exclude(bot="").exists()
+
+
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("policy", ["bot", "forfeit"])
 def test_a_late_player_who_moves_while_the_sweep_runs_keeps_the_seat(
         organizer: Any, player: Any, player2: Any, monkeypatch: Any, policy: str) -> None:
