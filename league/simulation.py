@@ -390,7 +390,12 @@ def _queue_pending(job_id: int, n: int) -> int:
 def _enqueue_chunk(job_id: int, index: int) -> None:
     from league.sim_tasks import run_chunk
 
-    transaction.on_commit(partial(enqueue, run_chunk, job_id, index))
+    def queue() -> None:
+        enqueue(run_chunk, job_id, index)
+
+    # Robust: a chunk that cannot be queued (the broker away) stays queued in its row, and
+    # the sweep queues it again; the job made or the chunk written stands, unrefused.
+    transaction.on_commit(queue, robust=True)
 
 
 # -- a chunk --------------------------------------------------------------------------------

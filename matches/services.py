@@ -112,10 +112,19 @@ def _cache_key(match: Match) -> _MatchKey:
     return match.pk, match.created_at.timestamp()
 
 
+def _after_commit(call: Any) -> None:
+    """Run `call` once the transaction commits (at once outside one). What it does follows
+    from a write already made, so its failure (a broker away, a listener's bug) is logged,
+    not raised: raised, it turned a stored move into an error for the client and kept the
+    hooks after it from running. Each has its repair (the sweeps re-enqueue bot seats and
+    record missed results)."""
+    transaction.on_commit(call, robust=True)
+
+
 def _remember(match: Match, seq: int, state: Any) -> None:
     # Only committed history may be cached: a rolled-back append must leave no trace.
     key = _cache_key(match)
-    transaction.on_commit(lambda: _cache.put(key, seq, state))
+    _after_commit(lambda: _cache.put(key, seq, state))
 
 
 @dataclass(frozen=True)
@@ -480,7 +489,7 @@ def _settle(match: Match, rules: BaseRules[Any], state: Any) -> Pending:
     match.save(update_fields=["seq", "status", "result", "rules_version", "updated_at"])
     _remember(match, match.seq, state)
     match_id, seq = match.pk, match.seq
-    transaction.on_commit(lambda: match_advanced.send(sender=Match, match_id=match_id, seq=seq))
+    _after_commit(lambda: match_advanced.send(sender=Match, match_id=match_id, seq=seq))
     return pending
 
 
@@ -489,7 +498,7 @@ def _finish(match: Match, result: JSON) -> None:
     match.status = Match.Status.FINISHED
     match.result = result
     match_id = match.pk
-    transaction.on_commit(lambda: _announce_finished(match_id))
+    _after_commit(lambda: _announce_finished(match_id))
 
 
 def _announce_finished(match_id: int) -> None:
@@ -615,7 +624,7 @@ def _enqueue_bots(match_id: int, seats: list[int], seq: int) -> None:
     from matches.tasks import play_bot_seat
 
     for seat in seats:
-        transaction.on_commit(
+        _after_commit(
             lambda seat=seat: enqueue(play_bot_seat, match_id, seat, seq)  # type: ignore[misc]
         )
 

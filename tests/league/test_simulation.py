@@ -697,3 +697,23 @@ def test_a_chunk_result_that_cannot_be_written_fails_the_job_with_the_reason(
     assert job.error == "Chunk 0: DataError: unsupported Unicode escape sequence"
     assert statuses(job) == ["failed", "queued"]  # (the second was queued with the job)
     assert simulation.sweep(stale_seconds=0) == 0  # a failed job is not played again
+
+
+def test_a_job_whose_chunks_cannot_be_queued_is_made_and_the_sweep_queues_them(
+        django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The broker away as a job is made: the job and its chunks are written (the request
+    used to fail after writing them), and the sweep queues the chunks once it is back."""
+    real = simulation.enqueue
+
+    def broker_away(task: Any, *args: Any) -> None:
+        raise ConnectionError("the broker is away")
+
+    monkeypatch.setattr(simulation, "enqueue", broker_away)
+    with django_capture_on_commit_callbacks(execute=True):
+        job = simulation.create_job(**FAST, matches=4, chunk=2, seed=3)
+    assert statuses(job) == ["queued", "queued"]
+    monkeypatch.setattr(simulation, "enqueue", real)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert simulation.sweep(stale_seconds=0) == 2
+    job.refresh_from_db()
+    assert (job.status, job.done_matches) == (Status.DONE, 4)

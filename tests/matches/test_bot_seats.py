@@ -309,3 +309,25 @@ def test_a_bot_that_changes_its_state_and_fails_leaves_the_match_as_the_stream_h
     services.clear_state_cache()
     assert seen and seen[0] > 0
     assert cached == len(services.load_state(match, asked).deck) == seen[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bot_seat_that_cannot_be_queued_after_a_move_waits_for_the_sweep(
+        player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The broker away as a move commits: the move stands and is answered (it used to be an
+    error for a move already stored), and the sweep queues the bot seat it left waiting."""
+    match = create(player, {"player": player.username}, {"bot": "random"})
+    real = services.enqueue
+
+    def broker_away(task: Any, *args: Any) -> None:
+        raise ConnectionError("the broker is away")
+
+    monkeypatch.setattr(services, "enqueue", broker_away)
+    state = services.match_state(match=match, user=player)
+    seq = services.submit_action(match=match, seat=0, action=state["legal_actions"][0],
+                                 user=player, expected_seq=state["seq"])
+    assert seq == state["seq"] + 1
+    assert decisions_of(match, 1) == 1  # round two: the bot's seat was not queued
+    monkeypatch.setattr(services, "enqueue", real)
+    assert tasks.sweep_bot_seats() == 1
+    assert decisions_of(match, 1) == 2

@@ -329,3 +329,36 @@ def test_seat_of_names_the_first_seat_a_user_holds_and_none_for_a_spectator(
     assert services.seat_of(toy_match, player2) == 1
     assert services.seat_of(toy_match, outsider) is None
     assert services.seat_of(toy_match, None) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_listener_failing_after_the_last_move_commits_leaves_the_move_answered(
+        toy_game: Any, player: Any, player2: Any) -> None:
+    """What follows a stored move runs after its commit: a listener that fails there (the
+    league's, its broker away) used to turn the stored move into an error for the player
+    and keep the hooks after it from running (the match's advance went unheard)."""
+    from matches.signals import match_advanced, match_finished
+
+    match = services.create_match(
+        game=toy_game.TOY_KEY, options={"rounds": 1},
+        seats=[{"player": player.username}, {"player": player2.username}], created_by=player)
+    services.join_match(match=match, user=player2)
+    heard: list[int] = []
+
+    def broker_away(**kwargs: Any) -> None:
+        raise ConnectionError("the broker is away")
+
+    def advanced(match_id: int, seq: int, **kwargs: Any) -> None:
+        heard.append(seq)
+
+    match_finished.connect(broker_away, dispatch_uid="test.broker_away")
+    match_advanced.connect(advanced, dispatch_uid="test.advanced")
+    try:
+        play_first_legal(match, player, 0)
+        last = play_first_legal(match, player2, 1)
+    finally:
+        match_finished.disconnect(dispatch_uid="test.broker_away")
+        match_advanced.disconnect(dispatch_uid="test.advanced")
+    match.refresh_from_db()
+    assert (match.status, match.seq) == (Match.Status.FINISHED, last)
+    assert heard[-1] == last
