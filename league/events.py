@@ -1199,12 +1199,21 @@ def _late_people(match: Match) -> list[int]:
 
 
 def sweep_results() -> int:
-    """Record finished Event matches whose result never arrived; how many."""
+    """Record finished Event matches whose result never arrived; how many. What the lost
+    result task writes before the result comes with it: the match's Ranking Points,
+    ratings and round scores (each written once, however often asked)."""
+    from league import projections
+
     missed = 0
     for link in EventMatch.objects.filter(event__status=Event.Status.RUNNING,
                                           match__status=Match.Status.FINISHED):
         try:
-            missed += record_match_result(match=link.match)
+            if not record_match_result(match=link.match):
+                continue
+            missed += 1
+            projections.refresh_ranking_points(link.match)
+            projections.refresh_ratings_after(link.match)
+            projections.refresh_round_scores(link.match)
         except Exception:  # one Event's failure, whatever it is, must not stop the sweep
             # of the others (its own transaction is rolled back)
             log.exception("the result of match %s could not be recorded", link.match_id)

@@ -18,13 +18,14 @@ def record_result(match_id: int) -> bool:
     match = Match.objects.filter(pk=match_id).first()
     if match is None or match.status != Match.Status.FINISHED:
         return False
-    # The final Ranking Points first: once the Event shows as finished, its page stops
-    # following it.
+    # The match's own projections first, its Event's result last: once the Event shows as
+    # finished its page stops following it, and once the result is recorded the sweep of
+    # missed results (which writes these too) passes the match by, so a failure here
+    # leaves the result for the retry or the sweep instead of the ratings for nobody.
     projections.refresh_ranking_points(match)
-    recorded = events.record_match_result(match=match)
     projections.refresh_ratings_after(match)
     projections.refresh_round_scores(match)
-    return recorded
+    return events.record_match_result(match=match)
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,

@@ -1096,6 +1096,48 @@ def test_an_action_on_an_older_read_of_the_event_is_refused_and_writes_nothing(
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_sweep_of_a_lost_result_rates_the_match_too(
+        organizer: Any, player: Any, player2: Any, played: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The result task lost (the broker away as the match ended): the sweep recorded the
+    Event's result, but the ratings the task would have written with it never came."""
+    from league import receivers
+
+    monkeypatch.setattr(receivers, "enqueue", lambda task, *args: None)  # never delivered
+    event, link, _, _ = alice_beats_bruno(organizer, player, player2, played)
+    assert "result_recorded" not in records(event)
+    assert not projections.RatingHistory.objects.filter(match=link.match).exists()
+    assert events.sweep_results() == 1
+    assert "result_recorded" in records(event)
+    assert projections.RatingHistory.objects.filter(match=link.match).count() == 2
+    assert Rating.objects.get(game=GAME, player__user=player).mu > 25
+    rated = snapshot()["ratings"]
+    assert events.sweep_results() == 0  # swept again: nothing twice
+    assert snapshot()["ratings"] == rated
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_result_task_that_fails_rating_leaves_the_result_to_the_sweep_which_rates(
+        organizer: Any, player: Any, player2: Any, played: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The result task recorded the Event's result, then failed rating the match (a
+    database away past its retries): the sweep passed the recorded result by, and nothing
+    rated the match. The result is now recorded last, so it waits for the sweep."""
+    real = projections.refresh_ratings_after
+
+    def away(match: Match) -> None:
+        raise RuntimeError("the database is away")
+
+    monkeypatch.setattr(projections, "refresh_ratings_after", away)
+    event, link, _, _ = alice_beats_bruno(organizer, player, player2, played)
+    assert not Rating.objects.exists()
+    monkeypatch.setattr(projections, "refresh_ratings_after", real)
+    assert events.sweep_results() == 1
+    assert "result_recorded" in records(event)
+    assert projections.RatingHistory.objects.filter(match=link.match).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
 def test_one_events_failure_does_not_stop_the_sweep_of_the_others(
         organizer: Any, player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Any error recording one Event's result (a database refusal, say) is logged, and the
