@@ -1174,14 +1174,14 @@ def enforce_deadlines(now: Any = None) -> int:
                                      seats=[seat], match_seq=seq)
                         handed += 1
                 applied += handed
-            except LeagueError as exc:
-                if exc.code not in ("stale_seq", "match_not_active", "match_over"):
+            except Exception as exc:  # one match's failure, whatever it is, must not keep
+                # the late seats of the others waiting (its own transaction is rolled back);
+                # a match that moved on meanwhile is no failure
+                moved = isinstance(exc, LeagueError) and exc.code in (
+                    "stale_seq", "match_not_active", "match_over")
+                if not moved:
                     log.exception("the turn deadline of match %s could not be applied",
                                   link.match_id)
-            except Exception:  # one match's failure, whatever it is, must not keep the
-                # late seats of the others waiting (its own transaction is rolled back)
-                log.exception("the turn deadline of match %s could not be applied",
-                              link.match_id)
     return applied
 
 
