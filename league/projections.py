@@ -7,6 +7,7 @@ recomputed whole, so an incremental update and `rebuild_projections` give the sa
 
 from __future__ import annotations
 
+import logging
 import zlib
 from collections import defaultdict
 from collections.abc import Callable
@@ -14,6 +15,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
+from django.db.models import Exists, OuterRef
 from openskill.models import PlackettLuce
 
 from league import formats, showdown
@@ -34,6 +36,8 @@ from league.models import (
 )
 from matches import services as match_services
 from matches.models import Match, MatchEvent
+
+log = logging.getLogger(__name__)
 
 
 def refresh_event(event: Event) -> None:
@@ -388,6 +392,34 @@ def refresh_ratings_after(match: Match) -> None:
             _rebuild_ratings(match.game)
             return
         _rate(match, {r.player_id: r for r in Rating.objects.filter(game=match.game)}, sides)
+
+
+def sweep_unrated(now: Any = None) -> int:
+    """Rate the finished matches whose result task never ran or failed before their rating
+    (the broker away when the last move committed), with their final round scores: those
+    finished in the last day, a few minutes ago or more, with people on two sides and no
+    rating yet; how many. (A lost Event match's result is the missed-results sweep's.)"""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    now = now or timezone.now()
+    unrated = Match.objects.filter(
+        status=Match.Status.FINISHED, updated_at__gte=now - timedelta(days=1),
+        updated_at__lt=now - timedelta(minutes=2),
+    ).exclude(Exists(RatingHistory.objects.filter(match=OuterRef("pk")))).order_by("pk")
+    rated = 0
+    for match in unrated:
+        if _rated_sides(match) is None:
+            continue
+        try:
+            refresh_ratings_after(match)
+            refresh_round_scores(match)
+        except Exception:  # one match's failure must not keep the others unrated
+            log.exception("match %s could not be rated", match.pk)
+            continue
+        rated += 1
+    return rated
 
 
 def _rate(match: Match, current: dict[int, Rating],

@@ -58,8 +58,9 @@ def enforce_deadlines() -> int:
 
 @shared_task(acks_late=True)
 def sweep_results() -> int:
-    """Record any finished Event match whose result was missed (a lost task)."""
-    return events.sweep_results()
+    """Record any finished Event match whose result was missed (a lost task), and rate
+    any finished match whose rating was."""
+    return events.sweep_results() + projections.sweep_unrated()
 
 
 # The dashboard's re-run scoring job lives beside its progress notes; named here so that

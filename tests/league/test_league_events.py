@@ -1117,6 +1117,31 @@ def test_the_sweep_of_a_lost_result_rates_the_match_too(
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_sweep_rates_a_match_outside_events_whose_result_task_was_lost(
+        toy_match: Any, player: Any, played: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match outside any Event has no result for the missed-results sweep to record, so
+    with its result task lost (the broker away as it ended) nothing rated it. The sweep
+    rates it once its task has had time to come."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from league import receivers, tasks
+
+    monkeypatch.setattr(receivers, "enqueue", lambda task, *args: None)  # never delivered
+    match_services.forfeit_seat(match=played(toy_match, 1), seat=1)
+    toy_match.refresh_from_db()
+    assert toy_match.status == Match.Status.FINISHED
+    assert not projections.RatingHistory.objects.filter(match=toy_match).exists()
+    assert tasks.sweep_results() == 0  # just finished: its own task may still come
+    later = timezone.now() + timedelta(minutes=5)
+    assert projections.sweep_unrated(now=later) == 1
+    assert projections.RatingHistory.objects.filter(match=toy_match).count() == 2
+    assert Rating.objects.get(game=toy_match.game, player__user=player).mu > 25
+    assert projections.sweep_unrated(now=later) == 0  # swept again: nothing twice
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_result_task_that_fails_rating_leaves_the_result_to_the_sweep_which_rates(
         organizer: Any, player: Any, player2: Any, played: Any,
         monkeypatch: pytest.MonkeyPatch) -> None:
