@@ -215,3 +215,15 @@ def test_the_attacker_states_card_and_target() -> None:
     s = do(s, 2, {"type": "breather"})
     lines = RULES.narrate(s, Event.decision(2, {"type": "end_breather"}))
     assert "Seat 1 attacks Vesper Nightingale with Roundhouse." in lines
+
+
+def test_the_attack_being_resolved_shows_its_boosted_damage_and_speed() -> None:
+    """RR-38/39: while Body Slam + Adrenaline Rush resolves, the table reads the whole
+    attack: 3 + 1 damage at speed 2 + 2, the figures its target must answer."""
+    s = Table().build(L3, {0: ["Body Slam", "Adrenaline Rush"]})
+    s = plan(s, 0, "Body Slam", 1, "Adrenaline Rush")
+    s = breathe(s, 1)
+    s = breathe(s, 2)
+    assert s.step is Step.DEFEND
+    current = RULES.view(s, 1)["current"]
+    assert (current["damage"], current["speed"]) == (4, 4)
