@@ -142,3 +142,15 @@ def test_gimmick_effects_on_turns_and_finishes() -> None:
     assert len(hit(s, 0, 30).players[1].discard) == 2
     s = build(((13,), (2,)), in_play=((1,), ()), comps=("twin_turbines", "ox_valdane"))
     assert hit(s, 0, 13).players[0].boosts == {"turn": 1}
+
+
+def test_a_hand_size_condition_holds_at_exactly_its_bound() -> None:
+    """SH-041 card text: Elbow Crash draws 1 "if you have 2 or fewer cards in your hand",
+    counted once it has left the hand: with two left it draws, with three it does not.
+    Mira's Gimmick draws 1 more for any Lead hit, either way."""
+    for hand, drawn in (((11, 1, 2), 2), ((11, 1, 2, 3), 1)):
+        s = build(((), hand), decks=((), (20,)), active=1)
+        deck = len(s.players[1].deck)
+        s = do(s, 1, {"type": "play", "card": "B11"})  # Ox holds nothing: no Stop asked
+        assert deck - len(s.players[1].deck) == drawn
+        assert len(s.players[1].hand) == len(hand) - 1 + drawn
