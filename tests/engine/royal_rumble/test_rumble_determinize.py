@@ -27,6 +27,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from rr_helpers import Table, plan
 
 from engine.bots import RandomBot
 from engine.games.royal_rumble import RULES
@@ -135,3 +136,24 @@ def test_determinize_resamples_only_what_the_seat_cannot_see(n_seats: int) -> No
         run(n_seats, seed, stats)
     assert stats["hidden"] > 10 and stats["reserve"] > 5
     assert stats["asked"] > 0 and stats["asked_empty"] > 0, stats  # (d) no rejection
+
+
+def test_a_rivals_face_down_plan_is_resampled_during_plan() -> None:
+    """RR-15/RR-17/RR-42: seat 0's Attack and Boost lie face down until the Reveal, so a
+    determinization for seat 1 draws them anew (an Attack stays an Attack, a Boost a
+    Boost); only the seat's own plan is kept as it is."""
+    s = Table().build(["ironhide", "vesper", "bramble"],
+                      {0: ["Body Slam", "Adrenaline Rush"], 1: ["Snap Kick"]})
+    s = plan(s, 0, "Body Slam", 1, "Adrenaline Rush")
+    s = plan(s, 1, "Snap Kick", 0)
+    assert s.phase is Phase.PLAN and s.players[0].planned
+    mine = (s.players[1].attack, s.players[1].boost)
+    plans = set()
+    for k in range(ATTEMPTS):
+        guess = RULES.determinize(s, 1, random.Random(k))
+        p = guess.players[0]
+        assert p.attack is not None and card(p.attack).kind is Kind.ATTACK
+        assert p.boost is not None and card(p.boost).kind is Kind.BOOST
+        assert (guess.players[1].attack, guess.players[1].boost) == mine
+        plans.add((p.attack, p.boost))
+    assert len(plans) > 1, "seat 0's face-down plan is never resampled"
