@@ -145,3 +145,19 @@ def test_determinize_resamples_only_what_the_seat_cannot_see(n_seats: int) -> No
 
     play_match(RULES, [RandomBot()] * n_seats, random.Random(n_seats), {}, on_event)
     assert stats["hidden"] > 50
+
+
+def test_the_challenge_decks_unknown_order_is_resampled_and_its_known_bottom_kept(
+        ut: Any) -> None:
+    """US-09/US-43: the Challenge deck is shuffled face down, so no seat knows the order
+    of its undrawn cards; only the used card put on its bottom is known, and stays put."""
+    s = ut.play_round(ut.fresh(4))  # round 2 waits for its side choice; one card used
+    assert s.round == 2 and s.phase is Phase.CHOOSE_SIDES
+    bottom = s.challenge_deck[-1]
+    orders = set()
+    for k in range(ATTEMPTS):
+        guess = RULES.determinize(s, 1, random.Random(k))
+        assert sorted(guess.challenge_deck) == sorted(s.challenge_deck)
+        assert guess.challenge_deck[-1] == bottom
+        orders.add(guess.challenge_deck[:-1])
+    assert len(orders) > 1, "the Challenge deck's order is never resampled"
