@@ -161,3 +161,22 @@ def test_the_challenge_decks_unknown_order_is_resampled_and_its_known_bottom_kep
         assert guess.challenge_deck[-1] == bottom
         orders.add(guess.challenge_deck[:-1])
     assert len(orders) > 1, "the Challenge deck's order is never resampled"
+
+
+def test_a_rivals_discarded_contenders_are_resampled(ut: Any) -> None:
+    """US-44: a player discards Contenders from hand face down; another seat knows how
+    many, not which, so a determinization for it draws them anew (and may deal a
+    discarded one into a hand or the deck)."""
+    s = ut.finish_round(ut.to_bets(4))
+    assert s.phase is Phase.DISCARD
+    gone = tuple(sorted(s.hands[0])[:2])
+    s = ut.decide(s, 0, {"type": "discard", "cards": list(gone)})
+    for seat in (1, 2, 3):
+        s = ut.decide(s, seat, {"type": "discard", "cards": []})
+    assert s.round == 2 and s.hidden_discard[0] == gone
+    piles = set()
+    for k in range(ATTEMPTS):
+        guess = RULES.determinize(s, 1, random.Random(k))
+        assert len(guess.hidden_discard[0]) == 2
+        piles.add(guess.hidden_discard[0])
+    assert len(piles) > 1, "seat 0's discarded Contenders are never resampled"
