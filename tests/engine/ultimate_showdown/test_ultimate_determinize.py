@@ -180,3 +180,20 @@ def test_a_rivals_discarded_contenders_are_resampled(ut: Any) -> None:
         assert len(guess.hidden_discard[0]) == 2
         piles.add(guess.hidden_discard[0])
     assert len(piles) > 1, "seat 0's discarded Contenders are never resampled"
+
+
+def test_rivals_secret_match_votes_are_resampled(ut: Any) -> None:
+    """US-27: match votes are hidden in closed hands until all reveal together, so a
+    seat still to vote cannot know the others' votes: a determinization draws them anew
+    (a vote not yet cast stays uncast, the seat's own stays as it is)."""
+    s = ut.bet_all(ut.to_bets(4), ut.default_bets(4))
+    assert s.phase is Phase.MATCH and s.match == 0
+    s = ut.decide(s, 0, {"type": "vote_match", "slot": 1})
+    s = ut.decide(s, 1, {"type": "vote_match", "slot": 2})
+    ballots = set()
+    for k in range(ATTEMPTS):
+        guess = RULES.determinize(s, 1, random.Random(k))
+        assert guess.ballots[1] == 2 and guess.ballots[2:] == (None, None)
+        assert guess.ballots[0] in (1, 2)
+        ballots.add(guess.ballots[0])
+    assert ballots == {1, 2}, "seat 0's secret vote is never resampled"
