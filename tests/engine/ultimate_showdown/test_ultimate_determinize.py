@@ -197,3 +197,20 @@ def test_rivals_secret_match_votes_are_resampled(ut: Any) -> None:
         assert guess.ballots[0] in (1, 2)
         ballots.add(guess.ballots[0])
     assert ballots == {1, 2}, "seat 0's secret vote is never resampled"
+
+
+def test_rivals_face_down_bets_are_resampled(ut: Any) -> None:
+    """US-21..US-24: Betting chips lie face down until scoring; a determinization for
+    another seat draws them anew, three different chips as a player holds one of each,
+    and a box not yet bet stays empty."""
+    s = ut.to_bets(4)
+    for box, slot in (("champion", 1), ("final", 2)):
+        s = ut.decide(s, 0, {"type": "bet", "box": box, "slot": slot})
+    bets = set()
+    for k in range(ATTEMPTS):
+        guess = RULES.determinize(s, 1, random.Random(k))
+        champion, final, semi = guess.bets[0]
+        assert champion is not None and final is not None and semi is None
+        assert champion != final
+        bets.add((champion, final))
+    assert len(bets) > 1, "seat 0's face-down bets are never resampled"
