@@ -129,7 +129,6 @@ def test_counts_read_only_the_pile_against_the_target() -> None:
     assert s.players[0].hand == ["A20"]
 
 
-
 def test_conditions_read_only_the_pile_against_the_target() -> None:
     """SH-052: Deadlift German flips two only with two Follow-Ups in play; against Mira
     it is the only one (Suplex Snap is in the pile against Knot): no flip."""
@@ -141,6 +140,7 @@ def test_conditions_read_only_the_pile_against_the_target() -> None:
                in_play={(0, 1): (1, 13), (0, 2): (2,)})
     s = do(do(s, 0, {"type": "play", "card": "A22", "target": 1}), 1, {"type": "no_stop"})
     assert len(s.players[1].discard) == 2 and s.players[2].discard == []
+
 
 def test_bump_out_zeroes_equal_values_and_the_odd_one_wins() -> None:
     """SH-054/056: three 10s bump out to 0; Knot's technique 9 wins."""
