@@ -5,6 +5,42 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+def _free(taken: set[str], name: str, limit: int, suffix: str) -> str:
+    """`name` with the first numbered `suffix` that no name in `taken` equals ignoring
+    case, cut to fit `limit`."""
+    n = 2
+    while True:
+        tail = suffix.format(n)
+        candidate = name[:limit - len(tail)] + tail
+        if candidate.lower() not in taken:
+            return candidate
+        n += 1
+
+
+def rename_names_equal_ignoring_case(apps, schema_editor):
+    """Names the older code let in that differ only in case (written in the admin, or by
+    two sign-ups at once) would stop the unique indexes below: the oldest keeps its name,
+    each later one takes the first free number (a user "red-2", a team "Red (2)").
+    Entrants and Event records keep the ids and the names they were entered under, so
+    nothing replays otherwise."""
+    user_model = apps.get_model(settings.AUTH_USER_MODEL)
+    for model, field, limit, suffix in ((user_model, "username", 150, "-{}"),
+                                        (apps.get_model("league", "Team"), "name", 64, " ({})")):
+        rows = list(model.objects.order_by("pk").values_list("pk", field))
+        taken = {name.lower() for _, name in rows}
+        kept: set[str] = set()
+        for pk, name in rows:
+            if name.lower() not in kept:
+                kept.add(name.lower())
+                continue
+            new = _free(taken, name, limit, suffix)
+            taken.add(new.lower())
+            kept.add(new.lower())
+            model.objects.filter(pk=pk).update(**{field: new})
+            print(f"\n  {model._meta.label} {pk}: {name!r} is now {new!r}: another has that "
+                  "name in another case.", end="")
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -14,6 +50,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.RunPython(rename_names_equal_ignoring_case, migrations.RunPython.noop),
         # Sign-up tells usernames apart ignoring case; the index holds that when two
         # sign-ups arrive at once (the user table is Django's, so the index is raw SQL,
         # which SQLite and PostgreSQL both read).
