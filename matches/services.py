@@ -16,7 +16,8 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,9 +148,7 @@ def _replay(match: Match, upto: int | None = None) -> _Stream:
             "rules_changed",
             f"This match was recorded under version {match.rules_version} of the "
             f"{rules.spec.title} rules; this site plays version {rules.spec.rules_version} "
-            "and cannot replay it. " + ("Its result stands." if match.status ==
-                                        Match.Status.FINISHED else
-                                        "It can only be resigned or forfeited."), 409)
+            "and cannot replay it. " + _what_stands(match), 409)
     target = upto if upto is not None else _last_seq(match)
     cached = _cache.nearest(_cache_key(match), target)
     if cached is None:
@@ -157,12 +156,34 @@ def _replay(match: Match, upto: int | None = None) -> _Stream:
     else:
         seq, state = cached
     for row in match.events.filter(seq__gt=seq, seq__lte=target).order_by("seq"):
-        state = rules.apply(state, Event.from_json(row.to_event_json()))
+        with _stored(match, rules, row.seq):
+            state = rules.apply(state, Event.from_json(row.to_event_json()))
         seq = row.seq
     if seq != target:
         raise ServiceError("bad_seq", f"The stream has no event {target}.", 400)
     _remember(match, seq, state)
     return _Stream(rules, state, seq)
+
+
+def _what_stands(match: Match) -> str:
+    return ("Its result stands." if match.status == Match.Status.FINISHED
+            else "It can only be resigned or forfeited.")
+
+
+@contextmanager
+def _stored(match: Match, rules: BaseRules[Any], seq: int) -> Iterator[None]:
+    """Replaying the stored event `seq`: the engine refusing it means the stream was
+    recorded under other rules than these, though under the same `rules_version` (a
+    stream recorded before games had versions is version 1), so the match is refused as
+    `rules_changed` too, not answered with a server error."""
+    try:
+        yield
+    except IllegalAction as exc:
+        raise ServiceError(
+            "rules_changed",
+            f"This match was recorded under earlier {rules.spec.title} rules: its event "
+            f"{seq} no longer replays under version {rules.spec.rules_version} "
+            f"({exc.message}). " + _what_stands(match), 409) from None
 
 
 def plays_on(match: Match) -> bool:
@@ -683,10 +704,11 @@ def match_events(*, match: Match, user: Any, after: int = 0, seat: int | None = 
     out = []
     for row in rows:
         event = Event.from_json(row.to_event_json())
-        data = event.to_json() if finished else rules.redact(state, event, viewer)
-        out.append({"seq": row.seq, "kind": row.kind, "seat": row.seat, "data": data,
-                    "narration": rules.narrate(state, event)})
-        state = rules.apply(state, event)
+        with _stored(match, rules, row.seq):
+            data = event.to_json() if finished else rules.redact(state, event, viewer)
+            out.append({"seq": row.seq, "kind": row.kind, "seat": row.seat, "data": data,
+                        "narration": rules.narrate(state, event)})
+            state = rules.apply(state, event)
     return out
 
 
@@ -757,8 +779,9 @@ def replay_view(*, match: Match, user: Any, at: int, seat: int | None = None) ->
     if at > 0:
         row = match.events.get(seq=at)
         event = Event.from_json(row.to_event_json())
-        narration = rules.narrate(state, event)
-        state = rules.apply(state, event)
+        with _stored(match, rules, at):
+            narration = rules.narrate(state, event)
+            state = rules.apply(state, event)
     finished = _unveiled_now(match)
     return {
         "seq": at,

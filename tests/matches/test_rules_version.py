@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from engine.protocol import IllegalAction
+from engine.registry import get_rules
 from matches import services, tasks
 from matches.models import Match
 from matches.services import ServiceError
@@ -145,3 +147,35 @@ def test_the_api_names_the_version_and_answers_a_replay_with_rules_changed(
         assert response.json()["code"] == "rules_changed"
     body = player_api.get(f"/api/matches/{toy_match.pk}/").json()
     assert (body["rules_version"], body["status"]) == (1, "active")
+
+
+def test_a_stream_that_no_longer_replays_under_the_same_version_is_refused_not_a_500(
+        toy_match: Match, player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Streams stored before games had versions are version 1; one the rules of the day
+    refuse (the rules changed before versions were kept) is `rules_changed` as well."""
+    first_move(toy_match, player, 0)
+    rules = get_rules(TOY)
+
+    def refuse(state: Any, seat: int, action: Any) -> Any:
+        raise IllegalAction("unknown_card", "No such card.")
+    monkeypatch.setattr(rules, "_decide", refuse)
+    services.clear_state_cache()
+    toy_match.refresh_from_db()
+    calls = [
+        lambda: services.match_state(match=toy_match, user=player),
+        lambda: services.match_events(match=toy_match, user=player),
+        lambda: services.replay_view(match=toy_match, user=player, at=toy_match.seq),
+        lambda: services.load_state(toy_match),
+    ]
+    for call in calls:
+        exc = refusal(call)
+        assert (exc.code, exc.status) == ("rules_changed", 409)
+        assert "no longer replays under version 1" in exc.detail
+        assert "No such card." in exc.detail and "resigned or forfeited" in exc.detail
+    client = APIClient()
+    client.force_authenticate(player)
+    for path in ("state/", "events/"):
+        response = client.get(f"/api/matches/{toy_match.pk}/{path}")
+        assert response.status_code == 409 and response.json()["code"] == "rules_changed"
+    client.force_login(player)
+    assert client.get(f"/matches/{toy_match.pk}/").status_code < 500
