@@ -154,7 +154,7 @@ def refresh_round_scores(match: Match) -> int:
     """Store every scored round of a match from its replayed public view; rows written."""
     from league.services import player_for
 
-    if not scores_by_round(match.game) or not match_services.plays_on(match):
+    if not scores_by_round(match.game) or not match_services.replays(match):
         return 0  # (a match under earlier rules keeps the rows projected as it was played)
     with transaction.atomic():
         # Refreshes of one match take turns, each reading the stream as it then stands,
@@ -187,7 +187,7 @@ def refresh_ranking_points(match: Match) -> int:
     """Store a Superstar Showdown Event's Ranking Points from its replayed public view (the
     `event` block): each team's totals and each Match's points; rows projected."""
     if not showdown.is_event(match.game, match.options) or match.status == Match.Status.OPEN \
-            or not match_services.plays_on(match):
+            or not match_services.replays(match):
         return 0
     with transaction.atomic():
         # As with round scores: refreshes of one match take turns, each reading the stream
@@ -462,6 +462,11 @@ def _rebuild_ratings(game: str) -> None:
         _rate(match, current)
 
 
+def _projected_from_stream(match: Match) -> bool:
+    """Whether the match has round scores or Ranking Points read from its replay."""
+    return scores_by_round(match.game) or showdown.is_event(match.game, match.options)
+
+
 def rebuild_all(progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
     """Drop and rebuild every projection from the streams; counts of what was rebuilt.
 
@@ -500,7 +505,8 @@ def rebuild_all(progress: Callable[[int, int], None] | None = None) -> dict[str,
         # A match recorded under rules its game no longer plays cannot be replayed: its
         # rows are kept as they were projected when it was played.
         played = list(Match.objects.exclude(status=Match.Status.OPEN).order_by("pk"))
-        kept = [match.pk for match in played if not match_services.plays_on(match)]
+        kept = [match.pk for match in played if not match_services.plays_on(match)
+                or (_projected_from_stream(match) and not match_services.replays(match))]
         for model in (RoundScore, RankingTotal, RankingPoints):
             model.objects.exclude(match__in=kept).delete()
         if kept:

@@ -196,6 +196,20 @@ def plays_on(match: Match) -> bool:
         return False
 
 
+def replays(match: Match) -> bool:
+    """`plays_on`, and its stored stream replays under the rules of the day (one stored
+    before games had versions may not: see `_stored`)."""
+    if not plays_on(match):
+        return False
+    try:
+        _replay(match)
+    except ServiceError as exc:
+        if exc.code != "rules_changed":
+            raise
+        return False
+    return True
+
+
 def _last_seq(match: Match) -> int:
     last = match.events.order_by("-seq").values_list("seq", flat=True).first()
     return last or 0
