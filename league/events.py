@@ -1187,8 +1187,9 @@ def enforce_deadlines(now: Any = None) -> int:
 
 def _late_people(match: Match) -> list[int]:
     """The seats held by people that the match is waiting for (none known in a match
-    recorded under earlier rules: it waits for its organizer to forfeit it)."""
-    if not match_services.plays_on(match):
+    recorded under earlier rules, or whose stream no longer replays: it waits for its
+    organizer to forfeit it)."""
+    if not match_services.replays(match):
         return []
     state = match_services.match_state(match=match, user=None)
     pending = state["pending"]

@@ -62,7 +62,7 @@ def _points_may_change(match_id: int) -> bool:
     from matches import services as match_services
 
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or not match_services.plays_on(match):
+    if match is None or not match_services.replays(match):
         return False
     state = match_services.load_state(match)
     if between_matches(state):

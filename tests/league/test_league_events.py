@@ -210,6 +210,35 @@ def test_a_turn_deadline_hands_a_late_seat_to_a_bot(organizer: Any, player: Any,
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_match_whose_stream_no_longer_replays_waits_for_its_organizer_past_its_deadline(
+        organizer: Any, player: Any, player2: Any) -> None:
+    """Stored before games had rules versions (version 1), its stream refused by the rules
+    of the day: the deadline sweep leaves it to its organizer, as it does a match under an
+    earlier version, and goes on with the others instead of failing."""
+    import json
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.utils import timezone
+
+    event = make_event(organizer, fmt="single_elimination", turn_deadline_minutes=5)
+    events.add_entrant(event=event, by=organizer, player=player.username)
+    events.add_entrant(event=event, by=organizer, player=player2.username)
+    events.start_event(event=event, by=organizer)
+    match = EventMatch.objects.get(event=event).match
+    first = match.events.order_by("seq").first()
+    payload = {"action": {"type": "no_such_action"}} if first.kind == "decision" else \
+        {"outcome": {"no_such_outcome": True}}
+    with connection.cursor() as cursor:  # the rows are append-only for the ORM
+        cursor.execute("UPDATE matches_matchevent SET payload = %s WHERE id = %s",
+                       [json.dumps(payload), first.pk])
+    match_services.clear_state_cache()
+    assert events.enforce_deadlines(now=timezone.now() + timedelta(minutes=6)) == 0
+    event.refresh_from_db()
+    assert "seat_to_bot" not in records(event)
+
+
+@pytest.mark.django_db(transaction=True)
 def test_every_person_late_at_a_decision_made_at_once_goes_to_the_bot(
         organizer: Any, player: Any, player2: Any) -> None:
     """The first late seat's bot moved as soon as it was handed over, which made the second
