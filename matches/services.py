@@ -146,8 +146,8 @@ def _replay(match: Match, upto: int | None = None) -> _Stream:
     if not plays_on(match):
         raise ServiceError(
             "rules_changed",
-            f"This match was recorded under version {match.rules_version} of the "
-            f"{rules.spec.title} rules; this site plays version {rules.spec.rules_version} "
+            f"This match was recorded under version {match.rules_version} of the rules of "
+            f"{rules.spec.title}; this site plays version {rules.spec.rules_version} "
             "and cannot replay it. " + _what_stands(match), 409)
     target = upto if upto is not None else _last_seq(match)
     cached = _cache.nearest(_cache_key(match), target)
@@ -178,12 +178,13 @@ def _stored(match: Match, rules: BaseRules[Any], seq: int) -> Iterator[None]:
     `rules_changed` too, not answered with a server error."""
     try:
         yield
-    except IllegalAction as exc:
+    except IllegalAction:
+        # (not the engine's reason: it may name a card some seat may not see)
         raise ServiceError(
             "rules_changed",
-            f"This match was recorded under earlier {rules.spec.title} rules: its event "
-            f"{seq} no longer replays under version {rules.spec.rules_version} "
-            f"({exc.message}). " + _what_stands(match), 409) from None
+            f"This match was recorded under earlier rules of {rules.spec.title}: its event "
+            f"{seq} no longer replays under version {rules.spec.rules_version}. "
+            + _what_stands(match), 409) from None
 
 
 def plays_on(match: Match) -> bool:
