@@ -298,3 +298,25 @@ def test_movement_setup_reaches_a_stun_extra_card() -> None:
     s = resolve(s, 0, "move")
     s = steps(s, 0, (2, 4))
     assert s.sides[0].pos == (2, 4)
+
+
+def test_a_setup_on_an_extra_card_from_the_third_spot_reaches_the_next_extra_card() -> None:
+    """SS-085 with SS-092/SS-096 (decision): the position-3 limit is for the card in the
+    third spot; an extra card Stunned in from it may still Set Up the next extra card."""
+    chain = C("Setup Stun", "grapple", "Attack 1", "Stun", "Power Setup")
+    last = C("Finisher", "grapple", "Attack 1")
+    s = build([BLOCK, BLOCK, STUNNER, chain, last], [BLOCK, BLOCK, STRIKE],
+              red_pos=(3, 3), blue_pos=(3, 4))
+    s = play(s, ids(s, 0)[:3], ids(s, 1)[:3])
+    assert s.current.position == 2 and not s.current.extra
+    s = resolve(s, 0, "attack")
+    s = do(s, 1, {"type": "give_up_deck"})
+    s = resolve(s, 0, "stun")
+    s = do(s, 0, {"type": "extra_card", "card": ids(s, 0)[0]})
+    assert s.current.extra and "power_setup" in acts(s)
+    s = resolve(s, 0, "power_setup")
+    s = resolve(s, 0, "attack")
+    s = do(s, 1, {"type": "give_up_deck"})
+    s = resolve(s, 0, "stun")
+    s = do(s, 0, {"type": "extra_card", "card": ids(s, 0)[0]})
+    assert s.current.attack == 2
