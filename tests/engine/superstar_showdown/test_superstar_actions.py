@@ -232,6 +232,19 @@ def test_a_board_block_stops_damage_but_not_the_other_actions() -> None:
     assert acts(s) == {"move", "throw"}
 
 
+def test_a_board_block_stops_a_corner_attacks_hit_but_not_its_move() -> None:
+    """SS-026/SS-027 with SS-075: the Corner Attack's move is taken against a Block, but
+    its power-3 hit is damage, so ending side by side offers no hit."""
+    card = C("Top Rope", "slam", "Corner Attack")
+    s = win_first(card, (1, 1), (3, 2), blue_first=BLOCK)
+    assert s.current.blocked and acts(s) == {"corner_attack"}
+    s = resolve(s, 0, "corner_attack")
+    s = steps(s, 0, (2, 2))
+    s = do(s, 0, {"type": "stop"})
+    assert s.sides[0].pos == (2, 2) and s.phase is not Phase.CORNER and s.hit is None
+    assert {"type": "corner_hit"} not in legal(s, 0)
+    assert s.sides[1].performance == []
+
 def test_actions_in_any_order_or_not_at_all() -> None:
     """SS-033: the winner picks the order and may stop at once."""
     card = C("Thrower", "slam", "Throw", "Move 1", "Attack 2")
