@@ -313,6 +313,22 @@ def test_endurance_two_falls(stipulation, expect_fall):
     assert final.phase is Phase.BONUS and final.event.matches[0].winner == 1
 
 
+def test_an_endurance_gauntlet_needs_two_falls_on_each_new_superstar():
+    """SS-122 with SS-124/SS-126 (Endurance): the falls count against one Superstar; the
+    next one entering the Gauntlet must be pinned twice as well."""
+    state = match_state("gauntlet", "endurance", per_team=2, red=("oakhart", "abbot"),
+                        blue=("skylark", "cavallo"))
+    fall = settle(act(pinned(state, 0), 0, {"type": "three_count"}))
+    assert fall.sides[1].falls == 1 and fall.sides[0].superstar == "oakhart"
+    out = settle(act(pinned(fall, 0), 0, {"type": "three_count"}))
+    assert out.sides[0].superstar == "abbot" and out.sides[1].defeated == 1
+    assert out.sides[1].falls == 0 and out.phase is Phase.PLAY
+    again = settle(act(pinned(out, 0), 0, {"type": "three_count"}))
+    assert again.sides[1].falls == 1 and again.phase is Phase.PLAY
+    assert again.sides[0].superstar == "abbot" and not again.event.matches[0].finished
+    final = act(pinned(again, 0), 0, {"type": "three_count"})
+    assert final.phase is Phase.BONUS and final.event.matches[0].winner == 1
+
 def test_fast_count_is_two_cards():
     """SS-124/SS-126 (Fast Count): two cards without a Kick Out are enough."""
     state = pinned(match_state("head_to_head", "fast_count", per_team=1), 0)
