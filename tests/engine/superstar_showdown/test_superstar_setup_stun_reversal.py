@@ -39,6 +39,21 @@ def test_power_setup_gives_the_next_winning_card_an_attack_one() -> None:
     assert s.hit.power == 1
 
 
+def test_power_setup_adds_one_to_a_momentum_attack() -> None:
+    """SS-087 (decision: +1 to every attack of the next winning card) with SS-066: three
+    squares in a straight line and a Power Setup make a power-4 Momentum Attack."""
+    setup = C("Prep", "slam", "Power Setup")
+    runner = C("Runner", "slam", "Move 3", "Momentum Attack")
+    s = build([setup, runner, BLOCK], [STRIKE, STRIKE, BLOCK], red_pos=(3, 2), blue_pos=(3, 6))
+    s = play(s, ids(s, 0), ids(s, 1))
+    s = resolve(s, 0, "power_setup")
+    assert s.current.position == 1 and s.current.power_bonus == 1
+    s = resolve(s, 0, "move")
+    s = steps(s, 0, (3, 3), (3, 4), (3, 5))
+    assert "momentum_attack" in acts(s)
+    s = resolve(s, 0, "momentum_attack")
+    assert s.phase is Phase.HIT and s.hit.power == 4
+
 def test_setup_bonus_skips_a_lost_position() -> None:
     """SS-088: card 1 sets up, card 2 loses, card 3 still gets the bonus."""
     setup = C("Prep", "slam", "Power Setup")
