@@ -54,6 +54,19 @@ def test_both_winning_at_once_goes_to_more_cards_counting_for_you(ss):
     assert after.games[-1].reason is WinReason.BOTH_MORE_CARDS
 
 
+def test_the_both_win_tiebreak_counts_defeated_nemesis_cards_too(ss):
+    """SU-42 (decision): cards counting for you are your colour victorious plus the
+    nemesis' colour defeated; equal fives on the Victory pile are settled by the defeats."""
+    state = ss.reveal(("solar-flare", "ice-blast"), ((1, 1), (3, 4)), to=(3, 3),
+                      victory=FOUR_WHITE + FOUR_GREEN,
+                      defeat=("lightning-reflexes", "titan-grip"))
+    after = ss.choose(state, 1, ["solar-flare", "ice-blast"], [])
+    # Hero: 5 white victorious + 0 green defeated; Villain: 5 green + 2 white defeated.
+    tallies = after.games[-1].tallies
+    assert (tallies[0].own_victorious, tallies[1].own_victorious) == (5, 5)
+    assert ss.rules.result(after).winners == (1,)
+    assert after.games[-1].reason is WinReason.BOTH_MORE_CARDS
+
 def test_both_winning_at_once_with_equal_cards_is_a_draw(ss):
     """SU-42 (decision): equal counts when both reach a five make a drawn game."""
     after = ss.reveal(("jet-flight", "ice-blast"), APART, defeat=FOUR_WHITE + FOUR_GREEN)
