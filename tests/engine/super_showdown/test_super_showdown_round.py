@@ -121,6 +121,17 @@ def test_after_a_meeting_the_second_roll_and_moves_are_skipped(ss):
     assert state.dice == (None, None)
 
 
+def test_a_meeting_does_not_carry_into_the_next_round(ss):
+    """SU-15/SU-17: the meeting stops movement for its own round only; the next round
+    starts with the supers apart on their starting spaces, as every seat's view says."""
+    state = ss.state(phase=Phase.PLAY, met=True, starter=1, dice=(None, 2),
+                     positions=((3, 2), (3, 2)))
+    state = ss.play(ss.play(state, 1, "ice-blast"), 0, "titan-grip")
+    assert state.phase is Phase.FIRST_ROLL and state.round == 2 and state.met is False
+    assert all(ss.rules.view(state, seat)["met"] is False for seat in (0, 1, None))
+    rolled = ss.roll(state, 4)
+    assert rolled.phase is Phase.STARTER_MOVE and not ss.rules.view(rolled, 0)["met"]
+
 def test_later_moves_use_the_same_limits(ss):
     """SU-17 (decision): steps 6 and 7 move up to 2, or 3 from a Powerboost."""
     state = ss.state(phase=Phase.NEMESIS_SECOND_MOVE, starter=1, dice=(1, 6),
