@@ -67,6 +67,7 @@ def test_the_both_win_tiebreak_counts_defeated_nemesis_cards_too(ss):
     assert ss.rules.result(after).winners == (1,)
     assert after.games[-1].reason is WinReason.BOTH_MORE_CARDS
 
+
 def test_both_winning_at_once_with_equal_cards_is_a_draw(ss):
     """SU-42 (decision): equal counts when both reach a five make a drawn game."""
     after = ss.reveal(("jet-flight", "ice-blast"), APART, defeat=FOUR_WHITE + FOUR_GREEN)

@@ -132,6 +132,7 @@ def test_a_meeting_does_not_carry_into_the_next_round(ss):
     rolled = ss.roll(state, 4)
     assert rolled.phase is Phase.STARTER_MOVE and not ss.rules.view(rolled, 0)["met"]
 
+
 def test_later_moves_use_the_same_limits(ss):
     """SU-17 (decision): steps 6 and 7 move up to 2, or 3 from a Powerboost."""
     state = ss.state(phase=Phase.NEMESIS_SECOND_MOVE, starter=1, dice=(1, 6),

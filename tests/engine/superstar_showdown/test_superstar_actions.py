@@ -245,6 +245,7 @@ def test_a_board_block_stops_a_corner_attacks_hit_but_not_its_move() -> None:
     assert {"type": "corner_hit"} not in legal(s, 0)
     assert s.sides[1].performance == []
 
+
 def test_actions_in_any_order_or_not_at_all() -> None:
     """SS-033: the winner picks the order and may stop at once."""
     card = C("Thrower", "slam", "Throw", "Move 1", "Attack 2")

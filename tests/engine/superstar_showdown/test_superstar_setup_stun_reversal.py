@@ -54,6 +54,7 @@ def test_power_setup_adds_one_to_a_momentum_attack() -> None:
     s = resolve(s, 0, "momentum_attack")
     assert s.phase is Phase.HIT and s.hit.power == 4
 
+
 def test_setup_bonus_skips_a_lost_position() -> None:
     """SS-088: card 1 sets up, card 2 loses, card 3 still gets the bonus."""
     setup = C("Prep", "slam", "Power Setup")
@@ -221,7 +222,6 @@ def test_the_other_side_may_reverse_back() -> None:
     record = showdown(s)[0]
     assert record["winner"] == 1 and record["reversed_by"] == [0, 1]
     assert set(record["cards"][0]) <= set(s.sides[0].discard)  # Red's stack lost
-
 
 
 def test_a_card_played_to_reverse_does_not_reverse_again() -> None:

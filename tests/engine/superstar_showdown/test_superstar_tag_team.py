@@ -329,6 +329,7 @@ def test_an_endurance_gauntlet_needs_two_falls_on_each_new_superstar():
     final = act(pinned(again, 0), 0, {"type": "three_count"})
     assert final.phase is Phase.BONUS and final.event.matches[0].winner == 1
 
+
 def test_fast_count_is_two_cards():
     """SS-124/SS-126 (Fast Count): two cards without a Kick Out are enough."""
     state = pinned(match_state("head_to_head", "fast_count", per_team=1), 0)
