@@ -8,7 +8,15 @@ import pytest
 from django.urls import reverse
 
 from league import events, formats, projections, serializers
-from league.models import Entrant, Event, EventMatch, EventRecord, Rating, Standing
+from league.models import (
+    Entrant,
+    Event,
+    EventMatch,
+    EventRecord,
+    Rating,
+    RoundScore,
+    Standing,
+)
 from matches import services as match_services
 from matches.models import Match
 
@@ -647,8 +655,6 @@ def test_a_team_entrant_rates_every_member_together(organizer: Any, player: Any,
 def test_round_scores_of_a_game_scored_by_rounds_are_projected_as_it_goes(
         player: Any) -> None:
     """Ultimate Showdown: each scored round lands in the projection, and rebuilds alike."""
-    from league.models import RoundScore
-
     match = match_services.create_match(
         game="ultimate_showdown", options={},
         seats=[{"player": player.username}, {"bot": "heuristic"}, {"bot": "random"}],
@@ -672,31 +678,33 @@ def test_round_scores_of_a_game_scored_by_rounds_are_projected_as_it_goes(
         "seat", "round", "points")) == sorted(rows)
 
 
+def bots_match(organizer: Any) -> Match:
+    """An Ultimate Showdown match of bots, played to its end at once (tasks in-process)."""
+    return match_services.create_match(
+        game="ultimate_showdown", options={}, created_by=organizer,
+        seats=[{"bot": "heuristic"}, {"bot": "random"}, {"bot": "random"}])
+
+
+def round_scores(match: Match) -> list[tuple[int, int, int]]:
+    """The match's round scores, (seat, round, points) in order."""
+    return sorted(RoundScore.objects.filter(match=match).values_list(
+        "seat", "round", "points"))
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_rebuild_keeps_the_round_scores_of_a_match_under_earlier_rules(
         organizer: Any, revise_rules: Any) -> None:
     """Its stream cannot be replayed any more: its rows stay as they were projected when it
     was played, and the matches under today's rules are rebuilt as ever."""
-    from league.models import RoundScore
-
-    def bots_match() -> Match:
-        return match_services.create_match(
-            game="ultimate_showdown", options={}, created_by=organizer,
-            seats=[{"bot": "heuristic"}, {"bot": "random"}, {"bot": "random"}])
-
-    def rows(match: Match) -> list[tuple[int, int, int]]:
-        return sorted(RoundScore.objects.filter(match=match).values_list(
-            "seat", "round", "points"))
-
-    old = bots_match()
-    projected = rows(old)
+    old = bots_match(organizer)
+    projected = round_scores(old)
     assert len(projected) == 3 * 5
     revise_rules("ultimate_showdown")
-    new = bots_match()
-    assert len(rows(new)) == 3 * 5
+    new = bots_match(organizer)
+    assert len(round_scores(new)) == 3 * 5
     RoundScore.objects.filter(match=new).delete()
     counts = projections.rebuild_all()
-    assert rows(old) == projected and len(rows(new)) == 3 * 5
+    assert round_scores(old) == projected and len(round_scores(new)) == 3 * 5
     assert counts["matches kept as played under earlier rules"] == 1
 
 
@@ -710,19 +718,8 @@ def test_a_rebuild_keeps_the_round_scores_of_a_match_whose_stream_no_longer_repl
 
     from django.db import connection
 
-    from league.models import RoundScore
-
-    def bots_match() -> Match:
-        return match_services.create_match(
-            game="ultimate_showdown", options={}, created_by=organizer,
-            seats=[{"bot": "heuristic"}, {"bot": "random"}, {"bot": "random"}])
-
-    def rows(match: Match) -> list[tuple[int, int, int]]:
-        return sorted(RoundScore.objects.filter(match=match).values_list(
-            "seat", "round", "points"))
-
-    old, new = bots_match(), bots_match()
-    projected = rows(old)
+    old, new = bots_match(organizer), bots_match(organizer)
+    projected = round_scores(old)
     assert len(projected) == 3 * 5
     first = old.events.filter(kind="decision").order_by("seq").first()
     with connection.cursor() as cursor:  # the rows are append-only for the ORM
@@ -731,7 +728,7 @@ def test_a_rebuild_keeps_the_round_scores_of_a_match_whose_stream_no_longer_repl
     match_services.clear_state_cache()
     RoundScore.objects.filter(match=new).delete()
     counts = projections.rebuild_all()
-    assert rows(old) == projected and len(rows(new)) == 3 * 5
+    assert round_scores(old) == projected and len(round_scores(new)) == 3 * 5
     assert counts["matches kept as played under earlier rules"] == 1
 
 
