@@ -394,7 +394,8 @@ def _enqueue_chunk(job_id: int, index: int) -> None:
         enqueue(run_chunk, job_id, index)
 
     # Robust: a chunk that cannot be queued (the broker away) stays queued in its row, and
-    # the sweep queues it again; the job made or the chunk written stands, unrefused.
+    # the sweep queues it again; the job made or the chunk written stands, unrefused. (A
+    # function, not a partial: a robust hook's failure is logged by its __qualname__.)
     transaction.on_commit(queue, robust=True)
 
 
