@@ -14,6 +14,7 @@ from collections import deque
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 
 _local = threading.local()
 
@@ -34,3 +35,13 @@ def enqueue(task: Any, *args: Any) -> None:
             due.apply(args=due_args)
     finally:
         _local.pending = None
+
+
+def after_commit(call: Any) -> None:
+    """Run `call` once the transaction commits (at once outside one). What it does follows
+    from a write already made, so its failure (a broker away, a listener's bug) is logged,
+    not raised: raised, it turned a stored write into an error for the client and kept the
+    hooks after it from running. Each has its repair (the sweeps re-enqueue bot seats and
+    simulation chunks and record missed results). `call` needs a `__qualname__` (a function
+    or a lambda, not a partial): Django logs a failure by it."""
+    transaction.on_commit(call, robust=True)

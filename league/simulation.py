@@ -41,7 +41,7 @@ from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
 
-from config.queue import enqueue
+from config.queue import after_commit, enqueue
 from engine import registry
 from engine.games.royal_rumble.cards import ROSTER as LEGENDS
 from engine.games.supershow.cards import CATALOG as SUPERSHOW
@@ -390,13 +390,9 @@ def _queue_pending(job_id: int, n: int) -> int:
 def _enqueue_chunk(job_id: int, index: int) -> None:
     from league.sim_tasks import run_chunk
 
-    def queue() -> None:
-        enqueue(run_chunk, job_id, index)
-
-    # Robust: a chunk that cannot be queued (the broker away) stays queued in its row, and
-    # the sweep queues it again; the job made or the chunk written stands, unrefused. (A
-    # function, not a partial: a robust hook's failure is logged by its __qualname__.)
-    transaction.on_commit(queue, robust=True)
+    # A chunk that cannot be queued (the broker away) stays queued in its row, and the
+    # sweep queues it again; the job made or the chunk written stands, unrefused.
+    after_commit(lambda: enqueue(run_chunk, job_id, index))
 
 
 # -- a chunk --------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from config.queue import enqueue
+from config.queue import after_commit, enqueue
 from config.refusal import Refusal
 from engine import registry
 from engine.bots.ismcts import SearchBot
@@ -113,19 +113,10 @@ def _cache_key(match: Match) -> _MatchKey:
     return match.pk, match.created_at.timestamp()
 
 
-def _after_commit(call: Any) -> None:
-    """Run `call` once the transaction commits (at once outside one). What it does follows
-    from a write already made, so its failure (a broker away, a listener's bug) is logged,
-    not raised: raised, it turned a stored move into an error for the client and kept the
-    hooks after it from running. Each has its repair (the sweeps re-enqueue bot seats and
-    record missed results)."""
-    transaction.on_commit(call, robust=True)
-
-
 def _remember(match: Match, seq: int, state: Any) -> None:
     # Only committed history may be cached: a rolled-back append must leave no trace.
     key = _cache_key(match)
-    _after_commit(lambda: _cache.put(key, seq, state))
+    after_commit(lambda: _cache.put(key, seq, state))
 
 
 @dataclass(frozen=True)
@@ -525,7 +516,7 @@ def _settle(match: Match, rules: BaseRules[Any], state: Any) -> Pending:
     match.save(update_fields=["seq", "status", "result", "rules_version", "updated_at"])
     _remember(match, match.seq, state)
     match_id, seq = match.pk, match.seq
-    _after_commit(lambda: match_advanced.send(sender=Match, match_id=match_id, seq=seq))
+    after_commit(lambda: match_advanced.send(sender=Match, match_id=match_id, seq=seq))
     return pending
 
 
@@ -534,7 +525,7 @@ def _finish(match: Match, result: JSON) -> None:
     match.status = Match.Status.FINISHED
     match.result = result
     match_id = match.pk
-    _after_commit(lambda: _announce_finished(match_id))
+    after_commit(lambda: _announce_finished(match_id))
 
 
 def _announce_finished(match_id: int) -> None:
@@ -660,7 +651,7 @@ def _enqueue_bots(match_id: int, seats: list[int], seq: int) -> None:
     from matches.tasks import play_bot_seat
 
     for seat in seats:
-        _after_commit(
+        after_commit(
             lambda seat=seat: enqueue(play_bot_seat, match_id, seat, seq)  # type: ignore[misc]
         )
 
