@@ -1212,9 +1212,7 @@ def sweep_results() -> int:
             if not record_match_result(match=link.match):
                 continue
             missed += 1
-            projections.refresh_ranking_points(link.match)
-            projections.refresh_ratings_after(link.match)
-            projections.refresh_round_scores(link.match)
+            projections.refresh_finished(link.match)
         except Exception:  # one Event's failure, whatever it is, must not stop the sweep
             # of the others (its own transaction is rolled back)
             log.exception("the result of match %s could not be recorded", link.match_id)

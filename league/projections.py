@@ -394,6 +394,14 @@ def refresh_ratings_after(match: Match) -> None:
         _rate(match, {r.player_id: r for r in Rating.objects.filter(game=match.game)}, sides)
 
 
+def refresh_finished(match: Match) -> None:
+    """A finished match's own projections, each written once however often asked: its
+    final Ranking Points, its rating and its round scores."""
+    refresh_ranking_points(match)
+    refresh_ratings_after(match)
+    refresh_round_scores(match)
+
+
 def sweep_unrated(now: Any = None) -> int:
     """Rate the finished matches whose result task never ran or failed before their rating
     (the broker away when the last move committed), with their final round scores: those
@@ -413,8 +421,7 @@ def sweep_unrated(now: Any = None) -> int:
         if _rated_sides(match) is None:
             continue
         try:
-            refresh_ratings_after(match)
-            refresh_round_scores(match)
+            refresh_finished(match)
         except Exception:  # one match's failure must not keep the others unrated
             log.exception("match %s could not be rated", match.pk)
             continue

@@ -22,9 +22,7 @@ def record_result(match_id: int) -> bool:
     # finished its page stops following it, and once the result is recorded the sweep of
     # missed results (which writes these too) passes the match by, so a failure here
     # leaves the result for the retry or the sweep instead of the ratings for nobody.
-    projections.refresh_ranking_points(match)
-    projections.refresh_ratings_after(match)
-    projections.refresh_round_scores(match)
+    projections.refresh_finished(match)
     return events.record_match_result(match=match)
 
 
