@@ -15,6 +15,7 @@ import reprlib
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -1143,8 +1144,6 @@ def _seat_to_bot(event: Event, link: EventMatch, entrant: str, bot: str, actor: 
 
 def enforce_deadlines(now: Any = None) -> int:
     """Seats of people who let a turn deadline pass get the Event's policy; how many."""
-    from datetime import timedelta
-
     from django.utils import timezone
 
     now = now or timezone.now()
@@ -1191,12 +1190,31 @@ def _late_people(match: Match) -> list[int]:
     organizer to forfeit it)."""
     if not match_services.replays(match):
         return []
-    state = match_services.match_state(match=match, user=None)
-    pending = state["pending"]
+    return _awaited_people(match, match_services.match_state(match=match, user=None)["pending"])
+
+
+def _awaited_people(match: Match, pending: dict[str, Any]) -> list[int]:
+    """The seats held by people among those a served `pending` waits for."""
     if pending["kind"] != "decision":
         return []
     people = set(match.seats.filter(user__isnull=False).values_list("index", flat=True))
     return [s for s in pending["seats"] if s in people]
+
+
+def turn_deadline(match: Match, pending: dict[str, Any]) -> dict[str, Any] | None:
+    """When the deadline sweep gives the people the match waits for (`seats`) the Event's
+    `policy`, at the earliest (`at`: the match's last change and the Event's turn deadline);
+    None when no deadline runs: not a running Event's match, no deadline set, or nobody
+    awaited but bots and the dice."""
+    if match.status != Match.Status.ACTIVE or pending["kind"] != "decision":
+        return None
+    event = Event.objects.filter(event_matches__match=match, status=Event.Status.RUNNING,
+                                 turn_deadline_minutes__isnull=False).first()
+    seats = _awaited_people(match, pending) if event is not None else []
+    if event is None or not seats:
+        return None
+    return {"at": match.updated_at + timedelta(minutes=event.turn_deadline_minutes or 0),
+            "policy": event.deadline_policy, "seats": seats}
 
 
 def sweep_results() -> int:

@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 from config import signin
 from config.api_json import JSONParser
 from engine import registry
+from league.events import turn_deadline
 from league.services import RegistrationError, register_player
 from matches import services
 from matches.models import SEAT_PEOPLE, Match
@@ -274,8 +275,9 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
     @action(detail=True, methods=["get"])
     def state(self, request: Request, pk: str) -> Response:
         query = QuerySerializer(data=request.query_params).values()
-        return Response(services.match_state(match=self.get_object(), user=request.user,
-                                             **query))
+        match = self.get_object()
+        state = services.match_state(match=match, user=request.user, **query)
+        return Response({**state, "deadline": turn_deadline(match, state["pending"])})
 
     @extend_schema(summary="Play an action for your seat",
                    description="`expected_seq` refuses the action (409 stale_seq) if the "

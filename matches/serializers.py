@@ -211,6 +211,16 @@ class PendingSerializer(serializers.Serializer):
     result = ResultField(allow_null=True, read_only=True)
 
 
+class DeadlineSerializer(serializers.Serializer):
+    at = serializers.DateTimeField(
+        read_only=True, help_text="The earliest time the Event's turn deadline passes.")
+    policy = serializers.ChoiceField(
+        choices=["bot", "forfeit"], read_only=True,
+        help_text="What then happens: a bot plays the seats, or their side forfeits.")
+    seats = serializers.ListField(child=serializers.IntegerField(), read_only=True,
+                                  help_text="The seats of people it applies to.")
+
+
 class StateSerializer(serializers.Serializer):
     seq = serializers.IntegerField(read_only=True)
     status = serializers.ChoiceField(choices=Match.Status.choices, read_only=True)
@@ -219,6 +229,10 @@ class StateSerializer(serializers.Serializer):
     pending = PendingSerializer(read_only=True)
     legal_actions = serializers.ListField(child=serializers.DictField(), read_only=True)
     view = serializers.DictField(read_only=True, help_text="What your seat may see.")
+    deadline = DeadlineSerializer(
+        allow_null=True, read_only=True,
+        help_text="The turn deadline of the people the match waits for, in an Event that "
+                  "sets one; null otherwise.")
 
 
 class EventSerializer(serializers.Serializer):

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.fingerprint import fingerprint
 from engine import registry
+from league.events import turn_deadline
 from league.services import RegistrationError, register_player
 from matches import services
 from matches.forms import ActionForm, CreateMatchForm, RegisterForm
@@ -348,6 +349,7 @@ def _state_context(match: Match, user: Any, error: str | None = None) -> dict[st
         "events": list(reversed(events)),
         "earlier": earlier,
         "error": error,
+        "deadline": turn_deadline(match, state["pending"]),
         "can_join": waiting and any(seat.is_open_to(user) for seat in seats),
         "invited": waiting and any(seat.invited_id == user.pk for seat in seats),
         "view_templates": _game_templates(match.game, "_view.html", "matches/_view_generic.html"),

@@ -92,6 +92,23 @@
     reopen = {};
   }
 
+  /* A <time data-local> is written in UTC by the server; it is shown in the reader's own
+     time zone instead, its time alone when it falls today. */
+  function localTimes(root) {
+    root.querySelectorAll("time[data-local]").forEach(function (time) {
+      var at = new Date(time.getAttribute("datetime"));
+      if (isNaN(at.getTime())) {
+        return;
+      }
+      var clock = {hour: "2-digit", minute: "2-digit"};
+      var today = at.toDateString() === new Date().toDateString();
+      time.textContent = today ? at.toLocaleTimeString([], clock)
+        : at.toLocaleString([], Object.assign({weekday: "short", day: "numeric",
+                                               month: "short"}, clock));
+    });
+  }
+
+  htmx.onLoad(localTimes);
   document.addEventListener("htmx:beforeSwap", noteOpen);
   document.addEventListener("htmx:afterSettle", openAgain);
   document.addEventListener("input", markEdits);

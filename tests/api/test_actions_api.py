@@ -60,10 +60,12 @@ def test_who_may_act_for_seat_0(as_role: Callable[[str], APIClient], player_api:
 
 # -- state -------------------------------------------------------------------------------
 
-def test_the_state_has_seq_status_seat_pending_legal_actions_and_view(
+def test_the_state_has_seq_status_seat_pending_legal_actions_view_and_deadline(
         player_api: APIClient, toy_match: Match) -> None:
     data = player_api.get(state_url(toy_match.pk)).json()
-    assert set(data) == {"seq", "status", "seat", "pending", "legal_actions", "view"}
+    assert set(data) == {"seq", "status", "seat", "pending", "legal_actions", "view",
+                         "deadline"}
+    assert data["deadline"] is None  # no Event's turn deadline runs for a casual match
     assert (data["seq"], data["status"], data["seat"]) == (2, "active", 0)
     assert data["pending"] == {"kind": "decision", "seats": [0, 1], "result": None}
     assert [a["card"] for a in data["legal_actions"]] == data["view"]["hand"]
