@@ -2,12 +2,15 @@
 
 Progress lives in Django's cache under the job's id, so the polled progress partial can
 read it from any process that shares the cache (the in-process LocMem cache when Celery
-runs eagerly; a shared cache such as Redis when a real worker runs the task).
+runs eagerly; a shared cache such as Redis when a real worker runs the task). A job not
+heard of for `LOST_AFTER` (its task lost on the way, its worker gone) reads "lost", and
+the next request queues a new one instead of following it.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from typing import Any
 
@@ -26,13 +29,22 @@ def _key(job: str) -> str:
     return f"league:rescore:{job}"
 
 
+LOST_AFTER = 10 * 60  # a queued or running job not heard of for this long is lost
+
+
 def progress(job: str) -> dict[str, Any] | None:
-    """What the job has done so far: percent, state (queued/running/done/failed), counts."""
-    return cache.get(_key(job))
+    """What the job has done so far: percent, state (queued/running/done/failed/lost),
+    counts."""
+    note = cache.get(_key(job))
+    if note is not None and note["state"] in {"queued", "running"} \
+            and time.time() - note.get("at", time.time()) > LOST_AFTER:
+        return {**note, "state": "lost"}
+    return note
 
 
 def _note(job: str, percent: int, state: str, **extra: Any) -> None:
-    cache.set(_key(job), {"percent": percent, "state": state, **extra}, TIMEOUT)
+    cache.set(_key(job), {"percent": percent, "state": state, "at": time.time(), **extra},
+              TIMEOUT)
 
 
 CURRENT = "league:rescore:current"  # the job queued or running, if any
@@ -76,7 +88,11 @@ def _queue(job: str) -> str:
 
 @shared_task(acks_late=True)
 def rescore(job: str) -> dict[str, int]:
-    """Rebuild all projections from the streams, noting progress as it goes."""
+    """Rebuild all projections from the streams, noting progress as it goes; nothing when
+    the job was given up as lost and a later one queued in its place."""
+    if cache.get(CURRENT) not in (None, job):
+        _note(job, 100, "failed", error="a later re-run took its place")
+        return {}
     _note(job, 1, "running")
 
     def step(done: int, total: int) -> None:

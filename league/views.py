@@ -912,8 +912,8 @@ def _outcome(match: Match, finish: history.Finish | None) -> str:
 def _rescore_context(job: str) -> dict[str, Any]:
     found = dashboard_tasks.progress(job)
     state = found or {"percent": 0, "state": "unknown"}
-    return {"job": job, "progress": state,
-            "done": state["state"] in {"done", "failed", "unknown"}}
+    return {"job": job, "progress": state, "lost_minutes": dashboard_tasks.LOST_AFTER // 60,
+            "done": state["state"] in {"done", "failed", "lost", "unknown"}}
 
 
 _CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")

@@ -513,6 +513,46 @@ def test_a_rerun_that_cannot_be_queued_reads_failed_and_the_next_click_queues_an
         cache.delete(dashboard_tasks.CURRENT)
 
 
+def test_a_rerun_lost_on_the_way_is_given_up_and_the_next_click_queues_anew(
+        sam_client: Client, season: Season, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its task lost (the broker dropped it, its worker died), a queued or running job was
+    followed by every click for the hour its progress note lived: scores could not be
+    re-run. Unheard of for LOST_AFTER it reads lost, the next click queues a new one, and
+    the lost task, should it run after all, leaves the rebuild to its successor."""
+    import time
+
+    from django.core.cache import cache
+
+    from league import dashboard_tasks, projections
+
+    queued: list[str] = []
+    monkeypatch.setattr(dashboard_tasks, "enqueue", lambda task, job: queued.append(job))
+    rebuilt: list[int] = []
+    monkeypatch.setattr(projections, "rebuild_all",
+                        lambda progress=None: rebuilt.append(1) or {"events": 0})
+    cache.delete(dashboard_tasks.CURRENT)
+    try:
+        for state in ("queued", "running"):
+            lost = dashboard_tasks.start_rescore()
+            dashboard_tasks._note(lost, 40, state)
+            assert dashboard_tasks.start_rescore() == lost  # heard of lately: followed
+            silent = time.time() - dashboard_tasks.LOST_AFTER - 1
+            cache.set(dashboard_tasks._key(lost), {"percent": 40, "state": state, "at": silent})
+            page = sam_client.get(reverse("league:rescore_progress", args=[lost]),
+                                  **HTMX).content.decode()
+            assert "Lost: no worker has run it or said how far it got for 10 minutes" in page
+            assert "every 1s" not in page
+            after = dashboard_tasks.start_rescore()
+            assert after != lost and queued[-1] == after
+            dashboard_tasks.rescore(lost)  # the lost task runs after all
+            assert rebuilt == [] and dashboard_tasks.progress(lost)["state"] == "failed"
+            dashboard_tasks.rescore(after)
+            assert rebuilt == [1] and dashboard_tasks.progress(after)["state"] == "done"
+            rebuilt.clear()
+    finally:
+        cache.delete(dashboard_tasks.CURRENT)
+
+
 # -- held rounds -------------------------------------------------------------------------
 
 @pytest.fixture
