@@ -167,6 +167,8 @@ LIST_FILTERS = [
                                  "took the seat over)."),
     OpenApiParameter("invited", OpenApiTypes.STR,
                      description="Only matches holding a seat for this user's answer."),
+    OpenApiParameter("awaiting", OpenApiTypes.STR,
+                     description="Only live matches waiting for a decision of this user's."),
     OpenApiParameter("status", OpenApiTypes.STR, enum=Match.Status.values,
                      description="Only matches with this status."),
 ]
@@ -203,6 +205,9 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
                                      | Q(seats__stood_in_for__username__iexact=name)).distinct()
         if params.get("invited"):
             matches = matches.filter(seats__invited__username__iexact=params["invited"]).distinct()
+        if params.get("awaiting"):
+            matches = matches.filter(seats__user__username__iexact=params["awaiting"],
+                                     seats__awaited=True).distinct()
         return matches
 
     @extend_schema(summary="List matches", parameters=LIST_FILTERS)

@@ -84,6 +84,9 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
         related_name="seats_stood_in_for",
     )
+    # Whether the live match waits for this seat's decision now (a projection of the
+    # stream, written with each append; public, as every seat's view shows whose turn it is).
+    awaited = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["match", "index"]

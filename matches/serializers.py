@@ -105,8 +105,10 @@ class SeatSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Seat
-        fields = ["index", "player", "bot", "invited", "stood_in_for", "label"]
+        fields = ["index", "player", "bot", "invited", "stood_in_for", "label", "awaited"]
         read_only_fields = fields
+        extra_kwargs = {"awaited": {"help_text": "Whether the live match waits for this "
+                                                 "seat's decision now."}}
 
     def get_player(self, seat: Seat) -> str | None:
         return seat.user.get_username() if seat.user_id is not None else None

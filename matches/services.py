@@ -24,6 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Case, Value, When
 
 from config.queue import after_commit, enqueue
 from config.refusal import Refusal
@@ -369,6 +370,7 @@ def join_match(*, match: Match, user: Any) -> Seat:
         seat.save(update_fields=["user", "invited"])
         if not any(s.is_open for s in seats):
             _start(locked)
+            seat.refresh_from_db(fields=["awaited"])
         _copy_progress(locked, match)
     return seat
 
@@ -514,10 +516,17 @@ def _settle(match: Match, rules: BaseRules[Any], state: Any) -> Pending:
     if pending.is_over and pending.result is not None:
         _finish(match, pending.result.to_json())
     match.save(update_fields=["seq", "status", "result", "rules_version", "updated_at"])
+    _await(match, pending.seats if pending.kind is PendingKind.DECISION else [])
     _remember(match, match.seq, state)
     match_id, seq = match.pk, match.seq
     after_commit(lambda: match_advanced.send(sender=Match, match_id=match_id, seq=seq))
     return pending
+
+
+def _await(match: Match, seats: Iterable[int]) -> None:
+    """Mark the seats the match waits for now (`Seat.awaited`), and only those."""
+    match.seats.update(awaited=Case(When(index__in=list(seats), then=Value(True)),
+                                    default=Value(False)))
 
 
 def _finish(match: Match, result: JSON) -> None:
@@ -554,6 +563,7 @@ def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit",
             "summary": f"Seat {seat} forfeited ({reason}).", "forfeit": seat,
         })
         locked.save(update_fields=["status", "result", "updated_at"])
+        _await(locked, [])
         _copy_progress(locked, match)
     return match
 
@@ -621,6 +631,7 @@ def hand_seat_to_bot(*, match: Match, seat: int, bot: str,
                           locked.seq)
         elif not locked.seats.filter(user__isnull=True, bot="").exists():
             _start(locked)
+            row.refresh_from_db(fields=["awaited"])
         _copy_progress(locked, match)
     return row
 

@@ -285,6 +285,8 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
     joinable = (waiting.exclude(pk__in=invitations.values("pk"))
                 .filter(seats__user__isnull=True, seats__bot="", seats__invited__isnull=True)
                 .distinct())
+    your_move = set(Match.objects.filter(status=Match.Status.ACTIVE, seats__user=user,
+                                         seats__awaited=True).values_list("pk", flat=True))
     quick = [{"game": game, "title": _title(game), "bot": _quick_bot(game)}
              for game in _quick_games()]
     context = {
@@ -292,7 +294,10 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
         "game_options": _game_options(),
         "quick_games": quick,
         "quick_bots": " or ".join(sorted({entry["bot"] for entry in quick})),
-        "current": [m for m in mine if m.status != FINISHED],
+        # The matches waiting for the player's move first, then the rest, newest first.
+        "current": sorted((m for m in mine if m.status != FINISHED),
+                          key=lambda m: m.pk not in your_move),
+        "your_move": your_move,
         "finished": [m for m in mine if m.status == FINISHED][:20],
         "invitations": invitations[:20],
         "joinable": joinable[:20],

@@ -91,7 +91,8 @@ def test_a_player_named_by_another_is_invited_and_the_match_waits_for_them(
     data = player_api.post(MATCHES, body, format="json").json()
     assert (data["status"], data["seq"]) == ("open", 0)
     assert data["seats"][1] == {"index": 1, "player": None, "bot": "", "invited": "bruno",
-                                "stood_in_for": None, "label": "invited: bruno"}
+                                "stood_in_for": None, "label": "invited: bruno",
+                                "awaited": False}
     url = f"{MATCHES}{data['id']}/"
     assert [m["id"] for m in outsider_api.get(MATCHES, {"invited": "Bruno"}).json()["results"]] \
         == [data["id"]]
@@ -99,7 +100,7 @@ def test_a_player_named_by_another_is_invited_and_the_match_waits_for_them(
     assert (refused.status_code, refused.json()["code"]) == (409, "no_open_seat")
     joined = player2_api.post(f"{url}join/").json()
     assert joined == {"index": 1, "player": "bruno", "bot": "", "invited": None,
-                      "stood_in_for": None, "label": "bruno"}
+                      "stood_in_for": None, "label": "bruno", "awaited": True}
     assert (player2_api.get(url).json()["status"], player2_api.get(url).json()["seq"]) \
         == ("active", 2)
 
@@ -122,7 +123,7 @@ def test_an_open_seat_leaves_the_match_open(player_api: APIClient) -> None:
     data = player_api.post(MATCHES, body, format="json").json()
     assert (data["status"], data["seq"]) == ("open", 0)
     assert data["seats"][1] == {"index": 1, "player": None, "bot": "", "invited": None,
-                                "stood_in_for": None, "label": "open"}
+                                "stood_in_for": None, "label": "open", "awaited": False}
 
 
 @pytest.mark.parametrize(
@@ -246,8 +247,9 @@ def test_joining_takes_the_open_seat_and_starts_the_match(
     match = open_match(player)
     response = player2_api.post(f"{MATCHES}{match.pk}/join/")
     assert response.status_code == 200
+    # The match started: both seats decide first, bruno's among them.
     assert response.json() == {"index": 1, "player": "bruno", "bot": "", "invited": None,
-                               "stood_in_for": None, "label": "bruno"}
+                               "stood_in_for": None, "label": "bruno", "awaited": True}
     detail = player2_api.get(f"{MATCHES}{match.pk}/").json()
     assert (detail["status"], detail["seq"]) == ("active", 2)
 

@@ -1179,7 +1179,7 @@ def test_the_checker_catches_what_it_is_for(api: Conformance) -> None:
             return "application/json"
 
     seat = {"index": 0, "player": None, "bot": "random", "invited": None,
-            "stood_in_for": None, "label": "random"}
+            "stood_in_for": None, "label": "random", "awaited": False}
     api.check("post", "/api/matches/1/join/", Fake(200, seat), None)
     assert not api.mismatches
     api.check("post", "/api/matches/1/join/", Fake(200, {**seat, "index": "0"}), None)
