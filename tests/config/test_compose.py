@@ -3,9 +3,11 @@ anything that reads it starts, and web and worker say when they are healthy."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,9 +44,51 @@ def test_web_and_worker_have_healthchecks() -> None:
 def test_every_setting_the_app_reads_reaches_its_containers() -> None:
     """Compose passes its own list to the containers: DJANGO_SSL_REDIRECT and
     DJANGO_HSTS_SECONDS (the README's HTTPS step) and the tunables were left out."""
-    import re
-
     read = set(re.findall(r'env_(?:str|int|bool|list)\("([A-Z_]+)"',
                           (ROOT / "config" / "settings.py").read_text()))
     passed = set(services()["web"]["environment"])
     assert read and read <= passed, sorted(read - passed)
+
+
+def _dockerignore_regex(pattern: str) -> re.Pattern[str]:
+    """A .dockerignore pattern as Docker matches it: from the context's root, `*` and `?`
+    within one path part, `**` across any number of them; a folder keeps out what it holds."""
+    out = ""
+    for token in re.split(r"(\*\*/?|\*|\?)", pattern.strip("/")):
+        if token.startswith("**"):
+            out += "(?:.*/)?" if token.endswith("/") else ".*"
+        elif token == "*":
+            out += "[^/]*"
+        elif token == "?":
+            out += "[^/]"
+        else:
+            out += re.escape(token)
+    return re.compile(out + "(?:/.*)?")
+
+
+def _kept_out(path: str) -> bool:
+    """Whether .dockerignore keeps `path` (relative to the build context) out of the image;
+    the last pattern that matches decides (`!` lets a path back in)."""
+    kept_out = False
+    for line in (ROOT / ".dockerignore").read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#") \
+                and _dockerignore_regex(line.lstrip("!")).fullmatch(path):
+            kept_out = not line.startswith("!")
+    return kept_out
+
+
+@pytest.mark.parametrize("path", [
+    ".env", ".env.production", "db.sqlite3", "demo.sqlite3", ".venv/bin/python", ".git/config",
+    "league/__pycache__/views.cpython-311.pyc",
+])
+def test_secrets_and_local_files_stay_out_of_the_image(path: str) -> None:
+    """The Dockerfile copies the whole build context, and compose reads the secret key and
+    the database password from a .env file beside it: the image must not carry them."""
+    assert _kept_out(path), path
+
+
+@pytest.mark.parametrize("path", ["manage.py", "config/settings.py", "engine/registry.py",
+                                  "static/js/league.js", "benchmarks/reports/supershow.json"])
+def test_what_the_site_runs_goes_into_the_image(path: str) -> None:
+    assert not _kept_out(path), path
