@@ -1,6 +1,9 @@
 # One image for web, worker and beat; compose.yaml picks the command.
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+# Debug off unless the environment says otherwise: a container started without
+# DJANGO_SECRET_KEY refuses to start, rather than serve debug pages signed with the
+# development key.
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DJANGO_DEBUG=false
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY config ./config
@@ -9,7 +12,7 @@ COPY matches ./matches
 COPY league ./league
 RUN pip install --no-cache-dir .
 COPY . .
-RUN DJANGO_SECRET_KEY=build-only DJANGO_DEBUG=false python manage.py collectstatic --noinput
+RUN DJANGO_SECRET_KEY=build-only python manage.py collectstatic --noinput
 RUN useradd --system --home /app showdown && chown -R showdown /app
 USER showdown
 EXPOSE 8000

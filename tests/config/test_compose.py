@@ -92,3 +92,12 @@ def test_secrets_and_local_files_stay_out_of_the_image(path: str) -> None:
                                   "static/js/league.js", "benchmarks/reports/supershow.json"])
 def test_what_the_site_runs_goes_into_the_image(path: str) -> None:
     assert not _kept_out(path), path
+
+
+def test_the_image_runs_with_debug_off_unless_told_otherwise() -> None:
+    """`docker run` of the image without compose's environment: debug on would serve
+    tracebacks and sign sessions with the development key, known to all."""
+    lines = (ROOT / "Dockerfile").read_text().splitlines()
+    env = dict(re.findall(r"(\w+)=(\S+)", " ".join(line for line in lines
+                                                   if line.startswith("ENV "))))
+    assert env.get("DJANGO_DEBUG") == "false"
