@@ -42,6 +42,33 @@ def test_logging_out_is_a_post_that_ends_the_session(alice_client: Client) -> No
     assert alice_client.get(reverse("lobby")).status_code == 302
 
 
+AWAY = ["https://evil.example/", "//evil.example/", "/\\evil.example", "\\\\evil.example",
+        "javascript:alert(1)", "http:evil.example", "https:///evil.example"]
+
+
+@pytest.mark.parametrize("away", AWAY)
+def test_a_next_that_leaves_the_site_is_not_followed(client: Client, player: Any,
+                                                     away: str) -> None:
+    """Logging in, logging out, or opening the login page signed in, with `next` naming
+    another site: the answer stays on this one."""
+    logged_in = client.post(reverse("login"), {"username": "alice", "password": PASSWORD,
+                                               "next": away})
+    assert logged_in.status_code == 302 and logged_in["Location"] == reverse("lobby")
+    again = client.get(reverse("login"), {"next": away})
+    assert again.status_code == 302 and again["Location"] == reverse("lobby")
+    logged_out = client.post(reverse("logout"), {"next": away})
+    assert logged_out.status_code == 302 and logged_out["Location"] == reverse("login")
+    page = client.get(reverse("login"), {"next": away}).content.decode()
+    assert "evil.example" not in page and "javascript:" not in page
+
+
+def test_a_next_on_the_site_is_followed(client: Client, player: Any) -> None:
+    league = reverse("league:seasons")
+    logged_in = client.post(reverse("login"), {"username": "alice", "password": PASSWORD,
+                                               "next": league})
+    assert logged_in["Location"] == league
+
+
 def test_a_visitor_signs_up_and_lands_logged_in_in_the_lobby(client: Client) -> None:
     response = client.post(reverse("register"), {
         "username": "newcomer", "display_name": "New Comer",
