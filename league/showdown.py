@@ -142,7 +142,7 @@ def _check_match(number: int, item: Any, size: int) -> None:
 
 
 def describe(value: Any) -> str:
-    """The Event option in words: "Smackdown", or "3 Matches, 2 Superstars a team"."""
+    """The Event option in words: "Full Card", or "3 Matches, 2 Superstars a team"."""
     if isinstance(value, str):
         return preset_titles().get(value, value)
     if isinstance(value, Mapping):

@@ -1,4 +1,4 @@
-"""A bot-vs-bot Smackdown Event, made through the league service, runs to its end on the
+"""A bot-vs-bot Full Card Event, made through the league service, runs to its end on the
 real worker; the league Event finishes with a winner and the Ranking Points projection
 matches the engine's figures (SS-130, SS-134, SS-160)."""
 
@@ -37,17 +37,17 @@ def _figures(match: Match) -> list[tuple[float, float, float, float]]:
             for f in (figures["0"], figures["1"])]
 
 
-def test_a_bot_smackdown_runs_on_the_worker_to_a_winner_and_its_ranking_points() -> None:
+def test_a_bot_full_card_event_runs_on_the_worker_to_a_winner_and_its_ranking_points() -> None:
     """SS-160: one of each Match card; SS-130: the most Ranking Points wins; SS-134: the
     projected points are the engine's."""
     staff = get_user_model().objects.create_user(username="ss-organizer", is_staff=True)
-    event = events.create_showdown_event(by=staff, preset="smackdown", name="Bot Smackdown",
+    event = events.create_showdown_event(by=staff, preset="smackdown", name="Bot Full Card",
                                          sides=[{"bot": "heuristic"}, {"bot": "random"}])
     assert event.status == Event.Status.RUNNING
     match = EventMatch.objects.get(event=event).match
 
     deadline = time.monotonic() + DEADLINE_SECONDS
-    _wait("the Smackdown's end", lambda: Event.objects.get(pk=event.pk).status
+    _wait("the Full Card's end", lambda: Event.objects.get(pk=event.pk).status
           == Event.Status.FINISHED, deadline)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED

@@ -174,7 +174,7 @@ def test_a_lobby_event_match_is_projected_without_a_league_event(player: Any,
         seats=[{"player": player.username}, {"player": player2.username}], created_by=None)
     assert projections.refresh_ranking_points(match) > 0
     assert set(RankingTotal.objects.values_list("event_id", "entrant")) == {(None, "")}
-    assert RankingPoints.objects.filter(team=0).count() == 4  # Smackdown: each card once
+    assert RankingPoints.objects.filter(team=0).count() == 4  # Full Card: each card once
 
 
 SMALL_ENGINE = {"matches": [{"match": "head_to_head", "stipulation": "standard_1"}] * 2,

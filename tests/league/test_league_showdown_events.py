@@ -60,7 +60,7 @@ def finish(match: Match, placements: list[int], figures: dict[str, Any]) -> None
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_ss160_ss161_ss162_each_preset_makes_an_event_in_one_call(organizer: Any,
                                                                   preset: str) -> None:
-    """SS-160/SS-161/SS-162: Smackdown, Tag Team Series and Ultimate Endurance are one call
+    """SS-160/SS-161/SS-162: Full Card, Tag Team Series and Ultimate Endurance are one call
     (one click on the dashboard) each: the preset's key is the engine's `event` option."""
     event = events.create_showdown_event(by=organizer, preset=preset)
     assert (event.game, event.format, event.status) == (GAME, "showdown_series", "draft")

@@ -2,11 +2,11 @@
 (rules checklist SS-xxx).
 
 Without the `event` option a match is the Core Rules: two seats, seat 0 Red, seat 1 Blue,
-one Superstar each. With it (a preset such as "smackdown", or a composed list of Matches)
-the stream holds a whole Event: the coin flip and draft, each Match's card, Stipulation
-and face-down Send In, the Matches under their rules (Tag Team too), and every Bonus
-decision; 2-6 seats, each on team Red or Blue. Match cards, Stipulations and Bonus
-cards are our own, in data/*.yaml (event.py loads them).
+one Superstar each. With it (a preset such as "smackdown", shown as the Full Card, or a
+composed list of Matches) the stream holds a whole Event: the coin flip and draft, each
+Match's card, Stipulation and face-down Send In, the Matches under their rules (Tag Team
+too), and every Bonus decision; 2-6 seats, each on team Red or Blue. Match cards,
+Stipulations and Bonus cards are our own, in data/*.yaml (event.py loads them).
 
 Decisions on the rulebook's open questions (core `ambiguity` items), one line of why each:
 
@@ -122,7 +122,7 @@ Further Advanced Rules decisions:
   (in a Gauntlet the order is the order of entry). The face-down choice is hidden from
   the other team, in views and in the event history, until both have chosen.
 - SS-128/129: Match cards and Stipulations left blank are drawn from the cards not yet
-  drawn in this Event (reshuffled when all have come up), so Smackdown's four drawn
+  drawn in this Event (reshuffled when all have come up), so the Full Card's four drawn
   Matches are one of each card; only cards the rosters can field are drawn.
 - SS-143/146: Inactive teammates start on their own Tag Zone squares nearest the corner;
   "adjacent" for a tag means any of the eight squares around (a hand slap over the

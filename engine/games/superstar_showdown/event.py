@@ -193,7 +193,8 @@ BONUS_CARDS: Mapping[str, BonusCard] = load_bonus_cards()
 
 PRESETS: Mapping[str, Preset] = MappingProxyType({
     # SS-160: one of each Match card (drawn without replacement, so each comes once).
-    "smackdown": Preset("smackdown", "Smackdown",
+    # The key stays "smackdown": stored Event options and recorded streams carry it.
+    "smackdown": Preset("smackdown", "Full Card",
                         "One of each Match card, in a random order, with random Stipulations.",
                         ((None, None),) * len(MATCH_CARDS), 3),
     # SS-161: every Match a Tag Team Match.

@@ -3,7 +3,7 @@
 Hidden (SS-016, SS-018, SS-012/SS-007, SS-133, SS-148): a side's hand and face-down
 spots from the other team, every deck's order (bench decks too) from everyone, and in an
 Event a team's face-down Send In until both have chosen. Teammates (`state.teams`)
-share what they see. Over seeded random playouts, Core Rules and Smackdown Events with
+share what they see. Over seeded random playouts, Core Rules and Full Card Events with
 two and four seats, each sampled state is determinized for every seat and checked:
 
 (a) the seat's view of the determinized state equals its view of the real one;
@@ -132,7 +132,7 @@ def test_core_rules_determinize_resamples_only_what_the_seat_cannot_see(seed: in
 @pytest.mark.parametrize(("n_seats", "seed"), [(2, 0), (2, 1), (4, 2), (4, 3)])
 def test_event_determinize_resamples_only_what_the_team_cannot_see(n_seats: int,
                                                                   seed: int) -> None:
-    """A Smackdown Event: teammates share a view, bench decks and a rival team's
+    """A Full Card Event: teammates share a view, bench decks and a rival team's
     face-down Send In are resampled too (SS-114, SS-133, SS-148)."""
     stats = run({"event": "smackdown"}, n_seats, seed, every=25)
     assert stats["hidden"] > 10 and stats["send_in"] >= 1

@@ -139,7 +139,7 @@ def test_send_in_refusals():
 
 def test_match_cards_and_stipulations_drawn_without_repeats():
     """SS-128/SS-129/SS-160: drawn Match cards come once each before any repeats, so
-    Smackdown's four Matches are one of each card; draws are stored chance events."""
+    the Full Card's four Matches are one of each card; draws are stored chance events."""
     state = draft(settle(event("smackdown"), coin=1), RED, BLUE, draw=False)
     assert RULES.pending(state).kind is PendingKind.CHANCE
     outcome = RULES.sample_chance(state, random.Random(3))
@@ -172,7 +172,7 @@ def test_only_fieldable_match_cards_are_drawn():
 
 
 def test_presets():
-    """SS-160/SS-161/SS-162: Smackdown, Tag Team Series, Ultimate Endurance."""
+    """SS-160/SS-161/SS-162: Full Card, Tag Team Series, Ultimate Endurance."""
     smack = read_event_options("smackdown")
     assert len(smack.matches) == len(MATCH_CARDS) and all(m == (None, None) for m in smack.matches)
     series = read_event_options("tag_team_series")

@@ -37,7 +37,7 @@ def test_the_dashboard_offers_each_preset_as_a_button(sam_client: Client,
                                                       showdown_season: Season) -> None:
     page = sam_client.get(reverse("league:dashboard")).content.decode()
     assert "New Superstar Showdown Event" in page
-    for key, title in [("smackdown", "Smackdown"), ("tag_team_series", "Tag Team Series"),
+    for key, title in [("smackdown", "Full Card"), ("tag_team_series", "Tag Team Series"),
                        ("ultimate_endurance", "Ultimate Endurance")]:
         assert f'name="showdown-preset" value="{key}" class="primary">{title}</button>' in page
     assert "Or compose the Matches" in page and 'name="showdown-match_6"' in page
@@ -54,19 +54,19 @@ def test_an_organizer_with_no_showdown_season_is_told_so_not_given_a_form_that_c
     assert 'name="showdown-preset"' in staff
 
 
-def test_ss160_one_click_on_smackdown_makes_the_event(sam_client: Client,
+def test_ss160_one_click_on_the_full_card_makes_the_event(sam_client: Client,
                                                       showdown_season: Season) -> None:
-    """SS-160: the Smackdown preset in one click; the organizer page comes next."""
+    """SS-160: the Full Card preset in one click; the organizer page comes next."""
     response = sam_client.post(reverse("league:showdown_create"),
                                form(showdown_season, preset="smackdown"))
     event = Event.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("league:event_admin", args=[event.pk])
-    assert (event.name, event.format, event.season) == ("Smackdown", "showdown_series",
+    assert (event.name, event.format, event.season) == ("Full Card", "showdown_series",
                                                         showdown_season)
     assert event.match_options["event"] == "smackdown"
     page = sam_client.get(response["Location"]).content.decode()
-    assert "Smackdown created." in page
+    assert "Full Card created." in page
     assert "Ranking Points" in page and "enter Red and Blue" in page
 
 
