@@ -220,7 +220,7 @@ def test_simultaneous_final_eliminations_leave_no_winner() -> None:
                               1: ["Sit-Out Bomb", "Lariat"]}, out=[2])
     s.players[2].placards = []
     s.players[0].placards = ["rook"]
-    s = plan(s, 0, "Twin Lariat", 1)  # Vesper 8 + 4 >= 10; Ironhide 13 + 3 recoil >= 14
+    s = plan(s, 0, "Twin Lariat", 1)  # Vesper 8 + 4 >= 10; Haskell 13 + 3 recoil >= 14
     s = breathe(s, 1)
     s = settle(breathe(s, 2))
     result = RULES.result(s)
@@ -228,13 +228,13 @@ def test_simultaneous_final_eliminations_leave_no_winner() -> None:
     assert result.placements[0] == result.placements[1] == 1 and result.placements[2] == 3
     assert result.figures[0]["placards"] == 2 and result.figures[0]["bragging_rights"] == 1
     assert result.figures[1]["bragging_rights"] == 0
-    # RR-54: Ironhide fell to its own recoil, so nobody takes its placard: it is lost.
+    # RR-54: Haskell fell to its own recoil, so nobody takes its placard: it is lost.
     assert "ironhide" in s.box and not any("ironhide" in p.placards for p in s.players)
 
 
 def test_two_last_legends_falling_beside_one_reserve_legend_leave_it_to_the_first_clockwise(
 ) -> None:
-    """RR-52 decision, RR-59, RR-71: Ironhide's Twin Lariat drops Vesper and, by recoil,
+    """RR-52 decision, RR-59, RR-71: Haskell's Twin Lariat drops Vesper and, by recoil,
     itself, at the same moment, with Rook the only reserve Legend. Seat 0 comes first
     clockwise from the Titleholder (seat 2, out of Legends), so Vesper's player takes Rook
     and wins; the attacker is left with no Legend, second."""
@@ -244,7 +244,7 @@ def test_two_last_legends_falling_beside_one_reserve_legend_leave_it_to_the_firs
                       out=[2], reserve=["rook"], titleholder=2)
     s = breathe(s, 2)
     s = breathe(s, 0)
-    s = settle(plan(s, 1, "Twin Lariat", 0))  # Vesper 8 + 4 >= 10; Ironhide 13 + 3 >= 14
+    s = settle(plan(s, 1, "Twin Lariat", 0))  # Vesper 8 + 4 >= 10; Haskell 13 + 3 >= 14
     assert s.players[0].out_at == s.players[1].out_at  # fell together
     assert [p.legend for p in s.players] == ["rook", None, None] and s.players[1].out
     result = RULES.result(s)
@@ -353,7 +353,7 @@ def test_a_titleholder_felled_by_its_own_recoil_keeps_the_token() -> None:
     """RR-50 decision: nobody eliminated the Titleholder's Legend, so the token stays."""
     s = Table().build(L3, {0: ["Twin Lariat"]},
                       damage={0: ["Sit-Out Bomb", "Thunder Boot"]}, reserve=["rook"])
-    s = plan(s, 0, "Twin Lariat", 1)  # Ironhide 9 + 3 recoil = 12; Vesper takes 4
+    s = plan(s, 0, "Twin Lariat", 1)  # Haskell 9 + 3 recoil = 12; Vesper takes 4
     s = breathe(s, 1)
     s = settle(breathe(s, 2))
     assert s.players[0].legend == "rook" and "ironhide" in s.box

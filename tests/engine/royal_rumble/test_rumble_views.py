@@ -21,7 +21,7 @@ def test_the_view_is_self_describing_json() -> None:
     assert view["game"] == "royal_rumble" and view["decision"]["seats"] == [0]
     assert view["decision"]["step"] == "choose" and view["decision"]["prompt"]
     me = view["players"][0]
-    assert me["legend"]["name"] == "Ironhide Haskell" and me["health"] == 12
+    assert me["legend"]["name"] == "Cast-Iron Haskell" and me["health"] == 12
     assert [c["name"] for c in me["hand"]] == ["Roundhouse", "Power Surge"]
     assert view["players"][1]["hand"] is None and view["players"][1]["hand_count"] == 0
     assert RULES.view(s, None)["players"][0]["hand"] is None
