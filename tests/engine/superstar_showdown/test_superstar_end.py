@@ -76,7 +76,7 @@ def test_the_three_count_stops_at_a_kick_out() -> None:
 
 
 def test_three_cards_without_a_kick_out_is_defeat() -> None:
-    """SS-047/SS-049/SS-037: the Cena example: One, Two, Three, no Kick Out, defeated."""
+    """SS-047/SS-049/SS-037: the rulebook's Three Count example: no Kick Out, defeated."""
     s = pin_state()
     s = do(s, 0, {"type": "pin"})
     s = do(s, 1, {"type": "three_count"})

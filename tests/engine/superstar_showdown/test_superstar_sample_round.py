@@ -15,8 +15,8 @@ from engine.protocol import Event
 # Liz's cards (Red)
 BACKBREAKER = C("Crescent Backbreaker", "grapple", "Attack 2", "Throw")
 DDT = C("Skyline DDT", "grapple", "Move 1", "Attack 2", "Stun")
-LIZ_SLAM = C("Viper Drop", "slam", "Attack 3")
-LIZ_SPARE = C("Coil Step", "maneuver", "Move 1")
+LIZ_SLAM = C("Lantern Drop", "slam", "Attack 3")
+LIZ_SPARE = C("Cross Step", "maneuver", "Move 1")
 CLOTHESLINE = C("Rope Runner Lariat", "strike", "Move 2", "Momentum Attack")
 # Pete's cards (Blue)
 LEAPFROG = C("Springbok Vault", "maneuver", "Move 3", "Movement Setup", "Reversal")
@@ -105,7 +105,7 @@ def test_the_sample_first_round_step_by_step() -> None:
     s = do(s, 1, {"type": "give_up_deck"})
     assert len(s.sides[0].performance) == 1 + 4 and s.sides[1].hand == []
 
-    # SS-111: two winning cards against one, side by side in the ring: Orton pins.
+    # SS-111: two winning cards against one, side by side in the ring: Liz pins.
     assert (s.sides[0].wins, s.sides[1].wins) == (2, 1)
     assert s.phase is Phase.PIN and RULES.pending(s).seats == (0,)
     s = do(s, 0, {"type": "pin"})
