@@ -223,7 +223,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         return self._detail(event, status.HTTP_201_CREATED)
 
     @extend_schema(summary="Create a Superstar Showdown Event (staff or season organizers)",
-                   description="From a preset (`smackdown`, `tag_team_series`, "
+                   description="From a preset (`full_card`, `tag_team_series`, "
                                "`ultimate_endurance`) or composed Match by Match; a "
                                "`showdown_series` Event of two entrants, Red and Blue, whose "
                                "one match is the whole series. With both `sides` it starts "

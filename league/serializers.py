@@ -274,7 +274,7 @@ class ShowdownEventCreateSerializer(serializers.Serializer):
     season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.all(), default=None,
                                                 allow_null=True)
     preset = serializers.CharField(default=None, allow_null=True, max_length=32,
-                                   help_text="smackdown, tag_team_series or "
+                                   help_text="full_card, tag_team_series or "
                                              "ultimate_endurance; or leave it out and "
                                              "compose `matches`.")
     matches = ComposedMatchesField(

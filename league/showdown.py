@@ -31,6 +31,7 @@ from engine.games.superstar_showdown.event import (
     MIN_MATCHES,
     PRESETS,
     STIPULATIONS,
+    preset_key,
     read_event_options,
 )
 from engine.protocol import IllegalAction
@@ -77,7 +78,7 @@ def event_option(*, preset: str | None = None, matches: Any = None,
             raise IllegalAction("preset_or_compose",
                                 "Choose a preset or compose the Matches, not both.")
         check_event(preset)
-        return preset
+        return preset_key(preset) or preset  # a preset's earlier key gives today's
     composed = {"matches": matches,
                 "superstars_per_team": DEFAULT_PER_TEAM if superstars_per_team is None
                 else superstars_per_team}
@@ -88,7 +89,7 @@ def event_option(*, preset: str | None = None, matches: Any = None,
 def check_event(value: Any) -> None:
     """Refuse an `event` option the league or the engine would not run, naming why."""
     if isinstance(value, str):
-        if value not in PRESETS:
+        if preset_key(value) is None:
             raise IllegalAction("unknown_preset", f"No Event preset {value!r}: one of "
                                                   f"{', '.join(PRESETS)}.")
     elif isinstance(value, Mapping):

@@ -829,7 +829,7 @@ def exercise_league(api: Conformance, c: dict[str, APIClient]) -> None:
     # -- Superstar Showdown Events: a preset between two bots (played out), a composed
     #    one between a team and a bot (running), one without sides (a draft).
     show = api.post(staff, "/api/events/showdown/", {
-        "preset": "smackdown", "sides": [{"bot": "random"}, {"bot": "random"}],
+        "preset": "full_card", "sides": [{"bot": "random"}, {"bot": "random"}],
         "match_options": {"round_limit": 6}}, expect=201).json()
     url = f"/api/events/{show['id']}/"
     for tail in ("", "bracket/", "standings/", "records/", "ranking-points/"):
@@ -841,15 +841,15 @@ def exercise_league(api: Conformance, c: dict[str, APIClient]) -> None:
         expect=201).json()
     api.get(alice, f"/api/events/{composed['id']}/ranking-points/")
     api.get(alice, f"/api/events/{composed['id']}/bracket/")
-    api.post(staff, "/api/events/showdown/", {"preset": "smackdown"}, expect=201)
+    api.post(staff, "/api/events/showdown/", {"preset": "full_card"}, expect=201)
     api.post(staff, "/api/events/showdown/", {"preset": "nope"}, expect=400)
-    api.post(staff, "/api/events/showdown/", {"preset": "smackdown", "matches": [{}]},
+    api.post(staff, "/api/events/showdown/", {"preset": "full_card", "matches": [{}]},
              expect=400)
-    api.post(staff, "/api/events/showdown/", {"preset": "smackdown", "sides": [None]},
+    api.post(staff, "/api/events/showdown/", {"preset": "full_card", "sides": [None]},
              expect=400)
-    api.post(staff, "/api/events/showdown/", {"preset": "smackdown", "season": 999999},
+    api.post(staff, "/api/events/showdown/", {"preset": "full_card", "season": 999999},
              expect={400, 404})
-    api.post(olga, "/api/events/showdown/", {"preset": "smackdown"}, expect=403)
+    api.post(olga, "/api/events/showdown/", {"preset": "full_card"}, expect=403)
 
     # -- lists and their filters
     api.get(olga, "/api/events/")
@@ -1058,7 +1058,7 @@ def exercise_documented_nulls(api: Conformance, c: dict[str, APIClient]) -> None
                  expect=200)
     api.post(staff, f"{url}release/", {"expected_seq": None}, expect=409)
     api.post(staff, "/api/events/showdown/", {
-        "preset": "smackdown", "season": None, "sides": None, "matches": None,
+        "preset": "full_card", "season": None, "sides": None, "matches": None,
         "superstars_per_team": None, "turn_deadline_minutes": None}, expect=201)
     api.post(staff, "/api/simulations/", {"game": "royal_rumble", "bots": ["random"] * 2,
                                           "matches": 1, "chunk": None, "seed": None},

@@ -97,7 +97,7 @@ def test_a_composed_match_of_the_wrong_type_is_refused_with_its_code(
 
 
 def test_a_null_side_is_refused(organizer_api: APIClient) -> None:
-    answer = organizer_api.post("/api/events/showdown/", {"preset": "smackdown",
+    answer = organizer_api.post("/api/events/showdown/", {"preset": "full_card",
                                                           "sides": [None]}, format="json")
     assert (answer.status_code, answer.json()["code"]) == (400, "invalid")
     assert not Event.objects.exists()

@@ -56,6 +56,7 @@ TABLES: list[tuple[str, int, JSON]] = [
     ("supershow", 6, {"match_type": "birdcage"}),
     ("superstar_showdown", 2, {}),
     ("superstar_showdown", 4, {"event": "tag_team_series"}),
+    # Recorded under the Full Card's earlier key, which stored streams carry and still replay.
     ("superstar_showdown", 2, {"event": "smackdown"}),
     # The clocks: matches that end at their round or turn limit.
     ("superstar_showdown", 2, {"round_limit": 4}),

@@ -41,7 +41,7 @@ def test_a_bot_full_card_event_runs_on_the_worker_to_a_winner_and_its_ranking_po
     """SS-160: one of each Match card; SS-130: the most Ranking Points wins; SS-134: the
     projected points are the engine's."""
     staff = get_user_model().objects.create_user(username="ss-organizer", is_staff=True)
-    event = events.create_showdown_event(by=staff, preset="smackdown", name="Bot Full Card",
+    event = events.create_showdown_event(by=staff, preset="full_card", name="Bot Full Card",
                                          sides=[{"bot": "heuristic"}, {"bot": "random"}])
     assert event.status == Event.Status.RUNNING
     match = EventMatch.objects.get(event=event).match

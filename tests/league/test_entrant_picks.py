@@ -211,7 +211,7 @@ def test_a_superstar_showdown_entrant_brings_its_superstar_but_not_to_a_showdown
     link = EventMatch.objects.get(event=event)
     stars = Match.objects.get(pk=link.match_id).options["superstars"]
     assert stars[link.seats_of(alice.key)[0]] == "blaze"
-    series = events.create_showdown_event(by=organizer, preset="smackdown")
+    series = events.create_showdown_event(by=organizer, preset="full_card")
     red = events.add_entrant(event=series, by=organizer, player=player.username)
     assert refused(lambda: events.pick(event=series, by=player, key=red.key, picks={
         "superstars": "blaze"})).code == "no_picks"

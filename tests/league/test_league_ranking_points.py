@@ -170,7 +170,7 @@ def test_a_one_on_one_match_has_no_ranking_points(player: Any, player2: Any) -> 
 def test_a_lobby_event_match_is_projected_without_a_league_event(player: Any,
                                                                  player2: Any) -> None:
     match = match_services.create_match(
-        game="superstar_showdown", options={"event": "smackdown"},
+        game="superstar_showdown", options={"event": "full_card"},
         seats=[{"player": player.username}, {"player": player2.username}], created_by=None)
     assert projections.refresh_ranking_points(match) > 0
     assert set(RankingTotal.objects.values_list("event_id", "entrant")) == {(None, "")}

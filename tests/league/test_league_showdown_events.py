@@ -69,6 +69,13 @@ def test_ss160_ss161_ss162_each_preset_makes_an_event_in_one_call(organizer: Any
     assert list(event.records.values_list("kind", flat=True)) == []
 
 
+def test_the_full_cards_earlier_key_makes_a_full_card_event(organizer: Any) -> None:
+    """A client that still sends "smackdown", the Full Card's earlier key, gets the Full
+    Card, stored under today's key."""
+    event = events.create_showdown_event(by=organizer, preset="smackdown")
+    assert event.match_options["event"] == "full_card" and event.name == "Full Card"
+
+
 def test_ss127_ss128_ss129_a_composed_event_becomes_the_engine_option(organizer: Any) -> None:
     """SS-127: a series of two Matches or more; SS-128/SS-129: each Match card and
     Stipulation chosen in advance, or left blank to be drawn at random."""
@@ -100,14 +107,14 @@ REFUSALS = [
     ({"matches": [{"match": None, "stipulation": None, "crowd": "loud"}] * 2}, "bad_event"),
     ({"matches": [["tag_team", "hardcore"]] * 2}, "bad_event"),
     ({"preset": "wrestlemania"}, "unknown_preset"),
-    ({"preset": "smackdown", "matches": SMALL["matches"]}, "preset_or_compose"),
-    ({"preset": "smackdown", "sides": [{"bot": "random"}]}, "two_sides"),
-    ({"preset": "smackdown", "sides": [{"bot": "random"}, {"team": "Nobody"}]},
+    ({"preset": "full_card", "matches": SMALL["matches"]}, "preset_or_compose"),
+    ({"preset": "full_card", "sides": [{"bot": "random"}]}, "two_sides"),
+    ({"preset": "full_card", "sides": [{"bot": "random"}, {"team": "Nobody"}]},
      "unknown_team"),
-    ({"preset": "smackdown", "sides": [{"bot": "random"}, {"bot": "grandmaster"}]},
+    ({"preset": "full_card", "sides": [{"bot": "random"}, {"bot": "grandmaster"}]},
      "unknown_bot"),
-    ({"preset": "smackdown", "match_options": {"round_limit": 0}}, "bad_option"),
-    ({"preset": "smackdown", "match_options": {"confetti": True}}, "unknown_option"),
+    ({"preset": "full_card", "match_options": {"round_limit": 0}}, "bad_option"),
+    ({"preset": "full_card", "match_options": {"confetti": True}}, "unknown_option"),
 ]
 
 
@@ -133,7 +140,7 @@ def test_the_generic_event_form_checks_the_event_option_too(organizer: Any) -> N
 
 def test_an_outsider_cannot_create_one(outsider: Any) -> None:
     with pytest.raises(events.LeagueError) as refused:
-        events.create_showdown_event(by=outsider, preset="smackdown")
+        events.create_showdown_event(by=outsider, preset="full_card")
     assert (refused.value.code, refused.value.status) == ("not_organizer", 403)
 
 

@@ -380,7 +380,7 @@ def test_the_event_result_names_the_winning_team_and_its_ranking_points() -> Non
 
 @pytest.mark.parametrize(("seed", "options", "seats"), [
     (1, {"event": "tag_team_series"}, 4),
-    (2, {"event": "smackdown"}, 2),
+    (2, {"event": "full_card"}, 2),
 ])
 def test_every_event_decision_offers_exactly_the_legal_actions(
         seed: int, options: dict[str, Any], seats: int) -> None:

@@ -2,7 +2,7 @@
 (rules checklist SS-xxx).
 
 Without the `event` option a match is the Core Rules: two seats, seat 0 Red, seat 1 Blue,
-one Superstar each. With it (a preset such as "smackdown", shown as the Full Card, or a
+one Superstar each. With it (a preset such as "full_card", the Full Card, or a
 composed list of Matches) the stream holds a whole Event: the coin flip and draft, each
 Match's card, Stipulation and face-down Send In, the Matches under their rules (Tag Team
 too), and every Bonus decision; 2-6 seats, each on team Red or Blue. Match cards,

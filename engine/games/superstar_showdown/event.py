@@ -193,8 +193,7 @@ BONUS_CARDS: Mapping[str, BonusCard] = load_bonus_cards()
 
 PRESETS: Mapping[str, Preset] = MappingProxyType({
     # SS-160: one of each Match card (drawn without replacement, so each comes once).
-    # The key stays "smackdown": stored Event options and recorded streams carry it.
-    "smackdown": Preset("smackdown", "Full Card",
+    "full_card": Preset("full_card", "Full Card",
                         "One of each Match card, in a random order, with random Stipulations.",
                         ((None, None),) * len(MATCH_CARDS), 3),
     # SS-161: every Match a Tag Team Match.
@@ -206,6 +205,16 @@ PRESETS: Mapping[str, Preset] = MappingProxyType({
                                  "Four random Matches, every one an Endurance Match.",
                                  ((None, "endurance"),) * 4, 3),
 })
+
+
+# A preset's earlier key, still read: stored Event options and recorded streams carry it.
+PRESET_ALIASES: Mapping[str, str] = MappingProxyType({"smackdown": "full_card"})
+
+
+def preset_key(value: str) -> str | None:
+    """The preset a key names (its own key, or the one an earlier key stands for)."""
+    key = PRESET_ALIASES.get(value, value)
+    return key if key in PRESETS else None
 
 
 @dataclass(frozen=True)
@@ -224,9 +233,10 @@ def _bad(message: str) -> IllegalAction:
 def read_event_options(value: Any, per_team: Any = None) -> Plan:
     """The `event` option: a preset key, or {"matches": [...], "superstars_per_team": n}."""
     if isinstance(value, str):
-        if value not in PRESETS:
+        key = preset_key(value)
+        if key is None:
             raise _bad(f"Unknown Event preset {value!r}: one of {sorted(PRESETS)}.")
-        preset = PRESETS[value]
+        preset = PRESETS[key]
         size = preset.superstars_per_team if per_team is None else per_team
         return _checked(Plan(value, preset.matches, size))
     if not isinstance(value, Mapping):

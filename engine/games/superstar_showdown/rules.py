@@ -100,7 +100,7 @@ SPEC = GameSpec(
         ),
         "event": Option(
             None,
-            help="Play an Event (Advanced Rules): a preset ('smackdown', 'tag_team_series', "
+            help="Play an Event (Advanced Rules): a preset ('full_card', 'tag_team_series', "
                  "'ultimate_endurance') or {'matches': [{'match': key|null, 'stipulation': "
                  "key|null}, ...], 'superstars_per_team': 1-3}. Null: one Core Rules match.",
         ),

@@ -134,7 +134,7 @@ def test_event_determinize_resamples_only_what_the_team_cannot_see(n_seats: int,
                                                                   seed: int) -> None:
     """A Full Card Event: teammates share a view, bench decks and a rival team's
     face-down Send In are resampled too (SS-114, SS-133, SS-148)."""
-    stats = run({"event": "smackdown"}, n_seats, seed, every=25)
+    stats = run({"event": "full_card"}, n_seats, seed, every=25)
     assert stats["hidden"] > 10 and stats["send_in"] >= 1
 
 

@@ -21,7 +21,7 @@ def choose(state, seat):
 
 def test_bot_drafts_the_strongest_superstar_left():
     """SS-117: the bot's pick is legal and the strongest deck by its own measure."""
-    state = settle(event("smackdown"), coin=0)
+    state = settle(event("full_card"), coin=0)
     pick = choose(state, 0)
     assert pick == {"type": "draft", "superstar": max(ROSTER, key=strength)}
     state = act(state, 0, pick)

@@ -58,7 +58,7 @@ def to_bonus(state: State, red_stack: int, blue_stack: int, winner: int | None =
 
 def test_coin_flip_is_a_stored_chance_event_and_decides_the_first_pick():
     """SS-116: a coin flip (chance) decides which team picks first."""
-    state = event("smackdown")
+    state = event("full_card")
     assert state.phase is Phase.DRAFT
     assert RULES.pending(state).kind is PendingKind.CHANCE
     assert set(RULES.sample_chance(state, random.Random(1))) == {"coin"}
@@ -86,7 +86,7 @@ def test_draft_order_one_then_two_then_alternate(per_team, order):
 
 def test_draft_picks_and_refusals():
     """SS-117/SS-118: picks follow the order; a taken Superstar is refused, nothing changes."""
-    state = settle(event("smackdown"), coin=0)
+    state = settle(event("full_card"), coin=0)
     state = act(state, 0, {"type": "draft", "superstar": "oakhart"})
     assert RULES.pending(state).seats == (1,)
     assert refused(state, 1, {"type": "draft", "superstar": "oakhart"}) == "superstar_taken"
@@ -140,11 +140,11 @@ def test_send_in_refusals():
 def test_match_cards_and_stipulations_drawn_without_repeats():
     """SS-128/SS-129/SS-160: drawn Match cards come once each before any repeats, so
     the Full Card's four Matches are one of each card; draws are stored chance events."""
-    state = draft(settle(event("smackdown"), coin=1), RED, BLUE, draw=False)
+    state = draft(settle(event("full_card"), coin=1), RED, BLUE, draw=False)
     assert RULES.pending(state).kind is PendingKind.CHANCE
     outcome = RULES.sample_chance(state, random.Random(3))
     assert set(outcome) == {"match_card"}
-    info = EventInfo(plan=read_event_options("smackdown"))
+    info = EventInfo(plan=read_event_options("full_card"))
     seen = []
     for _ in range(4):
         card = sorted(info.drawable_cards())[0]
@@ -173,13 +173,21 @@ def test_only_fieldable_match_cards_are_drawn():
 
 def test_presets():
     """SS-160/SS-161/SS-162: Full Card, Tag Team Series, Ultimate Endurance."""
-    smack = read_event_options("smackdown")
+    smack = read_event_options("full_card")
     assert len(smack.matches) == len(MATCH_CARDS) and all(m == (None, None) for m in smack.matches)
     series = read_event_options("tag_team_series")
     assert all(MATCH_CARDS[m].kind == "tag" for m, _ in series.matches)
     endurance = read_event_options("ultimate_endurance")
     assert len(endurance.matches) == 4 and {s for _, s in endurance.matches} == {"endurance"}
-    assert set(PRESETS) == {"smackdown", "tag_team_series", "ultimate_endurance"}
+    assert set(PRESETS) == {"full_card", "tag_team_series", "ultimate_endurance"}
+
+
+def test_the_full_cards_earlier_key_is_still_read():
+    """Stored Event options and streams carry "smackdown", the Full Card's earlier key: it
+    plays the Full Card, and the plan keeps the key as stored."""
+    earlier = read_event_options("smackdown")
+    assert earlier.matches == read_event_options("full_card").matches
+    assert earlier.preset == "smackdown"
 
 
 @pytest.mark.parametrize("bad", [
@@ -210,11 +218,11 @@ def test_an_event_has_at_most_twelve_matches():
 
 def test_teams_option_and_seat_counts():
     """SS-114: one to three players a team; seats alternate Red, Blue unless 'teams' says."""
-    assert RULES.start({"event": "smackdown"}, 6).teams == (0, 1, 0, 1, 0, 1)
-    assert RULES.start({"event": "smackdown", "teams": [0, 0, 1]}, 3).teams == (0, 0, 1)
+    assert RULES.start({"event": "full_card"}, 6).teams == (0, 1, 0, 1, 0, 1)
+    assert RULES.start({"event": "full_card", "teams": [0, 0, 1]}, 3).teams == (0, 0, 1)
     for teams, seats in (([0, 0, 0, 0, 1], 5), ([0, 0], 2), ([0, 1, 2], 3)):
         with pytest.raises(IllegalAction) as error:
-            RULES.start({"event": "smackdown", "teams": teams}, seats)
+            RULES.start({"event": "full_card", "teams": teams}, seats)
         assert error.value.code == "bad_option"
     with pytest.raises(IllegalAction) as error:
         RULES.start({}, 4)
@@ -377,7 +385,7 @@ def test_presets_play_to_the_end_with_bots(preset):
                for m in info.matches)
     kinds = {e.action["type"] for e in log if e.action}
     assert {"draft", "send_in", "bonus_points"} <= kinds
-    if preset == "smackdown":
+    if preset == "full_card":
         assert sorted(m.card for m in info.matches) == sorted(MATCH_CARDS)
     replayed = RULES.replay({"event": preset}, 2, log)
     assert RULES.view(replayed, None) == RULES.view(state, None)

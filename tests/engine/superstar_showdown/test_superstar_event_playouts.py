@@ -22,8 +22,8 @@ from engine.protocol import Event
 
 EVENTS = max(4, int(os.environ.get("SHOWDOWN_PLAYOUTS", "100")) // 20)
 ID = re.compile(r'"([rb]\d-\d\d)"')
-PLANS = [("smackdown", 2), ("tag_team_series", 4), ("ultimate_endurance", 6),
-         ("smackdown", 3), ({"matches": [{"match": "gauntlet", "stipulation": None},
+PLANS = [("full_card", 2), ("tag_team_series", 4), ("ultimate_endurance", 6),
+         ("full_card", 3), ({"matches": [{"match": "gauntlet", "stipulation": None},
                                          {"match": "six_man_tag", "stipulation": None}]}, 5)]
 
 

@@ -52,8 +52,8 @@ def test_ss127_a_composed_event_is_made_as_asked(organizer_api: APIClient) -> No
      "bad_superstars_per_team"),
     ({"preset": "royal"}, "unknown_preset"),
     ({}, "bad_event"),
-    ({"preset": "smackdown", "sides": [{"bot": "random"}]}, "two_sides"),
-    ({"preset": "smackdown", "sides": [{"bot": "random"}, {"bot": "random", "team": "X"}]},
+    ({"preset": "full_card", "sides": [{"bot": "random"}]}, "two_sides"),
+    ({"preset": "full_card", "sides": [{"bot": "random"}, {"bot": "random", "team": "X"}]},
      "bad_entrant"),
 ])
 def test_ss127_refusals_are_code_and_detail_and_write_nothing(organizer_api: APIClient,
@@ -72,7 +72,7 @@ def test_who_may_create_one_in_a_season(as_role: Any, organizer: Any, player: An
                                         status: int) -> None:
     ring = events.create_season(name="Ring season", game="superstar_showdown", by=organizer)
     ring.organizers.add(player)
-    response = as_role(role).post(URL, {"preset": "smackdown", "season": ring.pk},
+    response = as_role(role).post(URL, {"preset": "full_card", "season": ring.pk},
                                   format="json")
     assert response.status_code == status
     assert Event.objects.exists() == (status == 201)
@@ -80,8 +80,8 @@ def test_who_may_create_one_in_a_season(as_role: Any, organizer: Any, player: An
 
 def test_a_season_organizer_needs_a_season_of_the_game(player_api: APIClient,
                                                        season: Any) -> None:
-    assert player_api.post(URL, {"preset": "smackdown"}, format="json").status_code == 403
-    wrong = player_api.post(URL, {"preset": "smackdown", "season": season.pk}, format="json")
+    assert player_api.post(URL, {"preset": "full_card"}, format="json").status_code == 403
+    wrong = player_api.post(URL, {"preset": "full_card", "season": season.pk}, format="json")
     assert (wrong.status_code, wrong.json()["code"]) == (400, "wrong_game")
 
 

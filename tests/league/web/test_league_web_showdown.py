@@ -37,7 +37,7 @@ def test_the_dashboard_offers_each_preset_as_a_button(sam_client: Client,
                                                       showdown_season: Season) -> None:
     page = sam_client.get(reverse("league:dashboard")).content.decode()
     assert "New Superstar Showdown Event" in page
-    for key, title in [("smackdown", "Full Card"), ("tag_team_series", "Tag Team Series"),
+    for key, title in [("full_card", "Full Card"), ("tag_team_series", "Tag Team Series"),
                        ("ultimate_endurance", "Ultimate Endurance")]:
         assert f'name="showdown-preset" value="{key}" class="primary">{title}</button>' in page
     assert "Or compose the Matches" in page and 'name="showdown-match_6"' in page
@@ -58,13 +58,13 @@ def test_ss160_one_click_on_the_full_card_makes_the_event(sam_client: Client,
                                                       showdown_season: Season) -> None:
     """SS-160: the Full Card preset in one click; the organizer page comes next."""
     response = sam_client.post(reverse("league:showdown_create"),
-                               form(showdown_season, preset="smackdown"))
+                               form(showdown_season, preset="full_card"))
     event = Event.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("league:event_admin", args=[event.pk])
     assert (event.name, event.format, event.season) == ("Full Card", "showdown_series",
                                                         showdown_season)
-    assert event.match_options["event"] == "smackdown"
+    assert event.match_options["event"] == "full_card"
     page = sam_client.get(response["Location"]).content.decode()
     assert "Full Card created." in page
     assert "Ranking Points" in page and "enter Red and Blue" in page
@@ -115,10 +115,10 @@ def test_matches_past_the_rows_are_drawn_at_random(staff_client: Client) -> None
      "needs 3 Superstars a team"),
     ({"match_1": "cage_fight"}, "Select a valid choice"),
     ({"preset": "wrestlemania"}, "Select a valid choice"),
-    ({"preset": "smackdown", "red_bot": "random"}, "Red and Blue: give both or neither"),
-    ({"preset": "smackdown", "red_team": "Ghosts", "blue_bot": "random"},
+    ({"preset": "full_card", "red_bot": "random"}, "Red and Blue: give both or neither"),
+    ({"preset": "full_card", "red_team": "Ghosts", "blue_bot": "random"},
      "No team called &#x27;Ghosts&#x27;"),
-    ({"preset": "smackdown", "red_team": "Ghosts", "red_bot": "random"},
+    ({"preset": "full_card", "red_team": "Ghosts", "red_bot": "random"},
      "Red is a team or a bot, not both"),
 ])
 def test_ss127_a_refused_event_shows_why_and_writes_nothing(
@@ -135,7 +135,7 @@ def test_ss127_a_refused_event_shows_why_and_writes_nothing(
 
 @pytest.mark.parametrize(("role", "expected"), [("anonymous", 302), ("outsider", 403)])
 def test_only_organizers_create_showdown_events(as_role: Any, role: str, expected: int) -> None:
-    response = as_role(role).post(reverse("league:showdown_create"), form(preset="smackdown"))
+    response = as_role(role).post(reverse("league:showdown_create"), form(preset="full_card"))
     assert response.status_code == expected
     assert not Event.objects.exists()
 
