@@ -190,6 +190,9 @@ BOT_TIME_BUDGET = float(env_int("BOT_TIME_BUDGET_SECONDS", 5, least=1))
 # live match: it plans to end a tenth short of it (HEADROOM) and starts no playout that
 # could end past that, given its slowest playout so far.
 BOT_SEARCH_MS = env_int("BOT_SEARCH_MS", 200, least=1)
+# How many matches a player may have made that are waiting for players or in play at
+# once (staff and the league's Events are not counted): bot seats cost worker time.
+MAX_LIVE_MATCHES = env_int("MAX_LIVE_MATCHES", 20, least=1)
 # Simulation jobs: how many chunks of a job wait in the queue at once (enough to keep every
 # worker busy; a cancelled job leaves at most this many tasks that do nothing), and after
 # how long a chunk claimed or queued without finishing counts as lost to a crashed worker.

@@ -225,7 +225,9 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
                                "another player you name is invited (the seat is held for "
                                "them until they join or decline). A full table starts at "
                                "once. A repeated `idempotency_key` (or Idempotency-Key "
-                               "header) answers with the match the first request made.",
+                               "header) answers with the match the first request made. "
+                               "A player has at most MAX_LIVE_MATCHES (default 20) matches "
+                               "of their making waiting or in play (409 too_many_matches).",
                    request=MatchCreateSerializer,
                    parameters=[IDEMPOTENCY_HEADER],
                    responses={201: MatchSerializer, 400: ERRORS[400], 403: ERRORS[403],

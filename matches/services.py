@@ -279,12 +279,29 @@ def create_match(*, game: str, options: dict[str, Any] | None, seats: list[dict[
         raise ServiceError("bad_seat", "Invite a player to one seat only.", 400)
     try:
         with transaction.atomic():
+            if not seats_others:
+                _check_room(created_by)
             return _create(game, resolved, specs, users, guests, created_by, key)
     except IntegrityError:
         made = _made_with_key(created_by, key, game) if key else None
         if made is None:
             raise
         return made  # the same key, created at the same moment by another request
+
+
+def _check_room(player: Any) -> None:
+    """Refuse a player who already has MAX_LIVE_MATCHES matches of their making waiting or
+    in play; the player's row stays locked until the caller's transaction ends, so two
+    creates at once cannot both take the last place."""
+    get_user_model().objects.select_for_update().filter(pk=player.pk).first()
+    live = Match.objects.filter(created_by=player, status__in=[
+        Match.Status.OPEN, Match.Status.ACTIVE]).count()
+    if live >= settings.MAX_LIVE_MATCHES:
+        raise ServiceError(
+            "too_many_matches",
+            f"You have {live} {'match' if live == 1 else 'matches'} waiting for players "
+            "or in play, the most one player "
+            "may have: finish, resign or leave one first.", 409)
 
 
 def _made_with_key(created_by: Any, key: str, game: str) -> Match | None:

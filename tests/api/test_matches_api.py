@@ -211,10 +211,11 @@ def test_the_list_filters_by_game_player_and_status(
     assert ids("game=chess") == set()
 
 
-def test_the_list_is_paginated(player_api: APIClient, player: Any) -> None:
+def test_the_list_is_paginated(player_api: APIClient, player: Any, settings: Any) -> None:
     from rest_framework.settings import api_settings
 
     size = api_settings.PAGE_SIZE
+    settings.MAX_LIVE_MATCHES = size + 1
     for _ in range(size + 1):
         open_match(player)
     first = player_api.get(MATCHES).json()
@@ -355,3 +356,25 @@ def test_the_lists_filters_do_not_reach_one_matchs_routes(player_api: APIClient,
     assert moved.status_code == 201, moved.content
     refused = player_api.get(f"{MATCHES}?status=zzz")
     assert (refused.status_code, refused.json()["code"]) == (400, "bad_status")
+
+
+def test_a_player_has_at_most_max_live_matches_of_their_making(
+        player: Any, player_api: APIClient, organizer_api: APIClient, settings: Any) -> None:
+    """Bot seats cost worker time: one more is refused, writing nothing, until one ends; a
+    retried create (same key) still answers, and staff are not counted."""
+    settings.MAX_LIVE_MATCHES = 2
+    body = {"game": TOY, "seats": [{"player": "alice"}, {"bot": "random"}]}
+    made = [player_api.post(MATCHES, {**body, "idempotency_key": f"k{i}"}, format="json")
+            for i in range(2)]
+    assert [answer.status_code for answer in made] == [201, 201]
+    before = Match.objects.count()
+    refused = player_api.post(MATCHES, body, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "too_many_matches"
+    assert "2 matches" in refused.json()["detail"] and Match.objects.count() == before
+    again = player_api.post(MATCHES, {**body, "idempotency_key": "k0"}, format="json")
+    assert again.status_code == 201 and again.json()["id"] == made[0].json()["id"]
+    services.forfeit_seat(match=Match.objects.get(pk=made[0].json()["id"]), seat=0)
+    assert player_api.post(MATCHES, body, format="json").status_code == 201
+    staff = {"game": TOY, "seats": [{"bot": "random"}, {"bot": "random"}]}
+    assert [organizer_api.post(MATCHES, staff, format="json").status_code
+            for _ in range(3)] == [201] * 3

@@ -42,6 +42,16 @@ def test_the_one_click_button_only_answers_a_post(alice_client: Client) -> None:
     assert not Match.objects.exists()
 
 
+def test_one_click_past_the_live_match_limit_says_why_in_the_lobby(
+        alice_client: Client, settings: Any) -> None:
+    settings.MAX_LIVE_MATCHES = 1
+    assert alice_client.post(reverse("quick_play")).status_code == 302
+    refused = alice_client.post(reverse("quick_play"), follow=True)
+    assert refused.redirect_chain[-1][0] == reverse("lobby")
+    assert "You have 1 match waiting for players or in play" in refused.content.decode()
+    assert Match.objects.count() == 1
+
+
 def test_an_open_seat_match_is_listed_for_others_and_they_can_join(
         alice_client: Client, player2: Any) -> None:
     response = alice_client.post(reverse("match_create"), {
