@@ -215,7 +215,8 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # Behind a TLS-terminating proxy that sets X-Forwarded-Proto (and strips it from clients),
 # requests it forwarded over HTTPS count as secure: secure cookies, https links.
-if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
+BEHIND_TLS_PROXY = env_bool("DJANGO_BEHIND_TLS_PROXY", False)
+if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0, least=0)

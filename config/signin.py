@@ -1,9 +1,17 @@
 """Signing in with a brake on password guessing.
 
-After FAILURES wrong passwords for one username within WINDOW seconds, that username
-cannot sign in (even with the right password) until the window has passed since the first
-of them. The count lives in the cache, which production shares between web processes
-(CACHE_URL). The login page and the API's token endpoint both go through the backend.
+After FAILURES wrong passwords for one username from one address within WINDOW seconds,
+that username cannot sign in from that address (even with the right password) until the
+window has passed since the first of them; and an address that gave ADDRESS_FAILURES
+wrong passwords, for whatever names, cannot sign in at all for as long. So a rival who
+guesses at a player's name locks only themselves out, not the player, and one address
+cannot work through the whole list of names. The counts live in the cache, which
+production shares between web processes (CACHE_URL). The login page and the API's token
+endpoint both go through the backend.
+
+The address is the connection's, or behind the TLS proxy (DJANGO_BEHIND_TLS_PROXY) the
+last one X-Forwarded-For names: the one the proxy itself appended, which a client cannot
+forge (the earlier ones it can).
 """
 
 from __future__ import annotations
@@ -11,22 +19,52 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 
 FAILURES = 10
+ADDRESS_FAILURES = 50
 WINDOW = 15 * 60
 LOCKED_OUT = (f"Too many wrong passwords for this name: try again in {WINDOW // 60} "
               "minutes.")
 
 
-def _key(username: str) -> str:
-    return "signin-failures:" + hashlib.sha256(username.casefold().encode()).hexdigest()
+def client_address(request: Any) -> str:
+    """Where the request comes from, as far as this site can tell (module docstring)."""
+    meta = getattr(request, "META", {}) or {}
+    forwarded = meta.get("HTTP_X_FORWARDED_FOR", "")
+    if settings.BEHIND_TLS_PROXY and forwarded.strip():
+        return forwarded.split(",")[-1].strip()
+    return str(meta.get("REMOTE_ADDR", ""))
 
 
-def locked_out(username: str | None) -> bool:
-    """Whether `username` has used up its wrong passwords for now."""
-    return bool(username) and cache.get(_key(username or ""), 0) >= FAILURES
+def _digest(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def _keys(username: str, request: Any) -> tuple[str, str]:
+    """The count of the name from this address, and the count of the address."""
+    address = client_address(request)
+    return ("signin-failures:" + _digest(username.casefold(), address),
+            "signin-failures-from:" + _digest(address))
+
+
+def locked_out(username: str | None, request: Any) -> bool:
+    """Whether `username` has used up its wrong passwords for now, from where `request`
+    comes, or that address has used up its own."""
+    if not username:
+        return False
+    name, address = _keys(username, request)
+    return cache.get(name, 0) >= FAILURES or cache.get(address, 0) >= ADDRESS_FAILURES
+
+
+def _count(key: str) -> None:
+    cache.add(key, 0, WINDOW)
+    try:
+        cache.incr(key)
+    except ValueError:  # expired between the two calls
+        cache.add(key, 1, WINDOW)
 
 
 class ThrottledModelBackend(ModelBackend):
@@ -34,14 +72,10 @@ class ThrottledModelBackend(ModelBackend):
 
     def authenticate(self, request: Any, username: str | None = None,
                      password: str | None = None, **kwargs: Any) -> Any:
-        if locked_out(username):
+        if locked_out(username, request):
             return None
         user = super().authenticate(request, username=username, password=password, **kwargs)
         if user is None and username:
-            key = _key(username)
-            cache.add(key, 0, WINDOW)
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between the two calls
-                cache.add(key, 1, WINDOW)
+            for key in _keys(username, request):
+                _count(key)
         return user

@@ -121,14 +121,16 @@ class TokenView(APIView):
     authentication_classes: list[Any] = []
 
     @extend_schema(summary="Get an API token",
-                   description="After 10 wrong passwords for a name within 15 minutes, the "
-                               "name is refused (429 too_many_attempts) until they are up.",
+                   description="After 10 wrong passwords for a name from one address "
+                               "within 15 minutes (or 50 for any names), the name (the "
+                               "address) is refused from there (429 too_many_attempts) "
+                               "until they are up.",
                    request=CredentialsSerializer,
                    responses={200: TokenSerializer, 400: ERRORS[400], 429: ERRORS[429]})
     def post(self, request: Request) -> Response:
         body = CredentialsSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        if signin.locked_out(body.validated_data["username"]):
+        if signin.locked_out(body.validated_data["username"], request):
             return Response({"code": "too_many_attempts", "detail": signin.LOCKED_OUT},
                             status=429)
         user = authenticate(request._request, **body.validated_data)

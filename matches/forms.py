@@ -28,7 +28,7 @@ class SignInForm(AuthenticationForm):
     """Django's login form, saying so when the name is locked out for wrong passwords."""
 
     def clean(self) -> dict[str, Any]:
-        if signin.locked_out(self.cleaned_data.get("username")):
+        if signin.locked_out(self.cleaned_data.get("username"), self.request):
             raise forms.ValidationError(signin.LOCKED_OUT, code="too_many_attempts")
         return super().clean()
 

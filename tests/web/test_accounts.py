@@ -152,3 +152,45 @@ def test_ten_wrong_passwords_lock_the_name_out_of_the_page_and_the_api(
     other = anon_api.post("/api/auth/token/", {"username": "bruno", "password": PASSWORD},
                           format="json")
     assert other.status_code in (200, 400) and other.json().get("code") != "too_many_attempts"
+
+
+def test_guessing_at_a_name_does_not_lock_its_player_out_from_elsewhere(
+        anon_api: Any, player: Any, clean_signin_counts: None) -> None:
+    """A rival's wrong passwords from their address lock the name out there alone; the
+    player signs in from their own."""
+    from config import signin
+
+    rival = {"REMOTE_ADDR": "198.51.100.7"}
+    for _ in range(signin.FAILURES):
+        anon_api.post("/api/auth/token/", {"username": "alice", "password": "nope"},
+                      format="json", **rival)
+    right = {"username": "alice", "password": PASSWORD}
+    assert anon_api.post("/api/auth/token/", right, format="json", **rival).status_code == 429
+    home = anon_api.post("/api/auth/token/", right, format="json", REMOTE_ADDR="203.0.113.9")
+    assert home.status_code == 200 and "token" in home.json()
+
+
+def test_an_address_guessing_at_many_names_is_locked_out_for_every_name(
+        anon_api: Any, player: Any, clean_signin_counts: None) -> None:
+    from config import signin
+
+    rival = {"REMOTE_ADDR": "198.51.100.7"}
+    for n in range(signin.ADDRESS_FAILURES):
+        anon_api.post("/api/auth/token/", {"username": f"name{n}", "password": "nope"},
+                      format="json", **rival)
+    right = {"username": "alice", "password": PASSWORD}
+    assert anon_api.post("/api/auth/token/", right, format="json", **rival).status_code == 429
+    assert anon_api.post("/api/auth/token/", right, format="json").status_code == 200
+
+
+@pytest.mark.parametrize(("behind_proxy", "counted"), [(True, "203.0.113.9"),
+                                                        (False, "10.0.0.2")])
+def test_behind_the_proxy_the_address_it_appended_is_counted(
+        rf: Any, settings: Any, behind_proxy: bool, counted: str) -> None:
+    """The client may write X-Forwarded-For itself; the last address is the proxy's own
+    entry, and without the proxy the header is not read at all."""
+    from config import signin
+
+    settings.BEHIND_TLS_PROXY = behind_proxy
+    request = rf.post("/", HTTP_X_FORWARDED_FOR="1.2.3.4, 203.0.113.9", REMOTE_ADDR="10.0.0.2")
+    assert signin.client_address(request) == counted
