@@ -1208,13 +1208,25 @@ def turn_deadline(match: Match, pending: dict[str, Any]) -> dict[str, Any] | Non
     awaited but bots and the dice."""
     if match.status != Match.Status.ACTIVE or pending["kind"] != "decision":
         return None
-    event = Event.objects.filter(event_matches__match=match, status=Event.Status.RUNNING,
-                                 turn_deadline_minutes__isnull=False).first()
-    seats = _awaited_people(match, pending) if event is not None else []
-    if event is None or not seats:
+    found = turn_deadlines([match]).get(match.pk)
+    seats = _awaited_people(match, pending) if found is not None else []
+    if found is None or not seats:
         return None
-    return {"at": match.updated_at + timedelta(minutes=event.turn_deadline_minutes or 0),
-            "policy": event.deadline_policy, "seats": seats}
+    return {**found, "seats": seats}
+
+
+def turn_deadlines(matches: Iterable[Match]) -> dict[int, dict[str, Any]]:
+    """By match id, for those of `matches` whose running Event sets a turn deadline: when
+    it passes for whoever the match waits for now (`at`) and what they then get
+    (`policy`). One query, whatever the number of matches."""
+    by_id = {match.pk: match for match in matches}
+    rows = EventMatch.objects.filter(
+        match_id__in=list(by_id), event__status=Event.Status.RUNNING,
+        event__turn_deadline_minutes__isnull=False,
+    ).values_list("match_id", "event__turn_deadline_minutes", "event__deadline_policy")
+    return {match_id: {"at": by_id[match_id].updated_at + timedelta(minutes=minutes or 0),
+                       "policy": policy}
+            for match_id, minutes, policy in rows}
 
 
 def sweep_results() -> int:

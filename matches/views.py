@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.fingerprint import fingerprint
 from engine import registry
-from league.events import turn_deadline
+from league.events import turn_deadline, turn_deadlines
 from league.services import RegistrationError, register_player
 from matches import services
 from matches.forms import ActionForm, CreateMatchForm, RegisterForm
@@ -298,6 +298,7 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
         "current": sorted((m for m in mine if m.status != FINISHED),
                           key=lambda m: m.pk not in your_move),
         "your_move": your_move,
+        "deadlines": turn_deadlines(m for m in mine if m.pk in your_move),
         "finished": [m for m in mine if m.status == FINISHED][:20],
         "invitations": invitations[:20],
         "joinable": joinable[:20],

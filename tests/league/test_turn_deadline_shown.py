@@ -105,3 +105,21 @@ def test_no_deadline_is_shown_where_none_runs(organizer: Any, player: Any,
     late, _ = awaited(timed, player, player2)
     Match.objects.filter(pk=timed.pk).update(status=Match.Status.FINISHED)
     assert state_of(APIClient(), late, timed)["deadline"] is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lobby_says_by_when_the_player_must_move(organizer: Any, player: Any,
+                                                    player2: Any) -> None:
+    match = deadline_match(organizer, player, player2, turn_deadline_minutes=30)
+    late, other = awaited(match, player, player2)
+    match.refresh_from_db()
+    at = match.updated_at + timedelta(minutes=30)
+    client = Client()
+    client.force_login(late)
+    lobby = client.get(reverse("lobby")).content.decode()
+    row = lobby.split(f"#{match.pk} ")[1].split("</li>")[0]
+    assert "your move" in row
+    assert f'by <time datetime="{at.isoformat()}" data-local>' in row
+    assert "js/league.js" in lobby  # which shows it in the reader's time zone
+    client.force_login(other)
+    assert "data-local" not in client.get(reverse("lobby")).content.decode()
