@@ -1209,10 +1209,10 @@ def turn_deadline(match: Match, pending: dict[str, Any]) -> dict[str, Any] | Non
     if match.status != Match.Status.ACTIVE or pending["kind"] != "decision":
         return None
     found = turn_deadlines([match]).get(match.pk)
-    seats = _awaited_people(match, pending) if found is not None else []
-    if found is None or not seats:
+    if found is None:
         return None
-    return {**found, "seats": seats}
+    seats = _awaited_people(match, pending)
+    return {**found, "seats": seats} if seats else None
 
 
 def turn_deadlines(matches: Iterable[Match]) -> dict[int, dict[str, Any]]:

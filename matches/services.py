@@ -300,8 +300,8 @@ def _check_room(player: Any) -> None:
         raise ServiceError(
             "too_many_matches",
             f"You have {live} {'match' if live == 1 else 'matches'} waiting for players "
-            "or in play, the most one player "
-            "may have: finish, resign or leave one first.", 409)
+            "or in play, the most one player may have: finish, resign or leave one first.",
+            409)
 
 
 def _made_with_key(created_by: Any, key: str, game: str) -> Match | None:
