@@ -4,6 +4,7 @@ the player's matches that wait for them first, marked, and the API lists them wi
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -82,3 +83,27 @@ def test_the_lobby_lists_the_matches_awaiting_my_move_first_and_marks_them(
     rows = mine.split('<li class="match-row">')[1:]
     assert [f"#{older.pk} " in rows[0], f"#{newer.pk} " in rows[1]] == [True, True]
     assert "your move" in rows[0] and "your move" not in rows[1]
+
+
+@pytest.mark.parametrize(("game", "n_seats"), [
+    ("super_showdown", 2), ("superstar_showdown", 2), ("supershow", 2),
+    ("royal_rumble", 3), ("ultimate_showdown", 3)])
+def test_every_games_awaited_seats_are_its_pending_decisions_after_every_move(
+        game: str, n_seats: int, django_user_model: Any) -> None:
+    """People in every seat play random legal moves: after each, the seats marked are
+    exactly those the engine waits for (simultaneous decisions, chance, the end)."""
+    users = [django_user_model.objects.create(username=f"p{i}") for i in range(n_seats)]
+    match = services.create_match(game=game, options={}, created_by=None,
+                                  seats=[{"player": u.username} for u in users])
+    rng = random.Random(7)
+    for _ in range(120):
+        match.refresh_from_db()
+        pending = services.match_state(match=match, user=None)["pending"]
+        expected = sorted(pending["seats"]) if pending["kind"] == "decision" else []
+        assert awaited(match) == expected
+        if match.status != Match.Status.ACTIVE:
+            break
+        seat = rng.choice(pending["seats"])
+        state = services.match_state(match=match, user=users[seat], seat=seat)
+        services.submit_action(match=match, seat=seat, user=users[seat],
+                               action=rng.choice(state["legal_actions"]))
