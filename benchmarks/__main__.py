@@ -5,7 +5,8 @@ Sections: playouts, replay, append, bots, balance, events, supershow, rumble, ul
 and two that run only when named: `ladder [MATCHES]`, the bot-strength ladder (about an
 hour at its default 60 matches a pairing on two cores), and `scale [MATCHES]`, simulation
 jobs on one and two Celery workers and worker memory over a 10,000-match job (needs
-PostgreSQL and Redis; run it on a quiet machine).
+PostgreSQL and Redis; run it on a quiet machine), and `league_night [PLAYERS]`, a served
+Event of PLAYERS people whose pages poll and play for a minute (PostgreSQL and Redis).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from benchmarks import (
     append,
     engine_speed,
     ladder,
+    league_night,
     royal_rumble_bots,
     scale,
     super_showdown_bots,
@@ -41,6 +43,7 @@ SECTIONS: dict[str, Callable[[], object]] = {
 ON_REQUEST: dict[str, Callable[[list[str]], object]] = {
     "ladder": ladder.main,
     "scale": scale.main,
+    "league_night": league_night.main,
 }
 
 
