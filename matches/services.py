@@ -147,7 +147,10 @@ def _replay(match: Match, upto: int | None = None) -> _Stream:
         seq, state = 0, rules.start(match.options, match.n_seats)
     else:
         seq, state = cached
-    for row in match.events.filter(seq__gt=seq, seq__lte=target).order_by("seq"):
+    # (the cache holding the very state asked for, as on most polls, leaves nothing to read)
+    rows = match.events.filter(seq__gt=seq, seq__lte=target).order_by("seq") \
+        if seq < target else []
+    for row in rows:
         with _stored(match, rules, row.seq):
             state = rules.apply(state, Event.from_json(row.to_event_json()))
         seq = row.seq

@@ -215,3 +215,30 @@ def test_the_admin_pages_of_a_match_and_an_event_whatever_their_seats_and_record
             client.get(page)
         counts.append([queries(lambda page=page: client.get(page)) for page in pages])
     assert counts[0] == counts[1]
+
+
+# -- polls: what a league night's phones ask every few seconds ------------------------------
+
+def captured(read: Callable[[], Any], status: int) -> list[str]:
+    """The SQL of one read, which must answer `status`."""
+    with CaptureQueriesContext(connection) as done:
+        answer = read()
+    assert answer.status_code == status, getattr(answer, "content", b"")[:300]
+    return [query["sql"] for query in done.captured_queries]
+
+
+@pytest.mark.django_db(transaction=True)  # the replay cache keeps committed states only
+def test_a_state_poll_reads_the_stream_once_when_the_cache_holds_the_state(
+        player: Any, player2: Any) -> None:
+    from django.urls import reverse
+
+    match = services.create_match(game="super_showdown", options={}, created_by=None, seats=[
+        {"player": player.username}, {"player": player2.username}])
+    due = services.match_state(match=match, user=None)["pending"]["seats"][0]
+    client = browser([player, player2][due])  # (its move count is read too)
+    client.get(reverse("match_play", args=[match.id]))  # the state now in the cache
+    poll = reverse("match_state", args=[match.id])
+    asked = captured(lambda: client.get(poll, HTTP_HX_REQUEST="true"), 200)
+    # the log's events, and nothing more of the stream than its last seq
+    assert len([sql for sql in asked if '"matches_matchevent"."payload"' in sql]) == 1
+    assert len(asked) == 12, asked
