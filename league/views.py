@@ -259,10 +259,9 @@ def event_pick(request: HttpRequest, event_id: int) -> HttpResponse:
 def event_results(request: HttpRequest, event_id: int) -> HttpResponse:
     """The polled results partial; 204 while nothing in it changed."""
     event = get_object_or_404(Event, pk=event_id)
-    context = _results_context(event)
-    if request.GET.get("v") == context["version"]:
+    if _seen(request, event):
         return HttpResponse(status=204)
-    return render(request, "league/_event_results.html", context)
+    return render(request, "league/_event_results.html", _results_context(event))
 
 
 @login_required
@@ -469,12 +468,10 @@ def result_correct(request: HttpRequest, event_id: int) -> HttpResponse:
 def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
     """The polled list of the Event's matches; 204 while nothing in it changed."""
     event = _organized_event(request, event_id)
-    context = _live_context(event)
-    seen = request.GET.get("v")
-    if seen == context["live_version"]:
+    if _seen(request, event):
         return HttpResponse(status=204)
-    response = render(request, "league/_event_live.html", context)
-    if seen:
+    response = render(request, "league/_event_live.html", _live_context(event))
+    if request.GET.get("v"):
         response["HX-Trigger"] = CHANGED  # results came in: the panel refreshes too
     return response
 
@@ -762,6 +759,20 @@ def _version(*parts: Iterable[Any]) -> str:
     return fingerprint(*[list(p) for p in parts])
 
 
+def _matches_version(event: Event, matches: Iterable[tuple[int, str]]) -> str:
+    """The version of the Event's polled partials (its live matches, its results): its
+    records and the status of each of its matches (id and status, by id)."""
+    return _version([event.seq, event.status], matches)
+
+
+def _seen(request: HttpRequest, event: Event) -> bool:
+    """Whether the poller's `v` is the Event's version now: read in one query, so that a
+    poll while nothing changed answers 204 without the replay and rows of the partial."""
+    seen = request.GET.get("v")
+    return bool(seen) and seen == _matches_version(event, EventMatch.objects.filter(
+        event=event).order_by("match_id").values_list("match_id", "match__status"))
+
+
 def _live_context(event: Event, error: str | None = None) -> dict[str, Any]:
     done = events.replay(event)
     rows = _match_rows(event, done.results, _names(event))
@@ -770,8 +781,8 @@ def _live_context(event: Event, error: str | None = None) -> dict[str, Any]:
         "live_error": error,
         "rows": rows,
         "bots": registry.bot_names(event.game),
-        "live_version": _version([event.seq, event.status],
-                                 [(r["match"].pk, r["match"].status) for r in rows]),
+        "live_version": _matches_version(event, [(r["match"].pk, r["match"].status)
+                                                 for r in rows]),
     }
 
 
@@ -821,8 +832,8 @@ def _results_context(event: Event) -> dict[str, Any]:
         "rows": rows,
         "entrants": Entrant.objects.filter(event=event).select_related("player"),
         "polling": event.status == Event.Status.RUNNING,
-        "version": _version([event.seq, event.status],
-                            [(r["match"].pk, r["match"].status) for r in rows]),
+        "version": _matches_version(event, [(r["match"].pk, r["match"].status)
+                                            for r in rows]),
     }
 
 

@@ -227,6 +227,42 @@ def captured(read: Callable[[], Any], status: int) -> list[str]:
     return [query["sql"] for query in done.captured_queries]
 
 
+def an_event_of(people: int, organizer: Any, django_user_model: Any) -> Any:
+    """A started Swiss Event of `people` players: people / 2 live matches."""
+    event = events.create_event(name=f"Night {next(_names)}", game="super_showdown",
+                                format="swiss", by=organizer)
+    for _ in range(people):
+        events.add_entrant(event=event, by=organizer,
+                           player=someone(django_user_model).username)
+    events.start_event(event=event, by=organizer)
+    event.refresh_from_db()
+    return event
+
+
+@pytest.mark.parametrize("page, version", [("league:event_live", "live_version"),
+                                           ("league:event_results", "version")])
+def test_an_event_poll_while_nothing_changed_reads_neither_records_nor_rows(
+        organizer: Any, django_user_model: Any, page: str, version: str) -> None:
+    from django.urls import reverse
+
+    from league import views
+
+    client = browser(organizer)
+    asked = []
+    for people in (4, 12):
+        event = an_event_of(people, organizer, django_user_model)
+        context = (views._live_context if page == "league:event_live"
+                   else views._results_context)(event)
+        url = reverse(page, args=[event.pk])
+        client.get(url, {"v": context[version]}, HTTP_HX_REQUEST="true")
+        asked.append(captured(lambda url=url, v=context[version]: client.get(
+            url, {"v": v}, HTTP_HX_REQUEST="true"), 204))
+    # the session, the user, the Event, and its matches' ids and statuses in one query
+    assert len(asked[0]) == len(asked[1]) == 4, asked[1]
+    assert not any("league_eventrecord" in sql or "league_standing" in sql
+                   for sql in asked[1])
+
+
 @pytest.mark.django_db(transaction=True)  # the replay cache keeps committed states only
 def test_a_state_poll_reads_the_stream_once_when_the_cache_holds_the_state(
         player: Any, player2: Any) -> None:
