@@ -51,6 +51,8 @@ from matches.serializers import (
 from matches.services import ServiceError
 
 ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 409, 429)}
+# The match views that answer with the match itself, seats and people included.
+SHOWS_MATCHES = ("list", "retrieve", "create")
 
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -188,6 +190,10 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
     lookup_value_regex = r"\d+"
 
     def get_queryset(self) -> QuerySet[Match]:
+        if self.action not in SHOWS_MATCHES:
+            # The state, a move, the stream...: the match row alone (polled every few
+            # seconds, and the services read the seats they need themselves).
+            return Match.objects.all()
         matches = (Match.objects.select_related("created_by")
                    .prefetch_related(*SEAT_PEOPLE)
                    .order_by("-created_at", "-id"))

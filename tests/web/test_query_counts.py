@@ -278,3 +278,15 @@ def test_a_state_poll_reads_the_stream_once_when_the_cache_holds_the_state(
     # the log's events, and nothing more of the stream than its last seq
     assert len([sql for sql in asked if '"matches_matchevent"."payload"' in sql]) == 1
     assert len(asked) == 12, asked
+
+
+def test_the_api_state_reads_no_seat_or_person_it_does_not_show(
+        player: Any, player2: Any) -> None:
+    match = services.create_match(game="super_showdown", options={}, created_by=None, seats=[
+        {"player": player.username}, {"player": player2.username}])
+    client = api(player)
+    url = f"/api/matches/{match.id}/state/"
+    client.get(url)
+    # the token and its user, the match, the seat, the stream (last seq, events), and
+    # the Event it may belong to (its turn deadline)
+    assert queries(lambda: client.get(url)) == 6
