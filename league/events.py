@@ -13,6 +13,8 @@ import logging
 import random
 import reprlib
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -22,6 +24,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
+from config.queue import after_commit
 from config.refusal import Refusal
 from engine import registry
 from engine.protocol import IllegalAction
@@ -34,6 +37,7 @@ from matches.models import Match
 log = logging.getLogger(__name__)
 
 Kind = EventRecord.Kind
+READ_REPLAYS = 64  # Events whose latest replay the pages keep (per process)
 
 
 class LeagueError(Refusal):
@@ -393,6 +397,54 @@ def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replay
         elif row.kind == Kind.FINISHED:
             out.finished = True
     return out
+
+
+class _ReadReplays:
+    """Replays by Event (id and creation time) and seq. Records never change, so neither
+    does the replay up to one."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._entries: OrderedDict[tuple[int, float, int], Replayed] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[int, float, int]) -> Replayed | None:
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
+            return self._entries.get(key)
+
+    def put(self, key: tuple[int, float, int], done: Replayed) -> None:
+        with self._lock:
+            self._entries[key] = done
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+_read_replays = _ReadReplays(READ_REPLAYS)
+
+
+def replay_to_read(event: Event) -> Replayed:
+    """`replay` up to the record the row holds as its last (`event.seq`), shared by the
+    pages and polls that only read it: on a league night every watcher of the Event asks
+    for the same one, and a Swiss Event pairs each of its rounds again on every replay.
+    What it gives must not be changed; a service that writes replays for itself."""
+    key = (event.pk, event.created_at.timestamp(), event.seq)
+    done = _read_replays.get(key)
+    if done is None:
+        done = replay(event, event.records.filter(seq__lte=event.seq).order_by("seq"))
+        # Only committed records may be kept: a rolled-back append must leave no trace.
+        after_commit(lambda: _read_replays.put(key, done))
+    return done
+
+
+def clear_read_replays() -> None:
+    """Forget every kept replay (tests). Replaying gives the same answers."""
+    _read_replays.clear()
 
 
 # -- entrants and seeding ---------------------------------------------------------------

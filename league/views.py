@@ -189,7 +189,8 @@ def _picks_context(event: Event, user: Any) -> dict[str, Any] | None:
     offered = events.offered_picks(event)
     if not offered:
         return None
-    active = {key: e for key, e in events.replay(event).entrants.items() if not e["withdrawn"]}
+    active = {key: e for key, e in events.replay_to_read(event).entrants.items()
+              if not e["withdrawn"]}
     mine = events.may_pick(event, user, active)
     rows = []
     for key, entrant in active.items():
@@ -670,7 +671,7 @@ def _names(event: Event) -> dict[str, str]:
 def _panel_context(event: Event, error: str | None = None, *,
                    user: Any = None) -> dict[str, Any]:
     """The organizer panel: entrants and the forms that fit the Event's stage."""
-    done = events.replay(event)
+    done = events.replay_to_read(event)
     names = _names(event)
     links = {em.pairing: em for em in EventMatch.objects.filter(event=event)}
     # A pairing settled with no match (a heats pod left short of seats) by its own label.
@@ -774,7 +775,7 @@ def _seen(request: HttpRequest, event: Event) -> bool:
 
 
 def _live_context(event: Event, error: str | None = None) -> dict[str, Any]:
-    done = events.replay(event)
+    done = events.replay_to_read(event)
     rows = _match_rows(event, done.results, _names(event))
     return {
         "event": event,
@@ -803,7 +804,7 @@ def _tiebreak_columns(event: Event, standings: Iterable[Standing]) -> list[str]:
 
 def _results_context(event: Event) -> dict[str, Any]:
     """The public Event page's live part: diagram, standings and matches."""
-    done = events.replay(event)
+    done = events.replay_to_read(event)
     names = {key: e["name"] for key, e in done.entrants.items()}
     standings = list(_standings(event))
     columns = _tiebreak_columns(event, standings)

@@ -290,3 +290,23 @@ def test_the_api_state_reads_no_seat_or_person_it_does_not_show(
     # the token and its user, the match, the seat, the stream (last seq, events), and
     # the Event it may belong to (its turn deadline)
     assert queries(lambda: client.get(url)) == 6
+
+
+@pytest.mark.django_db(transaction=True)  # a replay is kept once its records are committed
+def test_an_event_is_replayed_once_for_all_who_watch_it_until_it_changes(
+        organizer: Any, player: Any, django_user_model: Any) -> None:
+    from django.urls import reverse
+
+    event = an_event_of(4, organizer, django_user_model)
+    url = reverse("league:event_results", args=[event.pk])
+    watchers = [browser(player), browser(organizer)]
+
+    def reads_records(watcher: Client) -> bool:
+        asked = captured(lambda: watcher.get(url, HTTP_HX_REQUEST="true"), 200)
+        return any("league_eventrecord" in sql for sql in asked)
+
+    assert [reads_records(watcher) for watcher in watchers] == [True, False]
+    link = EventMatch.objects.filter(event=event).select_related("match").first()
+    assert link is not None
+    services.forfeit_seat(match=link.match, seat=1)  # its result is recorded at once
+    assert [reads_records(watcher) for watcher in watchers] == [True, False]
