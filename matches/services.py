@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 BOT_STEPS_PER_TASK = 1000
 BOT_TASK_SECONDS = 2.0
 STATE_CACHE_SIZE = 512
+LOG_CACHE_SIZE = 256  # viewers' narrated logs (two seats and the spectators of a match)
 
 
 class ServiceError(Refusal):
@@ -104,10 +105,47 @@ class _StateCache:
 
 _cache = _StateCache(STATE_CACHE_SIZE)
 
+# (match, the seat whose eyes read it or None, whether nothing is hidden any more)
+_LogKey = tuple["_MatchKey", int | None, bool]
+
+
+class _LogCache:
+    """Each viewer's narrated log of a match as `match_events` gives it: the entries after
+    a seq (`base`), in order. Events never change, nor what a seat may read of one; a
+    match unveiled at its end is read under another key."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._entries: OrderedDict[_LogKey, tuple[int, list[dict[str, Any]]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: _LogKey) -> tuple[int, list[dict[str, Any]]]:
+        with self._lock:
+            if key not in self._entries:
+                return 0, []
+            self._entries.move_to_end(key)
+            return self._entries[key]
+
+    def put(self, key: _LogKey, base: int, log: list[dict[str, Any]]) -> None:
+        with self._lock:
+            self._entries[key] = base, log
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+_logs = _LogCache(LOG_CACHE_SIZE)
+
 
 def clear_state_cache() -> None:
-    """Forget every cached state (tests; a rebuild). Replay gives the same answers."""
+    """Forget every cached state and log (tests; a rebuild). Replay gives the same
+    answers."""
     _cache.clear()
+    _logs.clear()
 
 
 def _cache_key(match: Match) -> _MatchKey:
@@ -134,13 +172,7 @@ def _replay(match: Match, upto: int | None = None) -> _Stream:
 
     A stream recorded under other rules than the game's now is refused (`rules_changed`):
     replayed by these, it would be another game than the one played."""
-    rules = _rules(match.game)
-    if not plays_on(match):
-        raise ServiceError(
-            "rules_changed",
-            f"This match was recorded under version {match.rules_version} of the rules of "
-            f"{rules.spec.title}; this site plays version {rules.spec.rules_version} "
-            "and cannot replay it. " + _what_stands(match), 409)
+    rules = _replayable_rules(match)
     target = upto if upto is not None else _last_seq(match)
     cached = _cache.nearest(_cache_key(match), target)
     if cached is None:
@@ -158,6 +190,19 @@ def _replay(match: Match, upto: int | None = None) -> _Stream:
         raise ServiceError("bad_seq", f"The stream has no event {target}.", 400)
     _remember(match, seq, state)
     return _Stream(rules, state, seq)
+
+
+def _replayable_rules(match: Match) -> BaseRules[Any]:
+    """The match's rules; refused (`rules_changed`) when its stream was recorded under
+    others: replayed by these, it would be another game than the one played."""
+    rules = _rules(match.game)
+    if not plays_on(match):
+        raise ServiceError(
+            "rules_changed",
+            f"This match was recorded under version {match.rules_version} of the rules of "
+            f"{rules.spec.title}; this site plays version {rules.spec.rules_version} "
+            "and cannot replay it. " + _what_stands(match), 409)
+    return rules
 
 
 def _what_stands(match: Match) -> str:
@@ -732,12 +777,21 @@ def match_events(*, match: Match, user: Any, after: int = 0, seat: int | None = 
     viewer = viewer_seat(match, user, seat)
     if after < 0:
         raise ServiceError("bad_seq", "`after` cannot be negative.", 400)
-    rows = list(match.events.filter(seq__gt=after).order_by("seq")[:limit])
-    if not rows:
-        return []
-    stream = _replay(match, min(after, rows[0].seq - 1))
-    rules, state = stream.rules, stream.state
     finished = _unveiled_now(match)
+    # The play page sends its log again at every change: what this viewer was last given
+    # (the events after `base`) is kept, and only the events since are read and narrated.
+    key = (_cache_key(match), viewer, finished)
+    base, known = _logs.get(key) if limit is None else (after, [])
+    if not base <= after <= base + len(known):
+        base, known = after, []
+    kept = known[after - base:]
+    rows = list(match.events.filter(seq__gt=base + len(known)).order_by("seq")[:limit])
+    if not rows:
+        if kept:
+            _replayable_rules(match)  # (refused as a replay would be)
+        return kept
+    stream = _replay(match, base + len(known) if known else min(after, rows[0].seq - 1))
+    rules, state = stream.rules, stream.state
     out = []
     for row in rows:
         event = Event.from_json(row.to_event_json())
@@ -746,7 +800,10 @@ def match_events(*, match: Match, user: Any, after: int = 0, seat: int | None = 
             out.append({"seq": row.seq, "kind": row.kind, "seat": row.seat, "data": data,
                         "narration": rules.narrate(state, event)})
             state = rules.apply(state, event)
-    return out
+    log = kept + out
+    if limit is None:  # (read in committed history: kept once it is committed)
+        after_commit(lambda: _logs.put(key, after, log))
+    return list(log)
 
 
 def _unveiled_now(match: Match) -> bool:

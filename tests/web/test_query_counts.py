@@ -310,3 +310,44 @@ def test_an_event_is_replayed_once_for_all_who_watch_it_until_it_changes(
     assert link is not None
     services.forfeit_seat(match=link.match, seat=1)  # its result is recorded at once
     assert [reads_records(watcher) for watcher in watchers] == [True, False]
+
+
+@pytest.mark.django_db(transaction=True)  # a log is kept once what it read is committed
+def test_a_state_poll_narrates_only_the_events_since_the_log_it_last_sent(
+        player: Any, player2: Any) -> None:
+    from django.urls import reverse
+
+    from engine.registry import get_rules
+
+    match = services.create_match(game="super_showdown", options={}, created_by=None, seats=[
+        {"player": player.username}, {"player": player2.username}])
+    people = {0: player, 1: player2}
+    watchers = {seat: browser(person) for seat, person in people.items()}
+    poll = reverse("match_state", args=[match.id])
+    for watcher in watchers.values():
+        watcher.get(poll, HTTP_HX_REQUEST="true")  # each seat's log is kept
+    sent = Match.objects.get(pk=match.pk).seq
+    state = services.load_state(match)
+    due = get_rules("super_showdown").pending(state).seats[0]
+    services.submit_action(match=match, seat=due, user=people[due],
+                           action=get_rules("super_showdown").legal_actions(state, due)[0])
+
+    def log(html: bytes) -> str:
+        return html.decode().split('<section class="log">')[1].split("</section>")[0]
+
+    kept = {}
+    for seat, watcher in watchers.items():
+        with CaptureQueriesContext(connection) as done:
+            kept[seat] = log(watcher.get(poll, HTTP_HX_REQUEST="true").content)
+        reads = [query["sql"] for query in done.captured_queries
+                 if '"matches_matchevent"."payload"' in query["sql"]]
+        assert len(reads) == 1 and f'"matches_matchevent"."seq" > {sent}' in reads[0], reads
+    # and through the API, each seat's events as it may read them
+    readers = {seat: api(person) for seat, person in people.items()}
+    events_url = f"/api/matches/{match.id}/events/"
+    read = {seat: reader.get(events_url).json() for seat, reader in readers.items()}
+    assert read[0] != read[1]  # (each reads its own hand of the deal, not the other's)
+    services.clear_state_cache()  # the same, narrated and hidden from the start per seat
+    assert kept == {seat: log(watcher.get(poll, HTTP_HX_REQUEST="true").content)
+                    for seat, watcher in watchers.items()}
+    assert read == {seat: reader.get(events_url).json() for seat, reader in readers.items()}
