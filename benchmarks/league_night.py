@@ -2,13 +2,14 @@
 
 `.venv/bin/python -m benchmarks league_night [PLAYERS]` (default 32). Against PostgreSQL
 (`BENCH_DATABASE_URL`, default the `showdown_bench` database, created when missing) it
-makes a Swiss Event of Super Showdown with PLAYERS people, starts it (PLAYERS / 2 matches,
-a person in each seat), starts a real server on a free loopback port (gunicorn with
-`BENCH_WEB_WORKERS` sync workers, default 3 as in the Dockerfile, else `manage.py
-runserver --noreload`) with DEBUG off, Django's cache in Redis (`BENCH_CACHE_URL`) and
-tasks in-process (no broker: a result opens the next round inside the request that ends
-the round), and for `BENCH_LEAGUE_SECONDS` (default 60) runs one client thread per
-player and one for the organizer:
+makes a Swiss Event of Super Showdown with PLAYERS people and starts it (PLAYERS / 2
+matches, a person in each seat). It serves the site as production does: gunicorn on a
+free loopback port (`BENCH_WEB_WORKERS` sync workers, default 3 as in the Dockerfile;
+`manage.py runserver --noreload` if gunicorn is missing) with DEBUG off, one Celery
+worker process (`BENCH_BROKER_URL`, default Redis DB 14: the results of finished matches
+and the next rounds are made there) and Django's cache in Redis (`BENCH_CACHE_URL`, DB 15).
+Every client signs in first; then for `BENCH_LEAGUE_SECONDS` (default 60) one client
+thread per player and one for the organizer:
 
 - a page player (three in four) logs in through the login form, opens its play page and
   polls the state partial every 2 s as htmx does (`?seq=..&status=..&seats=..`, 204 while
@@ -23,8 +24,9 @@ player and one for the organizer:
   every 3 s) and the Event page's results (every 4 s), as those pages do.
 
 It prints requests per second, p50/p95/p99 latency by kind of request, errors (every
-answer but 2xx, 204 and the login's redirect), moves made, and the CPU time the server's
-processes used. Nothing asserts a time: the clients share the machine with the server.
+answer but 2xx, 204 and the login's redirect), moves made, and the CPU time the web and
+worker processes used (and the clients). Nothing asserts a time: the clients share the
+machine with the server.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from benchmarks.append import DEFAULT_URL, _create_database
+from benchmarks.scale import _start_worker
 
 GAME = "super_showdown"
 FORMAT = "swiss"
@@ -67,7 +70,7 @@ def _env() -> dict[str, str]:
     env = dict(os.environ)
     env["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL", DEFAULT_URL)
     env["CACHE_URL"] = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/15")
-    env.pop("CELERY_BROKER_URL", None)
+    env["CELERY_BROKER_URL"] = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/14")
     env.update({"DJANGO_SETTINGS_MODULE": "config.settings", "DJANGO_DEBUG": "false",
                 "DJANGO_SECRET_KEY": "league-night-benchmark-only",
                 "DJANGO_SECURE_COOKIES": "false", "DJANGO_ALLOWED_HOSTS": HOST,
@@ -83,21 +86,26 @@ class Night:
     players: list[str]
 
 
-def _setup(env: dict[str, str], players: int) -> Night:
-    """Migrate, then an Event of `players` people, started: its first round is live."""
+def _prepare(env: dict[str, str]) -> None:
+    """The database (created when missing) and Django, migrated."""
     os.environ.update(env)
     if env["DATABASE_URL"].startswith("postgres"):
         _create_database(env["DATABASE_URL"])
     import django
 
     django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def _make_night(players: int) -> Night:
+    """An Event of `players` people, started: its first round is live."""
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import make_password
-    from django.core.management import call_command
 
     from league import events
 
-    call_command("migrate", verbosity=0)
     tag = uuid.uuid4().hex[:6]
     hashed = make_password(PASSWORD)  # once: every account shares it
     users = get_user_model().objects
@@ -418,9 +426,11 @@ class Run:
     tally: Tally
     signin: Tally
     cpu: float
+    worker_cpu: float
+    client_cpu: float
 
 
-def _run(night: Night, port: int, seconds: float, server_pid: int) -> Run:
+def _run(night: Night, port: int, seconds: float, server_pid: int, worker_pid: int) -> Run:
     tally, signin = Tally(), Tally()
     clock = Clock(len(night.players) + 1, seconds, tally)
     rng = random.Random(7)
@@ -435,11 +445,13 @@ def _run(night: Night, port: int, seconds: float, server_pid: int) -> Run:
         thread.start()
     while not clock.opened:
         time.sleep(0.01)
-    cpu_before = _cpu_seconds(server_pid)
+    web, worker = _cpu_seconds(server_pid), _cpu_seconds(worker_pid)
+    client = time.process_time()
     for thread in threads:
         thread.join(timeout=seconds + 120)
     elapsed = time.monotonic() - clock.opened
-    return Run(elapsed, tally, signin, _cpu_seconds(server_pid) - cpu_before)
+    return Run(elapsed, tally, signin, _cpu_seconds(server_pid) - web,
+               _cpu_seconds(worker_pid) - worker, time.process_time() - client)
 
 
 def _report(run: Run, players: int) -> None:
@@ -447,7 +459,8 @@ def _report(run: Run, players: int) -> None:
     total = sum(len(v) for v in tally.latencies.values())
     print(f"{total} requests in {run.seconds:.1f} s: {total / run.seconds:.1f}/s; "
           f"{tally.moves} moves made ({tally.moves / run.seconds:.2f}/s); "
-          f"server CPU {run.cpu:.1f} s ({run.cpu / run.seconds:.2f} cores)")
+          f"CPU: web {run.cpu:.1f} s ({run.cpu / run.seconds:.2f} cores), worker "
+          f"{run.worker_cpu:.1f} s, the clients {run.client_cpu:.1f} s")
     print(f"{'kind':<26}{'count':>7}{'per s':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}")
     for kind in sorted(tally.latencies):
         times = sorted(tally.latencies[kind])
@@ -473,16 +486,24 @@ def main(argv: list[str]) -> None:
     players = int(argv[0]) if argv else 32
     seconds = float(os.environ.get("BENCH_LEAGUE_SECONDS", "60"))
     env = _env()
-    night = _setup(env, players)
-    port = _free_port()
-    server, label = _start_server(env, port)
+    _prepare(env)
+    from config.celery import app
+
+    app.control.purge()
+    worker = _start_worker(env, 1)
     try:
-        print(f"{players} players ({players // 2} matches of {GAME}, a {FORMAT} Event, one "
-              f"in {API_EVERY} through the API) and an organizer for {seconds:.0f} s; "
-              f"{label}, {os.cpu_count()} cores")
-        run = _run(night, port, seconds, server.pid)
+        night = _make_night(players)
+        port = _free_port()
+        server, label = _start_server(env, port)
+        try:
+            print(f"{players} players ({players // 2} matches of {GAME}, a {FORMAT} Event, "
+                  f"one in {API_EVERY} through the API) and an organizer for {seconds:.0f} "
+                  f"s; {label}, a Celery worker process, {os.cpu_count()} cores")
+            run = _run(night, port, seconds, server.pid, worker.pid)
+        finally:
+            _stop(server)
     finally:
-        _stop(server)
+        _stop(worker)
     _report(run, players)
 
 
