@@ -454,7 +454,7 @@ def _run(night: Night, port: int, seconds: float, server_pid: int, worker_pid: i
                _cpu_seconds(worker_pid) - worker, time.process_time() - client)
 
 
-def _report(run: Run, players: int) -> None:
+def _report(run: Run) -> None:
     tally = run.tally
     total = sum(len(v) for v in tally.latencies.values())
     print(f"{total} requests in {run.seconds:.1f} s: {total / run.seconds:.1f}/s; "
@@ -504,7 +504,7 @@ def main(argv: list[str]) -> None:
             _stop(server)
     finally:
         _stop(worker)
-    _report(run, players)
+    _report(run)
 
 
 if __name__ == "__main__":
