@@ -13,8 +13,6 @@ import logging
 import random
 import reprlib
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -24,6 +22,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
+from config.lru import LRU
 from config.queue import after_commit
 from config.refusal import Refusal
 from engine import registry
@@ -399,33 +398,9 @@ def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replay
     return out
 
 
-class _ReadReplays:
-    """Replays by Event (id and creation time) and seq. Records never change, so neither
-    does the replay up to one."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._entries: OrderedDict[tuple[int, float, int], Replayed] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[int, float, int]) -> Replayed | None:
-        with self._lock:
-            if key in self._entries:
-                self._entries.move_to_end(key)
-            return self._entries.get(key)
-
-    def put(self, key: tuple[int, float, int], done: Replayed) -> None:
-        with self._lock:
-            self._entries[key] = done
-            while len(self._entries) > self._size:
-                self._entries.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-
-
-_read_replays = _ReadReplays(READ_REPLAYS)
+# Replays by Event (id and creation time) and seq. Records never change, so neither does
+# the replay up to one.
+_read_replays: LRU[tuple[int, float, int], Replayed] = LRU(READ_REPLAYS)
 
 
 def replay_to_read(event: Event) -> Replayed:

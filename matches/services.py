@@ -15,7 +15,6 @@ import random
 import secrets
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Case, Value, When
 
+from config.lru import LRU
 from config.queue import after_commit, enqueue
 from config.refusal import Refusal
 from engine import registry
@@ -74,13 +74,8 @@ def _chance_rng() -> random.Random:
 _MatchKey = tuple[int, float]  # id and creation time: an id a rolled-back test reused differs
 
 
-class _StateCache:
+class _StateCache(LRU[tuple[_MatchKey, int], Any]):
     """Committed states by (match, seq). Events never change, so an entry never does."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._entries: OrderedDict[tuple[_MatchKey, int], Any] = OrderedDict()
-        self._lock = threading.Lock()
 
     def nearest(self, match: _MatchKey, seq: int) -> tuple[int, Any] | None:
         """The cached state with the highest seq not past `seq`, if any."""
@@ -91,54 +86,15 @@ class _StateCache:
             best = max((s for m, s in self._entries if m == match and s <= seq), default=None)
             return None if best is None else (best, self._entries[(match, best)])
 
-    def put(self, match: _MatchKey, seq: int, state: Any) -> None:
-        with self._lock:
-            self._entries[(match, seq)] = state
-            self._entries.move_to_end((match, seq))
-            while len(self._entries) > self._size:
-                self._entries.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-
 
 _cache = _StateCache(STATE_CACHE_SIZE)
 
 # (match, the seat whose eyes read it or None, whether nothing is hidden any more)
-_LogKey = tuple["_MatchKey", int | None, bool]
-
-
-class _LogCache:
-    """Each viewer's narrated log of a match as `match_events` gives it: the entries after
-    a seq (`base`), in order. Events never change, nor what a seat may read of one; a
-    match unveiled at its end is read under another key."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._entries: OrderedDict[_LogKey, tuple[int, list[dict[str, Any]]]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: _LogKey) -> tuple[int, list[dict[str, Any]]]:
-        with self._lock:
-            if key not in self._entries:
-                return 0, []
-            self._entries.move_to_end(key)
-            return self._entries[key]
-
-    def put(self, key: _LogKey, base: int, log: list[dict[str, Any]]) -> None:
-        with self._lock:
-            self._entries[key] = base, log
-            self._entries.move_to_end(key)
-            while len(self._entries) > self._size:
-                self._entries.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-
-
-_logs = _LogCache(LOG_CACHE_SIZE)
+_LogKey = tuple[_MatchKey, int | None, bool]
+# Each viewer's narrated log of a match as `match_events` gave it: the entries after a seq
+# (`base`), in order. Events never change, nor what a seat may read of one; a match
+# unveiled at its end is read under another key.
+_logs: LRU[_LogKey, tuple[int, list[dict[str, Any]]]] = LRU(LOG_CACHE_SIZE)
 
 
 def clear_state_cache() -> None:
@@ -155,7 +111,7 @@ def _cache_key(match: Match) -> _MatchKey:
 def _remember(match: Match, seq: int, state: Any) -> None:
     # Only committed history may be cached: a rolled-back append must leave no trace.
     key = _cache_key(match)
-    after_commit(lambda: _cache.put(key, seq, state))
+    after_commit(lambda: _cache.put((key, seq), state))
 
 
 @dataclass(frozen=True)
@@ -781,7 +737,7 @@ def match_events(*, match: Match, user: Any, after: int = 0, seat: int | None = 
     # The play page sends its log again at every change: what this viewer was last given
     # (the events after `base`) is kept, and only the events since are read and narrated.
     key = (_cache_key(match), viewer, finished)
-    base, known = _logs.get(key) if limit is None else (after, [])
+    base, known = (_logs.get(key) or (0, [])) if limit is None else (after, [])
     if not base <= after <= base + len(known):
         base, known = after, []
     kept = known[after - base:]
@@ -802,7 +758,7 @@ def match_events(*, match: Match, user: Any, after: int = 0, seat: int | None = 
             state = rules.apply(state, event)
     log = kept + out
     if limit is None:  # (read in committed history: kept once it is committed)
-        after_commit(lambda: _logs.put(key, after, log))
+        after_commit(lambda: _logs.put(key, (after, log)))
     return list(log)
 
 

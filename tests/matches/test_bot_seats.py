@@ -303,7 +303,7 @@ def test_a_bot_that_changes_its_state_and_fails_leaves_the_match_as_the_stream_h
                                user=player)
     asked = match.seq
     # In the process's replay cache, as after any committed view (on_commit puts it there).
-    services._cache.put(services._cache_key(match), asked, services.load_state(match))
+    services._cache.put((services._cache_key(match), asked), services.load_state(match))
     services.play_bot_turns(match=match, seat=1, expected_seq=asked)
     cached = len(services.load_state(match, asked).deck)
     services.clear_state_cache()
