@@ -17,18 +17,23 @@ DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/showdown_bench"
 
 def _setup_django() -> str:
     url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_URL)
-    os.environ["DATABASE_URL"] = url
     os.environ.pop("CELERY_BROKER_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    if url.startswith("postgres"):
-        _create_database(url)
+    prepare_django({"DATABASE_URL": url})
+    return url
+
+
+def prepare_django(env: dict[str, str]) -> None:
+    """Django on `env`'s settings, its database (created when missing) migrated."""
+    os.environ.update(env)
+    if env["DATABASE_URL"].startswith("postgres"):
+        _create_database(env["DATABASE_URL"])
     import django
 
     django.setup()
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    return url
 
 
 def _create_database(url: str) -> None:
@@ -56,7 +61,7 @@ def _play_appends(n: int, tag: str) -> list[float]:
         if match is None or match.status == "finished":
             match = services.create_match(
                 game="super_showdown", options={},
-                seats=[{"player": u.username} for u in users], created_by=users[0],
+                seats=[{"player": u.username} for u in users], created_by=None,
             )
         state = services.match_state(match=match, user=users[0])
         seat = state["pending"]["seats"][0]

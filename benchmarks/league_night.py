@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from benchmarks.append import DEFAULT_URL, _create_database
+from benchmarks.append import DEFAULT_URL, prepare_django
 from benchmarks.scale import _start_worker
 
 GAME = "super_showdown"
@@ -84,19 +84,6 @@ class Night:
     event_id: int
     organizer: str
     players: list[str]
-
-
-def _prepare(env: dict[str, str]) -> None:
-    """The database (created when missing) and Django, migrated."""
-    os.environ.update(env)
-    if env["DATABASE_URL"].startswith("postgres"):
-        _create_database(env["DATABASE_URL"])
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 def _make_night(players: int) -> Night:
@@ -486,7 +473,7 @@ def main(argv: list[str]) -> None:
     players = int(argv[0]) if argv else 32
     seconds = float(os.environ.get("BENCH_LEAGUE_SECONDS", "60"))
     env = _env()
-    _prepare(env)
+    prepare_django(env)
     from config.celery import app
 
     app.control.purge()

@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks.append import DEFAULT_URL, _create_database
+from benchmarks.append import DEFAULT_URL, prepare_django
 
 GAME = "super_showdown"
 BOTS = ["heuristic", "random"]
@@ -38,18 +38,6 @@ def _env() -> dict[str, str]:
     env["CACHE_URL"] = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/15")
     env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     return env
-
-
-def _setup(env: dict[str, str]) -> None:
-    os.environ.update(env)
-    if env["DATABASE_URL"].startswith("postgres"):
-        _create_database(env["DATABASE_URL"])
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 def _rss_kib(pid: int) -> int:
@@ -121,7 +109,7 @@ def main(argv: list[str]) -> None:
     matches = int(argv[0]) if argv else 6_000
     long_run = int(os.environ.get("BENCH_SCALE_LONG", "10000"))
     env = _env()
-    _setup(env)
+    prepare_django(env)
     from config.celery import app
 
     app.control.purge()
