@@ -26,8 +26,7 @@ from django.core.cache import cache
 FAILURES = 10
 ADDRESS_FAILURES = 50
 WINDOW = 15 * 60
-LOCKED_OUT = (f"Too many wrong passwords for this name: try again in {WINDOW // 60} "
-              "minutes.")
+LOCKED_OUT = f"Too many wrong passwords from here: try again in {WINDOW // 60} minutes."
 
 
 def client_address(request: Any) -> str:

@@ -285,8 +285,9 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
     joinable = (waiting.exclude(pk__in=invitations.values("pk"))
                 .filter(seats__user__isnull=True, seats__bot="", seats__invited__isnull=True)
                 .distinct())
-    your_move = set(Match.objects.filter(status=Match.Status.ACTIVE, seats__user=user,
-                                         seats__awaited=True).values_list("pk", flat=True))
+    # (the seats are prefetched with the player's matches)
+    your_move = {match.pk for match in mine if match.status == Match.Status.ACTIVE
+                 and any(seat.user_id == user.pk and seat.awaited for seat in match.seats.all())}
     quick = [{"game": game, "title": _title(game), "bot": _quick_bot(game)}
              for game in _quick_games()]
     context = {
