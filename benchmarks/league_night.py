@@ -35,7 +35,6 @@ import http.client
 import json
 import os
 import random
-import signal
 import socket
 import statistics
 import subprocess
@@ -51,7 +50,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from benchmarks.append import DEFAULT_URL, prepare_django
-from benchmarks.scale import _start_worker
+from benchmarks.scale import _process_tree, _start_worker, _stop
 
 GAME = "super_showdown"
 FORMAT = "swiss"
@@ -140,28 +139,16 @@ def _start_server(env: dict[str, str], port: int) -> tuple[subprocess.Popen[byte
     raise SystemExit("the server did not answer /healthz")
 
 
-def _stop(server: subprocess.Popen[bytes]) -> None:
-    os.killpg(server.pid, signal.SIGTERM)
-    try:
-        server.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(server.pid, signal.SIGKILL)
-        server.wait()
-
-
 def _cpu_seconds(pid: int) -> float:
     """User and system CPU time of a process and all its descendants, living ones."""
     tick = os.sysconf("SC_CLK_TCK")
-    total, todo = 0.0, [pid]
-    while todo:
-        p = todo.pop()
+    total = 0.0
+    for p in _process_tree(pid):
         try:
             fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick
-            for task in Path(f"/proc/{p}/task").iterdir():
-                todo.extend(int(c) for c in (task / "children").read_text().split())
         except OSError:
             continue
+        total += (int(fields[11]) + int(fields[12])) / tick
     return total
 
 

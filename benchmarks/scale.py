@@ -40,18 +40,28 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _rss_kib(pid: int) -> int:
-    """Resident memory of a process and all its descendants, in KiB."""
-    total, todo = 0, [pid]
+def _process_tree(pid: int) -> list[int]:
+    """A process and all its living descendants."""
+    found, todo = [], [pid]
     while todo:
         p = todo.pop()
+        try:
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo.extend(int(c) for c in (task / "children").read_text().split())
+        except OSError:
+            continue  # (gone meanwhile)
+        found.append(p)
+    return found
+
+
+def _rss_kib(pid: int) -> int:
+    """Resident memory of a process and all its descendants, in KiB."""
+    total = 0
+    for p in _process_tree(pid):
         try:
             status = Path(f"/proc/{p}/status").read_text()
             total += next(int(line.split()[1]) for line in status.splitlines()
                           if line.startswith("VmRSS:"))
-            for task in Path(f"/proc/{p}/task").iterdir():
-                children = (task / "children").read_text().split()
-                todo.extend(int(c) for c in children)
         except (OSError, StopIteration):
             continue
     return total
