@@ -16,6 +16,8 @@ COLLECTIONS = {
     "games": "api-games",
     "register": "api-register",
     "token": "api-token",
+    "account": "api-account",
+    "password": "api-password",
     "matches": "match-list",
     "seasons": "season-list",
     "events": "league-event-list",

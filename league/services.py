@@ -3,22 +3,29 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
+from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from rest_framework.authtoken.models import Token
 
+from config import signin
 from league.models import Player
+
+DISPLAY_NAME_LENGTH = 64
 
 
 @dataclass
-class RegistrationError(Exception):
-    """Why an account could not be created; `code` is machine-readable."""
+class AccountError(Exception):
+    """Why an account could not be created or changed; `code` is machine-readable, and
+    `status` the HTTP status the refusal answers with."""
 
     code: str
     detail: str
+    status: int = 400
 
     def __str__(self) -> str:
         return self.detail
@@ -27,29 +34,70 @@ class RegistrationError(Exception):
 def register_player(*, username: str, password: str, display_name: str = "") -> Player:
     """Create a user and their Player, or nothing at all."""
     if not settings.SIGNUP_OPEN:
-        raise RegistrationError("signup_closed", "Sign-up is closed on this site.")
+        raise AccountError("signup_closed", "Sign-up is closed on this site.", 403)
     username = (username or "").strip()
     # ASCII only: a look-alike letter from another script (a Cyrillic a for a Latin one)
     # would pass for somebody else's name at a table or in an invitation. Display names
-    # may be anything.
+    # may be in any script.
     if not username or len(username) > 150 or not username.isascii() \
             or not username.replace("_", "").replace("-", "").isalnum():
-        raise RegistrationError(
+        raise AccountError(
             "bad_username", "A username is 1-150 letters (a-z), digits, '-' or '_'."
         )
+    display_name = _display_name(display_name) if (display_name or "").strip() else username
     User = get_user_model()
     if User.objects.filter(username__iexact=username).exists():
-        raise RegistrationError("username_taken", "That username is taken.")
-    try:
-        validate_password(password, User(username=username))
-    except ValidationError as exc:
-        raise RegistrationError("weak_password", " ".join(exc.messages)) from None
+        raise AccountError("username_taken", "That username is taken.")
+    _check_password(password, User(username=username))
     try:
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password)
-            return Player.objects.create(user=user, display_name=display_name or username)
+            return Player.objects.create(user=user, display_name=display_name)
     except IntegrityError:
-        raise RegistrationError("username_taken", "That username is taken.") from None
+        raise AccountError("username_taken", "That username is taken.") from None
+
+
+def rename_player(player: Player, display_name: str) -> Player:
+    """Show `player` under a new display name: in standings, on player pages and in new
+    Event entries (an entry keeps the name it was made under)."""
+    player.display_name = _display_name(display_name)
+    player.save(update_fields=["display_name"])
+    return player
+
+
+def change_password(user: Any, *, old_password: str, new_password: str,
+                    request: Any = None) -> None:
+    """Give `user` a new password, on their present one. A wrong present password counts
+    against the sign-in brake like a wrong sign-in (`config.signin`), so a stolen session
+    or token cannot guess it freely. The account's API token is revoked with the old
+    password, and Django ends the account's other sessions; the caller keeps its own."""
+    username = user.get_username()
+    if signin.locked_out(username, request):
+        raise AccountError("too_many_attempts", signin.LOCKED_OUT, 429)
+    if authenticate(request, username=username, password=old_password) is None:
+        raise AccountError("bad_credentials", "The present password is wrong.")
+    _check_password(new_password, user)
+    with transaction.atomic():
+        user.set_password(new_password)
+        user.save(update_fields=["password"])
+        Token.objects.filter(user=user).delete()
+
+
+def _display_name(text: str) -> str:
+    """A display name as given, without spaces at its ends: 1-64 characters, none of them
+    invisible or a control (a right-to-left override would show another name)."""
+    name = (text or "").strip()
+    if not name or len(name) > DISPLAY_NAME_LENGTH or not name.isprintable():
+        raise AccountError("bad_display_name",
+                           f"A display name is 1-{DISPLAY_NAME_LENGTH} visible characters.")
+    return name
+
+
+def _check_password(password: str, user: Any) -> None:
+    try:
+        validate_password(password, user)
+    except ValidationError as exc:
+        raise AccountError("weak_password", " ".join(exc.messages)) from None
 
 
 def player_for(user) -> Player:  # type: ignore[no-untyped-def]

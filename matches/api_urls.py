@@ -12,6 +12,8 @@ router.register("matches", api_views.MatchViewSet, basename="match")
 urlpatterns = [
     path("auth/register/", api_views.RegisterView.as_view(), name="api-register"),
     path("auth/token/", api_views.TokenView.as_view(), name="api-token"),
+    path("auth/me/", api_views.AccountView.as_view(), name="api-account"),
+    path("auth/password/", api_views.PasswordView.as_view(), name="api-password"),
     path("games/", api_views.GamesView.as_view(), name="api-games"),
     path("", include(router.urls)),
 ]

@@ -14,9 +14,10 @@ from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.decorators import action
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -25,11 +26,18 @@ from config import signin
 from config.api_json import JSONParser
 from engine import registry
 from league.events import turn_deadline
-from league.services import RegistrationError, register_player
+from league.services import (
+    AccountError,
+    change_password,
+    player_for,
+    register_player,
+    rename_player,
+)
 from matches import services
 from matches.models import SEAT_PEOPLE, Match
 from matches.serializers import (
     KEY_LENGTH,
+    AccountSerializer,
     ActionSerializer,
     AppendedSerializer,
     CredentialsSerializer,
@@ -39,7 +47,9 @@ from matches.serializers import (
     GameSerializer,
     MatchCreateSerializer,
     MatchSerializer,
+    PasswordChangeSerializer,
     QuerySerializer,
+    RegisterSerializer,
     ReplayQuerySerializer,
     ReplaySerializer,
     ResignedSerializer,
@@ -93,6 +103,10 @@ def _token_for(user: Any) -> Response:
     return Response({"token": token.key})
 
 
+def _refused(exc: AccountError) -> Response:
+    return Response({"code": exc.code, "detail": exc.detail}, status=exc.status)
+
+
 # -- accounts ----------------------------------------------------------------------------
 
 class RegisterView(APIView):
@@ -101,26 +115,36 @@ class RegisterView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list[Any] = []
 
-    @extend_schema(summary="Create an account", request=CredentialsSerializer,
+    @extend_schema(summary="Create an account", request=RegisterSerializer,
                    responses={201: TokenSerializer, 400: ERRORS[400], 403: ERRORS[403]})
     def post(self, request: Request) -> Response:
-        body = CredentialsSerializer(data=request.data)
+        body = RegisterSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
             player = register_player(**body.validated_data)
-        except RegistrationError as exc:
-            code = status.HTTP_403_FORBIDDEN if exc.code == "signup_closed" else 400
-            return Response({"code": exc.code, "detail": exc.detail}, status=code)
+        except AccountError as exc:
+            return _refused(exc)
         response = _token_for(player.user)
         response.status_code = status.HTTP_201_CREATED
         return response
 
 
-class TokenView(APIView):
-    """Exchange a username and password for the account's API token."""
+class _SignedInToDelete(BasePermission):
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return request.method != "DELETE" or bool(request.user and request.user.is_authenticated)
 
-    permission_classes = [AllowAny]
-    authentication_classes: list[Any] = []
+
+class TokenView(APIView):
+    """Exchange a username and password for the account's API token, or revoke it."""
+
+    permission_classes = [_SignedInToDelete]
+
+    def get_authenticators(self) -> list[Any]:
+        # Getting a token asks for no credentials, so a stale token sent along cannot
+        # refuse it; revoking one is done with that token. (The schema asks before it has
+        # a request.)
+        deleting = getattr(self.request, "method", None) == "DELETE"
+        return [TokenAuthentication()] if deleting else []
 
     @extend_schema(summary="Get an API token",
                    description="After 10 wrong passwords for a name from one address "
@@ -140,6 +164,69 @@ class TokenView(APIView):
             return Response({"code": "bad_credentials",
                              "detail": "Unknown username or wrong password."}, status=400)
         return _token_for(user)
+
+    @extend_schema(summary="Revoke your API token",
+                   description="Signs the token sent out, on every device that holds it; "
+                               "the next `POST` with the password makes a new one.",
+                   request=None, responses={204: None, 401: ERRORS[401]})
+    def delete(self, request: Request) -> Response:
+        Token.objects.filter(user=request.user).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class AccountView(APIView):
+    """The signed-in account: its username, and the display name it may change."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(summary="Your account", responses={200: AccountSerializer, 401: ERRORS[401]})
+    def get(self, request: Request) -> Response:
+        return Response(_account(player_for(request.user)))
+
+    @extend_schema(summary="Change your display name",
+                   description="Shown in standings, on player pages and in new Event "
+                               "entries; an entry already made keeps its name.",
+                   request=AccountSerializer,
+                   responses={200: AccountSerializer, 400: ERRORS[400], 401: ERRORS[401]})
+    def patch(self, request: Request) -> Response:
+        body = AccountSerializer(data=request.data, partial=True)
+        body.is_valid(raise_exception=True)
+        player = player_for(request.user)
+        if "display_name" in body.validated_data:
+            try:
+                rename_player(player, body.validated_data["display_name"])
+            except AccountError as exc:
+                return _refused(exc)
+        return Response(_account(player))
+
+
+class PasswordView(APIView):
+    """A new password for the signed-in account."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(summary="Change your password",
+                   description="Needs the present password: a wrong one is 400 "
+                               "bad_credentials and counts against the sign-in brake "
+                               "(429 too_many_attempts, as for a token). The old API token "
+                               "is revoked and the account's web sessions end; the answer "
+                               "carries the new token.",
+                   request=PasswordChangeSerializer,
+                   responses={200: TokenSerializer, 400: ERRORS[400], 401: ERRORS[401],
+                              429: ERRORS[429]})
+    def post(self, request: Request) -> Response:
+        body = PasswordChangeSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            change_password(request.user, request=request._request, **body.validated_data)
+        except AccountError as exc:
+            return _refused(exc)
+        return _token_for(request.user)
+
+
+def _account(player: Any) -> dict[str, Any]:
+    return {"username": player.user.get_username(), "display_name": player.display_name,
+            "player": player.pk}
 
 
 # -- games -------------------------------------------------------------------------------

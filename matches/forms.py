@@ -24,6 +24,20 @@ def read_json(text: str) -> Any:
     return api_json.loads(text.translate(STRAIGHT_QUOTES))
 
 
+def _password_field(label: str, autocomplete: str = "new-password") -> forms.CharField:
+    """A password as typed: spaces at its ends are part of it, as at sign-in."""
+    return forms.CharField(label=label, strip=False,
+                           widget=forms.PasswordInput(attrs={"autocomplete": autocomplete}))
+
+
+def _typed_twice(form: forms.Form, field: str, again: str) -> dict[str, Any]:
+    """The form's cleaned data, with an error on `again` when it differs from `field`."""
+    data = form.cleaned_data
+    if data.get(field) and data.get(field) != data.get(again):
+        form.add_error(again, "The two passwords differ.")
+    return data
+
+
 class SignInForm(AuthenticationForm):
     """Django's login form, saying so when the name is locked out for wrong passwords."""
 
@@ -36,19 +50,42 @@ class SignInForm(AuthenticationForm):
 class RegisterForm(forms.Form):
     """Sign-up; the rules on names and passwords live in league.services."""
 
+    # Which field a refusal of league.services belongs to, by its code (others: the form).
+    refusals = {"bad_username": "username", "username_taken": "username",
+                "bad_display_name": "display_name", "weak_password": "password"}
+
     username = forms.CharField(max_length=150, widget=forms.TextInput(
         attrs={"autocomplete": "username", "autocapitalize": "none"}))
     display_name = forms.CharField(max_length=64, required=False,
-                                   help_text="Shown at tables and in standings.")
-    password = forms.CharField(widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
-    password2 = forms.CharField(label="Password again",
-                                widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+                                   help_text="Shown in standings and on player pages.")
+    password = _password_field("Password")
+    password2 = _password_field("Password again")
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        if data.get("password") and data.get("password") != data.get("password2"):
-            self.add_error("password2", "The two passwords differ.")
-        return data
+        return _typed_twice(self, "password", "password2")
+
+
+class DisplayNameForm(forms.Form):
+    """A new display name; what makes one valid lives in league.services."""
+
+    refusals = {"bad_display_name": "display_name"}
+
+    display_name = forms.CharField(max_length=64, strip=False,
+                                   help_text="Shown in standings, on player pages and in new "
+                                             "Event entries.")
+
+
+class PasswordChangeForm(forms.Form):
+    """The present password and the new one twice; the checks live in league.services."""
+
+    refusals = {"bad_credentials": "old_password", "weak_password": "new_password"}
+
+    old_password = _password_field("Present password", "current-password")
+    new_password = _password_field("New password")
+    new_password2 = _password_field("New password again")
+
+    def clean(self) -> dict[str, Any]:
+        return _typed_twice(self, "new_password", "new_password2")
 
 
 class CreateMatchForm(forms.Form):

@@ -15,10 +15,32 @@ from matches.models import KEY_LENGTH, Match, Seat
 # -- accounts ----------------------------------------------------------------------------
 
 
+def _password_field() -> serializers.CharField:
+    return serializers.CharField(max_length=128, style={"input_type": "password"},
+                                 trim_whitespace=False)
+
+
 class CredentialsSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, style={"input_type": "password"},
-                                     trim_whitespace=False)
+    password = _password_field()
+
+
+class RegisterSerializer(CredentialsSerializer):
+    display_name = serializers.CharField(
+        max_length=64, required=False, allow_blank=True, trim_whitespace=False,
+        help_text="Shown in standings and on player pages; the username when left out.")
+
+
+class AccountSerializer(serializers.Serializer):
+    username = serializers.CharField(read_only=True)
+    display_name = serializers.CharField(max_length=64, trim_whitespace=False,
+                                         help_text="1-64 visible characters.")
+    player = serializers.IntegerField(read_only=True, help_text="The league Player's id.")
+
+
+class PasswordChangeSerializer(serializers.Serializer):
+    old_password = _password_field()
+    new_password = _password_field()
 
 
 # -- JSON fields whose shape the schema states (served as stored) -------------------------

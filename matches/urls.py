@@ -12,6 +12,7 @@ urlpatterns = [
          name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("register/", views.register, name="register"),
+    path("account/", views.account, name="account"),
     path("", views.lobby, name="lobby"),
     path("play/", views.quick_play, name="quick_play"),
     path("matches/new/", views.create, name="match_create"),

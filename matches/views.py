@@ -9,23 +9,36 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
+from rest_framework.authtoken.models import Token
 
 from config.fingerprint import fingerprint
 from engine import registry
 from league.events import turn_deadline, turn_deadlines
-from league.services import RegistrationError, register_player
+from league.services import (
+    AccountError,
+    change_password,
+    player_for,
+    register_player,
+    rename_player,
+)
 from matches import services
-from matches.forms import ActionForm, CreateMatchForm, RegisterForm
+from matches.forms import (
+    ActionForm,
+    CreateMatchForm,
+    DisplayNameForm,
+    PasswordChangeForm,
+    RegisterForm,
+)
 from matches.models import PEOPLE, SEAT_PEOPLE, Match, Seat
 from matches.services import ServiceError
 
@@ -40,13 +53,6 @@ QUICK_GAME = "super_showdown"
 QUICK_GAMES = ("super_showdown", "superstar_showdown")
 QUICK_BOTS = ("heuristic", "random")
 FINISHED = "finished"
-
-# Which form field a sign-up refusal belongs to (None: the whole form).
-_REGISTRATION_FIELDS = {
-    "bad_username": "username",
-    "username_taken": "username",
-    "weak_password": "password",
-}
 
 
 # -- accounts --------------------------------------------------------------------------
@@ -64,13 +70,59 @@ def register(request: HttpRequest) -> HttpResponse:
                 password=form.cleaned_data["password"],
                 display_name=form.cleaned_data["display_name"],
             )
-        except RegistrationError as exc:
-            form.add_error(_REGISTRATION_FIELDS.get(exc.code), exc.detail)
+        except AccountError as exc:
+            form.add_error(form.refusals.get(exc.code), exc.detail)
         else:
             login(request, player.user, backend=settings.AUTHENTICATION_BACKENDS[0])
             return redirect("lobby")
     status = 400 if form.errors else 200
     return render(request, "registration/register.html", {"form": form}, status=status)
+
+
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    """The player's display name, a new password, and their API token revoked."""
+    player = player_for(request.user)
+    name_form = DisplayNameForm(initial={"display_name": player.display_name})
+    password_form = PasswordChangeForm()
+    which = request.POST.get("form") if request.method == "POST" else None
+    if which == "name":
+        name_form = DisplayNameForm(request.POST)
+        if _changed(name_form, lambda data: rename_player(player, data["display_name"])):
+            return _account_done(request, "Your display name is changed.")
+    elif which == "password":
+        password_form = PasswordChangeForm(request.POST)
+        if _changed(password_form, lambda data: change_password(
+                request.user, old_password=data["old_password"],
+                new_password=data["new_password"], request=request)):
+            update_session_auth_hash(request, request.user)
+            return _account_done(request, "Your password is changed. Your other sessions "
+                                          "and your API token are signed out.")
+    elif which == "token":
+        Token.objects.filter(user=request.user).delete()
+        return _account_done(request, "Your API token is revoked.")
+    context = {"player": player, "name_form": name_form, "password_form": password_form,
+               "token": Token.objects.filter(user=request.user).first()}
+    status = 400 if name_form.errors or password_form.errors else 200
+    return render(request, "registration/account.html", context, status=status)
+
+
+def _changed(form: Any, change: Callable[[dict[str, Any]], Any]) -> bool:
+    """Whether the form is valid and `change` of its data went through; a refusal is put
+    on the form, at the field it names (`form.refusals`)."""
+    if not form.is_valid():
+        return False
+    try:
+        change(form.cleaned_data)
+    except AccountError as exc:
+        form.add_error(form.refusals.get(exc.code), exc.detail)
+        return False
+    return True
+
+
+def _account_done(request: HttpRequest, said: str) -> HttpResponse:
+    messages.success(request, said)
+    return redirect("account")
 
 
 # -- lobby -----------------------------------------------------------------------------

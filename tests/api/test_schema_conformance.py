@@ -444,6 +444,32 @@ def exercise_auth(api: Conformance, anon: APIClient) -> None:
     # A body of another type is 415.
     response = anon.generic("POST", "/api/auth/token/", "<x/>", content_type="application/xml")
     api.check("post", "/api/auth/token/", response, "<x/>")
+    # The account: read it, rename it, change its password, revoke its token.
+    token = api.post(anon, "/api/auth/token/", body, expect=200).json()["token"]
+    me = APIClient()
+    me.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    api.get(me, "/api/auth/me/")
+    api.call(me, "patch", "/api/auth/me/", {"display_name": "Probe"}, expect=200)
+    api.call(me, "patch", "/api/auth/me/", {"display_name": " "}, expect=400)
+    api.call(me, "patch", "/api/auth/me/", {}, expect=200)
+    api.call(me, "patch", "/api/auth/me/", {"display_name": "x" * 65}, expect=400)
+    api.post(me, "/api/auth/password/", {"old_password": "wrong-one",
+                                         "new_password": "another-long-pw-8"}, expect=400)
+    api.post(me, "/api/auth/password/", {"old_password": body["password"],
+                                         "new_password": "1"}, expect=400)
+    api.post(me, "/api/auth/password/", {"old_password": body["password"]}, expect=400)
+    for _ in range(10):
+        api.post(me, "/api/auth/password/", {"old_password": "bad", "new_password": "x"})
+    api.post(me, "/api/auth/password/", {**body, "old_password": body["password"],
+                                         "new_password": "another-long-pw-8"}, expect=429)
+    cache.delete_many(signin._keys("conformance_probe", RequestFactory().post("/")))
+    token = api.post(me, "/api/auth/password/", {
+        "old_password": body["password"], "new_password": "another-long-pw-8"},
+        expect=200).json()["token"]
+    me.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    api.call(me, "delete", "/api/auth/token/", expect=204)
+    api.call(me, "delete", "/api/auth/token/", expect=401)
+    api.get(me, "/api/auth/me/", expect=401)
 
 
 def exercise_games(api: Conformance, anon: APIClient) -> None:
@@ -1096,25 +1122,27 @@ def exercise_every_operation_generically(api: Conformance, c: dict[str, APIClien
             if method == "get":
                 api.get(who, url, params, expect=None if open_to_all else 401)
             else:
-                api.post(who, url, {}, expect=None if open_to_all else 401)
+                api.call(who, method, url, {}, expect=None if open_to_all else 401)
         if method == "get":
             api.get(c["olga"], url, params, expect=None)
             if "Paginated" in json.dumps(operation["responses"].get("200", {})):
                 api.get(c["olga"], url, {"page": 9999}, expect={403, 404})
             continue
-        api.post(c["olga"], url, {}, expect=None)
+        if method != "delete":  # the one delete revokes the caller's token (exercise_auth)
+            api.call(c["olga"], method, url, {}, expect=None)
         if "requestBody" not in operation:
             continue
         client = c["staff"]
+        verb = method.upper()
         for content, body in [("text/plain", "hello"), ("application/json", "{not json")]:
-            response = client.generic("POST", url, body, content_type=content)
-            api.check("post", url, response, f"({content}) {body}")
+            response = client.generic(verb, url, body, content_type=content)
+            api.check(method, url, response, f"({content}) {body}")
             if response.status_code not in (400, 403, 415):
-                api.drift.append(f"POST {url} {content}: got {response.status_code}")
+                api.drift.append(f"{verb} {url} {content}: got {response.status_code}")
         with override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=64):
-            response = client.generic("POST", url, json.dumps({"padding": "x" * 200}),
+            response = client.generic(verb, url, json.dumps({"padding": "x" * 200}),
                                       content_type="application/json")
-            api.check("post", url, response, "(a body over the size limit)")
+            api.check(method, url, response, "(a body over the size limit)")
 
 
 def exercise_rules_changed(api: Conformance, c: dict[str, APIClient], revise: Any) -> None:

@@ -1,0 +1,145 @@
+"""GET/PATCH /api/auth/me/, POST /api/auth/password/, DELETE /api/auth/token/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from config import signin
+from league.models import Player
+from league.services import player_for
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a-long-test-password-9"
+NEW = "another-long-password-7"
+ME = "/api/auth/me/"
+CHANGE = "/api/auth/password/"
+TOKEN = "/api/auth/token/"
+
+
+@pytest.fixture(autouse=True)
+def clean_signin_counts() -> Iterator[None]:
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def test_the_account_shows_its_names_and_player(player_api: APIClient, player: Any) -> None:
+    response = player_api.get(ME)
+    assert response.status_code == 200
+    assert response.json() == {"username": "alice", "display_name": "alice",
+                               "player": Player.objects.get(user=player).pk}
+
+
+@pytest.mark.parametrize("url", [ME, CHANGE, TOKEN])
+def test_the_account_endpoints_need_a_token(anon_api: APIClient, url: str) -> None:
+    method = {ME: anon_api.get, CHANGE: anon_api.post, TOKEN: anon_api.delete}[url]
+    response = method(url, {}, format="json")
+    assert (response.status_code, response.json()["code"]) == (401, "not_authenticated")
+
+
+def test_a_new_display_name_is_stored_trimmed(player_api: APIClient, player: Any) -> None:
+    response = player_api.patch(ME, {"display_name": " Alice the Bold "}, format="json")
+    assert response.status_code == 200 and response.json()["display_name"] == "Alice the Bold"
+    assert Player.objects.get(user=player).display_name == "Alice the Bold"
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ({"display_name": "  "}, "bad_display_name"),
+    ({"display_name": "Al\u200bice"}, "bad_display_name"),
+    ({"display_name": "x" * 65}, "invalid"),
+    ({"display_name": None}, "invalid"),
+])
+def test_a_bad_display_name_is_400_with_its_code(player_api: APIClient, player: Any,
+                                                 body: dict[str, str], code: str) -> None:
+    response = player_api.patch(ME, body, format="json")
+    assert (response.status_code, response.json()["code"]) == (400, code)
+    assert player_for(player).display_name == "alice"
+
+
+def test_a_patch_without_a_display_name_changes_nothing(player_api: APIClient,
+                                                         player: Any) -> None:
+    response = player_api.patch(ME, {}, format="json")
+    assert response.status_code == 200 and response.json()["display_name"] == "alice"
+
+
+def test_registering_through_the_api_takes_a_display_name(anon_api: APIClient) -> None:
+    response = anon_api.post("/api/auth/register/", {
+        "username": "carla", "password": PASSWORD, "display_name": "Carla C."}, format="json")
+    assert response.status_code == 201
+    assert Player.objects.get(user__username="carla").display_name == "Carla C."
+    refused = anon_api.post("/api/auth/register/", {
+        "username": "dora", "password": PASSWORD, "display_name": "\u202edora"}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (400, "bad_display_name")
+    assert not Player.objects.filter(user__username="dora").exists()
+
+
+def test_a_new_password_answers_a_new_token_and_signs_the_old_one_out(
+        player_api: APIClient, player: Any) -> None:
+    browser = Client()
+    browser.force_login(player)
+    old = Token.objects.get(user=player).key
+    response = player_api.post(CHANGE, {"old_password": PASSWORD, "new_password": NEW},
+                               format="json")
+    assert response.status_code == 200
+    new = response.json()["token"]
+    assert new != old
+    assert player_api.get("/api/matches/").status_code == 401  # still sends the old one
+    fresh = APIClient()
+    fresh.credentials(HTTP_AUTHORIZATION=f"Token {new}")
+    assert fresh.get(ME).json()["username"] == "alice"
+    assert browser.get("/").status_code == 302  # the web session ended with it
+    assert APIClient().post(TOKEN, {"username": "alice", "password": NEW},
+                            format="json").json()["token"] == new
+
+
+@pytest.mark.parametrize(("body", "status", "code"), [
+    ({"old_password": "wrong-password-0", "new_password": NEW}, 400, "bad_credentials"),
+    ({"old_password": PASSWORD, "new_password": "alice"}, 400, "weak_password"),
+    ({"old_password": PASSWORD}, 400, "invalid"),
+])
+def test_a_refused_password_change_keeps_the_password_and_token(
+        player_api: APIClient, player: Any, body: dict[str, str], status: int,
+        code: str) -> None:
+    response = player_api.post(CHANGE, body, format="json")
+    assert (response.status_code, response.json()["code"]) == (status, code)
+    player.refresh_from_db()
+    assert player.check_password(PASSWORD)
+    assert player_api.get(ME).status_code == 200
+
+
+def test_guessing_the_present_password_with_a_token_meets_the_sign_in_brake(
+        player_api: APIClient, player: Any) -> None:
+    for _ in range(signin.FAILURES):
+        player_api.post(CHANGE, {"old_password": "wrong-password-0", "new_password": NEW},
+                        format="json")
+    response = player_api.post(CHANGE, {"old_password": PASSWORD, "new_password": NEW},
+                               format="json")
+    assert (response.status_code, response.json()["code"]) == (429, "too_many_attempts")
+    locked = APIClient().post(TOKEN, {"username": "alice", "password": PASSWORD},
+                              format="json")
+    assert locked.status_code == 429  # the same count as signing in from here
+
+
+def test_revoking_the_token_signs_it_out_and_signing_in_makes_another(
+        player_api: APIClient, player: Any) -> None:
+    old = Token.objects.get(user=player).key
+    assert player_api.delete(TOKEN).status_code == 204
+    assert player_api.get(ME).status_code == 401
+    again = APIClient().post(TOKEN, {"username": "alice", "password": PASSWORD},
+                             format="json")
+    assert again.status_code == 200 and again.json()["token"] != old
+
+
+def test_a_stale_token_sent_along_does_not_stop_getting_a_new_one(player: Any) -> None:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+    response = client.post(TOKEN, {"username": "alice", "password": PASSWORD}, format="json")
+    assert response.status_code == 200
