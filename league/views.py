@@ -947,7 +947,6 @@ def _csv_response(filename: str, header: list[str], rows: Iterable[list[Any]]) -
     return response
 
 
-
 # -- simulation jobs ------------------------------------------------------------------------
 
 @organizer_required

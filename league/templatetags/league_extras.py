@@ -19,6 +19,7 @@ def once_field() -> str:
     return format_html('<input type="hidden" name="{}" value="{}">', once.FIELD,
                        once.new_token())
 
+
 TIEBREAK_LABELS = {
     "head_to_head": "Head to head",
     "buchholz": "Buchholz",

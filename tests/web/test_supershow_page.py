@@ -199,7 +199,6 @@ def test_every_match_type_renders_with_labelled_choices(
         assert "The draft" in page and "Keep " in page  # alice drafts a Competitor first
 
 
-
 @pytest.mark.django_db(transaction=False)
 def test_the_birdcage_page_says_who_waits_and_who_enters_at_the_next_roll() -> None:
     """SH-119/120: after the sixth turn roll the meter has called the next entrant in; the

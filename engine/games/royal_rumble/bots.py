@@ -178,7 +178,6 @@ class HeuristicBot:
         return 0.5 + self._target_score(s, seat, card(action["card"]), None, action["seat"])
 
 
-
 # -- search --------------------------------------------------------------------------------
 # What a search playout cut short is worth (engine.bots.leaves), and the two search levels.
 

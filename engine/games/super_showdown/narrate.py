@@ -23,6 +23,7 @@ from engine.protocol import JSON, Event, EventKind
 if TYPE_CHECKING:
     from engine.games.super_showdown.rules import SuperShowdownRules
 
+
 def who(state: State, seat: int) -> str:
     """A seat's name with its role, e.g. 'Red (Villain)'."""
     if state.hero is None:

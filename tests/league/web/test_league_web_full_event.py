@@ -25,8 +25,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 BOTS = ["Ada", "Brick", "Cobalt", "Dyna"]
 
 
-
-
 def test_a_four_bot_cup_plays_itself_and_the_event_page_shows_the_champion(
         sam_client: Client, season: Any) -> None:
     response = sam_client.post(reverse("league:event_create"), {

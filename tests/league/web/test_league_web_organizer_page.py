@@ -107,7 +107,6 @@ def test_a_panel_action_answers_with_the_new_panel_still_guarded(sam_client: Cli
     assert panel["hx-trigger"] == GUARDED and "data-guard-edits" in panel
 
 
-
 # -- names and notes for assistive technology ----------------------------------------------
 
 def button_names(html: str) -> dict[str, list[str]]:
