@@ -124,14 +124,15 @@ class MatchAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
     list_filter = ["game", "rules_version", "status"]
     search_fields = ["game", "seats__user__username"]
     readonly_fields = ["game", "rules_version", "options", "secret_options_masked", "n_seats",
-                       "status", "seq", "result", "created_by", "created_at", "updated_at"]
+                       "status", "seq", "result", "created_by", "created_at", "updated_at",
+                       "rematch_of"]
     inlines = [SeatInline, MatchEventInline]
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         options = ("options" if obj is not None and _sees_all(request, obj)
                    else "secret_options_masked")
         return ["game", "rules_version", options, "n_seats", "status", "seq", "result",
-                "created_by", "created_at", "updated_at"]
+                "created_by", "created_at", "updated_at", "rematch_of"]
 
     @admin.display(description="options")
     def secret_options_masked(self, match: Match) -> Any:

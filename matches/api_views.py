@@ -62,7 +62,7 @@ from matches.services import ServiceError
 
 ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 409, 429)}
 # The match views that answer with the match itself, seats and people included.
-SHOWS_MATCHES = ("list", "retrieve", "create")
+SHOWS_MATCHES = ("list", "retrieve", "create", "rematch")
 
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -366,6 +366,25 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
         outcome = services.resign(match=self.get_object(), user=request.user,
                                   seat=body.validated_data.get("seat"))
         return Response({"outcome": outcome})
+
+    @extend_schema(summary="Play a finished match again",
+                   description="The first of its players to ask makes the rematch (201): "
+                               "the same game and options, the same seats, the asker "
+                               "seated and the other players invited (a seat a bot took "
+                               "over goes back to its player). A player invited to it who "
+                               "asks takes their seat (200), as does one who asks again. "
+                               "It names the match it replays (`rematch_of`). Refused for "
+                               "a match not over (409 match_not_over), an Event's match "
+                               "(409 event_match), and anyone who did not play it (403 "
+                               "not_seated).",
+                   request=None,
+                   responses={200: MatchSerializer, 201: MatchSerializer, 403: ERRORS[403],
+                              404: ERRORS[404], 409: ERRORS[409]})
+    @action(detail=True, methods=["post"])
+    def rematch(self, request: Request, pk: str) -> Response:
+        made, new = services.rematch(match=self.get_object(), user=request.user)
+        return Response(self._detail(made.pk),
+                        status=status.HTTP_201_CREATED if new else status.HTTP_200_OK)
 
     @extend_schema(summary="What your seat (or a spectator) sees now",
                    description="`legal_actions` are the items you may post back verbatim; "

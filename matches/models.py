@@ -45,6 +45,9 @@ class Match(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     # The client's key for the request that created it: a retried create gets this match.
     idempotency_key = models.CharField(max_length=KEY_LENGTH, blank=True, default="")
+    # The finished match this one plays again, at the same seats with the same options.
+    rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="rematches")
 
     class Meta:
         ordering = ["-created_at", "-id"]

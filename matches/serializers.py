@@ -164,11 +164,14 @@ class MatchSerializer(serializers.ModelSerializer):
         help_text="The player who made the match; null for an Event's matches.")
     options = serializers.SerializerMethodField()
     result = ResultField(read_only=True, allow_null=True)
+    rematch_of = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True,
+        help_text="The finished match this one plays again (`rematch/`); null for others.")
 
     class Meta:
         model = Match
         fields = ["id", "game", "rules_version", "options", "n_seats", "status", "seq", "seats",
-                  "result", "created_by", "created_at", "updated_at"]
+                  "result", "created_by", "created_at", "updated_at", "rematch_of"]
         read_only_fields = fields
         list_serializer_class = MatchListSerializer
 

@@ -23,7 +23,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Value, When
+from django.db.models import Case, Q, Value, When
 
 from config.lru import LRU
 from config.queue import after_commit, enqueue
@@ -31,7 +31,7 @@ from config.refusal import Refusal
 from engine import registry
 from engine.bots.ismcts import SearchBot
 from engine.protocol import JSON, BaseRules, Event, IllegalAction, Pending, PendingKind
-from matches.models import Match, MatchEvent, Seat
+from matches.models import PEOPLE, Match, MatchEvent, Seat
 from matches.signals import match_advanced, match_finished, match_sealed
 
 log = logging.getLogger(__name__)
@@ -254,11 +254,12 @@ def viewer_seat(match: Match, user: Any, seat: int | None) -> int | None:
 # -- create and join ---------------------------------------------------------------------
 
 def create_match(*, game: str, options: dict[str, Any] | None, seats: list[dict[str, Any]],
-                 created_by: Any, key: str | None = None) -> Match:
+                 created_by: Any, key: str | None = None, invite_others: bool = False) -> Match:
     """Create a match; it starts at once (deal included) when no seat is left open.
 
     A `key` the same creator gave before answers with the match that request created
-    (a client retrying a create whose answer it lost), for the same game only."""
+    (a client retrying a create whose answer it lost), for the same game only. Staff seat
+    the players they name, unless told to `invite_others` as any player does."""
     if key and created_by is not None:
         made = _made_with_key(created_by, key, game)
         if made is not None:
@@ -274,7 +275,7 @@ def create_match(*, game: str, options: dict[str, Any] | None, seats: list[dict[
     users = _users_by_name([name for kind, name in specs if kind == "player"])
     # None is the system itself (the league creating an Event's matches); it and staff
     # seat whom they name. A player seats themselves and invites the others they name.
-    seats_others = created_by is None or created_by.is_staff
+    seats_others = created_by is None or (created_by.is_staff and not invite_others)
     if not seats_others and created_by.pk not in {user.pk for user in users.values()}:
         raise ServiceError("not_seated", "Take a seat in the match you create.", 403)
     guests = [] if seats_others else [users[name] for kind, name in specs
@@ -283,7 +284,7 @@ def create_match(*, game: str, options: dict[str, Any] | None, seats: list[dict[
         raise ServiceError("bad_seat", "Invite a player to one seat only.", 400)
     try:
         with transaction.atomic():
-            if not seats_others:
+            if created_by is not None and not created_by.is_staff:
                 _check_room(created_by)
             return _create(game, resolved, specs, users, guests, created_by, key)
     except IntegrityError:
@@ -394,6 +395,54 @@ def join_match(*, match: Match, user: Any) -> Seat:
             seat.refresh_from_db(fields=["awaited"])
         _copy_progress(locked, match)
     return seat
+
+
+def rematch(*, match: Match, user: Any) -> tuple[Match, bool]:
+    """The finished `match` played again by its people, and whether this call made it.
+
+    The first of them to ask makes it: the same game and options, each seat held as
+    before (a seat a bot took over goes back to the player it stood in for), the asker
+    seated and the other players invited, as in any match a player makes. The others who
+    ask join it, taking the seat held for them; one who asks again is answered with it.
+    """
+    with transaction.atomic():
+        locked = _locked(match)
+        if locked.created_by_id is None:
+            raise ServiceError("event_match", "An Event's matches are paired by its "
+                                              "organizer, not replayed.", 409)
+        if locked.status != Match.Status.FINISHED:
+            raise ServiceError("match_not_over", "A match is played again once it is "
+                                                 "over.", 409)
+        seats = list(locked.seats.select_related(*PEOPLE).order_by("index"))
+        if not played_in(seats, user):
+            raise ServiceError("not_seated", "Only its players play a match again.", 403)
+        made = rematch_of_theirs(locked, user)
+        if made is None:
+            people = [seat.user or seat.stood_in_for for seat in seats]
+            made = create_match(game=locked.game, options=locked.options, created_by=user,
+                                invite_others=True, seats=[
+                                    {"player": person.get_username()} if person
+                                    else {"bot": seat.bot}
+                                    for seat, person in zip(seats, people, strict=True)])
+            Match.objects.filter(pk=made.pk).update(rematch_of=locked)
+            made.rematch_of = locked
+            return made, True
+        if made.status == Match.Status.OPEN and not made.seats.filter(user=user).exists():
+            join_match(match=made, user=user)
+            made.refresh_from_db()
+    return made, False
+
+
+def played_in(seats: Iterable[Seat], user: Any) -> bool:
+    """Whether `user` held one of `seats`, or a bot stood in for them there."""
+    return any(user.pk in (seat.user_id, seat.stood_in_for_id) for seat in seats)
+
+
+def rematch_of_theirs(match: Match, user: Any) -> Match | None:
+    """The rematch of `match` that `user` sits in, or is invited to while it waits."""
+    return (match.rematches.select_related("created_by")
+            .filter(Q(seats__user=user) | Q(status=Match.Status.OPEN, seats__invited=user))
+            .first())
 
 
 def _locked(match: Match) -> Match:

@@ -21,5 +21,6 @@ urlpatterns = [
     path("matches/<int:match_id>/state/", views.state, name="match_state"),
     path("matches/<int:match_id>/act/", views.act, name="match_act"),
     path("matches/<int:match_id>/resign/", views.resign, name="match_resign"),
+    path("matches/<int:match_id>/rematch/", views.rematch, name="match_rematch"),
     path("matches/<int:match_id>/replay/", views.replay, name="match_replay"),
 ]

@@ -243,6 +243,19 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Play a finished match again: make the rematch, or take the seat held in it."""
+    match = get_object_or_404(Match, pk=match_id)
+    try:
+        made, _ = services.rematch(match=match, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, services.shown(exc))
+        return redirect("match_play", match_id=match.id)
+    return redirect("match_play", match_id=made.id)
+
+
+@login_required
+@require_POST
 def resign(request: HttpRequest, match_id: int) -> HttpResponse:
     """Leave an open match, or resign a live one (the others share first place).
 
@@ -409,11 +422,23 @@ def _state_context(match: Match, user: Any, error: str | None = None) -> dict[st
         "earlier": earlier,
         "error": error,
         "deadline": turn_deadline(match, state["pending"]),
+        **_rematch_context(match, seats, user),
         "can_join": waiting and any(seat.is_open_to(user) for seat in seats),
         "invited": waiting and any(seat.invited_id == user.pk for seat in seats),
         "view_templates": _game_templates(match.game, "_view.html", "matches/_view_generic.html"),
         "actions_templates": _game_templates(match.game, "_actions.html", "matches/_actions.html"),
     }
+
+
+def _rematch_context(match: Match, seats: list[Seat], user: Any) -> dict[str, Any]:
+    """Whether the viewer may play the finished match again, and the rematch they already
+    sit in or are invited to (`services.rematch`)."""
+    can = (match.status == FINISHED and match.created_by_id is not None
+           and services.played_in(seats, user))
+    again = services.rematch_of_theirs(match, user) if can else None
+    return {"can_rematch": can, "rematch": again,
+            "rematch_offered": again is not None and again.status == Match.Status.OPEN
+            and not again.seats.filter(user=user).exists()}
 
 
 def _action_entry(action: dict[str, Any]) -> dict[str, Any]:

@@ -378,3 +378,22 @@ def test_a_player_has_at_most_max_live_matches_of_their_making(
     staff = {"game": TOY, "seats": [{"bot": "random"}, {"bot": "random"}]}
     assert [organizer_api.post(MATCHES, staff, format="json").status_code
             for _ in range(3)] == [201] * 3
+
+
+def test_a_rematch_is_201_for_its_maker_and_200_for_the_player_who_accepts(
+        player_api: APIClient, player2_api: APIClient, player: Any, player2: Any) -> None:
+    match = services.create_match(game="super_showdown", options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"player": "bruno"}])
+    services.join_match(match=match, user=player2)
+    services.resign(match=match, user=player)
+    made = player2_api.post(f"/api/matches/{match.pk}/rematch/")
+    assert made.status_code == 201
+    body = made.json()
+    assert body["rematch_of"] == match.pk and body["status"] == "open"
+    assert [s["invited"] for s in body["seats"]] == ["alice", None]
+    joined = player_api.post(f"/api/matches/{match.pk}/rematch/")
+    assert joined.status_code == 200 and joined.json()["id"] == body["id"]
+    assert joined.json()["status"] == "active"
+    assert player_api.get(f"/api/matches/{match.pk}/").json()["rematch_of"] is None
+    live = player_api.post(f"/api/matches/{body['id']}/rematch/")
+    assert (live.status_code, live.json()["code"]) == (409, "match_not_over")

@@ -573,6 +573,11 @@ def exercise_matches(api: Conformance, c: dict[str, APIClient]) -> dict[str, Any
     api.post(alice, f"/api/matches/{duel['id']}/resign/", {"seat": 1}, expect={400, 403})
     api.post(mover, f"/api/matches/{duel['id']}/resign/", {"seat": seat}, expect=200)
     made["duel"] = duel
+    # The duel again: bruno makes the rematch, alice takes her seat in it.
+    again = api.post(bruno, f"/api/matches/{duel['id']}/rematch/", expect=201).json()
+    api.post(alice, f"/api/matches/{duel['id']}/rematch/", expect=200)
+    api.post(olga, f"/api/matches/{duel['id']}/rematch/", expect=403)
+    api.post(alice, f"/api/matches/{again['id']}/rematch/", expect=409)
     opened = api.post(alice, "/api/matches/", {"game": "royal_rumble", "seats": [
         {"player": "alice"}, {"open": True}]}, expect=201).json()
     api.get(olga, f"/api/matches/{opened['id']}/state/")

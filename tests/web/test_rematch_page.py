@@ -1,0 +1,60 @@
+"""The play page of a finished match offers a rematch, and takes it up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from matches import services
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def over(player: Any, player2: Any) -> Match:
+    match = services.create_match(game="super_showdown", options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"player": "bruno"}])
+    services.join_match(match=match, user=player2)
+    services.resign(match=match, user=player2)
+    return match
+
+
+def test_a_finished_match_offers_its_players_a_rematch_and_nobody_else(
+        over: Match, alice_client: Client, outsider_client: Client) -> None:
+    page = alice_client.get(reverse("match_play", args=[over.pk])).content.decode()
+    assert reverse("match_rematch", args=[over.pk]) in page and ">Rematch</button>" in page
+    watcher = outsider_client.get(reverse("match_play", args=[over.pk])).content.decode()
+    assert reverse("match_rematch", args=[over.pk]) not in watcher
+
+
+def test_rematch_goes_to_the_new_match_and_the_other_player_accepts_it(
+        over: Match, alice_client: Client, bruno_client: Client) -> None:
+    response = alice_client.post(reverse("match_rematch", args=[over.pk]))
+    again = Match.objects.get(rematch_of=over)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("match_play", args=[again.pk])
+    page = alice_client.get(response["Location"]).content.decode()
+    assert f'A rematch of <a href="{reverse("match_play", args=[over.pk])}">#{over.pk}</a>' in page
+    mine = alice_client.get(reverse("match_play", args=[over.pk])).content.decode()
+    assert f"Go to the rematch, #{again.pk}" in mine
+    theirs = bruno_client.get(reverse("match_play", args=[over.pk])).content.decode()
+    assert f"alice offers a rematch, #{again.pk}." in theirs
+    assert "Accept the rematch" in theirs
+    accepted = bruno_client.post(reverse("match_rematch", args=[over.pk]))
+    assert accepted["Location"] == reverse("match_play", args=[again.pk])
+    again.refresh_from_db()
+    assert again.status == Match.Status.ACTIVE
+
+
+def test_a_refused_rematch_says_why_on_the_match_page(player: Any,
+                                                      alice_client: Client) -> None:
+    live = services.create_match(game="super_showdown", options={}, created_by=player,
+                                 seats=[{"player": "alice"}, {"bot": "random"}])
+    response = alice_client.post(reverse("match_rematch", args=[live.pk]), follow=True)
+    assert "A match is played again once it is over." in response.content.decode()
+    assert not Match.objects.filter(rematch_of=live).exists()
+    assert alice_client.get(reverse("match_rematch", args=[live.pk])).status_code == 405
