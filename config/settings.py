@@ -44,6 +44,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "config.health.HealthMiddleware",  # first: a probe needs no allowed Host nor HTTPS
     "django.middleware.security.SecurityMiddleware",
+    "config.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.api_paths.ApiSlashMiddleware",  # before CommonMiddleware's slash redirect
@@ -218,5 +219,21 @@ if not DEBUG:
 BEHIND_TLS_PROXY = env_bool("DJANGO_BEHIND_TLS_PROXY", False)
 if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Sent with every answer (config/csp.py says why each source); DJANGO_CSP replaces it,
+# and "off" sends none.
+CONTENT_SECURITY_POLICY = env_str("DJANGO_CSP", "") or "; ".join([
+    "default-src 'self'",
+    "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+if CONTENT_SECURITY_POLICY == "off":
+    CONTENT_SECURITY_POLICY = ""
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0, least=0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -12,12 +13,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 LOAD = "import config.settings as s; print(s.SIMULATION_QUEUE_AHEAD, s.SECURE_HSTS_SECONDS, " \
        "getattr(s, 'SECURE_PROXY_SSL_HEADER', None))"
+CSP = "import config.settings as s; print(repr(s.CONTENT_SECURITY_POLICY))"
 
 
-def load(**env: str) -> subprocess.CompletedProcess[str]:
+def load(code: str = LOAD, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items()
-             if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL")}
-    return subprocess.run([sys.executable, "-c", LOAD], cwd=ROOT, env={**clean, **env},
+             if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL", "DJANGO_CSP")}
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**clean, **env},
                           capture_output=True, text=True, timeout=60)
 
 
@@ -49,3 +51,12 @@ def test_an_empty_value_is_the_default() -> None:
     loaded = load(SIMULATION_QUEUE_AHEAD="", DJANGO_HSTS_SECONDS="", LOG_LEVEL="")
     assert loaded.returncode == 0, loaded.stderr
     assert loaded.stdout.split()[:2] == ["8", "0"]
+
+
+@pytest.mark.parametrize(("value", "policy"), [
+    ("", "default-src 'self'"), ("off", ""), ("default-src 'none'", "default-src 'none'")])
+def test_the_content_security_policy_is_read_from_django_csp(value: str, policy: str) -> None:
+    loaded = load(CSP, DJANGO_CSP=value)
+    assert loaded.returncode == 0, loaded.stderr
+    read = ast.literal_eval(loaded.stdout)
+    assert read.startswith(policy) and (policy or read == "")
