@@ -100,6 +100,10 @@ CACHES = {
         if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+# With a cache every web process shares, a request reads its session there, not from the
+# database (which still keeps every session, so a cache restart signs nobody out).
+if CACHE_URL:
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -60,3 +60,14 @@ def test_the_content_security_policy_is_read_from_django_csp(value: str, policy:
     assert loaded.returncode == 0, loaded.stderr
     read = ast.literal_eval(loaded.stdout)
     assert read.startswith(policy) and (policy or read == "")
+
+
+@pytest.mark.parametrize(("cache", "engine"), [
+    ("", "django.contrib.sessions.backends.db"),
+    ("redis://127.0.0.1:6379/9", "django.contrib.sessions.backends.cached_db")])
+def test_sessions_are_read_from_the_shared_cache_when_there_is_one(cache: str,
+                                                                   engine: str) -> None:
+    code = "from django.conf import settings; settings._setup(); print(settings.SESSION_ENGINE)"
+    loaded = load(code, CACHE_URL=cache, DJANGO_SETTINGS_MODULE="config.settings")
+    assert loaded.returncode == 0, loaded.stderr
+    assert loaded.stdout.strip() == engine
