@@ -31,7 +31,7 @@ from league import formats, showdown
 from league.formats.base import MOST_POINTS, read_options
 from league.models import Entrant, Event, EventMatch, EventRecord, Player, Rating, Season, Team
 from matches import services as match_services
-from matches.models import Match
+from matches.models import Match, Seat
 
 log = logging.getLogger(__name__)
 
@@ -1220,26 +1220,33 @@ def _late_people(match: Match) -> list[int]:
     return _awaited_people(match, match_services.match_state(match=match, user=None)["pending"])
 
 
-def _awaited_people(match: Match, pending: dict[str, Any]) -> list[int]:
-    """The seats held by people among those a served `pending` waits for."""
+def _awaited_people(match: Match, pending: dict[str, Any],
+                    seats: Iterable[Seat] | None = None) -> list[int]:
+    """The seats held by people among those a served `pending` waits for (`seats`: the
+    match's seats, when the caller has read them already)."""
     if pending["kind"] != "decision":
         return []
-    people = set(match.seats.filter(user__isnull=False).values_list("index", flat=True))
+    if seats is None:
+        people = set(match.seats.filter(user__isnull=False).values_list("index", flat=True))
+    else:
+        people = {seat.index for seat in seats if seat.user_id is not None}
     return [s for s in pending["seats"] if s in people]
 
 
-def turn_deadline(match: Match, pending: dict[str, Any]) -> dict[str, Any] | None:
+def turn_deadline(match: Match, pending: dict[str, Any],
+                  seats: Iterable[Seat] | None = None) -> dict[str, Any] | None:
     """When the deadline sweep gives the people the match waits for (`seats`) the Event's
     `policy`, at the earliest (`at`: the match's last change and the Event's turn deadline);
     None when no deadline runs: not a running Event's match, no deadline set, or nobody
-    awaited but bots and the dice."""
+    awaited but bots and the dice. The match's seat rows are read unless the caller holds
+    them (the `seats` argument)."""
     if match.status != Match.Status.ACTIVE or pending["kind"] != "decision":
         return None
     found = turn_deadlines([match]).get(match.pk)
     if found is None:
         return None
-    seats = _awaited_people(match, pending)
-    return {**found, "seats": seats} if seats else None
+    awaited = _awaited_people(match, pending, seats)
+    return {**found, "seats": awaited} if awaited else None
 
 
 def turn_deadlines(matches: Iterable[Match]) -> dict[int, dict[str, Any]]:

@@ -219,21 +219,17 @@ def load_state(match: Match, upto: int | None = None) -> Any:
 
 # -- who is looking ----------------------------------------------------------------------
 
-def seat_of(match: Match, user: Any) -> int | None:
-    """The first seat the user holds, or None for a spectator."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    return (match.seats.filter(user=user).order_by("index")
-            .values_list("index", flat=True).first())
+def seat_of(match: Match, user: Any, seats: Iterable[Seat] | None = None) -> int | None:
+    """The first seat the user holds, or None for a spectator (`seats`: the match's seats,
+    when the caller has read them already)."""
+    held = _held(match, user, seats)
+    return held[0] if held else None
 
 
-def page_seat(match: Match, user: Any) -> int | None:
+def page_seat(match: Match, user: Any, seats: Iterable[Seat] | None = None) -> int | None:
     """The seat the user's play page plays: of the seats they hold (a staff lineup may
     give one person several), the first with a decision pending, else their first."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    held = list(match.seats.filter(user=user).order_by("index")
-                .values_list("index", flat=True))
+    held = _held(match, user, seats)
     if len(held) < 2:
         return held[0] if held else None
     stream = _replay(match)
@@ -242,13 +238,25 @@ def page_seat(match: Match, user: Any) -> int | None:
     return next((seat for seat in held if seat in deciding), held[0])
 
 
-def viewer_seat(match: Match, user: Any, seat: int | None) -> int | None:
+def viewer_seat(match: Match, user: Any, seat: int | None,
+                seats: Iterable[Seat] | None = None) -> int | None:
     """The seat whose eyes to use: the one asked for (if the user holds it) or theirs."""
     if seat is None:
-        return seat_of(match, user)
-    if user is None or not match.seats.filter(index=seat, user=user).exists():
+        return seat_of(match, user, seats)
+    if seat not in _held(match, user, seats):
         raise ServiceError("not_your_seat", "You do not hold that seat.", 403)
     return seat
+
+
+def _held(match: Match, user: Any, seats: Iterable[Seat] | None) -> list[int]:
+    """The indexes of the seats the user holds, in order: found among `seats` (the
+    match's seats, read already) when given, else read."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    if seats is not None:
+        return sorted(row.index for row in seats if row.user_id == user.pk)
+    return list(match.seats.filter(user=user).order_by("index")
+                .values_list("index", flat=True))
 
 
 # -- create and join ---------------------------------------------------------------------
@@ -739,9 +747,11 @@ def _enqueue_bots(match_id: int, seats: list[int], seq: int) -> None:
 
 # -- reading -----------------------------------------------------------------------------
 
-def match_state(*, match: Match, user: Any, seat: int | None = None) -> dict[str, Any]:
-    """What the user's seat (or a spectator) sees now, with its legal actions."""
-    viewer = viewer_seat(match, user, seat)
+def match_state(*, match: Match, user: Any, seat: int | None = None,
+                seats: Iterable[Seat] | None = None) -> dict[str, Any]:
+    """What the user's seat (or a spectator) sees now, with its legal actions (`seats`:
+    the match's seats, when the caller has read them already)."""
+    viewer = viewer_seat(match, user, seat, seats)
     stream = _replay(match)
     rules, state = stream.rules, stream.state
     pending = rules.pending(state)
@@ -773,13 +783,15 @@ def _status_at(match: Match, seq: int) -> str:
 
 
 def match_events(*, match: Match, user: Any, after: int = 0, seat: int | None = None,
-                 limit: int | None = None) -> list[dict[str, Any]]:
-    """The stream after seq `after` as the viewer may read it, each with its narration.
+                 limit: int | None = None,
+                 seats: Iterable[Seat] | None = None) -> list[dict[str, Any]]:
+    """The stream after seq `after` as the viewer may read it, each with its narration
+    (`seats`: the match's seats, when the caller has read them already).
 
     Once the match is finished nothing is hidden any more and events are shown in full
     (unless it is `sealed`).
     """
-    viewer = viewer_seat(match, user, seat)
+    viewer = viewer_seat(match, user, seat, seats)
     if after < 0:
         raise ServiceError("bad_seq", "`after` cannot be negative.", 400)
     finished = _unveiled_now(match)
@@ -862,13 +874,15 @@ def unveiled(match: Match, status: str | None = None,
     return match.pk not in (sealed if sealed is not None else sealed_among([match]))
 
 
-def replay_view(*, match: Match, user: Any, at: int, seat: int | None = None) -> dict[str, Any]:
-    """The view after event `at`, that event's narration and who was to act.
+def replay_view(*, match: Match, user: Any, at: int, seat: int | None = None,
+                seats: Iterable[Seat] | None = None) -> dict[str, Any]:
+    """The view after event `at`, that event's narration and who was to act (`seats`: the
+    match's seats, when the caller has read them already).
 
     Once the match is over (and not `sealed`), `seats` carries every seat's view of that
     moment (nothing is hidden any more); before that it is None.
     """
-    viewer = viewer_seat(match, user, seat)
+    viewer = viewer_seat(match, user, seat, seats)
     last = _last_seq(match)
     if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= last:
         raise ServiceError("bad_seq", f"Choose a seq from 0 to {last}.", 400)

@@ -331,6 +331,32 @@ def test_seat_of_names_the_first_seat_a_user_holds_and_none_for_a_spectator(
     assert services.seat_of(toy_match, None) is None
 
 
+def test_whose_eyes_are_used_is_decided_alike_from_the_seats_a_caller_read_already(
+        toy_game: Any, toy_match: Match, organizer: Any, player: Any, player2: Any,
+        outsider: Any) -> None:
+    from django.contrib.auth.models import AnonymousUser
+
+    lineup = services.create_match(game=toy_game.TOY_KEY, options={}, created_by=organizer,
+                                   seats=[{"player": "organizer"}, {"player": "organizer"}])
+
+    def decided(match: Match, user: Any, seat: int | None, seats: Any) -> Any:
+        try:
+            return (services.viewer_seat(match, user, seat, seats),
+                    services.page_seat(match, user, seats))
+        except ServiceError as exc:
+            return exc.code, exc.status
+
+    rows = {match.pk: list(match.seats.order_by("index")) for match in (toy_match, lineup)}
+    for match in (toy_match, lineup):
+        for user in (player, player2, outsider, organizer, AnonymousUser(), None):
+            for seat in (None, 0, 1):
+                assert decided(match, user, seat, rows[match.pk]) \
+                    == decided(match, user, seat, None)
+    assert decided(toy_match, player, 1, rows[toy_match.pk]) == ("not_your_seat", 403)
+    assert decided(toy_match, outsider, None, rows[toy_match.pk]) == (None, None)
+    assert services.viewer_seat(lineup, organizer, 1, rows[lineup.pk]) == 1
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_listener_failing_after_the_last_move_commits_leaves_the_move_answered(
         toy_game: Any, player: Any, player2: Any) -> None:
