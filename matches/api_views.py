@@ -397,8 +397,9 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
     def state(self, request: Request, pk: str) -> Response:
         query = QuerySerializer(data=request.query_params).values()
         match = self.get_object()
-        state = services.match_state(match=match, user=request.user, **query)
-        return Response({**state, "deadline": turn_deadline(match, state["pending"])})
+        seats = list(match.seats.order_by("index"))  # (whose they are: it shows no people)
+        state = services.match_state(match=match, user=request.user, seats=seats, **query)
+        return Response({**state, "deadline": turn_deadline(match, state["pending"], seats)})
 
     @extend_schema(summary="Play an action for your seat",
                    description="`expected_seq` refuses the action (409 stale_seq) if the "

@@ -205,9 +205,10 @@ def state(request: HttpRequest, match_id: int) -> HttpResponse:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return render(request, "matches/_gone.html", {"match_id": match_id})
-    if _unchanged(request, match) and services.plays_on(match):
+    seats = _seat_rows(match)
+    if _unchanged(request, match, seats) and services.plays_on(match):
         return HttpResponse(status=204)
-    return _render_state(request, match, "matches/_state.html")
+    return _render_state(request, match, "matches/_state.html", seats=seats)
 
 
 @login_required
@@ -283,8 +284,9 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """Step through the stream: the view at `at` and the narration of event `at`."""
     match = get_object_or_404(Match, pk=match_id)
     at = _clamped_at(request.GET.get("at"), match.seq)
+    seats = _seat_rows(match)
     try:
-        frame = services.replay_view(match=match, user=request.user, at=at)
+        frame = services.replay_view(match=match, user=request.user, at=at, seats=seats)
     except ServiceError as exc:
         if exc.code != "rules_changed":  # (the match's page says why there is no replay)
             messages.error(request, services.shown(exc))
@@ -292,7 +294,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     context = {
         "match": match,
         "game_title": _title(match.game),
-        "seats": list(match.seats.select_related("user").order_by("index")),
+        "seats": seats,
         "frame": frame,
         "at": at,
         "last": match.seq,
@@ -374,27 +376,35 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
 
 
 def _render_state(request: HttpRequest, match: Match, template: str, error: str | None = None,
-                  status: int = 200) -> HttpResponse:
+                  status: int = 200, seats: list[Seat] | None = None) -> HttpResponse:
     """The play page or its partial; a match recorded under rules its game no longer plays
-    shows its seats, its result (or a resign button) and why it cannot be shown."""
+    shows its seats, its result (or a resign button) and why it cannot be shown. The
+    match's `seats` are read here unless the caller has read them already."""
+    seats = _seat_rows(match) if seats is None else seats
     try:
-        context = _state_context(match, request.user, error)
+        context = _state_context(match, request.user, seats, error)
     except ServiceError as exc:
         if exc.code != "rules_changed":
             raise
-        seat = services.seat_of(match, request.user)
-        context = {**_table_context(match, seat), "state": {"seat": seat},
+        seat = services.seat_of(match, request.user, seats)
+        context = {**_table_context(match, seat, seats), "state": {"seat": seat},
                    "unplayable": services.shown(exc)}
     return render(request, template, context, status=status)
 
 
-def _table_context(match: Match, seat: int | None) -> dict[str, Any]:
-    """What the play page shows of any match, playable or not: its seats, whether it is
+def _seat_rows(match: Match) -> list[Seat]:
+    """The match's seats in order, with the people they name: the one read of them that
+    a page of the match makes."""
+    return list(match.seats.select_related(*PEOPLE).order_by("index"))
+
+
+def _table_context(match: Match, seat: int | None, seats: list[Seat]) -> dict[str, Any]:
+    """What the play page shows of any match, playable or not: its `seats`, whether it is
     over, and whether the viewer's `seat` may resign it."""
     return {
         "match": match,
         "game_title": _title(match.game),
-        "seats": list(match.seats.select_related(*PEOPLE).order_by("index")),
+        "seats": seats,
         "finished": match.status == FINISHED,
         # An Event's matches (made by the system, no creator) are the organizer's to end.
         "can_resign": seat is not None and match.status != FINISHED
@@ -402,13 +412,14 @@ def _table_context(match: Match, seat: int | None) -> dict[str, Any]:
     }
 
 
-def _state_context(match: Match, user: Any, error: str | None = None) -> dict[str, Any]:
-    """What the play page and its polled partial render."""
-    state = services.match_state(match=match, user=user, seat=services.page_seat(match, user))
+def _state_context(match: Match, user: Any, seats: list[Seat],
+                   error: str | None = None) -> dict[str, Any]:
+    """What the play page and its polled partial render, of the match's `seats`."""
+    state = services.match_state(match=match, user=user, seats=seats,
+                                 seat=services.page_seat(match, user, seats))
     earlier = max(0, match.seq - PAGE_LOG)
-    table = _table_context(match, state["seat"])
-    seats = table["seats"]
-    events = services.match_events(match=match, user=user, after=earlier)
+    table = _table_context(match, state["seat"], seats)
+    events = services.match_events(match=match, user=user, after=earlier, seats=seats)
     waiting = match.status == "open" and state["seat"] is None
     return {
         **table,
@@ -421,7 +432,7 @@ def _state_context(match: Match, user: Any, error: str | None = None) -> dict[st
         "events": list(reversed(events)),
         "earlier": earlier,
         "error": error,
-        "deadline": turn_deadline(match, state["pending"]),
+        "deadline": turn_deadline(match, state["pending"], seats),
         **_rematch_context(match, seats, user),
         "can_join": waiting and any(seat.is_open_to(user) for seat in seats),
         "invited": waiting and any(seat.invited_id == user.pk for seat in seats),
@@ -456,12 +467,12 @@ def _game_templates(game: str, name: str, fallback: str) -> list[str]:
     return [f"games/{game}/{name}", fallback]
 
 
-def _unchanged(request: HttpRequest, match: Match) -> bool:
-    """Whether the poller already shows the match's current seq, status and seats (a join
-    that leaves seats open, a seat handed to a bot, change neither seq nor status)."""
+def _unchanged(request: HttpRequest, match: Match, seats: list[Seat]) -> bool:
+    """Whether the poller already shows the match's current seq, status and `seats` (a
+    join that leaves seats open, a seat handed to a bot, change neither seq nor status)."""
     return (request.GET.get("seq") == str(match.seq)
             and request.GET.get("status") == match.status
-            and request.GET.get("seats") == _seats_key(match.seats.order_by("index")))
+            and request.GET.get("seats") == _seats_key(seats))
 
 
 def _seats_key(seats: Iterable[Seat]) -> str:

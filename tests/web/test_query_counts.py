@@ -7,6 +7,7 @@ Each case builds a few rows, reads the page, adds more of the same, and reads it
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -277,7 +278,7 @@ def test_a_state_poll_reads_the_stream_once_when_the_cache_holds_the_state(
     asked = captured(lambda: client.get(poll, HTTP_HX_REQUEST="true"), 200)
     # the log's events, and nothing more of the stream than its last seq
     assert len([sql for sql in asked if '"matches_matchevent"."payload"' in sql]) == 1
-    assert len(asked) == 12, asked
+    assert len(asked) == 9, asked
 
 
 def test_the_api_state_reads_no_seat_or_person_it_does_not_show(
@@ -287,9 +288,106 @@ def test_the_api_state_reads_no_seat_or_person_it_does_not_show(
     client = api(player)
     url = f"/api/matches/{match.id}/state/"
     client.get(url)
-    # the token and its user, the match, the seat, the stream (last seq, events), and
-    # the Event it may belong to (its turn deadline)
+    # the token and its user, the match, its seats (and none of their people), the stream
+    # (last seq, events), and the Event it may belong to (its turn deadline)
     assert queries(lambda: client.get(url)) == 6
+
+
+# -- the play state: a match's seats read once a request, whoever looks -------------------
+
+def seat_reads(asked: list[str]) -> int:
+    return sum('FROM "matches_seat"' in sql for sql in asked)
+
+
+def a_timed_event_match(organizer: Any, people: list[Any]) -> Match:
+    """The live match of a running Event of `people` with a turn deadline (so the state
+    tells when it passes)."""
+    event = events.create_event(name=f"Night {next(_names)}", game="super_showdown",
+                                format="round_robin", by=organizer, turn_deadline_minutes=5)
+    for person in people:
+        events.add_entrant(event=event, by=organizer, player=person.username)
+    events.start_event(event=event, by=organizer)
+    return Match.objects.get(pk=EventMatch.objects.get(event=event).match_id)
+
+
+def play_reads(viewer: Any, match: Match) -> dict[str, tuple[int, int]]:
+    """What the play page, its poll (the match moved; it did not), its replay and the API's
+    state and events ask as `viewer` watches `match`: the queries, and the reads of its
+    seats."""
+    from django.urls import reverse
+
+    from matches import views
+
+    page, rest = browser(viewer), api(viewer)
+    play, poll, replay = (reverse(name, args=[match.id])
+                          for name in ("match_play", "match_state", "match_replay"))
+    shown = {"seq": match.seq, "status": match.status,
+             "seats": views._seats_key(match.seats.order_by("index"))}
+    state, stream = f"/api/matches/{match.id}/state/", f"/api/matches/{match.id}/events/"
+    for url in (play, replay):
+        page.get(url)  # the session, the replay cache and the viewer's log warmed
+    rest.get(state)
+    reads = {
+        "play": captured(lambda: page.get(play), 200),
+        "poll": captured(lambda: page.get(poll, HTTP_HX_REQUEST="true"), 200),
+        "poll, unchanged": captured(lambda: page.get(poll, shown, HTTP_HX_REQUEST="true"), 204),
+        "replay": captured(lambda: page.get(replay), 200),
+        "api state": captured(lambda: rest.get(state), 200),
+        "api events": captured(lambda: rest.get(stream), 200),
+    }
+    return {name: (len(asked), seat_reads(asked)) for name, asked in reads.items()}
+
+
+@pytest.mark.django_db(transaction=True)  # the replay cache keeps committed states only
+def test_a_seated_player_s_play_state_and_move_read_the_seats_once(
+        organizer: Any, player: Any, player2: Any) -> None:
+    from django.urls import reverse
+
+    from engine.registry import get_rules
+
+    match = a_timed_event_match(organizer, [player, player2])
+    due = services.match_state(match=match, user=None)["pending"]["seats"][0]
+    mover = match.seats.get(index=due).user
+    assert api(mover).get(f"/api/matches/{match.id}/state/").json()["deadline"]["seats"] \
+        == [due]
+    # the session and user (or the token), the match, its seats, the stream's last seq,
+    # its status, the log's events, the seat's move count, the Event's deadline
+    assert play_reads(mover, match) == {
+        "play": (9, 1), "poll": (9, 1), "poll, unchanged": (4, 1), "replay": (7, 1),
+        "api state": (5, 1), "api events": (5, 1)}
+    state = services.load_state(match)
+    action = get_rules("super_showdown").legal_actions(state, due)[0]
+    page, act = browser(mover), reverse("match_act", args=[match.id])
+    form = {"action": json.dumps(action), "seat": due, "key": "k1",
+            "moves": services.moves_of(match, due)}
+    asked = captured(lambda: page.post(act, form, HTTP_HX_REQUEST="true"), 200)
+    # the seat's holder before the lock and under it, the bots among the seats awaited
+    # now, and the page's own read
+    assert (len(asked), seat_reads(asked)) == (21, 4), asked
+
+
+@pytest.mark.django_db(transaction=True)  # the replay cache keeps committed states only
+def test_a_spectator_s_play_state_reads_the_seats_once(
+        organizer: Any, player: Any, player2: Any, outsider: Any) -> None:
+    match = a_timed_event_match(organizer, [player, player2])
+    # no move count: a spectator has no form to send
+    assert play_reads(outsider, match) == {
+        "play": (8, 1), "poll": (8, 1), "poll, unchanged": (4, 1), "replay": (7, 1),
+        "api state": (5, 1), "api events": (5, 1)}
+
+
+@pytest.mark.django_db(transaction=True)  # the replay cache keeps committed states only
+def test_a_finished_match_s_play_state_reads_the_seats_once(
+        player: Any, player2: Any) -> None:
+    match = services.create_match(game="super_showdown", options={}, created_by=player, seats=[
+        {"player": player.username}, {"player": player2.username}])
+    services.join_match(match=match, user=player2)
+    services.forfeit_seat(match=match, seat=1)
+    match.refresh_from_db()
+    # no move count and no deadline, but its stored result read
+    assert play_reads(player, match) == {
+        "play": (8, 1), "poll": (8, 1), "poll, unchanged": (4, 1), "replay": (7, 1),
+        "api state": (5, 1), "api events": (5, 1)}
 
 
 @pytest.mark.django_db(transaction=True)  # a replay is kept once its records are committed
