@@ -501,7 +501,10 @@ def _append_decision(*, match: Match, seat: int, action: Any, user: Any,
     try:
         with transaction.atomic():
             locked = _locked(match)
-            _check_seat(locked, seat, user)
+            # (a person's seat is checked, and the bots among the awaited seats found, in
+            # the same rows: nobody changes them while the row is locked)
+            seats = None if user is None else list(locked.seats.order_by("index"))
+            _check_seat(locked, seat, user, seats)
             if key is not None:
                 first = _answer_for_key(locked, key, seat, action)
                 if first is not None:
@@ -520,7 +523,7 @@ def _append_decision(*, match: Match, seat: int, action: Any, user: Any,
             state = _resolve_chance(locked, stream.rules, state)
             pending = _settle(locked, stream.rules, state)
             _copy_progress(locked, match)
-            return seq, _bot_seats(locked, pending)
+            return seq, _bot_seats(locked, pending, seats)
     except IntegrityError:
         # Somebody appended the same seq or key first (a lock-free backend, a race).
         if key is not None:
@@ -536,10 +539,10 @@ def moves_of(match: Match, seat: int) -> int:
     return match.events.filter(kind=MatchEvent.Kind.DECISION, seat=seat).count()
 
 
-def _check_seat(match: Match, seat: Any, user: Any) -> None:
+def _check_seat(match: Match, seat: Any, user: Any, seats: Iterable[Seat] | None = None) -> None:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < match.n_seats:
         raise ServiceError("bad_seat", f"There is no seat {seat!r} in this match.", 400)
-    if user is not None and not match.seats.filter(index=seat, user=user).exists():
+    if user is not None and seat not in _held(match, user, seats):
         raise ServiceError("not_your_seat", "You do not hold that seat.", 403)
 
 
@@ -721,17 +724,24 @@ def _copy_progress(source: Match, target: Match) -> None:
         target.rules_version = source.rules_version
 
 
-def _bot_seats(match: Match, pending: Pending) -> list[int]:
-    """The pending seats that bots hold."""
-    return list(_pending_bots(match, pending))
+def _bot_seats(match: Match, pending: Pending,
+               seats: Iterable[Seat] | None = None) -> list[int]:
+    """The pending seats that bots hold (among `seats`, when the caller read them under
+    the match's lock)."""
+    return list(_pending_bots(match, pending, seats))
 
 
-def _pending_bots(match: Match, pending: Pending) -> dict[int, str]:
+def _pending_bots(match: Match, pending: Pending,
+                  seats: Iterable[Seat] | None = None) -> dict[int, str]:
     """The pending seats that bots hold, in the order they are asked, with each bot's
-    name, as the seats stand now (a seat may have been handed to a bot a moment ago)."""
+    name, as the seats stand now (a seat may have been handed to a bot a moment ago), or
+    as `seats` read under the match's lock give them."""
     if pending.kind is not PendingKind.DECISION:
         return {}
-    bots = dict(match.seats.exclude(bot="").values_list("index", "bot"))
+    if seats is None:
+        bots = dict(match.seats.exclude(bot="").values_list("index", "bot"))
+    else:
+        bots = {row.index: row.bot for row in seats if row.bot}
     return {s: bots[s] for s in pending.seats if s in bots}
 
 
