@@ -384,9 +384,10 @@ def test_a_finished_match_s_play_state_reads_the_seats_once(
     services.join_match(match=match, user=player2)
     services.forfeit_seat(match=match, seat=1)
     match.refresh_from_db()
-    # no move count and no deadline, but its stored result read
+    # no move count and no deadline, but its stored result read, and whether the player
+    # sits in (or is invited to) a rematch of it
     assert play_reads(player, match) == {
-        "play": (8, 1), "poll": (8, 1), "poll, unchanged": (4, 1), "replay": (7, 1),
+        "play": (9, 1), "poll": (9, 1), "poll, unchanged": (4, 1), "replay": (7, 1),
         "api state": (5, 1), "api events": (5, 1)}
 
 
