@@ -148,8 +148,10 @@ def create_event(*, name: str, game: str, format: str, by: Any, season: Season |
                  match_options: dict[str, Any] | None = None,
                  turn_deadline_minutes: int | None = None,
                  deadline_policy: str = "bot",
-                 deadline_bot: str = "heuristic", hold_rounds: bool = False) -> Event:
-    """A new Event taking entrants; every option is checked before anything is written."""
+                 deadline_bot: str = "heuristic", hold_rounds: bool = False,
+                 open_entry: bool = False) -> Event:
+    """A new Event taking entrants (players enter themselves too with `open_entry`); every
+    option is checked before anything is written."""
     _require(can_organize_season(season, by))
     rules = _check_game(game)
     if season is not None and season.game != game:
@@ -166,12 +168,15 @@ def create_event(*, name: str, game: str, format: str, by: Any, season: Season |
             and not 0 < turn_deadline_minutes <= LONGEST_TURN_DEADLINE:
         raise LeagueError("bad_deadline", "A turn deadline is 1 to "
                                           f"{LONGEST_TURN_DEADLINE} minutes (30 days).")
+    if open_entry:
+        _refuse_team_sides(game, resolved)
     with transaction.atomic():
         event = Event.objects.create(
             name=name.strip(), game=game, format=format, season=season,
             format_options=fmt_options, match_options=resolved,
             turn_deadline_minutes=turn_deadline_minutes, deadline_policy=deadline_policy,
-            deadline_bot=deadline_bot, hold_rounds=bool(hold_rounds), created_by=by,
+            deadline_bot=deadline_bot, hold_rounds=bool(hold_rounds),
+            open_entry=bool(open_entry), created_by=by,
         )
         event.organizers.add(by)
     return event
@@ -438,34 +443,41 @@ def add_entrant(*, event: Event, by: Any, player: str | None = None, team: str |
         event = _locked(event, expected_seq)
         if event.status == Event.Status.FINISHED:
             raise LeagueError("event_finished", "The Event is over.", 409)
-        done = replay(event)
-        payload = _entrant_payload(event, player, team, bot, name)
-        if checked:
-            if not may_pick(event, by, {"new": payload}):
-                raise LeagueError("not_your_entrant", "An organizer who holds an entry in "
-                                                      "this Event enters others without "
-                                                      "picks: they pick for themselves.", 403)
-            payload["picks"] = checked
-        active = [e for e in done.entrants.values() if not e["withdrawn"]]
-        if any(_same_entrant(e, payload) for e in active):
-            raise LeagueError("entrant_twice", f"{payload['name']} is already entered.", 409)
-        _refuse_a_player_on_two_sides(payload, active)
-        _refuse_a_reader_of_decks(event, payload, active)
-        payload["key"] = f"e{len(done.entrants) + 1}"
-        if done.state is None:
-            _refuse_past_the_field(event, [*done.order, payload["key"]])
-        else:
-            fmt = formats.get_format(event.format)
-            joined = _try_format(lambda: fmt.add_entrant(done.state, payload["key"]))
-            if _repaired_match(fmt, joined, done) is not None:
-                raise LeagueError("late_entry_conflicts", "The matches of this round are "
-                                  "already made; enter before the next round.", 409)
-        _append(event, Kind.ENTRANT_ADDED, payload, by)
-        if done.state is not None:
-            _try_format(lambda: _advance(event))  # the pairing they join is played now
-        else:
-            _after_change(event)
-    return Entrant.objects.get(event=event, key=payload["key"])
+        key = _register(event, by, _entrant_payload(event, player, team, bot, name), checked)
+    return Entrant.objects.get(event=event, key=key)
+
+
+def _register(event: Event, by: Any, payload: dict[str, Any], checked: dict[str, Any]
+              ) -> str:
+    """The key of the entrant `payload` describes, once its entrant_added record is
+    written after the checks every entry passes (the Event locked by the caller)."""
+    done = replay(event)
+    if checked:
+        if not may_pick(event, by, {"new": payload}):
+            raise LeagueError("not_your_entrant", "An organizer who holds an entry in "
+                                                  "this Event enters others without "
+                                                  "picks: they pick for themselves.", 403)
+        payload["picks"] = checked
+    active = [e for e in done.entrants.values() if not e["withdrawn"]]
+    if any(_same_entrant(e, payload) for e in active):
+        raise LeagueError("entrant_twice", f"{payload['name']} is already entered.", 409)
+    _refuse_a_player_on_two_sides(payload, active)
+    _refuse_a_reader_of_decks(event, payload, active)
+    payload["key"] = f"e{len(done.entrants) + 1}"
+    if done.state is None:
+        _refuse_past_the_field(event, [*done.order, payload["key"]])
+    else:
+        fmt = formats.get_format(event.format)
+        joined = _try_format(lambda: fmt.add_entrant(done.state, payload["key"]))
+        if _repaired_match(fmt, joined, done) is not None:
+            raise LeagueError("late_entry_conflicts", "The matches of this round are "
+                              "already made; enter before the next round.", 409)
+    _append(event, Kind.ENTRANT_ADDED, payload, by)
+    if done.state is not None:
+        _try_format(lambda: _advance(event))  # the pairing they join is played now
+    else:
+        _after_change(event)
+    return str(payload["key"])
 
 
 def _refuse_past_the_field(event: Event, keys: list[str]) -> None:
@@ -484,10 +496,7 @@ def _entrant_payload(event: Event, player: str | None, team: str | None, bot: st
         user = match_services.user_named(player)
         if user is None:
             raise LeagueError("unknown_player", f"No player called {player!r}.")
-        from league.services import player_for
-
-        row = player_for(user)
-        return {"name": name or row.display_name, "player": row.pk, "team": None, "bot": ""}
+        return _player_payload(user, name)
     if team is not None:
         # Team names are unique ignoring case (create_team), so either spelling finds it.
         found = (Team.objects.filter(name=team).first()
@@ -507,6 +516,14 @@ def _entrant_payload(event: Event, player: str | None, team: str | None, bot: st
         raise LeagueError("unknown_bot", f"{event.game} has no bot called {bot!r}.")
     return {"name": name or _free_bot_name(event, bot), "player": None, "team": None,
             "bot": bot}
+
+
+def _player_payload(user: Any, name: str | None = None) -> dict[str, Any]:
+    """The entrant_added payload of a player entrant for `user`."""
+    from league.services import player_for
+
+    row = player_for(user)
+    return {"name": name or row.display_name, "player": row.pk, "team": None, "bot": ""}
 
 
 # -- what an entrant brings to its seats ------------------------------------------------
@@ -837,6 +854,94 @@ def _rating_of(game: str, entrant: dict[str, Any]) -> float:
         if rating is not None:
             return rating.ordinal
     return 0.0
+
+
+# -- open entry: players enter and leave themselves -----------------------------------------
+
+def set_open_entry(*, event: Event, by: Any, open_entry: bool,
+                   expected_seq: int | None = None) -> None:
+    """Let signed-in players enter the Event themselves, or no longer; before the start.
+    Asking for what the Event already does writes nothing."""
+    _require(can_organize(event, by))
+    with transaction.atomic():
+        event = _locked(event, expected_seq)
+        _refuse_past_the_draft(event)
+        if open_entry:
+            _refuse_team_sides(event.game, event.match_options)
+        if event.open_entry == bool(open_entry):
+            return
+        event.open_entry = bool(open_entry)
+        event.save(update_fields=["open_entry"])
+        _append(event, Kind.ENTRY_OPENED if open_entry else Kind.ENTRY_CLOSED, {}, by)
+
+
+def enter_event(*, event: Event, by: Any, picks: dict[str, Any] | None = None,
+                expected_seq: int | None = None) -> Entrant:
+    """The signed-in player enters themselves, with their `picks`, while the Event is a
+    draft with open entry: the entrant an organizer's `add_entrant` would make of them,
+    after the same checks."""
+    _require_signed_in(by)
+    checked = check_picks(event, picks)
+    with transaction.atomic():
+        event = _locked(event, expected_seq)
+        _refuse_past_the_draft(event)
+        if not event.open_entry:
+            raise LeagueError("entry_closed", "Players do not enter this Event themselves: "
+                                              "its organizers enter them.", 409)
+        _refuse_team_sides(event.game, event.match_options)
+        key = _register(event, by, _player_payload(by), checked)
+    return Entrant.objects.get(event=event, key=key)
+
+
+def leave_event(*, event: Event, by: Any, expected_seq: int | None = None) -> None:
+    """The signed-in player withdraws their own entry (never another's) before the Event
+    starts: the withdrawal an organizer would write."""
+    _require_signed_in(by)
+    with transaction.atomic():
+        event = _locked(event, expected_seq)
+        _refuse_past_the_draft(event)
+        key = own_entry(replay(event), by)
+        if key is None:
+            raise LeagueError("not_entered", "You hold no entry of your own in this Event "
+                                             "(a team's is withdrawn by an organizer).", 404)
+        _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
+        _after_change(event)
+
+
+def own_entry(done: Replayed, user: Any) -> str | None:
+    """The key of `user`'s own active player entry in a replayed Event, if they hold one."""
+    if not (user and user.is_authenticated):
+        return None
+    players = set(Player.objects.filter(user=user).values_list("pk", flat=True))
+    return next((key for key, entrant in done.entrants.items()
+                 if entrant["player"] in players and not entrant["withdrawn"]), None)
+
+
+def takes_players(event: Event) -> bool:
+    """Whether a player may enter the Event alone (`_refuse_team_sides`)."""
+    return not showdown.is_event(event.game, event.match_options)
+
+
+def _refuse_team_sides(game: str, match_options: dict[str, Any]) -> None:
+    """A Superstar Showdown Event's sides are Red and Blue teams, entered by its organizers:
+    a player signing up alone would take a whole side."""
+    if showdown.is_event(game, match_options):
+        raise LeagueError("teams_only", "This Event's sides are Red and Blue teams, entered "
+                                        "by its organizers: players do not enter it alone.",
+                          409)
+
+
+def _refuse_past_the_draft(event: Event) -> None:
+    if event.status == Event.Status.FINISHED:
+        raise LeagueError("event_finished", "The Event is over.", 409)
+    if event.status != Event.Status.DRAFT:
+        raise LeagueError("event_started", "The Event has started: entries are made and "
+                                           "withdrawn by its organizers now.", 409)
+
+
+def _require_signed_in(user: Any) -> None:
+    if not (user and user.is_authenticated):
+        raise LeagueError("not_authenticated", "Sign in first.", 401)
 
 
 # -- running ----------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """League models.
 
-An Event's truth is its `records` stream: entrants, seeding, start, pairings by hand,
-matches created, results, forfeits, seats handed to bots, corrections. Everything else
-here that is marked a projection (entrants, standings, ratings) is derived from the
-streams and rebuilt by `manage.py rebuild_projections`.
+An Event's truth is its `records` stream: entrants, entry opened to players or closed,
+seeding, start, pairings by hand, matches created, results, forfeits, seats handed to
+bots, corrections. Everything else here that is marked a projection (entrants,
+standings, ratings) is derived from the streams and rebuilt by
+`manage.py rebuild_projections`.
 """
 
 from __future__ import annotations
@@ -107,6 +108,9 @@ class Event(models.Model):
     deadline_bot = models.CharField(max_length=64, default="heuristic")
     # Wait for the organizer (release, or pairings by hand) before each new round's matches.
     hold_rounds = models.BooleanField(default=False)
+    # Signed-in players enter (and leave) themselves while it is a draft; an organizer
+    # switches it before the start (entry_opened / entry_closed records).
+    open_entry = models.BooleanField(default=False)
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organized_events", blank=True
     )
@@ -143,6 +147,8 @@ class EventRecord(models.Model):
         ENTRANT_ADDED = "entrant_added"
         ENTRANT_WITHDRAWN = "entrant_withdrawn"
         ENTRANT_PICKED = "entrant_picked"  # what the entrant brings to its seat (a Competitor)
+        ENTRY_OPENED = "entry_opened"  # players may enter themselves (Event.open_entry)
+        ENTRY_CLOSED = "entry_closed"
         SEEDED = "seeded"
         STARTED = "started"
         PAIRED_BY_HAND = "paired_by_hand"
