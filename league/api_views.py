@@ -40,6 +40,7 @@ from league.permissions import ENTRANT, EVENT, SEASON, STAFF, LeaguePermission
 from league.serializers import (
     BracketPairingSerializer,
     CorrectionSerializer,
+    EnterSerializer,
     EntrantCreateSerializer,
     EntrantSerializer,
     EventQuerySerializer,
@@ -48,6 +49,7 @@ from league.serializers import (
     LeagueEventCreateSerializer,
     LeagueEventSerializer,
     MatchHistoryQuerySerializer,
+    OpenEntrySerializer,
     PairingsSerializer,
     PicksSerializer,
     PlayedMatchSerializer,
@@ -180,7 +182,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     organizer_scopes = {
         "create": SEASON, "showdown": SEASON, "entrants": EVENT, "picks": ENTRANT, "withdraw": EVENT, "seed": EVENT, "start": EVENT,
         "pairings": EVENT, "release": EVENT, "forfeit": EVENT, "seat_to_bot": EVENT,
-        "corrections": EVENT,
+        "corrections": EVENT, "open_entry": EVENT, "enter": ENTRANT, "leave": ENTRANT,
     }
     not_found = "No such Event."
 
@@ -294,6 +296,48 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         event = self.get_object()
         events.withdraw_entrant(event=event, by=request.user, key=key,
                                 **self.body(EventWriteSerializer))
+        return self._detail(event)
+
+    @extend_schema(summary="Open entry to players, or close it",
+                   description="While the Event is a draft (409 event_started): with open "
+                               "entry, signed-in players enter themselves (`enter`). Not a "
+                               "Superstar Showdown Event, whose sides are teams (409 "
+                               "teams_only). Asking for what the Event already does writes "
+                               "nothing.",
+                   request=OpenEntrySerializer,
+                   responses={200: LeagueEventSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"], url_path="open-entry")
+    def open_entry(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        events.set_open_entry(event=event, by=request.user, **self.body(OpenEntrySerializer))
+        return self._detail(event)
+
+    @extend_schema(summary="Enter the Event yourself (open entry)",
+                   description="The caller enters as a player, with their `picks` where the "
+                               "Event takes them, after the checks an organizer's entry "
+                               "passes. Refusals: entry_closed, event_started, "
+                               "event_finished, teams_only, entrant_twice, entrant_overlaps, "
+                               "too_many_entrants, reads_decks (409); bad_picks, no_picks "
+                               "(400); stale_seq.",
+                   request=EnterSerializer,
+                   responses={201: EntrantSerializer, **errors(400, 401, 404, 409)})
+    @action(detail=True, methods=["post"])
+    def enter(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        entrant = events.enter_event(event=event, by=request.user,
+                                     **self.body(EnterSerializer))
+        return Response(self._entrant(event, entrant), status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="Withdraw your own entry",
+                   description="Before the start (409 event_started, event_finished); the "
+                               "caller's own player entry, never another's (404 not_entered; "
+                               "a team's entry is withdrawn by an organizer).",
+                   request=EventWriteSerializer,
+                   responses={200: LeagueEventSerializer, **errors(400, 401, 404, 409)})
+    @action(detail=True, methods=["post"])
+    def leave(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        events.leave_event(event=event, by=request.user, **self.body(EventWriteSerializer))
         return self._detail(event)
 
     @extend_schema(summary="Seed the entrants",

@@ -164,7 +164,7 @@ class LeagueEventSerializer(serializers.ModelSerializer):
         model = Event
         fields = ["id", "season", "name", "game", "format", "format_options", "match_options",
                   "status", "seq", "turn_deadline_minutes", "deadline_policy", "deadline_bot",
-                  "hold_rounds", "organizers", "created_by", "created_at", "updated_at",
+                  "hold_rounds", "open_entry", "organizers", "created_by", "created_at", "updated_at",
                   "entrants"]
         read_only_fields = fields
         list_serializer_class = LeagueEventListSerializer
@@ -202,6 +202,9 @@ class LeagueEventCreateSerializer(serializers.Serializer):
     hold_rounds = serializers.BooleanField(
         default=False, help_text="Wait for the organizer (release, or pairings by hand) "
                                  "before each new round's matches are made.")
+    open_entry = serializers.BooleanField(
+        default=False, help_text="Signed-in players enter themselves (and leave) while the "
+                                 "Event is a draft; not a Superstar Showdown Event.")
 
 
 class EventQuerySerializer(serializers.Serializer):
@@ -247,6 +250,18 @@ class EntrantCreateSerializer(EventWriteSerializer):
 
 class PicksSerializer(EventWriteSerializer):
     picks = serializers.DictField(allow_null=True, help_text=PICKS_HELP)
+
+
+class EnterSerializer(EventWriteSerializer):
+    """A player entering themselves, with what they bring to their seats."""
+
+    picks = serializers.DictField(default=None, allow_null=True, help_text=PICKS_HELP)
+
+
+class OpenEntrySerializer(EventWriteSerializer):
+    open_entry = serializers.BooleanField(
+        help_text="true: signed-in players enter themselves until the start; false: only "
+                  "the organizers enter them.")
 
 
 @extend_schema_field({

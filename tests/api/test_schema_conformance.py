@@ -749,6 +749,7 @@ def exercise_league(api: Conformance, c: dict[str, APIClient]) -> None:
     api.post(staff, f"{url}release/", {}, expect={200, 409})
     for tail in ("", "bracket/", "standings/", "records/"):
         api.get(olga, f"{url}{tail}")
+    exercise_open_entry(api, c, base)
 
     # -- more formats, bots only (each plays out when it starts).
     for fmt, game, n, options in [
@@ -894,6 +895,38 @@ def exercise_league(api: Conformance, c: dict[str, APIClient]) -> None:
     for tail in ("bracket/", "standings/", "records/", "ranking-points/"):
         api.get(olga, f"/api/events/999999/{tail}", expect=404)
     api.post(staff, "/api/events/999999/start/", {}, expect=404)
+
+
+def exercise_open_entry(api: Conformance, c: dict[str, APIClient],
+                        base: dict[str, Any]) -> None:
+    """Players enter an Event with open entry themselves and leave it; an organizer
+    closes entry, and opens it again."""
+    alice, bruno, olga, staff, anon = c["alice"], c["bruno"], c["olga"], c["staff"], c["anon"]
+    made = api.post(staff, "/api/events/", {**base, "name": "Open night", "format": "swiss",
+                                            "open_entry": True}, expect=201).json()
+    url = f"/api/events/{made['id']}/"
+    api.post(alice, f"{url}enter/", {}, expect=201)
+    api.post(alice, f"{url}enter/", {}, expect=409)  # entrant_twice
+    api.post(bruno, f"{url}enter/", {"picks": {"competitors": "x"}}, expect=400)  # no_picks
+    api.post(bruno, f"{url}enter/", {"expected_seq": 0}, expect=409)  # stale_seq
+    api.post(anon, f"{url}enter/", {}, expect=401)
+    api.post(olga, "/api/events/999999/enter/", {}, expect=404)
+    api.post(bruno, f"{url}leave/", {}, expect=404)  # not_entered
+    api.post(anon, f"{url}leave/", {}, expect=401)
+    api.post(bruno, f"{url}leave/", {"expected_seq": "x"}, expect=400)
+    api.post(alice, f"{url}leave/", {}, expect=200)
+    api.post(alice, f"{url}open-entry/", {"open_entry": False}, expect=403)
+    api.post(anon, f"{url}open-entry/", {"open_entry": False}, expect=401)
+    api.post(staff, f"{url}open-entry/", {}, expect=400)
+    api.post(staff, "/api/events/999999/open-entry/", {"open_entry": False}, expect=404)
+    api.post(staff, f"{url}open-entry/", {"open_entry": False}, expect=200)
+    api.post(bruno, f"{url}enter/", {}, expect=409)  # entry_closed
+    api.post(staff, f"{url}open-entry/", {"open_entry": True, "expected_seq": 0},
+             expect=409)  # stale_seq
+    api.post(staff, f"{url}open-entry/", {"open_entry": True}, expect=200)
+    api.post(bruno, f"{url}enter/", {}, expect=201)
+    api.get(olga, url)
+    api.get(olga, f"{url}records/")
 
 
 def a_held_finalist_withdrawn(api: Conformance, staff: APIClient, olga: APIClient,

@@ -23,6 +23,14 @@ def open_event(by: Any, fmt: str = "round_robin", game: str = GAME, **kwargs: An
                                open_entry=True, **kwargs)
 
 
+def constructed(owner: str, donor: str) -> list[str]:
+    """A legal deck for `owner`: the donor's 27 shared cards and the owner's Finishes."""
+    from engine.games.supershow.cards import CATALOG
+
+    own, lent = CATALOG.competitors[owner], CATALOG.competitors[donor]
+    return [card.key for card in lent.deck[:27]] + [card.key for card in own.deck[27:]]
+
+
 def refused(call: Any) -> LeagueError:
     with pytest.raises(LeagueError) as caught:
         call()
@@ -154,8 +162,6 @@ def test_a_full_field_takes_no_more(organizer: Any, player: Any, player2: Any,
 
 def test_who_may_read_the_events_decks_does_not_enter_against_them(
         organizer: Any, player: Any, django_user_model: Any) -> None:
-    from tests.league.test_entrant_picks import constructed
-
     seats = ["ox_valdane", "mira_quickstep"]
     event = open_event(organizer, game="supershow", match_options={
         "competitors": seats, "decks": [constructed(seats[0], seats[1]), None]})

@@ -68,6 +68,8 @@ WRITES: dict[str, tuple[Setup, int, set[str]]] = {
                        201, {"staff", "season_organizer"}),
     "withdraw an entrant": (lambda r: (f"/api/events/{_event(r).pk}/entrants/e1/withdraw/", {}),
                             200, {"staff", "season_organizer"}),
+    "open entry": (lambda r: (f"/api/events/{_event(r).pk}/open-entry/", {"open_entry": True}),
+                   200, {"staff", "season_organizer"}),
     "seed": (lambda r: (f"/api/events/{_event(r).pk}/seed/", {"method": "random"}),
              200, {"staff", "season_organizer"}),
     "start": (lambda r: (f"/api/events/{_event(r).pk}/start/", {}),
