@@ -97,6 +97,10 @@ class EventForm(forms.Form):
         required=False, label="Hold each new round",
         help_text="After round 1, each round waits for you: release it as drawn, or pair it "
                   "by hand.")
+    open_entry = forms.BooleanField(
+        required=False, label="Open entry",
+        help_text="Signed-in players enter themselves (and leave) on the Event's page until "
+                  "it starts.")
 
     def __init__(self, *args: Any, games: list[tuple[str, str]], seasons: list[Season],
                  bots: list[str], season_optional: bool, **kwargs: Any) -> None:
@@ -127,7 +131,7 @@ class EventForm(forms.Form):
                 "turn_deadline_minutes": data["turn_deadline_minutes"],
                 "deadline_policy": data["deadline_policy"],
                 "deadline_bot": data["deadline_bot"],
-                "hold_rounds": data["hold_rounds"]}
+                "hold_rounds": data["hold_rounds"], "open_entry": data["open_entry"]}
 
 
 class ShowdownEventForm(forms.Form):

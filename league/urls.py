@@ -13,6 +13,8 @@ urlpatterns = [
     path("events/<int:event_id>/", views.event, name="event"),
     path("events/<int:event_id>/results/", views.event_results, name="event_results"),
     path("events/<int:event_id>/picks/", views.event_pick, name="event_pick"),
+    path("events/<int:event_id>/enter/", views.event_enter, name="event_enter"),
+    path("events/<int:event_id>/leave/", views.event_leave, name="event_leave"),
     path("events/<int:event_id>/ranking-points/", views.event_ranking, name="event_ranking"),
     path("players/<int:player_id>/", views.player, name="player"),
     # Organizers.
@@ -28,6 +30,8 @@ urlpatterns = [
     path("dashboard/events/<int:event_id>/entrants/", views.entrant_add, name="entrant_add"),
     path("dashboard/events/<int:event_id>/entrants/<str:key>/withdraw/",
          views.entrant_withdraw, name="entrant_withdraw"),
+    path("dashboard/events/<int:event_id>/open-entry/", views.event_open_entry,
+         name="event_open_entry"),
     path("dashboard/events/<int:event_id>/seed/", views.event_seed, name="event_seed"),
     path("dashboard/events/<int:event_id>/start/", views.event_start, name="event_start"),
     path("dashboard/events/<int:event_id>/pair/", views.event_pair, name="event_pair"),

@@ -180,7 +180,20 @@ def event(request: HttpRequest, event_id: int) -> HttpResponse:
     context = {**_results_context(event), **_ranking_context(event)}
     context["can_organize"] = events.can_organize(event, request.user)
     context["picks"] = _picks_context(event, request.user)
+    context["entry"] = _entry_context(event, request.user)
     return render(request, "league/event.html", context)
+
+
+def _entry_context(event: Event, user: Any) -> dict[str, Any]:
+    """Whether players enter the Event themselves now (`open`), and whether `user` may
+    enter it (with the picks it takes) or withdraw their own entry."""
+    if event.status != Event.Status.DRAFT:
+        return {"open": False, "can_enter": False, "can_leave": False}
+    mine = events.own_entry(events.replay_to_read(event), user)
+    is_open = event.open_entry and events.takes_players(event)
+    return {"open": is_open, "can_enter": is_open and mine is None,
+            "can_leave": mine is not None,
+            "pick_fields": _pick_fields(events.offered_picks(event), {})}
 
 
 def _picks_context(event: Event, user: Any) -> dict[str, Any] | None:
@@ -253,6 +266,37 @@ def event_pick(request: HttpRequest, event_id: int) -> HttpResponse:
     else:
         messages.success(request, f"{entrant.name} brings that from its next match on.")
     return redirect(reverse("league:event", args=[event.pk]) + "#picks")
+
+
+@login_required
+@require_POST
+def event_enter(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The signed-in player enters the Event themselves (open entry), with their picks."""
+    event = get_object_or_404(Event, pk=event_id)
+    try:
+        # No seq: an entry sent twice is refused as one entered twice, and the entries of
+        # others meanwhile do not make the page stale.
+        entrant = events.enter_event(event=event, by=request.user,
+                                     picks=_posted_picks(request, event))
+    except LeagueError as exc:
+        messages.error(request, match_services.shown(exc))
+    else:
+        messages.success(request, f"You are entered in {event.name} as {entrant.name}.")
+    return redirect(reverse("league:event", args=[event.pk]) + "#entry")
+
+
+@login_required
+@require_POST
+def event_leave(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The signed-in player withdraws their own entry before the Event starts."""
+    event = get_object_or_404(Event, pk=event_id)
+    try:
+        events.leave_event(event=event, by=request.user)
+    except LeagueError as exc:
+        messages.error(request, match_services.shown(exc))
+    else:
+        messages.success(request, f"Your entry in {event.name} is withdrawn.")
+    return redirect(reverse("league:event", args=[event.pk]) + "#entry")
 
 
 @login_required
@@ -410,6 +454,16 @@ def entrant_withdraw(request: HttpRequest, event_id: int, key: str) -> HttpRespo
     event = _organized_event(request, event_id)
     return _panel_call(request, event, lambda: events.withdraw_entrant(
         event=event, by=request.user, key=key, expected_seq=_seq(request)))
+
+
+@login_required
+@require_POST
+def event_open_entry(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Let players enter the Event themselves, or no longer."""
+    event = _organized_event(request, event_id)
+    return _panel_call(request, event, lambda: events.set_open_entry(
+        event=event, by=request.user, open_entry=request.POST.get("open_entry") == "on",
+        expected_seq=_seq(request)))
 
 
 @login_required
@@ -690,6 +744,7 @@ def _panel_context(event: Event, error: str | None = None, *,
         # An organizer who plays enters others without picks (they pick for themselves).
         "pick_fields": _pick_fields(events.offered_picks(event), {})
         if events.pick_for_others(event, user) else [],
+        "takes_players": events.takes_players(event),
         "seed_methods": SEED_CHOICES,
         "seeded_by": done.seeded_by,
         "results": results,

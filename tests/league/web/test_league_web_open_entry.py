@@ -1,0 +1,133 @@
+"""Open entry on the pages: players enter and leave on the Event's page, an organizer
+switches it on the dashboard form and the organizer page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from league import events
+from league.models import Entrant, Event, EventRecord, Season
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+ENTER = "Enter this Event"
+LEAVE = "Withdraw my entry"
+
+
+def page(client: Client, event: Event) -> str:
+    return client.get(reverse("league:event", args=[event.pk])).content.decode()
+
+
+def followed(client: Client, name: str, event: Event, data: dict[str, str] | None = None
+             ) -> str:
+    """A plain post of the Event's page; the page it leads back to, with its message."""
+    response = client.post(reverse(name, args=[event.pk]), data or {}, follow=True)
+    assert response.redirect_chain[-1][0].endswith(
+        reverse("league:event", args=[event.pk]) + "#entry")
+    return response.content.decode()
+
+
+@pytest.fixture
+def open_night(make_event: Callable[..., Event]) -> Event:
+    return make_event(name="Open night", format="swiss", open_entry=True)
+
+
+def test_a_player_enters_from_the_events_page_and_leaves_again(
+        alice_client: Client, open_night: Event, player: Any) -> None:
+    shown = page(alice_client, open_night)
+    assert "Entry is open" in shown and ENTER in shown and LEAVE not in shown
+    answer = followed(alice_client, "league:event_enter", open_night)
+    assert "You are entered in Open night as alice." in answer
+    assert LEAVE in answer and ENTER not in answer
+    assert Entrant.objects.get(event=open_night).player.user == player
+    answer = followed(alice_client, "league:event_leave", open_night)
+    assert "Your entry in Open night is withdrawn." in answer
+    assert ENTER in answer and LEAVE not in answer
+    assert list(EventRecord.objects.filter(event=open_night).values_list(
+        "kind", "actor__username")) == [("entrant_added", "alice"),
+                                        ("entrant_withdrawn", "alice")]
+
+
+def test_a_refused_entry_comes_back_with_its_message(
+        alice_client: Client, open_night: Event, sam: Any) -> None:
+    events.add_entrant(event=open_night, by=sam, player="alice")
+    answer = followed(alice_client, "league:event_enter", open_night)
+    assert "alice is already entered." in answer
+    assert EventRecord.objects.filter(event=open_night).count() == 1
+
+
+def test_without_open_entry_the_page_offers_no_entry(alice_client: Client, cup: Event,
+                                                     sam: Any) -> None:
+    shown = page(alice_client, cup)
+    assert ENTER not in shown and "Entry is open" not in shown
+    answer = followed(alice_client, "league:event_enter", cup)
+    assert "its organizers enter them" in answer
+    assert not Entrant.objects.filter(event=cup, player__user__username="alice").exists()
+    events.add_entrant(event=cup, by=sam, player="alice")  # entered by an organizer,
+    assert LEAVE in page(alice_client, cup)  # she may still withdraw before the start
+
+
+def test_a_started_event_offers_neither(alice_client: Client, duel: Event) -> None:
+    shown = page(alice_client, duel)
+    assert ENTER not in shown and LEAVE not in shown
+    answer = followed(alice_client, "league:event_leave", duel)
+    assert "The Event has started" in answer
+    assert not Entrant.objects.filter(event=duel, withdrawn=True).exists()
+
+
+def test_a_player_picks_what_they_bring_as_they_enter(
+        alice_client: Client, organizer: Any) -> None:
+    event = events.create_event(name="Supershow night", game="supershow",
+                                format="round_robin", by=organizer, open_entry=True)
+    assert 'name="pick_competitors"' in page(alice_client, event)
+    followed(alice_client, "league:event_enter", event,
+             {"pick_competitors": "velvet_vendetta"})
+    assert Entrant.objects.get(event=event).picks == {"competitors": "velvet_vendetta"}
+
+
+def test_the_dashboard_form_makes_an_event_with_open_entry(
+        sam_client: Client, season: Season) -> None:
+    form = {"season": str(season.pk), "game": "super_showdown", "format": "swiss",
+            "format_options": "{}", "match_options": "{}", "deadline_policy": "bot",
+            "deadline_bot": "heuristic"}
+    for fields in ({"name": "Open night", "open_entry": "on"}, {"name": "Cup"}):
+        sam_client.post(reverse("league:event_create"),
+                        {f"event-{k}": v for k, v in {**form, **fields}.items()})
+    assert Event.objects.get(name="Open night").open_entry
+    assert not Event.objects.get(name="Cup").open_entry
+
+
+def test_an_organizer_switches_open_entry_on_the_organizer_page(
+        sam_client: Client, cup: Event) -> None:
+    url = reverse("league:event_open_entry", args=[cup.pk])
+    assert "Open entry to players" in sam_client.get(
+        reverse("league:event_admin", args=[cup.pk])).content.decode()
+    panel = sam_client.post(url, {"open_entry": "on", "seq": cup.seq}, **HTMX)
+    assert "Close entry" in panel.content.decode() and panel["HX-Trigger"]
+    assert Event.objects.get(pk=cup.pk).open_entry
+    stale = sam_client.post(url, {"open_entry": "off", "seq": cup.seq}, **HTMX)
+    assert "The Event changed since it was read" in stale.content.decode()
+    assert Event.objects.get(pk=cup.pk).open_entry
+    sam_client.post(url, {"open_entry": "off"})
+    assert not Event.objects.get(pk=cup.pk).open_entry
+
+
+def test_only_an_organizer_switches_open_entry(alice_client: Client, cup: Event) -> None:
+    response = alice_client.post(reverse("league:event_open_entry", args=[cup.pk]),
+                                 {"open_entry": "on"})
+    assert response.status_code == 403
+    assert not Event.objects.get(pk=cup.pk).open_entry
+
+
+@pytest.mark.parametrize("name", ["league:event_enter", "league:event_leave"])
+def test_somebody_not_signed_in_is_sent_to_sign_in(client: Client, open_night: Event,
+                                                   name: str) -> None:
+    response = client.post(reverse(name, args=[open_night.pk]))
+    assert response.status_code == 302 and "login" in response["Location"]
+    assert not EventRecord.objects.filter(event=open_night).exists()
