@@ -212,7 +212,8 @@ class EventForm(forms.ModelForm):
 @admin.register(Event)
 class EventAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
     """Events are made on the dashboard (the service checks season, game, format and
-    options); here their names, organizers and deadline settings may be edited. No typed
+    options); here their names, organizers and deadline settings may be edited (open
+    entry is switched on the organizer page, a record in the stream). No typed
     filter reaches the match options (a staff entrant could probe the secret decks)."""
 
     secret_fields = frozenset({"match_options"})
@@ -221,8 +222,8 @@ class EventAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
     list_filter = ["status", "game", "format"]
     search_fields = ["name"]
     readonly_fields = ["season", "game", "format", "format_options", "match_options",
-                       "secret_match_options_masked", "hold_rounds", "status", "seq",
-                       "created_by", "created_at", "updated_at"]
+                       "secret_match_options_masked", "hold_rounds", "open_entry", "status",
+                       "seq", "created_by", "created_at", "updated_at"]
     filter_horizontal = ["organizers"]
     inlines = [EventRecordInline]
     form = EventForm

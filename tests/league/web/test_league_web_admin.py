@@ -113,6 +113,19 @@ def test_an_events_deadline_bot_edited_in_the_admin_must_play_its_game(
     assert cup.deadline_bot == "heuristic" and cup.turn_deadline_minutes is None
 
 
+def test_an_event_edited_in_the_admin_keeps_its_open_entry(
+        admin_browser: Client, cup: Event) -> None:
+    """It is switched on the organizer page, where the switch is a record of the stream."""
+    Event.objects.filter(pk=cup.pk).update(open_entry=True)
+    data = {"name": "Renamed", "organizers": [u.pk for u in cup.organizers.all()],
+            "deadline_policy": "bot", "deadline_bot": "heuristic",
+            "records-TOTAL_FORMS": "0", "records-INITIAL_FORMS": "0"}
+    response = admin_browser.post(f"/admin/league/event/{cup.pk}/change/", data)
+    assert response.status_code == 302
+    cup.refresh_from_db()
+    assert (cup.name, cup.open_entry) == ("Renamed", True)
+
+
 def test_a_user_an_event_names_cannot_be_deleted(admin_browser: Client, cup: Event,
                                                  organizer: Any, player: Any) -> None:
     """An entered player's user, or the organizer its records name: deleting them nulled
