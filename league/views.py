@@ -191,9 +191,9 @@ def _entry_context(event: Event, user: Any) -> dict[str, Any]:
         return {"open": False, "can_enter": False, "can_leave": False}
     mine = events.own_entry(events.replay_to_read(event), user)
     is_open = event.open_entry and events.takes_players(event)
-    return {"open": is_open, "can_enter": is_open and mine is None,
-            "can_leave": mine is not None,
-            "pick_fields": _pick_fields(events.offered_picks(event), {})}
+    can_enter = is_open and mine is None
+    return {"open": is_open, "can_enter": can_enter, "can_leave": mine is not None,
+            "pick_fields": _pick_fields(events.offered_picks(event), {}) if can_enter else []}
 
 
 def _picks_context(event: Event, user: Any) -> dict[str, Any] | None:
