@@ -330,8 +330,8 @@ def _locked(event: Event, expected_seq: int | None = None) -> Event:
     client last read), refused (409 stale_seq) if a person's action was written since
     (the same action sent twice, another organizer's, an entrant's picks, a player's own
     entry or withdrawal), or a drawn match was replaced by a replay (an action naming its
-    pairing would reach a match the reader never saw). What else the Event writes by itself meanwhile (matches made, results
-    coming in) does not make a page stale."""
+    pairing would reach a match the reader never saw). What else the Event writes by
+    itself meanwhile (matches made, results coming in) does not make a page stale."""
     locked = Event.objects.select_for_update().get(pk=event.pk)
     if expected_seq is not None and (expected_seq > locked.seq or locked.records.filter(
             Q(actor__isnull=False) | Q(kind=Kind.MATCH_DRAWN), seq__gt=expected_seq).exists()):
