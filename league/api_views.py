@@ -198,6 +198,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
             found = found.filter(game=query["game"])
         if "status" in query:
             found = found.filter(status=query["status"])
+        if query.get("open_entry") is not None:
+            found = found.filter(open_entry=query["open_entry"])
         return found
 
     def _detail(self, event: Event, code: int = status.HTTP_200_OK) -> Response:

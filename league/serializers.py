@@ -214,6 +214,11 @@ class EventQuerySerializer(serializers.Serializer):
                                       help_text="Only this season's Events.")
     game = serializers.CharField(required=False, help_text="Only this game.")
     status = EventStatusField(required=False)
+    # allow_null: a boolean left out of a query string would otherwise read as false.
+    open_entry = serializers.BooleanField(
+        required=False, allow_null=True, help_text="Only Events that take (true) or do not "
+                                                   "take (false) entries from players "
+                                                   "themselves.")
 
 
 PICKS_HELP = ("What the entrant brings to each of its seats, {option: value}: The "

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
+from django.db.models import Exists, OuterRef
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -24,6 +25,7 @@ from rest_framework.authtoken.models import Token
 from config.fingerprint import fingerprint
 from engine import registry
 from league.events import turn_deadline, turn_deadlines
+from league.models import Entrant, Event
 from league.services import (
     AccountError,
     change_password,
@@ -370,9 +372,18 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
         "finished": [m for m in mine if m.status == FINISHED][:20],
         "invitations": invitations[:20],
         "joinable": joinable[:20],
+        "open_events": _open_events(user),
         "titles": {key: rules.spec.title for key, rules in registry.games().items()},
     }
     return render(request, "matches/lobby.html", context, status=status)
+
+
+def _open_events(user: Any) -> list[Event]:
+    """The Events taking entries from players themselves, soonest made first, each marked
+    `entered` when the player holds an entry there."""
+    mine = Entrant.objects.filter(event=OuterRef("pk"), player__user=user, withdrawn=False)
+    return list(Event.objects.filter(status=Event.Status.DRAFT, open_entry=True)
+                .annotate(entered=Exists(mine)).order_by("created_at", "id")[:20])
 
 
 def _render_state(request: HttpRequest, match: Match, template: str, error: str | None = None,

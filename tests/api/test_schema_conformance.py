@@ -905,6 +905,8 @@ def exercise_open_entry(api: Conformance, c: dict[str, APIClient],
     made = api.post(staff, "/api/events/", {**base, "name": "Open night", "format": "swiss",
                                             "open_entry": True}, expect=201).json()
     url = f"/api/events/{made['id']}/"
+    api.get(alice, "/api/events/", {"open_entry": True})
+    api.get(alice, "/api/events/", {"open_entry": "maybe"}, expect=400)
     api.post(alice, f"{url}enter/", {}, expect=201)
     api.post(alice, f"{url}enter/", {}, expect=409)  # entrant_twice
     api.post(bruno, f"{url}enter/", {"picks": {"competitors": "x"}}, expect=400)  # no_picks

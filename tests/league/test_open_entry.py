@@ -291,3 +291,39 @@ def test_an_event_players_entered_themselves_plays_as_one_an_organizer_entered(
     first, second = played(by_players, organizer), played(by_organizer, organizer)
     assert first == second
     assert first["standings"][0][:2] == (1, "e2") and first["status"] == "finished"
+
+
+# -- finding the Events open for entry -----------------------------------------------------
+
+def test_the_lobby_lists_the_events_open_for_entry_marking_those_entered(
+        organizer: Any, player: Any, client: Any) -> None:
+    entered, other = open_event(organizer), open_event(organizer)
+    other.name = "Friday cup"
+    other.save(update_fields=["name"])
+    events.create_event(name="Invitational", game=GAME, format="swiss", by=organizer)
+    started = open_event(organizer)
+    started.name = "Already running"
+    started.save(update_fields=["name"])
+    for bot in ("random", "heuristic"):
+        events.add_entrant(event=started, by=organizer, bot=bot)
+    events.start_event(event=started, by=organizer)
+    events.enter_event(event=entered, by=player)
+    client.force_login(player)
+    page = client.get("/").content.decode()
+    section = page.split('id="open-events"')[1].split("</section>")[0]
+    assert f'href="/league/events/{entered.pk}/">League night</a>' in section
+    assert f'href="/league/events/{other.pk}/">Friday cup</a>' in section
+    assert "Invitational" not in section and "Already running" not in section
+    rows = section.split("<li")
+    assert ["entered" in row for row in rows[1:]] == [True, False]
+
+
+@pytest.mark.parametrize(("query", "names"), [
+    ("", {"League night", "Invitational"}), ("?open_entry=true", {"League night"}),
+    ("?open_entry=false", {"Invitational"})])
+def test_the_api_lists_events_by_whether_entry_is_open(
+        organizer: Any, player_api: Any, query: str, names: set[str]) -> None:
+    open_event(organizer)
+    events.create_event(name="Invitational", game=GAME, format="swiss", by=organizer)
+    listed = player_api.get(f"/api/events/{query}").json()["results"]
+    assert {event["name"] for event in listed} == names
