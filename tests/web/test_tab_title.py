@@ -1,0 +1,73 @@
+"""The tab's title says "Your move" while the match waits for the viewer, and a poll or a
+move that changes that changes the title (htmx takes a partial's top-level <title>)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from matches import services
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def title(body: bytes) -> str:
+    found = re.findall(r"<title>(.*?)</title>", body.decode(), re.S)
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.fixture
+def duel(player: Any, player2: Any) -> Match:
+    match = services.create_match(game="super_showdown", options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"player": "bruno"}])
+    services.join_match(match=match, user=player2)
+    match.refresh_from_db()
+    return match
+
+
+def test_the_awaited_player_s_tab_says_your_move_and_the_other_s_does_not(
+        duel: Match, player: Any, alice_client: Client, bruno_client: Client,
+        pages: Any) -> None:
+    awaited = services.match_state(match=duel, user=player)["pending"]["seats"]
+    assert len(awaited) == 1
+    mover, waiter = ((alice_client, bruno_client) if awaited == [0]
+                     else (bruno_client, alice_client))
+    plain = f"#{duel.pk} Super Showdown · Showdown League"
+    page = mover.get(reverse("match_play", args=[duel.pk])).content
+    assert title(page) == "Your move · " + plain
+    assert title(waiter.get(reverse("match_play", args=[duel.pk])).content) == plain
+    # The polled partial carries the title at its top level, where htmx takes it.
+    polled = pages.state(mover, duel, seq=0).content
+    assert title(polled) == "Your move · " + plain
+    assert polled.decode().index("<title>") < polled.decode().index('id="match-state"')
+    action, key = pages.action_forms(page)[0]
+    moved = pages.act(mover, duel, action, key)
+    assert title(moved.content) == plain  # the move answers with the title turned back
+    assert title(pages.state(waiter, duel, seq=0).content) == "Your move · " + plain
+
+
+def test_a_plain_page_load_of_the_partial_has_no_title(duel: Match,
+                                                       alice_client: Client) -> None:
+    """A partial asked for without htmx (a link opened by hand) is no page of its own."""
+    response = alice_client.get(reverse("match_state", args=[duel.pk]))
+    assert b"<title>" not in response.content
+
+
+def test_the_lobby_offers_a_rematch_of_a_finished_match_a_player_made(
+        duel: Match, player: Any, alice_client: Client) -> None:
+    event_match = services.create_match(game="super_showdown", options={}, created_by=None,
+                                        seats=[{"player": "alice"}, {"bot": "random"}])
+    for finished in (duel, event_match):
+        services.forfeit_seat(match=finished, seat=1)
+    lobby = alice_client.get(reverse("lobby")).content.decode()
+    assert f'action="{reverse("match_rematch", args=[duel.pk])}"' in lobby
+    assert reverse("match_rematch", args=[event_match.pk]) not in lobby
+    answer = alice_client.post(reverse("match_rematch", args=[duel.pk]))
+    assert answer["Location"] == reverse("match_play",
+                                         args=[Match.objects.get(rematch_of=duel).pk])
