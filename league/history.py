@@ -80,3 +80,33 @@ class Finishes:
         outcome = "loss" if place != 1 else ("draw" if firsts > 1 else "win")
         return Finish(place, of, outcome)
 
+
+
+@dataclass(frozen=True)
+class Meetings:
+    """How one player finished against another over the finished matches both played."""
+
+    ahead: int = 0
+    behind: int = 0
+    level: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.ahead + self.behind + self.level
+
+
+def meetings(user_id: int, other_id: int) -> Meetings:
+    """How `user_id` placed against `other_id` in the finished matches both played (their
+    own seats or those a bot took over), by the places the league counts: ahead, behind,
+    or level (a shared place: a draw, or the same team's side)."""
+    together = list(Match.objects.filter(status=Match.Status.FINISHED)
+                    .filter(held_by(user_id, "seats__")).filter(held_by(other_id, "seats__"))
+                    .distinct().prefetch_related("seats"))
+    finishes = Finishes(together)
+    counts = {-1: 0, 0: 0, 1: 0}
+    for match in together:
+        mine, theirs = (finishes.of(match, seat) if seat is not None else None
+                        for seat in (seat_of(match, user_id), seat_of(match, other_id)))
+        if mine is not None and theirs is not None:
+            counts[(mine.place > theirs.place) - (mine.place < theirs.place)] += 1
+    return Meetings(ahead=counts[-1], behind=counts[1], level=counts[0])

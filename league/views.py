@@ -343,6 +343,8 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
                                  finishes) for match in matches],
         "entries": Entrant.objects.filter(player=player).select_related("event"),
         "titles": titles,
+        "meetings": history.meetings(request.user.pk, player.user_id)
+        if request.user.pk != player.user_id else None,
     }
     return render(request, "league/player.html", context)
 

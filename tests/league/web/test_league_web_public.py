@@ -108,3 +108,38 @@ def test_a_player_without_rated_matches_has_no_chart(alice_client: Client,
                                                      player2: Any) -> None:
     page = alice_client.get(reverse("league:player", args=[player_for(player2).pk]))
     assert b"No rated match yet" in page.content and b"<svg" not in page.content
+
+
+def test_a_players_page_tells_the_reader_how_they_finished_against_them(
+        alice_client: Client, player: Any, player2: Any, outsider: Any) -> None:
+    """Only finished matches both played count, bot take-overs included; a mirror of
+    the reader's own page shows nothing of the kind."""
+    for loser in (1, 0, 1):
+        match = services.create_match(game="super_showdown", options={}, created_by=player,
+                                      seats=[{"player": "alice"}, {"player": "bruno"}])
+        services.join_match(match=match, user=player2)
+        if loser == 0:
+            services.hand_seat_to_bot(match=match, seat=0, bot="random")
+        services.forfeit_seat(match=match, seat=loser)
+    three = services.create_match(game="royal_rumble", options={}, created_by=player, seats=[
+        {"player": "alice"}, {"player": "bruno"}, {"player": "olga"}])
+    for other in (player2, outsider):
+        services.join_match(match=three, user=other)
+    services.forfeit_seat(match=three, seat=2)  # olga last; alice and bruno share first
+    live = services.create_match(game="super_showdown", options={}, created_by=player,
+                                 seats=[{"player": "alice"}, {"player": "bruno"}])
+    services.join_match(match=live, user=player2)
+    bruno = alice_client.get(reverse("league:player", args=[player_for(player2).pk]))
+    section = bruno.content.decode().split('id="meetings"')[1].split("</section>")[0]
+    assert "You and bruno" in section and "4 finished matches together" in section
+    assert "ahead in <strong>2</strong>, behind in <strong>1</strong>" in section
+    assert "level in <strong>1</strong>" in section
+    olga = alice_client.get(reverse("league:player", args=[player_for(outsider).pk]))
+    assert "1 finished match together" in olga.content.decode()
+    mine = alice_client.get(reverse("league:player", args=[player_for(player).pk]))
+    assert b'id="meetings"' not in mine.content
+
+
+def test_a_player_never_met_is_said_so(alice_client: Client, player2: Any) -> None:
+    page = alice_client.get(reverse("league:player", args=[player_for(player2).pk]))
+    assert b"No finished match together yet." in page.content
