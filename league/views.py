@@ -354,8 +354,26 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
 @organizer_required
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """The seasons and Events the user organizes, and the forms to make new ones."""
-    return _render_dashboard(request)
+    """The seasons and Events the user organizes, and the forms to make new ones; with
+    `?like=ID`, the new Event's form holds the settings of that Event of theirs."""
+    like = _event_liked(request)
+    if like is None:
+        return _render_dashboard(request)
+    return _render_dashboard(request, event_form=_event_form(request.user, initial={
+        "name": like.name, "season": str(like.season_id or ""), "game": like.game,
+        "format": like.format, "format_options": json.dumps(like.format_options),
+        "match_options": json.dumps(like.match_options),
+        "turn_deadline_minutes": like.turn_deadline_minutes,
+        "deadline_policy": like.deadline_policy, "deadline_bot": like.deadline_bot,
+        "hold_rounds": like.hold_rounds, "open_entry": like.open_entry}))
+
+
+def _event_liked(request: HttpRequest) -> Event | None:
+    """The Event `?like=ID` names, if the user organizes it."""
+    raw = request.GET.get("like", "")
+    found = Event.objects.filter(pk=int(raw)).first() \
+        if raw.isdigit() and len(raw) <= 18 else None
+    return found if found is not None and events.can_organize(found, request.user) else None
 
 
 @organizer_required
@@ -670,9 +688,10 @@ def _organized_events(user: Any) -> QuerySet[Event]:
             .select_related("season").distinct())
 
 
-def _event_form(user: Any, data: Any = None) -> EventForm:
+def _event_form(user: Any, data: Any = None, initial: dict[str, Any] | None = None
+                ) -> EventForm:
     return EventForm(data, games=_game_choices(), seasons=list(_organized_seasons(user)),
-                     bots=_all_bots(), season_optional=user.is_staff)
+                     bots=_all_bots(), season_optional=user.is_staff, initial=initial)
 
 
 def _showdown_form(user: Any, data: Any = None) -> ShowdownEventForm:

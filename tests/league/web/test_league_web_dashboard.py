@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -693,3 +694,47 @@ def test_a_round_that_is_not_held_cannot_be_paired_by_hand(
     records = EventRecord.objects.count()
     panel = post(sam_client, "league:event_pair", event, {"pairings": "e1 e2\ne3 e4"})
     assert "No round is waiting" in panel and EventRecord.objects.count() == records
+
+
+def test_a_new_event_like_another_starts_from_its_settings(
+        sam_client: Client, season: Season, sam: Any, organizer: Any) -> None:
+    like = events.create_event(name="Thursday night", game="super_showdown", format="swiss",
+                               by=sam, season=season, format_options={"rounds": 3},
+                               turn_deadline_minutes=20, deadline_policy="forfeit",
+                               deadline_bot="random", hold_rounds=True, open_entry=True)
+    admin_page = sam_client.get(reverse("league:event_admin", args=[like.pk])).content.decode()
+    link = f'{reverse("league:dashboard")}?like={like.pk}#new-event'
+    assert f'href="{link}"' in admin_page
+    page = sam_client.get(reverse("league:dashboard"), {"like": like.pk}).content.decode()
+    form = page[page.index('id="new-event"'):page.index('id="new-showdown"')]
+    assert 'name="event-name" value="Thursday night"' in form
+    assert f'<option value="{season.pk}" selected>' in form
+    assert '<option value="swiss" selected>' in form
+    assert "{&quot;rounds&quot;: 3, " in form  # with the defaults the format filled in
+    assert 'name="event-turn_deadline_minutes" value="20"' in form
+    assert '<option value="forfeit" selected>' in form
+    assert '<option value="random" selected>' in form
+    for box in ("hold_rounds", "open_entry"):
+        assert re.search(rf'<input type="checkbox" name="event-{box}"[^>]* checked', form)
+    # Sent as it stands, it makes a second Event with the same settings.
+    data = event_form(season, name="Thursday night", format="swiss",
+                      format_options=json.dumps(like.format_options),
+                      match_options=json.dumps(like.match_options), turn_deadline_minutes="20",
+                      deadline_policy="forfeit", deadline_bot="random", hold_rounds="on",
+                      open_entry="on")
+    assert sam_client.post(reverse("league:event_create"), data).status_code == 302
+    again = Event.objects.exclude(pk=like.pk).get(name="Thursday night")
+    like.refresh_from_db()
+    assert (again.format_options, again.hold_rounds, again.open_entry) == (
+        like.format_options, True, True)
+
+
+@pytest.mark.parametrize("like", ["999999", "x", "9" * 40, "-1"])
+def test_a_like_of_no_event_of_theirs_is_the_blank_form(
+        sam_client: Client, season: Season, organizer: Any, like: str) -> None:
+    theirs = events.create_event(name="Not sam's", game="super_showdown", format="swiss",
+                                 by=organizer)
+    for asked in (like, str(theirs.pk)):
+        response = sam_client.get(reverse("league:dashboard"), {"like": asked})
+        assert response.status_code == 200
+        assert "Not sam" not in response.content.decode()
