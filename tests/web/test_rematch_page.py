@@ -58,3 +58,24 @@ def test_a_refused_rematch_says_why_on_the_match_page(player: Any,
     assert "A match is played again once it is over." in response.content.decode()
     assert not Match.objects.filter(rematch_of=live).exists()
     assert alice_client.get(reverse("match_rematch", args=[live.pk])).status_code == 405
+
+
+def test_the_lobby_offers_a_rematch_of_a_finished_match_a_player_made(
+        over: Match, player: Any, alice_client: Client) -> None:
+    event_match = services.create_match(game="super_showdown", options={}, created_by=None,
+                                        seats=[{"player": "alice"}, {"bot": "random"}])
+    services.forfeit_seat(match=event_match, seat=1)
+    lobby = alice_client.get(reverse("lobby")).content.decode()
+    assert f'action="{reverse("match_rematch", args=[over.pk])}"' in lobby
+    assert reverse("match_rematch", args=[event_match.pk]) not in lobby
+    answer = alice_client.post(reverse("match_rematch", args=[over.pk]))
+    again = Match.objects.get(rematch_of=over)
+    assert answer["Location"] == reverse("match_play", args=[again.pk])
+
+
+def test_a_rematch_offered_is_among_the_invitations_saying_so(
+        over: Match, player: Any, bruno_client: Client) -> None:
+    services.rematch(match=over, user=player)
+    lobby = bruno_client.get(reverse("lobby")).content.decode()
+    invitations = lobby.split('id="invitations"')[1].split("</section>")[0]
+    assert f"a rematch of #{over.pk} from alice" in invitations

@@ -57,17 +57,3 @@ def test_a_plain_page_load_of_the_partial_has_no_title(duel: Match,
     """A partial asked for without htmx (a link opened by hand) is no page of its own."""
     response = alice_client.get(reverse("match_state", args=[duel.pk]))
     assert b"<title>" not in response.content
-
-
-def test_the_lobby_offers_a_rematch_of_a_finished_match_a_player_made(
-        duel: Match, player: Any, alice_client: Client) -> None:
-    event_match = services.create_match(game="super_showdown", options={}, created_by=None,
-                                        seats=[{"player": "alice"}, {"bot": "random"}])
-    for finished in (duel, event_match):
-        services.forfeit_seat(match=finished, seat=1)
-    lobby = alice_client.get(reverse("lobby")).content.decode()
-    assert f'action="{reverse("match_rematch", args=[duel.pk])}"' in lobby
-    assert reverse("match_rematch", args=[event_match.pk]) not in lobby
-    answer = alice_client.post(reverse("match_rematch", args=[duel.pk]))
-    assert answer["Location"] == reverse("match_play",
-                                         args=[Match.objects.get(rematch_of=duel).pk])
