@@ -257,15 +257,11 @@ def event_pick(request: HttpRequest, event_id: int) -> HttpResponse:
     """Say what an entrant brings to its seats (its organizers, the player, a member of
     the team); a blank choice goes back to the Event's options."""
     event = get_object_or_404(Event, pk=event_id)
-    try:
-        # No seq: picks sent twice are one pick, and others' acts do not make them stale.
-        entrant = events.pick(event=event, by=request.user, key=request.POST.get("key", ""),
-                              picks=_posted_picks(request, event))
-    except LeagueError as exc:
-        messages.error(request, match_services.shown(exc))
-    else:
-        messages.success(request, f"{entrant.name} brings that from its next match on.")
-    return redirect(reverse("league:event", args=[event.pk]) + "#picks")
+    # No seq: picks sent twice are one pick, and others' acts do not make them stale.
+    return _on_event_page(request, event, "#picks", lambda: events.pick(
+        event=event, by=request.user, key=request.POST.get("key", ""),
+        picks=_posted_picks(request, event)),
+        lambda entrant: f"{entrant.name} brings that from its next match on.")
 
 
 @login_required
@@ -273,16 +269,11 @@ def event_pick(request: HttpRequest, event_id: int) -> HttpResponse:
 def event_enter(request: HttpRequest, event_id: int) -> HttpResponse:
     """The signed-in player enters the Event themselves (open entry), with their picks."""
     event = get_object_or_404(Event, pk=event_id)
-    try:
-        # No seq: an entry sent twice is refused as one entered twice, and the entries of
-        # others meanwhile do not make the page stale.
-        entrant = events.enter_event(event=event, by=request.user,
-                                     picks=_posted_picks(request, event))
-    except LeagueError as exc:
-        messages.error(request, match_services.shown(exc))
-    else:
-        messages.success(request, f"You are entered in {event.name} as {entrant.name}.")
-    return redirect(reverse("league:event", args=[event.pk]) + "#entry")
+    # No seq: an entry sent twice is refused as one entered twice, and the entries of
+    # others meanwhile do not make the page stale.
+    return _on_event_page(request, event, "#entry", lambda: events.enter_event(
+        event=event, by=request.user, picks=_posted_picks(request, event)),
+        lambda entrant: f"You are entered in {event.name} as {entrant.name}.")
 
 
 @login_required
@@ -290,13 +281,22 @@ def event_enter(request: HttpRequest, event_id: int) -> HttpResponse:
 def event_leave(request: HttpRequest, event_id: int) -> HttpResponse:
     """The signed-in player withdraws their own entry before the Event starts."""
     event = get_object_or_404(Event, pk=event_id)
+    return _on_event_page(request, event, "#entry",
+                          lambda: events.leave_event(event=event, by=request.user),
+                          lambda _: f"Your entry in {event.name} is withdrawn.")
+
+
+def _on_event_page(request: HttpRequest, event: Event, anchor: str, call: Callable[[], Any],
+                   said: Callable[[Any], str]) -> HttpResponse:
+    """Back to the Event's page at `anchor`, saying what `call` gave (`said`), or why it
+    was refused."""
     try:
-        events.leave_event(event=event, by=request.user)
+        done = call()
     except LeagueError as exc:
         messages.error(request, match_services.shown(exc))
     else:
-        messages.success(request, f"Your entry in {event.name} is withdrawn.")
-    return redirect(reverse("league:event", args=[event.pk]) + "#entry")
+        messages.success(request, said(done))
+    return redirect(reverse("league:event", args=[event.pk]) + anchor)
 
 
 @login_required
