@@ -80,7 +80,13 @@ def change_password(user: Any, *, old_password: str, new_password: str,
     with transaction.atomic():
         user.set_password(new_password)
         user.save(update_fields=["password"])
-        Token.objects.filter(user=user).delete()
+        revoke_token(user)
+
+
+def revoke_token(user: Any) -> None:
+    """Sign the account's API token out, wherever it is held; signing in to the API
+    again makes a new one."""
+    Token.objects.filter(user=user).delete()
 
 
 def _display_name(text: str) -> str:

@@ -32,6 +32,7 @@ from league.services import (
     player_for,
     register_player,
     rename_player,
+    revoke_token,
 )
 from matches import services
 from matches.models import SEAT_PEOPLE, Match
@@ -170,7 +171,7 @@ class TokenView(APIView):
                                "the next `POST` with the password makes a new one.",
                    request=None, responses={204: None, 401: ERRORS[401]})
     def delete(self, request: Request) -> Response:
-        Token.objects.filter(user=request.user).delete()
+        revoke_token(request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

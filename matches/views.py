@@ -32,6 +32,7 @@ from league.services import (
     player_for,
     register_player,
     rename_player,
+    revoke_token,
 )
 from matches import services
 from matches.forms import (
@@ -101,7 +102,7 @@ def account(request: HttpRequest) -> HttpResponse:
             return _account_done(request, "Your password is changed. Your other sessions "
                                           "and your API token are signed out.")
     elif which == "token":
-        Token.objects.filter(user=request.user).delete()
+        revoke_token(request.user)
         return _account_done(request, "Your API token is revoked.")
     context = {"player": player, "name_form": name_form, "password_form": password_form,
                "token": Token.objects.filter(user=request.user).first()}
