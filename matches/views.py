@@ -52,6 +52,7 @@ PAGE_LOG = 80
 UNREADABLE = ServiceError("bad_action", "That action could not be read.", 400)
 NOT_SEATED = ServiceError("not_your_seat", "You have no seat in this match.", 403)
 QUICK_GAME = "super_showdown"
+LOBBY_FINISHED = 20
 # The lobby's one-click buttons, in order; the posted `game` field picks one.
 QUICK_GAMES = ("super_showdown", "superstar_showdown")
 QUICK_BOTS = ("heuristic", "random")
@@ -346,7 +347,11 @@ def _game_options() -> list[dict[str, Any]]:
 def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200) -> HttpResponse:
     user = request.user
     mine = (Match.objects.filter(seats__user=user).distinct()
-            .prefetch_related(*SEAT_PEOPLE).order_by("-created_at"))
+            .prefetch_related(*SEAT_PEOPLE).order_by("-created_at", "-id"))
+    # Every live match of the player's, and the newest finished ones: a long-time player's
+    # whole history is the player page's.
+    live = list(mine.exclude(status=FINISHED))
+    finished = list(mine.filter(status=FINISHED)[:LOBBY_FINISHED])
     waiting = (Match.objects.filter(status="open").exclude(seats__user=user)
                .select_related("created_by").prefetch_related(*SEAT_PEOPLE)
                .order_by("-created_at"))
@@ -356,24 +361,29 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
                 .filter(seats__user__isnull=True, seats__bot="", seats__invited__isnull=True)
                 .distinct())
     # (the seats are prefetched with the player's matches)
-    your_move = {match.pk for match in mine if match.status == Match.Status.ACTIVE
+    your_move = {match.pk for match in live if match.status == Match.Status.ACTIVE
                  and any(seat.user_id == user.pk and seat.awaited for seat in match.seats.all())}
     quick = [{"game": game, "title": _title(game), "bot": _quick_bot(game)}
              for game in _quick_games()]
+    # The people met lately, offered as the names to invite (a phone's keyboard types less).
+    met = sorted({seat.user.get_username() for match in live + finished
+                  for seat in match.seats.all()
+                  if seat.user_id is not None and seat.user_id != user.pk}, key=str.casefold)
+    form.fields["username"].widget.attrs["list"] = "people-met"
     context = {
         "form": form,
         "game_options": _game_options(),
         "quick_games": quick,
         "quick_bots": " or ".join(sorted({entry["bot"] for entry in quick})),
         # The matches waiting for the player's move first, then the rest, newest first.
-        "current": sorted((m for m in mine if m.status != FINISHED),
-                          key=lambda m: m.pk not in your_move),
+        "current": sorted(live, key=lambda m: m.pk not in your_move),
         "your_move": your_move,
-        "deadlines": turn_deadlines(m for m in mine if m.pk in your_move),
-        "finished": [m for m in mine if m.status == FINISHED][:20],
+        "deadlines": turn_deadlines(m for m in live if m.pk in your_move),
+        "finished": finished,
         "invitations": invitations[:20],
         "joinable": joinable[:20],
         "open_events": _open_events(user),
+        "people_met": met,
         "titles": {key: rules.spec.title for key, rules in registry.games().items()},
     }
     return render(request, "matches/lobby.html", context, status=status)

@@ -222,3 +222,36 @@ def test_a_lineup_that_cannot_be_read_is_refused(alice_client: Client, lineup: s
     assert response.status_code == 400
     assert message in response.content.decode()
     assert not Match.objects.exists()
+
+
+def test_the_people_met_are_offered_as_names_to_invite(
+        alice_client: Client, player: Any, player2: Any, outsider: Any) -> None:
+    from matches import services
+
+    for other in (player2, outsider):
+        match = services.create_match(game="super_showdown", options={}, created_by=player,
+                                      seats=[{"player": "alice"}, {"player": other.username}])
+        services.join_match(match=match, user=other)
+    services.forfeit_seat(match=match, seat=1)  # olga's match is over, bruno's live
+    page = alice_client.get(reverse("lobby")).content.decode()
+    assert re.search(r'<input type="text" name="username"[^>]* list="people-met"', page)
+    assert ('<datalist id="people-met"><option value="bruno"><option value="olga">'
+            '</datalist>') in page
+
+
+def test_the_lobby_lists_every_live_match_and_the_newest_finished_ones(
+        alice_client: Client, player: Any) -> None:
+    from matches import services
+    from matches.views import LOBBY_FINISHED
+
+    made = []
+    for n in range(LOBBY_FINISHED + 3):
+        made.append(services.create_match(game="super_showdown", options={}, created_by=player,
+                                          seats=[{"player": "alice"}, {"bot": "random"}]))
+        if n < LOBBY_FINISHED + 2:
+            services.forfeit_seat(match=made[-1], seat=1)
+    page = alice_client.get(reverse("lobby")).content.decode()
+    shown = {int(n) for n in re.findall(r'href="/matches/(\d+)/">#', page)}
+    assert made[-1].pk in shown
+    newest_over = {m.pk for m in made[:-1][-LOBBY_FINISHED:]}
+    assert shown == newest_over | {made[-1].pk}
