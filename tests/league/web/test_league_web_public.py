@@ -30,10 +30,15 @@ def test_the_seasons_list_shows_seasons_and_loose_events(
         alice_client: Client, season: Season, cup: Event, organizer: Any) -> None:
     events.create_event(name="Friday fight", game="super_showdown", format="swiss",
                         by=organizer)
+    events.create_event(name="Open night", game="super_showdown", format="swiss",
+                        by=organizer, open_entry=True)
     page = alice_client.get(reverse("league:seasons")).content.decode()
     assert "Spring league" in page and "1 Event" in page
     assert "Friday fight" in page and "Swiss" in page
     assert "Organizer dashboard" not in page  # alice organizes nothing
+    rows = {row.split("</a>")[0].rsplit(">", 1)[-1]: row for row in page.split("<li")[1:]}
+    assert "open for entry" in rows["Open night"]
+    assert "open for entry" not in rows["Friday fight"]
 
 
 def test_a_draft_event_lists_its_entrants_and_does_not_poll(alice_client: Client,
