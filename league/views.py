@@ -177,7 +177,7 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
 def event(request: HttpRequest, event_id: int) -> HttpResponse:
     """An Event: its bracket diagram, live results and standings."""
     event = get_object_or_404(Event.objects.select_related("season"), pk=event_id)
-    context = {**_results_context(event), **_ranking_context(event)}
+    context = {**_results_context(event, request.user), **_ranking_context(event)}
     context["can_organize"] = events.can_organize(event, request.user)
     context["picks"] = _picks_context(event, request.user)
     context["entry"] = _entry_context(event, request.user)
@@ -306,7 +306,8 @@ def event_results(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     if _seen(request, event):
         return HttpResponse(status=204)
-    return render(request, "league/_event_results.html", _results_context(event))
+    return render(request, "league/_event_results.html",
+                  _results_context(event, request.user))
 
 
 @login_required
@@ -878,8 +879,9 @@ def _tiebreak_columns(event: Event, standings: Iterable[Standing]) -> list[str]:
     return ordered + sorted(name for name in present if name not in ordered)
 
 
-def _results_context(event: Event) -> dict[str, Any]:
-    """The public Event page's live part: diagram, standings and matches."""
+def _results_context(event: Event, user: Any) -> dict[str, Any]:
+    """The public Event page's live part: diagram, standings and matches, the live ones
+    the reader sits in first."""
     done = events.replay_to_read(event)
     names = {key: e["name"] for key, e in done.entrants.items()}
     standings = list(_standings(event))
@@ -907,6 +909,8 @@ def _results_context(event: Event) -> dict[str, Any]:
         "columns": columns,
         "champion": champion,
         "rows": rows,
+        "yours": [row for row in rows if row["live"]
+                  and any(seat.user_id == user.pk for seat in row["match"].seats.all())],
         "entrants": Entrant.objects.filter(event=event).select_related("player"),
         "polling": event.status == Event.Status.RUNNING,
         "version": _matches_version(event, [(r["match"].pk, r["match"].status)

@@ -252,8 +252,8 @@ def test_an_event_poll_while_nothing_changed_reads_neither_records_nor_rows(
     asked = []
     for people in (4, 12):
         event = an_event_of(people, organizer, django_user_model)
-        context = (views._live_context if page == "league:event_live"
-                   else views._results_context)(event)
+        context = (views._live_context(event) if page == "league:event_live"
+                   else views._results_context(event, organizer))
         url = reverse(page, args=[event.pk])
         client.get(url, {"v": context[version]}, HTTP_HX_REQUEST="true")
         asked.append(captured(lambda url=url, v=context[version]: client.get(

@@ -148,3 +148,22 @@ def test_a_players_page_tells_the_reader_how_they_finished_against_them(
 def test_a_player_never_met_is_said_so(alice_client: Client, player2: Any) -> None:
     page = alice_client.get(reverse("league:player", args=[player_for(player2).pk]))
     assert b"No finished match together yet." in page.content
+
+
+def test_a_running_events_page_points_the_reader_to_their_live_match(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any) -> None:
+    event = make_event(bots=3)
+    events.add_entrant(event=event, by=sam, player="alice")
+    events.start_event(event=event, by=sam)
+    theirs = EventMatch.objects.get(event=event, match__seats__user=player).match
+    for url in (reverse("league:event", args=[event.pk]),
+                reverse("league:event_results", args=[event.pk])):
+        page = alice_client.get(url, **HTMX).content.decode()
+        mine = page.split('class="your-match notice"')[1].split("</p>")[0]
+        assert f'href="/matches/{theirs.pk}/"' in mine and "alice" in mine
+    other = Client()
+    other.force_login(player2)
+    assert b"your-match" not in other.get(reverse("league:event", args=[event.pk])).content
+    services.forfeit_seat(match=theirs, seat=0)
+    assert b"your-match" not in alice_client.get(reverse("league:event", args=[event.pk])).content
