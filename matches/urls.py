@@ -14,6 +14,7 @@ urlpatterns = [
     path("register/", views.register, name="register"),
     path("account/", views.account, name="account"),
     path("", views.lobby, name="lobby"),
+    path("lobby/live/", views.lobby_live, name="lobby_live"),
     path("play/", views.quick_play, name="quick_play"),
     path("matches/new/", views.create, name="match_create"),
     path("matches/<int:match_id>/", views.play, name="match_play"),

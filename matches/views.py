@@ -16,7 +16,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -346,47 +346,75 @@ def _game_options() -> list[dict[str, Any]]:
 
 def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200) -> HttpResponse:
     user = request.user
-    mine = (Match.objects.filter(seats__user=user).distinct()
-            .prefetch_related(*SEAT_PEOPLE).order_by("-created_at", "-id"))
-    # Every live match of the player's, and the newest finished ones: a long-time player's
-    # whole history is the player page's.
-    live = list(mine.exclude(status=FINISHED))
-    finished = list(mine.filter(status=FINISHED)[:LOBBY_FINISHED])
-    waiting = (Match.objects.filter(status="open").exclude(seats__user=user)
-               .select_related("created_by").prefetch_related(*SEAT_PEOPLE)
-               .order_by("-created_at"))
-    invitations = waiting.filter(seats__invited=user).distinct()
+    live = _lobby_live(user)
+    finished = list(_matches_of(user).filter(status=FINISHED)[:LOBBY_FINISHED])
     # Open to anyone: a seat with nobody in it, no bot and held for nobody.
-    joinable = (waiting.exclude(pk__in=invitations.values("pk"))
+    joinable = (_waiting_for_others(user).exclude(seats__invited=user)
                 .filter(seats__user__isnull=True, seats__bot="", seats__invited__isnull=True)
                 .distinct())
-    # (the seats are prefetched with the player's matches)
-    your_move = {match.pk for match in live if match.status == Match.Status.ACTIVE
-                 and any(seat.user_id == user.pk and seat.awaited for seat in match.seats.all())}
     quick = [{"game": game, "title": _title(game), "bot": _quick_bot(game)}
              for game in _quick_games()]
     # The people met lately, offered as the names to invite (a phone's keyboard types less).
-    met = sorted({seat.user.get_username() for match in live + finished
+    met = sorted({seat.user.get_username() for match in live["current"] + finished
                   for seat in match.seats.all()
                   if seat.user_id is not None and seat.user_id != user.pk}, key=str.casefold)
     form.fields["username"].widget.attrs["list"] = "people-met"
     context = {
+        **live,
         "form": form,
         "game_options": _game_options(),
         "quick_games": quick,
         "quick_bots": " or ".join(sorted({entry["bot"] for entry in quick})),
-        # The matches waiting for the player's move first, then the rest, newest first.
-        "current": sorted(live, key=lambda m: m.pk not in your_move),
-        "your_move": your_move,
-        "deadlines": turn_deadlines(m for m in live if m.pk in your_move),
         "finished": finished,
-        "invitations": invitations[:20],
         "joinable": joinable[:20],
         "open_events": _open_events(user),
         "people_met": met,
-        "titles": {key: rules.spec.title for key, rules in registry.games().items()},
     }
     return render(request, "matches/lobby.html", context, status=status)
+
+
+@login_required
+@require_GET
+def lobby_live(request: HttpRequest) -> HttpResponse:
+    """The lobby's polled part, the player's live matches and invitations; 204 while the
+    reader's copy (`v`) is current."""
+    live = _lobby_live(request.user)
+    if request.GET.get("v") == live["version"]:
+        return HttpResponse(status=204)
+    return render(request, "matches/_lobby_live.html", live)
+
+
+def _lobby_live(user: Any) -> dict[str, Any]:
+    """What the lobby follows as it changes: the player's live matches (those waiting for
+    their move first), their invitations, and a version of both."""
+    # Every live match of the player's: a long-time player's whole history is the player
+    # page's. (Whose move it is is read from the seats fetched with them.)
+    live = list(_matches_of(user).exclude(status=FINISHED))
+    your_move = {match.pk for match in live if match.status == Match.Status.ACTIVE
+                 and any(seat.user_id == user.pk and seat.awaited for seat in match.seats.all())}
+    invitations = list(_waiting_for_others(user).filter(seats__invited=user).distinct()[:20])
+    return {
+        "current": sorted(live, key=lambda m: m.pk not in your_move),
+        "your_move": your_move,
+        "deadlines": turn_deadlines(m for m in live if m.pk in your_move),
+        "invitations": invitations,
+        "titles": {key: rules.spec.title for key, rules in registry.games().items()},
+        "version": fingerprint(
+            [(m.pk, m.status, m.seq, _seats_key(m.seats.all())) for m in live],
+            [(m.pk, _seats_key(m.seats.all())) for m in invitations]),
+    }
+
+
+def _matches_of(user: Any) -> QuerySet[Match]:
+    return (Match.objects.filter(seats__user=user).distinct()
+            .prefetch_related(*SEAT_PEOPLE).order_by("-created_at", "-id"))
+
+
+def _waiting_for_others(user: Any) -> QuerySet[Match]:
+    """The open matches the user holds no seat in."""
+    return (Match.objects.filter(status="open").exclude(seats__user=user)
+            .select_related("created_by").prefetch_related(*SEAT_PEOPLE)
+            .order_by("-created_at"))
 
 
 def _open_events(user: Any) -> list[Event]:

@@ -255,3 +255,36 @@ def test_the_lobby_lists_every_live_match_and_the_newest_finished_ones(
     assert made[-1].pk in shown
     newest_over = {m.pk for m in made[:-1][-LOBBY_FINISHED:]}
     assert shown == newest_over | {made[-1].pk}
+
+
+def test_the_lobby_follows_the_players_matches_and_invitations(
+        alice_client: Client, player: Any, player2: Any) -> None:
+    """Its live part polls: 204 while nothing of it changed, the new part (and the tab's
+    title) once an invitation arrives or a match waits for the player's move."""
+    from matches import services
+
+    page = alice_client.get(reverse("lobby")).content.decode()
+    version = re.search(r'hx-get="/lobby/live/\?v=(\w+)"', page)[1]
+    assert "<title>Lobby · Showdown League</title>" in page
+    poll = {"HTTP_HX_REQUEST": "true"}
+    assert alice_client.get(reverse("lobby_live"), {"v": version}, **poll).status_code == 204
+    invite = services.create_match(game="super_showdown", options={}, created_by=player2,
+                                   seats=[{"player": "bruno"}, {"player": "alice"}])
+    changed = alice_client.get(reverse("lobby_live"), {"v": version}, **poll)
+    body = changed.content.decode()
+    assert changed.status_code == 200 and 'id="invitations"' in body
+    assert f'href="/matches/{invite.pk}/"' in body
+    version = re.search(r'hx-get="/lobby/live/\?v=(\w+)"', body)[1]
+    services.join_match(match=invite, user=player)
+    while 1 not in (state := services.match_state(match=invite, user=player2, seat=0)
+                    )["pending"]["seats"]:  # bruno moves until alice (seat 1) is awaited
+        services.submit_action(match=invite, seat=0, action=state["legal_actions"][0],
+                               user=player2)
+    body = alice_client.get(reverse("lobby_live"), {"v": version}, **poll).content.decode()
+    assert 'id="invitations"' not in body and f'href="/matches/{invite.pk}/"' in body
+    assert "<title>(1) Your move · Lobby · Showdown League</title>" in body
+
+
+def test_the_lobby_poll_is_only_for_the_signed_in(client: Client) -> None:
+    response = client.get(reverse("lobby_live"))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))

@@ -100,7 +100,7 @@ def test_the_match_lists_of_the_api(player: Any, seats_of_every_kind: Any, path:
     same_for_more_rows(seats_of_every_kind, lambda: client.get(url))
 
 
-@pytest.mark.parametrize("page", ["lobby", "league:player"])
+@pytest.mark.parametrize("page", ["lobby", "lobby_live", "league:player"])
 def test_the_lobby_and_the_players_page(player: Any, seats_of_every_kind: Any,
                                         page: str) -> None:
     from django.urls import reverse
