@@ -305,7 +305,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "entry, signed-in players enter themselves (`enter`). Not a "
                                "Superstar Showdown Event, whose sides are teams (409 "
                                "teams_only). Asking for what the Event already does writes "
-                               "nothing.",
+                               "nothing. `expected_seq` is stale only when entry was "
+                               "switched since: players entering meanwhile do not count.",
                    request=OpenEntrySerializer,
                    responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"], url_path="open-entry")

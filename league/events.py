@@ -325,16 +325,19 @@ def _append(event: Event, kind: str, payload: dict[str, Any], actor: Any) -> Eve
     return record
 
 
-def _locked(event: Event, expected_seq: int | None = None) -> Event:
+def _locked(event: Event, expected_seq: int | None = None,
+            kinds: Sequence[str] = ()) -> Event:
     """The Event's row, locked. With `expected_seq` (the record the organizer's page or
     client last read), refused (409 stale_seq) if a person's action was written since
     (the same action sent twice, another organizer's, an entrant's picks, a player's own
     entry or withdrawal), or a drawn match was replaced by a replay (an action naming its
     pairing would reach a match the reader never saw). What else the Event writes by
-    itself meanwhile (matches made, results coming in) does not make a page stale."""
+    itself meanwhile (matches made, results coming in) does not make a page stale. With
+    `kinds`, only the records of those kinds written since do."""
     locked = Event.objects.select_for_update().get(pk=event.pk)
+    since = Q(kind__in=kinds) if kinds else Q(actor__isnull=False) | Q(kind=Kind.MATCH_DRAWN)
     if expected_seq is not None and (expected_seq > locked.seq or locked.records.filter(
-            Q(actor__isnull=False) | Q(kind=Kind.MATCH_DRAWN), seq__gt=expected_seq).exists()):
+            since, seq__gt=expected_seq).exists()):
         raise LeagueError("stale_seq", f"The Event changed since it was read at record "
                           f"{expected_seq} (it is at {locked.seq}): an organizer or an "
                           "entrant acted, or a drawn match is being played again. Check it "
@@ -861,10 +864,13 @@ def _rating_of(game: str, entrant: dict[str, Any]) -> float:
 def set_open_entry(*, event: Event, by: Any, open_entry: bool,
                    expected_seq: int | None = None) -> None:
     """Let signed-in players enter the Event themselves, or no longer; before the start.
-    Asking for what the Event already does writes nothing."""
+    Asking for what the Event already does writes nothing. A page is stale for it only
+    when entry was switched since it was read: players entering and leaving meanwhile
+    change nothing it decides (and one doing so over and over would otherwise keep the
+    organizer from ever closing entry)."""
     _require(can_organize(event, by))
     with transaction.atomic():
-        event = _locked(event, expected_seq)
+        event = _locked(event, expected_seq, kinds=(Kind.ENTRY_OPENED, Kind.ENTRY_CLOSED))
         _refuse_past_the_draft(event)
         if open_entry:
             _refuse_team_sides(event.game, event.match_options)

@@ -71,6 +71,23 @@ def test_an_organizer_opens_and_closes_entry_each_a_record_in_the_stream(
                                        ("entry_closed", "organizer")]
 
 
+def test_players_entering_meanwhile_do_not_hold_off_closing_entry(
+        organizer: Any, player: Any, player2: Any) -> None:
+    """Closing entry decides nothing the page showed of the entrants: a player entering
+    and leaving over and over would otherwise keep the organizer from closing it."""
+    event = open_event(organizer)
+    read = event.seq
+    events.enter_event(event=event, by=player)
+    events.leave_event(event=event, by=player)
+    events.enter_event(event=event, by=player2)
+    events.set_open_entry(event=event, by=organizer, open_entry=False, expected_seq=read)
+    assert not Event.objects.get(pk=event.pk).open_entry
+    assert refused(lambda: events.enter_event(event=event, by=player)).code == "entry_closed"
+    # A switch since the page was read still makes it stale.
+    assert refused_and_unwritten(event, lambda: events.set_open_entry(
+        event=event, by=organizer, open_entry=True, expected_seq=read)) == ("stale_seq", 409)
+
+
 def test_only_an_organizer_switches_open_entry(organizer: Any, player: Any) -> None:
     event = open_event(organizer)
     assert refused_and_unwritten(event, lambda: events.set_open_entry(
