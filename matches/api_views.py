@@ -376,8 +376,10 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
                                "asks takes their seat (200), as does one who asks again. "
                                "It names the match it replays (`rematch_of`). Refused for "
                                "a match not over (409 match_not_over), an Event's match "
-                               "(409 event_match), and anyone who did not play it (403 "
-                               "not_seated).",
+                               "(409 event_match), anyone who did not play it (403 "
+                               "not_seated), and while no rematch is made, anyone but the "
+                               "player a lineup seated several times (409 lineup_rematch: "
+                               "an invitation holds one seat).",
                    request=None,
                    responses={200: MatchSerializer, 201: MatchSerializer, 403: ERRORS[403],
                               404: ERRORS[404], 409: ERRORS[409]})

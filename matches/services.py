@@ -426,6 +426,11 @@ def rematch(*, match: Match, user: Any) -> tuple[Match, bool]:
             raise ServiceError("not_seated", "Only its players play a match again.", 403)
         made = rematch_of_theirs(locked, user)
         if made is None:
+            if not others_hold_a_seat_each(seats, user):
+                raise ServiceError("lineup_rematch", "Another player held several seats "
+                                                     "of this match, and an invitation "
+                                                     "holds one: only they may ask for "
+                                                     "its rematch.", 409)
             people = [seat.user or seat.stood_in_for for seat in seats]
             made = create_match(game=locked.game, options=locked.options, created_by=user,
                                 invite_others=True, seats=[
@@ -444,6 +449,14 @@ def rematch(*, match: Match, user: Any) -> tuple[Match, bool]:
 def played_in(seats: Iterable[Seat], user: Any) -> bool:
     """Whether `user` held one of `seats`, or a bot stood in for them there."""
     return any(user.pk in (seat.user_id, seat.stood_in_for_id) for seat in seats)
+
+
+def others_hold_a_seat_each(seats: Iterable[Seat], user: Any) -> bool:
+    """Whether every player of `seats` but `user` held one of them (a staff lineup may
+    have seated one person at several): a rematch invites each to one seat."""
+    others = [seat.user_id or seat.stood_in_for_id for seat in seats]
+    others = [pk for pk in others if pk is not None and pk != user.pk]
+    return len(set(others)) == len(others)
 
 
 def rematch_of_theirs(match: Match, user: Any) -> Match | None:

@@ -91,6 +91,24 @@ def test_staff_invite_the_others_to_a_rematch_like_anyone(organizer: Any,
     assert people(again) == [("organizer", None, ""), (None, "alice", "")]
 
 
+def test_a_lineup_that_seated_another_player_twice_is_played_again_at_their_asking(
+        organizer: Any, player: Any, player2: Any) -> None:
+    """An invitation holds one seat: bruno cannot ask alice back to the two she held."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=organizer,
+                                  seats=[{"player": "alice"}, {"player": "alice"},
+                                         {"player": "bruno"}])
+    services.resign(match=match, user=player)
+    with pytest.raises(ServiceError) as refused:
+        services.rematch(match=match, user=player2)
+    assert (refused.value.code, refused.value.status) == ("lineup_rematch", 409)
+    assert not Match.objects.filter(rematch_of=match).exists()
+    again, made = services.rematch(match=match, user=player)
+    assert made and people(again) == [("alice", None, ""), ("alice", None, ""),
+                                      (None, "bruno", "")]
+    accepted, _ = services.rematch(match=match, user=player2)
+    assert accepted.pk == again.pk and accepted.status == Match.Status.ACTIVE
+
+
 @pytest.mark.parametrize(("who", "code"), [("olga", "not_seated"), ("alice", "match_not_over")])
 def test_only_the_players_of_a_finished_match_play_it_again(
         player: Any, player2: Any, outsider: Any, who: str, code: str) -> None:

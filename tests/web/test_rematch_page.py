@@ -79,3 +79,19 @@ def test_a_rematch_offered_is_among_the_invitations_saying_so(
     lobby = bruno_client.get(reverse("lobby")).content.decode()
     invitations = lobby.split('id="invitations"')[1].split("</section>")[0]
     assert f"a rematch of #{over.pk} from alice" in invitations
+
+
+def test_only_the_player_a_lineup_seated_twice_is_offered_its_rematch(
+        organizer: Any, player: Any, alice_client: Client, bruno_client: Client) -> None:
+    """bruno could not ask alice back to both her seats (`services.rematch`)."""
+    lineup = services.create_match(game="royal_rumble", options={}, created_by=organizer,
+                                   seats=[{"player": "alice"}, {"player": "alice"},
+                                          {"player": "bruno"}])
+    services.resign(match=lineup, user=player)
+    ask = reverse("match_rematch", args=[lineup.pk])
+    for page in (reverse("match_play", args=[lineup.pk]), reverse("lobby")):
+        assert ask in alice_client.get(page).content.decode()
+        assert ask not in bruno_client.get(page).content.decode()
+    alice_client.post(ask)
+    offered = bruno_client.get(reverse("match_play", args=[lineup.pk])).content.decode()
+    assert "Accept the rematch" in offered  # once alice asked, bruno accepts
