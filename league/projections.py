@@ -96,7 +96,8 @@ def refresh_season(season: Season) -> None:
 def _write_season(season: Season) -> None:
     """Each started Event's standings, added up by player, team or bot: the wins, draws and
     losses its format counts (byes and walkovers included), so the table agrees with the
-    Events' own. An entrant who left before the start played in no Event."""
+    Events' own, under the name of the newest entry. An entrant who left before the start
+    played in no Event."""
     from league.events import replay
 
     table: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -108,9 +109,10 @@ def _write_season(season: Season) -> None:
             entrant = done.entrants[standing.entrant]
             ident = (entrant["player"], entrant["team"], entrant["bot"] and entrant["name"])
             row = table.setdefault(ident, {
-                "name": entrant["name"], "player_id": entrant["player"],
-                "team_id": entrant["team"], "events": set(), "win": 0, "draw": 0, "loss": 0,
+                "player_id": entrant["player"], "team_id": entrant["team"], "events": set(),
+                "win": 0, "draw": 0, "loss": 0,
             })
+            row["name"] = entrant["name"]  # the newest entry's: a player may be renamed
             row["events"].add(event.pk)
             row["win"] += standing.wins
             row["draw"] += standing.draws

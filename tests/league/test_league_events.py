@@ -17,6 +17,7 @@ from league.models import (
     RoundScore,
     Standing,
 )
+from league.services import player_for, rename_player
 from matches import services as match_services
 from matches.models import Match
 
@@ -559,6 +560,25 @@ def test_entrants_level_in_the_season_table_share_its_place(organizer: Any) -> N
     table = list(projections.SeasonStanding.objects.filter(season=season)
                  .order_by("rank", "name").values_list("rank", "wins", "losses"))
     assert table == [(1, 2, 0), (2, 1, 1), (3, 0, 1), (3, 0, 1)]
+
+
+@pytest.mark.django_db
+def test_the_season_table_names_a_renamed_player_as_their_latest_entry(
+        organizer: Any, player: Any) -> None:
+    """Each entry keeps the name it was made under; the player's row of the season, which
+    adds up all of them, follows the newest instead of keeping the first for good."""
+    season = events.create_season(name="Autumn", game=GAME, by=organizer)
+    for week in ("Week 1", "Week 2"):
+        event = events.create_event(name=week, game=GAME, format="round_robin",
+                                    by=organizer, season=season)
+        events.add_entrant(event=event, by=organizer, player=player.username)
+        events.add_entrant(event=event, by=organizer, bot="random")
+        events.start_event(event=event, by=organizer)
+        rename_player(player_for(player), "Alice the Bold")
+    assert [e.name for e in Entrant.objects.filter(player__user=player).order_by(
+        "event_id")] == ["alice", "Alice the Bold"]
+    row = projections.SeasonStanding.objects.get(season=season, player__user=player)
+    assert (row.name, row.events) == ("Alice the Bold", 2)
 
 
 @pytest.mark.django_db
