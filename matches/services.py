@@ -662,7 +662,7 @@ def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit",
     return match
 
 
-def resign(*, match: Match, user: Any, seat: int | None = None) -> str:
+def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = False) -> str:
     """A player leaves a match of their own: what happened, "left", "declined" or
     "resigned".
 
@@ -671,7 +671,9 @@ def resign(*, match: Match, user: Any, seat: int | None = None) -> str:
     who holds no seat there declines: the seat held for them opens to anyone. A live match
     is forfeited by the seat (`seat`, else the user's first): the others share first place
     and it is rated like any result, unless the seat never moved (the league's ratings
-    skip an unplayed forfeit). An Event's match is the organizer's to forfeit.
+    skip an unplayed forfeit). An Event's match is the organizer's to forfeit. `leaving`:
+    the player meant to leave it while it waited for players (their page offered that),
+    so one that started meanwhile (the last seat taken) is refused, not resigned.
     """
     with transaction.atomic():
         locked = _locked(match)
@@ -690,6 +692,10 @@ def resign(*, match: Match, user: Any, seat: int | None = None) -> str:
             raise ServiceError("not_seated", "You hold no seat in this match.", 403)
         index = held[0].index if seat is None else seat
         if locked.status == Match.Status.ACTIVE:
+            if leaving:
+                raise ServiceError("match_started", "The match started meanwhile, every "
+                                                    "seat taken, so you are still in it: "
+                                                    "resign it if you mean to.", 409)
             forfeit_seat(match=locked, seat=index, reason="resigned")
             _copy_progress(locked, match)
             return "resigned"

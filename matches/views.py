@@ -265,14 +265,17 @@ def resign(request: HttpRequest, match_id: int) -> HttpResponse:
     """Leave an open match, or resign a live one (the others share first place).
 
     The page's button asks in the browser first and then posts `confirmed`; a post without
-    it (no JavaScript) gets a page that asks, since a resignation cannot be taken back."""
+    it (no JavaScript) gets a page that asks, since a resignation cannot be taken back. The
+    button also posts the `status` it was shown for: Leave this match never resigns a
+    match that started meanwhile."""
     match = get_object_or_404(Match, pk=match_id)
     if (match.status == Match.Status.ACTIVE and request.POST.get("confirmed") != "yes"
             and services.seat_of(match, request.user) is not None):
         return render(request, "matches/resign_confirm.html",
                       {"match": match, "game_title": _title(match.game)})
     try:
-        outcome = services.resign(match=match, user=request.user)
+        outcome = services.resign(match=match, user=request.user,
+                                  leaving=request.POST.get("status") == Match.Status.OPEN)
     except ServiceError as exc:
         messages.error(request, services.shown(exc))
         return redirect("match_play", match_id=match.id)

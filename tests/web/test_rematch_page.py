@@ -95,3 +95,19 @@ def test_only_the_player_a_lineup_seated_twice_is_offered_its_rematch(
     alice_client.post(ask)
     offered = bruno_client.get(reverse("match_play", args=[lineup.pk])).content.decode()
     assert "Accept the rematch" in offered  # once alice asked, bruno accepts
+
+
+def test_leaving_a_rematch_the_other_player_accepted_meanwhile_does_not_resign_it(
+        over: Match, alice_client: Client, bruno_client: Client) -> None:
+    """alice's page offered to leave the rematch while it waited for bruno; he accepted
+    before her click arrived: she is still in the match, not its loser."""
+    alice_client.post(reverse("match_rematch", args=[over.pk]))
+    again = Match.objects.get(rematch_of=over)
+    page = alice_client.get(reverse("match_play", args=[again.pk])).content.decode()
+    assert "Leave this match" in page and 'name="status" value="open"' in page
+    bruno_client.post(reverse("match_rematch", args=[over.pk]))
+    response = alice_client.post(reverse("match_resign", args=[again.pk]),
+                                 {"confirmed": "yes", "status": "open"}, follow=True)
+    again.refresh_from_db()
+    assert again.status == Match.Status.ACTIVE and again.result is None
+    assert "The match started meanwhile" in response.content.decode()
