@@ -239,5 +239,9 @@ CONTENT_SECURITY_POLICY = env_str("DJANGO_CSP", "") or "; ".join([
 ])
 if CONTENT_SECURITY_POLICY == "off":
     CONTENT_SECURITY_POLICY = ""
+if any(char in CONTENT_SECURITY_POLICY for char in "\r\n"):
+    # A header is one line: every answer would fail, while the health probe still passed.
+    raise ConfigError("DJANGO_CSP must be one line: join a policy written over several "
+                      "lines with spaces")
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0, least=0)

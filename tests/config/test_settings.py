@@ -31,6 +31,7 @@ def load(code: str = LOAD, **env: str) -> subprocess.CompletedProcess[str]:
     ("BOT_SEARCH_MS", "fast"),
     ("DJANGO_HSTS_SECONDS", "-1"),
     ("LOG_LEVEL", "loud"),
+    ("DJANGO_CSP", "default-src 'self';\nimg-src 'self' data:"),
 ])
 def test_a_bad_value_stops_the_start_with_an_error_naming_the_variable(name: str,
                                                                       value: str) -> None:
