@@ -329,13 +329,16 @@ def _locked(event: Event, expected_seq: int | None = None,
             kinds: Sequence[str] = ()) -> Event:
     """The Event's row, locked. With `expected_seq` (the record the organizer's page or
     client last read), refused (409 stale_seq) if a person's action was written since
-    (the same action sent twice, another organizer's, an entrant's picks, a player's own
-    entry or withdrawal), or a drawn match was replaced by a replay (an action naming its
-    pairing would reach a match the reader never saw). What else the Event writes by
-    itself meanwhile (matches made, results coming in) does not make a page stale. With
-    `kinds`, only the records of those kinds written since do."""
+    (the same action sent twice, another organizer's, a player's own entry or
+    withdrawal), or a drawn match was replaced by a replay (an action naming its pairing
+    would reach a match the reader never saw). What else the Event writes by itself
+    meanwhile (matches made, results coming in) does not make a page stale, nor do the
+    entrants' picks, which no organizer action reads (or an entrant changing them over
+    and over would keep the organizers' forms refused). With `kinds`, only the records of
+    those kinds written since do."""
     locked = Event.objects.select_for_update().get(pk=event.pk)
-    since = Q(kind__in=kinds) if kinds else Q(actor__isnull=False) | Q(kind=Kind.MATCH_DRAWN)
+    since = Q(kind__in=kinds) if kinds else (
+        (Q(actor__isnull=False) & ~Q(kind=Kind.ENTRANT_PICKED)) | Q(kind=Kind.MATCH_DRAWN))
     if expected_seq is not None and (expected_seq > locked.seq or locked.records.filter(
             since, seq__gt=expected_seq).exists()):
         raise LeagueError("stale_seq", f"The Event changed since it was read at record "

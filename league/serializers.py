@@ -233,10 +233,10 @@ class EventWriteSerializer(serializers.Serializer):
     expected_seq = serializers.IntegerField(
         min_value=0, required=False, allow_null=True,
         help_text="The Event's `seq` as the client last read it: the action is refused "
-                  "(409 stale_seq) if an organizer's action (or an entrant's picks, a "
-                  "player's own entry or withdrawal) was written since, or a drawn match "
-                  "was replaced by a replay (a pairing then names another match); "
-                  "results and matches the Event writes otherwise do not count. A client "
+                  "(409 stale_seq) if an organizer's action (or a player's own entry or "
+                  "withdrawal) was written since, or a drawn match was replaced by a "
+                  "replay (a pairing then names another match); results and matches the "
+                  "Event writes otherwise, and entrants' picks, do not count. A client "
                   "that sends it never applies an action twice, nor on top of another "
                   "organizer's change.")
 

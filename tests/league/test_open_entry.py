@@ -344,3 +344,22 @@ def test_the_api_lists_events_by_whether_entry_is_open(
     events.create_event(name="Invitational", game=GAME, format="swiss", by=organizer)
     listed = player_api.get(f"/api/events/{query}").json()["results"]
     assert {event["name"] for event in listed} == names
+
+
+def test_an_entrants_picks_do_not_hold_off_the_organizers_forms(organizer: Any,
+                                                                 player: Any) -> None:
+    """An entrant changing their Competitor over and over would otherwise keep every
+    organizer action refused as stale."""
+    event = open_event(organizer, game="supershow")
+    events.enter_event(event=event, by=player)
+    for bot in ("random", "heuristic"):
+        events.add_entrant(event=event, by=organizer, bot=bot)
+    event.refresh_from_db()
+    read_at = event.seq
+    key = events.own_entry(events.replay(event), player)
+    competitors = list(events.offered_picks(event)["competitors"])[:2]
+    for competitor in competitors:
+        events.pick(event=event, by=player, key=key, picks={"competitors": competitor})
+    events.start_event(event=event, by=organizer, expected_seq=read_at)
+    event.refresh_from_db()
+    assert event.status == Event.Status.RUNNING
