@@ -16,6 +16,9 @@ from config import signin
 from league.models import Player
 
 DISPLAY_NAME_LENGTH = 64
+# The zero-width joiner and non-joiner: Persian and Indic spellings and emoji sequences
+# need them, and they change no letter.
+JOINERS = str.maketrans("", "", "\u200c\u200d")
 
 
 @dataclass
@@ -60,7 +63,7 @@ def register_player(*, username: str, password: str, display_name: str = "") -> 
 def rename_player(player: Player, display_name: str) -> Player:
     """Show `player` under a new display name: in standings, on player pages and in new
     Event entries (an entry keeps the name it was made under)."""
-    player.display_name = _display_name(display_name)
+    player.display_name = _display_name(display_name, player.user)
     player.save(update_fields=["display_name"])
     return player
 
@@ -89,13 +92,20 @@ def revoke_token(user: Any) -> None:
     Token.objects.filter(user=user).delete()
 
 
-def _display_name(text: str) -> str:
+def _display_name(text: str, user: Any = None) -> str:
     """A display name as given, without spaces at its ends: 1-64 characters, none of them
-    invisible or a control (a right-to-left override would show another name)."""
+    invisible or a control (a right-to-left override would show another name) but the
+    joiners that scripts and emoji need, and not another account's username, ignoring case
+    (`user`: the account it is for, if it exists)."""
     name = (text or "").strip()
-    if not name or len(name) > DISPLAY_NAME_LENGTH or not name.isprintable():
+    if not name or len(name) > DISPLAY_NAME_LENGTH \
+            or not name.translate(JOINERS).isprintable():
         raise AccountError("bad_display_name",
                            f"A display name is 1-{DISPLAY_NAME_LENGTH} visible characters.")
+    others = get_user_model().objects.filter(username__iexact=name)
+    if others.exclude(pk=getattr(user, "pk", None)).exists():
+        raise AccountError("bad_display_name", "That is another player's username: choose "
+                                               "a name nobody would take for them.")
     return name
 
 

@@ -424,11 +424,11 @@ def _waiting_for_others(user: Any) -> QuerySet[Match]:
 
 
 def _open_events(user: Any) -> list[Event]:
-    """The Events taking entries from players themselves, soonest made first, each marked
+    """The Events taking entries from players themselves, newest first, each marked
     `entered` when the player holds an entry there."""
     mine = Entrant.objects.filter(event=OuterRef("pk"), player__user=user, withdrawn=False)
     return list(Event.objects.filter(status=Event.Status.DRAFT, open_entry=True)
-                .annotate(entered=Exists(mine)).order_by("created_at", "id")[:20])
+                .annotate(entered=Exists(mine)).order_by("-created_at", "-id")[:20])
 
 
 def _render_state(request: HttpRequest, match: Match, template: str, error: str | None = None,

@@ -64,6 +64,27 @@ def test_a_bad_display_name_is_400_with_its_code(player_api: APIClient, player: 
     assert player_for(player).display_name == "alice"
 
 
+def test_a_display_name_may_not_be_another_players_username(
+        player_api: APIClient, player: Any, player2: Any) -> None:
+    """Or a rival could enter an Event looking like them."""
+    refused = player_api.patch(ME, {"display_name": "BRUNO"}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (400, "bad_display_name")
+    assert "another player's username" in refused.json()["detail"]
+    own = player_api.patch(ME, {"display_name": "Alice"}, format="json")
+    assert own.status_code == 200 and own.json()["display_name"] == "Alice"
+    taken = APIClient().post("/api/auth/register/", {
+        "username": "carla", "password": PASSWORD, "display_name": "alice"}, format="json")
+    assert (taken.status_code, taken.json()["code"]) == (400, "bad_display_name")
+
+
+@pytest.mark.parametrize("name", ["\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+                                  "\U0001f469\u200d\U0001f4bb Dana"])
+def test_a_display_name_keeps_the_joiners_scripts_and_emoji_need(
+        player_api: APIClient, name: str) -> None:
+    response = player_api.patch(ME, {"display_name": name}, format="json")
+    assert response.status_code == 200 and response.json()["display_name"] == name
+
+
 def test_a_patch_without_a_display_name_changes_nothing(player_api: APIClient,
                                                          player: Any) -> None:
     response = player_api.patch(ME, {}, format="json")

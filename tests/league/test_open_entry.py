@@ -331,8 +331,9 @@ def test_the_lobby_lists_the_events_open_for_entry_marking_those_entered(
     assert f'href="/league/events/{entered.pk}/">League night</a>' in section
     assert f'href="/league/events/{other.pk}/">Friday cup</a>' in section
     assert "Invitational" not in section and "Already running" not in section
-    rows = section.split("<li")
-    assert ["entered" in row for row in rows[1:]] == [True, False]
+    rows = section.split("<li")  # the newest first
+    assert ["Friday cup" in row for row in rows[1:]] == [True, False]
+    assert ["entered" in row for row in rows[1:]] == [False, True]
 
 
 @pytest.mark.parametrize(("query", "names"), [
