@@ -365,7 +365,8 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
         body = ResignSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         outcome = services.resign(match=self.get_object(), user=request.user,
-                                  seat=body.validated_data.get("seat"))
+                                  seat=body.validated_data.get("seat"),
+                                  leaving=body.validated_data["leaving"])
         return Response({"outcome": outcome})
 
     @extend_schema(summary="Play a finished match again",

@@ -222,6 +222,10 @@ class ActionSerializer(serializers.Serializer):
 class ResignSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, required=False, allow_null=True,
                                     help_text="Which of your seats; default your first.")
+    leaving = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Only leave the match while it waits for players (or decline it): if it "
+                  "started meanwhile, refuse (409 match_started) rather than resign it.")
 
 
 class ResignedSerializer(serializers.Serializer):

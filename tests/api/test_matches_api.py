@@ -397,3 +397,17 @@ def test_a_rematch_is_201_for_its_maker_and_200_for_the_player_who_accepts(
     assert player_api.get(f"/api/matches/{match.pk}/").json()["rematch_of"] is None
     live = player_api.post(f"/api/matches/{body['id']}/rematch/")
     assert (live.status_code, live.json()["code"]) == (409, "match_not_over")
+
+
+def test_leaving_only_never_resigns_a_match_that_started_meanwhile(
+        player_api: APIClient, player: Any, player2: Any) -> None:
+    match = services.create_match(game="super_showdown", options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"player": "bruno"}])
+    services.join_match(match=match, user=player2)  # bruno took the last seat: it started
+    refused = player_api.post(f"/api/matches/{match.pk}/resign/", {"leaving": True},
+                              format="json")
+    assert (refused.status_code, refused.json()["code"]) == (409, "match_started")
+    match.refresh_from_db()
+    assert match.status == "active"
+    resigned = player_api.post(f"/api/matches/{match.pk}/resign/", {}, format="json")
+    assert resigned.json() == {"outcome": "resigned"}

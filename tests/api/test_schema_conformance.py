@@ -584,7 +584,7 @@ def exercise_matches(api: Conformance, c: dict[str, APIClient]) -> dict[str, Any
     api.get(olga, f"/api/matches/{opened['id']}/events/")
     api.post(alice, f"/api/matches/{opened['id']}/join/", expect=409)
     api.post(olga, f"/api/matches/{opened['id']}/join/", expect=200)
-    api.post(olga, f"/api/matches/{opened['id']}/resign/", {}, expect=200)
+    api.post(olga, f"/api/matches/{opened['id']}/resign/", {"leaving": True}, expect=200)
     invited = api.post(alice, "/api/matches/", {"game": "super_showdown", "seats": [
         {"player": "alice"}, {"player": "olga"}]}, expect=201).json()
     api.post(olga, f"/api/matches/{invited['id']}/resign/", {}, expect=200)  # declined
