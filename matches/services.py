@@ -426,24 +426,31 @@ def rematch(*, match: Match, user: Any) -> tuple[Match, bool]:
             raise ServiceError("not_seated", "Only its players play a match again.", 403)
         made = rematch_of_theirs(locked, user)
         if made is None:
-            if not others_hold_a_seat_each(seats, user):
-                raise ServiceError("lineup_rematch", "Another player held several seats "
-                                                     "of this match, and an invitation "
-                                                     "holds one: only they may ask for "
-                                                     "its rematch.", 409)
-            people = [seat.user or seat.stood_in_for for seat in seats]
-            made = create_match(game=locked.game, options=locked.options, created_by=user,
-                                invite_others=True, seats=[
-                                    {"player": person.get_username()} if person
-                                    else {"bot": seat.bot}
-                                    for seat, person in zip(seats, people, strict=True)])
-            Match.objects.filter(pk=made.pk).update(rematch_of=locked)
-            made.rematch_of = locked
-            return made, True
+            return _make_rematch(locked, seats, user), True
         if made.status == Match.Status.OPEN and not made.seats.filter(user=user).exists():
             join_match(match=made, user=user)
             made.refresh_from_db()
     return made, False
+
+
+def _make_rematch(match: Match, seats: list[Seat], user: Any) -> Match:
+    """The rematch of `match` (locked by the caller), made by `user` at its `seats`."""
+    if not others_hold_a_seat_each(seats, user):
+        raise ServiceError("lineup_rematch", "Another player held several seats of this "
+                                             "match, and an invitation holds one: only "
+                                             "they may ask for its rematch.", 409)
+    made = create_match(game=match.game, options=match.options, created_by=user,
+                        invite_others=True, seats=[_held_again(seat) for seat in seats])
+    Match.objects.filter(pk=made.pk).update(rematch_of=match)
+    made.rematch_of = match
+    return made
+
+
+def _held_again(seat: Seat) -> dict[str, str]:
+    """A rematch's seat, held as the finished match's `seat` was: by its player (one a
+    bot stood in for too), else by its bot."""
+    person = seat.user or seat.stood_in_for
+    return {"player": person.get_username()} if person else {"bot": seat.bot}
 
 
 def played_in(seats: Iterable[Seat], user: Any) -> bool:
