@@ -73,6 +73,18 @@ def test_the_lobby_offers_a_rematch_of_a_finished_match_a_player_made(
     assert answer["Location"] == reverse("match_play", args=[again.pk])
 
 
+def test_the_lobbys_rematch_button_is_drawn_for_the_card(over: Match,
+                                                        alice_client: Client) -> None:
+    """The top bar's `link` buttons are white text for its dark bar: on a card's white
+    they vanish. A finished row's rematch is a button of its own, as its replay is."""
+    lobby = alice_client.get(reverse("lobby")).content.decode()
+    row = lobby.split(f'action="{reverse("match_rematch", args=[over.pk])}"')[1]
+    button = row.split("</form>")[0]
+    assert 'class="row-action"' in button and 'class="link"' not in button
+    assert f'class="button-link row-action" href="{reverse("match_replay", args=[over.pk])}' \
+        in lobby
+
+
 def test_a_rematch_offered_is_among_the_invitations_saying_so(
         over: Match, player: Any, bruno_client: Client) -> None:
     services.rematch(match=over, user=player)
