@@ -50,6 +50,21 @@ def test_rematch_goes_to_the_new_match_and_the_other_player_accepts_it(
     assert again.status == Match.Status.ACTIVE
 
 
+def test_the_rematch_sits_under_the_result_above_the_table(
+        over: Match, alice_client: Client, bruno_client: Client) -> None:
+    """On a phone the table is several screens long: the rematch, offered or made, is
+    read with the result, not below the whole board."""
+    def above_the_table(client: Client, text: str) -> bool:
+        page = client.get(reverse("match_play", args=[over.pk])).content.decode()
+        return page.index("result-banner") < page.index(text) < page.index('class="view ')
+
+    assert above_the_table(alice_client, ">Rematch</button>")
+    alice_client.post(reverse("match_rematch", args=[over.pk]))
+    again = Match.objects.get(rematch_of=over)
+    assert above_the_table(alice_client, f"Go to the rematch, #{again.pk}")
+    assert above_the_table(bruno_client, "Accept the rematch")
+
+
 def test_a_refused_rematch_says_why_on_the_match_page(player: Any,
                                                       alice_client: Client) -> None:
     live = services.create_match(game="super_showdown", options={}, created_by=player,
