@@ -320,8 +320,9 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "Event takes them, after the checks an organizer's entry "
                                "passes. Refusals: entry_closed, event_started, "
                                "event_finished, teams_only, entrant_twice, entrant_overlaps, "
-                               "too_many_entrants, reads_decks (409); bad_picks, no_picks "
-                               "(400); stale_seq.",
+                               "too_many_entrants, reads_decks, entry_limit (a player who "
+                               "left it three times) (409); bad_picks, no_picks (400); "
+                               "stale_seq.",
                    request=EnterSerializer,
                    responses={201: EntrantSerializer, **errors(400, 401, 404, 409)})
     @action(detail=True, methods=["post"])

@@ -884,6 +884,11 @@ def set_open_entry(*, event: Event, by: Any, open_entry: bool,
         _append(event, Kind.ENTRY_OPENED if open_entry else Kind.ENTRY_CLOSED, {}, by)
 
 
+# How often a player may leave an Event with open entry and enter it again: each time
+# writes two records every reader of the Event replays.
+REENTRIES = 3
+
+
 def enter_event(*, event: Event, by: Any, picks: dict[str, Any] | None = None,
                 expected_seq: int | None = None) -> Entrant:
     """The signed-in player enters themselves, with their `picks`, while the Event is a
@@ -898,6 +903,9 @@ def enter_event(*, event: Event, by: Any, picks: dict[str, Any] | None = None,
             raise LeagueError("entry_closed", "Players do not enter this Event themselves: "
                                               "its organizers enter them.", 409)
         _refuse_team_sides(event.game, event.match_options)
+        if event.records.filter(kind=Kind.ENTRANT_WITHDRAWN, actor=by).count() >= REENTRIES:
+            raise LeagueError("entry_limit", f"You have left this Event {REENTRIES} times: "
+                                             "its organizers may enter you now.", 409)
         key = _register(event, by, _player_payload(by), checked)
     return Entrant.objects.get(event=event, key=key)
 

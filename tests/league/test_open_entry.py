@@ -364,3 +364,17 @@ def test_an_entrants_picks_do_not_hold_off_the_organizers_forms(organizer: Any,
     events.start_event(event=event, by=organizer, expected_seq=read_at)
     event.refresh_from_db()
     assert event.status == Event.Status.RUNNING
+
+
+def test_a_player_who_left_three_times_is_entered_by_the_organizers_only(
+        organizer: Any, player: Any) -> None:
+    """Entering and leaving over and over would grow the record stream every reader of
+    the Event replays."""
+    event = open_event(organizer)
+    for _ in range(events.REENTRIES):
+        events.enter_event(event=event, by=player)
+        events.leave_event(event=event, by=player)
+    assert refused_and_unwritten(event, lambda: events.enter_event(event=event, by=player)) \
+        == ("entry_limit", 409)
+    events.add_entrant(event=event, by=organizer, player="alice")
+    assert events.own_entry(events.replay(event), player) is not None
