@@ -453,6 +453,14 @@ def _held_again(seat: Seat) -> dict[str, str]:
     return {"player": person.get_username()} if person else {"bot": seat.bot}
 
 
+def may_make_rematch(match: Match, seats: Iterable[Seat], user: Any) -> bool:
+    """Whether `user` may ask for the rematch of `match` to be made (`rematch` refuses
+    otherwise), read from the match's `seats`."""
+    seats = list(seats)
+    return (match.status == Match.Status.FINISHED and match.created_by_id is not None
+            and played_in(seats, user) and others_hold_a_seat_each(seats, user))
+
+
 def played_in(seats: Iterable[Seat], user: Any) -> bool:
     """Whether `user` held one of `seats`, or a bot stood in for them there."""
     return any(user.pk in (seat.user_id, seat.stood_in_for_id) for seat in seats)

@@ -370,8 +370,8 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
         "quick_bots": " or ".join(sorted({entry["bot"] for entry in quick})),
         "finished": finished,
         # (a lineup that seated someone else twice is played again at their asking)
-        "rematchable": {m.pk for m in finished if m.created_by_id is not None
-                        and services.others_hold_a_seat_each(m.seats.all(), user)},
+        "rematchable": {m.pk for m in finished
+                        if services.may_make_rematch(m, m.seats.all(), user)},
         "joinable": joinable[:20],
         "open_events": _open_events(user),
         "people_met": met,
@@ -500,11 +500,10 @@ def _state_context(match: Match, user: Any, seats: list[Seat],
 def _rematch_context(match: Match, seats: list[Seat], user: Any) -> dict[str, Any]:
     """Whether the viewer may play the finished match again, and the rematch they already
     sit in or are invited to (`services.rematch`)."""
-    can = (match.status == FINISHED and match.created_by_id is not None
-           and services.played_in(seats, user))
-    again = services.rematch_of_theirs(match, user) if can else None
-    if again is None:
-        can = can and services.others_hold_a_seat_each(seats, user)
+    played = (match.status == FINISHED and match.created_by_id is not None
+              and services.played_in(seats, user))
+    again = services.rematch_of_theirs(match, user) if played else None
+    can = again is not None or services.may_make_rematch(match, seats, user)
     return {"can_rematch": can, "rematch": again,
             "rematch_offered": again is not None and again.status == Match.Status.OPEN
             and not again.seats.filter(user=user).exists()}
