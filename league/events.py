@@ -565,8 +565,12 @@ def picks_readable(event: Event, user: Any, entrants: dict[str, dict[str, Any]],
 
 def own_ids(user: Any) -> tuple[set[int], set[int]]:
     """The user's player ids and the ids of their teams."""
-    return (set(Player.objects.filter(user=user).values_list("pk", flat=True)),
+    return (_player_ids(user),
             set(Team.objects.filter(members__user=user).values_list("pk", flat=True)))
+
+
+def _player_ids(user: Any) -> set[int]:
+    return set(Player.objects.filter(user=user).values_list("pk", flat=True))
 
 
 def may_pick(event: Event, user: Any, entrants: dict[str, dict[str, Any]]) -> set[str]:
@@ -929,7 +933,7 @@ def own_entry(done: Replayed, user: Any) -> str | None:
     """The key of `user`'s own active player entry in a replayed Event, if they hold one."""
     if not (user and user.is_authenticated):
         return None
-    players = set(Player.objects.filter(user=user).values_list("pk", flat=True))
+    players = _player_ids(user)
     return next((key for key, entrant in done.entrants.items()
                  if entrant["player"] in players and not entrant["withdrawn"]), None)
 
