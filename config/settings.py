@@ -112,6 +112,25 @@ AUTH_PASSWORD_VALIDATORS = [
      "OPTIONS": {"min_length": 8}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+# Password reset links go by mail: over SMTP when EMAIL_HOST is set; otherwise, while
+# DEBUG is on (the demo), printed on the server's output. A site with neither sends no
+# mail, and its staff hand reset links over from the admin.
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_PORT = env_int("EMAIL_PORT", 587, least=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ConfigError("EMAIL_USE_TLS (STARTTLS) and EMAIL_USE_SSL (TLS from the start) "
+                      "cannot both be on")
+EMAIL_TIMEOUT = 10
+EMAIL_BACKEND = ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+                 else "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Showdown League <noreply@localhost>")
+RESET_BY_MAIL = bool(EMAIL_HOST) or DEBUG
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_HOURS", 24, least=1) * 60 * 60
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
 LOGOUT_REDIRECT_URL = "login"

@@ -38,15 +38,15 @@ def client_address(request: Any) -> str:
     return str(meta.get("REMOTE_ADDR", ""))
 
 
-def _digest(*parts: str) -> str:
+def digest(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
 def _keys(username: str, request: Any) -> tuple[str, str]:
     """The count of the name from this address, and the count of the address."""
     address = client_address(request)
-    return ("signin-failures:" + _digest(username.casefold(), address),
-            "signin-failures-from:" + _digest(address))
+    return ("signin-failures:" + digest(username.casefold(), address),
+            "signin-failures-from:" + digest(address))
 
 
 def locked_out(username: str | None, request: Any) -> bool:
@@ -58,12 +58,19 @@ def locked_out(username: str | None, request: Any) -> bool:
     return cache.get(name, 0) >= FAILURES or cache.get(address, 0) >= ADDRESS_FAILURES
 
 
-def _count(key: str) -> None:
-    cache.add(key, 0, WINDOW)
+def forget(username: str, request: Any) -> None:
+    """Clear the wrong passwords counted against `username` from where `request` comes:
+    its owner just proved who they are (a reset link); the address's own count stays."""
+    cache.delete(_keys(username, request)[0])
+
+
+def count(key: str, window: int = WINDOW) -> None:
+    """One more at `key`, counted for `window` seconds from the first."""
+    cache.add(key, 0, window)
     try:
         cache.incr(key)
     except ValueError:  # expired between the two calls
-        cache.add(key, 1, WINDOW)
+        cache.add(key, 1, window)
 
 
 class ThrottledModelBackend(ModelBackend):
@@ -76,5 +83,5 @@ class ThrottledModelBackend(ModelBackend):
         user = super().authenticate(request, username=username, password=password, **kwargs)
         if user is None and username:
             for key in _keys(username, request):
-                _count(key)
+                count(key)
         return user

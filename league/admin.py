@@ -8,11 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group
 from django.http import HttpRequest
+from django.template.response import TemplateResponse
 from rest_framework.authtoken.admin import TokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
@@ -35,6 +37,7 @@ from league.models import (
     Standing,
     Team,
 )
+from league.services import reset_link
 from matches.admin import JoinsWhatItLists, JoinsWhatItShows, NoLookupsOn, options_masked
 
 
@@ -368,6 +371,22 @@ class LeagueUserAdmin(UserAdmin):
 
     def _below(self, request: HttpRequest, obj: Any) -> bool:
         return bool(request.user.is_superuser or obj is None or not obj.is_superuser)
+
+    actions = ["make_reset_links"]
+
+    @admin.action(description="Make password reset links", permissions=["change"])
+    def make_reset_links(self, request: HttpRequest, queryset: Any) -> TemplateResponse:
+        """A link for each chosen active account whose password the staff member may
+        change, to hand to a player who forgot theirs and gave no email address: it
+        opens the page that sets a new one, once (league.services.reset_link)."""
+        chosen = list(queryset.order_by("username"))
+        given = [user for user in chosen if user.is_active and self._below(request, user)]
+        context = {**self.admin_site.each_context(request), "title": "Password reset links",
+                   "opts": self.model._meta,
+                   "links": [(user, reset_link(user, request)) for user in given],
+                   "skipped": [user for user in chosen if user not in given],
+                   "hours": settings.PASSWORD_RESET_TIMEOUT // 3600}
+        return TemplateResponse(request, "admin/reset_links.html", context)
 
 
 admin.site.unregister(get_user_model())

@@ -7,9 +7,16 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.tokens import default_token_generator
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
 
 from config import signin
@@ -34,8 +41,10 @@ class AccountError(Exception):
         return self.detail
 
 
-def register_player(*, username: str, password: str, display_name: str = "") -> Player:
-    """Create a user and their Player, or nothing at all."""
+def register_player(*, username: str, password: str, display_name: str = "",
+                    email: str = "") -> Player:
+    """Create a user and their Player, or nothing at all. `email` is optional: it is
+    where a password reset link may be sent."""
     if not settings.SIGNUP_OPEN:
         raise AccountError("signup_closed", "Sign-up is closed on this site.", 403)
     username = (username or "").strip()
@@ -48,13 +57,15 @@ def register_player(*, username: str, password: str, display_name: str = "") -> 
             "bad_username", "A username is 1-150 letters (a-z), digits, '-' or '_'."
         )
     display_name = _display_name(display_name) if (display_name or "").strip() else username
+    email = _email(email)
     User = get_user_model()
     if User.objects.filter(username__iexact=username).exists():
         raise AccountError("username_taken", "That username is taken.")
     _check_password(password, User(username=username))
     try:
         with transaction.atomic():
-            user = User.objects.create_user(username=username, password=password)
+            user = User.objects.create_user(username=username, password=password,
+                                            email=email)
             return Player.objects.create(user=user, display_name=display_name)
     except IntegrityError:
         raise AccountError("username_taken", "That username is taken.") from None
@@ -79,11 +90,67 @@ def change_password(user: Any, *, old_password: str, new_password: str,
         raise AccountError("too_many_attempts", signin.LOCKED_OUT, 429)
     if authenticate(request, username=username, password=old_password) is None:
         raise AccountError("bad_credentials", "The present password is wrong.")
-    _check_password(new_password, user)
+    set_password(user, new_password, request)
+
+
+def set_password(user: Any, password: str, request: Any = None) -> None:
+    """Give `user` the new `password` (the checks of AUTH_PASSWORD_VALIDATORS) once they
+    have shown who they are: by their present password or a reset link. The API token
+    is revoked with the old password and Django ends the other sessions; the wrong
+    passwords counted against the name from where `request` comes are forgotten."""
+    _check_password(password, user)
     with transaction.atomic():
-        user.set_password(new_password)
+        user.set_password(password)
         user.save(update_fields=["password"])
         revoke_token(user)
+    signin.forget(user.get_username(), request)
+
+
+def set_email(user: Any, email: str) -> None:
+    """Where `user`'s password reset links go; empty: nowhere. Only its owner, staff and
+    the mail it is sent to ever see it."""
+    user.email = _email(email)
+    user.save(update_fields=["email"])
+
+
+# A link is sent to one address at most RESETS_PER_ADDRESS times within RESET_WINDOW
+# seconds, and one client asks at most RESETS_FROM_CLIENT times: nobody fills another's
+# mailbox. The count is the same whether an account has the address, so it tells nothing.
+RESETS_PER_ADDRESS = 3
+RESETS_FROM_CLIENT = 20
+RESET_WINDOW = 60 * 60
+TOO_MANY_RESETS = "Too many reset links asked for: try again in an hour."
+
+
+def send_password_reset(email: str, request: Any) -> None:
+    """Mail a password reset link to every active account that gave `email` (none: no
+    mail, and the same answer, so nobody learns whose address it is). The link works
+    once, for PASSWORD_RESET_TIMEOUT seconds, and not after the password changed."""
+    email = _email(email)
+    if not email:
+        raise AccountError("bad_email", "Give the email address of your account.")
+    keys = ("reset-to:" + signin.digest(email.casefold()),
+            "reset-from:" + signin.digest(signin.client_address(request)))
+    if cache.get(keys[0], 0) >= RESETS_PER_ADDRESS \
+            or cache.get(keys[1], 0) >= RESETS_FROM_CLIENT:
+        raise AccountError("too_many_requests", TOO_MANY_RESETS, 429)
+    for key in keys:
+        signin.count(key, RESET_WINDOW)
+    form = PasswordResetForm({"email": email})
+    form.is_valid()
+    form.save(request=request, use_https=request.is_secure(),
+              subject_template_name="registration/password_reset_subject.txt",
+              email_template_name="registration/password_reset_email.txt",
+              extra_email_context={"hours": settings.PASSWORD_RESET_TIMEOUT // 3600})
+
+
+def reset_link(user: Any, request: Any) -> str:
+    """A password reset link for `user`, to hand over in person (the admin's action):
+    what the mail would carry."""
+    path = reverse("password_reset_confirm", kwargs={
+        "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
+        "token": default_token_generator.make_token(user)})
+    return request.build_absolute_uri(path)
 
 
 def revoke_token(user: Any) -> None:
@@ -107,6 +174,18 @@ def _display_name(text: str, user: Any = None) -> str:
         raise AccountError("bad_display_name", "That is another player's username: choose "
                                                "a name nobody would take for them.")
     return name
+
+
+def _email(text: str) -> str:
+    """An email address as given, without spaces at its ends; empty stays empty."""
+    email = (text or "").strip()
+    if not email:
+        return ""
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise AccountError("bad_email", "That is not an email address.") from None
+    return get_user_model().objects.normalize_email(email)
 
 
 def _check_password(password: str, user: Any) -> None:

@@ -14,6 +14,8 @@ urlpatterns = [
     path("auth/token/", api_views.TokenView.as_view(), name="api-token"),
     path("auth/me/", api_views.AccountView.as_view(), name="api-account"),
     path("auth/password/", api_views.PasswordView.as_view(), name="api-password"),
+    path("auth/password/reset/", api_views.PasswordResetView.as_view(),
+         name="api-password-reset"),
     path("games/", api_views.GamesView.as_view(), name="api-games"),
     path("", include(router.urls)),
 ]

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import authenticate
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
@@ -33,6 +35,8 @@ from league.services import (
     register_player,
     rename_player,
     revoke_token,
+    send_password_reset,
+    set_email,
 )
 from matches import services
 from matches.models import SEAT_PEOPLE, Match
@@ -42,6 +46,7 @@ from matches.serializers import (
     ActionSerializer,
     AppendedSerializer,
     CredentialsSerializer,
+    DetailSerializer,
     ErrorSerializer,
     EventSerializer,
     EventsQuerySerializer,
@@ -49,6 +54,7 @@ from matches.serializers import (
     MatchCreateSerializer,
     MatchSerializer,
     PasswordChangeSerializer,
+    PasswordResetSerializer,
     QuerySerializer,
     RegisterSerializer,
     ReplayQuerySerializer,
@@ -176,7 +182,8 @@ class TokenView(APIView):
 
 
 class AccountView(APIView):
-    """The signed-in account: its username, and the display name it may change."""
+    """The signed-in account: its username, and the display name and email address it
+    may change."""
 
     permission_classes = [IsAuthenticated]
 
@@ -184,20 +191,27 @@ class AccountView(APIView):
     def get(self, request: Request) -> Response:
         return Response(_account(player_for(request.user)))
 
-    @extend_schema(summary="Change your display name",
-                   description="Shown in standings, on player pages and in new Event "
-                               "entries; an entry already made keeps its name.",
+    @extend_schema(summary="Change your display name or email address",
+                   description="The display name shows in standings, on player pages and "
+                               "in new Event entries (an entry already made keeps its "
+                               "name); the email address is where a password reset link "
+                               "goes. Both change, or neither (400 bad_display_name, "
+                               "bad_email).",
                    request=AccountSerializer,
                    responses={200: AccountSerializer, 400: ERRORS[400], 401: ERRORS[401]})
     def patch(self, request: Request) -> Response:
         body = AccountSerializer(data=request.data, partial=True)
         body.is_valid(raise_exception=True)
         player = player_for(request.user)
-        if "display_name" in body.validated_data:
-            try:
-                rename_player(player, body.validated_data["display_name"])
-            except AccountError as exc:
-                return _refused(exc)
+        changes = body.validated_data
+        try:
+            with transaction.atomic():
+                if "display_name" in changes:
+                    rename_player(player, changes["display_name"])
+                if "email" in changes:
+                    set_email(player.user, changes["email"])
+        except AccountError as exc:
+            return _refused(exc)
         return Response(_account(player))
 
 
@@ -225,9 +239,41 @@ class PasswordView(APIView):
         return _token_for(request.user)
 
 
+class PasswordResetView(APIView):
+    """Mail a link to choose a new password, for a client whose player forgot theirs."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[Any] = []
+
+    @extend_schema(summary="Ask for a password reset link",
+                   description="Mails a link to every active account that gave this "
+                               "address; the answer is the same when none did. The link "
+                               "opens a page of this site that sets the new password, "
+                               "and works once. An address gets at most 3 links an hour, "
+                               "a client asks at most 20 times (429 too_many_requests). A "
+                               "site that sends no mail answers 501 no_mail: its staff "
+                               "make reset links in the admin.",
+                   request=PasswordResetSerializer,
+                   responses={202: DetailSerializer, 400: ERRORS[400], 429: ERRORS[429],
+                              501: OpenApiResponse(ErrorSerializer, "The site sends no "
+                                                                    "mail (no_mail).")})
+    def post(self, request: Request) -> Response:
+        body = PasswordResetSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        if not settings.RESET_BY_MAIL:
+            return _refused(AccountError("no_mail", "This site sends no mail: ask its "
+                                                    "staff for a password reset link.", 501))
+        try:
+            send_password_reset(body.validated_data["email"], request._request)
+        except AccountError as exc:
+            return _refused(exc)
+        return Response({"detail": "If an account has that email address, a reset link is "
+                                   "on its way to it."}, status=status.HTTP_202_ACCEPTED)
+
+
 def _account(player: Any) -> dict[str, Any]:
     return {"username": player.user.get_username(), "display_name": player.display_name,
-            "player": player.pk}
+            "player": player.pk, "email": player.user.email}
 
 
 # -- games -------------------------------------------------------------------------------

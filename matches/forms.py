@@ -1,4 +1,4 @@
-"""Forms of the pages: sign-up, creating a match, posting a legal action."""
+"""Forms of the pages: sign-up, accounts, creating a match, posting a legal action."""
 
 from __future__ import annotations
 
@@ -30,6 +30,12 @@ def _password_field(label: str, autocomplete: str = "new-password") -> forms.Cha
                            widget=forms.PasswordInput(attrs={"autocomplete": autocomplete}))
 
 
+def _email_field(help_text: str) -> forms.CharField:
+    """An email address, or nothing; what makes one valid lives in league.services."""
+    return forms.CharField(max_length=254, required=False, help_text=help_text,
+                           widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+
+
 def _typed_twice(form: forms.Form, field: str, again: str) -> dict[str, Any]:
     """The form's cleaned data, with an error on `again` when it differs from `field`."""
     data = form.cleaned_data
@@ -52,7 +58,8 @@ class RegisterForm(forms.Form):
 
     # Which field a refusal of league.services belongs to, by its code (others: the form).
     refusals = {"bad_username": "username", "username_taken": "username",
-                "bad_display_name": "display_name", "weak_password": "password"}
+                "bad_display_name": "display_name", "weak_password": "password",
+                "bad_email": "email"}
 
     username = forms.CharField(max_length=150, widget=forms.TextInput(
         attrs={"autocomplete": "username", "autocapitalize": "none"}))
@@ -60,6 +67,8 @@ class RegisterForm(forms.Form):
                                    help_text="Shown in standings and on player pages.")
     password = _password_field("Password")
     password2 = _password_field("Password again")
+    email = _email_field("Optional: where a link to reset a forgotten password goes. "
+                         "Nobody else sees it.")
 
     def clean(self) -> dict[str, Any]:
         return _typed_twice(self, "password", "password2")
@@ -86,6 +95,44 @@ class PasswordChangeForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         return _typed_twice(self, "new_password", "new_password2")
+
+
+class EmailForm(forms.Form):
+    """Where password reset links go; empty: nowhere."""
+
+    refusals = {"bad_email": "email"}
+
+    email = _email_field("Where a link to reset a forgotten password goes; leave it empty "
+                         "for none. Nobody else sees it.")
+
+
+class ForgotPasswordForm(forms.Form):
+    """The address a reset link is sent to."""
+
+    refusals = {"bad_email": "email"}
+
+    email = forms.CharField(max_length=254, label="Your account's email address",
+                            widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+
+
+class NewPasswordForm(forms.Form):
+    """A new password twice, on a reset link (Django's reset view hands it the user)."""
+
+    refusals = {"weak_password": "new_password"}
+
+    new_password = _password_field("New password")
+    new_password2 = _password_field("New password again")
+
+    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean(self) -> dict[str, Any]:
+        return _typed_twice(self, "new_password", "new_password2")
+
+    def save(self) -> Any:
+        """The view sets the password through league.services; nothing is left to save."""
+        return self.user
 
 
 class CreateMatchForm(forms.Form):

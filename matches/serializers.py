@@ -25,10 +25,20 @@ class CredentialsSerializer(serializers.Serializer):
     password = _password_field()
 
 
+def _email_field(**kwargs: Any) -> serializers.CharField:
+    """An email address or nothing (league.services checks it): where password reset links
+    go. Only the account's owner and staff see it."""
+    return serializers.CharField(
+        max_length=254, required=False, allow_blank=True,
+        help_text="Where a password reset link goes (POST /api/auth/password/reset/); "
+                  "empty: none. Nobody else sees it.", **kwargs)
+
+
 class RegisterSerializer(CredentialsSerializer):
     display_name = serializers.CharField(
         max_length=64, required=False, allow_blank=True, trim_whitespace=False,
         help_text="Shown in standings and on player pages; the username when left out.")
+    email = _email_field()
 
 
 class AccountSerializer(serializers.Serializer):
@@ -36,6 +46,15 @@ class AccountSerializer(serializers.Serializer):
     display_name = serializers.CharField(max_length=64, trim_whitespace=False,
                                          help_text="1-64 visible characters.")
     player = serializers.IntegerField(read_only=True, help_text="The league Player's id.")
+    email = _email_field()
+
+
+class PasswordResetSerializer(serializers.Serializer):
+    email = serializers.CharField(max_length=254, help_text="The account's email address.")
+
+
+class DetailSerializer(serializers.Serializer):
+    detail = serializers.CharField()
 
 
 class PasswordChangeSerializer(serializers.Serializer):

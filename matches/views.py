@@ -15,10 +15,12 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db.models import Exists, OuterRef, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse_lazy
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.authtoken.models import Token
 
@@ -33,12 +35,18 @@ from league.services import (
     register_player,
     rename_player,
     revoke_token,
+    send_password_reset,
+    set_email,
+    set_password,
 )
 from matches import services
 from matches.forms import (
     ActionForm,
     CreateMatchForm,
     DisplayNameForm,
+    EmailForm,
+    ForgotPasswordForm,
+    NewPasswordForm,
     PasswordChangeForm,
     RegisterForm,
 )
@@ -73,6 +81,7 @@ def register(request: HttpRequest) -> HttpResponse:
                 username=form.cleaned_data["username"],
                 password=form.cleaned_data["password"],
                 display_name=form.cleaned_data["display_name"],
+                email=form.cleaned_data["email"],
             )
         except AccountError as exc:
             form.add_error(form.refusals.get(exc.code), exc.detail)
@@ -85,15 +94,22 @@ def register(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def account(request: HttpRequest) -> HttpResponse:
-    """The player's display name, a new password, and their API token revoked."""
+    """The player's display name, email address, a new password, and their API token
+    revoked."""
     player = player_for(request.user)
     name_form = DisplayNameForm(initial={"display_name": player.display_name})
+    email_form = EmailForm(initial={"email": request.user.email})
     password_form = PasswordChangeForm()
     which = request.POST.get("form") if request.method == "POST" else None
     if which == "name":
         name_form = DisplayNameForm(request.POST)
         if _changed(name_form, lambda data: rename_player(player, data["display_name"])):
             return _account_done(request, "Your display name is changed.")
+    elif which == "email":
+        email_form = EmailForm(request.POST)
+        if _changed(email_form, lambda data: set_email(request.user, data["email"])):
+            return _account_done(request, "Your email address is changed." if
+                                 request.user.email else "Your email address is removed.")
     elif which == "password":
         password_form = PasswordChangeForm(request.POST)
         if _changed(password_form, lambda data: change_password(
@@ -105,21 +121,63 @@ def account(request: HttpRequest) -> HttpResponse:
     elif which == "token":
         revoke_token(request.user)
         return _account_done(request, "Your API token is revoked.")
-    context = {"player": player, "name_form": name_form, "password_form": password_form,
+    context = {"player": player, "name_form": name_form, "email_form": email_form,
+               "password_form": password_form,
                "token": Token.objects.filter(user=request.user).first()}
-    status = 400 if name_form.errors or password_form.errors else 200
+    status = 400 if name_form.errors or email_form.errors or password_form.errors else 200
     return render(request, "registration/account.html", context, status=status)
+
+
+def forgot_password(request: HttpRequest) -> HttpResponse:
+    """Ask for a password reset link by mail; the answer is the same whether an account
+    has the address. A site that sends no mail says whom to ask instead."""
+    form = ForgotPasswordForm(request.POST or None)
+    context: dict[str, Any] = {"form": form, "by_mail": settings.RESET_BY_MAIL,
+                               "hours": settings.PASSWORD_RESET_TIMEOUT // 3600}
+    status = 200
+    if request.method == "POST" and settings.RESET_BY_MAIL:
+        context["sent"] = _changed(form, lambda data: send_password_reset(data["email"],
+                                                                            request))
+        status = 200 if context["sent"] else getattr(form, "refused_status", 400)
+    return render(request, "registration/forgot_password.html", context, status=status)
+
+
+class ResetPassword(auth_views.PasswordResetConfirmView):
+    """A new password on a reset link (mailed, or handed over by staff from the admin):
+    Django checks the link and keeps it out of the address bar; the password is set
+    through league.services, as on the account page, and the owner is signed in."""
+
+    form_class = NewPasswordForm
+    template_name = "registration/reset_password.html"
+    post_reset_login = True
+    post_reset_login_backend = settings.AUTHENTICATION_BACKENDS[0]
+    success_url = reverse_lazy("lobby")
+
+    def get_user(self, uidb64: str) -> Any:
+        """The link's account, while it is active (a deactivated one signs in no more)."""
+        user = super().get_user(uidb64)
+        return user if user is not None and user.is_active else None
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        if not _changed(form, lambda data: set_password(self.user, data["new_password"],
+                                                        self.request)):
+            return self.form_invalid(form)
+        messages.success(self.request, "Your password is changed, and you are signed in. "
+                                       "Your other sessions and your API token are signed out.")
+        return super().form_valid(form)
 
 
 def _changed(form: Any, change: Callable[[dict[str, Any]], Any]) -> bool:
     """Whether the form is valid and `change` of its data went through; a refusal is put
-    on the form, at the field it names (`form.refusals`)."""
+    on the form, at the field it names (`form.refusals`), and its status is kept as
+    `form.refused_status`."""
     if not form.is_valid():
         return False
     try:
         change(form.cleaned_data)
     except AccountError as exc:
         form.add_error(form.refusals.get(exc.code), exc.detail)
+        form.refused_status = exc.status
         return False
     return True
 

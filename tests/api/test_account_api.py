@@ -1,4 +1,5 @@
-"""GET/PATCH /api/auth/me/, POST /api/auth/password/, DELETE /api/auth/token/."""
+"""GET/PATCH /api/auth/me/, POST /api/auth/password/ and password/reset/, DELETE
+/api/auth/token/."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.core import mail
 from django.core.cache import cache
-from django.test import Client
+from django.test import Client, override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -22,6 +24,7 @@ NEW = "another-long-password-7"
 ME = "/api/auth/me/"
 CHANGE = "/api/auth/password/"
 TOKEN = "/api/auth/token/"
+RESET = "/api/auth/password/reset/"
 
 
 @pytest.fixture(autouse=True)
@@ -35,7 +38,7 @@ def test_the_account_shows_its_names_and_player(player_api: APIClient, player: A
     response = player_api.get(ME)
     assert response.status_code == 200
     assert response.json() == {"username": "alice", "display_name": "alice",
-                               "player": Player.objects.get(user=player).pk}
+                               "player": Player.objects.get(user=player).pk, "email": ""}
 
 
 @pytest.mark.parametrize("url", [ME, CHANGE, TOKEN])
@@ -164,3 +167,80 @@ def test_a_stale_token_sent_along_does_not_stop_getting_a_new_one(player: Any) -
     client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
     response = client.post(TOKEN, {"username": "alice", "password": PASSWORD}, format="json")
     assert response.status_code == 200
+
+
+def test_the_account_keeps_an_email_address(player_api: APIClient, player: Any) -> None:
+    response = player_api.patch(ME, {"email": " Alice@EXAMPLE.org "}, format="json")
+    assert response.status_code == 200 and response.json()["email"] == "Alice@example.org"
+    player.refresh_from_db()
+    assert player.email == "Alice@example.org"
+    assert player_api.get(ME).json()["email"] == "Alice@example.org"
+    assert player_api.patch(ME, {"email": ""}, format="json").json()["email"] == ""
+
+
+def test_a_refused_change_changes_neither_field(player_api: APIClient, player: Any) -> None:
+    """The display name is valid and the address is not: nothing is written."""
+    response = player_api.patch(ME, {"display_name": "Alice B.", "email": "alice@"},
+                                format="json")
+    assert (response.status_code, response.json()["code"]) == (400, "bad_email")
+    assert player_for(player).display_name == "alice"
+    refused = player_api.patch(ME, {"display_name": "\u202e", "email": "a@example.org"},
+                               format="json")
+    assert (refused.status_code, refused.json()["code"]) == (400, "bad_display_name")
+    player.refresh_from_db()
+    assert player.email == ""
+
+
+def test_registering_through_the_api_takes_an_email_address(anon_api: APIClient) -> None:
+    response = anon_api.post("/api/auth/register/", {
+        "username": "carla", "password": PASSWORD, "email": "carla@example.org"},
+        format="json")
+    assert response.status_code == 201
+    assert Player.objects.get(user__username="carla").user.email == "carla@example.org"
+    refused = anon_api.post("/api/auth/register/", {
+        "username": "dora", "password": PASSWORD, "email": "dora"}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (400, "bad_email")
+    assert not Player.objects.filter(user__username="dora").exists()
+
+
+def test_a_reset_link_is_mailed_and_the_answer_says_nothing_of_whose(
+        anon_api: APIClient, player: Any) -> None:
+    player.email = "alice@example.org"
+    player.save(update_fields=["email"])
+    known = anon_api.post(RESET, {"email": "alice@example.org"}, format="json")
+    unknown = anon_api.post(RESET, {"email": "nobody@example.org"}, format="json")
+    assert known.status_code == unknown.status_code == 202
+    assert known.json() == unknown.json()
+    (sent,) = mail.outbox
+    assert sent.to == ["alice@example.org"] and "/password/reset/" in sent.body
+
+
+@pytest.mark.parametrize(("body", "status", "code"), [
+    ({"email": "alice"}, 400, "bad_email"),
+    ({"email": " "}, 400, "invalid"),
+    ({}, 400, "invalid"),
+])
+def test_a_reset_asked_for_no_address_is_refused(anon_api: APIClient, body: dict[str, str],
+                                                 status: int, code: str) -> None:
+    response = anon_api.post(RESET, body, format="json")
+    assert (response.status_code, response.json()["code"]) == (status, code)
+
+
+def test_resets_are_counted_by_address(anon_api: APIClient, player: Any) -> None:
+    player.email = "alice@example.org"
+    player.save(update_fields=["email"])
+    for _ in range(3):
+        assert anon_api.post(RESET, {"email": "alice@example.org"}).status_code == 202
+    refused = anon_api.post(RESET, {"email": "ALICE@example.org"}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (429, "too_many_requests")
+    assert len(mail.outbox) == 3
+    assert anon_api.post(RESET, {"email": "other@example.org"}).status_code == 202
+
+
+@override_settings(RESET_BY_MAIL=False)
+def test_a_site_that_sends_no_mail_answers_no_mail(anon_api: APIClient, player: Any) -> None:
+    player.email = "alice@example.org"
+    player.save(update_fields=["email"])
+    response = anon_api.post(RESET, {"email": "alice@example.org"}, format="json")
+    assert (response.status_code, response.json()["code"]) == (501, "no_mail")
+    assert not mail.outbox

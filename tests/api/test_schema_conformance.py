@@ -453,6 +453,17 @@ def exercise_auth(api: Conformance, anon: APIClient) -> None:
     api.call(me, "patch", "/api/auth/me/", {"display_name": " "}, expect=400)
     api.call(me, "patch", "/api/auth/me/", {}, expect=200)
     api.call(me, "patch", "/api/auth/me/", {"display_name": "x" * 65}, expect=400)
+    api.call(me, "patch", "/api/auth/me/", {"email": "probe@example.org"}, expect=200)
+    api.call(me, "patch", "/api/auth/me/", {"email": "not an address"}, expect=400)
+    api.post(anon, "/api/auth/password/reset/", {"email": "probe@example.org"}, expect=202)
+    api.post(anon, "/api/auth/password/reset/", {"email": "nobody"}, expect=400)
+    api.post(anon, "/api/auth/password/reset/", {}, expect=400)
+    for _ in range(3):
+        api.post(anon, "/api/auth/password/reset/", {"email": "flood@example.org"})
+    api.post(anon, "/api/auth/password/reset/", {"email": "flood@example.org"}, expect=429)
+    with override_settings(RESET_BY_MAIL=False):
+        api.post(anon, "/api/auth/password/reset/", {"email": "probe@example.org"},
+                 expect=501)
     api.post(me, "/api/auth/password/", {"old_password": "wrong-one",
                                          "new_password": "another-long-pw-8"}, expect=400)
     api.post(me, "/api/auth/password/", {"old_password": body["password"],

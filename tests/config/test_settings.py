@@ -32,6 +32,8 @@ def load(code: str = LOAD, **env: str) -> subprocess.CompletedProcess[str]:
     ("DJANGO_HSTS_SECONDS", "-1"),
     ("LOG_LEVEL", "loud"),
     ("DJANGO_CSP", "default-src 'self';\nimg-src 'self' data:"),
+    ("EMAIL_PORT", "smtp"),
+    ("PASSWORD_RESET_HOURS", "0"),
 ])
 def test_a_bad_value_stops_the_start_with_an_error_naming_the_variable(name: str,
                                                                       value: str) -> None:
@@ -72,3 +74,27 @@ def test_sessions_are_read_from_the_shared_cache_when_there_is_one(cache: str,
     loaded = load(code, CACHE_URL=cache, DJANGO_SETTINGS_MODULE="config.settings")
     assert loaded.returncode == 0, loaded.stderr
     assert loaded.stdout.strip() == engine
+
+
+MAIL = "import config.settings as s; print(s.EMAIL_BACKEND.rsplit('.', 2)[-2], " \
+       "s.EMAIL_USE_TLS, s.EMAIL_USE_SSL, s.RESET_BY_MAIL, s.PASSWORD_RESET_TIMEOUT)"
+
+
+@pytest.mark.parametrize(("env", "read"), [
+    ({}, "console True False True 86400"),
+    ({"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "k" * 50}, "console True False False 86400"),
+    ({"EMAIL_HOST": "mail.example.org", "EMAIL_USE_SSL": "true",
+      "PASSWORD_RESET_HOURS": "2"}, "smtp False True True 7200"),
+])
+def test_reset_links_go_by_smtp_when_a_mail_server_is_named(env: dict[str, str],
+                                                            read: str) -> None:
+    """No server: printed on the console while DEBUG is on, and no mail at all after."""
+    loaded = load(MAIL, **{"EMAIL_HOST": "", "EMAIL_USE_TLS": "", "EMAIL_USE_SSL": "",
+                           **env})
+    assert loaded.returncode == 0, loaded.stderr
+    assert loaded.stdout.strip() == read
+
+
+def test_starttls_and_tls_from_the_start_cannot_both_be_on() -> None:
+    loaded = load(MAIL, EMAIL_USE_TLS="true", EMAIL_USE_SSL="true")
+    assert loaded.returncode != 0 and "EMAIL_USE_TLS" in loaded.stderr

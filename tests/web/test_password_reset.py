@@ -1,0 +1,227 @@
+"""A forgotten password: an email address on the account, a reset link by mail or from
+the admin's staff, and the page that sets the new password through that link."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.core import mail
+from django.core.cache import cache
+from django.test import Client, override_settings
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+
+from config import signin
+from league.models import Player
+from league.services import RESETS_PER_ADDRESS, player_for
+
+PASSWORD = "a-long-test-password-9"  # the shared users' password (tests/conftest.py)
+NEW = "another-long-password-7"
+ADDRESS = "alice@example.org"
+LINK = re.compile(r"http://testserver(/password/reset/[^/\s]+/[^/\s]+/)")
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def clean_counts() -> Iterator[None]:
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def alice(player: Any) -> Any:
+    player.email = ADDRESS
+    player.save(update_fields=["email"])
+    return player
+
+
+def _ask(client: Client, email: str) -> Any:
+    return client.post(reverse("password_forgot"), {"email": email})
+
+
+def _mailed_link() -> str:
+    (sent,) = mail.outbox
+    found = LINK.search(sent.body)
+    assert found, sent.body
+    return found.group(1)
+
+
+def _set_password(client: Client, link: str, new: str, again: str | None = None) -> Any:
+    """Open the link (Django moves its token into the session) and post the form."""
+    opened = client.get(link)
+    assert opened.status_code == 302
+    return client.post(opened["Location"], {"new_password": new,
+                                            "new_password2": new if again is None else again})
+
+
+def test_the_login_page_offers_the_forgotten_password_page(client: Client) -> None:
+    page = client.get(reverse("login")).content.decode()
+    assert f'href="{reverse("password_forgot")}"' in page
+    assert client.get(reverse("password_forgot")).status_code == 200
+
+
+def test_a_mailed_link_sets_a_new_password_signs_in_and_signs_the_rest_out(
+        client: Client, alice: Any) -> None:
+    elsewhere = Client()
+    elsewhere.force_login(alice)
+    Token.objects.create(user=alice)
+    answer = _ask(client, "  Alice@Example.org ")
+    assert answer.status_code == 200 and b"on its way" in answer.content
+    assert mail.outbox[0].to == [ADDRESS]
+    assert '"alice"' in mail.outbox[0].body and "24 hours" in mail.outbox[0].body
+    done = _set_password(client, _mailed_link(), NEW)
+    assert done.status_code == 302 and done["Location"] == reverse("lobby")
+    assert client.get(reverse("lobby")).status_code == 200  # signed in
+    alice.refresh_from_db()
+    assert alice.check_password(NEW) and not alice.check_password(PASSWORD)
+    assert not Token.objects.filter(user=alice).exists()
+    assert elsewhere.get(reverse("lobby")).status_code == 302  # the old session ended
+
+
+def test_a_link_works_once(client: Client, alice: Any) -> None:
+    _ask(client, ADDRESS)
+    link = _mailed_link()
+    _set_password(client, link, NEW)
+    again = Client().get(link, follow=True)
+    assert b"no longer works" in again.content
+    assert b"new_password" not in again.content
+
+
+def test_an_unknown_address_gets_the_same_answer_and_no_mail(client: Client,
+                                                             alice: Any) -> None:
+    known = _ask(client, ADDRESS).content.decode()
+    mail.outbox.clear()
+    unknown = _ask(Client(), "nobody@example.org")
+    assert unknown.status_code == 200 and not mail.outbox
+    strip = re.compile(r'(csrfmiddlewaretoken" value=|X-CSRFToken": )"[^"]+"')
+    assert strip.sub("", unknown.content.decode()) == strip.sub("", known)
+
+
+def test_an_inactive_account_gets_no_mail_and_its_old_link_stops_working(
+        client: Client, alice: Any) -> None:
+    _ask(client, ADDRESS)
+    link = _mailed_link()
+    alice.is_active = False
+    alice.save(update_fields=["is_active"])
+    mail.outbox.clear()
+    _ask(Client(), ADDRESS)
+    assert not mail.outbox
+    assert b"no longer works" in client.get(link, follow=True).content
+
+
+def test_a_weak_or_mistyped_password_keeps_the_old_one_and_the_link(client: Client,
+                                                                     alice: Any) -> None:
+    _ask(client, ADDRESS)
+    link = _mailed_link()
+    weak = _set_password(client, link, "alice")
+    assert weak.status_code == 200 and b"This password is too short" in weak.content
+    mistyped = client.post(weak.request["PATH_INFO"], {"new_password": NEW,
+                                                       "new_password2": NEW + "x"})
+    assert b"The two passwords differ." in mistyped.content
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)
+    assert _set_password(Client(), link, NEW)["Location"] == reverse("lobby")
+
+
+def test_a_reset_lifts_the_sign_in_brake_its_owner_met_from_there(client: Client,
+                                                                  alice: Any) -> None:
+    for _ in range(signin.FAILURES):
+        client.post(reverse("login"), {"username": "alice", "password": "wrong-guess-0"})
+    locked = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
+    assert b"Too many wrong passwords" in locked.content
+    _ask(client, ADDRESS)
+    _set_password(client, _mailed_link(), NEW)
+    client.logout()
+    signed_in = client.post(reverse("login"), {"username": "alice", "password": NEW})
+    assert signed_in.status_code == 302
+
+
+def test_one_address_gets_a_few_links_an_hour(client: Client, alice: Any) -> None:
+    for _ in range(RESETS_PER_ADDRESS):
+        assert _ask(client, ADDRESS).status_code == 200
+    refused = _ask(Client(), ADDRESS.upper())
+    assert refused.status_code == 429 and b"Too many reset links" in refused.content
+    assert len(mail.outbox) == RESETS_PER_ADDRESS
+
+
+@override_settings(RESET_BY_MAIL=False)
+def test_a_site_that_sends_no_mail_says_whom_to_ask(client: Client, alice: Any) -> None:
+    page = client.get(reverse("password_forgot"))
+    assert b"This site sends no mail" in page.content and b'name="email"' not in page.content
+    client.post(reverse("password_forgot"), {"email": ADDRESS})
+    assert not mail.outbox
+
+
+def test_the_account_page_keeps_an_email_address_and_removes_it(alice_client: Client,
+                                                                 player: Any) -> None:
+    saved = alice_client.post(reverse("account"), {"form": "email", "email": " a@example.org"})
+    assert saved.status_code == 302
+    player.refresh_from_db()
+    assert player.email == "a@example.org"
+    assert 'value="a@example.org"' in alice_client.get(reverse("account")).content.decode()
+    refused = alice_client.post(reverse("account"), {"form": "email", "email": "a@b"})
+    assert refused.status_code == 400 and b"That is not an email address." in refused.content
+    alice_client.post(reverse("account"), {"form": "email", "email": ""})
+    player.refresh_from_db()
+    assert player.email == ""
+
+
+def test_sign_up_takes_an_optional_email_address(client: Client) -> None:
+    form = {"username": "carla", "password": PASSWORD, "password2": PASSWORD}
+    refused = client.post(reverse("register"), {**form, "email": "carla at home"})
+    assert refused.status_code == 400 and not Player.objects.filter(
+        user__username="carla").exists()
+    assert client.post(reverse("register"), {**form, "email": "carla@example.org"}
+                       ).status_code == 302
+    assert Player.objects.get(user__username="carla").user.email == "carla@example.org"
+
+
+def test_nobody_else_reads_the_address(alice: Any, bruno_client: Client) -> None:
+    pid = player_for(alice).pk
+    for url in (reverse("league:player", args=[pid]), f"/api/players/{pid}/",
+                "/api/players/"):
+        assert ADDRESS not in bruno_client.get(url).content.decode(), url
+
+
+def _staff(django_user_model: Any) -> Client:
+    staff = django_user_model.objects.create_user("desk", password=PASSWORD, is_staff=True)
+    staff.user_permissions.add(*Permission.objects.filter(
+        codename__in=["view_user", "change_user"]))
+    client = Client()
+    client.force_login(staff)
+    return client
+
+
+def test_staff_make_a_reset_link_for_a_player_without_an_email_address(
+        django_user_model: Any, player: Any) -> None:
+    boss = django_user_model.objects.create_superuser("boss", password=PASSWORD)
+    page = _staff(django_user_model).post("/admin/auth/user/", {
+        "action": "make_reset_links", "_selected_action": [player.pk, boss.pk]})
+    assert page.status_code == 200
+    text = page.content.decode()
+    (link,) = LINK.findall(text)
+    assert "No link for boss" in text
+    fresh = Client()
+    assert _set_password(fresh, link, NEW)["Location"] == reverse("lobby")
+    player.refresh_from_db()
+    assert player.check_password(NEW)
+
+
+def test_staff_without_the_change_permission_are_offered_no_links(
+        django_user_model: Any, player: Any) -> None:
+    viewer = django_user_model.objects.create_user("viewer", password=PASSWORD,
+                                                   is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_user"))
+    client = Client()
+    client.force_login(viewer)
+    listing = client.get("/admin/auth/user/").content.decode()
+    assert "make_reset_links" not in listing
+    client.post("/admin/auth/user/", {"action": "make_reset_links",
+                                      "_selected_action": [player.pk]})
+    assert not LINK.search(client.get("/admin/auth/user/").content.decode())
