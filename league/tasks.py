@@ -6,7 +6,7 @@ from celery import shared_task
 from django.core.cache import cache
 from django.db import OperationalError
 
-from league import dashboard_tasks, events, projections
+from league import dashboard_tasks, events, projections, services
 from league.sim_tasks import run_chunk, sweep_simulations  # noqa: F401 (registered)
 from matches.models import Match
 
@@ -59,6 +59,12 @@ def sweep_results() -> int:
     """Record any finished Event match whose result was missed (a lost task), and rate
     any finished match whose rating was."""
     return events.sweep_results() + projections.sweep_unrated()
+
+
+@shared_task(acks_late=True)
+def mail_reset_link(email: str, domain: str, use_https: bool) -> None:
+    """Mail a password reset link (league.services.send_password_reset)."""
+    services.mail_reset_link(email, domain, use_https)
 
 
 # The dashboard's re-run scoring job lives beside its progress notes; named here so that
