@@ -130,6 +130,14 @@ EMAIL_BACKEND = ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Showdown League <noreply@localhost>")
 RESET_BY_MAIL = bool(EMAIL_HOST) or DEBUG
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_HOURS", 24, least=1) * 60 * 60
+# The site's address as players reach it (https://league.example.org): mails that no
+# request answers (league.turn_mail) link to it, and are sent only when it is set.
+SITE_URL = env_str("SITE_URL", "").rstrip("/")
+if SITE_URL and not SITE_URL.startswith(("http://", "https://")):
+    raise ConfigError(f"SITE_URL must start with http:// or https://, not {SITE_URL!r}")
+# A player who asks for it is mailed when a match has waited this long for their move.
+TURN_MAIL_MINUTES = env_int("TURN_MAIL_MINUTES", 5, least=1)
+TURN_MAIL = RESET_BY_MAIL and bool(SITE_URL)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
@@ -202,6 +210,10 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-missed-results": {
         "task": "league.tasks.sweep_results",
         "schedule": float(env_int("RESULT_SWEEP_SECONDS", 120, least=1)),
+    },
+    "mail-awaited-players": {
+        "task": "league.tasks.mail_awaited_players",
+        "schedule": float(env_int("TURN_MAIL_SWEEP_SECONDS", 60, least=1)),
     },
     "sweep-simulation-chunks": {
         "task": "league.sim_tasks.sweep_simulations",

@@ -23,6 +23,9 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player"
     )
     display_name = models.CharField(max_length=64)
+    # Whether to mail the account's address when a match has waited a while for its move
+    # (league.turn_mail).
+    turn_mail = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

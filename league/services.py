@@ -107,10 +107,25 @@ def set_password(user: Any, password: str, request: Any = None) -> None:
 
 
 def set_email(user: Any, email: str) -> None:
-    """Where `user`'s password reset links go; empty: nowhere. Only its owner, staff and
-    the mail it is sent to ever see it."""
+    """Where `user`'s password reset links and turn mails go; empty: nowhere (and no turn
+    mails). Only its owner, staff and the mail it is sent to ever see it."""
     user.email = _email(email)
     user.save(update_fields=["email"])
+    if not user.email:
+        Player.objects.filter(user=user).update(turn_mail=False)
+
+
+def set_turn_mail(player: Player, on: bool) -> Player:
+    """Whether `player` is mailed when a match has waited a while for their move
+    (league.turn_mail); only with an email address to mail, on a site that mails."""
+    if on and not settings.TURN_MAIL:
+        raise AccountError("no_mail", "This site sends no mail.", 409)
+    if on and not player.user.email:
+        raise AccountError("no_email", "Give an email address first: the mails go there.",
+                           409)
+    player.turn_mail = on
+    player.save(update_fields=["turn_mail"])
+    return player
 
 
 # A link is sent to one address at most RESETS_PER_ADDRESS times within RESET_WINDOW

@@ -6,7 +6,7 @@ from celery import shared_task
 from django.core.cache import cache
 from django.db import OperationalError
 
-from league import dashboard_tasks, events, projections, services
+from league import dashboard_tasks, events, projections, services, turn_mail
 from league.sim_tasks import run_chunk, sweep_simulations  # noqa: F401 (registered)
 from matches.models import Match
 
@@ -65,6 +65,12 @@ def sweep_results() -> int:
 def mail_reset_link(email: str, domain: str, use_https: bool) -> None:
     """Mail a password reset link (league.services.send_password_reset)."""
     services.mail_reset_link(email, domain, use_https)
+
+
+@shared_task(acks_late=True)
+def mail_awaited_players() -> int:
+    """Mail the players who asked for it the matches that wait for their move."""
+    return turn_mail.mail_awaited_players()
 
 
 # The dashboard's re-run scoring job lives beside its progress notes; named here so that

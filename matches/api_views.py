@@ -37,6 +37,7 @@ from league.services import (
     revoke_token,
     send_password_reset,
     set_email,
+    set_turn_mail,
 )
 from matches import services
 from matches.models import SEAT_PEOPLE, Match
@@ -191,14 +192,15 @@ class AccountView(APIView):
     def get(self, request: Request) -> Response:
         return Response(_account(player_for(request.user)))
 
-    @extend_schema(summary="Change your display name or email address",
+    @extend_schema(summary="Change your display name, email address or turn mails",
                    description="The display name shows in standings, on player pages and "
                                "in new Event entries (an entry already made keeps its "
                                "name); the email address is where a password reset link "
-                               "goes. Both change, or neither (400 bad_display_name, "
-                               "bad_email).",
+                               "and turn mails go. Every field sent changes, or none (400 "
+                               "bad_display_name, bad_email; 409 no_email, no_mail).",
                    request=AccountSerializer,
-                   responses={200: AccountSerializer, 400: ERRORS[400], 401: ERRORS[401]})
+                   responses={200: AccountSerializer, 400: ERRORS[400], 401: ERRORS[401],
+                              409: ERRORS[409]})
     def patch(self, request: Request) -> Response:
         body = AccountSerializer(data=request.data, partial=True)
         body.is_valid(raise_exception=True)
@@ -210,6 +212,9 @@ class AccountView(APIView):
                     rename_player(player, changes["display_name"])
                 if "email" in changes:
                     set_email(player.user, changes["email"])
+                    player.refresh_from_db(fields=["turn_mail"])
+                if "turn_mail" in changes:
+                    set_turn_mail(player, changes["turn_mail"])
         except AccountError as exc:
             return _refused(exc)
         return Response(_account(player))
@@ -273,7 +278,7 @@ class PasswordResetView(APIView):
 
 def _account(player: Any) -> dict[str, Any]:
     return {"username": player.user.get_username(), "display_name": player.display_name,
-            "player": player.pk, "email": player.user.email}
+            "player": player.pk, "email": player.user.email, "turn_mail": player.turn_mail}
 
 
 # -- games -------------------------------------------------------------------------------

@@ -106,6 +106,15 @@ class EmailForm(forms.Form):
                          "for none. Nobody else sees it.")
 
 
+class TurnMailForm(forms.Form):
+    """Whether to be mailed when a match waits for the player's move."""
+
+    refusals: dict[str, str | None] = {}
+
+    turn_mail = forms.BooleanField(
+        required=False, label="Mail me when a match has waited a few minutes for my move")
+
+
 class ForgotPasswordForm(forms.Form):
     """The address a reset link is sent to."""
 

@@ -90,6 +90,9 @@ class Seat(models.Model):
     # Whether the live match waits for this seat's decision now (a projection of the
     # stream, written with each append; public, as every seat's view shows whose turn it is).
     awaited = models.BooleanField(default=False)
+    # The match's `seq` when its player was last mailed that it waits for them
+    # (league.turn_mail): one mail a wait.
+    mailed_seq = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "index"]

@@ -47,6 +47,11 @@ class AccountSerializer(serializers.Serializer):
                                          help_text="1-64 visible characters.")
     player = serializers.IntegerField(read_only=True, help_text="The league Player's id.")
     email = _email_field()
+    turn_mail = serializers.BooleanField(
+        required=False, help_text="Whether the email address is mailed when a match has "
+                                  "waited a few minutes for your move; needs an address "
+                                  "(409 no_email) on a site that mails (409 no_mail), and "
+                                  "goes off with the address.")
 
 
 class PasswordResetSerializer(serializers.Serializer):

@@ -38,6 +38,7 @@ from league.services import (
     send_password_reset,
     set_email,
     set_password,
+    set_turn_mail,
 )
 from matches import services
 from matches.forms import (
@@ -49,6 +50,7 @@ from matches.forms import (
     NewPasswordForm,
     PasswordChangeForm,
     RegisterForm,
+    TurnMailForm,
 )
 from matches.models import PEOPLE, SEAT_PEOPLE, Match, Seat
 from matches.services import ServiceError
@@ -99,6 +101,7 @@ def account(request: HttpRequest) -> HttpResponse:
     player = player_for(request.user)
     name_form = DisplayNameForm(initial={"display_name": player.display_name})
     email_form = EmailForm(initial={"email": request.user.email})
+    turn_form = TurnMailForm(initial={"turn_mail": player.turn_mail})
     password_form = PasswordChangeForm()
     which = request.POST.get("form") if request.method == "POST" else None
     if which == "name":
@@ -110,6 +113,11 @@ def account(request: HttpRequest) -> HttpResponse:
         if _changed(email_form, lambda data: set_email(request.user, data["email"])):
             return _account_done(request, "Your email address is changed." if
                                  request.user.email else "Your email address is removed.")
+    elif which == "turn_mail":
+        turn_form = TurnMailForm(request.POST)
+        if _changed(turn_form, lambda data: set_turn_mail(player, data["turn_mail"])):
+            return _account_done(request, "You will be mailed when a match waits for you."
+                                 if player.turn_mail else "No more mails about your turns.")
     elif which == "password":
         password_form = PasswordChangeForm(request.POST)
         if _changed(password_form, lambda data: change_password(
@@ -122,9 +130,12 @@ def account(request: HttpRequest) -> HttpResponse:
         revoke_token(request.user)
         return _account_done(request, "Your API token is revoked.")
     context = {"player": player, "name_form": name_form, "email_form": email_form,
+               "turn_form": turn_form, "turn_mail": settings.TURN_MAIL,
                "password_form": password_form,
                "token": Token.objects.filter(user=request.user).first()}
-    status = 400 if name_form.errors or email_form.errors or password_form.errors else 200
+    shown = (name_form, email_form, turn_form, password_form)
+    status = next((getattr(form, "refused_status", 400) for form in shown if form.errors),
+                  200)
     return render(request, "registration/account.html", context, status=status)
 
 

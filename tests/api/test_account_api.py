@@ -38,7 +38,8 @@ def test_the_account_shows_its_names_and_player(player_api: APIClient, player: A
     response = player_api.get(ME)
     assert response.status_code == 200
     assert response.json() == {"username": "alice", "display_name": "alice",
-                               "player": Player.objects.get(user=player).pk, "email": ""}
+                               "player": Player.objects.get(user=player).pk, "email": "",
+                               "turn_mail": False}
 
 
 @pytest.mark.parametrize("url", [ME, CHANGE, TOKEN])

@@ -34,6 +34,8 @@ def load(code: str = LOAD, **env: str) -> subprocess.CompletedProcess[str]:
     ("DJANGO_CSP", "default-src 'self';\nimg-src 'self' data:"),
     ("EMAIL_PORT", "smtp"),
     ("PASSWORD_RESET_HOURS", "0"),
+    ("SITE_URL", "league.example.org"),
+    ("TURN_MAIL_MINUTES", "0"),
 ])
 def test_a_bad_value_stops_the_start_with_an_error_naming_the_variable(name: str,
                                                                       value: str) -> None:

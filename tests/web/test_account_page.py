@@ -105,7 +105,7 @@ def test_wrong_present_passwords_count_against_the_sign_in_brake(
     for _ in range(signin.FAILURES):
         _change_password(alice_client, "wrong-password-0", NEW)
     response = _change_password(alice_client, PASSWORD, NEW)
-    assert response.status_code == 400 and b"Too many wrong passwords" in response.content
+    assert response.status_code == 429 and b"Too many wrong passwords" in response.content
     assert get_user_model().objects.get(pk=player.pk).check_password(PASSWORD)
 
 
