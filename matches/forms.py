@@ -102,8 +102,8 @@ class EmailForm(forms.Form):
 
     refusals = {"bad_email": "email"}
 
-    email = _email_field("Where a link to reset a forgotten password goes; leave it empty "
-                         "for none. Nobody else sees it.")
+    email = _email_field("Where password reset links, and the turn mails you ask for, go; "
+                         "leave it empty for none. Nobody else sees it.")
 
 
 class TurnMailForm(forms.Form):
