@@ -1,12 +1,13 @@
-"""Mail a player whose match has waited a while for their move.
+"""Mail a player whose match has waited a while for them.
 
 A player who asked for it (`Player.turn_mail`, on the account page or the API) and has an
 email address is mailed when a live match has waited TURN_MAIL_MINUTES for their
-decision: one mail for all their matches that wait, naming each, with its link and its
-turn deadline when an Event sets one. A match mails a seat once a wait (`Seat.mailed_seq`
-keeps the match's `seq` it was mailed at), so a player at the table, who moves within
-minutes, gets none, and one who plays by mail gets one a turn. The beat sweep runs it; the
-site's address (SITE_URL) makes the links.
+decision, or an invitation to a match for their answer: one mail for all their matches
+that wait, naming each, with its link and its turn deadline when an Event sets one. A
+seat is mailed once a wait (`Seat.mailed_seq` keeps the match's `seq` it was mailed at;
+an invitation once), so a player at the table, who moves within minutes, gets none, and
+one who plays by mail gets one a turn. The beat sweep runs it; the site's address
+(SITE_URL) makes the links.
 
 A seat is claimed before its mail goes: two sweeps at once mail it once, and a mail the
 server refuses is logged and not sent again.
@@ -35,40 +36,56 @@ logger = logging.getLogger(__name__)
 
 def mail_awaited_players(now: datetime | None = None) -> int:
     """Mail each player who asked for it the matches that have waited long enough for
-    their move and were not mailed at this point of the match; how many matches."""
+    their move or their answer to an invitation, and were not mailed at this point of the
+    match; how many matches."""
     if not settings.TURN_MAIL:
         return 0
     since = (now or timezone.now()) - timedelta(minutes=settings.TURN_MAIL_MINUTES)
-    not_yet = Q(mailed_seq__isnull=True) | Q(mailed_seq__lt=F("match__seq"))
-    due = (Seat.objects.filter(not_yet, awaited=True, match__status=Match.Status.ACTIVE,
-                               match__updated_at__lte=since, user__is_active=True,
-                               user__player__turn_mail=True)
-           .exclude(user__email="").select_related("match", "user").order_by("match_id"))
-    waiting: dict[Any, list[Match]] = defaultdict(list)
-    for seat in due:
-        claimed = Seat.objects.filter(
-            Q(mailed_seq__isnull=True) | Q(mailed_seq__lt=seat.match.seq), pk=seat.pk,
-        ).update(mailed_seq=seat.match.seq)
-        if claimed:
-            waiting[seat.user].append(seat.match)
+    asked = {"is_active": True, "player__turn_mail": True}
+    turns = (Seat.objects.filter(Q(mailed_seq__isnull=True) | Q(mailed_seq__lt=F("match__seq")),
+                                 awaited=True, match__status=Match.Status.ACTIVE,
+                                 match__updated_at__lte=since,
+                                 **{f"user__{k}": v for k, v in asked.items()})
+             .exclude(user__email="").select_related("match", "user"))
+    invitations = (Seat.objects.filter(mailed_seq__isnull=True, match__status=Match.Status.OPEN,
+                                       match__updated_at__lte=since,
+                                       **{f"invited__{k}": v for k, v in asked.items()})
+                   .exclude(invited__email="").select_related("match", "invited"))
+    waiting: dict[Any, dict[str, list[Match]]] = defaultdict(lambda: {"turns": [],
+                                                                      "invitations": []})
+    for seat in turns.order_by("match_id"):
+        if _claimed(seat):
+            waiting[seat.user]["turns"].append(seat.match)
+    for seat in invitations.order_by("match_id"):
+        if _claimed(seat):
+            waiting[seat.invited]["invitations"].append(seat.match)
     for user, matches in waiting.items():
-        _mail(user, matches)
-    return sum(len(matches) for matches in waiting.values())
+        _mail(user, **matches)
+    return sum(len(kind) for matches in waiting.values() for kind in matches.values())
 
 
-def _mail(user: Any, matches: list[Match]) -> None:
-    deadlines = turn_deadlines(matches)
+def _claimed(seat: Seat) -> bool:
+    """Whether this sweep mails `seat` at its match's present point (no other did)."""
+    return bool(Seat.objects.filter(
+        Q(mailed_seq__isnull=True) | Q(mailed_seq__lt=seat.match.seq), pk=seat.pk,
+    ).update(mailed_seq=seat.match.seq))
+
+
+def _mail(user: Any, turns: list[Match], invitations: list[Match]) -> None:
+    deadlines = turn_deadlines(turns)
     games = registry.games()
-    context = {
-        "user": user,
-        "matches": [{"number": match.pk,
-                     "title": games[match.game].spec.title if match.game in games
-                     else match.game,
-                     "link": settings.SITE_URL + reverse("match_play", args=[match.pk]),
-                     "deadline": deadlines.get(match.pk, {}).get("at")}
-                    for match in matches],
-        "account": settings.SITE_URL + reverse("account"),
-    }
+
+    def shown(match: Match) -> dict[str, Any]:
+        return {"number": match.pk,
+                "title": games[match.game].spec.title if match.game in games else match.game,
+                "link": settings.SITE_URL + reverse("match_play", args=[match.pk]),
+                "by": match.created_by.get_username() if match.created_by else "",
+                "deadline": deadlines.get(match.pk, {}).get("at")}
+
+    context = {"user": user, "turns": [shown(match) for match in turns],
+               "invitations": [shown(match) for match in invitations],
+               "account": settings.SITE_URL + reverse("account")}
+    context["count"] = len(turns) + len(invitations)
     subject = "".join(render_to_string("league/turn_mail_subject.txt", context).splitlines())
     try:
         send_mail(subject, render_to_string("league/turn_mail.txt", context), None,

@@ -112,7 +112,8 @@ class TurnMailForm(forms.Form):
     refusals: dict[str, str | None] = {}
 
     turn_mail = forms.BooleanField(
-        required=False, label="Mail me when a match has waited a few minutes for my move")
+        required=False, label="Mail me when a match has waited a few minutes for my move "
+                              "or an invitation for my answer")
 
 
 class ForgotPasswordForm(forms.Form):

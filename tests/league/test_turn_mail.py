@@ -1,5 +1,6 @@
 """Turn mails: a player who asked for them is mailed when a match has waited a few minutes
-for their move, once a wait, one mail for all their matches that wait (league.turn_mail)."""
+for their move, or an invitation for their answer, once a wait, one mail for all their
+matches that wait (league.turn_mail)."""
 
 from __future__ import annotations
 
@@ -92,9 +93,26 @@ def test_one_mail_names_every_match_that_waits(toy_match: Match, player: Any,
     other = new_match(toy_match.game, player, player2)
     assert sweep() == 2
     (sent,) = mail.outbox
-    assert sent.subject == "Your move in 2 matches"
+    assert sent.subject == "2 matches wait for you"
     assert set(re.findall(rf"{SITE}/matches/(\d+)/", sent.body)) == {str(toy_match.pk),
                                                                     str(other.pk)}
+
+
+def test_an_invitation_left_unanswered_is_mailed_once(toy_game: Any, player: Any,
+                                                      player2: Any) -> None:
+    asks_for_mail(player2)
+    match = services.create_match(
+        game=toy_game.TOY_KEY, options={},
+        seats=[{"player": player.username}, {"player": player2.username}], created_by=player)
+    assert sweep() == 1
+    (sent,) = mail.outbox
+    assert sent.to == ["bruno@example.org"]
+    assert sent.subject == f"alice invites you to Toy Showdown #{match.pk}"
+    assert "Invitations to answer:" in sent.body and "Your move:" not in sent.body
+    assert f"{SITE}/matches/{match.pk}/" in sent.body
+    assert sweep() == 0
+    services.join_match(match=match, user=player2)  # accepted: now the match waits to move
+    assert sweep() == 1 and mail.outbox[1].subject == f"Your move in Toy Showdown #{match.pk}"
 
 
 @pytest.mark.parametrize("why", ["no address", "turned off", "inactive", "finished",
