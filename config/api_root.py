@@ -18,6 +18,7 @@ COLLECTIONS = {
     "token": "api-token",
     "account": "api-account",
     "password": "api-password",
+    "password-reset": "api-password-reset",
     "matches": "match-list",
     "seasons": "season-list",
     "events": "league-event-list",
