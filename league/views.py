@@ -105,15 +105,17 @@ def creator_required(view: View) -> View:
     return organizer_required(guarded)
 
 
-def _made_once(back: str) -> Callable[[View], View]:
-    """A creation view whose form, sent twice, makes one thing (`league.once`); a repeat
-    that comes while the first post is still being handled goes back to `back`."""
+def _made_once(back: str | Callable[..., str]) -> Callable[[View], View]:
+    """A view whose form, sent twice, does its thing once (`league.once`); a repeat that
+    comes while the first post is still being handled goes back to `back` (a URL name, or
+    a URL made of the view's arguments)."""
 
     def decorate(view: View) -> View:
         @wraps(view)
-        def guarded(request: HttpRequest) -> HttpResponse:
-            return once.handle(request, lambda: view(request),
-                               lambda: _sent_twice(request, back))
+        def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            where = back if isinstance(back, str) else back(*args, **kwargs)
+            return once.handle(request, lambda: view(request, *args, **kwargs),
+                               lambda: _sent_twice(request, where))
         return guarded
 
     return decorate
@@ -266,6 +268,7 @@ def event_pick(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@_made_once(lambda event_id: reverse("league:event", args=[event_id]) + "#entry")
 def event_enter(request: HttpRequest, event_id: int) -> HttpResponse:
     """The signed-in player enters the Event themselves (open entry), with their picks."""
     event = get_object_or_404(Event, pk=event_id)

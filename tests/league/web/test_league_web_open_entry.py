@@ -62,6 +62,22 @@ def test_a_refused_entry_comes_back_with_its_message(
     assert EventRecord.objects.filter(event=open_night).count() == 1
 
 
+def test_enter_pressed_twice_enters_once_and_says_so_once(
+        alice_client: Client, open_night: Event) -> None:
+    """The second post of the same form goes where the first went, with no "already
+    entered" beside the first one's success."""
+    shown = page(alice_client, open_night)
+    token = shown.split('name="once" value="')[1].split('"')[0]
+    url = reverse("league:event_enter", args=[open_night.pk])
+    first = alice_client.post(url, {"once": token})
+    second = alice_client.post(url, {"once": token})
+    assert second.status_code == 303 and second["Location"] == first["Location"]
+    answer = alice_client.get(second["Location"]).content.decode()
+    assert answer.count("You are entered in Open night") == 1
+    assert "already entered" not in answer
+    assert Entrant.objects.filter(event=open_night).count() == 1
+
+
 def test_without_open_entry_the_page_offers_no_entry(alice_client: Client, cup: Event,
                                                      sam: Any) -> None:
     shown = page(alice_client, cup)
