@@ -31,8 +31,11 @@ class Command(BaseCommand):
             user, _ = User.objects.get_or_create(username=username)
             user.is_staff = staff
             user.is_superuser = staff
+            user.email = user.email or f"{username}@example.org"
             user.set_password(password)
             user.save()
             player_for(user)
             role = "organizer (admin at /admin/)" if staff else "player"
             self.stdout.write(f"  {username:<10} password {password:<22} {role}")
+        self.stdout.write("Each has the address USERNAME@example.org: mails to it (a password "
+                          "reset link, turn mails) are printed on this console.")
