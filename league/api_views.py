@@ -463,8 +463,10 @@ def match_history(user_id: int, *, game: str | None = None, season: int | None =
     if season is not None:
         found = found.filter(event_match__event__season_id=season)
     if opponent:
-        found = found.filter(Exists(Seat.objects.filter(
-            match=OuterRef("pk"), user__username__iexact=opponent).exclude(user_id=user_id)))
+        # Another seat the opponent held, or had a bot take over (as the player's own count).
+        others = Seat.objects.filter(match=OuterRef("pk")).exclude(history.held_by(user_id))
+        found = found.filter(Exists(others.filter(
+            Q(user__username__iexact=opponent) | Q(stood_in_for__username__iexact=opponent))))
     if result:
         found = found.filter(pk__in=_with_outcome(found, user_id, result))
     return (found.select_related("event_match__event").prefetch_related(*SEAT_PEOPLE)

@@ -543,7 +543,8 @@ class MatchHistoryQuerySerializer(serializers.Serializer):
     season = serializers.IntegerField(required=False, min_value=1, max_value=LARGEST_ID,
                                       help_text="Only matches of this season's Events.")
     opponent = serializers.CharField(required=False,
-                                     help_text="Only matches where this user held another seat.")
+                                     help_text="Only matches where this user held another seat (or "
+                                               "had a bot take it over).")
     result = serializers.ChoiceField(choices=OUTCOMES, required=False,
                                      help_text="Only finished matches with this outcome for "
                                                "the player.")

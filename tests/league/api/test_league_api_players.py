@@ -98,6 +98,18 @@ def test_a_match_a_bot_took_over_stays_in_the_players_history(
     assert [m["id"] for m in listed] == [match.pk]
 
 
+def test_an_opponent_a_bot_took_over_from_still_filters_the_history(
+        player_api: APIClient, alice: Player, player: Any, player2: Any,
+        played: Any) -> None:
+    """bruno's seat handed to a bot (absent, out of time) was still bruno's: alice's
+    matches against him include it, as his own history and the match list do."""
+    match = played(duel(player, player2), 0)
+    match_services.hand_seat_to_bot(match=match, seat=1, bot="random")
+    url = f"/api/players/{alice.pk}/matches/"
+    assert ids(player_api.get(f"{url}?opponent=bruno")) == {match.pk}
+    assert ids(player_api.get(f"{url}?opponent=alice")) == set()
+
+
 def test_a_corrected_event_result_is_the_outcome_in_the_history(
         player_api: APIClient, alice: Player, history: dict[str, Match],
         organizer: Any) -> None:
