@@ -176,6 +176,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # A text field a request may not leave blank says so (minLength 1): a client built from
+    # the schema would otherwise send "" and meet a 400 `invalid` the schema never stated.
+    "ENFORCE_NON_BLANK_FIELDS": True,
     # Enums named "status" in several places (a match's, an Event's, a job's) by their own.
     "ENUM_NAME_OVERRIDES": {"EventStatusEnum": "league.models.Event.Status",
                             "MatchStatusEnum": "matches.models.Match.Status",

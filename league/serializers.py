@@ -720,7 +720,8 @@ class SimulationProgressSerializer(serializers.Serializer):
     chunks = serializers.IntegerField()
     chunks_done = serializers.IntegerField()
     matches_per_second = serializers.FloatField(help_text="Wall clock, since the start.")
-    error = serializers.CharField()
+    error = serializers.CharField(allow_blank=True, help_text="Why it failed; empty unless "
+                                                              "it did.")
 
 
 class SimulationJobSerializer(serializers.ModelSerializer):
