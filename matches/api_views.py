@@ -431,7 +431,8 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
                                "(409 event_match), anyone who did not play it (403 "
                                "not_seated), and while no rematch is made, anyone but the "
                                "player a lineup seated several times (409 lineup_rematch: "
-                               "an invitation holds one seat).",
+                               "an invitation holds one seat), and a match whose options or "
+                               "bots the game no longer takes (409 setup_changed).",
                    request=None,
                    responses={200: MatchSerializer, 201: MatchSerializer, 403: ERRORS[403],
                               404: ERRORS[404], 409: ERRORS[409]})

@@ -439,8 +439,17 @@ def _make_rematch(match: Match, seats: list[Seat], user: Any) -> Match:
         raise ServiceError("lineup_rematch", "Another player held several seats of this "
                                              "match, and an invitation holds one: only "
                                              "they may ask for its rematch.", 409)
-    made = create_match(game=match.game, options=match.options, created_by=user,
-                        invite_others=True, seats=[_held_again(seat) for seat in seats])
+    try:
+        made = create_match(game=match.game, options=match.options, created_by=user,
+                            invite_others=True, seats=[_held_again(seat) for seat in seats])
+    except ServiceError as exc:
+        if exc.status != 400:
+            raise
+        # The finished match's own options or seats, refused by the game as it is now (an
+        # option a rules change dropped, a bot retired): nothing the asker sent was bad.
+        raise ServiceError("setup_changed", "This match cannot be played again as it was: "
+                                            f"{exc.detail} Make a new match instead.",
+                           409) from None
     Match.objects.filter(pk=made.pk).update(rematch_of=match)
     made.rematch_of = match
     return made

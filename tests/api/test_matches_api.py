@@ -399,6 +399,21 @@ def test_a_rematch_is_201_for_its_maker_and_200_for_the_player_who_accepts(
     assert (live.status_code, live.json()["code"]) == (409, "match_not_over")
 
 
+def test_a_match_whose_options_the_game_no_longer_takes_is_not_played_again(
+        player_api: APIClient, player: Any) -> None:
+    """Options a rules change refused since (here a series length the game dropped) are
+    the old match's, not anything the asker sent: a 409 the schema documents, not a 400,
+    and nothing is made."""
+    match = services.create_match(game="super_showdown", options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"bot": "random"}])
+    services.resign(match=match, user=player)
+    Match.objects.filter(pk=match.pk).update(options={**match.options, "best_of": 5})
+    refused = player_api.post(f"/api/matches/{match.pk}/rematch/")
+    assert (refused.status_code, refused.json()["code"]) == (409, "setup_changed")
+    assert "best_of" in refused.json()["detail"]
+    assert not Match.objects.filter(rematch_of=match).exists()
+
+
 def test_leaving_only_never_resigns_a_match_that_started_meanwhile(
         player_api: APIClient, player: Any, player2: Any) -> None:
     match = services.create_match(game="super_showdown", options={}, created_by=player,
