@@ -42,11 +42,13 @@ from league.models import (
 )
 from matches.models import Match
 from matches.serializers import (
+    MatchEventLinkSerializer,
     NamesField,
     NumbersField,
     ObjectField,
     ResultField,
     SeatSerializer,
+    event_link,
     masked_options,
 )
 
@@ -492,12 +494,6 @@ class PlayerQuerySerializer(serializers.Serializer):
                                    help_text="Part of a display name or username.")
 
 
-class MatchEventLinkSerializer(serializers.Serializer):
-    id = serializers.IntegerField(read_only=True)
-    name = serializers.CharField(read_only=True)
-    pairing = serializers.CharField(read_only=True)
-
-
 class PlayedMatchSerializer(serializers.ModelSerializer):
     """One match of a player's history, seen from that player's seat."""
 
@@ -532,10 +528,7 @@ class PlayedMatchSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(MatchEventLinkSerializer(allow_null=True))
     def get_event(self, match: Match) -> dict[str, Any] | None:
-        link = getattr(match, "event_match", None)
-        if link is None:
-            return None
-        return {"id": link.event_id, "name": link.event.name, "pairing": link.pairing}
+        return event_link(match)
 
 
 class MatchHistoryQuerySerializer(serializers.Serializer):

@@ -333,7 +333,7 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
             # The state, a move, the stream...: the match row alone (polled every few
             # seconds, and the services read the seats they need themselves).
             return Match.objects.all()
-        matches = (Match.objects.select_related("created_by")
+        matches = (Match.objects.select_related("created_by", "event_match__event")
                    .prefetch_related(*SEAT_PEOPLE)
                    .order_by("-created_at", "-id"))
         if self.action != "list":

@@ -166,6 +166,20 @@ class SeatSerializer(serializers.ModelSerializer):
         return seat.invited.get_username() if seat.invited_id is not None else None
 
 
+class MatchEventLinkSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    name = serializers.CharField(read_only=True)
+    pairing = serializers.CharField(read_only=True)
+
+
+def event_link(match: Match) -> dict[str, Any] | None:
+    """The Event that made `match`, and its pairing there; None for a player's match."""
+    link = getattr(match, "event_match", None)
+    if link is None:
+        return None
+    return {"id": link.event_id, "name": link.event.name, "pairing": link.pairing}
+
+
 class MatchListSerializer(serializers.ListSerializer):
     """A page of matches: which of them stay sealed is asked once for the page."""
 
@@ -191,13 +205,19 @@ class MatchSerializer(serializers.ModelSerializer):
     rematch_of = serializers.PrimaryKeyRelatedField(
         read_only=True, allow_null=True,
         help_text="The finished match this one plays again (`rematch/`); null for others.")
+    event = serializers.SerializerMethodField(
+        help_text="The Event that made the match, and its pairing there; null for others.")
 
     class Meta:
         model = Match
         fields = ["id", "game", "rules_version", "options", "n_seats", "status", "seq", "seats",
-                  "result", "created_by", "created_at", "updated_at", "rematch_of"]
+                  "result", "created_by", "created_at", "updated_at", "rematch_of", "event"]
         read_only_fields = fields
         list_serializer_class = MatchListSerializer
+
+    @extend_schema_field(MatchEventLinkSerializer(allow_null=True))
+    def get_event(self, match: Match) -> dict[str, Any] | None:
+        return event_link(match)
 
     def get_options(self, match: Match) -> dict[str, Any]:
         options = dict(match.options or {})

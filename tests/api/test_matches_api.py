@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from league import events
+from league.models import EventMatch
 from matches import services
 from matches.models import Match
 
@@ -426,3 +428,20 @@ def test_leaving_only_never_resigns_a_match_that_started_meanwhile(
     assert match.status == "active"
     resigned = player_api.post(f"/api/matches/{match.pk}/resign/", {}, format="json")
     assert resigned.json() == {"outcome": "resigned"}
+
+
+def test_a_match_names_the_event_that_made_it(organizer: Any, player: Any, player2: Any,
+                                              player_api: APIClient,
+                                              toy_match: Match) -> None:
+    """A client reaches a match's Event from the match, in the list and the detail, as
+    it does from a player's history; a player's own match names none."""
+    event = events.create_event(name="Friday cup", game="super_showdown",
+                                format="single_elimination", by=organizer)
+    for user in (player, player2):
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    detail = player_api.get(f"/api/matches/{link.match_id}/").json()
+    assert detail["event"] == {"id": event.pk, "name": "Friday cup", "pairing": link.pairing}
+    listed = {m["id"]: m["event"] for m in player_api.get("/api/matches/").json()["results"]}
+    assert listed[link.match_id] == detail["event"] and listed[toy_match.pk] is None
