@@ -31,12 +31,13 @@ TIEBREAK_LABELS = {
 
 @register.filter
 def num(value: Any) -> str:
-    """3.0 -> "3", 2.5 -> "2.5", 1.23456 -> "1.23"; anything else as it is."""
+    """3.0 -> "3", 2.5 -> "2.5", 1.23456 -> "1.23"; anything else as it is. A sum that
+    rounds to a whole number (a differential's thirds: 0.9999999999999998) reads as one,
+    "1", not "1."."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return "" if value is None else str(value)
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{value:.2f}".rstrip("0")
+    shown = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if shown == "-0" else shown
 
 
 @register.filter

@@ -12,6 +12,7 @@ from django.urls import reverse
 from league import events
 from league.models import Event, EventMatch, RatingHistory, Season
 from league.services import player_for
+from league.templatetags.league_extras import num
 from matches import services
 from matches.models import Match
 
@@ -167,3 +168,12 @@ def test_a_running_events_page_points_the_reader_to_their_live_match(
     assert b"your-match" not in other.get(reverse("league:event", args=[event.pk])).content
     services.forfeit_seat(match=theirs, seat=0)
     assert b"your-match" not in alice_client.get(reverse("league:event", args=[event.pk])).content
+
+
+@pytest.mark.parametrize(("value", "shown"), [
+    (3.0, "3"), (2.5, "2.5"), (1.23456, "1.23"), (-0.5, "-0.5"),
+    # sums of a differential's thirds, a hair off a whole number
+    (0.9999999999999998, "1"), (2.9999999999999996, "3"), (-0.001, "0"),
+])
+def test_a_standings_number_reads_as_people_write_it(value: float, shown: str) -> None:
+    assert num(value) == shown
