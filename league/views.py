@@ -21,7 +21,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -664,7 +664,10 @@ def _seq(request: HttpRequest) -> int | None:
 
 
 def _form_error(form: Any) -> str:
-    return " ".join(str(m) for errors in form.errors.values() for m in errors)
+    """A refused form's errors, each a field's under that field's label (the panel shows
+    them in one banner, away from the field)."""
+    return " ".join(str(m) if name == NON_FIELD_ERRORS else f"{form[name].label}: {m}"
+                    for name, errors in form.errors.items() for m in errors)
 
 
 # -- contexts -----------------------------------------------------------------------------

@@ -220,6 +220,10 @@ def test_every_panel_form_sends_the_events_seq_and_a_second_click_adds_nothing(
     ({"bot": "genius"}, "super_showdown has no bot called &#x27;genius&#x27;."),
     ({}, "Give one player, one team or one bot."),
     ({"player": "alice", "bot": "random"}, "Give one player, one team or one bot."),
+    # a field's refusal names the field: the banner is away from it
+    ({"bot": "random", "name": "N" * 101},
+     "Shown as: Ensure this value has at most 100 characters (it has 101)."),
+    ({"team": "T" * 65}, "Team name: Ensure this value has at most 64 characters (it has 65)."),
 ])
 def test_a_refused_entrant_shows_why(sam_client: Client, cup: Event, player: Any,
                                      data: dict[str, str], message: str) -> None:
@@ -258,7 +262,7 @@ def test_seed_by_hand_then_start_makes_the_first_round(
 
 @pytest.mark.parametrize(("data", "message"), [
     ({"method": "hand", "order": "e1"}, "A seeding by hand lists every entrant once."),
-    ({"method": "sideways"}, "Select a valid choice."),
+    ({"method": "sideways"}, "Method: Select a valid choice."),
 ])
 def test_a_bad_seeding_is_refused(sam_client: Client, cup: Event, data: dict[str, str],
                                   message: str) -> None:
