@@ -785,25 +785,40 @@ def _panel_context(event: Event, error: str | None = None, *,
 def _held_context(event: Event, done: events.Replayed,
                   names: dict[str, str]) -> dict[str, Any]:
     """The pairings that wait for the organizer (every round the release lets go: a double
-    elimination's winners' and losers' rounds at once) with the byes of those rounds, their
-    pairings as text, and whether the format lets the organizer pair them by hand. A
-    pairing of those rounds still waiting on a result is not released, so not listed."""
+    elimination's winners' and losers' rounds at once) with the byes of those rounds and
+    the walkovers an entrant's withdrawal left in them, their pairings as text, and whether
+    the format lets the organizer pair them by hand. A pairing of those rounds still
+    waiting on a result is not released, so not listed. Where the format pairs by hand,
+    the text seats every entrant still in, as a hand pairing must (a walkover's winner and
+    a late entrant alone on a line: a bye)."""
     held = events.held_pairings(event, done)
     if not held:
         return {"held": [], "held_title": "", "held_text": "", "pairs_by_hand": False}
     rounds = {(p.stage, p.round) for p in held}
     ready = {p.id for p in held}
+    gone = {key for key, entrant in done.entrants.items() if entrant["withdrawn"]}
+
+    def walkover(p: formats.Pairing) -> bool:
+        return (p.id not in done.matches and p.id not in done.results
+                and bool(gone & set(p.entrants)) and bool(set(p.entrants) - gone))
+
     fmt = formats.get_format(event.format)
     drawn = [p for p in fmt.pairings(done.state) if (p.stage, p.round) in rounds
-             and (p.id in ready or (p.entrants and None in p.slots))]
+             and (p.id in ready or (p.entrants and None in p.slots) or walkover(p))]
+    by_hand = fmt.takes_hand_pairings(done.state)
+    lines = [[k for k in p.entrants if k not in gone] for p in drawn]
+    if by_hand:
+        seated = {k for line in lines for k in line}
+        lines += [[key] for key in done.entrants if key not in gone and key not in seated]
     return {
-        "held": [{"pairing": p, "names": [names.get(k, k) if k else "bye" for k in p.slots]}
+        "held": [{"pairing": p, "names": [names.get(k, k) if k else "bye" for k in p.slots],
+                  "gone": [names.get(k, k) for k in p.entrants if k in gone]}
                  for p in drawn],
         "held_title": (f"Round {held[0].round} is waiting for you"
                        if len({p.round for p in held}) == 1  # a final and its third place
                        else "New rounds are waiting for you"),
-        "held_text": "\n".join(" ".join(p.entrants) for p in drawn),
-        "pairs_by_hand": fmt.takes_hand_pairings(done.state),
+        "held_text": "\n".join(" ".join(line) for line in lines if line),
+        "pairs_by_hand": by_hand,
     }
 
 

@@ -672,6 +672,33 @@ def test_a_held_swiss_card_shows_the_rounds_bye(
         next(item for item in listed if item.startswith("Round 2 bye"))]
 
 
+def test_a_held_card_shows_the_walkover_a_withdrawal_left_and_its_text_seats_everyone(
+        sam_client: Client, sam: Any, make_event: Callable[..., Event],
+        started_and_decided: Callable[..., None]) -> None:
+    """An entrant withdraws while the Swiss round drawn for them waits: their opponent's
+    board is a walkover, shown as such, and the hand pairing the card offers seats that
+    opponent too (it left them out, and sent as offered was refused: Not paired)."""
+    event = make_event(format="swiss", bots=6, hold_rounds=True,
+                       format_options={"rounds": 2})
+    started_and_decided(event)
+    drawn = next(p for p in formats.get_format("swiss").pairings(events.replay(event).state)
+                 if p.round == 2 and len(p.entrants) == 2)
+    leaving, staying = drawn.entrants
+    post(sam_client, "league:entrant_withdraw", event, {}, leaving)
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    assert any(item.endswith(f"walkover: {names[leaving]} withdrew")
+               and names[staying] in item for item in held_list(page))
+    text = re.search(r'name="pairings"[^>]*>(.*?)</textarea>', page, re.S)
+    assert text is not None
+    lines = [line.split() for line in text.group(1).splitlines()]
+    assert sorted(k for line in lines for k in line) == sorted(set(names) - {leaving})
+
+    panel = post(sam_client, "league:event_pair", event, {"pairings": text.group(1)})
+    assert "error-banner" not in panel
+    assert EventMatch.objects.filter(event=event, round=2).count() == 2
+
+
 def test_a_held_round_is_released_as_drawn(sam_client: Client, held_swiss: Event) -> None:
     panel = post(sam_client, "league:round_release", held_swiss)
     assert "error-banner" not in panel and "is waiting for you" not in panel
