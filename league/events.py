@@ -470,20 +470,39 @@ def _register(event: Event, by: Any, payload: dict[str, Any], checked: dict[str,
     _refuse_a_player_on_two_sides(payload, active)
     _refuse_a_reader_of_decks(event, payload, active)
     payload["key"] = f"e{len(done.entrants) + 1}"
-    if done.state is None:
-        _refuse_past_the_field(event, [*done.order, payload["key"]])
-    else:
-        fmt = formats.get_format(event.format)
-        joined = _try_format(lambda: fmt.add_entrant(done.state, payload["key"]))
-        if _repaired_match(fmt, joined, done) is not None:
-            raise LeagueError("late_entry_conflicts", "The matches of this round are "
-                              "already made; enter before the next round.", 409)
+    _refuse_no_room(event, done, payload["key"])
     _append(event, Kind.ENTRANT_ADDED, payload, by)
     if done.state is not None:
         _try_format(lambda: _advance(event))  # the pairing they join is played now
     else:
         _after_change(event)
     return str(payload["key"])
+
+
+def _refuse_no_room(event: Event, done: Replayed, key: str) -> None:
+    """Refused when the Event takes no entrant `key` now, whoever it is: a draft past what
+    its format seats, a started Event whose format takes no late entrant, or one whose
+    joining would change a match already made."""
+    if done.state is None:
+        _refuse_past_the_field(event, [*done.order, key])
+        return
+    fmt = formats.get_format(event.format)
+    joined = _try_format(lambda: fmt.add_entrant(done.state, key))
+    if _repaired_match(fmt, joined, done) is not None:
+        raise LeagueError("late_entry_conflicts", "The matches of this round are "
+                          "already made; enter before the next round.", 409)
+
+
+def entry_refused(event: Event, done: Replayed) -> LeagueError | None:
+    """Why the Event (replayed as `done`) takes no new entrant now, or None when it takes
+    one (the organizer page offers its entry forms only then)."""
+    if event.status == Event.Status.FINISHED:
+        return LeagueError("event_finished", "The Event is over.", 409)
+    try:
+        _refuse_no_room(event, done, f"e{len(done.entrants) + 1}")
+    except LeagueError as exc:
+        return exc
+    return None
 
 
 def _refuse_past_the_field(event: Event, keys: list[str]) -> None:

@@ -773,6 +773,7 @@ def _panel_context(event: Event, error: str | None = None, *,
         "pick_fields": _pick_fields(events.offered_picks(event), {})
         if events.pick_for_others(event, user) else [],
         "takes_players": events.takes_players(event),
+        "entry_refused": _shown_or_none(events.entry_refused(event, done)),
         "seed_methods": SEED_CHOICES,
         "seeded_by": done.seeded_by,
         "results": results,
@@ -780,6 +781,10 @@ def _panel_context(event: Event, error: str | None = None, *,
         "format_title": FORMAT_TITLES.get(event.format, event.format),
         "game_title": _titles().get(event.game, event.game),
     }
+
+
+def _shown_or_none(refusal: Refusal | None) -> str | None:
+    return None if refusal is None else match_services.shown(refusal)
 
 
 def _held_context(event: Event, done: events.Replayed,

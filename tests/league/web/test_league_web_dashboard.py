@@ -184,6 +184,23 @@ def test_entrants_are_registered_as_player_team_and_bot(
     assert "error-banner" not in panel and "Robo" in panel
 
 
+def test_the_register_card_offers_its_forms_only_while_the_event_takes_an_entrant(
+        sam_client: Client, sam: Any, duel: Event, make_event: Callable[..., Event]) -> None:
+    """A started bracket takes no late entrant: the card says why instead of offering
+    forms whose every post was refused. A running Swiss takes one for its next round."""
+    page = sam_client.get(reverse("league:event_admin", args=[duel.pk])).content.decode()
+    assert "No entrant can be added now: The matches of this round are already made" in page
+    assert "Add player" not in page and "Add bot" not in page
+    refused = post(sam_client, "league:entrant_add", duel, {"bot": "random"})
+    assert "(late_entry_conflicts)" in refused and "Add bot" not in refused
+
+    swiss = make_event(format="swiss", bots=4)
+    events.start_event(event=swiss, by=sam)
+    page = sam_client.get(reverse("league:event_admin", args=[swiss.pk])).content.decode()
+    assert "No entrant can be added now" not in page and "Add bot" in page
+    assert "error-banner" not in post(sam_client, "league:entrant_add", swiss, {"bot": "random"})
+
+
 def test_an_entrant_twice_shows_the_message_and_writes_nothing(
         sam_client: Client, make_event: Callable[..., Event], player: Any) -> None:
     event = make_event()
