@@ -649,8 +649,10 @@ def _panel_answer(request: HttpRequest, event: Event, error: str | None, *,
     if live:
         response = render(request, "league/_event_live.html", _live_context(event, error))
     else:
+        # A refused form comes back holding what was typed in it, to mend and send again.
         response = render(request, "league/_event_panel.html",
-                          _panel_context(event, error, user=request.user))
+                          _panel_context(event, error, user=request.user,
+                                         posted=request.POST if error else None))
     if error is None:
         response["HX-Trigger"] = CHANGED
     return response
@@ -750,23 +752,33 @@ def _names(event: Event) -> dict[str, str]:
     return dict(Entrant.objects.filter(event=event).values_list("key", "name"))
 
 
-def _panel_context(event: Event, error: str | None = None, *,
-                   user: Any = None) -> dict[str, Any]:
-    """The organizer panel: entrants and the forms that fit the Event's stage."""
+KEPT_FIELDS = ("player", "team", "bot", "name", "method", "order", "pairings")
+
+
+def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
+                   posted: Any = None) -> dict[str, Any]:
+    """The organizer panel: entrants and the forms that fit the Event's stage; `posted`,
+    a refused form's fields, which its form shows again (a correction's, unfolded)."""
     done = events.replay_to_read(event)
+    posted = posted if posted is not None else {}
     names = _names(event)
     links = {em.pairing: em for em in EventMatch.objects.filter(event=event)}
     # A pairing settled with no match (a heats pod left short of seats) by its own label.
     labels = {p.id: p.label for p in formats.get_format(event.format).pairings(done.state)
               } if done.state is not None else {}
+    corrected = posted.get("pairing")
     results = [{
         "pairing": pid, "label": links[pid].label if pid in links else labels.get(pid, pid),
-        "places": [(key, names.get(key, key), place)
+        # (key, name, recorded place, the place its input holds)
+        "places": [(key, names.get(key, key), place,
+                    posted.get(f"place_{key}", place) if pid == corrected else place)
                    for key, place in sorted(res["placements"].items(), key=lambda kv: kv[1])],
+        "open": pid == corrected,
     } for pid, res in done.results.items()]
     return {
         "event": event,
         "error": error,
+        "posted": {name: posted.get(name, "") for name in KEPT_FIELDS},
         "entrants": Entrant.objects.filter(event=event).select_related("player", "team"),
         "bots": registry.bot_names(event.game),
         # An organizer who plays enters others without picks (they pick for themselves).

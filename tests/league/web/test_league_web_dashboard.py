@@ -735,6 +735,37 @@ def test_a_held_round_is_paired_by_hand(sam_client: Client, held_swiss: Event) -
                                                                             ["e2", "e3"]]
 
 
+def test_a_refused_panel_form_comes_back_holding_what_was_typed(
+        sam_client: Client, held_swiss: Event, cup: Event) -> None:
+    """A whole round of hand pairings, a seeding order, a name or a correction refused for
+    one slip is shown again as typed, to mend: the panel came back with its defaults."""
+    typed = "e1 e3\ne2 e9"
+    refused = post(sam_client, "league:event_pair", held_swiss, {"pairings": typed})
+    assert "&#x27;e9&#x27; is not entered." in refused
+    assert f">{typed}</textarea>" in refused
+
+    refused = post(sam_client, "league:entrant_add", cup,
+                   {"bot": "heuristic", "name": "N" * 101})
+    assert "Shown as: Ensure" in refused and f'name="name" value="{"N" * 101}"' in refused
+    assert '<option value="heuristic" selected>' in refused
+    refused = post(sam_client, "league:event_seed", cup, {"method": "hand", "order": "e2"})
+    assert "(bad_order)" in refused and 'name="order" value="e2"' in refused
+    assert '<option value="hand" selected>' in refused
+
+    first = EventMatch.objects.filter(event=held_swiss).order_by("pairing").first()
+    assert first is not None
+    winner, loser = first.entrants
+    refused = post(sam_client, "league:result_correct", held_swiss,
+                   {"pairing": first.pairing, f"place_{winner}": "2", f"place_{loser}": "3"})
+    assert "(bad_placements)" in refused
+    unfolded = next(part for part in refused.split("<details")[1:]
+                    if f'value="{first.pairing}"' in part)
+    assert unfolded.startswith(' class="correction" open>')
+    assert f'name="place_{winner}" value="2"' in unfolded
+    assert f'name="place_{loser}" value="3"' in unfolded
+    assert f"1. {Entrant.objects.get(event=held_swiss, key=winner).name}" in unfolded
+
+
 def test_a_round_that_is_not_held_cannot_be_paired_by_hand(
         sam_client: Client, make_event: Callable[..., Event], sam: Any) -> None:
     event = make_event(format="swiss", bots=4)
