@@ -363,10 +363,15 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     like = _event_liked(request)
     if like is None:
         return _render_dashboard(request)
+    # Its secret options (constructed decks) only for whom the Event shows them: not an
+    # organizer who holds an entry in it while it runs.
+    secret = (set() if events.sees_match_options(like, request.user)
+              else match_services.secret_options(like.game))
     return _render_dashboard(request, event_form=_event_form(request.user, initial={
         "name": like.name, "season": str(like.season_id or ""), "game": like.game,
         "format": like.format, "format_options": json.dumps(like.format_options),
-        "match_options": json.dumps(like.match_options),
+        "match_options": json.dumps({name: value for name, value in like.match_options.items()
+                                     if name not in secret}),
         "turn_deadline_minutes": like.turn_deadline_minutes,
         "deadline_policy": like.deadline_policy, "deadline_bot": like.deadline_bot,
         "hold_rounds": like.hold_rounds, "open_entry": like.open_entry}))

@@ -817,3 +817,33 @@ def test_a_like_of_no_event_of_theirs_is_the_blank_form(
         response = sam_client.get(reverse("league:dashboard"), {"like": asked})
         assert response.status_code == 200
         assert "Not sam" not in response.content.decode()
+
+
+def test_a_new_event_like_one_the_organizer_plays_in_keeps_its_decks_hidden(
+        organizer: Any, player: Any, django_user_model: Any) -> None:
+    """An organizer who holds an entry in a running Event does not read the decks it deals
+    (as its page, the API and the admin keep them); its New Event like this form showed
+    them in the match options."""
+    from engine.games.supershow.cards import CATALOG
+
+    seats = ["ox_valdane", "mira_quickstep"]
+    own, lent = CATALOG.competitors[seats[0]], CATALOG.competitors[seats[1]]
+    deck = [card.key for card in lent.deck[:27]] + [card.key for card in own.deck[27:]]
+    league = events.create_season(name="Supershow league", game="supershow", by=organizer)
+    like = events.create_event(name="Deck night", game="supershow", format="round_robin",
+                               by=organizer, season=league,
+                               match_options={"competitors": seats, "decks": [deck, None]})
+    events.add_entrant(event=like, by=organizer, player=player.username)
+    events.add_entrant(event=like, by=organizer, bot="random")
+    events.start_event(event=like, by=organizer)
+    league.organizers.add(player)  # made an organizer of the season since entering
+    browser = Client()
+    browser.force_login(player)
+    page = browser.get(reverse("league:dashboard"), {"like": like.pk}).content.decode()
+    form = page[page.index('id="new-event"'):page.index('id="new-showdown"')]
+    assert 'value="Deck night"' in form and "ox_valdane" in form
+    assert deck[0] not in form and "decks" not in form
+    staff = Client()
+    staff.force_login(organizer)  # who holds no entry reads them, and makes the like
+    page = staff.get(reverse("league:dashboard"), {"like": like.pk}).content.decode()
+    assert deck[0] in page[page.index('id="new-event"'):page.index('id="new-showdown"')]
