@@ -22,7 +22,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -753,6 +753,13 @@ def _render_dashboard(request: HttpRequest, *, season_form: SeasonForm | None = 
     return render(request, "league/dashboard.html", context, status=status)
 
 
+def _entrants(event: Event) -> QuerySet[Entrant]:
+    """The Event's entrants by seed, those with none (before a seeding, or withdrawn
+    before the start) after them in the order they entered: their keys sort as text, so
+    e10 came before e2."""
+    return Entrant.objects.filter(event=event).order_by(F("seed").asc(nulls_last=True), "pk")
+
+
 def _names(event: Event) -> dict[str, str]:
     return dict(Entrant.objects.filter(event=event).values_list("key", "name"))
 
@@ -784,7 +791,7 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
         "event": event,
         "error": error,
         "posted": {name: posted.get(name, "") for name in KEPT_FIELDS},
-        "entrants": Entrant.objects.filter(event=event).select_related("player", "team"),
+        "entrants": _entrants(event).select_related("player", "team"),
         "bots": registry.bot_names(event.game),
         # An organizer who plays enters others without picks (they pick for themselves).
         "pick_fields": _pick_fields(events.offered_picks(event), {})
@@ -954,7 +961,7 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
         "rows": rows,
         "yours": [row for row in rows if row["live"]
                   and any(seat.user_id == user.pk for seat in row["match"].seats.all())],
-        "entrants": Entrant.objects.filter(event=event).select_related("player"),
+        "entrants": _entrants(event).select_related("player"),
         "polling": event.status == Event.Status.RUNNING,
         "version": _matches_version(event, [(r["match"].pk, r["match"].status)
                                             for r in rows]),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -177,3 +178,21 @@ def test_a_running_events_page_points_the_reader_to_their_live_match(
 ])
 def test_a_standings_number_reads_as_people_write_it(value: float, shown: str) -> None:
     assert num(value) == shown
+
+
+def test_a_drafts_entrants_are_listed_in_the_order_they_entered(
+        alice_client: Client, sam_client: Client, make_event: Callable[..., Event],
+        sam: Any) -> None:
+    """Eleven entrants before a seeding: Bot 10 and 11 come last, not after Bot 1 (their
+    keys sort as text); once seeded, in seed order."""
+    event = make_event(bots=11)
+    in_order = [f"Bot {i}" for i in range(1, 12)]
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert re.findall(r"<li>(Bot \d+)</li>", page) == in_order
+    panel = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert re.findall(r"<td><code>(e\d+)</code></td>", panel) == [
+        f"e{i}" for i in range(1, 12)]
+    order = [f"e{i}" for i in range(11, 0, -1)]
+    events.seed_event(event=event, by=sam, method="hand", order=order)
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert re.findall(r"<li>(Bot \d+)</li>", page) == in_order[::-1]
