@@ -915,7 +915,9 @@ def _live_context(event: Event, error: str | None = None) -> dict[str, Any]:
 
 
 def _standings(event: Event) -> QuerySet[Standing]:
-    return (Standing.objects.filter(event=event)
+    """The Event's standings in the order its format ranks them (rows sharing a rank in
+    seed order, as the format lists them; by key they read e10 before e2)."""
+    return (Standing.objects.filter(event=event).order_by("rank", "pk")
             .select_related("entrant", "entrant__player", "entrant__team"))
 
 

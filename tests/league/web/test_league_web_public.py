@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league import events
-from league.models import Event, EventMatch, RatingHistory, Season
+from league.models import Entrant, Event, EventMatch, RatingHistory, Season
 from league.services import player_for
 from league.templatetags.league_extras import num
 from matches import services
@@ -196,3 +196,18 @@ def test_a_drafts_entrants_are_listed_in_the_order_they_entered(
     events.seed_event(event=event, by=sam, method="hand", order=order)
     page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
     assert re.findall(r"<li>(Bot \d+)</li>", page) == in_order[::-1]
+
+
+def test_standings_sharing_a_rank_are_listed_in_seed_order(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any) -> None:
+    """Before any result all eleven share first place, listed in seed order as the format
+    ranks them (by key, e10 and e11 came second and third)."""
+    event = make_event(format="round_robin", bots=11)
+    order = ["e2", *(f"e{i}" for i in range(11, 2, -1)), "e1"]
+    events.seed_event(event=event, by=sam, method="hand", order=order)
+    events.start_event(event=event, by=sam)
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    table = page[page.index('class="standings"'):]
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    shown = re.findall(r'<td class="name">(Bot \d+)', table)
+    assert shown == [names[key] for key in order]
