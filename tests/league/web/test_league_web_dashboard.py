@@ -133,8 +133,14 @@ def test_a_refused_event_shows_why_and_writes_nothing(
         status: int) -> None:
     response = sam_client.post(reverse("league:event_create"), event_form(season, **fields))
     assert response.status_code == status
-    assert message in response.content.decode()
+    page = response.content.decode()
+    assert message in page
     assert not Event.objects.exists()
+    # The form is sent to its own card's anchor: the browser comes back at the refusal,
+    # not at the top of a dashboard whose lists push the card out of sight.
+    card = page[page.index('id="new-event"'):]
+    assert f'action="{reverse("league:event_create")}#new-event"' in card
+    assert card.index("#new-event") < card.index(message)
 
 
 def test_a_season_organizer_must_pick_one_of_their_seasons(sam_client: Client,

@@ -131,6 +131,9 @@ def test_ss127_a_refused_event_shows_why_and_writes_nothing(
     assert message in page
     assert '<details class="compose" open>' in page
     assert not Event.objects.exists() and not Match.objects.exists()
+    # sent to its own card's anchor, the browser comes back at the refusal
+    assert f'action="{reverse("league:showdown_create")}#new-showdown"' in page
+    assert 'id="new-showdown"' in page
 
 
 @pytest.mark.parametrize(("role", "expected"), [("anonymous", 302), ("outsider", 403)])
