@@ -1296,10 +1296,16 @@ def seat_to_bot(*, event: Event, by: Any, pairing: str, entrant: str,
 def _seat_to_bot(event: Event, link: EventMatch, entrant: str, bot: str, actor: Any,
                  seats: list[int] | None = None, match_seq: int | None = None,
                  event_seq: int | None = None) -> None:
-    """Every seat of the entrant (a team's too), or only the `seats` named, go to the bot."""
+    """Every seat of the entrant (a team's too), or only the `seats` named, go to the bot;
+    of a team's seats, those the bot already plays (the member the deadline handed it)
+    stay as they are, and the rest go to it."""
     if entrant not in link.entrants:
         raise LeagueError("not_in_match", f"{entrant} does not play {link.pairing}.")
-    seats = seats if seats is not None else link.seats_of(entrant)
+    if seats is None:
+        played = set(link.match.seats.filter(user__isnull=True, bot=bot)
+                     .values_list("index", flat=True))
+        seats = [seat for seat in link.seats_of(entrant) if seat not in played] \
+            or link.seats_of(entrant)  # all played by it already: refused as already_bot
     payload: dict[str, Any] = {"pairing": link.pairing, "entrant": entrant, "bot": bot}
     if link.seats:  # a side of several seats: say which went to the bot
         payload["seats"] = seats

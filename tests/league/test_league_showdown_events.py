@@ -335,3 +335,24 @@ def test_a_team_win_is_a_win_in_every_members_history(organizer: Any, player: An
         assert [(r["id"], r["outcome"]) for r in rows] == [(link.match_id, outcome)], user
     found = api.get(f"/api/players/{player_for(dora).pk}/matches/?result=win").json()
     assert [r["id"] for r in found["results"]] == [link.match_id]
+
+
+def test_a_team_half_handed_to_the_bot_at_the_deadline_is_handed_whole_by_its_organizer(
+        organizer: Any, player: Any, player2: Any) -> None:
+    """The deadline gave one member's seat to the Event's bot; the organizer then hands
+    the team to that bot: the other member's seat goes to it too (it was refused,
+    already_bot, for the seat the bot held)."""
+    team("Tag Champs", player, player2)
+    event = showdown(organizer, sides=[{"team": "Tag Champs"}, {"bot": "random"}])
+    link = link_of(event)
+    # as the deadline sweep hands the late member alone
+    events._seat_to_bot(event, link, "e1", "heuristic", None, seats=[0])
+    assert seats_of(link.match) == ["bot:heuristic", "bot:random", "bruno"]
+    events.seat_to_bot(event=event, by=organizer, pairing="S1", entrant="e1", bot="heuristic")
+    assert seats_of(link.match) == ["bot:heuristic", "bot:random", "bot:heuristic"]
+    handed = event.records.filter(kind="seat_to_bot").last()
+    assert handed is not None and handed.payload["seats"] == [2]
+    with pytest.raises(events.LeagueError) as exc:
+        events.seat_to_bot(event=event, by=organizer, pairing="S1", entrant="e1",
+                           bot="heuristic")
+    assert exc.value.code == "already_bot"
