@@ -550,12 +550,22 @@ def result_correct(request: HttpRequest, event_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
-    """The polled list of the Event's matches; 204 while nothing in it changed."""
+    """The polled list of the Event's matches, marking whom each live one waits for; 204
+    while nothing in it changed. Its version is the matches' (their statuses, the Event's
+    records: a change there refreshes the panel too), then their moves."""
     event = _organized_event(request, event_id)
-    if _seen(request, event):
-        return HttpResponse(status=204)
+    seen = request.GET.get("v", "")
+    matches, _, moves = seen.partition(".")
+    # One query, as `_seen` reads: each match's id, status and seq.
+    made = list(EventMatch.objects.filter(event=event).order_by("match_id")
+                .values_list("match_id", "match__status", "match__seq")) if matches else []
+    if matches and matches == _matches_version(event, [(m, st) for m, st, _ in made]):
+        if moves == _version([(m, seq) for m, _, seq in made]):
+            return HttpResponse(status=204)
+        # Moves alone: the list says anew whom each match waits for; nothing else changed.
+        return render(request, "league/_event_live.html", _live_context(event))
     response = render(request, "league/_event_live.html", _live_context(event))
-    if request.GET.get("v"):
+    if seen:
         response["HX-Trigger"] = CHANGED  # results came in: the panel refreshes too
     return response
 
@@ -867,10 +877,18 @@ def _match_rows(event: Event, results: dict[str, dict[str, Any]],
             "live": link.match.status != FINISHED,
             "by_seed": result.get("decided_by") == "seed",
             "entrants": [{"key": key, "name": names.get(key, key),
-                          "place": placements.get(key), "bot": _playing_bot(link, key)}
+                          "place": placements.get(key), "bot": _playing_bot(link, key),
+                          "awaited": _awaited(link, key)}
                          for key in link.entrants],
         })
     return rows
+
+
+def _awaited(link: EventMatch, entrant: str) -> bool:
+    """Whether the live match waits for a decision of a seat of the entrant."""
+    seats = set(link.seats_of(entrant))
+    return link.match.status == Match.Status.ACTIVE and any(
+        seat.awaited for seat in link.match.seats.all() if seat.index in seats)
 
 
 def _playing_bot(link: EventMatch, entrant: str) -> str:
@@ -902,15 +920,18 @@ def _seen(request: HttpRequest, event: Event) -> bool:
 
 
 def _live_context(event: Event, error: str | None = None) -> dict[str, Any]:
+    """The organizer's list of the Event's matches; its version is the matches' (their
+    statuses and the Event's records), then their moves (whom each one waits for)."""
     done = events.replay_to_read(event)
     rows = _match_rows(event, done.results, _names(event))
+    made = [r["match"] for r in rows]
     return {
         "event": event,
         "live_error": error,
         "rows": rows,
         "bots": registry.bot_names(event.game),
-        "live_version": _matches_version(event, [(r["match"].pk, r["match"].status)
-                                                 for r in rows]),
+        "live_version": _matches_version(event, [(m.pk, m.status) for m in made]) + "."
+        + _version([(m.pk, m.seq) for m in made]),
     }
 
 

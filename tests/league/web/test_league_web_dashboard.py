@@ -335,6 +335,39 @@ def test_the_live_partial_lists_the_matches_with_links_and_polls(
     assert unchanged.status_code == 204
 
 
+def test_the_live_list_says_whom_each_match_waits_for_and_follows_the_moves(
+        sam_client: Client, duel: Event, played: Callable[[Any, int], Any]) -> None:
+    """Which player holds a match up is what the organizer decides a forfeit or a bot on:
+    the list marks them, and its poll answers anew once someone moved (without making
+    the panel refresh, as a result does), 204 while nobody did."""
+    link = EventMatch.objects.select_related("match").get(event=duel)
+
+    def marked() -> tuple[set[str], str]:
+        html = sam_client.get(reverse("league:event_live", args=[duel.pk]), **HTMX
+                              ).content.decode()
+        controls = html.split('<div class="seat-control">')[1:]
+        names = {re.search(r'class="who-name">(\w+)<', c).group(1)  # type: ignore[union-attr]
+                 for c in controls if "to move" in c}
+        return names, html.split("?v=")[1].split('"')[0]
+
+    names = dict(Entrant.objects.filter(event=duel).values_list("key", "name"))
+    awaited = {names[link.seat_entrants()[s.index]]
+               for s in link.match.seats.all() if s.awaited}
+    shown, version = marked()
+    assert awaited and shown == awaited
+    seat = next(s.index for s in link.match.seats.all() if s.awaited)
+    played(link.match, seat)
+    after = sam_client.get(reverse("league:event_live", args=[duel.pk]), {"v": version},
+                           **HTMX)
+    assert after.status_code == 200 and "HX-Trigger" not in after
+    now = {names[link.seat_entrants()[s.index]]
+           for s in link.match.seats.all() if s.awaited}
+    assert marked()[0] == now
+    still = sam_client.get(reverse("league:event_live", args=[duel.pk]),
+                           {"v": marked()[1]}, **HTMX)
+    assert still.status_code == 204
+
+
 def test_forfeit_ends_the_match_and_the_result_reaches_the_bracket(
         sam_client: Client, duel: Event, django_capture_on_commit_callbacks: Any) -> None:
     link = EventMatch.objects.get(event=duel)
