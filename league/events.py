@@ -926,11 +926,20 @@ def enter_event(*, event: Event, by: Any, picks: dict[str, Any] | None = None,
             raise LeagueError("entry_closed", "Players do not enter this Event themselves: "
                                               "its organizers enter them.", 409)
         _refuse_team_sides(event.game, event.match_options)
-        if event.records.filter(kind=Kind.ENTRANT_WITHDRAWN, actor=by).count() >= REENTRIES:
-            raise LeagueError("entry_limit", f"You have left this Event {REENTRIES} times: "
-                                             "its organizers may enter you now.", 409)
+        if left_too_often(event, by):
+            raise LeagueError("entry_limit", LEFT_TOO_OFTEN, 409)
         key = _register(event, by, _player_payload(by), checked)
     return Entrant.objects.get(event=event, key=key)
+
+
+LEFT_TOO_OFTEN = (f"You have left this Event {REENTRIES} times: its organizers may enter "
+                  "you now.")
+
+
+def left_too_often(event: Event, user: Any) -> bool:
+    """Whether `user` has left the Event as often as a player may enter it again."""
+    return bool(user and user.is_authenticated) and event.records.filter(
+        kind=Kind.ENTRANT_WITHDRAWN, actor=user).count() >= REENTRIES
 
 
 def leave_event(*, event: Event, by: Any, expected_seq: int | None = None) -> None:

@@ -190,11 +190,15 @@ def _entry_context(event: Event, user: Any) -> dict[str, Any]:
     """Whether players enter the Event themselves now (`open`), and whether `user` may
     enter it (with the picks it takes) or withdraw their own entry."""
     if event.status != Event.Status.DRAFT:
-        return {"open": False, "can_enter": False, "can_leave": False}
+        return {"open": False, "can_enter": False, "can_leave": False, "limit": ""}
     mine = events.own_entry(events.replay_to_read(event), user)
     is_open = event.open_entry and events.takes_players(event)
-    can_enter = is_open and mine is None
+    # One who left as often as a player may enter again is told so, not offered a button
+    # that is refused.
+    limited = is_open and mine is None and events.left_too_often(event, user)
+    can_enter = is_open and mine is None and not limited
     return {"open": is_open, "can_enter": can_enter, "can_leave": mine is not None,
+            "limit": events.LEFT_TOO_OFTEN if limited else "",
             "pick_fields": _pick_fields(events.offered_picks(event), {}) if can_enter else []}
 
 

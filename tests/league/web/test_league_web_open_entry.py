@@ -147,3 +147,13 @@ def test_somebody_not_signed_in_is_sent_to_sign_in(client: Client, open_night: E
     response = client.post(reverse(name, args=[open_night.pk]))
     assert response.status_code == 302 and "login" in response["Location"]
     assert not EventRecord.objects.filter(event=open_night).exists()
+
+
+def test_a_player_who_left_three_times_is_told_so_instead_of_offered_entry(
+        alice_client: Client, open_night: Event, player: Any) -> None:
+    for _ in range(events.REENTRIES):
+        events.enter_event(event=open_night, by=player)
+        events.leave_event(event=open_night, by=player)
+    shown = page(alice_client, open_night)
+    assert "Entry is open" in shown and ENTER not in shown
+    assert f"You have left this Event {events.REENTRIES} times" in shown
