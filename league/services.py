@@ -129,8 +129,9 @@ def set_turn_mail(player: Player, on: bool) -> Player:
 
 
 # A link is sent to one address at most RESETS_PER_ADDRESS times within RESET_WINDOW
-# seconds, and one client asks at most RESETS_FROM_CLIENT times: nobody fills another's
-# mailbox. The count is the same whether an account has the address, so it tells nothing.
+# seconds (an hour), and one client asks at most RESETS_FROM_CLIENT times: nobody fills
+# another's mailbox. The count is the same whether an account has the address, so it
+# tells nothing.
 RESETS_PER_ADDRESS = 3
 RESETS_FROM_CLIENT = 20
 RESET_WINDOW = 60 * 60

@@ -29,6 +29,8 @@ from config.api_json import JSONParser
 from engine import registry
 from league.events import turn_deadline
 from league.services import (
+    RESETS_FROM_CLIENT,
+    RESETS_PER_ADDRESS,
     AccountError,
     change_password,
     player_for,
@@ -254,10 +256,11 @@ class PasswordResetView(APIView):
                    description="Mails a link to every active account that gave this "
                                "address; the answer is the same when none did. The link "
                                "opens a page of this site that sets the new password, "
-                               "and works once. An address gets at most 3 links an hour, "
-                               "a client asks at most 20 times (429 too_many_requests). A "
-                               "site that sends no mail answers 501 no_mail: its staff "
-                               "make reset links in the admin.",
+                               f"and works once. An address gets at most {RESETS_PER_ADDRESS} "
+                               f"links an hour, a client asks at most {RESETS_FROM_CLIENT} "
+                               "times (429 too_many_requests). A site that sends no mail "
+                               "answers 501 no_mail: its staff make reset links in the "
+                               "admin.",
                    request=PasswordResetSerializer,
                    responses={202: DetailSerializer, 400: ERRORS[400], 429: ERRORS[429],
                               501: OpenApiResponse(ErrorSerializer, "The site sends no "
