@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from config import signin
 from league.models import Player
-from league.services import player_for
+from league.services import RESETS_FROM_CLIENT, player_for
 
 pytestmark = pytest.mark.django_db
 
@@ -245,3 +245,11 @@ def test_a_site_that_sends_no_mail_answers_no_mail(anon_api: APIClient, player: 
     response = anon_api.post(RESET, {"email": "alice@example.org"}, format="json")
     assert (response.status_code, response.json()["code"]) == (501, "no_mail")
     assert not mail.outbox
+
+
+def test_one_client_asks_for_a_bounded_number_of_links(anon_api: APIClient) -> None:
+    """Whatever the addresses: nobody works through a list of them from one place."""
+    for n in range(RESETS_FROM_CLIENT):
+        assert anon_api.post(RESET, {"email": f"p{n}@example.org"}).status_code == 202
+    refused = anon_api.post(RESET, {"email": "one-more@example.org"}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (429, "too_many_requests")
