@@ -805,7 +805,8 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
         "event": event,
         "error": error,
         "posted": {name: posted.get(name, "") for name in KEPT_FIELDS},
-        "entrants": _entrants(event).select_related("player", "team"),
+        "entrants": _entrants(event).select_related("player", "team")
+        .prefetch_related("team__members"),
         "bots": registry.bot_names(event.game),
         # An organizer who plays enters others without picks (they pick for themselves).
         "pick_fields": _pick_fields(events.offered_picks(event), {})

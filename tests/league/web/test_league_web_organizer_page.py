@@ -204,3 +204,15 @@ def test_flash_messages_are_announced_by_their_level(sam_client: Client, staff_c
     page = staff_client.get(created["Location"]).content.decode()
     [done] = [m for m in tags(page, "div") if "msg" in m.get("class", "").split()]
     assert done["role"] == "status" and "Season Winter created." in done["text"]
+
+
+def test_a_team_entrant_is_listed_with_its_members(sam_client: Client, cup: Event,
+                                                   organizer: Any, player: Any,
+                                                   player2: Any) -> None:
+    """The organizer sees who plays for a team they are about to seed or withdraw."""
+    events.create_team(name="Reds", members=[player.username, player2.username],
+                       by=organizer)
+    events.add_entrant(event=cup, by=organizer, team="Reds")
+    page = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
+    row = page[page.index(">Reds"):]
+    assert row[:row.index("</tr>")].count("team: alice, bruno") == 1
