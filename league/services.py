@@ -156,7 +156,18 @@ def send_password_reset(email: str, request: Any) -> None:
     # a known address than for an unknown one, and so tell them apart.
     from league.tasks import mail_reset_link
 
-    queue.enqueue(mail_reset_link, email, request.get_host(), request.is_secure())
+    queue.enqueue(mail_reset_link, email, *_site(request))
+
+
+def _site(request: Any) -> tuple[str, bool]:
+    """Where a mailed link opens, and whether over https: the site's own address
+    (SITE_URL) when it is set. The request's Host header is the client's to write, and
+    any name ALLOWED_HOSTS lets through (a wildcard, a second domain) would otherwise
+    carry the token to a host the client chose."""
+    if settings.SITE_URL:
+        scheme, _, rest = settings.SITE_URL.partition("://")
+        return rest, scheme == "https"
+    return request.get_host(), request.is_secure()
 
 
 def mail_reset_link(email: str, domain: str, use_https: bool) -> None:

@@ -225,3 +225,16 @@ def test_staff_without_the_change_permission_are_offered_no_links(
     client.post("/admin/auth/user/", {"action": "make_reset_links",
                                       "_selected_action": [player.pk]})
     assert not LINK.search(client.get("/admin/auth/user/").content.decode())
+
+
+@override_settings(SITE_URL="https://league.example", ALLOWED_HOSTS=[".example", "testserver"])
+def test_a_mailed_link_opens_at_the_site_whatever_host_the_request_named(
+        client: Client, alice: Any) -> None:
+    """A Host header is the client's to write: the link goes to SITE_URL, not to a host
+    an attacker named while asking for the victim's link."""
+    answer = client.post(reverse("api-password-reset"), {"email": ADDRESS},
+                         content_type="application/json", HTTP_HOST="attacker.example")
+    assert answer.status_code == 202
+    (sent,) = mail.outbox
+    assert "attacker.example" not in sent.body
+    assert re.search(r"https://league\.example/password/reset/[^/\s]+/[^/\s]+/", sent.body)
