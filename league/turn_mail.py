@@ -42,8 +42,13 @@ def mail_awaited_players(now: datetime | None = None) -> int:
         return 0
     since = (now or timezone.now()) - timedelta(minutes=settings.TURN_MAIL_MINUTES)
     asked = {"is_active": True, "player__turn_mail": True}
+    # A match recorded under rules its game plays no more (matches.services.plays_on)
+    # waits for nobody: it can only be resigned or forfeited.
+    playable = Q(pk__in=[])
+    for key, rules in registry.games().items():
+        playable |= Q(match__game=key, match__rules_version=rules.spec.rules_version)
     turns = (Seat.objects.filter(Q(mailed_seq__isnull=True) | Q(mailed_seq__lt=F("match__seq")),
-                                 awaited=True, match__status=Match.Status.ACTIVE,
+                                 playable, awaited=True, match__status=Match.Status.ACTIVE,
                                  match__updated_at__lte=since,
                                  **{f"user__{k}": v for k, v in asked.items()})
              .exclude(user__email="").select_related("match", "user"))

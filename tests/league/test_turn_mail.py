@@ -201,3 +201,13 @@ def test_the_api_turns_them_on_and_off(player_api: Any, player: Any) -> None:
         player_api.patch("/api/auth/me/", {"email": "a@example.org"}, format="json")
         off = player_api.patch("/api/auth/me/", {"turn_mail": True}, format="json")
     assert (off.status_code, off.json()["code"]) == (409, "no_mail")
+
+
+def test_a_match_under_rules_its_game_plays_no_more_mails_nobody(
+        toy_match: Match, player: Any, player2: Any) -> None:
+    """Its page can only offer a resignation: 'Your move' would send the player to a
+    match they cannot move in."""
+    asks_for_mail(player)
+    Match.objects.filter(pk=toy_match.pk).update(rules_version=toy_match.rules_version + 1)
+    assert not services.plays_on(Match.objects.get(pk=toy_match.pk))
+    assert sweep() == 0 and not mail.outbox
