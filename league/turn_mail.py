@@ -58,15 +58,22 @@ def mail_awaited_players(now: datetime | None = None) -> int:
                    .exclude(invited__email="").select_related("match", "invited"))
     waiting: dict[Any, dict[str, list[Match]]] = defaultdict(lambda: {"turns": [],
                                                                       "invitations": []})
+    # A player may hold several seats of one match (or be invited to several): each seat
+    # is claimed, and the match named once.
     for seat in turns.order_by("match_id"):
         if _claimed(seat):
-            waiting[seat.user]["turns"].append(seat.match)
+            _add(waiting[seat.user]["turns"], seat.match)
     for seat in invitations.order_by("match_id"):
         if _claimed(seat):
-            waiting[seat.invited]["invitations"].append(seat.match)
+            _add(waiting[seat.invited]["invitations"], seat.match)
     for user, matches in waiting.items():
         _mail(user, **matches)
     return sum(len(kind) for matches in waiting.values() for kind in matches.values())
+
+
+def _add(matches: list[Match], match: Match) -> None:
+    if all(named.pk != match.pk for named in matches):
+        matches.append(match)
 
 
 def _claimed(seat: Seat) -> bool:

@@ -211,3 +211,17 @@ def test_a_match_under_rules_its_game_plays_no_more_mails_nobody(
     Match.objects.filter(pk=toy_match.pk).update(rules_version=toy_match.rules_version + 1)
     assert not services.plays_on(Match.objects.get(pk=toy_match.pk))
     assert sweep() == 0 and not mail.outbox
+
+
+def test_a_match_where_the_player_holds_two_awaited_seats_is_named_once(
+        toy_game: Any, player: Any) -> None:
+    asks_for_mail(player)
+    match = services.create_match(
+        game=toy_game.TOY_KEY, options={},
+        seats=[{"player": player.username}, {"player": player.username}], created_by=player)
+    assert [seat.awaited for seat in match.seats.all()] == [True, True]
+    assert sweep() == 1
+    (sent,) = mail.outbox
+    assert sent.subject == f"Your move in Toy Showdown #{match.pk}"
+    assert sent.body.count(f"{SITE}/matches/{match.pk}/") == 1
+    assert sweep() == 0  # both seats were claimed
