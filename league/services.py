@@ -182,11 +182,13 @@ def mail_reset_link(email: str, domain: str, use_https: bool) -> None:
 
 def reset_link(user: Any, request: Any) -> str:
     """A password reset link for `user`, to hand over in person (the admin's action):
-    what the mail would carry."""
+    what the mail would carry, at the same address (the staff member may have opened the
+    admin at one the player cannot reach)."""
     path = reverse("password_reset_confirm", kwargs={
         "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
         "token": default_token_generator.make_token(user)})
-    return request.build_absolute_uri(path)
+    domain, secure = _site(request)
+    return f"{'https' if secure else 'http'}://{domain}{path}"
 
 
 def revoke_token(user: Any) -> None:

@@ -238,3 +238,14 @@ def test_a_mailed_link_opens_at_the_site_whatever_host_the_request_named(
     (sent,) = mail.outbox
     assert "attacker.example" not in sent.body
     assert re.search(r"https://league\.example/password/reset/[^/\s]+/[^/\s]+/", sent.body)
+
+
+@override_settings(SITE_URL="https://league.example")
+def test_a_link_staff_make_opens_at_the_site_not_where_they_opened_the_admin(
+        django_user_model: Any, player: Any) -> None:
+    page = _staff(django_user_model).post("/admin/auth/user/", {
+        "action": "make_reset_links", "_selected_action": [player.pk]})
+    text = page.content.decode()
+    assert "http://testserver/password/reset/" not in text
+    (path,) = re.findall(r"https://league\.example(/password/reset/[^/\s\"]+/[^/\s\"]+/)", text)
+    assert _set_password(Client(), path, NEW)["Location"] == reverse("lobby")
