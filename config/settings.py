@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 
@@ -130,11 +131,17 @@ EMAIL_BACKEND = ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Showdown League <noreply@localhost>")
 RESET_BY_MAIL = bool(EMAIL_HOST) or DEBUG
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_HOURS", 24, least=1) * 60 * 60
-# The site's address as players reach it (https://league.example.org): mails that no
-# request answers (league.turn_mail) link to it, and are sent only when it is set.
+# The site's address as players reach it (https://league.example.org): mails link to it
+# (league.turn_mail, sent only when it is set; password reset links, which otherwise take
+# the host the request named).
 SITE_URL = env_str("SITE_URL", "").rstrip("/")
-if SITE_URL and not SITE_URL.startswith(("http://", "https://")):
-    raise ConfigError(f"SITE_URL must start with http:// or https://, not {SITE_URL!r}")
+_site = urlsplit(SITE_URL)
+if SITE_URL and (not SITE_URL.startswith(("http://", "https://")) or not _site.hostname
+                 or "@" in _site.netloc or _site.query or _site.fragment
+                 or any(char.isspace() for char in SITE_URL)):
+    # a path may follow the host (the site served under it); the mails' paths follow that
+    raise ConfigError("SITE_URL must be http:// or https://, a host and nothing but a "
+                      f"path, not {SITE_URL!r}")
 # A player who asks for it is mailed when a match has waited this long for their move.
 TURN_MAIL_MINUTES = env_int("TURN_MAIL_MINUTES", 5, least=1)
 TURN_MAIL = RESET_BY_MAIL and bool(SITE_URL)

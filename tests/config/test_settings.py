@@ -35,6 +35,10 @@ def load(code: str = LOAD, **env: str) -> subprocess.CompletedProcess[str]:
     ("EMAIL_PORT", "smtp"),
     ("PASSWORD_RESET_HOURS", "0"),
     ("SITE_URL", "league.example.org"),
+    ("SITE_URL", "https://"),
+    ("SITE_URL", "https://league.example.org/?from=mail"),
+    ("SITE_URL", "https://league.example.org/#top"),
+    ("SITE_URL", "https://league.example.org /"),
     ("TURN_MAIL_MINUTES", "0"),
 ])
 def test_a_bad_value_stops_the_start_with_an_error_naming_the_variable(name: str,
