@@ -106,10 +106,24 @@ def set_password(user: Any, password: str, request: Any = None) -> None:
     signin.forget(user.get_username(), request)
 
 
-def set_email(user: Any, email: str) -> None:
+def set_email(user: Any, email: str, *, password: str | None = None,
+              request: Any = None) -> None:
     """Where `user`'s password reset links and turn mails go; empty: nowhere (and no turn
-    mails). Only its owner, staff and the mail it is sent to ever see it."""
-    user.email = _email(email)
+    mails). Only its owner, staff and the mail it is sent to ever see it. A new address
+    needs the present `password`, checked as change_password checks it: a reset link sent
+    to it sets the password, so a stolen session or token that could set it would take
+    the account. Removing the address, or giving the same one again, needs none."""
+    email = _email(email)
+    if email and email != user.email:
+        username = user.get_username()
+        if signin.locked_out(username, request):
+            raise AccountError("too_many_attempts", signin.LOCKED_OUT, 429)
+        if not password:
+            raise AccountError("bad_credentials", "Give your present password to change "
+                                                  "the email address.")
+        if authenticate(request, username=username, password=password) is None:
+            raise AccountError("bad_credentials", "The present password is wrong.")
+    user.email = email
     user.save(update_fields=["email"])
     if not user.email:
         Player.objects.filter(user=user).update(turn_mail=False)

@@ -198,11 +198,15 @@ class AccountView(APIView):
                    description="The display name shows in standings, on player pages and "
                                "in new Event entries (an entry already made keeps its "
                                "name); the email address is where a password reset link "
-                               "and turn mails go. Every field sent changes, or none (400 "
-                               "bad_display_name, bad_email; 409 no_email, no_mail).",
+                               "and turn mails go, and a new one needs the present "
+                               "`password` (a reset link sent there sets the password): "
+                               "a wrong one counts against the sign-in brake. Every field "
+                               "sent changes, or none (400 bad_display_name, bad_email, "
+                               "bad_credentials; 409 no_email, no_mail; 429 "
+                               "too_many_attempts).",
                    request=AccountSerializer,
                    responses={200: AccountSerializer, 400: ERRORS[400], 401: ERRORS[401],
-                              409: ERRORS[409]})
+                              409: ERRORS[409], 429: ERRORS[429]})
     def patch(self, request: Request) -> Response:
         body = AccountSerializer(data=request.data, partial=True)
         body.is_valid(raise_exception=True)
@@ -213,7 +217,8 @@ class AccountView(APIView):
                 if "display_name" in changes:
                     rename_player(player, changes["display_name"])
                 if "email" in changes:
-                    set_email(player.user, changes["email"])
+                    set_email(player.user, changes["email"], request=request._request,
+                              password=changes.get("password"))
                     player.refresh_from_db(fields=["turn_mail"])
                 if "turn_mail" in changes:
                     set_turn_mail(player, changes["turn_mail"])

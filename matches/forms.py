@@ -100,10 +100,14 @@ class PasswordChangeForm(forms.Form):
 class EmailForm(forms.Form):
     """Where password reset links go; empty: nowhere."""
 
-    refusals = {"bad_email": "email"}
+    refusals = {"bad_email": "email", "bad_credentials": "password"}
 
     email = _email_field("Where password reset links, and the turn mails you ask for, go; "
                          "leave it empty for none. Nobody else sees it.")
+    password = forms.CharField(
+        label="Present password", strip=False, required=False,
+        help_text="Needed for a new address: a reset link sent there sets your password.",
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
 
 
 class TurnMailForm(forms.Form):

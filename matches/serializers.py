@@ -47,6 +47,12 @@ class AccountSerializer(serializers.Serializer):
                                          help_text="1-64 visible characters.")
     player = serializers.IntegerField(read_only=True, help_text="The league Player's id.")
     email = _email_field()
+    password = serializers.CharField(
+        write_only=True, required=False, trim_whitespace=False, max_length=128,
+        style={"input_type": "password"},
+        help_text="The present password: needed with a new `email` (400 bad_credentials "
+                  "without it or when wrong, counting against the sign-in brake, 429 "
+                  "too_many_attempts), since a reset link sent there sets the password.")
     turn_mail = serializers.BooleanField(
         required=False, help_text="Whether the email address is mailed when a match has "
                                   "waited a few minutes for your move; needs an address "

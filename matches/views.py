@@ -110,7 +110,8 @@ def account(request: HttpRequest) -> HttpResponse:
             return _account_done(request, "Your display name is changed.")
     elif which == "email":
         email_form = EmailForm(request.POST)
-        if _changed(email_form, lambda data: set_email(request.user, data["email"])):
+        if _changed(email_form, lambda data: set_email(
+                request.user, data["email"], password=data["password"], request=request)):
             return _account_done(request, "Your email address is changed." if
                                  request.user.email else "Your email address is removed.")
     elif which == "turn_mail":

@@ -171,7 +171,8 @@ def test_a_stale_token_sent_along_does_not_stop_getting_a_new_one(player: Any) -
 
 
 def test_the_account_keeps_an_email_address(player_api: APIClient, player: Any) -> None:
-    response = player_api.patch(ME, {"email": " Alice@EXAMPLE.org "}, format="json")
+    response = player_api.patch(ME, {"email": " Alice@EXAMPLE.org ", "password": PASSWORD},
+                                format="json")
     assert response.status_code == 200 and response.json()["email"] == "Alice@example.org"
     player.refresh_from_db()
     assert player.email == "Alice@example.org"
@@ -185,8 +186,8 @@ def test_a_refused_change_changes_neither_field(player_api: APIClient, player: A
                                 format="json")
     assert (response.status_code, response.json()["code"]) == (400, "bad_email")
     assert player_for(player).display_name == "alice"
-    refused = player_api.patch(ME, {"display_name": "\u202e", "email": "a@example.org"},
-                               format="json")
+    refused = player_api.patch(ME, {"display_name": "\u202e", "email": "a@example.org",
+                                    "password": PASSWORD}, format="json")
     assert (refused.status_code, refused.json()["code"]) == (400, "bad_display_name")
     player.refresh_from_db()
     assert player.email == ""
@@ -253,3 +254,24 @@ def test_one_client_asks_for_a_bounded_number_of_links(anon_api: APIClient) -> N
         assert anon_api.post(RESET, {"email": f"p{n}@example.org"}).status_code == 202
     refused = anon_api.post(RESET, {"email": "one-more@example.org"}, format="json")
     assert (refused.status_code, refused.json()["code"]) == (429, "too_many_requests")
+
+
+def test_a_new_address_needs_the_present_password(player_api: APIClient, player: Any,
+                                                  anon_api: APIClient) -> None:
+    """A stolen token cannot send the account's reset links to its thief (and so choose its
+    password, which the password change guards with the present one)."""
+    cache.clear()
+    for given, message in (({}, "Give your present password"),
+                           ({"password": "wrong-password-1"}, "wrong")):
+        refused = player_api.patch(ME, {"email": "thief@example.org", **given}, format="json")
+        assert (refused.status_code, refused.json()["code"]) == (400, "bad_credentials")
+        assert message in refused.json()["detail"] and "password" not in refused.json()
+    player.refresh_from_db()
+    assert player.email == ""
+    for _ in range(signin.FAILURES - 1):  # the wrong one counted: guessing is braked
+        player_api.patch(ME, {"email": "thief@example.org", "password": "guess"},
+                         format="json")
+    braked = player_api.patch(ME, {"email": "thief@example.org", "password": PASSWORD},
+                              format="json")
+    assert (braked.status_code, braked.json()["code"]) == (429, "too_many_attempts")
+    cache.clear()

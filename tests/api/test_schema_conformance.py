@@ -454,7 +454,9 @@ def exercise_auth(api: Conformance, anon: APIClient) -> None:
     api.call(me, "patch", "/api/auth/me/", {}, expect=200)
     api.call(me, "patch", "/api/auth/me/", {"display_name": "x" * 65}, expect=400)
     api.call(me, "patch", "/api/auth/me/", {"turn_mail": True}, expect=409)
-    api.call(me, "patch", "/api/auth/me/", {"email": "probe@example.org"}, expect=200)
+    api.call(me, "patch", "/api/auth/me/", {"email": "probe@example.org"}, expect=400)
+    api.call(me, "patch", "/api/auth/me/", {"email": "probe@example.org",
+                                            "password": body["password"]}, expect=200)
     api.call(me, "patch", "/api/auth/me/", {"email": "not an address"}, expect=400)
     api.post(anon, "/api/auth/password/reset/", {"email": "probe@example.org"}, expect=202)
     api.post(anon, "/api/auth/password/reset/", {"email": "nobody"}, expect=400)

@@ -177,7 +177,8 @@ def test_the_account_page_turns_them_on_with_an_address_and_off_without(
     refused = alice_client.post(reverse("account"), {"form": "turn_mail", "turn_mail": "on"})
     assert refused.status_code == 409 and b"Give an email address first" in refused.content
     assert player_for(player).turn_mail is False
-    alice_client.post(reverse("account"), {"form": "email", "email": "a@example.org"})
+    alice_client.post(reverse("account"), {"form": "email", "email": "a@example.org",
+                                           "password": "a-long-test-password-9"})
     done = alice_client.post(reverse("account"), {"form": "turn_mail", "turn_mail": "on"})
     assert done.status_code == 302 and player_for(player).turn_mail is True
     alice_client.post(reverse("account"), {"form": "email", "email": ""})
@@ -192,13 +193,16 @@ def test_a_site_that_mails_nothing_does_not_offer_them(alice_client: Client) -> 
 def test_the_api_turns_them_on_and_off(player_api: Any, player: Any) -> None:
     refused = player_api.patch("/api/auth/me/", {"turn_mail": True}, format="json")
     assert (refused.status_code, refused.json()["code"]) == (409, "no_email")
-    both = player_api.patch("/api/auth/me/", {"email": "a@example.org", "turn_mail": True},
+    both = player_api.patch("/api/auth/me/", {"email": "a@example.org", "turn_mail": True,
+                                              "password": "a-long-test-password-9"},
                             format="json")
     assert both.status_code == 200 and both.json()["turn_mail"] is True
     cleared = player_api.patch("/api/auth/me/", {"email": ""}, format="json")
     assert cleared.json()["turn_mail"] is False and player_for(player).turn_mail is False
     with override_settings(TURN_MAIL=False):
-        player_api.patch("/api/auth/me/", {"email": "a@example.org"}, format="json")
+        player_api.patch("/api/auth/me/", {"email": "a@example.org",
+                                           "password": "a-long-test-password-9"},
+                         format="json")
         off = player_api.patch("/api/auth/me/", {"turn_mail": True}, format="json")
     assert (off.status_code, off.json()["code"]) == (409, "no_mail")
 

@@ -160,7 +160,8 @@ def test_a_site_that_sends_no_mail_says_whom_to_ask(client: Client, alice: Any) 
 
 def test_the_account_page_keeps_an_email_address_and_removes_it(alice_client: Client,
                                                                  player: Any) -> None:
-    saved = alice_client.post(reverse("account"), {"form": "email", "email": " a@example.org"})
+    saved = alice_client.post(reverse("account"), {"form": "email", "email": " a@example.org",
+                                                   "password": PASSWORD})
     assert saved.status_code == 302
     player.refresh_from_db()
     assert player.email == "a@example.org"
@@ -249,3 +250,25 @@ def test_a_link_staff_make_opens_at_the_site_not_where_they_opened_the_admin(
     assert "http://testserver/password/reset/" not in text
     (path,) = re.findall(r"https://league\.example(/password/reset/[^/\s\"]+/[^/\s\"]+/)", text)
     assert _set_password(Client(), path, NEW)["Location"] == reverse("lobby")
+
+
+def test_a_new_address_needs_the_present_password(alice_client: Client,
+                                                  player: Any) -> None:
+    """A reset link sent to it sets the password: a session someone else holds (a shared
+    computer left signed in) must not be able to send the account's links to themselves."""
+    for given in ({}, {"password": "not-the-password"}):
+        refused = alice_client.post(reverse("account"), {"form": "email",
+                                                         "email": "thief@example.org", **given})
+        assert refused.status_code == 400
+        player.refresh_from_db()
+        assert player.email == ""
+    assert b"The present password is wrong." in refused.content
+    _ask(Client(), "thief@example.org")
+    assert not mail.outbox
+    alice_client.post(reverse("account"), {"form": "email", "email": ADDRESS,
+                                           "password": PASSWORD})
+    player.refresh_from_db()
+    assert player.email == ADDRESS
+    same = alice_client.post(reverse("account"), {"form": "email", "email": ADDRESS})
+    removed = alice_client.post(reverse("account"), {"form": "email", "email": ""})
+    assert same.status_code == removed.status_code == 302  # no new address: no password
