@@ -85,12 +85,18 @@ def change_password(user: Any, *, old_password: str, new_password: str,
     against the sign-in brake like a wrong sign-in (`config.signin`), so a stolen session
     or token cannot guess it freely. The account's API token is revoked with the old
     password, and Django ends the account's other sessions; the caller keeps its own."""
+    _check_present_password(user, old_password, request)
+    set_password(user, new_password, request)
+
+
+def _check_present_password(user: Any, password: str, request: Any) -> None:
+    """Refused unless `password` is `user`'s present one: a wrong one counts against the
+    sign-in brake (`config.signin`), and a locked-out name is refused whatever it gives."""
     username = user.get_username()
     if signin.locked_out(username, request):
         raise AccountError("too_many_attempts", signin.LOCKED_OUT, 429)
-    if authenticate(request, username=username, password=old_password) is None:
+    if authenticate(request, username=username, password=password) is None:
         raise AccountError("bad_credentials", "The present password is wrong.")
-    set_password(user, new_password, request)
 
 
 def set_password(user: Any, password: str, request: Any = None) -> None:
@@ -115,14 +121,10 @@ def set_email(user: Any, email: str, *, password: str | None = None,
     the account. Removing the address, or giving the same one again, needs none."""
     email = _email(email)
     if email and email != user.email:
-        username = user.get_username()
-        if signin.locked_out(username, request):
-            raise AccountError("too_many_attempts", signin.LOCKED_OUT, 429)
         if not password:
             raise AccountError("bad_credentials", "Give your present password to change "
                                                   "the email address.")
-        if authenticate(request, username=username, password=password) is None:
-            raise AccountError("bad_credentials", "The present password is wrong.")
+        _check_present_password(user, password, request)
     user.email = email
     user.save(update_fields=["email"])
     if not user.email:
