@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from engine import registry
 from league.events import turn_deadlines
+from matches import services as match_services
 from matches.models import Match, Seat
 
 logger = logging.getLogger(__name__)
@@ -42,11 +43,9 @@ def mail_awaited_players(now: datetime | None = None) -> int:
         return 0
     since = (now or timezone.now()) - timedelta(minutes=settings.TURN_MAIL_MINUTES)
     asked = {"is_active": True, "player__turn_mail": True}
-    # A match recorded under rules its game plays no more (matches.services.plays_on)
-    # waits for nobody: it can only be resigned or forfeited.
-    playable = Q(pk__in=[])
-    for key, rules in registry.games().items():
-        playable |= Q(match__game=key, match__rules_version=rules.spec.rules_version)
+    # A match recorded under rules its game plays no more waits for nobody: it can only
+    # be resigned or forfeited.
+    playable = match_services.under_present_rules("match__")
     turns = (Seat.objects.filter(Q(mailed_seq__isnull=True) | Q(mailed_seq__lt=F("match__seq")),
                                  playable, awaited=True, match__status=Match.Status.ACTIVE,
                                  match__updated_at__lte=since,
@@ -55,7 +54,7 @@ def mail_awaited_players(now: datetime | None = None) -> int:
     invitations = (Seat.objects.filter(mailed_seq__isnull=True, match__status=Match.Status.OPEN,
                                        match__updated_at__lte=since,
                                        **{f"invited__{k}": v for k, v in asked.items()})
-                   .exclude(invited__email="").select_related("match", "invited"))
+                   .exclude(invited__email="").select_related("match__created_by", "invited"))
     waiting: dict[Any, dict[str, list[Match]]] = defaultdict(lambda: {"turns": [],
                                                                       "invitations": []})
     # A player may hold several seats of one match (or be invited to several): each seat

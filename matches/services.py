@@ -183,6 +183,15 @@ def _stored(match: Match, rules: BaseRules[Any], seq: int) -> Iterator[None]:
             + _what_stands(match), 409) from None
 
 
+def under_present_rules(prefix: str = "") -> Q:
+    """A filter of the matches (reached through `prefix`, e.g. "match__") recorded under
+    the rules their game plays now: those a started match's `plays_on` answers for."""
+    found = Q(pk__in=[])
+    for key, rules in registry.games().items():
+        found |= Q(**{f"{prefix}game": key, f"{prefix}rules_version": rules.spec.rules_version})
+    return found
+
+
 def plays_on(match: Match) -> bool:
     """Whether the match was recorded under the rules its game plays now (or not yet
     started): whether its stream can be replayed here."""
