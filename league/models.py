@@ -26,6 +26,9 @@ class Player(models.Model):
     # Whether to mail the account's address when a match has waited a while for its move
     # (league.turn_mail).
     turn_mail = models.BooleanField(default=False)
+    # An address given but not yet confirmed by the link mailed to it (league.services
+    # .set_email): nothing is sent there but that link.
+    pending_email = models.EmailField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

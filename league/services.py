@@ -10,10 +10,13 @@ from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
+from django.core import signing
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
@@ -42,9 +45,9 @@ class AccountError(Exception):
 
 
 def register_player(*, username: str, password: str, display_name: str = "",
-                    email: str = "") -> Player:
-    """Create a user and their Player, or nothing at all. `email` is optional: it is
-    where a password reset link may be sent."""
+                    email: str = "", request: Any = None) -> Player:
+    """Create a user and their Player, or nothing at all. `email` is optional: the
+    address reset links and turn mails go to once the link mailed there confirms it."""
     if not settings.SIGNUP_OPEN:
         raise AccountError("signup_closed", "Sign-up is closed on this site.", 403)
     username = (username or "").strip()
@@ -64,11 +67,14 @@ def register_player(*, username: str, password: str, display_name: str = "",
     _check_password(password, User(username=username))
     try:
         with transaction.atomic():
-            user = User.objects.create_user(username=username, password=password,
-                                            email=email)
-            return Player.objects.create(user=user, display_name=display_name)
+            user = User.objects.create_user(username=username, password=password)
+            player = Player.objects.create(user=user, display_name=display_name,
+                                           pending_email=email)
     except IntegrityError:
         raise AccountError("username_taken", "That username is taken.") from None
+    if email:
+        _send_confirmation(player, request)
+    return player
 
 
 def rename_player(player: Player, display_name: str) -> Player:
@@ -113,22 +119,81 @@ def set_password(user: Any, password: str, request: Any = None) -> None:
 
 
 def set_email(user: Any, email: str, *, password: str | None = None,
-              request: Any = None) -> None:
-    """Where `user`'s password reset links and turn mails go; empty: nowhere (and no turn
-    mails). Only its owner, staff and the mail it is sent to ever see it. A new address
-    needs the present `password`, checked as change_password checks it: a reset link sent
-    to it sets the password, so a stolen session or token that could set it would take
-    the account. Removing the address, or giving the same one again, needs none."""
+              request: Any = None) -> str:
+    """Where `user`'s password reset links and turn mails go: "removed" (empty: nowhere,
+    and no turn mails), "kept" (the same address), or "pending": a new address is used
+    once the link mailed to it is opened (`confirm_email`), so nobody has the site mail
+    an address that is not theirs. Only its owner, staff and the mail it is sent to ever
+    see it. A new address needs the present `password`, checked as change_password
+    checks it: a reset link sent to it sets the password, so a stolen session or token
+    that could set it would take the account."""
     email = _email(email)
-    if email and email != user.email:
-        if not password:
-            raise AccountError("bad_credentials", "Give your present password to change "
-                                                  "the email address.")
-        _check_present_password(user, password, request)
-    user.email = email
-    user.save(update_fields=["email"])
-    if not user.email:
-        Player.objects.filter(user=user).update(turn_mail=False)
+    player = player_for(user)
+    if not email or email == user.email:
+        user.email = email
+        user.save(update_fields=["email"])
+        player.pending_email = ""
+        player.turn_mail = player.turn_mail and bool(email)
+        player.save(update_fields=["pending_email", "turn_mail"])
+        return "kept" if email else "removed"
+    if not password:
+        raise AccountError("bad_credentials", "Give your present password to change "
+                                              "the email address.")
+    _check_present_password(user, password, request)
+    player.pending_email = email
+    player.save(update_fields=["pending_email"])
+    _send_confirmation(player, request)
+    return "pending"
+
+
+EMAIL_SALT = "league.confirm-email"
+
+
+def _send_confirmation(player: Player, request: Any) -> None:
+    """Mail the link that confirms `player`'s pending address (by a worker, as reset
+    links go), once the address is stored: a change refused after it sends nothing."""
+    from league.tasks import mail_email_confirmation
+
+    token = signing.dumps({"user": player.user_id, "email": player.pending_email},
+                          salt=EMAIL_SALT)
+    site = _site(request)
+    queue.after_commit(lambda: queue.enqueue(mail_email_confirmation, player.user_id, token,
+                                             *site))
+
+
+def mail_email_confirmation(user_id: int, token: str, domain: str, use_https: bool) -> None:
+    """Mail the confirmation link `token` to the address it names."""
+    user = get_user_model().objects.filter(pk=user_id).first()
+    if user is None:
+        return
+    email = signing.loads(token, salt=EMAIL_SALT)["email"]
+    link = f"{'https' if use_https else 'http'}://{domain}" + reverse(
+        "email_confirm", args=[token])
+    context = {"user": user, "link": link, "hours": settings.PASSWORD_RESET_TIMEOUT // 3600}
+    send_mail("".join(render_to_string("registration/confirm_email_subject.txt",
+                                       context).splitlines()),
+              render_to_string("registration/confirm_email.txt", context), None, [email])
+
+
+def confirm_email(token: str) -> Any:
+    """The account whose pending address the mailed link `token` confirms, now using it;
+    refused when the link is altered, older than PASSWORD_RESET_TIMEOUT, or for an address
+    the account no longer waits for (another given since, or removed)."""
+    try:
+        found = signing.loads(token, salt=EMAIL_SALT, max_age=settings.PASSWORD_RESET_TIMEOUT)
+    except signing.BadSignature:
+        raise AccountError("bad_link", "This link no longer works: it is too old or "
+                                       "not whole.") from None
+    player = Player.objects.filter(user_id=found["user"], user__is_active=True).first()
+    if player is None or not player.pending_email or player.pending_email != found["email"]:
+        raise AccountError("bad_link", "This link no longer works: another address was "
+                                       "given since, or it was confirmed already.")
+    with transaction.atomic():
+        player.user.email = player.pending_email
+        player.user.save(update_fields=["email"])
+        player.pending_email = ""
+        player.save(update_fields=["pending_email"])
+    return player.user
 
 
 def set_turn_mail(player: Player, on: bool) -> Player:

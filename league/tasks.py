@@ -73,6 +73,12 @@ def mail_awaited_players() -> int:
     return turn_mail.mail_awaited_players()
 
 
+@shared_task(acks_late=True)
+def mail_email_confirmation(user_id: int, token: str, domain: str, use_https: bool) -> None:
+    """Mail the link that confirms a new address (league.services.set_email)."""
+    services.mail_email_confirmation(user_id, token, domain, use_https)
+
+
 # The dashboard's re-run scoring job lives beside its progress notes; named here so that
 # a worker's autodiscovery of `league.tasks` registers it too.
 rescore = dashboard_tasks.rescore

@@ -131,7 +131,7 @@ class RegisterView(APIView):
         body = RegisterSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
-            player = register_player(**body.validated_data)
+            player = register_player(**body.validated_data, request=request._request)
         except AccountError as exc:
             return _refused(exc)
         response = _token_for(player.user)
@@ -219,7 +219,7 @@ class AccountView(APIView):
                 if "email" in changes:
                     set_email(player.user, changes["email"], request=request._request,
                               password=changes.get("password"))
-                    player.refresh_from_db(fields=["turn_mail"])
+                    player.refresh_from_db(fields=["turn_mail", "pending_email"])
                 if "turn_mail" in changes:
                     set_turn_mail(player, changes["turn_mail"])
         except AccountError as exc:
@@ -286,7 +286,8 @@ class PasswordResetView(APIView):
 
 def _account(player: Any) -> dict[str, Any]:
     return {"username": player.user.get_username(), "display_name": player.display_name,
-            "player": player.pk, "email": player.user.email, "turn_mail": player.turn_mail}
+            "player": player.pk, "email": player.user.email,
+            "email_pending": player.pending_email, "turn_mail": player.turn_mail}
 
 
 # -- games -------------------------------------------------------------------------------

@@ -47,6 +47,10 @@ class AccountSerializer(serializers.Serializer):
                                          help_text="1-64 visible characters.")
     player = serializers.IntegerField(read_only=True, help_text="The league Player's id.")
     email = _email_field()
+    email_pending = serializers.CharField(
+        read_only=True, help_text="A new address given, waiting for the link mailed to it "
+                                  "to be opened (`email` stays as it was until then); "
+                                  "empty: none.")
     password = serializers.CharField(
         write_only=True, required=False, trim_whitespace=False, max_length=128,
         style={"input_type": "password"},

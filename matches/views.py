@@ -31,6 +31,7 @@ from league.models import Entrant, Event
 from league.services import (
     AccountError,
     change_password,
+    confirm_email,
     player_for,
     register_player,
     rename_player,
@@ -84,11 +85,14 @@ def register(request: HttpRequest) -> HttpResponse:
                 password=form.cleaned_data["password"],
                 display_name=form.cleaned_data["display_name"],
                 email=form.cleaned_data["email"],
+                request=request,
             )
         except AccountError as exc:
             form.add_error(form.refusals.get(exc.code), exc.detail)
         else:
             login(request, player.user, backend=settings.AUTHENTICATION_BACKENDS[0])
+            if player.pending_email:
+                messages.info(request, EMAIL_SAID["pending"])
             return redirect("lobby")
     status = 400 if form.errors else 200
     return render(request, "registration/register.html", {"form": form}, status=status)
@@ -110,10 +114,10 @@ def account(request: HttpRequest) -> HttpResponse:
             return _account_done(request, "Your display name is changed.")
     elif which == "email":
         email_form = EmailForm(request.POST)
-        if _changed(email_form, lambda data: set_email(
-                request.user, data["email"], password=data["password"], request=request)):
-            return _account_done(request, "Your email address is changed." if
-                                 request.user.email else "Your email address is removed.")
+        outcome: list[str] = []
+        if _changed(email_form, lambda data: outcome.append(set_email(
+                request.user, data["email"], password=data["password"], request=request))):
+            return _account_done(request, EMAIL_SAID[outcome[0]])
     elif which == "turn_mail":
         turn_form = TurnMailForm(request.POST)
         if _changed(turn_form, lambda data: set_turn_mail(player, data["turn_mail"])):
@@ -130,6 +134,7 @@ def account(request: HttpRequest) -> HttpResponse:
     elif which == "token":
         revoke_token(request.user)
         return _account_done(request, "Your API token is revoked.")
+    player.refresh_from_db(fields=["pending_email"])
     context = {"player": player, "name_form": name_form, "email_form": email_form,
                "turn_form": turn_form, "turn_mail": settings.TURN_MAIL,
                "password_form": password_form,
@@ -138,6 +143,25 @@ def account(request: HttpRequest) -> HttpResponse:
     status = next((getattr(form, "refused_status", 400) for form in shown if form.errors),
                   200)
     return render(request, "registration/account.html", context, status=status)
+
+
+EMAIL_SAID = {
+    "kept": "Your email address is kept.",
+    "removed": "Your email address is removed.",
+    "pending": "We mailed a link to the new address: open it to use that address. Until "
+               "then mails go where they went.",
+}
+
+
+@require_GET
+def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
+    """The link mailed to a new address: the account uses it from now on."""
+    try:
+        context = {"confirmed": confirm_email(token)}
+    except AccountError as exc:
+        context = {"refusal": exc.detail}
+    return render(request, "registration/email_confirmed.html", context,
+                  status=200 if "confirmed" in context else 400)
 
 
 def forgot_password(request: HttpRequest) -> HttpResponse:

@@ -15,4 +15,9 @@ class Migration(migrations.Migration):
             name='turn_mail',
             field=models.BooleanField(default=False),
         ),
+        migrations.AddField(
+            model_name='player',
+            name='pending_email',
+            field=models.EmailField(blank=True, max_length=254),
+        ),
     ]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -39,7 +40,7 @@ def test_the_account_shows_its_names_and_player(player_api: APIClient, player: A
     assert response.status_code == 200
     assert response.json() == {"username": "alice", "display_name": "alice",
                                "player": Player.objects.get(user=player).pk, "email": "",
-                               "turn_mail": False}
+                               "email_pending": "", "turn_mail": False}
 
 
 @pytest.mark.parametrize("url", [ME, CHANGE, TOKEN])
@@ -170,10 +171,18 @@ def test_a_stale_token_sent_along_does_not_stop_getting_a_new_one(player: Any) -
     assert response.status_code == 200
 
 
-def test_the_account_keeps_an_email_address(player_api: APIClient, player: Any) -> None:
-    response = player_api.patch(ME, {"email": " Alice@EXAMPLE.org ", "password": PASSWORD},
-                                format="json")
-    assert response.status_code == 200 and response.json()["email"] == "Alice@example.org"
+def test_the_account_keeps_an_email_address_once_confirmed(
+        player_api: APIClient, player: Any, django_capture_on_commit_callbacks: Any) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        response = player_api.patch(ME, {"email": " Alice@EXAMPLE.org ",
+                                         "password": PASSWORD}, format="json")
+    assert response.status_code == 200
+    assert (response.json()["email"], response.json()["email_pending"]) == (
+        "", "Alice@example.org")
+    (sent,) = mail.outbox
+    assert sent.to == ["Alice@example.org"]
+    link = re.search(r"http://testserver(/account/email/\S+/)", sent.body).group(1)  # type: ignore[union-attr]
+    assert Client().get(link).status_code == 200
     player.refresh_from_db()
     assert player.email == "Alice@example.org"
     assert player_api.get(ME).json()["email"] == "Alice@example.org"
@@ -198,7 +207,8 @@ def test_registering_through_the_api_takes_an_email_address(anon_api: APIClient)
         "username": "carla", "password": PASSWORD, "email": "carla@example.org"},
         format="json")
     assert response.status_code == 201
-    assert Player.objects.get(user__username="carla").user.email == "carla@example.org"
+    carla = Player.objects.get(user__username="carla")
+    assert (carla.user.email, carla.pending_email) == ("", "carla@example.org")
     refused = anon_api.post("/api/auth/register/", {
         "username": "dora", "password": PASSWORD, "email": "dora"}, format="json")
     assert (refused.status_code, refused.json()["code"]) == (400, "bad_email")

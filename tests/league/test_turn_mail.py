@@ -170,15 +170,26 @@ def alice_client(player: Any) -> Client:
     return client
 
 
+def confirm(email: str) -> None:
+    """Open the confirmation link mailed to `email`."""
+    (sent,) = [m for m in mail.outbox if m.to == [email]]
+    token = re.search(r"/account/email/([^/\s]+)/", sent.body).group(1)  # type: ignore[union-attr]
+    assert Client().get(reverse("email_confirm", args=[token])).status_code == 200
+
+
 def test_the_account_page_turns_them_on_with_an_address_and_off_without(
-        alice_client: Client, player: Any) -> None:
+        alice_client: Client, player: Any, django_capture_on_commit_callbacks: Any) -> None:
     page = alice_client.get(reverse("account")).content.decode()
     assert 'name="turn_mail"' in page
     refused = alice_client.post(reverse("account"), {"form": "turn_mail", "turn_mail": "on"})
     assert refused.status_code == 409 and b"Give an email address first" in refused.content
     assert player_for(player).turn_mail is False
-    alice_client.post(reverse("account"), {"form": "email", "email": "a@example.org",
-                                           "password": "a-long-test-password-9"})
+    with django_capture_on_commit_callbacks(execute=True):
+        alice_client.post(reverse("account"), {"form": "email", "email": "a@example.org",
+                                               "password": "a-long-test-password-9"})
+    pending = alice_client.post(reverse("account"), {"form": "turn_mail", "turn_mail": "on"})
+    assert pending.status_code == 409  # not the account's address until it is confirmed
+    confirm("a@example.org")
     done = alice_client.post(reverse("account"), {"form": "turn_mail", "turn_mail": "on"})
     assert done.status_code == 302 and player_for(player).turn_mail is True
     alice_client.post(reverse("account"), {"form": "email", "email": ""})
@@ -190,42 +201,25 @@ def test_a_site_that_mails_nothing_does_not_offer_them(alice_client: Client) -> 
     assert b'name="turn_mail"' not in alice_client.get(reverse("account")).content
 
 
-def test_the_api_turns_them_on_and_off(player_api: Any, player: Any) -> None:
+def test_the_api_turns_them_on_and_off(player_api: Any, player: Any,
+                                       django_capture_on_commit_callbacks: Any) -> None:
     refused = player_api.patch("/api/auth/me/", {"turn_mail": True}, format="json")
     assert (refused.status_code, refused.json()["code"]) == (409, "no_email")
-    both = player_api.patch("/api/auth/me/", {"email": "a@example.org", "turn_mail": True,
-                                              "password": "a-long-test-password-9"},
-                            format="json")
-    assert both.status_code == 200 and both.json()["turn_mail"] is True
+    new_address = {"email": "a@example.org", "password": "a-long-test-password-9"}
+    with django_capture_on_commit_callbacks(execute=True):
+        both = player_api.patch("/api/auth/me/", {**new_address, "turn_mail": True},
+                                format="json")
+    assert (both.status_code, both.json()["code"]) == (409, "no_email")  # unconfirmed
+    assert not mail.outbox and player_for(player).pending_email == ""  # nothing written
+    with django_capture_on_commit_callbacks(execute=True):
+        given = player_api.patch("/api/auth/me/", new_address, format="json")
+    assert given.json()["email_pending"] == "a@example.org"
+    confirm("a@example.org")
+    on = player_api.patch("/api/auth/me/", {"turn_mail": True}, format="json")
+    assert on.status_code == 200 and on.json()["turn_mail"] is True
     cleared = player_api.patch("/api/auth/me/", {"email": ""}, format="json")
     assert cleared.json()["turn_mail"] is False and player_for(player).turn_mail is False
     with override_settings(TURN_MAIL=False):
-        player_api.patch("/api/auth/me/", {"email": "a@example.org",
-                                           "password": "a-long-test-password-9"},
-                         format="json")
+        player_api.patch("/api/auth/me/", new_address, format="json")
         off = player_api.patch("/api/auth/me/", {"turn_mail": True}, format="json")
     assert (off.status_code, off.json()["code"]) == (409, "no_mail")
-
-
-def test_a_match_under_rules_its_game_plays_no_more_mails_nobody(
-        toy_match: Match, player: Any, player2: Any) -> None:
-    """Its page can only offer a resignation: 'Your move' would send the player to a
-    match they cannot move in."""
-    asks_for_mail(player)
-    Match.objects.filter(pk=toy_match.pk).update(rules_version=toy_match.rules_version + 1)
-    assert not services.plays_on(Match.objects.get(pk=toy_match.pk))
-    assert sweep() == 0 and not mail.outbox
-
-
-def test_a_match_where_the_player_holds_two_awaited_seats_is_named_once(
-        toy_game: Any, player: Any) -> None:
-    asks_for_mail(player)
-    match = services.create_match(
-        game=toy_game.TOY_KEY, options={},
-        seats=[{"player": player.username}, {"player": player.username}], created_by=player)
-    assert [seat.awaited for seat in match.seats.all()] == [True, True]
-    assert sweep() == 1
-    (sent,) = mail.outbox
-    assert sent.subject == f"Your move in Toy Showdown #{match.pk}"
-    assert sent.body.count(f"{SITE}/matches/{match.pk}/") == 1
-    assert sweep() == 0  # both seats were claimed

@@ -3,6 +3,7 @@ the admin's staff, and the page that sets the new password through that link."""
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -158,14 +159,35 @@ def test_a_site_that_sends_no_mail_says_whom_to_ask(client: Client, alice: Any) 
     assert not mail.outbox
 
 
-def test_the_account_page_keeps_an_email_address_and_removes_it(alice_client: Client,
-                                                                 player: Any) -> None:
+CONFIRM = re.compile(r"http://testserver(/account/email/[^/\s]+/)")
+
+
+def open_confirmation(to: str) -> Any:
+    """Open the confirmation link last mailed to `to` (from any browser)."""
+    (sent, *_) = [m for m in reversed(mail.outbox) if m.to == [to]]
+    found = CONFIRM.search(sent.body)
+    assert found, sent.body
+    return Client().get(found.group(1))
+
+
+@pytest.mark.django_db(transaction=True)  # the mail goes on commit
+def test_a_new_address_is_used_once_the_link_mailed_to_it_is_opened(
+        alice_client: Client, player: Any) -> None:
     saved = alice_client.post(reverse("account"), {"form": "email", "email": " a@example.org",
                                                    "password": PASSWORD})
     assert saved.status_code == 302
     player.refresh_from_db()
-    assert player.email == "a@example.org"
-    assert 'value="a@example.org"' in alice_client.get(reverse("account")).content.decode()
+    assert player.email == "" and player_for(player).pending_email == "a@example.org"
+    page = alice_client.get(reverse("account")).content.decode()
+    assert "Waiting for you to open the link mailed to" in page
+    _ask(Client(), "a@example.org")  # not the account's address yet: no reset link
+    assert [m.subject for m in mail.outbox] == ["Confirm your Showdown League email address"]
+    opened = open_confirmation("a@example.org")
+    assert opened.status_code == 200 and b"is now the address of the account" in opened.content
+    player.refresh_from_db()
+    assert player.email == "a@example.org" and player_for(player).pending_email == ""
+    again = open_confirmation("a@example.org")
+    assert again.status_code == 400 and b"no longer works" in again.content
     refused = alice_client.post(reverse("account"), {"form": "email", "email": "a@b"})
     assert refused.status_code == 400 and b"That is not an email address." in refused.content
     alice_client.post(reverse("account"), {"form": "email", "email": ""})
@@ -173,13 +195,47 @@ def test_the_account_page_keeps_an_email_address_and_removes_it(alice_client: Cl
     assert player.email == ""
 
 
+@pytest.mark.django_db(transaction=True)  # the mail goes on commit
+def test_a_link_to_an_address_given_up_since_confirms_nothing(alice_client: Client,
+                                                              player: Any) -> None:
+    for address in ("first@example.org", "second@example.org"):
+        alice_client.post(reverse("account"), {"form": "email", "email": address,
+                                               "password": PASSWORD})
+    assert open_confirmation("first@example.org").status_code == 400
+    assert open_confirmation("second@example.org").status_code == 200
+    player.refresh_from_db()
+    assert player.email == "second@example.org"
+
+
+@pytest.mark.django_db(transaction=True)  # the mail goes on commit
+def test_an_altered_or_old_link_confirms_nothing(alice_client: Client, player: Any) -> None:
+    alice_client.post(reverse("account"), {"form": "email", "email": "a@example.org",
+                                           "password": PASSWORD})
+    link = CONFIRM.search(mail.outbox[0].body).group(1)  # type: ignore[union-attr]
+    payload = link.split("/")[3].split(":")[0]  # base64 of {"user": .., "email": ..}
+    other = base64.urlsafe_b64encode(base64.urlsafe_b64decode(payload + "==").replace(
+        b"a@example.org", b"b@example.org")).decode().rstrip("=")
+    forged = link.replace(payload, other)
+    assert Client().get(link[:-3] + "x/").status_code == 400
+    assert Client().get(forged).status_code == 400
+    with override_settings(PASSWORD_RESET_TIMEOUT=-1):
+        assert Client().get(link).status_code == 400
+    player.refresh_from_db()
+    assert player.email == ""
+
+
+@pytest.mark.django_db(transaction=True)  # the mail goes on commit
 def test_sign_up_takes_an_optional_email_address(client: Client) -> None:
     form = {"username": "carla", "password": PASSWORD, "password2": PASSWORD}
     refused = client.post(reverse("register"), {**form, "email": "carla at home"})
     assert refused.status_code == 400 and not Player.objects.filter(
         user__username="carla").exists()
-    assert client.post(reverse("register"), {**form, "email": "carla@example.org"}
-                       ).status_code == 302
+    made = client.post(reverse("register"), {**form, "email": "carla@example.org"},
+                       follow=True)
+    assert b"We mailed a link to the new address" in made.content
+    carla = Player.objects.get(user__username="carla")
+    assert (carla.user.email, carla.pending_email) == ("", "carla@example.org")
+    open_confirmation("carla@example.org")
     assert Player.objects.get(user__username="carla").user.email == "carla@example.org"
 
 
@@ -252,6 +308,7 @@ def test_a_link_staff_make_opens_at_the_site_not_where_they_opened_the_admin(
     assert _set_password(Client(), path, NEW)["Location"] == reverse("lobby")
 
 
+@pytest.mark.django_db(transaction=True)  # the mail goes on commit
 def test_a_new_address_needs_the_present_password(alice_client: Client,
                                                   player: Any) -> None:
     """A reset link sent to it sets the password: a session someone else holds (a shared
@@ -267,6 +324,7 @@ def test_a_new_address_needs_the_present_password(alice_client: Client,
     assert not mail.outbox
     alice_client.post(reverse("account"), {"form": "email", "email": ADDRESS,
                                            "password": PASSWORD})
+    open_confirmation(ADDRESS)
     player.refresh_from_db()
     assert player.email == ADDRESS
     same = alice_client.post(reverse("account"), {"form": "email", "email": ADDRESS})
