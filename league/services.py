@@ -166,13 +166,17 @@ def mail_email_confirmation(user_id: int, token: str, domain: str, use_https: bo
     user = get_user_model().objects.filter(pk=user_id).first()
     if user is None:
         return
-    email = signing.loads(token, salt=EMAIL_SALT)["email"]
-    link = f"{'https' if use_https else 'http'}://{domain}" + reverse(
-        "email_confirm", args=[token])
-    context = {"user": user, "link": link, "hours": settings.PASSWORD_RESET_TIMEOUT // 3600}
-    send_mail("".join(render_to_string("registration/confirm_email_subject.txt",
-                                       context).splitlines()),
-              render_to_string("registration/confirm_email.txt", context), None, [email])
+    link = _absolute(reverse("email_confirm", args=[token]), (domain, use_https))
+    mail_rendered("registration/confirm_email", {
+        "user": user, "link": link, "hours": settings.PASSWORD_RESET_TIMEOUT // 3600},
+        signing.loads(token, salt=EMAIL_SALT)["email"])
+
+
+def mail_rendered(template: str, context: dict[str, Any], to: str) -> None:
+    """Mail `to` the text `template`.txt renders, under the subject `template`_subject.txt
+    renders (on one line)."""
+    subject = "".join(render_to_string(f"{template}_subject.txt", context).splitlines())
+    send_mail(subject, render_to_string(f"{template}.txt", context), None, [to])
 
 
 def confirm_email(token: str) -> Any:
@@ -268,7 +272,12 @@ def reset_link(user: Any, request: Any) -> str:
     path = reverse("password_reset_confirm", kwargs={
         "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
         "token": default_token_generator.make_token(user)})
-    domain, secure = _site(request)
+    return _absolute(path, _site(request))
+
+
+def _absolute(path: str, site: tuple[str, bool]) -> str:
+    """`path` at `site` (its host, and whether over https: `_site`)."""
+    domain, secure = site
     return f"{'https' if secure else 'http'}://{domain}{path}"
 
 

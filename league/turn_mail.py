@@ -21,14 +21,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import send_mail
 from django.db.models import F, Q
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
 from engine import registry
 from league.events import turn_deadlines
+from league.services import mail_rendered
 from matches import services as match_services
 from matches.models import Match, Seat
 
@@ -97,9 +96,7 @@ def _mail(user: Any, turns: list[Match], invitations: list[Match]) -> None:
                "invitations": [shown(match) for match in invitations],
                "account": settings.SITE_URL + reverse("account")}
     context["count"] = len(turns) + len(invitations)
-    subject = "".join(render_to_string("league/turn_mail_subject.txt", context).splitlines())
     try:
-        send_mail(subject, render_to_string("league/turn_mail.txt", context), None,
-                  [user.email])
+        mail_rendered("league/turn_mail", context, user.email)
     except Exception:  # the mail server's refusal: the seats stay claimed
         logger.exception("Could not mail %s that matches wait for them", user.pk)
