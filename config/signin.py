@@ -64,13 +64,14 @@ def forget(username: str, request: Any) -> None:
     cache.delete(_keys(username, request)[0])
 
 
-def count(key: str, window: int = WINDOW) -> None:
-    """One more at `key`, counted for `window` seconds from the first."""
+def count(key: str, window: int = WINDOW) -> int:
+    """One more at `key`, counted for `window` seconds from the first; the count now."""
     cache.add(key, 0, window)
     try:
-        cache.incr(key)
+        return int(cache.incr(key))
     except ValueError:  # expired between the two calls
         cache.add(key, 1, window)
+        return 1
 
 
 class ThrottledModelBackend(ModelBackend):

@@ -11,7 +11,6 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
@@ -232,11 +231,10 @@ def send_password_reset(email: str, request: Any) -> None:
         raise AccountError("bad_email", "Give the email address of your account.")
     keys = ("reset-to:" + signin.digest(email.casefold()),
             "reset-from:" + signin.digest(signin.client_address(request)))
-    if cache.get(keys[0], 0) >= RESETS_PER_ADDRESS \
-            or cache.get(keys[1], 0) >= RESETS_FROM_CLIENT:
+    # Counted first, then compared: asks sent at the same instant each see their own count.
+    to_address, from_client = (signin.count(key, RESET_WINDOW) for key in keys)
+    if to_address > RESETS_PER_ADDRESS or from_client > RESETS_FROM_CLIENT:
         raise AccountError("too_many_requests", TOO_MANY_RESETS, 429)
-    for key in keys:
-        signin.count(key, RESET_WINDOW)
     # A worker sends it: an answer that waited on the mail server would take longer for
     # a known address than for an unknown one, and so tell them apart.
     from league.tasks import mail_reset_link
