@@ -134,7 +134,6 @@ def account(request: HttpRequest) -> HttpResponse:
     elif which == "token":
         revoke_token(request.user)
         return _account_done(request, "Your API token is revoked.")
-    player.refresh_from_db(fields=["pending_email"])
     context = {"player": player, "name_form": name_form, "email_form": email_form,
                "turn_form": turn_form, "turn_mail": settings.TURN_MAIL,
                "password_form": password_form,
