@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
@@ -37,7 +36,7 @@ from league.models import (
     Standing,
     Team,
 )
-from league.services import reset_link
+from league.services import link_hours, reset_link
 from matches.admin import JoinsWhatItLists, JoinsWhatItShows, NoLookupsOn, options_masked
 
 
@@ -385,7 +384,7 @@ class LeagueUserAdmin(UserAdmin):
                    "opts": self.model._meta,
                    "links": [(user, reset_link(user, request)) for user in given],
                    "skipped": [user for user in chosen if user not in given],
-                   "hours": settings.PASSWORD_RESET_TIMEOUT // 3600}
+                   "hours": link_hours()}
         return TemplateResponse(request, "admin/reset_links.html", context)
 
 

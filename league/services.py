@@ -148,6 +148,11 @@ def set_email(user: Any, email: str, *, password: str | None = None,
 EMAIL_SALT = "league.confirm-email"
 
 
+def link_hours() -> int:
+    """How many hours a mailed link (a password reset, an address confirmation) works."""
+    return int(settings.PASSWORD_RESET_TIMEOUT // 3600)
+
+
 def _send_confirmation(player: Player, request: Any) -> None:
     """Mail the link that confirms `player`'s pending address (by a worker, as reset
     links go), once the address is stored: a change refused after it sends nothing."""
@@ -167,7 +172,7 @@ def mail_email_confirmation(user_id: int, token: str, domain: str, use_https: bo
         return
     link = _absolute(reverse("email_confirm", args=[token]), (domain, use_https))
     mail_rendered("registration/confirm_email", {
-        "user": user, "link": link, "hours": settings.PASSWORD_RESET_TIMEOUT // 3600},
+        "user": user, "link": link, "hours": link_hours()},
         signing.loads(token, salt=EMAIL_SALT)["email"])
 
 
@@ -260,7 +265,7 @@ def mail_reset_link(email: str, domain: str, use_https: bool) -> None:
         form.save(domain_override=domain, use_https=use_https,
                   subject_template_name="registration/password_reset_subject.txt",
                   email_template_name="registration/password_reset_email.txt",
-                  extra_email_context={"hours": settings.PASSWORD_RESET_TIMEOUT // 3600})
+                  extra_email_context={"hours": link_hours()})
 
 
 def reset_link(user: Any, request: Any) -> str:

@@ -32,6 +32,7 @@ from league.services import (
     AccountError,
     change_password,
     confirm_email,
+    link_hours,
     player_for,
     register_player,
     rename_player,
@@ -168,7 +169,7 @@ def forgot_password(request: HttpRequest) -> HttpResponse:
     has the address. A site that sends no mail says whom to ask instead."""
     form = ForgotPasswordForm(request.POST or None)
     context: dict[str, Any] = {"form": form, "by_mail": settings.RESET_BY_MAIL,
-                               "hours": settings.PASSWORD_RESET_TIMEOUT // 3600}
+                               "hours": link_hours()}
     status = 200
     if request.method == "POST" and settings.RESET_BY_MAIL:
         context["sent"] = _changed(form, lambda data: send_password_reset(data["email"],
