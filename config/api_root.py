@@ -24,6 +24,7 @@ COLLECTIONS = {
     "events": "league-event-list",
     "players": "player-list",
     "teams": "team-list",
+    "ratings": "rating-list",
     "round-scores": "round-score-list",
     "simulations": "simulation-list",
     "schema": "api-schema",

@@ -11,6 +11,7 @@ router.register("seasons", api_views.SeasonViewSet, basename="season")
 router.register("events", api_views.EventViewSet, basename="league-event")
 router.register("players", api_views.PlayerViewSet, basename="player")
 router.register("teams", api_views.TeamViewSet, basename="team")
+router.register("ratings", api_views.RatingViewSet, basename="rating")
 router.register("round-scores", api_views.RoundScoreViewSet, basename="round-score")
 router.register("simulations", api_views.SimulationViewSet, basename="simulation")
 

@@ -22,7 +22,8 @@ from rest_framework.response import Response
 
 from config.api_json import JSONLinesRenderer, JSONParser
 from config.refusal import Refusal
-from league import events, history, simulation
+from engine import registry
+from league import events, history, leaderboard, simulation
 from league.models import (
     Entrant,
     Event,
@@ -58,7 +59,9 @@ from league.serializers import (
     RankingSerializer,
     RatingHistoryQuerySerializer,
     RatingHistorySerializer,
+    RatingRowSerializer,
     RatingSerializer,
+    RatingTableQuerySerializer,
     RoundScoreQuerySerializer,
     RoundScoreSerializer,
     SeasonCreateSerializer,
@@ -542,6 +545,27 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueView
         if game:
             rows = rows.filter(game=game)
         return self.page(rows, RatingHistorySerializer)
+
+
+# -- ratings tables ----------------------------------------------------------------------
+
+class RatingViewSet(LeagueViewSet):
+    """Each game's ratings table (a projection of the ratings), best first."""
+
+    serializer_class = RatingRowSerializer
+
+    @extend_schema(summary="The ratings tables",
+                   description="A game's rated active players, best rating (openskill's "
+                               "ordinal, mu - 3 sigma) first, each with its place in the "
+                               "game's table. An unknown game is 400 `unknown_game`.",
+                   parameters=[RatingTableQuerySerializer],
+                   responses={200: RatingRowSerializer(many=True), **errors(400, 401)})
+    def list(self, request: Request) -> Response:
+        query = self.query(RatingTableQuerySerializer)
+        game = query.get("game")
+        if game is not None and game not in registry.games():
+            raise Refusal("unknown_game", f"No game called {game!r}.")
+        return self.page(leaderboard.board(game, query.get("search", "")), RatingRowSerializer)
 
 
 # -- scores by round --------------------------------------------------------------------

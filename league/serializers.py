@@ -550,6 +550,28 @@ class RatingSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class RatingRowSerializer(serializers.ModelSerializer):
+    """One row of a game's ratings table."""
+
+    place = serializers.IntegerField(read_only=True, help_text=(
+        "The player's place in the game's whole table (equal ratings share one), "
+        "whatever `search` leaves out."))
+    player = PlayerSerializer(read_only=True)
+
+    class Meta:
+        model = Rating
+        fields = ["place", "player", "game", "ordinal", "mu", "sigma", "matches"]
+        read_only_fields = fields
+
+
+class RatingTableQuerySerializer(serializers.Serializer):
+    game = serializers.CharField(required=False, help_text=(
+        "Only this game's table (a key of /api/games/); without it, every game's, one after "
+        "the other in the order of their keys."))
+    search = serializers.CharField(required=False, max_length=64,
+                                   help_text="Part of a display name or username.")
+
+
 class RoundScoreSerializer(serializers.ModelSerializer):
     class Meta:
         model = RoundScore

@@ -17,6 +17,7 @@ urlpatterns = [
     path("events/<int:event_id>/leave/", views.event_leave, name="event_leave"),
     path("events/<int:event_id>/ranking-points/", views.event_ranking, name="event_ranking"),
     path("players/<int:player_id>/", views.player, name="player"),
+    path("ratings/", views.ratings, name="ratings"),
     # Organizers.
     path("dashboard/", views.dashboard, name="dashboard"),
     path("dashboard/seasons/new/", views.season_create, name="season_create"),

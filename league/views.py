@@ -22,6 +22,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
+from django.core.paginator import Paginator
 from django.db.models import Count, F, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -31,7 +32,17 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from config.fingerprint import fingerprint
 from config.refusal import Refusal
 from engine import registry
-from league import dashboard_tasks, events, formats, history, once, showdown, simulation, svg
+from league import (
+    dashboard_tasks,
+    events,
+    formats,
+    history,
+    leaderboard,
+    once,
+    showdown,
+    simulation,
+    svg,
+)
 from league.events import LeagueError
 from league.forms import (
     FORMAT_TITLES,
@@ -155,6 +166,36 @@ def seasons(request: HttpRequest) -> HttpResponse:
         "is_organizer": is_organizer(request.user),
     }
     return render(request, "league/seasons.html", context)
+
+
+RATINGS_PER_PAGE = 50
+
+
+@login_required
+@require_GET
+def ratings(request: HttpRequest) -> HttpResponse:
+    """A game's ratings table (`?game=`, by default the game with the most rated players),
+    `?q=` narrowing it to matching names, `?page=` paging it; the reader's own place."""
+    titles = _titles()
+    counts = dict(Rating.objects.filter(leaderboard.ACTIVE).order_by().values("game")
+                  .annotate(n=Count("pk")).values_list("game", "n"))
+    game = request.GET.get("game") or min(titles, key=lambda key: (-counts.get(key, 0),
+                                                                   titles[key]))
+    if game not in titles:
+        raise Http404("No such game.")
+    search = request.GET.get("q", "").strip()[:64]
+    page = Paginator(leaderboard.board(game, search), RATINGS_PER_PAGE).get_page(
+        request.GET.get("page"))
+    mine = (Rating.objects.select_related("player__user")
+            .filter(game=game, player__user=request.user).first())
+    context = {
+        "game": game, "titles": titles, "counts": counts, "search": search, "page": page,
+        "games": sorted(titles, key=titles.__getitem__),
+        "mine": mine,
+        "my_place": leaderboard.place_of(mine) if mine else None,
+        "my_page": leaderboard.page_of(mine, RATINGS_PER_PAGE) if mine else None,
+    }
+    return render(request, "league/ratings.html", context)
 
 
 @login_required
@@ -345,7 +386,10 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     finishes = history.Finishes(matches)
     context = {
         "player": player,
-        "ratings": Rating.objects.filter(player=player),
+        "ratings": [{"rating": rating, "place": leaderboard.place_of(rating),
+                     "page": leaderboard.page_of(rating, RATINGS_PER_PAGE)}
+                    for rating in Rating.objects.filter(player=player)
+                    .select_related("player__user")],
         "chart": svg.rating_chart_svg(series),
         "history": [_history_row(match, history.seat_of(match, player.user_id) or 0, titles,
                                  finishes) for match in matches],

@@ -985,6 +985,11 @@ def exercise_players(api: Conformance, c: dict[str, APIClient]) -> None:
     api.get(alice, "/api/players/999999/matches/", expect=404)
     api.get(alice, "/api/players/999999/ratings/", expect=404)
     api.get(alice, "/api/players/999999/ratings/history/", expect=404)
+    # ratings tables
+    api.get(olga, "/api/ratings/")
+    api.get(olga, "/api/ratings/", {"game": "super_showdown", "search": "ali"})
+    api.get(olga, "/api/ratings/", {"game": "chess"}, expect=400)
+    api.get(olga, "/api/ratings/", {"page": 999}, expect=404)
     # scores by round
     api.get(olga, "/api/round-scores/")
     api.get(olga, "/api/round-scores/", {"game": "ultimate_showdown"})
