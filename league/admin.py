@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group
@@ -36,7 +36,7 @@ from league.models import (
     Standing,
     Team,
 )
-from league.services import link_hours, reset_link
+from league.services import AccountError, close_user, link_hours, reset_link
 from matches.admin import JoinsWhatItLists, JoinsWhatItShows, NoLookupsOn, options_masked
 
 
@@ -371,7 +371,7 @@ class LeagueUserAdmin(UserAdmin):
     def _below(self, request: HttpRequest, obj: Any) -> bool:
         return bool(request.user.is_superuser or obj is None or not obj.is_superuser)
 
-    actions = ["make_reset_links"]
+    actions = ["make_reset_links", "close_accounts"]
 
     @admin.action(description="Make password reset links", permissions=["change"])
     def make_reset_links(self, request: HttpRequest, queryset: Any) -> TemplateResponse:
@@ -386,6 +386,33 @@ class LeagueUserAdmin(UserAdmin):
                    "skipped": [user for user in chosen if user not in given],
                    "hours": link_hours()}
         return TemplateResponse(request, "admin/reset_links.html", context)
+
+    @admin.action(description="Close the accounts for good", permissions=["change"])
+    def close_accounts(self, request: HttpRequest, queryset: Any) -> TemplateResponse | None:
+        """Close each chosen account as its player would (league.services.close_user),
+        once the staff member confirms on the page this shows: for a player who asked by
+        mail, or a staff account, which is not closed from its own page. Not the staff
+        member's own account, nor a superuser's for staff who are not superusers."""
+        chosen = list(queryset.order_by("username"))
+        given = [user for user in chosen if user.is_active and user.pk != request.user.pk
+                 and self._below(request, user)]
+        if request.POST.get("confirmed") != "yes":
+            context = {**self.admin_site.each_context(request), "title": "Close accounts",
+                       "opts": self.model._meta, "given": given,
+                       "skipped": [user for user in chosen if user not in given],
+                       "action": "close_accounts",
+                       "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME}
+            return TemplateResponse(request, "admin/close_accounts.html", context)
+        for user in given:
+            name = user.get_username()
+            try:
+                close_user(user)
+            except AccountError as exc:
+                self.message_user(request, f"Not closed: {exc.detail}", messages.ERROR)
+            else:
+                self.message_user(request, f"Closed: {name}, now {user.get_username()}.",
+                                  messages.SUCCESS)
+        return None
 
 
 admin.site.unregister(get_user_model())

@@ -298,7 +298,8 @@ def create_team(*, name: str, members: list[str], by: Any) -> Team:
     names = list(dict.fromkeys(m.strip() for m in members if m and m.strip()))
     if not names:
         raise LeagueError("empty_team", "A team has at least one member.")
-    users = {u.get_username(): u for u in get_user_model().objects.filter(username__in=names)}
+    users = {u.get_username(): u for u in get_user_model().objects.filter(
+        username__in=names, is_active=True)}
     missing = [n for n in names if n not in users]
     if missing:
         raise LeagueError("unknown_player", f"No player called {', '.join(missing)}.")

@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.encoding import force_bytes
@@ -282,6 +283,81 @@ def _absolute(path: str, site: tuple[str, bool]) -> str:
     """`path` at `site` (its host, and whether over https: `_site`)."""
     domain, secure = site
     return f"{'https' if secure else 'http'}://{domain}{path}"
+
+
+CLOSED_NAME = "Closed account"
+
+
+def close_account(user: Any, *, password: str, request: Any = None) -> None:
+    """A player closes their own account (`close_user`), on their present password
+    (checked as change_password checks it). Refused for staff (409 `staff_account`):
+    another administrator closes it in the admin, so a site never loses its last one by
+    a click."""
+    _check_present_password(user, password, request)
+    if user.is_staff or user.is_superuser:
+        raise AccountError("staff_account", "A staff account is closed by another "
+                                            "administrator, in the admin.", 409)
+    close_user(user)
+
+
+def close_user(user: Any) -> None:
+    """Close `user`'s account for good: what they play outside Events is left or
+    resigned, as they would leave it (a live match they resign is rated like any
+    resignation), then the account signs in no more (its sessions and API token end) and
+    keeps nothing personal: its username becomes `closed.ID` (sign-up never makes a name
+    with a dot, so the old name is free again and the new one taken by nobody), its email
+    addresses and turn mails go, and its player is shown as "Closed account". The
+    matches they played stay in the other players' histories, and an Event entry keeps
+    the name it was made under, as after a rename. Refused while they hold an entry in
+    an Event not over (alone or in a team) or sit in a live Event match (409 `in_event`:
+    they leave it, or its organizers withdraw them, first)."""
+    from league.models import Entrant, Event
+    from matches import services as match_services
+    from matches.models import Match, Seat
+
+    player = player_for(user)
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().get(pk=user.pk)  # one close at a time
+        entered = (Entrant.objects.filter(Q(player=player) | Q(team__members=player),
+                                          withdrawn=False)
+                   .exclude(event__status=Event.Status.FINISHED).values("event__name"))
+        seated = (Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE,
+                                      match__created_by__isnull=True)
+                  .values("match__event_match__event__name"))
+        names = sorted({row["event__name"] for row in entered}
+                       | {row["match__event_match__event__name"] or "an Event"
+                          for row in seated})
+        if names:
+            raise AccountError("in_event", f"{user.get_username()} plays in "
+                                           f"{', '.join(names)}: the entry is left, or "
+                                           "withdrawn by the organizers, before the "
+                                           "account is closed.", 409)
+        unfinished = (Match.objects.filter(Q(seats__user=user) | Q(seats__invited=user),
+                                           created_by__isnull=False)
+                      .exclude(status=Match.Status.FINISHED).distinct().order_by("pk"))
+        for match in unfinished:
+            _leave(match, user, match_services)
+        revoke_token(user)
+        user.username = f"closed.{user.pk}"
+        user.email = user.first_name = user.last_name = ""
+        user.is_active = False
+        user.set_unusable_password()
+        user.save(update_fields=["username", "email", "first_name", "last_name",
+                                 "is_active", "password"])
+        player.display_name, player.pending_email, player.turn_mail = CLOSED_NAME, "", False
+        player.save(update_fields=["display_name", "pending_email", "turn_mail"])
+
+
+def _leave(match: Any, user: Any, match_services: Any) -> None:
+    """Out of `match` for good: every seat held in a match waiting for players given back
+    (an invitation declined), a live one resigned."""
+    while True:
+        try:
+            match_services.resign(match=match, user=user)
+        except match_services.ServiceError as exc:
+            if exc.code in ("not_seated", "not_found", "match_over"):
+                return  # nothing left held, the match gone with its last seat, or over
+            raise
 
 
 def revoke_token(user: Any) -> None:

@@ -33,6 +33,7 @@ from league.services import (
     RESETS_PER_ADDRESS,
     AccountError,
     change_password,
+    close_account,
     player_for,
     register_player,
     rename_player,
@@ -48,6 +49,7 @@ from matches.serializers import (
     AccountSerializer,
     ActionSerializer,
     AppendedSerializer,
+    CloseAccountSerializer,
     CredentialsSerializer,
     DetailSerializer,
     ErrorSerializer,
@@ -225,6 +227,35 @@ class AccountView(APIView):
         except AccountError as exc:
             return _refused(exc)
         return Response(_account(player))
+
+
+class CloseAccountView(APIView):
+    """Close the signed-in account for good."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(summary="Close your account",
+                   description="Needs the present password (400 bad_credentials, counted "
+                               "against the sign-in brake: 429 too_many_attempts). The "
+                               "player's matches outside Events that wait for players are "
+                               "left and invitations declined, their live ones resigned; "
+                               "then the account signs in no more (its token and sessions "
+                               "end), its username becomes `closed.ID`, its email "
+                               "addresses go and its player reads \"Closed account\". "
+                               "Refused while the player holds an entry in an Event not "
+                               "over or sits in a live Event match (409 in_event), and for "
+                               "staff (409 staff_account).",
+                   request=CloseAccountSerializer,
+                   responses={204: None, 400: ERRORS[400], 401: ERRORS[401],
+                              409: ERRORS[409], 429: ERRORS[429]})
+    def post(self, request: Request) -> Response:
+        body = CloseAccountSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            close_account(request.user, request=request._request, **body.validated_data)
+        except AccountError as exc:
+            return _refused(exc)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class PasswordView(APIView):

@@ -110,6 +110,16 @@ class EmailForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
 
 
+class CloseAccountForm(forms.Form):
+    """The present password, and a box ticked to say the player means it."""
+
+    refusals = {"bad_credentials": "password"}
+
+    password = _password_field("Present password", "current-password")
+    sure = forms.BooleanField(label="I understand: my account is closed for good, and I "
+                                    "cannot sign in to it again")
+
+
 class TurnMailForm(forms.Form):
     """Whether to be mailed when a match waits for the player's move."""
 

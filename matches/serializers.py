@@ -77,6 +77,10 @@ class PasswordChangeSerializer(serializers.Serializer):
     new_password = _password_field()
 
 
+class CloseAccountSerializer(serializers.Serializer):
+    password = _password_field()
+
+
 # -- JSON fields whose shape the schema states (served as stored) -------------------------
 
 @extend_schema_field({"type": "object", "additionalProperties": {}})

@@ -374,9 +374,10 @@ def _seat_spec(game: str, item: Any) -> tuple[str, str]:
 
 
 def user_named(name: str) -> Any:
-    """The user called `name`, else the one so called ignoring case (sign-up keeps names
-    unique ignoring case), else None."""
-    users = get_user_model().objects
+    """The active user called `name`, else the one so called ignoring case (sign-up keeps
+    names unique ignoring case), else None: a closed or deactivated account is seated,
+    invited and entered no more."""
+    users = get_user_model().objects.filter(is_active=True)
     return (users.filter(username=name).first()
             or users.filter(username__iexact=name).order_by("pk").first())
 

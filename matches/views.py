@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db.models import Exists, OuterRef, QuerySet
@@ -29,8 +29,10 @@ from engine import registry
 from league.events import turn_deadline, turn_deadlines
 from league.models import Entrant, Event
 from league.services import (
+    CLOSED_NAME,
     AccountError,
     change_password,
+    close_account,
     confirm_email,
     link_hours,
     player_for,
@@ -45,6 +47,7 @@ from league.services import (
 from matches import services
 from matches.forms import (
     ActionForm,
+    CloseAccountForm,
     CreateMatchForm,
     DisplayNameForm,
     EmailForm,
@@ -108,6 +111,7 @@ def account(request: HttpRequest) -> HttpResponse:
     email_form = EmailForm(initial={"email": request.user.email})
     turn_form = TurnMailForm(initial={"turn_mail": player.turn_mail})
     password_form = PasswordChangeForm()
+    close_form = CloseAccountForm()
     which = request.POST.get("form") if request.method == "POST" else None
     if which == "name":
         name_form = DisplayNameForm(request.POST)
@@ -135,11 +139,19 @@ def account(request: HttpRequest) -> HttpResponse:
     elif which == "token":
         revoke_token(request.user)
         return _account_done(request, "Your API token is revoked.")
+    elif which == "close":
+        close_form = CloseAccountForm(request.POST)
+        if _changed(close_form, lambda data: close_account(
+                request.user, password=data["password"], request=request)):
+            logout(request)
+            messages.success(request, "Your account is closed. Thank you for playing.")
+            return redirect("login")
     context = {"player": player, "name_form": name_form, "email_form": email_form,
                "turn_form": turn_form, "turn_mail": settings.TURN_MAIL,
-               "password_form": password_form,
+               "password_form": password_form, "close_form": close_form,
+               "closed_name": CLOSED_NAME,
                "token": Token.objects.filter(user=request.user).first()}
-    shown = (name_form, email_form, turn_form, password_form)
+    shown = (name_form, email_form, turn_form, password_form, close_form)
     status = next((getattr(form, "refused_status", 400) for form in shown if form.errors),
                   200)
     return render(request, "registration/account.html", context, status=status)

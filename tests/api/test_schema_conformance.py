@@ -484,6 +484,14 @@ def exercise_auth(api: Conformance, anon: APIClient) -> None:
     api.call(me, "delete", "/api/auth/token/", expect=204)
     api.call(me, "delete", "/api/auth/token/", expect=401)
     api.get(me, "/api/auth/me/", expect=401)
+    # Closing an account.
+    closer = {"username": "conformance_closer", "password": "a-long-test-password-9"}
+    token = api.post(anon, "/api/auth/register/", closer, expect=201).json()["token"]
+    me.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    api.post(me, "/api/auth/me/close/", {"password": "wrong-one"}, expect=400)
+    api.post(me, "/api/auth/me/close/", {}, expect=400)
+    api.post(me, "/api/auth/me/close/", {"password": closer["password"]}, expect=204)
+    api.post(me, "/api/auth/me/close/", {"password": closer["password"]}, expect=401)
 
 
 def exercise_games(api: Conformance, anon: APIClient) -> None:

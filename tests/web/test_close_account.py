@@ -1,0 +1,213 @@
+"""Closing an account, on the account page and through the API: what the player plays is
+left or resigned, the account signs in no more and keeps nothing personal, and an Event
+the player is in, or a staff account, refuses it with nothing changed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from league import events
+from league.models import Event, Player, Team
+from league.services import CLOSED_NAME, player_for, register_player
+from matches import services
+from matches.models import Match, Seat
+
+PASSWORD = "a-long-test-password-9"  # the shared users' password (tests/conftest.py)
+GAME = "super_showdown"
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def clean_signin_counts() -> Iterator[None]:
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def close(client: Client, password: str = PASSWORD, sure: bool = True) -> Any:
+    data = {"form": "close", "password": password}
+    if sure:
+        data["sure"] = "on"
+    return client.post(reverse("account"), data)
+
+
+@pytest.fixture
+def tables(player: Any, player2: Any, outsider: Any, accept: Any, played: Any
+           ) -> dict[str, Match]:
+    """alice's matches outside Events: a live one against bruno (she has moved), one
+    waiting with only her seated, one waiting that bruno sits in too, bruno's invitation
+    to her, and a finished one she lost to olga."""
+    def make(creator: Any, *others: str) -> Match:
+        return services.create_match(game=GAME, options={}, created_by=creator, seats=[
+            {"player": creator.username}, *({"open": True} if o == "open" else
+                                           {"player": o} for o in others)])
+
+    live = played(accept(make(player, "bruno")), 0)
+    alone = make(player, "open")
+    shared = services.create_match(game="royal_rumble", options={}, created_by=player2,
+                                   seats=[{"player": "bruno"}, {"open": True}, {"open": True}])
+    services.join_match(match=shared, user=player)
+    invited = make(player2, "alice")
+    finished = played(accept(make(outsider, "alice")), 1)
+    services.forfeit_seat(match=finished, seat=1)
+    return {"live": live, "alone": alone, "shared": shared, "invited": invited,
+            "finished": finished}
+
+
+def test_closing_leaves_every_table_and_keeps_nothing_personal(
+        alice_client: Client, player: Any, tables: dict[str, Match]) -> None:
+    other_session = Client()
+    other_session.force_login(player)
+    Token.objects.create(user=player)
+    get_user_model().objects.filter(pk=player.pk).update(email="alice@example.org")
+    Player.objects.filter(user=player).update(turn_mail=True, pending_email="a2@example.org")
+    shared_seat = Seat.objects.get(match=tables["shared"], user=player).index
+
+    response = close(alice_client)
+    assert response.status_code == 302 and response["Location"] == reverse("login")
+
+    user = get_user_model().objects.get(pk=player.pk)
+    assert (user.username, user.email, user.is_active, user.has_usable_password()) == (
+        f"closed.{player.pk}", "", False, False)
+    row = Player.objects.get(user=player)
+    assert (row.display_name, row.pending_email, row.turn_mail) == (CLOSED_NAME, "", False)
+    assert not Token.objects.filter(user=player).exists()
+    for session in (alice_client, other_session):
+        assert session.get(reverse("lobby"))["Location"].startswith(reverse("login"))
+    assert not Client().login(username="alice", password=PASSWORD)
+
+    live = Match.objects.get(pk=tables["live"].pk)
+    assert live.status == Match.Status.FINISHED and live.result["forfeit"] == 0
+    assert not Match.objects.filter(pk=tables["alone"].pk).exists()
+    shared = Match.objects.get(pk=tables["shared"].pk)
+    assert shared.status == Match.Status.OPEN
+    assert shared.seats.get(index=shared_seat).user_id is None
+    assert not Seat.objects.filter(match=tables["invited"], invited=player).exists()
+    # What was played stays in the other players' histories.
+    finished = Match.objects.get(pk=tables["finished"].pk)
+    assert finished.seats.get(index=1).user_id == player.pk
+    # The name is free again; the closed one cannot be invited.
+    register_player(username="alice", password="a-fresh-long-password-5")
+    with pytest.raises(services.ServiceError) as refused:
+        services.create_match(game=GAME, options={}, created_by=tables["live"].created_by,
+                              seats=[{"player": "alice"}, {"player": f"closed.{player.pk}"}])
+    assert refused.value.code == "unknown_player"
+
+
+def test_a_wrong_password_or_an_unticked_box_closes_nothing(
+        alice_client: Client, player: Any, tables: dict[str, Match]) -> None:
+    wrong = close(alice_client, password="not-my-password")
+    assert wrong.status_code == 400 and "The present password is wrong." in \
+        wrong.content.decode()
+    unsure = close(alice_client, sure=False)
+    assert unsure.status_code == 400
+    assert get_user_model().objects.get(pk=player.pk).is_active
+    assert Match.objects.get(pk=tables["live"].pk).status == Match.Status.ACTIVE
+    assert alice_client.get(reverse("lobby")).status_code == 200
+
+
+def test_an_event_not_over_refuses_it_by_name(alice_client: Client, player: Any,
+                                              player2: Any, organizer: Any,
+                                              tables: dict[str, Match]) -> None:
+    event = events.create_event(name="Thursday Night", game=GAME, format="round_robin",
+                                by=organizer)
+    events.add_entrant(event=event, by=organizer, player="alice")
+    refused = close(alice_client)
+    assert refused.status_code == 409 and "Thursday Night" in refused.content.decode()
+    assert get_user_model().objects.get(pk=player.pk).is_active
+    assert Match.objects.get(pk=tables["live"].pk).status == Match.Status.ACTIVE
+
+    # Withdrawn, she may close; a team entry of hers in another Event refuses it too.
+    events.withdraw_entrant(event=event, key="e1", by=organizer)
+    team = Team.objects.create(name="Night Owls")
+    team.members.set([player_for(player), player_for(player2)])
+    other = events.create_event(name="Team Cup", game=GAME, format="round_robin",
+                                by=organizer)
+    events.add_entrant(event=other, by=organizer, team="Night Owls")
+    assert "Team Cup" in close(alice_client).content.decode()
+    Event.objects.filter(pk=other.pk).update(status=Event.Status.FINISHED)
+    assert close(alice_client).status_code == 302
+
+
+def test_a_staff_account_is_closed_in_the_admin_not_on_its_page(organizer: Any) -> None:
+    client = Client()
+    client.force_login(organizer)
+    page = client.get(reverse("account")).content.decode()
+    assert 'value="close"' not in page and "closed by another administrator" in page
+    refused = client.post(reverse("account"), {"form": "close", "password": PASSWORD,
+                                               "sure": "on"})
+    assert refused.status_code == 409
+    assert get_user_model().objects.get(pk=organizer.pk).is_active
+
+
+def test_the_api_closes_the_account_and_its_token_stops_working(
+        player: Any, tables: dict[str, Match]) -> None:
+    token = Token.objects.create(user=player)
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    wrong = api.post("/api/auth/me/close/", {"password": "nope"}, format="json")
+    assert (wrong.status_code, wrong.json()["code"]) == (400, "bad_credentials")
+    assert api.post("/api/auth/me/close/", {}, format="json").status_code == 400
+    assert api.post("/api/auth/me/close/", {"password": PASSWORD},
+                    format="json").status_code == 204
+    assert api.get("/api/auth/me/").status_code == 401
+    assert Match.objects.get(pk=tables["live"].pk).status == Match.Status.FINISHED
+
+
+def test_a_closed_account_is_put_in_no_team_and_entered_in_no_event(
+        alice_client: Client, player: Any, organizer: Any) -> None:
+    assert close(alice_client).status_code == 302
+    name = f"closed.{player.pk}"
+    with pytest.raises(events.LeagueError) as refused:
+        events.create_team(name="Ghosts", members=[name], by=organizer)
+    assert refused.value.code == "unknown_player"
+    event = events.create_event(name="Open Night", game=GAME, format="round_robin",
+                                by=organizer)
+    with pytest.raises(events.LeagueError) as refused:
+        events.add_entrant(event=event, by=organizer, player=name)
+    assert refused.value.code == "unknown_player"
+
+
+def test_staff_close_accounts_in_the_admin_after_confirming(
+        django_user_model: Any, player: Any, player2: Any, organizer: Any,
+        tables: dict[str, Match]) -> None:
+    """For a player who asks by mail, and for staff accounts, which their own page does
+    not close: not the staff member's own, nor a superuser's unless they are one."""
+    from django.contrib.auth.models import Permission
+
+    desk = django_user_model.objects.create_user("desk", password=PASSWORD, is_staff=True)
+    desk.user_permissions.add(*Permission.objects.filter(
+        codename__in=["view_user", "change_user"]))
+    boss = django_user_model.objects.create_superuser("boss", password=PASSWORD)
+    client = Client()
+    client.force_login(desk)
+    chosen = [player.pk, organizer.pk, boss.pk, desk.pk]
+    asked = client.post("/admin/auth/user/", {"action": "close_accounts",
+                                              "_selected_action": chosen})
+    assert asked.status_code == 200
+    text = asked.content.decode()
+    assert "<li>alice</li>" in text and "<li>organizer (staff)</li>" in text
+    assert "Left as they are: boss, desk" in text
+    assert get_user_model().objects.get(pk=player.pk).is_active  # nothing yet
+
+    event = events.create_event(name="Late Show", game=GAME, format="round_robin",
+                                by=organizer)
+    events.add_entrant(event=event, by=organizer, player="alice")
+    done = client.post("/admin/auth/user/", {"action": "close_accounts", "confirmed": "yes",
+                                             "_selected_action": chosen}, follow=True)
+    said = done.content.decode()
+    assert "Not closed: alice plays in Late Show" in said
+    assert f"Closed: organizer, now closed.{organizer.pk}." in said
+    users = get_user_model().objects.in_bulk([player.pk, organizer.pk, boss.pk, desk.pk])
+    assert [users[pk].is_active for pk in chosen] == [True, False, True, True]
+    assert Match.objects.get(pk=tables["live"].pk).status == Match.Status.ACTIVE
