@@ -44,6 +44,7 @@ from league.serializers import (
     EnterSerializer,
     EntrantCreateSerializer,
     EntrantSerializer,
+    EventDetailsSerializer,
     EventQuerySerializer,
     EventRecordSerializer,
     EventWriteSerializer,
@@ -185,7 +186,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     organizer_scopes = {
         "create": SEASON, "showdown": SEASON, "entrants": EVENT, "picks": ENTRANT, "withdraw": EVENT, "seed": EVENT, "start": EVENT,
         "pairings": EVENT, "release": EVENT, "forfeit": EVENT, "seat_to_bot": EVENT,
-        "corrections": EVENT, "open_entry": EVENT, "enter": ENTRANT, "leave": ENTRANT,
+        "corrections": EVENT, "open_entry": EVENT, "details": EVENT, "enter": ENTRANT,
+        "leave": ENTRANT,
     }
     not_found = "No such Event."
 
@@ -316,6 +318,20 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     def open_entry(self, request: Request, pk: str) -> Response:
         event = self.get_object()
         events.set_open_entry(event=event, by=request.user, **self.body(OpenEntrySerializer))
+        return self._detail(event)
+
+    @extend_schema(summary="Say when the Event starts, and what its players should know "
+                           "(organizers)",
+                   description="`starts_at` and `notes`, shown on its page and in the lobby; "
+                               "what is left out is kept, and what the Event already says "
+                               "writes nothing. Any time, the Event over included. "
+                               "`expected_seq` is stale only when the details changed since.",
+                   request=EventDetailsSerializer,
+                   responses={200: LeagueEventSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def details(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        events.set_details(event=event, by=request.user, **self.body(EventDetailsSerializer))
         return self._detail(event)
 
     @extend_schema(summary="Enter the Event yourself (open entry)",

@@ -15,7 +15,7 @@ import reprlib
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -149,9 +149,11 @@ def create_event(*, name: str, game: str, format: str, by: Any, season: Season |
                  turn_deadline_minutes: int | None = None,
                  deadline_policy: str = "bot",
                  deadline_bot: str = "heuristic", hold_rounds: bool = False,
-                 open_entry: bool = False) -> Event:
+                 open_entry: bool = False, starts_at: datetime | None = None,
+                 notes: str = "") -> Event:
     """A new Event taking entrants (players enter themselves too with `open_entry`); every
-    option is checked before anything is written."""
+    option is checked before anything is written. `starts_at` and `notes` as in
+    `set_details`."""
     _require(can_organize_season(season, by))
     rules = _check_game(game)
     if season is not None and season.game != game:
@@ -170,13 +172,14 @@ def create_event(*, name: str, game: str, format: str, by: Any, season: Season |
                                           f"{LONGEST_TURN_DEADLINE} minutes (30 days).")
     if open_entry:
         _refuse_team_sides(game, resolved)
+    notes = _notes(notes)
     with transaction.atomic():
         event = Event.objects.create(
             name=name.strip(), game=game, format=format, season=season,
             format_options=fmt_options, match_options=resolved,
             turn_deadline_minutes=turn_deadline_minutes, deadline_policy=deadline_policy,
             deadline_bot=deadline_bot, hold_rounds=bool(hold_rounds),
-            open_entry=bool(open_entry), created_by=by,
+            open_entry=bool(open_entry), starts_at=starts_at, notes=notes, created_by=by,
         )
         event.organizers.add(by)
     return event
@@ -906,6 +909,48 @@ def set_open_entry(*, event: Event, by: Any, open_entry: bool,
         event.open_entry = bool(open_entry)
         event.save(update_fields=["open_entry"])
         _append(event, Kind.ENTRY_OPENED if open_entry else Kind.ENTRY_CLOSED, {}, by)
+
+
+NOTES_LENGTH = 1000
+
+
+class Keep:
+    """What `set_details` is not told to change."""
+
+
+KEEP = Keep()
+
+
+def set_details(*, event: Event, by: Any, starts_at: datetime | Keep | None = KEEP,
+                notes: str | Keep = KEEP, expected_seq: int | None = None) -> None:
+    """When the Event starts (None: not said) and its notes for the players (plain text,
+    at most NOTES_LENGTH characters), as its organizers announce them; what is left out
+    is kept, and a change to what it already says writes nothing. Any time, the Event
+    over included (a word of thanks). A page is stale for it only when the details
+    changed since it was read."""
+    _require(can_organize(event, by))
+    given_notes = None if isinstance(notes, Keep) else _notes(notes)
+    with transaction.atomic():
+        event = _locked(event, expected_seq, kinds=(Kind.DETAILS_CHANGED,))
+        new_start = event.starts_at if isinstance(starts_at, Keep) else starts_at
+        new_notes = event.notes if given_notes is None else given_notes
+        if (new_start, new_notes) == (event.starts_at, event.notes):
+            return
+        event.starts_at, event.notes = new_start, new_notes
+        event.save(update_fields=["starts_at", "notes"])
+        _append(event, Kind.DETAILS_CHANGED, {
+            "starts_at": new_start.isoformat() if new_start else None, "notes": new_notes}, by)
+
+
+def _notes(text: str) -> str:
+    """An Event's notes as given, without spaces at their ends; lines of visible text."""
+    notes = (text or "").strip().replace("\r\n", "\n")
+    if len(notes) > NOTES_LENGTH:
+        raise LeagueError("bad_notes", f"An Event's notes are at most {NOTES_LENGTH} "
+                                       "characters.")
+    if not all(line.isprintable() for line in notes.split("\n")):
+        raise LeagueError("bad_notes", "An Event's notes are lines of visible text.")
+    return notes
 
 
 # How often a player may leave an Event with open entry and enter it again: each time

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.utils.dateparse import parse_datetime
 
 from league import events, showdown
 from league.models import Event, Season, Team
@@ -74,7 +75,47 @@ class SeasonForm(forms.Form):
                 "scoring": {"win": data["win"], "draw": data["draw"], "loss": data["loss"]}}
 
 
-class EventForm(forms.Form):
+class StartsAtField(forms.DateTimeField):
+    """When an Event starts, typed in the reader's own time zone: static/js/league.js
+    sends it again in UTC as NAME_utc, which `StartsAt` reads first; without scripts the
+    time typed counts as UTC, and the help text says so."""
+
+    widget = forms.DateTimeInput(attrs={"type": "datetime-local", "data-local-input": ""},
+                                 format="%Y-%m-%dT%H:%M")
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("help_text", "In your own time zone (UTC where the page runs no "
+                                       "scripts); empty: not said.")
+        super().__init__(**kwargs)
+
+
+class StartsAt(forms.Form):
+    """A form with `starts_at` and the Event's `notes`."""
+
+    starts_at = StartsAtField(label="Starts at")
+    notes = forms.CharField(
+        required=False, max_length=events.NOTES_LENGTH, label="Notes for the players",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Where to meet, what to bring; plain text, shown on its page.")
+
+    def clean_starts_at(self) -> Any:
+        sent = self.data.get(self.add_prefix("starts_at") + "_utc", "")
+        try:
+            utc = parse_datetime(sent) if sent else None
+        except ValueError:
+            utc = None
+        if self.cleaned_data["starts_at"] is not None and utc is not None \
+                and utc.tzinfo is not None:
+            return utc
+        return self.cleaned_data["starts_at"]
+
+
+class EventDetailsForm(StartsAt):
+    """When an Event starts and its notes, on its organizer page."""
+
+
+class EventForm(StartsAt):
     """A new Event: game, format and its options, match options and the turn deadline."""
 
     name = forms.CharField(max_length=100)
@@ -101,6 +142,10 @@ class EventForm(forms.Form):
         required=False, label="Open entry",
         help_text="Signed-in players enter themselves (and leave) on the Event's page until "
                   "it starts.")
+
+    field_order = ["name", "season", "game", "format", "format_options", "match_options",
+                   "turn_deadline_minutes", "deadline_policy", "deadline_bot", "hold_rounds",
+                   "open_entry", "starts_at", "notes"]
 
     def __init__(self, *args: Any, games: list[tuple[str, str]], seasons: list[Season],
                  bots: list[str], season_optional: bool, **kwargs: Any) -> None:
@@ -131,7 +176,8 @@ class EventForm(forms.Form):
                 "turn_deadline_minutes": data["turn_deadline_minutes"],
                 "deadline_policy": data["deadline_policy"],
                 "deadline_bot": data["deadline_bot"],
-                "hold_rounds": data["hold_rounds"], "open_entry": data["open_entry"]}
+                "hold_rounds": data["hold_rounds"], "open_entry": data["open_entry"],
+                "starts_at": data["starts_at"], "notes": data["notes"]}
 
 
 class ShowdownEventForm(forms.Form):

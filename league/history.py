@@ -81,7 +81,6 @@ class Finishes:
         return Finish(place, of, outcome)
 
 
-
 @dataclass(frozen=True)
 class Meetings:
     """How one player finished against another over the finished matches both played."""

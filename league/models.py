@@ -117,6 +117,11 @@ class Event(models.Model):
     # Signed-in players enter (and leave) themselves while it is a draft; an organizer
     # switches it before the start (entry_opened / entry_closed records).
     open_entry = models.BooleanField(default=False)
+    # When its organizers say it starts, and what they tell its players (where to meet,
+    # what to bring): shown on its page and in the lobby; changed by details_changed
+    # records (league.events.set_details).
+    starts_at = models.DateTimeField(null=True, blank=True)
+    notes = models.TextField(blank=True)
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organized_events", blank=True
     )
@@ -155,6 +160,7 @@ class EventRecord(models.Model):
         ENTRANT_PICKED = "entrant_picked"  # what the entrant brings to its seat (a Competitor)
         ENTRY_OPENED = "entry_opened"  # players may enter themselves (Event.open_entry)
         ENTRY_CLOSED = "entry_closed"
+        DETAILS_CHANGED = "details_changed"  # when it starts and its notes (Event.starts_at)
         SEEDED = "seeded"
         STARTED = "started"
         PAIRED_BY_HAND = "paired_by_hand"

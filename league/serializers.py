@@ -166,8 +166,8 @@ class LeagueEventSerializer(serializers.ModelSerializer):
         model = Event
         fields = ["id", "season", "name", "game", "format", "format_options", "match_options",
                   "status", "seq", "turn_deadline_minutes", "deadline_policy", "deadline_bot",
-                  "hold_rounds", "open_entry", "organizers", "created_by", "created_at", "updated_at",
-                  "entrants"]
+                  "hold_rounds", "open_entry", "starts_at", "notes", "organizers", "created_by",
+                  "created_at", "updated_at", "entrants"]
         read_only_fields = fields
         list_serializer_class = LeagueEventListSerializer
 
@@ -207,6 +207,13 @@ class LeagueEventCreateSerializer(serializers.Serializer):
     open_entry = serializers.BooleanField(
         default=False, help_text="Signed-in players enter themselves (and leave) while the "
                                  "Event is a draft; not a Superstar Showdown Event.")
+    starts_at = serializers.DateTimeField(
+        default=None, allow_null=True, help_text="When the organizers say it starts "
+                                                 "(ISO 8601; without an offset, UTC).")
+    notes = serializers.CharField(
+        default="", allow_blank=True, trim_whitespace=False,
+        help_text="What the organizers tell its players (where to meet, what to bring): "
+                  "plain text, at most 1000 characters (400 bad_notes).")
 
 
 class EventQuerySerializer(serializers.Serializer):
@@ -263,6 +270,17 @@ class EnterSerializer(EventWriteSerializer):
     """A player entering themselves, with what they bring to their seats."""
 
     picks = serializers.DictField(default=None, allow_null=True, help_text=PICKS_HELP)
+
+
+class EventDetailsSerializer(EventWriteSerializer):
+    """When the Event starts and its notes; what is left out is kept."""
+
+    starts_at = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="When it starts (ISO 8601; without an "
+                                                   "offset, UTC); null: not said.")
+    notes = serializers.CharField(
+        required=False, allow_blank=True, trim_whitespace=False,
+        help_text="Plain text for its players, at most 1000 characters (400 bad_notes).")
 
 
 class OpenEntrySerializer(EventWriteSerializer):

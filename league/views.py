@@ -49,6 +49,7 @@ from league.forms import (
     SEED_CHOICES,
     CorrectionForm,
     EntrantForm,
+    EventDetailsForm,
     EventForm,
     LiveSeatForm,
     PairForm,
@@ -422,7 +423,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                                      if name not in secret}),
         "turn_deadline_minutes": like.turn_deadline_minutes,
         "deadline_policy": like.deadline_policy, "deadline_bot": like.deadline_bot,
-        "hold_rounds": like.hold_rounds, "open_entry": like.open_entry}))
+        "hold_rounds": like.hold_rounds, "open_entry": like.open_entry,
+        "notes": like.notes}))
 
 
 def _event_liked(request: HttpRequest) -> Event | None:
@@ -541,6 +543,18 @@ def event_open_entry(request: HttpRequest, event_id: int) -> HttpResponse:
     return _panel_call(request, event, lambda: events.set_open_entry(
         event=event, by=request.user, open_entry=request.POST.get("open_entry") == "on",
         expected_seq=_seq(request)))
+
+
+@login_required
+@require_POST
+def event_details(request: HttpRequest, event_id: int) -> HttpResponse:
+    """When the Event starts, and its notes for the players."""
+    event = _organized_event(request, event_id)
+    form = EventDetailsForm(request.POST)
+    if not form.is_valid():
+        return _panel_answer(request, event, _form_error(form))
+    return _panel_call(request, event, lambda: events.set_details(
+        event=event, by=request.user, expected_seq=_seq(request), **form.cleaned_data))
 
 
 @login_required
@@ -849,6 +863,10 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
         "event": event,
         "error": error,
         "posted": {name: posted.get(name, "") for name in KEPT_FIELDS},
+        # A refused "When and notes" form, as typed (its time in the organizer's zone).
+        "details_posted": {"starts_at": posted.get("starts_at", ""),
+                           "notes": posted.get("notes", "")} if "notes" in posted else None,
+        "notes_length": events.NOTES_LENGTH,
         "entrants": _entrants(event).select_related("player", "team")
         .prefetch_related("team__members"),
         "bots": registry.bot_names(event.game),

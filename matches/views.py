@@ -17,7 +17,7 @@ from django.contrib import messages
 from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
@@ -530,11 +530,13 @@ def _waiting_for_others(user: Any) -> QuerySet[Match]:
 
 
 def _open_events(user: Any) -> list[Event]:
-    """The Events taking entries from players themselves, newest first, each marked
-    `entered` when the player holds an entry there."""
+    """The Events taking entries from players themselves, the soonest to start first (then
+    those that say no time, newest first), each marked `entered` when the player holds an
+    entry there."""
     mine = Entrant.objects.filter(event=OuterRef("pk"), player__user=user, withdrawn=False)
     return list(Event.objects.filter(status=Event.Status.DRAFT, open_entry=True)
-                .annotate(entered=Exists(mine)).order_by("-created_at", "-id")[:20])
+                .annotate(entered=Exists(mine))
+                .order_by(F("starts_at").asc(nulls_last=True), "-created_at", "-id")[:20])
 
 
 def _render_state(request: HttpRequest, match: Match, template: str, error: str | None = None,

@@ -108,7 +108,47 @@
     });
   }
 
+  /* An <input type="datetime-local" data-local-input> is typed in the reader's own time
+     zone. The server writes its value in UTC with the moment in data-utc, shown here in
+     the reader's zone; on submit the moment goes along in UTC as NAME_utc, which the
+     server reads first (league.forms.StartsAt). */
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+
+  function localInputs(root) {
+    root.querySelectorAll("input[data-local-input][data-utc]").forEach(function (input) {
+      var at = new Date(input.getAttribute("data-utc"));
+      if (!isNaN(at.getTime())) {
+        input.defaultValue = input.value = at.getFullYear() + "-" + pad(at.getMonth() + 1)
+          + "-" + pad(at.getDate()) + "T" + pad(at.getHours()) + ":" + pad(at.getMinutes());
+      }
+    });
+  }
+
+  function sendInUtc(event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement)) {
+      return;
+    }
+    form.querySelectorAll("input[data-local-input]").forEach(function (input) {
+      var name = input.name + "_utc";
+      var old = form.querySelector('input[type="hidden"][name="' + name + '"]');
+      if (old) {
+        old.remove();
+      }
+      var at = new Date(input.value);
+      if (input.value && !isNaN(at.getTime())) {
+        var utc = document.createElement("input");
+        utc.type = "hidden";
+        utc.name = name;
+        utc.value = at.toISOString();
+        form.appendChild(utc);
+      }
+    });
+  }
+
   htmx.onLoad(localTimes);
+  htmx.onLoad(localInputs);
+  document.addEventListener("submit", sendInUtc, true);
   document.addEventListener("htmx:beforeSwap", noteOpen);
   document.addEventListener("htmx:afterSettle", openAgain);
   document.addEventListener("input", markEdits);

@@ -944,6 +944,11 @@ def exercise_open_entry(api: Conformance, c: dict[str, APIClient],
     api.post(staff, f"{url}open-entry/", {}, expect=400)
     api.post(staff, "/api/events/999999/open-entry/", {"open_entry": False}, expect=404)
     api.post(staff, f"{url}open-entry/", {"open_entry": False}, expect=200)
+    api.post(staff, f"{url}details/", {"starts_at": "2026-12-10T19:30:00+01:00",
+                                       "notes": "Back room."}, expect=200)
+    api.post(staff, f"{url}details/", {"notes": "x" * 1001}, expect=400)
+    api.post(alice, f"{url}details/", {"notes": "Mine."}, expect=403)
+    api.post(staff, f"{url}details/", {"notes": "Front room.", "expected_seq": 0}, expect=409)
     api.post(bruno, f"{url}enter/", {}, expect=409)  # entry_closed
     api.post(staff, f"{url}open-entry/", {"open_entry": True, "expected_seq": 0},
              expect=409)  # stale_seq

@@ -1,0 +1,153 @@
+"""When an Event starts and its notes for the players: set at creation or later by its
+organizers (service, API, dashboard and organizer page), each change a record in its
+stream, shown on its page and in the lobby's open Events."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from league import events
+from league.events import LeagueError
+from league.models import Event, EventRecord, Season
+
+pytestmark = pytest.mark.django_db
+
+GAME = "super_showdown"
+HTMX = {"HTTP_HX_REQUEST": "true"}
+THURSDAY = datetime(2026, 12, 10, 18, 30, tzinfo=UTC)
+
+
+def records(event: Event) -> list[tuple[str, dict[str, Any]]]:
+    return [(r.kind, r.payload) for r in EventRecord.objects.filter(event=event)
+            .order_by("seq")]
+
+
+def test_details_are_set_kept_and_recorded_once_each_change(cup: Event, sam: Any) -> None:
+    events.set_details(event=cup, by=sam, starts_at=THURSDAY, notes="  Back room.\nBring dice. ")
+    cup.refresh_from_db()
+    assert (cup.starts_at, cup.notes) == (THURSDAY, "Back room.\nBring dice.")
+    events.set_details(event=cup, by=sam, notes="Back room.\nBring dice.")  # the same
+    events.set_details(event=cup, by=sam, notes="Front room.")  # the time is kept
+    cup.refresh_from_db()
+    assert (cup.starts_at, cup.notes) == (THURSDAY, "Front room.")
+    events.set_details(event=cup, by=sam, starts_at=None)
+    details = [payload for kind, payload in records(cup) if kind == "details_changed"]
+    assert details == [
+        {"starts_at": "2026-12-10T18:30:00+00:00", "notes": "Back room.\nBring dice."},
+        {"starts_at": "2026-12-10T18:30:00+00:00", "notes": "Front room."},
+        {"starts_at": None, "notes": "Front room."}]
+
+
+def test_bad_notes_and_outsiders_are_refused_with_nothing_written(
+        cup: Event, sam: Any, outsider: Any) -> None:
+    before = records(cup)
+    for notes, code in (("x" * 1001, "bad_notes"), ("one\x1b[2Jtwo", "bad_notes")):
+        with pytest.raises(LeagueError) as refused:
+            events.set_details(event=cup, by=sam, notes=notes)
+        assert refused.value.code == code
+    with pytest.raises(LeagueError) as refused:
+        events.set_details(event=cup, by=outsider, notes="Mine now.")
+    assert refused.value.status == 403
+    assert records(cup) == before and Event.objects.get(pk=cup.pk).notes == ""
+
+
+def test_only_a_details_change_makes_a_details_form_stale(cup: Event, sam: Any) -> None:
+    read = cup.seq
+    events.add_entrant(event=cup, by=sam, bot="random", name="Late bot")
+    events.set_details(event=cup, by=sam, notes="Doors at six.", expected_seq=read)
+    with pytest.raises(LeagueError) as refused:
+        events.set_details(event=cup, by=sam, notes="Doors at seven.", expected_seq=read)
+    assert refused.value.code == "stale_seq"
+
+
+def test_the_api_creates_an_event_with_details_and_changes_them(
+        season: Season, sam: Any, outsider: Any) -> None:
+    api = APIClient()
+    api.force_authenticate(sam)
+    made = api.post("/api/events/", {"name": "Night", "game": GAME, "format": "swiss",
+                                     "season": season.pk, "starts_at": "2026-12-10T19:30+01:00",
+                                     "notes": "Upstairs."}, format="json")
+    assert made.status_code == 201, made.content
+    body = made.json()
+    assert (body["starts_at"], body["notes"]) == ("2026-12-10T18:30:00Z", "Upstairs.")
+    url = f"/api/events/{body['id']}/details/"
+    changed = api.post(url, {"notes": "Downstairs.", "expected_seq": body["seq"]},
+                       format="json").json()
+    assert (changed["starts_at"], changed["notes"]) == ("2026-12-10T18:30:00Z", "Downstairs.")
+    long = api.post(url, {"notes": "x" * 1001}, format="json")
+    assert (long.status_code, long.json()["code"]) == (400, "bad_notes")
+    stranger = APIClient()
+    stranger.force_authenticate(outsider)
+    assert stranger.post(url, {"notes": "Hi."}, format="json").status_code == 403
+    assert stranger.get(f"/api/events/{body['id']}/").json()["notes"] == "Downstairs."
+
+
+def test_the_organizer_page_reads_the_time_in_utc_as_the_script_sends_it(
+        cup: Event, sam_client: Client) -> None:
+    url = reverse("league:event_details", args=[cup.pk])
+    panel = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
+    assert 'id="details-starts-at"' in panel and "data-local-input" in panel
+    # Typed 19:30 in a zone an hour ahead of UTC; the script adds the moment in UTC.
+    answer = sam_client.post(url, {"seq": cup.seq, "starts_at": "2026-12-10T19:30",
+                                   "starts_at_utc": "2026-12-10T18:30:00.000Z",
+                                   "notes": "Bring <b>dice</b>."}, **HTMX)
+    assert answer.status_code == 200 and 'role="alert"' not in answer.content.decode()
+    cup.refresh_from_db()
+    assert (cup.starts_at, cup.notes) == (THURSDAY, "Bring <b>dice</b>.")
+    shown = answer.content.decode()
+    assert 'value="2026-12-10T18:30" data-utc="2026-12-10T18:30:00+00:00"' in shown
+    # Without the script, the time typed counts as UTC.
+    sam_client.post(url, {"seq": cup.seq, "starts_at": "2026-12-11T20:00", "notes": ""},
+                    **HTMX)
+    cup.refresh_from_db()
+    assert (cup.starts_at, cup.notes) == (datetime(2026, 12, 11, 20, 0, tzinfo=UTC), "")
+
+
+def test_a_refused_details_form_comes_back_as_typed(cup: Event, sam_client: Client) -> None:
+    answer = sam_client.post(reverse("league:event_details", args=[cup.pk]), {
+        "seq": cup.seq, "starts_at": "2026-12-10T19:30", "notes": "y" * 1001}, **HTMX)
+    text = answer.content.decode()
+    assert 'role="alert"' in text and "Notes for the players" in text
+    assert 'value="2026-12-10T19:30"' in text and "y" * 1001 in text
+    assert Event.objects.get(pk=cup.pk).notes == ""
+
+
+def test_the_event_page_and_the_lobby_show_them_escaped(
+        make_event: Any, sam: Any, alice_client: Client) -> None:
+    later = make_event(name="Later night", open_entry=True,
+                       starts_at=datetime(2026, 12, 17, 18, 0, tzinfo=UTC))
+    sooner = make_event(name="Sooner night", open_entry=True, starts_at=THURSDAY,
+                        notes="Room <2>.\nBring dice.")
+    unsaid = make_event(name="Some night", open_entry=True)
+    page = alice_client.get(reverse("league:event", args=[sooner.pk])).content.decode()
+    assert '<time datetime="2026-12-10T18:30:00+00:00" data-local>Thu 10 Dec, 18:30 UTC' \
+        in page
+    assert "Room &lt;2&gt;.<br>Bring dice." in page
+    assert 'id="details"' not in alice_client.get(
+        reverse("league:event", args=[unsaid.pk])).content.decode()
+    lobby = alice_client.get(reverse("lobby")).content.decode()
+    order = [lobby.index(event.name) for event in (sooner, later, unsaid)]
+    assert order == sorted(order)
+    assert 'datetime="2026-12-17T18:00:00+00:00"' in lobby
+
+
+def test_a_new_event_from_the_dashboard_takes_them_and_new_like_this_keeps_the_notes(
+        season: Season, sam_client: Client) -> None:
+    data = {"event-name": "Friday", "event-season": str(season.pk), "event-game": GAME,
+            "event-format": "swiss", "event-format_options": "{}",
+            "event-match_options": "{}", "event-turn_deadline_minutes": "",
+            "event-deadline_policy": "bot", "event-deadline_bot": "heuristic",
+            "event-starts_at": "2026-12-11T20:00",
+            "event-starts_at_utc": "2026-12-11T19:00:00.000Z", "event-notes": "Club room."}
+    assert sam_client.post(reverse("league:event_create"), data).status_code == 302
+    made = Event.objects.get(name="Friday")
+    assert (made.starts_at, made.notes) == (datetime(2026, 12, 11, 19, 0, tzinfo=UTC),
+                                            "Club room.")
+    like = sam_client.get(reverse("league:dashboard") + f"?like={made.pk}").content.decode()
+    assert "Club room.</textarea>" in like
