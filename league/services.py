@@ -128,7 +128,17 @@ def set_email(user: Any, email: str, *, password: str | None = None,
     checks it: a reset link sent to it sets the password, so a stolen session or token
     that could set it would take the account."""
     email = _email(email)
-    player = player_for(user)
+    with transaction.atomic():
+        # Under the player's lock, which a confirmation takes too: a link opened at the
+        # same moment comes before this change or after it, never across it.
+        player = Player.objects.select_for_update().get(pk=player_for(user).pk)
+        user.refresh_from_db(fields=["email"])
+        return _set_email(user, player, email, password, request)
+
+
+def _set_email(user: Any, player: Player, email: str, password: str | None,
+               request: Any) -> str:
+    """`set_email` on the player's locked row."""
     if not email or email == user.email:
         user.email = email
         user.save(update_fields=["email"])
@@ -193,11 +203,15 @@ def confirm_email(token: str) -> Any:
     except signing.BadSignature:
         raise AccountError("bad_link", "This link no longer works: it is too old or "
                                        "not whole.") from None
-    player = Player.objects.filter(user_id=found["user"], user__is_active=True).first()
-    if player is None or not player.pending_email or player.pending_email != found["email"]:
-        raise AccountError("bad_link", "This link no longer works: another address was "
-                                       "given since, or it was confirmed already.")
     with transaction.atomic():
+        # Read under the lock set_email takes: an address removed or replaced as the link
+        # is opened is not confirmed after it.
+        player = (Player.objects.select_for_update(of=("self",)).select_related("user")
+                  .filter(user_id=found["user"], user__is_active=True).first())
+        if player is None or not player.pending_email \
+                or player.pending_email != found["email"]:
+            raise AccountError("bad_link", "This link no longer works: another address was "
+                                           "given since, or it was confirmed already.")
         player.user.email = player.pending_email
         player.user.save(update_fields=["email"])
         player.pending_email = ""
