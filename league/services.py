@@ -91,8 +91,12 @@ def change_password(user: Any, *, old_password: str, new_password: str,
     against the sign-in brake like a wrong sign-in (`config.signin`), so a stolen session
     or token cannot guess it freely. The account's API token is revoked with the old
     password, and Django ends the account's other sessions; the caller keeps its own."""
-    _check_present_password(user, old_password, request)
-    set_password(user, new_password, request)
+    with transaction.atomic():
+        # Checked under the account's lock: of two changes sent on one present password,
+        # the second finds it changed, as it would one after the other.
+        _lock_account(user)
+        _check_present_password(user, old_password, request)
+        set_password(user, new_password, request)
 
 
 def _check_present_password(user: Any, password: str, request: Any) -> None:
@@ -112,6 +116,7 @@ def set_password(user: Any, password: str, request: Any = None) -> None:
     passwords counted against the name from where `request` comes are forgotten."""
     _check_password(password, user)
     with transaction.atomic():
+        _lock_account(user)  # a token handed out meanwhile waits, and then is refused
         user.set_password(password)
         user.save(update_fields=["password"])
         revoke_token(user)
@@ -372,6 +377,24 @@ def _leave(match: Any, user: Any, match_services: Any) -> None:
             if exc.code in ("not_seated", "not_found", "match_over"):
                 return  # nothing left held, the match gone with its last seat, or over
             raise
+
+
+def token_for(user: Any) -> Token:
+    """The account's API token (made if it has none) for `user` as signed in; refused
+    when its password changed since it was checked: the change revoked the account's
+    token, and one handed out on the old password after that would outlive it."""
+    with transaction.atomic():
+        if _lock_account(user) != user.password:
+            raise AccountError("bad_credentials", "The password changed meanwhile: sign in "
+                                                  "with the new one.")
+        token, _ = Token.objects.get_or_create(user=user)
+    return token
+
+
+def _lock_account(user: Any) -> str | None:
+    """Lock the account's row until the transaction ends; its stored password hash."""
+    return get_user_model().objects.select_for_update().filter(pk=user.pk).values_list(
+        "password", flat=True).first()
 
 
 def revoke_token(user: Any) -> None:

@@ -17,7 +17,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.authentication import TokenAuthentication
-from rest_framework.authtoken.models import Token
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
@@ -41,6 +40,7 @@ from league.services import (
     send_password_reset,
     set_email,
     set_turn_mail,
+    token_for,
 )
 from matches import services
 from matches.models import SEAT_PEOPLE, Match
@@ -111,8 +111,10 @@ class ServiceErrorsMixin:
 
 
 def _token_for(user: Any) -> Response:
-    token, _ = Token.objects.get_or_create(user=user)
-    return Response({"token": token.key})
+    try:
+        return Response({"token": token_for(user).key})
+    except AccountError as exc:
+        return _refused(exc)
 
 
 def _refused(exc: AccountError) -> Response:
