@@ -116,7 +116,11 @@ def set_password(user: Any, password: str, request: Any = None) -> None:
     passwords counted against the name from where `request` comes are forgotten."""
     _check_password(password, user)
     with transaction.atomic():
-        _lock_account(user)  # a token handed out meanwhile waits, and then is refused
+        # A token handed out meanwhile waits, and then is refused; a change shown to
+        # another password than the account's now (a reset link opened twice at once,
+        # whose first use changed it) is refused here.
+        if _lock_account(user) != user.password:
+            raise AccountError("bad_credentials", PASSWORD_CHANGED)
         user.set_password(password)
         user.save(update_fields=["password"])
         revoke_token(user)
@@ -385,10 +389,12 @@ def token_for(user: Any) -> Token:
     token, and one handed out on the old password after that would outlive it."""
     with transaction.atomic():
         if _lock_account(user) != user.password:
-            raise AccountError("bad_credentials", "The password changed meanwhile: sign in "
-                                                  "with the new one.")
+            raise AccountError("bad_credentials", PASSWORD_CHANGED)
         token, _ = Token.objects.get_or_create(user=user)
     return token
+
+
+PASSWORD_CHANGED = "The password was changed meanwhile: sign in with the new one."
 
 
 def _lock_account(user: Any) -> str | None:
