@@ -57,7 +57,7 @@ from matches.forms import (
     RegisterForm,
     TurnMailForm,
 )
-from matches.models import PEOPLE, SEAT_PEOPLE, Match, Seat
+from matches.models import KEY_LENGTH, PEOPLE, SEAT_PEOPLE, Match, Seat
 from matches.services import ServiceError
 
 # The play page's log shows the latest events; the replay has them all. A ten-seat match
@@ -257,7 +257,7 @@ def quick_play(request: HttpRequest) -> HttpResponse:
             game=game,
             options={},
             seats=[{"player": request.user.get_username()}, {"bot": _quick_bot(game)}],
-            created_by=request.user,
+            created_by=request.user, key=_form_key(request),
         )
     except ServiceError as exc:
         messages.error(request, services.shown(exc))
@@ -277,7 +277,7 @@ def create(request: HttpRequest) -> HttpResponse:
             game=form.cleaned_data["game"],
             options=form.cleaned_data["options"],
             seats=form.seat_specs(request.user.get_username()),
-            created_by=request.user,
+            created_by=request.user, key=_form_key(request),
         )
     except ServiceError as exc:
         form.add_error(None, services.shown(exc))
@@ -425,6 +425,14 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
 
 # -- helpers ---------------------------------------------------------------------------
 
+def _form_key(request: HttpRequest) -> str | None:
+    """The key the lobby rendered into the create form that was posted: the same form sent
+    twice (a double click, a resent request) makes one match, and both answers lead to
+    it. A form posted without one (or with one no page renders) makes a match each time."""
+    key = request.POST.get("key", "")
+    return key if 0 < len(key) <= KEY_LENGTH and key.isascii() and key.isalnum() else None
+
+
 def _quick_bot(game: str = QUICK_GAME) -> str:
     """The heuristic bot when the game has one, else the random bot."""
     names = registry.bot_names(game)
@@ -461,8 +469,8 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
     joinable = (_waiting_for_others(user).exclude(seats__invited=user)
                 .filter(seats__user__isnull=True, seats__bot="", seats__invited__isnull=True)
                 .distinct())
-    quick = [{"game": game, "title": _title(game), "bot": _quick_bot(game)}
-             for game in _quick_games()]
+    quick = [{"game": game, "title": _title(game), "bot": _quick_bot(game),
+              "key": uuid.uuid4().hex} for game in _quick_games()]
     # The people met lately, offered as the names to invite (a phone's keyboard types less).
     met = sorted({seat.user.get_username() for match in live["current"] + finished
                   for seat in match.seats.all()
@@ -481,6 +489,7 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
         "joinable": joinable[:20],
         "open_events": _open_events(user),
         "people_met": met,
+        "create_key": uuid.uuid4().hex,
     }
     return render(request, "matches/lobby.html", context, status=status)
 

@@ -288,3 +288,32 @@ def test_the_lobby_follows_the_players_matches_and_invitations(
 def test_the_lobby_poll_is_only_for_the_signed_in(client: Client) -> None:
     response = client.get(reverse("lobby_live"))
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+
+
+def form_of(page: str, action: str) -> dict[str, str]:
+    """The hidden fields of the lobby's first form posting to `action`."""
+    start = page.index(f'action="{action}"')
+    form = page[start:page.index("</form>", start)]
+    return dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', form))
+
+
+def test_a_one_click_sent_twice_makes_one_match(alice_client: Client) -> None:
+    """A double click, or a phone resending the request: the same rendered form makes one
+    match, and both answers open it; the next page's button makes another."""
+    page = alice_client.get(reverse("lobby")).content.decode()
+    sent = form_of(page, reverse("quick_play"))
+    answers = [alice_client.post(reverse("quick_play"), sent) for _ in range(2)]
+    match = Match.objects.get()
+    assert [a["Location"] for a in answers] == [reverse("match_play", args=[match.id])] * 2
+    page = alice_client.get(reverse("lobby")).content.decode()
+    alice_client.post(reverse("quick_play"), form_of(page, reverse("quick_play")))
+    assert Match.objects.count() == 2
+
+
+def test_the_create_form_sent_twice_makes_one_match(alice_client: Client) -> None:
+    page = alice_client.get(reverse("lobby")).content.decode()
+    sent = {**form_of(page, reverse("match_create")), "game": "super_showdown",
+            "opponent": "open", "seats": 2, "username": ""}
+    answers = [alice_client.post(reverse("match_create"), sent) for _ in range(2)]
+    match = Match.objects.get()
+    assert [a["Location"] for a in answers] == [reverse("match_play", args=[match.id])] * 2
