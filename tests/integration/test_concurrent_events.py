@@ -4,6 +4,7 @@ or is refused with a code, and the Event's stream replays to what was answered."
 from __future__ import annotations
 
 import uuid
+from collections import Counter
 from datetime import timedelta
 from functools import partial
 from typing import Any
@@ -68,26 +69,6 @@ def test_start_pressed_twice_as_a_player_enters_starts_once(race: Any) -> None:
         assert len(started.payload["order"]) == (4 if answers[2][0] == 201 else 3)
         links = EventMatch.objects.filter(event=cup)
         assert len({link.pairing for link in links}) == links.count() > 0
-
-
-def test_a_withdrawal_as_the_event_starts_leaves_no_match_half_played(race: Any) -> None:
-    """Withdrawn before the start, the entrant is paired nowhere; after it, their match
-    is forfeited: no live match seats a withdrawn entrant."""
-    for _ in range(TRIALS):
-        staff = user("org", is_staff=True)
-        cup = events.create_event(name="Night", game=GAME, format="round_robin", by=staff)
-        for name in ("a", "b", "c", "d"):
-            events.add_entrant(event=cup, by=staff, player=user(name).username)
-        path = f"/api/events/{cup.pk}"
-        answers, errors = race([partial(post, staff, f"{path}/start/"),
-                                partial(post, staff, f"{path}/entrants/e2/withdraw/")])
-        assert errors == []
-        assert answers == [(200, ""), (200, "")], answers
-        stream_is_whole(cup)
-        for link in EventMatch.objects.filter(event=cup).select_related("match"):
-            if "e2" in link.entrants:
-                assert link.match.status == Match.Status.FINISHED
-                assert link.match.result["forfeit"] == link.seats_of("e2")[0]
 
 
 def test_the_deadline_sweep_racing_the_late_player_s_move_does_one_of_them(
@@ -156,3 +137,36 @@ def test_a_correction_beside_a_full_rebuild_leaves_the_ratings_a_rebuild_gives(
         "player_id", "matches", "mu")) == live
     for cup, _ in cups:
         stream_is_whole(cup)
+
+
+def test_a_held_round_released_twice_and_paired_by_hand_at_once_is_made_once(
+        race: Any) -> None:
+    """Two organizers release the held round while a third pairs it by hand: one of them
+    makes it, the others are told no round waits, and each pairing has one match."""
+    for _ in range(TRIALS):
+        staff = user("org", is_staff=True)
+        cup = events.create_event(name="Night", game=GAME, format="swiss", by=staff,
+                                  hold_rounds=True, format_options={"rounds": 2})
+        for name in ("a", "b", "c", "d"):
+            events.add_entrant(event=cup, by=staff, player=user(name).username)
+        events.start_event(event=cup, by=staff)
+        for link in EventMatch.objects.filter(event=cup).select_related("match"):
+            match_services.forfeit_seat(match=link.match, seat=1)
+            link.match.refresh_from_db()
+            events.record_match_result(match=link.match)  # the worker may have come first
+        cup.refresh_from_db()
+        held = events.held_pairings(cup, events.replay(cup))
+        assert len(held) == 2
+        path = f"/api/events/{cup.pk}"
+        answers, errors = race([
+            partial(post, staff, f"{path}/release/"), partial(post, staff, f"{path}/release/"),
+            partial(post, staff, f"{path}/pairings/",
+                    {"pairings": [list(p.entrants) for p in held]})])
+        assert errors == []
+        assert Counter(status for status, _ in answers)[200] == 1, answers
+        assert {code for status, code in answers if status != 200} <= {
+            "nothing_held", "round_made"}, answers
+        stream_is_whole(cup)
+        second = list(EventMatch.objects.filter(event=cup, round=2).values_list(
+            "pairing", flat=True))
+        assert len(second) == len(set(second)) == 2
