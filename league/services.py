@@ -233,11 +233,16 @@ def set_turn_mail(player: Player, on: bool) -> Player:
     (league.turn_mail); only with an email address to mail, on a site that mails."""
     if on and not settings.TURN_MAIL:
         raise AccountError("no_mail", "This site sends no mail.", 409)
-    if on and not player.user.email:
-        raise AccountError("no_email", "Give an email address first: the mails go there.",
-                           409)
-    player.turn_mail = on
-    player.save(update_fields=["turn_mail"])
+    with transaction.atomic():
+        # The address read under the lock set_email takes: one removed at this moment
+        # turns the mails off after this, or refuses them here.
+        email = (Player.objects.select_for_update(of=("self",)).filter(pk=player.pk)
+                 .values_list("user__email", flat=True).get())
+        if on and not email:
+            raise AccountError("no_email", "Give an email address first: the mails go "
+                                           "there.", 409)
+        player.turn_mail = on
+        player.save(update_fields=["turn_mail"])
     return player
 
 

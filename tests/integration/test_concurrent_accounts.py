@@ -76,3 +76,24 @@ def test_a_new_address_given_while_the_last_link_is_opened_stays_pending(race: A
         assert user.player.pending_email == "second@example.org", answers
         assert user.email == ("first@example.org" if answers[0] == "first@example.org"
                               else "old@example.org")
+
+
+def turning_on(player: Player) -> str:
+    return outcome(lambda: services.set_turn_mail(player, True).turn_mail)
+
+
+def test_turn_mails_asked_for_as_the_address_is_removed_are_not_left_on(
+        race: Any, settings: Any) -> None:
+    """Turn mails go to an address: asked for as it is removed, they are refused (no
+    address) or turned off with it, never left on with nowhere to go."""
+    settings.TURN_MAIL = True
+    for _ in range(TRIALS):
+        user, _ = waiting_for("")
+        Player.objects.filter(user=user).update(turn_mail=False)
+        player = Player.objects.get(user=user)
+        answers, errors = race([partial(turning_on, player),
+                                partial(services.set_email, user, "")])
+        assert errors == []
+        assert answers[0] in ("True", "no_email"), answers
+        player.refresh_from_db()
+        assert (player.user.email, player.turn_mail) == ("", False), answers
