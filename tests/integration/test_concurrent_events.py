@@ -15,7 +15,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from league import events, projections
-from league.models import Event, EventMatch, EventRecord, Rating
+from league.models import Event, EventMatch, EventRecord, Rating, SeasonStanding, Standing
 from matches import services as match_services
 from matches.models import Match, MatchEvent
 
@@ -111,12 +111,26 @@ def test_the_deadline_sweep_racing_the_late_player_s_move_does_one_of_them(
         assert seqs == list(range(1, len(seqs) + 1))
 
 
-def test_a_correction_beside_a_full_rebuild_leaves_the_ratings_a_rebuild_gives(
+def projected() -> list[list[tuple[Any, ...]]]:
+    """Every Event's and season's standings and the game's ratings."""
+    return [sorted(Standing.objects.values_list("event_id", "entrant__key", "rank", "points",
+                                                "wins", "losses")),
+            sorted(SeasonStanding.objects.values_list("season_id", "player_id", "rank",
+                                                      "points", "wins", "losses")),
+            sorted(Rating.objects.filter(game=GAME).values_list("player_id", "matches", "mu"))]
+
+
+def test_corrections_beside_a_full_rebuild_leave_the_projections_a_rebuild_gives(
         race: Any, played: Any) -> None:
+    """Results corrected in three Events of a season while every projection is rebuilt:
+    each correction is taken, and the standings, the season's table and the ratings are
+    those a rebuild from the streams gives."""
     staff = user("org", is_staff=True)
+    season = events.create_season(name=f"Race {uuid.uuid4().hex[:6]}", game=GAME, by=staff)
     cups = []
     for _ in range(3):
-        cup = events.create_event(name="Night", game=GAME, format="round_robin", by=staff)
+        cup = events.create_event(name="Night", game=GAME, format="round_robin", by=staff,
+                                  season=season)
         for name in ("a", "b"):
             events.add_entrant(event=cup, by=staff, player=user(name).username)
         events.start_event(event=cup, by=staff)
@@ -131,10 +145,10 @@ def test_a_correction_beside_a_full_rebuild_leaves_the_ratings_a_rebuild_gives(
     answers, errors = race([projections.rebuild_all, *corrections])
     assert errors == []
     assert answers[1:] == [(200, "")] * len(cups), answers
-    live = sorted(Rating.objects.filter(game=GAME).values_list("player_id", "matches", "mu"))
-    projections.rebuild_ratings(GAME)
-    assert sorted(Rating.objects.filter(game=GAME).values_list(
-        "player_id", "matches", "mu")) == live
+    live = projected()
+    assert [wins for *_, wins, _ in live[1]].count(1) == 3  # the corrected winners
+    projections.rebuild_all()
+    assert projected() == live
     for cup, _ in cups:
         stream_is_whole(cup)
 
