@@ -225,7 +225,7 @@ class EventAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
     search_fields = ["name"]
     readonly_fields = ["season", "game", "format", "format_options", "match_options",
                        "secret_match_options_masked", "hold_rounds", "open_entry", "status",
-                       "seq", "created_by", "created_at", "updated_at"]
+                       "seq", "created_by", "idempotency_key", "created_at", "updated_at"]
     filter_horizontal = ["organizers"]
     inlines = [EventRecordInline]
     form = EventForm

@@ -224,9 +224,11 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
 
     @extend_schema(summary="Create an Event (staff or the season's organizers)",
                    description="Every option is checked before anything is written; the "
-                               "Event takes entrants until it starts.",
+                               "Event takes entrants until it starts. A create sent again "
+                               "with the same `idempotency_key` answers with the Event the "
+                               "first made (409 key_reused for another game or format).",
                    request=LeagueEventCreateSerializer,
-                   responses={201: LeagueEventSerializer, **errors(400, 401, 403)})
+                   responses={201: LeagueEventSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:
         event = events.create_event(by=request.user, **self.body(LeagueEventCreateSerializer))
         return self._detail(event, status.HTTP_201_CREATED)
@@ -238,7 +240,9 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "one match is the whole series. With both `sides` it starts "
                                "at once. Refusals: too_few_matches, unknown_match_card, "
                                "unknown_stipulation, bad_superstars_per_team, unknown_preset, "
-                               "preset_or_compose, two_sides, ...; nothing is written.",
+                               "preset_or_compose, two_sides, ...; nothing is written. "
+                               "Sent again with the same `idempotency_key`, it answers "
+                               "with the Event the first made.",
                    request=ShowdownEventCreateSerializer,
                    responses={201: LeagueEventSerializer, **errors(400, 401, 403, 404, 409)})
     @action(detail=False, methods=["post"])

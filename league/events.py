@@ -150,10 +150,30 @@ def create_event(*, name: str, game: str, format: str, by: Any, season: Season |
                  deadline_policy: str = "bot",
                  deadline_bot: str = "heuristic", hold_rounds: bool = False,
                  open_entry: bool = False, starts_at: datetime | None = None,
-                 notes: str = "") -> Event:
+                 notes: str = "", key: str | None = None) -> Event:
     """A new Event taking entrants (players enter themselves too with `open_entry`); every
     option is checked before anything is written. `starts_at` and `notes` as in
-    `set_details`."""
+    `set_details`. A `key` its creator gave before answers with the Event that request
+    made (a client resending a create whose answer it lost)."""
+    return _create_event(
+        name=name, game=game, format=format, by=by, season=season,
+        format_options=format_options, match_options=match_options,
+        turn_deadline_minutes=turn_deadline_minutes, deadline_policy=deadline_policy,
+        deadline_bot=deadline_bot, hold_rounds=hold_rounds, open_entry=open_entry,
+        starts_at=starts_at, notes=notes, key=key)[0]
+
+
+def _create_event(*, name: str, game: str, format: str, by: Any, season: Season | None = None,
+                  format_options: dict[str, Any] | None = None,
+                  match_options: dict[str, Any] | None = None,
+                  turn_deadline_minutes: int | None = None, deadline_policy: str = "bot",
+                  deadline_bot: str = "heuristic", hold_rounds: bool = False,
+                  open_entry: bool = False, starts_at: datetime | None = None,
+                  notes: str = "", key: str | None = None) -> tuple[Event, bool]:
+    """`create_event`, and whether this call made the Event (not a repeat of its `key`)."""
+    made = _made_with_key(by, key, game, format)
+    if made is not None:
+        return made, False
     _require(can_organize_season(season, by))
     rules = _check_game(game)
     if season is not None and season.game != game:
@@ -173,16 +193,34 @@ def create_event(*, name: str, game: str, format: str, by: Any, season: Season |
     if open_entry:
         _refuse_team_sides(game, resolved)
     notes = _notes(notes)
-    with transaction.atomic():
-        event = Event.objects.create(
-            name=name.strip(), game=game, format=format, season=season,
-            format_options=fmt_options, match_options=resolved,
-            turn_deadline_minutes=turn_deadline_minutes, deadline_policy=deadline_policy,
-            deadline_bot=deadline_bot, hold_rounds=bool(hold_rounds),
-            open_entry=bool(open_entry), starts_at=starts_at, notes=notes, created_by=by,
-        )
-        event.organizers.add(by)
-    return event
+    try:
+        with transaction.atomic():
+            event = Event.objects.create(
+                name=name.strip(), game=game, format=format, season=season,
+                format_options=fmt_options, match_options=resolved,
+                turn_deadline_minutes=turn_deadline_minutes, deadline_policy=deadline_policy,
+                deadline_bot=deadline_bot, hold_rounds=bool(hold_rounds),
+                open_entry=bool(open_entry), starts_at=starts_at, notes=notes, created_by=by,
+                idempotency_key=key or "",
+            )
+            event.organizers.add(by)
+    except IntegrityError:
+        made = _made_with_key(by, key, game, format)
+        if made is None:
+            raise
+        return made, False  # the same key, sent again while the first was being made
+    return event, True
+
+
+def _made_with_key(by: Any, key: str | None, game: str, format: str) -> Event | None:
+    """The Event `by` made with `key` before, if any; refused if it was another kind."""
+    if not key or not getattr(by, "pk", None):
+        return None
+    made = Event.objects.filter(created_by=by, idempotency_key=key).first()
+    if made is not None and (made.game, made.format) != (game, format):
+        raise LeagueError("key_reused", "That idempotency key created another game's or "
+                                        "format's Event: use a new key for a new Event.", 409)
+    return made
 
 
 def _match_options(rules: Any, given: dict[str, Any] | None,
@@ -232,10 +270,12 @@ def create_showdown_event(*, by: Any, preset: str | None = None, matches: Any = 
     title = (name or "").strip() or (showdown.preset_titles()[option] if isinstance(option, str)
                                      else "Superstar Showdown Event")
     with transaction.atomic():
-        event = create_event(name=title, game=showdown.GAME, format=showdown.FORMAT, by=by,
-                             season=season, match_options={**(match_options or {}),
-                                                           "event": option},
-                             **event_settings)
+        event, made = _create_event(name=title, game=showdown.GAME, format=showdown.FORMAT,
+                                    by=by, season=season,
+                                    match_options={**(match_options or {}), "event": option},
+                                    **event_settings)
+        if not made:  # a create sent again: its sides are entered already
+            return event
         for side in sides or []:
             add_entrant(event=event, by=by, **side)
         if sides:

@@ -15,6 +15,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
 
+from matches.models import KEY_LENGTH
+
 
 class Player(models.Model):
     """One per user: the name shown at tables and in standings."""
@@ -129,11 +131,19 @@ class Event(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",
     )
+    # The key its creator's client sent (empty: none): a create resent with it answers
+    # with this Event instead of making another.
+    idempotency_key = models.CharField(max_length=KEY_LENGTH, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["created_by", "idempotency_key"],
+                                    condition=~models.Q(idempotency_key=""),
+                                    name="event_unique_idempotency_key"),
+        ]
 
     def __str__(self) -> str:
         return self.name

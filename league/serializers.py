@@ -40,7 +40,7 @@ from league.models import (
     Standing,
     Team,
 )
-from matches.models import Match
+from matches.models import KEY_LENGTH, Match
 from matches.serializers import (
     MatchEventLinkSerializer,
     NamesField,
@@ -214,6 +214,9 @@ class LeagueEventCreateSerializer(serializers.Serializer):
         default="", allow_blank=True, trim_whitespace=False,
         help_text="What the organizers tell its players (where to meet, what to bring): "
                   "plain text, at most 1000 characters (400 bad_notes).")
+    idempotency_key = serializers.CharField(
+        source="key", max_length=KEY_LENGTH, required=False, allow_null=True,
+        help_text="A retry with the same key answers with the Event the first request made.")
 
 
 class EventQuerySerializer(serializers.Serializer):
@@ -333,6 +336,9 @@ class ShowdownEventCreateSerializer(serializers.Serializer):
     deadline_policy = serializers.CharField(default=Event.DeadlinePolicy.BOT,
                                             help_text="bot or forfeit.")
     deadline_bot = serializers.CharField(default="heuristic", max_length=64)
+    idempotency_key = serializers.CharField(
+        source="key", max_length=KEY_LENGTH, required=False, allow_null=True,
+        help_text="A retry with the same key answers with the Event the first request made.")
 
     def validate_sides(self, value: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
         """Only the names given (the service refuses anything but one of the three)."""

@@ -1,0 +1,58 @@
+"""An Event create sent again with its idempotency key (a phone resending it after a
+timeout) answers with the Event the first made, and makes no second one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from league_api_helpers import GAME
+from rest_framework.test import APIClient
+
+from league.models import Event, EventRecord
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_create_sent_again_with_its_key_answers_with_the_first_event(
+        organizer_api: APIClient) -> None:
+    body = {"name": "Night", "game": GAME, "format": "round_robin",
+            "idempotency_key": "night-1"}
+    answers = [organizer_api.post("/api/events/", body, format="json") for _ in range(2)]
+    assert [a.status_code for a in answers] == [201, 201]
+    assert answers[0].json() == answers[1].json()
+    assert Event.objects.count() == 1
+    other = organizer_api.post("/api/events/", {**body, "idempotency_key": "night-2"},
+                               format="json")
+    assert other.status_code == 201 and Event.objects.count() == 2
+
+
+def test_a_key_reused_for_another_format_is_refused(organizer_api: APIClient) -> None:
+    body = {"name": "Night", "game": GAME, "format": "round_robin", "idempotency_key": "k"}
+    assert organizer_api.post("/api/events/", body, format="json").status_code == 201
+    refused = organizer_api.post("/api/events/", {**body, "format": "swiss"}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (409, "key_reused")
+    assert Event.objects.count() == 1
+
+
+def test_keys_are_each_creators_own(organizer_api: APIClient, as_role: Any,
+                                    season: Any) -> None:
+    body = {"name": "Night", "game": GAME, "format": "round_robin", "idempotency_key": "k",
+            "season": season.pk}
+    first = organizer_api.post("/api/events/", body, format="json").json()
+    second = as_role("season_organizer").post("/api/events/", body, format="json")
+    assert second.status_code == 201 and second.json()["id"] != first["id"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_showdown_event_sent_again_with_its_key_is_entered_and_started_once(
+        organizer_api: APIClient) -> None:
+    body = {"preset": "full_card", "sides": [{"bot": "random"}, {"bot": "random"}],
+            "idempotency_key": "card-1"}
+    answers = [organizer_api.post("/api/events/showdown/", body, format="json")
+               for _ in range(2)]
+    assert [a.status_code for a in answers] == [201, 201], answers[1].content
+    assert answers[0].json()["id"] == answers[1].json()["id"]
+    (event,) = Event.objects.all()
+    kinds = list(EventRecord.objects.filter(event=event).values_list("kind", flat=True))
+    assert kinds.count("entrant_added") == 2 and kinds.count("started") == 1
