@@ -96,6 +96,9 @@ def change_password(user: Any, *, old_password: str, new_password: str,
         # the second finds it changed, as it would one after the other.
         _lock_account(user)
         _check_present_password(user, old_password, request)
+        # As checked just now: the check may have stored it again, under the preferred
+        # hasher (set_password refuses a password other than the one it was shown).
+        user.refresh_from_db(fields=["password"])
         set_password(user, new_password, request)
 
 

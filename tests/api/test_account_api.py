@@ -126,6 +126,29 @@ def test_a_new_password_answers_a_new_token_and_signs_the_old_one_out(
                             format="json").json()["token"] == new
 
 
+@override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.ScryptPasswordHasher",
+                                     "django.contrib.auth.hashers.MD5PasswordHasher"])
+def test_a_password_stored_by_an_older_hasher_is_changed_and_signs_in(player_api: APIClient,
+                                                         player: Any) -> None:
+    """Checking the password stores it again under the preferred hasher first (Django
+    does, after an upgrade): neither the change nor the token is taken for one made
+    meanwhile."""
+    from django.contrib.auth.hashers import make_password
+
+    type(player).objects.filter(pk=player.pk).update(
+        password=make_password(PASSWORD, hasher="md5"))
+    player.refresh_from_db()
+    response = player_api.post(CHANGE, {"old_password": PASSWORD, "new_password": NEW},
+                               format="json")
+    assert response.status_code == 200, response.content
+    player.refresh_from_db()
+    assert player.check_password(NEW)
+    type(player).objects.filter(pk=player.pk).update(password=make_password(NEW, hasher="md5"))
+    signed_in = APIClient().post(TOKEN, {"username": player.username, "password": NEW},
+                                 format="json")
+    assert signed_in.status_code == 200, signed_in.content
+
+
 @pytest.mark.parametrize(("body", "status", "code"), [
     ({"old_password": "wrong-password-0", "new_password": NEW}, 400, "bad_credentials"),
     ({"old_password": PASSWORD, "new_password": "alice"}, 400, "weak_password"),
