@@ -428,9 +428,21 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
 def _form_key(request: HttpRequest) -> str | None:
     """The key the lobby rendered into the create form that was posted: the same form sent
     twice (a double click, a resent request) makes one match, and both answers lead to
-    it. A form posted without one (or with one no page renders) makes a match each time."""
+    it. A form posted without one (or with one no page renders) makes a match each time.
+    A key whose match is over was sent from a lobby page kept from before it (the
+    browser's Back): it stands for a new match, under a key made from it and that match,
+    so that page sent twice still makes one."""
     key = request.POST.get("key", "")
-    return key if 0 < len(key) <= KEY_LENGTH and key.isascii() and key.isalnum() else None
+    if not (0 < len(key) <= KEY_LENGTH // 2 and key.isascii() and key.isalnum()):
+        return None
+    while len(key) <= KEY_LENGTH - 24:
+        over = (Match.objects.filter(created_by=request.user, idempotency_key=key,
+                                     status=Match.Status.FINISHED)
+                .values_list("pk", flat=True).first())
+        if over is None:
+            return key
+        key = f"{key}r{over}"
+    return None
 
 
 def _quick_bot(game: str = QUICK_GAME) -> str:

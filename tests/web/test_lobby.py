@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from engine import registry
+from matches import services
 from matches.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -317,3 +318,22 @@ def test_the_create_form_sent_twice_makes_one_match(alice_client: Client) -> Non
     answers = [alice_client.post(reverse("match_create"), sent) for _ in range(2)]
     match = Match.objects.get()
     assert [a["Location"] for a in answers] == [reverse("match_play", args=[match.id])] * 2
+
+
+def test_a_lobby_page_kept_from_before_a_finished_match_makes_a_new_one(
+        alice_client: Client) -> None:
+    """The browser's Back shows the lobby as it was, its button holding the key of the
+    match since played out: pressed, it makes a new match (once, pressed twice), not the
+    finished one again."""
+    page = alice_client.get(reverse("lobby")).content.decode()
+    sent = form_of(page, reverse("quick_play"))
+    alice_client.post(reverse("quick_play"), sent)
+    first = Match.objects.get()
+    services.forfeit_seat(match=first, seat=0)
+    answers = [alice_client.post(reverse("quick_play"), sent) for _ in range(2)]
+    second = Match.objects.exclude(pk=first.pk).get()
+    assert second.status != Match.Status.FINISHED
+    assert [a["Location"] for a in answers] == [reverse("match_play", args=[second.id])] * 2
+    services.forfeit_seat(match=second, seat=0)
+    alice_client.post(reverse("quick_play"), sent)
+    assert Match.objects.count() == 3
