@@ -348,7 +348,7 @@ def close_user(user: Any) -> None:
 
     player = player_for(user)
     with transaction.atomic():
-        get_user_model().objects.select_for_update().get(pk=user.pk)  # one close at a time
+        _lock_account(user)  # one close at a time
         entered = (Entrant.objects.filter(Q(player=player) | Q(team__members=player),
                                           withdrawn=False)
                    .exclude(event__status=Event.Status.FINISHED).values("event__name"))
