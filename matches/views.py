@@ -318,7 +318,8 @@ def state(request: HttpRequest, match_id: int) -> HttpResponse:
     seats = _seat_rows(match)
     if _unchanged(request, match, seats) and services.plays_on(match):
         return HttpResponse(status=204)
-    return _render_state(request, match, "matches/_state.html", seats=seats)
+    return _render_state(request, match, "matches/_state.html", seats=seats,
+                         since=_shown_seq(request.GET.get("seq"), match.seq))
 
 
 @login_required
@@ -327,7 +328,7 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
     """Post one legal action; answers with the refreshed state (or the refusal)."""
     match = get_object_or_404(Match, pk=match_id)
     form = ActionForm(request.POST)
-    error, status = None, 200
+    error, status, since = None, 200, None
     if not form.is_valid():
         error, status = services.shown(UNREADABLE), UNREADABLE.status
     else:
@@ -336,11 +337,11 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
             seat = services.viewer_seat(match, request.user, form.cleaned_data["seat"])
             if seat is None:
                 raise NOT_SEATED
-            services.submit_action(
+            since = services.submit_action(
                 match=match, seat=seat, action=form.cleaned_data["action"],
                 user=request.user, key=form.cleaned_data["key"] or None,
                 seat_moves=form.cleaned_data["moves"],
-            )
+            ) - 1  # the player's own move is told too, then whatever followed it
         except ServiceError as exc:
             error, status = services.shown(exc), exc.status
     if not request.htmx:
@@ -349,7 +350,7 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
         return _render_state(request, match, "matches/play.html", error, status)
     # htmx swaps only 2xx answers, so a refusal comes back as 200 with its message.
     match.refresh_from_db()
-    return _render_state(request, match, "matches/_state.html", error)
+    return _render_state(request, match, "matches/_state.html", error, since=since)
 
 
 @login_required
@@ -561,13 +562,15 @@ def _open_events(user: Any) -> list[Event]:
 
 
 def _render_state(request: HttpRequest, match: Match, template: str, error: str | None = None,
-                  status: int = 200, seats: list[Seat] | None = None) -> HttpResponse:
+                  status: int = 200, seats: list[Seat] | None = None,
+                  since: int | None = None) -> HttpResponse:
     """The play page or its partial; a match recorded under rules its game no longer plays
     shows its seats, its result (or a resign button) and why it cannot be shown. The
-    match's `seats` are read here unless the caller has read them already."""
+    match's `seats` are read here unless the caller has read them already; the events
+    after seq `since` (the newest alone without it) are announced to screen readers."""
     seats = _seat_rows(match) if seats is None else seats
     try:
-        context = _state_context(match, request.user, seats, error)
+        context = _state_context(match, request.user, seats, error, since)
     except ServiceError as exc:
         if exc.code != "rules_changed":
             raise
@@ -598,7 +601,7 @@ def _table_context(match: Match, seat: int | None, seats: list[Seat]) -> dict[st
 
 
 def _state_context(match: Match, user: Any, seats: list[Seat],
-                   error: str | None = None) -> dict[str, Any]:
+                   error: str | None = None, since: int | None = None) -> dict[str, Any]:
     """What the play page and its polled partial render, of the match's `seats`."""
     state = services.match_state(match=match, user=user, seats=seats,
                                  seat=services.page_seat(match, user, seats))
@@ -615,6 +618,9 @@ def _state_context(match: Match, user: Any, seats: list[Seat],
         # The seat's decisions so far: a second tab's stale form is refused, not played.
         "moves": services.moves_of(match, state["seat"]) if state["legal_actions"] else None,
         "events": list(reversed(events)),
+        # What a screen reader hears: every move since the page last showed the match (the
+        # rivals' and the bots' between two of the player's), not the newest alone.
+        "announced": events[-1:] if since is None else [e for e in events if e["seq"] > since],
         "earlier": earlier,
         "error": error,
         "deadline": turn_deadline(match, state["pending"], seats),
@@ -659,6 +665,15 @@ def _unchanged(request: HttpRequest, match: Match, seats: list[Seat]) -> bool:
     return (request.GET.get("seq") == str(match.seq)
             and request.GET.get("status") == match.status
             and request.GET.get("seats") == _seats_key(seats))
+
+
+def _shown_seq(raw: str | None, last: int) -> int | None:
+    """The seq a polling page shows (its `?seq=`), None when unreadable or beyond `last`."""
+    try:
+        seq = int(raw) if raw is not None else None
+    except ValueError:
+        return None
+    return seq if seq is not None and 0 <= seq <= last else None
 
 
 def _seats_key(seats: Iterable[Seat]) -> str:

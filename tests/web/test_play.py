@@ -254,6 +254,67 @@ def test_a_move_is_announced_to_screen_readers_and_focus_comes_back_to_the_statu
         assert "Your turn." in announced
 
 
+def announcement(partial: str) -> str:
+    """What the partial puts in the page's live region, as a screen reader reads it."""
+    told = partial.split('<div id="match-announce" hx-swap-oob="innerHTML">')[1]
+    return html.unescape(told.split("</div>")[0])
+
+
+def narrated(match: Match, user: Any, after: int) -> list[str]:
+    return [line for event in services.match_events(match=match, user=user, after=after)
+            for line in event["narration"]]
+
+
+def test_a_move_announces_every_event_after_it_not_only_the_newest(
+        alice_client: Client, player: Any, pages: Any) -> None:
+    """Three bots plan and their attacks are revealed and resolved between two of alice's
+    decisions: a screen reader hears all of it, as the log shows it, not its last line."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": "alice"}] + [{"bot": "heuristic"}] * 3)
+    for _ in range(12):
+        match.refresh_from_db()
+        before = match.seq
+        page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+        action, key = pages.action_forms(page)[0]
+        told = announcement(pages.act(alice_client, match, action, key).content.decode())
+        match.refresh_from_db()
+        if match.seq > before + 2:  # alice's move and more than one after it
+            break
+    else:
+        pytest.fail("the bots never answered alice with several events")
+    lines = narrated(match, player, before)
+    assert len(lines) > 2
+    assert all(line in told for line in lines)
+
+
+def test_a_poll_announces_every_event_since_the_seq_the_page_showed(
+        alice_client: Client, player: Any, pages: Any) -> None:
+    """The rival's moves reach the page by its poll; it hears each of them."""
+    match = pages.quick_play(alice_client)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    shown = int(re.search(r"\?seq=(\d+)", page)[1])  # type: ignore[index]
+    for _ in range(3):  # alice plays on in another tab; the bot answers each move
+        state = services.match_state(match=match, user=player)
+        if not state["legal_actions"]:
+            break
+        services.submit_action(match=match, seat=0, action=state["legal_actions"][0],
+                               user=player)
+    match.refresh_from_db()
+    assert match.seq > shown + 2
+    url = reverse("match_state", args=[match.id])
+    told = announcement(alice_client.get(url, {"seq": shown, "status": "active"},
+                                         **pages.htmx).content.decode())
+    lines = narrated(match, player, shown)
+    assert len(lines) > 2 and all(line in told for line in lines)
+    # A seq the page could not have shown tells the newest event alone.
+    newest = narrated(match, player, match.seq - 1)
+    for odd in ("x", str(match.seq + 5), "-1"):
+        told = announcement(alice_client.get(url, {"seq": odd, "status": "active"},
+                                             **pages.htmx).content.decode())
+        assert newest and all(line in told for line in newest)
+        assert len(told) < len(" ".join(lines))
+
+
 def test_the_log_shows_the_latest_events_and_sends_the_rest_to_the_replay(
         alice_client: Client) -> None:
     """A long match's page (sent again at every change) carries its last PAGE_LOG events."""
