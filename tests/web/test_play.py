@@ -5,6 +5,8 @@ from __future__ import annotations
 import html
 import json
 import re
+import shutil
+import subprocess
 from typing import Any
 
 import pytest
@@ -240,7 +242,7 @@ def test_a_move_is_announced_to_screen_readers_and_focus_comes_back_to_the_statu
     assert page.count('id="match-announce"') == 1
     assert '<div id="match-announce" class="visually-hidden" role="status" ' \
            'aria-live="polite"></div>' in page
-    assert '<div class="status-line" tabindex="-1">' in page  # where focus goes after a move
+    assert '<div class="status-line" id="match-status" tabindex="-1">' in page  # focus goes here
     action, key = pages.action_forms(page)[0]
 
     partial = pages.act(alice_client, match, action, key).content.decode()
@@ -252,6 +254,74 @@ def test_a_move_is_announced_to_screen_readers_and_focus_comes_back_to_the_statu
     state = services.match_state(match=match, user=match.seats.get(index=0).user)
     if state["legal_actions"]:
         assert "Your turn." in announced
+
+
+# The play page's focus script run against a stand-in for the page: the match state holds
+# the status line and a card button; a swap puts new ones in; htmx drops focus to the body
+# when the focused element is gone and no element with its id came back.
+FOCUS_DRILL = """
+const listeners = {};
+const outside = {name: "top bar link"};
+const document = {
+  body: {name: "body"}, activeElement: null,
+  addEventListener(name, fn) { (listeners[name] = listeners[name] || []).push(fn); },
+  getElementById(id) { return id === "match-state" ? state : null; },
+  querySelector(sel) { return sel === "#match-state .status-line" ? state.status : null; },
+};
+let state;
+function draw() {
+  const status = {name: "status line", focus() { document.activeElement = this; }};
+  const card = {name: "card button"};
+  state = {status, card, contains(el) { return el === status || el === card; }};
+}
+function swap(verb, focused) {
+  draw();
+  const before = focused(state);
+  document.activeElement = before;
+  listeners["htmx:beforeSwap"].forEach(fn => fn({detail: {}}));
+  const gone = state.contains(before);
+  draw();
+  document.activeElement = gone ? document.body : before;
+  listeners["htmx:afterSettle"].forEach(fn => fn({detail: {requestConfig: {verb}}}));
+  return document.activeElement === state.status ? "status line"
+    : document.activeElement.name;
+}
+SCRIPT
+console.log(JSON.stringify({
+  move: swap("post", () => document.body),  // the pressed button, disabled, lost it
+  poll_on_a_card: swap("get", now => now.card),
+  poll_elsewhere: swap("get", () => outside),
+  poll_unfocused: swap("get", () => document.body),
+}));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run the page's script")
+def test_focus_swapped_away_by_a_poll_comes_back_to_the_status_line(
+        alice_client: Client, pages: Any) -> None:
+    """A rival's move swaps the state in while a keyboard user is on a card: they go on
+    from the status line, not from the top of the page. A poll takes no focus the
+    reader put outside the state, or never put anywhere."""
+    match = pages.quick_play(alice_client)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    script = next(s for s in re.findall(r"<script>(.*?)</script>", page, re.S)
+                  if "htmx:afterSettle" in s)
+    ran = subprocess.run(["node", "-e", FOCUS_DRILL.replace("SCRIPT", script)],
+                         capture_output=True, text=True, timeout=30, check=True)
+    assert json.loads(ran.stdout) == {"move": "status line", "poll_on_a_card": "status line",
+                                      "poll_elsewhere": "top bar link",
+                                      "poll_unfocused": "body"}
+
+
+def test_the_status_line_keeps_one_id_across_polls(alice_client: Client, pages: Any) -> None:
+    """htmx gives focus back to the element with the focused one's id after a swap: the
+    status line, where focus goes after a move, stays focused when a rival moves."""
+    match = pages.quick_play(alice_client)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    partial = alice_client.get(reverse("match_state", args=[match.id]), **pages.htmx)
+    for html_ in (page, partial.content.decode()):
+        assert html_.count('id="match-status"') == 1
+        assert '<div class="status-line" id="match-status" tabindex="-1">' in html_
 
 
 def announcement(partial: str) -> str:
