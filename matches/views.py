@@ -421,7 +421,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     }
     partial = request.htmx and not request.htmx.history_restore_request
     template = "matches/_replay.html" if partial else "matches/replay.html"
-    return render(request, template, context)
+    return render(request, template, {**context, "partial": partial})
 
 
 # -- helpers ---------------------------------------------------------------------------

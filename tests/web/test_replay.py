@@ -37,10 +37,41 @@ def test_the_replay_steps_first_next_prev_and_last(
 
     last = alice_client.get(url, **pages.htmx)
     assert f"Event <strong>{match.seq}</strong>".encode() in last.content
-    assert b'<span class="step disabled">Next' in last.content
+    assert b'<span class="step disabled" id="replay-next"' in last.content
 
     beyond = alice_client.get(url, {"at": 10_000}, **pages.htmx)
     assert f"Event <strong>{match.seq}</strong>".encode() in beyond.content
+
+
+def test_a_step_keeps_keyboard_focus_on_its_control_and_is_announced(
+        alice_client: Client, player: Any, pages: Any) -> None:
+    """A step swaps the whole replay in. Each control keeps one id, so htmx gives focus
+    back to the one pressed (Next, Next, Next from the keyboard), and one pressed till it
+    ran out still takes focus; the page's live region, outside the swap, reads the step."""
+    match = pages.quick_play(alice_client)
+    match.refresh_from_db()
+    url = reverse("match_replay", args=[match.id])
+    page = alice_client.get(url, {"at": 0}).content.decode()
+    assert page.count('id="replay-announce"') == 1
+    assert '<div id="replay-announce" class="visually-hidden" role="status" ' \
+           'aria-live="polite"></div>' in page
+    assert '<nav class="replay-controls" aria-label="Replay steps">' in page
+    assert "hx-swap-oob" not in page
+
+    step = alice_client.get(url, {"at": 1}, **pages.htmx).content.decode()
+    for name, to in (("first", 0), ("prev", 0), ("next", 2), ("last", match.seq)):
+        assert step.count(f'id="replay-{name}"') == 1
+        assert re.search(rf'<a class="step" id="replay-{name}" href="{url}\?at={to}"', step)
+    told = step.split('<div id="replay-announce" hx-swap-oob="innerHTML">')[1]
+    told = html.unescape(told.split("</div>")[0])
+    narration = services.replay_view(match=match, user=player, at=1)["narration"]
+    assert told.startswith(f"Event 1 of {match.seq}.")
+    assert narration and all(line in told for line in narration)
+
+    last = alice_client.get(url, {"at": match.seq}, **pages.htmx).content.decode()
+    for name in ("next", "last"):
+        assert f'<span class="step disabled" id="replay-{name}" tabindex="-1" role="link" ' \
+               'aria-disabled="true">' in last
 
 
 def test_the_replay_shows_a_seat_only_what_that_seat_saw(
