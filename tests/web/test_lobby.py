@@ -337,3 +337,32 @@ def test_a_lobby_page_kept_from_before_a_finished_match_makes_a_new_one(
     services.forfeit_seat(match=second, seat=0)
     alice_client.post(reverse("quick_play"), sent)
     assert Match.objects.count() == 3
+
+
+def test_the_lobbys_poll_gives_back_keyboard_focus_to_the_control_that_had_it(
+        alice_client: Client, player: Any, player2: Any) -> None:
+    """The live part is swapped whole when a match or an invitation changes; htmx focuses
+    the element with the focused one's id again, so each control keeps one id from poll
+    to poll: a keyboard user on a match's link is not sent back to the top."""
+    from matches import services
+
+    live = services.create_match(game="super_showdown", options={}, created_by=player,
+                                 seats=[{"player": "alice"}, {"bot": "random"}])
+    over = services.create_match(game="super_showdown", options={}, created_by=player,
+                                 seats=[{"player": "alice"}, {"bot": "random"}])
+    services.forfeit_seat(match=over, seat=1)
+    invite = services.create_match(game="super_showdown", options={}, created_by=player2,
+                                   seats=[{"player": "bruno"}, {"player": "alice"}])
+    page = alice_client.get(reverse("lobby")).content.decode()
+    polled = alice_client.get(reverse("lobby_live"), HTTP_HX_REQUEST="true").content.decode()
+    for html in (page, polled):
+        for control in (f'<a id="match-{live.pk}-play" href="/matches/{live.pk}/">',
+                        f'<a id="invitation-{invite.pk}-play" href="/matches/{invite.pk}/">',
+                        f'id="invitation-{invite.pk}-accept"',
+                        f'id="invitation-{invite.pk}-decline"'):
+            assert html.count(control) == 1, control
+    for control in (f'<a id="match-{over.pk}-play" href="/matches/{over.pk}/">',
+                    f'id="match-{over.pk}-replay"', f'id="match-{over.pk}-rematch"'):
+        assert page.count(control) == 1, control
+    ids = re.findall(r' id="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
