@@ -66,6 +66,25 @@ def test_a_running_event_draws_its_bracket_and_polls_its_results(
     assert alice_client.get(url, {"v": "old"}, **HTMX).status_code == 200
 
 
+def test_a_match_rows_winner_is_said_in_words_not_only_in_bold(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any,
+        player: Any, player2: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """A screen reader does not hear bold type: the winner's name carries '(won)'."""
+    event = make_event(name="Duel")
+    events.add_entrant(event=event, by=sam, player="alice")
+    events.add_entrant(event=event, by=sam, player="bruno")
+    events.start_event(event=event, by=sam)
+    link = EventMatch.objects.get(event=event)
+    winner = link.match.seats.get(index=0).user.get_username()
+    loser = link.match.seats.get(index=1).user.get_username()
+    finish_by_forfeit(link.match, 1, django_capture_on_commit_callbacks)
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    row = page.split('<ul class="match-list">')[1].split("</ul>")[0]
+    assert f'<span class="entrant-won">{winner}<span class="visually-hidden"> (won)</span>' \
+        in row
+    assert row.count("(won)") == 1 and f'<span class="">{loser}</span>' in row
+
+
 def test_a_result_shows_in_the_bracket_standings_and_season_table(
         alice_client: Client, make_event: Callable[..., Event], sam: Any, season: Season,
         player: Any, player2: Any, django_capture_on_commit_callbacks: Any) -> None:
