@@ -85,6 +85,41 @@ def test_a_match_rows_winner_is_said_in_words_not_only_in_bold(
     assert row.count("(won)") == 1 and f'<span class="">{loser}</span>' in row
 
 
+def test_the_results_poll_gives_back_keyboard_focus_to_the_link_that_had_it(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any,
+        player: Any, player2: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """A result swaps the Event's results in whole; htmx focuses the element with the
+    focused one's id again, so each link keeps one id from poll to poll: a keyboard user
+    on their match, a replay or a player is not sent back to the top."""
+    event = make_event(name="League night", format="round_robin")
+    for name in ("alice", "bruno"):
+        events.add_entrant(event=event, by=sam, player=name)
+    events.add_entrant(event=event, by=sam, bot="random", name="Bot 1")
+    events.start_event(event=event, by=sam)
+    over = EventMatch.objects.filter(event=event).first()
+    assert over is not None
+    finish_by_forfeit(over.match, 1, django_capture_on_commit_callbacks)
+    links = list(EventMatch.objects.filter(event=event))
+    alices = [link for link in links if link.match.seats.filter(user=player).exists()
+              and link.match.status != "finished"]
+    assert alices
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    polled = alice_client.get(reverse("league:event_results", args=[event.pk]),
+                              **HTMX).content.decode()
+    keys = dict(Entrant.objects.filter(event=event).values_list("player_id", "key"))
+    for html in (page, polled):
+        for link in links:
+            assert html.count(f'<a id="event-match-{link.match_id}" href=') == 1
+        assert html.count(f'id="event-match-{over.match_id}-replay"') == 1
+        for link in alices:
+            assert html.count(f'id="your-match-{link.match_id}"') == 1
+        for who in (player, player2):
+            key = keys[player_for(who).pk]
+            assert html.count(f'<a id="standing-{key}" href=') == 1
+        ids = re.findall(r' id="([^"]+)"', html)
+        assert len(ids) == len(set(ids))
+
+
 def test_a_result_shows_in_the_bracket_standings_and_season_table(
         alice_client: Client, make_event: Callable[..., Event], sam: Any, season: Season,
         player: Any, player2: Any, django_capture_on_commit_callbacks: Any) -> None:
