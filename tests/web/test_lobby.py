@@ -366,3 +366,20 @@ def test_the_lobbys_poll_gives_back_keyboard_focus_to_the_control_that_had_it(
         assert page.count(control) == 1, control
     ids = re.findall(r' id="([^"]+)"', page)
     assert len(ids) == len(set(ids))
+
+
+def test_each_rows_join_accept_and_decline_name_their_match(
+        alice_client: Client, player2: Any, outsider: Any) -> None:
+    """Tabbing through the lobby, a screen reader hears which match a button acts on, not
+    'Accept, Accept, Join, Join'."""
+    from matches import services
+
+    invite = services.create_match(game="super_showdown", options={}, created_by=player2,
+                                   seats=[{"player": "bruno"}, {"player": "alice"}])
+    open_one = services.create_match(game="super_showdown", options={}, created_by=outsider,
+                                     seats=[{"player": "olga"}, {"open": True}])
+    page = alice_client.get(reverse("lobby")).content.decode()
+    assert f'aria-label="Accept the invitation to match #{invite.pk}">Accept</button>' in page
+    assert f'aria-label="Decline the invitation to match #{invite.pk}">Decline</button>' \
+        in page
+    assert f'<button type="submit" aria-label="Join match #{open_one.pk}">Join</button>' in page
