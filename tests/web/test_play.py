@@ -7,6 +7,7 @@ import json
 import re
 import shutil
 import subprocess
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -472,6 +473,33 @@ def test_board_square_buttons_are_named_by_their_move_not_their_glyph(
     for button in buttons:
         title = re.search(r'title="([^"]+)"', button)
         assert title and f'aria-label="{title[1]}"' in button
+
+
+def test_a_grid_squares_marker_and_tags_read_as_words_not_letters() -> None:
+    """Off the squares one may move to, a marker read 'H' and a Powerboost the bolt's
+    emoji: the letter and glyph are hidden from screen readers and the words stand in."""
+    seats = [SimpleNamespace(index=0, label="alice"), SimpleNamespace(index=1, label="bot")]
+    marked = render_to_string("games/super_showdown/_cell.html", {"seats": seats, "cell": {
+        "markers": [{"seat": 0, "role": "hero"}, {"seat": 1, "role": "villain"}],
+        "boost": True, "mayhem": False}})
+    assert '<span aria-hidden="true">H</span><span class="visually-hidden">alice (Hero)' \
+        in marked
+    assert '<span aria-hidden="true">V</span><span class="visually-hidden">bot (Villain)' \
+        in marked
+    assert '<span aria-hidden="true">⚡</span><span class="visually-hidden">Powerboost' in marked
+    mayhem = render_to_string("games/super_showdown/_cell.html", {"seats": seats, "cell": {
+        "markers": [], "boost": True, "mayhem": True}})
+    assert '<span aria-hidden="true">M</span><span class="visually-hidden">Mayhem' in mayhem
+
+
+def test_a_players_marker_beside_their_name_is_hidden_from_screen_readers(
+        alice_client: Client, pages: Any) -> None:
+    """The player boxes spell the role out ('Blue · Hero'); the marker's letter is noise."""
+    match = pages.quick_play(alice_client)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    boxes = page.split('<div class="ss-players">')[1].split('<div class="ss-board-wrap">')[0]
+    markers = re.findall(r'<span class="marker [^"]*"[^>]*>', boxes)
+    assert len(markers) == 2 and all('aria-hidden="true"' in m for m in markers)
 
 
 def test_a_super_showdown_cards_colour_is_in_its_text_not_only_its_background() -> None:

@@ -386,3 +386,16 @@ def test_the_corner_attacks_hit_is_offered_with_its_power() -> None:
         bonus = state.current.power_bonus
         asked = f"Hit with the Corner Attack (power {3 + bonus})" in page
         assert asked == (viewer == decider) and ("Don&#x27;t hit" in page) == asked
+
+
+def test_a_superstars_initial_is_never_read_out_alone(alice_client: Client) -> None:
+    """A marker's initial ('O') stands beside the Superstar's name in the side panels and
+    the roster, and names the Superstar in words on the ring: a screen reader never
+    hears the letter."""
+    response = alice_client.post(reverse("quick_play"), {"game": "superstar_showdown"})
+    page = alice_client.get(response["Location"]).content.decode()
+    markers = re.findall(r'<span class="st-marker[^"]*"[^>]*>(?:<span aria-hidden="true">)?',
+                         page)
+    assert len(markers) >= 4  # two on the ring, two in the side panels
+    for marker in markers:
+        assert 'aria-hidden="true"' in marker, marker
