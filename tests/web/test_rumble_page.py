@@ -167,3 +167,20 @@ def test_the_replay_renders_the_table(alice_client: Client, player: Any, pages: 
 def test_the_phase_line_names_a_step_only_when_it_adds_something(phase: str, step: Any,
                                                                  shown: str) -> None:
     assert rr_phase({"phase": phase, "step": step}) == shown
+
+
+def test_a_face_down_plan_is_named_for_screen_readers_not_an_empty_box(
+        outsider_client: Client) -> None:
+    """A seat's planned Attack and Boost show face down as card backs: each reads as
+    'a face-down Attack' (or Boost), never as nothing at all."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=None,
+                                  seats=[{"bot": "random"}] * 3)
+    match.refresh_from_db()
+    url = reverse("match_replay", args=[match.id])
+    backs: list[str] = []
+    for at in range(1, min(match.seq, 40) + 1):
+        page = outsider_client.get(url, {"at": at}).content.decode()
+        backs += re.findall(r'<span class="rr-back"[^>]*>', page)
+    assert backs, "no plan was face down in the first 40 steps"
+    for back in backs:
+        assert re.search(r'role="img" aria-label="a face-down (Attack|Boost)"', back), back

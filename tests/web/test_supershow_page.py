@@ -237,3 +237,21 @@ def test_the_page_lists_what_lies_under_each_deck_and_hides_face_down_cards() ->
         assert html.escape(state.card(buried).name) in page
     assert html.escape(state.card(hidden).name) in own
     assert "a face-down card" in other and "a face-down card" not in own
+
+
+def test_the_seat_with_the_turn_says_so_in_words(outsider_client: Client) -> None:
+    """The seat with the turn is marked ▶, which a screen reader reads as a triangle (or
+    not at all): the words 'has the turn' stand beside it for screen readers."""
+    match = services.create_match(game="supershow", options={}, created_by=None,
+                                  seats=[{"bot": "random"}] * 2)
+    match.refresh_from_db()
+    url = reverse("match_replay", args=[match.id])
+    for at in range(1, match.seq + 1):
+        page = outsider_client.get(url, {"at": at}).content.decode()
+        if "▶" in page:
+            break
+    else:
+        pytest.fail("no seat had the turn")
+    assert page.count("▶") == 1
+    assert '<span aria-hidden="true">▶</span><span class="visually-hidden">has the turn</span>' \
+        in page
