@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,6 +34,10 @@ def test_a_wrong_password_is_refused_on_the_login_page(client: Client, player: A
     response = client.post(reverse("login"), {"username": "alice", "password": "nope-nope"})
     assert response.status_code == 200
     assert b"enter a correct username and password" in response.content
+    # The page comes back with focus on the username, not on the refusal: it is an alert,
+    # read out on arrival.
+    assert re.search(r'<ul class="errors" role="alert"><li>Please enter a correct username',
+                     response.content.decode())
 
 
 def test_logging_out_is_a_post_that_ends_the_session(alice_client: Client) -> None:

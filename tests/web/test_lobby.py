@@ -383,3 +383,12 @@ def test_each_rows_join_accept_and_decline_name_their_match(
     assert f'aria-label="Decline the invitation to match #{invite.pk}">Decline</button>' \
         in page
     assert f'<button type="submit" aria-label="Join match #{open_one.pk}">Join</button>' in page
+
+
+def test_a_match_the_service_refuses_is_said_in_an_alert(alice_client: Client) -> None:
+    """The lobby comes back at its top: the refusal above the form is read out."""
+    response = alice_client.post(reverse("match_create"), {
+        "game": "supershow", "opponent": "bot:random", "seats": "3"})
+    assert response.status_code == 400
+    assert re.search(r'<ul class="errors" role="alert"><li>[^<]*\(bad_seat_count\)</li>',
+                     response.content.decode())
