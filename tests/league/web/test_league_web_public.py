@@ -120,6 +120,26 @@ def test_the_results_poll_gives_back_keyboard_focus_to_the_link_that_had_it(
         assert len(ids) == len(set(ids))
 
 
+def test_standings_columns_are_named_in_full_for_screen_readers(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any, season: Season,
+        player: Any, player2: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """A screen reader names a cell by its column's header: 'Wins 1', not 'W 1'."""
+    event = make_event(name="Duel")
+    events.add_entrant(event=event, by=sam, player="alice")
+    events.add_entrant(event=event, by=sam, player="bruno")
+    events.start_event(event=event, by=sam)
+    finish_by_forfeit(EventMatch.objects.get(event=event).match, 1,
+                      django_capture_on_commit_callbacks)
+    for url in (reverse("league:event", args=[event.pk]),
+                reverse("league:season", args=[season.pk])):
+        page = alice_client.get(url).content.decode()
+        head = page.split('<table class="standings">')[1].split("</thead>")[0]
+        for short, full in (("#", "Rank"), ("W", "Wins"), ("D", "Draws"), ("L", "Losses"),
+                            ("Pts", "Points")):
+            assert f'<span aria-hidden="true">{short}</span>' \
+                   f'<span class="visually-hidden">{full}</span>' in head, (url, full)
+
+
 def test_a_result_shows_in_the_bracket_standings_and_season_table(
         alice_client: Client, make_event: Callable[..., Event], sam: Any, season: Season,
         player: Any, player2: Any, django_capture_on_commit_callbacks: Any) -> None:
