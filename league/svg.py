@@ -313,8 +313,10 @@ def _champion(final: _Box | None, name: str) -> str:
 
 
 def _svg_root(width: float, height: float, cls: str, title: str, body: str) -> str:
+    # A group, not an image: an image's content is hidden from screen readers, and this
+    # one holds the entrants' names and links to the live matches.
     w, h = int(width) + 4, int(height) + 4
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" role="img" '
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" role="group" '
             f'width="{w}" height="{h}" viewBox="-2 -2 {w} {h}" '
             f'style="min-width:{int(w * 0.85)}px"><title>{escape(title)}</title>'
             f"{body}</svg>")

@@ -72,6 +72,19 @@ def test_a_live_match_is_a_link_to_its_match_page() -> None:
     assert '<a href="/matches/42/"><g class="bx bx-live" data-pairing="W1-2">' in markup
 
 
+def test_a_bracket_is_a_named_group_whose_names_and_links_a_screen_reader_reaches() -> None:
+    """An image role would make the names and match links inside it presentational: a
+    screen reader would hear 'Bracket diagram' and none of the links a keyboard reaches."""
+    markup = draw("single_elimination", ["a", "b", "c", "d"], matches=1,
+                  links={"W1-2": "/matches/42/"})
+    root = ElementTree.fromstring(markup)
+    assert root.get("role") == "group"
+    title = root.find(f"{NS}title")
+    assert title is not None and title.text == "Bracket diagram"
+    assert root.find(f"{NS}a") is not None
+    assert 'role="img"' not in markup
+
+
 def test_double_elimination_has_winners_losers_and_grand_final_sections() -> None:
     markup = draw("double_elimination", ["a", "b", "c", "d"])
     words = texts(markup)
