@@ -7,10 +7,12 @@ import json
 import re
 import shutil
 import subprocess
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
@@ -384,6 +386,22 @@ def test_a_poll_announces_every_event_since_the_seq_the_page_showed(
                                              **pages.htmx).content.decode())
         assert newest and all(line in told for line in newest)
         assert len(told) < len(" ".join(lines))
+
+
+def test_on_a_phone_a_finished_matchs_replay_links_are_full_taps(
+        alice_client: Client, pages: Any) -> None:
+    """'Watch the replay' in the result banner and the log's replay link were 21 and 15
+    pixels tall on a phone: both are padded to a 44px tap there."""
+    match = pages.quick_play(alice_client)
+    services.forfeit_seat(match=match, seat=1)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    banner = page.split('<div class="result-banner')[1].split("</div>")[0]
+    assert f'<a href="{reverse("match_replay", args=[match.id])}?at=0">Watch the replay' in banner
+    assert '<section class="log">\n  <h2>What happened <a class="small" href=' in page
+    css = Path(str(finders.find("css/site.css"))).read_text()
+    phone = css.split("/* Phone taps:")[1].split("\n}\n")[0]
+    assert "@media (max-width: 480px)" in phone
+    assert re.search(r"\.result-banner a, \.log h2 a \{[^}]*min-height: 2\.75rem", phone)
 
 
 def test_the_log_shows_the_latest_events_and_sends_the_rest_to_the_replay(
