@@ -515,7 +515,13 @@ def lobby_live(request: HttpRequest) -> HttpResponse:
     live = _lobby_live(request.user)
     if request.GET.get("v") == live["version"]:
         return HttpResponse(status=204)
-    return render(request, "matches/_lobby_live.html", live)
+    # What the reader's copy already told them waits for them (`told`), so that a screen
+    # reader hears what came since, not the whole list at every move in any match.
+    told = set(request.GET.get("told", "").split(".")[:200])
+    news = {"your_move_news": [m for m in live["current"]
+                               if m.pk in live["your_move"] and f"m{m.pk}" not in told],
+            "invitation_news": [m for m in live["invitations"] if f"i{m.pk}" not in told]}
+    return render(request, "matches/_lobby_live.html", {**live, **news})
 
 
 def _lobby_live(user: Any) -> dict[str, Any]:
@@ -532,6 +538,9 @@ def _lobby_live(user: Any) -> dict[str, Any]:
         "your_move": your_move,
         "deadlines": turn_deadlines(m for m in live if m.pk in your_move),
         "invitations": invitations,
+        # (as the poll URL carries it: m12 waits for the player's move, i13 invites them)
+        "told": ".".join([f"m{pk}" for pk in sorted(your_move)]
+                         + [f"i{m.pk}" for m in invitations]),
         "titles": {key: rules.spec.title for key, rules in registry.games().items()},
         "version": fingerprint(
             [(m.pk, m.status, m.seq, _seats_key(m.seats.all())) for m in live],

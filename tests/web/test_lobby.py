@@ -265,7 +265,7 @@ def test_the_lobby_follows_the_players_matches_and_invitations(
     from matches import services
 
     page = alice_client.get(reverse("lobby")).content.decode()
-    version = re.search(r'hx-get="/lobby/live/\?v=(\w+)"', page)[1]
+    version = re.search(r'hx-get="/lobby/live/\?v=(\w+)&amp;told=', page)[1]
     assert "<title>Lobby · Showdown League</title>" in page
     poll = {"HTTP_HX_REQUEST": "true"}
     assert alice_client.get(reverse("lobby_live"), {"v": version}, **poll).status_code == 204
@@ -275,7 +275,7 @@ def test_the_lobby_follows_the_players_matches_and_invitations(
     body = changed.content.decode()
     assert changed.status_code == 200 and 'id="invitations"' in body
     assert f'href="/matches/{invite.pk}/"' in body
-    version = re.search(r'hx-get="/lobby/live/\?v=(\w+)"', body)[1]
+    version = re.search(r'hx-get="/lobby/live/\?v=(\w+)&amp;told=', body)[1]
     services.join_match(match=invite, user=player)
     while 1 not in (state := services.match_state(match=invite, user=player2, seat=0)
                     )["pending"]["seats"]:  # bruno moves until alice (seat 1) is awaited
@@ -392,3 +392,45 @@ def test_a_match_the_service_refuses_is_said_in_an_alert(alice_client: Client) -
     assert response.status_code == 400
     assert re.search(r'<ul class="errors" role="alert"><li>[^<]*\(bad_seat_count\)</li>',
                      response.content.decode())
+
+
+def test_a_screen_reader_hears_what_newly_waits_for_the_player_and_only_that(
+        alice_client: Client, player: Any, player2: Any) -> None:
+    """The tab's title says '(1) Your move', which a screen reader does not read out: the
+    lobby's live region tells each match that came to wait for the player's move and each
+    invitation once, as the poll brings it, not again at every later move."""
+    from matches import services
+
+    def poll(page: str) -> tuple[str, str]:
+        found = re.search(r'hx-get="(/lobby/live/\?[^"]+)"', page)
+        assert found is not None
+        body = alice_client.get(found[1].replace("&amp;", "&"),
+                                HTTP_HX_REQUEST="true").content.decode()
+        told = body.split('<div id="lobby-announce" hx-swap-oob="innerHTML">')[1]
+        return body, told.split("</div>")[0]
+
+    page = alice_client.get(reverse("lobby")).content.decode()
+    assert page.count('id="lobby-announce"') == 1
+    assert '<div id="lobby-announce" class="visually-hidden" role="status" ' \
+           'aria-live="polite"></div>' in page
+    invite = services.create_match(game="super_showdown", options={}, created_by=player2,
+                                   seats=[{"player": "bruno"}, {"player": "alice"}])
+    page, told = poll(page)
+    assert told == f"bruno invites you to #{invite.pk} Super Showdown. "
+
+    services.join_match(match=invite, user=player)
+    while 1 not in (state := services.match_state(match=invite, user=player2, seat=0)
+                    )["pending"]["seats"]:
+        services.submit_action(match=invite, seat=0, action=state["legal_actions"][0],
+                               user=player2)
+    page, told = poll(page)
+    assert told == f"Your move in #{invite.pk} Super Showdown. "
+
+    other = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"bot": "random"},
+                                         {"bot": "random"}])
+    page, told = poll(page)
+    assert told == f"Your move in #{other.pk} Royal Rumble. "  # and #invite not again
+    services.resign(match=invite, user=player2)  # the lobby changes; nothing new waits
+    body, told = poll(page)
+    assert f'href="/matches/{invite.pk}/"' not in body and told == ""
