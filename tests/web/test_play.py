@@ -404,6 +404,20 @@ def test_on_a_phone_a_finished_matchs_replay_links_are_full_taps(
     assert re.search(r"\.result-banner a, \.log h2 a \{[^}]*min-height: 2\.75rem", phone)
 
 
+def test_on_a_phone_the_fields_a_move_is_made_with_are_full_taps() -> None:
+    """Superstar Showdown's play is three selects (40px tall, under a later rule of their
+    own), the lobby's form two selects and text fields (41-43px): 44px on a phone."""
+    css = Path(str(finders.find("css/site.css"))).read_text()
+    phone = css.split("/* Phone taps:")[1].split("\n}\n")[0]
+    rule = re.search(r"\n  ([^{\n]*) \{ min-height: 2\.75rem; \}\n  \.match-row", phone)
+    assert rule is not None
+    chosen = [part.strip() for part in rule[1].split(",")]
+    assert {"select", ".st-play-form select"} <= set(chosen)
+    assert 'input:not([type="checkbox"]):not([type="radio"])' in chosen
+    # (the rule of their own the phone's must outweigh)
+    assert re.search(r"\.st-play-form select \{[^}]*min-height: 2\.5rem", css)
+
+
 def test_the_log_shows_the_latest_events_and_sends_the_rest_to_the_replay(
         alice_client: Client) -> None:
     """A long match's page (sent again at every change) carries its last PAGE_LOG events."""
