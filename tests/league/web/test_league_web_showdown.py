@@ -234,3 +234,15 @@ def test_the_admin_lists_the_ranking_points_but_never_writes_them(
     client.force_login(django_user_model.objects.create_superuser("ss-root", password="x-9"))
     assert client.get(f"/admin/league/{model}/").status_code == 200
     assert client.get(f"/admin/league/{model}/add/").status_code == 403
+
+
+def test_a_refusal_of_the_whole_showdown_form_is_read_out_as_an_alert(
+        staff_client: Client) -> None:
+    """Sent back to its card's anchor, the page does not lead a screen reader to the
+    refusal: it is an alert, as the other forms' refusals are."""
+    response = staff_client.post(reverse("league:showdown_create"),
+                                 form(preset="full_card", red_bot="random"))
+    page = response.content.decode()
+    start = page.index('<ul class="errors"')
+    assert page[start:page.index("</ul>", start)].startswith(
+        '<ul class="errors" role="alert"><li>An Event has two sides, Red and Blue')
