@@ -17,6 +17,7 @@ COLLECTIONS = {
     "register": "api-register",
     "token": "api-token",
     "account": "api-account",
+    "account-data": "api-account-data",
     "close-account": "api-close-account",
     "password": "api-password",
     "password-reset": "api-password-reset",

@@ -786,3 +786,53 @@ class SimulationJobRowSerializer(SimulationJobSerializer):
     class Meta(SimulationJobSerializer.Meta):
         fields = [f for f in SimulationJobSerializer.Meta.fields if f != "summary"]
         read_only_fields = fields
+
+
+# -- a player's own data -----------------------------------------------------------------
+
+class AccountDataAccountSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    player = serializers.IntegerField(help_text="The league Player's id.")
+    email = serializers.CharField(allow_blank=True, help_text="Empty: none.")
+    email_pending = serializers.CharField(allow_blank=True, help_text="Empty: none.")
+    turn_mail = serializers.BooleanField()
+    joined = serializers.DateTimeField()
+    last_login = serializers.DateTimeField(allow_null=True)
+
+
+class AccountDataEntrySerializer(serializers.ModelSerializer):
+    """An Event entry of the player's, alone (`team` null) or in a team."""
+
+    event_name = serializers.CharField(source="event.name")
+    team = serializers.CharField(source="team.name", allow_null=True, default=None)
+    picks = ObjectField(help_text="What the entry brought to its seats.")
+
+    class Meta:
+        model = Entrant
+        fields = ["event", "event_name", "key", "name", "team", "withdrawn", "picks"]
+        read_only_fields = fields
+
+
+class AccountDataTeamSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Team
+        fields = ["id", "name"]
+        read_only_fields = fields
+
+
+class AccountDataSerializer(serializers.Serializer):
+    """Everything the site keeps about a player, for them to take away
+    (league.account_data)."""
+
+    format = serializers.CharField(help_text="showdown-league/account-data")
+    version = serializers.IntegerField()
+    made_at = serializers.DateTimeField()
+    account = AccountDataAccountSerializer()
+    ratings = RatingSerializer(many=True)
+    rating_history = RatingHistorySerializer(many=True)
+    matches = PlayedMatchSerializer(many=True, help_text="Every match the player sat in, "
+                                                         "newest first, as their match "
+                                                         "history shows it.")
+    entries = AccountDataEntrySerializer(many=True)
+    teams = AccountDataTeamSerializer(many=True)

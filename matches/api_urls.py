@@ -14,6 +14,7 @@ urlpatterns = [
     path("auth/token/", api_views.TokenView.as_view(), name="api-token"),
     path("auth/me/", api_views.AccountView.as_view(), name="api-account"),
     path("auth/me/close/", api_views.CloseAccountView.as_view(), name="api-close-account"),
+    path("auth/me/data/", api_views.AccountDataView.as_view(), name="api-account-data"),
     path("auth/password/", api_views.PasswordView.as_view(), name="api-password"),
     path("auth/password/reset/", api_views.PasswordResetView.as_view(),
          name="api-password-reset"),

@@ -26,7 +26,9 @@ from rest_framework.views import APIView
 from config import signin
 from config.api_json import JSONParser
 from engine import registry
+from league.account_data import account_data
 from league.events import turn_deadline
+from league.serializers import AccountDataSerializer
 from league.services import (
     RESETS_FROM_CLIENT,
     RESETS_PER_ADDRESS,
@@ -229,6 +231,21 @@ class AccountView(APIView):
         except AccountError as exc:
             return _refused(exc)
         return Response(_account(player))
+
+
+class AccountDataView(APIView):
+    """Everything the site keeps about the signed-in player."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(summary="Your data, to take away",
+                   description="The account, ratings and their history, every match the "
+                               "player sat in (as their match history shows it), their "
+                               "Event entries and teams, in one document. The account "
+                               "page offers the same as a file.",
+                   responses={200: AccountDataSerializer, 401: ERRORS[401]})
+    def get(self, request: Request) -> Response:
+        return Response(account_data(request.user))
 
 
 class CloseAccountView(APIView):

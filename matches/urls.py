@@ -13,6 +13,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("register/", views.register, name="register"),
     path("account/", views.account, name="account"),
+    path("account/data.json", views.account_data_file, name="account_data"),
     path("account/email/<str:token>/", views.email_confirm, name="email_confirm"),
     path("password/forgot/", views.forgot_password, name="password_forgot"),
     path("password/reset/<uidb64>/<token>/", views.ResetPassword.as_view(),

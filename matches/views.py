@@ -17,8 +17,9 @@ from django.contrib import messages
 from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Exists, F, OuterRef, QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -26,6 +27,7 @@ from rest_framework.authtoken.models import Token
 
 from config.fingerprint import fingerprint
 from engine import registry
+from league.account_data import account_data
 from league.events import turn_deadline, turn_deadlines
 from league.models import Entrant, Event
 from league.services import (
@@ -155,6 +157,19 @@ def account(request: HttpRequest) -> HttpResponse:
     status = next((getattr(form, "refused_status", 400) for form in shown if form.errors),
                   200)
     return render(request, "registration/account.html", context, status=status)
+
+
+@login_required
+@require_GET
+def account_data_file(request: HttpRequest) -> HttpResponse:
+    """Everything the site keeps about the player, as a JSON file to save
+    (league.account_data)."""
+    response = JsonResponse(account_data(request.user), encoder=DjangoJSONEncoder,
+                            json_dumps_params={"indent": 2, "ensure_ascii": False})
+    response["Content-Disposition"] = (
+        f'attachment; filename="showdown-league-{request.user.get_username()}.json"')
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 EMAIL_SAID = {

@@ -86,7 +86,8 @@ def test_the_api_root_lists_every_collection_and_each_address_answers(
     assert root.status_code == 200
     links = root.json()
     assert {"games", "matches", "seasons", "events", "players", "teams", "simulations",
-            "ratings", "round-scores", "register", "token", "account", "close-account",
+            "ratings", "round-scores", "register", "token", "account", "account-data",
+            "close-account",
             "password", "password-reset", "schema", "docs"} <= set(links)
     for name in ("games", "matches", "seasons", "events", "players", "teams", "ratings",
                  "round-scores"):

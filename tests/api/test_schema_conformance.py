@@ -488,6 +488,8 @@ def exercise_auth(api: Conformance, anon: APIClient) -> None:
     closer = {"username": "conformance_closer", "password": "a-long-test-password-9"}
     token = api.post(anon, "/api/auth/register/", closer, expect=201).json()["token"]
     me.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    api.get(me, "/api/auth/me/data/")
+    api.get(anon, "/api/auth/me/data/", expect=401)
     api.post(me, "/api/auth/me/close/", {"password": "wrong-one"}, expect=400)
     api.post(me, "/api/auth/me/close/", {}, expect=400)
     api.post(me, "/api/auth/me/close/", {"password": closer["password"]}, expect=204)

@@ -1,0 +1,44 @@
+"""Everything the site keeps about a player, as one document they may take away (the
+account page's download, `GET /api/auth/me/data/`): their account, ratings and rating
+history, the matches they sat in as their match history shows them (what their seats
+saw: no other seat's hidden cards), their Event entries, alone or in a team, and their
+teams."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from league import history
+from league.models import Entrant, Team
+from league.serializers import AccountDataSerializer
+from league.services import player_for
+
+FORMAT = "showdown-league/account-data"
+VERSION = 1
+
+
+def account_data(user: Any) -> dict[str, Any]:
+    """The document, ready for JSON (AccountDataSerializer states its shape)."""
+    from league.api_views import match_history
+
+    player = player_for(user)
+    matches = list(match_history(user.pk))
+    entered = Q(player=player) | Q(team__members=player)
+    document = {
+        "format": FORMAT, "version": VERSION, "made_at": timezone.now(),
+        "account": {"username": user.get_username(), "display_name": player.display_name,
+                    "player": player.pk, "email": user.email,
+                    "email_pending": player.pending_email, "turn_mail": player.turn_mail,
+                    "joined": user.date_joined, "last_login": user.last_login},
+        "ratings": player.ratings.order_by("game"),
+        "rating_history": player.rating_history.order_by("game", "match_id"),
+        "matches": matches,
+        "entries": Entrant.objects.filter(entered).select_related("event", "team")
+        .distinct().order_by("event_id", "key"),
+        "teams": Team.objects.filter(members=player).order_by("name"),
+    }
+    context = {"user_id": user.pk, "finishes": history.Finishes(matches)}
+    return dict(AccountDataSerializer(document, context=context).data)
