@@ -12,6 +12,7 @@ urlpatterns = [
     path("seasons/<int:season_id>/", views.season, name="season"),
     path("events/<int:event_id>/", views.event, name="event"),
     path("events/<int:event_id>/results/", views.event_results, name="event_results"),
+    path("events/<int:event_id>/calendar.ics", views.event_calendar, name="event_calendar"),
     path("events/<int:event_id>/picks/", views.event_pick, name="event_pick"),
     path("events/<int:event_id>/enter/", views.event_enter, name="event_enter"),
     path("events/<int:event_id>/leave/", views.event_leave, name="event_leave"),

@@ -27,12 +27,14 @@ from django.db.models import Count, F, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.fingerprint import fingerprint
 from config.refusal import Refusal
 from engine import registry
 from league import (
+    calendar,
     dashboard_tasks,
     events,
     formats,
@@ -226,6 +228,18 @@ def event(request: HttpRequest, event_id: int) -> HttpResponse:
     context["picks"] = _picks_context(event, request.user)
     context["entry"] = _entry_context(event, request.user)
     return render(request, "league/event.html", context)
+
+
+@login_required
+@require_GET
+def event_calendar(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The Event's start as a file for the player's calendar; 404 while it says none."""
+    event = get_object_or_404(Event, pk=event_id, starts_at__isnull=False)
+    page = request.build_absolute_uri(reverse("league:event", args=[event.pk]))
+    response = HttpResponse(calendar.event_calendar(event, page, timezone.now()),
+                            content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}.ics"'
+    return response
 
 
 def _entry_context(event: Event, user: Any) -> dict[str, Any]:

@@ -151,3 +151,25 @@ def test_a_new_event_from_the_dashboard_takes_them_and_new_like_this_keeps_the_n
                                             "Club room.")
     like = sam_client.get(reverse("league:dashboard") + f"?like={made.pk}").content.decode()
     assert "Club room.</textarea>" in like
+
+
+def test_a_player_adds_the_event_to_their_calendar(cup: Event, sam: Any,
+                                                   alice_client: Client) -> None:
+    import icalendar
+
+    url = reverse("league:event_calendar", args=[cup.pk])
+    assert alice_client.get(url).status_code == 404  # no time said yet
+    events.set_details(event=cup, by=sam, starts_at=THURSDAY, notes="Back room.")
+    page = alice_client.get(reverse("league:event", args=[cup.pk])).content.decode()
+    assert f'href="{url}" download>Add to your calendar</a>' in page
+    answer = alice_client.get(url)
+    assert answer["Content-Type"] == "text/calendar; charset=utf-8"
+    (entry,) = icalendar.Calendar.from_ical(answer.content).walk("VEVENT")
+    assert entry.decoded("dtstart") == THURSDAY and str(entry["summary"]) == "Cup"
+    page_url = f"http://testserver{reverse('league:event', args=[cup.pk])}"
+    assert str(entry["description"]) == f"Back room.\n\n{page_url}"
+    first = (str(entry["uid"]), int(entry["sequence"]))
+    events.set_details(event=cup, by=sam, starts_at=datetime(2026, 12, 11, 18, 0, tzinfo=UTC))
+    (moved,) = icalendar.Calendar.from_ical(alice_client.get(url).content).walk("VEVENT")
+    assert (str(moved["uid"]), int(moved["sequence"])) == (first[0], first[1] + 1)
+    assert Client().get(url).status_code == 302  # to the login
