@@ -4,9 +4,11 @@ A player who asked for it (`Player.turn_mail`, on the account page or the API) a
 email address is mailed when a live match has waited TURN_MAIL_MINUTES for their
 decision, or an invitation to a match for their answer: one mail for all their matches
 that wait, naming each, with its link and its turn deadline when an Event sets one. A
-seat is mailed once a wait (`Seat.mailed_seq` keeps the match's `seq` it was mailed at;
-an invitation once), so a player at the table, who moves within minutes, gets none, and
-one who plays by mail gets one a turn. The beat sweep runs it; the site's address
+seat is mailed once a wait (`Seat.mailed_seq` keeps the match's `seq` it was mailed at,
+and it is mailed again only once it has moved since; an invitation once), so a player at
+the table, who moves within minutes, gets none, one who plays by mail gets one a turn,
+and one facing a decision made at once with a rival is not mailed again when the rival's
+half comes in. The beat sweep runs it; the site's address
 (SITE_URL) makes the links.
 
 A seat is claimed before its mail goes: two sweeps at once mail it once, and a mail the
@@ -21,7 +23,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -29,7 +31,7 @@ from engine import registry
 from league.events import turn_deadlines
 from league.services import mail_rendered
 from matches import services as match_services
-from matches.models import Match, Seat
+from matches.models import Match, MatchEvent, Seat
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +47,14 @@ def mail_awaited_players(now: datetime | None = None) -> int:
     # A match recorded under rules its game plays no more waits for nobody: it can only
     # be resigned or forfeited.
     playable = match_services.under_present_rules("match__")
-    turns = (Seat.objects.filter(Q(mailed_seq__isnull=True) | Q(mailed_seq__lt=F("match__seq")),
+    # Mailed before, a seat is mailed again once it has moved since: the others' moves
+    # alone (a decision both seats make at once, the rival's half of it in) leave it
+    # facing what it was mailed about.
+    moved_since = MatchEvent.objects.filter(match=OuterRef("match"), seat=OuterRef("index"),
+                                            kind=MatchEvent.Kind.DECISION,
+                                            seq__gt=OuterRef("mailed_seq"))
+    turns = (Seat.objects.filter(Q(mailed_seq__isnull=True)
+                                 | Q(mailed_seq__lt=F("match__seq")) & Exists(moved_since),
                                  playable, awaited=True, match__status=Match.Status.ACTIVE,
                                  match__updated_at__lte=since,
                                  **{f"user__{k}": v for k, v in asked.items()})

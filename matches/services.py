@@ -406,8 +406,10 @@ def join_match(*, match: Match, user: Any) -> Seat:
         if seat is None:
             raise ServiceError("no_open_seat", "Every seat is taken or held for an invited "
                                                "player.", 409)
-        seat.user, seat.invited = user, None
-        seat.save(update_fields=["user", "invited"])
+        # The seat's mail so far (an invitation's) was for its answer: its turns are mailed
+        # afresh (league.turn_mail).
+        seat.user, seat.invited, seat.mailed_seq = user, None, None
+        seat.save(update_fields=["user", "invited", "mailed_seq"])
         if not any(s.is_open for s in seats):
             _start(locked)
             seat.refresh_from_db(fields=["awaited"])

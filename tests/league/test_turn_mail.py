@@ -75,7 +75,10 @@ def test_a_match_that_waited_mails_the_player_who_asked_once_a_wait(
     assert f"{SITE}/matches/{toy_match.pk}/" in sent.body
     assert f"{SITE}{reverse('account')}" in sent.body
     assert sweep() == 0 and len(mail.outbox) == 1  # the same wait
-    move(toy_match, 1)  # bruno moves; the match still waits for alice, at a new point
+    # bruno's half of the decision both make at once: alice faces what she was mailed about
+    move(toy_match, 1)
+    assert sweep() == 0 and len(mail.outbox) == 1
+    move(toy_match, 0)  # alice plays; the next round waits for her again
     assert sweep() == 1 and len(mail.outbox) == 2
 
 
