@@ -145,6 +145,9 @@ if SITE_URL and (not SITE_URL.startswith(("http://", "https://")) or not _site.h
 # A player who asks for it is mailed when a match has waited this long for their move.
 TURN_MAIL_MINUTES = env_int("TURN_MAIL_MINUTES", 5, least=1)
 TURN_MAIL = RESET_BY_MAIL and bool(SITE_URL)
+# A player who asks for it is mailed this long before an Event they are entered in starts
+# (league.event_mail), on a site that sends turn mails.
+EVENT_MAIL_HOURS = env_int("EVENT_MAIL_HOURS", 3, least=1)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"
@@ -224,6 +227,10 @@ CELERY_BEAT_SCHEDULE = {
     "mail-awaited-players": {
         "task": "league.tasks.mail_awaited_players",
         "schedule": float(env_int("TURN_MAIL_SWEEP_SECONDS", 60, least=1)),
+    },
+    "mail-event-reminders": {
+        "task": "league.tasks.mail_event_reminders",
+        "schedule": float(env_int("EVENT_MAIL_SWEEP_SECONDS", 300, least=1)),
     },
     "sweep-simulation-chunks": {
         "task": "league.sim_tasks.sweep_simulations",

@@ -28,6 +28,9 @@ class Player(models.Model):
     # Whether to mail the account's address when a match has waited a while for its move
     # (league.turn_mail).
     turn_mail = models.BooleanField(default=False)
+    # Whether to mail the account's address before an Event it is entered in starts
+    # (league.event_mail).
+    event_mail = models.BooleanField(default=False)
     # An address given but not yet confirmed by the link mailed to it (league.services
     # .set_email): nothing is sent there but that link.
     pending_email = models.EmailField(blank=True)
@@ -124,6 +127,9 @@ class Event(models.Model):
     # records (league.events.set_details).
     starts_at = models.DateTimeField(null=True, blank=True)
     notes = models.TextField(blank=True)
+    # The `starts_at` its entrants were reminded of (league.event_mail): a new time is
+    # reminded of again.
+    reminded_for = models.DateTimeField(null=True, blank=True)
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organized_events", blank=True
     )

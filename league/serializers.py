@@ -797,6 +797,7 @@ class AccountDataAccountSerializer(serializers.Serializer):
     email = serializers.CharField(allow_blank=True, help_text="Empty: none.")
     email_pending = serializers.CharField(allow_blank=True, help_text="Empty: none.")
     turn_mail = serializers.BooleanField()
+    event_mail = serializers.BooleanField()
     joined = serializers.DateTimeField()
     last_login = serializers.DateTimeField(allow_null=True)
 

@@ -156,7 +156,8 @@ def _set_email(user: Any, player: Player, email: str, password: str | None,
         user.save(update_fields=["email"])
         player.pending_email = ""
         player.turn_mail = player.turn_mail and bool(email)
-        player.save(update_fields=["pending_email", "turn_mail"])
+        player.event_mail = player.event_mail and bool(email)
+        player.save(update_fields=["pending_email", "turn_mail", "event_mail"])
         return "kept" if email else "removed"
     if not password:
         raise AccountError("bad_credentials", "Give your present password to change "
@@ -234,6 +235,23 @@ def confirm_email(token: str) -> Any:
 def set_turn_mail(player: Player, on: bool) -> Player:
     """Whether `player` is mailed when a match has waited a while for their move
     (league.turn_mail); only with an email address to mail, on a site that mails."""
+    return _set_mail_choice(player, "turn_mail", on)
+
+
+def set_event_mail(player: Player, on: bool) -> Player:
+    """Whether `player` is mailed before an Event they are entered in starts
+    (league.event_mail); as set_turn_mail."""
+    return _set_mail_choice(player, "event_mail", on)
+
+
+def set_mails(player: Player, *, turn_mail: bool, event_mail: bool) -> Player:
+    """Both of `player`'s mail choices, or neither (a refusal of one keeps the other)."""
+    with transaction.atomic():
+        set_turn_mail(player, turn_mail)
+        return set_event_mail(player, event_mail)
+
+
+def _set_mail_choice(player: Player, choice: str, on: bool) -> Player:
     if on and not settings.TURN_MAIL:
         raise AccountError("no_mail", "This site sends no mail.", 409)
     with transaction.atomic():
@@ -244,8 +262,8 @@ def set_turn_mail(player: Player, on: bool) -> Player:
         if on and not email:
             raise AccountError("no_email", "Give an email address first: the mails go "
                                            "there.", 409)
-        player.turn_mail = on
-        player.save(update_fields=["turn_mail"])
+        setattr(player, choice, on)
+        player.save(update_fields=[choice])
     return player
 
 
@@ -375,8 +393,10 @@ def close_user(user: Any) -> None:
         user.set_unusable_password()
         user.save(update_fields=["username", "email", "first_name", "last_name",
                                  "is_active", "password"])
-        player.display_name, player.pending_email, player.turn_mail = CLOSED_NAME, "", False
-        player.save(update_fields=["display_name", "pending_email", "turn_mail"])
+        player.display_name, player.pending_email = CLOSED_NAME, ""
+        player.turn_mail = player.event_mail = False
+        player.save(update_fields=["display_name", "pending_email", "turn_mail",
+                                   "event_mail"])
 
 
 def _leave(match: Any, user: Any, match_services: Any) -> None:

@@ -6,7 +6,7 @@ from celery import shared_task
 from django.core.cache import cache
 from django.db import OperationalError
 
-from league import dashboard_tasks, events, projections, services, turn_mail
+from league import dashboard_tasks, event_mail, events, projections, services, turn_mail
 from league.sim_tasks import run_chunk, sweep_simulations  # noqa: F401 (registered)
 from matches.models import Match
 
@@ -71,6 +71,12 @@ def mail_reset_link(email: str, domain: str, use_https: bool) -> None:
 def mail_awaited_players() -> int:
     """Mail the players who asked for it the matches that wait for their move."""
     return turn_mail.mail_awaited_players()
+
+
+@shared_task(acks_late=True)
+def mail_event_reminders() -> int:
+    """Remind the entrants who asked for it that their Event starts soon."""
+    return event_mail.mail_event_reminders()
 
 
 @shared_task(acks_late=True)

@@ -41,6 +41,7 @@ from league.services import (
     revoke_token,
     send_password_reset,
     set_email,
+    set_event_mail,
     set_turn_mail,
     token_for,
 )
@@ -200,7 +201,7 @@ class AccountView(APIView):
     def get(self, request: Request) -> Response:
         return Response(_account(player_for(request.user)))
 
-    @extend_schema(summary="Change your display name, email address or turn mails",
+    @extend_schema(summary="Change your display name, email address or mails",
                    description="The display name shows in standings, on player pages and "
                                "in new Event entries (an entry already made keeps its "
                                "name); the email address is where a password reset link "
@@ -225,9 +226,11 @@ class AccountView(APIView):
                 if "email" in changes:
                     set_email(player.user, changes["email"], request=request._request,
                               password=changes.get("password"))
-                    player.refresh_from_db(fields=["turn_mail", "pending_email"])
+                    player.refresh_from_db(fields=["turn_mail", "event_mail", "pending_email"])
                 if "turn_mail" in changes:
                     set_turn_mail(player, changes["turn_mail"])
+                if "event_mail" in changes:
+                    set_event_mail(player, changes["event_mail"])
         except AccountError as exc:
             return _refused(exc)
         return Response(_account(player))
@@ -337,7 +340,8 @@ class PasswordResetView(APIView):
 def _account(player: Any) -> dict[str, Any]:
     return {"username": player.user.get_username(), "display_name": player.display_name,
             "player": player.pk, "email": player.user.email,
-            "email_pending": player.pending_email, "turn_mail": player.turn_mail}
+            "email_pending": player.pending_email, "turn_mail": player.turn_mail,
+            "event_mail": player.event_mail}
 
 
 # -- games -------------------------------------------------------------------------------

@@ -121,13 +121,16 @@ class CloseAccountForm(forms.Form):
 
 
 class TurnMailForm(forms.Form):
-    """Whether to be mailed when a match waits for the player's move."""
+    """Whether to be mailed when a match waits for the player's move, and before an Event
+    they are entered in starts."""
 
     refusals: dict[str, str | None] = {}
 
     turn_mail = forms.BooleanField(
         required=False, label="Mail me when a match has waited a few minutes for my move "
                               "or an invitation for my answer")
+    event_mail = forms.BooleanField(
+        required=False, label="Mail me a few hours before an Event I am entered in starts")
 
 
 class ForgotPasswordForm(forms.Form):

@@ -62,6 +62,10 @@ class AccountSerializer(serializers.Serializer):
                                   "waited a few minutes for your move; needs an address "
                                   "(409 no_email) on a site that mails (409 no_mail), and "
                                   "goes off with the address.")
+    event_mail = serializers.BooleanField(
+        required=False, help_text="Whether the email address is mailed a few hours before an "
+                                  "Event you are entered in starts (one that says when); as "
+                                  "`turn_mail`, needs an address on a site that mails.")
 
 
 class PasswordResetSerializer(serializers.Serializer):

@@ -43,8 +43,8 @@ from league.services import (
     revoke_token,
     send_password_reset,
     set_email,
+    set_mails,
     set_password,
-    set_turn_mail,
 )
 from matches import services
 from matches.forms import (
@@ -111,7 +111,8 @@ def account(request: HttpRequest) -> HttpResponse:
     player = player_for(request.user)
     name_form = DisplayNameForm(initial={"display_name": player.display_name})
     email_form = EmailForm(initial={"email": request.user.email})
-    turn_form = TurnMailForm(initial={"turn_mail": player.turn_mail})
+    turn_form = TurnMailForm(initial={"turn_mail": player.turn_mail,
+                                      "event_mail": player.event_mail})
     password_form = PasswordChangeForm()
     close_form = CloseAccountForm()
     which = request.POST.get("form") if request.method == "POST" else None
@@ -127,9 +128,9 @@ def account(request: HttpRequest) -> HttpResponse:
             return _account_done(request, EMAIL_SAID[outcome[0]])
     elif which == "turn_mail":
         turn_form = TurnMailForm(request.POST)
-        if _changed(turn_form, lambda data: set_turn_mail(player, data["turn_mail"])):
-            return _account_done(request, "You will be mailed when a match waits for you."
-                                 if player.turn_mail else "No more mails about your turns.")
+        if _changed(turn_form, lambda data: set_mails(player, turn_mail=data["turn_mail"],
+                                                      event_mail=data["event_mail"])):
+            return _account_done(request, MAILS_SAID[player.turn_mail, player.event_mail])
     elif which == "password":
         password_form = PasswordChangeForm(request.POST)
         if _changed(password_form, lambda data: change_password(
@@ -170,6 +171,14 @@ def account_data_file(request: HttpRequest) -> HttpResponse:
         f'attachment; filename="showdown-league-{request.user.get_username()}.json"')
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+MAILS_SAID = {
+    (True, True): "You will be mailed when a match waits for you, and before your Events.",
+    (True, False): "You will be mailed when a match waits for you.",
+    (False, True): "You will be mailed before your Events start.",
+    (False, False): "No more mails about your turns or your Events.",
+}
 
 
 EMAIL_SAID = {

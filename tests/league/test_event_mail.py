@@ -1,0 +1,122 @@
+"""Reminders before an Event starts: a player entered in it (alone or in a team) who asked
+for them is mailed EVENT_MAIL_HOURS before, once for its time, again when it moves
+(league.event_mail)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.core import mail
+from django.test import Client, override_settings
+from django.urls import reverse
+from django.utils import timezone
+
+from league import events
+from league.event_mail import mail_event_reminders
+from league.models import Event, Player, Team
+from league.services import player_for
+
+SITE = "https://league.example.org"
+GAME = "super_showdown"
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("mailing_site")]
+
+
+@pytest.fixture
+def mailing_site() -> Any:
+    with override_settings(TURN_MAIL=True, SITE_URL=SITE, EVENT_MAIL_HOURS=3):
+        yield
+
+
+def asks(user: Any, on: bool = True) -> Any:
+    user.email = f"{user.username}@example.org"
+    user.save(update_fields=["email"])
+    player = player_for(user)
+    player.event_mail = on
+    player.save(update_fields=["event_mail"])
+    return user
+
+
+@pytest.fixture
+def night(organizer: Any, player: Any, player2: Any, outsider: Any,
+          django_user_model: Any) -> Event:
+    """Starting in two hours: alice alone and asking, bruno in a team and asking, olga
+    alone and not asking, dora asking but withdrawn."""
+    dora = django_user_model.objects.create_user("dora", password="pw-x-99812")
+    for user in (player, player2, dora):
+        asks(user)
+    asks(outsider, on=False)
+    event = events.create_event(name="Thursday Night", game=GAME, format="round_robin",
+                                by=organizer, starts_at=timezone.now() + timedelta(hours=2),
+                                notes="Back room.\nBring dice.")
+    team = Team.objects.create(name="Owls")
+    team.members.set([player_for(player2)])
+    events.add_entrant(event=event, by=organizer, player="alice")
+    events.add_entrant(event=event, by=organizer, team="Owls")
+    events.add_entrant(event=event, by=organizer, player="olga")
+    events.add_entrant(event=event, by=organizer, player="dora")
+    events.withdraw_entrant(event=event, by=organizer, key="e4")
+    return event
+
+
+def test_the_entrants_who_asked_are_reminded_once_for_its_time(night: Event,
+                                                               organizer: Any) -> None:
+    assert mail_event_reminders() == 2
+    assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.org", "bruno@example.org"]
+    sent = mail.outbox[0]
+    assert sent.subject.startswith("Thursday Night starts ")
+    assert "Back room.\nBring dice." in sent.body
+    assert f"{SITE}/league/events/{night.pk}/" in sent.body
+    assert f"{SITE}/league/events/{night.pk}/calendar.ics" in sent.body
+    assert f"{SITE}{reverse('account')}" in sent.body
+    assert mail_event_reminders() == 0  # the same time
+    events.set_details(event=night, by=organizer,
+                       starts_at=timezone.now() + timedelta(hours=1))
+    assert mail_event_reminders() == 2 and len(mail.outbox) == 4  # moved: told again
+
+
+def test_none_too_early_none_once_started_none_on_a_site_without_mail(
+        night: Event, organizer: Any) -> None:
+    assert mail_event_reminders(now=timezone.now() - timedelta(hours=2)) == 0  # 4h ahead
+    events.add_entrant(event=night, by=organizer, bot="random")
+    events.start_event(event=night, by=organizer)
+    assert mail_event_reminders() == 0
+    Event.objects.filter(pk=night.pk).update(status=Event.Status.DRAFT)
+    with override_settings(TURN_MAIL=False):
+        assert mail_event_reminders() == 0
+    assert not mail.outbox
+
+
+def test_the_sweep_runs_on_the_schedule() -> None:
+    from config.celery import app
+
+    app.loader.import_default_modules()
+    assert settings.CELERY_BEAT_SCHEDULE["mail-event-reminders"]["task"] in app.tasks
+
+
+def test_the_account_page_and_the_api_set_them_with_an_address(player: Any) -> None:
+    client = Client()
+    client.force_login(player)
+    page = client.get(reverse("account")).content.decode()
+    assert 'name="event_mail"' in page
+    # Refused without an address, and the other choice is left as it was.
+    Player.objects.filter(user=player).update(turn_mail=True)  # from before, say
+    refused = client.post(reverse("account"), {"form": "turn_mail", "event_mail": "on"})
+    assert refused.status_code == 409 and player_for(player).turn_mail is True
+    asks(player, on=False)
+    done = client.post(reverse("account"), {"form": "turn_mail", "event_mail": "on"})
+    assert done.status_code == 302
+    row = player_for(player)
+    assert (row.turn_mail, row.event_mail) == (False, True)
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(player)
+    assert api.patch("/api/auth/me/", {"event_mail": False},
+                     format="json").json()["event_mail"] is False
+    api.patch("/api/auth/me/", {"event_mail": True}, format="json")
+    api.patch("/api/auth/me/", {"email": ""}, format="json")  # no address: no mails
+    assert player_for(player).event_mail is False
