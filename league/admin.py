@@ -145,7 +145,8 @@ class SeasonAdmin(JoinsWhatItLists, admin.ModelAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         # Its Events play the season's game; changing it would orphan them.
-        return ["game"] if obj is not None and obj.events.exists() else []
+        made = ["created_by", "idempotency_key"]
+        return ["game", *made] if obj is not None and obj.events.exists() else made
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)

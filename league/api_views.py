@@ -151,9 +151,11 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueView
         return super().retrieve(request, *args, **kwargs)
 
     @extend_schema(summary="Create a season (staff)",
-                   description="The creator becomes one of its organizers.",
+                   description="The creator becomes one of its organizers. A create sent "
+                               "again with the same `idempotency_key` answers with the "
+                               "season the first made (409 key_reused for another game).",
                    request=SeasonCreateSerializer,
-                   responses={201: SeasonSerializer, **errors(400, 401, 403)})
+                   responses={201: SeasonSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:
         season = events.create_season(by=request.user, **self.body(SeasonCreateSerializer))
         return Response(SeasonSerializer(self.get_queryset().get(pk=season.pk)).data,

@@ -16,11 +16,11 @@ import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Model, Q
 
 from config.lru import LRU
 from config.queue import after_commit
@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 
 Kind = EventRecord.Kind
 READ_REPLAYS = 64  # Events whose latest replay the pages keep (per process)
+M = TypeVar("M", bound=Model)
 
 
 class LeagueError(Refusal):
@@ -123,8 +124,13 @@ def check_scoring(scoring: Any) -> None:
 
 
 def create_season(*, name: str, game: str, by: Any, starts_on: Any = None,
-                  ends_on: Any = None, scoring: dict[str, float] | None = None) -> Season:
-    """A new season; staff only. Its creator becomes one of its organizers."""
+                  ends_on: Any = None, scoring: dict[str, float] | None = None,
+                  key: str | None = None) -> Season:
+    """A new season; staff only. Its creator becomes one of its organizers. A `key` its
+    creator gave before answers with the season that request made."""
+    made = made_with_key(Season, by, key, "another game's season", game=game)
+    if made is not None:
+        return made
     _require(bool(by and by.is_authenticated and by.is_staff))
     _check_game(game)
     if not (name or "").strip():
@@ -133,10 +139,17 @@ def create_season(*, name: str, game: str, by: Any, starts_on: Any = None,
     check_scoring(scoring)
     if starts_on and ends_on and ends_on < starts_on:
         raise LeagueError("bad_dates", "A season cannot end before it starts.")
-    with transaction.atomic():
-        season = Season.objects.create(name=name.strip(), game=game, starts_on=starts_on,
-                                       ends_on=ends_on, scoring=scoring)
-        season.organizers.add(by)
+    try:
+        with transaction.atomic():
+            season = Season.objects.create(name=name.strip(), game=game, starts_on=starts_on,
+                                           ends_on=ends_on, scoring=scoring, created_by=by,
+                                           idempotency_key=key or "")
+            season.organizers.add(by)
+    except IntegrityError:
+        made = made_with_key(Season, by, key, "another game's season", game=game)
+        if made is None:
+            raise
+        return made  # the same key, sent again while the first was being made
     return season
 
 
@@ -171,7 +184,8 @@ def _create_event(*, name: str, game: str, format: str, by: Any, season: Season 
                   open_entry: bool = False, starts_at: datetime | None = None,
                   notes: str = "", key: str | None = None) -> tuple[Event, bool]:
     """`create_event`, and whether this call made the Event (not a repeat of its `key`)."""
-    made = _made_with_key(by, key, game, format)
+    made = made_with_key(Event, by, key, "another game's or format's Event", game=game,
+                         format=format)
     if made is not None:
         return made, False
     _require(can_organize_season(season, by))
@@ -205,21 +219,26 @@ def _create_event(*, name: str, game: str, format: str, by: Any, season: Season 
             )
             event.organizers.add(by)
     except IntegrityError:
-        made = _made_with_key(by, key, game, format)
+        made = made_with_key(Event, by, key, "another game's or format's Event", game=game,
+                         format=format)
         if made is None:
             raise
         return made, False  # the same key, sent again while the first was being made
     return event, True
 
 
-def _made_with_key(by: Any, key: str | None, game: str, format: str) -> Event | None:
-    """The Event `by` made with `key` before, if any; refused if it was another kind."""
+def made_with_key(model: type[M], by: Any, key: str | None, other: str,
+                  **kind: Any) -> M | None:
+    """The `model` row (an Event, a season, a team, a simulation job) `by` made with `key`
+    before, if any; refused (409 key_reused) when its `kind` fields differ, as `other`
+    ("another game's season") says: the client reused a key for something new."""
     if not key or not getattr(by, "pk", None):
         return None
-    made = Event.objects.filter(created_by=by, idempotency_key=key).first()
-    if made is not None and (made.game, made.format) != (game, format):
-        raise LeagueError("key_reused", "That idempotency key created another game's or "
-                                        "format's Event: use a new key for a new Event.", 409)
+    made = model._default_manager.filter(created_by=by, idempotency_key=key).first()
+    if made is not None and any(getattr(made, name) != value for name, value in kind.items()):
+        noun = model._meta.verbose_name if model is not Event else "Event"
+        raise LeagueError("key_reused", f"That idempotency key created {other}: use a new "
+                                        f"key for a new {noun}.", 409)
     return made
 
 

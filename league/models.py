@@ -81,10 +81,22 @@ class Season(models.Model):
     )
     # Season points per Event placement: {"win": 3, "draw": 1, "loss": 0} per match.
     scoring = models.JSONField(default=default_scoring)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    # The key its creator's client sent (empty: none): a create resent with it answers
+    # with this season instead of making another.
+    idempotency_key = models.CharField(max_length=KEY_LENGTH, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["created_by", "idempotency_key"],
+                                    condition=~models.Q(idempotency_key=""),
+                                    name="season_unique_idempotency_key"),
+        ]
 
     def __str__(self) -> str:
         return self.name

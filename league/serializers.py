@@ -108,6 +108,9 @@ class SeasonCreateSerializer(serializers.Serializer):
     scoring = serializers.DictField(default=None, allow_null=True,
                                    help_text='Season points per match: {"win": 3, '
                                              '"draw": 1, "loss": 0} (the default).')
+    idempotency_key = serializers.CharField(
+        source="key", max_length=KEY_LENGTH, required=False, allow_null=True,
+        help_text="A retry with the same key answers with the season the first request made.")
 
 
 class SeasonStandingSerializer(serializers.ModelSerializer):

@@ -652,10 +652,12 @@ def exercise_matches(api: Conformance, c: dict[str, APIClient]) -> dict[str, Any
 def exercise_league(api: Conformance, c: dict[str, APIClient]) -> None:
     alice, bruno, olga, staff, anon = c["alice"], c["bruno"], c["olga"], c["staff"], c["anon"]
     # -- seasons
-    season = api.post(staff, "/api/seasons/", {"name": "Autumn", "game": "super_showdown",
-                                               "starts_on": "2026-09-01",
-                                               "scoring": {"win": 3, "draw": 1, "loss": 0}},
-                      expect=201).json()
+    autumn = {"name": "Autumn", "game": "super_showdown", "starts_on": "2026-09-01",
+              "scoring": {"win": 3, "draw": 1, "loss": 0}, "idempotency_key": "autumn-1"}
+    season = api.post(staff, "/api/seasons/", autumn, expect=201).json()
+    resent = api.post(staff, "/api/seasons/", autumn, expect=201).json()  # a phone's retry
+    assert resent["id"] == season["id"]
+    api.post(staff, "/api/seasons/", {**autumn, "game": "supershow"}, expect=409)  # key_reused
     api.post(staff, "/api/seasons/", {"name": "", "game": "super_showdown"}, expect=400)
     api.post(staff, "/api/seasons/", {"name": "X", "game": "nope"}, expect=400)
     api.post(olga, "/api/seasons/", {"name": "Mine", "game": "super_showdown"}, expect=403)

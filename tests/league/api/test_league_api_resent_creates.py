@@ -1,15 +1,15 @@
-"""An Event create sent again with its idempotency key (a phone resending it after a
-timeout) answers with the Event the first made, and makes no second one."""
+"""A create sent again with its idempotency key (a phone resending it after a timeout)
+answers with what the first made (an Event, a season), and makes no second one."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from league_api_helpers import GAME
+from league_api_helpers import GAME, written
 from rest_framework.test import APIClient
 
-from league.models import Event, EventRecord
+from league.models import Event, EventRecord, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +56,30 @@ def test_a_showdown_event_sent_again_with_its_key_is_entered_and_started_once(
     (event,) = Event.objects.all()
     kinds = list(EventRecord.objects.filter(event=event).values_list("kind", flat=True))
     assert kinds.count("entrant_added") == 2 and kinds.count("started") == 1
+
+
+def test_a_season_create_sent_again_with_its_key_answers_with_the_first_season(
+        organizer_api: APIClient, organizer: Any) -> None:
+    body = {"name": "Spring", "game": GAME, "idempotency_key": "spring-1"}
+    first = organizer_api.post("/api/seasons/", body, format="json")
+    before = written()
+    again = organizer_api.post("/api/seasons/", body, format="json")
+    assert (first.status_code, again.status_code) == (201, 201)
+    assert again.json() == first.json()
+    assert written() == before
+    (season,) = Season.objects.all()
+    assert (season.created_by, season.idempotency_key) == (organizer, "spring-1")
+    assert list(season.organizers.all()) == [organizer]
+    other = organizer_api.post("/api/seasons/", {**body, "idempotency_key": "spring-2"},
+                               format="json")
+    assert other.status_code == 201 and Season.objects.count() == 2
+
+
+def test_a_season_key_reused_for_another_game_is_refused(organizer_api: APIClient) -> None:
+    body = {"name": "Spring", "game": GAME, "idempotency_key": "k"}
+    assert organizer_api.post("/api/seasons/", body, format="json").status_code == 201
+    refused = organizer_api.post("/api/seasons/", {**body, "game": "supershow"},
+                                 format="json")
+    assert (refused.status_code, refused.json()["code"]) == (409, "key_reused")
+    assert "season" in refused.json()["detail"]
+    assert Season.objects.count() == 1
