@@ -112,8 +112,8 @@ class TeamAdmin(KeptByEvents):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         # An entered team's results rate its members: new members would be rated for
         # matches they never played (make a new team instead).
-        return ["members"] if obj is not None and Entrant.objects.filter(team=obj).exists() \
-            else []
+        entered = obj is not None and Entrant.objects.filter(team=obj).exists()
+        return ["members", "idempotency_key"] if entered else ["idempotency_key"]
 
 
 class SeasonForm(forms.ModelForm):

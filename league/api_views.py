@@ -631,7 +631,12 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewSe
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().retrieve(request, *args, **kwargs)
 
-    @extend_schema(summary="Create a team (staff or a season organizer)", request=TeamCreateSerializer,
+    @extend_schema(summary="Create a team (staff or a season organizer)",
+                   description="A name taken already, in any case, is 409 team_exists. A "
+                               "create sent again with the same `idempotency_key` answers "
+                               "with the team the first made (409 key_reused for a team of "
+                               "another name).",
+                   request=TeamCreateSerializer,
                    responses={201: TeamSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:
         body = TeamCreateSerializer(data=request.data, context={"by": request.user})

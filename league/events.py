@@ -349,12 +349,16 @@ def _format_options(key: str, given: dict[str, Any] | None, spec: Any) -> dict[s
                             f"with these options: {refusal.message}")
 
 
-def create_team(*, name: str, members: list[str], by: Any) -> Team:
-    """A team and its members (usernames), or nothing; staff and season organizers."""
+def create_team(*, name: str, members: list[str], by: Any, key: str | None = None) -> Team:
+    """A team and its members (usernames), or nothing; staff and season organizers. A
+    `key` its creator gave before answers with the team that request made."""
+    name = (name or "").strip()
+    made = made_with_key(Team, by, key, "a team of another name", name=name)
+    if made is not None:
+        return made
     _require(can_organize_any(by))
     from league.services import player_for
 
-    name = (name or "").strip()
     if not name or len(name) > 64:
         raise LeagueError("bad_name", "A team name is 1-64 characters.")
     names = list(dict.fromkeys(m.strip() for m in members if m and m.strip()))
@@ -370,10 +374,13 @@ def create_team(*, name: str, members: list[str], by: Any) -> Team:
         raise taken
     try:
         with transaction.atomic():
-            team = Team.objects.create(name=name, created_by=by)
+            team = Team.objects.create(name=name, created_by=by, idempotency_key=key or "")
             team.members.set([player_for(users[n]) for n in names])
-    except IntegrityError:  # the same name, in any case, made at the same moment
-        raise taken from None
+    except IntegrityError:  # the same name, in any case, or the same key at the same moment
+        made = made_with_key(Team, by, key, "a team of another name", name=name)
+        if made is None:
+            raise taken from None
+        return made
     return team
 
 

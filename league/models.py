@@ -52,6 +52,9 @@ class Team(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",
     )
+    # The key its creator's client sent (empty: none): a create resent with it answers
+    # with this team instead of being refused as a name taken.
+    idempotency_key = models.CharField(max_length=KEY_LENGTH, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -59,6 +62,9 @@ class Team(models.Model):
         constraints = [
             # Names are told apart ignoring case (create_team), also when two arrive at once.
             models.UniqueConstraint(Lower("name"), name="team_name_unique_ignoring_case"),
+            models.UniqueConstraint(fields=["created_by", "idempotency_key"],
+                                    condition=~models.Q(idempotency_key=""),
+                                    name="team_unique_idempotency_key"),
         ]
 
     def __str__(self) -> str:

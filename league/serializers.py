@@ -665,11 +665,15 @@ class TeamCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=64)
     members = serializers.ListField(child=serializers.CharField(max_length=150),
                                     help_text="Usernames of the members (at least one).")
+    idempotency_key = serializers.CharField(
+        source="key", max_length=KEY_LENGTH, required=False, allow_null=True,
+        help_text="A retry with the same key answers with the team the first request made.")
 
     def create(self, validated_data: dict[str, Any]) -> Team:
         """The team and its members, or nothing (see league.events.create_team)."""
         return events.create_team(name=validated_data["name"],
-                                  members=validated_data["members"], by=self.context["by"])
+                                  members=validated_data["members"], by=self.context["by"],
+                                  key=validated_data.get("key"))
 
 
 # -- simulation jobs ---------------------------------------------------------------------

@@ -669,8 +669,10 @@ def exercise_league(api: Conformance, c: dict[str, APIClient]) -> None:
     api.get(olga, "/api/seasons/999999/standings/", expect=404)
 
     # -- teams
-    team = api.post(staff, "/api/teams/", {"name": "Reds", "members": ["alice", "bruno"]},
-                    expect=201).json()
+    reds = {"name": "Reds", "members": ["alice", "bruno"], "idempotency_key": "reds-1"}
+    team = api.post(staff, "/api/teams/", reds, expect=201).json()
+    assert api.post(staff, "/api/teams/", reds, expect=201).json()["id"] == team["id"]
+    api.post(staff, "/api/teams/", {**reds, "name": "Greens"}, expect=409)  # key_reused
     api.post(staff, "/api/teams/", {"name": "Blues", "members": ["olga"]}, expect=201)
     api.post(staff, "/api/teams/", {"name": "Reds", "members": ["olga"]}, expect=409)
     api.post(staff, "/api/teams/", {"name": "Nobody", "members": []}, expect=400)

@@ -1,5 +1,5 @@
 """A create sent again with its idempotency key (a phone resending it after a timeout)
-answers with what the first made (an Event, a season), and makes no second one."""
+answers with what the first made (an Event, a season, a team), and makes no second one."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from league_api_helpers import GAME, written
 from rest_framework.test import APIClient
 
-from league.models import Event, EventRecord, Season
+from league.models import Event, EventRecord, Season, Team
 
 pytestmark = pytest.mark.django_db
 
@@ -83,3 +83,28 @@ def test_a_season_key_reused_for_another_game_is_refused(organizer_api: APIClien
     assert (refused.status_code, refused.json()["code"]) == (409, "key_reused")
     assert "season" in refused.json()["detail"]
     assert Season.objects.count() == 1
+
+
+def test_a_team_create_sent_again_with_its_key_answers_with_the_team(
+        organizer_api: APIClient, player: Any, player2: Any) -> None:
+    body = {"name": "Reds", "members": ["alice", "bruno"], "idempotency_key": "reds-1"}
+    first = organizer_api.post("/api/teams/", body, format="json")
+    before = written()
+    again = organizer_api.post("/api/teams/", body, format="json")
+    assert (first.status_code, again.status_code) == (201, 201), again.content
+    assert again.json() == first.json()
+    assert written() == before
+    (team,) = Team.objects.all()
+    assert sorted(m.user.username for m in team.members.all()) == ["alice", "bruno"]
+    unkeyed = organizer_api.post("/api/teams/", {**body, "idempotency_key": None},
+                                 format="json")
+    assert (unkeyed.status_code, unkeyed.json()["code"]) == (409, "team_exists")
+
+
+def test_a_team_key_reused_for_another_name_is_refused(organizer_api: APIClient,
+                                                        player: Any) -> None:
+    body = {"name": "Reds", "members": ["alice"], "idempotency_key": "k"}
+    assert organizer_api.post("/api/teams/", body, format="json").status_code == 201
+    refused = organizer_api.post("/api/teams/", {**body, "name": "Blues"}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (409, "key_reused")
+    assert list(Team.objects.values_list("name", flat=True)) == ["Reds"]
