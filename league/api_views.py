@@ -694,9 +694,12 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, League
                                "bots is the seat count), bad_matches, bad_chunk, bad_seed, "
                                "bad_option (or the engine's code for options it refuses). "
                                "Match i plays with a seed derived from the job's seed and i, "
-                               "so a job is reproducible.",
+                               "so a job is reproducible. A create sent again with the same "
+                               "`idempotency_key` answers with the job the first made and "
+                               "queues nothing more (409 key_reused for another game or "
+                               "other bots).",
                    request=SimulationCreateSerializer,
-                   responses={201: SimulationJobSerializer, **errors(400, 401, 403)})
+                   responses={201: SimulationJobSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:
         job = simulation.create_job(by=request.user, **self.body(SimulationCreateSerializer))
         return self._detail(job, status.HTTP_201_CREATED)

@@ -497,12 +497,20 @@ class SimulationJob(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",
     )
+    # The key its creator's client sent (empty: none): a create resent with it answers
+    # with this job instead of writing and queuing another.
+    idempotency_key = models.CharField(max_length=KEY_LENGTH, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["created_by", "idempotency_key"],
+                                    condition=~models.Q(idempotency_key=""),
+                                    name="simulationjob_unique_idempotency_key"),
+        ]
 
     def __str__(self) -> str:
         return f"simulation {self.pk} ({self.game}, {self.planned} matches)"

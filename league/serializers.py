@@ -696,6 +696,9 @@ class SimulationCreateSerializer(serializers.Serializer):
                   "500,000 matches within 10,000 tasks.")
     seed = serializers.IntegerField(required=False, allow_null=True, default=None,
                                     help_text="The job's seed; null: a random one.")
+    idempotency_key = serializers.CharField(
+        source="key", max_length=KEY_LENGTH, required=False, allow_null=True,
+        help_text="A retry with the same key answers with the job the first request made.")
 
 
 class SimulationSeatSerializer(serializers.Serializer):

@@ -36,7 +36,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import DatabaseError, OperationalError, transaction
+from django.db import DatabaseError, IntegrityError, OperationalError, transaction
 from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
@@ -48,7 +48,7 @@ from engine.games.supershow.cards import CATALOG as SUPERSHOW
 from engine.games.superstar_showdown.cards import ROSTER as SUPERSTARS
 from engine.playout import play_match
 from engine.protocol import BaseRules, Event, EventKind, IllegalAction
-from league.events import LeagueError
+from league.events import LeagueError, made_with_key
 from league.intervals import wilson
 from league.models import SimulationChunk, SimulationJob
 
@@ -282,11 +282,16 @@ def _try_start(rules: BaseRules[Any], options: Mapping[str, Any], seats: int) ->
 
 def create_job(*, game: str, bots: Sequence[str], matches: int, options: Any = None,
                balance: bool = False, logs: bool = False, chunk: int | None = None,
-               seed: int | None = None, by: Any = None) -> SimulationJob:
+               seed: int | None = None, by: Any = None, key: str | None = None
+               ) -> SimulationJob:
     """Check, write the job and its chunks, and (on commit) queue its first chunks.
 
     `by` is the user asking (None: the command line, which is trusted); no `chunk`:
-    `default_chunk(matches)`."""
+    `default_chunk(matches)`. A `key` `by` gave before answers with the job that request
+    made, writing and queuing nothing (a client resending a create whose answer it lost)."""
+    made = _made_with_key(by, key, game, bots)
+    if made is not None:
+        return made
     if by is not None:
         _require(can_simulate(by), "Only staff and organizers may run simulations.")
     options = {} if options is None else options
@@ -295,19 +300,33 @@ def create_job(*, game: str, bots: Sequence[str], matches: int, options: Any = N
     check(game=game, bots=bots, matches=matches, options=options, balance=balance,
           chunk=chunk, seed=seed)
     bots = list(bots)
-    with transaction.atomic():
-        job = SimulationJob.objects.create(
-            game=game, bots=bots, options=options, balance=balance, logs=logs,
-            seed=secrets.randbelow(SEEDS) if seed is None else seed, planned=matches,
-            chunk_size=chunk, chunk_count=math.ceil(matches / chunk),
-            created_by=by if by is not None and by.is_authenticated else None,
-            summary=summarize(empty_tallies(len(bots)), game=game, bots=bots,
-                              options=options, balance=balance, planned=matches))
-        SimulationChunk.objects.bulk_create(
-            SimulationChunk(job=job, index=i, start=start, count=min(chunk, matches - start))
-            for i, start in enumerate(range(0, matches, chunk)))
-        _queue_pending(job.pk, settings.SIMULATION_QUEUE_AHEAD)
+    try:
+        with transaction.atomic():
+            job = SimulationJob.objects.create(
+                game=game, bots=bots, options=options, balance=balance, logs=logs,
+                seed=secrets.randbelow(SEEDS) if seed is None else seed, planned=matches,
+                chunk_size=chunk, chunk_count=math.ceil(matches / chunk),
+                created_by=by if by is not None and by.is_authenticated else None,
+                idempotency_key=key if key and getattr(by, "pk", None) else "",
+                summary=summarize(empty_tallies(len(bots)), game=game, bots=bots,
+                                  options=options, balance=balance, planned=matches))
+            SimulationChunk.objects.bulk_create(
+                SimulationChunk(job=job, index=i, start=start,
+                                count=min(chunk, matches - start))
+                for i, start in enumerate(range(0, matches, chunk)))
+            _queue_pending(job.pk, settings.SIMULATION_QUEUE_AHEAD)
+    except IntegrityError:
+        made = _made_with_key(by, key, game, bots)
+        if made is None:
+            raise
+        return made  # the same key, sent again while the first was being made
     return job
+
+
+def _made_with_key(by: Any, key: str | None, game: str,
+                   bots: Sequence[str]) -> SimulationJob | None:
+    return made_with_key(SimulationJob, by, key, "a simulation of another game or other "
+                                                 "bots", game=game, bots=list(bots))
 
 
 def cancel_job(*, job: SimulationJob, by: Any = None) -> SimulationJob:

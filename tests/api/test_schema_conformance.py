@@ -1019,9 +1019,12 @@ def exercise_players(api: Conformance, c: dict[str, APIClient]) -> None:
 
 def exercise_simulations(api: Conformance, c: dict[str, APIClient]) -> None:
     staff, olga, alice = c["staff"], c["olga"], c["alice"]
-    job = api.post(staff, "/api/simulations/", {
-        "game": "super_showdown", "bots": ["random", "heuristic"], "matches": 4,
-        "logs": True, "chunk": 2, "seed": 7}, expect=201).json()
+    first = {"game": "super_showdown", "bots": ["random", "heuristic"], "matches": 4,
+             "logs": True, "chunk": 2, "seed": 7, "idempotency_key": "logged-1"}
+    job = api.post(staff, "/api/simulations/", first, expect=201).json()
+    assert api.post(staff, "/api/simulations/", first, expect=201).json()["id"] == job["id"]
+    api.post(staff, "/api/simulations/", {**first, "bots": ["random", "random"]},
+             expect=409)  # key_reused
     balance = api.post(staff, "/api/simulations/", {
         "game": "royal_rumble", "bots": ["random", "random", "random"], "matches": 3,
         "balance": True}, expect=201).json()

@@ -199,3 +199,37 @@ def test_the_schema_documents_the_simulation_endpoints(anon_api: APIClient) -> N
         assert path in paths
     summary = doc["components"]["schemas"]["SimulationSummary"]["properties"]
     assert {"by_seat", "by_entity", "first_player", "length"} <= set(summary)
+
+
+def test_a_job_sent_again_with_its_key_answers_with_the_first_and_queues_nothing_more(
+        organizer_api: APIClient, django_capture_on_commit_callbacks: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A phone resending the create after a timeout: one job, its chunks queued once."""
+    queued: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(simulation, "enqueue", lambda task, *args: queued.append(args))
+    body = {**BODY, "idempotency_key": "tuesday-run"}
+    with django_capture_on_commit_callbacks(execute=True):
+        first = organizer_api.post(URL, body, format="json")
+    job = SimulationJob.objects.get()
+    assert queued == [(job.pk, 0), (job.pk, 1), (job.pk, 2)]
+    with django_capture_on_commit_callbacks(execute=True) as hooks:
+        again = organizer_api.post(URL, body, format="json")
+    assert (first.status_code, again.status_code) == (201, 201), again.json()
+    assert again.json()["id"] == first.json()["id"] == job.pk
+    assert (hooks, len(queued)) == ([], 3)
+    assert (SimulationJob.objects.count(), SimulationChunk.objects.count()) == (1, 3)
+    other = organizer_api.post(URL, {**body, "idempotency_key": "wednesday-run"},
+                               format="json")
+    assert other.status_code == 201 and SimulationJob.objects.count() == 2
+
+
+@pytest.mark.parametrize("change", [{"game": "royal_rumble",
+                                     "bots": ["random", "random", "random"]},
+                                    {"bots": ["heuristic", "random"]}])
+def test_a_job_key_reused_for_another_game_or_other_bots_is_refused(
+        organizer_api: APIClient, change: dict[str, Any]) -> None:
+    body = {**BODY, "idempotency_key": "k"}
+    assert organizer_api.post(URL, body, format="json").status_code == 201
+    refused = organizer_api.post(URL, {**body, **change}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (409, "key_reused")
+    assert (SimulationJob.objects.count(), SimulationChunk.objects.count()) == (1, 3)
