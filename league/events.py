@@ -369,19 +369,25 @@ def create_team(*, name: str, members: list[str], by: Any, key: str | None = Non
     missing = [n for n in names if n not in users]
     if missing:
         raise LeagueError("unknown_player", f"No player called {', '.join(missing)}.")
-    taken = LeagueError("team_exists", f"There is already a team called {name!r}.", 409)
     if Team.objects.filter(name__iexact=name).exists():
-        raise taken
+        return _team_made_meanwhile(by, key, name)
     try:
         with transaction.atomic():
             team = Team.objects.create(name=name, created_by=by, idempotency_key=key or "")
             team.members.set([player_for(users[n]) for n in names])
     except IntegrityError:  # the same name, in any case, or the same key at the same moment
-        made = made_with_key(Team, by, key, "a team of another name", name=name)
-        if made is None:
-            raise taken from None
-        return made
+        return _team_made_meanwhile(by, key, name)
     return team
+
+
+def _team_made_meanwhile(by: Any, key: str | None, name: str) -> Team:
+    """The team a create sent with the same key made while this one was checked (a resend
+    arriving together with the first), or a refusal: the name is another team's (409
+    team_exists), or the key was used for another name (409 key_reused)."""
+    made = made_with_key(Team, by, key, "a team of another name", name=name)
+    if made is None:
+        raise LeagueError("team_exists", f"There is already a team called {name!r}.", 409)
+    return made
 
 
 # -- the stream -------------------------------------------------------------------------
