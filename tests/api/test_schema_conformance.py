@@ -684,8 +684,11 @@ def exercise_league(api: Conformance, c: dict[str, APIClient]) -> None:
 
     base = {"game": "super_showdown", "season": sid}
     # -- a round robin of bots: played out when it starts (finished).
-    rr = api.post(staff, "/api/events/", {**base, "name": "Bots' night",
-                                          "format": "round_robin"}, expect=201).json()
+    night = {**base, "name": "Bots' night", "format": "round_robin",
+             "idempotency_key": "bots-night"}
+    rr = api.post(staff, "/api/events/", night, expect=201).json()
+    assert api.post(staff, "/api/events/", night, expect=201).json()["id"] == rr["id"]
+    api.post(staff, "/api/events/", {**night, "format": "swiss"}, expect=409)  # key_reused
     url = f"/api/events/{rr['id']}/"
     for i, bot in enumerate(["random", "heuristic", "random", "heuristic"]):
         api.post(staff, f"{url}entrants/", {"bot": bot, "name": f"Bot {i}"}, expect=201)
@@ -902,7 +905,11 @@ def exercise_league(api: Conformance, c: dict[str, APIClient]) -> None:
         expect=201).json()
     api.get(alice, f"/api/events/{composed['id']}/ranking-points/")
     api.get(alice, f"/api/events/{composed['id']}/bracket/")
-    api.post(staff, "/api/events/showdown/", {"preset": "full_card"}, expect=201)
+    card = {"preset": "full_card", "idempotency_key": "card-1"}
+    made = api.post(staff, "/api/events/showdown/", card, expect=201).json()
+    assert api.post(staff, "/api/events/showdown/", card, expect=201).json()["id"] == made["id"]
+    api.post(staff, "/api/events/showdown/", {**card, "idempotency_key": "bots-night"},
+             expect=409)  # key_reused: the key made a Super Showdown Event
     api.post(staff, "/api/events/showdown/", {"preset": "nope"}, expect=400)
     api.post(staff, "/api/events/showdown/", {"preset": "full_card", "matches": [{}]},
              expect=400)
