@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0014_season_idempotency_key'),
+        ('league', '0015_season_idempotency_key'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

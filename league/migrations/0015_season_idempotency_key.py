@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0013_event_idempotency_key'),
+        ('league', '0014_mail_before_events'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
