@@ -364,15 +364,19 @@ def create_team(*, name: str, members: list[str], by: Any, key: str | None = Non
     names = list(dict.fromkeys(m.strip() for m in members if m and m.strip()))
     if not names:
         raise LeagueError("empty_team", "A team has at least one member.")
-    users = {u.get_username(): u for u in get_user_model().objects.filter(
-        username__in=names, is_active=True)}
-    missing = [n for n in names if n not in users]
-    if missing:
-        raise LeagueError("unknown_player", f"No player called {', '.join(missing)}.")
-    if Team.objects.filter(name__iexact=name).exists():
-        return _team_made_meanwhile(by, key, name)
     try:
         with transaction.atomic():
+            # Locked as closing an account locks it (league.services.close_user), which
+            # takes it out of its teams: one closed meanwhile is no member.
+            users = {u.get_username(): u for u in get_user_model().objects
+                     .select_for_update(no_key=True).filter(username__in=names, is_active=True)
+                     .order_by("pk")}
+            missing = [n for n in names if n not in users]
+            if missing:
+                raise LeagueError("unknown_player",
+                                  f"No player called {', '.join(missing)}.")
+            if Team.objects.filter(name__iexact=name).exists():
+                return _team_made_meanwhile(by, key, name)
             team = Team.objects.create(name=name, created_by=by, idempotency_key=key or "")
             team.members.set([player_for(users[n]) for n in names])
     except IntegrityError:  # the same name, in any case, or the same key at the same moment
@@ -540,6 +544,7 @@ def _register(event: Event, by: Any, payload: dict[str, Any], checked: dict[str,
                                                   "this Event enters others without "
                                                   "picks: they pick for themselves.", 403)
         payload["picks"] = checked
+    _refuse_closed_accounts(payload)
     active = [e for e in done.entrants.values() if not e["withdrawn"]]
     if any(_same_entrant(e, payload) for e in active):
         raise LeagueError("entrant_twice", f"{payload['name']} is already entered.", 409)
@@ -553,6 +558,31 @@ def _register(event: Event, by: Any, payload: dict[str, Any], checked: dict[str,
     else:
         _after_change(event)
     return str(payload["key"])
+
+
+def _refuse_closed_accounts(payload: dict[str, Any]) -> None:
+    """Refused when an account the entrant seats (a player's, a team member's) signs in
+    no more: its matches could not seat it. The accounts' rows stay locked until the
+    entry is written, as closing one locks its row (league.services.close_user), so an
+    account closed meanwhile is either entered before the close, which then refuses
+    (in_event), or seen closed here."""
+    if payload["player"]:
+        players = Player.objects.filter(pk=payload["player"])
+    elif payload["team"]:
+        players = Player.objects.filter(teams=payload["team"])
+    else:
+        return
+    ids = list(players.values_list("user_id", flat=True))
+    users = get_user_model().objects
+    active = set(users.select_for_update(no_key=True).filter(pk__in=ids, is_active=True)
+                 .order_by("pk").values_list("pk", flat=True))
+    closed = sorted(users.filter(pk__in=set(ids) - active).values_list("username", flat=True))
+    if closed and payload["team"]:
+        raise LeagueError("unknown_player", f"{payload['name']} has a member who signs in "
+                                            f"no more ({', '.join(closed)}): its teammates "
+                                            "are entered as another team.")
+    if closed:
+        raise LeagueError("unknown_player", f"No player called {closed[0]!r}.")
 
 
 def _refuse_no_room(event: Event, done: Replayed, key: str) -> None:

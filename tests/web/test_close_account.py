@@ -211,3 +211,33 @@ def test_staff_close_accounts_in_the_admin_after_confirming(
     users = get_user_model().objects.in_bulk([player.pk, organizer.pk, boss.pk, desk.pk])
     assert [users[pk].is_active for pk in chosen] == [True, False, True, True]
     assert Match.objects.get(pk=tables["live"].pk).status == Match.Status.ACTIVE
+
+
+def test_a_closed_players_team_is_entered_later_and_plays_without_them(
+        alice_client: Client, player: Any, player2: Any, organizer: Any) -> None:
+    """The closed account leaves its teams: the team's later Event seats its other member;
+    a closed member, seated by the Event's first match, made its start fail."""
+    team = Team.objects.create(name="Night Owls")
+    team.members.set([player_for(player), player_for(player2)])  # alice first, as seated
+    assert close(alice_client).status_code == 302
+    assert list(team.members.values_list("user__username", flat=True)) == ["bruno"]
+    cup = events.create_event(name="Owl Cup", game=GAME, format="round_robin", by=organizer)
+    events.add_entrant(event=cup, by=organizer, team="Night Owls")
+    events.add_entrant(event=cup, by=organizer, bot="random")
+    events.start_event(event=cup, by=organizer)
+    match = Match.objects.get(event_match__event=cup)
+    assert player2.pk in set(match.seats.values_list("user_id", flat=True))
+
+
+def test_a_team_with_a_member_who_signs_in_no_more_is_not_entered(
+        player: Any, player2: Any, organizer: Any) -> None:
+    """An account deactivated in the admin stays in its teams: the entry is refused, not
+    the Event's first match."""
+    team = Team.objects.create(name="Night Owls")
+    team.members.set([player_for(player), player_for(player2)])
+    get_user_model().objects.filter(pk=player.pk).update(is_active=False)
+    cup = events.create_event(name="Owl Cup", game=GAME, format="round_robin", by=organizer)
+    with pytest.raises(events.LeagueError) as refused:
+        events.add_entrant(event=cup, by=organizer, team="night owls")
+    assert refused.value.code == "unknown_player" and "(alice)" in refused.value.detail
+    assert not cup.entrants.exists()

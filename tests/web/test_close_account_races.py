@@ -1,0 +1,66 @@
+"""Closing an account while an organizer enters it in an Event, on PostgreSQL (SQLite
+writes one transaction at a time, so nothing there runs at the same instant): the close
+or the entry is refused, never both done, which left an Event entry seating an account
+that signs in no more (its next match refused to be made)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+
+from league import events
+from league.models import Entrant
+from league.services import AccountError, close_user
+from matches import services
+from matches.models import Match
+
+pytestmark = [pytest.mark.django_db(transaction=True),
+              pytest.mark.skipif(connection.vendor != "postgresql",
+                                 reason="needs two transactions at once (PostgreSQL)")]
+
+GAME = "super_showdown"
+
+
+def in_thread(call: Callable[[], Any], answers: dict[str, Any], name: str) -> threading.Thread:
+    def run() -> None:
+        try:
+            answers[name] = call()
+        except (AccountError, events.LeagueError) as exc:
+            answers[name] = exc.code
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def test_an_entry_made_as_the_account_closes_waits_and_is_refused(
+        player: Any, organizer: Any) -> None:
+    """The close holds the account's row while it leaves alice's open match, which the
+    test holds locked meanwhile: the organizer's entry of her waits for the close, then
+    finds nobody to enter; it went through and the close went on regardless."""
+    waiting = services.create_match(game=GAME, options={}, created_by=player,
+                                    seats=[{"player": "alice"}, {"open": True}])
+    cup = events.create_event(name="Late Show", game=GAME, format="round_robin",
+                              by=organizer)
+    answers: dict[str, Any] = {}
+    with transaction.atomic():
+        Match.objects.select_for_update().get(pk=waiting.pk)
+        closing = in_thread(lambda: close_user(player), answers, "close")
+        time.sleep(1)  # the close holds alice's row and waits for her match
+        entering = in_thread(lambda: events.add_entrant(event=cup, by=organizer,
+                                                        player="alice"), answers, "entry")
+        entering.join(timeout=2)
+    closing.join(timeout=30)
+    entering.join(timeout=30)
+    assert not closing.is_alive() and not entering.is_alive()
+    assert answers["close"] is None and answers["entry"] == "unknown_player"
+    assert not get_user_model().objects.get(pk=player.pk).is_active
+    assert not Entrant.objects.filter(event=cup).exists()
