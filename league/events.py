@@ -15,7 +15,7 @@ import reprlib
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
@@ -206,7 +206,7 @@ def _create_event(*, name: str, game: str, format: str, by: Any, season: Season 
                                           f"{LONGEST_TURN_DEADLINE} minutes (30 days).")
     if open_entry:
         _refuse_team_sides(game, resolved)
-    notes = _notes(notes)
+    notes, starts_at = _notes(notes), _starts_at(starts_at)
     try:
         with transaction.atomic():
             event = Event.objects.create(
@@ -1032,6 +1032,7 @@ def set_details(*, event: Event, by: Any, starts_at: datetime | Keep | None = KE
     changed since it was read."""
     _require(can_organize(event, by))
     given_notes = None if isinstance(notes, Keep) else _notes(notes)
+    starts_at = starts_at if isinstance(starts_at, Keep) else _starts_at(starts_at)
     with transaction.atomic():
         event = _locked(event, expected_seq, kinds=(Kind.DETAILS_CHANGED,))
         new_start = event.starts_at if isinstance(starts_at, Keep) else starts_at
@@ -1042,6 +1043,22 @@ def set_details(*, event: Event, by: Any, starts_at: datetime | Keep | None = KE
         event.save(update_fields=["starts_at", "notes"])
         _append(event, Kind.DETAILS_CHANGED, {
             "starts_at": new_start.isoformat() if new_start else None, "notes": new_notes}, by)
+
+
+def _starts_at(moment: datetime | None) -> datetime | None:
+    """When an Event starts, in UTC (a time without an offset counts as UTC, as the API
+    says). Refused past the year 9999 in UTC: a time there (9999-12-31 23:00 at UTC-5,
+    sent as the organizer page's UTC field) is stored by PostgreSQL but read back by no
+    Python, so every page and answer showing the Event failed."""
+    if moment is None:
+        return None
+    if moment.utcoffset() is None:
+        moment = moment.replace(tzinfo=UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise LeagueError("bad_starts_at", "An Event starts by the end of the year 9999 "
+                                           "(UTC).") from None
 
 
 def _notes(text: str) -> str:

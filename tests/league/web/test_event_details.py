@@ -173,3 +173,32 @@ def test_a_player_adds_the_event_to_their_calendar(cup: Event, sam: Any,
     (moved,) = icalendar.Calendar.from_ical(alice_client.get(url).content).walk("VEVENT")
     assert (str(moved["uid"]), int(moved["sequence"])) == (first[0], first[1] + 1)
     assert Client().get(url).status_code == 302  # to the login
+
+
+def test_a_start_past_the_year_9999_in_utc_is_refused_and_the_event_still_shows(
+        cup: Event, sam: Any, sam_client: Client) -> None:
+    """23:30 on the last day of 9999 at UTC-5 is in the year 10000 in UTC, which a
+    forged UTC field sent: saving it failed (SQLite), or PostgreSQL stored it and no page
+    showing the Event could read it back."""
+    url = reverse("league:event_details", args=[cup.pk])
+    answer = sam_client.post(url, {"seq": cup.seq, "starts_at": "9999-12-31T23:30",
+                                   "starts_at_utc": "9999-12-31T23:30:00-05:00",
+                                   "notes": ""}, **HTMX)
+    assert 'role="alert"' in answer.content.decode()  # htmx swaps a refusal in as 200
+    assert "by the end of the year 9999" in answer.content.decode()
+    assert Event.objects.get(pk=cup.pk).starts_at is None
+    assert sam_client.get(reverse("league:event", args=[cup.pk])).status_code == 200
+    # The last minute of 9999 in UTC is a time like any other.
+    last = datetime(9999, 12, 31, 23, 59, tzinfo=UTC)
+    events.set_details(event=cup, by=sam, starts_at=last)
+    assert Event.objects.get(pk=cup.pk).starts_at == last
+
+
+def test_a_time_without_an_offset_counts_as_utc_in_the_event_and_its_record(
+        cup: Event, sam: Any) -> None:
+    events.set_details(event=cup, by=sam, starts_at=datetime(2026, 12, 10, 18, 30))
+    events.set_details(event=cup, by=sam, starts_at=datetime(2026, 12, 10, 18, 30))  # same
+    cup.refresh_from_db()
+    assert cup.starts_at == THURSDAY
+    assert [payload["starts_at"] for kind, payload in records(cup)
+            if kind == "details_changed"] == ["2026-12-10T18:30:00+00:00"]
