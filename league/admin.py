@@ -216,7 +216,8 @@ class EventForm(forms.ModelForm):
 class EventAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
     """Events are made on the dashboard (the service checks season, game, format and
     options); here their names, organizers and deadline settings may be edited (open
-    entry is switched on the organizer page, a record in the stream). No typed
+    entry, the start and the notes are set on the organizer page, each change a record
+    in the stream, the notes checked as plain text). No typed
     filter reaches the match options (a staff entrant could probe the secret decks)."""
 
     secret_fields = frozenset({"match_options"})
@@ -225,7 +226,8 @@ class EventAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
     list_filter = ["status", "game", "format"]
     search_fields = ["name"]
     readonly_fields = ["season", "game", "format", "format_options", "match_options",
-                       "secret_match_options_masked", "hold_rounds", "open_entry", "status",
+                       "secret_match_options_masked", "hold_rounds", "open_entry",
+                       "starts_at", "notes", "status",
                        "seq", "created_by", "idempotency_key", "created_at", "updated_at"]
     filter_horizontal = ["organizers"]
     inlines = [EventRecordInline]

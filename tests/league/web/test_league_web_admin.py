@@ -3,6 +3,7 @@ are read-only."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -124,6 +125,24 @@ def test_an_event_edited_in_the_admin_keeps_its_open_entry(
     assert response.status_code == 302
     cup.refresh_from_db()
     assert (cup.name, cup.open_entry) == ("Renamed", True)
+
+
+def test_an_events_start_and_notes_are_read_only_in_the_admin(
+        admin_browser: Client, cup: Event, organizer: Any) -> None:
+    """They change on the organizer page, each change a details_changed record and the
+    notes checked as plain text; an admin edit wrote no record and took any text."""
+    starts = datetime(2026, 12, 10, 18, 30, tzinfo=UTC)
+    events.set_details(event=cup, by=organizer, starts_at=starts, notes="Back room.")
+    url = f"/admin/league/event/{cup.pk}/change/"
+    page = admin_browser.get(url).content.decode()
+    assert 'name="notes"' not in page and 'name="starts_at' not in page
+    data = {"name": "Renamed", "organizers": [u.pk for u in cup.organizers.all()],
+            "deadline_policy": "bot", "deadline_bot": "heuristic",
+            "notes": "one\x1b[2Jtwo", "starts_at_0": "", "starts_at_1": "",
+            "records-TOTAL_FORMS": "0", "records-INITIAL_FORMS": "0"}
+    assert admin_browser.post(url, data).status_code == 302
+    cup.refresh_from_db()
+    assert (cup.name, cup.starts_at, cup.notes) == ("Renamed", starts, "Back room.")
 
 
 def test_a_user_an_event_names_cannot_be_deleted(admin_browser: Client, cup: Event,
