@@ -94,9 +94,11 @@ class StartsAt(forms.Form):
     """A form with `starts_at` and the Event's `notes`."""
 
     starts_at = StartsAtField(label="Starts at")
+    # Its length is the service's to check (events._notes): a browser, as the service,
+    # counts a line break as one character, which it sends as two ("\r\n").
     notes = forms.CharField(
-        required=False, max_length=events.NOTES_LENGTH, label="Notes for the players",
-        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False, label="Notes for the players",
+        widget=forms.Textarea(attrs={"rows": 3, "maxlength": events.NOTES_LENGTH}),
         help_text="Where to meet, what to bring; plain text, shown on its page.")
 
     def clean_starts_at(self) -> Any:

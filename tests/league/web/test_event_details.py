@@ -202,3 +202,14 @@ def test_a_time_without_an_offset_counts_as_utc_in_the_event_and_its_record(
     assert cup.starts_at == THURSDAY
     assert [payload["starts_at"] for kind, payload in records(cup)
             if kind == "details_changed"] == ["2026-12-10T18:30:00+00:00"]
+
+
+def test_notes_as_long_as_a_browser_lets_them_be_typed_are_taken(
+        cup: Event, sam_client: Client) -> None:
+    """A browser's 1,000 characters count each line break as one, and send it as two."""
+    lines = ["x" * 99] * 10
+    answer = sam_client.post(reverse("league:event_details", args=[cup.pk]), {
+        "seq": cup.seq, "starts_at": "", "notes": "\r\n".join(lines)}, **HTMX)
+    assert 'role="alert"' not in answer.content.decode()
+    assert Event.objects.get(pk=cup.pk).notes == "\n".join(lines)
+    assert 'maxlength="1000"' in sam_client.get(reverse("league:dashboard")).content.decode()
