@@ -7,6 +7,7 @@ options) are checked once, by `league.events`.
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -90,6 +91,10 @@ class StartsAtField(forms.DateTimeField):
         super().__init__(**kwargs)
 
 
+# How far a time zone's clock runs behind and ahead of UTC (Baker Island, Kiribati).
+ZONE_BEHIND, ZONE_AHEAD = timedelta(hours=12), timedelta(hours=14)
+
+
 class StartsAt(forms.Form):
     """A form with `starts_at` and the Event's `notes`."""
 
@@ -102,15 +107,19 @@ class StartsAt(forms.Form):
         help_text="Where to meet, what to bring; plain text, shown on its page.")
 
     def clean_starts_at(self) -> Any:
+        """The moment the script sent, when it is the time typed in some time zone (UTC-12
+        to UTC+14); else the time typed, as UTC. A moment no zone gives from the time
+        typed (a forged or stale field) is not what the organizer saw."""
+        typed = self.cleaned_data["starts_at"]
         sent = self.data.get(self.add_prefix("starts_at") + "_utc", "")
         try:
             utc = parse_datetime(sent) if sent else None
         except ValueError:
             utc = None
-        if self.cleaned_data["starts_at"] is not None and utc is not None \
-                and utc.tzinfo is not None:
-            return utc
-        return self.cleaned_data["starts_at"]
+        if typed is None or utc is None or utc.utcoffset() is None:
+            return typed
+        # The time typed, read as UTC, less the moment: the typing zone's offset.
+        return utc if -ZONE_BEHIND <= typed - utc <= ZONE_AHEAD else typed
 
 
 class EventDetailsForm(StartsAt):

@@ -213,3 +213,28 @@ def test_notes_as_long_as_a_browser_lets_them_be_typed_are_taken(
     assert 'role="alert"' not in answer.content.decode()
     assert Event.objects.get(pk=cup.pk).notes == "\n".join(lines)
     assert 'maxlength="1000"' in sam_client.get(reverse("league:dashboard")).content.decode()
+
+
+@pytest.mark.parametrize("sent", ["2031-01-01T00:00:00Z", "2026-12-09T18:30:00Z",
+                                  "2026-12-11T08:30:00+00:00", "2026-12-10T04:30:00Z",
+                                  "tomorrow", "2026-13-40T00:00Z"])
+def test_a_utc_field_no_time_zone_gives_from_the_time_typed_is_not_taken(
+        cup: Event, sam_client: Client, sent: str) -> None:
+    """Typed 19:30: a moment from UTC-12 (the next day 07:30 UTC) to UTC+14 (05:30 UTC)
+    is the time typed somewhere; one outside that, or garbage, is not, and the time
+    typed counts as UTC, as without scripts."""
+    sam_client.post(reverse("league:event_details", args=[cup.pk]), {
+        "seq": cup.seq, "starts_at": "2026-12-10T19:30", "starts_at_utc": sent,
+        "notes": ""}, **HTMX)
+    assert Event.objects.get(pk=cup.pk).starts_at == datetime(2026, 12, 10, 19, 30,
+                                                              tzinfo=UTC)
+
+
+@pytest.mark.parametrize("sent", ["2026-12-11T07:30:00Z", "2026-12-10T05:30:00Z",
+                                  "2026-12-10T19:30:00+00:00"])
+def test_a_utc_field_of_the_time_typed_in_any_zone_is_taken(
+        cup: Event, sam_client: Client, sent: str) -> None:
+    sam_client.post(reverse("league:event_details", args=[cup.pk]), {
+        "seq": cup.seq, "starts_at": "2026-12-10T19:30", "starts_at_utc": sent,
+        "notes": ""}, **HTMX)
+    assert Event.objects.get(pk=cup.pk).starts_at == datetime.fromisoformat(sent)
