@@ -301,6 +301,7 @@ def create_match(*, game: str, options: dict[str, Any] | None, seats: list[dict[
         raise ServiceError("bad_seat", "Invite a player to one seat only.", 400)
     try:
         with transaction.atomic():
+            lock_people(users)
             if created_by is not None and not created_by.is_staff:
                 _check_room(created_by)
             return _create(game, resolved, specs, users, guests, created_by, key)
@@ -382,6 +383,19 @@ def user_named(name: str) -> Any:
             or users.filter(username__iexact=name).order_by("pk").first())
 
 
+def lock_people(users: dict[str, Any]) -> None:
+    """Lock the named accounts' rows until the transaction ends, as closing an account
+    locks its row (league.services.close_user), and refuse one closed meanwhile: seated
+    or invited as it closed, it held a seat or an invitation nobody would ever take up.
+    In order of their ids, so that two tables naming the same people both go on."""
+    wanted = {user.pk: name for name, user in users.items()}
+    active = set(get_user_model().objects.select_for_update(no_key=True).filter(
+        pk__in=wanted, is_active=True).order_by("pk").values_list("pk", flat=True))
+    gone = sorted(name for pk, name in wanted.items() if pk not in active)
+    if gone:
+        raise ServiceError("unknown_player", f"No player called {gone[0]!r}.", 400)
+
+
 def _users_by_name(names: Iterable[str]) -> dict[str, Any]:
     found = {name: user_named(name) for name in set(names)}
     missing = sorted(name for name, user in found.items() if user is None)
@@ -394,6 +408,7 @@ def join_match(*, match: Match, user: Any) -> Seat:
     """Take the seat held for `user`, else the first seat open to anyone; the last one to
     sit down starts the match."""
     with transaction.atomic():
+        lock_people({user.get_username(): user})  # before the match, as a close does
         locked = _locked(match)
         if locked.status != Match.Status.OPEN:
             raise ServiceError("match_not_open", "This match is not taking players.", 409)

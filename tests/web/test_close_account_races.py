@@ -1,7 +1,8 @@
-"""Closing an account while an organizer enters it in an Event, on PostgreSQL (SQLite
-writes one transaction at a time, so nothing there runs at the same instant): the close
-or the entry is refused, never both done, which left an Event entry seating an account
-that signs in no more (its next match refused to be made)."""
+"""Closing an account while an organizer enters it in an Event or a player invites it, on
+PostgreSQL (SQLite writes one transaction at a time, so nothing there runs at the same
+instant): the close or the other is refused, never both done, which left an account that
+signs in no more with an Event entry (its next match refused to be made) or a seat held
+in an open match."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from league import events
 from league.models import Entrant
 from league.services import AccountError, close_user
 from matches import services
-from matches.models import Match
+from matches.models import Match, Seat
 
 pytestmark = [pytest.mark.django_db(transaction=True),
               pytest.mark.skipif(connection.vendor != "postgresql",
@@ -31,7 +32,7 @@ def in_thread(call: Callable[[], Any], answers: dict[str, Any], name: str) -> th
     def run() -> None:
         try:
             answers[name] = call()
-        except (AccountError, events.LeagueError) as exc:
+        except (AccountError, events.LeagueError, services.ServiceError) as exc:
             answers[name] = exc.code
         finally:
             connection.close()
@@ -64,3 +65,51 @@ def test_an_entry_made_as_the_account_closes_waits_and_is_refused(
     assert answers["close"] is None and answers["entry"] == "unknown_player"
     assert not get_user_model().objects.get(pk=player.pk).is_active
     assert not Entrant.objects.filter(event=cup).exists()
+
+
+def test_an_invitation_made_as_the_account_closes_waits_and_is_refused(
+        player: Any, player2: Any) -> None:
+    """bruno invites alice as she closes her account: his match waits for the close, then
+    finds nobody to invite; it was made holding a seat for an account that signs in no
+    more, which nobody else could take."""
+    waiting = services.create_match(game=GAME, options={}, created_by=player,
+                                    seats=[{"player": "alice"}, {"open": True}])
+    answers: dict[str, Any] = {}
+    with transaction.atomic():
+        Match.objects.select_for_update().get(pk=waiting.pk)
+        closing = in_thread(lambda: close_user(player), answers, "close")
+        time.sleep(1)  # the close holds alice's row and waits for her match
+        inviting = in_thread(lambda: services.create_match(
+            game=GAME, options={}, created_by=player2,
+            seats=[{"player": "bruno"}, {"player": "alice"}]), answers, "invite")
+        inviting.join(timeout=2)
+    closing.join(timeout=30)
+    inviting.join(timeout=30)
+    assert not closing.is_alive() and not inviting.is_alive()
+    assert answers["close"] is None and answers["invite"] == "unknown_player"
+    assert not Seat.objects.filter(invited=player).exists()
+    assert not Match.objects.filter(created_by=player2).exists()
+
+
+def test_a_seat_taken_as_the_account_closes_waits_and_is_refused(
+        player: Any, player2: Any) -> None:
+    """alice, closing her account in one tab, joins bruno's match in another: the join
+    waits for the close and takes no seat (it took one the close had not seen, and the
+    match waited for her for good)."""
+    waiting = services.create_match(game=GAME, options={}, created_by=player,
+                                    seats=[{"player": "alice"}, {"open": True}])
+    his = services.create_match(game="royal_rumble", options={}, created_by=player2,
+                                seats=[{"player": "bruno"}, {"open": True}, {"open": True}])
+    answers: dict[str, Any] = {}
+    with transaction.atomic():
+        Match.objects.select_for_update().get(pk=waiting.pk)
+        closing = in_thread(lambda: close_user(player), answers, "close")
+        time.sleep(1)  # the close holds alice's row and waits for her match
+        joining = in_thread(lambda: services.join_match(match=his, user=player), answers,
+                            "join")
+        joining.join(timeout=2)
+    closing.join(timeout=30)
+    joining.join(timeout=30)
+    assert not closing.is_alive() and not joining.is_alive()
+    assert answers["close"] is None and answers["join"] == "unknown_player"
+    assert not Seat.objects.filter(user=player, match=his).exists()
