@@ -100,6 +100,26 @@ def test_the_match_lists_of_the_api(player: Any, seats_of_every_kind: Any, path:
     same_for_more_rows(seats_of_every_kind, lambda: client.get(url))
 
 
+@pytest.mark.parametrize("path", ["/league/ratings/?game=super_showdown",
+                                  "/league/ratings/?game=super_showdown&q=rival",
+                                  "/api/ratings/?game=super_showdown", "/api/ratings/"])
+def test_the_ratings_tables(player: Any, django_user_model: Any, path: str) -> None:
+    """Each row its player's name and link, its place among the whole table's rows."""
+    from league.models import Rating
+
+    def add(n: int) -> None:
+        for i in range(n):
+            rival = player_for(someone(django_user_model))
+            for game in ("super_showdown", "royal_rumble"):
+                Rating.objects.create(player=rival, game=game, mu=25 + i, sigma=8,
+                                      ordinal=1 + i, matches=1)
+
+    Rating.objects.create(player=player_for(player), game="super_showdown", mu=25, sigma=8,
+                          ordinal=1, matches=1)
+    client = api(player) if path.startswith("/api/") else browser(player)
+    same_for_more_rows(add, lambda: client.get(path))
+
+
 @pytest.mark.parametrize("page", ["lobby", "lobby_live", "league:player"])
 def test_the_lobby_and_the_players_page(player: Any, seats_of_every_kind: Any,
                                         page: str) -> None:
