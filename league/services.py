@@ -366,7 +366,14 @@ def close_user(user: Any) -> None:
 
     player = player_for(user)
     with transaction.atomic():
-        _lock_account(user)  # one close at a time
+        # The player's row first, then the account's, as an address change and its
+        # confirmation take them (set_email, confirm_email): one of those at this moment
+        # comes before the close or is refused after it, where the opposite order made a
+        # deadlock of them. One close at a time. Not a key lock: an entry that holds the
+        # account (league.events) still writes rows naming the player, then meets the
+        # close's `in_event` check.
+        player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
+        _lock_account(user)
         entered = (Entrant.objects.filter(Q(player=player) | Q(team__members=player),
                                           withdrawn=False)
                    .exclude(event__status=Event.Status.FINISHED).values("event__name"))

@@ -113,3 +113,30 @@ def test_a_seat_taken_as_the_account_closes_waits_and_is_refused(
     assert not closing.is_alive() and not joining.is_alive()
     assert answers["close"] is None and answers["join"] == "unknown_player"
     assert not Seat.objects.filter(user=player, match=his).exists()
+
+
+def test_an_address_confirmed_as_the_account_closes_is_refused_after_it(player: Any) -> None:
+    """The mailed link opened as the close runs waits for it and finds no address
+    waiting: the close took the account's row and then the player's, the link the
+    player's and then the account's, and PostgreSQL ended the close as a deadlock."""
+    from django.core import signing
+
+    from league.models import Player
+    from league.services import EMAIL_SALT, confirm_email, player_for
+
+    Player.objects.filter(pk=player_for(player).pk).update(pending_email="a2@example.org")
+    link = signing.dumps({"user": player.pk, "email": "a2@example.org"}, salt=EMAIL_SALT)
+    waiting = services.create_match(game=GAME, options={}, created_by=player,
+                                    seats=[{"player": "alice"}, {"open": True}])
+    answers: dict[str, Any] = {}
+    with transaction.atomic():
+        Match.objects.select_for_update().get(pk=waiting.pk)
+        closing = in_thread(lambda: close_user(player), answers, "close")
+        time.sleep(1)  # the close holds alice's rows and waits for her match
+        confirming = in_thread(lambda: confirm_email(link), answers, "confirm")
+        confirming.join(timeout=2)
+    closing.join(timeout=30)
+    confirming.join(timeout=30)
+    assert not closing.is_alive() and not confirming.is_alive()
+    assert answers == {"close": None, "confirm": "bad_link"}
+    assert get_user_model().objects.get(pk=player.pk).email == ""
