@@ -80,8 +80,16 @@ def register_player(*, username: str, password: str, display_name: str = "",
 def rename_player(player: Player, display_name: str) -> Player:
     """Show `player` under a new display name: in standings, on player pages and in new
     Event entries (an entry keeps the name it was made under)."""
-    player.display_name = _display_name(display_name, player.user)
-    player.save(update_fields=["display_name"])
+    name = _display_name(display_name, player.user)
+    with transaction.atomic():
+        # Under the player's lock, which a close takes first (close_user): a name given
+        # as the account closed was written after the close, on a player that was to
+        # read "Closed account".
+        Player.objects.select_for_update(no_key=True).filter(pk=player.pk).first()
+        if not get_user_model().objects.filter(pk=player.user_id, is_active=True).exists():
+            raise AccountError("account_closed", "This account is closed.", 409)
+        player.display_name = name
+        player.save(update_fields=["display_name"])
     return player
 
 

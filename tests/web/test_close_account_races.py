@@ -140,3 +140,26 @@ def test_an_address_confirmed_as_the_account_closes_is_refused_after_it(player: 
     assert not closing.is_alive() and not confirming.is_alive()
     assert answers == {"close": None, "confirm": "bad_link"}
     assert get_user_model().objects.get(pk=player.pk).email == ""
+
+
+def test_a_name_given_as_the_account_closes_is_refused_after_it(player: Any) -> None:
+    """A rename sent from another tab as the account closes waits for the close and is
+    refused: it was written after it, and the closed player showed the name given."""
+    from league.models import Player
+    from league.services import CLOSED_NAME, player_for, rename_player
+
+    alice = player_for(player)
+    waiting = services.create_match(game=GAME, options={}, created_by=player,
+                                    seats=[{"player": "alice"}, {"open": True}])
+    answers: dict[str, Any] = {}
+    with transaction.atomic():
+        Match.objects.select_for_update().get(pk=waiting.pk)
+        closing = in_thread(lambda: close_user(player), answers, "close")
+        time.sleep(1)  # the close holds alice's rows and waits for her match
+        renaming = in_thread(lambda: rename_player(alice, "Alice Archer"), answers, "rename")
+        renaming.join(timeout=2)
+    closing.join(timeout=30)
+    renaming.join(timeout=30)
+    assert not closing.is_alive() and not renaming.is_alive()
+    assert answers == {"close": None, "rename": "account_closed"}
+    assert Player.objects.get(pk=alice.pk).display_name == CLOSED_NAME
