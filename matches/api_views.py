@@ -209,7 +209,8 @@ class AccountView(APIView):
                                "`password` (a reset link sent there sets the password): "
                                "a wrong one counts against the sign-in brake. Every field "
                                "sent changes, or none (400 bad_display_name, bad_email, "
-                               "bad_credentials; 409 no_email, no_mail; 429 "
+                               "bad_credentials; 409 no_email, no_mail, account_closed "
+                               "(the account closed as it was sent); 429 "
                                "too_many_attempts).",
                    request=AccountSerializer,
                    responses={200: AccountSerializer, 400: ERRORS[400], 401: ERRORS[401],
