@@ -1062,12 +1062,16 @@ def _starts_at(moment: datetime | None) -> datetime | None:
 
 
 def _notes(text: str) -> str:
-    """An Event's notes as given, without spaces at their ends; lines of visible text."""
+    """An Event's notes as given, without spaces at their ends; lines of visible text, and
+    the joiners that Persian and Indic spellings and emoji sequences need, as a display
+    name takes them."""
+    from league.services import JOINERS
+
     notes = (text or "").strip().replace("\r\n", "\n")
     if len(notes) > NOTES_LENGTH:
         raise LeagueError("bad_notes", f"An Event's notes are at most {NOTES_LENGTH} "
                                        "characters.")
-    if not all(line.isprintable() for line in notes.split("\n")):
+    if not all(line.translate(JOINERS).isprintable() for line in notes.split("\n")):
         raise LeagueError("bad_notes", "An Event's notes are lines of visible text.")
     return notes
 

@@ -238,3 +238,15 @@ def test_a_utc_field_of_the_time_typed_in_any_zone_is_taken(
         "seq": cup.seq, "starts_at": "2026-12-10T19:30", "starts_at_utc": sent,
         "notes": ""}, **HTMX)
     assert Event.objects.get(pk=cup.pk).starts_at == datetime.fromisoformat(sent)
+
+
+def test_notes_take_the_joiners_of_persian_and_emoji_but_no_invisible_control(
+        cup: Event, sam: Any) -> None:
+    books = "\u06a9\u062a\u0627\u0628\u200c\u0647\u0627"  # Persian "books", its joiner
+    said = f"Bring {books}.\nOur cook: \U0001F469\u200d\U0001F373"
+    events.set_details(event=cup, by=sam, notes=said)
+    assert Event.objects.get(pk=cup.pk).notes == said
+    for hidden in ("Room \u202e2\u202c", "Room\u200b 2", "Room\t2"):
+        with pytest.raises(LeagueError) as refused:
+            events.set_details(event=cup, by=sam, notes=hidden)
+        assert refused.value.code == "bad_notes"
