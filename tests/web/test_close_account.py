@@ -241,3 +241,16 @@ def test_a_team_with_a_member_who_signs_in_no_more_is_not_entered(
         events.add_entrant(event=cup, by=organizer, team="night owls")
     assert refused.value.code == "unknown_player" and "(alice)" in refused.value.detail
     assert not cup.entrants.exists()
+
+
+def test_a_close_sent_twice_answers_the_second_as_the_first(player: Any) -> None:
+    """The second of a double click reads the account before the first closes it and
+    checks the password after: it was told the password was wrong (400, the account page
+    again) of an account closed a moment before."""
+    from league.services import close_account
+
+    as_read = get_user_model().objects.get(pk=player.pk)  # the second request's reading
+    close_account(player, password=PASSWORD)
+    close_account(as_read, password=PASSWORD)
+    user = get_user_model().objects.get(pk=player.pk)
+    assert (user.username, user.is_active) == (f"closed.{player.pk}", False)
