@@ -371,11 +371,12 @@ def close_user(user: Any) -> None:
     resignation), then the account signs in no more (its sessions and API token end) and
     keeps nothing personal: its username becomes `closed.ID` (sign-up never makes a name
     with a dot, so the old name is free again and the new one taken by nobody), its email
-    addresses and turn mails go, it leaves its teams, and its player is shown as "Closed
-    account". The matches they played stay in the other players' histories, and an Event
-    entry keeps the name it was made under, as after a rename. Refused while they hold an entry in
-    an Event not over (alone or in a team) or sit in a live Event match (409 `in_event`:
-    they leave it, or its organizers withdraw them, first)."""
+    addresses and turn mails go, it leaves the teams no Event entered, and its player is
+    shown as "Closed account". The matches they played stay in the other players'
+    histories, and an Event entry keeps the name it was made under, as after a rename.
+    Refused while they hold an entry in an Event not over (alone or in a team) or sit in
+    a live Event match (409 `in_event`: they leave it, or its organizers withdraw them,
+    first)."""
     from league.models import Entrant, Event
     from matches import services as match_services
     from matches.models import Match, Seat
@@ -409,9 +410,10 @@ def close_user(user: Any) -> None:
                       .exclude(status=Match.Status.FINISHED).distinct().order_by("pk"))
         for match in unfinished:
             _leave(match, user, match_services)
-        # A team is entered with every member seatable (league.events); the others play
-        # on as the team, without the closed account.
-        player.teams.clear()
+        # A team is entered with every member seatable (league.events): the others play
+        # on as the team, without the closed account. Not a team an Event entered, whose
+        # members its results rate (a ratings rebuild reads them): a new team is made.
+        player.teams.remove(*player.teams.filter(entries__isnull=True))
         revoke_token(user)
         user.username = f"closed.{user.pk}"
         user.email = user.first_name = user.last_name = ""

@@ -254,3 +254,21 @@ def test_a_close_sent_twice_answers_the_second_as_the_first(player: Any) -> None
     close_account(as_read, password=PASSWORD)
     user = get_user_model().objects.get(pk=player.pk)
     assert (user.username, user.is_active) == (f"closed.{player.pk}", False)
+
+
+def test_a_team_an_event_entered_keeps_its_closed_member_for_its_ratings(
+        alice_client: Client, player: Any, player2: Any, organizer: Any) -> None:
+    """Its results rate its members, read again by a ratings rebuild: taken off, she
+    would leave those ratings and bruno's would change. A later Event takes a new team."""
+    team = Team.objects.create(name="Night Owls")
+    team.members.set([player_for(player), player_for(player2)])
+    cup = events.create_event(name="Owl Cup", game=GAME, format="round_robin", by=organizer)
+    events.add_entrant(event=cup, by=organizer, team="Night Owls")
+    Event.objects.filter(pk=cup.pk).update(status=Event.Status.FINISHED)
+    assert close(alice_client).status_code == 302
+    assert set(team.members.values_list("user_id", flat=True)) == {player.pk, player2.pk}
+    later = events.create_event(name="Owl Cup 2", game=GAME, format="round_robin",
+                                by=organizer)
+    with pytest.raises(events.LeagueError) as refused:
+        events.add_entrant(event=later, by=organizer, team="Night Owls")
+    assert refused.value.code == "unknown_player"
