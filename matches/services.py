@@ -289,7 +289,10 @@ def create_match(*, game: str, options: dict[str, Any] | None, seats: list[dict[
         rules.start(resolved, len(specs))
     except IllegalAction as exc:
         raise ServiceError.from_engine(exc) from None
-    users = _users_by_name([name for kind, name in specs if kind == "player"])
+    # An Event's match seats its entrants as they are: one deactivated since it was
+    # entered (an account closes only outside Events) is left to the turn deadline.
+    users = _users_by_name([name for kind, name in specs if kind == "player"],
+                           active_only=created_by is not None)
     # None is the system itself (the league creating an Event's matches); it and staff
     # seat whom they name. A player seats themselves and invites the others they name.
     seats_others = created_by is None or (created_by.is_staff and not invite_others)
@@ -301,7 +304,7 @@ def create_match(*, game: str, options: dict[str, Any] | None, seats: list[dict[
         raise ServiceError("bad_seat", "Invite a player to one seat only.", 400)
     try:
         with transaction.atomic():
-            lock_people(users)
+            lock_people(users, active_only=created_by is not None)
             if created_by is not None and not created_by.is_staff:
                 _check_room(created_by)
             return _create(game, resolved, specs, users, guests, created_by, key)
@@ -374,30 +377,32 @@ def _seat_spec(game: str, item: Any) -> tuple[str, str]:
     raise ServiceError("bad_seat", f"Cannot read the seat {item!r}.", 400)
 
 
-def user_named(name: str) -> Any:
+def user_named(name: str, active_only: bool = True) -> Any:
     """The active user called `name`, else the one so called ignoring case (sign-up keeps
     names unique ignoring case), else None: a closed or deactivated account is seated,
-    invited and entered no more."""
-    users = get_user_model().objects.filter(is_active=True)
+    invited and entered no more (but by an Event that entered it, `active_only` False)."""
+    users = get_user_model().objects.filter(**({"is_active": True} if active_only else {}))
     return (users.filter(username=name).first()
             or users.filter(username__iexact=name).order_by("pk").first())
 
 
-def lock_people(users: dict[str, Any]) -> None:
+def lock_people(users: dict[str, Any], active_only: bool = True) -> None:
     """Lock the named accounts' rows until the transaction ends, as closing an account
     locks its row (league.services.close_user), and refuse one closed meanwhile: seated
-    or invited as it closed, it held a seat or an invitation nobody would ever take up.
-    In order of their ids, so that two tables naming the same people both go on."""
+    or invited as it closed, it held a seat or an invitation nobody would ever take up
+    (`active_only` False: an Event's match, which seats its entrants as they are). In
+    order of their ids, so that two tables naming the same people both go on."""
     wanted = {user.pk: name for name, user in users.items()}
     active = set(get_user_model().objects.select_for_update(no_key=True).filter(
-        pk__in=wanted, is_active=True).order_by("pk").values_list("pk", flat=True))
+        pk__in=wanted, **({"is_active": True} if active_only else {}))
+        .order_by("pk").values_list("pk", flat=True))
     gone = sorted(name for pk, name in wanted.items() if pk not in active)
     if gone:
         raise ServiceError("unknown_player", f"No player called {gone[0]!r}.", 400)
 
 
-def _users_by_name(names: Iterable[str]) -> dict[str, Any]:
-    found = {name: user_named(name) for name in set(names)}
+def _users_by_name(names: Iterable[str], active_only: bool = True) -> dict[str, Any]:
+    found = {name: user_named(name, active_only) for name in set(names)}
     missing = sorted(name for name, user in found.items() if user is None)
     if missing:
         raise ServiceError("unknown_player", f"No player called {missing[0]!r}.", 400)

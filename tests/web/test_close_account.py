@@ -272,3 +272,23 @@ def test_a_team_an_event_entered_keeps_its_closed_member_for_its_ratings(
     with pytest.raises(events.LeagueError) as refused:
         events.add_entrant(event=later, by=organizer, team="Night Owls")
     assert refused.value.code == "unknown_player"
+
+
+def test_an_entrant_deactivated_in_the_admin_is_still_seated_by_the_event(
+        player: Any, player2: Any, organizer: Any) -> None:
+    """An Event seats its entrants as they are: one whose account staff deactivated since
+    the entry holds their seat, left to the turn deadline, and the Event goes on; the
+    match was refused as naming nobody, and the Event stalled."""
+    event = events.create_event(name="Ban Night", game=GAME, format="round_robin",
+                                by=organizer)
+    events.add_entrant(event=event, by=organizer, player="alice")
+    events.add_entrant(event=event, by=organizer, player="bruno")
+    get_user_model().objects.filter(pk=player.pk).update(is_active=False)
+    events.start_event(event=event, by=organizer)
+    (match,) = Match.objects.filter(event_match__event=event)
+    assert sorted(match.seats.values_list("user__username", flat=True)) == ["alice", "bruno"]
+    # A player still may not seat or invite them.
+    with pytest.raises(services.ServiceError) as refused:
+        services.create_match(game=GAME, options={}, created_by=player2,
+                              seats=[{"player": "bruno"}, {"player": "alice"}])
+    assert refused.value.code == "unknown_player"
