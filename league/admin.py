@@ -397,8 +397,8 @@ class LeagueUserAdmin(UserAdmin):
         mail, or a staff account, which is not closed from its own page. Not the staff
         member's own account, nor a superuser's for staff who are not superusers."""
         chosen = list(queryset.order_by("username"))
-        given = [user for user in chosen if user.is_active and user.pk != request.user.pk
-                 and self._below(request, user)]
+        given = [user for user in chosen if user.get_username() != f"closed.{user.pk}"
+                 and user.pk != request.user.pk and self._below(request, user)]
         if request.POST.get("confirmed") != "yes":
             context = {**self.admin_site.each_context(request), "title": "Close accounts",
                        "opts": self.model._meta, "given": given,

@@ -417,10 +417,12 @@ def close_user(user: Any) -> None:
         revoke_token(user)
         user.username = f"closed.{user.pk}"
         user.email = user.first_name = user.last_name = ""
-        user.is_active = False
+        user.is_active = user.is_staff = user.is_superuser = False
         user.set_unusable_password()
         user.save(update_fields=["username", "email", "first_name", "last_name",
-                                 "is_active", "password"])
+                                 "is_active", "is_staff", "is_superuser", "password"])
+        user.groups.clear()  # were it ever made active again, it would hold nothing
+        user.user_permissions.clear()
         player.display_name, player.pending_email = CLOSED_NAME, ""
         player.turn_mail = player.event_mail = False
         player.save(update_fields=["display_name", "pending_email", "turn_mail",
@@ -479,6 +481,9 @@ def _display_name(text: str, user: Any = None) -> str:
     if others.exclude(pk=getattr(user, "pk", None)).exists():
         raise AccountError("bad_display_name", "That is another player's username: choose "
                                                "a name nobody would take for them.")
+    if name.casefold() == CLOSED_NAME.casefold():
+        raise AccountError("bad_display_name", "That is what a closed account is shown as: "
+                                               "choose a name of your own.")
     return name
 
 

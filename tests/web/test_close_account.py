@@ -210,6 +210,7 @@ def test_staff_close_accounts_in_the_admin_after_confirming(
     assert f"Closed: organizer, now closed.{organizer.pk}." in said
     users = get_user_model().objects.in_bulk([player.pk, organizer.pk, boss.pk, desk.pk])
     assert [users[pk].is_active for pk in chosen] == [True, False, True, True]
+    assert not users[organizer.pk].is_staff and not users[organizer.pk].is_superuser
     assert Match.objects.get(pk=tables["live"].pk).status == Match.Status.ACTIVE
 
 
@@ -292,3 +293,25 @@ def test_an_entrant_deactivated_in_the_admin_is_still_seated_by_the_event(
         services.create_match(game=GAME, options={}, created_by=player2,
                               seats=[{"player": "bruno"}, {"player": "alice"}])
     assert refused.value.code == "unknown_player"
+
+
+def test_a_deactivated_account_is_closed_in_the_admin_and_nobody_takes_its_shown_name(
+        django_user_model: Any, player: Any, player2: Any, alice_client: Client) -> None:
+    """Staff anonymise a banned (deactivated) account too; and no live player may show as
+    "Closed account", which would pass for one."""
+    boss = django_user_model.objects.create_superuser("boss", password=PASSWORD)
+    get_user_model().objects.filter(pk=player2.pk).update(is_active=False,
+                                                          email="bruno@example.org")
+    client = Client()
+    client.force_login(boss)
+    client.post("/admin/auth/user/", {"action": "close_accounts", "confirmed": "yes",
+                                      "_selected_action": [player2.pk]})
+    closed = get_user_model().objects.get(pk=player2.pk)
+    assert (closed.username, closed.email) == (f"closed.{player2.pk}", "")
+    again = client.post("/admin/auth/user/", {"action": "close_accounts",
+                                              "_selected_action": [player2.pk]})
+    assert f"Left as they are: closed.{player2.pk}" in again.content.decode()
+    for name in ("Closed account", "  closed ACCOUNT "):
+        refused = alice_client.post(reverse("account"), {"form": "name", "display_name": name})
+        assert refused.status_code == 400
+    assert Player.objects.get(user=player).display_name == "alice"
