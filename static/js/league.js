@@ -93,7 +93,7 @@
   }
 
   /* A <time data-local> is written in UTC by the server; it is shown in the reader's own
-     time zone instead, its time alone when it falls today. */
+     time zone instead, its time alone when it falls today, its year when not this one. */
   function localTimes(root) {
     root.querySelectorAll("time[data-local]").forEach(function (time) {
       var at = new Date(time.getAttribute("datetime"));
@@ -101,10 +101,14 @@
         return;
       }
       var clock = {hour: "2-digit", minute: "2-digit"};
-      var today = at.toDateString() === new Date().toDateString();
+      var now = new Date();
+      var today = at.toDateString() === now.toDateString();
+      var day = {weekday: "short", day: "numeric", month: "short"};
+      if (at.getFullYear() !== now.getFullYear()) {
+        day.year = "numeric";  // an Event next January, read in December
+      }
       time.textContent = today ? at.toLocaleTimeString([], clock)
-        : at.toLocaleString([], Object.assign({weekday: "short", day: "numeric",
-                                               month: "short"}, clock));
+        : at.toLocaleString([], Object.assign(day, clock));
     });
   }
 

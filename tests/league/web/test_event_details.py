@@ -126,7 +126,7 @@ def test_the_event_page_and_the_lobby_show_them_escaped(
                         notes="Room <2>.\nBring dice.")
     unsaid = make_event(name="Some night", open_entry=True)
     page = alice_client.get(reverse("league:event", args=[sooner.pk])).content.decode()
-    assert '<time datetime="2026-12-10T18:30:00+00:00" data-local>Thu 10 Dec, 18:30 UTC' \
+    assert '<time datetime="2026-12-10T18:30:00+00:00" data-local>Thu 10 Dec 2026, 18:30 UTC' \
         in page
     assert "Room &lt;2&gt;.<br>Bring dice." in page
     assert 'id="details"' not in alice_client.get(
