@@ -470,3 +470,39 @@ def test_a_state_poll_narrates_only_the_events_since_the_log_it_last_sent(
     assert kept == {seat: log(watcher.get(poll, HTTP_HX_REQUEST="true").content)
                     for seat, watcher in watchers.items()}
     assert read == {seat: reader.get(events_url).json() for seat, reader in readers.items()}
+
+
+# -- a player's data -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["/api/auth/me/data/", "/account/data.json"])
+def test_a_players_data_whatever_their_matches_entries_and_teams(
+        organizer: Any, player: Any, seats_of_every_kind: Any, live_events: Any,
+        django_user_model: Any, path: str) -> None:
+    """Every match with its seats, outcome and Event (an Event's match too); every entry, alone or in a team,
+    with its Event and team; every team."""
+    from league.models import Rating, RatingHistory, Team
+
+    def add(n: int) -> None:
+        seats_of_every_kind(n)
+        live_events(n)
+        me = player_for(player)
+        for _ in range(n):
+            team = Team.objects.create(name=f"Owls {next(_names)}")
+            team.members.set([me, player_for(someone(django_user_model))])
+            event = events.create_event(name=f"Team night {next(_names)}", by=organizer,
+                                        game="super_showdown", format="round_robin")
+            events.add_entrant(event=event, by=organizer, team=team.name)
+            played = events.create_event(name=f"Played {next(_names)}", by=organizer,
+                                         game=TOY, format="round_robin",
+                                         deadline_bot="random")
+            for name in (player.username, someone(django_user_model).username):
+                events.add_entrant(event=played, by=organizer, player=name)
+            events.start_event(event=played, by=organizer)
+            game = f"game{next(_names)}"
+            Rating.objects.create(player=me, game=game, mu=25, sigma=8, ordinal=1, matches=1)
+            match = Match.objects.filter(seats__user=player).first()
+            RatingHistory.objects.create(player=me, game=game, match=match, mu=25, sigma=8,
+                                         ordinal=1)
+
+    client = api(player) if path.startswith("/api/") else browser(player)
+    same_for_more_rows(add, lambda: client.get(path))
