@@ -38,11 +38,18 @@ def mail_event_reminders(now: datetime | None = None) -> int:
             .exclude(reminded_for=F("starts_at")))
     sent = 0
     for event in soon.order_by("starts_at", "pk"):
-        claimed = (Event.objects.filter(pk=event.pk).exclude(reminded_for=event.starts_at)
-                   .update(reminded_for=event.starts_at))
-        if claimed:
+        if _claimed(event, now):
             sent += _remind(event)
     return sent
+
+
+def _claimed(event: Event, now: datetime) -> bool:
+    """Whether this sweep reminds of `event` at the time it was read at (no other sweep
+    did). An Event its organizers moved or started since it was read is not claimed: the
+    mail would give a time it no longer has, or remind of an Event under way."""
+    return bool(Event.objects.filter(pk=event.pk, status=Event.Status.DRAFT,
+                                     starts_at=event.starts_at, starts_at__gt=now)
+                .exclude(reminded_for=event.starts_at).update(reminded_for=event.starts_at))
 
 
 def _remind(event: Event) -> int:

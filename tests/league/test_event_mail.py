@@ -120,3 +120,23 @@ def test_the_account_page_and_the_api_set_them_with_an_address(player: Any) -> N
     api.patch("/api/auth/me/", {"event_mail": True}, format="json")
     api.patch("/api/auth/me/", {"email": ""}, format="json")  # no address: no mails
     assert player_for(player).event_mail is False
+
+
+def test_an_event_moved_or_started_after_the_sweep_read_it_is_not_claimed_by_it(
+        night: Event, organizer: Any) -> None:
+    """The sweep reads the Events due, then claims each: one moved meanwhile would be
+    mailed at the time read (a time it no longer has), one started meanwhile as starting
+    soon."""
+    from league.event_mail import _claimed
+
+    read = Event.objects.get(pk=night.pk)
+    events.set_details(event=night, by=organizer, starts_at=read.starts_at + timedelta(hours=1))
+    assert not _claimed(read, timezone.now())
+    assert mail_event_reminders() == 2  # at its new time
+    assert {m.subject for m in mail.outbox} == {
+        f"Thursday Night starts {Event.objects.get(pk=night.pk).starts_at:%a %-d %b, %H:%M} UTC"}
+    read = Event.objects.get(pk=night.pk)
+    Event.objects.filter(pk=night.pk).update(reminded_for=None)
+    events.add_entrant(event=night, by=organizer, bot="random")
+    events.start_event(event=night, by=organizer)
+    assert not _claimed(read, timezone.now())
