@@ -3,10 +3,13 @@
 A player who asked for it (`Player.event_mail`, on the account page or the API) and has
 an email address is mailed EVENT_MAIL_HOURS before an Event they are entered in starts
 (alone or in a team, not withdrawn), while the Event has not started: its name, when it
-starts, its notes, and links to its page and to the file for their calendar. An Event is
-reminded of once for its time (`Event.reminded_for`); its organizers moving it makes a
-reminder of the new time. The Event is claimed before the mails go, so two sweeps at once
-remind once. The beat sweep runs it; the site's address (SITE_URL) makes the links.
+starts, its notes, and links to its page and to the file for their calendar. Each entry
+is reminded of once for the Event's time (`Event.reminded`): its organizers moving
+the Event makes a reminder of the new time, and an entry made after the others were
+reminded (by an organizer, a team's) is reminded at the next sweep. The entries are
+claimed under the Event's row lock before the mails go, so two sweeps at once remind
+once, and a mail never gives a time the Event no longer has nor goes once it started.
+The beat sweep runs it; the site's address (SITE_URL) makes the links.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import F, Q
+from django.db import transaction
+from django.db.models import Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -28,32 +32,52 @@ logger = logging.getLogger(__name__)
 
 
 def mail_event_reminders(now: datetime | None = None) -> int:
-    """Mail the reminders of the Events that start within EVENT_MAIL_HOURS and were not
-    reminded of for that time; how many mails."""
+    """Mail the reminders of the Events that start within EVENT_MAIL_HOURS to their entries
+    not reminded of that time; how many mails."""
     if not settings.TURN_MAIL:
         return 0
     now = now or timezone.now()
     soon = (Event.objects.filter(status=Event.Status.DRAFT, starts_at__gt=now,
                                  starts_at__lte=now + timedelta(hours=settings.EVENT_MAIL_HOURS))
-            .exclude(reminded_for=F("starts_at")))
+            .prefetch_related(Prefetch("entrants", to_attr="taking_part",
+                                       queryset=Entrant.objects.filter(withdrawn=False))))
     sent = 0
     for event in soon.order_by("starts_at", "pk"):
-        if _claimed(event, now):
-            sent += _remind(event)
+        if _due(event, [entrant.key for entrant in event.taking_part]):
+            keys = _claimed(event, now)
+            if keys:
+                sent += _remind(event, keys)
     return sent
 
 
-def _claimed(event: Event, now: datetime) -> bool:
-    """Whether this sweep reminds of `event` at the time it was read at (no other sweep
-    did). An Event its organizers moved or started since it was read is not claimed: the
-    mail would give a time it no longer has, or remind of an Event under way."""
-    return bool(Event.objects.filter(pk=event.pk, status=Event.Status.DRAFT,
-                                     starts_at=event.starts_at, starts_at__gt=now)
-                .exclude(reminded_for=event.starts_at).update(reminded_for=event.starts_at))
+def _due(event: Event, keys: list[str]) -> list[str]:
+    """Those of the entry `keys` not reminded of the time `event` has."""
+    assert event.starts_at is not None
+    return [key for key in keys if event.reminded.get(key) != event.starts_at.isoformat()]
 
 
-def _remind(event: Event) -> int:
-    entrants = Entrant.objects.filter(event=event, withdrawn=False)
+def _claimed(event: Event, now: datetime) -> list[str]:
+    """The keys of `event`'s entries this sweep reminds of its time (no other sweep did),
+    read and marked under the Event's row lock, which its organizers' changes and every
+    entry take too. None for an Event moved or started since the sweep read it: the mail
+    would give a time it no longer has, or remind of an Event under way."""
+    with transaction.atomic():
+        locked = (Event.objects.select_for_update()
+                  .filter(pk=event.pk, status=Event.Status.DRAFT, starts_at=event.starts_at,
+                          starts_at__gt=now).first())
+        if locked is None or locked.starts_at is None:
+            return []
+        due = _due(locked, list(Entrant.objects.filter(event=locked, withdrawn=False)
+                                .values_list("key", flat=True)))
+        if due:
+            stamp = locked.starts_at.isoformat()
+            Event.objects.filter(pk=locked.pk).update(
+                reminded={**locked.reminded, **dict.fromkeys(due, stamp)})
+    return due
+
+
+def _remind(event: Event, keys: list[str]) -> int:
+    entrants = Entrant.objects.filter(event=event, key__in=keys)
     people = (get_user_model().objects
               .filter(Q(player__entries__in=entrants) | Q(player__teams__entries__in=entrants),
                       is_active=True, player__event_mail=True)
@@ -71,6 +95,6 @@ def _remind(event: Event) -> int:
         try:
             mail_rendered("league/event_mail", {**context, "user": user}, user.email)
             sent += 1
-        except Exception:  # the mail server's refusal: the Event stays reminded of
+        except Exception:  # the mail server's refusal: the entry stays reminded of
             logger.exception("Could not remind %s of Event %s", user.pk, event.pk)
     return sent

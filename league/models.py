@@ -145,9 +145,11 @@ class Event(models.Model):
     # records (league.events.set_details).
     starts_at = models.DateTimeField(null=True, blank=True)
     notes = models.TextField(blank=True)
-    # The `starts_at` its entrants were reminded of (league.event_mail): a new time is
-    # reminded of again.
-    reminded_for = models.DateTimeField(null=True, blank=True)
+    # The `starts_at` each entry's people were reminded of, by entrant key (league
+    # .event_mail): a new time is reminded of again, and an entry made after the others'
+    # reminder gets its own. Here, not on the Entrant rows, which every change of the
+    # Event writes anew (league.projections.refresh_event).
+    reminded = models.JSONField(default=dict, blank=True)
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organized_events", blank=True
     )

@@ -4,19 +4,22 @@ for them is mailed EVENT_MAIL_HOURS before, once for its time, again when it mov
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.core import mail
+from django.db import connection, transaction
 from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
 from league import events
 from league.event_mail import mail_event_reminders
-from league.models import Event, Player, Team
+from league.models import Entrant, Event, Player, Team
 from league.services import player_for
 
 SITE = "https://league.example.org"
@@ -136,7 +139,51 @@ def test_an_event_moved_or_started_after_the_sweep_read_it_is_not_claimed_by_it(
     assert {m.subject for m in mail.outbox} == {
         f"Thursday Night starts {Event.objects.get(pk=night.pk).starts_at:%a %-d %b, %H:%M} UTC"}
     read = Event.objects.get(pk=night.pk)
-    Event.objects.filter(pk=night.pk).update(reminded_for=None)
+    Event.objects.filter(pk=night.pk).update(reminded={})
     events.add_entrant(event=night, by=organizer, bot="random")
     events.start_event(event=night, by=organizer)
     assert not _claimed(read, timezone.now())
+
+
+def test_an_entry_made_after_the_reminder_is_reminded_at_the_next_sweep_once(
+        night: Event, organizer: Any, django_user_model: Any) -> None:
+    """The Event was reminded of once for its time, so an entry its organizer made after
+    (or a team's, or a player's own) was never reminded: the entrants are what the
+    reminder is for, each once."""
+    assert mail_event_reminders() == 2
+    erin = asks(django_user_model.objects.create_user("erin", password="pw-x-99812"))
+    events.add_entrant(event=night, by=organizer, player="erin")
+    assert mail_event_reminders() == 1 and mail.outbox[-1].to == [erin.email]
+    assert mail_event_reminders() == 0 and len(mail.outbox) == 3
+    # Each change of the Event writes its entries anew: none is reminded again for it.
+    events.set_details(event=night, by=organizer, notes="Front room.")
+    assert Entrant.objects.filter(event=night).exists()
+    assert mail_event_reminders() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql",
+                    reason="needs two transactions at once (PostgreSQL)")
+def test_two_sweeps_at_once_remind_once(night: Event) -> None:
+    """Both read the Event due, then claim its entries under its row lock, which the test
+    holds until both wait for it: the second finds them reminded."""
+    answers: dict[str, Any] = {}
+
+    def sweep(name: str) -> threading.Thread:
+        def run() -> None:
+            try:
+                answers[name] = mail_event_reminders()
+            finally:
+                connection.close()
+
+        thread = threading.Thread(target=run)
+        thread.start()
+        return thread
+
+    with transaction.atomic():
+        Event.objects.select_for_update().get(pk=night.pk)
+        sweeps = [sweep("first"), sweep("second")]
+        time.sleep(1)  # both read the Event due and wait for its row
+    for thread in sweeps:
+        thread.join(timeout=30)
+    assert sorted(answers.values()) == [0, 2] and len(mail.outbox) == 2
