@@ -217,7 +217,8 @@ class EventAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
     """Events are made on the dashboard (the service checks season, game, format and
     options); here their names, organizers and deadline settings may be edited (open
     entry, the start and the notes are set on the organizer page, each change a record
-    in the stream, the notes checked as plain text). No typed
+    in the stream, the notes checked as plain text; the reminders sent are the sweep's to
+    keep, league.event_mail). No typed
     filter reaches the match options (a staff entrant could probe the secret decks)."""
 
     secret_fields = frozenset({"match_options"})
@@ -227,7 +228,7 @@ class EventAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
     search_fields = ["name"]
     readonly_fields = ["season", "game", "format", "format_options", "match_options",
                        "secret_match_options_masked", "hold_rounds", "open_entry",
-                       "starts_at", "notes", "status",
+                       "starts_at", "notes", "reminded", "status",
                        "seq", "created_by", "idempotency_key", "created_at", "updated_at"]
     filter_horizontal = ["organizers"]
     inlines = [EventRecordInline]

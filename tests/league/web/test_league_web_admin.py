@@ -145,6 +145,21 @@ def test_an_events_start_and_notes_are_read_only_in_the_admin(
     assert (cup.name, cup.starts_at, cup.notes) == ("Renamed", starts, "Back room.")
 
 
+def test_the_reminders_an_event_sent_are_read_only_in_the_admin(
+        admin_browser: Client, cup: Event) -> None:
+    """The sweep keeps which entries it reminded of which time (league.event_mail): edited
+    there, an entry was reminded again, or never."""
+    Event.objects.filter(pk=cup.pk).update(reminded={"e1": "2026-12-10T18:30:00+00:00"})
+    url = f"/admin/league/event/{cup.pk}/change/"
+    assert 'name="reminded"' not in admin_browser.get(url).content.decode()
+    data = {"name": cup.name, "organizers": [u.pk for u in cup.organizers.all()],
+            "deadline_policy": "bot", "deadline_bot": "heuristic", "reminded": "{}",
+            "records-TOTAL_FORMS": "0", "records-INITIAL_FORMS": "0"}
+    assert admin_browser.post(url, data).status_code == 302
+    cup.refresh_from_db()
+    assert cup.reminded == {"e1": "2026-12-10T18:30:00+00:00"}
+
+
 def test_a_user_an_event_names_cannot_be_deleted(admin_browser: Client, cup: Event,
                                                  organizer: Any, player: Any) -> None:
     """An entered player's user, or the organizer its records name: deleting them nulled
