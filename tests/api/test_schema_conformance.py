@@ -1011,6 +1011,11 @@ def exercise_players(api: Conformance, c: dict[str, APIClient]) -> None:
     api.get(alice, "/api/players/999999/matches/", expect=404)
     api.get(alice, "/api/players/999999/ratings/", expect=404)
     api.get(alice, "/api/players/999999/ratings/history/", expect=404)
+    # A player's data with something in it (the account closed in exercise_auth had
+    # none): alice's matches, ratings and entries, olga's entry in a team and her teams.
+    for who in (alice, olga):
+        data = api.get(who, "/api/auth/me/data/").json()
+        assert data["entries"] and (data["matches"] or data["teams"]), data
     # ratings tables
     api.get(olga, "/api/ratings/")
     api.get(olga, "/api/ratings/", {"game": "super_showdown", "search": "ali"})
