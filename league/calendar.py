@@ -8,6 +8,7 @@ from datetime import datetime
 import icalendar
 
 from league.models import Event, EventRecord
+from league.services import one_line
 
 PRODID = "-//Showdown League//Event calendar//EN"
 
@@ -24,10 +25,11 @@ def event_calendar(event: Event, page_url: str, now: datetime) -> bytes:
     entry.add("uid", f"event-{event.pk}-{int(event.created_at.timestamp())}@showdown-league")
     entry.add("dtstamp", now)
     entry.add("dtstart", event.starts_at)
-    entry.add("summary", event.name)
+    entry.add("summary", one_line(event.name))
     entry.add("description", "\n\n".join(text for text in (event.notes, page_url) if text))
     entry.add("url", page_url)
     entry.add("sequence", EventRecord.objects.filter(
         event=event, kind=EventRecord.Kind.DETAILS_CHANGED).count())
     calendar.add_component(entry)
     return bytes(calendar.to_ical())
+

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -210,9 +211,19 @@ def mail_email_confirmation(user_id: int, token: str, domain: str, use_https: bo
 
 def mail_rendered(template: str, context: dict[str, Any], to: str) -> None:
     """Mail `to` the text `template`.txt renders, under the subject `template`_subject.txt
-    renders (on one line)."""
-    subject = "".join(render_to_string(f"{template}_subject.txt", context).splitlines())
+    renders (on one line, without control characters: an Event's name takes any)."""
+    subject = one_line(render_to_string(f"{template}_subject.txt", context))
     send_mail(subject, render_to_string(f"{template}.txt", context), None, [to])
+
+
+def one_line(text: str) -> str:
+    """`text` on one line, without control characters: a mail's subject, an iCalendar
+    TEXT value (RFC 5545 3.3.11 refuses them; the icalendar package escapes only CR and
+    LF). An Event's name takes any character (its notes are checked as lines of visible
+    text), so a line break other than CR or LF, or an escape sequence, reached them."""
+    spaced = " ".join(text.split())
+    return "".join(ch for ch in spaced
+                   if unicodedata.category(ch) not in {"Cc", "Zl", "Zp"}).strip()
 
 
 def confirm_email(token: str) -> Any:

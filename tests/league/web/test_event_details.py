@@ -4,7 +4,7 @@ stream, shown on its page and in the lobby's open Events."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from league import events
 from league.events import LeagueError
-from league.models import Event, EventRecord, Season
+from league.models import Event, EventRecord, Player, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -173,6 +173,45 @@ def test_a_player_adds_the_event_to_their_calendar(cup: Event, sam: Any,
     (moved,) = icalendar.Calendar.from_ical(alice_client.get(url).content).walk("VEVENT")
     assert (str(moved["uid"]), int(moved["sequence"])) == (first[0], first[1] + 1)
     assert Client().get(url).status_code == 302  # to the login
+
+
+def test_an_odd_event_name_reaches_the_calendar_file_and_the_reminder_on_one_line(
+        cup: Event, sam: Any, alice_client: Client, player: Any) -> None:
+    """An Event's name takes any character (its notes are checked): a line break other
+    than CR or LF, or an escape sequence, reached the file's SUMMARY as it was, which
+    RFC 5545 refuses and a reader splitting lines there reads as a property of its own,
+    and control characters reached the mail's subject. Commas and semicolons are
+    escaped."""
+    import unicodedata
+
+    import icalendar
+    from django.core import mail
+    from django.test import override_settings
+
+    from league.event_mail import mail_event_reminders
+
+    name = "Cup; round 1, night\x85LOCATION:Elsewhere\u2028\x1b[2J\rBcc: x@example.org"
+    Event.objects.filter(pk=cup.pk).update(name=name)  # as the admin or the API take it
+    events.set_details(event=cup, by=sam, starts_at=datetime.now(UTC) + timedelta(hours=1),
+                       notes="Back room; bring dice, cards.")
+    answer = alice_client.get(reverse("league:event_calendar", args=[cup.pk])).content
+    lines = answer.decode().split("\r\n")
+    assert not [line for line in lines
+                if any(unicodedata.category(ch) in {"Cc", "Zl", "Zp"} for ch in line)]
+    (entry,) = icalendar.Calendar.from_ical(answer).walk("VEVENT")
+    assert str(entry["summary"]) == \
+        "Cup; round 1, night LOCATION:Elsewhere [2J Bcc: x@example.org"
+    assert "LOCATION" not in entry and str(entry["description"]).startswith(
+        "Back room; bring dice, cards.")
+    player.email = "alice@example.org"
+    player.save(update_fields=["email"])
+    events.add_entrant(event=cup, by=sam, player="alice")
+    assert Player.objects.filter(user=player).update(event_mail=True) == 1
+    with override_settings(TURN_MAIL=True, SITE_URL="https://league.example.org"):
+        assert mail_event_reminders() == 1
+    (sent,) = mail.outbox
+    assert sent.subject.startswith("Cup; round 1, night LOCATION:Elsewhere [2J Bcc: ")
+    assert not [ch for ch in sent.subject if unicodedata.category(ch) in {"Cc", "Zl", "Zp"}]
 
 
 def test_a_start_past_the_year_9999_in_utc_is_refused_and_the_event_still_shows(
