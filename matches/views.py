@@ -22,6 +22,7 @@ from django.db.models import Exists, F, OuterRef, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
+from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.authtoken.models import Token
 
@@ -167,8 +168,10 @@ def account_data_file(request: HttpRequest) -> HttpResponse:
     (league.account_data)."""
     response = JsonResponse(account_data(request.user), encoder=DjangoJSONEncoder,
                             json_dumps_params={"indent": 2, "ensure_ascii": False})
-    response["Content-Disposition"] = (
-        f'attachment; filename="showdown-league-{request.user.get_username()}.json"')
+    # A username the admin made may hold any letter: such a name goes as RFC 6266's
+    # filename*, where the header encoded whole read as neither a file nor a name.
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"showdown-league-{request.user.get_username()}.json")
     response["Cache-Control"] = "private, no-store"
     return response
 

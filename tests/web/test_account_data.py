@@ -72,6 +72,18 @@ def test_the_account_page_offers_the_file(alice_client: Client, player: Any,
     assert Client().get(reverse("account_data")).status_code == 302  # to the login
 
 
+def test_the_file_is_named_for_a_username_the_admin_made_in_any_letters(
+        django_user_model: Any) -> None:
+    """Sign-up takes a-z, the admin any letter: the header went MIME-encoded whole,
+    which no browser reads as an attachment, nor its name."""
+    user = django_user_model.objects.create_user("алиса", password="pw-x-99812")
+    client = Client()
+    client.force_login(user)
+    answer = client.get(reverse("account_data"))
+    assert answer["Content-Disposition"] == (
+        "attachment; filename*=utf-8''showdown-league-%D0%B0%D0%BB%D0%B8%D1%81%D0%B0.json")
+
+
 def test_the_api_answers_the_same_document(player: Any, lived: dict[str, Any]) -> None:
     api = APIClient()
     api.force_authenticate(player)
