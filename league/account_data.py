@@ -1,8 +1,8 @@
-"""Everything the site keeps about a player, as one document they may take away (the
+"""What the site keeps about a player, as one document they may take away (the
 account page's download, `GET /api/auth/me/data/`): their account, ratings and rating
-history, the matches they sat in as their match history shows them (what their seats
-saw: no other seat's hidden cards), their Event entries, alone or in a team, and their
-teams."""
+history, the matches they sat in as their match history shows them (seats, result and
+their outcome: no match's moves or cards), their Event entries, alone or in a team, and
+their teams."""
 
 from __future__ import annotations
 

@@ -833,7 +833,7 @@ class AccountDataTeamSerializer(serializers.ModelSerializer):
 
 
 class AccountDataSerializer(serializers.Serializer):
-    """Everything the site keeps about a player, for them to take away
+    """What the site keeps about a player, for them to take away
     (league.account_data)."""
 
     format = serializers.CharField(help_text="showdown-league/account-data")

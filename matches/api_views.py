@@ -238,7 +238,7 @@ class AccountView(APIView):
 
 
 class AccountDataView(APIView):
-    """Everything the site keeps about the signed-in player."""
+    """What the site keeps about the signed-in player."""
 
     permission_classes = [IsAuthenticated]
 

@@ -164,7 +164,7 @@ def account(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def account_data_file(request: HttpRequest) -> HttpResponse:
-    """Everything the site keeps about the player, as a JSON file to save
+    """What the site keeps about the player, as a JSON file to save
     (league.account_data)."""
     response = JsonResponse(account_data(request.user), encoder=DjangoJSONEncoder,
                             json_dumps_params={"indent": 2, "ensure_ascii": False})
