@@ -27,8 +27,9 @@ def env_bool(name: str, default: bool) -> bool:
     raise ConfigError(f"{name} must be a boolean (true/false), not {raw!r}")
 
 
-def env_int(name: str, default: int, least: int | None = None) -> int:
-    """An integer setting, at least `least` when given."""
+def env_int(name: str, default: int, least: int | None = None,
+            most: int | None = None) -> int:
+    """An integer setting, at least `least` and at most `most` when given."""
     raw = os.environ.get(name)
     if raw is None or raw == "":
         return default
@@ -38,6 +39,8 @@ def env_int(name: str, default: int, least: int | None = None) -> int:
         raise ConfigError(f"{name} must be an integer, not {raw!r}") from None
     if least is not None and value < least:
         raise ConfigError(f"{name} must be at least {least}, not {value}")
+    if most is not None and value > most:
+        raise ConfigError(f"{name} must be at most {most}, not {value}")
     return value
 
 

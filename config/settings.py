@@ -143,11 +143,12 @@ if SITE_URL and (not SITE_URL.startswith(("http://", "https://")) or not _site.h
     raise ConfigError("SITE_URL must be http:// or https://, a host and nothing but a "
                       f"path, not {SITE_URL!r}")
 # A player who asks for it is mailed when a match has waited this long for their move.
-TURN_MAIL_MINUTES = env_int("TURN_MAIL_MINUTES", 5, least=1)
+# (At most 30 days, as for a turn deadline: past that a sweep's date arithmetic overflows.)
+TURN_MAIL_MINUTES = env_int("TURN_MAIL_MINUTES", 5, least=1, most=30 * 24 * 60)
 TURN_MAIL = RESET_BY_MAIL and bool(SITE_URL)
 # A player who asks for it is mailed this long before an Event they are entered in starts
 # (league.event_mail), on a site that sends turn mails.
-EVENT_MAIL_HOURS = env_int("EVENT_MAIL_HOURS", 3, least=1)
+EVENT_MAIL_HOURS = env_int("EVENT_MAIL_HOURS", 3, least=1, most=30 * 24)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "lobby"

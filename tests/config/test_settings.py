@@ -40,6 +40,9 @@ def load(code: str = LOAD, **env: str) -> subprocess.CompletedProcess[str]:
     ("SITE_URL", "https://league.example.org/#top"),
     ("SITE_URL", "https://league.example.org /"),
     ("TURN_MAIL_MINUTES", "0"),
+    ("TURN_MAIL_MINUTES", "99999999999"),  # past 30 days: the sweep's dates overflowed
+    ("EVENT_MAIL_HOURS", "0"),
+    ("EVENT_MAIL_HOURS", "99999999"),
 ])
 def test_a_bad_value_stops_the_start_with_an_error_naming_the_variable(name: str,
                                                                       value: str) -> None:
