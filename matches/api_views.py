@@ -249,7 +249,9 @@ class AccountDataView(APIView):
                                "page offers the same as a file.",
                    responses={200: AccountDataSerializer, 401: ERRORS[401]})
     def get(self, request: Request) -> Response:
-        return Response(account_data(request.user))
+        # Personal data: kept by no shared cache, nor by the browser, as the page's file.
+        return Response(account_data(request.user),
+                        headers={"Cache-Control": "private, no-store"})
 
 
 class CloseAccountView(APIView):

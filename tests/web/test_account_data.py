@@ -88,7 +88,7 @@ def test_the_api_answers_the_same_document(player: Any, lived: dict[str, Any]) -
     api = APIClient()
     api.force_authenticate(player)
     answer = api.get("/api/auth/me/data/")
-    assert answer.status_code == 200
+    assert answer.status_code == 200 and answer["Cache-Control"] == "private, no-store"
     check(answer.json(), player, lived)
     assert APIClient().get("/api/auth/me/data/").status_code == 401
 
