@@ -216,3 +216,67 @@ def test_a_team_entrant_is_listed_with_its_members(sam_client: Client, cup: Even
     page = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
     row = page[page.index(">Reds"):]
     assert row[:row.index("</tr>")].count("team: alice, bruno") == 1
+
+
+# -- keyboard focus across a refresh ---------------------------------------------------------
+
+def controls(html: str) -> list[dict[str, str]]:
+    """Every element a keyboard user may be on: links, buttons, fields, summaries."""
+    found = [c for tag in ("a", "button", "input", "select", "textarea", "summary")
+             for c in tags(html, tag)]
+    return [c for c in found if c.get("type") != "hidden"]
+
+
+PANEL, LIVE = '<div id="event-panel"', '<section id="event-live"'
+
+
+def region(html: str, opening: str) -> str:
+    """The panel (up to the live list, which follows it) or the live list."""
+    start = html.index(opening)
+    end = html.find(LIVE) if opening == PANEL else -1
+    return html[start:end] if end > start else html[start:]
+
+
+def assert_every_control_keeps_one_id(page: str, opening: str, answer: str) -> None:
+    """htmx focuses again the element with the focused one's id once it swapped the panel
+    or the live list in: a control without one, or with another id in the answer, loses
+    focus to the page's top."""
+    ids = [c["id"] for c in controls(page) if c.get("id")]
+    assert len(ids) == len(set(ids)), ids
+    shown = [c.get("id") for c in controls(region(page, opening))]
+    assert all(shown), shown
+    swapped = [c.get("id") for c in controls(region(answer, opening))]
+    assert all(swapped) and len(swapped) == len(set(swapped)), swapped
+    assert set(shown) <= set(swapped), set(shown) - set(swapped)
+
+
+def test_a_poll_or_an_action_gives_focus_back_to_the_control_that_had_it(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any, outsider: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """The live list is polled every 3 seconds while bots move, and the panel refreshes on
+    each result: a keyboard user on a Forfeit, a Withdraw, a Correct or a field stays
+    there, as the player pages' controls do."""
+    event = make_event(format="round_robin")
+    for name in ("alice", "bruno", "olga"):
+        events.add_entrant(event=event, by=sam, player=name)
+    events.start_event(event=event, by=sam)
+    first = EventMatch.objects.filter(event=event).first()
+    assert first is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        events.forfeit(event=event, by=sam, pairing=first.pairing, entrant=first.entrants[1])
+    event.refresh_from_db()
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert 'id="forfeit-' in page and 'id="withdraw-e1"' in page and 'id="correct-' in page
+    live = sam_client.get(reverse("league:event_live", args=[event.pk]), **HTMX)
+    refreshed = sam_client.get(reverse("league:event_admin", args=[event.pk]), **HTMX)
+    assert_every_control_keeps_one_id(page, LIVE, live.content.decode())
+    assert_every_control_keeps_one_id(page, PANEL, refreshed.content.decode())
+
+
+def test_the_register_forms_keep_their_fields_ids_after_an_entry(sam_client: Client,
+                                                                 cup: Event) -> None:
+    page = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
+    assert 'id="add-player"' in page and 'id="start-submit"' in page
+    added = sam_client.post(reverse("league:entrant_add", args=[cup.pk]),
+                            {"seq": cup.seq, "bot": "random", "name": "Bot 3"}, **HTMX)
+    assert_every_control_keeps_one_id(page, PANEL, added.content.decode())
