@@ -280,3 +280,16 @@ def test_the_register_forms_keep_their_fields_ids_after_an_entry(sam_client: Cli
     added = sam_client.post(reverse("league:entrant_add", args=[cup.pk]),
                             {"seq": cup.seq, "bot": "random", "name": "Bot 3"}, **HTMX)
     assert_every_control_keeps_one_id(page, PANEL, added.content.decode())
+
+
+def test_the_live_lists_winner_is_said_in_words_not_only_in_bold(
+        sam_client: Client, duel: Event, sam: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """As on the Event's page: a screen reader does not hear bold type."""
+    link = EventMatch.objects.get(event=duel)
+    with django_capture_on_commit_callbacks(execute=True):
+        events.forfeit(event=duel, by=sam, pairing=link.pairing, entrant="e2")
+    html = sam_client.get(reverse("league:event_live", args=[duel.pk]), **HTMX).content.decode()
+    row = html.split('<ul class="match-list live-list">')[1].split("</ul>")[0]
+    assert '<span class="entrant-won">alice<span class="visually-hidden"> (won)</span>' in row
+    assert row.count("(won)") == 1 and '<span class="">bruno</span>' in row
