@@ -92,6 +92,51 @@
     reopen = {};
   }
 
+  /* htmx gives focus back to the control with the focused one's id. A control the answer
+     no longer has (a Withdraw once its entrant withdrew, Start once started, a Forfeit once
+     its match ended) left focus on the page's top: it goes instead to the nearest element
+     around it that is still there (its row, its card's heading), else to the swapped
+     element's data-focus-home, so a keyboard user goes on from where they were. */
+  var lostFrom = null;
+
+  function noteFocus(event) {
+    var target = event.detail.target;
+    var focused = document.activeElement;
+    if (!event.detail.shouldSwap || !(target instanceof Element) || !target.matches(GUARD)
+        || !focused || !target.contains(focused)) {
+      return;
+    }
+    lostFrom = {ids: [], home: target.getAttribute("data-focus-home")};
+    // The focused element first: a row focused here before is no control, which htmx
+    // cannot focus again.
+    for (var el = focused; el && el !== target; el = el.parentElement) {
+      if (el.id) {
+        lostFrom.ids.push(el.id);
+      }
+    }
+  }
+
+  function focusAgain() {
+    var lost = lostFrom;
+    lostFrom = null;
+    if (!lost || (document.activeElement && document.activeElement !== document.body)) {
+      return;
+    }
+    var ids = lost.ids.concat(lost.home ? [lost.home] : []);
+    for (var i = 0; i < ids.length; i++) {
+      var around = document.getElementById(ids[i]);
+      if (around) {
+        var spot = around.matches("section") ? around.querySelector("h2, h3") : around;
+        spot = spot || around;
+        if (!spot.matches("a, button, input, select, textarea, summary")) {
+          spot.setAttribute("tabindex", "-1");
+        }
+        spot.focus({preventScroll: false});
+        return;
+      }
+    }
+  }
+
   /* A <time data-local> is written in UTC by the server; it is shown in the reader's own
      time zone instead, its time alone when it falls today, its year when not this one. */
   function localTimes(root) {
@@ -155,6 +200,8 @@
   document.addEventListener("submit", sendInUtc, true);
   document.addEventListener("htmx:beforeSwap", noteOpen);
   document.addEventListener("htmx:afterSettle", openAgain);
+  document.addEventListener("htmx:beforeSwap", noteFocus);
+  document.addEventListener("htmx:afterSettle", focusAgain);
   document.addEventListener("input", markEdits);
   document.addEventListener("change", markEdits);
   document.addEventListener("focusout", refreshHeld);

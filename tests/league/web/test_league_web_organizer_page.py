@@ -1,9 +1,11 @@
 """An Event's organizer page and its public page: the panel's refresh waits while the
 organizer edits in it, the buttons repeated per row say what they act on, the polled
-pages say what they do without JavaScript, and flash messages are announced."""
+pages say what they do without JavaScript, flash messages are announced, and a keyboard
+user keeps their place when the panel or the live list is swapped in."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
@@ -293,3 +295,22 @@ def test_the_live_lists_winner_is_said_in_words_not_only_in_bold(
     row = html.split('<ul class="match-list live-list">')[1].split("</ul>")[0]
     assert '<span class="entrant-won">alice<span class="visually-hidden"> (won)</span>' in row
     assert row.count("(won)") == 1 and '<span class="">bruno</span>' in row
+
+
+def test_focus_on_a_control_the_answer_no_longer_has_goes_to_what_held_it(
+        sam_client: Client, duel: Event) -> None:
+    """Withdraw leaves its row, Start its card, a Forfeit its match's row: the script sends
+    focus to the nearest element around the control still there (each row and card keeps
+    an id), else to the swapped element's home, not to the page's top."""
+    script = Path(str(finders.find("js/league.js"))).read_text()
+    for listened in ('"htmx:beforeSwap", noteFocus', '"htmx:afterSettle", focusAgain'):
+        assert f"document.addEventListener({listened})" in script
+    assert 'getAttribute("data-focus-home")' in script
+    page = sam_client.get(reverse("league:event_admin", args=[duel.pk])).content.decode()
+    link = EventMatch.objects.get(event=duel)
+    for held in ('id="entrant-row-e1"', 'id="entrant-row-e2"', 'id="event-entrants"',
+                 f'id="live-{link.match_id}"', 'id="event-register"'):
+        assert page.count(held) == 1, held
+    homes = re.findall(r'data-focus-home="([^"]+)"', page)
+    assert homes == ["entrants-heading", "matches-heading"]
+    assert all(page.count(f'id="{home}"') == 1 for home in homes)
