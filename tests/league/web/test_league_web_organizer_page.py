@@ -314,3 +314,18 @@ def test_focus_on_a_control_the_answer_no_longer_has_goes_to_what_held_it(
     homes = re.findall(r'data-focus-home="([^"]+)"', page)
     assert homes == ["entrants-heading", "matches-heading"]
     assert all(page.count(f'id="{home}"') == 1 for home in homes)
+
+
+def test_forfeit_and_bot_plays_ask_first_naming_the_entrant_and_the_match(
+        sam_client: Client, duel: Event) -> None:
+    """Neither is undone: a tap beside the other on a phone is asked about first."""
+    final = label(EventMatch.objects.get(event=duel))
+    html = sam_client.get(reverse("league:event_live", args=[duel.pk]), **HTMX).content.decode()
+    asked: dict[str, list[str | None]] = {}
+    for form in tags(html, "form"):
+        asked.setdefault(form["hx-post"], []).append(form.get("hx-confirm"))
+    assert asked == {
+        reverse("league:match_forfeit", args=[duel.pk]):
+            [f"alice forfeits {final}?", f"bruno forfeits {final}?"],
+        reverse("league:match_seat_to_bot", args=[duel.pk]): [f"A bot plays for alice for the rest of {final}?",
+                f"A bot plays for bruno for the rest of {final}?"]}
