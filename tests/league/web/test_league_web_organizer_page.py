@@ -165,6 +165,10 @@ def test_correct_buttons_name_their_match(
     assert sorted(button_names(page)["Correct"]) == sorted(
         f"Correct {label(link)}" for link in played)
     assert_buttons_named_apart(page)
+    # Each place field says what it holds, not the entrant's name alone.
+    section = page[page.index('<section class="card" id="event-corrections">'):]
+    fields = [" ".join(f["text"].split()) for f in tags(section, "label")]
+    assert len(fields) == 6 and all(f.startswith("Place of ") for f in fields), fields
 
 
 def test_every_header_of_the_entrants_table_has_a_text(sam_client: Client, cup: Event) -> None:
