@@ -568,7 +568,8 @@ def event_details(request: HttpRequest, event_id: int) -> HttpResponse:
     if not form.is_valid():
         return _panel_answer(request, event, _form_error(form))
     return _panel_call(request, event, lambda: events.set_details(
-        event=event, by=request.user, expected_seq=_seq(request), **form.cleaned_data))
+        event=event, by=request.user, expected_seq=_seq(request), **form.cleaned_data),
+        done="Saved: the Event's page shows this time and these notes.")
 
 
 @login_required
@@ -719,21 +720,24 @@ def rescore_progress(request: HttpRequest, job: str) -> HttpResponse:
 # -- answers of the organizer page's actions ----------------------------------------------
 
 def _panel_call(request: HttpRequest, event: Event, call: Callable[[], Any], *,
-                live: bool = False) -> HttpResponse:
+                live: bool = False, done: str | None = None) -> HttpResponse:
     """Run one service call; the refreshed panel (or, `live`, the live matches' panel), with
-    the refusal if there was one."""
+    the refusal if there was one, else `done`, what to say of an action whose answer shows
+    no change (a save)."""
     try:
         call()
     except Refusal as exc:  # the league's, or a match service's it called
         return _panel_answer(request, event, match_services.shown(exc), live=live)
-    return _panel_answer(request, event, None, live=live)
+    return _panel_answer(request, event, None, live=live, done=done)
 
 
 def _panel_answer(request: HttpRequest, event: Event, error: str | None, *,
-                  live: bool = False) -> HttpResponse:
+                  live: bool = False, done: str | None = None) -> HttpResponse:
     if not request.htmx:
         if error:
             messages.error(request, error)
+        elif done:
+            messages.success(request, done)
         return redirect("league:event_admin", event_id=event.pk)
     event.refresh_from_db()
     # htmx swaps only 2xx answers, so a refusal comes back as 200 with its message.
@@ -742,8 +746,9 @@ def _panel_answer(request: HttpRequest, event: Event, error: str | None, *,
     else:
         # A refused form comes back holding what was typed in it, to mend and send again.
         response = render(request, "league/_event_panel.html",
-                          _panel_context(event, error, user=request.user,
-                                         posted=request.POST if error else None))
+                          {**_panel_context(event, error, user=request.user,
+                                            posted=request.POST if error else None),
+                           "done": done})
     if error is None:
         response["HX-Trigger"] = CHANGED
     return response

@@ -118,6 +118,33 @@ def test_a_refused_details_form_comes_back_as_typed(cup: Event, sam_client: Clie
     assert Event.objects.get(pk=cup.pk).notes == ""
 
 
+SAVED = "Saved: the Event's page shows this time and these notes."
+
+
+def test_a_save_says_it_was_saved_on_the_page_and_to_a_screen_reader(
+        cup: Event, sam_client: Client) -> None:
+    """The answer shows the same time and notes as were typed: without a word, an
+    organizer on a phone (or hearing the page) cannot tell the save from a tap missed."""
+    url = reverse("league:event_details", args=[cup.pk])
+    page = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
+    region = '<div id="panel-announce" class="visually-hidden" role="status"></div>'
+    assert page.count(region) == 1 and page.index(region) < page.index('id="event-panel"')
+    assert SAVED.replace("'", "&#x27;") not in page
+    answer = sam_client.post(url, {"seq": cup.seq, "starts_at": "", "notes": "Room 2"},
+                             **HTMX).content.decode()
+    said = SAVED.replace("'", "&#x27;")
+    assert f'<p class="muted small">{said}</p>' in answer
+    assert f'<div id="panel-announce" hx-swap-oob="innerHTML">{said}</div>' in answer
+    cup.refresh_from_db()
+    refused = sam_client.post(url, {"seq": cup.seq, "starts_at": "", "notes": "y" * 1001},
+                              **HTMX).content.decode()
+    assert said not in refused and 'role="alert"' in refused
+    # Without scripts the page comes back with the word as a status message.
+    back = sam_client.post(url, {"seq": cup.seq, "starts_at": "", "notes": "Room 3"})
+    page = sam_client.get(back["Location"]).content.decode()
+    assert f'<div class="msg msg-success" role="status">{said}</div>' in page
+
+
 def test_the_event_page_and_the_lobby_show_them_escaped(
         make_event: Any, sam: Any, alice_client: Client) -> None:
     later = make_event(name="Later night", open_entry=True,
