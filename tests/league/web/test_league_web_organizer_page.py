@@ -333,3 +333,18 @@ def test_forfeit_and_bot_plays_ask_first_naming_the_entrant_and_the_match(
             [f"alice forfeits {final}?", f"bruno forfeits {final}?"],
         reverse("league:match_seat_to_bot", args=[duel.pk]): [f"A bot plays for alice for the rest of {final}?",
                 f"A bot plays for bruno for the rest of {final}?"]}
+
+
+def test_a_refusal_stays_in_sight_over_a_form_low_on_the_page(sam_client: Client,
+                                                              cup: Event) -> None:
+    """On a phone the Register and Correct cards lie a screen or more below the panel's
+    top, where its refusal shows: the banner sticks to the top while the panel is read."""
+    refused = sam_client.post(reverse("league:entrant_add", args=[cup.pk]),
+                              {"seq": cup.seq, "bot": "random", "name": "Bot 1"},
+                              **HTMX).content.decode()
+    start = refused.index('<div id="event-panel"')
+    first = refused[refused.index(">", start) + 1:].lstrip()
+    assert first.startswith('<div class="error-banner" role="alert">Bot 1 is already entered.')
+    css = Path(str(finders.find("css/site.css"))).read_text()
+    rule = css[css.index(".event-panel > .error-banner, .event-live > .error-banner {"):]
+    assert "position: sticky; top: 0;" in rule[:rule.index("}")]
