@@ -538,7 +538,8 @@ def entrant_add(request: HttpRequest, event_id: int) -> HttpResponse:
         return _panel_answer(request, event, _form_error(form))
     return _panel_call(request, event, lambda: events.add_entrant(
         event=event, by=request.user, expected_seq=_seq(request),
-        picks=_posted_picks(request, event), **form.service_kwargs()))
+        picks=_posted_picks(request, event), **form.service_kwargs()),
+        done=lambda entrant: f"{entrant.name} entered as {entrant.key}.")
 
 
 @login_required
@@ -569,7 +570,8 @@ def event_details(request: HttpRequest, event_id: int) -> HttpResponse:
         return _panel_answer(request, event, _form_error(form))
     return _panel_call(request, event, lambda: events.set_details(
         event=event, by=request.user, expected_seq=_seq(request), **form.cleaned_data),
-        done="Saved: the Event's page shows this time and these notes.")
+        done=lambda _: "Saved: the Event's page shows this time and these notes.",
+        near="details")
 
 
 @login_required
@@ -580,7 +582,8 @@ def event_seed(request: HttpRequest, event_id: int) -> HttpResponse:
     if not form.is_valid():
         return _panel_answer(request, event, _form_error(form))
     return _panel_call(request, event, lambda: events.seed_event(
-        event=event, by=request.user, expected_seq=_seq(request), **form.service_kwargs()))
+        event=event, by=request.user, expected_seq=_seq(request), **form.service_kwargs()),
+        done=lambda order: f"Seeded: {' '.join(order)}.")
 
 
 @login_required
@@ -621,7 +624,8 @@ def result_correct(request: HttpRequest, event_id: int) -> HttpResponse:
         return _panel_answer(request, event, _form_error(form))
     return _panel_call(request, event, lambda: events.correct_result(
         event=event, by=request.user, pairing=form.cleaned_data["pairing"],
-        placements=form.cleaned_data["placements"], expected_seq=_seq(request)))
+        placements=form.cleaned_data["placements"], expected_seq=_seq(request)),
+        done=lambda _: "Result corrected.")
 
 
 @login_required
@@ -720,19 +724,23 @@ def rescore_progress(request: HttpRequest, job: str) -> HttpResponse:
 # -- answers of the organizer page's actions ----------------------------------------------
 
 def _panel_call(request: HttpRequest, event: Event, call: Callable[[], Any], *,
-                live: bool = False, done: str | None = None) -> HttpResponse:
+                live: bool = False, done: Callable[[Any], str] | None = None,
+                near: str = "") -> HttpResponse:
     """Run one service call; the refreshed panel (or, `live`, the live matches' panel), with
-    the refusal if there was one, else `done`, what to say of an action whose answer shows
-    no change (a save)."""
+    the refusal if there was one, else `done` of what the call gave: what a screen reader
+    is told of an action whose change it would not hear (a save, an entry), shown on the
+    page too `near` a form whose answer shows no change ("details")."""
     try:
-        call()
+        made = call()
     except Refusal as exc:  # the league's, or a match service's it called
         return _panel_answer(request, event, match_services.shown(exc), live=live)
-    return _panel_answer(request, event, None, live=live, done=done)
+    return _panel_answer(request, event, None, live=live, done=done(made) if done else None,
+                         near=near)
 
 
 def _panel_answer(request: HttpRequest, event: Event, error: str | None, *,
-                  live: bool = False, done: str | None = None) -> HttpResponse:
+                  live: bool = False, done: str | None = None, near: str = ""
+                  ) -> HttpResponse:
     if not request.htmx:
         if error:
             messages.error(request, error)
@@ -748,7 +756,7 @@ def _panel_answer(request: HttpRequest, event: Event, error: str | None, *,
         response = render(request, "league/_event_panel.html",
                           {**_panel_context(event, error, user=request.user,
                                             posted=request.POST if error else None),
-                           "done": done})
+                           "done": done, "done_near": near})
     if error is None:
         response["HX-Trigger"] = CHANGED
     return response

@@ -169,6 +169,15 @@ def test_correct_buttons_name_their_match(
     section = page[page.index('<section class="card" id="event-corrections">'):]
     fields = [" ".join(f["text"].split()) for f in tags(section, "label")]
     assert len(fields) == 6 and all(f.startswith("Place of ") for f in fields), fields
+    # A correction changes a summary above the button: a screen reader is told.
+    link = played.first()
+    assert link is not None
+    event.refresh_from_db()
+    winner, loser = link.entrants
+    corrected = sam_client.post(reverse("league:result_correct", args=[event.pk]), {
+        "seq": event.seq, "pairing": link.pairing, f"place_{winner}": 2,
+        f"place_{loser}": 1}, **HTMX).content.decode()
+    assert told(corrected) == "Result corrected.", corrected[:300]
 
 
 def test_every_header_of_the_entrants_table_has_a_text(sam_client: Client, cup: Event) -> None:
@@ -348,3 +357,25 @@ def test_a_refusal_stays_in_sight_over_a_form_low_on_the_page(sam_client: Client
     css = Path(str(finders.find("css/site.css"))).read_text()
     rule = css[css.index(".event-panel > .error-banner, .event-live > .error-banner {"):]
     assert "position: sticky; top: 0;" in rule[:rule.index("}")]
+
+
+def told(html: str) -> str | None:
+    """What the answer gives the page's live region to read out, if anything."""
+    found = re.search(r'<div id="panel-announce" hx-swap-oob="innerHTML">(.*?)</div>', html)
+    return found.group(1) if found else None
+
+
+def test_an_entry_and_a_seeding_are_told_to_a_screen_reader(
+        sam_client: Client, cup: Event) -> None:
+    """Their change shows in a table above the button pressed, which keeps focus: a screen
+    reader hears nothing of it but from the page's live region."""
+    url = reverse("league:entrant_add", args=[cup.pk])
+    added = sam_client.post(url, {"seq": cup.seq, "bot": "random", "name": "Bot 3"}, **HTMX)
+    assert told(added.content.decode()) == "Bot 3 entered as e3."
+    assert told(sam_client.post(url, {"seq": cup.seq + 1, "bot": "random", "name": "Bot 3"},
+                                **HTMX).content.decode()) is None  # refused: the alert says
+    cup.refresh_from_db()
+    seeded = sam_client.post(reverse("league:event_seed", args=[cup.pk]),
+                             {"seq": cup.seq, "method": "hand", "order": "e3 e1 e2"}, **HTMX)
+    assert told(seeded.content.decode()) == "Seeded: e3 e1 e2."
+    assert "Seeded: e3 e1 e2." not in seeded.content.decode().split("panel-announce")[0]
