@@ -4,15 +4,12 @@ for them is mailed EVENT_MAIL_HOURS before, once for its time, again when it mov
 
 from __future__ import annotations
 
-import threading
-import time
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.core import mail
-from django.db import connection, transaction
 from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
@@ -160,30 +157,3 @@ def test_an_entry_made_after_the_reminder_is_reminded_at_the_next_sweep_once(
     assert Entrant.objects.filter(event=night).exists()
     assert mail_event_reminders() == 0
 
-
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql",
-                    reason="needs two transactions at once (PostgreSQL)")
-def test_two_sweeps_at_once_remind_once(night: Event) -> None:
-    """Both read the Event due, then claim its entries under its row lock, which the test
-    holds until both wait for it: the second finds them reminded."""
-    answers: dict[str, Any] = {}
-
-    def sweep(name: str) -> threading.Thread:
-        def run() -> None:
-            try:
-                answers[name] = mail_event_reminders()
-            finally:
-                connection.close()
-
-        thread = threading.Thread(target=run)
-        thread.start()
-        return thread
-
-    with transaction.atomic():
-        Event.objects.select_for_update().get(pk=night.pk)
-        sweeps = [sweep("first"), sweep("second")]
-        time.sleep(1)  # both read the Event due and wait for its row
-    for thread in sweeps:
-        thread.join(timeout=30)
-    assert sorted(answers.values()) == [0, 2] and len(mail.outbox) == 2

@@ -21,9 +21,7 @@ from league.services import AccountError, close_user
 from matches import services
 from matches.models import Match, Seat
 
-pytestmark = [pytest.mark.django_db(transaction=True),
-              pytest.mark.skipif(connection.vendor != "postgresql",
-                                 reason="needs two transactions at once (PostgreSQL)")]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 GAME = "super_showdown"
 
