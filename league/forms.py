@@ -7,10 +7,11 @@ options) are checked once, by `league.events`.
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from league import events, showdown
@@ -76,13 +77,29 @@ class SeasonForm(forms.Form):
                 "scoring": {"win": data["win"], "draw": data["draw"], "loss": data["loss"]}}
 
 
+class LocalDateTimeInput(forms.DateTimeInput):
+    """A datetime-local input whose initial moment (in UTC) also goes out as data-utc,
+    which static/js/league.js shows in the reader's own time zone."""
+
+    def __init__(self) -> None:
+        super().__init__(attrs={"type": "datetime-local", "data-local-input": ""},
+                         format="%Y-%m-%dT%H:%M")
+
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> Any:
+        context = super().get_context(name, value, attrs)
+        if isinstance(value, datetime):  # an initial moment (a bound one is text as typed)
+            if value.utcoffset() is None:  # as the field prepares it: in the site's zone
+                value = timezone.make_aware(value)
+            context["widget"]["attrs"]["data-utc"] = value.isoformat()
+        return context
+
+
 class StartsAtField(forms.DateTimeField):
     """When an Event starts, typed in the reader's own time zone: static/js/league.js
     sends it again in UTC as NAME_utc, which `StartsAt` reads first; without scripts the
     time typed counts as UTC, and the help text says so."""
 
-    widget = forms.DateTimeInput(attrs={"type": "datetime-local", "data-local-input": ""},
-                                 format="%Y-%m-%dT%H:%M")
+    widget = LocalDateTimeInput
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("required", False)

@@ -16,6 +16,7 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from datetime import datetime, timedelta
 from functools import wraps
 from typing import Any
 
@@ -438,7 +439,15 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "turn_deadline_minutes": like.turn_deadline_minutes,
         "deadline_policy": like.deadline_policy, "deadline_bot": like.deadline_bot,
         "hold_rounds": like.hold_rounds, "open_entry": like.open_entry,
-        "notes": like.notes}))
+        "notes": like.notes, "starts_at": _next_week(like.starts_at)}))
+
+
+def _next_week(start: datetime | None) -> datetime | None:
+    """The first of `start`'s weekly returns still to come: next week's league night."""
+    if start is None:
+        return None
+    weeks = max(1, (timezone.now() - start) // timedelta(weeks=1) + 1)
+    return start + weeks * timedelta(weeks=1)
 
 
 def _event_liked(request: HttpRequest) -> Event | None:

@@ -4,6 +4,7 @@ stream, shown on its page and in the lobby's open Events."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -316,3 +317,20 @@ def test_notes_take_the_joiners_of_persian_and_emoji_but_no_invisible_control(
         with pytest.raises(LeagueError) as refused:
             events.set_details(event=cup, by=sam, notes=hidden)
         assert refused.value.code == "bad_notes"
+
+
+def test_new_event_like_this_offers_next_weeks_start_in_the_organizers_time(
+        season: Season, sam: Any, sam_client: Client) -> None:
+    """The weekly league night: the form holds the first of the Event's weekly returns
+    still to come, with the moment in UTC for league.js to show in the organizer's zone."""
+    from django.utils import timezone
+
+    start = timezone.now().replace(microsecond=0, second=0) - timedelta(days=10)
+    made = events.create_event(name="Weekly", game=GAME, format="swiss", by=sam,
+                               season=season, starts_at=start)
+    page = sam_client.get(reverse("league:dashboard") + f"?like={made.pk}").content.decode()
+    coming = start + timedelta(weeks=2)  # ten days ago and a week on are both past
+    field = re.search(r'<input type="datetime-local"[^>]*name="event-starts_at"[^>]*>', page)
+    assert field is not None
+    assert f'data-utc="{coming.astimezone(UTC).isoformat()}"' in field.group(0)
+    assert f'value="{coming.astimezone(UTC):%Y-%m-%dT%H:%M}"' in field.group(0)
