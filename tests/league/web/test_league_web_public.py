@@ -28,6 +28,15 @@ def finish_by_forfeit(match: Match, seat: int, capture: Any) -> None:
         services.forfeit_seat(match=match, seat=seat)
 
 
+def started_duel(make_event: Callable[..., Event], sam: Any) -> Event:
+    """A started Event of alice against bruno: one live match."""
+    event = make_event(name="Duel")
+    events.add_entrant(event=event, by=sam, player="alice")
+    events.add_entrant(event=event, by=sam, player="bruno")
+    events.start_event(event=event, by=sam)
+    return event
+
+
 def test_the_seasons_list_shows_seasons_and_loose_events(
         alice_client: Client, season: Season, cup: Event, organizer: Any) -> None:
     events.create_event(name="Friday fight", game="super_showdown", format="swiss",
@@ -70,10 +79,7 @@ def test_a_match_rows_winner_is_said_in_words_not_only_in_bold(
         alice_client: Client, make_event: Callable[..., Event], sam: Any,
         player: Any, player2: Any, django_capture_on_commit_callbacks: Any) -> None:
     """A screen reader does not hear bold type: the winner's name carries '(won)'."""
-    event = make_event(name="Duel")
-    events.add_entrant(event=event, by=sam, player="alice")
-    events.add_entrant(event=event, by=sam, player="bruno")
-    events.start_event(event=event, by=sam)
+    event = started_duel(make_event, sam)
     link = EventMatch.objects.get(event=event)
     winner = link.match.seats.get(index=0).user.get_username()
     loser = link.match.seats.get(index=1).user.get_username()
@@ -124,10 +130,7 @@ def test_standings_columns_are_named_in_full_for_screen_readers(
         alice_client: Client, make_event: Callable[..., Event], sam: Any, season: Season,
         player: Any, player2: Any, django_capture_on_commit_callbacks: Any) -> None:
     """A screen reader names a cell by its column's header: 'Wins 1', not 'W 1'."""
-    event = make_event(name="Duel")
-    events.add_entrant(event=event, by=sam, player="alice")
-    events.add_entrant(event=event, by=sam, player="bruno")
-    events.start_event(event=event, by=sam)
+    event = started_duel(make_event, sam)
     finish_by_forfeit(EventMatch.objects.get(event=event).match, 1,
                       django_capture_on_commit_callbacks)
     for url in (reverse("league:event", args=[event.pk]),
@@ -143,10 +146,7 @@ def test_standings_columns_are_named_in_full_for_screen_readers(
 def test_a_result_shows_in_the_bracket_standings_and_season_table(
         alice_client: Client, make_event: Callable[..., Event], sam: Any, season: Season,
         player: Any, player2: Any, django_capture_on_commit_callbacks: Any) -> None:
-    event = make_event(name="Duel")
-    events.add_entrant(event=event, by=sam, player="alice")
-    events.add_entrant(event=event, by=sam, player="bruno")
-    events.start_event(event=event, by=sam)
+    event = started_duel(make_event, sam)
     link = EventMatch.objects.get(event=event)
     finish_by_forfeit(link.match, 1, django_capture_on_commit_callbacks)
     page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
