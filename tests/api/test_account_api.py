@@ -17,10 +17,10 @@ from rest_framework.test import APIClient
 from config import signin
 from league.models import Player
 from league.services import RESETS_FROM_CLIENT, player_for
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
-PASSWORD = "a-long-test-password-9"
 NEW = "another-long-password-7"
 ME = "/api/auth/me/"
 CHANGE = "/api/auth/password/"

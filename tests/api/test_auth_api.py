@@ -9,12 +9,12 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from league.models import Player
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
 REGISTER = "/api/auth/register/"
 TOKEN = "/api/auth/token/"
-PASSWORD = "a-long-test-password-9"
 
 
 def test_registering_creates_a_user_and_player_and_returns_a_working_token(

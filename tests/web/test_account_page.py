@@ -15,8 +15,8 @@ from rest_framework.authtoken.models import Token
 from config import signin
 from league.models import Player
 from league.services import player_for
+from tests.conftest import PASSWORD
 
-PASSWORD = "a-long-test-password-9"  # the shared users' password (tests/conftest.py)
 NEW = "another-long-password-7"
 
 pytestmark = pytest.mark.django_db

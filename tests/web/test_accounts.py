@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-PASSWORD = "a-long-test-password-9"  # the shared users' password (tests/conftest.py)
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

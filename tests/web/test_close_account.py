@@ -20,8 +20,8 @@ from league.models import Event, Player, Team
 from league.services import CLOSED_NAME, player_for, register_player
 from matches import services
 from matches.models import Match, Seat
+from tests.conftest import PASSWORD
 
-PASSWORD = "a-long-test-password-9"  # the shared users' password (tests/conftest.py)
 GAME = "super_showdown"
 
 pytestmark = pytest.mark.django_db

@@ -19,8 +19,8 @@ from rest_framework.authtoken.models import Token
 from config import signin
 from league.models import Player
 from league.services import RESETS_PER_ADDRESS, player_for
+from tests.conftest import PASSWORD
 
-PASSWORD = "a-long-test-password-9"  # the shared users' password (tests/conftest.py)
 NEW = "another-long-password-7"
 ADDRESS = "alice@example.org"
 LINK = re.compile(r"http://testserver(/password/reset/[^/\s]+/[^/\s]+/)")
