@@ -50,7 +50,3 @@ def page_of(rating: Rating, per_page: int) -> int:
         player_id__lt=rating.player_id)
     return Rating.objects.filter(ACTIVE, ahead, game=rating.game).count() // per_page + 1
 
-
-def size(game: str) -> int:
-    """How many rows the game's whole table has."""
-    return Rating.objects.filter(ACTIVE, game=game).count()
