@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
 from django.utils import timezone
 
 from league import history
@@ -26,7 +25,6 @@ def account_data(user: Any) -> dict[str, Any]:
 
     player = player_for(user)
     matches = list(match_history(user.pk))
-    entered = Q(player=player) | Q(team__members=player)
     document = {
         "format": FORMAT, "version": VERSION, "made_at": timezone.now(),
         "account": {"username": user.get_username(), "display_name": player.display_name,
@@ -37,7 +35,7 @@ def account_data(user: Any) -> dict[str, Any]:
         "ratings": player.ratings.order_by("game"),
         "rating_history": player.rating_history.order_by("game", "match_id"),
         "matches": matches,
-        "entries": Entrant.objects.filter(entered).select_related("event", "team")
+        "entries": Entrant.objects.filter(Entrant.held_by(player)).select_related("event", "team")
         .distinct().order_by("event_id", "key"),
         "teams": Team.objects.filter(members=player).order_by("name"),
     }

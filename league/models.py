@@ -270,6 +270,11 @@ class Entrant(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @staticmethod
+    def held_by(player: Player) -> models.Q:
+        """The entries `player` holds: their own, and their teams'."""
+        return models.Q(player=player) | models.Q(team__members=player)
+
 
 class EventMatch(models.Model):
     """Projection: which match plays which pairing of an Event."""

@@ -402,8 +402,7 @@ def close_user(user: Any) -> None:
         # close's `in_event` check.
         player = Player.objects.select_for_update(no_key=True).get(pk=player.pk)
         _lock_account(user)
-        entered = (Entrant.objects.filter(Q(player=player) | Q(team__members=player),
-                                          withdrawn=False)
+        entered = (Entrant.objects.filter(Entrant.held_by(player), withdrawn=False)
                    .exclude(event__status=Event.Status.FINISHED).values("event__name"))
         seated = (Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE,
                                       match__created_by__isnull=True)
