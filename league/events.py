@@ -572,11 +572,10 @@ def _refuse_closed_accounts(payload: dict[str, Any]) -> None:
         players = Player.objects.filter(teams=payload["team"])
     else:
         return
-    ids = list(players.values_list("user_id", flat=True))
-    users = get_user_model().objects
-    active = set(users.select_for_update(no_key=True).filter(pk__in=ids, is_active=True)
-                 .order_by("pk").values_list("pk", flat=True))
-    closed = sorted(users.filter(pk__in=set(ids) - active).values_list("username", flat=True))
+    ids = set(players.values_list("user_id", flat=True))
+    active = match_services.lock_accounts(ids)
+    closed = sorted(get_user_model().objects.filter(pk__in=ids - active)
+                    .values_list("username", flat=True))
     if closed and payload["team"]:
         raise LeagueError("unknown_player", f"{payload['name']} has a member who signs in "
                                             f"no more ({', '.join(closed)}): its teammates "

@@ -393,12 +393,19 @@ def lock_people(users: dict[str, Any], active_only: bool = True) -> None:
     (`active_only` False: an Event's match, which seats its entrants as they are). In
     order of their ids, so that two tables naming the same people both go on."""
     wanted = {user.pk: name for name, user in users.items()}
-    active = set(get_user_model().objects.select_for_update(no_key=True).filter(
-        pk__in=wanted, **({"is_active": True} if active_only else {}))
-        .order_by("pk").values_list("pk", flat=True))
+    active = lock_accounts(wanted)
     gone = sorted(name for pk, name in wanted.items() if pk not in active)
-    if gone:
+    if gone and active_only:
         raise ServiceError("unknown_player", f"No player called {gone[0]!r}.", 400)
+
+
+def lock_accounts(ids: Iterable[int]) -> set[int]:
+    """Lock the accounts' rows until the transaction ends, in order of their ids (two
+    callers naming the same people both go on), as closing an account locks its row
+    (league.services.close_user); the ids of those that still sign in."""
+    rows = (get_user_model().objects.select_for_update(no_key=True).filter(pk__in=list(ids))
+            .order_by("pk").values_list("pk", "is_active"))
+    return {pk for pk, active in rows if active}
 
 
 def _users_by_name(names: Iterable[str], active_only: bool = True) -> dict[str, Any]:
