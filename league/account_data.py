@@ -30,7 +30,7 @@ def account_data(user: Any) -> dict[str, Any]:
         "account": {"username": user.get_username(), "display_name": player.display_name,
                     "player": player.pk, "email": user.email,
                     "email_pending": player.pending_email, "turn_mail": player.turn_mail,
-                    "event_mail": player.event_mail,
+                    "event_mail": player.event_mail, "time_zone": player.time_zone or "UTC",
                     "joined": user.date_joined, "last_login": user.last_login},
         "ratings": player.ratings.order_by("game"),
         "rating_history": player.rating_history.order_by("game", "match_id"),

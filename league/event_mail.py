@@ -10,12 +10,18 @@ reminded (by an organizer, a team's) is reminded at the next sweep. The entries 
 claimed under the Event's row lock before the mails go, so two sweeps at once remind
 once, and a mail never gives a time the Event no longer has nor goes once it started.
 The beat sweep runs it; the site's address (SITE_URL) makes the links.
+
+Entries reminded of a time the Event then leaves, for one beyond the reminders' window
+or for none, are told at once (`mail_event_moved`, queued by league.events.set_details):
+otherwise nobody would hear of it before the new window. A move within the window is the
+next sweep's reminder. Each player's mail gives times in their own time zone.
 """
 
 from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -26,7 +32,7 @@ from django.utils import timezone
 
 from engine import registry
 from league.models import Entrant, Event
-from league.services import mail_rendered
+from league.services import mail_rendered, zone_of
 
 logger = logging.getLogger(__name__)
 
@@ -77,11 +83,42 @@ def _claimed(event: Event, now: datetime) -> list[str]:
 
 
 def _remind(event: Event, keys: list[str]) -> int:
+    return _mail(event, keys, "league/event_mail", {})
+
+
+def moved_out_of_reach(event: Event, start: datetime | None,
+                       now: datetime | None = None) -> bool:
+    """Whether `event`, moving to `start`, leaves entries reminded of a time they no
+    longer have and that no reminder will correct before the new window: those
+    `mail_event_moved` tells."""
+    if event.status != Event.Status.DRAFT or not event.reminded:
+        return False
+    window = (now or timezone.now()) + timedelta(hours=settings.EVENT_MAIL_HOURS)
+    return start is None or start > window
+
+
+def mail_event_moved(event_id: int, was: str, now_at: str | None) -> int:
+    """Tell the entries of Event `event_id` reminded of its start (at `was`, ISO 8601)
+    that it moved to `now_at` (ISO 8601; None: no time said); how many mails. Nothing
+    when it has moved again since (that move tells its own) or has started."""
+    event = Event.objects.filter(pk=event_id, status=Event.Status.DRAFT).first()
+    if (event is None or not settings.TURN_MAIL
+            or (event.starts_at.isoformat() if event.starts_at else None) != now_at):
+        return 0
+    keys = list(Entrant.objects.filter(event=event, withdrawn=False,
+                                       key__in=list(event.reminded))
+                .values_list("key", flat=True))
+    return _mail(event, keys, "league/event_moved", {"was": datetime.fromisoformat(was)})
+
+
+def _mail(event: Event, keys: list[str], template: str, extra: dict[str, Any]) -> int:
+    """Mail `template` about `event` to the players, who asked for Event mails, of its
+    entries `keys` (alone or in a team), each in their own time zone."""
     entrants = Entrant.objects.filter(event=event, key__in=keys)
     people = (get_user_model().objects
               .filter(Q(player__entries__in=entrants) | Q(player__teams__entries__in=entrants),
                       is_active=True, player__event_mail=True)
-              .exclude(email="").distinct().order_by("pk"))
+              .exclude(email="").select_related("player").distinct().order_by("pk"))
     games = registry.games()
     context = {
         "event": event,
@@ -89,12 +126,14 @@ def _remind(event: Event, keys: list[str]) -> int:
         "link": settings.SITE_URL + reverse("league:event", args=[event.pk]),
         "calendar": settings.SITE_URL + reverse("league:event_calendar", args=[event.pk]),
         "account": settings.SITE_URL + reverse("account"),
+        **extra,
     }
     sent = 0
     for user in people:
         try:
-            mail_rendered("league/event_mail", {**context, "user": user}, user.email)
+            mail_rendered(template, {**context, "user": user}, user.email,
+                          zone_of(user.player))
             sent += 1
-        except Exception:  # the mail server's refusal: the entry stays reminded of
-            logger.exception("Could not remind %s of Event %s", user.pk, event.pk)
+        except Exception:  # the mail server's refusal: logged, not sent again
+            logger.exception("Could not mail %s about Event %s", user.pk, event.pk)
     return sent

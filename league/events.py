@@ -23,11 +23,12 @@ from django.db import IntegrityError, transaction
 from django.db.models import Model, Q
 
 from config.lru import LRU
-from config.queue import after_commit
+from config.queue import after_commit, enqueue
 from config.refusal import Refusal
 from engine import registry
 from engine.protocol import IllegalAction
 from league import formats, showdown
+from league.event_mail import moved_out_of_reach
 from league.formats.base import MOST_POINTS, read_options
 from league.models import Entrant, Event, EventMatch, EventRecord, Player, Rating, Season, Team
 from matches import services as match_services
@@ -1038,10 +1039,22 @@ def set_details(*, event: Event, by: Any, starts_at: datetime | Keep | None = KE
         new_notes = event.notes if given_notes is None else given_notes
         if (new_start, new_notes) == (event.starts_at, event.notes):
             return
+        was = event.starts_at
+        if was is not None and new_start != was and moved_out_of_reach(event, new_start):
+            _tell_moved(event, was, new_start)
         event.starts_at, event.notes = new_start, new_notes
         event.save(update_fields=["starts_at", "notes"])
         _append(event, Kind.DETAILS_CHANGED, {
             "starts_at": new_start.isoformat() if new_start else None, "notes": new_notes}, by)
+
+
+def _tell_moved(event: Event, was: datetime, start: datetime | None) -> None:
+    """Once the move commits, mail the entrants reminded of the Event's old start that
+    it moved (league.event_mail)."""
+    from league.tasks import mail_event_moved
+
+    now_at = start.isoformat() if start else None
+    after_commit(lambda: enqueue(mail_event_moved, event.pk, was.isoformat(), now_at))
 
 
 def _starts_at(moment: datetime | None) -> datetime | None:

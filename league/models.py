@@ -31,6 +31,9 @@ class Player(models.Model):
     # Whether to mail the account's address before an Event it is entered in starts
     # (league.event_mail).
     event_mail = models.BooleanField(default=False)
+    # The IANA time zone the times in those mails are given in (empty: UTC), as the player
+    # chose it (league.services.set_time_zone).
+    time_zone = models.CharField(max_length=64, blank=True, default="")
     # An address given but not yet confirmed by the link mailed to it (league.services
     # .set_email): nothing is sent there but that link.
     pending_email = models.EmailField(blank=True)

@@ -808,6 +808,7 @@ class AccountDataAccountSerializer(serializers.Serializer):
     email_pending = serializers.CharField(allow_blank=True, help_text="Empty: none.")
     turn_mail = serializers.BooleanField()
     event_mail = serializers.BooleanField()
+    time_zone = serializers.CharField(help_text="Of the mails' times.")
     joined = serializers.DateTimeField()
     last_login = serializers.DateTimeField(allow_null=True)
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import unicodedata
+import zoneinfo
 from dataclasses import dataclass
+from datetime import tzinfo
+from functools import cache
 from typing import Any
 
 from django.conf import settings
@@ -19,6 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
@@ -209,11 +213,18 @@ def mail_email_confirmation(user_id: int, token: str, domain: str, use_https: bo
         signing.loads(token, salt=EMAIL_SALT)["email"])
 
 
-def mail_rendered(template: str, context: dict[str, Any], to: str) -> None:
+def mail_rendered(template: str, context: dict[str, Any], to: str,
+                  zone: tzinfo | None = None) -> None:
     """Mail `to` the text `template`.txt renders, under the subject `template`_subject.txt
-    renders (on one line, without control characters: an Event's name takes any)."""
-    subject = one_line(render_to_string(f"{template}_subject.txt", context))
-    send_mail(subject, render_to_string(f"{template}.txt", context), None, [to])
+    renders (on one line, without control characters: an Event's name takes any); the
+    times in it are given in `zone` (the site's, UTC, when None), which `time_zone`
+    names."""
+    zone = zone or timezone.get_default_timezone()
+    # Named by its place, as the player chose it: an abbreviation (CST) names several.
+    context = {**context, "time_zone": str(zone).replace("_", " ")}
+    with timezone.override(zone):
+        subject = one_line(render_to_string(f"{template}_subject.txt", context))
+        send_mail(subject, render_to_string(f"{template}.txt", context), None, [to])
 
 
 def one_line(text: str) -> str:
@@ -263,11 +274,45 @@ def set_event_mail(player: Player, on: bool) -> Player:
     return _set_mail_choice(player, "event_mail", on)
 
 
-def set_mails(player: Player, *, turn_mail: bool, event_mail: bool) -> Player:
-    """Both of `player`'s mail choices, or neither (a refusal of one keeps the other)."""
+def set_mails(player: Player, *, turn_mail: bool, event_mail: bool,
+              time_zone: str | None = None) -> Player:
+    """Both of `player`'s mail choices and, when given, the time zone of the mails' times,
+    or none of them (a refusal of one keeps the others)."""
     with transaction.atomic():
+        if time_zone is not None:
+            set_time_zone(player, time_zone)
         set_turn_mail(player, turn_mail)
         return set_event_mail(player, event_mail)
+
+
+@cache
+def time_zones() -> tuple[str, ...]:
+    """The time zones a player may choose: UTC and the IANA zones named by a place
+    (Europe/Paris, America/Argentina/Salta), in alphabetical order. Not the Etc/GMT+N
+    zones, whose sign reads backwards, nor the database's internal names."""
+    return ("UTC", *sorted(name for name in zoneinfo.available_timezones()
+                           if "/" in name and not name.startswith(("Etc/", "SystemV/",
+                                                                   "posix/", "right/"))))
+
+
+def set_time_zone(player: Player, name: str) -> Player:
+    """The IANA time zone the times in `player`'s mails are given in; empty or UTC: UTC."""
+    name = name.strip()
+    if name and name not in time_zones():
+        raise AccountError("unknown_time_zone", "Name a time zone by its place, as "
+                                                "Europe/Paris or America/New_York, or UTC.")
+    player.time_zone = "" if name == "UTC" else name
+    player.save(update_fields=["time_zone"])
+    return player
+
+
+def zone_of(player: Player) -> zoneinfo.ZoneInfo:
+    """The time zone `player`'s mails give times in (UTC when they chose none, or chose
+    one a later time zone database no longer has)."""
+    try:
+        return zoneinfo.ZoneInfo(player.time_zone or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
 
 
 def _set_mail_choice(player: Player, choice: str, on: bool) -> Player:
@@ -435,8 +480,9 @@ def close_user(user: Any) -> None:
         user.user_permissions.clear()
         player.display_name, player.pending_email = CLOSED_NAME, ""
         player.turn_mail = player.event_mail = False
+        player.time_zone = ""
         player.save(update_fields=["display_name", "pending_email", "turn_mail",
-                                   "event_mail"])
+                                   "event_mail", "time_zone"])
 
 
 def _leave(match: Any, user: Any, match_services: Any) -> None:

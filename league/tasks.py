@@ -80,6 +80,13 @@ def mail_event_reminders() -> int:
 
 
 @shared_task(acks_late=True)
+def mail_event_moved(event_id: int, was: str, now_at: str | None) -> int:
+    """Tell the entrants reminded of an Event's start that it moved beyond the reminders'
+    window, or to no time said."""
+    return event_mail.mail_event_moved(event_id, was, now_at)
+
+
+@shared_task(acks_late=True)
 def mail_email_confirmation(user_id: int, token: str, domain: str, use_https: bool) -> None:
     """Mail the link that confirms a new address (league.services.set_email)."""
     services.mail_email_confirmation(user_id, token, domain, use_https)

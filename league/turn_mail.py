@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from engine import registry
 from league.events import turn_deadlines
-from league.services import mail_rendered
+from league.services import mail_rendered, zone_of
 from matches import services as match_services
 from matches.models import Match, MatchEvent, Seat
 
@@ -58,11 +58,12 @@ def mail_awaited_players(now: datetime | None = None) -> int:
                                  playable, awaited=True, match__status=Match.Status.ACTIVE,
                                  match__updated_at__lte=since,
                                  **{f"user__{k}": v for k, v in asked.items()})
-             .exclude(user__email="").select_related("match", "user"))
+             .exclude(user__email="").select_related("match", "user__player"))
     invitations = (Seat.objects.filter(mailed_seq__isnull=True, match__status=Match.Status.OPEN,
                                        match__updated_at__lte=since,
                                        **{f"invited__{k}": v for k, v in asked.items()})
-                   .exclude(invited__email="").select_related("match__created_by", "invited"))
+                   .exclude(invited__email="")
+                   .select_related("match__created_by", "invited__player"))
     waiting: dict[Any, dict[str, list[Match]]] = defaultdict(lambda: {"turns": [],
                                                                       "invitations": []})
     # A player may hold several seats of one match (or be invited to several): each seat
@@ -106,6 +107,6 @@ def _mail(user: Any, turns: list[Match], invitations: list[Match]) -> None:
                "account": settings.SITE_URL + reverse("account")}
     context["count"] = len(turns) + len(invitations)
     try:
-        mail_rendered("league/turn_mail", context, user.email)
+        mail_rendered("league/turn_mail", context, user.email, zone_of(user.player))
     except Exception:  # the mail server's refusal: the seats stay claimed
         logger.exception("Could not mail %s that matches wait for them", user.pk)

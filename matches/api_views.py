@@ -42,6 +42,7 @@ from league.services import (
     send_password_reset,
     set_email,
     set_event_mail,
+    set_time_zone,
     set_turn_mail,
     token_for,
 )
@@ -201,7 +202,7 @@ class AccountView(APIView):
     def get(self, request: Request) -> Response:
         return Response(_account(player_for(request.user)))
 
-    @extend_schema(summary="Change your display name, email address or mails",
+    @extend_schema(summary="Change your display name, email address, mails or time zone",
                    description="The display name shows in standings, on player pages and "
                                "in new Event entries (an entry already made keeps its "
                                "name); the email address is where a password reset link "
@@ -209,7 +210,8 @@ class AccountView(APIView):
                                "`password` (a reset link sent there sets the password): "
                                "a wrong one counts against the sign-in brake. Every field "
                                "sent changes, or none (400 bad_display_name, bad_email, "
-                               "bad_credentials; 409 no_email, no_mail, account_closed "
+                               "bad_credentials, unknown_time_zone; 409 no_email, no_mail, "
+                               "account_closed "
                                "(the account closed as it was sent); 429 "
                                "too_many_attempts).",
                    request=AccountSerializer,
@@ -232,6 +234,8 @@ class AccountView(APIView):
                     set_turn_mail(player, changes["turn_mail"])
                 if "event_mail" in changes:
                     set_event_mail(player, changes["event_mail"])
+                if "time_zone" in changes:
+                    set_time_zone(player, changes["time_zone"])
         except AccountError as exc:
             return _refused(exc)
         return Response(_account(player))
@@ -344,7 +348,7 @@ def _account(player: Any) -> dict[str, Any]:
     return {"username": player.user.get_username(), "display_name": player.display_name,
             "player": player.pk, "email": player.user.email,
             "email_pending": player.pending_email, "turn_mail": player.turn_mail,
-            "event_mail": player.event_mail}
+            "event_mail": player.event_mail, "time_zone": player.time_zone or "UTC"}
 
 
 # -- games -------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 
 from config import api_json, signin
+from league.services import time_zones
 
 OPEN_SEAT = "open"
 PLAYER_SEAT = "player"
@@ -131,6 +132,15 @@ class TurnMailForm(forms.Form):
                               "or an invitation for my answer")
     event_mail = forms.BooleanField(
         required=False, label="Mail me a few hours before an Event I am entered in starts")
+    time_zone = forms.ChoiceField(
+        label="Times in my mails", required=False,
+        help_text="The time zone of the turn deadlines and start times the mails give.",
+        widget=forms.Select(attrs={"data-time-zone": ""}))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        zone: Any = self.fields["time_zone"]
+        zone.choices = [(name, name.replace("_", " ")) for name in time_zones()]
 
 
 class ForgotPasswordForm(forms.Form):

@@ -66,6 +66,11 @@ class AccountSerializer(serializers.Serializer):
         required=False, help_text="Whether the email address is mailed a few hours before an "
                                   "Event you are entered in starts (one that says when); as "
                                   "`turn_mail`, needs an address on a site that mails.")
+    time_zone = serializers.CharField(
+        required=False, allow_blank=True, max_length=64,
+        help_text="The IANA time zone the mails give times in, as `Europe/Paris`; `UTC` "
+                  "(or empty) for UTC (400 unknown_time_zone for a name the site does not "
+                  "list).")
 
 
 class PasswordResetSerializer(serializers.Serializer):

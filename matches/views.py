@@ -113,7 +113,8 @@ def account(request: HttpRequest) -> HttpResponse:
     name_form = DisplayNameForm(initial={"display_name": player.display_name})
     email_form = EmailForm(initial={"email": request.user.email})
     turn_form = TurnMailForm(initial={"turn_mail": player.turn_mail,
-                                      "event_mail": player.event_mail})
+                                      "event_mail": player.event_mail,
+                                      "time_zone": player.time_zone or "UTC"})
     password_form = PasswordChangeForm()
     close_form = CloseAccountForm()
     which = request.POST.get("form") if request.method == "POST" else None
@@ -130,7 +131,8 @@ def account(request: HttpRequest) -> HttpResponse:
     elif which == "turn_mail":
         turn_form = TurnMailForm(request.POST)
         if _changed(turn_form, lambda data: set_mails(player, turn_mail=data["turn_mail"],
-                                                      event_mail=data["event_mail"])):
+                                                      event_mail=data["event_mail"],
+                                                      time_zone=data["time_zone"] or None)):
             return _account_done(request, MAILS_SAID[player.turn_mail, player.event_mail])
     elif which == "password":
         password_form = PasswordChangeForm(request.POST)

@@ -195,7 +195,44 @@
     });
   }
 
+  /* The account page's time zone for mails: a button offers this device's zone when the
+     list shows another, and picks it (the player still saves the form). */
+  function deviceZone() {
+    try {
+      return Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+    } catch (e) {
+      return "";
+    }
+  }
+
+  function offerDeviceZone(root) {
+    root.querySelectorAll("button[data-zone-from-device]").forEach(function (button) {
+      var select = document.getElementById(button.getAttribute("data-zone-from-device"));
+      var zone = deviceZone();
+      var listed = select && Array.prototype.some.call(select.options, function (option) {
+        return option.value === zone;
+      });
+      button.hidden = !listed || select.value === zone;
+      if (!button.hidden) {
+        button.textContent = "Use this device's time zone: " + zone.replace(/_/g, " ");
+      }
+    });
+  }
+
+  function useDeviceZone(event) {
+    var button = event.target.closest && event.target.closest("button[data-zone-from-device]");
+    if (!button) {
+      return;
+    }
+    var select = document.getElementById(button.getAttribute("data-zone-from-device"));
+    select.value = deviceZone();
+    button.hidden = true;
+    select.focus();
+  }
+
   htmx.onLoad(localTimes);
+  htmx.onLoad(offerDeviceZone);
+  document.addEventListener("click", useDeviceZone);
   htmx.onLoad(localInputs);
   document.addEventListener("submit", sendInUtc, true);
   document.addEventListener("htmx:beforeSwap", noteOpen);

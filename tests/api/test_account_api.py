@@ -41,7 +41,7 @@ def test_the_account_shows_its_names_and_player(player_api: APIClient, player: A
     assert response.json() == {"username": "alice", "display_name": "alice",
                                "player": Player.objects.get(user=player).pk, "email": "",
                                "email_pending": "", "turn_mail": False,
-                               "event_mail": False}
+                               "event_mail": False, "time_zone": "UTC"}
 
 
 @pytest.mark.parametrize("url", [ME, CHANGE, TOKEN])
