@@ -513,8 +513,10 @@ def showdown_create(request: HttpRequest) -> HttpResponse:
 
 @creator_required
 @require_http_methods(["GET", "POST"])
+@_made_once("league:dashboard")
 def team_create(request: HttpRequest) -> HttpResponse:
-    """A team (name and member usernames), to enter into team Events."""
+    """A team (name and member usernames), to enter into team Events. Sent twice, it makes
+    one (the second click is not told the name is taken)."""
     form = TeamForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

@@ -172,6 +172,18 @@ def test_a_team_is_created_by_name_and_member_usernames(
     assert not Team.objects.filter(name="Blues").exists()
 
 
+def test_the_team_form_sent_twice_makes_one_team_and_says_nothing_taken(
+        sam_client: Client, season: Season, player: Any) -> None:
+    page = sam_client.get(reverse("league:team_create")).content.decode()
+    token = page.split('name="once" value="')[1].split('"')[0]
+    data = {"name": "Greens", "members": "alice", "once": token}
+    first = sam_client.post(reverse("league:team_create"), data)
+    again = sam_client.post(reverse("league:team_create"), data)
+    assert (first.status_code, again.status_code) == (302, 303)
+    assert again["Location"] == first["Location"] == reverse("league:dashboard")
+    assert Team.objects.filter(name="Greens").count() == 1
+
+
 # -- entrants, seeding, start ------------------------------------------------------------
 
 def test_entrants_are_registered_as_player_team_and_bot(
