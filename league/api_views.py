@@ -81,6 +81,7 @@ from league.serializers import (
     TeamSerializer,
     bracket_of,
 )
+from matches.api_views import IDEMPOTENCY_HEADER, with_header_key
 from matches.models import SEAT_PEOPLE, Match, Seat
 from matches.serializers import ErrorSerializer
 
@@ -110,9 +111,11 @@ class LeagueViewSet(viewsets.GenericViewSet):
             exc = exceptions.NotFound(self.not_found)
         return super().handle_exception(exc)
 
-    def body(self, serializer_class: type[Any]) -> dict[str, Any]:
-        """The request body, validated (a 400 `invalid` otherwise)."""
-        body = serializer_class(data=self.request.data)
+    def body(self, serializer_class: type[Any], *, keyed: bool = False) -> dict[str, Any]:
+        """The request body, validated (a 400 `invalid` otherwise); with `keyed`, a create
+        taking its `idempotency_key` from the Idempotency-Key header too, as a match's."""
+        body = serializer_class(data=with_header_key(self.request) if keyed
+                                else self.request.data)
         body.is_valid(raise_exception=True)
         return dict(body.validated_data)
 
@@ -152,12 +155,14 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueView
 
     @extend_schema(summary="Create a season (staff)",
                    description="The creator becomes one of its organizers. A create sent "
-                               "again with the same `idempotency_key` answers with the "
-                               "season the first made (409 key_reused for another game).",
-                   request=SeasonCreateSerializer,
+                               "again with the same `idempotency_key` (in the body or the "
+                               "Idempotency-Key header) answers with the season the first "
+                               "made (409 key_reused for another game).",
+                   request=SeasonCreateSerializer, parameters=[IDEMPOTENCY_HEADER],
                    responses={201: SeasonSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:
-        season = events.create_season(by=request.user, **self.body(SeasonCreateSerializer))
+        body = self.body(SeasonCreateSerializer, keyed=True)
+        season = events.create_season(by=request.user, **body)
         return Response(SeasonSerializer(self.get_queryset().get(pk=season.pk)).data,
                         status=status.HTTP_201_CREATED)
 
@@ -227,12 +232,14 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     @extend_schema(summary="Create an Event (staff or the season's organizers)",
                    description="Every option is checked before anything is written; the "
                                "Event takes entrants until it starts. A create sent again "
-                               "with the same `idempotency_key` answers with the Event the "
-                               "first made (409 key_reused for another game or format).",
-                   request=LeagueEventCreateSerializer,
+                               "with the same `idempotency_key` (in the body or the "
+                               "Idempotency-Key header) answers with the Event the first "
+                               "made (409 key_reused for another game or format).",
+                   request=LeagueEventCreateSerializer, parameters=[IDEMPOTENCY_HEADER],
                    responses={201: LeagueEventSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:
-        event = events.create_event(by=request.user, **self.body(LeagueEventCreateSerializer))
+        body = self.body(LeagueEventCreateSerializer, keyed=True)
+        event = events.create_event(by=request.user, **body)
         return self._detail(event, status.HTTP_201_CREATED)
 
     @extend_schema(summary="Create a Superstar Showdown Event (staff or season organizers)",
@@ -243,14 +250,15 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "at once. Refusals: too_few_matches, unknown_match_card, "
                                "unknown_stipulation, bad_superstars_per_team, unknown_preset, "
                                "preset_or_compose, two_sides, ...; nothing is written. "
-                               "Sent again with the same `idempotency_key`, it answers "
+                               "Sent again with the same `idempotency_key` (or "
+                               "Idempotency-Key header), it answers "
                                "with the Event the first made.",
-                   request=ShowdownEventCreateSerializer,
+                   request=ShowdownEventCreateSerializer, parameters=[IDEMPOTENCY_HEADER],
                    responses={201: LeagueEventSerializer, **errors(400, 401, 403, 404, 409)})
     @action(detail=False, methods=["post"])
     def showdown(self, request: Request) -> Response:
-        event = events.create_showdown_event(by=request.user,
-                                             **self.body(ShowdownEventCreateSerializer))
+        body = self.body(ShowdownEventCreateSerializer, keyed=True)
+        event = events.create_showdown_event(by=request.user, **body)
         return self._detail(event, status.HTTP_201_CREATED)
 
     @extend_schema(summary="A Superstar Showdown Event's Ranking Points",
@@ -633,13 +641,14 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewSe
 
     @extend_schema(summary="Create a team (staff or a season organizer)",
                    description="A name taken already, in any case, is 409 team_exists. A "
-                               "create sent again with the same `idempotency_key` answers "
+                               "create sent again with the same `idempotency_key` (or "
+                               "Idempotency-Key header) answers "
                                "with the team the first made (409 key_reused for a team of "
                                "another name).",
-                   request=TeamCreateSerializer,
+                   request=TeamCreateSerializer, parameters=[IDEMPOTENCY_HEADER],
                    responses={201: TeamSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:
-        body = TeamCreateSerializer(data=request.data, context={"by": request.user})
+        body = TeamCreateSerializer(data=with_header_key(request), context={"by": request.user})
         body.is_valid(raise_exception=True)
         team = body.save()
         return Response(TeamSerializer(self.get_queryset().get(pk=team.pk)).data,
@@ -695,13 +704,15 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, League
                                "bad_option (or the engine's code for options it refuses). "
                                "Match i plays with a seed derived from the job's seed and i, "
                                "so a job is reproducible. A create sent again with the same "
-                               "`idempotency_key` answers with the job the first made and "
+                               "`idempotency_key` (or Idempotency-Key header) answers with "
+                               "the job the first made and "
                                "queues nothing more (409 key_reused for another game or "
                                "other bots).",
-                   request=SimulationCreateSerializer,
+                   request=SimulationCreateSerializer, parameters=[IDEMPOTENCY_HEADER],
                    responses={201: SimulationJobSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:
-        job = simulation.create_job(by=request.user, **self.body(SimulationCreateSerializer))
+        body = self.body(SimulationCreateSerializer, keyed=True)
+        job = simulation.create_job(by=request.user, **body)
         return self._detail(job, status.HTTP_201_CREATED)
 
     @extend_schema(summary="How far the job is", description="Cheap to poll.",

@@ -108,3 +108,38 @@ def test_a_team_key_reused_for_another_name_is_refused(organizer_api: APIClient,
     refused = organizer_api.post("/api/teams/", {**body, "name": "Blues"}, format="json")
     assert (refused.status_code, refused.json()["code"]) == (409, "key_reused")
     assert list(Team.objects.values_list("name", flat=True)) == ["Reds"]
+
+
+@pytest.mark.parametrize(("path", "body", "model"), [
+    ("/api/events/", {"name": "Night", "game": GAME, "format": "round_robin"}, Event),
+    ("/api/seasons/", {"name": "Spring", "game": GAME}, Season),
+    ("/api/teams/", {"name": "Reds", "members": ["alice"]}, Team),
+    ("/api/simulations/", {"game": GAME, "bots": ["random", "random"], "matches": 2}, None),
+])
+def test_the_key_may_come_in_the_header_as_for_a_match(
+        organizer_api: APIClient, player: Any, path: str, body: dict[str, Any],
+        model: Any) -> None:
+    from league.models import SimulationJob
+
+    model = model or SimulationJob
+    first = organizer_api.post(path, body, format="json", HTTP_IDEMPOTENCY_KEY="tap-1")
+    again = organizer_api.post(path, body, format="json", HTTP_IDEMPOTENCY_KEY="tap-1")
+    assert (first.status_code, again.status_code) == (201, 201), again.content
+    assert again.json()["id"] == first.json()["id"] and model.objects.count() == 1
+    assert model.objects.get().idempotency_key == "tap-1"
+    # The body's own key wins over the header's; an empty header is refused, naming it.
+    body_keyed = organizer_api.post(path, {**body, "idempotency_key": "tap-1"},
+                                    format="json", HTTP_IDEMPOTENCY_KEY="other")
+    assert body_keyed.json()["id"] == first.json()["id"]
+    refused = organizer_api.post(path, body, format="json", HTTP_IDEMPOTENCY_KEY=" ")
+    assert refused.status_code == 400 and "Idempotency-Key" in refused.json()["detail"]
+    assert model.objects.count() == 1
+
+
+def test_a_showdown_event_takes_the_header_key(organizer_api: APIClient) -> None:
+    body = {"preset": "full_card"}
+    answers = [organizer_api.post("/api/events/showdown/", body, format="json",
+                                  HTTP_IDEMPOTENCY_KEY="card-9") for _ in range(2)]
+    assert [a.status_code for a in answers] == [201, 201]
+    assert answers[0].json()["id"] == answers[1].json()["id"]
+    assert Event.objects.get().idempotency_key == "card-9"
