@@ -839,6 +839,11 @@ def _format_help() -> list[dict[str, Any]]:
     return out
 
 
+# The dashboard lists the Events over this many at a time, the latest first (on a phone,
+# the New Event form stays near).
+FINISHED_PER_PAGE = 10
+
+
 def _render_dashboard(request: HttpRequest, *, season_form: SeasonForm | None = None,
                       event_form: EventForm | None = None,
                       showdown_form: ShowdownEventForm | None = None,
@@ -846,9 +851,15 @@ def _render_dashboard(request: HttpRequest, *, season_form: SeasonForm | None = 
     user = request.user
     seasons = _organized_seasons(user).annotate(n_events=Count("events"))
     job = request.GET.get("job")
+    organized = _organized_events(user)
     context = {
         "seasons": seasons,
-        "events": _organized_events(user),
+        # Tonight's first: running and still to start, each of them; the Events over, a
+        # page of the latest at a time (staff see every Event the site ever ran).
+        "events": organized.exclude(status=Event.Status.FINISHED).order_by(
+            F("status").desc(), F("starts_at").asc(nulls_last=True), "-created_at", "-pk"),
+        "finished": Paginator(organized.filter(status=Event.Status.FINISHED),
+                              FINISHED_PER_PAGE).get_page(request.GET.get("finished")),
         "season_form": season_form or SeasonForm(games=_game_choices()),
         "event_form": event_form or _event_form(user),
         "showdown_form": showdown_form or _showdown_form(user),

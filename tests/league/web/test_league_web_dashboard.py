@@ -159,6 +159,42 @@ def test_the_dashboard_lists_what_the_user_organizes(
     assert "third_place" in page  # the format options help
 
 
+def test_the_dashboard_puts_tonights_events_first_and_pages_those_over(
+        staff_client: Client, organizer: Any, django_assert_max_num_queries: Any) -> None:
+    """Staff see every Event the site ran: the running and the coming ones first (running
+    first, then soonest), those over a page at a time, the latest first."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from league.views import FINISHED_PER_PAGE
+
+    made = [events.create_event(name=f"Night {n:02}", game="super_showdown",
+                                format="round_robin", by=organizer) for n in range(45)]
+    Event.objects.filter(pk__in=[e.pk for e in made[:43]]).update(
+        status=Event.Status.FINISHED)
+    Event.objects.filter(pk=made[43].pk).update(
+        starts_at=timezone.now() + timedelta(days=1))
+    running = events.create_event(name="Live one", game="super_showdown",
+                                  format="round_robin", by=organizer)
+    Event.objects.filter(pk=running.pk).update(status=Event.Status.RUNNING)
+    with django_assert_max_num_queries(30):
+        page = staff_client.get(reverse("league:dashboard")).content.decode()
+    coming = page[:page.index('id="finished-events"')]
+    assert coming.index("Live one") < coming.index("Night 43") < coming.index("Night 44")
+    assert "Night 42" not in coming  # over: listed below
+    over = page[page.index('id="finished-events"'):page.index('id="new-event"')]
+    shown = re.findall(r"Night (\d\d)</a>", over)
+    assert shown == [f"{n:02}" for n in range(42, 42 - FINISHED_PER_PAGE, -1)]
+    pages = -(-43 // FINISHED_PER_PAGE)
+    assert f"Page 1 of {pages}" in over and 'href="?finished=2#finished-events"' in over
+    last = staff_client.get(reverse("league:dashboard") + f"?finished={pages}").content.decode()
+    assert re.findall(r"Night (\d\d)</a>", last[last.index('id="finished-events"'):
+                                                 last.index('id="new-event"')]) == [
+        f"{n:02}" for n in range(43 - (pages - 1) * FINISHED_PER_PAGE - 1, -1, -1)]
+    assert staff_client.get(reverse("league:dashboard") + "?finished=x").status_code == 200
+
+
 def test_a_team_is_created_by_name_and_member_usernames(
         sam_client: Client, season: Season, player: Any, player2: Any) -> None:
     response = sam_client.post(reverse("league:team_create"),
