@@ -16,7 +16,7 @@ import pytest
 from django.test import Client
 
 from league import events
-from league.models import Event, Season
+from league.models import Event, EventMatch, Season
 from matches import services
 
 GAME = "super_showdown"
@@ -107,5 +107,31 @@ def duel(make_event: Callable[..., Event], sam: Any, player: Any, player2: Any) 
     events.add_entrant(event=event, by=sam, player="alice")
     events.add_entrant(event=event, by=sam, player="bruno")
     events.start_event(event=event, by=sam)
+    event.refresh_from_db()
+    return event
+
+
+@pytest.fixture
+def started_and_decided(sam: Any, django_capture_on_commit_callbacks: Any
+                        ) -> Callable[..., None]:
+    """Start an Event; its first round's matches (or those `pairings`) won by their first
+    entrant, the second forfeiting."""
+    def decide(event: Event, pairings: list[str] | None = None) -> None:
+        events.start_event(event=event, by=sam)
+        for link in EventMatch.objects.filter(event=event):
+            if pairings is None or link.pairing in pairings:
+                with django_capture_on_commit_callbacks(execute=True):
+                    events.forfeit(event=event, by=sam, pairing=link.pairing,
+                                   entrant=link.entrants[1])
+    return decide
+
+
+@pytest.fixture
+def held_swiss(make_event: Callable[..., Event],
+               started_and_decided: Callable[..., None]) -> Event:
+    """A 4-bot Swiss that holds its rounds, round 1 played (seeds 1 and 2 won)."""
+    event = make_event(format="swiss", bots=4, hold_rounds=True,
+                       format_options={"rounds": 2})
+    started_and_decided(event)
     event.refresh_from_db()
     return event

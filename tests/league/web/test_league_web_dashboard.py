@@ -666,32 +666,6 @@ def test_a_rerun_lost_on_the_way_is_given_up_and_the_next_click_queues_anew(
 
 # -- held rounds -------------------------------------------------------------------------
 
-@pytest.fixture
-def started_and_decided(sam: Any, django_capture_on_commit_callbacks: Any
-                        ) -> Callable[..., None]:
-    """Start an Event; its first round's matches (or those `pairings`) won by their first
-    entrant, the second forfeiting."""
-    def decide(event: Event, pairings: list[str] | None = None) -> None:
-        events.start_event(event=event, by=sam)
-        for link in EventMatch.objects.filter(event=event):
-            if pairings is None or link.pairing in pairings:
-                with django_capture_on_commit_callbacks(execute=True):
-                    events.forfeit(event=event, by=sam, pairing=link.pairing,
-                                   entrant=link.entrants[1])
-    return decide
-
-
-@pytest.fixture
-def held_swiss(make_event: Callable[..., Event],
-               started_and_decided: Callable[..., None]) -> Event:
-    """A 4-bot Swiss that holds its rounds, round 1 played (seeds 1 and 2 won)."""
-    event = make_event(format="swiss", bots=4, hold_rounds=True,
-                       format_options={"rounds": 2})
-    started_and_decided(event)
-    event.refresh_from_db()
-    return event
-
-
 def test_a_held_round_waits_on_the_organizer_page(sam_client: Client,
                                                   held_swiss: Event) -> None:
     page = sam_client.get(reverse("league:event_admin", args=[held_swiss.pk])).content.decode()
