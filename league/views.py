@@ -902,6 +902,7 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
     corrected = posted.get("pairing")
     results = [{
         "pairing": pid, "label": links[pid].label if pid in links else labels.get(pid, pid),
+        "match": links[pid].match_id if pid in links else None,
         # (key, name, recorded place, the place its input holds)
         "places": [(key, names.get(key, key), place,
                     posted.get(f"place_{key}", place) if pid == corrected else place)
@@ -926,6 +927,7 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
         "entry_refused": _shown_or_none(events.entry_refused(event, done)),
         "seed_methods": SEED_CHOICES,
         "seeded_by": done.seeded_by,
+        "starting": len(done.order),  # the entrants Start lays out (none withdrawn)
         "results": results,
         **_held_context(event, done, names),
         "format_title": FORMAT_TITLES.get(event.format, event.format),
@@ -948,7 +950,8 @@ def _held_context(event: Event, done: events.Replayed,
     a late entrant alone on a line: a bye)."""
     held = events.held_pairings(event, done)
     if not held:
-        return {"held": [], "held_title": "", "held_text": "", "pairs_by_hand": False}
+        return {"held": [], "held_title": "", "held_name": "", "held_text": "",
+                "pairs_by_hand": False}
     rounds = {(p.stage, p.round) for p in held}
     ready = {p.id for p in held}
     gone = {key for key, entrant in done.entrants.items() if entrant["withdrawn"]}
@@ -972,9 +975,17 @@ def _held_context(event: Event, done: events.Replayed,
         "held_title": (f"Round {held[0].round} is waiting for you"
                        if len({p.round for p in held}) == 1  # a final and its third place
                        else "New rounds are waiting for you"),
+        # What Release and Pair by hand ask about: "round 3", "rounds 3 and 4".
+        "held_name": _rounds_named(sorted({p.round for p in held})),
         "held_text": "\n".join(" ".join(line) for line in lines if line),
         "pairs_by_hand": by_hand,
     }
+
+
+def _rounds_named(rounds: list[int]) -> str:
+    if len(rounds) == 1:
+        return f"round {rounds[0]}"
+    return f"rounds {', '.join(map(str, rounds[:-1]))} and {rounds[-1]}"
 
 
 def _match_rows(event: Event, results: dict[str, dict[str, Any]],

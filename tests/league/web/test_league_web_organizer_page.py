@@ -344,6 +344,105 @@ def test_forfeit_and_bot_plays_ask_first_naming_the_entrant_and_the_match(
                 f"A bot plays for bruno for the rest of {final}?"]}
 
 
+def confirms(html: str, name: str, event: Event) -> list[str | None]:
+    """What each form posting to the action `name` of `event` asks before it posts."""
+    url = reverse(name, args=[event.pk])
+    return [form.get("hx-confirm") for form in tags(html, "form") if form.get("hx-post") == url]
+
+
+def admin_page(client: Client, event: Event) -> str:
+    return client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+
+
+STARTS = "The first matches are made at once from the seeding as it stands, which can " \
+         "then no longer change"
+
+
+def test_start_asks_first_naming_the_event_and_its_field(
+        sam_client: Client, cup: Event, make_event: Callable[..., Event], sam: Any) -> None:
+    """Started, an Event is not a draft again: a tap on Start is asked about first, with
+    the Event's name and how many entrants it starts with (a withdrawn one is not)."""
+    assert confirms(admin_page(sam_client, cup), "league:event_start", cup) == [
+        f"Start Cup with its 2 entrants? {STARTS}."]
+    named = make_event(name='Tom\'s "Friday" <Cup>', bots=3, open_entry=True)
+    events.withdraw_entrant(event=named, by=sam, key="e2")
+    assert confirms(admin_page(sam_client, named), "league:event_start", named) == [
+        f'Start Tom\'s "Friday" <Cup> with its 2 entrants? {STARTS}; players can no longer '
+        "enter or leave it themselves."]
+
+
+def test_release_and_pair_by_hand_ask_first_naming_the_round(
+        sam_client: Client, held_swiss: Event) -> None:
+    page = admin_page(sam_client, held_swiss)
+    assert confirms(page, "league:round_release", held_swiss) == [
+        "Release round 2 as drawn? The matches listed above are made at once and can no "
+        "longer be paired by hand."]
+    assert confirms(page, "league:event_pair", held_swiss) == [
+        "Pair round 2 by hand? Its matches are made at once as the lines typed here pair "
+        "them, in place of the draw listed above."]
+
+
+def test_a_release_of_two_rounds_names_both(sam_client: Client,
+                                            make_event: Callable[..., Event],
+                                            started_and_decided: Callable[..., None]) -> None:
+    """A double elimination lets its winners' second round and losers' first go at once;
+    a bracket is not paired by hand, which its question does not speak of."""
+    event = make_event(format="double_elimination", bots=8, hold_rounds=True)
+    started_and_decided(event, ["W1-1", "W1-2"])
+    page = admin_page(sam_client, event)
+    assert confirms(page, "league:round_release", event) == [
+        "Release rounds 1 and 2 as drawn? The matches listed above are made at once."]
+    assert confirms(page, "league:event_pair", event) == []
+
+
+def test_each_correction_asks_first_naming_its_match(
+        sam_client: Client, held_swiss: Event) -> None:
+    page = admin_page(sam_client, held_swiss)
+    links = EventMatch.objects.filter(event=held_swiss).order_by("pairing")
+    assert links.count() == 2
+    assert sorted(c or "" for c in confirms(page, "league:result_correct", held_swiss)) == [
+        f"Correct the result of {label(link)} (match #{link.match_id})? The places typed "
+        "here replace the recorded ones, and the standings and ratings follow."
+        for link in links]
+
+
+def test_without_javascript_start_release_pair_and_correct_still_act(
+        sam_client: Client, cup: Event, held_swiss: Event, make_event: Callable[..., Event],
+        started_and_decided: Callable[..., None]) -> None:
+    """A page running no script asks nothing: each form posts as it stands and the page
+    comes back with the action done."""
+    def plain(name: str, event: Event, data: dict[str, str] | None = None) -> None:
+        event.refresh_from_db()
+        response = sam_client.post(reverse(name, args=[event.pk]),
+                                   {"seq": str(event.seq), **(data or {})})
+        assert response.status_code == 302
+        assert response["Location"] == reverse("league:event_admin", args=[event.pk])
+        shown = sam_client.get(response["Location"]).content.decode()
+        assert "msg-error" not in shown, shown
+
+    plain("league:event_start", cup)
+    cup.refresh_from_db()
+    assert cup.status == Event.Status.RUNNING
+    assert EventMatch.objects.filter(event=cup).count() == 1
+
+    plain("league:round_release", held_swiss)
+    assert EventMatch.objects.filter(event=held_swiss, round=2).count() == 2
+
+    by_hand = make_event(name="By hand", format="swiss", bots=4, hold_rounds=True,
+                         format_options={"rounds": 2})
+    started_and_decided(by_hand)
+    plain("league:event_pair", by_hand, {"pairings": "e1 e4\ne2 e3"})
+    assert sorted(sorted(m.entrants) for m in EventMatch.objects.filter(
+        event=by_hand, round=2)) == [["e1", "e4"], ["e2", "e3"]]
+
+    first = EventMatch.objects.get(event=by_hand, pairing="R1-1")
+    winner, loser = first.entrants
+    plain("league:result_correct", by_hand,
+          {"pairing": first.pairing, f"place_{winner}": "2", f"place_{loser}": "1"})
+    assert events.replay(by_hand).results[first.pairing]["placements"] == {winner: 2,
+                                                                             loser: 1}
+
+
 def test_a_refusal_stays_in_sight_over_a_form_low_on_the_page(sam_client: Client,
                                                               cup: Event) -> None:
     """On a phone the Register and Correct cards lie a screen or more below the panel's
