@@ -759,15 +759,19 @@ def _panel_answer(request: HttpRequest, event: Event, error: str | None, *,
             messages.success(request, done)
         return redirect("league:event_admin", event_id=event.pk)
     event.refresh_from_db()
+    # An action that succeeded empties the other part's refusal slot: a refusal shown there
+    # is past, and that part's own refresh may wait while the organizer edits in it.
+    clears = None if error else "panel-alert" if live else "live-alert"
     # htmx swaps only 2xx answers, so a refusal comes back as 200 with its message.
     if live:
-        response = render(request, "league/_event_live.html", _live_context(event, error))
+        response = render(request, "league/_event_live.html",
+                          {**_live_context(event, error), "clears": clears})
     else:
         # A refused form comes back holding what was typed in it, to mend and send again.
         response = render(request, "league/_event_panel.html",
                           {**_panel_context(event, error, user=request.user,
                                             posted=request.POST if error else None),
-                           "done": done, "done_near": near})
+                           "done": done, "done_near": near, "clears": clears})
     if error is None:
         response["HX-Trigger"] = CHANGED
     return response

@@ -137,6 +137,41 @@
     }
   }
 
+  /* A refusal's Dismiss button takes its banner away (the next action that succeeds
+     empties it too, from the server). A keyboard user on the button goes back to the
+     control they were on before it, else to the panel's or list's home, where they are. */
+  var beforeDismiss = null;
+
+  function noteBeforeDismiss(event) {
+    if (event.target instanceof Element && event.target.matches("[data-dismiss-alert]")) {
+      beforeDismiss = event.relatedTarget;
+    }
+  }
+
+  function dismiss(event) {
+    var button = event.target instanceof Element
+      ? event.target.closest("[data-dismiss-alert]") : null;
+    if (!button) {
+      return;
+    }
+    var focused = document.activeElement === button;
+    var guard = button.closest(GUARD);
+    var banner = button.closest(".error-banner");
+    (banner || button).remove();
+    if (!focused) {
+      return;  // a tap: focus stays where it was
+    }
+    var back = beforeDismiss && beforeDismiss.isConnected ? beforeDismiss
+      : guard && document.getElementById(guard.getAttribute("data-focus-home"));
+    beforeDismiss = null;
+    if (back) {
+      if (!back.matches("a, button, input, select, textarea, summary")) {
+        back.setAttribute("tabindex", "-1");
+      }
+      back.focus({preventScroll: true});
+    }
+  }
+
   /* A <time data-local> is written in UTC by the server; it is shown in the reader's own
      time zone instead, its time alone when it falls today, its year when not this one. */
   function localTimes(root) {
@@ -242,4 +277,6 @@
   document.addEventListener("input", markEdits);
   document.addEventListener("change", markEdits);
   document.addEventListener("focusout", refreshHeld);
+  document.addEventListener("focusin", noteBeforeDismiss);
+  document.addEventListener("click", dismiss);
 })();

@@ -452,10 +452,76 @@ def test_a_refusal_stays_in_sight_over_a_form_low_on_the_page(sam_client: Client
                               **HTMX).content.decode()
     start = refused.index('<div id="event-panel"')
     first = refused[refused.index(">", start) + 1:].lstrip()
-    assert first.startswith('<div class="error-banner" role="alert">Bot 1 is already entered.')
+    assert first.startswith('<div id="panel-alert" class="alert-slot"><div class="error-banner">'
+                            '<p role="alert">Bot 1 is already entered.')
     css = Path(str(finders.find("css/site.css"))).read_text()
-    rule = css[css.index(".event-panel > .error-banner, .event-live > .error-banner {"):]
+    rule = css[css.index(".event-panel > .alert-slot, .event-live > .alert-slot {"):]
     assert "position: sticky; top: 0;" in rule[:rule.index("}")]
+
+
+def clears(html: str) -> list[str]:
+    """The refusal slots an answer empties elsewhere on the page."""
+    return re.findall(r'<div id="([a-z-]+-alert)" hx-swap-oob="innerHTML"></div>', html)
+
+
+def alert_slot(html: str, slot: str) -> str:
+    found = re.search(rf'<div id="{slot}" class="alert-slot">(.*?)</div>\s*$', html, re.S | re.M)
+    assert found is not None, html[:400]
+    return found.group(1)
+
+
+def test_a_refusal_has_a_dismiss_button_named_for_what_it_does(sam_client: Client,
+                                                               duel: Event) -> None:
+    """The banner carries its own way out, a 44px button read as "Dismiss this message"
+    (its glyph alone is no name); the message alone is the alert read out."""
+    panel = sam_client.post(reverse("league:entrant_withdraw", args=[duel.pk, "e1"]),
+                            {"seq": "1"}, **HTMX).content.decode()
+    live = sam_client.post(reverse("league:match_forfeit", args=[duel.pk]), {
+        "seq": "1", "pairing": EventMatch.objects.get(event=duel).pairing,
+        "entrant": "e1"}, **HTMX).content.decode()
+    for html in (panel, live):
+        [banner] = [d for d in tags(html, "div") if d.get("class") == "error-banner"]
+        [alert] = [p for p in tags(html, "p") if p.get("role") == "alert"]
+        assert "The Event changed since it was read at record 1" in alert["text"]
+        [button] = [b for b in tags(html, "button") if "data-dismiss-alert" in b]
+        assert button["type"] == "button" and button["aria-label"] == "Dismiss this message"
+        assert button["text"].strip() == "\u00d7" and banner["text"].count(alert["text"]) == 1
+        assert clears(html) == []  # a refusal empties no other slot
+    script = Path(str(finders.find("js/league.js"))).read_text()
+    assert 'closest("[data-dismiss-alert]")' in script
+    assert 'document.addEventListener("click", dismiss)' in script
+
+
+def test_an_action_that_succeeds_empties_the_other_parts_refusal(
+        sam_client: Client, duel: Event) -> None:
+    """A refusal in the panel, then a Forfeit that goes through in the live list (or the
+    other way round): the answer empties the refusal slot of the part it does not replace,
+    whose own refresh waits while the organizer edits in it."""
+    page = admin_page(sam_client, duel)
+    assert alert_slot(page, "panel-alert") == "" and alert_slot(page, "live-alert") == ""
+    refused = sam_client.post(reverse("league:entrant_withdraw", args=[duel.pk, "e1"]),
+                              {"seq": "1"}, **HTMX).content.decode()
+    assert "error-banner" in alert_slot(refused, "panel-alert")
+    link = EventMatch.objects.get(event=duel)
+    to_bot = sam_client.post(reverse("league:match_seat_to_bot", args=[duel.pk]), {
+        "seq": duel.seq, "pairing": link.pairing, "entrant": "e1", "bot": "random"},
+        **HTMX)
+    assert to_bot["HX-Trigger"] == "league-changed"
+    html = to_bot.content.decode()
+    assert clears(html) == ["panel-alert"] and alert_slot(html, "live-alert") == ""
+
+    duel.refresh_from_db()
+    refused = sam_client.post(reverse("league:match_forfeit", args=[duel.pk]), {
+        "seq": "1", "pairing": link.pairing, "entrant": "e1"}, **HTMX).content.decode()
+    assert "error-banner" in alert_slot(refused, "live-alert")
+    saved = sam_client.post(reverse("league:event_details", args=[duel.pk]),
+                            {"seq": duel.seq, "starts_at": "", "notes": "Table 3"},
+                            **HTMX).content.decode()
+    assert clears(saved) == ["live-alert"] and alert_slot(saved, "panel-alert") == ""
+    # The polled list and the panel's refresh, which empty nothing elsewhere.
+    for polled in (sam_client.get(reverse("league:event_live", args=[duel.pk]), **HTMX),
+                   sam_client.get(reverse("league:event_admin", args=[duel.pk]), **HTMX)):
+        assert clears(polled.content.decode()) == []
 
 
 def told(html: str) -> str | None:
