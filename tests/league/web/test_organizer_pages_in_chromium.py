@@ -1,0 +1,278 @@
+"""The organizer pages as a phone shows them: headless Chromium at 390px wide, driven over
+the DevTools protocol (its --remote-debugging-pipe, so no client package), measures every
+control and every piece of text the pages show, and plays the refusal banner's way out.
+
+Skipped where no Chromium is installed (Debian's package: `apt-get install chromium`)."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import queue
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from league import events
+from league.models import Event, EventMatch, Season
+from matches.models import Match
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed")
+
+WIDTH = 390  # a phone's width in CSS px
+TAP = 44  # the least tap, either way, in CSS px
+TEXT = 14  # the least size of text that says something, in CSS px
+
+
+class Chromium:
+    """One headless Chromium tab at a phone's size, spoken to over a pipe."""
+
+    def __init__(self, profile: str) -> None:
+        to_r, to_w = os.pipe()
+        from_r, from_w = os.pipe()
+
+        def pipes() -> None:  # the protocol's pipe is the child's fds 3 (in) and 4 (out)
+            # Copied above both first, so that placing one cannot close the other.
+            got, put = (fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (to_r, from_w))
+            os.dup2(got, 3)
+            os.dup2(put, 4)
+
+        assert CHROMIUM is not None
+        self.process = subprocess.Popen(
+            [CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--remote-debugging-pipe", "--hide-scrollbars", f"--user-data-dir={profile}",
+             "about:blank"],
+            preexec_fn=pipes, close_fds=False, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        os.close(to_r)
+        os.close(from_w)
+        self.out = os.fdopen(to_w, "wb", buffering=0)
+        self.into = os.fdopen(from_r, "rb", buffering=0)
+        self.sent = 0
+        self.answers: dict[int, queue.Queue[dict[str, Any]]] = {}
+        self.dialogs: list[str] = []
+        self.accept = True
+        threading.Thread(target=self._read, daemon=True).start()
+        target = self.call("Target.createTarget", url="about:blank")["targetId"]
+        self.session = self.call("Target.attachToTarget", targetId=target,
+                                 flatten=True)["sessionId"]
+        self.tab("Page.enable")
+        self.tab("Emulation.setDeviceMetricsOverride", width=WIDTH, height=844,
+                 deviceScaleFactor=1, mobile=True)
+
+    def _read(self) -> None:
+        pending = b""
+        while chunk := self.into.read(65536):
+            pending += chunk
+            while b"\0" in pending:
+                raw, pending = pending.split(b"\0", 1)
+                message = json.loads(raw)
+                if "id" in message and message["id"] in self.answers:
+                    self.answers[message["id"]].put(message)
+                elif message.get("method") == "Page.javascriptDialogOpening":
+                    self.dialogs.append(message["params"]["message"])
+                    threading.Thread(target=self.tab, args=("Page.handleJavaScriptDialog",),
+                                     kwargs={"accept": self.accept}, daemon=True).start()
+
+    def call(self, method: str, session: str | None = None, **params: Any) -> dict[str, Any]:
+        self.sent += 1
+        number = self.sent
+        self.answers[number] = queue.Queue()
+        message: dict[str, Any] = {"id": number, "method": method, "params": params}
+        if session:
+            message["sessionId"] = session
+        self.out.write(json.dumps(message).encode() + b"\0")
+        try:
+            answer = self.answers[number].get(timeout=30)
+        finally:
+            del self.answers[number]
+        assert "error" not in answer, (method, answer["error"])
+        return dict(answer.get("result", {}))
+
+    def tab(self, method: str, **params: Any) -> dict[str, Any]:
+        return self.call(method, self.session, **params)
+
+    def js(self, expression: str) -> Any:
+        result = self.tab("Runtime.evaluate", expression=expression, returnByValue=True,
+                          awaitPromise=True)
+        assert "exceptionDetails" not in result, result["exceptionDetails"]
+        return result["result"].get("value")
+
+    def until(self, expression: str, seconds: float = 10) -> None:
+        """Wait for `expression` to hold on the page."""
+        end = time.monotonic() + seconds
+        while not self.js(f"!!({expression})"):
+            assert time.monotonic() < end, f"never true: {expression}"
+            time.sleep(0.1)
+
+    def open(self, url: str) -> None:
+        self.js("window.leaving = true")
+        self.tab("Page.navigate", url=url)
+        self.until("window.leaving === undefined && document.readyState === 'complete'")
+
+    def close(self) -> None:
+        try:
+            self.call("Browser.close")
+        finally:
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+# What a phone shows: each visible control's box (a checkbox's label's when it is taller:
+# a tap on the label ticks it), each visible text's size, and how wide the page is.
+MEASURE = """(() => {
+  const hidden = el => { const cs = getComputedStyle(el);
+    return cs.display === 'none' || cs.visibility === 'hidden' || !!el.closest('.visually-hidden'); };
+  const controls = [];
+  for (const el of document.querySelectorAll('main a[href], main button, main summary, '
+      + 'main input:not([type=hidden]), main select, main textarea')) {
+    const box = el.getBoundingClientRect();
+    if (hidden(el) || (box.width === 0 && box.height === 0)) continue;
+    let [w, h] = [box.width, box.height];
+    if (el.type === 'checkbox' && el.labels.length) {
+      const label = el.labels[0].getBoundingClientRect();
+      [w, h] = [Math.max(w, label.width), Math.max(h, label.height)];
+    }
+    controls.push({what: el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + ' '
+                   + (el.getAttribute('aria-label') || el.textContent).trim().slice(0, 40),
+                   w: w, h: h});
+  }
+  const texts = [];
+  const walk = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || el.closest('option, noscript') || hidden(el)) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue;
+    texts.push({text: node.textContent.trim().slice(0, 40), px: parseFloat(getComputedStyle(el).fontSize)});
+  }
+  return {controls: controls, texts: texts, wide: document.documentElement.scrollWidth};
+})()"""
+
+
+@pytest.fixture
+def phone(live_server: Any, sam: Any) -> Iterator[Chromium]:
+    """Chromium signed in as sam, the season's organizer."""
+    client = Client()
+    client.force_login(sam)
+    with tempfile.TemporaryDirectory() as profile:
+        browser = Chromium(profile)
+        try:
+            browser.tab("Network.enable")
+            cookie = settings.SESSION_COOKIE_NAME
+            browser.tab("Network.setCookie", name=cookie, url=live_server.url,
+                        value=client.cookies[cookie].value)
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def organized(make_event: Callable[..., Event], season: Season, sam: Any, organizer: Any,
+              player: Any, player2: Any, outsider: Any) -> dict[str, Event]:
+    """A draft Event, a running one with a match live and one result, and a Swiss whose
+    second round waits for the organizer. Players, not bots, hold the seats: a bot's
+    seat moves at once in a test that commits, and here every test does."""
+    draft = make_event(name="Friday night cup", bots=3, open_entry=True)
+    running = make_event(name="Round robin night", format="round_robin")
+    held = make_event(name="Swiss night", format="swiss", hold_rounds=True,
+                      format_options={"rounds": 2})
+    for event in (running, held):
+        for user in (player, player2, outsider, organizer):
+            events.add_entrant(event=event, by=sam, player=user.username)
+        events.start_event(event=event, by=sam)
+    live = EventMatch.objects.filter(event=running).first()
+    assert live is not None
+    events.forfeit(event=running, by=sam, pairing=live.pairing, entrant=live.entrants[1])
+    for link in EventMatch.objects.filter(event=held):
+        events.forfeit(event=held, by=sam, pairing=link.pairing, entrant=link.entrants[1])
+    for event in (draft, running, held):
+        event.refresh_from_db()
+    assert EventMatch.objects.filter(event=running, match__status=Match.Status.ACTIVE).exists()
+    assert events.held_pairings(held, events.replay(held))
+    return {"draft": draft, "running": running, "held": held}
+
+
+def test_every_control_is_a_full_tap_and_every_text_readable_on_a_phone(
+        phone: Chromium, live_server: Any, organized: dict[str, Event]) -> None:
+    pages = [reverse("league:dashboard"), reverse("league:team_create"),
+             *(reverse("league:event_admin", args=[e.pk]) for e in organized.values())]
+    for page in pages:
+        phone.open(live_server.url + page)
+        phone.js("document.querySelectorAll('details').forEach(d => d.open = true)")
+        shown = phone.js(MEASURE)
+        assert len(shown["controls"]) >= 4 and shown["texts"], page
+        small = [c for c in shown["controls"] if c["w"] < TAP or c["h"] < TAP]
+        assert small == [], (page, small)
+        tiny = [t for t in shown["texts"] if t["px"] < TEXT]
+        assert tiny == [], (page, tiny)
+        assert shown["wide"] <= WIDTH, page  # nothing scrolls sideways
+
+
+def banners(phone: Chromium) -> list[str]:
+    return list(phone.js("[...document.querySelectorAll('.error-banner')]"
+                         ".map(b => b.closest('#event-panel, #event-live').id)"))
+
+
+def test_a_refusal_goes_with_the_next_action_that_succeeds_or_its_dismiss_button(
+        phone: Chromium, live_server: Any, organized: dict[str, Event]) -> None:
+    """Refused in the panel (a Withdraw sent from a page older than the Event), then the
+    organizer types in the panel's notes, which holds the panel's refreshes, and a Bot
+    plays goes through in the live list: the panel's refusal is gone. A refusal in the
+    live list goes with its Dismiss button, measured as a full tap."""
+    running = organized["running"]
+    phone.open(live_server.url + reverse("league:event_admin", args=[running.pk]))
+    phone.js("(() => { const b = document.querySelector('#withdraw-e1');"
+             " b.form.querySelector('[name=seq]').value = '1'; b.click(); })()")
+    phone.until("document.querySelector('#panel-alert .error-banner')")
+    assert phone.dialogs == ["Withdraw alice?"]
+    phone.js("(() => { const t = document.querySelector('#details-notes'); t.focus();"
+             " t.value = 'Table 3'; t.dispatchEvent(new Event('input', {bubbles: true})); })()")
+    phone.js("document.querySelector('[id^=to-bot-][id$=-submit]').click()")
+    phone.until("document.querySelector('#event-panel').hasAttribute('data-refresh-held')")
+    phone.until("!document.querySelector('#panel-alert .error-banner')")
+    assert banners(phone) == [] and phone.js("document.querySelector('#details-notes').value") \
+        == "Table 3"  # what the organizer was typing is still there
+
+    phone.js("(() => { const b = document.querySelector('[id^=forfeit-]');"
+             " b.form.querySelector('[name=seq]').value = '1'; b.click(); })()")
+    phone.until("document.querySelector('#live-alert .error-banner')")
+    box = phone.js("(() => { const b = document.querySelector('#live-alert [data-dismiss-alert]')"
+                   ".getBoundingClientRect(); return [b.width, b.height]; })()")
+    assert min(box) >= TAP, box
+    phone.js("document.querySelector('#live-alert [data-dismiss-alert]').click()")
+    phone.until("!document.querySelector('.error-banner')")
+
+
+def test_start_is_asked_first_and_a_no_starts_nothing(
+        phone: Chromium, live_server: Any, organized: dict[str, Event]) -> None:
+    draft = organized["draft"]
+    phone.open(live_server.url + reverse("league:event_admin", args=[draft.pk]))
+    phone.accept = False
+    phone.js("document.querySelector('#start-submit').click()")
+    time.sleep(0.5)  # what a yes would have sent by now
+    assert phone.dialogs == [
+        "Start Friday night cup with its 3 entrants? The first matches are made at once from "
+        "the seeding as it stands, which can then no longer change; players can no longer "
+        "enter or leave it themselves."]
+    draft.refresh_from_db()
+    assert draft.status == Event.Status.DRAFT
+    phone.accept = True
+    phone.js("document.querySelector('#start-submit').click()")
+    phone.until("!document.querySelector('#start-submit')")
+    draft.refresh_from_db()  # started (its bots may have played it out since)
+    assert draft.status != Event.Status.DRAFT and len(phone.dialogs) == 2
+    assert EventMatch.objects.filter(event=draft).exists()
