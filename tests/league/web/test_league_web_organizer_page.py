@@ -479,12 +479,13 @@ def test_a_refusal_has_a_dismiss_button_named_for_what_it_does(sam_client: Clien
     live = sam_client.post(reverse("league:match_forfeit", args=[duel.pk]), {
         "seq": "1", "pairing": EventMatch.objects.get(event=duel).pairing,
         "entrant": "e1"}, **HTMX).content.decode()
-    for html in (panel, live):
+    for html, slot in ((panel, "panel-alert"), (live, "live-alert")):
         [banner] = [d for d in tags(html, "div") if d.get("class") == "error-banner"]
         [alert] = [p for p in tags(html, "p") if p.get("role") == "alert"]
         assert "The Event changed since it was read at record 1" in alert["text"]
         [button] = [b for b in tags(html, "button") if "data-dismiss-alert" in b]
         assert button["type"] == "button" and button["aria-label"] == "Dismiss this message"
+        assert button["id"] == f"{slot}-dismiss"  # an id, as each control of the page has
         assert button["text"].strip() == "\u00d7" and banner["text"].count(alert["text"]) == 1
         assert clears(html) == []  # a refusal empties no other slot
     script = Path(str(finders.find("js/league.js"))).read_text()
