@@ -201,6 +201,9 @@ def organized(make_event: Callable[..., Event], season: Season, sam: Any, organi
         events.forfeit(event=held, by=sam, pairing=link.pairing, entrant=link.entrants[1])
     for event in (draft, running, held):
         event.refresh_from_db()
+    # Events over, more than a page of them: the dashboard lists them with a pager.
+    over = [make_event(name=f"Old night {n}") for n in range(11)]
+    Event.objects.filter(pk__in=[e.pk for e in over]).update(status=Event.Status.FINISHED)
     assert EventMatch.objects.filter(event=running, match__status=Match.Status.ACTIVE).exists()
     assert events.held_pairings(held, events.replay(held))
     return {"draft": draft, "running": running, "held": held}
@@ -212,6 +215,8 @@ def test_every_control_is_a_full_tap_and_every_text_readable_on_a_phone(
              *(reverse("league:event_admin", args=[e.pk]) for e in organized.values())]
     for page in pages:
         phone.open(live_server.url + page)
+        if page == pages[0]:
+            assert phone.js("document.querySelectorAll('.pager a').length") == 1
         phone.js("document.querySelectorAll('details').forEach(d => d.open = true)")
         shown = phone.js(MEASURE)
         assert len(shown["controls"]) >= 4 and shown["texts"], page
