@@ -36,7 +36,7 @@ from league.models import (
     Standing,
     Team,
 )
-from league.services import AccountError, close_user, link_hours, reset_link
+from league.services import AccountError, close_user, link_hours, reset_link, time_zones
 from matches.admin import JoinsWhatItLists, JoinsWhatItShows, NoLookupsOn, options_masked
 
 
@@ -87,8 +87,20 @@ class KeptByEvents(JoinsWhatItLists, admin.ModelAdmin):
         return []
 
 
+class PlayerForm(forms.ModelForm):
+    """A player's time zone from the list the account page offers (empty: UTC)."""
+
+    time_zone = forms.ChoiceField(required=False, choices=())
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        zone: Any = self.fields["time_zone"]
+        zone.choices = [("", "UTC (none chosen)"), *((z, z) for z in time_zones()[1:])]
+
+
 @admin.register(Player)
 class PlayerAdmin(KeptByEvents):
+    form = PlayerForm
     list_display = ["display_name", "user", "created_at"]
     search_fields = ["display_name", "user__username"]
     entrant_field = "player"

@@ -191,6 +191,21 @@ def test_an_entered_teams_members_and_a_players_user_are_read_only(
     assert alice.user_id == player.pk
 
 
+def test_a_players_time_zone_is_picked_from_the_list_in_the_admin(
+        admin_browser: Client, player: Any) -> None:
+    from league.services import player_for
+
+    alice = player_for(player)
+    url = f"/admin/league/player/{alice.pk}/change/"
+    page = admin_browser.get(url).content.decode()
+    assert '<option value="" selected>UTC (none chosen)</option>' in page
+    refused = admin_browser.post(url, {"display_name": "alice", "time_zone": "Mars/Base"})
+    assert refused.status_code == 200 and "Select a valid choice" in refused.content.decode()
+    admin_browser.post(url, {"display_name": "alice", "time_zone": "Europe/Lisbon"})
+    alice.refresh_from_db()
+    assert alice.time_zone == "Europe/Lisbon"
+
+
 def season_with_a_result(organizer: Any, player: Any, player2: Any) -> Any:
     """A season whose one Event's one match is won by forfeit and recorded."""
     from matches import services as match_services
