@@ -265,10 +265,32 @@
     select.focus();
   }
 
+  /* A <form data-confirm="Question?"> (a plain post, not htmx's: those ask with
+     hx-confirm) asks the question before it is sent, and is not sent unless the reader
+     agrees. Once they have, its field named "confirmed", if it has one, says "yes": the
+     server, which asks on a page of its own when that field comes empty (as it does
+     without JavaScript), then acts at once. */
+  function askFirst(event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-confirm")) {
+      return;
+    }
+    if (!window.confirm(form.getAttribute("data-confirm"))) {
+      event.preventDefault();
+      event.stopPropagation();
+      return;
+    }
+    var confirmed = form.elements.namedItem("confirmed");
+    if (confirmed) {
+      confirmed.value = "yes";
+    }
+  }
+
   htmx.onLoad(localTimes);
   htmx.onLoad(offerDeviceZone);
   document.addEventListener("click", useDeviceZone);
   htmx.onLoad(localInputs);
+  document.addEventListener("submit", askFirst, true);
   document.addEventListener("submit", sendInUtc, true);
   document.addEventListener("htmx:beforeSwap", noteOpen);
   document.addEventListener("htmx:afterSettle", openAgain);

@@ -437,7 +437,11 @@ def test_a_player_resigns_a_live_match_from_the_page(alice_client: Client, pages
     match = pages.quick_play(alice_client)
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
     assert reverse("match_resign", args=[match.id]) in page and ">Resign<" in page
-    assert 'name="confirmed"' in page  # set by the browser's confirm() before it posts
+    # league.js asks the form's question and sets `confirmed` before it posts.
+    form = re.search(r'<form method="post" action="[^"]*/resign/" class="resign"\s+'
+                     r'data-confirm="([^"]*)">(.*?)</form>', page, re.S)
+    assert form is not None and form[1] == "Resign? The match ends and you lose it."
+    assert '<input type="hidden" name="confirmed" value="">' in form[2]
     response = alice_client.post(reverse("match_resign", args=[match.id]), {"confirmed": "yes"})
     assert response.status_code == 302
     match.refresh_from_db()
@@ -471,7 +475,7 @@ def test_a_player_leaves_an_open_match_from_the_page(alice_client: Client) -> No
         "game": "super_showdown", "opponent": "open", "seats": 2, "username": ""})
     match = Match.objects.get()
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
-    assert ">Leave this match<" in page
+    assert ">Leave this match<" in page and 'data-confirm="Leave this match?"' in page
     response = alice_client.post(reverse("match_resign", args=[match.id]), follow=True)
     assert response.redirect_chain[-1][0] == reverse("lobby")
     assert f"You left match #{match.id}." in response.content.decode()

@@ -3,6 +3,7 @@ switches it on the dashboard form and the organizer page."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +46,9 @@ def test_a_player_enters_from_the_events_page_and_leaves_again(
     answer = followed(alice_client, "league:event_enter", open_night)
     assert "You are entered in Open night as alice." in answer
     assert LEAVE in answer and ENTER not in answer
+    leave = reverse("league:event_leave", args=[open_night.pk])
+    asks = rf'action="{leave}" class="inline"\s+data-confirm="([^"]*)">'  # league.js asks
+    assert re.findall(asks, answer) == ["Withdraw your entry from this Event?"]
     assert Entrant.objects.get(event=open_night).player.user == player
     answer = followed(alice_client, "league:event_leave", open_night)
     assert "Your entry in Open night is withdrawn." in answer
