@@ -1,10 +1,12 @@
 /* The organizer panel refreshes itself on "league-changed" (a match ended, a seat changed
    hands) by swapping its whole HTML, which would wipe what the organizer is typing there.
-   An element marked data-guard-edits puts leagueIdle(this) in that trigger's filter: it
-   refreshes only while no form field in it has focus and none holds an edit not yet
-   posted (data-dirty). A refresh it held back is made once focus has left the element
-   with nothing left unposted, by the element's own "league-refresh" trigger. A refresh
-   (a GET) keeps the folded sections (<details>) the reader had opened open. */
+   An element marked data-guard-edits refreshes (its poll, its "league-changed") only
+   while it is idle: no form field in it has focus and none holds an edit not yet posted
+   (data-dirty). Its requests are held back here, on htmx:confirm, not by a filter in its
+   hx-trigger, which htmx would have to eval. A refresh it held back is made once focus
+   has left the element with nothing left unposted, by the element's own "league-refresh"
+   trigger, which is never held. A refresh (a GET) keeps the folded sections (<details>)
+   the reader had opened open. */
 (function () {
   "use strict";
 
@@ -55,7 +57,7 @@
     }, 0);
   }
 
-  window.leagueIdle = function (guard) {
+  function idle(guard) {
     var focused = document.activeElement;
     var busy = guard.hasAttribute("data-dirty")
       || (focused !== null && guard.contains(focused) && focused.matches(FIELDS));
@@ -63,7 +65,17 @@
       guard.setAttribute("data-refresh-held", "");
     }
     return !busy;
-  };
+  }
+
+  // A guarded element's own request (not one of a form inside it) waits while it is busy.
+  function holdWhileBusy(event) {
+    var elt = event.detail.elt;
+    var cause = event.detail.triggeringEvent;
+    if (elt instanceof Element && elt.matches(GUARD)
+        && !(cause && cause.type === "league-refresh") && !idle(elt)) {
+      event.preventDefault();
+    }
+  }
 
   // Sections open before a refresh, by guarded element id, as their summaries read.
   var reopen = {};
@@ -292,6 +304,7 @@
   htmx.onLoad(localInputs);
   document.addEventListener("submit", askFirst, true);
   document.addEventListener("submit", sendInUtc, true);
+  document.addEventListener("htmx:confirm", holdWhileBusy);
   document.addEventListener("htmx:beforeSwap", noteOpen);
   document.addEventListener("htmx:afterSettle", openAgain);
   document.addEventListener("htmx:beforeSwap", noteFocus);

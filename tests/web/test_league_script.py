@@ -22,7 +22,8 @@ const listeners = {};
 class Element {
   constructor(tag, attrs, children) {
     this.tagName = tag.toUpperCase(); this.attrs = Object.assign({}, attrs || {});
-    this.children = children || []; this.isConnected = true;
+    this.children = children || []; this.isConnected = true; this.parent = null;
+    this.children.forEach(c => { c.parent = this; });
     this.type = this.attrs.type || ""; this.name = this.attrs.name || "";
     this.value = this.defaultValue = this.attrs.value || "";
   }
@@ -42,7 +43,7 @@ class Element {
   contains(el) { return el === this || this.all().includes(el); }
   querySelectorAll(sel) { return this.all().filter(c => c.matches(sel)); }
   querySelector(sel) { return this.querySelectorAll(sel)[0] || null; }
-  closest(sel) { return this.matches(sel) ? this : null; }
+  closest(sel) { return this.matches(sel) ? this : this.parent && this.parent.closest(sel); }
 }
 class HTMLFormElement extends Element {
   constructor(attrs, children) {
@@ -115,4 +116,62 @@ def test_a_form_with_data_confirm_asks_first_and_says_it_was_confirmed() -> None
                      "confirmed": None},
         # No question of its own: nothing asked, nothing changed.
         "plain": {"asked": [], "sent": True, "stopped": False, "confirmed": ""},
+    }
+
+
+HOLD_DRILL = """
+// The play page's state: a guarded poll holding a choice form (a field, its button).
+function page() {
+  const field = new Element("input", {type: "text", name: "pick"});
+  const button = new Element("button", {type: "submit"});
+  const form = new HTMLFormElement({"hx-post": "/act/"}, [field, button]);
+  const guard = new Element("div", {"data-guard-edits": "", "hx-get": "/state/"}, [form]);
+  return {guard, form, field, button};
+}
+function request(elt, cause) {
+  const event = dispatch("htmx:confirm", elt,
+                         {elt, triggeringEvent: cause ? {type: cause} : undefined});
+  return event.prevented ? "held" : "sent";
+}
+function outcome(setUp, elt, cause) {
+  const p = page();
+  document.activeElement = null;
+  setUp(p);
+  const sent = request(elt ? p[elt] : p.guard, cause);
+  return [sent, p.guard.hasAttribute("data-refresh-held")];
+}
+console.log(JSON.stringify({
+  idle_poll: outcome(() => {}),
+  focus_on_a_field: outcome(p => { document.activeElement = p.field; }),
+  focus_on_a_button: outcome(p => { document.activeElement = p.button; }),
+  focus_outside: outcome(() => { document.activeElement = new Element("input", {}); }),
+  edit_not_posted: outcome(p => { p.field.value = "b";
+                                  dispatch("input", p.field); }),
+  edit_undone: outcome(p => { p.field.value = "b"; dispatch("input", p.field);
+                              p.field.value = ""; dispatch("change", p.field); }),
+  league_changed_while_typing: outcome(p => { document.activeElement = p.field; },
+                                       null, "league-changed"),
+  its_league_refresh: outcome(p => { p.guard.setAttribute("data-dirty", "");
+                                     document.activeElement = p.field; },
+                              null, "league-refresh"),
+  a_form_in_it_posts: outcome(p => { document.activeElement = p.field; }, "form", "submit"),
+}));
+"""
+
+
+def test_a_guarded_sections_own_requests_wait_while_a_form_in_it_is_busy() -> None:
+    """What the trigger filter [leagueIdle(this)] did, without eval: the poll and the
+    "league-changed" refresh of an element marked data-guard-edits are held while a field
+    in it has focus or holds an edit not yet posted, and the element is marked
+    data-refresh-held; its own "league-refresh" and its forms' posts go."""
+    assert run(HOLD_DRILL) == {
+        "idle_poll": ["sent", False],
+        "focus_on_a_field": ["held", True],
+        "focus_on_a_button": ["sent", False],
+        "focus_outside": ["sent", False],
+        "edit_not_posted": ["held", True],
+        "edit_undone": ["sent", False],
+        "league_changed_while_typing": ["held", True],
+        "its_league_refresh": ["sent", False],
+        "a_form_in_it_posts": ["sent", False],
     }

@@ -47,8 +47,14 @@ def test_the_play_page_shows_my_hand_and_every_legal_action(
         assert html.escape(card["name"]) in page
     posted = sorted(canonical(json.loads(a)) for a, _ in pages.action_forms(page))
     assert posted == sorted(canonical(a) for a in state["legal_actions"])
-    assert 'hx-trigger="every 2s [leagueIdle(this)], league-refresh"' in page
-    assert "data-guard-edits" in page and "js/league.js" in page
+    # data-guard-edits: league.js holds the poll while alice is choosing in a form.
+    assert 'hx-trigger="every 2s, league-refresh" hx-swap="outerHTML"\n     data-guard-edits' \
+        in page
+    assert '<script src="/static/js/league.js" defer></script>' in page
+    config = re.search(r'<meta name="htmx-config" content=\'([^\']*)\'>', page)
+    assert config is not None  # htmx reads it before it processes the page
+    assert json.loads(config[1]) == {"allowEval": False, "allowScriptTags": False,
+                                     "includeIndicatorStyles": False}
     reload = f'<noscript><p><a href="{reverse("match_play", args=[match.id])}">Reload'
     assert reload in page  # without JavaScript the page does not poll
 

@@ -23,7 +23,7 @@ from matches.models import Match
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-GUARDED = "league-changed[leagueIdle(this)] from:body, league-refresh"
+GUARDED = "league-changed from:body, league-refresh"  # held while busy: data-guard-edits
 
 
 class Tags(HTMLParser):
@@ -71,15 +71,16 @@ def test_the_live_list_polls_and_refreshes_only_while_nobody_picks_a_bot_in_it(
         sam_client: Client, duel: Event) -> None:
     page = sam_client.get(reverse("league:event_admin", args=[duel.pk])).content.decode()
     live = next(s for s in tags(page, "section") if s.get("id") == "event-live")
-    assert live["hx-trigger"] == f"every 3s [leagueIdle(this)], {GUARDED}"
+    assert live["hx-trigger"] == f"every 3s, {GUARDED}"
     assert "data-guard-edits" in live and 'name="bot"' in page
 
 
-def test_the_script_the_panels_filter_calls_holds_and_makes_the_refresh() -> None:
+def test_the_script_that_holds_the_panels_refresh_makes_it_later() -> None:
+    """tests/web/test_league_script.py runs the hold itself."""
     found = finders.find("js/league.js")
     assert found is not None
     script = Path(str(found)).read_text()
-    assert "window.leagueIdle = function" in script
+    assert 'document.addEventListener("htmx:confirm", holdWhileBusy)' in script
     for listened in ('"input"', '"change"', '"focusout"'):
         assert f"document.addEventListener({listened}" in script
     assert 'htmx.trigger(guard, "league-refresh")' in script
@@ -87,7 +88,7 @@ def test_the_script_the_panels_filter_calls_holds_and_makes_the_refresh() -> Non
     for listened in ('"htmx:beforeSwap"', '"htmx:afterSettle"'):
         assert f"document.addEventListener({listened}" in script
     assert 'querySelectorAll("details[open] > summary")' in script
-    # The mark the filter sets while it holds a refresh shows a note on the page.
+    # The mark set while a refresh is held shows a note on the page.
     assert 'guard.setAttribute("data-refresh-held", "")' in script
     css = Path(str(finders.find("css/site.css"))).read_text()
     assert "[data-guard-edits][data-refresh-held]::before" in css
@@ -95,7 +96,7 @@ def test_the_script_the_panels_filter_calls_holds_and_makes_the_refresh() -> Non
 
 def test_a_panel_action_answers_with_the_new_panel_still_guarded(sam_client: Client,
                                                                  cup: Event) -> None:
-    """The organizer's own posts swap in the panel they answer with, filter or not."""
+    """The organizer's own posts are not held: they swap in the panel they answer with."""
     page = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
     posting = [f for f in tags(page, "form") if "hx-post" in f]
     assert posting and all(f.get("hx-target") in ("#event-panel", "#event-live")
