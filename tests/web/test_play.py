@@ -265,9 +265,10 @@ def test_a_move_is_announced_to_screen_readers_and_focus_comes_back_to_the_statu
         assert "Your turn." in announced
 
 
-# The play page's focus script run against a stand-in for the page: the match state holds
-# the status line and a card button; a swap puts new ones in; htmx drops focus to the body
-# when the focused element is gone and no element with its id came back.
+# The play page's focus script (static/js/play.js) run against a stand-in for the page:
+# the match state holds the status line and a card button; a swap puts new ones in; htmx
+# drops focus to the body when the focused element is gone and no element with its id
+# came back.
 FOCUS_DRILL = """
 const listeners = {};
 const outside = {name: "top bar link"};
@@ -313,8 +314,10 @@ def test_focus_swapped_away_by_a_poll_comes_back_to_the_status_line(
     reader put outside the state, or never put anywhere."""
     match = pages.quick_play(alice_client)
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
-    script = next(s for s in re.findall(r"<script>(.*?)</script>", page, re.S)
-                  if "htmx:afterSettle" in s)
+    assert '<script src="/static/js/play.js" defer></script>' in page
+    found = finders.find("js/play.js")
+    assert found is not None
+    script = Path(str(found)).read_text()
     ran = subprocess.run(["node", "-e", FOCUS_DRILL.replace("SCRIPT", script)],
                          capture_output=True, text=True, timeout=30, check=True)
     assert json.loads(ran.stdout) == {"move": "status line", "poll_on_a_card": "status line",
