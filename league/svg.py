@@ -314,11 +314,13 @@ def _champion(final: _Box | None, name: str) -> str:
 
 def _svg_root(width: float, height: float, cls: str, title: str, body: str) -> str:
     # A group, not an image: an image's content is hidden from screen readers, and this
-    # one holds the entrants' names and links to the live matches.
+    # one holds the entrants' names and links to the live matches. It shrinks to the page
+    # (site.css) down to data-min-width, which static/js/league.js makes its min-width (the
+    # Content-Security-Policy allows no style attribute), then scrolls sideways.
     w, h = int(width) + 4, int(height) + 4
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" role="group" '
             f'width="{w}" height="{h}" viewBox="-2 -2 {w} {h}" '
-            f'style="min-width:{int(w * 0.85)}px"><title>{escape(title)}</title>'
+            f'data-min-width="{int(w * 0.85)}"><title>{escape(title)}</title>'
             f"{body}</svg>")
 
 

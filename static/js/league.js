@@ -277,6 +277,16 @@
     select.focus();
   }
 
+  /* A diagram (an Event's bracket) shrinks to the page's width, but no narrower than its
+     data-min-width, below which its names would be too small to read: it scrolls
+     sideways instead. (Set here: the Content-Security-Policy allows no style attribute,
+     but a script of the site's may set a style.) */
+  function minWidths(root) {
+    root.querySelectorAll("svg[data-min-width]").forEach(function (svg) {
+      svg.style.minWidth = svg.getAttribute("data-min-width") + "px";
+    });
+  }
+
   /* A <form data-confirm="Question?"> (a plain post, not htmx's: those ask with
      hx-confirm) asks the question before it is sent, and is not sent unless the reader
      agrees. Once they have, its field named "confirmed", if it has one, says "yes": the
@@ -302,6 +312,7 @@
   htmx.onLoad(offerDeviceZone);
   document.addEventListener("click", useDeviceZone);
   htmx.onLoad(localInputs);
+  htmx.onLoad(minWidths);
   document.addEventListener("submit", askFirst, true);
   document.addEventListener("submit", sendInUtc, true);
   document.addEventListener("htmx:confirm", holdWhileBusy);

@@ -16,8 +16,9 @@ pytestmark = pytest.mark.skipif(shutil.which("node") is None,
                                 reason="needs node to run the page's script")
 
 # Elements are attribute bags with a tag name, children and the selectors league.js uses
-# ("[attr]" and tag names); listeners are kept by event name, capture or not.
-PAGE = """
+# (a tag name, then [attr]s); listeners are kept by event name, capture or not, and
+# htmx.onLoad's callbacks in `loaded`.
+PAGE = r"""
 const listeners = {};
 class Element {
   constructor(tag, attrs, children) {
@@ -25,7 +26,7 @@ class Element {
     this.children = children || []; this.isConnected = true; this.parent = null;
     this.children.forEach(c => { c.parent = this; });
     this.type = this.attrs.type || ""; this.name = this.attrs.name || "";
-    this.value = this.defaultValue = this.attrs.value || "";
+    this.value = this.defaultValue = this.attrs.value || ""; this.style = {};
   }
   hasAttribute(n) { return n in this.attrs; }
   getAttribute(n) { return n in this.attrs ? this.attrs[n] : null; }
@@ -34,9 +35,10 @@ class Element {
   toggleAttribute(n, on) { if (on) { this.attrs[n] = ""; } else { delete this.attrs[n]; } }
   matches(selectors) {
     return selectors.split(",").some(sel => {
-      sel = sel.trim();
-      return sel[0] === "[" ? this.hasAttribute(sel.slice(1, -1))
-        : this.tagName === sel.toUpperCase();
+      const tag = sel.trim().match(/^[a-z]*/)[0];
+      const attrs = Array.from(sel.matchAll(/\[([a-z-]+)\]/g), found => found[1]);
+      return (!tag || this.tagName === tag.toUpperCase())
+        && attrs.every(attr => this.hasAttribute(attr));
     });
   }
   all() { return this.children.flatMap(c => [c, ...c.all()]); }
@@ -58,7 +60,8 @@ const document = {
 const asked = [];
 let answer = true;
 const window = {confirm(question) { asked.push(question); return answer; }};
-const htmx = {onLoad() {}, trigger() {}};
+const loaded = [];
+const htmx = {onLoad(fn) { loaded.push(fn); }, trigger() {}};
 function dispatch(name, target, detail) {
   const event = {
     type: name, target, detail, prevented: false, stopped: false,
@@ -76,8 +79,8 @@ def run(drill: str) -> Any:
     found = finders.find("js/league.js")
     assert found is not None
     script = PAGE.replace("SCRIPT", Path(str(found)).read_text()) + drill
-    ran = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=30,
-                         check=True)
+    ran = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=30)
+    assert ran.returncode == 0, ran.stderr
     return json.loads(ran.stdout)
 
 
@@ -175,3 +178,18 @@ def test_a_guarded_sections_own_requests_wait_while_a_form_in_it_is_busy() -> No
         "its_league_refresh": ["sent", False],
         "a_form_in_it_posts": ["sent", False],
     }
+
+
+MIN_WIDTH_DRILL = """
+const bracket = new Element("svg", {"data-min-width": "589", width: "694"});
+const chart = new Element("svg", {width: "360"});
+const swapped = new Element("div", {id: "event-results"}, [bracket, chart]);
+loaded.forEach(fn => fn(swapped));
+console.log(JSON.stringify({bracket: bracket.style, chart: chart.style}));
+"""
+
+
+def test_a_diagram_gets_its_min_width_from_data_min_width_when_swapped_in() -> None:
+    """What league/svg.py's style="min-width: ..." did, set by the script: the bracket
+    shrinks with the page but no further than 85% of its width (data-min-width)."""
+    assert run(MIN_WIDTH_DRILL) == {"bracket": {"minWidth": "589px"}, "chart": {}}

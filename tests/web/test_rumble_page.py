@@ -84,6 +84,12 @@ def test_the_page_shows_every_legend_my_hand_and_my_choices(
         assert html.escape(p["legend"]["name"]) in page
         assert f"health {p['health']}" in page
     assert page.count('class="rr-seat') == 10
+    # Each Legend's damage as a share of its health, drawn by site.css (no style="").
+    meters = re.findall(r'<meter class="rr-bar" aria-label="(\d+) damage of (\d+)" min="0" '
+                        r'max="100" value="(\d+)">', page)
+    assert [health for _, health, _ in meters] == [str(p["health"]) for p in view["players"]]
+    assert all(int(value) == min(100, 100 * int(damage) // int(health))
+               for damage, health, value in meters)
     assert "Your hand" in page
     for c in view["players"][0]["hand"]:
         assert html.escape(c["name"]) in page

@@ -85,6 +85,15 @@ def test_a_bracket_is_a_named_group_whose_names_and_links_a_screen_reader_reache
     assert 'role="img"' not in markup
 
 
+def test_a_bracket_shrinks_no_further_than_85_percent_and_carries_no_style() -> None:
+    """The Content-Security-Policy allows no style attribute: the width the bracket keeps
+    goes in data-min-width, which static/js/league.js makes its min-width."""
+    root = ElementTree.fromstring(draw("single_elimination", ["a", "b", "c", "d"]))
+    assert root.get("style") is None
+    assert root.get("data-min-width") == str(int(int(root.get("width") or 0) * 0.85))
+    assert int(root.get("width") or 0) > 300  # two rounds of boxes
+
+
 def test_double_elimination_has_winners_losers_and_grand_final_sections() -> None:
     markup = draw("double_elimination", ["a", "b", "c", "d"])
     words = texts(markup)
