@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
+
+from tests.markup import inline_code
 
 pytestmark = pytest.mark.django_db
 
@@ -27,6 +30,29 @@ def test_anyone_may_list_the_games_with_their_options_and_bots(
 @pytest.mark.parametrize("url", ["/api/schema/", "/api/docs/"])
 def test_the_schema_and_its_browsable_docs_are_served(anon_api: APIClient, url: str) -> None:
     assert anon_api.get(url).status_code == 200
+
+
+def test_the_docs_page_loads_its_script_and_styles_from_files(anon_api: APIClient) -> None:
+    """The Content-Security-Policy runs no inline script and applies no inline style
+    (config/csp.py): the page's own script comes from its address with ?script."""
+    page = anon_api.get("/api/docs/").content.decode()
+    assert inline_code(page) == []
+    sources = re.findall(r'<script src="([^"]+)"></script>', page)
+    assert sources[-1] == "/api/docs/?script="
+    assert all(src.startswith("/") for src in sources)  # this site's, not a CDN's
+    assert '<link rel="stylesheet" href="/static/css/swagger.css">' in page
+    script = anon_api.get(sources[-1])
+    assert script.status_code == 200
+    assert script["Content-Type"] == "application/javascript"
+    assert b"SwaggerUIBundle({" in script.content and b'url: "/api/schema/"' in script.content
+
+
+def test_the_browsable_api_page_carries_no_inline_style(anon_api: APIClient) -> None:
+    """Django REST framework's page puts Pygments' rules in an inline <style>, which the
+    policy would block; templates/rest_framework/api.html leaves it out."""
+    page = anon_api.get("/api/games/", HTTP_ACCEPT="text/html").content.decode()
+    assert "Toy Showdown" in page and "/static/rest_framework/js/default.js" in page
+    assert inline_code(page) == []
 
 
 def test_the_schema_documents_the_action_body_and_error_bodies(anon_api: APIClient) -> None:
