@@ -276,8 +276,8 @@ if BEHIND_TLS_PROXY:
 # and "off" sends none.
 CONTENT_SECURITY_POLICY = env_str("DJANGO_CSP", "") or "; ".join([
     "default-src 'self'",
-    "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
-    "style-src 'self' 'unsafe-inline'",
+    "script-src 'self'",
+    "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self' data:",
     "connect-src 'self'",

@@ -21,11 +21,15 @@ def test_pages_the_api_and_errors_carry_the_policy(client: Client, path: str) ->
         assert sources[name] == "'self'"
     assert sources["img-src"] == "'self' data:"
     assert sources["object-src"] == sources["frame-ancestors"] == "'none'"
+    # No inline script, event handler or eval runs, and no inline style applies.
+    assert sources["script-src"] == sources["style-src"] == "'self'"
 
 
-def test_the_play_page_of_a_signed_in_player_carries_it(client: Client, player: Any) -> None:
+def test_the_lobby_of_a_signed_in_player_carries_it(client: Client, player: Any) -> None:
     client.force_login(player)
-    assert "script-src 'self'" in client.get("/")["Content-Security-Policy"]
+    policy = client.get("/")["Content-Security-Policy"]
+    assert "script-src 'self';" in policy and "style-src 'self';" in policy
+    assert "unsafe" not in policy
 
 
 @pytest.mark.parametrize(("value", "sent"), [("", None), ("default-src 'none'",
