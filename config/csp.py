@@ -30,7 +30,9 @@ static files instead:
 
 tests/markup.py finds what the policy would block; the tests run it on every template
 and on the main pages. A view that needs another policy sets the header itself: the
-middleware leaves an answer that carries one as it is.
+middleware leaves an answer that carries one as it is. With DEBUG on, the error pages
+Django draws itself (a traceback, a 404 listing the URL patterns) style and script
+themselves inline: they go without the policy, which would leave them bare.
 """
 
 from __future__ import annotations
@@ -50,6 +52,13 @@ class ContentSecurityPolicyMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         policy = settings.CONTENT_SECURITY_POLICY
-        if policy and HEADER not in response:
+        if policy and HEADER not in response and not _debug_page(response):
             response[HEADER] = policy
         return response
+
+
+def _debug_page(response: HttpResponse) -> bool:
+    """Django's technical 404 or 500 page, which it answers in place of the site's with
+    DEBUG on (never in production)."""
+    return (settings.DEBUG and response.status_code in (404, 500)
+            and response.get("Content-Type", "").startswith("text/html"))

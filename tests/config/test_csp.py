@@ -32,6 +32,16 @@ def test_the_lobby_of_a_signed_in_player_carries_it(client: Client, player: Any)
     assert "unsafe" not in policy
 
 
+def test_with_debug_on_djangos_own_error_pages_go_without_it(client: Client,
+                                                             settings: Any) -> None:
+    """Its traceback and URL-pattern pages style and script themselves inline."""
+    settings.DEBUG = True
+    missing = client.get("/no-such-page/")
+    assert missing.status_code == 404 and "Using the URLconf" in missing.content.decode()
+    assert "Content-Security-Policy" not in missing
+    assert "Content-Security-Policy" in client.get("/login/")
+
+
 @pytest.mark.parametrize(("value", "sent"), [("", None), ("default-src 'none'",
                                                           "default-src 'none'")])
 def test_the_setting_replaces_the_policy_or_sends_none(client: Client, settings: Any,
