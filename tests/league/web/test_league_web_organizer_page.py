@@ -599,7 +599,7 @@ def test_every_link_of_the_organizer_pages_is_a_full_tap_on_a_phone(
     for name, response in pages.items():
         html = response.content.decode()
         assert response.status_code == 200, name
-        main = html[html.index('<main class="page">'):]
+        main = html[html.index('<main class="page"'):]
         assert main[main.index(">") + 1:].lstrip().startswith('<div class="organizer">'), name
         links = Links(html).links
         assert links, name
