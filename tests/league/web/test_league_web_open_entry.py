@@ -161,3 +161,21 @@ def test_a_player_who_left_three_times_is_told_so_instead_of_offered_entry(
     shown = page(alice_client, open_night)
     assert "Entry is open" in shown and ENTER not in shown
     assert f"You have left this Event {events.REENTRIES} times" in shown
+
+
+def test_the_organizer_page_shows_a_players_own_entry_without_a_reload(
+        sam_client: Client, alice_client: Client, cup: Event) -> None:
+    """Before the start the live list is polled too: a player entering changes the
+    Event's version, and the poll's answer tells the panel to refresh."""
+    events.set_open_entry(event=cup, by=cup.organizers.first(), open_entry=True)
+    cup.refresh_from_db()
+    page = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
+    poll = re.search(r'hx-get="([^"]*/live/\?v=[^"]*)"\s+hx-trigger="every 3s, ', page)
+    assert poll is not None, "the live list is polled before the start"
+    url = poll.group(1).replace("&amp;", "&")
+    assert sam_client.get(url, **HTMX).status_code == 204  # nothing new
+    followed(alice_client, "league:event_enter", cup, {})
+    fresh = sam_client.get(url, **HTMX)
+    assert fresh.status_code == 200 and fresh["HX-Trigger"] == "league-changed"
+    panel = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
+    assert "alice" in panel
