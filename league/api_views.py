@@ -31,6 +31,7 @@ from league.models import (
     Player,
     RankingPoints,
     RankingTotal,
+    Rating,
     RoundScore,
     Season,
     SimulationJob,
@@ -583,6 +584,10 @@ class RatingViewSet(LeagueViewSet):
     """Each game's ratings table (a projection of the ratings), best first."""
 
     serializer_class = RatingRowSerializer
+
+    def get_queryset(self) -> QuerySet[Rating]:
+        """Every game's table (the browsable API's filter form asks for it)."""
+        return leaderboard.board(None)
 
     @extend_schema(summary="The ratings tables",
                    description="A game's rated active players, best rating (openskill's "
