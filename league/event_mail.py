@@ -14,7 +14,8 @@ The beat sweep runs it; the site's address (SITE_URL) makes the links.
 Entries reminded of a time the Event then leaves, for one beyond the reminders' window
 or for none, are told at once (`mail_event_moved`, queued by league.events.set_details):
 otherwise nobody would hear of it before the new window. A move within the window is the
-next sweep's reminder. Each player's mail gives times in their own time zone.
+next sweep's reminder. The mail names the time each entry last heard of, and the new time
+is reminded of when it comes near, whatever it is (the one first reminded of included). Each player's mail gives times in their own time zone.
 """
 
 from __future__ import annotations
@@ -97,18 +98,49 @@ def moved_out_of_reach(event: Event, start: datetime | None,
     return start is None or start > window
 
 
+# An entry told by the moved mail, not reminded: `Event.reminded` holds MOVED and the time
+# the mail gave ("" for none), which the sweep's reminder never equals, so the new time is
+# reminded of when it comes near even if it is the one first reminded of.
+MOVED = "moved:"
+
+
+def _last_told(stamp: str) -> str | None:
+    """The time (ISO 8601) an entry's last mail gave, from its `Event.reminded` stamp;
+    None when it said the Event had no time."""
+    return (stamp.removeprefix(MOVED) or None) if stamp.startswith(MOVED) else stamp
+
+
 def mail_event_moved(event_id: int, was: str, now_at: str | None) -> int:
-    """Tell the entries of Event `event_id` reminded of its start (at `was`, ISO 8601)
-    that it moved to `now_at` (ISO 8601; None: no time said); how many mails. Nothing
-    when it has moved again since (that move tells its own) or has started."""
-    event = Event.objects.filter(pk=event_id, status=Event.Status.DRAFT).first()
-    if (event is None or not settings.TURN_MAIL
-            or (event.starts_at.isoformat() if event.starts_at else None) != now_at):
+    """Tell the entries of Event `event_id` reminded of its start that it moved to `now_at`
+    (ISO 8601; None: no time said); how many mails. Each is told from the time its last
+    mail gave (a reminder's, or an earlier move's), which `was`, the time this move left,
+    need not be: a move within the window, or one whose mail had not gone yet, came
+    between. Nothing when it has moved again since (that move tells its own) or has
+    started; nothing to an entry whose last mail gave this time, or said it had none (its
+    reminder will come). The entries told are marked under the Event's row lock, which the
+    reminder sweep takes too."""
+    if not settings.TURN_MAIL:
         return 0
-    keys = list(Entrant.objects.filter(event=event, withdrawn=False,
-                                       key__in=list(event.reminded))
-                .values_list("key", flat=True))
-    return _mail(event, keys, "league/event_moved", {"was": datetime.fromisoformat(was)})
+    with transaction.atomic():
+        event = (Event.objects.select_for_update()
+                 .filter(pk=event_id, status=Event.Status.DRAFT).first())
+        if event is None or (event.starts_at.isoformat() if event.starts_at else None) != now_at:
+            return 0
+        taking_part = set(Entrant.objects.filter(event=event, withdrawn=False,
+                                                 key__in=list(event.reminded))
+                          .values_list("key", flat=True))
+        told: dict[str, list[str]] = {}
+        for key in sorted(taking_part):
+            last = _last_told(event.reminded[key])
+            if last is not None and last != now_at:
+                told.setdefault(last, []).append(key)
+        if not told:
+            return 0
+        Event.objects.filter(pk=event.pk).update(reminded={
+            **event.reminded,
+            **{key: MOVED + (now_at or "") for keys in told.values() for key in keys}})
+    return sum(_mail(event, keys, "league/event_moved", {"was": datetime.fromisoformat(last)})
+               for last, keys in told.items())
 
 
 def _mail(event: Event, keys: list[str], template: str, extra: dict[str, Any]) -> int:

@@ -150,8 +150,9 @@ class Event(models.Model):
     notes = models.TextField(blank=True)
     # The `starts_at` each entry's people were reminded of, by entrant key (league
     # .event_mail): a new time is reminded of again, and an entry made after the others'
-    # reminder gets its own. Here, not on the Entrant rows, which every change of the
-    # Event writes anew (league.projections.refresh_event).
+    # reminder gets its own; an entry told by mail that the Event moved holds "moved:" and
+    # the time that mail gave (league.event_mail.MOVED). Here, not on the Entrant rows,
+    # which every change of the Event writes anew (league.projections.refresh_event).
     reminded = models.JSONField(default=dict, blank=True)
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organized_events", blank=True

@@ -264,3 +264,61 @@ def test_a_move_since_or_a_start_since_sends_nothing(night: Any, organizer: Any,
     move(night, None)
     assert mail_event_moved(night.pk, old, None) == 0
     assert not mail.outbox
+
+
+def test_moved_away_and_back_to_the_time_reminded_of_they_are_reminded_again(
+        night: Any, move: Any) -> None:
+    # The moved mail said "we will mail you again a few hours before": moved back to the
+    # time they were first reminded of, they are, not left believing the later time.
+    mail_event_reminders()
+    first = night.starts_at
+    move(night, first + timedelta(days=2))
+    assert len(mail.outbox) == 4
+    mail.outbox.clear()
+    move(night, first)
+    assert mail_event_reminders() == 2
+    assert f"starts {said(first, PARIS)}." in body_to("alice@example.org").body
+
+
+def test_the_time_cleared_then_set_back_they_are_mailed_as_promised(night: Any,
+                                                                   move: Any) -> None:
+    # "We will mail you once they have, a few hours before."
+    mail_event_reminders()
+    first = night.starts_at
+    move(night, None)
+    mail.outbox.clear()
+    move(night, first)
+    assert mail_event_reminders() == 2
+
+
+def test_the_mail_names_the_time_they_were_told_not_one_they_never_heard(
+        night: Any, organizer: Any, move: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    mail_event_reminders()
+    first = night.starts_at
+    mail.outbox.clear()
+    # Moved twice before the first move's mail went: one mail, from the time they knew.
+    with django_capture_on_commit_callbacks() as queued:
+        events.set_details(event=night, by=organizer, starts_at=first + timedelta(days=1))
+    with django_capture_on_commit_callbacks() as queued_too:
+        events.set_details(event=night, by=organizer, starts_at=first + timedelta(days=2))
+    for run in (*queued, *queued_too):
+        run()
+    assert len(mail.outbox) == 2
+    paris = body_to("alice@example.org")
+    assert f"no longer starts {said(first, PARIS)}." in paris.body
+    assert f"It now starts {said(first + timedelta(days=2), PARIS)}" in paris.body
+    mail.outbox.clear()
+    # Moved within the window (the next sweep's to tell), then beyond it before that sweep.
+    near = timezone.now() + timedelta(hours=2, minutes=30)
+    move(night, near)
+    assert mail_event_reminders() == 2
+    mail.outbox.clear()
+    move(night, near - timedelta(minutes=10))
+    move(night, near + timedelta(days=4))
+    assert f"no longer starts {said(near, PARIS)}." in body_to("alice@example.org").body
+    mail.outbox.clear()
+    # Told of a time by the moved mail, then moved again: told from that time.
+    move(night, near + timedelta(days=5))
+    assert f"no longer starts {said(near + timedelta(days=4), PARIS)}." in body_to(
+        "alice@example.org").body
