@@ -15,7 +15,8 @@ Entries reminded of a time the Event then leaves, for one beyond the reminders' 
 or for none, are told at once (`mail_event_moved`, queued by league.events.set_details):
 otherwise nobody would hear of it before the new window. A move within the window is the
 next sweep's reminder. The mail names the time each entry last heard of, and the new time
-is reminded of when it comes near, whatever it is (the one first reminded of included). Each player's mail gives times in their own time zone.
+is reminded of when it comes near, whatever it is (the one first reminded of included).
+Each player's mail gives times in their own time zone.
 """
 
 from __future__ import annotations
