@@ -57,10 +57,16 @@
     }, 0);
   }
 
+  /* A guard marked data-keep-refusal (the organizer panel) is busy too while it shows a
+     refusal (its banner's Dismiss button): a refresh would wipe the message and the form
+     it came back with, the values typed into it. Dismissing it, or an action that
+     succeeds, ends that. */
   function idle(guard) {
     var focused = document.activeElement;
     var busy = guard.hasAttribute("data-dirty")
-      || (focused !== null && guard.contains(focused) && focused.matches(FIELDS));
+      || (focused !== null && guard.contains(focused) && focused.matches(FIELDS))
+      || (guard.hasAttribute("data-keep-refusal")
+          && guard.querySelector("[data-dismiss-alert]") !== null);
     if (busy) {
       guard.setAttribute("data-refresh-held", "");
     }
@@ -170,6 +176,10 @@
     var guard = button.closest(GUARD);
     var banner = button.closest(".error-banner");
     (banner || button).remove();
+    if (guard && guard.hasAttribute("data-refresh-held") && idle(guard)) {
+      guard.removeAttribute("data-refresh-held");  // the refresh the refusal held back
+      htmx.trigger(guard, "league-refresh");
+    }
     if (!focused) {
       return;  // a tap: focus stays where it was
     }

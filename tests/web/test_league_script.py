@@ -37,9 +37,16 @@ class Element {
     return selectors.split(",").some(sel => {
       const tag = sel.trim().match(/^[a-z]*/)[0];
       const attrs = Array.from(sel.matchAll(/\[([a-z-]+)\]/g), found => found[1]);
+      const classes = Array.from(sel.matchAll(/\.([a-z-]+)/g), found => found[1]);
+      const own = (this.attrs.class || "").split(" ");
       return (!tag || this.tagName === tag.toUpperCase())
-        && attrs.every(attr => this.hasAttribute(attr));
+        && attrs.every(attr => this.hasAttribute(attr))
+        && classes.every(name => own.includes(name));
     });
+  }
+  remove() {
+    if (this.parent) { this.parent.children = this.parent.children.filter(c => c !== this); }
+    this.isConnected = false;
   }
   all() { return this.children.flatMap(c => [c, ...c.all()]); }
   contains(el) { return el === this || this.all().includes(el); }
@@ -193,3 +200,42 @@ def test_a_diagram_gets_its_min_width_from_data_min_width_when_swapped_in() -> N
     """What league/svg.py's style="min-width: ..." did, set by the script: the bracket
     shrinks with the page but no further than 85% of its width (data-min-width)."""
     assert run(MIN_WIDTH_DRILL) == {"bracket": {"minWidth": "589px"}, "chart": {}}
+
+
+REFUSAL_DRILL = """
+// The organizer panel with a refusal shown: its banner, Dismiss button, and the refused
+// form as the server sent it back (its values as typed, so not an edit of the page's).
+const triggered = [];
+htmx.trigger = (elt, name) => { triggered.push(name); };
+function panel(keep) {
+  const dismiss = new Element("button", {type: "button", "data-dismiss-alert": ""});
+  const banner = new Element("div", {class: "error-banner"}, [new Element("p", {}), dismiss]);
+  const field = new Element("textarea", {name: "order", value: "e2 e1"});
+  const attrs = {"data-guard-edits": "", "hx-get": "/panel/"};
+  if (keep) { attrs["data-keep-refusal"] = ""; }
+  const guard = new Element("div", attrs, [banner, new HTMLFormElement({}, [field])]);
+  return {guard, dismiss};
+}
+function changed(p) {
+  const event = dispatch("htmx:confirm", p.guard,
+                         {elt: p.guard, triggeringEvent: {type: "league-changed"}});
+  return event.prevented ? "held" : "sent";
+}
+document.activeElement = null;
+const kept = panel(true);
+const before = changed(kept);
+dispatch("click", kept.dismiss);
+const other = panel(false);
+console.log(JSON.stringify({
+  while_shown: before, held: triggered.slice(), after: changed(kept),
+  not_marked: changed(other),
+}));
+"""
+
+
+def test_the_panel_keeps_a_refusal_and_its_form_until_it_is_dismissed() -> None:
+    """A refresh of the organizer panel (another part's league-changed: a player entered)
+    waits while it shows a refusal, which it would wipe with the refused form's values;
+    dismissing the message makes the refresh held back."""
+    assert run(REFUSAL_DRILL) == {"while_shown": "held", "held": ["league-refresh"],
+                                  "after": "sent", "not_marked": "sent"}
