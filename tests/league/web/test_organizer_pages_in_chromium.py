@@ -6,14 +6,7 @@ Skipped where no Chromium is installed (Debian's package: `apt-get install chrom
 
 from __future__ import annotations
 
-import fcntl
-import json
-import os
-import queue
-import shutil
-import subprocess
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -26,141 +19,9 @@ from django.urls import reverse
 from league import events
 from league.models import Event, EventMatch, Season
 from matches.models import Match
+from tests.chromium import CHROMIUM, TAP, TEXT, WIDTH, Chromium, measure
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed")
-
-WIDTH = 390  # a phone's width in CSS px
-TAP = 44  # the least tap, either way, in CSS px
-TEXT = 14  # the least size of text that says something, in CSS px
-
-
-class Chromium:
-    """One headless Chromium tab at a phone's size, spoken to over a pipe."""
-
-    def __init__(self, profile: str) -> None:
-        to_r, to_w = os.pipe()
-        from_r, from_w = os.pipe()
-
-        def pipes() -> None:  # the protocol's pipe is the child's fds 3 (in) and 4 (out)
-            # Copied above both first, so that placing one cannot close the other.
-            got, put = (fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (to_r, from_w))
-            os.dup2(got, 3)
-            os.dup2(put, 4)
-
-        assert CHROMIUM is not None
-        self.process = subprocess.Popen(
-            [CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             "--remote-debugging-pipe", "--hide-scrollbars", f"--user-data-dir={profile}",
-             "about:blank"],
-            preexec_fn=pipes, close_fds=False, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL)
-        os.close(to_r)
-        os.close(from_w)
-        self.out = os.fdopen(to_w, "wb", buffering=0)
-        self.into = os.fdopen(from_r, "rb", buffering=0)
-        self.sent = 0
-        self.answers: dict[int, queue.Queue[dict[str, Any]]] = {}
-        self.dialogs: list[str] = []
-        self.accept = True
-        threading.Thread(target=self._read, daemon=True).start()
-        target = self.call("Target.createTarget", url="about:blank")["targetId"]
-        self.session = self.call("Target.attachToTarget", targetId=target,
-                                 flatten=True)["sessionId"]
-        self.tab("Page.enable")
-        self.tab("Emulation.setDeviceMetricsOverride", width=WIDTH, height=844,
-                 deviceScaleFactor=1, mobile=True)
-
-    def _read(self) -> None:
-        pending = b""
-        while chunk := self.into.read(65536):
-            pending += chunk
-            while b"\0" in pending:
-                raw, pending = pending.split(b"\0", 1)
-                message = json.loads(raw)
-                if "id" in message and message["id"] in self.answers:
-                    self.answers[message["id"]].put(message)
-                elif message.get("method") == "Page.javascriptDialogOpening":
-                    self.dialogs.append(message["params"]["message"])
-                    threading.Thread(target=self.tab, args=("Page.handleJavaScriptDialog",),
-                                     kwargs={"accept": self.accept}, daemon=True).start()
-
-    def call(self, method: str, session: str | None = None, **params: Any) -> dict[str, Any]:
-        self.sent += 1
-        number = self.sent
-        self.answers[number] = queue.Queue()
-        message: dict[str, Any] = {"id": number, "method": method, "params": params}
-        if session:
-            message["sessionId"] = session
-        self.out.write(json.dumps(message).encode() + b"\0")
-        try:
-            answer = self.answers[number].get(timeout=30)
-        finally:
-            del self.answers[number]
-        assert "error" not in answer, (method, answer["error"])
-        return dict(answer.get("result", {}))
-
-    def tab(self, method: str, **params: Any) -> dict[str, Any]:
-        return self.call(method, self.session, **params)
-
-    def js(self, expression: str) -> Any:
-        result = self.tab("Runtime.evaluate", expression=expression, returnByValue=True,
-                          awaitPromise=True)
-        assert "exceptionDetails" not in result, result["exceptionDetails"]
-        return result["result"].get("value")
-
-    def until(self, expression: str, seconds: float = 10) -> None:
-        """Wait for `expression` to hold on the page."""
-        end = time.monotonic() + seconds
-        while not self.js(f"!!({expression})"):
-            assert time.monotonic() < end, f"never true: {expression}"
-            time.sleep(0.1)
-
-    def open(self, url: str) -> None:
-        self.js("window.leaving = true")
-        self.tab("Page.navigate", url=url)
-        self.until("window.leaving === undefined && document.readyState === 'complete'")
-
-    def close(self) -> None:
-        try:
-            self.call("Browser.close")
-        finally:
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-
-
-# What a phone shows: each visible control's box (a checkbox's label's when it is taller:
-# a tap on the label ticks it), each visible text's size, and how wide the page is.
-MEASURE = """(() => {
-  const hidden = el => { const cs = getComputedStyle(el);
-    return cs.display === 'none' || cs.visibility === 'hidden' || !!el.closest('.visually-hidden'); };
-  const controls = [];
-  for (const el of document.querySelectorAll('main a[href], main button, main summary, '
-      + 'main input:not([type=hidden]), main select, main textarea')) {
-    const box = el.getBoundingClientRect();
-    if (hidden(el) || (box.width === 0 && box.height === 0)) continue;
-    let [w, h] = [box.width, box.height];
-    if (el.type === 'checkbox' && el.labels.length) {
-      const label = el.labels[0].getBoundingClientRect();
-      [w, h] = [Math.max(w, label.width), Math.max(h, label.height)];
-    }
-    controls.push({what: el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + ' '
-                   + (el.getAttribute('aria-label') || el.textContent).trim().slice(0, 40),
-                   w: w, h: h});
-  }
-  const texts = [];
-  const walk = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
-  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
-    const el = node.parentElement;
-    if (!node.textContent.trim() || el.closest('option, noscript') || hidden(el)) continue;
-    const box = el.getBoundingClientRect();
-    if (box.width === 0 && box.height === 0) continue;
-    texts.push({text: node.textContent.trim().slice(0, 40), px: parseFloat(getComputedStyle(el).fontSize)});
-  }
-  return {controls: controls, texts: texts, wide: document.documentElement.scrollWidth};
-})()"""
 
 
 @pytest.fixture
@@ -218,7 +79,7 @@ def test_every_control_is_a_full_tap_and_every_text_readable_on_a_phone(
         if page == pages[0]:
             assert phone.js("document.querySelectorAll('.pager a').length") == 1
         phone.js("document.querySelectorAll('details').forEach(d => d.open = true)")
-        shown = phone.js(MEASURE)
+        shown = measure(phone)
         assert len(shown["controls"]) >= 4 and shown["texts"], page
         small = [c for c in shown["controls"] if c["w"] < TAP or c["h"] < TAP]
         assert small == [], (page, small)
