@@ -151,7 +151,7 @@ MEASURE = """(() => {
     }
     controls.push({what: el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + ' '
                    + (el.getAttribute('aria-label') || el.textContent).trim().slice(0, 40),
-                   w: w, h: h});
+                   classes: el.getAttribute('class') || '', w: w, h: h});
   }
   const texts = [];
   const walk = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
@@ -161,7 +161,7 @@ MEASURE = """(() => {
     const box = el.getBoundingClientRect();
     if (box.width === 0 && box.height === 0) continue;
     texts.push({text: node.textContent.trim().slice(0, 40), px: parseFloat(getComputedStyle(el).fontSize),
-                dense: dense(el), where: el.className || el.tagName.toLowerCase()});
+                dense: dense(el), where: el.getAttribute('class') || el.tagName.toLowerCase()});
   }
   return {controls: controls, texts: texts, wide: document.documentElement.scrollWidth};
 })()"""
