@@ -113,7 +113,8 @@ def test_the_page_shows_the_table_and_the_readers_own_place(rated: dict[str, Any
     html = page.content.decode()
     assert rows_of(html) == [str(ids[name]) for name in ("alice", "carol", "bruno", "dave")]
     assert re.search(rf'<tr id="player-{ids["dave"]}" class="you"', html)
-    assert re.search(r'id="my-place">You: <a href="[^"]*page=1#player-\d+"><strong>#3</strong>',
+    assert re.search(r'id="my-place">You: <a class="tap-link" href="[^"]*page=1#player-\d+">'
+                     r'<strong>#3</strong>',
                      html)
     lonely = signed_in(rated["erin"]).get(f"/league/ratings/?game={GAME}").content.decode()
     assert 'id="my-place"' not in lonely and 'class="you"' not in lonely
