@@ -14,8 +14,11 @@ import os
 import queue
 import shutil
 import subprocess
+import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -167,6 +170,27 @@ MEASURE = """(() => {
 })()"""
 
 
+
+
+@contextmanager
+def signed_in(url: str, user: Any) -> Iterator[Chromium]:
+    """A Chromium tab signed in as `user` on the site at `url` (a live_server's), by the
+    session cookie of a test client logged in as them."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    with tempfile.TemporaryDirectory() as profile:
+        browser = Chromium(profile)
+        try:
+            browser.tab("Network.enable")
+            cookie = settings.SESSION_COOKIE_NAME
+            browser.tab("Network.setCookie", name=cookie, url=url,
+                        value=client.cookies[cookie].value)
+            yield browser
+        finally:
+            browser.close()
 
 
 def measure(browser: Chromium, dense: str = ":not(*)") -> dict[str, Any]:

@@ -13,14 +13,11 @@ from __future__ import annotations
 import json
 import os
 import random
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from django.urls import reverse
 
 from engine.registry import get_rules
@@ -28,7 +25,7 @@ from league import events
 from league.models import Player
 from matches import services
 from matches.models import Match
-from tests.chromium import CHROMIUM, TAP, TEXT, WIDTH, Chromium, measure
+from tests.chromium import CHROMIUM, TAP, TEXT, WIDTH, Chromium, measure, signed_in
 
 pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed"),
               pytest.mark.django_db(transaction=True)]
@@ -118,18 +115,8 @@ def shown(live_server: Any, player: Any, player2: Any, outsider: Any, organizer:
 @pytest.fixture
 def phone(live_server: Any, player: Any) -> Iterator[Chromium]:
     """Chromium signed in as alice."""
-    client = Client()
-    client.force_login(player)
-    with tempfile.TemporaryDirectory() as profile:
-        browser = Chromium(profile)
-        try:
-            browser.tab("Network.enable")
-            cookie = settings.SESSION_COOKIE_NAME
-            browser.tab("Network.setCookie", name=cookie, url=live_server.url,
-                        value=client.cookies[cookie].value)
-            yield browser
-        finally:
-            browser.close()
+    with signed_in(live_server.url, player) as browser:
+        yield browser
 
 
 def faults(found: dict[str, Any]) -> list[str]:

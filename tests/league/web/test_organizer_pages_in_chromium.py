@@ -6,20 +6,17 @@ Skipped where no Chromium is installed (Debian's package: `apt-get install chrom
 
 from __future__ import annotations
 
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from django.urls import reverse
 
 from league import events
 from league.models import Event, EventMatch, Season
 from matches.models import Match
-from tests.chromium import CHROMIUM, TAP, TEXT, WIDTH, Chromium, measure
+from tests.chromium import CHROMIUM, TAP, TEXT, WIDTH, Chromium, measure, signed_in
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed")
 
@@ -27,18 +24,8 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed"
 @pytest.fixture
 def phone(live_server: Any, sam: Any) -> Iterator[Chromium]:
     """Chromium signed in as sam, the season's organizer."""
-    client = Client()
-    client.force_login(sam)
-    with tempfile.TemporaryDirectory() as profile:
-        browser = Chromium(profile)
-        try:
-            browser.tab("Network.enable")
-            cookie = settings.SESSION_COOKIE_NAME
-            browser.tab("Network.setCookie", name=cookie, url=live_server.url,
-                        value=client.cookies[cookie].value)
-            yield browser
-        finally:
-            browser.close()
+    with signed_in(live_server.url, sam) as browser:
+        yield browser
 
 
 @pytest.fixture
