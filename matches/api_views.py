@@ -98,7 +98,8 @@ def with_header_key(request: Request) -> Any:
             # Named as the client sent it, not as the body field it stands for.
             raise exceptions.ValidationError({"Idempotency-Key": [
                 f"The header must hold a key of 1 to {KEY_LENGTH} characters, or be left out."]})
-        given = {**given, "idempotency_key": header}
+        given = given.copy()  # a form's QueryDict stays one: its fields are not lists
+        given["idempotency_key"] = header
     return given
 
 

@@ -143,3 +143,20 @@ def test_a_showdown_event_takes_the_header_key(organizer_api: APIClient) -> None
     assert [a.status_code for a in answers] == [201, 201]
     assert answers[0].json()["id"] == answers[1].json()["id"]
     assert Event.objects.get().idempotency_key == "card-9"
+
+
+def test_the_header_key_joins_a_form_body_as_one_more_field() -> None:
+    """A form-encoded body (a QueryDict) given the header's key keeps its fields whole:
+    spread into a dict, each became a list of its values."""
+    from rest_framework.parsers import FormParser
+    from rest_framework.request import Request
+    from rest_framework.test import APIRequestFactory
+
+    from matches.api_views import with_header_key
+
+    raw = APIRequestFactory().post("/api/teams/", "name=Reds&members=alice",
+                                   content_type="application/x-www-form-urlencoded",
+                                   HTTP_IDEMPOTENCY_KEY="tap-2")
+    body = with_header_key(Request(raw, parsers=[FormParser()]))
+    assert (body.get("name"), body.get("members"), body.get("idempotency_key")) == (
+        "Reds", "alice", "tap-2")
