@@ -24,7 +24,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -66,6 +66,7 @@ from league.models import (
     Entrant,
     Event,
     EventMatch,
+    EventRecord,
     Player,
     RankingPoints,
     RankingTotal,
@@ -848,6 +849,14 @@ def _format_help() -> list[dict[str, Any]]:
 FINISHED_PER_PAGE = 10
 
 
+def _latest_ended(over: QuerySet[Event]) -> QuerySet[Event]:
+    """The Events `over`, the one that ended last first (by their `finished` record)."""
+    ended = (EventRecord.objects.filter(event=OuterRef("pk"), kind=EventRecord.Kind.FINISHED)
+             .order_by("-seq").values("created_at")[:1])
+    return over.annotate(ended=Subquery(ended)).order_by(
+        F("ended").desc(nulls_last=True), "-created_at", "-pk")
+
+
 def _render_dashboard(request: HttpRequest, *, season_form: SeasonForm | None = None,
                       event_form: EventForm | None = None,
                       showdown_form: ShowdownEventForm | None = None,
@@ -862,7 +871,7 @@ def _render_dashboard(request: HttpRequest, *, season_form: SeasonForm | None = 
         # page of the latest at a time (staff see every Event the site ever ran).
         "events": organized.exclude(status=Event.Status.FINISHED).order_by(
             F("status").desc(), F("starts_at").asc(nulls_last=True), "-created_at", "-pk"),
-        "finished": Paginator(organized.filter(status=Event.Status.FINISHED),
+        "finished": Paginator(_latest_ended(organized.filter(status=Event.Status.FINISHED)),
                               FINISHED_PER_PAGE).get_page(request.GET.get("finished")),
         "season_form": season_form or SeasonForm(games=_game_choices()),
         "event_form": event_form or _event_form(user),

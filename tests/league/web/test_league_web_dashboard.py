@@ -195,6 +195,26 @@ def test_the_dashboard_puts_tonights_events_first_and_pages_those_over(
     assert staff_client.get(reverse("league:dashboard") + "?finished=x").status_code == 200
 
 
+def test_the_events_over_are_listed_by_when_they_ended(staff_client: Client,
+                                                         organizer: Any) -> None:
+    from datetime import timedelta
+    from unittest import mock
+
+    from django.utils import timezone
+
+    made = [events.create_event(name=name, game="super_showdown", format="round_robin",
+                                by=organizer) for name in ("Made first", "Made second")]
+    now = timezone.now()
+    for event, days_ago in zip(made, (1, 3), strict=True):  # the first made ended last
+        Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+        with mock.patch("django.utils.timezone.now", return_value=now - timedelta(days_ago)):
+            EventRecord.objects.create(event=event, seq=event.seq + 1,
+                                       kind=EventRecord.Kind.FINISHED, payload={})
+    page = staff_client.get(reverse("league:dashboard")).content.decode()
+    over = page[page.index('id="finished-events"'):]
+    assert over.index("Made first") < over.index("Made second")
+
+
 def test_a_team_is_created_by_name_and_member_usernames(
         sam_client: Client, season: Season, player: Any, player2: Any) -> None:
     response = sam_client.post(reverse("league:team_create"),
