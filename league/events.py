@@ -207,7 +207,7 @@ def _create_event(*, name: str, game: str, format: str, by: Any, season: Season 
                                           f"{LONGEST_TURN_DEADLINE} minutes (30 days).")
     if open_entry:
         _refuse_team_sides(game, resolved)
-    notes, starts_at = _notes(notes), _starts_at(starts_at)
+    notes, starts_at = _notes(notes), _not_past(_starts_at(starts_at))
     try:
         with transaction.atomic():
             event = Event.objects.create(
@@ -1040,6 +1040,8 @@ def set_details(*, event: Event, by: Any, starts_at: datetime | Keep | None = KE
         if (new_start, new_notes) == (event.starts_at, event.notes):
             return
         was = event.starts_at
+        if event.status == Event.Status.DRAFT and new_start != was:
+            _not_past(new_start)
         if was is not None and new_start != was and moved_out_of_reach(event, new_start):
             _tell_moved(event, was, new_start)
         event.starts_at, event.notes = new_start, new_notes
@@ -1071,6 +1073,21 @@ def _starts_at(moment: datetime | None) -> datetime | None:
     except OverflowError:
         raise LeagueError("bad_starts_at", "An Event starts by the end of the year 9999 "
                                            "(UTC).") from None
+
+
+# A start this long ago is still taken for an Event not started (the night runs late);
+# one further back is a slip (a wrong day, a wrong half of the day), refused.
+PAST_START = timedelta(hours=1)
+
+
+def _not_past(moment: datetime | None) -> datetime | None:
+    """`moment`, the start of an Event not started, refused when it passed over PAST_START
+    ago: its players would be reminded of nothing, and the lobby would list it first as if
+    it were about to begin. An Event under way or over takes any (its record)."""
+    if moment is not None and moment < datetime.now(UTC) - PAST_START:
+        raise LeagueError("starts_in_past", "That time has passed: give the time the Event "
+                                            "is to start.")
+    return moment
 
 
 def _notes(text: str) -> str:

@@ -212,7 +212,8 @@ class LeagueEventCreateSerializer(serializers.Serializer):
                                  "Event is a draft; not a Superstar Showdown Event.")
     starts_at = serializers.DateTimeField(
         default=None, allow_null=True, help_text="When the organizers say it starts "
-                                                 "(ISO 8601; without an offset, UTC).")
+                                                 "(ISO 8601; without an offset, UTC); "
+                                                 "over an hour ago is 400 starts_in_past.")
     notes = serializers.CharField(
         default="", allow_blank=True, trim_whitespace=False,
         help_text="What the organizers tell its players (where to meet, what to bring): "
@@ -283,7 +284,9 @@ class EventDetailsSerializer(EventWriteSerializer):
 
     starts_at = serializers.DateTimeField(
         required=False, allow_null=True, help_text="When it starts (ISO 8601; without an "
-                                                   "offset, UTC); null: not said.")
+                                                   "offset, UTC); null: not said. Before "
+                                                   "the start, a new time over an hour ago "
+                                                   "is 400 starts_in_past.")
     notes = serializers.CharField(
         required=False, allow_blank=True, trim_whitespace=False,
         help_text="Plain text for its players, at most 1000 characters (400 bad_notes).")

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 GAME = "super_showdown"
 HTMX = {"HTTP_HX_REQUEST": "true"}
-THURSDAY = datetime(2026, 12, 10, 18, 30, tzinfo=UTC)
+THURSDAY = datetime(2037, 12, 10, 18, 30, tzinfo=UTC)
 
 
 def records(event: Event) -> list[tuple[str, dict[str, Any]]]:
@@ -40,8 +40,8 @@ def test_details_are_set_kept_and_recorded_once_each_change(cup: Event, sam: Any
     events.set_details(event=cup, by=sam, starts_at=None)
     details = [payload for kind, payload in records(cup) if kind == "details_changed"]
     assert details == [
-        {"starts_at": "2026-12-10T18:30:00+00:00", "notes": "Back room.\nBring dice."},
-        {"starts_at": "2026-12-10T18:30:00+00:00", "notes": "Front room."},
+        {"starts_at": "2037-12-10T18:30:00+00:00", "notes": "Back room.\nBring dice."},
+        {"starts_at": "2037-12-10T18:30:00+00:00", "notes": "Front room."},
         {"starts_at": None, "notes": "Front room."}]
 
 
@@ -72,15 +72,15 @@ def test_the_api_creates_an_event_with_details_and_changes_them(
     api = APIClient()
     api.force_authenticate(sam)
     made = api.post("/api/events/", {"name": "Night", "game": GAME, "format": "swiss",
-                                     "season": season.pk, "starts_at": "2026-12-10T19:30+01:00",
+                                     "season": season.pk, "starts_at": "2037-12-10T19:30+01:00",
                                      "notes": "Upstairs."}, format="json")
     assert made.status_code == 201, made.content
     body = made.json()
-    assert (body["starts_at"], body["notes"]) == ("2026-12-10T18:30:00Z", "Upstairs.")
+    assert (body["starts_at"], body["notes"]) == ("2037-12-10T18:30:00Z", "Upstairs.")
     url = f"/api/events/{body['id']}/details/"
     changed = api.post(url, {"notes": "Downstairs.", "expected_seq": body["seq"]},
                        format="json").json()
-    assert (changed["starts_at"], changed["notes"]) == ("2026-12-10T18:30:00Z", "Downstairs.")
+    assert (changed["starts_at"], changed["notes"]) == ("2037-12-10T18:30:00Z", "Downstairs.")
     long = api.post(url, {"notes": "x" * 1001}, format="json")
     assert (long.status_code, long.json()["code"]) == (400, "bad_notes")
     stranger = APIClient()
@@ -95,27 +95,27 @@ def test_the_organizer_page_reads_the_time_in_utc_as_the_script_sends_it(
     panel = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
     assert 'id="details-starts-at"' in panel and "data-local-input" in panel
     # Typed 19:30 in a zone an hour ahead of UTC; the script adds the moment in UTC.
-    answer = sam_client.post(url, {"seq": cup.seq, "starts_at": "2026-12-10T19:30",
-                                   "starts_at_utc": "2026-12-10T18:30:00.000Z",
+    answer = sam_client.post(url, {"seq": cup.seq, "starts_at": "2037-12-10T19:30",
+                                   "starts_at_utc": "2037-12-10T18:30:00.000Z",
                                    "notes": "Bring <b>dice</b>."}, **HTMX)
     assert answer.status_code == 200 and 'role="alert"' not in answer.content.decode()
     cup.refresh_from_db()
     assert (cup.starts_at, cup.notes) == (THURSDAY, "Bring <b>dice</b>.")
     shown = answer.content.decode()
-    assert 'value="2026-12-10T18:30" data-utc="2026-12-10T18:30:00+00:00"' in shown
+    assert 'value="2037-12-10T18:30" data-utc="2037-12-10T18:30:00+00:00"' in shown
     # Without the script, the time typed counts as UTC.
-    sam_client.post(url, {"seq": cup.seq, "starts_at": "2026-12-11T20:00", "notes": ""},
+    sam_client.post(url, {"seq": cup.seq, "starts_at": "2037-12-11T20:00", "notes": ""},
                     **HTMX)
     cup.refresh_from_db()
-    assert (cup.starts_at, cup.notes) == (datetime(2026, 12, 11, 20, 0, tzinfo=UTC), "")
+    assert (cup.starts_at, cup.notes) == (datetime(2037, 12, 11, 20, 0, tzinfo=UTC), "")
 
 
 def test_a_refused_details_form_comes_back_as_typed(cup: Event, sam_client: Client) -> None:
     answer = sam_client.post(reverse("league:event_details", args=[cup.pk]), {
-        "seq": cup.seq, "starts_at": "2026-12-10T19:30", "notes": "y" * 1001}, **HTMX)
+        "seq": cup.seq, "starts_at": "2037-12-10T19:30", "notes": "y" * 1001}, **HTMX)
     text = answer.content.decode()
     assert 'role="alert"' in text and "Notes for the players" in text
-    assert 'value="2026-12-10T19:30"' in text and "y" * 1001 in text
+    assert 'value="2037-12-10T19:30"' in text and "y" * 1001 in text
     assert Event.objects.get(pk=cup.pk).notes == ""
 
 
@@ -149,12 +149,12 @@ def test_a_save_says_it_was_saved_on_the_page_and_to_a_screen_reader(
 def test_the_event_page_and_the_lobby_show_them_escaped(
         make_event: Any, sam: Any, alice_client: Client) -> None:
     later = make_event(name="Later night", open_entry=True,
-                       starts_at=datetime(2026, 12, 17, 18, 0, tzinfo=UTC))
+                       starts_at=datetime(2037, 12, 17, 18, 0, tzinfo=UTC))
     sooner = make_event(name="Sooner night", open_entry=True, starts_at=THURSDAY,
                         notes="Room <2>.\nBring dice.")
     unsaid = make_event(name="Some night", open_entry=True)
     page = alice_client.get(reverse("league:event", args=[sooner.pk])).content.decode()
-    assert '<time datetime="2026-12-10T18:30:00+00:00" data-local>Thu 10 Dec 2026, 18:30 UTC' \
+    assert '<time datetime="2037-12-10T18:30:00+00:00" data-local>Thu 10 Dec 2037, 18:30 UTC' \
         in page
     assert "Room &lt;2&gt;.<br>Bring dice." in page
     assert 'id="details"' not in alice_client.get(
@@ -162,7 +162,7 @@ def test_the_event_page_and_the_lobby_show_them_escaped(
     lobby = alice_client.get(reverse("lobby")).content.decode()
     order = [lobby.index(event.name) for event in (sooner, later, unsaid)]
     assert order == sorted(order)
-    assert 'datetime="2026-12-17T18:00:00+00:00"' in lobby
+    assert 'datetime="2037-12-17T18:00:00+00:00"' in lobby
 
 
 def test_a_new_event_from_the_dashboard_takes_them_and_new_like_this_keeps_the_notes(
@@ -171,11 +171,11 @@ def test_a_new_event_from_the_dashboard_takes_them_and_new_like_this_keeps_the_n
             "event-format": "swiss", "event-format_options": "{}",
             "event-match_options": "{}", "event-turn_deadline_minutes": "",
             "event-deadline_policy": "bot", "event-deadline_bot": "heuristic",
-            "event-starts_at": "2026-12-11T20:00",
-            "event-starts_at_utc": "2026-12-11T19:00:00.000Z", "event-notes": "Club room."}
+            "event-starts_at": "2037-12-11T20:00",
+            "event-starts_at_utc": "2037-12-11T19:00:00.000Z", "event-notes": "Club room."}
     assert sam_client.post(reverse("league:event_create"), data).status_code == 302
     made = Event.objects.get(name="Friday")
-    assert (made.starts_at, made.notes) == (datetime(2026, 12, 11, 19, 0, tzinfo=UTC),
+    assert (made.starts_at, made.notes) == (datetime(2037, 12, 11, 19, 0, tzinfo=UTC),
                                             "Club room.")
     like = sam_client.get(reverse("league:dashboard") + f"?like={made.pk}").content.decode()
     assert "Club room.</textarea>" in like
@@ -197,7 +197,7 @@ def test_a_player_adds_the_event_to_their_calendar(cup: Event, sam: Any,
     page_url = f"http://testserver{reverse('league:event', args=[cup.pk])}"
     assert str(entry["description"]) == f"Back room.\n\n{page_url}"
     first = (str(entry["uid"]), int(entry["sequence"]))
-    events.set_details(event=cup, by=sam, starts_at=datetime(2026, 12, 11, 18, 0, tzinfo=UTC))
+    events.set_details(event=cup, by=sam, starts_at=datetime(2037, 12, 11, 18, 0, tzinfo=UTC))
     (moved,) = icalendar.Calendar.from_ical(alice_client.get(url).content).walk("VEVENT")
     assert (str(moved["uid"]), int(moved["sequence"])) == (first[0], first[1] + 1)
     assert Client().get(url).status_code == 302  # to the login
@@ -263,12 +263,12 @@ def test_a_start_past_the_year_9999_in_utc_is_refused_and_the_event_still_shows(
 
 def test_a_time_without_an_offset_counts_as_utc_in_the_event_and_its_record(
         cup: Event, sam: Any) -> None:
-    events.set_details(event=cup, by=sam, starts_at=datetime(2026, 12, 10, 18, 30))
-    events.set_details(event=cup, by=sam, starts_at=datetime(2026, 12, 10, 18, 30))  # same
+    events.set_details(event=cup, by=sam, starts_at=datetime(2037, 12, 10, 18, 30))
+    events.set_details(event=cup, by=sam, starts_at=datetime(2037, 12, 10, 18, 30))  # same
     cup.refresh_from_db()
     assert cup.starts_at == THURSDAY
     assert [payload["starts_at"] for kind, payload in records(cup)
-            if kind == "details_changed"] == ["2026-12-10T18:30:00+00:00"]
+            if kind == "details_changed"] == ["2037-12-10T18:30:00+00:00"]
 
 
 def test_notes_as_long_as_a_browser_lets_them_be_typed_are_taken(
@@ -282,8 +282,8 @@ def test_notes_as_long_as_a_browser_lets_them_be_typed_are_taken(
     assert 'maxlength="1000"' in sam_client.get(reverse("league:dashboard")).content.decode()
 
 
-@pytest.mark.parametrize("sent", ["2031-01-01T00:00:00Z", "2026-12-09T18:30:00Z",
-                                  "2026-12-11T08:30:00+00:00", "2026-12-10T04:30:00Z",
+@pytest.mark.parametrize("sent", ["2031-01-01T00:00:00Z", "2037-12-09T18:30:00Z",
+                                  "2037-12-11T08:30:00+00:00", "2037-12-10T04:30:00Z",
                                   "tomorrow", "2026-13-40T00:00Z"])
 def test_a_utc_field_no_time_zone_gives_from_the_time_typed_is_not_taken(
         cup: Event, sam_client: Client, sent: str) -> None:
@@ -291,18 +291,18 @@ def test_a_utc_field_no_time_zone_gives_from_the_time_typed_is_not_taken(
     is the time typed somewhere; one outside that, or garbage, is not, and the time
     typed counts as UTC, as without scripts."""
     sam_client.post(reverse("league:event_details", args=[cup.pk]), {
-        "seq": cup.seq, "starts_at": "2026-12-10T19:30", "starts_at_utc": sent,
+        "seq": cup.seq, "starts_at": "2037-12-10T19:30", "starts_at_utc": sent,
         "notes": ""}, **HTMX)
-    assert Event.objects.get(pk=cup.pk).starts_at == datetime(2026, 12, 10, 19, 30,
+    assert Event.objects.get(pk=cup.pk).starts_at == datetime(2037, 12, 10, 19, 30,
                                                               tzinfo=UTC)
 
 
-@pytest.mark.parametrize("sent", ["2026-12-11T07:30:00Z", "2026-12-10T05:30:00Z",
-                                  "2026-12-10T19:30:00+00:00"])
+@pytest.mark.parametrize("sent", ["2037-12-11T07:30:00Z", "2037-12-10T05:30:00Z",
+                                  "2037-12-10T19:30:00+00:00"])
 def test_a_utc_field_of_the_time_typed_in_any_zone_is_taken(
         cup: Event, sam_client: Client, sent: str) -> None:
     sam_client.post(reverse("league:event_details", args=[cup.pk]), {
-        "seq": cup.seq, "starts_at": "2026-12-10T19:30", "starts_at_utc": sent,
+        "seq": cup.seq, "starts_at": "2037-12-10T19:30", "starts_at_utc": sent,
         "notes": ""}, **HTMX)
     assert Event.objects.get(pk=cup.pk).starts_at == datetime.fromisoformat(sent)
 
@@ -327,10 +327,42 @@ def test_new_event_like_this_offers_next_weeks_start_in_the_organizers_time(
 
     start = timezone.now().replace(microsecond=0, second=0) - timedelta(days=10)
     made = events.create_event(name="Weekly", game=GAME, format="swiss", by=sam,
-                               season=season, starts_at=start)
+                               season=season)
+    Event.objects.filter(pk=made.pk).update(starts_at=start)  # last week's night, run
     page = sam_client.get(reverse("league:dashboard") + f"?like={made.pk}").content.decode()
     coming = start + timedelta(weeks=2)  # ten days ago and a week on are both past
     field = re.search(r'<input type="datetime-local"[^>]*name="event-starts_at"[^>]*>', page)
     assert field is not None
     assert f'data-utc="{coming.astimezone(UTC).isoformat()}"' in field.group(0)
     assert f'value="{coming.astimezone(UTC):%Y-%m-%dT%H:%M}"' in field.group(0)
+
+
+def test_a_start_gone_by_is_refused_for_an_event_still_to_start(
+        season: Season, sam: Any, cup: Event) -> None:
+    """A slip (the wrong day, the wrong half of the day) would remind nobody and list the
+    Event first in the lobby: refused, on the API and the organizer's forms alike. A
+    start within the hour is taken (the night runs late), and an Event under way or over
+    takes any time, as its record."""
+    from django.utils import timezone
+
+    api = APIClient()
+    api.force_authenticate(sam)
+    gone = (timezone.now() - timedelta(hours=2)).isoformat()
+    refused = api.post("/api/events/", {"name": "Night", "game": GAME, "format": "swiss",
+                                        "season": season.pk, "starts_at": gone}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (400, "starts_in_past")
+    assert not Event.objects.filter(name="Night").exists()
+    moved = api.post(f"/api/events/{cup.pk}/details/", {"starts_at": gone}, format="json")
+    assert (moved.status_code, moved.json()["code"]) == (400, "starts_in_past")
+    late = timezone.now() - timedelta(minutes=20)
+    events.set_details(event=cup, by=sam, starts_at=late)
+    # Its start kept as it is, the notes still change.
+    Event.objects.filter(pk=cup.pk).update(starts_at=timezone.now() - timedelta(days=1))
+    cup.refresh_from_db()
+    events.set_details(event=cup, by=sam, notes="We start when all are here.")
+    events.add_entrant(event=cup, by=sam, bot="random")
+    events.add_entrant(event=cup, by=sam, bot="random")
+    events.start_event(event=cup, by=sam)
+    cup.refresh_from_db()
+    events.set_details(event=cup, by=sam, starts_at=timezone.now() - timedelta(hours=5))
+    assert Event.objects.get(pk=cup.pk).notes == "We start when all are here."
