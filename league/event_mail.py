@@ -6,10 +6,11 @@ an email address is mailed EVENT_MAIL_HOURS before an Event they are entered in 
 starts, its notes, and links to its page and to the file for their calendar. Each entry
 is reminded of once for the Event's time (`Event.reminded`): its organizers moving
 the Event makes a reminder of the new time, and an entry made after the others were
-reminded (by an organizer, a team's) is reminded at the next sweep. The entries are
-claimed under the Event's row lock before the mails go, so two sweeps at once remind
-once, and a mail never gives a time the Event no longer has nor goes once it started.
-The beat sweep runs it; the site's address (SITE_URL) makes the links.
+reminded (by an organizer, a team's), or whose player asked for reminders since, is
+reminded at the next sweep. The entries are claimed under the Event's row lock before
+the mails go, so two sweeps at once remind once, and a mail never gives a time the Event
+no longer has nor goes once it started. The beat sweep runs it; the site's address
+(SITE_URL) makes the links.
 
 Entries reminded of a time the Event then leaves, for one beyond the reminders' window
 or for none, are told at once (`mail_event_moved`, queued by league.events.set_details):
@@ -58,6 +59,14 @@ def mail_event_reminders(now: datetime | None = None) -> int:
     return sent
 
 
+# The entries a player of which (themselves, a team member) is mailed reminders: only
+# they are claimed, so that a player who asks for reminders once the others' went is
+# reminded at the next sweep.
+ASKED = (Q(player__event_mail=True, player__user__is_active=True, player__user__email__gt="")
+         | Q(team__members__event_mail=True, team__members__user__is_active=True,
+             team__members__user__email__gt=""))
+
+
 def _due(event: Event, keys: list[str]) -> list[str]:
     """Those of the entry `keys` not reminded of the time `event` has."""
     assert event.starts_at is not None
@@ -75,8 +84,8 @@ def _claimed(event: Event, now: datetime) -> list[str]:
                           starts_at__gt=now).first())
         if locked is None or locked.starts_at is None:
             return []
-        due = _due(locked, list(Entrant.objects.filter(event=locked, withdrawn=False)
-                                .values_list("key", flat=True)))
+        due = _due(locked, list(Entrant.objects.filter(ASKED, event=locked, withdrawn=False)
+                                .values_list("key", flat=True).distinct()))
         if due:
             stamp = locked.starts_at.isoformat()
             Event.objects.filter(pk=locked.pk).update(

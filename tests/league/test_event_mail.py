@@ -157,3 +157,14 @@ def test_an_entry_made_after_the_reminder_is_reminded_at_the_next_sweep_once(
     assert Entrant.objects.filter(event=night).exists()
     assert mail_event_reminders() == 0
 
+
+
+def test_a_player_who_asks_once_the_others_were_reminded_is_reminded_next(
+        night: Event, outsider: Any) -> None:
+    """olga's entry was there at the first sweep, but she had not asked: it was not
+    counted reminded, so her asking now brings her reminder at the next sweep."""
+    assert mail_event_reminders() == 2
+    asks(outsider)
+    assert mail_event_reminders() == 1
+    assert mail.outbox[-1].to == ["olga@example.org"]
+    assert mail_event_reminders() == 0
