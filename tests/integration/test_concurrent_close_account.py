@@ -40,26 +40,34 @@ def in_thread(call: Callable[[], Any], answers: dict[str, Any], name: str) -> th
     return thread
 
 
+def against_a_close(player: Any, name: str, call: Callable[[], Any]) -> dict[str, Any]:
+    """The answers of closing `player`'s account and of `call`, made while the close
+    runs: the test holds the player's open match locked, so the close takes the
+    account's rows and waits there; `call` comes then, and the match is let go."""
+    waiting = services.create_match(game=GAME, options={}, created_by=player,
+                                    seats=[{"player": "alice"}, {"open": True}])
+    answers: dict[str, Any] = {}
+    with transaction.atomic():
+        Match.objects.select_for_update().get(pk=waiting.pk)
+        closing = in_thread(lambda: close_user(player), answers, "close")
+        time.sleep(1)  # the close holds alice's rows and waits for her match
+        other = in_thread(call, answers, name)
+        other.join(timeout=2)
+    closing.join(timeout=30)
+    other.join(timeout=30)
+    assert not closing.is_alive() and not other.is_alive()
+    return answers
+
+
 def test_an_entry_made_as_the_account_closes_waits_and_is_refused(
         player: Any, organizer: Any) -> None:
     """The close holds the account's row while it leaves alice's open match, which the
     test holds locked meanwhile: the organizer's entry of her waits for the close, then
     finds nobody to enter; it went through and the close went on regardless."""
-    waiting = services.create_match(game=GAME, options={}, created_by=player,
-                                    seats=[{"player": "alice"}, {"open": True}])
     cup = events.create_event(name="Late Show", game=GAME, format="round_robin",
                               by=organizer)
-    answers: dict[str, Any] = {}
-    with transaction.atomic():
-        Match.objects.select_for_update().get(pk=waiting.pk)
-        closing = in_thread(lambda: close_user(player), answers, "close")
-        time.sleep(1)  # the close holds alice's row and waits for her match
-        entering = in_thread(lambda: events.add_entrant(event=cup, by=organizer,
-                                                        player="alice"), answers, "entry")
-        entering.join(timeout=2)
-    closing.join(timeout=30)
-    entering.join(timeout=30)
-    assert not closing.is_alive() and not entering.is_alive()
+    answers = against_a_close(player, "entry", lambda: events.add_entrant(
+        event=cup, by=organizer, player="alice"))
     assert answers["close"] is None and answers["entry"] == "unknown_player"
     assert not get_user_model().objects.get(pk=player.pk).is_active
     assert not Entrant.objects.filter(event=cup).exists()
@@ -70,20 +78,9 @@ def test_an_invitation_made_as_the_account_closes_waits_and_is_refused(
     """bruno invites alice as she closes her account: his match waits for the close, then
     finds nobody to invite; it was made holding a seat for an account that signs in no
     more, which nobody else could take."""
-    waiting = services.create_match(game=GAME, options={}, created_by=player,
-                                    seats=[{"player": "alice"}, {"open": True}])
-    answers: dict[str, Any] = {}
-    with transaction.atomic():
-        Match.objects.select_for_update().get(pk=waiting.pk)
-        closing = in_thread(lambda: close_user(player), answers, "close")
-        time.sleep(1)  # the close holds alice's row and waits for her match
-        inviting = in_thread(lambda: services.create_match(
-            game=GAME, options={}, created_by=player2,
-            seats=[{"player": "bruno"}, {"player": "alice"}]), answers, "invite")
-        inviting.join(timeout=2)
-    closing.join(timeout=30)
-    inviting.join(timeout=30)
-    assert not closing.is_alive() and not inviting.is_alive()
+    answers = against_a_close(player, "invite", lambda: services.create_match(
+        game=GAME, options={}, created_by=player2,
+        seats=[{"player": "bruno"}, {"player": "alice"}]))
     assert answers["close"] is None and answers["invite"] == "unknown_player"
     assert not Seat.objects.filter(invited=player).exists()
     assert not Match.objects.filter(created_by=player2).exists()
@@ -94,21 +91,10 @@ def test_a_seat_taken_as_the_account_closes_waits_and_is_refused(
     """alice, closing her account in one tab, joins bruno's match in another: the join
     waits for the close and takes no seat (it took one the close had not seen, and the
     match waited for her for good)."""
-    waiting = services.create_match(game=GAME, options={}, created_by=player,
-                                    seats=[{"player": "alice"}, {"open": True}])
     his = services.create_match(game="royal_rumble", options={}, created_by=player2,
                                 seats=[{"player": "bruno"}, {"open": True}, {"open": True}])
-    answers: dict[str, Any] = {}
-    with transaction.atomic():
-        Match.objects.select_for_update().get(pk=waiting.pk)
-        closing = in_thread(lambda: close_user(player), answers, "close")
-        time.sleep(1)  # the close holds alice's row and waits for her match
-        joining = in_thread(lambda: services.join_match(match=his, user=player), answers,
-                            "join")
-        joining.join(timeout=2)
-    closing.join(timeout=30)
-    joining.join(timeout=30)
-    assert not closing.is_alive() and not joining.is_alive()
+    answers = against_a_close(player, "join",
+                              lambda: services.join_match(match=his, user=player))
     assert answers["close"] is None and answers["join"] == "unknown_player"
     assert not Seat.objects.filter(user=player, match=his).exists()
 
@@ -124,18 +110,7 @@ def test_an_address_confirmed_as_the_account_closes_is_refused_after_it(player: 
 
     Player.objects.filter(pk=player_for(player).pk).update(pending_email="a2@example.org")
     link = signing.dumps({"user": player.pk, "email": "a2@example.org"}, salt=EMAIL_SALT)
-    waiting = services.create_match(game=GAME, options={}, created_by=player,
-                                    seats=[{"player": "alice"}, {"open": True}])
-    answers: dict[str, Any] = {}
-    with transaction.atomic():
-        Match.objects.select_for_update().get(pk=waiting.pk)
-        closing = in_thread(lambda: close_user(player), answers, "close")
-        time.sleep(1)  # the close holds alice's rows and waits for her match
-        confirming = in_thread(lambda: confirm_email(link), answers, "confirm")
-        confirming.join(timeout=2)
-    closing.join(timeout=30)
-    confirming.join(timeout=30)
-    assert not closing.is_alive() and not confirming.is_alive()
+    answers = against_a_close(player, "confirm", lambda: confirm_email(link))
     assert answers == {"close": None, "confirm": "bad_link"}
     assert get_user_model().objects.get(pk=player.pk).email == ""
 
@@ -147,17 +122,6 @@ def test_a_name_given_as_the_account_closes_is_refused_after_it(player: Any) -> 
     from league.services import CLOSED_NAME, player_for, rename_player
 
     alice = player_for(player)
-    waiting = services.create_match(game=GAME, options={}, created_by=player,
-                                    seats=[{"player": "alice"}, {"open": True}])
-    answers: dict[str, Any] = {}
-    with transaction.atomic():
-        Match.objects.select_for_update().get(pk=waiting.pk)
-        closing = in_thread(lambda: close_user(player), answers, "close")
-        time.sleep(1)  # the close holds alice's rows and waits for her match
-        renaming = in_thread(lambda: rename_player(alice, "Alice Archer"), answers, "rename")
-        renaming.join(timeout=2)
-    closing.join(timeout=30)
-    renaming.join(timeout=30)
-    assert not closing.is_alive() and not renaming.is_alive()
+    answers = against_a_close(player, "rename", lambda: rename_player(alice, "Alice Archer"))
     assert answers == {"close": None, "rename": "account_closed"}
     assert Player.objects.get(pk=alice.pk).display_name == CLOSED_NAME
