@@ -120,15 +120,15 @@ def _last_told(stamp: str) -> str | None:
     return (stamp.removeprefix(MOVED) or None) if stamp.startswith(MOVED) else stamp
 
 
-def mail_event_moved(event_id: int, was: str, now_at: str | None) -> int:
+def mail_event_moved(event_id: int, now_at: str | None) -> int:
     """Tell the entries of Event `event_id` reminded of its start that it moved to `now_at`
     (ISO 8601; None: no time said); how many mails. Each is told from the time its last
-    mail gave (a reminder's, or an earlier move's), which `was`, the time this move left,
-    need not be: a move within the window, or one whose mail had not gone yet, came
-    between. Nothing when it has moved again since (that move tells its own) or has
-    started; nothing to an entry whose last mail gave this time, or said it had none (its
-    reminder will come). The entries told are marked under the Event's row lock, which the
-    reminder sweep takes too."""
+    mail gave (a reminder's, or an earlier move's), which need not be the time this move
+    left: a move within the window, or one whose mail had not gone yet, came between.
+    Nothing when it has moved again since (that move tells its own) or has started;
+    nothing to an entry whose last mail gave this time, or said it had none (its reminder
+    will come). The entries told are marked under the Event's row lock, which the reminder
+    sweep takes too."""
     if not settings.TURN_MAIL:
         return 0
     with transaction.atomic():

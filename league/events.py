@@ -1043,20 +1043,20 @@ def set_details(*, event: Event, by: Any, starts_at: datetime | Keep | None = KE
         if event.status == Event.Status.DRAFT and new_start != was:
             _not_past(new_start)
         if was is not None and new_start != was and moved_out_of_reach(event, new_start):
-            _tell_moved(event, was, new_start)
+            _tell_moved(event, new_start)
         event.starts_at, event.notes = new_start, new_notes
         event.save(update_fields=["starts_at", "notes"])
         _append(event, Kind.DETAILS_CHANGED, {
             "starts_at": new_start.isoformat() if new_start else None, "notes": new_notes}, by)
 
 
-def _tell_moved(event: Event, was: datetime, start: datetime | None) -> None:
+def _tell_moved(event: Event, start: datetime | None) -> None:
     """Once the move commits, mail the entrants reminded of the Event's old start that
     it moved (league.event_mail)."""
     from league.tasks import mail_event_moved
 
     now_at = start.isoformat() if start else None
-    after_commit(lambda: enqueue(mail_event_moved, event.pk, was.isoformat(), now_at))
+    after_commit(lambda: enqueue(mail_event_moved, event.pk, now_at))
 
 
 def _starts_at(moment: datetime | None) -> datetime | None:

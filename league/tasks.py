@@ -80,10 +80,10 @@ def mail_event_reminders() -> int:
 
 
 @shared_task(acks_late=True)
-def mail_event_moved(event_id: int, was: str, now_at: str | None) -> int:
+def mail_event_moved(event_id: int, now_at: str | None) -> int:
     """Tell the entrants reminded of an Event's start that it moved beyond the reminders'
     window, or to no time said."""
-    return event_mail.mail_event_moved(event_id, was, now_at)
+    return event_mail.mail_event_moved(event_id, now_at)
 
 
 @shared_task(acks_late=True)
