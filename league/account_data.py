@@ -19,6 +19,16 @@ FORMAT = "showdown-league/account-data"
 VERSION = 1
 
 
+def account_fields(player: Any) -> dict[str, Any]:
+    """The account as its owner reads and changes it (`GET /api/auth/me/`), which the
+    document's account holds too."""
+    user = player.user
+    return {"username": user.get_username(), "display_name": player.display_name,
+            "player": player.pk, "email": user.email, "email_pending": player.pending_email,
+            "turn_mail": player.turn_mail, "event_mail": player.event_mail,
+            "time_zone": player.time_zone or "UTC"}
+
+
 def account_data(user: Any) -> dict[str, Any]:
     """The document, ready for JSON (AccountDataSerializer states its shape)."""
     from league.api_views import match_history
@@ -27,11 +37,8 @@ def account_data(user: Any) -> dict[str, Any]:
     matches = list(match_history(user.pk))
     document = {
         "format": FORMAT, "version": VERSION, "made_at": timezone.now(),
-        "account": {"username": user.get_username(), "display_name": player.display_name,
-                    "player": player.pk, "email": user.email,
-                    "email_pending": player.pending_email, "turn_mail": player.turn_mail,
-                    "event_mail": player.event_mail, "time_zone": player.time_zone or "UTC",
-                    "joined": user.date_joined, "last_login": user.last_login},
+        "account": {**account_fields(player), "joined": user.date_joined,
+                    "last_login": user.last_login},
         "ratings": player.ratings.order_by("game"),
         "rating_history": player.rating_history.order_by("game", "match_id"),
         "matches": matches,

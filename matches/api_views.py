@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 from config import signin
 from config.api_json import JSONParser
 from engine import registry
-from league.account_data import account_data
+from league.account_data import account_data, account_fields
 from league.events import turn_deadline
 from league.serializers import AccountDataSerializer
 from league.services import (
@@ -201,7 +201,7 @@ class AccountView(APIView):
 
     @extend_schema(summary="Your account", responses={200: AccountSerializer, 401: ERRORS[401]})
     def get(self, request: Request) -> Response:
-        return Response(_account(player_for(request.user)))
+        return Response(account_fields(player_for(request.user)))
 
     @extend_schema(summary="Change your display name, email address, mails or time zone",
                    description="The display name shows in standings, on player pages and "
@@ -239,7 +239,7 @@ class AccountView(APIView):
                     set_time_zone(player, changes["time_zone"])
         except AccountError as exc:
             return _refused(exc)
-        return Response(_account(player))
+        return Response(account_fields(player))
 
 
 class AccountDataView(APIView):
@@ -343,13 +343,6 @@ class PasswordResetView(APIView):
             return _refused(exc)
         return Response({"detail": "If an account has that email address, a reset link is "
                                    "on its way to it."}, status=status.HTTP_202_ACCEPTED)
-
-
-def _account(player: Any) -> dict[str, Any]:
-    return {"username": player.user.get_username(), "display_name": player.display_name,
-            "player": player.pk, "email": player.user.email,
-            "email_pending": player.pending_email, "turn_mail": player.turn_mail,
-            "event_mail": player.event_mail, "time_zone": player.time_zone or "UTC"}
 
 
 # -- games -------------------------------------------------------------------------------
