@@ -28,7 +28,7 @@ from config.refusal import Refusal
 from engine import registry
 from engine.protocol import IllegalAction
 from league import formats, showdown
-from league.event_mail import moved_out_of_reach
+from league.event_mail import no_reminder_tells
 from league.formats.base import MOST_POINTS, read_options
 from league.models import Entrant, Event, EventMatch, EventRecord, Player, Rating, Season, Team
 from matches import services as match_services
@@ -1042,7 +1042,7 @@ def set_details(*, event: Event, by: Any, starts_at: datetime | Keep | None = KE
         was = event.starts_at
         if event.status == Event.Status.DRAFT and new_start != was:
             _not_past(new_start)
-        if was is not None and new_start != was and moved_out_of_reach(event, new_start):
+        if was is not None and new_start != was and no_reminder_tells(event, new_start):
             _tell_moved(event, new_start)
         event.starts_at, event.notes = new_start, new_notes
         event.save(update_fields=["starts_at", "notes"])
@@ -1051,8 +1051,8 @@ def set_details(*, event: Event, by: Any, starts_at: datetime | Keep | None = KE
 
 
 def _tell_moved(event: Event, start: datetime | None) -> None:
-    """Once the move commits, mail the entrants reminded of the Event's old start that
-    it moved (league.event_mail)."""
+    """Once the move commits, mail the players reminded of the Event's old start that it
+    moved (league.event_mail)."""
     from league.tasks import mail_event_moved
 
     now_at = start.isoformat() if start else None

@@ -148,11 +148,12 @@ class Event(models.Model):
     # records (league.events.set_details).
     starts_at = models.DateTimeField(null=True, blank=True)
     notes = models.TextField(blank=True)
-    # The `starts_at` each entry's people were reminded of, by entrant key (league
-    # .event_mail): a new time is reminded of again, and an entry made after the others'
-    # reminder gets its own; an entry told by mail that the Event moved holds "moved:" and
-    # the time that mail gave (league.event_mail.MOVED). Here, not on the Entrant rows,
-    # which every change of the Event writes anew (league.projections.refresh_event).
+    # The `starts_at` each player taking part was reminded of, by their Player's pk as a
+    # string (league.event_mail): a new time is reminded of again, and a player entered, or
+    # asking, after the others' reminder gets their own; a player told by mail that the
+    # Event moved holds "moved:" and the time that mail gave (league.event_mail.MOVED).
+    # Here, not on the Entrant rows, which every change of the Event writes anew
+    # (league.projections.refresh_event).
     reminded = models.JSONField(default=dict, blank=True)
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organized_events", blank=True

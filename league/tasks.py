@@ -81,8 +81,8 @@ def mail_event_reminders() -> int:
 
 @shared_task(acks_late=True)
 def mail_event_moved(event_id: int, now_at: str | None) -> int:
-    """Tell the entrants reminded of an Event's start that it moved beyond the reminders'
-    window, or to no time said."""
+    """Tell the players reminded of an Event's start that it moved where no reminder tells
+    of it: beyond the reminders' window, to a time gone by, or to no time said."""
     return event_mail.mail_event_moved(event_id, now_at)
 
 

@@ -158,7 +158,6 @@ def test_an_entry_made_after_the_reminder_is_reminded_at_the_next_sweep_once(
     assert mail_event_reminders() == 0
 
 
-
 def test_a_player_who_asks_once_the_others_were_reminded_is_reminded_next(
         night: Event, outsider: Any) -> None:
     """olga's entry was there at the first sweep, but she had not asked: it was not
@@ -167,4 +166,33 @@ def test_a_player_who_asks_once_the_others_were_reminded_is_reminded_next(
     asks(outsider)
     assert mail_event_reminders() == 1
     assert mail.outbox[-1].to == ["olga@example.org"]
+    assert mail_event_reminders() == 0
+
+
+def test_a_team_member_who_asks_once_a_teammate_was_reminded_is_reminded_next(
+        night: Event, django_user_model: Any) -> None:
+    """Reminders are kept by player: the Owls' entry was reminded through bruno, but finn,
+    in the team and asking later, had heard nothing."""
+    finn = django_user_model.objects.create_user("finn", password="pw-x-99812")
+    Team.objects.get(name="Owls").members.add(player_for(finn))
+    assert mail_event_reminders() == 2
+    asks(finn)
+    assert mail_event_reminders() == 1
+    assert mail.outbox[-1].to == ["finn@example.org"]
+    assert mail_event_reminders() == 0
+
+
+def test_a_player_who_moves_from_her_entry_to_a_team_is_not_reminded_twice(
+        night: Event, player: Any, organizer: Any, django_user_model: Any) -> None:
+    """alice, reminded, withdraws to play in a team entered after the reminders went: its
+    other member is reminded, she is not, being reminded of that time already."""
+    assert mail_event_reminders() == 2
+    events.withdraw_entrant(event=night, by=organizer,
+                            key=Entrant.objects.get(event=night, player__user=player).key)
+    finn = asks(django_user_model.objects.create_user("finn", password="pw-x-99812"))
+    larks = Team.objects.create(name="Larks")
+    larks.members.set([player_for(player), player_for(finn)])
+    events.add_entrant(event=night, by=organizer, team="Larks")
+    assert mail_event_reminders() == 1
+    assert mail.outbox[-1].to == ["finn@example.org"]
     assert mail_event_reminders() == 0

@@ -250,6 +250,24 @@ def test_nobody_is_told_of_a_move_the_next_reminder_covers_or_who_was_not_remind
     assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.org", "bruno@example.org"]
 
 
+def test_moved_to_a_time_gone_by_they_are_told_with_no_reminder_promised(
+        night: Any, move: Any) -> None:
+    """An Event still to start may be set up to an hour back (its organizers start it
+    late): no reminder comes for a time gone by, so the moved mail tells of it, promising
+    none."""
+    mail_event_reminders()
+    was = night.starts_at
+    mail.outbox.clear()
+    late = timezone.now() - timedelta(minutes=20)
+    move(night, late)
+    assert sorted(m.to[0] for m in mail.outbox) == ["alice@example.org", "bruno@example.org"]
+    paris = body_to("alice@example.org")
+    assert f"no longer starts {said(was, PARIS)}." in paris.body
+    assert f"It now starts {said(late, PARIS)}." in paris.body
+    assert "we will mail you again" not in paris.body
+    assert mail_event_reminders() == 0
+
+
 def test_a_move_since_or_a_start_since_sends_nothing(night: Any, organizer: Any,
                                                      move: Any) -> None:
     mail_event_reminders()
