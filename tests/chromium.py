@@ -170,27 +170,43 @@ MEASURE = """(() => {
 })()"""
 
 
-
-
 @contextmanager
-def signed_in(url: str, user: Any) -> Iterator[Chromium]:
-    """A Chromium tab signed in as `user` on the site at `url` (a live_server's), by the
-    session cookie of a test client logged in as them."""
+def started() -> Iterator[Chromium]:
+    """A Chromium tab, signed in as nobody, closed at the end."""
+    with tempfile.TemporaryDirectory() as profile:
+        browser = Chromium(profile)
+        try:
+            browser.tab("Network.enable")
+            yield browser
+        finally:
+            browser.close()
+
+
+def sign_in(browser: Chromium, url: str, user: Any) -> None:
+    """Sign the tab in as `user` on the site at `url` (a live_server's), by the session
+    cookie of a test client logged in as them; whoever it was signed in as before is
+    signed out."""
     from django.conf import settings
     from django.test import Client
 
     client = Client()
     client.force_login(user)
-    with tempfile.TemporaryDirectory() as profile:
-        browser = Chromium(profile)
-        try:
-            browser.tab("Network.enable")
-            cookie = settings.SESSION_COOKIE_NAME
-            browser.tab("Network.setCookie", name=cookie, url=url,
-                        value=client.cookies[cookie].value)
-            yield browser
-        finally:
-            browser.close()
+    sign_out(browser)
+    cookie = settings.SESSION_COOKIE_NAME
+    browser.tab("Network.setCookie", name=cookie, url=url, value=client.cookies[cookie].value)
+
+
+def sign_out(browser: Chromium) -> None:
+    """Forget every cookie the tab holds: the next page is a visitor's."""
+    browser.tab("Network.clearBrowserCookies")
+
+
+@contextmanager
+def signed_in(url: str, user: Any) -> Iterator[Chromium]:
+    """A Chromium tab signed in as `user` on the site at `url` (a live_server's)."""
+    with started() as browser:
+        sign_in(browser, url, user)
+        yield browser
 
 
 def measure(browser: Chromium, dense: str = ":not(*)") -> dict[str, Any]:

@@ -6,7 +6,8 @@ page, a player's page, the ratings table and the account page.
 A control is a tap of 44px either way, a game board's squares as large as a phone's width
 lets them be (BOARDS); text says something at 14px, or 12px on a game's dense cards and
 boards (DENSE), decorative marks aside (DECORATIVE); nothing scrolls sideways. At 1024px the
-boards keep their desktop sizes. Skipped where no Chromium is installed."""
+boards keep their desktop sizes. One Chromium serves the module's tests. Skipped where no
+Chromium is installed."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from league import events
 from league.models import Player
 from matches import services
 from matches.models import Match
-from tests.chromium import CHROMIUM, TAP, TEXT, WIDTH, Chromium, measure, signed_in
+from tests.chromium import CHROMIUM, TAP, TEXT, WIDTH, Chromium, measure, sign_in, started
 
 pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed"),
               pytest.mark.django_db(transaction=True)]
@@ -112,11 +113,19 @@ def shown(live_server: Any, player: Any, player2: Any, outsider: Any, organizer:
     return pages
 
 
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Chromium]:
+    """One Chromium for the module's tests."""
+    with started() as tab:
+        yield tab
+
+
 @pytest.fixture
-def phone(live_server: Any, player: Any) -> Iterator[Chromium]:
-    """Chromium signed in as alice."""
-    with signed_in(live_server.url, player) as browser:
-        yield browser
+def phone(browser: Chromium, live_server: Any, player: Any) -> Chromium:
+    """The module's Chromium at a phone's width, signed in as alice."""
+    sign_in(browser, live_server.url, player)
+    browser.resize(WIDTH)
+    return browser
 
 
 def faults(found: dict[str, Any]) -> list[str]:
@@ -137,21 +146,28 @@ def faults(found: dict[str, Any]) -> list[str]:
     return wrong
 
 
+def look(phone: Chromium, name: str, wrong: dict[str, list[str]], controls: int = 2) -> None:
+    """What a phone would find wrong on the page `phone` shows, its folded sections opened,
+    into `wrong` under `name`; its screenshots at 390 and 1024px into SHOTS. At least
+    `controls` controls and some text must be there (else the page is not the one meant)."""
+    phone.js("document.querySelectorAll('main details').forEach(d => d.open = true)")
+    found = measure(phone, DENSE)
+    assert len(found["controls"]) >= controls and found["texts"], name
+    if found_wrong := sorted(set(faults(found))):
+        wrong[name] = found_wrong
+    if SHOTS:
+        phone.screenshot(Path(SHOTS) / f"{name}-{WIDTH}.png")
+        phone.resize(1024, 900)
+        phone.screenshot(Path(SHOTS) / f"{name}-1024.png")
+        phone.resize(WIDTH)
+
+
 def test_every_control_is_a_tap_and_every_text_readable_on_a_phone(
         phone: Chromium, live_server: Any, shown: dict[str, str]) -> None:
-    wrong = {}
+    wrong: dict[str, list[str]] = {}
     for name, page in shown.items():
-        phone.resize(WIDTH)
         phone.open(live_server.url + page)
-        phone.js("document.querySelectorAll('main details').forEach(d => d.open = true)")
-        found = measure(phone, DENSE)
-        assert len(found["controls"]) >= 2 and found["texts"], name
-        if found_wrong := sorted(set(faults(found))):
-            wrong[name] = found_wrong
-        if SHOTS:
-            phone.screenshot(Path(SHOTS) / f"{name}-{WIDTH}.png")
-            phone.resize(1024, 900)
-            phone.screenshot(Path(SHOTS) / f"{name}-1024.png")
+        look(phone, name, wrong)
     if SHOTS:
         (Path(SHOTS) / "faults.json").write_text(json.dumps(wrong, indent=1))
     assert wrong == {}
