@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -111,8 +111,16 @@ class Chromium:
             time.sleep(0.1)
 
     def open(self, url: str) -> None:
+        self.follow(lambda: self.tab("Page.navigate", url=url))
+
+    def send(self, expression: str) -> None:
+        """Run `expression`, which leaves the page (a form sent, a link followed), and wait
+        for the page it leads to."""
+        self.follow(lambda: self.js(expression))
+
+    def follow(self, leave: Callable[[], Any]) -> None:
         self.js("window.leaving = true")
-        self.tab("Page.navigate", url=url)
+        leave()
         self.until("window.leaving === undefined && document.readyState === 'complete'")
 
     def resize(self, width: int, height: int = 844) -> None:

@@ -1,13 +1,16 @@
 """The player pages as a phone shows them: headless Chromium at 390px wide (tests/chromium.py)
-measures every control and every piece of text on the lobby, each game's play page mid-match
-(the seat to move, so its squares, cards and buttons are there), a replay, the public Event
-page, a player's page, the ratings table and the account page.
+measures every control and every piece of text on the lobby; each game's play page mid-match
+(the seat to move, so its squares, cards and buttons are there) and in its other phases (a
+hand to play from, a choice, a reveal, a vote, waiting for another seat, the end); a match
+waiting for players, an invitation, a spectator's view and the page that asks before a
+resign; a replay, the public Event page, a player's page, the ratings table and the account
+page.
 
 A control is a tap of 44px either way, a game board's squares as large as a phone's width
 lets them be (BOARDS); text says something at 14px, or 12px on a game's dense cards and
-boards (DENSE), decorative marks aside (DECORATIVE); nothing scrolls sideways. At 1024px the
-boards keep their desktop sizes. One Chromium serves the module's tests. Skipped where no
-Chromium is installed."""
+boards (DENSE), decorative marks aside (DECORATIVE); nothing scrolls sideways, and a list
+that scrolls shows its numbers whole. One Chromium serves the module's tests. Skipped where
+no Chromium is installed."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from engine.protocol import PendingKind
 from engine.registry import get_rules
 from league import events
 from league.models import Player
@@ -57,6 +61,102 @@ GAMES: list[tuple[str, str, dict[str, Any], int, int, Callable[[dict[str, Any]],
     ("royal_rumble", "royal_rumble", {}, 3, 8, lambda action: True),
     ("ultimate_showdown", "ultimate_showdown", {}, 3, 8, lambda action: True),
 ]
+
+
+# A point in a match to stop at, asked of its rules and its state.
+Stop = Callable[[Any, Any], bool]
+
+
+def alice_may(*kinds: str) -> Stop:
+    """Alice (seat 0) is to decide, and may take an action of one of `kinds`."""
+    return lambda rules, state: 0 in rules.pending(state).seats and any(
+        action.get("type") in kinds for action in rules.legal_actions(state, 0))
+
+
+def others_decide(rules: Any, state: Any) -> bool:
+    """Another seat is to decide, and alice waits."""
+    return 0 not in rules.pending(state).seats != ()
+
+
+def over(rules: Any, state: Any) -> bool:
+    return rules.pending(state).kind is PendingKind.END
+
+
+# Each game's phases that the first test does not show, in the order one match of it
+# reaches them: (page, what stops the match there).
+PHASES: list[tuple[str, dict[str, Any], int, list[tuple[str, Stop]]]] = [
+    ("super_showdown", {}, 2, [("super_showdown-hand", alice_may("play_card")),
+                               ("super_showdown-speed", alice_may("choose_outcome")),
+                               ("super_showdown-waiting", others_decide),
+                               ("super_showdown-over", over)]),
+    ("superstar_showdown", {}, 2, [
+        ("superstar_showdown-resolve", alice_may("resolve")),
+        ("superstar_showdown-reverse", alice_may("reverse")),
+        ("superstar_showdown-waiting", others_decide),
+        ("superstar_showdown-pin", alice_may("pin")),
+        ("superstar_showdown-over", over)]),
+    ("superstar_showdown", EVENT, 2, [
+        ("superstar_event-send_in", alice_may("send_in")),
+        ("superstar_event-assist", alice_may("assist")),
+        ("superstar_event-bonus", alice_may("buy_bonus")),
+        ("superstar_event-over", over)]),
+    ("supershow", {"match_type": "birdcage"}, 3, [
+        ("supershow-draft", alice_may("draft")),
+        ("supershow-pick", alice_may("pick")),
+        ("supershow-play", alice_may("play")),
+        ("supershow-stop", alice_may("no_stop")),
+        ("supershow-choose", alice_may("choose")),
+        ("supershow-discard", alice_may("discard")),
+        ("supershow-over", over)]),
+    ("royal_rumble", {}, 3, [
+        ("royal_rumble-target", alice_may("target")),
+        ("royal_rumble-boost", alice_may("boost")),
+        ("royal_rumble-defend", alice_may("defend")),
+        ("royal_rumble-breather", alice_may("end_breather")),
+        ("royal_rumble-over", over)]),
+    ("ultimate_showdown", {}, 3, [
+        ("ultimate_showdown-sides", alice_may("choose_sides")),
+        ("ultimate_showdown-challenge", alice_may("vote_challenge")),
+        ("ultimate_showdown-contenders", alice_may("play_contenders")),
+        ("ultimate_showdown-bet", alice_may("bet")),
+        ("ultimate_showdown-vote", alice_may("vote_match")),
+        ("ultimate_showdown-discard", alice_may("discard")),
+        ("ultimate_showdown-over", over)]),
+]
+
+
+def to_the_mayhem(state: Any, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Super Showdown: the moves onto the Mayhem square, where a super alone chooses the
+    outcome (Speed), which a match played at random seldom shows."""
+    return [action for action in actions if action.get("to") == list(state.mayhem or ())]
+
+
+# Where alice's random choices lean, by game: to those of her actions it names, if any.
+LEANS = {"super_showdown": to_the_mayhem}
+
+
+def play_through(match: Match, people: list[Any], rng: random.Random,
+                 stops: dict[str, Stop], at: Callable[[str], None]) -> dict[str, Stop]:
+    """Play random decisions to the end of the match (alice's leaning as LEANS says),
+    calling `at(name)` the first time each of `stops` holds; those that never held."""
+    rules = get_rules(match.game)
+    left = dict(stops)
+    while left:
+        match.refresh_from_db()
+        state = services.load_state(match)
+        for name, stop in list(left.items()):
+            if stop(rules, state):
+                at(name)
+                del left[name]
+        pending = rules.pending(state)
+        if not pending.seats:
+            break
+        seat = pending.seats[0]
+        actions = rules.legal_actions(state, seat)
+        lean = LEANS.get(match.game)
+        services.submit_action(match=match, seat=seat, user=people[seat], action=rng.choice(
+            (seat == 0 and lean and lean(state, actions)) or actions))
+    return left
 
 
 def advance(match: Match, people: list[Any], steps: int, rng: random.Random,
@@ -146,6 +246,18 @@ def faults(found: dict[str, Any]) -> list[str]:
     return wrong
 
 
+# A list that scrolls clips its numbers where they jut out past its padding: each such
+# list whose widest number (at its font) is wider than its padding.
+CLIPPED_NUMBERS = """[...document.querySelectorAll('main ol')].filter(ol => {
+  const cs = getComputedStyle(ol);
+  if (cs.overflowY === 'visible' || !ol.children.length) return false;
+  const most = Math.max(...[...ol.children].map(li => li.value));
+  const pen = document.createElement('canvas').getContext('2d');
+  pen.font = cs.font;
+  return pen.measureText(most + '. ').width > parseFloat(cs.paddingLeft);
+}).map(ol => 'list numbers clipped: ' + ol.className)"""
+
+
 def look(phone: Chromium, name: str, wrong: dict[str, list[str]], controls: int = 2) -> None:
     """What a phone would find wrong on the page `phone` shows, its folded sections opened,
     into `wrong` under `name`; its screenshots at 390 and 1024px into SHOTS. At least
@@ -153,7 +265,7 @@ def look(phone: Chromium, name: str, wrong: dict[str, list[str]], controls: int 
     phone.js("document.querySelectorAll('main details').forEach(d => d.open = true)")
     found = measure(phone, DENSE)
     assert len(found["controls"]) >= controls and found["texts"], name
-    if found_wrong := sorted(set(faults(found))):
+    if found_wrong := sorted(set(faults(found)) | set(phone.js(CLIPPED_NUMBERS))):
         wrong[name] = found_wrong
     if SHOTS:
         phone.screenshot(Path(SHOTS) / f"{name}-{WIDTH}.png")
@@ -171,3 +283,60 @@ def test_every_control_is_a_tap_and_every_text_readable_on_a_phone(
     if SHOTS:
         (Path(SHOTS) / "faults.json").write_text(json.dumps(wrong, indent=1))
     assert wrong == {}
+
+
+def test_each_game_in_its_other_phases_on_a_phone(
+        phone: Chromium, live_server: Any, player: Any, player2: Any, outsider: Any,
+        organizer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match of each game, played at random and stopped at each of its phases (a hand to
+    play from, a choice to make, a reveal, a vote, waiting for another seat, the end), where
+    alice's page is measured; a phase the match never reached gets another match. Then a
+    match waiting for players, an invitation, another pair's match as a spectator sees it
+    and the page that asks before a resign."""
+    people = [player, player2, outsider]
+    wrong: dict[str, list[str]] = {}
+    missed: list[str] = []
+    for number, (game, options, seats, stops) in enumerate(PHASES):
+        left = dict(stops)
+        for tries in range(3):
+            # Each match's own seeds, the decisions' and the deals': one game's phases
+            # reached, or not, whatever the others' matches did.
+            rng, chance = (random.Random(f"{number}/{tries}{what}") for what in ("", "chance"))
+            monkeypatch.setattr("matches.services._chance_rng",
+                                lambda chance=chance: random.Random(chance.random()))
+            match = services.create_match(game=game, options=options, created_by=organizer,
+                                          seats=[{"player": p.username}
+                                                 for p in people[:seats]])
+
+            def at(name: str, match: Match = match) -> None:
+                phone.open(live_server.url + reverse("match_play", args=[match.id]))
+                look(phone, name, wrong, controls=1)
+                phone.open("about:blank")  # its polls stop before the match moves on
+
+            if not (left := play_through(match, people, rng, left, at)):
+                break
+        missed += left
+    # A match alice made, waiting for a player; one bruno invites her to; bruno's and
+    # olga's, which she watches; and the page that asks before she resigns (the one a
+    # browser without JavaScript gets: the form sent as it is, the question not asked).
+    mine = services.create_match(game="super_showdown", options={}, created_by=player,
+                                 seats=[{"player": player.username}, {"open": True}])
+    invited = services.create_match(game="royal_rumble", options={}, created_by=player2,
+                                    seats=[{"player": player2.username},
+                                           {"player": player.username}, {"open": True}])
+    watched = services.create_match(game="superstar_showdown", options={}, created_by=organizer,
+                                    seats=[{"player": player2.username},
+                                           {"player": outsider.username}])
+    for name, match in (("open", mine), ("invited", invited), ("watched", watched)):
+        phone.open(live_server.url + reverse("match_play", args=[match.id]))
+        look(phone, name, wrong, controls=1)
+    live = services.create_match(game="ultimate_showdown", options={}, created_by=organizer,
+                                 seats=[{"player": p.username} for p in people])
+    phone.open(live_server.url + reverse("match_play", args=[live.id]))
+    phone.send("HTMLFormElement.prototype.submit.call(document.querySelector('form.resign'))")
+    assert phone.js("document.querySelector('#resign-button').form.confirmed.value") == "yes"
+    look(phone, "resign-asked", wrong)
+    if SHOTS:
+        (Path(SHOTS) / "faults-phases.json").write_text(json.dumps(wrong, indent=1))
+    assert (missed, wrong) == ([], {})
+
