@@ -4,7 +4,8 @@ measures every control and every piece of text on the lobby; each game's play pa
 hand to play from, a choice, a reveal, a vote, waiting for another seat, the end); a match
 waiting for players, an invitation, a spectator's view and the page that asks before a
 resign; a replay, the public Event page, a player's page, the ratings table and the account
-page.
+page; and the pages that sign in, sign up, change, reset and close (forms sent, refused and
+done).
 
 A control is a tap of 44px either way, a game board's squares as large as a phone's width
 lets them be (BOARDS); text says something at 14px, or 12px on a game's dense cards and
@@ -17,11 +18,13 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
 from engine.protocol import PendingKind
@@ -30,7 +33,8 @@ from league import events
 from league.models import Player
 from matches import services
 from matches.models import Match
-from tests.chromium import CHROMIUM, TAP, TEXT, WIDTH, Chromium, measure, sign_in, started
+from tests.chromium import CHROMIUM, TAP, TEXT, WIDTH, Chromium, measure, sign_in, sign_out, started
+from tests.conftest import PASSWORD
 
 pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed"),
               pytest.mark.django_db(transaction=True)]
@@ -43,6 +47,7 @@ DENSE = (".ss-card, .ss-board, .st-card, .st-ring, .st-stats, .st-spots-head, .s
 DECORATIVE = (".st-back-mark", ".st-star")
 # Squares of a board too many across for 44px at 390px: (selector, least side in CSS px).
 BOARDS = {".sq-go": 34}
+NEW = "another-long-password-7"  # alice's password once she changes it
 SHOTS = os.environ.get("PHONE_SHOTS")  # a folder: each page's screenshot at 390 and 1024px,
 # and faults.json, what the test found wrong
 
@@ -339,4 +344,89 @@ def test_each_game_in_its_other_phases_on_a_phone(
     if SHOTS:
         (Path(SHOTS) / "faults-phases.json").write_text(json.dumps(wrong, indent=1))
     assert (missed, wrong) == ([], {})
+
+
+def send_form(phone: Chromium, field: str, values: dict[str, str | bool]) -> None:
+    """Fill the form that holds the element `field` (a CSS selector) with `values` by name
+    (True ticks a box) and send it as it is, as a browser sends it on a tap."""
+    phone.send(f"""(() => {{
+      const form = document.querySelector({json.dumps(field)}).closest('form');
+      for (const [name, value] of Object.entries({json.dumps(values)})) {{
+        const field = form.elements[name];
+        if (field.type === 'checkbox') field.checked = value; else field.value = value;
+      }}
+      HTMLFormElement.prototype.submit.call(form);
+    }})()""")
+
+
+def test_the_sign_in_sign_up_password_and_close_account_pages_on_a_phone(
+        phone: Chromium, live_server: Any, player: Any, settings: Any, mailoutbox: list[Any]
+) -> None:
+    """Alice's account page with its mails' boxes, a password change refused and done, a
+    close refused; then, signed out: the log-in page and a wrong password, sign-up and
+    its refusal, a reset link asked for, its page, a new password refused and set; the used
+    link; an email link that works no more; her account closed; and sign-up and the reset
+    page on a site that has them closed or sends no mail."""
+    settings.RESET_BY_MAIL = settings.TURN_MAIL = True
+    player.email = "alice@example.org"
+    player.save(update_fields=["email"])
+    cache.clear()  # sign-in and reset counts of earlier tests
+    wrong: dict[str, list[str]] = {}
+    site = live_server.url
+
+    def page(name: str) -> None:
+        look(phone, name, wrong, controls=1)
+
+    phone.open(site + reverse("account"))
+    page("account-mails")
+    account_form = "input[name=form][value={}]".format
+    send_form(phone, account_form("password"), {
+        "old_password": "not-it", "new_password": NEW, "new_password2": NEW})
+    page("account-password-refused")
+    send_form(phone, account_form("password"), {
+        "old_password": PASSWORD, "new_password": NEW, "new_password2": NEW})
+    page("account-password-changed")
+    send_form(phone, account_form("close"), {"password": NEW})
+    page("account-close-refused")
+
+    sign_out(phone)
+    phone.open(site + reverse("login"))
+    page("login")
+    send_form(phone, "main form", {"username": "alice", "password": "not-it"})
+    page("login-refused")
+    phone.open(site + reverse("register"))
+    page("register")
+    send_form(phone, "main form", {"username": "alice"})
+    page("register-refused")
+    phone.open(site + reverse("password_forgot"))
+    page("forgot")
+    send_form(phone, "main form", {"email": "alice@example.org"})
+    page("forgot-sent")
+    (mailed,) = mailoutbox
+    link = re.search(r"/password/reset/\S+/\S+/", mailed.body)
+    assert link, mailed.body
+    phone.open(site + link.group())
+    page("reset")
+    send_form(phone, "main form", {"new_password": PASSWORD, "new_password2": "other"})
+    page("reset-refused")
+    send_form(phone, "main form", {"new_password": PASSWORD, "new_password2": PASSWORD})
+    assert phone.js("location.pathname") == reverse("lobby")
+    page("reset-done")
+    phone.open(site + link.group())
+    page("reset-used")
+    phone.open(site + reverse("email_confirm", args=["not-a-token"]))
+    page("email-refused")
+    phone.open(site + reverse("account"))
+    send_form(phone, account_form("close"), {"password": PASSWORD, "sure": True})
+    assert phone.js("location.pathname") == reverse("login")
+    page("account-closed")
+
+    settings.SIGNUP_OPEN = settings.RESET_BY_MAIL = False
+    phone.open(site + reverse("register"))
+    page("register-closed")
+    phone.open(site + reverse("password_forgot"))
+    page("forgot-no-mail")
+    if SHOTS:
+        (Path(SHOTS) / "faults-account.json").write_text(json.dumps(wrong, indent=1))
+    assert wrong == {}
 
