@@ -10,8 +10,9 @@ done).
 A control is a tap of 44px either way, a game board's squares as large as a phone's width
 lets them be (BOARDS); text says something at 14px, or 12px on a game's dense cards and
 boards (DENSE), decorative marks aside (DECORATIVE); nothing scrolls sideways, and a list
-that scrolls shows its numbers whole. One Chromium serves the module's tests. Skipped where
-no Chromium is installed."""
+that scrolls shows its numbers whole. A checkbox sits on its label's line on a phone and on
+a desktop. One Chromium serves the module's tests. Skipped where no Chromium is
+installed."""
 
 from __future__ import annotations
 
@@ -430,3 +431,22 @@ def test_the_sign_in_sign_up_password_and_close_account_pages_on_a_phone(
         (Path(SHOTS) / "faults-account.json").write_text(json.dumps(wrong, indent=1))
     assert wrong == {}
 
+
+# Each checkbox on the page: whether it sits on its label's line, left of the label's words
+# (its middle within their height), as one reads a box and what it says.
+BESIDE = """[...document.querySelectorAll('main input[type=checkbox]')].map(box => {
+  const at = box.getBoundingClientRect(), words = document.createRange();
+  words.selectNodeContents(box.labels[0]);
+  const said = words.getBoundingClientRect(), middle = (at.top + at.bottom) / 2;
+  return [box.name, at.right <= said.left && said.top <= middle && middle <= said.bottom];
+})"""
+
+
+def test_a_checkbox_sits_on_its_label_s_line_on_a_phone_and_a_desktop(
+        phone: Chromium, live_server: Any, settings: Any) -> None:
+    settings.TURN_MAIL = True  # the account page's two mail boxes, and the close one
+    phone.open(live_server.url + reverse("account"))
+    for width in (WIDTH, 1280):
+        phone.resize(width)
+        assert phone.js(BESIDE) == [["turn_mail", True], ["event_mail", True],
+                                    ["sure", True]], width
