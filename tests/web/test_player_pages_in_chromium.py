@@ -79,6 +79,10 @@ def alice_may(*kinds: str) -> Stop:
         action.get("type") in kinds for action in rules.legal_actions(state, 0))
 
 
+def alice_decides(rules: Any, state: Any) -> bool:
+    return 0 in rules.pending(state).seats
+
+
 def others_decide(rules: Any, state: Any) -> bool:
     """Another seat is to decide, and alice waits."""
     return 0 not in rules.pending(state).seats != ()
@@ -114,6 +118,9 @@ PHASES: list[tuple[str, dict[str, Any], int, list[tuple[str, Stop]]]] = [
         ("supershow-choose", alice_may("choose")),
         ("supershow-discard", alice_may("discard")),
         ("supershow-over", over)]),
+    # The Supershow's teams, laid out as two sides.
+    ("supershow", {"match_type": "tag_team"}, 3, [("supershow-tag_team", alice_decides)]),
+    ("supershow", {"match_type": "tornado_tag_team"}, 4, [("supershow-tornado", alice_decides)]),
     ("royal_rumble", {}, 3, [
         ("royal_rumble-target", alice_may("target")),
         ("royal_rumble-boost", alice_may("boost")),
@@ -299,7 +306,7 @@ def test_each_game_in_its_other_phases_on_a_phone(
     alice's page is measured; a phase the match never reached gets another match. Then a
     match waiting for players, an invitation, another pair's match as a spectator sees it
     and the page that asks before a resign."""
-    people = [player, player2, outsider]
+    people = [player, player2, outsider, organizer]
     wrong: dict[str, list[str]] = {}
     missed: list[str] = []
     for number, (game, options, seats, stops) in enumerate(PHASES):
@@ -337,7 +344,7 @@ def test_each_game_in_its_other_phases_on_a_phone(
         phone.open(live_server.url + reverse("match_play", args=[match.id]))
         look(phone, name, wrong, controls=1)
     live = services.create_match(game="ultimate_showdown", options={}, created_by=organizer,
-                                 seats=[{"player": p.username} for p in people])
+                                 seats=[{"player": p.username} for p in people[:3]])
     phone.open(live_server.url + reverse("match_play", args=[live.id]))
     phone.send("HTMLFormElement.prototype.submit.call(document.querySelector('form.resign'))")
     assert phone.js("document.querySelector('#resign-button').form.confirmed.value") == "yes"
