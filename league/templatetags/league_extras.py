@@ -1,5 +1,5 @@
 """Filters of the league pages: numbers as people write them, tiebreak names; the token
-of the creation forms."""
+of the creation forms; the pagers' links."""
 
 from __future__ import annotations
 
@@ -18,6 +18,16 @@ def once_field() -> str:
     """The hidden token that makes a creation form make one thing if sent twice."""
     return format_html('<input type="hidden" name="{}" value="{}">', once.FIELD,
                        once.new_token())
+
+
+@register.simple_tag(takes_context=True)
+def page_href(context: Any, param: str, number: int, anchor: str = "") -> str:
+    """A pager's link to page `number` of the list `param` pages: the page's own query with
+    that one parameter changed, so a click keeps the rest (another list's page, a search, a
+    job whose progress shows), then `#anchor`, the list's place on the page."""
+    query = context["request"].GET.copy()
+    query[param] = str(number)
+    return f"?{query.urlencode()}" + (f"#{anchor}" if anchor else "")
 
 
 TIEBREAK_LABELS = {

@@ -141,6 +141,20 @@ def test_the_page_pages_and_links_the_reader_to_the_page_with_their_row(
                      r'#3 in the ratings</a>', mine)
 
 
+def test_the_pager_keeps_the_search_and_the_rest_of_the_query(
+        rated: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(league_views, "RATINGS_PER_PAGE", 1)
+    client = signed_in(rated["dave"])
+    first = client.get(f"/league/ratings/?game={GAME}&q=r&from=mail").content.decode()
+    assert len(rows_of(first)) == 1  # bruno's and carol's rows, one a page
+    assert re.findall(r'rel="(prev|next)" href="([^"]*)"', first) == [
+        ("next", f"?game={GAME}&amp;q=r&amp;from=mail&amp;page=2")]
+    second = client.get(f"/league/ratings/?game={GAME}&q=r&from=mail&page=2").content.decode()
+    assert rows_of(second) != rows_of(first) and len(rows_of(second)) == 1
+    assert re.findall(r'rel="(prev|next)" href="([^"]*)"', second) == [
+        ("prev", f"?game={GAME}&amp;q=r&amp;from=mail&amp;page=1")]
+
+
 def test_an_unknown_game_is_404_and_a_game_nobody_played_says_so(rated: dict[str, Any]) -> None:
     client = signed_in(rated["erin"])
     assert client.get("/league/ratings/?game=chess").status_code == 404

@@ -195,6 +195,25 @@ def test_the_dashboard_puts_tonights_events_first_and_pages_those_over(
     assert staff_client.get(reverse("league:dashboard") + "?finished=x").status_code == 200
 
 
+def test_the_pager_of_the_events_over_keeps_the_pages_other_query(
+        staff_client: Client, organizer: Any) -> None:
+    """A click on Earlier or Later keeps a simulation job's progress (`?job=`) showing and
+    the rest of the query; only the list's own page changes."""
+    from league.views import FINISHED_PER_PAGE
+
+    made = [events.create_event(name=f"Night {n:02}", game="super_showdown",
+                                format="round_robin", by=organizer)
+            for n in range(2 * FINISHED_PER_PAGE + 1)]
+    Event.objects.filter(pk__in=[e.pk for e in made]).update(status=Event.Status.FINISHED)
+    page = staff_client.get(reverse("league:dashboard"),
+                            {"job": "abc", "finished": "2", "like": "x"}).content.decode()
+    pager = page[page.index('aria-label="Events over, pages"'):]
+    pager = pager[:pager.index("</nav>")]
+    assert re.findall(r'rel="(prev|next)" href="([^"]*)"', pager) == [
+        ("prev", "?job=abc&amp;finished=1&amp;like=x#finished-events"),
+        ("next", "?job=abc&amp;finished=3&amp;like=x#finished-events")]
+
+
 def test_the_events_over_are_listed_by_when_they_ended(staff_client: Client,
                                                          organizer: Any) -> None:
     from datetime import timedelta
