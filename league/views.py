@@ -845,8 +845,10 @@ def _format_help() -> list[dict[str, Any]]:
 
 
 # The dashboard lists the Events over this many at a time, the latest first (on a phone,
-# the New Event form stays near).
+# the New Event form stays near); those running or to come, this many at a time, running
+# first, then the soonest to start (staff see the whole site's).
 FINISHED_PER_PAGE = 10
+CURRENT_PER_PAGE = 20
 
 
 def _latest_ended(over: QuerySet[Event]) -> QuerySet[Event]:
@@ -867,10 +869,11 @@ def _render_dashboard(request: HttpRequest, *, season_form: SeasonForm | None = 
     organized = _organized_events(user)
     context = {
         "seasons": seasons,
-        # Tonight's first: running and still to start, each of them; the Events over, a
-        # page of the latest at a time (staff see every Event the site ever ran).
-        "events": organized.exclude(status=Event.Status.FINISHED).order_by(
+        # Tonight's first: running and still to start, a page of them at a time; the Events
+        # over, a page of the latest at a time (staff see every Event the site ever ran).
+        "current": Paginator(organized.exclude(status=Event.Status.FINISHED).order_by(
             F("status").desc(), F("starts_at").asc(nulls_last=True), "-created_at", "-pk"),
+            CURRENT_PER_PAGE).get_page(request.GET.get("current")),
         "finished": Paginator(_latest_ended(organized.filter(status=Event.Status.FINISHED)),
                               FINISHED_PER_PAGE).get_page(request.GET.get("finished")),
         "season_form": season_form or SeasonForm(games=_game_choices()),

@@ -195,6 +195,64 @@ def test_the_dashboard_puts_tonights_events_first_and_pages_those_over(
     assert staff_client.get(reverse("league:dashboard") + "?finished=x").status_code == 200
 
 
+def test_the_events_running_or_to_come_are_paged_running_first_then_soonest(
+        staff_client: Client, organizer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Staff see every running and coming Event of the site: a page of them at a time, on
+    `?current=`, the running ones first, then the soonest to start; a page past the end or
+    no number at all shows a page, never an error."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from league import views
+
+    monkeypatch.setattr(views, "CURRENT_PER_PAGE", 3)
+    now = timezone.now()
+    made = {}
+    for name, days in (("Late", 9), ("Soon", 1), ("Undated", None), ("Mid", 4),
+                       ("Live", None)):
+        made[name] = events.create_event(name=name, game="super_showdown",
+                                         format="round_robin", by=organizer)
+        Event.objects.filter(pk=made[name].pk).update(
+            starts_at=now + timedelta(days=days) if days is not None else None)
+    Event.objects.filter(pk=made["Live"].pk).update(status=Event.Status.RUNNING)
+
+    def listed(query: str) -> tuple[list[str], str]:
+        page = staff_client.get(reverse("league:dashboard") + query)
+        assert page.status_code == 200
+        html = page.content.decode()
+        html = html[html.index('id="current-events"'):html.index('id="new-event"')]
+        return re.findall(r'/">([A-Za-z]+)</a>', html), html
+
+    first, html = listed("")
+    assert first == ["Live", "Soon", "Mid"]
+    assert "Page 1 of 2" in html and 'href="?current=2#current-events">Later</a>' in html
+    second, html = listed("?current=2")
+    assert second == ["Late", "Undated"]
+    assert 'href="?current=1#current-events">Earlier</a>' in html and ">Later<" not in html
+    for bad in ("x", "0", "-1", "99", "9" * 40, "2.5"):
+        assert listed(f"?current={bad}")[0] in (first, second), bad
+
+
+def test_paging_one_list_of_the_dashboard_keeps_the_others_page(
+        staff_client: Client, organizer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from league import views
+
+    monkeypatch.setattr(views, "CURRENT_PER_PAGE", 1)
+    monkeypatch.setattr(views, "FINISHED_PER_PAGE", 1)
+    made = [events.create_event(name=f"Night {n}", game="super_showdown",
+                                format="round_robin", by=organizer) for n in range(6)]
+    Event.objects.filter(pk__in=[e.pk for e in made[:3]]).update(
+        status=Event.Status.FINISHED)
+    html = staff_client.get(reverse("league:dashboard"),
+                            {"current": "2", "finished": "2"}).content.decode()
+    links = re.findall(r'rel="(?:prev|next)" href="([^"]*)"', html)
+    assert links == ["?current=1&amp;finished=2#current-events",
+                     "?current=3&amp;finished=2#current-events",
+                     "?current=2&amp;finished=1#finished-events",
+                     "?current=2&amp;finished=3#finished-events"]
+
+
 def test_the_pager_of_the_events_over_keeps_the_pages_other_query(
         staff_client: Client, organizer: Any) -> None:
     """A click on Earlier or Later keeps a simulation job's progress (`?job=`) showing and
