@@ -1203,12 +1203,25 @@ def start_event(*, event: Event, by: Any, expected_seq: int | None = None) -> No
         done = replay(event)
         if len(done.order) < 2:
             raise LeagueError("too_few_entrants", "An Event needs at least two entrants.")
-        _try_format(lambda: formats.get_format(event.format).start(
-            list(done.order), event.format_options))
+        _start_fits(event, list(done.order))
         event.status = Event.Status.RUNNING
         _append(event, Kind.STARTED, {"order": done.order,
                                       "revision": formats.get_format(event.format).revision}, by)
         _advance(event)
+
+
+def _start_fits(event: Event, order: list[str]) -> None:
+    """Refuse a start whose field the format's options do not fit. The options fitted some
+    field when the Event was made, so a misfit now is the field's (two entrants for three
+    Swiss rounds): the refusal says so, and what the organizer can do."""
+    try:
+        formats.get_format(event.format).start(order, event.format_options)
+    except formats.FormatError as exc:
+        if exc.code != "bad_option":
+            raise LeagueError(exc.code, exc.message) from None
+        raise LeagueError("bad_option", f"{len(order)} entrants cannot start with this "
+                                        f"Event's format options ({exc.message.rstrip('.')}): "
+                                        "enter more.") from None
 
 
 def pair_by_hand(*, event: Event, by: Any, pairings: list[list[str]],

@@ -448,6 +448,22 @@ def test_an_event_with_one_entrant_cannot_start(sam_client: Client,
     assert event.status == Event.Status.DRAFT
 
 
+def test_a_field_too_small_for_the_format_options_is_told_so_at_the_start(
+        sam_client: Client, make_event: Callable[..., Event]) -> None:
+    """Three Swiss rounds fit a field of four, not the two entered: the refusal says the
+    field is why, not an option the organizer never typed wrong."""
+    event = make_event(format="swiss", format_options={"rounds": 3}, bots=2)
+    panel = post(sam_client, "league:event_start", event)
+    assert ("2 entrants cannot start with this Event&#x27;s format options (rounds must be "
+            "1 to 1): enter more. (bad_option)") in panel
+    event.refresh_from_db()
+    assert event.status == Event.Status.DRAFT
+    events.add_entrant(event=event, by=event.created_by, bot="random", name="Bot 3")
+    events.add_entrant(event=event, by=event.created_by, bot="random", name="Bot 4")
+    event.refresh_from_db()
+    assert "error-banner" not in post(sam_client, "league:event_start", event)
+
+
 def test_an_entrant_withdraws_before_the_start(sam_client: Client,
                                                make_event: Callable[..., Event]) -> None:
     event = make_event(bots=3)
