@@ -1019,6 +1019,8 @@ def _match_rows(event: Event, results: dict[str, dict[str, Any]],
             "link": link, "match": link.match,
             "live": link.match.status != FINISHED,
             "by_seed": result.get("decided_by") == "seed",
+            # every entrant level (played so, or corrected so): nobody won
+            "draw": len(placements) > 1 and len(set(placements.values())) == 1,
             "entrants": [{"key": key, "name": names.get(key, key),
                           "place": placements.get(key), "bot": _playing_bot(link, key),
                           "awaited": _awaited(link, key)}

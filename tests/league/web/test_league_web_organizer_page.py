@@ -316,6 +316,29 @@ def test_the_live_lists_winner_is_said_in_words_not_only_in_bold(
     assert row.count("(won)") == 1 and '<span class="">bruno</span>' in row
 
 
+def test_a_drawn_result_names_no_winner_in_the_live_list_nor_on_the_events_page(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """A result of every entrant level (a draw played, or corrected so) is no win for
+    both: neither name is bold nor read out as "(won)", and the row says it was drawn."""
+    event = make_event(name="Night", format="round_robin")
+    for user in (player, player2):
+        events.add_entrant(event=event, by=sam, player=user.username)
+    events.start_event(event=event, by=sam)
+    link = EventMatch.objects.get(event=event)
+    with django_capture_on_commit_callbacks(execute=True):
+        events.forfeit(event=event, by=sam, pairing=link.pairing, entrant="e2")
+    events.correct_result(event=event, by=sam, pairing=link.pairing,
+                          placements={"e1": 1, "e2": 1})
+    live = sam_client.get(reverse("league:event_live", args=[event.pk]), **HTMX)
+    public = sam_client.get(reverse("league:event", args=[event.pk]))
+    for html, listed in ((live.content.decode(), '<ul class="match-list live-list">'),
+                         (public.content.decode(), '<ul class="match-list">')):
+        row = html.split(listed)[1].split("</ul>")[0]
+        assert "(won)" not in row and "entrant-won" not in row
+        assert '<span class="muted small">drawn</span>' in row
+
+
 def test_focus_on_a_control_the_answer_no_longer_has_goes_to_what_held_it(
         sam_client: Client, duel: Event) -> None:
     """Withdraw leaves its row, Start its card, a Forfeit its match's row: the script sends
