@@ -902,6 +902,8 @@ def _names(event: Event) -> dict[str, str]:
 
 
 KEPT_FIELDS = ("player", "team", "bot", "name", "method", "order", "pairings")
+# How the entrants were seeded, as the panel says it: "Seeded by hand."
+SEEDED_WORDS = {"rating": "by rating", "hand": "by hand", "random": "at random"}
 
 
 def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
@@ -943,6 +945,7 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
         "entry_refused": _shown_or_none(events.entry_refused(event, done)),
         "seed_methods": SEED_CHOICES,
         "seeded_by": done.seeded_by,
+        "seeded_how": SEEDED_WORDS.get(done.seeded_by, done.seeded_by),
         "starting": len(done.order),  # the entrants Start lays out (none withdrawn)
         "results": results,
         **_held_context(event, done, names),

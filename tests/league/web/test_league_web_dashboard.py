@@ -410,12 +410,20 @@ def test_without_htmx_an_action_redirects_and_the_refusal_is_a_message(
     assert "Bot 1 is already entered." in page
 
 
+@pytest.mark.parametrize(("method", "said"), [
+    ("rating", "Seeded by rating."), ("random", "Seeded at random.")])
+def test_the_panel_says_how_the_entrants_were_seeded(
+        sam_client: Client, make_event: Callable[..., Event], method: str, said: str) -> None:
+    event = make_event(bots=3)
+    assert said in post(sam_client, "league:event_seed", event, {"method": method})
+
+
 def test_seed_by_hand_then_start_makes_the_first_round(
         sam_client: Client, make_event: Callable[..., Event]) -> None:
     event = make_event(bots=4)
     panel = post(sam_client, "league:event_seed", event, {"method": "hand",
                                                           "order": "e4 e3, e2 e1"})
-    assert "Seeded hand." in panel
+    assert "Seeded by hand." in panel
     assert [e.key for e in Entrant.objects.filter(event=event).order_by("seed")] == [
         "e4", "e3", "e2", "e1"]
     response = sam_client.post(reverse("league:event_start", args=[event.pk]), **HTMX)
