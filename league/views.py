@@ -1122,6 +1122,7 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
     rows = _match_rows(event, done.results, names)
     return {
         "event": event,
+        "held_note": _held_note(event, done),
         "game_title": _titles().get(event.game, event.game),
         "format_title": FORMAT_TITLES.get(event.format, event.format),
         "diagram": diagram,
@@ -1137,6 +1138,19 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
         "version": _matches_version(event, [(r["match"].pk, r["match"].status)
                                             for r in rows]),
     }
+
+
+def _held_note(event: Event, done: events.Replayed) -> str:
+    """What the Event's page says of a round its organizer holds: its pairings, drawn on the
+    diagram, make no match until the release, and a Swiss's may yet be paired by hand."""
+    held = events.held_pairings(event, done)
+    if not held:
+        return ""
+    rounds = _rounds_named(sorted({p.round for p in held}))
+    note = f"{rounds[0].upper()}{rounds[1:]} waits for the organizer to release it"
+    if formats.get_format(event.format).takes_hand_pairings(done.state):
+        return f"{note}: its pairings may still change."
+    return f"{note}."
 
 
 def _ranking_context(event: Event) -> dict[str, Any]:

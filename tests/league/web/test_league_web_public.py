@@ -126,6 +126,30 @@ def test_the_results_poll_gives_back_keyboard_focus_to_the_link_that_had_it(
         assert len(ids) == len(set(ids))
 
 
+def test_a_held_round_is_said_to_wait_for_the_organizer_on_the_events_page(
+        alice_client: Client, held_swiss: Event, sam: Any) -> None:
+    """The diagram draws a held round's pairings; the page says they make no match yet,
+    and a Swiss's may still be paired by hand."""
+    url = reverse("league:event", args=[held_swiss.pk])
+    page = alice_client.get(url).content.decode()
+    assert ('<p class="muted" id="held-note">Round 2 waits for the organizer to release it: '
+            "its pairings may still change.</p>") in page
+    assert "held-note" in alice_client.get(
+        reverse("league:event_results", args=[held_swiss.pk])).content.decode()
+    events.release_round(event=held_swiss, by=sam)
+    assert "held-note" not in alice_client.get(url).content.decode()
+
+
+def test_a_held_bracket_round_is_said_to_wait_with_no_word_of_a_change(
+        alice_client: Client, make_event: Callable[..., Event],
+        started_and_decided: Callable[..., None]) -> None:
+    event = make_event(bots=4, hold_rounds=True)
+    started_and_decided(event)
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert ('<p class="muted" id="held-note">Round 2 waits for the organizer to release '
+            "it.</p>") in page
+
+
 def test_standings_columns_are_named_in_full_for_screen_readers(
         alice_client: Client, make_event: Callable[..., Event], sam: Any, season: Season,
         player: Any, player2: Any, django_capture_on_commit_callbacks: Any) -> None:
