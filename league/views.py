@@ -1007,21 +1007,30 @@ def _rounds_named(rounds: list[int]) -> str:
     return f"rounds {', '.join(map(str, rounds[:-1]))} and {rounds[-1]}"
 
 
-def _match_rows(event: Event, results: dict[str, dict[str, Any]],
+def _match_rows(event: Event, done: events.Replayed,
                 names: dict[str, str]) -> list[dict[str, Any]]:
     """The Event's matches in the order they were made (a grand final after the brackets,
     a playoff after its groups), with who plays and how it ended."""
     rows = []
+    gone = {key for key, entrant in done.entrants.items() if entrant["withdrawn"]}
     for link in (EventMatch.objects.filter(event=event).select_related("match")
                  .prefetch_related("match__seats")
                  .annotate(drawn=EventMatch.played_again()).order_by("match_id")):
         # A drawn match its pairing played again shows no places: the replay's are the result.
-        result = {} if link.drawn else results.get(link.pairing, {})
+        result = {} if link.drawn else done.results.get(link.pairing, {})
         placements = result.get("placements", {})
+        # A match a withdrawal ended has no result of its own: the format scores it as a
+        # walkover, won by the one entrant left in it.
+        walkover = (not result and not link.drawn and link.match.status == FINISHED
+                    and bool(gone & set(link.entrants)))
+        left = [key for key in link.entrants if key not in gone]
+        if walkover and len(left) == 1:
+            placements = {key: 1 if key in left else 2 for key in link.entrants}
         rows.append({
             "link": link, "match": link.match,
             "live": link.match.status != FINISHED,
             "by_seed": result.get("decided_by") == "seed",
+            "walkover": walkover,
             # every entrant level (played so, or corrected so): nobody won
             "draw": len(placements) > 1 and len(set(placements.values())) == 1,
             "entrants": [{"key": key, "name": names.get(key, key),
@@ -1071,7 +1080,7 @@ def _live_context(event: Event, error: str | None = None) -> dict[str, Any]:
     """The organizer's list of the Event's matches; its version is the matches' (their
     statuses and the Event's records), then their moves (whom each one waits for)."""
     done = events.replay_to_read(event)
-    rows = _match_rows(event, done.results, _names(event))
+    rows = _match_rows(event, done, _names(event))
     made = [r["match"] for r in rows]
     return {
         "event": event,
@@ -1119,7 +1128,7 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
             champion=champion.entrant.key if champion else None,
             withdrawn={key for key, e in done.entrants.items() if e["withdrawn"]},
         )
-    rows = _match_rows(event, done.results, names)
+    rows = _match_rows(event, done, names)
     return {
         "event": event,
         "held_note": _held_note(event, done),

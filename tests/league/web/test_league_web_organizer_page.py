@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league import events
-from league.models import Event, EventMatch
+from league.models import Entrant, Event, EventMatch
 from matches.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -337,6 +337,35 @@ def test_a_drawn_result_names_no_winner_in_the_live_list_nor_on_the_events_page(
         row = html.split(listed)[1].split("</ul>")[0]
         assert "(won)" not in row and "entrant-won" not in row
         assert '<span class="muted small">drawn</span>' in row
+
+
+def test_a_match_a_withdrawal_ended_names_the_walkovers_winner(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any, outsider: Any, organizer: Any) -> None:
+    """The format scores a withdrawn entrant's live match as a walkover, with no result
+    of its own: its row says so and names the one left in it the winner, as the
+    standings count it."""
+    event = make_event(name="Night", format="round_robin")
+    for user in (player, player2, outsider, organizer):
+        events.add_entrant(event=event, by=sam, player=user.username)
+    events.start_event(event=event, by=sam)
+    link = EventMatch.objects.get(event=event, pairing="R1-1")
+    gone, left = link.entrants
+    event.refresh_from_db()
+    post_panel = sam_client.post(
+        reverse("league:entrant_withdraw", args=[event.pk, gone]), {"seq": event.seq},
+        **HTMX)
+    assert post_panel.status_code == 200 and "error-banner" not in post_panel.content.decode()
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    live = sam_client.get(reverse("league:event_live", args=[event.pk]), **HTMX)
+    public = sam_client.get(reverse("league:event", args=[event.pk]))
+    for html, row_id in ((live.content.decode(), f'id="live-{link.match_id}"'),
+                         (public.content.decode(), f'id="event-match-{link.match_id}"')):
+        row = html[html.index(row_id):]
+        row = row[:row.index("</li>")]
+        assert f'<span class="entrant-won">{names[left]}<span class="visually-hidden"> (won)' \
+            in row
+        assert row.count("(won)") == 1 and "walkover: a withdrawal ended it" in row
 
 
 def test_focus_on_a_control_the_answer_no_longer_has_goes_to_what_held_it(
