@@ -180,7 +180,8 @@ class EventForm(StartsAt):
         kwargs.setdefault("prefix", "event")
         super().__init__(*args, **kwargs)
         self._seasons = {str(s.pk): s for s in seasons}
-        choices = [(str(s.pk), f"{s.name} ({s.game})") for s in seasons]
+        titles = dict(games)
+        choices = [(str(s.pk), f"{s.name} ({titles.get(s.game, s.game)})") for s in seasons]
         self.fields["season"].choices = [("", "No season")] * season_optional + choices
         self.fields["season"].required = not season_optional
         self.fields["game"].choices = games

@@ -155,6 +155,7 @@ def test_the_dashboard_lists_what_the_user_organizes(
                         by=organizer)
     page = sam_client.get(reverse("league:dashboard")).content.decode()
     assert "Spring league" in page and "Cup" in page and "Staff only" not in page
+    assert f'<option value="{season.pk}">Spring league (Super Showdown)</option>' in page
     assert "New season" not in page  # only staff create seasons
     assert "third_place" in page  # the format options help
 
