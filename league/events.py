@@ -1698,19 +1698,22 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
         except formats.FormatError as exc:
             round_ = next((p.round for p in fmt.pairings(done.state) if p.id == pairing), 0)
             later = sorted(p for p, m in done.matches.items() if m["round"] > round_)
-            detail = (f"The later pairings {', '.join(later)} were drawn from {pairing}'s "
-                      "result as it stands; the corrected one would have drawn them "
-                      f"otherwise ({exc.message.rstrip('.')}). {UNTIL}" if later
-                      else exc.message)
+            those = ("pairing", "was", "it") if len(later) == 1 else ("pairings", "were", "them")
+            detail = (f"The later {those[0]} {', '.join(_named(done, p) for p in later)} "
+                      f"{those[1]} drawn from {_named(done, pairing)}'s result as it stands; "
+                      f"the corrected one would have drawn {those[2]} otherwise "
+                      f"({exc.message.rstrip('.')}). {UNTIL}" if later else exc.message)
             raise LeagueError("correction_conflicts", detail, 409) from None
         pid = _repaired_match(fmt, corrected.state, corrected)
         if pid is not None:
-            raise LeagueError("correction_conflicts", f"{pid} was already made with the "
-                              f"entrants {pairing}'s result as it stands sent there; the "
-                              f"corrected one would seat others. {UNTIL}", 409)
+            raise LeagueError("correction_conflicts", f"{_named(done, pid)} was already made, "
+                              f"seating those whom {_named(done, pairing)}'s result as it "
+                              f"stands sent there; the corrected one would seat others. "
+                              f"{UNTIL}", 409)
         if done.finished and not fmt.is_complete(corrected.state):
-            raise LeagueError("correction_conflicts", f"The Event finished on {pairing}'s "
-                              "result as it stands; the corrected one would call for "
+            raise LeagueError("correction_conflicts", "The Event finished on "
+                              f"{_named(done, pairing)}'s result as it stands; the "
+                              "corrected one would call for "
                               "another match (a grand-final reset, say). A finished "
                               "Event's result can be corrected where the Event stays "
                               "decided.", 409)
@@ -1720,6 +1723,13 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
 
 
 UNTIL = "A result can be corrected until a later pairing is drawn from it."
+
+
+def _named(done: Replayed, pairing: str) -> str:
+    """A pairing as the organizer page lists it, its label and then its id: "Final
+    (W2-1)"; the id alone where it has no match."""
+    label = done.matches.get(pairing, {}).get("label")
+    return f"{label} ({pairing})" if label and label != pairing else pairing
 
 
 def _reproject(match_id: int | None) -> None:

@@ -603,6 +603,48 @@ def test_a_result_is_corrected_and_the_standings_follow(
 
 # -- exports and scoring -----------------------------------------------------------------
 
+def test_a_correction_the_bracket_moved_past_is_refused_naming_the_pairings_as_listed(
+        sam_client: Client, make_event: Callable[..., Event],
+        started_and_decided: Callable[..., None]) -> None:
+    """The refusal names the matches as the page lists them, "Final", "Semifinal 1", not by
+    their ids alone."""
+    event = make_event(bots=4)
+    started_and_decided(event)
+    semi = EventMatch.objects.get(event=event, pairing="W1-1")
+    winner, loser = semi.entrants
+    event.refresh_from_db()
+    panel = post(sam_client, "league:result_correct", event, {
+        "seq": str(event.seq), "pairing": "W1-1", f"place_{winner}": "2",
+        f"place_{loser}": "1"})
+    assert ("The later pairing Final (W2-1) was drawn from Semifinal 1 (W1-1)&#x27;s result "
+            "as it stands; the corrected one would have drawn it otherwise") in panel
+    assert EventRecord.objects.filter(event=event,
+                                      kind=EventRecord.Kind.RESULT_CORRECTED).count() == 0
+
+
+def test_a_correction_that_would_reseat_a_made_match_is_refused_naming_it_as_listed(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any, outsider: Any, organizer: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """People, not bots, in the semifinals: the final is made and waits for them."""
+    event = make_event()
+    for user in (player, player2, outsider, organizer):
+        events.add_entrant(event=event, by=sam, player=user.username)
+    events.start_event(event=event, by=sam)
+    for link in EventMatch.objects.filter(event=event):
+        with django_capture_on_commit_callbacks(execute=True):
+            events.forfeit(event=event, by=sam, pairing=link.pairing,
+                           entrant=link.entrants[1])
+    assert EventMatch.objects.filter(event=event, pairing="W2-1").exists()
+    winner, loser = EventMatch.objects.get(event=event, pairing="W1-1").entrants
+    event.refresh_from_db()
+    panel = post(sam_client, "league:result_correct", event, {
+        "seq": str(event.seq), "pairing": "W1-1", f"place_{winner}": "2",
+        f"place_{loser}": "1"})
+    assert ("Final (W2-1) was already made, seating those whom Semifinal 1 (W1-1)&#x27;s "
+            "result as it stands sent there; the corrected one would seat others.") in panel
+
+
 def test_event_standings_export_as_csv(sam_client: Client, duel: Event,
                                        django_capture_on_commit_callbacks: Any) -> None:
     link = EventMatch.objects.get(event=duel)
