@@ -697,8 +697,10 @@ def event_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organized_event(request, event_id)
     standings = list(_standings(event))
     columns = _tiebreak_columns(event, standings)
-    header = ["rank", "entrant", "name", "points", "wins", "draws", "losses", "withdrawn",
-              *columns]
+    fixed = ["rank", "entrant", "name", "points", "wins", "draws", "losses", "withdrawn"]
+    # A tiebreak named as a column before it (a round robin's "wins") is told apart: a
+    # spreadsheet or a reader by name keeps one column of a name.
+    header = [*fixed, *(f"{c} (tiebreak)" if c in fixed else c for c in columns)]
     rows = ([s.rank, s.entrant.key, s.entrant.name, s.points, s.wins, s.draws, s.losses,
              "yes" if s.entrant.withdrawn else "no", *(s.tiebreaks.get(c, "") for c in columns)]
             for s in standings)

@@ -660,6 +660,18 @@ def test_event_standings_export_as_csv(sam_client: Client, duel: Event,
     assert [r[7] for r in rows[1:]] == ["no", "no"]
 
 
+def test_the_event_csv_names_each_column_once(sam_client: Client, sam: Any,
+                                              make_event: Callable[..., Event]) -> None:
+    """A round robin's tiebreaks end with "wins", the name of a column before them."""
+    event = make_event(format="round_robin", bots=2)
+    events.start_event(event=event, by=sam)
+    rows = list(csv.DictReader(io.StringIO(sam_client.get(
+        reverse("league:event_csv", args=[event.pk])).content.decode())))
+    header = list(rows[0])
+    assert len(header) == len(set(header))
+    assert header[8:] == ["head_to_head", "sonneborn_berger", "wins (tiebreak)"]
+
+
 def test_the_event_csv_says_who_withdrew(sam_client: Client, sam: Any,
                                          make_event: Callable[..., Event]) -> None:
     event = make_event(bots=3)
