@@ -410,7 +410,8 @@ def _hand_pair(pairing: Sequence[str | None]) -> Pair:
     require(
         1 <= len(named) <= 2 and len(pairing) <= 2,
         "bad_pairing",
-        f"A pairing seats two entrants or one with a bye: {list(pairing)!r}.",
+        "A pairing seats two entrants or one with a bye, not "
+        f"{' '.join('bye' if e is None else str(e) for e in pairing) or 'nobody'}.",
     )
     require(
         all(isinstance(e, str) for e in named),

@@ -968,6 +968,8 @@ def test_a_held_round_is_paired_by_hand(sam_client: Client, held_swiss: Event) -
     records = EventRecord.objects.count()
     refused = post(sam_client, "league:event_pair", held_swiss, {"pairings": "e1 e2"})
     assert "Not paired: e3, e4." in refused and EventRecord.objects.count() == records
+    refused = post(sam_client, "league:event_pair", held_swiss, {"pairings": "e1 e2 e3\ne4"})
+    assert "A pairing seats two entrants or one with a bye, not e1 e2 e3." in refused
     panel = post(sam_client, "league:event_pair", held_swiss, {"pairings": "e1 e4\ne2, e3"})
     assert "error-banner" not in panel
     assert sorted(sorted(m.entrants) for m in
