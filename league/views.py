@@ -195,6 +195,7 @@ def ratings(request: HttpRequest) -> HttpResponse:
             .filter(game=game, player__user=request.user).first())
     context = {
         "game": game, "titles": titles, "counts": counts, "search": search, "page": page,
+        "pinned": {"game": game},  # the default game, named in the pager's links
         "games": sorted(titles, key=titles.__getitem__),
         "mine": mine,
         "my_place": leaderboard.place_of(mine) if mine else None,

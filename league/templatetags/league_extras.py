@@ -21,11 +21,16 @@ def once_field() -> str:
 
 
 @register.simple_tag(takes_context=True)
-def page_href(context: Any, param: str, number: int, anchor: str = "") -> str:
+def page_href(context: Any, param: str, number: int, anchor: str = "",
+              pinned: dict[str, str] | None = None) -> str:
     """A pager's link to page `number` of the list `param` pages: the page's own query with
     that one parameter changed, so a click keeps the rest (another list's page, a search, a
-    job whose progress shows), then `#anchor`, the list's place on the page."""
+    job whose progress shows), then `#anchor`, the list's place on the page. `pinned`: what
+    the page showed for parameters its query left out (the ratings' default game), so
+    the next page shows the same."""
     query = context["request"].GET.copy()
+    for name, value in (pinned or {}).items():
+        query.setdefault(name, value)
     query[param] = str(number)
     return f"?{query.urlencode()}" + (f"#{anchor}" if anchor else "")
 

@@ -153,6 +153,10 @@ def test_the_pager_keeps_the_search_and_the_rest_of_the_query(
     assert rows_of(second) != rows_of(first) and len(rows_of(second)) == 1
     assert re.findall(r'rel="(prev|next)" href="([^"]*)"', second) == [
         ("prev", f"?game={GAME}&amp;q=r&amp;from=mail&amp;page=1")]
+    # Without ?game=, the game the page took (the one with ratings) is named in the link.
+    default = client.get("/league/ratings/").content.decode()
+    assert re.findall(r'rel="(prev|next)" href="([^"]*)"', default) == [
+        ("next", f"?game={GAME}&amp;page=2")]
 
 
 def test_an_unknown_game_is_404_and_a_game_nobody_played_says_so(rated: dict[str, Any]) -> None:
