@@ -1158,8 +1158,10 @@ def _held_note(event: Event, done: events.Replayed) -> str:
     held = events.held_pairings(event, done)
     if not held:
         return ""
-    rounds = _rounds_named(sorted({p.round for p in held}))
-    note = f"{rounds[0].upper()}{rounds[1:]} waits for the organizer to release it"
+    numbers = sorted({p.round for p in held})
+    rounds = _rounds_named(numbers)
+    verb, them = ("waits", "it") if len(numbers) == 1 else ("wait", "them")
+    note = f"{rounds[0].upper()}{rounds[1:]} {verb} for the organizer to release {them}"
     if formats.get_format(event.format).takes_hand_pairings(done.state):
         return f"{note}: its pairings may still change."
     return f"{note}."

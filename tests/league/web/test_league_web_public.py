@@ -140,14 +140,17 @@ def test_a_held_round_is_said_to_wait_for_the_organizer_on_the_events_page(
     assert "held-note" not in alice_client.get(url).content.decode()
 
 
+@pytest.mark.parametrize(("fmt", "note"), [
+    ("single_elimination", "Round 2 waits for the organizer to release it."),
+    # the winners' second round and the losers' first, released by one click
+    ("double_elimination", "Rounds 1 and 2 wait for the organizer to release them.")])
 def test_a_held_bracket_round_is_said_to_wait_with_no_word_of_a_change(
         alice_client: Client, make_event: Callable[..., Event],
-        started_and_decided: Callable[..., None]) -> None:
-    event = make_event(bots=4, hold_rounds=True)
-    started_and_decided(event)
+        started_and_decided: Callable[..., None], fmt: str, note: str) -> None:
+    event = make_event(format=fmt, bots=8, hold_rounds=True)
+    started_and_decided(event, ["W1-1", "W1-2"])
     page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
-    assert ('<p class="muted" id="held-note">Round 2 waits for the organizer to release '
-            "it.</p>") in page
+    assert f'<p class="muted" id="held-note">{note}</p>' in page
 
 
 def test_standings_columns_are_named_in_full_for_screen_readers(
