@@ -411,12 +411,23 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "chart": svg.rating_chart_svg(series),
         "history": [_history_row(match, history.seat_of(match, player.user_id) or 0, titles,
                                  finishes) for match in matches],
-        "entries": Entrant.objects.filter(player=player).select_related("event"),
+        "entries": _entries(player),
         "titles": titles,
         "meetings": history.meetings(request.user.pk, player.user_id)
         if request.user.pk != player.user_id else None,
     }
     return render(request, "league/player.html", context)
+
+
+def _entries(player: Player) -> list[Entrant]:
+    """The player's Events, each once as their entry stands: one they left and entered
+    again lists them in it, one they left each time as withdrawn."""
+    kept: dict[int, Entrant] = {}
+    for entry in Entrant.objects.filter(player=player).select_related("event"):
+        held = kept.get(entry.event_id)
+        if held is None or (held.withdrawn and not entry.withdrawn):
+            kept[entry.event_id] = entry
+    return list(kept.values())
 
 
 # -- dashboard ----------------------------------------------------------------------------

@@ -184,6 +184,29 @@ def test_a_result_shows_in_the_bracket_standings_and_season_table(
     assert table.index("alice") < table.index("bruno") and "Export standings" not in table
 
 
+def test_a_players_page_lists_each_event_once_as_their_entry_stands(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any,
+        player: Any) -> None:
+    """Entries left and made again (before the start) are rows of one Event: listed once,
+    entered if the last entry stands, withdrawn if each was left."""
+    again = make_event(name="Back again")
+    gone = make_event(name="Left twice")
+    for event, times, stays in ((again, 2, True), (gone, 2, False)):
+        for _ in range(times):
+            events.add_entrant(event=event, by=sam, player=player.username)
+            key = Entrant.objects.filter(event=event, withdrawn=False).get().key
+            events.withdraw_entrant(event=event, by=sam, key=key)
+        if stays:
+            events.add_entrant(event=event, by=sam, player=player.username)
+    page = alice_client.get(reverse("league:player", args=[player_for(player).pk]))
+    rows = re.findall(r'<li class="match-row">\s*<a href="/league/events/\d+/">([^<]+)</a>'
+                      r'(.*?)</li>', page.content.decode(), re.S)
+    listed = {name: "withdrawn" in rest for name, rest in rows}
+    assert [name for name, _ in rows].count("Back again") == 1
+    assert [name for name, _ in rows].count("Left twice") == 1
+    assert listed == {"Back again": False, "Left twice": True}
+
+
 def test_swiss_standings_show_tiebreak_columns(alice_client: Client,
                                                make_event: Callable[..., Event],
                                                sam: Any) -> None:
