@@ -287,6 +287,13 @@ def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
     match is not rated. In an Event, a seat played for a team
     entrant stands for every member of the team, so the whole team is rated together, once
     however many seats it holds (at its worst place, as the Event records it).
+
+    A seat a bot plays has no person on it: a player whose seat was handed to a bot (by
+    the organizer, or by a turn deadline) is not rated for the match, and their opponent
+    is not rated against the bot. A team is held to the same rule as one side: its result
+    is one result of the whole team, so a bot that played any of its seats (every seat,
+    or only a late member's) played part of it, and the team is not rated, as the player
+    is not; the match is rated only if two sides played wholly by people remain.
     """
     from league.services import player_for
 
@@ -296,12 +303,15 @@ def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
     if len(placements) != len(seats):
         return None
     teams = _team_members_by_seat(match)
+    botted = {teams[index][0] for index, user_id in enumerate(seats)
+              if index in teams and user_id is None}
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[u for u in seats if u])}
     sides: dict[tuple[str, Any], tuple[list[int], int]] = {}
     for index, user_id in enumerate(seats):
         side: tuple[str, Any] = ("seat", index)
         if index in teams:
-            side, players = ("team", teams[index][0]), teams[index][1]
+            key = teams[index][0]
+            side, players = ("team", key), [] if key in botted else teams[index][1]
         else:
             players = [player_for(users[user_id]).pk] if user_id in users else []
         if players:

@@ -316,6 +316,91 @@ def test_a_late_member_alone_goes_to_the_bot_at_the_deadline(
     assert record is not None and record.payload["seats"] == [late[0]]
 
 
+def reds_and_blues(organizer: Any, player: Any, player2: Any, outsider: Any,
+                   django_user_model: Any, **settings: Any) -> Event:
+    """An Event of Reds (alice, bruno) against Blues (olga, dora), started."""
+    dora = django_user_model.objects.create_user(username="dora", password="x-pass-12345")
+    team("Reds", player, player2)
+    team("Blues", outsider, dora)
+    return showdown(organizer, sides=[{"team": "Reds"}, {"team": "Blues"}], **settings)
+
+
+def rated_after_and_rebuilt(match: Match) -> tuple[list[str], list[str]]:
+    """Who is rated once the finished match is rated, and again after a rebuild of every
+    projection."""
+    def names() -> list[str]:
+        return sorted(Rating.objects.values_list("player__user__username", flat=True))
+
+    projections.refresh_ratings_after(match)
+    first = names()
+    projections.rebuild_all()
+    return first, names()
+
+
+def test_a_player_whose_seat_went_to_a_bot_is_not_rated(organizer: Any, player: Any,
+                                                        player2: Any) -> None:
+    """A single player on each side: one handed to a bot leaves no person on that side,
+    so the match rates nobody."""
+    event = showdown(organizer, sides=[{"player": player.username},
+                                       {"player": player2.username}])
+    link = link_of(event)
+    events.seat_to_bot(event=event, by=organizer, pairing=link.pairing, entrant="e1",
+                       bot="heuristic")
+    assert seats_of(link.match) == ["bot:heuristic", "bruno"]
+    finish(link.match, [2, 1], {})
+    assert rated_after_and_rebuilt(link.match) == ([], [])
+
+
+def test_a_team_whose_every_seat_went_to_a_bot_is_not_rated(organizer: Any, player: Any,
+                                                             player2: Any, outsider: Any,
+                                                             django_user_model: Any) -> None:
+    """As the single player: a team the organizer handed to a bot is not rated, and the
+    other team is not rated against the bot; a rebuild agrees."""
+    event = reds_and_blues(organizer, player, player2, outsider, django_user_model)
+    link = link_of(event)
+    events.seat_to_bot(event=event, by=organizer, pairing=link.pairing, entrant="e1",
+                       bot="heuristic")
+    assert seats_of(link.match) == ["bot:heuristic", "olga", "bot:heuristic", "dora"]
+    finish(link.match, [2, 1, 2, 1], {})
+    assert rated_after_and_rebuilt(link.match) == ([], [])
+
+
+def test_a_team_with_one_seat_a_bot_played_is_not_rated(
+        organizer: Any, player: Any, player2: Any, outsider: Any, django_user_model: Any
+        ) -> None:
+    """A team's result is the whole team's: a late member handed to the bot at the
+    deadline makes it partly the bot's, so the team is not rated, as a single player
+    handed to a bot is not; the other team then has nobody to be rated against."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches import services as match_services
+
+    event = reds_and_blues(organizer, player, player2, outsider, django_user_model,
+                           turn_deadline_minutes=5)
+    match = link_of(event).match
+    late = match_services.match_state(match=match, user=None)["pending"]["seats"]
+    assert len(late) == 1  # one member of one team, the other three people still
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(hours=1))
+    assert events.enforce_deadlines() == 1
+    people = ["alice", "olga", "bruno", "dora"]
+    assert seats_of(match) == [f"bot:{event.deadline_bot}" if i in late else people[i]
+                               for i in range(4)]
+    finish(match, [2, 1, 2, 1], {})
+    assert rated_after_and_rebuilt(match) == ([], [])
+
+
+def test_the_teams_a_bot_did_not_play_for_are_rated_as_before(
+        organizer: Any, player: Any, player2: Any, outsider: Any, django_user_model: Any
+        ) -> None:
+    """Nothing handed over: both teams are rated, at once and by a rebuild alike."""
+    link = link_of(reds_and_blues(organizer, player, player2, outsider, django_user_model))
+    finish(link.match, [2, 1, 2, 1], {})
+    everyone = ["alice", "bruno", "dora", "olga"]
+    assert rated_after_and_rebuilt(link.match) == (everyone, everyone)
+
+
 def test_a_team_win_is_a_win_in_every_members_history(organizer: Any, player: Any,
                                                       player2: Any, outsider: Any,
                                                       django_user_model: Any,
