@@ -860,9 +860,11 @@ def _format_help() -> list[dict[str, Any]]:
 
 # The dashboard lists the Events over this many at a time, the latest first (on a phone,
 # the New Event form stays near); those running or to come, this many at a time, running
-# first, then the soonest to start (staff see the whole site's).
+# first, then the soonest to start; the seasons, this many at a time, the newest first
+# (staff see the whole site's).
 FINISHED_PER_PAGE = 10
 CURRENT_PER_PAGE = 20
+SEASONS_PER_PAGE = 20
 
 
 def _latest_ended(over: QuerySet[Event]) -> QuerySet[Event]:
@@ -882,7 +884,9 @@ def _render_dashboard(request: HttpRequest, *, season_form: SeasonForm | None = 
     job = request.GET.get("job")
     organized = _organized_events(user)
     context = {
-        "seasons": seasons,
+        # The newest first, a page at a time (staff see every season the site ever ran).
+        "seasons": Paginator(seasons.order_by("-created_at", "-pk"),
+                             SEASONS_PER_PAGE).get_page(request.GET.get("seasons")),
         # Tonight's first: running and still to start, a page of them at a time; the Events
         # over, a page of the latest at a time (staff see every Event the site ever ran).
         "current": Paginator(organized.exclude(status=Event.Status.FINISHED).order_by(

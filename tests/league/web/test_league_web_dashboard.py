@@ -273,6 +273,58 @@ def test_the_pager_of_the_events_over_keeps_the_pages_other_query(
         ("next", "?job=abc&amp;finished=3&amp;like=x#finished-events")]
 
 
+def seasons_listed(client: Client, query: dict[str, str]) -> tuple[list[str], str]:
+    """The dashboard's "Your seasons" card as `query` shows it: the seasons' names, and
+    the card's HTML."""
+    response = client.get(reverse("league:dashboard"), query)
+    assert response.status_code == 200
+    html = response.content.decode()
+    card = html[html.index("<h2>Your seasons</h2>"):html.index("<h2>Your Events</h2>")]
+    return re.findall(r'/">(Season \d\d)</a>', card), card
+
+
+def test_staff_see_every_season_a_page_at_a_time_the_newest_first(
+        staff_client: Client, organizer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A busy site's seasons are paged on `?seasons=`, the newest first; a page past the
+    end, or no number at all, shows a page, never an error."""
+    from league import views
+
+    monkeypatch.setattr(views, "SEASONS_PER_PAGE", 2)
+    for n in range(5):
+        events.create_season(name=f"Season {n:02}", game="super_showdown", by=organizer)
+    first, card = seasons_listed(staff_client, {})
+    assert first == ["Season 04", "Season 03"]
+    assert "Page 1 of 3" in card and 'href="?seasons=2#your-seasons">Older</a>' in card
+    second, card = seasons_listed(staff_client, {"seasons": "2"})
+    assert second == ["Season 02", "Season 01"]
+    assert 'href="?seasons=1#your-seasons">Newer</a>' in card
+    last, card = seasons_listed(staff_client, {"seasons": "3"})
+    assert last == ["Season 00"] and ">Older<" not in card
+    for bad in ("x", "0", "-1", "99", "9" * 40, "2.5", ""):
+        assert seasons_listed(staff_client, {"seasons": bad})[0] in (first, last), bad
+
+
+def test_one_page_of_seasons_shows_no_pager(sam_client: Client, season: Season) -> None:
+    _, card = seasons_listed(sam_client, {})
+    assert "Spring league" in card and 'aria-label="Your seasons, pages"' not in card
+
+
+def test_the_seasons_pager_keeps_the_pages_other_query(
+        staff_client: Client, organizer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A click on Newer or Older keeps the Events lists' pages and a job's progress; only
+    the seasons' page changes."""
+    from league import views
+
+    monkeypatch.setattr(views, "SEASONS_PER_PAGE", 1)
+    for n in range(3):
+        events.create_season(name=f"Season {n:02}", game="super_showdown", by=organizer)
+    _, card = seasons_listed(staff_client, {"current": "2", "seasons": "2", "job": "abc",
+                                            "finished": "3"})
+    assert re.findall(r'rel="(prev|next)" href="([^"]*)"', card) == [
+        ("prev", "?current=2&amp;seasons=1&amp;job=abc&amp;finished=3#your-seasons"),
+        ("next", "?current=2&amp;seasons=3&amp;job=abc&amp;finished=3#your-seasons")]
+
+
 def test_the_events_over_are_listed_by_when_they_ended(staff_client: Client,
                                                          organizer: Any) -> None:
     from datetime import timedelta

@@ -58,17 +58,20 @@ def organized(make_event: Callable[..., Event], season: Season, sam: Any, organi
 
 
 def test_every_control_is_a_full_tap_and_every_text_readable_on_a_phone(
-        phone: Chromium, live_server: Any, organized: dict[str, Event],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        phone: Chromium, live_server: Any, organized: dict[str, Event], organizer: Any,
+        sam: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from league import views
 
-    monkeypatch.setattr(views, "CURRENT_PER_PAGE", 2)  # both of the dashboard's pagers
+    monkeypatch.setattr(views, "CURRENT_PER_PAGE", 2)  # all three of the dashboard's pagers
+    monkeypatch.setattr(views, "SEASONS_PER_PAGE", 1)
+    events.create_season(name="Autumn league", game="super_showdown",
+                         by=organizer).organizers.add(sam)
     pages = [reverse("league:dashboard"), reverse("league:team_create"),
              *(reverse("league:event_admin", args=[e.pk]) for e in organized.values())]
     for page in pages:
         phone.open(live_server.url + page)
         if page == pages[0]:
-            assert phone.js("document.querySelectorAll('.pager a').length") == 2
+            assert phone.js("document.querySelectorAll('.pager a').length") == 3
         phone.js("document.querySelectorAll('details').forEach(d => d.open = true)")
         shown = measure(phone)
         assert len(shown["controls"]) >= 4 and shown["texts"], page
