@@ -1170,12 +1170,13 @@ def takes_players(event: Event) -> bool:
 
 
 def _refuse_team_sides(game: str, match_options: dict[str, Any]) -> None:
-    """A Superstar Showdown Event's sides are Red and Blue teams, entered by its organizers:
-    a player signing up alone would take a whole side."""
+    """A Superstar Showdown Event's two sides, Red and Blue (each a team, a player or a
+    bot), are entered by its organizers: a player signing up alone would take a whole
+    side."""
     if showdown.is_event(game, match_options):
-        raise LeagueError("teams_only", "This Event's sides are Red and Blue teams, entered "
-                                        "by its organizers: players do not enter it alone.",
-                          409)
+        raise LeagueError("teams_only", "This Event's two sides, Red and Blue, are entered "
+                                        "by its organizers: players do not enter it "
+                                        "themselves.", 409)
 
 
 def _refuse_past_the_draft(event: Event) -> None:

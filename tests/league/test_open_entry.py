@@ -105,7 +105,8 @@ def test_open_entry_is_switched_only_while_the_event_is_a_draft(organizer: Any) 
 
 
 def test_a_superstar_showdown_event_takes_no_open_entry(organizer: Any) -> None:
-    """Its sides are Red and Blue teams: a player signing up alone would take one."""
+    """Its sides, Red and Blue, are its organizers' to enter: a player signing up alone
+    would take one."""
     with pytest.raises(LeagueError) as made:
         events.create_showdown_event(by=organizer, preset="full_card", open_entry=True)
     assert (made.value.code, made.value.status) == ("teams_only", 409)
@@ -189,10 +190,15 @@ def test_who_may_read_the_events_decks_does_not_enter_against_them(
 
 
 def test_a_team_event_is_refused_to_a_player_alone(organizer: Any, player: Any) -> None:
+    """A player may be a side, but one its organizers enter: the refusal says so, not
+    that the sides are teams."""
     event = events.create_showdown_event(by=organizer, preset="full_card")
     Event.objects.filter(pk=event.pk).update(open_entry=True)  # as the admin could
     assert refused_and_unwritten(event, lambda: events.enter_event(
         event=event, by=player)) == ("teams_only", 409)
+    assert refused(lambda: events.enter_event(event=event, by=player)).detail == (
+        "This Event's two sides, Red and Blue, are entered by its organizers: players do "
+        "not enter it themselves.")
 
 
 def test_somebody_not_signed_in_is_refused(organizer: Any) -> None:

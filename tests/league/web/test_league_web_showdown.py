@@ -84,6 +84,29 @@ def test_ss161_a_preset_with_both_sides_named_starts_at_once(sam_client: Client,
     assert [s.bot for s in link.match.seats.order_by("index")] == ["random", "heuristic"]
 
 
+def test_a_single_player_is_a_side_as_the_pages_say(sam_client: Client, player: Any,
+                                                    player2: Any, showdown_season: Season
+                                                    ) -> None:
+    """The dashboard and the Event's page say a side is a team, a single player or a bot;
+    a player entered on the Event's page is one, in one seat for their whole side."""
+    dashboard = sam_client.get(reverse("league:dashboard")).content.decode()
+    card = " ".join(dashboard[dashboard.index('id="new-showdown"'):].split())
+    assert "(each a team of 1-3 players, a single player or a bot)" in card
+    assert "a team or a bot each" not in card and "or a bot, each" not in card
+    response = sam_client.post(reverse("league:showdown_create"),
+                               form(showdown_season, preset="full_card"))
+    event = Event.objects.get()
+    page = sam_client.get(response["Location"]).content.decode()
+    assert "enter Red and Blue (each a team, a player or a bot) and start the Event" in page
+    for side in ({"player": player.username}, {"player": player2.username}):
+        answer = sam_client.post(reverse("league:entrant_add", args=[event.pk]), side,
+                                 HTTP_HX_REQUEST="true")
+        assert answer.status_code == 200 and "error-banner" not in answer.content.decode()
+    events.start_event(event=event, by=event.created_by)
+    link = EventMatch.objects.get(event=event)
+    assert [s.user.username for s in link.match.seats.order_by("index")] == ["alice", "bruno"]
+
+
 def test_ss128_ss129_the_composed_form_becomes_the_engine_option(staff_client: Client) -> None:
     """SS-128/SS-129: a Match card and Stipulation per row, blank = drawn at random; rows
     past the number of Matches are left out."""
