@@ -33,8 +33,9 @@ def seat_of(match: Match, user_id: int) -> int | None:
 
 @dataclass(frozen=True)
 class Finish:
-    """Where a seat finished: its place among `of` sides, and win, draw or loss (first
-    alone wins, first shared draws, as the season table counts them)."""
+    """Where a seat finished: its place among `of` sides, and win, draw or loss (in an
+    Event, first alone wins and first shared draws, as the season table counts them;
+    elsewhere first wins unless the result is a draw)."""
 
     place: int
     of: int
@@ -72,12 +73,16 @@ class Finishes:
                 return None
             place = places.get(entrants[seat], len(places) + 1)
             of, firsts = max(len(set(entrants)), len(places)), list(places.values()).count(1)
+            drawn = firsts > 1
         else:
             placements = match.result.get("placements") or []
             if seat >= len(placements):
                 return None
-            place, of, firsts = placements[seat], len(placements), placements.count(1)
-        outcome = "loss" if place != 1 else ("draw" if firsts > 1 else "win")
+            place, of = placements[seat], len(placements)
+            # No Event counts it: the result says whether it was drawn. The seats of a team
+            # that won (The Supershow's tag teams) share first place, and won.
+            drawn = match.result.get("draw", placements.count(1) > 1)
+        outcome = "loss" if place != 1 else ("draw" if drawn else "win")
         return Finish(place, of, outcome)
 
 

@@ -550,7 +550,8 @@ class PlayedMatchSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.ChoiceField(choices=OUTCOMES, allow_null=True))
     def get_outcome(self, match: Match) -> str | None:
         """win, draw or loss for the player, as the match's Event recorded it (a team's
-        win is a win; a corrected result as corrected); null until the match is over."""
+        win is a win; a corrected result as corrected), else as its result says (first
+        place is a win unless it was drawn); null until the match is over."""
         seat = self._seat(match)
         finishes = self.context.get("finishes") or history.Finishes([match])
         finish = finishes.of(match, seat) if seat is not None else None

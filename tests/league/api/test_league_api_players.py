@@ -142,6 +142,29 @@ def test_the_history_filters(player_api: APIClient, alice: Player, history: dict
     assert found == {history[name].pk for name in expected}
 
 
+def test_a_team_that_won_a_match_no_event_counts_won_it(
+        player_api: APIClient, alice: Player, player: Any, player2: Any) -> None:
+    """A Supershow handicap match seats one team at two seats, which share first place
+    when it wins; the result says it was no draw, and the team's players won it."""
+    match = match_services.create_match(
+        game="supershow", created_by=player,
+        options={"match_type": "handicap",
+                 "competitors": ["ox_valdane", "mira_quickstep", "granite_gus"]},
+        seats=[{"player": "alice"}, {"player": "bruno"}, {"bot": "random"}])
+    match_services.join_match(match=match, user=player2)
+    # Written as the engine writes the team's win (placements shared by its seats).
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, result={
+        "placements": [1, 1, 2], "winners": [0, 1], "draw": False, "figures": {},
+        "summary": "Granite Gus is pinned."})
+    bruno = Player.objects.get(user=player2)
+    for who in (alice, bruno):
+        url = f"/api/players/{who.pk}/matches/"
+        rows = player_api.get(url).json()["results"]
+        assert [(row["id"], row["outcome"]) for row in rows] == [(match.pk, "win")]
+        assert ids(player_api.get(f"{url}?result=win")) == {match.pk}
+        assert ids(player_api.get(f"{url}?result=draw")) == set()
+
+
 def test_the_history_filters_by_season(player_api: APIClient, alice: Player, season: Season,
                                        organizer: Any, history: dict[str, Match]) -> None:
     other = events.create_season(name="Other", game=GAME, by=organizer)
