@@ -253,6 +253,7 @@ class Rules(Protocol[S]):
     def determinize(self, state: S, seat: int, rng: random.Random) -> S: ...
     def seat_picks(self, options: Mapping[str, Any]) -> dict[str, dict[str, str]]: ...
     def seat_entries(self, options: Mapping[str, Any], n_seats: int) -> dict[str, list[Any]]: ...
+    def teams(self, options: Mapping[str, Any], n_seats: int) -> tuple[int, ...] | None: ...
 
 
 class BaseRules(Generic[S]):
@@ -306,6 +307,11 @@ class BaseRules(Generic[S]):
         resolved = self.spec.resolve_options(options)
         return {name: list(resolved[name]) for name in self.seat_picks(options)
                 if isinstance(resolved[name], list) and len(resolved[name]) == n_seats}
+
+    def teams(self, options: Mapping[str, Any], n_seats: int) -> tuple[int, ...] | None:
+        """The team of each seat of an `n_seats` table of these `options`, where seats play
+        as one side (they share its place); None, the default: every seat plays alone."""
+        return None
 
     # -- shared ---------------------------------------------------------------------
     def is_legal(self, state: S, seat: int, action: JSON) -> bool:

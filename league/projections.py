@@ -18,6 +18,8 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
 from openskill.models import PlackettLuce
 
+from engine import registry
+from engine.protocol import IllegalAction
 from league import formats, showdown
 from league.formats.base import competition_ranks
 from league.models import (
@@ -142,8 +144,6 @@ _ROUND_SCORED: dict[str, bool] = {}
 def scores_by_round(game: str) -> bool:
     """Whether a game's public view carries `round_points` per seat (asked once a game)."""
     if game not in _ROUND_SCORED:
-        from engine import registry
-
         rules = registry.get_rules(game)
         view = rules.view(rules.start({}, rules.spec.min_seats), None)
         seats = view.get("seats") if isinstance(view, dict) else None
@@ -282,9 +282,10 @@ MODEL = PlackettLuce()
 def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
     """(player ids, place) per side with people on it; None unless two sides have people.
 
-    A seat held by a person is that person's side. A person on two sides (one user
-    holding both seats of a hot-seat match) would be rated against themselves, so such a
-    match is not rated. In an Event, a seat played for a team
+    A seat held by a person is that person's side, but the seats the game itself plays as
+    one side (The Supershow's tag teams) are one side: its people, rated together. A
+    person on two sides (one user holding both seats of a hot-seat match) would be rated
+    against themselves, so such a match is not rated. In an Event, a seat played for a team
     entrant stands for every member of the team, so the whole team is rated together, once
     however many seats it holds (at its worst place, as the Event records it).
 
@@ -305,25 +306,35 @@ def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
     teams = _team_members_by_seat(match)
     botted = {teams[index][0] for index, user_id in enumerate(seats)
               if index in teams and user_id is None}
+    together = _game_teams(match, len(seats))
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[u for u in seats if u])}
     sides: dict[tuple[str, Any], tuple[list[int], int]] = {}
     for index, user_id in enumerate(seats):
-        side: tuple[str, Any] = ("seat", index)
+        side: tuple[str, Any] = ("seat", index) if together is None \
+            else ("game_team", together[index])
         if index in teams:
             key = teams[index][0]
             side, players = ("team", key), [] if key in botted else teams[index][1]
         else:
             players = [player_for(users[user_id]).pk] if user_id in users else []
         if players:
-            place = max(placements[index], sides[side][1]) if side in sides \
-                else placements[index]
-            sides[side] = (players, place)
+            known, place = sides.get(side, ([], placements[index]))
+            sides[side] = (known + [p for p in players if p not in known],
+                           max(place, placements[index]))
     rated = [pk for players, _ in sides.values() for pk in players]
     if len(sides) < 2 or len(rated) != len(set(rated)):
         return None
     if corrected is None and _unplayed_forfeit(match, teams):
         return None
     return list(sides.values())
+
+
+def _game_teams(match: Match, n_seats: int) -> tuple[int, ...] | None:
+    """The team of each seat, where the game plays seats as one side; else None."""
+    try:
+        return registry.get_rules(match.game).teams(match.options or {}, n_seats)
+    except IllegalAction:
+        return None  # a game, or an option, this site plays no more: every seat alone
 
 
 def _unplayed_forfeit(match: Match, teams: dict[int, tuple[str, list[int]]]) -> bool:

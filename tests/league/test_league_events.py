@@ -364,6 +364,38 @@ def test_a_hot_seat_match_against_yourself_is_not_rated(player: Any, player2: An
     assert projections.RatingHistory.objects.filter(player__user=player).count() == 1
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("third", ["bot", "olga"])
+def test_the_pair_of_a_handicap_match_is_rated_as_one_side(
+        player: Any, player2: Any, outsider: Any, third: str) -> None:
+    """The Supershow's handicap match seats a pair as one side, which shares first place
+    when it wins: against a bot that rates nobody (the pair never played each other),
+    against a player it is two against one."""
+    match = match_services.create_match(
+        game="supershow", created_by=player,
+        options={"match_type": "handicap",
+                 "competitors": ["ox_valdane", "mira_quickstep", "granite_gus"]},
+        seats=[{"player": "alice"}, {"player": "bruno"},
+               {"bot": "random"} if third == "bot" else {"player": "olga"}])
+    for user in (player2, outsider) if third == "olga" else (player2,):
+        match_services.join_match(match=match, user=user)
+    # The pair's win, as the engine writes it: its two seats share first place.
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED, result={
+        "placements": [1, 1, 2], "winners": [0, 1], "draw": False, "figures": {},
+        "summary": "Granite Gus is pinned."})
+    match.refresh_from_db()
+    projections.refresh_ratings_after(match)
+    ratings = {r.player.user.username: r for r in Rating.objects.filter(game="supershow")}
+    if third == "bot":
+        assert ratings == {}
+        return
+    model = projections.MODEL
+    pair, lone = model.rate([[model.rating(), model.rating()], [model.rating()]],
+                            ranks=[1.0, 2.0])
+    assert ratings["alice"].mu == ratings["bruno"].mu == pytest.approx(pair[0].mu)
+    assert ratings["olga"].mu == pytest.approx(lone[0].mu)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_forfeit_by_a_seat_that_never_moved_is_not_rated(organizer: Any, player: Any,
                                                            player2: Any, played: Any) -> None:

@@ -225,6 +225,11 @@ class SupershowRules(BaseRules[State]):
                                 in sorted(CATALOG.competitors.items())},
                 "decks": {}}
 
+    def teams(self, options: Mapping[str, Any], n_seats: int) -> tuple[int, ...] | None:
+        """A tag team, and the handicap match's pair, play as one side."""
+        teams = MATCH_TYPES[self.spec.resolve_options(options)["match_type"]].teams
+        return teams if teams is not None and len(teams) == n_seats else None
+
     def seat_entries(self, options: Mapping[str, Any], n_seats: int) -> dict[str, list[Any]]:
         resolved = self.spec.resolve_options(options)
         if not self.seat_picks(resolved):

@@ -577,3 +577,12 @@ def test_a_submission_finish_is_a_fall() -> None:
         s = dice(s, "agility")  # Ox 5
     result = RULES.result(s)
     assert result.winners == (2,) and result.summary.endswith("(submission)")
+
+
+@pytest.mark.parametrize(("match_type", "seats", "teams"), [
+    ("one_on_one", 2, None), ("triple_threat_first_fall", 3, None),
+    ("handicap", 3, (0, 0, 1)), ("tag_team", 3, (0, 0, 1)),
+    ("tornado_tag_team", 4, (0, 0, 1, 1)), ("birdcage", 5, None)])
+def test_the_seats_a_match_type_plays_as_one_side_are_its_teams(
+        match_type: str, seats: int, teams: tuple[int, ...] | None) -> None:
+    assert RULES.teams({"match_type": match_type}, seats) == teams
