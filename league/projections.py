@@ -19,7 +19,6 @@ from django.db.models import Exists, OuterRef
 from openskill.models import PlackettLuce
 
 from engine import registry
-from engine.protocol import IllegalAction
 from league import formats, showdown
 from league.formats.base import competition_ranks
 from league.models import (
@@ -306,7 +305,7 @@ def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
     teams = _team_members_by_seat(match)
     botted = {teams[index][0] for index, user_id in enumerate(seats)
               if index in teams and user_id is None}
-    together = _game_teams(match, len(seats))
+    together = match_services.game_teams(match)
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[u for u in seats if u])}
     sides: dict[tuple[str, Any], tuple[list[int], int]] = {}
     for index, user_id in enumerate(seats):
@@ -327,14 +326,6 @@ def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
     if corrected is None and _unplayed_forfeit(match, teams):
         return None
     return list(sides.values())
-
-
-def _game_teams(match: Match, n_seats: int) -> tuple[int, ...] | None:
-    """The team of each seat, where the game plays seats as one side; else None."""
-    try:
-        return registry.get_rules(match.game).teams(match.options or {}, n_seats)
-    except IllegalAction:
-        return None  # a game, or an option, this site plays no more: every seat alone
 
 
 def _unplayed_forfeit(match: Match, teams: dict[int, tuple[str, list[int]]]) -> bool:

@@ -468,7 +468,7 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
                    description="An open match gives your seat back (a match nobody is left "
                                "in is removed), or declines the invitation you hold there "
                                "(outcome `declined`: the seat opens to anyone); a live one "
-                               "ends, your seat last and the "
+                               "ends, your seat last (with a tag team's other seats) and the "
                                "others sharing first. `seat` picks one of your seats if you "
                                "hold several. An Event's match is its organizer's to "
                                "forfeit (409 event_match).",

@@ -701,7 +701,8 @@ def _announce_finished(match_id: int) -> None:
 
 def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit",
                  expected_seq: int | None = None) -> Match:
-    """End a live match because a seat forfeits: every other seat shares first place.
+    """End a live match because a seat forfeits: its side (the seats the game plays with it
+    as one, a tag team) places last, every other seat shares first place.
 
     The organizer's decision is recorded by whoever asked (the league's Event stream);
     the match stream itself stays as played. `expected_seq` refuses it (409 stale_seq) if
@@ -713,8 +714,9 @@ def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit",
             raise ServiceError("match_not_active", "Only a live match can be forfeited.", 409)
         _check_unmoved(locked, expected_seq)
         _check_seat(locked, seat, None)
-        others = [i for i in range(locked.n_seats) if i != seat]
-        placements = [2 if i == seat else 1 for i in range(locked.n_seats)]
+        side = side_of(locked, seat)
+        others = [i for i in range(locked.n_seats) if i not in side]
+        placements = [2 if i in side else 1 for i in range(locked.n_seats)]
         _finish(locked, {
             "placements": placements, "winners": others, "draw": False, "figures": {},
             "summary": f"Seat {seat} forfeited ({reason}).", "forfeit": seat,
@@ -725,6 +727,23 @@ def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit",
     return match
 
 
+def game_teams(match: Match) -> tuple[int, ...] | None:
+    """The team of each seat, where the match's game plays seats as one side (a tag team,
+    an Event's Red and Blue); None when every seat plays alone."""
+    try:
+        return registry.get_rules(match.game).teams(match.options or {}, match.n_seats)
+    except IllegalAction:
+        return None  # a game, or an option, this site plays no more: every seat alone
+
+
+def side_of(match: Match, seat: int) -> list[int]:
+    """The seats that play as one side with `seat`, itself included."""
+    teams = game_teams(match)
+    if teams is None:
+        return [seat]
+    return [i for i, team in enumerate(teams) if team == teams[seat]]
+
+
 def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = False) -> str:
     """A player leaves a match of their own: what happened, "left", "declined" or
     "resigned".
@@ -732,8 +751,8 @@ def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = 
     An open match (still waiting for players) gives the seat back; a match nobody is left
     seated in is removed, since nothing has been played. A player invited to an open match
     who holds no seat there declines: the seat held for them opens to anyone. A live match
-    is forfeited by the seat (`seat`, else the user's first): the others share first place
-    and it is rated like any result, unless the seat never moved (the league's ratings
+    is forfeited by the seat (`seat`, else the user's first) and its side (`side_of`): the
+    others share first place and it is rated like any result, unless the seat never moved (the league's ratings
     skip an unplayed forfeit). An Event's match is the organizer's to forfeit. `leaving`:
     the player meant to leave it while it waited for players (their page offered that),
     so one that started meanwhile (the last seat taken) is refused, not resigned.

@@ -398,7 +398,7 @@ def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def resign(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Leave an open match, or resign a live one (the others share first place).
+    """Leave an open match, or resign a live one (the other sides share first place).
 
     The page's button asks in the browser first and then posts `confirmed`; a post without
     it (no JavaScript) gets a page that asks, since a resignation cannot be taken back. The

@@ -276,3 +276,22 @@ def test_resigning_through_the_api(player: Any, player2: Any, player_api: APICli
     assert state["pending"]["result"]["placements"] == [2, 1]
     again = player_api.post(f"/api/matches/{match.pk}/resign/", {}, format="json")
     assert (again.status_code, again.json()["code"]) == (409, "match_over")
+
+
+def test_resigning_a_team_match_resigns_the_whole_team(
+        player: Any, player2: Any, outsider: Any, player_api: APIClient,
+        player2_api: APIClient) -> None:
+    """A Supershow handicap match seats alice and bruno as one side against olga: alice's
+    resignation is her side's, and bruno lost it with her."""
+    match = services.create_match(
+        game="supershow", created_by=player,
+        options={"match_type": "handicap",
+                 "competitors": ["ox_valdane", "mira_quickstep", "granite_gus"]},
+        seats=[{"player": "alice"}, {"player": "bruno"}, {"player": "olga"}])
+    for user in (player2, outsider):
+        services.join_match(match=match, user=user)
+    done = player_api.post(f"/api/matches/{match.pk}/resign/", {}, format="json")
+    assert (done.status_code, done.json()) == (200, {"outcome": "resigned"})
+    result = player2_api.get(f"/api/matches/{match.pk}/").json()["result"]
+    assert (result["placements"], result["winners"], result["forfeit"]) == ([2, 2, 1], [2], 0)
+    assert player2_api.get(state_url(match.pk)).json()["pending"]["result"] == result

@@ -242,6 +242,8 @@ def test_one_member_forfeiting_loses_the_whole_team_the_event(organizer: Any, pl
     events.forfeit(event=event, by=organizer, pairing="S1", entrant="e1")
     link.match.refresh_from_db()
     assert link.match.result["forfeit"] == 0
+    # The match says so too: Red's other seat lost with it, Blue alone won.
+    assert (link.match.result["placements"], link.match.result["winners"]) == ([2, 1, 2], [1])
     assert events.record_match_result(match=link.match)
     result = event.records.get(kind="result_recorded").payload
     assert (result["placements"], result["forfeit"]) == ({"e1": 2, "e2": 1}, "e1")

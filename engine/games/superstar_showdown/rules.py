@@ -168,6 +168,15 @@ class SuperstarShowdownRules(BaseRules[State]):
             return {}
         return {"superstars": {key: star.name for key, star in sorted(ROSTER.items())}}
 
+    def teams(self, options: Mapping[str, Any], n_seats: int) -> tuple[int, ...] | None:
+        """An Event's two sides, Red and Blue, each of one to three seats (the `teams`
+        option, else every other seat); a Core Rules match is one against one."""
+        resolved = self.spec.resolve_options(options)
+        if resolved["event"] is None:
+            return None
+        teams = resolved["teams"] or [seat % 2 for seat in range(n_seats)]
+        return tuple(teams) if len(teams) == n_seats else None
+
     def start(self, options: Mapping[str, Any], n_seats: int) -> State:
         """Both Superstars on their stars; the decks wait for their opening shuffles."""
         self.spec.check_seats(n_seats)

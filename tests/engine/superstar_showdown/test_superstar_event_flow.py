@@ -389,3 +389,12 @@ def test_presets_play_to_the_end_with_bots(preset):
         assert sorted(m.card for m in info.matches) == sorted(MATCH_CARDS)
     replayed = RULES.replay({"event": preset}, 2, log)
     assert RULES.view(replayed, None) == RULES.view(state, None)
+
+
+@pytest.mark.parametrize(("options", "seats", "teams"), [
+    ({}, 2, None),  # Core Rules: one against one
+    ({"event": "full_card"}, 4, (0, 1, 0, 1)),  # Red and Blue take turns at the table
+    ({"event": "full_card", "teams": [0, 1, 1, 1]}, 4, (0, 1, 1, 1))])
+def test_an_events_sides_are_its_teams(options: dict, seats: int,
+                                       teams: tuple[int, ...] | None) -> None:
+    assert RULES.teams(options, seats) == teams
