@@ -337,7 +337,7 @@ def _unplayed_forfeit(match: Match, teams: dict[int, tuple[str, list[int]]]) -> 
     if not isinstance(seat, int):
         return False
     side = [i for i, (key, _) in teams.items() if key == teams[seat][0]] \
-        if seat in teams else [seat]
+        if seat in teams else match_services.side_of(match, seat)
     return not match.events.filter(kind=MatchEvent.Kind.DECISION, seat__in=side).exists()
 
 

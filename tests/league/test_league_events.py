@@ -396,6 +396,28 @@ def test_the_pair_of_a_handicap_match_is_rated_as_one_side(
     assert ratings["olga"].mu == pytest.approx(lone[0].mu)
 
 
+@pytest.mark.django_db
+def test_a_forfeit_by_a_side_one_of_whose_seats_moved_is_rated(
+        player: Any, player2: Any, outsider: Any, played: Any) -> None:
+    """The no-show rule asks whether the forfeiting side moved: bruno resigns the handicap
+    match before his first move, but his partner alice played it, so it is rated."""
+    match = match_services.create_match(
+        game="supershow", created_by=player,
+        options={"match_type": "handicap",
+                 "competitors": ["ox_valdane", "mira_quickstep", "granite_gus"]},
+        seats=[{"player": "alice"}, {"player": "bruno"}, {"player": "olga"}])
+    for user in (player2, outsider):
+        match_services.join_match(match=match, user=user)
+    played(match, 0)
+    assert match_services.moves_of(match, 1) == 0
+    match_services.resign(match=match, user=player2)
+    match.refresh_from_db()
+    projections.refresh_ratings_after(match)
+    rated = Rating.objects.filter(game="supershow")
+    assert sorted(rated.values_list("player__user__username", flat=True)) == [
+        "alice", "bruno", "olga"]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_forfeit_by_a_seat_that_never_moved_is_not_rated(organizer: Any, player: Any,
                                                            player2: Any, played: Any) -> None:
