@@ -719,12 +719,21 @@ def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit",
         placements = [2 if i in side else 1 for i in range(locked.n_seats)]
         _finish(locked, {
             "placements": placements, "winners": others, "draw": False, "figures": {},
-            "summary": f"Seat {seat} forfeited ({reason}).", "forfeit": seat,
+            "summary": f"{seat_name(locked, seat)} forfeited ({reason}).", "forfeit": seat,
         })
         locked.save(update_fields=["status", "result", "updated_at"])
         _await(locked, [])
         _copy_progress(locked, match)
     return match
+
+
+def seat_name(match: Match, seat: int) -> str:
+    """The seat as its game names it ("Blue", "Seat 1"), counting from one otherwise."""
+    try:
+        names = registry.get_rules(match.game).spec.seat_names
+    except IllegalAction:
+        names = ()
+    return names[seat] if seat < len(names) else f"Seat {seat + 1}"
 
 
 def game_teams(match: Match) -> tuple[int, ...] | None:

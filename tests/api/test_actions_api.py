@@ -278,6 +278,20 @@ def test_resigning_through_the_api(player: Any, player2: Any, player_api: APICli
     assert (again.status_code, again.json()["code"]) == (409, "match_over")
 
 
+@pytest.mark.parametrize(("game", "named"), [("royal_rumble", "Seat 1"),
+                                           ("super_showdown", "Blue")])
+def test_a_resigned_match_names_the_seat_as_the_game_does(
+        player: Any, player_api: APIClient, game: str, named: str) -> None:
+    """The result's summary is read beside the game's own: its first seat is "Seat 1" in
+    a Royal Rumble (never "Seat 0"), "Blue" in Super Showdown."""
+    match = services.create_match(game=game, options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"bot": "random"}])
+    resigned = player_api.post(f"/api/matches/{match.pk}/resign/", {}, format="json")
+    assert resigned.status_code == 200
+    result = player_api.get(f"/api/matches/{match.pk}/").json()["result"]
+    assert (result["summary"], result["forfeit"]) == (f"{named} forfeited (resigned).", 0)
+
+
 def test_resigning_a_team_match_resigns_the_whole_team(
         player: Any, player2: Any, outsider: Any, player_api: APIClient,
         player2_api: APIClient) -> None:
