@@ -317,12 +317,14 @@ def create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def join(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Take an open seat."""
+    """Take an open seat. A second press (a double click, a page sent again) finds the
+    player seated by the first: done, not refused."""
     match = get_object_or_404(Match, pk=match_id)
     try:
         services.join_match(match=match, user=request.user)
     except ServiceError as exc:
-        messages.error(request, services.shown(exc))
+        if services.seat_of(match, request.user) is None:
+            messages.error(request, services.shown(exc))
     return redirect("match_play", match_id=match.id)
 
 

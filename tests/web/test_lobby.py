@@ -98,6 +98,32 @@ def test_a_match_against_a_named_player_invites_them(
     assert match.status == "active"
 
 
+def test_accepting_twice_with_a_double_click_seats_once_and_refuses_nothing(
+        alice_client: Client, bruno_client: Client, player2: Any) -> None:
+    """The second press finds bruno seated and the match started by the first: the page it
+    leads to shows the match, not "This match is not taking players"."""
+    alice_client.post(reverse("match_create"), {
+        "game": "super_showdown", "opponent": "player", "username": "bruno", "seats": 2,
+    })
+    match = Match.objects.get()
+    url = reverse("match_join", args=[match.pk])
+    bruno_client.post(url)
+    again = bruno_client.post(url, follow=True)
+    assert again.redirect_chain == [(reverse("match_play", args=[match.pk]), 302)]
+    page = again.content.decode()
+    assert 'role="alert"' not in page and "not taking players" not in page
+    match.refresh_from_db()
+    assert match.status == "active" and match.seats.filter(user=player2).count() == 1
+
+
+def test_a_join_refused_to_a_player_without_a_seat_still_says_why(
+        alice_client: Client, bruno_client: Client, player: Any) -> None:
+    match = services.create_match(game="super_showdown", options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"bot": "random"}])
+    refused = bruno_client.post(reverse("match_join", args=[match.pk]), follow=True)
+    assert "This match is not taking players. (match_not_open)" in refused.content.decode()
+
+
 def test_declining_from_the_lobby_opens_the_seat(
         alice_client: Client, bruno_client: Client, player2: Any) -> None:
     alice_client.post(reverse("match_create"), {
