@@ -405,8 +405,12 @@ def resign(request: HttpRequest, match_id: int) -> HttpResponse:
     The page's button asks in the browser first and then posts `confirmed`; a post without
     it (no JavaScript) gets a page that asks, since a resignation cannot be taken back. The
     button also posts the `status` it was shown for: Leave this match never resigns a
-    match that started meanwhile."""
-    match = get_object_or_404(Match, pk=match_id)
+    match that started meanwhile. Pressed twice (a double click), the second press finds the
+    player out of the match, or the match gone, and goes to the lobby as the first did."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:  # (its last player left it: a second press of Leave comes here)
+        messages.info(request, f"There is no match #{match_id}.")
+        return redirect("lobby")
     if (match.status == Match.Status.ACTIVE and request.POST.get("confirmed") != "yes"
             and services.seat_of(match, request.user) is not None):
         return render(request, "matches/resign_confirm.html",
@@ -415,6 +419,10 @@ def resign(request: HttpRequest, match_id: int) -> HttpResponse:
         outcome = services.resign(match=match, user=request.user,
                                   leaving=request.POST.get("status") == Match.Status.OPEN)
     except ServiceError as exc:
+        if exc.code == "not_seated" and match.status == Match.Status.OPEN:
+            # Left or declined already (a double click's second press): nothing to undo.
+            messages.info(request, f"You hold no seat in match #{match_id}.")
+            return redirect("lobby")
         messages.error(request, services.shown(exc))
         return redirect("match_play", match_id=match.id)
     if outcome in ("left", "declined"):

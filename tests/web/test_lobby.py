@@ -138,6 +138,36 @@ def test_declining_from_the_lobby_opens_the_seat(
     assert 'id="invitations"' not in lobby and f"#{match.pk} " in lobby
 
 
+def test_declining_twice_with_a_double_click_ends_in_the_lobby_as_once_does(
+        alice_client: Client, bruno_client: Client) -> None:
+    alice_client.post(reverse("match_create"), {
+        "game": "super_showdown", "opponent": "player", "username": "bruno", "seats": 2,
+    })
+    match = Match.objects.get()
+    url = reverse("match_resign", args=[match.pk])
+    bruno_client.post(url)
+    again = bruno_client.post(url, follow=True)
+    assert again.redirect_chain == [(reverse("lobby"), 302)]
+    page = again.content.decode()
+    assert 'role="alert"' not in page and f"You hold no seat in match #{match.pk}." in page
+    assert match.seats.get(index=1).label == "open"
+
+
+def test_leaving_twice_the_match_the_first_press_removed_ends_in_the_lobby(
+        alice_client: Client) -> None:
+    """Alone in an open match, the first Leave removes it: the second is no 404."""
+    alice_client.post(reverse("match_create"), {
+        "game": "super_showdown", "opponent": "open", "seats": 2, "username": ""})
+    match = Match.objects.get()
+    url = reverse("match_resign", args=[match.pk])
+    alice_client.post(url, {"confirmed": "yes", "status": "open"})
+    again = alice_client.post(url, {"confirmed": "yes", "status": "open"}, follow=True)
+    assert again.status_code == 200
+    assert again.redirect_chain == [(reverse("lobby"), 302)]
+    assert f"There is no match #{match.pk}." in again.content.decode()
+    assert not Match.objects.exists()
+
+
 def test_an_unknown_player_is_refused_with_the_services_message(alice_client: Client) -> None:
     response = alice_client.post(reverse("match_create"), {
         "game": "super_showdown", "opponent": "player", "username": "nobody", "seats": 2,
