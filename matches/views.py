@@ -375,13 +375,18 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
             ) - 1  # the player's own move is told too, then whatever followed it
         except ServiceError as exc:
             error, status = services.shown(exc), exc.status
+    # A refused move composed on the page (a card for each spot) comes back chosen as it
+    # was, for the player to mend rather than choose all over again.
+    refused = form.cleaned_data["action"] if error is not None and form.is_valid() else None
     if not request.htmx:
         if error is None:
             return redirect("match_play", match_id=match.id)
-        return _render_state(request, match, "matches/play.html", error, status)
+        return _render_state(request, match, "matches/play.html", error, status,
+                             refused=refused)
     # htmx swaps only 2xx answers, so a refusal comes back as 200 with its message.
     match.refresh_from_db()
-    return _render_state(request, match, "matches/_state.html", error, since=since)
+    return _render_state(request, match, "matches/_state.html", error, since=since,
+                         refused=refused)
 
 
 @login_required
@@ -611,14 +616,17 @@ def _open_events(user: Any) -> list[Event]:
 
 def _render_state(request: HttpRequest, match: Match, template: str, error: str | None = None,
                   status: int = 200, seats: list[Seat] | None = None,
-                  since: int | None = None) -> HttpResponse:
+                  since: int | None = None,
+                  refused: dict[str, Any] | None = None) -> HttpResponse:
     """The play page or its partial; a match recorded under rules its game no longer plays
     shows its seats, its result (or a resign button) and why it cannot be shown. The
     match's `seats` are read here unless the caller has read them already; the events
-    after seq `since` (the newest alone without it) are announced to screen readers."""
+    after seq `since` (the newest alone without it) are announced to screen readers; the
+    action the `error` refused is `refused`, for the game's forms to show it again."""
     seats = _seat_rows(match) if seats is None else seats
     try:
-        context = _state_context(match, request.user, seats, error, since)
+        context = {**_state_context(match, request.user, seats, error, since),
+                   "refused": refused}
     except ServiceError as exc:
         if exc.code != "rules_changed":
             raise

@@ -337,9 +337,11 @@ def star_last_showdown(view: JSON) -> list[dict[str, Any]]:
 # -- the current decision ---------------------------------------------------------------
 
 @register.simple_tag
-def star_decision(view: JSON, actions: Sequence[JSON] | None = None) -> dict[str, Any]:
+def star_decision(view: JSON, actions: Sequence[JSON] | None = None,
+                  refused: JSON | None = None) -> dict[str, Any]:
     """The viewer's decision: prompt, context, the cards a play may put on each spot (one
-    select per spot, composed into the action by the form), buttons.
+    select per spot, composed into the action by the form; each spot `chosen` as in the
+    play just `refused`, where its card may still go there), buttons.
 
     Every entry keeps its verbatim `json` (an item of legal_actions) and idempotency key;
     step and shove targets are left to the board (`on_board`).
@@ -363,13 +365,25 @@ def star_decision(view: JSON, actions: Sequence[JSON] | None = None) -> dict[str
         "asked": asked,
         "prompt": decision.get("prompt", "") if asked else "",
         "context": _context_lines(view),
-        "play_spots": range(1, len(plays[0]["action"]["cards"]) + 1) if plays else (),
+        "play_spots": _spots(len(plays[0]["action"]["cards"]) if plays else 0,
+                             playable, refused),
         "play_cards": list(playable.values()),
         "play_key": plays[0]["key"] if plays else "",
         "buttons": buttons,
         "on_board": on_board,
         "any": bool(entries),
     }
+
+
+def _spots(count: int, playable: dict[str, JSON], refused: JSON | None) -> list[dict[str, Any]]:
+    """The play form's spots, numbered from 1, each with the card the `refused` play put
+    there ("" for none, or one no longer playable)."""
+    cards = refused.get("cards") if isinstance(refused, dict) \
+        and refused.get("type") == PLAY else None
+    chosen = list(cards)[:count] if isinstance(cards, list) else []
+    chosen = [card if isinstance(card, str) and card in playable else "" for card in chosen]
+    chosen += [""] * (count - len(chosen))
+    return [{"number": number, "chosen": card} for number, card in enumerate(chosen, 1)]
 
 
 def _entries(view: JSON, actions: Sequence[JSON] | None) -> list[dict[str, Any]]:

@@ -255,6 +255,30 @@ def test_a_play_composed_spot_by_spot_is_made_and_a_bad_one_refused(
                                                                       cards[1]]}
 
 
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_refused_play_comes_back_with_its_cards_still_chosen_on_their_spots(
+        alice_client: Client, player: Any, pages: Any, htmx: bool) -> None:
+    """The same card on two spots is refused: the form the refusal shows holds the three
+    choices as they were, for the player to mend one, not pick all three again."""
+    match = start(player)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    cards = [card for card, _ in spot_choices(_PLAY_FORM.search(page)[0])[0]]
+    posted = [cards[1], cards[0], cards[1]]
+    extra = pages.htmx if htmx else {}
+    refused = alice_client.post(reverse("match_act", args=[match.id]), {
+        "action": '{"type": "play_spots"}', "key": "twice", "action.cards": posted}, **extra)
+    answer = refused.content.decode()
+    assert "error-banner" in answer and services.moves_of(match, 0) == 0
+    form = _PLAY_FORM.search(answer)[0]
+    chosen = [re.findall(r'<option value="([^"]*)" selected>', spot[0])
+              for spot in re.finditer(r"<select.*?</select>", form, re.S)]
+    assert chosen == [[card] for card in posted]
+    assert 'value="" selected disabled' not in form
+
+    fresh = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    assert _PLAY_FORM.search(fresh)[0].count('<option value="" selected disabled>') == 3
+
+
 def test_a_whole_match_against_the_random_bot_through_the_act_view(
         alice_client: Client, player: Any, pages: Any) -> None:
     match = start(player)
