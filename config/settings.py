@@ -58,6 +58,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "config.htmx_login.HtmxLoginMiddleware",
 ]
+# A post the CSRF check refuses: the site's page says why; an htmx one reloads its page.
+CSRF_FAILURE_VIEW = "config.csrf.csrf_failure"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
