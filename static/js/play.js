@@ -2,7 +2,7 @@
    focus with it. So does a poll bringing a rival's move while focus is elsewhere in the
    state (a card, a square, the log's link). Put focus back on the status line, so a
    keyboard or screen reader user goes on from there. (The status line keeps its own
-   focus across a swap: htmx restores focus by id.) */
+   focus across a swap: htmx restores focus by id.) A move that fails on its way says so. */
 (function () {
   "use strict";
 
@@ -11,6 +11,35 @@
     var state = document.getElementById("match-state");
     focusInState = state !== null && state.contains(document.activeElement);
   });
+  /* A move the server answered with an error, or never answered (the network dropped):
+     htmx swaps nothing, and the button comes back as though it was never pressed. Say so
+     above the table until the next swap, which brings the match as it stands. (A poll
+     that fails is tried again at its next turn, and says nothing.) */
+  function unsent(event) {
+    var state = document.getElementById("match-state");
+    var config = event.detail.requestConfig;
+    if (!state || !config || config.verb !== "post" || !state.contains(event.detail.elt)) {
+      return;
+    }
+    var banner = document.getElementById("match-unsent");
+    if (!banner) {
+      banner = document.createElement("div");
+      banner.id = "match-unsent";
+      banner.className = "error-banner";
+      banner.setAttribute("role", "alert");
+      var seats = state.querySelector(".seats");
+      state.insertBefore(banner, seats ? seats.nextSibling : state.firstChild);
+    }
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    banner.textContent = status
+      ? "Your move was not made: the server answered with an error (" + status + "). "
+        + "Try again, or reload the page."
+      : "Your move was not sent: the server did not answer (is the network down?). "
+        + "Try again.";
+  }
+  document.addEventListener("htmx:responseError", unsent);
+  document.addEventListener("htmx:sendError", unsent);
+
   document.addEventListener("htmx:afterSettle", function (event) {
     var verb = event.detail.requestConfig && event.detail.requestConfig.verb;
     var status = document.querySelector("#match-state .status-line");
