@@ -30,6 +30,7 @@ from league.account_data import account_data, account_fields
 from league.events import turn_deadline
 from league.serializers import AccountDataSerializer
 from league.services import (
+    RESET_WINDOW,
     RESETS_FROM_CLIENT,
     RESETS_PER_ADDRESS,
     AccountError,
@@ -122,8 +123,16 @@ def _token_for(user: Any) -> Response:
         return _refused(exc)
 
 
+# How long a client told "too many" waits at most, by the refusal's code: the window its
+# count runs for (RFC 9110's Retry-After, in seconds), as its detail says in words.
+RETRY_AFTER = {"too_many_attempts": signin.WINDOW, "too_many_requests": RESET_WINDOW}
+
+
 def _refused(exc: AccountError) -> Response:
-    return Response({"code": exc.code, "detail": exc.detail}, status=exc.status)
+    response = Response({"code": exc.code, "detail": exc.detail}, status=exc.status)
+    if exc.code in RETRY_AFTER:
+        response["Retry-After"] = str(RETRY_AFTER[exc.code])
+    return response
 
 
 # -- accounts ----------------------------------------------------------------------------
@@ -176,8 +185,7 @@ class TokenView(APIView):
         body = CredentialsSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         if signin.locked_out(body.validated_data["username"], request):
-            return Response({"code": "too_many_attempts", "detail": signin.LOCKED_OUT},
-                            status=429)
+            return _refused(AccountError("too_many_attempts", signin.LOCKED_OUT, 429))
         user = authenticate(request._request, **body.validated_data)
         if user is None:
             return Response({"code": "bad_credentials",

@@ -173,9 +173,11 @@ def test_guessing_the_present_password_with_a_token_meets_the_sign_in_brake(
     response = player_api.post(CHANGE, {"old_password": PASSWORD, "new_password": NEW},
                                format="json")
     assert (response.status_code, response.json()["code"]) == (429, "too_many_attempts")
+    assert response["Retry-After"] == str(signin.WINDOW)  # when the count has run out
     locked = APIClient().post(TOKEN, {"username": "alice", "password": PASSWORD},
                               format="json")
     assert locked.status_code == 429  # the same count as signing in from here
+    assert locked["Retry-After"] == str(signin.WINDOW)
 
 
 def test_revoking_the_token_signs_it_out_and_signing_in_makes_another(
@@ -269,6 +271,7 @@ def test_resets_are_counted_by_address(anon_api: APIClient, player: Any) -> None
         assert anon_api.post(RESET, {"email": "alice@example.org"}).status_code == 202
     refused = anon_api.post(RESET, {"email": "ALICE@example.org"}, format="json")
     assert (refused.status_code, refused.json()["code"]) == (429, "too_many_requests")
+    assert refused["Retry-After"] == "3600"  # the hour the count runs for
     assert len(mail.outbox) == 3
     assert anon_api.post(RESET, {"email": "other@example.org"}).status_code == 202
 
