@@ -317,11 +317,14 @@ def create_match(*, game: str, options: dict[str, Any] | None, seats: list[dict[
 
 def _check_room(player: Any) -> None:
     """Refuse a player who already has MAX_LIVE_MATCHES matches of their making waiting or
-    in play; the player's row stays locked until the caller's transaction ends, so two
-    creates at once cannot both take the last place."""
+    in play, less those they left to others (players seated there, they not): a match
+    they left is no more theirs to finish. The player's row stays locked until the
+    caller's transaction ends, so two creates at once cannot both take the last place."""
     get_user_model().objects.select_for_update().filter(pk=player.pk).first()
-    live = Match.objects.filter(created_by=player, status__in=[
-        Match.Status.OPEN, Match.Status.ACTIVE]).count()
+    made = Match.objects.filter(created_by=player, status__in=[
+        Match.Status.OPEN, Match.Status.ACTIVE])
+    left = made.exclude(seats__user=player).filter(seats__user__isnull=False)
+    live = made.exclude(pk__in=left.values("pk")).count()
     if live >= settings.MAX_LIVE_MATCHES:
         raise ServiceError(
             "too_many_matches",

@@ -382,6 +382,25 @@ def test_a_player_has_at_most_max_live_matches_of_their_making(
             for _ in range(3)] == [201] * 3
 
 
+def test_a_match_its_maker_left_to_others_is_not_counted_as_theirs(
+        player: Any, player2: Any, player_api: APIClient, settings: Any) -> None:
+    """alice made a match for three, bruno joined, alice left it: it waits for players
+    still, but it is bruno's, and her "leave one first" had freed no place."""
+    settings.MAX_LIVE_MATCHES = 1
+    three = {"game": "supershow", "options": {"match_type": "triple_threat_elimination"},
+             "seats": [{"player": "alice"}, {"open": True}, {"open": True}]}
+    made = player_api.post(MATCHES, three, format="json")
+    assert made.status_code == 201, made.json()
+    match = Match.objects.get(pk=made.json()["id"])
+    services.join_match(match=match, user=player2)
+    body = {"game": TOY, "seats": [{"player": "alice"}, {"bot": "random"}]}
+    refused = player_api.post(MATCHES, body, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (409, "too_many_matches")
+    assert services.resign(match=match, user=player, leaving=True) == "left"
+    assert Match.objects.get(pk=match.pk).status == Match.Status.OPEN
+    assert player_api.post(MATCHES, body, format="json").status_code == 201
+
+
 def test_a_rematch_is_201_for_its_maker_and_200_for_the_player_who_accepts(
         player_api: APIClient, player2_api: APIClient, player: Any, player2: Any) -> None:
     match = services.create_match(game="super_showdown", options={}, created_by=player,
