@@ -346,7 +346,8 @@ class ReplaySerializer(serializers.Serializer):
     view = serializers.DictField(read_only=True)
     seats = serializers.ListField(
         child=serializers.DictField(), allow_null=True, read_only=True,
-        help_text="Every seat's view once the match is over; null before.",
+        help_text="Every seat's view once the match is over (a match of an Event dealt "
+                  "secret decks: once the Event is); null before.",
     )
     narration = serializers.ListField(child=serializers.CharField(), read_only=True)
     pending = PendingSerializer(read_only=True)
