@@ -28,5 +28,7 @@ urlpatterns = [
     path("matches/<int:match_id>/act/", views.act, name="match_act"),
     path("matches/<int:match_id>/resign/", views.resign, name="match_resign"),
     path("matches/<int:match_id>/rematch/", views.rematch, name="match_rematch"),
+    path("matches/<int:match_id>/rematch/offer/", views.rematch_offer,
+         name="match_rematch_offer"),
     path("matches/<int:match_id>/replay/", views.replay, name="match_replay"),
 ]

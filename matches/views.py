@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -22,6 +23,7 @@ from django.db.models import Exists, F, OuterRef, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
+from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_POST
 from rest_framework.authtoken.models import Token
@@ -390,6 +392,21 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @login_required
+@require_GET
+def rematch_offer(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A finished match's rematch slot, polled while its player waits for a rival's offer
+    (`awaits_offer`): 204 (htmx swaps nothing) until one comes, then the slot with it,
+    which asks no more, in the live region that reads it out."""
+    match = get_object_or_404(Match, pk=match_id)
+    context = _rematch_context(match, _seat_rows(match), request.user)
+    if context["awaits_offer"]:
+        return HttpResponse(status=204)
+    if not context["can_rematch"]:
+        return HttpResponse("")  # (a watcher's page has no slot)
+    return render(request, "matches/_rematch_slot.html", {"match": match, **context})
+
+
+@login_required
 @require_POST
 def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
     """Play a finished match again: make the rematch, or take the seat held in it."""
@@ -688,16 +705,23 @@ def _state_context(match: Match, user: Any, seats: list[Seat],
     }
 
 
+# How long after a match ends its page looks for a rival's rematch offer (`rematch_offer`).
+REMATCH_WAIT = timedelta(minutes=30)
+
+
 def _rematch_context(match: Match, seats: list[Seat], user: Any) -> dict[str, Any]:
     """Whether the viewer may play the finished match again, and the rematch they already
-    sit in or are invited to (`services.rematch`)."""
+    sit in or are invited to (`services.rematch`); `awaits_offer`: none yet, and the
+    match ended within REMATCH_WAIT, so the page looks for a rival's offer."""
     played = (match.status == FINISHED and match.created_by_id is not None
               and services.played_in(seats, user))
     again = services.rematch_of_theirs(match, user) if played else None
     can = again is not None or services.may_make_rematch(match, seats, user)
     return {"can_rematch": can, "rematch": again,
             "rematch_offered": again is not None and again.status == Match.Status.OPEN
-            and not again.seats.filter(user=user).exists()}
+            and not again.seats.filter(user=user).exists(),
+            "awaits_offer": can and again is None
+            and timezone.now() - match.updated_at < REMATCH_WAIT}
 
 
 def _action_entry(action: dict[str, Any]) -> dict[str, Any]:

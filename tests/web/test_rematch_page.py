@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from matches import services
 from matches.models import Match
+from tests.chromium import CHROMIUM, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -138,3 +141,43 @@ def test_leaving_a_rematch_the_other_player_accepted_meanwhile_does_not_resign_i
     again.refresh_from_db()
     assert again.status == Match.Status.ACTIVE and again.result is None
     assert "The match started meanwhile" in response.content.decode()
+
+
+def test_a_rivals_rematch_offer_shows_on_the_finished_page_without_a_reload(
+        over: Match, alice_client: Client, bruno_client: Client,
+        outsider_client: Client) -> None:
+    """The finished page polls nothing else: bruno, looking at the result, saw alice's
+    offer only once he reloaded. Its rematch slot asks while none is made, for a while."""
+    offer = reverse("match_rematch_offer", args=[over.pk])
+    page = bruno_client.get(reverse("match_play", args=[over.pk])).content.decode()
+    assert f'hx-get="{offer}"' in page
+    assert bruno_client.get(offer).status_code == 204  # nothing yet: nothing swapped
+    alice_client.post(reverse("match_rematch", args=[over.pk]))
+    again = Match.objects.get(rematch_of=over)
+    slot = bruno_client.get(offer).content.decode()
+    assert f"alice offers a rematch, #{again.pk}." in slot and "Accept the rematch" in slot
+    assert "hx-get" not in slot  # found: it asks no more
+    # A watcher has no slot; a page looked at long after the end no longer asks.
+    assert outsider_client.get(offer).content.decode().strip() == ""
+    Match.objects.filter(pk=over.pk).update(updated_at=timezone.now() - timedelta(hours=1))
+    Match.objects.filter(pk=again.pk).delete()
+    later = bruno_client.get(reverse("match_play", args=[over.pk])).content.decode()
+    assert ">Rematch</button>" in later and f'hx-get="{offer}"' not in later
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed")
+@pytest.mark.django_db(transaction=True)
+def test_in_a_browser_the_offer_comes_into_the_open_page(live_server: Any, player: Any,
+                                                         player2: Any) -> None:
+    match = services.create_match(game="super_showdown", options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"player": "bruno"}])
+    services.join_match(match=match, user=player2)
+    services.resign(match=match, user=player2)
+    with signed_in(live_server.url, player2) as browser:
+        browser.open(live_server.url + reverse("match_play", args=[match.id]))
+        browser.until("document.querySelector('.rematch-slot button')")
+        services.rematch(match=match, user=player)
+        browser.until("document.querySelector('.rematch-slot').textContent"
+                      ".includes('alice offers a rematch')")
+        assert browser.js("document.querySelector('.rematch-slot')"
+                          ".getAttribute('aria-live')") == "polite"
