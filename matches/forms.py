@@ -120,6 +120,12 @@ class CloseAccountForm(forms.Form):
     sure = forms.BooleanField(label="I understand: my account is closed for good, and I "
                                     "cannot sign in to it again")
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # Its fields' ids are its own: the email form above it on the account page has a
+        # "password" too, and a label names only the first field of its id.
+        kwargs.setdefault("auto_id", "id_close_%s")
+        super().__init__(*args, **kwargs)
+
 
 class TurnMailForm(forms.Form):
     """Whether to be mailed when a match waits for the player's move, and before an Event

@@ -1,0 +1,109 @@
+"""Every control on the player pages has a name a screen reader reads (tests/a11y.py): each
+link and button says what it does, each form field has its label, and no id is given twice
+(a label then names the first field of that id, and the other goes unnamed). The lobby, the
+account page with its every form (and with a form's refusals), each game's play page at
+its seat's decisions, the replay, an Event's page, a player's page and the ratings."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from engine.registry import get_rules
+from league import events
+from league.models import Player
+from matches import services
+from tests.a11y import unnamed
+from tests.conftest import accepted
+
+pytestmark = pytest.mark.django_db
+
+GAMES = [
+    ("super_showdown", {}, 2),
+    ("superstar_showdown", {}, 2),
+    ("superstar_showdown", {"event": {"matches": [{"match": "tag_team",
+                                                   "stipulation": "standard_1"},
+                                                  {"match": "head_to_head",
+                                                   "stipulation": "hardcore"}],
+                                      "superstars_per_team": 2}}, 2),
+    ("supershow", {"match_type": "birdcage"}, 3),
+    ("royal_rumble", {}, 3),
+    ("ultimate_showdown", {}, 3),
+]
+
+
+def test_the_account_page_names_every_field_with_every_form_shown(
+        alice_client: Client, settings: Any) -> None:
+    settings.TURN_MAIL = True
+    page = alice_client.get(reverse("account"))
+    assert unnamed(page.content.decode()) == []
+    for form, sent in (("email", {"email": "not an address"}),
+                       ("password", {"old_password": "not-it"}),
+                       ("close", {"password": "not-it"})):
+        page = alice_client.post(reverse("account"), {"form": form, **sent})
+        assert page.status_code in (400, 403), form
+        assert unnamed(page.content.decode()) == [], form
+
+
+def test_the_lobby_names_every_control(alice_client: Client, player: Any, player2: Any,
+                                       outsider: Any, organizer: Any) -> None:
+    services.create_match(game="royal_rumble", options={}, created_by=player2,
+                          seats=[{"player": "bruno"}, {"player": "alice"}, {"open": True}])
+    services.create_match(game="super_showdown", options={}, created_by=organizer,
+                          seats=[{"player": outsider.username}, {"open": True}])
+    over = accepted(services.create_match(game="super_showdown", options={}, created_by=player,
+                                          seats=[{"player": "alice"}, {"player": "bruno"}]))
+    services.resign(match=over, user=player2)
+    page = alice_client.get(reverse("lobby")).content.decode()
+    assert "invitations" in page and "replay" in page
+    assert unnamed(page) == []
+
+
+@pytest.mark.parametrize(("game", "options", "seats"), GAMES,
+                         ids=["super_showdown", "superstar_showdown", "superstar_event",
+                              "supershow", "royal_rumble", "ultimate_showdown"])
+def test_each_games_play_page_names_every_control_at_each_decision(
+        alice_client: Client, player: Any, player2: Any, outsider: Any, organizer: Any,
+        seeded_chance: None, game: str, options: dict[str, Any], seats: int) -> None:
+    people = [player, player2, outsider][:seats]
+    match = services.create_match(game=game, options=options, created_by=organizer,
+                                  seats=[{"player": p.username} for p in people])
+    rules, rng, shown = get_rules(game), random.Random(3), 0
+    url = reverse("match_play", args=[match.id])
+    for _ in range(400):
+        match.refresh_from_db()
+        state = services.load_state(match)
+        pending = rules.pending(state)
+        if 0 in pending.seats:
+            assert unnamed(alice_client.get(url).content.decode()) == [], shown
+            shown += 1
+        if not pending.seats:
+            break
+        seat = pending.seats[0]
+        services.submit_action(match=match, seat=seat, user=people[seat],
+                               action=rng.choice(rules.legal_actions(state, seat)))
+    assert shown > 3
+    assert unnamed(alice_client.get(url).content.decode()) == []  # over, or still going
+    replay = reverse("match_replay", args=[match.id])
+    for at in range(0, match.seq + 1, max(1, match.seq // 10)):
+        assert unnamed(alice_client.get(replay, {"at": at}).content.decode()) == [], at
+
+
+def test_the_league_pages_name_every_control(alice_client: Client, player: Any,
+                                             player2: Any, outsider: Any,
+                                             organizer: Any) -> None:
+    season = events.create_season(name="Spring league", game="super_showdown", by=organizer)
+    cup = events.create_event(name="Friday night cup", game="super_showdown",
+                              format="single_elimination", season=season, by=organizer)
+    for user in (player, player2, outsider):
+        events.add_entrant(event=cup, by=organizer, player=user.username)
+    events.start_event(event=cup, by=organizer)
+    pages = [reverse("league:event", args=[cup.pk]), reverse("league:season", args=[season.pk]),
+             reverse("league:seasons"), reverse("league:ratings"),
+             reverse("league:player", args=[Player.objects.get(user=player).pk])]
+    for url in pages:
+        assert unnamed(alice_client.get(url).content.decode()) == [], url
