@@ -557,6 +557,18 @@ def test_a_super_showdown_cards_colour_is_in_its_text_not_only_its_background() 
             assert f'<span class="visually-hidden">{colour}</span>' in shown
 
 
+def test_the_viewers_own_seat_is_said_in_words_not_only_in_bold(
+        alice_client: Client, outsider_client: Client, pages: Any) -> None:
+    """The seats line at the top of every game's page ('alice vs Bot'): bold alone marked
+    the viewer's seat, which a screen reader does not read out."""
+    match = pages.quick_play(alice_client)
+    url = reverse("match_play", args=[match.id])
+    seats = alice_client.get(url).content.decode().split('<p class="seats">')[1]
+    assert '<span class="seat me">alice (you)</span>' in seats.split("</p>")[0]
+    watched = outsider_client.get(url).content.decode().split('<p class="seats">')[1]
+    assert "(you)" not in watched.split("</p>")[0]
+
+
 def test_a_face_down_card_is_named_for_screen_readers_not_read_as_its_star() -> None:
     shown = render_to_string("games/superstar_showdown/_back.html", {"colour": "red"})
     assert 'role="img" aria-label="a face-down card"' in shown
