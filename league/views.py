@@ -372,8 +372,36 @@ def event_results(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     if _seen(request, event):
         return HttpResponse(status=204)
+    context = _results_context(event, request.user)
+    # What the reader's copy already showed (`told`), so that a screen reader hears the
+    # results and matches that came since, not the whole Event at every poll.
+    told = set(request.GET.get("told", "").split(".")[:2000])
     return render(request, "league/_event_results.html",
-                  _results_context(event, request.user))
+                  {**context, "news": _results_news(context, told)})
+
+
+def _results_news(context: dict[str, Any], told: set[str]) -> list[str]:
+    """What changed on the Event's page since the copy that showed `told` (as its poll URL
+    carries it): each result, each new match (the reader's own said so), the champion."""
+    news = []
+    yours = {row["match"].pk for row in context["yours"]}
+    for row in context["rows"]:
+        pk, label = row["match"].pk, row["link"].label or row["link"].pairing
+        names = " vs ".join(e["name"] for e in row["entrants"])
+        if not row["live"] and f"f{pk}" not in told:
+            winners = [e["name"] for e in row["entrants"] if e["place"] == 1]
+            if row["link"].drawn:
+                news.append(f"{label}, {names}: drawn, played again.")
+            elif len(winners) == 1:
+                news.append(f"{label}, {names}: {winners[0]} won.")
+            else:
+                news.append(f"{label}, {names}: over.")
+        elif row["live"] and f"l{pk}" not in told:
+            news.append(f"Your match {label} is ready: {names}." if pk in yours
+                        else f"New match {label}: {names}.")
+    if context["champion"]:
+        news.append(f"The Event is over. Champion: {context['champion'].entrant.name}.")
+    return news
 
 
 @login_required
@@ -1162,6 +1190,8 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
                   and any(seat.user_id == user.pk for seat in row["match"].seats.all())],
         "entrants": _entrants(event).select_related("player"),
         "polling": event.status == Event.Status.RUNNING,
+        # (as the poll URL carries it: f12 shown finished, l13 shown live)
+        "told": ".".join(f"{'l' if row['live'] else 'f'}{row['match'].pk}" for row in rows),
         "version": _matches_version(event, [(r["match"].pk, r["match"].status)
                                             for r in rows]),
     }

@@ -69,7 +69,7 @@ def test_a_running_event_draws_its_bracket_and_polls_its_results(
     for link in EventMatch.objects.filter(event=event):
         assert f'<a href="/matches/{link.match_id}/"><g class="bx bx-live"' in page
     assert "Winner of Semifinal 1" in page  # the final's slots, not yet known
-    version = page.split("results/?v=")[1].split('"')[0]
+    version = page.split("results/?v=")[1].split("&amp;")[0]
     url = reverse("league:event_results", args=[event.pk])
     assert alice_client.get(url, {"v": version}, **HTMX).status_code == 204
     assert alice_client.get(url, {"v": "old"}, **HTMX).status_code == 200
@@ -151,6 +151,53 @@ def test_a_held_bracket_round_is_said_to_wait_with_no_word_of_a_change(
     started_and_decided(event, ["W1-1", "W1-2"])
     page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
     assert f'<p class="muted" id="held-note">{note}</p>' in page
+
+
+def polled_news(client: Client, page: str) -> str:
+    """What the Event page's results poll tells a screen reader, asked with the poll URL
+    the page (a whole page, or a poll's answer) carries."""
+    url = re.search(r'hx-get="([^"]*/results/[^"]*)"', page)
+    assert url is not None
+    answer = client.get(url[1].replace("&amp;", "&"), **HTMX).content.decode()
+    told = re.search(r'<div id="event-announce" hx-swap-oob="innerHTML">(.*?)</div>', answer,
+                     re.S)
+    assert told is not None
+    return told[1].strip()
+
+
+def test_the_results_poll_tells_a_screen_reader_what_changed_since_the_page_showed(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any, outsider: Any, organizer: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """A result, the next round's matches (the reader's own said so) and the champion are
+    read out once, from a live region outside the swapped results; a poll only said
+    nothing, and a screen reader user had to read the page again to find what changed."""
+    event = make_event(name="Swiss night", format="swiss", format_options={"rounds": 2})
+    for user in (player, player2, outsider, organizer):
+        events.add_entrant(event=event, by=sam, player=user.username)
+    events.start_event(event=event, by=sam)
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert '<div id="event-announce" class="visually-hidden" role="status" ' \
+           'aria-live="polite"></div>' in page
+    first, second = EventMatch.objects.filter(event=event).order_by("match_id")
+    winner = first.match.seats.get(index=0).user.get_username()
+    loser = first.match.seats.get(index=1).user.get_username()
+    finish_by_forfeit(first.match, 1, django_capture_on_commit_callbacks)
+    label = first.label or first.pairing
+    assert polled_news(alice_client, page) == f"{label}, {winner} vs {loser}: {winner} won."
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    finish_by_forfeit(second.match, 1, django_capture_on_commit_callbacks)
+    news = polled_news(alice_client, page)
+    assert news.count("won.") == 1 and first.pairing not in news
+    mine = EventMatch.objects.filter(event=event, round=2, match__seats__user=player).get()
+    assert f"Your match {mine.label or mine.pairing} is ready: " in news
+    assert news.count("New match ") == 1
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    for link in EventMatch.objects.filter(event=event, round=2):
+        finish_by_forfeit(link.match, 1, django_capture_on_commit_callbacks)
+    news = polled_news(alice_client, page)
+    assert news.count("won.") == 2 and "Your match" not in news
+    assert re.search(r"The Event is over\. Champion: \w+\.$", news), news
 
 
 def test_standings_columns_are_named_in_full_for_screen_readers(
