@@ -327,6 +327,8 @@ def _svg_root(width: float, height: float, cls: str, title: str, body: str) -> s
 # -- rating chart -------------------------------------------------------------------------
 
 CHART_W = 360
+# Each game's line is told apart by its dash as well as its colour (the legend shows both).
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 5", "12 4")
 CHART_H = 190
 PAD_L, PAD_R, PAD_T, PAD_B = 40, 12, 12, 26
 
@@ -368,8 +370,8 @@ def rating_chart_svg(series: Mapping[str, Sequence[float]]) -> str:
         colour = PALETTE[n % len(PALETTE)]
         points = " ".join(f"{px(i):.1f},{py(v):.1f}" for i, v in enumerate(vs))
         parts.append(f'<polyline class="series" fill="none" stroke="{colour}" '
-                     f'stroke-width="2" points="{points}"><title>{escape(title)}</title>'
-                     "</polyline>")
+                     f'stroke-width="2"{_dash(n)} points="{points}"><title>{escape(title)}'
+                     "</title></polyline>")
         parts.extend(f'<circle cx="{px(i):.1f}" cy="{py(v):.1f}" r="2.5" fill="{colour}">'
                      f"<title>{escape(title)} after match {i + 1}: {v:.2f}</title></circle>"
                      for i, v in enumerate(vs))
@@ -377,10 +379,26 @@ def rating_chart_svg(series: Mapping[str, Sequence[float]]) -> str:
     for n, title in enumerate(lines):
         colour = PALETTE[n % len(PALETTE)]
         y = legend_y + n * 16
-        parts.append(f'<rect x="{PAD_L}" y="{y}" width="10" height="10" fill="{colour}"/>'
-                     f'<text class="legend" x="{PAD_L + 14}" y="{y + 9}">{escape(title)}</text>')
+        parts.append(f'<line x1="{PAD_L}" y1="{y + 5}" x2="{PAD_L + 22}" y2="{y + 5}" '
+                     f'stroke="{colour}" stroke-width="2"{_dash(n)}/>'
+                     f'<text class="legend" x="{PAD_L + 28}" y="{y + 9}">{escape(title)}</text>')
     height = legend_y + 16 * len(lines)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart" role="img" '
             f'viewBox="0 0 {CHART_W} {height}" width="100%" '
             f'preserveAspectRatio="xMidYMid meet"><title>Rating (ordinal) by match</title>'
+            f"<desc>{escape(_chart_summary(lines))}</desc>"
             f'{"".join(parts)}</svg>')
+
+
+def _dash(n: int) -> str:
+    dash = DASHES[n % len(DASHES)]
+    return f' stroke-dasharray="{dash}"' if dash else ""
+
+
+def _chart_summary(lines: Mapping[str, Sequence[float]]) -> str:
+    """The chart in words, for a screen reader (an image's points are not read): each
+    game's line from its first value to its last, its lowest and its highest."""
+    return " ".join(
+        f"{title}: {len(vs)} rated match{'es' if len(vs) != 1 else ''}, from {vs[0]:.2f} to "
+        f"{vs[-1]:.2f} (lowest {min(vs):.2f}, highest {max(vs):.2f})."
+        for title, vs in lines.items())

@@ -133,6 +133,24 @@ def test_the_rating_chart_has_a_line_per_game_and_a_legend() -> None:
     assert svg.rating_chart_svg({}) == "" and svg.bracket_svg([], names={}) == ""
 
 
+def test_the_rating_chart_says_its_lines_in_words_and_tells_them_apart_by_dash() -> None:
+    """A screen reader reads an image's name and description, not its points; and two
+    games' lines differed by colour alone, which not every reader tells apart."""
+    markup = svg.rating_chart_svg({"Super Showdown": [0.0, 1.5, 3.2, 2.5], "Other": [2.0]})
+    root = ElementTree.fromstring(markup)
+    assert root.get("role") == "img"
+    described = root.find(f"{NS}desc")
+    assert described is not None and described.text == (
+        "Super Showdown: 4 rated matches, from 0.00 to 2.50 (lowest 0.00, highest 3.20). "
+        "Other: 1 rated match, from 2.00 to 2.00 (lowest 2.00, highest 2.00).")
+    dashes = [line.get("stroke-dasharray") for line in root.iter(f"{NS}polyline")]
+    assert len(set(dashes)) == 2
+    keys = [line.get("stroke-dasharray") for line in root.iter(f"{NS}line")
+            if line.get("stroke-width") == "2"]
+    assert keys == dashes  # the legend's sample of each line
+    assert "&lt;b&gt;" in svg.rating_chart_svg({"<b>": [1.0]})
+
+
 @pytest.mark.parametrize("key", ["swiss", "multistage"])
 def test_every_other_format_draws(key: str) -> None:
     markup = draw(key, [f"e{i}" for i in range(1, 7)])
