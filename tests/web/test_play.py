@@ -517,7 +517,7 @@ def test_board_square_buttons_are_named_by_their_move_not_their_glyph(
     assert buttons, "no square was offered within 60 moves"
     for button in buttons:
         title = re.search(r'title="([^"]+)"', button)
-        assert title and f'aria-label="{title[1]}"' in button
+        assert title and f'aria-label="{title[1]}' in button
 
 
 def test_a_grid_squares_marker_and_tags_read_as_words_not_letters() -> None:
@@ -535,6 +535,49 @@ def test_a_grid_squares_marker_and_tags_read_as_words_not_letters() -> None:
     mayhem = render_to_string("games/super_showdown/_cell.html", {"seats": seats, "cell": {
         "markers": [], "boost": True, "mayhem": True}})
     assert '<span aria-hidden="true">M</span><span class="visually-hidden">Mayhem' in mayhem
+
+
+def test_a_square_one_may_move_to_says_what_it_shows_after_the_move() -> None:
+    """A square's button is named by its move; a Powerboost, the Mayhem square, a marker
+    or a start on it were in glyphs and colour alone, which its name left out."""
+    seats = [SimpleNamespace(index=0, label="alice"), SimpleNamespace(index=1, label="bot")]
+
+    def named(cell: dict[str, Any]) -> str:
+        shown = render_to_string("matches/_action_button.html", {
+            "match": SimpleNamespace(id=1), "seats": seats, "state": {"seat": 0},
+            "entry": {"label": "Move: to (2, 3)", "json": "{}", "key": "k"},
+            "cell": {"markers": [], "boost": False, "mayhem": False, "start": None, **cell},
+            "button_class": "sq-btn", "button_template": "games/super_showdown/_cell.html",
+            "aria_template": "games/super_showdown/_cell_words.html"})
+        found = re.search(r'aria-label="([^"]*)"', shown)
+        assert found is not None
+        return html.unescape(found[1])
+
+    assert named({}) == "Move: to (2, 3)"
+    assert named({"boost": True}) == "Move: to (2, 3), Powerboost"
+    assert named({"boost": True, "mayhem": True}) == "Move: to (2, 3), Mayhem"
+    assert named({"markers": [{"seat": 1, "role": "villain"}], "start": "hero"}) \
+        == "Move: to (2, 3), bot (Villain), Hero start"
+
+
+def test_the_dice_row_and_column_and_the_start_squares_are_said_in_words(
+        alice_client: Client, pages: Any) -> None:
+    """The scanner dice's column and row were marked by colour (and a hover title) alone,
+    the start squares by their border's colour."""
+    match = pages.quick_play(alice_client)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    for _ in range(60):
+        if "die-white" in page:
+            break
+        action, key = pages.action_forms(page)[0]
+        page = pages.act(alice_client, match, action, key).content.decode()
+    assert re.search(r'<span class="die die-white" title="white scanner die">\d<span '
+                     r'class="visually-hidden"> \(white scanner die\)</span></span>', page)
+    assert re.search(r'<span class="die die-green" title="green rumors die">\d<span '
+                     r'class="visually-hidden"> \(green rumors die\)</span></span>', page)
+    shown = render_to_string("games/super_showdown/_cell.html", {"cell": {
+        "markers": [], "boost": False, "mayhem": False, "start": "villain"}})
+    assert '<span class="visually-hidden">Villain start</span>' in shown
 
 
 def test_a_players_marker_beside_their_name_is_hidden_from_screen_readers(
