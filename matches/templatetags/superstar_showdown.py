@@ -160,7 +160,8 @@ def star_board(view: JSON, actions: Sequence[JSON] | None = None) -> dict[str, A
             cells.append({"r": r, "c": c, "kind": kind, "classes": " ".join(classes),
                           "start": starts.get(square), "zone": zones.get(square),
                           "markers": markers.get(square, []), "target": targets.get(square),
-                          "title": _square_title(square, kind, starts, zones)})
+                          "title": _square_title(square, kind, starts, zones),
+                          "place": _square_place(square, kind, starts, zones)})
         rows.append({"r": r, "cells": cells})
     cols = list(range(len(squares[0]))) if squares else []
     inactive = any(m.get("position") is not None
@@ -185,7 +186,13 @@ def _bench_marker(side: JSON, member: JSON) -> dict[str, Any]:
 
 def _square_title(square: tuple[int, int], kind: str, starts: Mapping[Any, int],
                   zones: Mapping[Any, int]) -> str:
-    words = [f"[{square[0]}, {square[1]}] {kind}"]
+    return f"[{square[0]}, {square[1]}] {_square_place(square, kind, starts, zones)}"
+
+
+def _square_place(square: tuple[int, int], kind: str, starts: Mapping[Any, int],
+                  zones: Mapping[Any, int]) -> str:
+    """What a square is ('ropes', 'outside, Red Tag Zone'), which its colour shows."""
+    words = [kind]
     if square in starts:
         words.append(f"{SEAT_NAMES[starts[square]]} start")
     if square in zones:

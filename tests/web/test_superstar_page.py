@@ -423,3 +423,31 @@ def test_a_superstars_initial_is_never_read_out_alone(alice_client: Client) -> N
     assert len(markers) >= 4  # two on the ring, two in the side panels
     for marker in markers:
         assert 'aria-hidden="true"' in marker, marker
+
+
+def test_a_ring_square_one_may_move_to_says_what_square_it_is(
+        alice_client: Client, pages: Any, seeded_chance: None) -> None:
+    """A square's button is named by its move; whether it is the ring, the ropes, a
+    turnbuckle or outside (and a start or a Tag Zone) showed in its colour alone, which a
+    screen reader user moving did not hear."""
+    response = alice_client.post(reverse("quick_play"), {"game": "superstar_showdown"})
+    url = response["Location"]
+    match = Match.objects.get(pk=int(url.rstrip("/").rsplit("/", 1)[1]))
+    page = alice_client.get(url).content.decode()
+    rng = random.Random(5)
+    for _ in range(200):
+        if 'class="sq-go"' in page:
+            break
+        if choices := offered(page, pages):  # else the bot is still to move
+            pages.act(alice_client, match, *rng.choice(choices))
+        match.refresh_from_db()
+        assert match.status == Match.Status.ACTIVE, "the match ended before a move"
+        page = alice_client.get(url).content.decode()
+    buttons = re.findall(r'<button type="submit" class="sq-go"[^>]*>', page)
+    assert buttons, "no square was offered within 200 moves"
+    for button in buttons:
+        named = re.search(r'aria-label="([^"]*)"', button)
+        assert named is not None
+        assert re.fullmatch(r"[^:]+\[\d, \d\]: (ring|ropes|turnbuckle|outside)"
+                            r"(, (Red|Blue) (start|Tag Zone))*(, [^,]+ \((red|blue)[^)]*\))*",
+                            html.unescape(named[1])), named[1]
