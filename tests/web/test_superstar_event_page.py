@@ -147,6 +147,32 @@ def test_the_draft_is_played_from_the_page_and_fills_the_scoreboard(
 # -- the Send In ----------------------------------------------------------------------------
 
 @pytest.mark.django_db
+def test_the_draft_order_says_in_words_which_picks_are_made_and_whose_is_next(
+        alice_client: Client, bruno_client: Client, player: Any, player2: Any,
+        pages: Any) -> None:
+    """A pick made was only faded and the next one only bold, which a screen reader does
+    not read out: the order read 'Red Blue Blue Red' at every pick."""
+    match = start(player, player2)
+    first = view_of(match, player)["event"]["draft"]["first_pick"]
+    order = re.compile(r'<ol class="st-draft-order">(.*?)</ol>', re.S)
+
+    def said() -> list[str]:
+        found = order.search(page_of(alice_client, match))
+        assert found is not None
+        return [re.sub(r"<[^>]+>", "", item).strip()
+                for item in re.findall(r"<li[^>]*>(.*?)</li>", found[1])]
+
+    names = ["Red", "Blue"]
+    assert said() == [f"{names[first]} (picks now)", names[1 - first], names[1 - first],
+                      names[first]]
+    clients = (alice_client, bruno_client)
+    key = PICKS[first][0]
+    post(clients[first], match, pages, {"type": "draft", "superstar": key})
+    assert said() == [f"{names[first]} (picked)", f"{names[1 - first]} (picks now)",
+                      names[1 - first], names[first]]
+
+
+@pytest.mark.django_db
 def test_the_send_in_is_face_down_until_both_teams_have_chosen(
         alice_client: Client, bruno_client: Client, outsider_client: Client, player: Any,
         player2: Any, pages: Any) -> None:
