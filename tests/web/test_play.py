@@ -406,7 +406,8 @@ def test_on_a_phone_a_finished_matchs_replay_links_are_full_taps(
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
     banner = page.split('<div class="result-banner')[1].split("</div>")[0]
     assert f'<a href="{reverse("match_replay", args=[match.id])}?at=0">Watch the replay' in banner
-    assert '<section class="log">\n  <h2>What happened <a class="small" href=' in page
+    assert '<section class="log">\n  <h2>What happened <a class="small" id="log-replay" href=' \
+        in page
     css = Path(str(finders.find("css/site.css"))).read_text()
     phone = css.split("/* Phone taps:")[1].split("\n}\n")[0]
     assert "@media (max-width: 480px)" in phone
