@@ -74,6 +74,24 @@ def test_a_step_keeps_keyboard_focus_on_its_control_and_is_announced(
                'aria-disabled="true">' in last
 
 
+def test_the_replays_title_and_heading_say_which_game_and_the_tabs_title_which_step(
+        alice_client: Client, pages: Any) -> None:
+    """The tab read 'Replay #12' at every step, and the heading 'Replay of #12': neither
+    said which game, nor the title which step the tab (and each step it pushed into the
+    history) shows."""
+    match = pages.quick_play(alice_client)
+    match.refresh_from_db()
+    url = reverse("match_replay", args=[match.id])
+    page = alice_client.get(url, {"at": 0}).content.decode()
+    assert f"<title>Replay of #{match.id} Super Showdown, event 0 of {match.seq} · " \
+           "Showdown League</title>" in page
+    assert re.search(rf'<h1>Replay of <a href="[^"]+">#{match.id}</a> Super Showdown</h1>',
+                     page)
+    step = alice_client.get(url, {"at": 1}, **pages.htmx).content.decode()
+    assert step.startswith(f"<title>Replay of #{match.id} Super Showdown, event 1 of "
+                           f"{match.seq} · Showdown League</title>")
+
+
 def test_the_replay_shows_a_seat_only_what_that_seat_saw(
         alice_client: Client, outsider_client: Client, pages: Any) -> None:
     match = pages.quick_play(alice_client)
