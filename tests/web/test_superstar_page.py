@@ -451,3 +451,20 @@ def test_a_ring_square_one_may_move_to_says_what_square_it_is(
         assert re.fullmatch(r"[^:]+\[\d, \d\]: (ring|ropes|turnbuckle|outside)"
                             r"(, (Red|Blue) (start|Tag Zone))*(, [^,]+ \((red|blue)[^)]*\))*",
                             html.unescape(named[1])), named[1]
+
+
+def test_a_performance_stack_cards_type_is_in_its_words_not_only_its_border() -> None:
+    """The Performance Stack's top cards told their type (Slam, Grapple, ...) by their
+    border's colour, and a hover title no screen reader or phone reads."""
+    rules = registry.get_rules(GAME)
+    shown = 0
+    for states in sample_states().values():
+        for state in states:
+            view = rules.view(state, 0)
+            page = render_to_string(f"games/{GAME}/_view.html", {
+                "view": view, "actions": [], "seats": [], "match": SimpleNamespace(id=1)})
+            chips = re.findall(r'<span class="chip type-(\w+)"[^>]*>([^<]*)</span>', page)
+            for kind, words in chips:
+                assert html.unescape(words).endswith(f" · {kind.capitalize()}"), words
+            shown += len(chips)
+    assert shown
