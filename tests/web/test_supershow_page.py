@@ -255,3 +255,21 @@ def test_the_seat_with_the_turn_says_so_in_words(outsider_client: Client) -> Non
     assert page.count("▶") == 1
     assert '<span aria-hidden="true">▶</span><span class="visually-hidden">has the turn</span>' \
         in page
+
+
+def test_a_lit_crowd_meter_card_shows_what_it_does_in_words() -> None:
+    """A lit Crowd Meter card's Finish bonus and Breakout penalty were in a hover title,
+    which neither a screen reader, a keyboard nor a phone reaches."""
+    state, rng = RULES.start({}, 2), random.Random(1)
+    while not state.crowd:
+        event = next_event(RULES, state, [RandomBot()] * 2, rng)
+        assert event is not None, "no Breakout lit the Crowd Meter"
+        state = RULES.apply(state, event)
+    view = RULES.view(state, None)
+    page = render_to_string("games/supershow/_view.html", {"view": view})
+    for card in view["crowd_meter"]["in_play"]:
+        does = ", ".join([f"Finish +{card['finish_bonus']}"] * bool(card["finish_bonus"])
+                         + [f"Breakout \u2212{card['breakout_penalty']}"]
+                         * bool(card["breakout_penalty"]))
+        assert does, card
+        assert f'<span class="lit">{html.escape(card["name"])} ({does})</span>' in page
