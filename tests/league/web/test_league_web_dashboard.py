@@ -770,6 +770,34 @@ def test_rerun_scoring_shows_its_progress_bar_done(sam_client: Client, duel: Eve
     assert "Done: 100%." in again.content.decode() and "1 events" in again.content.decode()
 
 
+def test_rerun_scoring_tells_a_screen_reader_it_started_and_how_it_ended(
+        sam_client: Client, duel: Event) -> None:
+    """The bar and its words changed in silence: a screen reader user who pressed Re-run
+    scoring heard nothing, then or when it ended. A live region outside the polled bar
+    reads the answer to the press and the poll that ends it; the polls between say
+    nothing."""
+    import re
+
+    from league import dashboard_tasks
+
+    def told(html: str) -> str | None:
+        found = re.search(r'<div id="rescore-announce" hx-swap-oob="innerHTML">(.*?)</div>',
+                          html, re.S)
+        return " ".join(re.sub(r"<[^>]+>", "", found[1]).split()) if found else None
+
+    page = sam_client.get(reverse("league:dashboard")).content.decode()
+    assert '<div id="rescore-announce" class="visually-hidden" role="status" ' \
+           'aria-live="polite"></div>' in page
+    pressed = sam_client.post(reverse("league:rescore"), **HTMX).content.decode()
+    assert (told(pressed) or "").startswith("Scoring: Done: 100%.")
+    dashboard_tasks._note("waiting-job", 0, "queued")
+    url = reverse("league:rescore_progress", args=["waiting-job"])
+    assert told(sam_client.get(url, **HTMX).content.decode()) is None
+    dashboard_tasks._note("waiting-job", 40, "failed", error="the worker stopped")
+    assert told(sam_client.get(url, **HTMX).content.decode()) \
+        == "Scoring: Failed: the worker stopped"
+
+
 def test_a_queued_job_polls_and_an_unknown_job_says_so(sam_client: Client, season: Season) -> None:
     from league import dashboard_tasks
 
