@@ -92,6 +92,38 @@ def test_the_progress_fragment_polls_and_shows_progress(staff_client: Client,
     assert "Cancel the job" not in fragment
 
 
+def told(fragment: str) -> str | None:
+    """What the answer tells a screen reader from the page's live region, if anything."""
+    found = re.search(r'<div id="simulation-announce" hx-swap-oob="innerHTML">(.*?)</div>',
+                      fragment, re.S)
+    return " ".join(found[1].split()) if found else None
+
+
+def test_a_screen_reader_hears_how_a_job_ended_and_what_cancel_did(
+        staff_client: Client, organizer: Any) -> None:
+    """The box and its words changed in silence at every poll: a screen reader user heard
+    neither the end of a job nor the answer to Cancel. A live region outside the polled
+    box reads the poll that ends it and the answer to a press; the polls between say
+    nothing."""
+    job = new_job(organizer)
+    page = staff_client.get(reverse("league:simulation", args=[job.pk])).content.decode()
+    assert '<div id="simulation-announce" class="visually-hidden" role="status" ' \
+           'aria-live="polite"></div>' in page
+    url = poll_url(page)
+    assert url is not None and simulation.run_chunk(job.pk, 0)
+    fragment = staff_client.get(url, **HTMX).content.decode()
+    assert told(fragment) is None
+    for index in (1, 2):
+        assert simulation.run_chunk(job.pk, index)
+    url = poll_url(fragment)
+    assert url is not None
+    assert told(staff_client.get(url, **HTMX).content.decode()) \
+        == f"Simulation {job.pk}: Done, 6 of 6 matches."
+    other = new_job(organizer)
+    pressed = staff_client.post(reverse("league:simulation_cancel", args=[other.pk]), **HTMX)
+    assert told(pressed.content.decode()) == f"Simulation {other.pk}: Cancelled, 0 of 6 matches."
+
+
 def test_the_cancel_button_stops_the_job_and_keeps_what_finished(staff_client: Client,
                                                                  organizer: Any) -> None:
     job = new_job(organizer)
