@@ -7,6 +7,7 @@ its seat's decisions, the replay, an Event's page, a player's page and the ratin
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -19,8 +20,16 @@ from league.models import Player
 from matches import services
 from tests.a11y import unnamed
 from tests.conftest import accepted
+from tests.markup import TEMPLATES
 
 pytestmark = pytest.mark.django_db
+
+# Glyphs a screen reader reads by their Unicode names ('black star', 'rightwards arrow'):
+# on a game's page each stands for words that are beside it or hidden beside it for
+# screen readers, and is itself hidden from them.
+GLYPHS = "★✖→▶⚡🏆"
+# Where a glyph is the thing explained: a legend's "★ starts".
+GLYPH_LEGENDS = ("<span>★ starts</span>",)
 
 GAMES = [
     ("super_showdown", {}, 2),
@@ -107,3 +116,18 @@ def test_the_league_pages_name_every_control(alice_client: Client, player: Any,
              reverse("league:player", args=[Player.objects.get(user=player).pk])]
     for url in pages:
         assert unnamed(alice_client.get(url).content.decode()) == [], url
+
+
+def test_a_games_glyphs_are_hidden_from_screen_readers_beside_their_words() -> None:
+    """The start square's star read 'black star', a Super Showdown tally 'black star 3/5
+    victorious', an attack 'alice rightwards arrow bruno'."""
+    loud = []
+    for path in sorted((TEMPLATES / "games").rglob("*.html")):
+        source = path.read_text()
+        for legend in GLYPH_LEGENDS:
+            source = source.replace(legend, "")
+        for found in re.finditer(f"[{GLYPHS}]", source):
+            if not re.search(r'<span[^>]* aria-hidden="true"[^>]*>$', source[:found.start()]):
+                before = source[found.start() - 40:found.end()]
+                loud.append(f"{path.relative_to(TEMPLATES)}: {before}")
+    assert loud == []
