@@ -236,6 +236,25 @@ def test_the_polled_table_answers_204_until_the_points_change(alice_client: Clie
     assert "Playing" in changed.content.decode()
 
 
+def test_a_screen_reader_hears_the_totals_when_the_points_change(
+        alice_client: Client, organizer: Any, running: Event) -> None:
+    """The table changed in silence at each result; a live region outside it reads the
+    teams' totals from the poll that brought them."""
+    region = '<div id="ranking-announce" class="visually-hidden" role="status" ' \
+        'aria-live="polite"></div>'
+    page = alice_client.get(reverse("league:event", args=[running.pk])).content.decode()
+    assert region in page
+    staff = Client()
+    staff.force_login(organizer)
+    assert region in staff.get(reverse("league:event_admin", args=[running.pk])).content.decode()
+    url = reverse("league:event_ranking", args=[running.pk])
+    version = page.split("ranking-points/?v=")[1].split('"')[0]
+    project(running, match_done=False)
+    changed = alice_client.get(f"{url}?v={version}", HTTP_HX_REQUEST="true").content.decode()
+    assert '<div id="ranking-announce" hx-swap-oob="innerHTML">Ranking Points: Red 42, ' \
+           "Blue 14. </div>" in changed
+
+
 def test_other_events_have_no_ranking_points(alice_client: Client, cup: Event) -> None:
     assert alice_client.get(reverse("league:event_ranking", args=[cup.pk])).status_code == 404
     page = alice_client.get(reverse("league:event", args=[cup.pk])).content.decode()
