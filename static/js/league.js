@@ -113,15 +113,18 @@
   /* htmx gives focus back to the control with the focused one's id. A control the answer
      no longer has (a Withdraw once its entrant withdrew, Start once started, a Forfeit once
      its match ended) left focus on the page's top: it goes instead to the nearest element
-     around it that is still there (its row, its card's heading), else to the swapped
-     element's data-focus-home, so a keyboard user goes on from where they were. */
+     around it that is still there (its row, its card's heading), or to the one its
+     data-focus-instead names (the Event page's "Your match" link, gone once the match
+     ended: that match's row), else to the swapped element's data-focus-home, so a
+     keyboard user goes on from where they were. */
   var lostFrom = null;
 
   function noteFocus(event) {
     var target = event.detail.target;
     var focused = document.activeElement;
-    if (!event.detail.shouldSwap || !(target instanceof Element) || !target.matches(GUARD)
-        || !focused || !target.contains(focused)) {
+    if (!event.detail.shouldSwap || !(target instanceof Element)
+        || !target.matches(GUARD + ", [data-focus-home]") || !focused
+        || !target.contains(focused)) {
       return;
     }
     lostFrom = {ids: [], home: target.getAttribute("data-focus-home")};
@@ -130,6 +133,9 @@
     for (var el = focused; el && el !== target; el = el.parentElement) {
       if (el.id) {
         lostFrom.ids.push(el.id);
+      }
+      if (el.hasAttribute("data-focus-instead")) {
+        lostFrom.ids.push(el.getAttribute("data-focus-instead"));
       }
     }
   }

@@ -1,0 +1,40 @@
+"""The public Event page in headless Chromium (tests/chromium.py), as a keyboard and screen
+reader user follows it: a result the page's poll brings is read out from its live region,
+and focus on the player's "Your match" link, which the result takes away, goes on to that
+match's row; it fell to the page's top. Skipped where no Chromium is installed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from league import events
+from league.models import Event, EventMatch
+from matches import services
+from tests.chromium import CHROMIUM, signed_in
+
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed"),
+              pytest.mark.django_db(transaction=True)]
+
+
+def test_a_result_is_read_out_and_focus_on_the_ended_match_goes_to_its_row(
+        live_server: Any, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any, outsider: Any, organizer: Any) -> None:
+    event = make_event(name="Swiss night", format="swiss", format_options={"rounds": 2})
+    for user in (player, player2, outsider, organizer):
+        events.add_entrant(event=event, by=sam, player=user.username)
+    events.start_event(event=event, by=sam)
+    mine = EventMatch.objects.get(event=event, match__seats__user=player)
+    with signed_in(live_server.url, player) as tab:
+        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        tab.js(f"document.getElementById('your-match-{mine.match_id}').focus(); true")
+        rival = mine.match.seats.exclude(user=player).get()
+        services.forfeit_seat(match=mine.match, seat=rival.index)  # alice wins
+        tab.until("document.getElementById('event-announce').textContent.trim() !== ''", 12)
+        assert tab.js("document.getElementById('event-announce').textContent").endswith(
+            f": {player.username} won. ")
+        tab.until(f"document.getElementById('your-match-{mine.match_id}') === null")
+        tab.until(f"document.activeElement.id === 'event-match-{mine.match_id}'", 3)
