@@ -227,7 +227,9 @@ def _box_svg(box: _Box) -> str:
     parts.append("</g>")
     markup = "".join(parts)
     if box.href:
-        markup = f'<a href="{escape(box.href)}">{markup}</a>'
+        # One id from poll to poll: htmx gives focus back to the link a keyboard user was on
+        # when the Event's results are swapped in.
+        markup = f'<a href="{escape(box.href)}" id="bracket-{escape(box.id)}">{markup}</a>'
     return markup
 
 

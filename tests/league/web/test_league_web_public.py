@@ -67,7 +67,8 @@ def test_a_running_event_draws_its_bracket_and_polls_its_results(
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="bracket"' in page
     assert 'hx-trigger="every 4s"' in page
     for link in EventMatch.objects.filter(event=event):
-        assert f'<a href="/matches/{link.match_id}/"><g class="bx bx-live"' in page
+        assert f'<a href="/matches/{link.match_id}/" id="bracket-{link.pairing}"><g ' \
+            'class="bx bx-live"' in page
     assert "Winner of Semifinal 1" in page  # the final's slots, not yet known
     version = page.split("results/?v=")[1].split("&amp;")[0]
     url = reverse("league:event_results", args=[event.pk])
@@ -96,7 +97,8 @@ def test_the_results_poll_gives_back_keyboard_focus_to_the_link_that_had_it(
         player: Any, player2: Any, django_capture_on_commit_callbacks: Any) -> None:
     """A result swaps the Event's results in whole; htmx focuses the element with the
     focused one's id again, so each link keeps one id from poll to poll: a keyboard user
-    on their match, a replay or a player is not sent back to the top."""
+    on their match, a replay, a player or a live match's box in the diagram is not sent
+    back to the top."""
     event = make_event(name="League night", format="round_robin")
     for name in ("alice", "bruno"):
         events.add_entrant(event=event, by=sam, player=name)
@@ -116,6 +118,8 @@ def test_the_results_poll_gives_back_keyboard_focus_to_the_link_that_had_it(
     for html in (page, polled):
         for link in links:
             assert html.count(f'<a id="event-match-{link.match_id}" href=') == 1
+            if link.match.status != "finished":  # its box in the diagram links to it
+                assert html.count(f'id="bracket-{link.pairing}"') == 1
         assert html.count(f'id="event-match-{over.match_id}-replay"') == 1
         for link in alices:
             assert html.count(f'id="your-match-{link.match_id}"') == 1

@@ -69,7 +69,8 @@ def test_byes_are_drawn_as_byes_and_future_slots_say_where_they_come_from() -> N
 def test_a_live_match_is_a_link_to_its_match_page() -> None:
     markup = draw("single_elimination", ["a", "b", "c", "d"], matches=1,
                   links={"W1-2": "/matches/42/"})
-    assert '<a href="/matches/42/"><g class="bx bx-live" data-pairing="W1-2">' in markup
+    assert '<a href="/matches/42/" id="bracket-W1-2"><g class="bx bx-live" ' \
+        'data-pairing="W1-2">' in markup
 
 
 def test_a_bracket_is_a_named_group_whose_names_and_links_a_screen_reader_reaches() -> None:
