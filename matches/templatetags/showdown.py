@@ -1,7 +1,8 @@
-"""Small filters the match pages need: dict lookup, pretty JSON, action labels."""
+"""Small filters the match pages need: dict lookup, pretty JSON, action labels and ids."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -38,6 +39,13 @@ def action_label(action: Mapping[str, Any]) -> str:
     rest = [f"{key.replace('_', ' ')} {_plain(value)}"
             for key, value in action.items() if key not in {"type", "label"}]
     return f"{words}: {', '.join(rest)}" if rest else words
+
+
+@register.filter
+def action_id(action_json: str) -> str:
+    """An action's button's id, the same on every render that offers that action: htmx
+    gives focus back to it when a poll swaps the match in while a keyboard user is on it."""
+    return "act-" + hashlib.sha1(str(action_json).encode()).hexdigest()[:12]
 
 
 @register.filter

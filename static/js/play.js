@@ -1,10 +1,10 @@
 /* The play page. A move swaps the whole match state in: the button pressed is gone, and
-   focus with it. So does a poll bringing a rival's move while focus is elsewhere in the
-   state (a card, a square). Put focus back on the status line, so a keyboard or screen
-   reader user goes on from there. (A control the swap leaves in place keeps its focus:
-   htmx restores focus by id, and the status line, the log's links and the folded
-   sections' summaries keep theirs from swap to swap.) A move that fails on its way says
-   so. */
+   focus with it. So does a poll bringing a rival's move that takes away the choice focus
+   was on. Put focus back on the status line, so a keyboard or screen reader user goes on
+   from there. (A control the swap leaves in place keeps its focus: htmx restores focus by
+   id, and the status line, the log's links, the folded sections' summaries and each
+   action's button, whose id its action gives, keep theirs from swap to swap.) A move that
+   fails on its way says so. */
 (function () {
   "use strict";
 

@@ -514,7 +514,7 @@ def test_board_square_buttons_are_named_by_their_move_not_their_glyph(
             break
         action, key = pages.action_forms(page)[0]
         page = pages.act(alice_client, match, action, key).content.decode()
-    buttons = re.findall(r'<button type="submit" class="sq-btn"[^>]*>', page)
+    buttons = re.findall(r'<button type="submit" id="act-\w+" class="sq-btn"[^>]*>', page)
     assert buttons, "no square was offered within 60 moves"
     for button in buttons:
         title = re.search(r'title="([^"]+)"', button)

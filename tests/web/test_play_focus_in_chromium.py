@@ -63,3 +63,46 @@ def test_focus_stays_on_a_control_a_rivals_move_leaves_in_place(
     tab.until("document.getElementById('match-state') !== window.before")
     tab.until("document.readyState === 'complete' && !document.querySelector('.htmx-settling')")
     assert tab.js(focused), tab.js("document.activeElement.outerHTML.slice(0, 80)")
+
+
+def until_all_decide(match: Match, people: list[Any]) -> None:
+    """Play first legal actions until alice (seat 0) and another seat decide at once."""
+    rules = get_rules(match.game)
+    for _ in range(200):
+        match.refresh_from_db()
+        state = services.load_state(match)
+        pending = rules.pending(state)
+        if 0 in pending.seats and len(pending.seats) > 1 \
+                and len(rules.legal_actions(state, 0)) > 1:
+            return
+        seat = pending.seats[0]
+        services.submit_action(match=match, seat=seat, user=people[seat],
+                               action=rules.legal_actions(state, seat)[0])
+    raise AssertionError("alice never decided at once with another seat")
+
+
+@pytest.mark.parametrize(("game", "seats"), [("super_showdown", 2), ("ultimate_showdown", 3)])
+def test_focus_stays_on_a_choice_while_a_rival_decides_at_the_same_time(
+        tab: Chromium, live_server: Any, player: Any, player2: Any, outsider: Any,
+        organizer: Any, game: str, seats: int) -> None:
+    """A keyboard user going through their choices (simultaneous decisions: a plan, a
+    vote, a bet) while a rival makes theirs: the poll brings the rival's decision and the
+    same choices; focus stayed on none of them, but went to the status line."""
+    people = [player, player2, outsider][:seats]
+    match = services.create_match(game=game, options={}, created_by=organizer,
+                                  seats=[{"player": p.username} for p in people])
+    until_all_decide(match, people)
+    tab.open(live_server.url + reverse("match_play", args=[match.id]))
+    choice = "document.querySelectorAll('#match-state form.action-form button[type=submit]')[1]"
+    named = tab.js(f"{choice}.focus(); window.before = document.getElementById('match-state');"
+                   f"{choice}.getAttribute('aria-label') || {choice}.textContent.trim()")
+    rules = get_rules(game)
+    state = services.load_state(match)
+    rival = next(seat for seat in rules.pending(state).seats if seat)
+    services.submit_action(match=match, seat=rival, user=people[rival],
+                           action=rules.legal_actions(state, rival)[0])
+    tab.until("document.getElementById('match-state') !== window.before")
+    tab.until("!document.querySelector('.htmx-settling')")
+    focused = "document.activeElement"
+    assert tab.js(f"{focused}.getAttribute('aria-label') || {focused}.textContent.trim()") \
+        == named

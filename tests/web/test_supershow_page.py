@@ -28,8 +28,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 GAME = "supershow"
 MOST_DECISIONS = 3_000
-_BUTTON = re.compile(r'<button type="submit" class="action sx-btn[^"]*"[^>]*>(?P<label>[^<]*)'
-                     r'</button>')
+_BUTTON = re.compile(r'<button type="submit" id="act-\w+" class="action sx-btn[^"]*"[^>]*>'
+                     r'(?P<label>[^<]*)</button>')
 _CARD_ID = re.compile(r"\b[A-F]\d\d\b")
 
 

@@ -443,7 +443,7 @@ def test_a_ring_square_one_may_move_to_says_what_square_it_is(
         match.refresh_from_db()
         assert match.status == Match.Status.ACTIVE, "the match ended before a move"
         page = alice_client.get(url).content.decode()
-    buttons = re.findall(r'<button type="submit" class="sq-go"[^>]*>', page)
+    buttons = re.findall(r'<button type="submit" id="act-\w+" class="sq-go"[^>]*>', page)
     assert buttons, "no square was offered within 200 moves"
     for button in buttons:
         named = re.search(r'aria-label="([^"]*)"', button)
