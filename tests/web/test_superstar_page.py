@@ -468,3 +468,17 @@ def test_a_performance_stack_cards_type_is_in_its_words_not_only_its_border() ->
                 assert html.unescape(words).endswith(f" · {kind.capitalize()}"), words
             shown += len(chips)
     assert shown
+
+
+def test_every_ring_square_says_what_it_is_in_its_words(alice_client: Client) -> None:
+    """A square's kind (ring, ropes, turnbuckle, outside), a start and a Tag Zone showed in
+    its colour and a hover title on the cell, which only some screen readers read: each
+    square says it in words, a square one may move to in its button's name."""
+    response = alice_client.post(reverse("quick_play"), {"game": "superstar_showdown"})
+    page = alice_client.get(response["Location"]).content.decode()
+    cells = re.findall(r'<td class="[^"]*" title="\[\d, \d\] ([^"]*)">(.*?)</td>', page, re.S)
+    assert len(cells) == sum(len(row) for row in BOARD.to_json()["squares"])
+    for place, body in cells:
+        said = (f'<span class="visually-hidden">{place}</span></div>' in body
+                or re.search(rf'aria-label="[^"]*: {re.escape(place)}[",]', body))
+        assert said, (place, body)
