@@ -874,6 +874,21 @@ def match_state(*, match: Match, user: Any, seat: int | None = None,
                 seats: Iterable[Seat] | None = None) -> dict[str, Any]:
     """What the user's seat (or a spectator) sees now, with its legal actions (`seats`:
     the match's seats, when the caller has read them already)."""
+    return _state_now(match, user, seat, seats)[0]
+
+
+def page_state(*, match: Match, user: Any, seat: int | None = None,
+               seats: Iterable[Seat] | None = None) -> dict[str, Any]:
+    """match_state, and `halted`: the match ended off the board (a forfeit, a resignation)
+    while its game still waited on a seat, so its view tells of a decision nobody is to
+    take any more (the play page leaves that out; the API's view stays the engine's)."""
+    state, halted = _state_now(match, user, seat, seats)
+    return {**state, "halted": halted}
+
+
+def _state_now(match: Match, user: Any, seat: int | None,
+               seats: Iterable[Seat] | None) -> tuple[dict[str, Any], bool]:
+    """match_state's answer, and whether the match ended off the board."""
     viewer = viewer_seat(match, user, seat, seats)
     stream = _replay(match)
     rules, state = stream.rules, stream.state
@@ -881,7 +896,8 @@ def match_state(*, match: Match, user: Any, seat: int | None = None,
     status = _status_at(match, stream.seq)
     served = pending.to_json()
     legal: list[JSON] = []
-    if status == Match.Status.FINISHED and pending.kind is not PendingKind.END:
+    halted = status == Match.Status.FINISHED and pending.kind is not PendingKind.END
+    if halted:
         # Ended off the board (a forfeit, a resignation): its stored result is the end.
         result = Match.objects.values_list("result", flat=True).get(pk=match.pk)
         served = {"kind": str(PendingKind.END), "seats": [], "result": result}
@@ -895,7 +911,7 @@ def match_state(*, match: Match, user: Any, seat: int | None = None,
         "pending": served,
         "legal_actions": legal,
         "view": rules.view(state, viewer),
-    }
+    }, halted
 
 
 def _status_at(match: Match, seq: int) -> str:

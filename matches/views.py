@@ -478,6 +478,9 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         "at_start": at == 0,
         "at_end": at == match.seq,
         "view": frame["view"],
+        # The last step of a match that ended off the board: no decision is pending there.
+        "halted": at == match.seq and match.status == FINISHED
+        and frame["pending"]["kind"] != "end",
         "view_templates": _game_templates(match.game, "_view.html", "matches/_view_generic.html"),
     }
     partial = request.htmx and not request.htmx.history_restore_request
@@ -676,8 +679,8 @@ def _table_context(match: Match, seat: int | None, seats: list[Seat]) -> dict[st
 def _state_context(match: Match, user: Any, seats: list[Seat],
                    error: str | None = None, since: int | None = None) -> dict[str, Any]:
     """What the play page and its polled partial render, of the match's `seats`."""
-    state = services.match_state(match=match, user=user, seats=seats,
-                                 seat=services.page_seat(match, user, seats))
+    state = services.page_state(match=match, user=user, seats=seats,
+                                seat=services.page_seat(match, user, seats))
     earlier = max(0, match.seq - PAGE_LOG)
     table = _table_context(match, state["seat"], seats)
     events = services.match_events(match=match, user=user, after=earlier, seats=seats)
@@ -686,6 +689,9 @@ def _state_context(match: Match, user: Any, seats: list[Seat],
         **table,
         "state": state,
         "view": state["view"],
+        # The game's view tells whose decision it waits for: the page leaves that out of a
+        # match that ended off the board (each game's _view.html reads `halted`).
+        "halted": state["halted"],
         "seats_key": _seats_key(seats),
         "actions": [_action_entry(action) for action in state["legal_actions"]],
         # The seat's decisions so far: a second tab's stale form is refused, not played.

@@ -105,6 +105,12 @@ def star_phase(phase: str) -> str:
 
 
 @register.filter
+def star_event_phase(phase: str) -> str:
+    """The Event's phase in words."""
+    return _EVENT_PHASES.get(phase, str(phase).replace("_", " ").capitalize())
+
+
+@register.filter
 def star_square(kind: str) -> str:
     """Where a Superstar stands, in words."""
     return _SQUARES.get(kind, str(kind))
@@ -616,7 +622,7 @@ def star_event(view: JSON, actions: Sequence[JSON] | None = None) -> dict[str, A
     phase = str(event.get("phase") or "")
     return {
         "phase": phase,
-        "phase_label": _EVENT_PHASES.get(phase, phase.replace("_", " ").capitalize()),
+        "phase_label": star_event_phase(phase),
         "before_match": phase in ("draft", "send_in"),
         "teams": [_team_entry(view, team, mine, deciding) for team in event.get("teams") or ()],
         "matches": matches,

@@ -256,6 +256,24 @@ def test_the_last_decision_finishes_the_match_and_stores_its_result(
     assert (refused.value.code, refused.value.status) == ("match_over", 409)
 
 
+def test_only_a_match_ended_off_the_board_is_halted_for_its_page(
+        toy_game: Any, toy_match: Match, player: Any, player2: Any) -> None:
+    """Its page leaves out the decision its game still waits on; the API's state is as
+    ever (no `halted`), and a match played to its end is not halted."""
+    assert services.page_state(match=toy_match, user=player)["halted"] is False
+    resigned = services.create_match(
+        game=toy_game.TOY_KEY, options={}, created_by=player,
+        seats=[{"player": player.username}, {"player": player2.username}])
+    services.join_match(match=resigned, user=player2)
+    services.resign(match=resigned, user=player2)
+    page = services.page_state(match=resigned, user=player)
+    assert page["halted"] is True and page["pending"]["kind"] == "end"
+    assert services.match_state(match=resigned, user=player) == \
+        {key: value for key, value in page.items() if key != "halted"}
+    play_to_the_end(toy_match, {0: player, 1: player2})
+    assert services.page_state(match=toy_match, user=player)["halted"] is False
+
+
 def test_a_decision_and_the_chance_events_after_it_commit_or_fail_together(
         toy_game: Any, player: Any, player2: Any) -> None:
     """A chance node that follows a decision is drawn and stored in the same transaction."""
