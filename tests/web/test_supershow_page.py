@@ -148,6 +148,8 @@ def test_a_whole_one_on_one_match_through_the_act_view(
     assert match.status == "finished" and match.result is not None
     assert "every 2s" not in partial and pages.action_forms(partial) == []
     assert saw_dice and checked, "the hidden cards were checked along the way"
+    # Over: the seat that had the last turn is not said to have the turn still.
+    assert "has the turn" not in partial and " · turn: " not in partial
 
 
 def test_a_fatal_four_way_page_with_three_bots(
