@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from engine import registry
 from matches import services
 from matches.models import Match
 
@@ -84,3 +85,24 @@ def test_a_replay_shows_its_steps_before_the_last_as_they_were_played(
     match = resigned(player, player2, "super_showdown", {}, 2)
     before = alice_client.get(reverse("match_replay", args=[match.pk]), {"at": match.seq - 1})
     assert "Round 1 · Rolling the first die" in shown_view(before.content.decode())[1]
+
+
+def test_an_event_stopped_in_a_match_does_not_say_it_is_playing(
+        player: Any, player2: Any, alice_client: Client) -> None:
+    """Resigned once its first Match began: that Match is not "Now playing" any more."""
+    match = services.create_match(game="superstar_showdown", options=EVENT, created_by=player,
+                                  seats=[{"player": "alice"}, {"player": "bruno"}])
+    services.join_match(match=match, user=player2)
+    rules = registry.get_rules("superstar_showdown")
+    while services.match_state(match=match, user=None)["view"]["event"]["phase"] != "match":
+        state = services.load_state(match)
+        due = rules.pending(state).seats[0]
+        services.submit_action(match=match, seat=due, user=None,
+                               action=rules.legal_actions(state, due)[0])
+    live = alice_client.get(reverse("match_play", args=[match.pk])).content.decode()
+    assert "Now playing" in live
+    services.resign(match=match, user=player2)
+    page = alice_client.get(reverse("match_play", args=[match.pk])).content.decode()
+    assert "Now playing" not in page and "Stopped by the forfeit" in page
+    assert not re.search(r'class="st-match [^"]*\bnow\b', page)
+
