@@ -160,21 +160,29 @@ def accepted(match: Any) -> Any:
     return match
 
 
-def moved(match: Any, seat: int) -> Any:
-    """`match` once `seat` has made a move: whoever is due plays its first legal action
-    until then. A forfeit after that is rated; one by a seat that never moved is not."""
+def played_until(match: Any, done: Callable[[], bool]) -> Any:
+    """`match` once `done()` holds: whoever is due plays its first legal action until
+    then (the match must not end first)."""
     from matches import services
 
-    while services.moves_of(match, seat) == 0:
+    rules = get_rules(match.game)
+    while not done():
         match.refresh_from_db()
-        assert match.status == match.Status.ACTIVE, "the match ended before the seat moved"
+        assert match.status == match.Status.ACTIVE, "the match ended first"
         state = services.load_state(match)
-        rules = get_rules(match.game)
         due = rules.pending(state).seats[0]
         services.submit_action(match=match, seat=due, user=None,
                                action=rules.legal_actions(state, due)[0])
     match.refresh_from_db()
     return match
+
+
+def moved(match: Any, seat: int) -> Any:
+    """`match` once `seat` has made a move (`played_until`). A forfeit after that is
+    rated; one by a seat that never moved is not."""
+    from matches import services
+
+    return played_until(match, lambda: services.moves_of(match, seat) > 0)
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from engine import registry
 from league import events, formats, projections, serializers
 from league.models import (
     Entrant,
@@ -21,6 +20,7 @@ from league.models import (
 from league.services import player_for, rename_player
 from matches import services as match_services
 from matches.models import Match
+from tests.conftest import played_until
 
 GAME = "super_showdown"
 
@@ -411,12 +411,7 @@ def test_a_forfeit_by_a_side_one_of_whose_seats_moved_is_rated(
     for user in (player2, outsider):
         match_services.join_match(match=match, user=user)
     # Whoever the dealt match has move first: played until one of the pair has moved.
-    rules = registry.get_rules("supershow")
-    while not any(match_services.moves_of(match, seat) for seat in (0, 1)):
-        state = match_services.load_state(match)
-        due = rules.pending(state).seats[0]
-        match_services.submit_action(match=match, seat=due, user=None,
-                                     action=rules.legal_actions(state, due)[0])
+    played_until(match, lambda: any(match_services.moves_of(match, seat) for seat in (0, 1)))
     unmoved = 1 if match_services.moves_of(match, 0) else 0
     assert match_services.moves_of(match, unmoved) == 0
     match_services.resign(match=match, user=(player, player2)[unmoved])

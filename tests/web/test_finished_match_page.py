@@ -12,9 +12,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from engine import registry
 from matches import services
 from matches.models import Match
+from tests.conftest import played_until
 
 pytestmark = pytest.mark.django_db
 
@@ -93,12 +93,8 @@ def test_an_event_stopped_in_a_match_does_not_say_it_is_playing(
     match = services.create_match(game="superstar_showdown", options=EVENT, created_by=player,
                                   seats=[{"player": "alice"}, {"player": "bruno"}])
     services.join_match(match=match, user=player2)
-    rules = registry.get_rules("superstar_showdown")
-    while services.match_state(match=match, user=None)["view"]["event"]["phase"] != "match":
-        state = services.load_state(match)
-        due = rules.pending(state).seats[0]
-        services.submit_action(match=match, seat=due, user=None,
-                               action=rules.legal_actions(state, due)[0])
+    played_until(match, lambda: services.match_state(
+        match=match, user=None)["view"]["event"]["phase"] == "match")
     live = alice_client.get(reverse("match_play", args=[match.pk])).content.decode()
     assert "Now playing" in live
     services.resign(match=match, user=player2)
