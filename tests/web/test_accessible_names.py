@@ -11,9 +11,11 @@ import re
 from typing import Any
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
+from engine.protocol import Event, PendingKind
 from engine.registry import get_rules
 from league import events
 from league.models import Player
@@ -131,3 +133,24 @@ def test_a_games_glyphs_are_hidden_from_screen_readers_beside_their_words() -> N
                 before = source[found.start() - 40:found.end()]
                 loud.append(f"{path.relative_to(TEMPLATES)}: {before}")
     assert loud == []
+
+
+@pytest.mark.parametrize(("game", "seats"), [("supershow", 2), ("royal_rumble", 3)])
+def test_the_seat_deciding_is_said_in_words_while_the_match_is_live(game: str,
+                                                                    seats: int) -> None:
+    """The ring around the deciding seat is a colour a screen reader does not read: its
+    name says "(deciding)" beside it, and not once a forfeit has halted the match."""
+    rules = get_rules(game)
+    state = rules.start({}, seats)
+    rng = random.Random(0)
+    while rules.pending(state).kind is PendingKind.CHANCE:
+        state = rules.apply(state, Event.chance(rules.sample_chance(state, rng)))
+    view = rules.view(state, None)
+    template = f"games/{game}/_view.html"
+    live = render_to_string(template, {"view": view})
+    heads = re.findall(r'<div class="\w+-seat([^"]*)">\s*<div><strong>(.*?)</strong>', live)
+    assert len(heads) == seats
+    ringed = [" deciding" in classes for classes, _ in heads]
+    said = ['<span class="visually-hidden"> (deciding)</span>' in name for _, name in heads]
+    assert any(ringed) and said == ringed
+    assert "(deciding)" not in render_to_string(template, {"view": view, "halted": True})
