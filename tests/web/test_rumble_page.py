@@ -12,11 +12,12 @@ import re
 from typing import Any
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
 import engine.games.royal_rumble  # noqa: F401  (importing the package registers the game)
-from engine.games.royal_rumble.cards import card
+from engine.games.royal_rumble.cards import Kind, card
 from engine.games.royal_rumble.view import PROMPTS
 from matches import services
 from matches.models import Match
@@ -190,3 +191,13 @@ def test_a_face_down_plan_is_named_for_screen_readers_not_an_empty_box(
     assert backs, "no plan was face down in the first 40 steps"
     for back in backs:
         assert re.search(r'role="img" aria-label="a face-down (Attack|Boost)"', back), back
+
+
+@pytest.mark.parametrize("kind", list(Kind))
+def test_a_card_says_its_kind_in_words_not_by_its_colour_alone(kind: Kind) -> None:
+    """A card's kind was its background colour alone, which a screen reader does not read
+    and not everybody tells apart: the card says it, before its rules text."""
+    shown = render_to_string("games/royal_rumble/_card.html", {
+        "card": {"kind": str(kind), "name": "Elbow Drop", "text": "3 damage"}})
+    words = " ".join(re.sub(r"<[^>]+>", " ", shown).split())
+    assert words == f"Elbow Drop {kind.value.capitalize()} · 3 damage"
