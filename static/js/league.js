@@ -83,16 +83,25 @@
     }
   }
 
-  // Sections open before a refresh, by guarded element id, as their summaries read.
+  /* Sections open before a refresh, by guarded element id: each open <details> by its own
+     id, which stays as its summary's count changes ("Discard pile (3)", then (4)), or by
+     its summary's words where it has none. */
   var reopen = {};
+
+  function foldKey(details) {
+    if (details.id) {
+      return "id " + details.id;
+    }
+    var summary = details.querySelector("summary");
+    return summary ? "text " + summary.textContent.trim() : "";
+  }
 
   function noteOpen(event) {
     var target = event.detail.target;
     if (event.detail.requestConfig && event.detail.requestConfig.verb === "get"
         && target instanceof Element && target.id && target.matches(GUARD)) {
-      reopen[target.id] = Array.prototype.map.call(
-        target.querySelectorAll("details[open] > summary"),
-        function (summary) { return summary.textContent.trim(); });
+      reopen[target.id] = Array.prototype.map.call(target.querySelectorAll("details[open]"),
+                                                   foldKey);
     }
   }
 
@@ -100,9 +109,10 @@
     Object.keys(reopen).forEach(function (id) {
       var fresh = document.getElementById(id);
       if (fresh) {
-        fresh.querySelectorAll("details > summary").forEach(function (summary) {
-          if (reopen[id].indexOf(summary.textContent.trim()) !== -1) {
-            summary.parentElement.open = true;
+        fresh.querySelectorAll("details").forEach(function (details) {
+          var key = foldKey(details);
+          if (key && reopen[id].indexOf(key) !== -1) {
+            details.open = true;
           }
         });
       }

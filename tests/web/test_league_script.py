@@ -35,6 +35,10 @@ class Element {
   toggleAttribute(n, on) { if (on) { this.attrs[n] = ""; } else { delete this.attrs[n]; } }
   matches(selectors) {
     return selectors.split(",").some(sel => {
+      const steps = sel.split(">");
+      if (steps.length > 1) {  // "details > summary": a child of its parent
+        return this.matches(steps.pop()) && !!this.parent && this.parent.matches(steps.join(">"));
+      }
       const tag = sel.trim().match(/^[a-z]*/)[0];
       const attrs = Array.from(sel.matchAll(/\[([a-z-]+)\]/g), found => found[1]);
       const classes = Array.from(sel.matchAll(/\.([a-z-]+)/g), found => found[1]);
@@ -239,3 +243,44 @@ def test_the_panel_keeps_a_refusal_and_its_form_until_it_is_dismissed() -> None:
     dismissing the message makes the refresh held back."""
     assert run(REFUSAL_DRILL) == {"while_shown": "held", "held": ["league-refresh"],
                                   "after": "sent", "not_marked": "sent"}
+
+
+REOPEN_DRILL = """
+// The play page's view, polled: a Discard pile open (its <details> with an id), a reference
+// card open (with none), a pile folded. The answer has a card more in the discard pile.
+function fold(attrs, words, open) {
+  const summary = new Element("summary", {});
+  summary.textContent = "  " + words + " ";
+  const details = new Element("details", Object.assign(open ? {open: ""} : {}, attrs),
+                              [summary]);
+  details.open = open;
+  details.id = attrs.id || "";
+  summary.parentElement = details;
+  return details;
+}
+function view(discard) {
+  const section = new Element("section", {id: "play-view", "data-guard-edits": ""}, [
+    fold({id: "sx-1-discard-fold"}, "Discard pile (" + discard + ")", discard === 3),
+    fold({}, "Reference card", discard === 3),
+    fold({id: "sx-2-discard-fold"}, "Discard pile (" + discard + ")", false),
+    fold({}, "Rounds played", false)]);
+  section.id = "play-view";
+  return section;
+}
+const before = view(3);
+dispatch("htmx:beforeSwap", before, {requestConfig: {verb: "get"}, target: before});
+const after = view(4);
+document.getElementById = id => (id === "play-view" ? after : null);
+dispatch("htmx:afterSettle", after, {});
+console.log(JSON.stringify(after.children.map(
+  d => [d.querySelector("summary").textContent.trim(), d.open])));
+"""
+
+
+def test_an_open_section_stays_open_after_a_poll_when_its_summary_counts_anew() -> None:
+    """An open "Discard pile (3)" folded once the poll answered "Discard pile (4)": a
+    section is known again by its <details>'s id, and by its summary's words where it has
+    none; a folded one stays folded."""
+    assert run(REOPEN_DRILL) == [
+        ["Discard pile (4)", True], ["Reference card", True],
+        ["Discard pile (4)", False], ["Rounds played", False]]
