@@ -20,7 +20,7 @@ from engine.registry import get_rules
 from league import events
 from league.models import Player
 from matches import services
-from tests.a11y import unnamed
+from tests.a11y import Page, text, unnamed
 from tests.conftest import accepted
 from tests.markup import TEMPLATES
 
@@ -154,3 +154,16 @@ def test_the_seat_deciding_is_said_in_words_while_the_match_is_live(game: str,
     said = ['<span class="visually-hidden"> (deciding)</span>' in name for _, name in heads]
     assert any(ringed) and said == ringed
     assert "(deciding)" not in render_to_string(template, {"view": view, "halted": True})
+
+
+def test_the_logs_heading_reads_its_words_alone_with_the_replay_link_beside_it(
+        alice_client: Client, pages: Any) -> None:
+    """The replay link sat inside the log's <h2>, which a screen reader's list of headings
+    read as "What happened replay"."""
+    match = pages.quick_play(alice_client)
+    page = Page(alice_client.get(reverse("match_play", args=[match.id])).content.decode())
+    log = next(e for e in page.elements if e.attrs.get("class") == "log")
+    headings = [e for e in page.elements if e.tag == "h2" and text(e).startswith("What")]
+    assert [text(h) for h in headings] == ["What happened"]
+    replay = next(e for e in page.elements if e.attrs.get("id") == "log-replay")
+    assert text(replay) == "replay" and replay.line >= log.line

@@ -406,12 +406,11 @@ def test_on_a_phone_a_finished_matchs_replay_links_are_full_taps(
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
     banner = page.split('<div class="result-banner')[1].split("</div>")[0]
     assert f'<a href="{reverse("match_replay", args=[match.id])}?at=0">Watch the replay' in banner
-    assert '<section class="log">\n  <h2>What happened <a class="small" id="log-replay" href=' \
-        in page
+    assert '<h2>What happened</h2> <a class="small" id="log-replay" href=' in page
     css = Path(str(finders.find("css/site.css"))).read_text()
     phone = css.split("/* Phone taps:")[1].split("\n}\n")[0]
     assert "@media (max-width: 480px)" in phone
-    assert re.search(r"\.result-banner a, \.log h2 a \{[^}]*min-height: 2\.75rem", phone)
+    assert re.search(r"\.result-banner a, \.log-head a \{[^}]*min-height: 2\.75rem", phone)
 
 
 def test_on_a_phone_the_fields_a_move_is_made_with_are_full_taps() -> None:

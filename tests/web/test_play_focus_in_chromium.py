@@ -44,7 +44,7 @@ def until_alice_waits(match: Match, people: list[Any]) -> None:
     raise AssertionError("alice never waited for bruno")
 
 
-@pytest.mark.parametrize("control", ["section.log h2 a", ".ss-reference > summary"])
+@pytest.mark.parametrize("control", ["#log-replay", ".ss-reference > summary"])
 def test_focus_stays_on_a_control_a_rivals_move_leaves_in_place(
         tab: Chromium, live_server: Any, player: Any, player2: Any, organizer: Any,
         control: str) -> None:
