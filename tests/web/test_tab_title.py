@@ -1,5 +1,6 @@
-"""The tab's title says "Your move" while the match waits for the viewer, and a poll or a
-move that changes that changes the title (htmx takes a partial's top-level <title>)."""
+"""The tab's title says "Your move" while the match waits for the viewer, and how it ended
+once it has (won, lost, drawn; "Over" to a reader with no seat); a poll or a move that
+changes that changes the title (htmx takes a partial's top-level <title>)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
@@ -57,3 +59,26 @@ def test_a_plain_page_load_of_the_partial_has_no_title(duel: Match,
     """A partial asked for without htmx (a link opened by hand) is no page of its own."""
     response = alice_client.get(reverse("match_state", args=[duel.pk]))
     assert b"<title>" not in response.content
+
+
+def test_a_finished_matchs_tab_says_how_it_ended_for_each_reader(
+        duel: Match, player2: Any, alice_client: Client, bruno_client: Client,
+        outsider_client: Client, pages: Any) -> None:
+    """A finished match's tab read as any other's: a seated player's says they won or
+    lost, anybody else's that it is over, on the page and in the polled partial."""
+    services.resign(match=duel, user=player2)
+    plain = f"#{duel.pk} Super Showdown · Showdown League"
+    for client, said in ((alice_client, "You won"), (bruno_client, "You lost"),
+                         (outsider_client, "Over")):
+        assert title(client.get(reverse("match_play", args=[duel.pk])).content) \
+            == f"{said} · {plain}"
+        assert title(pages.state(client, duel, seq=0).content) == f"{said} · {plain}"
+
+
+def test_a_drawn_matchs_tab_says_so_to_its_players(duel: Match) -> None:
+    ended = {"kind": "end", "seats": [], "result": {"draw": True, "winners": [0, 1]}}
+    for seat, said in ((0, "You drew"), (None, "Over")):
+        shown = render_to_string("matches/_title.html", {
+            "match": duel, "game_title": "Super Showdown",
+            "state": {"seat": seat, "pending": ended}})
+        assert shown == f"{said} · #{duel.pk} Super Showdown · Showdown League"
