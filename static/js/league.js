@@ -334,6 +334,26 @@
     }
   }
 
+  /* A status message the page was answered with (Saved, Season created) is shown at once,
+     and moved a moment later into the live region beside it, which is empty at load: a
+     screen reader reads out what comes into a live region, not what it held at load. */
+  var ANNOUNCE_AFTER_MS = 500;
+
+  function announceMessages(root) {
+    var region = root.querySelector("[data-announce-here]");
+    var said = root.querySelectorAll("[data-announce]");
+    if (!region || !said.length) {
+      return;
+    }
+    setTimeout(function () {
+      Array.prototype.forEach.call(said, function (message) {
+        message.removeAttribute("data-announce");
+        region.appendChild(message);
+      });
+    }, ANNOUNCE_AFTER_MS);
+  }
+
+  htmx.onLoad(announceMessages);
   htmx.onLoad(localTimes);
   htmx.onLoad(offerDeviceZone);
   document.addEventListener("click", useDeviceZone);

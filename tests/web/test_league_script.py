@@ -52,6 +52,11 @@ class Element {
     if (this.parent) { this.parent.children = this.parent.children.filter(c => c !== this); }
     this.isConnected = false;
   }
+  appendChild(child) {
+    if (child.parent) { child.remove(); }
+    child.parent = this; child.isConnected = true; this.children.push(child);
+    return child;
+  }
   all() { return this.children.flatMap(c => [c, ...c.all()]); }
   contains(el) { return el === this || this.all().includes(el); }
   querySelectorAll(sel) { return this.all().filter(c => c.matches(sel)); }
@@ -284,3 +289,39 @@ def test_an_open_section_stays_open_after_a_poll_when_its_summary_counts_anew() 
     assert run(REOPEN_DRILL) == [
         ["Discard pile (4)", True], ["Reference card", True],
         ["Discard pile (4)", False], ["Rounds played", False]]
+
+
+ANNOUNCE_DRILL = """
+// The page as base.html answers it after a form's redirect: a refusal (an alert, left
+// where it is), a status message shown at once, and the status region, empty at load.
+const alert = new Element("div", {class: "msg msg-error", role: "alert"});
+const saved = new Element("div", {class: "msg msg-success", "data-announce": ""});
+const region = new Element("div", {role: "status", "data-announce-here": ""});
+const messages = new Element("div", {class: "messages"}, [alert, saved, region]);
+const body = new Element("body", {}, [messages]);
+function where() {
+  return {shown: messages.children.map(c => c.attrs.class || c.attrs.role),
+          region: region.children.map(c => c.attrs.class),
+          marked: saved.hasAttribute("data-announce")};
+}
+loaded.forEach(fn => fn(body));
+const atLoad = where();
+setTimeout(() => {
+  const soon = where();
+  setTimeout(() => console.log(JSON.stringify({atLoad, soon, later: where()})), 600);
+}, 100);
+"""
+
+
+def test_a_status_message_moves_into_the_empty_live_region_a_moment_after_load() -> None:
+    """A screen reader reads out what comes into a live region, not what it held when the
+    page loaded: the message shown at load goes into the status region half a second
+    later; a refusal, an alert, stays where it is."""
+    assert run(ANNOUNCE_DRILL) == {
+        "atLoad": {"shown": ["msg msg-error", "msg msg-success", "status"], "region": [],
+                   "marked": True},
+        "soon": {"shown": ["msg msg-error", "msg msg-success", "status"], "region": [],
+                 "marked": True},
+        "later": {"shown": ["msg msg-error", "status"], "region": ["msg msg-success"],
+                  "marked": False},
+    }

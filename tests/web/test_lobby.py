@@ -490,3 +490,21 @@ def test_a_screen_reader_hears_what_newly_waits_for_the_player_and_only_that(
     services.resign(match=invite, user=player2)  # the lobby changes; nothing new waits
     body, told = poll(page)
     assert f'href="/matches/{invite.pk}/"' not in body and told == ""
+
+
+def test_a_status_message_is_shown_at_once_and_its_live_region_is_empty_at_load(
+        alice_client: Client) -> None:
+    """A role=status region that has its words at load is read out by few screen readers:
+    the message is shown outside it (so it shows without scripts), for league.js to move
+    into it a moment later (tests/web/test_league_script.py); a refusal is an alert."""
+    said = "There is no match #999."
+    page = alice_client.post(reverse("match_resign", args=[999]), follow=True)
+    shown = page.content.decode()
+    assert 'js/league.js' in shown
+    region = '<div role="status" data-announce-here></div>'
+    messages = shown.split('<div class="messages">')[1].split(region)[0]
+    assert f'<div class="msg msg-info" data-announce>{said}</div>' in messages
+    assert "role=" not in messages
+    refused = alice_client.post(reverse("quick_play"), {"game": "nothing"}, follow=True)
+    assert re.search(r'<div class="msg msg-error" role="alert">There is no one-click match',
+                     refused.content.decode())

@@ -143,7 +143,7 @@ def test_a_save_says_it_was_saved_on_the_page_and_to_a_screen_reader(
     # Without scripts the page comes back with the word as a status message.
     back = sam_client.post(url, {"seq": cup.seq, "starts_at": "", "notes": "Room 3"})
     page = sam_client.get(back["Location"]).content.decode()
-    assert f'<div class="msg msg-success" role="status">{said}</div>' in page
+    assert f'<div class="msg msg-success" data-announce>{said}</div>' in page
 
 
 def test_the_event_page_and_the_lobby_show_them_escaped(
