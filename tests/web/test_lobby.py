@@ -508,3 +508,15 @@ def test_a_status_message_is_shown_at_once_and_its_live_region_is_empty_at_load(
     refused = alice_client.post(reverse("quick_play"), {"game": "nothing"}, follow=True)
     assert re.search(r'<div class="msg msg-error" role="alert">There is no one-click match',
                      refused.content.decode())
+
+
+def test_every_page_loads_league_js_once_to_announce_its_messages(
+        alice_client: Client, player: Any) -> None:
+    """The login page (where a closed account's farewell shows), the ratings and season
+    pages loaded no league.js, so their messages reached no live region."""
+    match = services.create_match(game="super_showdown", options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"bot": "random"}])
+    for client, url in [(Client(), reverse("login")), (alice_client, reverse("lobby")),
+                        (alice_client, reverse("league:ratings")),
+                        (alice_client, reverse("match_play", args=[match.pk]))]:
+        assert client.get(url).content.decode().count("/static/js/league.js") == 1, url
