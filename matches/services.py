@@ -764,10 +764,11 @@ def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = 
     seated in is removed, since nothing has been played. A player invited to an open match
     who holds no seat there declines: the seat held for them opens to anyone. A live match
     is forfeited by the seat (`seat`, else the user's first) and its side (`side_of`): the
-    others share first place and it is rated like any result, unless the seat never moved (the league's ratings
-    skip an unplayed forfeit). An Event's match is the organizer's to forfeit. `leaving`:
-    the player meant to leave it while it waited for players (their page offered that),
-    so one that started meanwhile (the last seat taken) is refused, not resigned.
+    others share first place and it is rated like any result, unless the side never moved
+    (the league's ratings skip an unplayed forfeit). An Event's match is the organizer's
+    to forfeit. `leaving`: the player meant to leave it while it waited for players (their
+    page offered that), so one that started meanwhile (the last seat taken) is refused,
+    not resigned.
     """
     with transaction.atomic():
         locked = _locked(match)
