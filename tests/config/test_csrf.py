@@ -28,8 +28,8 @@ def signed_in(client: Client, user: Any) -> None:
                                    "csrfmiddlewaretoken": client.cookies["csrftoken"].value})
 
 
-def stale_page(player: Any) -> tuple[Client, Match, str]:
-    """A browser on alice's play page, then signed in again: the token the page holds."""
+def on_play_page(player: Any) -> tuple[Client, Match, str]:
+    """A browser signed in as alice on her play page: the token the page holds."""
     browser = Client(enforce_csrf_checks=True)
     signed_in(browser, player)
     match = services.create_match(game="super_showdown", options={}, created_by=player,
@@ -37,10 +37,16 @@ def stale_page(player: Any) -> tuple[Client, Match, str]:
     page = browser.get(reverse("match_play", args=[match.id])).content.decode()
     token = re.search(r'"X-CSRFToken": "([^"]+)"', page)
     assert token is not None
+    return browser, match, token[1]
+
+
+def stale_page(player: Any) -> tuple[Client, Match, str]:
+    """A browser on alice's play page, then signed in again: the token the page holds."""
+    browser, match, token = on_play_page(player)
     # (in another tab) signed out and in again
     browser.post(reverse("logout"), {"csrfmiddlewaretoken": browser.cookies["csrftoken"].value})
     signed_in(browser, player)
-    return browser, match, token[1]
+    return browser, match, token
 
 
 def test_a_move_from_a_page_older_than_the_sign_in_reloads_it_and_says_nothing_was_done(
@@ -77,16 +83,10 @@ def test_a_post_from_an_address_the_site_does_not_trust_is_not_reloaded_and_says
         player: Any, htmx: bool) -> None:
     """A reload mends no Origin the site refuses (a proxy, DJANGO_CSRF_TRUSTED_ORIGINS
     set wrong): the answer says where the post came from instead."""
-    browser = Client(enforce_csrf_checks=True)
-    signed_in(browser, player)
-    match = services.create_match(game="super_showdown", options={}, created_by=player,
-                                  seats=[{"player": player.username}, {"bot": "random"}])
-    page = browser.get(reverse("match_play", args=[match.id])).content.decode()
-    token = re.search(r'"X-CSRFToken": "([^"]+)"', page)
-    assert token is not None
+    browser, match, token = on_play_page(player)
     extra = HTMX if htmx else {}
     answer = browser.post(reverse("match_resign", args=[match.id]),
-                          {"confirmed": "yes", "csrfmiddlewaretoken": token[1]},
+                          {"confirmed": "yes", "csrfmiddlewaretoken": token},
                           HTTP_ORIGIN="https://elsewhere.example", **extra)
     assert answer.status_code == 403 and "HX-Refresh" not in answer
     said = answer.content.decode()
