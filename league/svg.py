@@ -28,6 +28,7 @@ SECTION_GAP = 18
 NAME_CHARS = 21
 PENDING_CHARS = 24
 LABEL_CHARS = 28
+LIVE_WORDS = "Playing now"  # under a live match's entrants
 
 SECTION_TITLES = {
     "bracket": "",
@@ -65,8 +66,13 @@ class _Box:
     y: float = 0.0
 
     @property
+    def rows(self) -> int:
+        """Its lines, and under them a live match's "Playing now"."""
+        return len(self.lines) + (self.state == "live")
+
+    @property
     def height(self) -> float:
-        return LABEL_H + LINE_H * len(self.lines) + 2
+        return LABEL_H + LINE_H * self.rows + 2
 
 
 @dataclass
@@ -200,9 +206,10 @@ def _place_section(section: _Section, top: float) -> float:
 def _box_svg(box: _Box) -> str:
     """One match box: its label above, a line per slot, places on the right."""
     x, y = box.x, box.y
-    body_h = LINE_H * len(box.lines)
+    body_h = LINE_H * box.rows
     parts = [f'<g class="bx bx-{box.state}" data-pairing="{escape(box.id)}">']
-    # A live match: its label in the accent colour (with the box's accent frame).
+    # A live match: its label in the accent colour (with the box's accent frame), and
+    # "Playing now" in words on a row of its own under the entrants.
     parts.append(f'<text class="bx-label" x="{x + 2:.0f}" y="{y + LABEL_H - 4:.0f}">'
                  f"{escape(_short(box.label, LABEL_CHARS))}</text>")
     top = y + LABEL_H
@@ -224,6 +231,13 @@ def _box_svg(box: _Box) -> str:
         if line.place is not None:
             parts.append(f'<text class="ln-place" x="{x + BOX_W - 6:.0f}" y="{ly + 14:.0f}" '
                          f'text-anchor="end">{line.place}</text>')
+    if box.state == "live":
+        # Its own row, so neither the label nor a name is cut shorter for it (on a phone the
+        # labels already fill the column); in the link, a screen reader reads it last.
+        ly = top + len(box.lines) * LINE_H
+        parts.append(f'<line class="bx-sep" x1="{x:.0f}" y1="{ly:.0f}" '
+                     f'x2="{x + BOX_W:.0f}" y2="{ly:.0f}"/>'
+                     f'<text class="ln-now" x="{x + 6:.0f}" y="{ly + 14:.0f}">{LIVE_WORDS}</text>')
     parts.append("</g>")
     markup = "".join(parts)
     if box.href:

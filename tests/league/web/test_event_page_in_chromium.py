@@ -38,3 +38,34 @@ def test_a_result_is_read_out_and_focus_on_the_ended_match_goes_to_its_row(
             f": {player.username} won. ")
         tab.until(f"document.getElementById('your-match-{mine.match_id}') === null")
         tab.until(f"document.activeElement.id === 'event-match-{mine.match_id}'", 3)
+
+
+def test_a_live_match_in_the_bracket_says_playing_now_inside_its_box_on_a_phone(
+        live_server: Any, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any, outsider: Any, organizer: Any) -> None:
+    """Its frame's colour alone told it apart; the words sit inside its box at a phone's
+    width, as big as the names, the page no wider, and are in the link's name."""
+    event = make_event(name="Cup night")
+    for user in (player, player2, outsider, organizer):
+        events.add_entrant(event=event, by=sam, player=user.username)
+    events.start_event(event=event, by=sam)
+    live = EventMatch.objects.filter(event=event).first()
+    assert live is not None
+    with signed_in(live_server.url, player) as tab:
+        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        found = tab.js(f"""(() => {{
+          const link = document.getElementById('bracket-{live.pairing}');
+          const words = [...link.querySelectorAll('text')].find(t => t.textContent === 'Playing now');
+          const [box, said] = [link.querySelector('.bx-frame').getBoundingClientRect(),
+                               words.getBoundingClientRect()];
+          return {{inside: said.left >= box.left && said.right <= box.right
+                           && said.top >= box.top && said.bottom <= box.bottom,
+                   px: parseFloat(getComputedStyle(words).fontSize),
+                   name: parseFloat(getComputedStyle(link.querySelector('.ln-entrant')).fontSize),
+                   wide: document.documentElement.scrollWidth}};
+        }})()""")
+        assert found == {"inside": True, "px": found["name"], "name": 12, "wide": 390}
+        tree = tab.tab("Accessibility.getFullAXTree")["nodes"]
+        names = [node.get("name", {}).get("value", "") for node in tree
+                 if node.get("role", {}).get("value") == "link"]
+        assert any(name.endswith("Playing now") for name in names), names

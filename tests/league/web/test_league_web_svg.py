@@ -73,6 +73,24 @@ def test_a_live_match_is_a_link_to_its_match_page() -> None:
         'data-pairing="W1-2">' in markup
 
 
+def test_a_live_match_says_playing_now_in_words_on_a_row_of_its_own() -> None:
+    """Its accent frame and label were all that told a live match from one waiting: colour,
+    which a screen reader does not read and not everyone tells apart. The words go in the
+    link (a screen reader reads them in its name), on a row under the names, so neither the
+    label nor a name is cut shorter for them."""
+    markup = draw("single_elimination", ["a", "b", "c", "d"], matches=1,
+                  links={"W1-2": "/matches/42/"})
+    root = ElementTree.fromstring(markup)
+    link = root.find(f"{NS}a")
+    assert link is not None
+    said = ["".join(t.itertext()) for t in link.iter(f"{NS}text")]
+    assert said == ["Semifinal 2", "Name b", "Name c", "Playing now"]
+    assert texts(markup).count("Playing now") == 1  # not the one played, nor the final
+    frames = {g.get("data-pairing"): float(g.find(f"{NS}rect").get("height") or 0)
+              for g in root.iter(f"{NS}g") if g.get("data-pairing")}
+    assert frames == {"W1-1": 2 * svg.LINE_H, "W1-2": 3 * svg.LINE_H, "W2-1": 2 * svg.LINE_H}
+
+
 def test_a_bracket_is_a_named_group_whose_names_and_links_a_screen_reader_reaches() -> None:
     """An image role would make the names and match links inside it presentational: a
     screen reader would hear 'Bracket diagram' and none of the links a keyboard reaches."""
