@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import re
 import reprlib
 import secrets
 from collections.abc import Iterable, Sequence
@@ -593,7 +594,7 @@ def _refuse_no_room(event: Event, done: Replayed, key: str) -> None:
         _refuse_past_the_field(event, [*done.order, key])
         return
     fmt = formats.get_format(event.format)
-    joined = _try_format(lambda: fmt.add_entrant(done.state, key))
+    joined = _try_format(lambda: fmt.add_entrant(done.state, key), done)
     if _repaired_match(fmt, joined, done) is not None:
         raise LeagueError("late_entry_conflicts", "The matches of this round are "
                           "already made; enter before the next round.", 409)
@@ -944,7 +945,7 @@ def _withdraw_started(event: Event, done: Replayed, key: str, by: Any) -> bool:
         if event.status == Event.Status.FINISHED:
             return True
         done = replay(event)
-    _try_format(lambda: formats.get_format(event.format).withdraw(done.state, key))
+    _try_format(lambda: formats.get_format(event.format).withdraw(done.state, key), done)
     _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
     # The format scores their live pairings as walkovers; their matches end too.
     for link in EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE):
@@ -1235,7 +1236,7 @@ def pair_by_hand(*, event: Event, by: Any, pairings: list[list[str]],
             raise LeagueError("event_not_running", "Pairings are made in a running Event.", 409)
         done = replay(event)
         fmt = formats.get_format(event.format)
-        _try_format(lambda: fmt.pair_by_hand(done.state, pairings))
+        _try_format(lambda: fmt.pair_by_hand(done.state, pairings), done)
         if not held_pairings(event, done):
             raise LeagueError("round_made", "No round is waiting: pair by hand while a new "
                                             "round is held (an Event that holds rounds).", 409)
@@ -1265,11 +1266,25 @@ def held_pairings(event: Event, done: Replayed) -> list[formats.Pairing]:
             if p.id not in done.matches and (p.stage, p.round) not in made]
 
 
-def _try_format(call: Any) -> Any:
+def _try_format(call: Any, done: Replayed | None = None) -> Any:
+    """`call`'s answer; a format's refusal as the league's, its entrants named as in
+    `done` (the Event replayed), if given."""
     try:
         return call()
     except formats.FormatError as exc:
-        raise LeagueError(exc.code, exc.message) from None
+        raise LeagueError(exc.code, _by_name(exc.message, done)) from None
+
+
+def _by_name(message: str, done: Replayed | None) -> str:
+    """A format's message with each entrant it quotes by key ("e9 has withdrawn.",
+    "Not paired: e3, e4.") named as the pages name them ("bruno has withdrawn."): the
+    formats know keys alone, which the organizer's pages and the API's answers show
+    nowhere but in the entrants' table. A key the Event has not is left as written."""
+    if done is None or not done.entrants:
+        return message
+    keys = "|".join(re.escape(k) for k in sorted(done.entrants, key=len, reverse=True))
+    return re.sub(rf"'({keys})'|\b({keys})\b",
+                  lambda m: done.entrants[m[1] or m[2]]["name"], message)
 
 
 def _advance(event: Event, release: bool = False) -> None:
@@ -1307,7 +1322,8 @@ def _settle_by_seed(event: Event, done: Replayed, pairing: str, entrants: list[s
     of two in a game of three or more) is not played: its entrants place by seed."""
     placements = _places_by_seed(done, entrants)
     fmt = formats.get_format(event.format)
-    _try_format(lambda: fmt.record(done.state, formats.MatchResult(pairing, placements, {})))
+    _try_format(lambda: fmt.record(done.state, formats.MatchResult(pairing, placements, {})),
+                done)
     _append(event, Kind.RESULT_RECORDED, {
         "pairing": pairing, "match": None, "placements": placements,
         "figures": {}, "forfeit": None, "decided_by": "seed"}, None)
@@ -1432,7 +1448,7 @@ def _record_locked(event: Event, link: EventMatch, match: Match,
         if exc.code in {"already_recorded", "not_ready", "event_complete"}:
             return False  # decided without this match (a withdrawal's walkover)
         if exc.code != "draw_not_allowed":
-            raise LeagueError(exc.code, exc.message) from None
+            raise LeagueError(exc.code, _by_name(exc.message, done)) from None
         if not play_again or made.get("replay", 0) < MAX_REPLAYS:
             _append(event, Kind.MATCH_DRAWN, {"pairing": made["pairing"],
                                               "match": made["match"]}, None)
@@ -1443,7 +1459,7 @@ def _record_locked(event: Event, link: EventMatch, match: Match,
         payload["placements"] = _places_by_seed(done, kept, payload["placements"])
         payload["decided_by"] = "seed"
         _try_format(lambda: fmt.record(done.state, formats.MatchResult(
-            link.pairing, payload["placements"], payload["figures"])))
+            link.pairing, payload["placements"], payload["figures"])), done)
     _append(event, Kind.RESULT_RECORDED, payload, None)
     _try_format(lambda: _advance(event))
     return True
@@ -1475,6 +1491,13 @@ def _still_seated(fmt: Any, done: Any, pairing: str, entrants: list[str]) -> lis
     return [k for k in entrants if k in seated or not done.entrants[k]["withdrawn"]]
 
 
+def _entrant_name(event: Event, key: str) -> str:
+    """The Event's entrant `key` by its name, as the pages show it; a key it has not, as
+    it was written."""
+    return Entrant.objects.filter(event=event, key=key).values_list("name", flat=True).first() \
+        or key
+
+
 def _link(event: Event, pairing: str) -> EventMatch:
     link = (EventMatch.objects.filter(event=event, pairing=pairing).select_related("match")
             .order_by("-replay").first())
@@ -1495,7 +1518,8 @@ def _forfeit(event: Event, link: EventMatch, entrant: str, actor: Any,
     """`match_seq` and `event_seq`: the match's and the Event's seq as last read, if the
     forfeit depends on them."""
     if entrant not in link.entrants:
-        raise LeagueError("not_in_match", f"{entrant} does not play {link.pairing}.")
+        raise LeagueError("not_in_match", f"{_entrant_name(event, entrant)} does not play "
+                                          f"{link.label or link.pairing}.")
     with transaction.atomic():
         locked = _locked(event, event_seq)
         _append(locked, Kind.FORFEITED, {"pairing": link.pairing, "entrant": entrant}, actor)
@@ -1521,7 +1545,8 @@ def _seat_to_bot(event: Event, link: EventMatch, entrant: str, bot: str, actor: 
     of a team's seats, those the bot already plays (the member the deadline handed it)
     stay as they are, and the rest go to it."""
     if entrant not in link.entrants:
-        raise LeagueError("not_in_match", f"{entrant} does not play {link.pairing}.")
+        raise LeagueError("not_in_match", f"{_entrant_name(event, entrant)} does not play "
+                                          f"{link.label or link.pairing}.")
     if seats is None:
         played = set(link.match.seats.filter(user__isnull=True, bot=bot)
                      .values_list("index", flat=True))
@@ -1692,7 +1717,7 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
         # refusing any record after it, a conflict with what followed. (Corrections apply
         # where their results were recorded.)
         _try_format(lambda: replay(event, [r for r in rows if r.seq <= recorded_at
-                                           or r.kind == Kind.RESULT_CORRECTED]))
+                                           or r.kind == Kind.RESULT_CORRECTED]), done)
         fmt = formats.get_format(event.format)
         try:
             corrected = replay(event, rows)
@@ -1703,7 +1728,8 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
             detail = (f"The later {those[0]} {', '.join(_named(done, p) for p in later)} "
                       f"{those[1]} drawn from {_named(done, pairing)}'s result as it stands; "
                       f"the corrected one would have drawn {those[2]} otherwise "
-                      f"({exc.message.rstrip('.')}). {UNTIL}" if later else exc.message)
+                      f"({_by_name(exc.message, done).rstrip('.')}). {UNTIL}" if later
+                      else _by_name(exc.message, done))
             raise LeagueError("correction_conflicts", detail, 409) from None
         pid = _repaired_match(fmt, corrected.state, corrected)
         if pid is not None:

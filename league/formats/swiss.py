@@ -411,7 +411,7 @@ def _hand_pair(pairing: Sequence[str | None]) -> Pair:
         1 <= len(named) <= 2 and len(pairing) <= 2,
         "bad_pairing",
         "A pairing seats two entrants or one with a bye, not "
-        f"{' '.join('bye' if e is None else str(e) for e in pairing) or 'nobody'}.",
+        f"{', '.join('bye' if e is None else str(e) for e in pairing) or 'nobody'}.",
     )
     require(
         all(isinstance(e, str) for e in named),

@@ -13,7 +13,7 @@ from league_api_helpers import GAME, ROLES, first_link
 from rest_framework.test import APIClient
 
 from league import events
-from league.models import Event, Season, Team
+from league.models import Entrant, Event, Season, Team
 from league.services import player_for
 
 pytestmark = pytest.mark.django_db
@@ -204,6 +204,17 @@ def test_hand_pairings_for_a_held_round_make_its_matches(
     assert sorted([s["entrant"] for s in p["slots"]] for p in second) == [["e1", "e2"],
                                                                           ["e3", "e4"]]
     assert all(p["match_status"] == "active" and not p["held"] for p in second)
+
+
+def test_hand_pairings_refused_name_the_entrants_left_out_not_their_keys(
+        organizer_api: APIClient, held_event: Callable[[str], Event]) -> None:
+    event = held_event("swiss")
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    response = organizer_api.post(f"/api/events/{event.pk}/pairings/",
+                                  {"pairings": [["e1", "e2"]]}, format="json")
+    assert response.status_code == 400
+    assert response.json() == {"code": "missing_entrant",
+                               "detail": f"Not paired: {names['e3']}, {names['e4']}."}
 
 
 def test_an_events_constructed_decks_are_read_by_its_organizers_alone(

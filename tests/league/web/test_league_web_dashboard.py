@@ -1047,14 +1047,35 @@ def test_a_held_round_is_released_as_drawn(sam_client: Client, held_swiss: Event
 def test_a_held_round_is_paired_by_hand(sam_client: Client, held_swiss: Event) -> None:
     records = EventRecord.objects.count()
     refused = post(sam_client, "league:event_pair", held_swiss, {"pairings": "e1 e2"})
-    assert "Not paired: e3, e4." in refused and EventRecord.objects.count() == records
+    assert "Not paired: Bot 3, Bot 4." in refused and EventRecord.objects.count() == records
     refused = post(sam_client, "league:event_pair", held_swiss, {"pairings": "e1 e2 e3\ne4"})
-    assert "A pairing seats two entrants or one with a bye, not e1 e2 e3." in refused
+    assert "A pairing seats two entrants or one with a bye, not Bot 1, Bot 2, Bot 3." in refused
     panel = post(sam_client, "league:event_pair", held_swiss, {"pairings": "e1 e4\ne2, e3"})
     assert "error-banner" not in panel
     assert sorted(sorted(m.entrants) for m in
                   EventMatch.objects.filter(event=held_swiss, round=2)) == [["e1", "e4"],
                                                                             ["e2", "e3"]]
+
+
+def test_a_pairing_refused_names_its_entrants_as_the_page_does_not_by_key(
+        sam_client: Client, sam: Any, held_swiss: Event) -> None:
+    """The format knows entrants by key ("e2 has withdrawn.", "e3 is paired twice."),
+    which neither the page's lists nor its held card show: the refusal names them. A key
+    the Event has not is quoted as typed."""
+    events.withdraw_entrant(event=held_swiss, by=sam, key="e2")
+    refused = post(sam_client, "league:event_pair", held_swiss, {"pairings": "e1 e2\ne3 e4"})
+    assert "Bot 2 has withdrawn. (withdrawn_entrant)" in refused
+    refused = post(sam_client, "league:event_pair", held_swiss, {"pairings": "e1 e3\ne3 e4"})
+    assert "Bot 3 is paired twice. (duplicate_entrant)" in refused
+    refused = post(sam_client, "league:event_pair", held_swiss, {"pairings": "e1 e12"})
+    assert "&#x27;e12&#x27; is not entered." in refused
+    link = EventMatch.objects.filter(event=held_swiss, round=1).first()
+    assert link is not None
+    refused = post(sam_client, "league:match_forfeit", held_swiss,
+                   {"pairing": link.pairing, "entrant": next(
+                       key for key in ("e1", "e2", "e3", "e4") if key not in link.entrants)})
+    assert f"does not play {link.label}." in refused
+    assert re.search(r"Bot \d does not play", refused)
 
 
 def test_a_refused_panel_form_comes_back_holding_what_was_typed(
