@@ -83,7 +83,7 @@ class _Section:
     height: float = 0.0
 
 
-def _section_title(stage: str) -> str:
+def section_title(stage: str) -> str:
     """"Losers bracket", "Group A", "Playoff"; none for a plain bracket."""
     if stage in SECTION_TITLES:
         return SECTION_TITLES[stage]
@@ -183,7 +183,7 @@ def _place_section(section: _Section, top: float) -> float:
     rounds = sorted({box.round for box in section.boxes})
     column = {r: i for i, r in enumerate(rounds)}
     pitch = max(box.height for box in section.boxes) + GAP_Y
-    head = HEAD_H if _section_title(section.stage) else 0
+    head = HEAD_H if section_title(section.stage) else 0
     placed: dict[str, _Box] = {}
     bottom = top + head
     for r in rounds:
@@ -298,7 +298,7 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
     by_id = {box.id: box for box in boxes}
     parts: list[str] = []
     for section in sections:
-        title = _section_title(section.stage)
+        title = section_title(section.stage)
         if title:
             parts.append(f'<text class="sec-title" x="0" y="{section.top + 15:.0f}">'
                          f"{escape(title)}</text>")

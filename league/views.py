@@ -1025,6 +1025,8 @@ def _held_context(event: Event, done: events.Replayed,
         return {"held": [], "held_title": "", "held_name": "", "held_text": "",
                 "pairs_by_hand": False}
     rounds = {(p.stage, p.round) for p in held}
+    rounds_held = _held_rounds(held)
+    named = _and(rounds_held)
     ready = {p.id for p in held}
     gone = {key for key, entrant in done.entrants.items() if entrant["withdrawn"]}
 
@@ -1044,20 +1046,41 @@ def _held_context(event: Event, done: events.Replayed,
         "held": [{"pairing": p, "names": [names.get(k, k) if k else "bye" for k in p.slots],
                   "gone": [names.get(k, k) for k in p.entrants if k in gone]}
                  for p in drawn],
-        "held_title": (f"Round {held[0].round} is waiting for you"
-                       if len({p.round for p in held}) == 1  # a final and its third place
-                       else "New rounds are waiting for you"),
-        # What Release and Pair by hand ask about: "round 3", "rounds 3 and 4".
-        "held_name": _rounds_named(sorted({p.round for p in held})),
+        "held_title": f"{_capital(named)} {'is' if len(rounds_held) == 1 else 'are'} "
+                      "waiting for you",
+        # What Release and Pair by hand ask about: "round 3", "rounds 3 and 4", "Winners
+        # round 2 and Losers round 1".
+        "held_name": named,
         "held_text": "\n".join(" ".join(line) for line in lines if line),
         "pairs_by_hand": by_hand,
     }
 
 
-def _rounds_named(rounds: list[int]) -> str:
-    if len(rounds) == 1:
-        return f"round {rounds[0]}"
-    return f"rounds {', '.join(map(str, rounds[:-1]))} and {rounds[-1]}"
+def _held_rounds(held: list[formats.Pairing]) -> list[str]:
+    """The held rounds, named: "round 3" (a final and its third place are one round), or
+    "rounds 3 and 4" as one name; rounds of different brackets with numbers of their own (a
+    double elimination's winners' round 2 and losers' round 1) as their brackets name them,
+    "Winners round 2", "Losers final", not "rounds 1 and 2"."""
+    numbers = sorted({p.round for p in held})
+    if len(numbers) == 1 or len({p.stage for p in held}) == 1:
+        return [f"round {numbers[0]}" if len(numbers) == 1 else
+                f"rounds {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"]
+    named: dict[tuple[str, int], set[str]] = {}
+    for p in held:  # "Winners round 2 match 1" -> "Winners round 2"; "Losers final" as is
+        named.setdefault((p.stage, p.round), set()).add(
+            re.sub(r" match \d+$", "", p.label) if p.label else "")
+    return [stems.pop() if len(stems) == 1 and "" not in stems
+            else f"{svg.section_title(stage)} round {number}"
+            for (stage, number), stems in named.items()]
+
+
+def _and(names: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _match_rows(event: Event, done: events.Replayed,
@@ -1211,9 +1234,8 @@ def _held_note(event: Event, done: events.Replayed) -> str:
     if not held:
         return ""
     numbers = sorted({p.round for p in held})
-    rounds = _rounds_named(numbers)
     verb, them = ("waits", "it") if len(numbers) == 1 else ("wait", "them")
-    note = f"{rounds[0].upper()}{rounds[1:]} {verb} for the organizer to release {them}"
+    note = f"{_capital(_and(_held_rounds(held)))} {verb} for the organizer to release {them}"
     if formats.get_format(event.format).takes_hand_pairings(done.state):
         return f"{note}: its pairings may still change."
     return f"{note}."

@@ -978,7 +978,8 @@ def test_a_held_card_lists_what_the_release_makes_and_no_slot_waiting_on_a_resul
         assert any(item.endswith(" vs ".join(names[k] for k in pairing.slots))
                    for item in listed), (pairing, listed)
     assert ("Round 2 is waiting for you" in page) == (fmt == "single_elimination")
-    assert ("New rounds are waiting for you" in page) == (fmt == "double_elimination")
+    assert ("Winners round 2 and Losers round 1 are waiting for you" in page) == (
+        fmt == "double_elimination")
 
     post(sam_client, "league:round_release", event)
     made = set(EventMatch.objects.filter(event=event).values_list("pairing", flat=True))

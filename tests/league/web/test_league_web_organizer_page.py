@@ -447,13 +447,15 @@ def test_release_and_pair_by_hand_ask_first_naming_the_round(
 def test_a_release_of_two_rounds_names_both(sam_client: Client,
                                             make_event: Callable[..., Event],
                                             started_and_decided: Callable[..., None]) -> None:
-    """A double elimination lets its winners' second round and losers' first go at once;
-    a bracket is not paired by hand, which its question does not speak of."""
+    """A double elimination lets its winners' second round and losers' first go at once,
+    named as the bracket names them ("rounds 1 and 2" were of two brackets); a bracket is
+    not paired by hand, which its question does not speak of."""
     event = make_event(format="double_elimination", bots=8, hold_rounds=True)
     started_and_decided(event, ["W1-1", "W1-2"])
     page = admin_page(sam_client, event)
     assert confirms(page, "league:round_release", event) == [
-        "Release rounds 1 and 2 as drawn? The matches listed above are made at once."]
+        "Release Winners round 2 and Losers round 1 as drawn? The matches listed above are "
+        "made at once."]
     assert confirms(page, "league:event_pair", event) == []
 
 

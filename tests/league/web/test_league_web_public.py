@@ -146,8 +146,10 @@ def test_a_held_round_is_said_to_wait_for_the_organizer_on_the_events_page(
 
 @pytest.mark.parametrize(("fmt", "note"), [
     ("single_elimination", "Round 2 waits for the organizer to release it."),
-    # the winners' second round and the losers' first, released by one click
-    ("double_elimination", "Rounds 1 and 2 wait for the organizer to release them.")])
+    # the winners' second round and the losers' first, released by one click: as the
+    # bracket names them, not "Rounds 1 and 2", which are of two brackets
+    ("double_elimination",
+     "Winners round 2 and Losers round 1 wait for the organizer to release them.")])
 def test_a_held_bracket_round_is_said_to_wait_with_no_word_of_a_change(
         alice_client: Client, make_event: Callable[..., Event],
         started_and_decided: Callable[..., None], fmt: str, note: str) -> None:
