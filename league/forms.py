@@ -231,9 +231,14 @@ class ShowdownEventForm(forms.Form):
     superstars_per_team = forms.TypedChoiceField(
         choices=[(n, str(n)) for n in range(1, showdown.MAX_PER_TEAM + 1)], coerce=int,
         initial=showdown.DEFAULT_PER_TEAM, label="Superstars per team")
+    # Each side is a team, a single player or a bot, as on the Event's page and in the API.
     red_team = forms.CharField(max_length=64, required=False, label="Red: team name")
+    red_player = forms.CharField(max_length=150, required=False,
+                                 label="or a player's username")
     red_bot = forms.ChoiceField(required=False, label="or a bot")
     blue_team = forms.CharField(max_length=64, required=False, label="Blue: team name")
+    blue_player = forms.CharField(max_length=150, required=False,
+                                  label="or a player's username")
     blue_bot = forms.ChoiceField(required=False, label="or a bot")
 
     def __init__(self, *args: Any, seasons: list[Season], bots: list[str],
@@ -274,8 +279,9 @@ class ShowdownEventForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         for side in ("red", "blue"):
-            if (data.get(f"{side}_team") or "").strip() and data.get(f"{side}_bot"):
-                raise forms.ValidationError(f"{side.title()} is a team or a bot, not both.")
+            if len(self._side(side)) > 1:
+                raise forms.ValidationError(f"{side.title()} is a team, a player or a bot: "
+                                            "one of them.")
         return data
 
     def service_kwargs(self) -> dict[str, Any]:
@@ -294,17 +300,15 @@ class ShowdownEventForm(forms.Form):
         return {**kwargs, "matches": matches,
                 "superstars_per_team": data["superstars_per_team"]}
 
+    def _side(self, side: str) -> dict[str, str]:
+        """What names the side (`add_entrant`'s team, player or bot), as filled in."""
+        given = {kind: (self.cleaned_data.get(f"{side}_{kind}") or "").strip()
+                 for kind in ("team", "player", "bot")}
+        return {kind: value for kind, value in given.items() if value}
+
     def _sides(self) -> list[dict[str, str]]:
         """Red's and Blue's entrants as named; none when neither side is."""
-        sides = []
-        for side in ("red", "blue"):
-            team = (self.cleaned_data.get(f"{side}_team") or "").strip()
-            bot = self.cleaned_data.get(f"{side}_bot") or ""
-            if team:
-                sides.append({"team": team})
-            elif bot:
-                sides.append({"bot": bot})
-        return sides
+        return [named for named in map(self._side, ("red", "blue")) if named]
 
 
 class EntrantForm(forms.Form):

@@ -28,8 +28,8 @@ def showdown_season(organizer: Any, sam: Any) -> Season:
 
 def form(season: Season | None = None, **fields: str) -> dict[str, str]:
     data = {"name": "", "season": str(season.pk) if season else "", "preset": "",
-            "matches": "3", "superstars_per_team": "3", "red_team": "", "red_bot": "",
-            "blue_team": "", "blue_bot": "", **fields}
+            "matches": "3", "superstars_per_team": "3", "red_team": "", "red_player": "",
+            "red_bot": "", "blue_team": "", "blue_player": "", "blue_bot": "", **fields}
     return {f"showdown-{k}": v for k, v in data.items()}
 
 
@@ -107,6 +107,28 @@ def test_a_single_player_is_a_side_as_the_pages_say(sam_client: Client, player: 
     assert [s.user.username for s in link.match.seats.order_by("index")] == ["alice", "bruno"]
 
 
+def test_the_dashboard_form_makes_a_single_player_a_side_and_starts_at_once(
+        sam_client: Client, player: Any, player2: Any, showdown_season: Season) -> None:
+    """A side named by a player's username, as the Event's page and the API take one: the
+    form named a team or a bot alone, so a single player had to be entered later."""
+    dashboard = sam_client.get(reverse("league:dashboard")).content.decode()
+    assert '<label for="id_showdown-red_player">or a player&#x27;s username</label>' in dashboard
+    response = sam_client.post(reverse("league:showdown_create"), form(
+        showdown_season, preset="full_card", name="Solo night", red_player=player.username,
+        blue_player=player2.username))
+    assert response.status_code == 302
+    event = Event.objects.get(name="Solo night")
+    assert event.status == Event.Status.RUNNING
+    link = EventMatch.objects.get(event=event)
+    assert [s.user.username for s in link.match.seats.order_by("index")] == ["alice", "bruno"]
+    response = sam_client.post(reverse("league:showdown_create"), form(
+        showdown_season, preset="full_card", name="Mixed", red_player=player.username,
+        blue_bot="random"))
+    link = EventMatch.objects.get(event__name="Mixed")
+    assert [(s.user.username if s.user else s.bot) for s in
+            link.match.seats.order_by("index")] == ["alice", "random"]
+
+
 def test_ss128_ss129_the_composed_form_becomes_the_engine_option(staff_client: Client) -> None:
     """SS-128/SS-129: a Match card and Stipulation per row, blank = drawn at random; rows
     past the number of Matches are left out."""
@@ -142,7 +164,11 @@ def test_matches_past_the_rows_are_drawn_at_random(staff_client: Client) -> None
     ({"preset": "full_card", "red_team": "Ghosts", "blue_bot": "random"},
      "No team called &#x27;Ghosts&#x27;"),
     ({"preset": "full_card", "red_team": "Ghosts", "red_bot": "random"},
-     "Red is a team or a bot, not both"),
+     "Red is a team, a player or a bot: one of them."),
+    ({"preset": "full_card", "red_player": "alice", "red_bot": "random"},
+     "Red is a team, a player or a bot: one of them."),
+    ({"preset": "full_card", "red_player": "nobody-here", "blue_bot": "random"},
+     "No player called &#x27;nobody-here&#x27;"),
 ])
 def test_ss127_a_refused_event_shows_why_and_writes_nothing(
         staff_client: Client, fields: dict[str, str], message: str) -> None:
