@@ -29,6 +29,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.fingerprint import fingerprint
@@ -559,6 +560,7 @@ def team_create(request: HttpRequest) -> HttpResponse:
     """A team (name and member usernames), to enter into team Events. Sent twice, it makes
     one (the second click is not told the name is taken)."""
     form = TeamForm(request.POST or None)
+    back = _back(request)
     if request.method == "POST" and form.is_valid():
         try:
             team = form.save(by=request.user)
@@ -566,9 +568,22 @@ def team_create(request: HttpRequest) -> HttpResponse:
             form.add_error(None, match_services.shown(exc))
         else:
             messages.success(request, f"Team {team.name} created.")
-            return redirect("league:dashboard")
+            return redirect(back or "league:dashboard")
     status = 400 if form.errors else 200
-    return render(request, "league/team_form.html", {"form": form}, status=status)
+    return render(request, "league/team_form.html", {"form": form, "back": back},
+                  status=status)
+
+
+def _back(request: HttpRequest) -> str:
+    """The page a form was opened from (its `next`, from the link that opened it, then
+    from the form's hidden field), where it goes back to: an Event's organizer page, say.
+    Only a path of this site (url_has_allowed_host_and_scheme), else none: a link made
+    elsewhere must not send the organizer off the site."""
+    sent = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(sent, allowed_hosts={request.get_host()},
+                                       require_https=request.is_secure()):
+        return sent
+    return ""
 
 
 @login_required

@@ -358,6 +358,38 @@ def test_a_team_is_created_by_name_and_member_usernames(
     assert not Team.objects.filter(name="Blues").exists()
 
 
+def test_create_a_team_goes_back_to_the_event_page_it_was_opened_from(
+        sam_client: Client, cup: Event, player: Any, player2: Any) -> None:
+    """It went to the dashboard whatever page it was opened from: the organizer entering
+    teams on an Event's page had to find their way back to it."""
+    panel = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
+    link = re.search(r'<a id="create-team" class="tap-link" href="([^"]+)"', panel)
+    assert link is not None
+    back = reverse("league:event_admin", args=[cup.pk]) + "#add-team"
+    opened = sam_client.get(link[1].replace("&amp;", "&")).content.decode()
+    assert f'<input type="hidden" name="next" value="{back}">' in opened
+    assert f'<a class="tap-link" href="{back}">Back to the page you came from</a>' in opened
+    refused = sam_client.post(reverse("league:team_create"),
+                              {"name": "Reds", "members": "nobody", "next": back})
+    assert refused.status_code == 400  # comes back still knowing where to go after
+    assert f'name="next" value="{back}"' in refused.content.decode()
+    made = sam_client.post(reverse("league:team_create"),
+                           {"name": "Reds", "members": "alice bruno", "next": back})
+    assert (made.status_code, made["Location"]) == (302, back)
+    assert "Team Reds created." in sam_client.get(back).content.decode()
+
+
+@pytest.mark.parametrize("elsewhere", ["https://evil.example/", "//evil.example/x",
+                                       "javascript:alert(1)", "/\\evil.example"])
+def test_create_a_team_goes_nowhere_off_the_site(sam_client: Client, season: Season,
+                                                 player: Any, elsewhere: str) -> None:
+    url = reverse("league:team_create")
+    opened = sam_client.get(url, {"next": elsewhere}).content.decode()
+    assert 'name="next"' not in opened and "evil" not in opened and "javascript" not in opened
+    made = sam_client.post(url, {"name": "Reds", "members": "alice", "next": elsewhere})
+    assert made["Location"] == reverse("league:dashboard")
+
+
 def test_the_team_form_sent_twice_makes_one_team_and_says_nothing_taken(
         sam_client: Client, season: Season, player: Any) -> None:
     page = sam_client.get(reverse("league:team_create")).content.decode()
