@@ -674,10 +674,10 @@ def event_pair(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organized_event(request, event_id)
     form = PairForm(request.POST)
     if not form.is_valid():
-        return _panel_answer(request, event, _form_error(form))
+        return _panel_answer(request, event, _form_error(form), typed=True)
     return _panel_call(request, event, lambda: events.pair_by_hand(
         event=event, by=request.user, pairings=form.cleaned_data["pairings"],
-        expected_seq=_seq(request)))
+        expected_seq=_seq(request)), typed=True)
 
 
 @login_required
@@ -695,11 +695,11 @@ def result_correct(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organized_event(request, event_id)
     form = CorrectionForm(request.POST)
     if not form.is_valid():
-        return _panel_answer(request, event, _form_error(form))
+        return _panel_answer(request, event, _form_error(form), typed=True)
     return _panel_call(request, event, lambda: events.correct_result(
         event=event, by=request.user, pairing=form.cleaned_data["pairing"],
         placements=form.cleaned_data["placements"], expected_seq=_seq(request)),
-        done=lambda _: "Result corrected.")
+        done=lambda _: "Result corrected.", typed=True)
 
 
 @login_required
@@ -801,7 +801,7 @@ def rescore_progress(request: HttpRequest, job: str) -> HttpResponse:
 
 def _panel_call(request: HttpRequest, event: Event, call: Callable[[], Any], *,
                 live: bool = False, done: Callable[[Any], str] | None = None,
-                near: str = "") -> HttpResponse:
+                near: str = "", typed: bool = False) -> HttpResponse:
     """Run one service call; the refreshed panel (or, `live`, the live matches' panel), with
     the refusal if there was one, else `done` of what the call gave: what a screen reader
     is told of an action whose change it would not hear (a save, an entry), shown on the
@@ -809,15 +809,24 @@ def _panel_call(request: HttpRequest, event: Event, call: Callable[[], Any], *,
     try:
         made = call()
     except Refusal as exc:  # the league's, or a match service's it called
-        return _panel_answer(request, event, match_services.shown(exc), live=live)
+        return _panel_answer(request, event, match_services.shown(exc), live=live, typed=typed)
     return _panel_answer(request, event, None, live=live, done=done(made) if done else None,
                          near=near)
 
 
 def _panel_answer(request: HttpRequest, event: Event, error: str | None, *,
-                  live: bool = False, done: str | None = None, near: str = ""
-                  ) -> HttpResponse:
+                  live: bool = False, done: str | None = None, near: str = "",
+                  typed: bool = False) -> HttpResponse:
+    """The panel's answer to an action (see _panel_call); without htmx, a redirect to the
+    organizer page, its refusal a message, or, `typed` (pairings, a correction's places:
+    what a message cannot quote back), the page again holding the refused form."""
     if not request.htmx:
+        if error and typed:
+            # A page without scripts: the page again, the refused form holding what was
+            # typed and its refusal beside it, as the panel comes back to htmx.
+            return render(request, "league/event_admin.html", {
+                **_panel_context(event, error, user=request.user, posted=request.POST),
+                **_live_context(event), **_ranking_context(event)}, status=400)
         if error:
             messages.error(request, error)
         elif done:
@@ -994,10 +1003,14 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
                     posted.get(f"place_{key}", place) if pid == corrected else place)
                    for key, place in sorted(res["placements"].items(), key=lambda kv: kv[1])],
         "open": pid == corrected,
+        # Beside the places typed, which the refusal cannot quote.
+        "error": error if pid == corrected else None,
     } for pid, res in done.results.items()]
     return {
         "event": event,
         "error": error,
+        # Beside the pairings typed, which the refusal cannot quote.
+        "pair_error": error if "pairings" in posted else None,
         "posted": {name: posted.get(name, "") for name in KEPT_FIELDS},
         # A refused "When and notes" form, as typed (its time in the organizer's zone).
         "details_posted": {"starts_at": posted.get("starts_at", ""),

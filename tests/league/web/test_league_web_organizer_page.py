@@ -507,6 +507,45 @@ def test_without_javascript_start_release_pair_and_correct_still_act(
                                                                              loser: 1}
 
 
+def test_a_refused_pairing_or_correction_comes_back_as_typed_with_its_refusal_beside_it(
+        sam_client: Client, held_swiss: Event) -> None:
+    """The refusal shows at the panel's top and cannot quote what was typed (a round of
+    pairings, a match's places): the form comes back holding it, the reason beside it and
+    named as the fields' description; without scripts too, where the page came back with
+    the form as it was drawn and the reason alone."""
+    typed = "e1 e3\ne3 e4"
+    admin = reverse("league:event_admin", args=[held_swiss.pk])
+    for extra in (HTMX, {}):
+        held_swiss.refresh_from_db()
+        answer = sam_client.post(reverse("league:event_pair", args=[held_swiss.pk]),
+                                 {"seq": held_swiss.seq, "pairings": typed}, **extra)
+        refused = answer.content.decode()
+        assert answer.status_code == (200 if extra else 400)
+        assert f">{typed}</textarea>" in refused
+        assert 'aria-describedby="pairings-help pairings-error" aria-invalid="true"' in refused
+        held = refused[refused.index('id="event-held"'):]
+        assert re.search(r'<p class="error" id="pairings-error">Bot 3 is paired twice\. '
+                         r'\(duplicate_entrant\)</p>', held)
+        assert 'id="correct-R1-1-error"' not in refused
+
+    first = EventMatch.objects.get(event=held_swiss, pairing="R1-1")
+    winner, loser = first.entrants
+    for extra in (HTMX, {}):
+        held_swiss.refresh_from_db()
+        answer = sam_client.post(reverse("league:result_correct", args=[held_swiss.pk]), {
+            "seq": held_swiss.seq, "pairing": "R1-1", f"place_{winner}": "3",
+            f"place_{loser}": "1"}, **extra)
+        refused = answer.content.decode()
+        assert answer.status_code == (200 if extra else 400)
+        box = refused[refused.index('<summary id="correct-R1-1">'):].split("</details>")[0]
+        assert f'name="place_{winner}" value="3"' in box
+        assert f'name="place_{loser}" value="1"' in box
+        assert 'aria-invalid="true" aria-describedby="correct-R1-1-error"' in box
+        assert '<p class="error" id="correct-R1-1-error">Give a place' in box
+        assert "pairings-error" not in refused
+    assert sam_client.get(admin).status_code == 200
+
+
 def test_a_refusal_stays_in_sight_over_a_form_low_on_the_page(sam_client: Client,
                                                               cup: Event) -> None:
     """On a phone the Register and Correct cards lie a screen or more below the panel's
