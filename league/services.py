@@ -430,6 +430,10 @@ def close_user(user: Any) -> None:
     addresses and turn mails go, it leaves the teams no Event entered, and its player is
     shown as "Closed account". The matches they played stay in the other players'
     histories, and an Event entry keeps the name it was made under, as after a rename.
+    It organizes nothing more: it leaves the organizers of every season and Event. One
+    that it alone organized stays as it is, with the site's staff, who organize every
+    season and Event (their dashboard says it has no organizer), so its players' Event
+    runs on and its results stay; staff name a new organizer in the admin if they wish.
     Refused while they hold an entry in an Event not over (alone or in a team) or sit in
     a live Event match (409 `in_event`: they leave it, or its organizers withdraw them,
     first)."""
@@ -478,6 +482,8 @@ def close_user(user: Any) -> None:
                                  "is_active", "is_staff", "is_superuser", "password"])
         user.groups.clear()  # were it ever made active again, it would hold nothing
         user.user_permissions.clear()
+        user.organized_seasons.clear()
+        user.organized_events.clear()
         player.display_name, player.pending_email = CLOSED_NAME, ""
         player.turn_mail = player.event_mail = False
         player.time_zone = ""

@@ -24,7 +24,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -885,9 +885,17 @@ def _organized_seasons(user: Any) -> QuerySet[Season]:
 
 def _organized_events(user: Any) -> QuerySet[Event]:
     if user.is_staff:
-        return Event.objects.select_related("season")
+        return Event.objects.select_related("season").annotate(
+            unorganized=_none_organizes(Event, "pk") & _none_organizes(Season, "season"))
     return (Event.objects.filter(Q(organizers=user) | Q(season__organizers=user))
             .select_related("season").distinct())
+
+
+def _none_organizes(model: type[Event] | type[Season], ref: str) -> Exists:
+    """Whether the Event or season at `ref` has no organizer: its last one closed their
+    account, and staff keep it (league.services.close_user)."""
+    through = model.organizers.through.objects
+    return ~Exists(through.filter(**{model._meta.model_name: OuterRef(ref)}))
 
 
 def _event_form(user: Any, data: Any = None, initial: dict[str, Any] | None = None
@@ -939,7 +947,8 @@ def _render_dashboard(request: HttpRequest, *, season_form: SeasonForm | None = 
                       showdown_form: ShowdownEventForm | None = None,
                       status: int = 200) -> HttpResponse:
     user = request.user
-    seasons = _organized_seasons(user).annotate(n_events=Count("events"))
+    seasons = _organized_seasons(user).annotate(n_events=Count("events"),
+                                                unorganized=_none_organizes(Season, "pk"))
     job = request.GET.get("job")
     organized = _organized_events(user)
     context = {

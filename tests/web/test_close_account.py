@@ -16,7 +16,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from league import events
-from league.models import Event, Player, Team
+from league.models import Event, Player, Season, Team
 from league.services import CLOSED_NAME, player_for, register_player
 from matches import services
 from matches.models import Match, Seat
@@ -315,3 +315,37 @@ def test_a_deactivated_account_is_closed_in_the_admin_and_nobody_takes_its_shown
         refused = alice_client.post(reverse("account"), {"form": "name", "display_name": name})
         assert refused.status_code == 400
     assert Player.objects.get(user=player).display_name == "alice"
+
+
+def test_a_closed_account_organizes_nothing_and_staff_keep_what_it_alone_organized(
+        alice_client: Client, player: Any, player2: Any, organizer: Any) -> None:
+    """Her rights go with the account, were it ever made active again; an Event and a
+    season she alone organized stay with staff, whose dashboard says they have no
+    organizer but staff, while one bruno organizes with her stays his."""
+    season = Season.objects.create(name="Her Season", game=GAME)
+    season.organizers.add(player)
+    alone = events.create_event(name="Her Night", game=GAME, format="round_robin",
+                                by=organizer)
+    shared = events.create_event(name="Their Night", game=GAME, format="round_robin",
+                                 by=organizer)
+    Event.objects.get(pk=alone.pk).organizers.set([player])
+    Event.objects.get(pk=shared.pk).organizers.set([player, player2])
+    page = alice_client.get(reverse("account")).content.decode()
+    assert "one you\n      alone organize stays with the site's staff" in page
+
+    assert close(alice_client).status_code == 302
+    assert not season.organizers.exists()
+    assert not Event.objects.filter(organizers=player).exists()
+    assert list(Event.objects.get(pk=shared.pk).organizers.all()) == [player2]
+    get_user_model().objects.filter(pk=player.pk).update(is_active=True)
+    again = get_user_model().objects.get(pk=player.pk)
+    assert not events.can_organize(alone, again)
+    assert not events.can_organize_season(season, again)
+
+    staff = Client()
+    staff.force_login(organizer)
+    rows = {row.split("</a>")[0].rsplit(">", 1)[-1]: row for row in staff.get(
+        reverse("league:dashboard")).content.decode().split('class="match-row"')[1:]}
+    assert "no organizer but staff" in rows["Her Night"]
+    assert "no organizer but staff" in rows["Her Season"]
+    assert "no organizer but staff" not in rows["Their Night"]
