@@ -422,7 +422,7 @@ class LeagueUserAdmin(UserAdmin):
         for user in given:
             name = user.get_username()
             try:
-                close_user(user)
+                close_user(user, by=request.user)
             except AccountError as exc:
                 self.message_user(request, f"Not closed: {exc.detail}", messages.ERROR)
             else:

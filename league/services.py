@@ -10,6 +10,7 @@ from functools import cache
 from typing import Any
 
 from django.conf import settings
+from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.password_validation import validate_password
@@ -421,7 +422,7 @@ def close_account(user: Any, *, password: str, request: Any = None) -> None:
     close_user(user)
 
 
-def close_user(user: Any) -> None:
+def close_user(user: Any, *, by: Any = None) -> None:
     """Close `user`'s account for good: what they play outside Events is left or
     resigned, as they would leave it (a live match they resign is rated like any
     resignation), then the account signs in no more (its sessions and API token end) and
@@ -436,7 +437,8 @@ def close_user(user: Any) -> None:
     runs on and its results stay; staff name a new organizer in the admin if they wish.
     Refused while they hold an entry in an Event not over (alone or in a team) or sit in
     a live Event match (409 `in_event`: they leave it, or its organizers withdraw them,
-    first)."""
+    first). The admin's history of the account says who closed it and when: `by`, staff
+    in the admin, else the player themselves."""
     from league.models import Entrant, Event
     from matches import services as match_services
     from matches.models import Match, Seat
@@ -489,6 +491,15 @@ def close_user(user: Any) -> None:
         player.time_zone = ""
         player.save(update_fields=["display_name", "pending_email", "turn_mail",
                                    "event_mail", "time_zone"])
+        _log_close(user, by or user)
+
+
+def _log_close(user: Any, by: Any) -> None:
+    """An entry in the admin's log (the account's history there): who closed it, and
+    when. It names the account as it now reads (`closed.ID`), nothing it dropped."""
+    said = "Closed by its player." if by.pk == user.pk else "Closed by staff in the admin."
+    LogEntry.objects.log_actions(user_id=by.pk, queryset=[user], action_flag=CHANGE,
+                                 change_message=said, single_object=True)
 
 
 def _leave(match: Any, user: Any, match_services: Any) -> None:

@@ -349,3 +349,29 @@ def test_a_closed_account_organizes_nothing_and_staff_keep_what_it_alone_organiz
     assert "no organizer but staff" in rows["Her Night"]
     assert "no organizer but staff" in rows["Her Season"]
     assert "no organizer but staff" not in rows["Their Night"]
+
+
+def test_the_admins_history_of_the_account_says_who_closed_it_and_when(
+        django_user_model: Any, alice_client: Client, player: Any, player2: Any) -> None:
+    """A player's own close is logged as theirs; a close in the admin as the staff
+    member's. The entry names the account as it now reads, not its old name."""
+    from django.contrib.admin.models import CHANGE, LogEntry
+
+    assert close(alice_client).status_code == 302
+    staff = Client()
+    boss = django_user_model.objects.create_superuser("boss", password=PASSWORD)
+    staff.force_login(boss)
+    staff.post("/admin/auth/user/", {"action": "close_accounts", "confirmed": "yes",
+                                     "_selected_action": [player2.pk]})
+    logged = {entry.object_id: entry for entry in LogEntry.objects.all()}
+    own, closed_by_staff = logged[str(player.pk)], logged[str(player2.pk)]
+    assert (own.user_id, own.action_flag, own.object_repr) == (
+        player.pk, CHANGE, f"closed.{player.pk}")
+    assert (closed_by_staff.user_id, closed_by_staff.object_repr) == (
+        boss.pk, f"closed.{player2.pk}")
+    assert own.action_time is not None
+    history = staff.get(f"/admin/auth/user/{player.pk}/history/").content.decode()
+    assert "Closed by its player." in history and f"closed.{player.pk}" in history
+    assert "alice" not in history.split("<main", 1)[-1]
+    said = staff.get(f"/admin/auth/user/{player2.pk}/history/").content.decode()
+    assert "Closed by staff in the admin." in said and "boss" in said
