@@ -559,23 +559,34 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueView
         return self.get_paginated_response(data)
 
     @extend_schema(summary="The player's current ratings, one per game",
+                   description="None for a closed or deactivated account's player, whom "
+                               "the ratings table leaves out too.",
                    responses={200: RatingSerializer(many=True), **READ_ERRORS})
     @action(detail=True, methods=["get"], pagination_class=None)
     def ratings(self, request: Request, pk: str) -> Response:
         player = self.get_object()
-        return Response(RatingSerializer(player.ratings.order_by("game"), many=True).data)
+        return Response(RatingSerializer(_shown_ratings(player, player.ratings)
+                                         .order_by("game"), many=True).data)
 
     @extend_schema(summary="The player's rating after each rated match",
+                   description="None for a closed or deactivated account's player, whom "
+                               "the ratings table leaves out too.",
                    parameters=[RatingHistoryQuerySerializer],
                    responses={200: RatingHistorySerializer(many=True), **errors(400, 401, 404)})
     @action(detail=True, methods=["get"], url_path="ratings/history", url_name="rating-history")
     def rating_history(self, request: Request, pk: str) -> Response:
         player = self.get_object()
-        rows = player.rating_history.order_by("game", "match_id")
+        rows = _shown_ratings(player, player.rating_history).order_by("game", "match_id")
         game = self.query(RatingHistoryQuerySerializer).get("game")
         if game:
             rows = rows.filter(game=game)
         return self.page(rows, RatingHistorySerializer)
+
+
+def _shown_ratings(player: Player, rows: Any) -> Any:
+    """`rows` (a player's ratings or rating history), or none where
+    `leaderboard.shows_ratings` hides them."""
+    return rows.all() if leaderboard.shows_ratings(player) else rows.none()
 
 
 # -- ratings tables ----------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """A game's ratings as a table: its active players, best rating (openskill's ordinal) first.
 
 A place is a competition rank over the whole table (equal ratings share it: 1, 2, 2, 4),
-so a row keeps its place when a search narrows the rows shown. A deactivated account's
-rating stays in the projection but leaves the table.
+so a row keeps its place when a search narrows the rows shown. A deactivated or closed
+account's rating stays in the projection but leaves the table, and its player's page and
+API answers show none (`shows_ratings`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
-from league.models import Rating
+from league.models import Player, Rating
 
 ACTIVE = Q(player__user__is_active=True)
 
@@ -31,6 +32,12 @@ def board(game: str | None, search: str = "") -> QuerySet[Rating]:
             .annotate(place=Coalesce(Subquery(better, output_field=IntegerField()), Value(0))
                       + 1)
             .order_by("game", "-ordinal", "player__display_name", "player_id"))
+
+
+def shows_ratings(player: Player) -> bool:
+    """Whether `player`'s ratings are shown anywhere: not a deactivated account's, nor one
+    closed by a player who asked to leave (its matches stay in its rivals' histories)."""
+    return bool(player.user.is_active)
 
 
 def place_of(rating: Rating) -> int | None:

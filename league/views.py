@@ -424,8 +424,13 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     """A player's ratings with their chart, their Events and their match history."""
     player = get_object_or_404(Player.objects.select_related("user"), pk=player_id)
     titles = _titles()
+    # A closed account's ratings are shown nowhere, as the ratings table leaves them out.
+    rated = leaderboard.shows_ratings(player)
+    ratings = Rating.objects.filter(player=player) if rated else Rating.objects.none()
+    charted = RatingHistory.objects.filter(player=player) if rated \
+        else RatingHistory.objects.none()
     series: dict[str, list[float]] = defaultdict(list)
-    for row in RatingHistory.objects.filter(player=player).order_by("game", "match_id"):
+    for row in charted.order_by("game", "match_id"):
         series[titles.get(row.game, row.game)].append(row.ordinal)
     matches = list(Match.objects.filter(history.held_by(player.user_id, "seats__"))
                    .distinct().prefetch_related(*SEAT_PEOPLE)
@@ -435,8 +440,8 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "player": player,
         "ratings": [{"rating": rating, "place": leaderboard.place_of(rating),
                      "page": leaderboard.page_of(rating, RATINGS_PER_PAGE)}
-                    for rating in Rating.objects.filter(player=player)
-                    .select_related("player__user")],
+                    for rating in ratings.select_related("player__user")],
+        "ratings_hidden": not rated,
         "chart": svg.rating_chart_svg(series),
         "history": [_history_row(match, history.seat_of(match, player.user_id) or 0, titles,
                                  finishes) for match in matches],

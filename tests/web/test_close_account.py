@@ -375,3 +375,35 @@ def test_the_admins_history_of_the_account_says_who_closed_it_and_when(
     assert "alice" not in history.split("<main", 1)[-1]
     said = staff.get(f"/admin/auth/user/{player2.pk}/history/").content.decode()
     assert "Closed by staff in the admin." in said and "boss" in said
+
+
+def test_a_closed_players_ratings_are_shown_nowhere_and_their_matches_stay(
+        alice_client: Client, player: Any, outsider: Any, tables: dict[str, Match],
+        client_for: Any) -> None:
+    """As the ratings table leaves her out, her page and the API show no rating of hers;
+    the matches she played stay in olga's history, under the closed account's name."""
+    from league import projections
+    from league.models import Rating, RatingHistory
+
+    projections.rebuild_ratings(GAME)  # what the worker does once the match is over
+    alice = player_for(player)
+    assert Rating.objects.filter(player=alice).exists()
+    assert RatingHistory.objects.filter(player=alice).exists()
+    page = reverse("league:player", args=[alice.pk])
+    assert "<svg" in alice_client.get(page).content.decode()
+
+    assert close(alice_client).status_code == 302
+    olga = Client()
+    olga.force_login(outsider)
+    shown = olga.get(page).content.decode()
+    rating = shown.split("<h2>Rating</h2>", 1)[1].split("</section>", 1)[0]
+    assert "<svg" not in rating and "rating-list" not in rating
+    assert "This account is closed: its ratings are not shown." in rating
+    assert f"#{tables['finished'].pk}" in shown  # her matches stay listed
+    api = client_for(outsider)
+    assert api.get(f"/api/players/{alice.pk}/ratings/").json() == []
+    assert api.get(f"/api/players/{alice.pk}/ratings/history/").json()["results"] == []
+    assert Rating.objects.filter(player=alice).exists()  # kept, as the table keeps it
+    theirs = olga.get(reverse("league:player", args=[player_for(outsider).pk])
+                      ).content.decode()
+    assert f"vs closed.{player.pk}" in theirs and "alice" not in theirs
