@@ -481,9 +481,10 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         rows = EventRecord.objects.filter(event=event).select_related("actor").order_by("seq")
         # Every entrant, whatever it brings now: an earlier record may hold a deck since
         # taken back.
-        readable = events.picks_readable(event, request.user, events.replay(event).entrants)
+        entrants = events.replay(event).entrants
+        readable = events.picks_readable(event, request.user, entrants)
         return self.page(rows, EventRecordSerializer, game=event.game,
-                         readable_entrants=readable)
+                         readable_entrants=readable, names=events.shown_names(entrants))
 
 
 # -- players -----------------------------------------------------------------------------

@@ -496,6 +496,17 @@ def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replay
 _read_replays: LRU[tuple[int, float, int], Replayed] = LRU(READ_REPLAYS)
 
 
+def shown_names(entrants: dict[str, dict[str, Any]]) -> dict[str, str]:
+    """Each of the replayed `entrants`' names as pages show it: the name it entered
+    under, but "Closed account" for a player who closed their account since (its
+    records keep the old name, never rewritten)."""
+    from league.services import CLOSED_NAME, closed_players
+
+    closed = closed_players(e["player"] for e in entrants.values() if e["player"])
+    return {key: CLOSED_NAME if e["player"] in closed else e["name"]
+            for key, e in entrants.items()}
+
+
 def replay_to_read(event: Event) -> Replayed:
     """`replay` up to the record the row holds as its last (`event.seq`), shared by the
     pages and polls that only read it: on a league night every watcher of the Event asks
@@ -747,9 +758,12 @@ def readable_entrants(event: Event, user: Any, rows: Sequence[Entrant],
                                         for row in rows}, sees=sees, mine=mine)
 
 
-def shown_record(game: str, kind: str, payload: dict[str, Any],
-                 readable: set[str]) -> dict[str, Any]:
-    """A record's payload with the secret picks of entrants not `readable` hidden."""
+def shown_record(game: str, kind: str, payload: dict[str, Any], readable: set[str],
+                 names: dict[str, str] | None = None) -> dict[str, Any]:
+    """A record's payload with the secret picks of entrants not `readable` hidden, and
+    an entry under the name `names` (`shown_names`) gives it, if given."""
+    if names and kind == Kind.ENTRANT_ADDED and payload.get("key") in names:
+        payload = {**payload, "name": names[payload["key"]]}
     if kind in (Kind.ENTRANT_ADDED, Kind.ENTRANT_PICKED) and payload.get("picks"):
         return {**payload, "picks": shown_picks(game, payload["picks"],
                                                 payload["key"] in readable)}

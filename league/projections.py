@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 
 def refresh_event(event: Event) -> None:
     """Entrants, match links and standings of one Event, then its season's table."""
-    from league.events import replay
+    from league.events import replay, shown_names
 
     done = replay(event)
     status = (Event.Status.FINISHED if done.finished
@@ -56,9 +56,10 @@ def refresh_event(event: Event) -> None:
     Entrant.objects.filter(event=event).delete()
     seeds = {key: i + 1 for i, key in enumerate(done.order)} if done.seeded_by != "registration" \
         or done.state is not None else {}
+    names = shown_names(done.entrants)
     rows = {
         key: Entrant.objects.create(
-            event=event, key=key, name=e["name"], player_id=e["player"], team_id=e["team"],
+            event=event, key=key, name=names[key], player_id=e["player"], team_id=e["team"],
             bot=e["bot"], seed=seeds.get(key), withdrawn=e["withdrawn"],
             picks=e.get("picks", {}),
         )
@@ -99,13 +100,14 @@ def _write_season(season: Season) -> None:
     losses its format counts (byes and walkovers included), so the table agrees with the
     Events' own, under the name of the newest entry. An entrant who left before the start
     played in no Event."""
-    from league.events import replay
+    from league.events import replay, shown_names
 
     table: dict[tuple[Any, ...], dict[str, Any]] = {}
     for event in season.events.order_by("pk"):
         done = replay(event)
         if done.state is None:
             continue
+        names = shown_names(done.entrants)
         for standing in formats.get_format(event.format).standings(done.state):
             entrant = done.entrants[standing.entrant]
             ident = (entrant["player"], entrant["team"], entrant["bot"] and entrant["name"])
@@ -113,7 +115,7 @@ def _write_season(season: Season) -> None:
                 "player_id": entrant["player"], "team_id": entrant["team"], "events": set(),
                 "win": 0, "draw": 0, "loss": 0,
             })
-            row["name"] = entrant["name"]  # the newest entry's: a player may be renamed
+            row["name"] = names[standing.entrant]  # the newest entry's: a player may be renamed
             row["events"].add(event.pk)
             row["win"] += standing.wins
             row["draw"] += standing.draws

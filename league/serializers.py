@@ -408,7 +408,8 @@ class EventRecordSerializer(serializers.ModelSerializer):
         help_text="Who did it; null for what the league records on its own.")
     payload = serializers.SerializerMethodField(
         help_text="What was decided; an entrant's constructed deck reads \"hidden\" as in "
-                  "its `picks`.")
+                  "its `picks`, and an entry of a closed account under the name "
+                  "\"Closed account\".")
 
     class Meta:
         model = EventRecord
@@ -417,7 +418,8 @@ class EventRecordSerializer(serializers.ModelSerializer):
 
     def get_payload(self, record: EventRecord) -> dict[str, Any]:
         return shown_record(self.context["game"], record.kind, record.payload,
-                            self.context.get("readable_entrants") or set())
+                            self.context.get("readable_entrants") or set(),
+                            self.context.get("names"))
 
 
 # -- the bracket -------------------------------------------------------------------------

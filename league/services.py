@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 import zoneinfo
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import tzinfo
 from functools import cache
@@ -402,6 +403,13 @@ def _absolute(path: str, site: tuple[str, bool]) -> str:
 CLOSED_NAME = "Closed account"
 
 
+def closed_players(ids: Iterable[int]) -> set[int]:
+    """Which of the players `ids` closed their account (`close_user`): they read
+    CLOSED_NAME, which no live player may take, wherever a name of theirs is shown."""
+    return set(Player.objects.filter(pk__in=set(ids), display_name=CLOSED_NAME,
+                                     user__is_active=False).values_list("pk", flat=True))
+
+
 def close_account(user: Any, *, password: str, request: Any = None) -> None:
     """A player closes their own account (`close_user`), on their present password
     (checked as change_password checks it). Refused for staff (409 `staff_account`):
@@ -430,7 +438,7 @@ def close_user(user: Any, *, by: Any = None) -> None:
     with a dot, so the old name is free again and the new one taken by nobody), its email
     addresses and turn mails go, it leaves the teams no Event entered, and its player is
     shown as "Closed account". The matches they played stay in the other players'
-    histories, and an Event entry keeps the name it was made under, as after a rename.
+    histories, and its Event entries read "Closed account" too (`_rename_entries`).
     It organizes nothing more: it leaves the organizers of every season and Event. One
     that it alone organized stays as it is, with the site's staff, who organize every
     season and Event (their dashboard says it has no organizer), so its players' Event
@@ -492,6 +500,25 @@ def close_user(user: Any, *, by: Any = None) -> None:
         player.save(update_fields=["display_name", "pending_email", "turn_mail",
                                    "event_mail", "time_zone"])
         _log_close(user, by or user)
+    _rename_entries(player)
+
+
+def _rename_entries(player: Player) -> None:
+    """The Events `player` entered show their entry as "Closed account" (the projections
+    read `closed_players`): in their standings, matches, bracket and season table. Their
+    records keep the name it was made under (they are never rewritten), which the pages
+    and the API show no more. After the close, one Event at a time under its lock, as its
+    results are recorded; one missed here (a crash between) is named so by the Event's
+    next change, or by a rebuild of the projections."""
+    from league import projections
+    from league.models import Event
+
+    entered = Event.objects.filter(entrants__player=player).order_by("pk")
+    for pk in entered.values_list("pk", flat=True).distinct():
+        with transaction.atomic():
+            event = Event.objects.select_for_update().filter(pk=pk).first()
+            if event is not None:
+                projections.refresh_event(event)
 
 
 def _log_close(user: Any, by: Any) -> None:

@@ -271,11 +271,12 @@ def _picks_context(event: Event, user: Any) -> dict[str, Any] | None:
     active = {key: e for key, e in events.replay_to_read(event).entrants.items()
               if not e["withdrawn"]}
     mine = events.may_pick(event, user, active)
+    names = events.shown_names(active)
     rows = []
     for key, entrant in active.items():
         chosen = entrant.get("picks", {})
         rows.append({
-            "key": key, "name": entrant["name"],
+            "key": key, "name": names[key],
             # A value of a free option (a constructed deck) is never shown in the list.
             "shown": ", ".join(offered[o][v] if offered[o] else f"own {_pick_label(o).lower()}"
                                for o, v in chosen.items() if not offered[o] or v in offered[o])
@@ -1231,7 +1232,10 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
     """The public Event page's live part: diagram, standings and matches, the live ones
     the reader sits in first."""
     done = events.replay_to_read(event)
-    names = {key: e["name"] for key, e in done.entrants.items()}
+    # As projected (a closed account's entry reads "Closed account"), else as entered.
+    entrants = list(_entrants(event).select_related("player"))
+    names = {key: e["name"] for key, e in done.entrants.items()} | {
+        row.key: row.name for row in entrants}
     standings = list(_standings(event))
     columns = _tiebreak_columns(event, standings)
     champion = _champion(event, standings)
@@ -1260,7 +1264,7 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
         "rows": rows,
         "yours": [row for row in rows if row["live"]
                   and any(seat.user_id == user.pk for seat in row["match"].seats.all())],
-        "entrants": _entrants(event).select_related("player"),
+        "entrants": entrants,
         "polling": event.status == Event.Status.RUNNING,
         # (as the poll URL carries it: f12 shown finished, l13 shown live)
         "told": ".".join(f"{'l' if row['live'] else 'f'}{row['match'].pk}" for row in rows),

@@ -279,7 +279,8 @@ class CloseAccountView(APIView):
                                "left and invitations declined, their live ones resigned; "
                                "then the account signs in no more (its token and sessions "
                                "end), its username becomes `closed.ID`, its email "
-                               "addresses go and its player reads \"Closed account\". "
+                               "addresses go and its player, and its Event entries, "
+                               "read \"Closed account\". "
                                "Refused while the player holds an entry in an Event not "
                                "over or sits in a live Event match (409 in_event), and for "
                                "staff (409 staff_account).",

@@ -407,3 +407,45 @@ def test_a_closed_players_ratings_are_shown_nowhere_and_their_matches_stay(
     theirs = olga.get(reverse("league:player", args=[player_for(outsider).pk])
                       ).content.decode()
     assert f"vs closed.{player.pk}" in theirs and "alice" not in theirs
+
+
+def test_a_closed_players_event_entries_read_the_closed_name_on_every_event_page(
+        alice_client: Client, player: Any, player2: Any, organizer: Any, client_for: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """Standings, match rows, bracket, season table, the API's entrants, bracket,
+    standings and records: her entry, made under the name she had then, reads "Closed
+    account" once she closed it; bruno's keeps his."""
+    from league.models import EventMatch
+    from league.services import rename_player
+
+    rename_player(player_for(player), "Starlight Ada")
+    season = Season.objects.create(name="Spring", game=GAME)
+    event = events.create_event(name="Final Night", game=GAME, format="single_elimination",
+                                by=organizer, season=season)
+    events.add_entrant(event=event, by=organizer, player="alice")
+    events.add_entrant(event=event, by=organizer, player="bruno")
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    with django_capture_on_commit_callbacks(execute=True):
+        events.forfeit(event=event, by=organizer, pairing=link.pairing,
+                       entrant=link.entrants[1])
+    assert Event.objects.get(pk=event.pk).status == Event.Status.FINISHED
+    bruno = Client()
+    bruno.force_login(player2)
+    event_page = reverse("league:event", args=[event.pk])
+    assert "Starlight Ada" in bruno.get(event_page).content.decode()
+
+    assert close(alice_client).status_code == 302
+    api = client_for(player2)
+    shown = {
+        "event": bruno.get(event_page).content.decode(),
+        "season": bruno.get(reverse("league:season", args=[season.pk])).content.decode(),
+        **{part: api.get(f"/api/events/{event.pk}/{part}/").content.decode()
+           for part in ("bracket", "standings", "records")},
+        "entrants": api.get(f"/api/events/{event.pk}/").content.decode(),
+    }
+    for where, text in shown.items():
+        assert "Starlight Ada" not in text, where
+        assert CLOSED_NAME in text and "bruno" in text, where
+    page = shown["event"]
+    assert CLOSED_NAME in page.split("<svg", 1)[1].split("</svg>", 1)[0]  # the bracket
