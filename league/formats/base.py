@@ -37,12 +37,13 @@ Codes raised by the formats:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
 S = TypeVar("S")
+K = TypeVar("K", bound=Hashable)
 
 CRITERIA = ("head_to_head", "buchholz", "buchholz_cut1", "sonneborn_berger", "wins")
 FIGURE_PREFIXES = ("figure:", "diff:")
@@ -82,12 +83,36 @@ class MatchResult:
     """How a pairing ended: `placements[entrant]` is 1 for first, ties share a place.
 
     `figures[entrant]` holds game-specific numbers the tiebreaks may read
-    (Performance Stack size, eliminations, prediction points, ...).
+    (Performance Stack size, eliminations, prediction points, ...). `sides[entrant]` is
+    the side of the entrants the game played as one (The Supershow's tag team and handicap
+    matches); an entrant it does not name is a side of its own.
     """
 
     pairing_id: str
     placements: Mapping[str, int]
     figures: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    sides: Mapping[str, int] = field(default_factory=dict)
+
+
+def first_sides(placements: Mapping[K, int], sides: Mapping[K, int] | None = None
+                ) -> set[tuple[bool, Hashable]]:
+    """The sides holding first place: one when a side won (alone, or a team whose seats
+    all share first), several when the first place is shared across sides (a draw).
+    `sides` as `MatchResult.sides`: one it does not name is a side of its own."""
+    known = sides or {}
+    return {(True, known[k]) if k in known else (False, k)
+            for k, place in placements.items() if place == 1}
+
+
+def outcomes(placements: Mapping[K, int], sides: Mapping[K, int] | None = None
+             ) -> dict[K, str]:
+    """Each one placed's outcome, "win", "draw" or "loss": first place is a win when only its
+    own side holds it (a tag team's win is a win for every seat of the team), a draw when
+    other sides share it, and any other place is a loss. Every league count of results
+    (standings, tiebreaks, histories, simulations) reads its outcomes here."""
+    shared = len(first_sides(placements, sides)) > 1
+    return {k: "loss" if place != 1 else "draw" if shared else "win"
+            for k, place in placements.items()}
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 The league stores the start (format key, entrants in seed order, options) and then an
 append-only list of these events; the state is never stored as truth, only replayed:
 
-    {"kind": "result_recorded", "pairing_id": "W1-1", "placements": {...}, "figures": {...}}
+    {"kind": "result_recorded", "pairing_id": "W1-1", "placements": {...}, "figures": {...},
+     "sides": {...}}  (sides only where entrants played as one side: a tag team)
     {"kind": "entrant_withdrawn", "entrant": "..."}
     {"kind": "entrant_added", "entrant": "..."}
     {"kind": "paired_by_hand", "pairings": [["a", "b"], ["c", null]]}
@@ -77,24 +78,27 @@ def replay(
 
 def result_to_json(result: MatchResult) -> dict[str, Any]:
     """A result as stored."""
-    return {
+    stored = {
         "pairing_id": result.pairing_id,
         "placements": dict(result.placements),
         "figures": {e: dict(f) for e, f in result.figures.items()},
     }
+    return {**stored, "sides": dict(result.sides)} if result.sides else stored
 
 
 def result_from_json(data: Mapping[str, Any]) -> MatchResult:
     """A stored result; a malformed one is refused with code `bad_event`."""
     pairing_id, placements = data.get("pairing_id"), data.get("placements")
-    figures = data.get("figures") or {}
+    figures, sides = data.get("figures") or {}, data.get("sides") or {}
     if (
         not isinstance(pairing_id, str)
         or not isinstance(placements, dict)
         or not isinstance(figures, dict)
+        or not isinstance(sides, dict)
     ):
         raise FormatError("bad_event", "A result needs a pairing_id and placements.")
-    return MatchResult(pairing_id, dict(placements), {e: dict(f) for e, f in figures.items()})
+    return MatchResult(pairing_id, dict(placements), {e: dict(f) for e, f in figures.items()},
+                       dict(sides))
 
 
 def event_to_json(event: Event) -> dict[str, Any]:

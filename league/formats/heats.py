@@ -12,6 +12,11 @@ stands in the standings, but only those sent on go on. A withdrawn entrant in an
 leaves its seats (ranked last of that pod); a pod left with no more entrants than advance
 decides itself. A late entrant is taken only before the first result (the pods are dealt
 again); there is no hand pairing.
+
+Entrants the game plays as one side (a result's `sides`: The Supershow's tag team pair)
+win or lose together: the pair's shared first place is a win for each, not a draw. Who
+goes on still follows the places, so a pair that wins a pod sending one on is a tie
+across the advancing places (its better seed goes on); `advance` 2 sends it on whole.
 """
 
 from __future__ import annotations
@@ -33,11 +38,12 @@ from league.formats.base import (
     check_withdrawal,
     competition_ranks,
     ordered_by_place,
+    outcomes,
     read_options,
     require,
     snake,
 )
-from league.formats.tiebreaks import criterion_values, wins
+from league.formats.tiebreaks import criterion_values
 
 
 @dataclass(frozen=True)
@@ -332,10 +338,11 @@ def _tiebreak_tables(state: HeatsState) -> dict[str, dict[str, float]]:
 def _row(
     state: HeatsState, rank: int, entrant: str, exit_: _Exit, tiebreaks: dict[str, float]
 ) -> StandingRow:
-    """One standings row: wins are pods won outright."""
+    """One standings row: wins are pods won outright, alone or by the entrant's side (a
+    tag team); draws are first places shared with other sides."""
     results = [r for r in state.results.values() if entrant in r.placements]
-    won = int(wins(results).get(entrant, 0.0))
-    shared = sum(1 for r in results if r.placements[entrant] == 1) - won
+    counted = [outcomes(r.placements, r.sides)[entrant] for r in results]
+    won, shared = counted.count("win"), counted.count("draw")
     going_on = exit_.place <= 1 if exit_.final else _goes_on(state, exit_, entrant)
     withdrawn = entrant in state.withdrawn
     return StandingRow(

@@ -28,6 +28,7 @@ from league.formats.base import (
     check_withdrawal,
     competition_ranks,
     forfeit,
+    outcomes,
     read_options,
     require,
     scoring_from,
@@ -144,10 +145,7 @@ def _outcome(decided: MatchResult | None, entrant: str) -> str:
     """win, draw, loss, or "" before the result."""
     if decided is None:
         return ""
-    place = decided.placements[entrant]
-    if place != 1:
-        return "loss"
-    return "draw" if sum(1 for p in decided.placements.values() if p == 1) > 1 else "win"
+    return outcomes(decided.placements, decided.sides)[entrant]
 
 
 FORMAT = ShowdownSeries()

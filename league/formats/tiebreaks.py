@@ -1,7 +1,9 @@
 """Tiebreaks as pure functions over a list of results, and the ranking that applies them.
 
 Results are two-seat meetings for everything but the named figures; a bye is not a
-result (it adds to an entrant's points, not to anyone's opponents). The names a format's
+result (it adds to an entrant's points, not to anyone's opponents). The entrants a game
+played as one side (a tag team) win, draw or lose together and are not each other's
+opponents. The names a format's
 `tiebreaks` option takes:
 
     head_to_head      points scored in the meetings among the entrants still tied
@@ -19,7 +21,13 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from league.formats.base import MatchResult, Scoring, StandingRow, competition_ranks
+from league.formats.base import (
+    MatchResult,
+    Scoring,
+    StandingRow,
+    competition_ranks,
+    outcomes,
+)
 
 Table = dict[str, float]
 
@@ -33,12 +41,13 @@ class Ranked:
     values: Mapping[str, float]
 
 
+SHARES = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+
+
 def outcome_share(result: MatchResult, entrant: str) -> float:
-    """1 for a sole first place, 0.5 for a shared first, 0 otherwise."""
-    firsts = sum(1 for place in result.placements.values() if place == 1)
-    if result.placements[entrant] != 1:
-        return 0.0
-    return 1.0 if firsts == 1 else 0.5
+    """1 for a win (first place alone, or with its own side: a tag team's win), 0.5 for a
+    first place shared with other sides, 0 otherwise."""
+    return SHARES[outcomes(result.placements, result.sides)[entrant]]
 
 
 def game_points(result: MatchResult, scoring: Scoring) -> Table:
@@ -48,8 +57,10 @@ def game_points(result: MatchResult, scoring: Scoring) -> Table:
 
 
 def opponents(result: MatchResult, entrant: str) -> list[str]:
-    """The others seated in a result."""
-    return [e for e in result.placements if e != entrant]
+    """The others seated in a result, but for the entrant's own side (a tag team partner)."""
+    side = result.sides.get(entrant)
+    return [e for e in result.placements
+            if e != entrant and (side is None or result.sides.get(e) != side)]
 
 
 def points_table(results: Iterable[MatchResult], scoring: Scoring) -> Table:
@@ -101,7 +112,7 @@ def head_to_head(results: Iterable[MatchResult], group: Iterable[str], scoring: 
 
 
 def wins(results: Iterable[MatchResult]) -> Table:
-    """The number of sole first places."""
+    """The number of wins (first places held by the entrant's side alone)."""
     table: Table = defaultdict(float)
     for result in results:
         for entrant in result.placements:
@@ -246,6 +257,6 @@ def _tally(results: Iterable[MatchResult]) -> dict[str, tuple[int, int, int]]:
     """(wins, draws, losses) of each entrant."""
     counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     for result in results:
-        for entrant in result.placements:
-            counts[entrant][{1.0: 0, 0.5: 1, 0.0: 2}[outcome_share(result, entrant)]] += 1
+        for entrant, outcome in outcomes(result.placements, result.sides).items():
+            counts[entrant][("win", "draw", "loss").index(outcome)] += 1
     return {e: (c[0], c[1], c[2]) for e, c in counts.items()}

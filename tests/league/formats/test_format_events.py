@@ -11,6 +11,7 @@ from league.formats import (
     EntrantAdded,
     EntrantWithdrawn,
     Event,
+    MatchResult,
     PairedByHand,
     ResultRecorded,
     describe_options,
@@ -22,6 +23,8 @@ from league.formats import (
 
 EVENTS: list[Event] = [
     ResultRecorded(finish("R1-1", "s1", "s3", s1={"stack": 12.0})),
+    ResultRecorded(MatchResult("P1-1", {"s1": 1, "s2": 1, "s3": 3},
+                               sides={"s1": 0, "s2": 0, "s3": 1})),
     EntrantWithdrawn("s2"),
     EntrantAdded("s5"),
     PairedByHand((("s1", "s3"), ("s4", None))),

@@ -72,6 +72,33 @@ def test_the_final_pod_may_end_in_a_shared_place() -> None:
     assert ranks(HEATS, state) == {"s1": 1, "s2": 1, "s3": 3}
 
 
+def test_a_sides_shared_first_place_is_a_win_for_each_of_its_entrants() -> None:
+    """A tag team pod (s1 and s2 against s3): the pair's win is a win for both and a loss
+    for s3; the same places without sides are a draw between s1 and s2."""
+    state = HEATS.start(seeds(3), {"pod_size": 3, "tiebreaks": ["wins", "diff:falls"]})
+    won = MatchResult("P1-1", {"s1": 1, "s2": 1, "s3": 3},
+                      {"s1": {"falls": 1}, "s2": {"falls": 0}, "s3": {"falls": 0}},
+                      sides={"s1": 0, "s2": 0, "s3": 1})
+    rows = {r.entrant: r for r in HEATS.standings(HEATS.record(state, won))}
+    assert [(rows[e].wins, rows[e].draws, rows[e].losses) for e in ("s1", "s2", "s3")] == [
+        (1, 0, 0), (1, 0, 0), (0, 0, 1)]
+    assert rows["s1"].points == rows["s2"].points == 1.0
+    # A partner is no opponent: s1's fall counts against s3 alone.
+    assert rows["s1"].tiebreaks == {"wins": 1.0, "diff:falls": 1.0}
+    assert rows["s3"].tiebreaks == {"wins": 0.0, "diff:falls": -0.5}
+    alone = HEATS.record(state, MatchResult("P1-1", dict(won.placements)))
+    rows = {r.entrant: r for r in HEATS.standings(alone)}
+    assert [(rows[e].wins, rows[e].draws) for e in ("s1", "s2")] == [(0, 1), (0, 1)]
+
+
+def test_a_draw_between_sides_stays_a_draw() -> None:
+    state = HEATS.start(seeds(4), {"pod_size": 4})
+    drawn = MatchResult("P1-1", dict.fromkeys(("s1", "s2", "s3", "s4"), 1),
+                        sides={"s1": 0, "s2": 0, "s3": 1, "s4": 1})
+    rows = HEATS.standings(HEATS.record(state, drawn))
+    assert {(r.wins, r.draws, r.losses) for r in rows} == {(0, 1, 0)}
+
+
 def test_a_withdrawn_entrant_leaves_an_unplayed_pod() -> None:
     state = HEATS.withdraw(HEATS.start(seeds(6), {"pod_size": 3}), "s4")
     assert slots(HEATS.ready(state))["P1-1"] == ("s1", "s5")
