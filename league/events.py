@@ -481,14 +481,32 @@ def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replay
         elif row.kind == Kind.RESULT_RECORDED:
             result = corrections.get(p["pairing"], p)
             out.results[p["pairing"]] = result
+            made = out.matches.get(p["pairing"]) if p.get("match") is not None else None
             out.state = fmt.record(out.state, formats.MatchResult(
                 pairing_id=p["pairing"],
                 placements={k: int(v) for k, v in result["placements"].items()},
                 figures={k: dict(v) for k, v in result.get("figures", {}).items()},
+                sides=result_sides(event, made["entrants"], made.get("seats")) if made else {},
             ))
         elif row.kind == Kind.FINISHED:
             out.finished = True
     return out
+
+
+def result_sides(event: Event, entrants: Sequence[str],
+                 seats: Sequence[str] | None = None) -> dict[str, int]:
+    """The side of each entrant of one of the Event's matches (`entrants`, `seats` as its
+    match_created record gives them) where the game plays several entrants' seats as one
+    side, The Supershow's tag team and handicap matches (Rules.teams): they win and lose
+    together. Empty where every entrant is a side of its own; an entrant holding several
+    seats (a Superstar Showdown Event's Red or Blue, `seats`) is a whole side."""
+    if seats:
+        return {}
+    try:
+        teams = registry.get_rules(event.game).teams(event.match_options, len(entrants))
+    except IllegalAction:
+        return {}  # a game, or an option, this site plays no more: every entrant alone
+    return formats.entrant_sides(entrants, teams)
 
 
 # Replays by Event (id and creation time) and seq. Records never change, so neither does
@@ -1455,9 +1473,10 @@ def _record_locked(event: Event, link: EventMatch, match: Match,
         "figures": {k: figures.get(str(seats.index(k)), {}) for k in kept},
         "forfeit": forfeit if forfeit in kept else None,
     }
+    sides = result_sides(event, entrants, made.get("seats"))
     try:
         fmt.record(done.state, formats.MatchResult(
-            link.pairing, payload["placements"], payload["figures"]))
+            link.pairing, payload["placements"], payload["figures"], sides))
     except formats.FormatError as exc:
         if exc.code in {"already_recorded", "not_ready", "event_complete"}:
             return False  # decided without this match (a withdrawal's walkover)
@@ -1473,7 +1492,7 @@ def _record_locked(event: Event, link: EventMatch, match: Match,
         payload["placements"] = _places_by_seed(done, kept, payload["placements"])
         payload["decided_by"] = "seed"
         _try_format(lambda: fmt.record(done.state, formats.MatchResult(
-            link.pairing, payload["placements"], payload["figures"])), done)
+            link.pairing, payload["placements"], payload["figures"], sides)), done)
     _append(event, Kind.RESULT_RECORDED, payload, None)
     _try_format(lambda: _advance(event))
     return True

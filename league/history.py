@@ -3,8 +3,9 @@
 The seats a player held, and those a bot took over from them (`Seat.stood_in_for`), are
 their history. A match of an Event finishes for them as the Event recorded it, corrections
 included: a team's seats share the team's place (a team win is a win, not a draw among
-its own seats), and an entrant who withdrew from a pairing that went on without them
-placed after everyone in it.
+its own seats), so do the entrants the game played as one side (The Supershow's tag team
+and handicap pairs: their side's win is a win for each), and an entrant who withdrew from
+a pairing that went on without them placed after everyone in it.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
+from league.formats import entrant_sides, outcomes, side_key
 from league.models import EventMatch, EventRecord
 from matches.models import Match
+from matches.services import game_teams
 
 RESULTS = (EventRecord.Kind.RESULT_RECORDED, EventRecord.Kind.RESULT_CORRECTED)
 
@@ -34,8 +37,9 @@ def seat_of(match: Match, user_id: int) -> int | None:
 @dataclass(frozen=True)
 class Finish:
     """Where a seat finished: its place among `of` sides, and win, draw or loss (in an
-    Event, first alone wins and first shared draws, as the season table counts them;
-    elsewhere first wins unless the result is a draw)."""
+    Event as its standings count it: first place held by the seat's side alone wins, a
+    tag team's included, and first shared with other sides draws; elsewhere first wins
+    unless the result is a draw)."""
 
     place: int
     of: int
@@ -71,19 +75,31 @@ class Finishes:
             entrants = link.seat_entrants()
             if seat >= len(entrants):
                 return None
-            place = places.get(entrants[seat], len(places) + 1)
-            of, firsts = max(len(set(entrants)), len(places)), list(places.values()).count(1)
-            drawn = firsts > 1
-        else:
-            placements = match.result.get("placements") or []
-            if seat >= len(placements):
-                return None
-            place, of = placements[seat], len(placements)
-            # No Event counts it: the result says whether it was drawn. The seats of a team
-            # that won (The Supershow's tag teams) share first place, and won.
-            drawn = match.result.get("draw", placements.count(1) > 1)
+            return _event_finish(places, entrants, seat,
+                                 entrant_sides(entrants, game_teams(match)))
+        placements = match.result.get("placements") or []
+        if seat >= len(placements):
+            return None
+        place, of = placements[seat], len(placements)
+        # No Event counts it: the result says whether it was drawn. The seats of a team
+        # that won (The Supershow's tag teams) share first place, and won.
+        drawn = match.result.get("draw", placements.count(1) > 1)
         outcome = "loss" if place != 1 else ("draw" if drawn else "win")
         return Finish(place, of, outcome)
+
+
+def _event_finish(places: dict[str, int], entrants: list[str], seat: int,
+                  sides: dict[str, int]) -> Finish:
+    """The seat's finish as its Event recorded its entrant's, counted by sides: entrants
+    the game played as one (a tag team) won, drew or lost together, and place among the
+    sides (the lone player a pair beat lost, second of two, not third of three). An
+    entrant who withdrew from a pairing that went on without them placed after it."""
+    entrant, placed = entrants[seat], {side_key(k, sides) for k in places}
+    of = len({side_key(k, sides) for k in [*entrants, *places]})
+    if entrant not in places:
+        return Finish(len(placed) + 1, of, "loss")
+    ahead = {side_key(k, sides) for k, place in places.items() if place < places[entrant]}
+    return Finish(len(ahead) + 1, of, outcomes(places, sides)[entrant])
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,9 @@ from league.formats.base import (
     Pairing,
     Scoring,
     StandingRow,
+    entrant_sides,
+    outcomes,
+    side_key,
 )
 from league.formats.events import (
     EntrantAdded,
@@ -47,8 +50,11 @@ __all__ = [
     "StandingRow",
     "apply",
     "describe_options",
+    "entrant_sides",
     "event_from_json",
     "event_to_json",
     "get_format",
+    "outcomes",
     "replay",
+    "side_key",
 ]

@@ -94,14 +94,29 @@ class MatchResult:
     sides: Mapping[str, int] = field(default_factory=dict)
 
 
+def entrant_sides(seated: Sequence[str], teams: Sequence[int] | None) -> dict[str, int]:
+    """Each entrant's side, the team of its seats (`seated[i]` holds seat i, `teams[i]` is
+    that seat's team as the game's rules give it); empty when the game plays every seat
+    alone (`teams` None)."""
+    if teams is None or len(teams) != len(seated):
+        return {}
+    sides: dict[str, int] = {}
+    for key, team in zip(seated, teams, strict=True):
+        sides.setdefault(key, team)
+    return sides
+
+
 def first_sides(placements: Mapping[K, int], sides: Mapping[K, int] | None = None
                 ) -> set[tuple[bool, Hashable]]:
     """The sides holding first place: one when a side won (alone, or a team whose seats
     all share first), several when the first place is shared across sides (a draw).
     `sides` as `MatchResult.sides`: one it does not name is a side of its own."""
-    known = sides or {}
-    return {(True, known[k]) if k in known else (False, k)
-            for k, place in placements.items() if place == 1}
+    return {side_key(k, sides) for k, place in placements.items() if place == 1}
+
+
+def side_key(key: K, sides: Mapping[K, int] | None) -> tuple[bool, Hashable]:
+    """What tells `key`'s side from the others: its side in `sides`, else itself."""
+    return (True, sides[key]) if sides and key in sides else (False, key)
 
 
 def outcomes(placements: Mapping[K, int], sides: Mapping[K, int] | None = None

@@ -1,0 +1,104 @@
+"""The Supershow's team match types in an Event: the seats the game plays as one side (a tag
+team pair, a handicap pair) are entrants of their own, and win and lose together. The
+pair's shared first place is a win for each of them and a loss for the one they beat, in
+the standings and in the players' histories; a draw between the sides stays a draw."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from league import events, history
+from league.models import Event, EventMatch, Standing
+from league.services import player_for
+from matches.models import Match
+
+TAG_TEAM = {"match_type": "tag_team",
+            "competitors": ["ox_valdane", "mira_quickstep", "twin_turbines"]}
+
+
+def tag_team_heats(by: Any) -> Event:
+    """Heats of tag team matches: a pod is one pair (seats 1 and 2) against seat 3."""
+    return events.create_event(name="Tag night", game="supershow", format="heats", by=by,
+                               format_options={"pod_size": 3, "min_pod_size": 3},
+                               match_options=TAG_TEAM)
+
+
+def standings(event: Event) -> dict[str, tuple[int, int, int, float, int]]:
+    """Each entrant's wins, draws, losses, points and rank."""
+    return {s.entrant.key: (s.wins, s.draws, s.losses, s.points, s.rank)
+            for s in Standing.objects.filter(event=event).select_related("entrant")}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_tag_teams_win_counts_a_win_for_each_of_its_entrants_in_the_standings(
+        organizer: Any, seeded_chance: None) -> None:
+    event = tag_team_heats(organizer)
+    for bot in ("random", "heuristic", "random"):
+        events.add_entrant(event=event, by=organizer, bot=bot)
+    events.start_event(event=event, by=organizer)  # the bots play the final pod out
+
+    event.refresh_from_db()
+    link = EventMatch.objects.get(event=event)
+    result = Match.objects.get(pk=link.match_id).result
+    assert event.status == Event.Status.FINISHED and result["draw"] is False
+    seated = link.seat_entrants()
+    won = {seated[seat] for seat in result["winners"]}
+    lost = set(seated) - won
+    assert len(won) == 2 or len(lost) == 2  # a side won: the pair, or the lone seat
+    rows = standings(event)
+    assert {key: rows[key] for key in won} == dict.fromkeys(won, (1, 0, 0, 1.0, 1))
+    assert {key: rows[key][:4] for key in lost} == dict.fromkeys(lost, (0, 0, 1, 0.0))
+
+
+@pytest.mark.django_db
+def test_a_draw_between_the_sides_stays_a_draw_in_the_standings(organizer: Any) -> None:
+    event = tag_team_heats(organizer)
+    for bot in ("random", "heuristic", "random"):
+        events.add_entrant(event=event, by=organizer, bot=bot)
+    events.start_event(event=event, by=organizer)  # no commit: the bots wait
+    link = EventMatch.objects.get(event=event)
+    Match.objects.filter(pk=link.match_id).update(status=Match.Status.FINISHED, result={
+        "placements": [1, 1, 1], "winners": [], "draw": True, "figures": {},
+        "summary": "Time limit: a draw."})
+    assert events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    rows = standings(event)
+    assert {row[:3] for row in rows.values()} == {(0, 1, 0)}
+
+
+@pytest.mark.django_db
+def test_each_player_of_the_pair_that_won_has_a_win_in_their_history(
+        organizer: Any, player: Any, player2: Any, outsider: Any) -> None:
+    """The organizer forfeits the lone seat's entrant: the pair won, each of its players
+    won, and the lone player lost (second of the two sides)."""
+    event = tag_team_heats(organizer)
+    for user in (player, player2, outsider):
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    lone = link.seat_entrants()[2]
+    events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=lone)
+    events.record_match_result(match=Match.objects.get(pk=link.match_id))  # no commit hook
+
+    match = Match.objects.prefetch_related("seats").get(pk=link.match_id)
+    users = {seat.index: seat.user for seat in match.seats.all()}
+    finishes = history.Finishes([match])
+    assert [finishes.of(match, seat) for seat in range(3)] == [
+        history.Finish(1, 2, "win"), history.Finish(1, 2, "win"), history.Finish(2, 2, "loss")]
+    api = APIClient()
+    api.force_authenticate(player)
+    for seat, outcome in ((0, "win"), (1, "win"), (2, "loss")):
+        url = f"/api/players/{player_for(users[seat]).pk}/matches/"
+        assert [(r["id"], r["outcome"]) for r in api.get(url).json()["results"]] == [
+            (match.pk, outcome)]
+        assert [r["id"] for r in api.get(f"{url}?result={outcome}").json()["results"]] == [
+            match.pk]
+    page = Client()
+    page.force_login(player)
+    for seat, shown in ((0, "Won"), (2, "Lost")):
+        html = page.get(reverse("league:player", args=[player_for(users[seat]).pk]))
+        assert f'<span class="outcome outcome-{shown.lower()}">{shown}</span>' in html.text
