@@ -389,15 +389,15 @@ def _results_news(context: dict[str, Any], told: set[str]) -> list[str]:
     yours = {row["match"].pk for row in context["yours"]}
     for row in context["rows"]:
         pk, label = row["match"].pk, row["link"].label or row["link"].pairing
-        names = " vs ".join(e["name"] for e in row["entrants"])
+        names = _names_by_side(row)
         if not row["live"] and f"f{pk}" not in told:
-            winners = [e["name"] for e in row["entrants"] if e["place"] == 1]
+            winners = [e["name"] for e in row["entrants"] if e["won"]]
             if row["link"].drawn:
                 news.append(f"{label}, {names}: drawn, played again.")
-            elif len(winners) == 1:
-                news.append(f"{label}, {names}: {winners[0]} won.")
+            elif winners:
+                news.append(f"{label}, {names}: {' and '.join(winners)} won.")
             else:
-                news.append(f"{label}, {names}: over.")
+                news.append(f"{label}, {names}: {'drawn' if row['draw'] else 'over'}.")
         elif row["live"] and f"l{pk}" not in told:
             news.append(f"Your match {label} is ready: {names}." if pk in yours
                         else f"New match {label}: {names}.")
@@ -1145,19 +1145,38 @@ def _match_rows(event: Event, done: events.Replayed,
         left = [key for key in link.entrants if key not in gone]
         if walkover and len(left) == 1:
             placements = {key: 1 if key in left else 2 for key in link.entrants}
+        # The entrants the game plays as one side (a tag team pair) win and lose together.
+        sides = events.result_sides(event, link.entrants, link.seats)
+        outcomes = formats.outcomes(placements, sides)
         rows.append({
             "link": link, "match": link.match,
             "live": link.match.status != FINISHED,
             "by_seed": result.get("decided_by") == "seed",
             "walkover": walkover,
-            # every entrant level (played so, or corrected so): nobody won
-            "draw": len(placements) > 1 and len(set(placements.values())) == 1,
+            # first place shared across sides (played so, or corrected so): nobody won
+            "draw": "draw" in outcomes.values(),
             "entrants": [{"key": key, "name": names.get(key, key),
-                          "place": placements.get(key), "bot": _playing_bot(link, key),
-                          "awaited": _awaited(link, key)}
+                          "place": placements.get(key), "won": outcomes.get(key) == "win",
+                          "bot": _playing_bot(link, key), "awaited": _awaited(link, key),
+                          "partner": _partners(link.entrants, sides, key)}
                          for key in link.entrants],
         })
     return rows
+
+
+def _names_by_side(row: dict[str, Any]) -> str:
+    """The row's entrants as a sentence: "alice and bruno vs olga" (a tag team's pair)."""
+    words: list[str] = []
+    for entrant in row["entrants"]:
+        words += [entrant["name"], " and " if entrant["partner"] else " vs "]
+    return "".join(words[:-1])
+
+
+def _partners(entrants: list[str], sides: dict[str, int], key: str) -> bool:
+    """Whether the entrant after `key` in the row plays on its side (a tag team pair):
+    the row joins them with "and", and sides with "vs"."""
+    after = entrants.index(key) + 1
+    return key in sides and after < len(entrants) and sides.get(entrants[after]) == sides[key]
 
 
 def _awaited(link: EventMatch, entrant: str) -> bool:

@@ -5,6 +5,7 @@ the standings and in the players' histories; a draw between the sides stays a dr
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from league import events, history
-from league.models import Event, EventMatch, Standing
+from league.models import Entrant, Event, EventMatch, Standing
 from league.services import player_for
 from matches.models import Match
 
@@ -102,3 +103,37 @@ def test_each_player_of_the_pair_that_won_has_a_win_in_their_history(
     for seat, shown in ((0, "Won"), (2, "Lost")):
         html = page.get(reverse("league:player", args=[player_for(users[seat]).pk]))
         assert f'<span class="outcome outcome-{shown.lower()}">{shown}</span>' in html.text
+
+
+@pytest.mark.django_db
+def test_the_events_match_row_names_the_pair_that_won_and_the_poll_says_so(
+        organizer: Any, player: Any, player2: Any, outsider: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """The row joins the pair with "and" and marks both winners, not the lone player they
+    beat; the results poll tells a screen reader that both won."""
+    event = tag_team_heats(organizer)
+    for user in (player, player2, outsider):
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    pair = [Entrant.objects.get(event=event, key=key).name for key in link.seat_entrants()]
+    client = Client()
+    client.force_login(organizer)
+    page = client.get(reverse("league:event", args=[event.pk])).content.decode()
+    poll = re.search(r'hx-get="([^"]*/results/[^"]*)"', page)
+    assert poll is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        events.forfeit(event=event, by=organizer, pairing=link.pairing,
+                       entrant=link.seat_entrants()[2])
+
+    page = client.get(reverse("league:event", args=[event.pk])).content.decode()
+    row = page[page.index(f'id="event-match-{link.match_id}"'):]
+    row = row[:row.index("</li>")]
+    won = '<span class="entrant-won">{}<span class="visually-hidden"> (won)</span></span>'
+    assert (f'{won.format(pair[0])} <span class="muted">and</span> {won.format(pair[1])} '
+            f'<span class="muted">vs</span> <span class="">{pair[2]}</span>') in row
+    assert "drawn" not in row
+    answer = client.get(poll[1].replace("&amp;", "&"), HTTP_HX_REQUEST="true").content.decode()
+    label = link.label or link.pairing
+    assert (f"{label}, {pair[0]} and {pair[1]} vs {pair[2]}: {pair[0]} and {pair[1]} won."
+            in answer)
