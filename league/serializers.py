@@ -711,9 +711,13 @@ class SimulationSeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     bot = serializers.CharField()
     games = serializers.IntegerField()
-    wins = serializers.IntegerField(help_text="Sole first places.")
-    draws = serializers.IntegerField(help_text="First places shared with other seats.")
-    points = serializers.FloatField(help_text="1 a sole win, 1/k a first place shared by k.")
+    wins = serializers.IntegerField(
+        help_text="First places the seat's side held alone: a team's win (a tag team or "
+                  "handicap pair) is a win for each of its seats.")
+    draws = serializers.IntegerField(help_text="First places shared with other sides.")
+    points = serializers.FloatField(
+        help_text="1 a win (for every seat of the winning side), 1/k a first place shared "
+                  "by k sides.")
     rate = serializers.FloatField(help_text="points / games.")
     low = serializers.FloatField(help_text="The 95% Wilson interval's lower end.")
     high = serializers.FloatField(help_text="The 95% Wilson interval's upper end.")
@@ -734,7 +738,7 @@ class SimulationFirstPlayerSerializer(serializers.Serializer):
     rate = serializers.FloatField(help_text="The points rate of the seat of the first decision.")
     low = serializers.FloatField()
     high = serializers.FloatField()
-    fair = serializers.FloatField(help_text="1 / seats.")
+    fair = serializers.FloatField(help_text="1 / sides (the seats, a team's counted once).")
     games = serializers.IntegerField(
         required=False, help_text="Matches whose first decision was one seat's; 0 when every "
                                   "seat makes the opening decision at once (then the rate "

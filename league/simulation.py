@@ -12,9 +12,14 @@ task plays again and writes nothing). A chunk claimed or queued that never finis
 worker crashed) goes back to the queue by the sweep (beat) or `resume_job`.
 
 Match `i` of a job plays with `random.Random(match_seed(job.seed, i))`, so the same job
-seed gives the same matches whichever worker plays which chunk. Points per seat: 1 for a
-sole first place, 1/k for a first place shared by k seats, 0 otherwise; they are counted
-in whole units of 1/SCALE so merged totals do not depend on the order chunks finish.
+seed gives the same matches whichever worker plays which chunk. A seat counts as its side
+(`Rules.teams`: The Supershow's tag team and handicap pairs, a Superstar Showdown Event's
+Red and Blue; elsewhere every seat is a side of its own), as the league's standings do
+(`formats.outcomes`): a win and 1 point for every seat of the side that took first place
+alone (both seats of a winning pair win), a draw and 1/k for every seat of k sides sharing
+first, 0 otherwise. A seat's rate is then its side's, and the fair share is 1 / sides.
+Points are counted in whole units of 1/SCALE so merged totals do not depend on the order
+chunks finish.
 
 Refusals raise `LeagueError(code, detail)` before any row is written or task queued:
 `unknown_game`, `unknown_bot`, `bad_seat_count`, `bad_matches`, `bad_chunk`, `bad_seed`,
@@ -48,6 +53,7 @@ from engine.games.supershow.cards import CATALOG as SUPERSHOW
 from engine.games.superstar_showdown.cards import ROSTER as SUPERSTARS
 from engine.playout import play_match
 from engine.protocol import BaseRules, Event, EventKind, IllegalAction
+from league import formats
 from league.events import LeagueError, made_with_key
 from league.intervals import wilson
 from league.models import SimulationChunk, SimulationJob
@@ -65,7 +71,7 @@ MAX_MATCHES = 1_000_000
 MAX_CHUNK = 10_000
 MAX_CHUNKS = 10_000  # a job's chunk rows are written in the request that makes it
 BALANCE_TRIALS = 20  # balance draws tried at the check, before any task is queued
-SCALE = 2520  # lcm(1..10): a first place shared by k <= 10 seats is SCALE // k units
+SCALE = 2520  # lcm(1..10): a first place shared by k <= 10 sides is SCALE // k units
 HISTOGRAM_BINS = 20
 BEAT_SECONDS = 30  # a playing chunk's sign of life, well inside the sweep's stale limit
 LIVE = (Status.QUEUED, Status.RUNNING)
@@ -564,6 +570,7 @@ class Played:
     entities: list[str | None]  # balance runs: each seat's entity
     options: JSON  # the options it was played with (a balance sample included)
     log: list[Event]
+    teams: tuple[int, ...] | None = None  # each seat's side (Rules.teams); None: alone
 
 
 def play_one(rules: BaseRules[Any], game: str, bots: Sequence[str],
@@ -589,7 +596,8 @@ def play_one(rules: BaseRules[Any], game: str, bots: Sequence[str],
     first = opening[0] if opening else None
     seated = (entities.extract(rules, state, log, len(bots), played_options)
               if entities is not None else [])
-    return Played(tuple(result.placements), first, seated, played_options, log)
+    return Played(tuple(result.placements), first, seated, played_options, log,
+                  rules.teams(played_options, len(bots)))
 
 
 # -- tallies and summaries --------------------------------------------------------------------
@@ -603,19 +611,21 @@ def empty_tallies(seats: int) -> JSON:
 
 
 def count_match(tallies: JSON, played: Played) -> None:
-    """Add one match to the tallies."""
-    firsts = [seat for seat, place in enumerate(played.placements) if place == 1]
-    share = SCALE // len(firsts) if firsts else 0
+    """Add one match to the tallies: each seat as its side did (see the module's doc)."""
+    places = dict(enumerate(played.placements))
+    sides = formats.entrant_sides(list(places), played.teams)
+    outcome = formats.outcomes(places, sides)
+    share = SCALE // max(1, len(formats.first_sides(places, sides)))
 
     def points(seat: int | None) -> int:
-        return share if seat in firsts else 0
+        return share if seat is not None and outcome.get(seat, "loss") != "loss" else 0
 
     tallies["matches"] += 1
     for seat, row in enumerate(tallies["seats"]):
         row["games"] += 1
         row["points"] += points(seat)
-        if seat in firsts:
-            row["wins" if len(firsts) == 1 else "draws"] += 1
+        if outcome.get(seat, "loss") != "loss":
+            row["wins" if outcome[seat] == "win" else "draws"] += 1
     for seat, key in enumerate(played.entities):
         if key is not None:
             entity = tallies["entities"].setdefault(key, {"games": 0, "points": 0})
@@ -699,7 +709,7 @@ def summarize(totals: Mapping[str, Any], *, game: str, bots: Sequence[str],
                        **_rated(row["games"], row["points"])}
                       for key, row in sorted(totals["entities"].items())],
         "first_player": {**{k: v for k, v in _rated(first["games"], first["points"]).items()
-                            if k != "points"}, "fair": round(1 / len(bots), 4),
+                            if k != "points"}, "fair": round(1 / _sides(game, options, bots), 4),
                          "games": first["games"]},
         "length": {"mean": round(sum(k * n for k, n in lengths.items()) / played, 2)
                    if played else 0.0,
@@ -708,6 +718,15 @@ def summarize(totals: Mapping[str, Any], *, game: str, bots: Sequence[str],
         "seconds": round(seconds, 3),
         "matches_per_second": round(totals["matches"] / seconds, 2) if seconds > 0 else 0.0,
     }
+
+
+def _sides(game: str, options: Mapping[str, Any], bots: Sequence[str]) -> int:
+    """How many sides play a match: its seats, but a team's seats are one (Rules.teams)."""
+    try:
+        teams = registry.get_rules(game).teams(options, len(bots))
+    except IllegalAction:
+        teams = None
+    return len(set(teams)) if teams else len(bots)
 
 
 def job_summary(job: SimulationJob) -> JSON:

@@ -18,6 +18,7 @@ from league.formats.base import (
     Scoring,
     StandingRow,
     entrant_sides,
+    first_sides,
     outcomes,
     side_key,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "entrant_sides",
     "event_from_json",
     "event_to_json",
+    "first_sides",
     "get_format",
     "outcomes",
     "replay",

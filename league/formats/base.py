@@ -94,13 +94,13 @@ class MatchResult:
     sides: Mapping[str, int] = field(default_factory=dict)
 
 
-def entrant_sides(seated: Sequence[str], teams: Sequence[int] | None) -> dict[str, int]:
+def entrant_sides(seated: Sequence[K], teams: Sequence[int] | None) -> dict[K, int]:
     """Each entrant's side, the team of its seats (`seated[i]` holds seat i, `teams[i]` is
     that seat's team as the game's rules give it); empty when the game plays every seat
     alone (`teams` None)."""
     if teams is None or len(teams) != len(seated):
         return {}
-    sides: dict[str, int] = {}
+    sides: dict[K, int] = {}
     for key, team in zip(seated, teams, strict=True):
         sides.setdefault(key, team)
     return sides

@@ -147,6 +147,23 @@ def test_a_sole_win_is_a_point_and_a_shared_first_place_is_split() -> None:
     assert summary["first_player"]["fair"] == pytest.approx(1 / 3, abs=1e-4)
 
 
+def test_each_seat_of_a_team_that_wins_counts_a_win_and_a_whole_point() -> None:
+    """A tag team table (seats 0 and 1 against seat 2): the pair's win is a win and a point
+    for both seats, the lone seat's a win for it alone; a draw between the two sides is a
+    draw and half a point for every seat."""
+    tallies = simulation.empty_tallies(3)
+    for placements in ((1, 1, 2), (2, 2, 1), (1, 1, 1)):
+        team = simulation.Played(placements, 0, [], {}, [], teams=(0, 0, 1))  # type: ignore[list-item]
+        simulation.count_match(tallies, team)
+    summary = simulation.summarize(tallies, game="supershow", bots=["a", "b", "c"],
+                                   options={"match_type": "tag_team"}, balance=False,
+                                   planned=3)
+    seats = summary["by_seat"]
+    assert [(s["wins"], s["draws"]) for s in seats] == [(1, 1), (1, 1), (1, 1)]
+    assert [s["points"] for s in seats] == [1.5, 1.5, 1.5]
+    assert summary["first_player"]["fair"] == 0.5  # two sides
+
+
 def test_merging_chunk_tallies_is_counting_all_their_matches_at_once() -> None:
     rng = random.Random(5)
     matches = [played(tuple(rng.choice([(1, 2), (2, 1), (1, 1)])), first=rng.randrange(2),
@@ -251,6 +268,24 @@ def test_kept_logs_replay_to_the_recorded_result(run_job: Callable[..., Simulati
         assert set(entry["options"]["superstars"]) <= set(ROSTER)
         state = replay_json(rules, entry["options"], 2, entry["events"])
         assert list(rules.result(state).placements) == entry["placements"]
+
+
+def test_a_tag_team_jobs_summary_counts_the_pairs_win_for_both_its_seats(
+        run_job: Callable[..., SimulationJob]) -> None:
+    """Each match's placements, from its log, against the summary: both seats of the pair
+    (0 and 1) win when it takes first place, and no seat's win is a draw."""
+    job = run_job(game="supershow", bots=["random", "random", "heuristic"], matches=8,
+                  chunk=4, options={"match_type": "tag_team"}, logs=True)
+    played = [tuple(log["placements"]) for log in simulation.iter_logs(job)]
+    pair, lone = played.count((1, 1, 2)), played.count((2, 2, 1))
+    drawn = len(played) - pair - lone
+    assert job.status == Status.DONE and len(played) == 8 and pair and lone
+    seats = job.summary["by_seat"]
+    assert [(s["wins"], s["draws"]) for s in seats] == [(pair, drawn), (pair, drawn),
+                                                        (lone, drawn)]
+    assert [s["points"] for s in seats] == [pair + drawn / 2] * 2 + [lone + drawn / 2]
+    assert seats[0]["rate"] == seats[1]["rate"] == round((pair + drawn / 2) / 8, 4)
+    assert job.summary["first_player"]["fair"] == 0.5
 
 
 def test_a_job_without_logs_keeps_none(run_job: Callable[..., SimulationJob]) -> None:
