@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
+from league.formats import outcomes
+
 BOX_W = 150
 LINE_H = 20
 LABEL_H = 15
@@ -50,6 +52,7 @@ class _Line:
     place: int | None = None
     withdrawn: bool = False
     key: str | None = None
+    won: bool = False  # its side alone took first place (a tag team's pair: both lines)
 
 
 @dataclass
@@ -141,7 +144,7 @@ def _lines(pairing: Any, names: Mapping[str, str], placements: Mapping[str, int]
 
 def _boxes(pairings: Sequence[Any], names: Mapping[str, str],
            results: Mapping[str, Mapping[str, int]], links: Mapping[str, str],
-           withdrawn: set[str]) -> list[_Box]:
+           withdrawn: set[str], sides: Mapping[str, Mapping[str, int]]) -> list[_Box]:
     labels = {p.id: p.label or p.id for p in pairings}
     byes: set[str] = set()   # pairings with a bye in them (nobody loses them)
     empty: set[str] = set()  # pairings with nobody in them (nobody wins them)
@@ -149,6 +152,10 @@ def _boxes(pairings: Sequence[Any], names: Mapping[str, str],
     boxes = []
     for p in pairings:  # in play order: a pairing's feeders come before it
         lines = _lines(p, names, results.get(p.id), labels, byes, empty, walkovers, withdrawn)
+        placed = {line.key: line.place for line in lines if line.key and line.place is not None}
+        won = outcomes(placed, sides.get(p.id))
+        for line in lines:
+            line.won = line.key is not None and won.get(line.key) == "win"
         if any(line.kind == "bye" for line in lines):
             byes.add(p.id)
             present = [line.key for line in lines if line.kind == "entrant" and line.key]
@@ -217,7 +224,7 @@ def _box_svg(box: _Box) -> str:
                  f'height="{body_h}" rx="4"/>')
     for i, line in enumerate(box.lines):
         ly = top + i * LINE_H
-        won = line.place == 1 and sum(1 for li in box.lines if li.place == 1) == 1
+        won = line.won
         if won:
             parts.append(f'<rect class="bx-win" x="{x + 1:.0f}" y="{ly + 1:.0f}" '
                          f'width="{BOX_W - 2}" height="{LINE_H - 2}" rx="3"/>')
@@ -272,19 +279,27 @@ def _deciding_box(boxes: list[_Box], champion: str) -> _Box | None:
 
 def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
                 results: Mapping[str, Mapping[str, int]] | None = None,
-                links: Mapping[str, str] | None = None, champion: str | None = None,
-                withdrawn: set[str] | None = None) -> str:
+                links: Mapping[str, str] | None = None,
+                champion: str | tuple[str, ...] | None = None,
+                withdrawn: set[str] | None = None,
+                sides: Mapping[str, Mapping[str, int]] | None = None) -> str:
     """The whole diagram of an Event's pairings (future slots included) as an <svg>.
 
-    `results` maps a pairing id to its placements (entrant key -> place), `links` a pairing
-    id to its match page, `champion` is the winner's entrant key once the Event is over:
+    `results` maps a pairing id to its placements (entrant key -> place), `sides` to the
+    sides of its entrants where the game played several as one (a tag team's pair: both
+    are marked winners), `links` a pairing
+    id to its match page, `champion` is the winner's entrant key once the Event is over
+    (the keys of a side that won it together, a tag team's pair):
     drawn in a gold box under the final it won, or in a banner on top when the format has
     no final (a round robin, a Swiss).
     """
     if not pairings:
         return ""
-    boxes = _boxes(pairings, names, results or {}, links or {}, withdrawn or set())
+    boxes = _boxes(pairings, names, results or {}, links or {}, withdrawn or set(),
+                   sides or {})
     sections = _sections(boxes)
+    champions = (champion,) if isinstance(champion, str) else champion or ()
+    champion = champions[0] if champions else None
     final = _deciding_box(boxes, champion) if champion is not None else None
     top = HEAD_H + 6 if champion is not None and final is None else 0.0
     width = 0.0
@@ -309,22 +324,24 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
                     parts.append(_connector(src, box))
         parts.extend(_box_svg(box) for box in section.boxes)
     if champion is not None:
-        parts.append(_champion(final, names.get(champion, champion)))
+        parts.append(_champion(final, " and ".join(names.get(k, k) for k in champions),
+                               len(champions) > 1))
     height = max(top - SECTION_GAP, HEAD_H)
     return _svg_root(width, height, "bracket", "Bracket diagram", "".join(parts))
 
 
-def _champion(final: _Box | None, name: str) -> str:
-    """The champion in a gold box under the final, else in the top banner."""
-    shown = escape(_short(name))
+def _champion(final: _Box | None, name: str, several: bool = False) -> str:
+    """The champion (`several`: the champions of one side) in a gold box under the final,
+    else in the top banner."""
+    shown, title = escape(_short(name)), "Champions" if several else "Champion"
     if final is None:
-        return f'<text class="champ-banner" x="0" y="16">Champion: {shown}</text>'
+        return f'<text class="champ-banner" x="0" y="16">{title}: {shown}</text>'
     x, y = final.x, final.y + final.height + GAP_Y
     mid = x + BOX_W / 2
     return (f'<path class="bx-link" d="M{mid:.0f} {final.y + final.height:.0f} V{y:.0f}"/>'
             f'<g class="champion"><rect x="{x:.0f}" y="{y:.0f}" width="{BOX_W}" '
             f'height="{2 * LINE_H}" rx="6"/>'
-            f'<text class="champ-label" x="{x + 8:.0f}" y="{y + 14:.0f}">Champion</text>'
+            f'<text class="champ-label" x="{x + 8:.0f}" y="{y + 14:.0f}">{title}</text>'
             f'<text class="champ-name" x="{x + 8:.0f}" y="{y + 32:.0f}">{shown}</text></g>')
 
 

@@ -401,8 +401,9 @@ def _results_news(context: dict[str, Any], told: set[str]) -> list[str]:
         elif row["live"] and f"l{pk}" not in told:
             news.append(f"Your match {label} is ready: {names}." if pk in yours
                         else f"New match {label}: {names}.")
-    if context["champion"]:
-        news.append(f"The Event is over. Champion: {context['champion'].entrant.name}.")
+    if context["champions"]:
+        plural = "s" if len(context["champions"]) > 1 else ""
+        news.append(f"The Event is over. Champion{plural}: {context['champion_names']}.")
     return news
 
 
@@ -1257,7 +1258,7 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
         row.key: row.name for row in entrants}
     standings = list(_standings(event))
     columns = _tiebreak_columns(event, standings)
-    champion = _champion(event, standings)
+    champions = _champions(event, standings, done)
     diagram = ""
     if done.state is not None:
         pairings = formats.get_format(event.format).pairings(done.state)
@@ -1266,8 +1267,10 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
             results={pid: r["placements"] for pid, r in done.results.items()},
             links={pid: reverse("match_play", args=[m["match"]])
                    for pid, m in done.matches.items()},
-            champion=champion.entrant.key if champion else None,
+            champion=tuple(c.entrant.key for c in champions) or None,
             withdrawn={key for key, e in done.entrants.items() if e["withdrawn"]},
+            sides={pid: events.result_sides(event, m["entrants"], m.get("seats"))
+                   for pid, m in done.matches.items()},
         )
     rows = _match_rows(event, done, names)
     return {
@@ -1279,7 +1282,8 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
         "standings": [{"row": s, "tiebreaks": [s.tiebreaks.get(c) for c in columns]}
                       for s in standings],
         "columns": columns,
-        "champion": champion,
+        "champions": champions,
+        "champion_names": " and ".join(c.entrant.name for c in champions),
         "rows": rows,
         "yours": [row for row in rows if row["live"]
                   and any(seat.user_id == user.pk for seat in row["match"].seats.all())],
@@ -1363,12 +1367,22 @@ def _ranking_match(number: int, rows: list[RankingPoints], totals: list[RankingT
     }
 
 
-def _champion(event: Event, standings: list[Standing]) -> Standing | None:
-    """The sole first of a finished Event."""
+def _champions(event: Event, standings: list[Standing],
+               done: events.Replayed) -> list[Standing]:
+    """The first of a finished Event: its sole first, or the entrants who share first
+    place because they won the deciding match (the last) as one side, a tag team's pair
+    winning the final pod; none when first place is shared otherwise (a draw)."""
     if event.status != Event.Status.FINISHED:
-        return None
+        return []
     firsts = [s for s in standings if s.rank == 1]
-    return firsts[0] if len(firsts) == 1 else None
+    last = next(reversed(done.results), None)
+    if len(firsts) < 2 or last is None or last not in done.matches:
+        return firsts[:1] if len(firsts) == 1 else []
+    made = done.matches[last]
+    sides = events.result_sides(event, made["entrants"], made.get("seats"))
+    won = {key for key, outcome in formats.outcomes(done.results[last]["placements"],
+                                                     sides).items() if outcome == "win"}
+    return firsts if {s.entrant.key for s in firsts} == won else []
 
 
 def _history_row(match: Match, seat: int, titles: dict[str, str],

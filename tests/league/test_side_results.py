@@ -106,11 +106,12 @@ def test_each_player_of_the_pair_that_won_has_a_win_in_their_history(
 
 
 @pytest.mark.django_db
-def test_the_events_match_row_names_the_pair_that_won_and_the_poll_says_so(
+def test_the_events_page_names_the_pair_that_won_its_match_and_the_event(
         organizer: Any, player: Any, player2: Any, outsider: Any,
         django_capture_on_commit_callbacks: Any) -> None:
     """The row joins the pair with "and" and marks both winners, not the lone player they
-    beat; the results poll tells a screen reader that both won."""
+    beat, and so does the bracket diagram; the results poll tells a screen reader that
+    both won. The final pod decided the Event: both are its champions."""
     event = tag_team_heats(organizer)
     for user in (player, player2, outsider):
         events.add_entrant(event=event, by=organizer, player=user.username)
@@ -133,7 +134,18 @@ def test_the_events_match_row_names_the_pair_that_won_and_the_poll_says_so(
     assert (f'{won.format(pair[0])} <span class="muted">and</span> {won.format(pair[1])} '
             f'<span class="muted">vs</span> <span class="">{pair[2]}</span>') in row
     assert "drawn" not in row
+    # The bracket diagram's pod box marks both lines of the pair, as won.
+    box = page[page.index(f'data-pairing="{link.pairing}"'):]
+    box = box[:box.index("</g>")]
+    assert re.findall(r'class="ln ln-entrant ln-won"[^>]*>([^<]*)</text>', box) == pair[:2]
     answer = client.get(poll[1].replace("&amp;", "&"), HTTP_HX_REQUEST="true").content.decode()
     label = link.label or link.pairing
     assert (f"{label}, {pair[0]} and {pair[1]} vs {pair[2]}: {pair[0]} and {pair[1]} won."
             in answer)
+    # The final pod decided the Event: the pair are its champions.
+    champions = f"{pair[0]} and {pair[1]}"
+    assert f"The Event is over. Champions: {champions}." in answer
+    assert f'<div class="result-banner won champion-banner">Champions: {champions}</div>' \
+        in page
+    assert re.search(r'<text class="champ-label"[^>]*>Champions</text>'
+                     rf'<text class="champ-name"[^>]*>{champions}</text>', page)
