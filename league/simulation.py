@@ -618,13 +618,13 @@ def count_match(tallies: JSON, played: Played) -> None:
     share = SCALE // max(1, len(formats.first_sides(places, sides)))
 
     def points(seat: int | None) -> int:
-        return share if seat is not None and outcome.get(seat, "loss") != "loss" else 0
+        return share if seat is not None and outcome[seat] != "loss" else 0
 
     tallies["matches"] += 1
     for seat, row in enumerate(tallies["seats"]):
         row["games"] += 1
         row["points"] += points(seat)
-        if outcome.get(seat, "loss") != "loss":
+        if outcome[seat] != "loss":
             row["wins" if outcome[seat] == "win" else "draws"] += 1
     for seat, key in enumerate(played.entities):
         if key is not None:

@@ -3,8 +3,7 @@
 Results are two-seat meetings for everything but the named figures; a bye is not a
 result (it adds to an entrant's points, not to anyone's opponents). The entrants a game
 played as one side (a tag team) win, draw or lose together and are not each other's
-opponents. The names a format's
-`tiebreaks` option takes:
+opponents. The names a format's `tiebreaks` option takes:
 
     head_to_head      points scored in the meetings among the entrants still tied
     buchholz          the sum of the opponents' points
@@ -27,6 +26,7 @@ from league.formats.base import (
     StandingRow,
     competition_ranks,
     outcomes,
+    side_key,
 )
 
 Table = dict[str, float]
@@ -58,9 +58,8 @@ def game_points(result: MatchResult, scoring: Scoring) -> Table:
 
 def opponents(result: MatchResult, entrant: str) -> list[str]:
     """The others seated in a result, but for the entrant's own side (a tag team partner)."""
-    side = result.sides.get(entrant)
-    return [e for e in result.placements
-            if e != entrant and (side is None or result.sides.get(e) != side)]
+    side = side_key(entrant, result.sides)
+    return [e for e in result.placements if side_key(e, result.sides) != side]
 
 
 def points_table(results: Iterable[MatchResult], scoring: Scoring) -> Table:
