@@ -6,7 +6,7 @@
     manage.py simulate --resume 12        # re-queue what a crashed worker left, and wait
 
 Waits for the job (unless --no-wait), drawing a progress bar on stderr, then prints the
-summary. Without a broker (the embedded default) the chunks run in this process.
+summary (win rates by seat, a seat counting as its side: league.simulation). Without a broker (the embedded default) the chunks run in this process.
 """
 
 from __future__ import annotations
@@ -48,7 +48,10 @@ def whole(code: str) -> Callable[[str], int]:
 
 
 class Command(BaseCommand):
-    help = "Play many bot-vs-bot matches of a game on the workers and summarize them."
+    help = ("Play many bot-vs-bot matches of a game on the workers and summarize them: win "
+            "rates by seat, each seat counting as its side (both seats of a tag team or "
+            "handicap pair that wins have a win and 1 point; k sides sharing first, a draw "
+            "and 1/k each).")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("game", nargs="?", help="The game's key, e.g. super_showdown.")
