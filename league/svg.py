@@ -287,11 +287,10 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
 
     `results` maps a pairing id to its placements (entrant key -> place), `sides` to the
     sides of its entrants where the game played several as one (a tag team's pair: both
-    are marked winners), `links` a pairing
-    id to its match page, `champion` is the winner's entrant key once the Event is over
-    (the keys of a side that won it together, a tag team's pair):
-    drawn in a gold box under the final it won, or in a banner on top when the format has
-    no final (a round robin, a Swiss).
+    are marked winners), `links` to its match page. `champion` is the winner's entrant
+    key once the Event is over (the keys of a side that won it together, a tag team's
+    pair): drawn in a gold box under the final it won, or in a banner on top when the
+    format has no final (a round robin, a Swiss).
     """
     if not pairings:
         return ""
@@ -299,9 +298,8 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
                    sides or {})
     sections = _sections(boxes)
     champions = (champion,) if isinstance(champion, str) else champion or ()
-    champion = champions[0] if champions else None
-    final = _deciding_box(boxes, champion) if champion is not None else None
-    top = HEAD_H + 6 if champion is not None and final is None else 0.0
+    final = _deciding_box(boxes, champions[0]) if champions else None
+    top = HEAD_H + 6 if champions and final is None else 0.0
     width = 0.0
     for section in sections:
         width = max(width, _place_section(section, top))
@@ -323,7 +321,7 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
                 if src is not None and src.stage == box.stage:
                     parts.append(_connector(src, box))
         parts.extend(_box_svg(box) for box in section.boxes)
-    if champion is not None:
+    if champions:
         parts.append(_champion(final, " and ".join(names.get(k, k) for k in champions),
                                len(champions) > 1))
     height = max(top - SECTION_GAP, HEAD_H)
