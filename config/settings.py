@@ -180,6 +180,8 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": env_int("API_PAGE_SIZE", 25, least=1),
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    # OPTIONS describes the body each write takes, not the object it answers with.
+    "DEFAULT_METADATA_CLASS": "config.api_metadata.ActionMetadata",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Showdown League API",

@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.api_json import JSONLinesRenderer, JSONParser
+from config.api_metadata import RequestBodies
 from config.refusal import Refusal
 from engine import registry
 from league import events, history, leaderboard, simulation
@@ -96,7 +97,7 @@ READ_ERRORS = errors(401, 404)
 WRITE_ERRORS = errors(400, 401, 403, 404, 409)
 
 
-class LeagueViewSet(viewsets.GenericViewSet):
+class LeagueViewSet(RequestBodies, viewsets.GenericViewSet):
     """What every league view shares: JSON bodies, the permission, refusals as errors."""
 
     permission_classes = [LeaguePermission]
@@ -112,11 +113,12 @@ class LeagueViewSet(viewsets.GenericViewSet):
             exc = exceptions.NotFound(self.not_found)
         return super().handle_exception(exc)
 
-    def body(self, serializer_class: type[Any], *, keyed: bool = False) -> dict[str, Any]:
-        """The request body, validated (a 400 `invalid` otherwise); with `keyed`, a create
-        taking its `idempotency_key` from the Idempotency-Key header too, as a match's."""
-        body = serializer_class(data=with_header_key(self.request) if keyed
-                                else self.request.data)
+    def body(self, *, keyed: bool = False) -> dict[str, Any]:
+        """The request body, read by the action's `request_serializers` entry and validated
+        (a 400 `invalid` otherwise); with `keyed`, a create taking its `idempotency_key`
+        from the Idempotency-Key header too, as a match's."""
+        body = self.get_serializer_class()(data=with_header_key(self.request) if keyed
+                                           else self.request.data)
         body.is_valid(raise_exception=True)
         return dict(body.validated_data)
 
@@ -139,6 +141,7 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueView
     """Seasons: a run of Events of one game with its organizers and scoring."""
 
     serializer_class = SeasonSerializer
+    request_serializers = {"create": SeasonCreateSerializer}
     organizer_scopes = {"create": STAFF}
     not_found = "No such season."
 
@@ -159,10 +162,10 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueView
                                "again with the same `idempotency_key` (in the body or the "
                                "Idempotency-Key header) answers with the season the first "
                                "made (409 key_reused for another game).",
-                   request=SeasonCreateSerializer, parameters=[IDEMPOTENCY_HEADER],
+                   parameters=[IDEMPOTENCY_HEADER],
                    responses={201: SeasonSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:
-        body = self.body(SeasonCreateSerializer, keyed=True)
+        body = self.body(keyed=True)
         season = events.create_season(by=request.user, **body)
         return Response(SeasonSerializer(self.get_queryset().get(pk=season.pk)).data,
                         status=status.HTTP_201_CREATED)
@@ -191,6 +194,16 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     """
 
     serializer_class = LeagueEventSerializer
+    request_serializers = {
+        "create": LeagueEventCreateSerializer, "showdown": ShowdownEventCreateSerializer,
+        "entrants": EntrantCreateSerializer, "picks": PicksSerializer,
+        "withdraw": EventWriteSerializer, "open_entry": OpenEntrySerializer,
+        "details": EventDetailsSerializer, "enter": EnterSerializer,
+        "leave": EventWriteSerializer, "seed": SeedSerializer, "start": EventWriteSerializer,
+        "pairings": PairingsSerializer, "release": EventWriteSerializer,
+        "forfeit": SeatActionSerializer, "seat_to_bot": SeatToBotSerializer,
+        "corrections": CorrectionSerializer,
+    }
     organizer_scopes = {
         "create": SEASON, "showdown": SEASON, "entrants": EVENT, "picks": ENTRANT, "withdraw": EVENT, "seed": EVENT, "start": EVENT,
         "pairings": EVENT, "release": EVENT, "forfeit": EVENT, "seat_to_bot": EVENT,
@@ -236,10 +249,10 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "with the same `idempotency_key` (in the body or the "
                                "Idempotency-Key header) answers with the Event the first "
                                "made (409 key_reused for another game or format).",
-                   request=LeagueEventCreateSerializer, parameters=[IDEMPOTENCY_HEADER],
+                   parameters=[IDEMPOTENCY_HEADER],
                    responses={201: LeagueEventSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:
-        body = self.body(LeagueEventCreateSerializer, keyed=True)
+        body = self.body(keyed=True)
         event = events.create_event(by=request.user, **body)
         return self._detail(event, status.HTTP_201_CREATED)
 
@@ -254,11 +267,11 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "Sent again with the same `idempotency_key` (or "
                                "Idempotency-Key header), it answers "
                                "with the Event the first made.",
-                   request=ShowdownEventCreateSerializer, parameters=[IDEMPOTENCY_HEADER],
+                   parameters=[IDEMPOTENCY_HEADER],
                    responses={201: LeagueEventSerializer, **errors(400, 401, 403, 404, 409)})
     @action(detail=False, methods=["post"])
     def showdown(self, request: Request) -> Response:
-        body = self.body(ShowdownEventCreateSerializer, keyed=True)
+        body = self.body(keyed=True)
         event = events.create_showdown_event(by=request.user, **body)
         return self._detail(event, status.HTTP_201_CREATED)
 
@@ -281,13 +294,11 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                    description="Late entries where the format takes them; none past "
                                "what the format seats (a Showdown series is two: 409 "
                                "too_many_entrants).",
-                   request=EntrantCreateSerializer,
                    responses={201: EntrantSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def entrants(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        entrant = events.add_entrant(event=event, by=request.user,
-                                     **self.body(EntrantCreateSerializer))
+        entrant = events.add_entrant(event=event, by=request.user, **self.body())
         return Response(self._entrant(event, entrant), status=status.HTTP_201_CREATED)
 
     def _entrant(self, event: Event, entrant: Entrant) -> Any:
@@ -301,23 +312,19 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "Refusals: no_picks, bad_picks, picks_need_every_seat, the "
                                "game's own (bad_option), not_your_entrant, "
                                "unknown_entrant, event_finished, stale_seq.",
-                   parameters=[KEY], request=PicksSerializer,
-                   responses={200: EntrantSerializer, **WRITE_ERRORS})
+                   parameters=[KEY], responses={200: EntrantSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"], url_path=r"entrants/(?P<key>[^/.]+)/picks")
     def picks(self, request: Request, pk: str, key: str) -> Response:
         event = self.get_object()
-        entrant = events.pick(event=event, by=request.user, key=key,
-                              **self.body(PicksSerializer))
+        entrant = events.pick(event=event, by=request.user, key=key, **self.body())
         return Response(self._entrant(event, entrant))
 
     @extend_schema(summary="Withdraw an entrant", parameters=[KEY],
-                   request=EventWriteSerializer,
                    responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"], url_path=r"entrants/(?P<key>[^/.]+)/withdraw")
     def withdraw(self, request: Request, pk: str, key: str) -> Response:
         event = self.get_object()
-        events.withdraw_entrant(event=event, by=request.user, key=key,
-                                **self.body(EventWriteSerializer))
+        events.withdraw_entrant(event=event, by=request.user, key=key, **self.body())
         return self._detail(event)
 
     @extend_schema(summary="Open entry to players, or close it",
@@ -327,12 +334,11 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "teams_only). Asking for what the Event already does writes "
                                "nothing. `expected_seq` is stale only when entry was "
                                "switched since: players entering meanwhile do not count.",
-                   request=OpenEntrySerializer,
                    responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"], url_path="open-entry")
     def open_entry(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        events.set_open_entry(event=event, by=request.user, **self.body(OpenEntrySerializer))
+        events.set_open_entry(event=event, by=request.user, **self.body())
         return self._detail(event)
 
     @extend_schema(summary="Say when the Event starts, and what its players should know "
@@ -341,12 +347,11 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "what is left out is kept, and what the Event already says "
                                "writes nothing. Any time, the Event over included. "
                                "`expected_seq` is stale only when the details changed since.",
-                   request=EventDetailsSerializer,
                    responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def details(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        events.set_details(event=event, by=request.user, **self.body(EventDetailsSerializer))
+        events.set_details(event=event, by=request.user, **self.body())
         return self._detail(event)
 
     @extend_schema(summary="Enter the Event yourself (open entry)",
@@ -357,101 +362,91 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "too_many_entrants, reads_decks, entry_limit (a player who "
                                "left it three times) (409); bad_picks, no_picks (400); "
                                "stale_seq.",
-                   request=EnterSerializer,
                    responses={201: EntrantSerializer, **errors(400, 401, 404, 409)})
     @action(detail=True, methods=["post"])
     def enter(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        entrant = events.enter_event(event=event, by=request.user,
-                                     **self.body(EnterSerializer))
+        entrant = events.enter_event(event=event, by=request.user, **self.body())
         return Response(self._entrant(event, entrant), status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="Withdraw your own entry",
                    description="Before the start (409 event_started, event_finished); the "
                                "caller's own player entry, never another's (404 not_entered; "
                                "a team's entry is withdrawn by an organizer).",
-                   request=EventWriteSerializer,
                    responses={200: LeagueEventSerializer, **errors(400, 401, 404, 409)})
     @action(detail=True, methods=["post"])
     def leave(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        events.leave_event(event=event, by=request.user, **self.body(EventWriteSerializer))
+        events.leave_event(event=event, by=request.user, **self.body())
         return self._detail(event)
 
     @extend_schema(summary="Seed the entrants",
                    description="By rating, by hand (`order`: every entrant key once) or at "
                                "random (the drawn order is stored). Only before the start.",
-                   request=SeedSerializer, responses={200: LeagueEventSerializer,
-                                                      **WRITE_ERRORS})
+                   responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def seed(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        events.seed_event(event=event, by=request.user, **self.body(SeedSerializer))
+        events.seed_event(event=event, by=request.user, **self.body())
         return self._detail(event)
 
     @extend_schema(summary="Start the Event",
                    description="The format is laid out in seed order and the first matches "
                                "are made; bot seats start playing.",
-                   request=EventWriteSerializer,
                    responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def start(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        events.start_event(event=event, by=request.user, **self.body(EventWriteSerializer))
+        events.start_event(event=event, by=request.user, **self.body())
         return self._detail(event)
 
     @extend_schema(summary="Pair a held round by hand",
                    description="In an Event that holds its rounds, while a new round waits "
                                "(409 `round_made` otherwise), where the format allows it "
                                "(`not_supported` otherwise). Its matches are made at once.",
-                   request=PairingsSerializer, responses={200: LeagueEventSerializer,
-                                                          **WRITE_ERRORS})
+                   responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def pairings(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        events.pair_by_hand(event=event, by=request.user, **self.body(PairingsSerializer))
+        events.pair_by_hand(event=event, by=request.user, **self.body())
         return self._detail(event)
 
     @extend_schema(summary="Release a held round",
                    description="Make the matches of the round that waits for the organizer "
                                "(409 `nothing_held` when none waits).",
-                   request=EventWriteSerializer,
                    responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def release(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        events.release_round(event=event, by=request.user, **self.body(EventWriteSerializer))
+        events.release_round(event=event, by=request.user, **self.body())
         return self._detail(event)
 
     @extend_schema(summary="An entrant forfeits a live match",
                    description="The other seats share first; the result is recorded like "
                                "any other once the match is over.",
-                   request=SeatActionSerializer, responses={200: LeagueEventSerializer,
-                                                            **WRITE_ERRORS})
+                   responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def forfeit(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        events.forfeit(event=event, by=request.user, **self.body(SeatActionSerializer))
+        events.forfeit(event=event, by=request.user, **self.body())
         return self._detail(event)
 
     @extend_schema(summary="Hand an entrant's seat to a bot",
-                   request=SeatToBotSerializer, responses={200: LeagueEventSerializer,
-                                                           **WRITE_ERRORS})
+                   responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"], url_path="seat-to-bot")
     def seat_to_bot(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        events.seat_to_bot(event=event, by=request.user, **self.body(SeatToBotSerializer))
+        events.seat_to_bot(event=event, by=request.user, **self.body())
         return self._detail(event)
 
     @extend_schema(summary="Correct a recorded result",
                    description="Refused (409 correction_conflicts) when a later match was "
                                "already made with the old winner.",
-                   request=CorrectionSerializer, responses={200: LeagueEventSerializer,
-                                                            **WRITE_ERRORS})
+                   responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def corrections(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        events.correct_result(event=event, by=request.user, **self.body(CorrectionSerializer))
+        events.correct_result(event=event, by=request.user, **self.body())
         return self._detail(event)
 
     @extend_schema(summary="The bracket: every pairing, played or to come",
@@ -640,6 +635,7 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewSe
     """Teams for the team games; staff and season organizers make them."""
 
     serializer_class = TeamSerializer
+    request_serializers = {"create": TeamCreateSerializer}
     organizer_scopes = {"create": SEASON}
     not_found = "No such team."
 
@@ -662,12 +658,10 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewSe
                                "Idempotency-Key header) answers "
                                "with the team the first made (409 key_reused for a team of "
                                "another name).",
-                   request=TeamCreateSerializer, parameters=[IDEMPOTENCY_HEADER],
+                   parameters=[IDEMPOTENCY_HEADER],
                    responses={201: TeamSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:
-        body = TeamCreateSerializer(data=with_header_key(request), context={"by": request.user})
-        body.is_valid(raise_exception=True)
-        team = body.save()
+        team = events.create_team(by=request.user, **self.body(keyed=True))
         return Response(TeamSerializer(self.get_queryset().get(pk=team.pk)).data,
                         status=status.HTTP_201_CREATED)
 
@@ -690,6 +684,7 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, League
     """Simulation jobs: many bot-vs-bot matches played in chunks on the workers."""
 
     serializer_class = SimulationJobSerializer
+    request_serializers = {"create": SimulationCreateSerializer, "cancel": None, "resume": None}
     permission_classes = [SimulationPermission]
     not_found = "No such simulation."
 
@@ -725,10 +720,10 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, League
                                "the job the first made and "
                                "queues nothing more (409 key_reused for another game or "
                                "other bots).",
-                   request=SimulationCreateSerializer, parameters=[IDEMPOTENCY_HEADER],
+                   parameters=[IDEMPOTENCY_HEADER],
                    responses={201: SimulationJobSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:
-        body = self.body(SimulationCreateSerializer, keyed=True)
+        body = self.body(keyed=True)
         job = simulation.create_job(by=request.user, **body)
         return self._detail(job, status.HTTP_201_CREATED)
 

@@ -13,7 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.api_json import LARGEST_INT
-from league import events, formats, history
+from league import formats, history
 from league.events import (
     held_pairings,
     match_options_readable,
@@ -674,12 +674,6 @@ class TeamCreateSerializer(serializers.Serializer):
     idempotency_key = serializers.CharField(
         source="key", max_length=KEY_LENGTH, required=False, allow_null=True,
         help_text="A retry with the same key answers with the team the first request made.")
-
-    def create(self, validated_data: dict[str, Any]) -> Team:
-        """The team and its members, or nothing (see league.events.create_team)."""
-        return events.create_team(name=validated_data["name"],
-                                  members=validated_data["members"], by=self.context["by"],
-                                  key=validated_data.get("key"))
 
 
 # -- simulation jobs ---------------------------------------------------------------------

@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from config import signin
 from config.api_json import JSONParser
+from config.api_metadata import RequestBodies
 from engine import registry
 from league.account_data import account_data, account_fields
 from league.events import turn_deadline
@@ -390,14 +391,16 @@ LIST_FILTERS = [
 ]
 
 
-class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                   viewsets.GenericViewSet):
+class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
+                   mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Matches, their seats, their state and their event streams.
 
     Anyone signed in may watch any match (as a spectator); only a seat's holder may act.
     """
 
     serializer_class = MatchSerializer
+    request_serializers = {"create": MatchCreateSerializer, "submit": ActionSerializer,
+                           "resign": ResignSerializer, "join": None, "rematch": None}
     parser_classes = [JSONParser]
     lookup_value_regex = r"\d+"
 
@@ -448,12 +451,11 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
                                "header) answers with the match the first request made. "
                                "A player has at most MAX_LIVE_MATCHES (default 20) matches "
                                "of their making waiting or in play (409 too_many_matches).",
-                   request=MatchCreateSerializer,
                    parameters=[IDEMPOTENCY_HEADER],
                    responses={201: MatchSerializer, 400: ERRORS[400], 403: ERRORS[403],
                               409: ERRORS[409]})
     def create(self, request: Request) -> Response:
-        body = MatchCreateSerializer(data=with_header_key(request))
+        body = self.get_serializer(data=with_header_key(request))
         body.is_valid(raise_exception=True)
         data = dict(body.validated_data)
         key = data.pop("idempotency_key", None)
@@ -481,12 +483,11 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
                                "others sharing first. `seat` picks one of your seats if you "
                                "hold several. An Event's match is its organizer's to "
                                "forfeit (409 event_match).",
-                   request=ResignSerializer,
                    responses={200: ResignedSerializer, 400: ERRORS[400], 403: ERRORS[403],
                               404: ERRORS[404], 409: ERRORS[409]})
     @action(detail=True, methods=["post"])
     def resign(self, request: Request, pk: str) -> Response:
-        body = ResignSerializer(data=request.data)
+        body = self.get_serializer(data=request.data)
         body.is_valid(raise_exception=True)
         outcome = services.resign(match=self.get_object(), user=request.user,
                                   seat=body.validated_data.get("seat"),
@@ -534,14 +535,13 @@ class MatchViewSet(ServiceErrorsMixin, mixins.ListModelMixin, mixins.RetrieveMod
                    description="`expected_seq` refuses the action (409 stale_seq) if the "
                                "match moved on; a repeated `idempotency_key` (or "
                                "Idempotency-Key header) returns the first answer.",
-                   request=ActionSerializer,
                    parameters=[IDEMPOTENCY_HEADER],
                    responses={201: AppendedSerializer, 400: ERRORS[400], 403: ERRORS[403],
                               404: ERRORS[404], 409: ERRORS[409]})
     @action(detail=True, methods=["post"], url_path="actions")
     def submit(self, request: Request, pk: str) -> Response:
         match = self.get_object()
-        body = ActionSerializer(data=with_header_key(request))
+        body = self.get_serializer(data=with_header_key(request))
         body.is_valid(raise_exception=True)
         data = body.validated_data
         seq = services.submit_action(
