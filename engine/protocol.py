@@ -26,6 +26,21 @@ JSON = dict[str, Any]
 S = TypeVar("S")
 
 
+# How much of a value a refusal's message quotes back: enough to recognise it.
+QUOTED_LENGTH = 100
+
+
+def quoted(value: Any) -> str:
+    """`value` as a refusal's message quotes what a client sent: its repr, cut to
+    QUOTED_LENGTH characters with an ellipsis (a name of 10,000 characters is not
+    echoed whole). A cut string keeps its closing quote: 'xxxx…'."""
+    if isinstance(value, str) and len(value) > QUOTED_LENGTH:
+        text = repr(value[:QUOTED_LENGTH])
+        return f"{text[:-1]}…{text[-1]}"
+    text = repr(value)
+    return text if len(text) <= QUOTED_LENGTH else f"{text[:QUOTED_LENGTH]}…"
+
+
 class IllegalAction(Exception):
     """A refused action or event; `code` is machine-readable, `message` is for people.
 
@@ -154,7 +169,7 @@ class Event:
             if not isinstance(outcome, dict):
                 raise IllegalAction("malformed_event", "A chance outcome must be a JSON object.")
             return cls.chance(outcome)
-        raise IllegalAction("malformed_event", f"Unknown event kind {kind!r}.")
+        raise IllegalAction("malformed_event", f"Unknown event kind {quoted(kind)}.")
 
     def to_json(self) -> JSON:
         """The stored form."""
@@ -215,14 +230,15 @@ class GameSpec:
         given = dict(given or {})
         unknown = sorted(set(given) - set(self.options))
         if unknown:
-            raise IllegalAction("unknown_option", f"Unknown option(s) for {self.key}: {unknown}.")
+            raise IllegalAction("unknown_option",
+                                f"Unknown option(s) for {self.key}: {quoted(unknown)}.")
         resolved: JSON = {}
         for name, opt in self.options.items():
             value = given.get(name, opt.default)
             if opt.choices and not any(type(value) is type(c) and value == c
                                        for c in opt.choices):
                 raise IllegalAction(
-                    "bad_option", f"Option {name!r} must be one of {list(opt.choices)}."
+                    "bad_option", f"Option {quoted(name)} must be one of {list(opt.choices)}."
                 )
             resolved[name] = value
         return resolved

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.bots import Bot, RandomBot
 from engine.bots.levels import DEFAULT, Level, search_bots
-from engine.protocol import BaseRules, IllegalAction
+from engine.protocol import BaseRules, IllegalAction, quoted
 
 BotFactory = Callable[[], Bot]
 
@@ -58,7 +58,7 @@ def get_rules(key: str) -> BaseRules[Any]:
     try:
         return _GAMES[key]
     except KeyError:
-        raise IllegalAction("unknown_game", f"No game called {key!r}.") from None
+        raise IllegalAction("unknown_game", f"No game called {quoted(key)}.") from None
 
 
 def search_levels(key: str) -> dict[str, Level]:
@@ -79,4 +79,4 @@ def get_bot(key: str, name: str) -> Bot:
     try:
         return _BOTS[key][name]()
     except KeyError:
-        raise IllegalAction("unknown_bot", f"{key} has no bot called {name!r}.") from None
+        raise IllegalAction("unknown_bot", f"{key} has no bot called {quoted(name)}.") from None

@@ -18,7 +18,7 @@ from rest_framework.authtoken.admin import TokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
 from engine import registry
-from engine.protocol import IllegalAction
+from engine.protocol import IllegalAction, quoted
 from league import events, projections
 from league.models import (
     Entrant,
@@ -216,7 +216,7 @@ class EventForm(forms.ModelForm):
         game = self.instance.game
         if data.get("deadline_bot") not in registry.bot_names(game):
             self.add_error("deadline_bot", f"unknown_bot: {game} has no bot called "
-                                           f"{data.get('deadline_bot')!r}.")
+                                           f"{quoted(data.get('deadline_bot'))}.")
         minutes = data.get("turn_deadline_minutes")
         if minutes is not None and not 0 < minutes <= events.LONGEST_TURN_DEADLINE:
             self.add_error("turn_deadline_minutes", "bad_deadline: 1 to "

@@ -24,6 +24,7 @@ from config.api_json import JSONLinesRenderer, JSONParser
 from config.api_metadata import RequestBodies
 from config.refusal import Refusal
 from engine import registry
+from engine.protocol import quoted
 from league import events, history, leaderboard, simulation
 from league.models import (
     Entrant,
@@ -606,7 +607,7 @@ class RatingViewSet(LeagueViewSet):
         query = self.query(RatingTableQuerySerializer)
         game = query.get("game")
         if game is not None and game not in registry.games():
-            raise Refusal("unknown_game", f"No game called {game!r}.")
+            raise Refusal("unknown_game", f"No game called {quoted(game)}.")
         return self.page(leaderboard.board(game, query.get("search", "")), RatingRowSerializer)
 
 

@@ -27,7 +27,7 @@ from config.lru import LRU
 from config.queue import after_commit, enqueue
 from config.refusal import Refusal
 from engine import registry
-from engine.protocol import IllegalAction
+from engine.protocol import IllegalAction, quoted
 from league import formats, showdown
 from league.event_mail import no_reminder_tells
 from league.formats.base import MOST_POINTS, read_options
@@ -201,7 +201,7 @@ def _create_event(*, name: str, game: str, format: str, by: Any, season: Season 
     if deadline_policy not in Event.DeadlinePolicy.values:
         raise LeagueError("bad_policy", "The deadline policy is 'bot' or 'forfeit'.")
     if deadline_bot not in registry.bot_names(game):
-        raise LeagueError("unknown_bot", f"{game} has no bot called {deadline_bot!r}.")
+        raise LeagueError("unknown_bot", f"{game} has no bot called {quoted(deadline_bot)}.")
     if turn_deadline_minutes is not None \
             and not 0 < turn_deadline_minutes <= LONGEST_TURN_DEADLINE:
         raise LeagueError("bad_deadline", "A turn deadline is 1 to "
@@ -323,7 +323,7 @@ def _format_options(key: str, given: dict[str, Any] | None, spec: Any) -> dict[s
     tiebreaks = options.get("tiebreaks") or ()
     repeated = [name for i, name in enumerate(tiebreaks) if name in tiebreaks[:i]]
     if repeated:
-        raise LeagueError("bad_option", f"The tiebreak {repeated[0]!r} is listed twice.")
+        raise LeagueError("bad_option", f"The tiebreak {quoted(repeated[0])} is listed twice.")
     pod = options.get("pod_size")
     if pod is not None and not spec.min_seats <= pod <= spec.max_seats:
         raise LeagueError("bad_pod_size", f"{spec.title} seats {spec.min_seats}-"
@@ -375,8 +375,7 @@ def create_team(*, name: str, members: list[str], by: Any, key: str | None = Non
                      .order_by("pk")}
             missing = [n for n in names if n not in users]
             if missing:
-                raise LeagueError("unknown_player",
-                                  f"No player called {', '.join(missing)}.")
+                raise LeagueError("unknown_player", f"No player called {quoted(missing[0])}.")
             if Team.objects.filter(name__iexact=name).exists():
                 return _team_made_meanwhile(by, key, name)
             team = Team.objects.create(name=name, created_by=by, idempotency_key=key or "")
@@ -392,7 +391,7 @@ def _team_made_meanwhile(by: Any, key: str | None, name: str) -> Team:
     team_exists), or the key was used for another name (409 key_reused)."""
     made = made_with_key(Team, by, key, "a team of another name", name=name)
     if made is None:
-        raise LeagueError("team_exists", f"There is already a team called {name!r}.", 409)
+        raise LeagueError("team_exists", f"There is already a team called {quoted(name)}.", 409)
     return made
 
 
@@ -612,7 +611,7 @@ def _refuse_closed_accounts(payload: dict[str, Any]) -> None:
                                             f"no more ({', '.join(closed)}): its teammates "
                                             "are entered as another team.")
     if closed:
-        raise LeagueError("unknown_player", f"No player called {closed[0]!r}.")
+        raise LeagueError("unknown_player", f"No player called {quoted(closed[0])}.")
 
 
 def _refuse_no_room(event: Event, done: Replayed, key: str) -> None:
@@ -656,25 +655,25 @@ def _entrant_payload(event: Event, player: str | None, team: str | None, bot: st
     if player is not None:
         user = match_services.user_named(player)
         if user is None:
-            raise LeagueError("unknown_player", f"No player called {player!r}.")
+            raise LeagueError("unknown_player", f"No player called {quoted(player)}.")
         return _player_payload(user, name)
     if team is not None:
         # Team names are unique ignoring case (create_team), so either spelling finds it.
         found = (Team.objects.filter(name=team).first()
                  or Team.objects.filter(name__iexact=team).order_by("pk").first())
         if found is None:
-            raise LeagueError("unknown_team", f"No team called {team!r}.")
+            raise LeagueError("unknown_team", f"No team called {quoted(team)}.")
         if not found.members.exists():
-            raise LeagueError("empty_team", f"The team {team!r} has no members.")
+            raise LeagueError("empty_team", f"The team {quoted(team)} has no members.")
         if showdown.is_event(event.game, event.match_options) and (
                 found.members.count() > showdown.MAX_PER_TEAM):
-            raise LeagueError("team_too_big", f"Every member of {team!r} takes a seat, and a "
+            raise LeagueError("team_too_big", f"Every member of {quoted(team)} takes a seat, and a "
                                               f"team is 1-{showdown.MAX_PER_TEAM} players "
                                               "(SS-114).")
         return {"name": name or found.name, "player": None, "team": found.pk, "bot": ""}
     assert bot is not None
     if bot not in registry.bot_names(event.game):
-        raise LeagueError("unknown_bot", f"{event.game} has no bot called {bot!r}.")
+        raise LeagueError("unknown_bot", f"{event.game} has no bot called {quoted(bot)}.")
     return {"name": name or _free_bot_name(event, bot), "player": None, "team": None,
             "bot": bot}
 
@@ -814,7 +813,7 @@ def check_picks(event: Event, picks: Any) -> dict[str, Any]:
                                            f"{sorted(offered)} can.")
         if not offered[option]:  # any value: the game checks it when a match starts
             if value is None or len(json.dumps(value)) > LONGEST_PICK:
-                raise LeagueError("bad_picks", f"A {option!r} pick is a value of at most "
+                raise LeagueError("bad_picks", f"A {quoted(option)} pick is a value of at most "
                                                f"{LONGEST_PICK} characters of JSON.")
         elif not isinstance(value, str) or value not in offered[option]:
             raise LeagueError("bad_picks", f"{reprlib.repr(value)} is not one of the "
@@ -846,7 +845,7 @@ def with_picks(rules: Any, options: dict[str, Any],
         if not any(option in picks for picks in seats):
             continue
         if option not in entries:
-            raise LeagueError("picks_need_every_seat", f"This Event's {option!r} option does "
+            raise LeagueError("picks_need_every_seat", f"This Event's {quoted(option)} option does "
                               f"not name an entry for each of {len(seats)} seats, so a pick "
                               "cannot take one's place: its organizer names them seat by "
                               "seat.")
@@ -863,7 +862,7 @@ def pick(*, event: Event, by: Any, key: str, picks: dict[str, Any] | None,
         event = _locked(event, expected_seq)
         entrant = replay(event).entrants.get(key)
         if entrant is None or entrant["withdrawn"]:
-            raise LeagueError("unknown_entrant", f"No active entrant {key!r}.", 404)
+            raise LeagueError("unknown_entrant", f"No active entrant {quoted(key)}.", 404)
         if event.status == Event.Status.FINISHED:
             raise LeagueError("event_finished", "The Event is over.", 409)
         if not may_pick(event, by, {key: entrant}):
@@ -944,7 +943,7 @@ def withdraw_entrant(*, event: Event, by: Any, key: str,
         done = replay(event)
         entrant = done.entrants.get(key)
         if entrant is None or entrant["withdrawn"]:
-            raise LeagueError("unknown_entrant", f"No active entrant {key!r}.", 404)
+            raise LeagueError("unknown_entrant", f"No active entrant {quoted(key)}.", 404)
         if event.status == Event.Status.FINISHED:
             raise LeagueError("event_finished", "The Event is over.", 409)
         if done.state is None:
@@ -1535,7 +1534,7 @@ def _link(event: Event, pairing: str) -> EventMatch:
     link = (EventMatch.objects.filter(event=event, pairing=pairing).select_related("match")
             .order_by("-replay").first())
     if link is None:
-        raise LeagueError("unknown_pairing", f"No match for pairing {pairing!r}.", 404)
+        raise LeagueError("unknown_pairing", f"No match for pairing {quoted(pairing)}.", 404)
     return link
 
 

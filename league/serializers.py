@@ -42,10 +42,12 @@ from league.models import (
 )
 from matches.models import KEY_LENGTH, Match
 from matches.serializers import (
+    ChoiceField,
     MatchEventLinkSerializer,
     NamesField,
     NumbersField,
     ObjectField,
+    PrimaryKeyRelatedField,
     ResultField,
     SeatSerializer,
     event_link,
@@ -56,7 +58,7 @@ OUTCOMES = ["win", "draw", "loss"]
 LARGEST_ID = LARGEST_INT  # a BigAutoField; past it a filter is a 400, not an overflow
 
 
-class EventStatusField(serializers.ChoiceField):
+class EventStatusField(ChoiceField):
     """An Event's status: draft, running or finished."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -196,7 +198,7 @@ class LeagueEventCreateSerializer(serializers.Serializer):
     format = serializers.CharField(
         max_length=32, help_text="single_elimination, double_elimination, round_robin, "
                                  "swiss, heats or multistage.")
-    season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.all(), default=None,
+    season = PrimaryKeyRelatedField(queryset=Season.objects.all(), default=None,
                                                 allow_null=True)
     format_options = serializers.DictField(default=dict)
     match_options = serializers.DictField(default=dict)
@@ -320,7 +322,7 @@ class ShowdownEventCreateSerializer(serializers.Serializer):
 
     name = serializers.CharField(max_length=100, default="", allow_blank=True,
                                  help_text="Default: the preset's title.")
-    season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.all(), default=None,
+    season = PrimaryKeyRelatedField(queryset=Season.objects.all(), default=None,
                                                 allow_null=True)
     preset = serializers.CharField(default=None, allow_null=True, max_length=32,
                                    help_text="full_card, tag_team_series or "
@@ -445,7 +447,7 @@ class BracketPairingSerializer(serializers.Serializer):
     label = serializers.CharField(read_only=True)
     slots = BracketSlotSerializer(many=True, read_only=True)
     match = serializers.IntegerField(allow_null=True, read_only=True)
-    match_status = serializers.ChoiceField(choices=Match.Status.choices, allow_null=True,
+    match_status = ChoiceField(choices=Match.Status.choices, allow_null=True,
                                            read_only=True)
     result = serializers.DictField(child=serializers.IntegerField(), allow_null=True,
                                    read_only=True, help_text="Place by entrant key, once "
@@ -571,7 +573,7 @@ class MatchHistoryQuerySerializer(serializers.Serializer):
     opponent = serializers.CharField(required=False,
                                      help_text="Only matches where this user held another seat (or "
                                                "had a bot take it over).")
-    result = serializers.ChoiceField(choices=OUTCOMES, required=False,
+    result = ChoiceField(choices=OUTCOMES, required=False,
                                      help_text="Only finished matches with this outcome for "
                                                "the player.")
 
@@ -765,7 +767,7 @@ class SimulationSummarySerializer(serializers.Serializer):
 
 class SimulationProgressSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=SimulationJob.Status.choices)
+    status = ChoiceField(choices=SimulationJob.Status.choices)
     finished = serializers.BooleanField(help_text="Nothing more will run.")
     matches = serializers.IntegerField(help_text="Matches done.")
     planned = serializers.IntegerField()
@@ -778,7 +780,7 @@ class SimulationProgressSerializer(serializers.Serializer):
 
 
 class SimulationJobSerializer(serializers.ModelSerializer):
-    status = serializers.ChoiceField(choices=SimulationJob.Status.choices, read_only=True)
+    status = ChoiceField(choices=SimulationJob.Status.choices, read_only=True)
     bots = NamesField(read_only=True)
     options = ObjectField(read_only=True)
     matches = serializers.IntegerField(source="done_matches", read_only=True)

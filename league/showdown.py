@@ -34,7 +34,7 @@ from engine.games.superstar_showdown.event import (
     preset_key,
     read_event_options,
 )
-from engine.protocol import IllegalAction
+from engine.protocol import IllegalAction, quoted
 
 GAME = "superstar_showdown"
 FORMAT = "showdown_series"
@@ -90,7 +90,7 @@ def check_event(value: Any) -> None:
     """Refuse an `event` option the league or the engine would not run, naming why."""
     if isinstance(value, str):
         if preset_key(value) is None:
-            raise IllegalAction("unknown_preset", f"No Event preset {value!r}: one of "
+            raise IllegalAction("unknown_preset", f"No Event preset {quoted(value)}: one of "
                                                   f"{', '.join(PRESETS)}.")
     elif isinstance(value, Mapping):
         _check_composed(value)
@@ -103,11 +103,11 @@ def check_event(value: Any) -> None:
 def _check_composed(value: Mapping[str, Any]) -> None:
     unknown = sorted(set(value) - {"matches", "superstars_per_team"})
     if unknown:
-        raise IllegalAction("bad_event", f"An Event has no field {unknown[0]!r}.")
+        raise IllegalAction("bad_event", f"An Event has no field {quoted(unknown[0])}.")
     size = value.get("superstars_per_team", DEFAULT_PER_TEAM)
     if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= MAX_PER_TEAM:
         raise IllegalAction("bad_superstars_per_team",
-                            f"Each team drafts 1-{MAX_PER_TEAM} Superstars, not {size!r}.")
+                            f"Each team drafts 1-{MAX_PER_TEAM} Superstars, not {quoted(size)}.")
     matches = value.get("matches")
     if not isinstance(matches, list):
         raise IllegalAction("bad_event", "An Event lists its Matches.")
@@ -128,12 +128,12 @@ def _check_match(number: int, item: Any, size: int) -> None:
                                          '{"match": card or null, "stipulation": key or null}.')
     card, stipulation = item.get("match"), item.get("stipulation")
     if card is not None and (not isinstance(card, str) or card not in MATCH_CARDS):
-        raise IllegalAction("unknown_match_card", f"Match {number}: no Match card {card!r} "
+        raise IllegalAction("unknown_match_card", f"Match {number}: no Match card {quoted(card)} "
                                                   f"(one of {', '.join(MATCH_CARDS)}).")
     if stipulation is not None and (not isinstance(stipulation, str)
                                     or stipulation not in STIPULATIONS):
         raise IllegalAction("unknown_stipulation",
-                            f"Match {number}: no Stipulation {stipulation!r} "
+                            f"Match {number}: no Stipulation {quoted(stipulation)} "
                             f"(one of {', '.join(STIPULATIONS)}).")
     if card is not None and MATCH_CARDS[card].per_side > size:
         raise IllegalAction("too_few_superstars",

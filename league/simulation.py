@@ -52,7 +52,7 @@ from engine.games.royal_rumble.cards import ROSTER as LEGENDS
 from engine.games.supershow.cards import CATALOG as SUPERSHOW
 from engine.games.superstar_showdown.cards import ROSTER as SUPERSTARS
 from engine.playout import play_match
-from engine.protocol import BaseRules, Event, EventKind, IllegalAction
+from engine.protocol import BaseRules, Event, EventKind, IllegalAction, quoted
 from league import formats
 from league.events import LeagueError, made_with_key
 from league.intervals import wilson
@@ -244,9 +244,10 @@ def check(*, game: str, bots: Sequence[str], matches: Any, options: Any = None,
     _engine(lambda: rules.spec.check_seats(len(bots)))
     if not _whole(matches) or not 1 <= matches <= MAX_MATCHES:
         raise LeagueError("bad_matches",
-                          f"The number of matches must be 1-{MAX_MATCHES:,}, not {matches!r}.")
+                          f"The number of matches must be 1-{MAX_MATCHES:,}, "
+                          f"not {quoted(matches)}.")
     if not _whole(chunk) or not 1 <= chunk <= MAX_CHUNK:
-        raise LeagueError("bad_chunk", f"A chunk is 1-{MAX_CHUNK:,} matches, not {chunk!r}.")
+        raise LeagueError("bad_chunk", f"A chunk is 1-{MAX_CHUNK:,} matches, not {quoted(chunk)}.")
     if seed is not None and (not _whole(seed) or not 0 <= seed < SEEDS):
         raise LeagueError("bad_seed", "The seed must be a whole number from 0 to 2**53 - 1.")
     if not isinstance(options, dict):
@@ -261,7 +262,7 @@ def check(*, game: str, bots: Sequence[str], matches: Any, options: Any = None,
         fixed = sorted(set(entities.drawn) & set(options))
         if fixed:
             raise LeagueError("balance_option", f"A balance run draws each seat's "
-                                                f"{entities.kind}: leave out {fixed[0]!r}.")
+                                                f"{entities.kind}: leave out {quoted(fixed[0])}.")
         for trial in range(BALANCE_TRIALS):  # draws the options must start with
             try:
                 sample = entities.sample(random.Random(trial), len(bots), options)

@@ -9,6 +9,7 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 
 from config import api_json, signin
+from engine.protocol import quoted
 from league.services import time_zones
 
 OPEN_SEAT = "open"
@@ -242,7 +243,7 @@ class CreateMatchForm(forms.Form):
                 seats.append({"player": word[1:].strip()})
             else:
                 raise forms.ValidationError(
-                    f"Cannot read the seat {word!r}: write me, open, a bot level "
+                    f"Cannot read the seat {quoted(word)}: write me, open, a bot level "
                     f"({', '.join(self.bots)}) or @name.")
         # Names are read ignoring case (services.user_named): "@ALICE" is alice too.
         mine = [s for s in seats if str(s.get("player", "")).casefold() == self.me.casefold()]

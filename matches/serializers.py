@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from config.api_json import LARGEST_INT
 from engine import registry
+from engine.protocol import quoted
 from matches import services
 from matches.models import KEY_LENGTH, Match, Seat
 
@@ -88,6 +89,28 @@ class PasswordChangeSerializer(serializers.Serializer):
 
 class CloseAccountSerializer(serializers.Serializer):
     password = _password_field()
+
+
+# -- fields whose refusals quote what was sent -------------------------------------------
+
+class QuotesCut(serializers.Field):
+    """Mixed into a DRF field whose refusal quotes the value sent (DRF quotes it whole,
+    at any length): quoted as the services quote one, cut short (engine.protocol.quoted).
+    Its messages drop the quotes of their own."""
+
+    def fail(self, key: str, **kwargs: Any) -> None:  # raises, as DRF's
+        quoting = {name: quoted(value) if name in ("input", "pk_value") else value
+                   for name, value in kwargs.items()}
+        super().fail(key, **quoting)
+
+
+class ChoiceField(QuotesCut, serializers.ChoiceField):
+    default_error_messages = {"invalid_choice": "{input} is not a valid choice."}
+
+
+class PrimaryKeyRelatedField(QuotesCut, serializers.PrimaryKeyRelatedField):
+    default_error_messages = {"does_not_exist": "Invalid pk {pk_value} - object does not "
+                                                "exist."}
 
 
 # -- JSON fields whose shape the schema states (served as stored) -------------------------
@@ -225,7 +248,7 @@ class MatchSerializer(serializers.ModelSerializer):
         help_text="The player who made the match; null for an Event's matches.")
     options = serializers.SerializerMethodField()
     result = ResultField(read_only=True, allow_null=True)
-    rematch_of = serializers.PrimaryKeyRelatedField(
+    rematch_of = PrimaryKeyRelatedField(
         read_only=True, allow_null=True,
         help_text="The finished match this one plays again (`rematch/`); null for others.")
     event = serializers.SerializerMethodField(
@@ -296,7 +319,7 @@ class ResignSerializer(serializers.Serializer):
 
 
 class ResignedSerializer(serializers.Serializer):
-    outcome = serializers.ChoiceField(choices=["left", "declined", "resigned"])
+    outcome = ChoiceField(choices=["left", "declined", "resigned"])
 
 
 class AppendedSerializer(serializers.Serializer):
@@ -304,7 +327,7 @@ class AppendedSerializer(serializers.Serializer):
 
 
 class PendingSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=["decision", "chance", "end"], read_only=True)
+    kind = ChoiceField(choices=["decision", "chance", "end"], read_only=True)
     seats = serializers.ListField(child=serializers.IntegerField(), read_only=True)
     result = ResultField(allow_null=True, read_only=True)
 
@@ -312,7 +335,7 @@ class PendingSerializer(serializers.Serializer):
 class DeadlineSerializer(serializers.Serializer):
     at = serializers.DateTimeField(
         read_only=True, help_text="The earliest time the Event's turn deadline passes.")
-    policy = serializers.ChoiceField(
+    policy = ChoiceField(
         choices=["bot", "forfeit"], read_only=True,
         help_text="What then happens: a bot plays the seats, or their side forfeits.")
     seats = serializers.ListField(child=serializers.IntegerField(), read_only=True,
@@ -321,7 +344,7 @@ class DeadlineSerializer(serializers.Serializer):
 
 class StateSerializer(serializers.Serializer):
     seq = serializers.IntegerField(read_only=True)
-    status = serializers.ChoiceField(choices=Match.Status.choices, read_only=True)
+    status = ChoiceField(choices=Match.Status.choices, read_only=True)
     seat = serializers.IntegerField(allow_null=True, read_only=True,
                                     help_text="Your seat; null for a spectator.")
     pending = PendingSerializer(read_only=True)
@@ -335,7 +358,7 @@ class StateSerializer(serializers.Serializer):
 
 class EventSerializer(serializers.Serializer):
     seq = serializers.IntegerField(read_only=True)
-    kind = serializers.ChoiceField(choices=["decision", "chance"], read_only=True)
+    kind = ChoiceField(choices=["decision", "chance"], read_only=True)
     seat = serializers.IntegerField(allow_null=True, read_only=True)
     data = serializers.DictField(read_only=True, help_text="The event as you may read it.")
     narration = serializers.ListField(child=serializers.CharField(), read_only=True)

@@ -30,7 +30,7 @@ from config.queue import after_commit, enqueue
 from config.refusal import Refusal
 from engine import registry
 from engine.bots.ismcts import SearchBot
-from engine.protocol import JSON, BaseRules, Event, IllegalAction, Pending, PendingKind
+from engine.protocol import JSON, BaseRules, Event, IllegalAction, Pending, PendingKind, quoted
 from matches.models import PEOPLE, Match, MatchEvent, Seat
 from matches.signals import match_advanced, match_finished, match_sealed
 
@@ -375,9 +375,9 @@ def _seat_spec(game: str, item: Any) -> tuple[str, str]:
         return "open", ""
     if kind in ("player", "bot") and isinstance(value, str) and value:
         if kind == "bot" and value not in registry.bot_names(game):
-            raise ServiceError("unknown_bot", f"{game} has no bot called {value!r}.", 400)
+            raise ServiceError("unknown_bot", f"{game} has no bot called {quoted(value)}.", 400)
         return kind, value
-    raise ServiceError("bad_seat", f"Cannot read the seat {item!r}.", 400)
+    raise ServiceError("bad_seat", f"Cannot read the seat {quoted(item)}.", 400)
 
 
 def user_named(name: str, active_only: bool = True) -> Any:
@@ -399,7 +399,7 @@ def lock_people(users: dict[str, Any], active_only: bool = True) -> None:
     active = lock_accounts(wanted)
     gone = sorted(name for pk, name in wanted.items() if pk not in active)
     if gone and active_only:
-        raise ServiceError("unknown_player", f"No player called {gone[0]!r}.", 400)
+        raise ServiceError("unknown_player", f"No player called {quoted(gone[0])}.", 400)
 
 
 def lock_accounts(ids: Iterable[int]) -> set[int]:
@@ -415,7 +415,7 @@ def _users_by_name(names: Iterable[str], active_only: bool = True) -> dict[str, 
     found = {name: user_named(name, active_only) for name in set(names)}
     missing = sorted(name for name, user in found.items() if user is None)
     if missing:
-        raise ServiceError("unknown_player", f"No player called {missing[0]!r}.", 400)
+        raise ServiceError("unknown_player", f"No player called {quoted(missing[0])}.", 400)
     return found
 
 
@@ -620,7 +620,7 @@ def moves_of(match: Match, seat: int) -> int:
 
 def _check_seat(match: Match, seat: Any, user: Any, seats: Iterable[Seat] | None = None) -> None:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < match.n_seats:
-        raise ServiceError("bad_seat", f"There is no seat {seat!r} in this match.", 400)
+        raise ServiceError("bad_seat", f"There is no seat {quoted(seat)} in this match.", 400)
     if user is not None and seat not in _held(match, user, seats):
         raise ServiceError("not_your_seat", "You do not hold that seat.", 403)
 
@@ -805,7 +805,7 @@ def hand_seat_to_bot(*, match: Match, seat: int, bot: str,
     """Give a seat to a bot (an absent player, a turn deadline); it plays at once if due.
     `expected_seq` as in forfeit_seat."""
     if bot not in registry.bot_names(match.game):
-        raise ServiceError("unknown_bot", f"{match.game} has no bot called {bot!r}.", 400)
+        raise ServiceError("unknown_bot", f"{match.game} has no bot called {quoted(bot)}.", 400)
     with transaction.atomic():
         locked = _locked(match)
         if locked.status == Match.Status.FINISHED:

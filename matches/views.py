@@ -30,6 +30,7 @@ from rest_framework.authtoken.models import Token
 
 from config.fingerprint import fingerprint
 from engine import registry
+from engine.protocol import quoted
 from league.account_data import account_data
 from league.events import turn_deadline, turn_deadlines
 from league.models import Entrant, Event
@@ -281,7 +282,7 @@ def quick_play(request: HttpRequest) -> HttpResponse:
     """One click: the posted `game` (default Super Showdown) against its best bot, me in seat 0."""
     game = request.POST.get("game") or QUICK_GAME
     if game not in _quick_games():
-        messages.error(request, f"There is no one-click match of {game!r}.")
+        messages.error(request, f"There is no one-click match of {quoted(game)}.")
         return redirect("lobby")
     try:
         match = services.create_match(

@@ -42,6 +42,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
+from engine.protocol import quoted
+
 S = TypeVar("S")
 K = TypeVar("K", bound=Hashable)
 
@@ -267,7 +269,8 @@ def check_entrants(entrants: Sequence[str]) -> tuple[str, ...]:
 def check_new_entrant(known: Sequence[str] | set[str], entrant: object) -> None:
     """Refuse an id that is not a non-empty string or that the event already has."""
     if not isinstance(entrant, str) or not entrant:
-        raise FormatError("bad_entrant", f"An entrant id must be a non-empty string: {entrant!r}.")
+        raise FormatError("bad_entrant",
+                          f"An entrant id must be a non-empty string: {quoted(entrant)}.")
     if entrant in known:
         raise FormatError("duplicate_entrant", f"{entrant} is already entered.")
 
@@ -275,7 +278,7 @@ def check_new_entrant(known: Sequence[str] | set[str], entrant: object) -> None:
 def check_withdrawal(entrants: Sequence[str], withdrawn: frozenset[str], entrant: str) -> None:
     """Refuse to withdraw an unknown entrant or one already withdrawn."""
     if entrant not in entrants:
-        raise FormatError("unknown_entrant", f"{entrant!r} is not entered.")
+        raise FormatError("unknown_entrant", f"{quoted(entrant)} is not entered.")
     if entrant in withdrawn:
         raise FormatError("already_withdrawn", f"{entrant} has already withdrawn.")
 
@@ -284,7 +287,8 @@ def check_placements(result: MatchResult, seated: Sequence[str], *, draws: bool)
     """Refuse placements that are not exactly the seated entrants ranked 1..len(seated)."""
     for name in [*result.placements, *result.figures]:
         if name not in seated:
-            raise FormatError("not_in_pairing", f"{name!r} is not seated in {result.pairing_id}.")
+            raise FormatError("not_in_pairing",
+                              f"{quoted(name)} is not seated in {result.pairing_id}.")
     for entrant in seated:
         if entrant not in result.placements:
             raise FormatError("missing_placement", f"{entrant} has no placement.")
@@ -340,7 +344,7 @@ def read_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None) -
     known = {spec.name for spec in specs}
     unknown = sorted(set(given) - known)
     if unknown:
-        raise FormatError("unknown_option", f"Unknown option(s): {unknown}.")
+        raise FormatError("unknown_option", f"Unknown option(s): {quoted(unknown)}.")
     return {s.name: _read_option(s, given[s.name]) if s.name in given else s.default for s in specs}
 
 
@@ -359,13 +363,13 @@ def _read_option(spec: OptionSpec, value: Any) -> Any:
     ):
         # (the points options: past these, sums in the standings would overflow a float)
         require(-MOST_POINTS <= value <= MOST_POINTS, "bad_option",
-                f"{spec.name} is from -{MOST_POINTS} to {MOST_POINTS}: {value!r}.")
+                f"{spec.name} is from -{MOST_POINTS} to {MOST_POINTS}: {quoted(value)}.")
         return float(value)
     if spec.kind is OptionKind.CHOICE and value in spec.choices:
         return value
     if spec.kind is OptionKind.CRITERIA and isinstance(value, list | tuple):
         return check_criteria(value)
-    raise FormatError("bad_option", f"{spec.name} must be a {spec.kind}: {value!r}.")
+    raise FormatError("bad_option", f"{spec.name} must be a {spec.kind}: {quoted(value)}.")
 
 
 def check_criteria(names: Sequence[object]) -> tuple[str, ...]:
@@ -373,7 +377,7 @@ def check_criteria(names: Sequence[object]) -> tuple[str, ...]:
     for name in names:
         figure = isinstance(name, str) and name.startswith(FIGURE_PREFIXES)
         if name not in CRITERIA and not (figure and str(name).split(":", 1)[1]):
-            raise FormatError("bad_option", f"Unknown tiebreak {name!r}.")
+            raise FormatError("bad_option", f"Unknown tiebreak {quoted(name)}.")
     return tuple(str(name) for name in names)
 
 

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine.protocol import quoted
 from league.formats.base import (
     FormatError,
     MatchResult,
@@ -215,7 +216,8 @@ class BracketFormat:
         """The state after a result for a ready node; a draw is refused."""
         nodes, res = self.layout(state)
         node_id = result.pairing_id
-        require(any(n.id == node_id for n in nodes), "unknown_pairing", f"No pairing {node_id!r}.")
+        require(any(n.id == node_id for n in nodes), "unknown_pairing",
+                f"No pairing {quoted(node_id)}.")
         require(
             node_id not in state.results, "already_recorded", f"{node_id} already has a result."
         )

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from engine.protocol import quoted
 from league.formats.base import Format, FormatError, MatchResult
 
 S = TypeVar("S")
@@ -122,4 +123,4 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
         return cls(data["entrant"])
     if kind == "paired_by_hand" and isinstance(data.get("pairings"), list):
         return PairedByHand(tuple(tuple(p) for p in data["pairings"] if isinstance(p, list)))
-    raise FormatError("bad_event", f"Not a format event: {dict(data)!r}.")
+    raise FormatError("bad_event", f"Not a format event: {quoted(dict(data))}.")

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine.protocol import quoted
 from league.formats.base import (
     FormatError,
     MatchResult,
@@ -217,7 +218,7 @@ def _find(state: HeatsState, pod_id: str) -> Pairing:
         for pod in round_:
             if pod.id == pod_id:
                 return pod
-    raise FormatError("unknown_pairing", f"No pod {pod_id!r}.")
+    raise FormatError("unknown_pairing", f"No pod {quoted(pod_id)}.")
 
 
 def _is_final(state: HeatsState, pod: Pairing) -> bool:

@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.protocol import quoted
 from league.formats.base import (
     SCORING_OPTIONS,
     Format,
@@ -296,7 +297,7 @@ def _group(state: MultistageState, name: str, pairing_id: str) -> Group:
     for group in state.groups:
         if group.name == name:
             return group
-    raise FormatError("unknown_pairing", f"No pairing {pairing_id!r}.")
+    raise FormatError("unknown_pairing", f"No pairing {quoted(pairing_id)}.")
 
 
 def _with_group(state: MultistageState, updated: Group) -> MultistageState:

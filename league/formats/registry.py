@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.protocol import quoted
 from league.formats import (
     double_elim,
     heats,
@@ -34,7 +35,7 @@ def get_format(key: str) -> Format[Any]:
     try:
         return FORMATS[key]
     except KeyError:
-        raise FormatError("unknown_format", f"No format called {key!r}.") from None
+        raise FormatError("unknown_format", f"No format called {quoted(key)}.") from None
 
 
 def describe_options(key: str) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from engine.protocol import quoted
 from league.formats.base import (
     SCORING_OPTIONS,
     FormatError,
@@ -209,7 +210,7 @@ def _find(state: RoundRobinState, pairing_id: str) -> Pairing:
     for pairing in state.schedule:
         if pairing.id == pairing_id:
             return pairing
-    raise FormatError("unknown_pairing", f"No pairing {pairing_id!r}.")
+    raise FormatError("unknown_pairing", f"No pairing {quoted(pairing_id)}.")
 
 
 def _is_open(state: RoundRobinState, pairing: Pairing) -> bool:

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.protocol import quoted
 from league.formats.base import (
     SCORING_OPTIONS,
     FormatError,
@@ -77,7 +78,7 @@ class ShowdownSeries:
     def record(self, state: SeriesState, result: MatchResult) -> SeriesState:
         """The state after the match's result; a draw shares first."""
         require(result.pairing_id == PAIRING, "unknown_pairing",
-                f"No pairing {result.pairing_id!r}.")
+                f"No pairing {quoted(result.pairing_id)}.")
         require(state.result is None, "already_recorded", f"{PAIRING} already has a result.")
         require(not state.withdrawn, "not_ready", f"{PAIRING} was decided by a withdrawal.")
         check_placements(result, state.entrants, draws=True)

@@ -38,6 +38,7 @@ from typing import Any
 
 import networkx as nx
 
+from engine.protocol import quoted
 from league.formats.base import (
     SCORING_OPTIONS,
     FormatError,
@@ -200,7 +201,7 @@ def _find(state: SwissState, pairing_id: str) -> Pairing:
         for pairing in round_:
             if pairing.id == pairing_id:
                 return pairing
-    raise FormatError("unknown_pairing", f"No pairing {pairing_id!r}.")
+    raise FormatError("unknown_pairing", f"No pairing {quoted(pairing_id)}.")
 
 
 def _is_open(state: SwissState, pairing: Pairing) -> bool:
@@ -395,7 +396,7 @@ def check_hand_pairs(state: SwissState, pairings: Sequence[Sequence[str | None]]
     pairs = [_hand_pair(p) for p in pairings]
     named = [e for pair in pairs for e in pair if e is not None]
     for entrant in named:
-        require(entrant in state.entrants, "unknown_entrant", f"{entrant!r} is not entered.")
+        require(entrant in state.entrants, "unknown_entrant", f"{quoted(entrant)} is not entered.")
         require(entrant not in state.withdrawn, "withdrawn_entrant", f"{entrant} has withdrawn.")
         require(named.count(entrant) == 1, "duplicate_entrant", f"{entrant} is paired twice.")
     missing = [e for e in active(state) if e not in named]
@@ -411,12 +412,13 @@ def _hand_pair(pairing: Sequence[str | None]) -> Pair:
         1 <= len(named) <= 2 and len(pairing) <= 2,
         "bad_pairing",
         "A pairing seats two entrants or one with a bye, not "
-        f"{', '.join('bye' if e is None else str(e) for e in pairing) or 'nobody'}.",
+        f"{', '.join('bye' if e is None else quoted(e) for e in pairing[:3]) or 'nobody'}"
+        f"{', …' if len(pairing) > 3 else ''}.",
     )
     require(
         all(isinstance(e, str) for e in named),
         "bad_pairing",
-        f"Entrant ids are strings: {list(pairing)!r}.",
+        f"Entrant ids are strings: {quoted(list(pairing))}.",
     )
     return named[0], named[1] if len(named) == 2 else None
 

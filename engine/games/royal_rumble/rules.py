@@ -41,6 +41,7 @@ from engine.protocol import (
     Pending,
     Result,
     check_viewer,
+    quoted,
 )
 
 DEFAULT_ROUND_LIMIT = 40
@@ -664,7 +665,7 @@ class RoyalRumbleRules(BaseRules[State]):
                                 f"{s.step}).")
         p = s.players[seat]
         if act.card is not None and act.card not in p.hand:
-            raise IllegalAction("card_not_in_hand", f"{act.card!r} is not in your hand.")
+            raise IllegalAction("card_not_in_hand", f"{quoted(act.card)} is not in your hand.")
         design = card(act.card) if act.card is not None else None
         if act.type is ActionType.SIGNATURE:
             if p.signature is None:

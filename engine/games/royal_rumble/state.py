@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from engine.protocol import JSON, IllegalAction
+from engine.protocol import JSON, IllegalAction, quoted
 
 HAND_SIZE = 6
 LEGENDS_PER_PLAYER = 3  # RR-03..RR-07
@@ -211,15 +211,15 @@ def parse_action(data: Any) -> Action:
         raise _malformed("An action must be a JSON object.")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _TYPES:
-        raise _malformed(f"Unknown action type {kind!r}.")
+        raise _malformed(f"Unknown action type {quoted(kind)}.")
     atype = ActionType(kind)
     wanted = _FIELDS.get(atype, ())
     extra = sorted(str(k) for k in set(data) - {"type", *wanted})
     if extra:
-        raise _malformed(f"A {kind} action has no field {extra[0]!r}.")
+        raise _malformed(f"A {kind} action has no field {quoted(extra[0])}.")
     missing = [name for name in wanted if name not in data]
     if missing:
-        raise _malformed(f"A {kind} action needs the field {missing[0]!r}.")
+        raise _malformed(f"A {kind} action needs the field {quoted(missing[0])}.")
     card = data.get("card")
     if "card" in wanted and not isinstance(card, str):
         raise _malformed("'card' must be a card id.")

@@ -52,6 +52,7 @@ from engine.protocol import (
     Pending,
     Result,
     check_viewer,
+    quoted,
 )
 
 DEFAULT_COMPETITORS = ("ox_valdane", "mira_quickstep")
@@ -202,7 +203,7 @@ def build_deck(owner: str, keys: Any) -> tuple[Card, ...]:
     for key in keys:
         card = CATALOG.card(key)
         if card is None:
-            raise IllegalAction("unknown_card", f"There is no card {key!r}.")
+            raise IllegalAction("unknown_card", f"There is no card {quoted(key)}.")
         cards.append(card)
     problem = deck_problem(cards, owner)
     if problem:
@@ -1269,7 +1270,7 @@ class SupershowRules(BaseRules[State]):
             if act.type is not ActionType.DISCARD:
                 raise IllegalAction("hand_over_limit", f"You hold more than {HAND_LIMIT} "
                                                        "cards: discard down first.")
-            raise IllegalAction("card_not_in_hand", f"{act.card!r} is not in your hand.")
+            raise IllegalAction("card_not_in_hand", f"{quoted(act.card)} is not in your hand.")
         if act.type not in PHASE_TYPES.get(s.phase, frozenset()):
             raise IllegalAction("out_of_order", f"A {act.type} action is not expected now "
                                                 f"(the match waits for: {s.phase}).")
@@ -1280,7 +1281,7 @@ class SupershowRules(BaseRules[State]):
         if act.card is not None and act.type not in (ActionType.BURY, ActionType.CHOOSE,
                                                       ActionType.PICK) \
                 and act.card not in me.hand:
-            raise IllegalAction("card_not_in_hand", f"{act.card!r} is not in your hand.")
+            raise IllegalAction("card_not_in_hand", f"{quoted(act.card)} is not in your hand.")
         if act.type is ActionType.PLAY and act.card is not None:
             self._diagnose_play(s, seat, act)
         if act.type is ActionType.BURY:
@@ -1288,7 +1289,8 @@ class SupershowRules(BaseRules[State]):
                 raise IllegalAction("played_this_turn", "You played a card this turn: end it "
                                                         "(pass) or play again; a bury is "
                                                         "instead of a play.")
-            raise IllegalAction("card_not_in_discard", f"{act.card!r} is not in your discard pile.")
+            raise IllegalAction("card_not_in_discard",
+                                f"{quoted(act.card)} is not in your discard pile.")
         if act.type is ActionType.PASS:
             raise IllegalAction("must_bury", "With cards in your discard pile you must bury one "
                                              "unless you played a card this turn.")
@@ -1300,16 +1302,16 @@ class SupershowRules(BaseRules[State]):
                 raise IllegalAction("not_a_stop", "That card has no STOP symbol.")
             raise IllegalAction("stop_does_not_match", "That Stop does not name the card played.")
         if act.type is ActionType.CHOOSE:
-            raise IllegalAction("bad_choice", f"{act.card!r} is not one of the choices.")
+            raise IllegalAction("bad_choice", f"{quoted(act.card)} is not one of the choices.")
         if act.type is ActionType.STARTER:
             raise IllegalAction("bad_starter", "Only one of the tied team-mates may start.")
         if act.type is ActionType.OPEN_PILE:
-            raise IllegalAction("pile_taken", f"Pile {act.number!r} is not there to open: it "
+            raise IllegalAction("pile_taken", f"Pile {quoted(act.number)} is not there to open: it "
                                               "was drafted already (or never existed).")
         if act.type is ActionType.PICK:
-            raise IllegalAction("not_in_pile", f"{act.card!r} is not in the open pile.")
+            raise IllegalAction("not_in_pile", f"{quoted(act.card)} is not in the open pile.")
         if act.type is ActionType.DRAFT:
-            raise IllegalAction("not_in_pool", f"{act.competitor!r} is not in the "
+            raise IllegalAction("not_in_pool", f"{quoted(act.competitor)} is not in the "
                                                "Competitor pile.")
 
     def _diagnose_play(self, s: State, seat: int, act: Action) -> None:

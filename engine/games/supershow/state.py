@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.copying import shallow
 from engine.games.supershow.cards import Card, CardType, Do, Roll, Skill
-from engine.protocol import JSON, IllegalAction
+from engine.protocol import JSON, IllegalAction, quoted
 
 LETTERS = "ABCDEF"
 OPENING_HAND = 3
@@ -341,7 +341,7 @@ _TYPES = frozenset(str(t) for t in ActionType)
 def _seat_field(data: Mapping[str, Any], name: str, kind: str) -> int:
     value = data.get(name)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise IllegalAction("malformed_action", f"A {kind} action needs an integer {name!r}.")
+        raise IllegalAction("malformed_action", f"A {kind} action needs an integer {quoted(name)}.")
     return value
 
 
@@ -351,7 +351,7 @@ def parse_action(data: Any) -> Action:
         raise IllegalAction("malformed_action", "An action must be a JSON object.")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _TYPES:
-        raise IllegalAction("malformed_action", f"Unknown action type {kind!r}.")
+        raise IllegalAction("malformed_action", f"Unknown action type {quoted(kind)}.")
     atype = ActionType(kind)
     wanted = {"type", "card"} if atype in WITH_CARD else {"type"}
     if atype is ActionType.PLAY:
@@ -364,7 +364,7 @@ def parse_action(data: Any) -> Action:
         wanted.add("number")
     extra = sorted(str(k) for k in set(data) - wanted)
     if extra:
-        raise IllegalAction("malformed_action", f"A {kind} action has no field {extra[0]!r}.")
+        raise IllegalAction("malformed_action", f"A {kind} action has no field {quoted(extra[0])}.")
     if atype is ActionType.STARTER:
         return Action(atype, seat=_seat_field(data, "seat", kind))
     if atype is ActionType.OPEN_PILE:

@@ -19,7 +19,7 @@ import yaml
 
 from engine.data import CardDataError
 from engine.games.superstar_showdown.cards import CARD_FIELDS, Card, parse_superstar_card
-from engine.protocol import JSON, IllegalAction
+from engine.protocol import JSON, IllegalAction, quoted
 
 MAX_PER_TEAM = 3
 MAX_MATCHES = 12
@@ -235,7 +235,7 @@ def read_event_options(value: Any, per_team: Any = None) -> Plan:
     if isinstance(value, str):
         key = preset_key(value)
         if key is None:
-            raise _bad(f"Unknown Event preset {value!r}: one of {sorted(PRESETS)}.")
+            raise _bad(f"Unknown Event preset {quoted(value)}: one of {sorted(PRESETS)}.")
         preset = PRESETS[key]
         size = preset.superstars_per_team if per_team is None else per_team
         return _checked(Plan(value, preset.matches, size))
@@ -243,7 +243,7 @@ def read_event_options(value: Any, per_team: Any = None) -> Plan:
         raise _bad("Option 'event' must be a preset key or an object with 'matches'.")
     unknown = sorted(set(value) - {"matches", "superstars_per_team"})
     if unknown:
-        raise _bad(f"Option 'event' has no field {unknown[0]!r}.")
+        raise _bad(f"Option 'event' has no field {quoted(unknown[0])}.")
     raw = value.get("matches")
     if not isinstance(raw, list):
         raise _bad("An Event needs a 'matches' list.")
@@ -270,12 +270,12 @@ def _checked(plan: Plan) -> Plan:
         raise _bad(f"An Event has {MIN_MATCHES}-{MAX_MATCHES} Matches (SS-127).")
     for match, stip in plan.matches:
         if match is not None and match not in MATCH_CARDS:
-            raise _bad(f"Unknown Match card {match!r}: one of {sorted(MATCH_CARDS)}.")
+            raise _bad(f"Unknown Match card {quoted(match)}: one of {sorted(MATCH_CARDS)}.")
         if match is not None and MATCH_CARDS[match].per_side > size:
             raise _bad(f"{MATCH_CARDS[match].title} needs {MATCH_CARDS[match].per_side} "
                        f"Superstars a team, but teams draft {size}.")
         if stip is not None and stip not in STIPULATIONS:
-            raise _bad(f"Unknown Stipulation {stip!r}: one of {sorted(STIPULATIONS)}.")
+            raise _bad(f"Unknown Stipulation {quoted(stip)}: one of {sorted(STIPULATIONS)}.")
     if not any(card.per_side <= size for card in MATCH_CARDS.values()):
         raise _bad("No Match card can be played with that many Superstars.")
     return plan

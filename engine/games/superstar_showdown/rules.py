@@ -73,6 +73,7 @@ from engine.protocol import (
     Pending,
     Result,
     check_viewer,
+    quoted,
 )
 
 DEFAULT_SUPERSTARS = ("oakhart", "skylark")
@@ -1409,7 +1410,7 @@ class SuperstarShowdownRules(BaseRules[State]):
         cards = act.cards if act.type is ActionType.PLAY_SPOTS else (act.card,)
         for card in cards:
             if card is not None and card not in side.hand:
-                raise IllegalAction("card_not_in_hand", f"{card!r} is not in your hand.")
+                raise IllegalAction("card_not_in_hand", f"{quoted(card)} is not in your hand.")
         if act.type is ActionType.REVERSE:
             raise IllegalAction("reversal_must_win",
                                 "The card played for a Reversal must beat the rival's card.")
@@ -1443,7 +1444,8 @@ class SuperstarShowdownRules(BaseRules[State]):
         roster = ev.rosters[seat] if ev else []
         if act.type is ActionType.DRAFT and ev is not None:
             if act.superstar not in ROSTER:
-                raise IllegalAction("unknown_superstar", f"There is no Superstar {act.superstar!r}.")
+                raise IllegalAction("unknown_superstar",
+                                    f"There is no Superstar {quoted(act.superstar)}.")
             raise IllegalAction("superstar_taken", f"{_star(act.superstar or '')} is already drafted.")
         if act.type is ActionType.SEND_IN and ev is not None:
             if any(k not in roster for k in act.superstars):
@@ -1459,7 +1461,8 @@ class SuperstarShowdownRules(BaseRules[State]):
             mate = mates.get(act.superstar or "")
             if mate is None or mate.pos is None:
                 raise IllegalAction("not_a_teammate",
-                                    f"{act.superstar!r} is not an Inactive teammate of yours.")
+                                    f"{quoted(act.superstar)} is not an Inactive teammate "
+                                    "of yours.")
             if act.type is ActionType.ASSIST:
                 if s.current is not None and not s.current.assisted:
                     raise IllegalAction("assist_mid_card",
@@ -1474,7 +1477,8 @@ class SuperstarShowdownRules(BaseRules[State]):
         if act.type is ActionType.BUY_BONUS and ev is not None:
             bonus = BONUS_CARDS.get(act.card or "")
             if bonus is None:
-                raise IllegalAction("unknown_bonus_card", f"There is no Bonus card {act.card!r}.")
+                raise IllegalAction("unknown_bonus_card",
+                                    f"There is no Bonus card {quoted(act.card)}.")
             if act.card not in ev.pool:
                 raise IllegalAction("bonus_card_sold", f"{bonus.card.label} is already bought.")
             if act.superstar not in roster:

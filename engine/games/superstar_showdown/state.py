@@ -15,7 +15,7 @@ from engine.copying import shallow
 from engine.games.superstar_showdown.board import Square
 from engine.games.superstar_showdown.cards import Act, Card
 from engine.games.superstar_showdown.event import EventInfo, MatchKind
-from engine.protocol import JSON, IllegalAction
+from engine.protocol import JSON, IllegalAction, quoted
 
 SEATS = (0, 1)
 COLOURS = ("red", "blue")
@@ -379,15 +379,15 @@ def parse_action(data: Any) -> Action:
         raise _malformed("An action must be a JSON object.")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _ACTION_TYPES:
-        raise _malformed(f"Unknown action type {kind!r}.")
+        raise _malformed(f"Unknown action type {quoted(kind)}.")
     atype = ActionType(kind)
     wanted = _FIELDS.get(atype, ())
     extra = sorted(set(data) - {"type", *wanted})
     if extra:
-        raise _malformed(f"A {kind} action has no field {extra[0]!r}.")
+        raise _malformed(f"A {kind} action has no field {quoted(extra[0])}.")
     missing = [name for name in wanted if name not in data]
     if missing:
-        raise _malformed(f"A {kind} action needs the field {missing[0]!r}.")
+        raise _malformed(f"A {kind} action needs the field {quoted(missing[0])}.")
     if atype is ActionType.PLAY_SPOTS:
         cards = data["cards"]
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
@@ -413,7 +413,7 @@ def parse_action(data: Any) -> Action:
     if atype is ActionType.RESOLVE:
         name = data["action"]
         if not isinstance(name, str) or name not in _ACTS:
-            raise _malformed(f"Unknown card action {name!r}.")
+            raise _malformed(f"Unknown card action {quoted(name)}.")
         return Action(atype, act=Act(name))
     if "to" in wanted:
         to = data["to"]

@@ -354,7 +354,8 @@ def test_a_team_is_created_by_name_and_member_usernames(
     assert sorted(p.user.username for p in team.members.all()) == ["alice", "bruno"]
     again = sam_client.post(reverse("league:team_create"), {"name": "Blues",
                                                             "members": "alice nobody"})
-    assert again.status_code == 400 and "No player called nobody." in again.content.decode()
+    assert again.status_code == 400
+    assert "No player called &#x27;nobody&#x27;." in again.content.decode()
     assert not Team.objects.filter(name="Blues").exists()
 
 
