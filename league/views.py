@@ -237,11 +237,14 @@ def event(request: HttpRequest, event_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def event_calendar(request: HttpRequest, event_id: int) -> HttpResponse:
-    """The Event's start as a file for the player's calendar; 404 while it says none."""
-    event = get_object_or_404(Event, pk=event_id, starts_at__isnull=False)
+    """The Event's start as a file for the player's calendar, cancelled once its time is
+    cleared (league.calendar says why); 404 for an Event that never said when."""
+    event = get_object_or_404(Event, pk=event_id)
     page = request.build_absolute_uri(reverse("league:event", args=[event.pk]))
-    response = HttpResponse(calendar.event_calendar(event, page, timezone.now()),
-                            content_type="text/calendar; charset=utf-8")
+    file = calendar.event_calendar(event, page, timezone.now())
+    if file is None:
+        raise Http404("This Event does not say when it starts.")
+    response = HttpResponse(file, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}.ics"'
     return response
 

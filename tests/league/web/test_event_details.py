@@ -203,6 +203,42 @@ def test_a_player_adds_the_event_to_their_calendar(cup: Event, sam: Any,
     assert Client().get(url).status_code == 302  # to the login
 
 
+def test_the_calendar_entry_lasts_the_documented_length(cup: Event, sam: Any,
+                                                       alice_client: Client) -> None:
+    """Without DTEND or DURATION a timed VEVENT ends where it starts (RFC 5545, 3.6.1)."""
+    import icalendar
+
+    from league.calendar import LENGTH
+
+    events.set_details(event=cup, by=sam, starts_at=THURSDAY)
+    answer = alice_client.get(reverse("league:event_calendar", args=[cup.pk])).content
+    (entry,) = icalendar.Calendar.from_ical(answer).walk("VEVENT")
+    assert entry.decoded("duration") == LENGTH == timedelta(hours=3)
+    assert "dtend" not in entry  # one of the two, never both (RFC 5545, 3.6.1)
+
+
+def test_a_cleared_time_cancels_the_calendar_entry(cup: Event, sam: Any,
+                                                   alice_client: Client) -> None:
+    """A calendar that imported the Event finds the same entry, one change later,
+    cancelled at its last time, and why; not a 404."""
+    import icalendar
+
+    url = reverse("league:event_calendar", args=[cup.pk])
+    events.set_details(event=cup, by=sam, starts_at=THURSDAY, notes="Back room.")
+    (before,) = icalendar.Calendar.from_ical(alice_client.get(url).content).walk("VEVENT")
+    events.set_details(event=cup, by=sam, starts_at=None)
+    answer = alice_client.get(url)
+    assert answer.status_code == 200
+    assert answer["Content-Type"] == "text/calendar; charset=utf-8"
+    (entry,) = icalendar.Calendar.from_ical(answer.content).walk("VEVENT")
+    assert str(entry["uid"]) == str(before["uid"])
+    assert int(entry["sequence"]) == int(before["sequence"]) + 1
+    assert str(entry["status"]) == "CANCELLED" and entry.decoded("dtstart") == THURSDAY
+    assert str(entry["description"]).startswith("The organizers no longer say when")
+    assert "Add to your calendar" not in alice_client.get(
+        reverse("league:event", args=[cup.pk])).content.decode()
+
+
 def test_an_odd_event_name_reaches_the_calendar_file_and_the_reminder_on_one_line(
         cup: Event, sam: Any, alice_client: Client, player: Any) -> None:
     """An Event's name takes any character (its notes are checked): a line break other
