@@ -119,7 +119,8 @@ class ServiceErrorsMixin:
 
 def _token_for(user: Any) -> Response:
     try:
-        return Response({"token": token_for(user).key})
+        # A token is kept by no cache (RFC 6749, 5.1), the browser's included.
+        return Response({"token": token_for(user).key}, headers={"Cache-Control": "no-store"})
     except AccountError as exc:
         return _refused(exc)
 
