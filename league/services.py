@@ -403,11 +403,27 @@ def _absolute(path: str, site: tuple[str, bool]) -> str:
 CLOSED_NAME = "Closed account"
 
 
+# A closed account's player (`close_user`): it reads CLOSED_NAME, which no live player may
+# take, and its account is inactive.
+CLOSED = Q(display_name=CLOSED_NAME, user__is_active=False)
+
+
 def closed_players(ids: Iterable[int]) -> set[int]:
     """Which of the players `ids` closed their account (`close_user`): they read
-    CLOSED_NAME, which no live player may take, wherever a name of theirs is shown."""
-    return set(Player.objects.filter(pk__in=set(ids), display_name=CLOSED_NAME,
-                                     user__is_active=False).values_list("pk", flat=True))
+    CLOSED_NAME wherever a name of theirs is shown (`shown_name`)."""
+    return set(Player.objects.filter(CLOSED, pk__in=set(ids)).values_list("pk", flat=True))
+
+
+def shown_name(user: Any) -> str:
+    """The name pages show for `user`'s account (its seats, invitations, matches, the
+    template filter `shown_name`): its username, but CLOSED_NAME once closed, as its Event
+    entries read (`closed_players`); its username `closed.ID` is no name for people. Asks
+    the database only of an inactive account, once for each user object."""
+    if user.is_active:
+        return str(user.get_username())
+    if not hasattr(user, "_closed_account"):
+        user._closed_account = Player.objects.filter(CLOSED, user_id=user.pk).exists()
+    return CLOSED_NAME if user._closed_account else str(user.get_username())
 
 
 def close_account(user: Any, *, password: str, request: Any = None) -> None:

@@ -117,15 +117,18 @@ class Seat(models.Model):
 
     @property
     def label(self) -> str:
-        """Who sits here, as shown at the table."""
+        """Who sits here, as shown at the table, a closed account as "Closed account"
+        (`shown_name`)."""
+        from league.services import shown_name
+
         if self.user_id is not None:
-            return self.user.get_username()
+            return shown_name(self.user)
         if self.bot:
             if self.stood_in_for_id is not None:
-                return f"bot: {self.bot} for {self.stood_in_for.get_username()}"
+                return f"bot: {self.bot} for {shown_name(self.stood_in_for)}"
             return f"bot: {self.bot}"
         if self.invited_id is not None:
-            return f"invited: {self.invited.get_username()}"
+            return f"invited: {shown_name(self.invited)}"
         return "open"
 
 

@@ -194,6 +194,11 @@ class SeatSerializer(serializers.ModelSerializer):
 
     stood_in_for = serializers.SerializerMethodField(
         help_text="The player whose seat this bot took over (absent, or out of time).")
+    label = serializers.CharField(
+        read_only=True,
+        help_text="Who sits here as the pages name them; a closed account reads \"Closed "
+                  "account\" here, where `player`, `invited` and `stood_in_for` keep its "
+                  "username.")
 
     class Meta:
         model = Seat

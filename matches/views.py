@@ -552,7 +552,8 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
     # The people met lately, offered as the names to invite (a phone's keyboard types less).
     met = sorted({seat.user.get_username() for match in live["current"] + finished
                   for seat in match.seats.all()
-                  if seat.user_id is not None and seat.user_id != user.pk}, key=str.casefold)
+                  if seat.user_id is not None and seat.user_id != user.pk
+                  and seat.user.is_active}, key=str.casefold)
     form.fields["username"].widget.attrs["list"] = "people-met"
     context = {
         **live,

@@ -1,4 +1,5 @@
-"""Small filters the match pages need: dict lookup, pretty JSON, action labels and ids."""
+"""Small filters the match pages need: dict lookup, a player's shown name, pretty JSON,
+action labels and ids."""
 
 from __future__ import annotations
 
@@ -20,6 +21,15 @@ def get_item(mapping: Any, key: Any) -> Any:
     if key in mapping:
         return mapping[key]
     return mapping.get(str(key))
+
+
+@register.filter
+def shown_name(user: Any) -> str:
+    """A user's name as pages show it: "Closed account" for a closed one
+    (league.services.shown_name)."""
+    from league.services import shown_name as name
+
+    return name(user)
 
 
 @register.filter

@@ -406,7 +406,7 @@ def test_a_closed_players_ratings_are_shown_nowhere_and_their_matches_stay(
     assert Rating.objects.filter(player=alice).exists()  # kept, as the table keeps it
     theirs = olga.get(reverse("league:player", args=[player_for(outsider).pk])
                       ).content.decode()
-    assert f"vs closed.{player.pk}" in theirs and "alice" not in theirs
+    assert f"vs {CLOSED_NAME}" in theirs and "alice" not in theirs
 
 
 def test_a_closed_players_event_entries_read_the_closed_name_on_every_event_page(
@@ -449,3 +449,28 @@ def test_a_closed_players_event_entries_read_the_closed_name_on_every_event_page
         assert CLOSED_NAME in text and "bruno" in text, where
     page = shown["event"]
     assert CLOSED_NAME in page.split("<svg", 1)[1].split("</svg>", 1)[0]  # the bracket
+
+
+def test_a_closed_account_reads_the_closed_name_at_every_table_and_in_the_api(
+        alice_client: Client, player: Any, outsider: Any, tables: dict[str, Match],
+        client_for: Any) -> None:
+    """As her Event entries do, her seats read "Closed account", not her username
+    closed.ID: in olga's match history, lobby, and the match's page and replay, and on
+    her own page; the API's seat label says so too, where `player` keeps the username."""
+    assert close(alice_client).status_code == 302
+    olga = Client()
+    olga.force_login(outsider)
+    finished = tables["finished"]
+    pages = {
+        "history": reverse("league:player", args=[player_for(outsider).pk]),
+        "her page": reverse("league:player", args=[player_for(player).pk]),
+        "lobby": reverse("lobby"),
+        "play": reverse("match_play", args=[finished.pk]),
+        "replay": reverse("match_replay", args=[finished.pk]),
+    }
+    shown = {where: olga.get(page).content.decode() for where, page in pages.items()}
+    assert [where for where, text in shown.items()
+            if CLOSED_NAME not in text or f"closed.{player.pk}" in text] == []
+    seats = client_for(outsider).get(f"/api/matches/{finished.pk}/").json()["seats"]
+    assert [(seat["player"], seat["label"]) for seat in seats] == [
+        ("olga", "olga"), (f"closed.{player.pk}", CLOSED_NAME)]
