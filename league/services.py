@@ -525,7 +525,9 @@ def _rename_entries(player: Player) -> None:
     records keep the name it was made under (they are never rewritten), which the pages
     and the API show no more. After the close, one Event at a time under its lock, as its
     results are recorded; one missed here (a crash between) is named so by the Event's
-    next change, or by a rebuild of the projections."""
+    next change, or by a rebuild of the projections. Each Event's row is saved too
+    (`updated_at`, which its pages' polls read with its records): a page open on it
+    shows the new name at its next poll, not at the Event's next record."""
     from league import projections
     from league.models import Event
 
@@ -535,6 +537,7 @@ def _rename_entries(player: Player) -> None:
             event = Event.objects.select_for_update().filter(pk=pk).first()
             if event is not None:
                 projections.refresh_event(event)
+                Event.objects.filter(pk=pk).update(updated_at=timezone.now())
 
 
 def _log_close(user: Any, by: Any) -> None:

@@ -1206,8 +1206,10 @@ def _version(*parts: Iterable[Any]) -> str:
 
 def _matches_version(event: Event, matches: Iterable[tuple[int, str]]) -> str:
     """The version of the Event's polled partials (its live matches, its results): its
-    records and the status of each of its matches (id and status, by id)."""
-    return _version([event.seq, event.status], matches)
+    records, its row's last save (a closed account's entry renamed, which writes no
+    record: league.services._rename_entries) and the status of each of its matches (id
+    and status, by id)."""
+    return _version([event.seq, event.status, event.updated_at], matches)
 
 
 def _seen(request: HttpRequest, event: Event) -> bool:
@@ -1338,7 +1340,8 @@ def _ranking_context(event: Event) -> dict[str, Any]:
         "tables": tables,
         "plan": showdown.describe(event.match_options.get("event")),
         "polling": event.status != Event.Status.FINISHED,
-        "version": _version([event.status],
+        # (its row's last save, as `_matches_version` reads it: a renamed entry)
+        "version": _version([event.status, event.updated_at],
                             [(t.match_id, t.team, t.total, t.matches_won, t.winner)
                              for t in totals],
                             [(p.match_id, p.number, p.team, p.card, p.stipulation, p.status,

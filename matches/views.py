@@ -49,6 +49,7 @@ from league.services import (
     set_email,
     set_mails,
     set_password,
+    shown_name,
 )
 from matches import services
 from matches.forms import (
@@ -610,7 +611,8 @@ def _lobby_live(user: Any) -> dict[str, Any]:
         "titles": {key: rules.spec.title for key, rules in registry.games().items()},
         "version": fingerprint(
             [(m.pk, m.status, m.seq, _seats_key(m.seats.all())) for m in live],
-            [(m.pk, _seats_key(m.seats.all())) for m in invitations]),
+            [(m.pk, m.created_by and shown_name(m.created_by), _seats_key(m.seats.all()))
+             for m in invitations]),
     }
 
 
@@ -765,9 +767,11 @@ def _shown_seq(raw: str | None, last: int) -> int | None:
 
 
 def _seats_key(seats: Iterable[Seat]) -> str:
-    """Who holds each seat, in a few characters for the poll URL."""
-    return fingerprint(*[(seat.user_id, seat.bot, seat.invited_id) for seat in seats],
-                       length=10)
+    """Who holds each seat and the name it shows (`Seat.label`: an account closed since
+    reads "Closed account", though it holds the seat as before), in a few characters for
+    the poll URL."""
+    return fingerprint(*[(seat.user_id, seat.bot, seat.invited_id, seat.label)
+                         for seat in seats], length=10)
 
 
 def _clamped_at(raw: str | None, last: int) -> int:

@@ -26,10 +26,10 @@ def get_item(mapping: Any, key: Any) -> Any:
 @register.filter
 def shown_name(user: Any) -> str:
     """A user's name as pages show it: "Closed account" for a closed one
-    (league.services.shown_name)."""
+    (league.services.shown_name); "" for nobody."""
     from league.services import shown_name as name
 
-    return name(user)
+    return name(user) if user is not None else ""
 
 
 @register.filter

@@ -4,6 +4,7 @@ the player is in, or a staff account, refuses it with nothing changed."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -474,3 +475,99 @@ def test_a_closed_account_reads_the_closed_name_at_every_table_and_in_the_api(
     seats = client_for(outsider).get(f"/api/matches/{finished.pk}/").json()["seats"]
     assert [(seat["player"], seat["label"]) for seat in seats] == [
         ("olga", "olga"), (f"closed.{player.pk}", CLOSED_NAME)]
+
+
+POLL = {"HTTP_HX_REQUEST": "true"}
+
+
+def _poll_query(page: str, url: str) -> dict[str, str]:
+    """What a page's poll of `url` sends: its `?v=...&amp;...` as drawn."""
+    found = re.search(rf'hx-get="{re.escape(url)}\?([^"]*)"', page)
+    assert found is not None, url
+    return dict(part.split("=", 1) for part in found[1].split("&amp;"))
+
+
+def test_an_open_event_page_shows_the_closed_name_at_its_next_poll(
+        alice_client: Client, player: Any, player2: Any, outsider: Any,
+        organizer: Any) -> None:
+    """Her entry, withdrawn from the running Event, is renamed by her close, which writes
+    no record: the results' poll and the organizer's list of matches answered 204
+    (nothing changed) and went on showing her old name until the Event's next record."""
+    from league.models import Entrant
+    from league.services import rename_player
+
+    rename_player(player_for(player), "Starlight Ada")
+    event = events.create_event(name="Long Night", game=GAME, format="single_elimination",
+                                by=organizer)
+    for name in ("alice", "bruno", "olga"):
+        events.add_entrant(event=event, by=organizer, player=name)
+    events.add_entrant(event=event, by=organizer, bot="random")
+    events.start_event(event=event, by=organizer)
+    events.withdraw_entrant(event=event, by=organizer, key=Entrant.objects.get(
+        event=event, player=player_for(player)).key)
+    assert Event.objects.get(pk=event.pk).status == Event.Status.RUNNING
+    bruno, staff = Client(), Client()
+    bruno.force_login(player2)
+    staff.force_login(organizer)
+    polls = {  # the page, the poll it makes
+        "results": (bruno, reverse("league:event", args=[event.pk]),
+                    reverse("league:event_results", args=[event.pk])),
+        "live": (staff, reverse("league:event_admin", args=[event.pk]),
+                 reverse("league:event_live", args=[event.pk])),
+    }
+    drawn = {where: client.get(page).content.decode()
+             for where, (client, page, _) in polls.items()}
+    assert all("Starlight Ada" in text for text in drawn.values())
+    sent = {where: _poll_query(drawn[where], url) for where, (_, _, url) in polls.items()}
+    for where, (client, _, url) in polls.items():
+        assert client.get(url, sent[where], **POLL).status_code == 204, where
+
+    assert close(alice_client).status_code == 302
+    for where, (client, _, url) in polls.items():
+        polled = client.get(url, sent[where], **POLL)
+        shown = polled.content.decode()
+        assert polled.status_code == 200, where
+        assert CLOSED_NAME in shown and "Starlight Ada" not in shown, where
+
+
+def test_an_open_lobby_shows_the_closed_name_of_an_invitations_maker_at_its_next_poll(
+        alice_client: Client, player: Any, player2: Any, outsider: Any) -> None:
+    """alice made the match that invites olga, then left it to bruno: her close leaves
+    it as it is, and olga's lobby answered 204 under "from alice" until it changed."""
+    made = services.create_match(game="royal_rumble", options={}, created_by=player, seats=[
+        {"player": "alice"}, {"open": True}, {"player": "olga"}])
+    services.join_match(match=made, user=player2)
+    assert services.resign(match=made, user=player) == "left"
+    olga = Client()
+    olga.force_login(outsider)
+    url = reverse("lobby_live")
+    lobby = olga.get(reverse("lobby")).content.decode()
+    assert "from alice" in lobby
+    sent = _poll_query(lobby, url)
+    assert olga.get(url, sent, **POLL).status_code == 204
+
+    assert close(alice_client).status_code == 302
+    polled = olga.get(url, sent, **POLL)
+    assert polled.status_code == 200 and f"from {CLOSED_NAME}" in polled.content.decode()
+
+
+def test_an_open_play_page_shows_the_closed_name_of_the_player_a_bot_stands_in_for(
+        alice_client: Client, player: Any, player2: Any, accept: Any) -> None:
+    """A bot took alice's seat, which her close leaves as it is (she holds it no more):
+    bruno's page polled 204 under "bot: random for alice", its seq, status and seats
+    unchanged."""
+    match = accept(services.create_match(game=GAME, options={}, created_by=player2,
+                                         seats=[{"player": "bruno"}, {"player": "alice"}]))
+    services.hand_seat_to_bot(match=match, seat=1, bot="random")
+    bruno = Client()
+    bruno.force_login(player2)
+    url = reverse("match_state", args=[match.pk])
+    page = bruno.get(reverse("match_play", args=[match.pk])).content.decode()
+    assert "bot: random for alice" in page
+    sent = _poll_query(page, url)
+    assert bruno.get(url, sent, **POLL).status_code == 204
+
+    assert close(alice_client).status_code == 302
+    polled = bruno.get(url, sent, **POLL)
+    assert polled.status_code == 200
+    assert f"bot: random for {CLOSED_NAME}" in polled.content.decode()
