@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from engine import registry
 from league.events import turn_deadlines
-from league.services import mail_rendered, zone_of
+from league.services import mail_rendered, shown_name, zone_of
 from matches import services as match_services
 from matches.models import Match, MatchEvent, Seat
 
@@ -99,7 +99,8 @@ def _mail(user: Any, turns: list[Match], invitations: list[Match]) -> None:
         return {"number": match.pk,
                 "title": games[match.game].spec.title if match.game in games else match.game,
                 "link": settings.SITE_URL + reverse("match_play", args=[match.pk]),
-                "by": match.created_by.get_username() if match.created_by else "",
+                # (as the lobby names the invitation's maker: a closed account's too)
+                "by": shown_name(match.created_by) if match.created_by else "",
                 "deadline": deadlines.get(match.pk, {}).get("at")}
 
     context = {"user": user, "turns": [shown(match) for match in turns],

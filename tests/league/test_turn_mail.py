@@ -118,6 +118,25 @@ def test_an_invitation_left_unanswered_is_mailed_once(toy_game: Any, player: Any
     assert sweep() == 1 and mail.outbox[1].subject == f"Your move in Toy Showdown #{match.pk}"
 
 
+def test_an_invitation_from_a_closed_account_names_it_as_the_pages_do(
+        player: Any, player2: Any, outsider: Any) -> None:
+    """alice made the match that invites bruno, left it to olga, and closed her account:
+    the mail said "closed.ID invites you", where his lobby says "Closed account"."""
+    from league.services import CLOSED_NAME, close_user
+
+    asks_for_mail(player2)
+    match = services.create_match(game="royal_rumble", options={}, created_by=player, seats=[
+        {"player": "alice"}, {"open": True}, {"player": "bruno"}])
+    services.join_match(match=match, user=outsider)
+    services.resign(match=match, user=player)
+    close_user(player)
+    assert sweep() == 1
+    (sent,) = mail.outbox
+    assert sent.subject.startswith(f"{CLOSED_NAME} invites you to ")
+    assert f"#{match.pk}, from {CLOSED_NAME}:" in sent.body
+    assert f"closed.{player.pk}" not in sent.subject + sent.body
+
+
 @pytest.mark.parametrize("why", ["no address", "turned off", "inactive", "finished",
                                  "site sends none"])
 def test_nobody_is_mailed_who_cannot_or_should_not_be(toy_match: Match, player: Any,
