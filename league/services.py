@@ -21,7 +21,8 @@ from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import CharField, Q, Value
+from django.db.models.functions import Cast, Concat
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -403,9 +404,21 @@ def _absolute(path: str, site: tuple[str, bool]) -> str:
 CLOSED_NAME = "Closed account"
 
 
-# A closed account's player (`close_user`): it reads CLOSED_NAME, which no live player may
-# take, and its account is inactive.
-CLOSED = Q(display_name=CLOSED_NAME, user__is_active=False)
+# A closed account's username, then its id (`closed_username`).
+CLOSED_PREFIX = "closed."
+
+
+def closed_username(pk: int) -> str:
+    """The username `close_user` gives account `pk`: sign-up never makes a name with a
+    dot, so it is taken by nobody else."""
+    return f"{CLOSED_PREFIX}{pk}"
+
+
+# A closed account's player (`close_user`): inactive, under the username the close gave
+# it; it reads CLOSED_NAME, which no live player may take. (`shown_name` reads the same
+# of a user row it holds, asking the database nothing.)
+CLOSED = Q(user__is_active=False, user__username=Concat(
+    Value(CLOSED_PREFIX), Cast("user_id", output_field=CharField())))
 
 
 def closed_players(ids: Iterable[int]) -> set[int]:
@@ -416,14 +429,11 @@ def closed_players(ids: Iterable[int]) -> set[int]:
 
 def shown_name(user: Any) -> str:
     """The name pages show for `user`'s account (its seats, invitations, matches, the
-    template filter `shown_name`): its username, but CLOSED_NAME once closed, as its Event
-    entries read (`closed_players`); its username `closed.ID` is no name for people. Asks
-    the database only of an inactive account, once for each user object."""
-    if user.is_active:
-        return str(user.get_username())
-    if not hasattr(user, "_closed_account"):
-        user._closed_account = Player.objects.filter(CLOSED, user_id=user.pk).exists()
-    return CLOSED_NAME if user._closed_account else str(user.get_username())
+    template filter `shown_name`): its username, but CLOSED_NAME once closed (`CLOSED`),
+    as its Event entries read (`closed_players`): `closed.ID` is no name for people."""
+    name = str(user.get_username())
+    closed = not user.is_active and name == closed_username(user.pk)
+    return CLOSED_NAME if closed else name
 
 
 def close_account(user: Any, *, password: str, request: Any = None) -> None:
@@ -500,7 +510,7 @@ def close_user(user: Any, *, by: Any = None) -> None:
         # members its results rate (a ratings rebuild reads them): a new team is made.
         player.teams.remove(*player.teams.filter(entries__isnull=True))
         revoke_token(user)
-        user.username = f"closed.{user.pk}"
+        user.username = closed_username(user.pk)
         user.email = user.first_name = user.last_name = ""
         user.is_active = user.is_staff = user.is_superuser = False
         user.set_unusable_password()

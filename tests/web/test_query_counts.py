@@ -506,3 +506,25 @@ def test_a_players_data_whatever_their_matches_entries_and_teams(
 
     client = api(player) if path.startswith("/api/") else browser(player)
     same_for_more_rows(add, lambda: client.get(path))
+
+
+@pytest.mark.parametrize("page", ["lobby", "league:player"])
+def test_rivals_who_closed_their_accounts_cost_no_query_each(
+        player: Any, django_user_model: Any, page: str) -> None:
+    """Each reads "Closed account", known from the user row its seat loads."""
+    from django.urls import reverse
+
+    from league.services import CLOSED_NAME, close_user
+
+    def add(n: int) -> None:
+        for _ in range(n):
+            rival = someone(django_user_model)
+            match = services.create_match(game=TOY, options={}, created_by=player, seats=[
+                {"player": player.username}, {"player": rival.username}])
+            services.join_match(match=match, user=rival)
+            close_user(rival)  # the match resigned, and over
+
+    client = browser(player)
+    url = reverse(page, args=[player_for(player).pk] if page == "league:player" else [])
+    same_for_more_rows(add, lambda: client.get(url))
+    assert client.get(url).content.decode().count(CLOSED_NAME) >= 6
