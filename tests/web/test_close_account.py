@@ -571,3 +571,21 @@ def test_an_open_play_page_shows_the_closed_name_of_the_player_a_bot_stands_in_f
     polled = bruno.get(url, sent, **POLL)
     assert polled.status_code == 200
     assert f"bot: random for {CLOSED_NAME}" in polled.content.decode()
+
+
+def test_a_simulation_started_by_a_closed_account_names_it_as_the_pages_do(
+        alice_client: Client, player: Any, organizer: Any) -> None:
+    """alice ran it as a season's organizer, then closed her account: the simulations'
+    list and the job's page said "closed.ID"."""
+    from league.models import SimulationJob
+
+    Season.objects.create(name="Spring", game=GAME).organizers.add(player)
+    job = SimulationJob.objects.create(
+        game=GAME, bots=["random", "random"], seed=1, planned=10, chunk_size=10,
+        chunk_count=1, created_by=player)
+    assert close(alice_client).status_code == 302
+    staff = Client()
+    staff.force_login(organizer)
+    for page in (reverse("league:simulations"), reverse("league:simulation", args=[job.pk])):
+        shown = staff.get(page).content.decode()
+        assert CLOSED_NAME in shown and f"closed.{player.pk}" not in shown, page
