@@ -240,7 +240,7 @@ class EventAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
     search_fields = ["name"]
     readonly_fields = ["season", "game", "format", "format_options", "match_options",
                        "secret_match_options_masked", "hold_rounds", "open_entry",
-                       "starts_at", "notes", "reminded", "status",
+                       "starts_at", "notes", "reminded", "reminder_tries", "status",
                        "seq", "created_by", "idempotency_key", "created_at", "updated_at"]
     filter_horizontal = ["organizers"]
     inlines = [EventRecordInline]

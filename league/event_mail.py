@@ -9,8 +9,12 @@ in a team too): its organizers moving the Event makes a reminder of the new time
 player entered after the others were reminded (by an organizer, a team's), or who asked
 for reminders since (a teammate's went, say), is reminded at the next sweep. The players
 are claimed under the Event's row lock before the mails go, so two sweeps at once remind
-once, and a mail never gives a time the Event no longer has nor goes once it started. The
-beat sweep runs it; the site's address (SITE_URL) makes the links.
+once, and a mail never gives a time the Event no longer has nor goes once it started. A
+reminder the mail server refuses (or that fails to go at all) is logged and its claim
+undone, so the next sweep tries it again, MAIL_TRIES times in a row at most
+(`Event.reminder_tries`); then it is given up, logged. A reminder that went is never
+undone, so never sent twice. The beat sweep runs it; the site's address (SITE_URL) makes
+the links.
 
 Players reminded of a time the Event then leaves, for one no reminder will tell of (beyond
 the reminders' window, gone by, or none), are told at once (`mail_event_moved`, queued by
@@ -25,7 +29,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -36,7 +40,7 @@ from django.utils import timezone
 
 from engine import registry
 from league.models import Entrant, Event
-from league.services import mail_rendered, zone_of
+from league.services import MAIL_TRIES, mail_rendered, zone_of
 
 logger = logging.getLogger(__name__)
 
@@ -52,10 +56,57 @@ def mail_event_reminders(now: datetime | None = None) -> int:
     sent = 0
     for event in soon.order_by("starts_at", "pk"):
         if _due(event, _asking(event)):
-            people = _claimed(event, now)
-            if people:
-                sent += _mail(event, people, "league/event_mail", {})
+            for claim in _claimed(event, now):
+                sent += _remind(event, claim)
     return sent
+
+
+class Claim(NamedTuple):
+    """A player this sweep reminds: their user, their key in `Event.reminded`, what it held
+    before the claim (None: nothing), and whether a refused mail was counted for them."""
+
+    user: Any
+    key: str
+    before: str | None
+    refused: bool
+
+
+def _remind(event: Event, claim: Claim) -> int:
+    """Mail `claim`'s reminder of `event`; 1 if it went, else 0 (`_refused`)."""
+    assert event.starts_at is not None
+    stamp = event.starts_at.isoformat()
+    if not _mail(event, [claim.user], "league/event_mail", {}):
+        _refused(event.pk, claim, stamp)
+        return 0
+    if claim.refused:  # the refusals counted before are forgotten
+        with transaction.atomic():
+            locked = Event.objects.select_for_update().get(pk=event.pk)
+            tries = {k: n for k, n in locked.reminder_tries.items() if k != claim.key}
+            Event.objects.filter(pk=event.pk).update(reminder_tries=tries)
+    return 1
+
+
+def _refused(event_id: int, claim: Claim, stamp: str) -> None:
+    """The reminder of `stamp` to `claim` did not go: its claim is undone for the next
+    sweep, or, refused MAIL_TRIES times in a row, it is given up. A claim another mail has
+    taken since (a move's) stays."""
+    with transaction.atomic():
+        locked = Event.objects.select_for_update().filter(pk=event_id).first()
+        if locked is None or locked.reminded.get(claim.key) != stamp:
+            return
+        tries = {k: n for k, n in locked.reminder_tries.items() if k != claim.key}
+        reminded = dict(locked.reminded)
+        tried = int(locked.reminder_tries.get(claim.key, 0)) + 1
+        if tried < MAIL_TRIES:
+            tries[claim.key] = tried
+            if claim.before is None:
+                del reminded[claim.key]
+            else:
+                reminded[claim.key] = claim.before
+        else:
+            logger.error("Gave up reminding %s of Event %s, after %s tries",
+                         claim.user.pk, event_id, MAIL_TRIES)
+        Event.objects.filter(pk=event_id).update(reminded=reminded, reminder_tries=tries)
 
 
 def _asking(event: Event) -> dict[str, Any]:
@@ -78,11 +129,11 @@ def _due(event: Event, people: dict[str, Any]) -> dict[str, Any]:
     return {key: user for key, user in people.items() if event.reminded.get(key) != stamp}
 
 
-def _claimed(event: Event, now: datetime) -> list[Any]:
-    """The users this sweep reminds of `event`'s time (no other sweep did), read and marked
-    under the Event's row lock, which its organizers' changes and every entry take too.
-    None for an Event moved or started since the sweep read it: the mail would give a time
-    it no longer has, or remind of an Event under way."""
+def _claimed(event: Event, now: datetime) -> list[Claim]:
+    """The players this sweep reminds of `event`'s time (no other sweep did), read and
+    marked under the Event's row lock, which its organizers' changes and every entry take
+    too. None for an Event moved or started since the sweep read it: the mail would give a
+    time it no longer has, or remind of an Event under way."""
     with transaction.atomic():
         locked = (Event.objects.select_for_update()
                   .filter(pk=event.pk, status=Event.Status.DRAFT, starts_at=event.starts_at,
@@ -94,7 +145,8 @@ def _claimed(event: Event, now: datetime) -> list[Any]:
             stamp = locked.starts_at.isoformat()
             Event.objects.filter(pk=locked.pk).update(
                 reminded={**locked.reminded, **dict.fromkeys(due, stamp)})
-    return list(due.values())
+    return [Claim(user, key, locked.reminded.get(key), key in locked.reminder_tries)
+            for key, user in due.items()]
 
 
 def no_reminder_tells(event: Event, start: datetime | None,
@@ -172,6 +224,6 @@ def _mail(event: Event, people: list[Any], template: str, extra: dict[str, Any])
             mail_rendered(template, {**context, "user": user}, user.email,
                           zone_of(user.player))
             sent += 1
-        except Exception:  # the mail server's refusal: logged, not sent again
+        except Exception:  # the mail server's refusal: logged (a reminder is tried again)
             logger.exception("Could not mail %s about Event %s", user.pk, event.pk)
     return sent

@@ -216,6 +216,12 @@ def mail_email_confirmation(user_id: int, token: str, domain: str, use_https: bo
         signing.loads(token, salt=EMAIL_SALT)["email"])
 
 
+# How many sweeps in a row try a mail the mail server refuses (league.turn_mail,
+# league.event_mail) before it is given up: a server down for a while loses none, and an
+# address it always refuses is not tried forever.
+MAIL_TRIES = 3
+
+
 def mail_rendered(template: str, context: dict[str, Any], to: str,
                   zone: tzinfo | None = None) -> None:
     """Mail `to` the text `template`.txt renders, under the subject `template`_subject.txt

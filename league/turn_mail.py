@@ -11,8 +11,11 @@ and one facing a decision made at once with a rival is not mailed again when the
 half comes in. The beat sweep runs it; the site's address
 (SITE_URL) makes the links.
 
-A seat is claimed before its mail goes: two sweeps at once mail it once, and a mail the
-server refuses is logged and not sent again.
+A seat is claimed before its mail goes: two sweeps at once mail it once. A mail the
+server refuses (or that fails to go at all) is logged and its seats' claims undone, so the
+next sweep tries it again, MAIL_TRIES times in a row at most (`Seat.mail_tries`); then it
+is given up, logged, and the seat is mailed again at its next wait. A mail that went is
+never undone, so never sent twice.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from django.utils import timezone
 
 from engine import registry
 from league.events import turn_deadlines
-from league.services import mail_rendered, shown_name, zone_of
+from league.services import MAIL_TRIES, mail_rendered, shown_name, zone_of
 from matches import services as match_services
 from matches.models import Match, MatchEvent, Seat
 
@@ -66,17 +69,25 @@ def mail_awaited_players(now: datetime | None = None) -> int:
                    .select_related("match__created_by", "invited__player"))
     waiting: dict[Any, dict[str, list[Match]]] = defaultdict(lambda: {"turns": [],
                                                                       "invitations": []})
+    claims: dict[Any, list[tuple[Seat, int | None]]] = defaultdict(list)
     # A player may hold several seats of one match (or be invited to several): each seat
     # is claimed, and the match named once.
     for seat in turns.order_by("match_id"):
         if _claimed(seat):
             _add(waiting[seat.user]["turns"], seat.match)
+            claims[seat.user].append((seat, seat.mailed_seq))
     for seat in invitations.order_by("match_id"):
         if _claimed(seat):
             _add(waiting[seat.invited]["invitations"], seat.match)
+            claims[seat.invited].append((seat, seat.mailed_seq))
+    sent = 0
     for user, matches in waiting.items():
-        _mail(user, **matches)
-    return sum(len(kind) for matches in waiting.values() for kind in matches.values())
+        if _mail(user, **matches):
+            _settled(claims[user])
+            sent += sum(len(kind) for kind in matches.values())
+        else:
+            _unclaimed(user, claims[user])
+    return sent
 
 
 def _add(matches: list[Match], match: Match) -> None:
@@ -91,7 +102,29 @@ def _claimed(seat: Seat) -> bool:
     ).update(mailed_seq=seat.match.seq))
 
 
-def _mail(user: Any, turns: list[Match], invitations: list[Match]) -> None:
+def _settled(claims: list[tuple[Seat, int | None]]) -> None:
+    """The mail of these claims went: the refusals counted before it are forgotten."""
+    refused = [seat.pk for seat, _ in claims if seat.mail_tries]
+    if refused:
+        Seat.objects.filter(pk__in=refused).update(mail_tries=0)
+
+
+def _unclaimed(user: Any, claims: list[tuple[Seat, int | None]]) -> None:
+    """The mail of these claims did not go: each seat is left to the next sweep (its claim
+    undone, back to the point it was mailed at before), or, refused MAIL_TRIES times in a
+    row, given up until its next wait. A claim another sweep has taken since stays."""
+    for seat, before in claims:
+        claim = Seat.objects.filter(pk=seat.pk, mailed_seq=seat.match.seq)
+        if seat.mail_tries + 1 < MAIL_TRIES:
+            claim.update(mailed_seq=before, mail_tries=F("mail_tries") + 1)
+        else:
+            claim.update(mail_tries=0)
+            logger.error("Gave up mailing %s that match %s waits for them, after %s tries",
+                         user.pk, seat.match_id, MAIL_TRIES)
+
+
+def _mail(user: Any, turns: list[Match], invitations: list[Match]) -> bool:
+    """Mail `user` the matches that wait for them; whether the mail went."""
     deadlines = turn_deadlines(turns)
     games = registry.games()
 
@@ -109,5 +142,7 @@ def _mail(user: Any, turns: list[Match], invitations: list[Match]) -> None:
     context["count"] = len(turns) + len(invitations)
     try:
         mail_rendered("league/turn_mail", context, user.email, zone_of(user.player))
-    except Exception:  # the mail server's refusal: the seats stay claimed
+    except Exception:  # the mail server's refusal: tried again at the next sweep
         logger.exception("Could not mail %s that matches wait for them", user.pk)
+        return False
+    return True

@@ -93,6 +93,9 @@ class Seat(models.Model):
     # The match's `seq` when its player was last mailed that it waits for them
     # (league.turn_mail): one mail a wait.
     mailed_seq = models.PositiveIntegerField(null=True, blank=True)
+    # How many times in a row the mail server refused that mail: the seat is claimed
+    # again for the next sweep until league.services.MAIL_TRIES, then given up.
+    mail_tries = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["match", "index"]

@@ -1,0 +1,141 @@
+"""A turn mail or an Event's reminder the mail server refuses is tried again at the next
+sweep, MAIL_TRIES times in a row at most, and one that went is never sent again
+(league.turn_mail, league.event_mail)."""
+
+from __future__ import annotations
+
+import smtplib
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.core.mail.backends.base import BaseEmailBackend
+from django.test import override_settings
+from django.utils import timezone
+
+from league import events
+from league.event_mail import mail_event_reminders
+from league.models import Event
+from league.services import MAIL_TRIES, player_for
+from league.turn_mail import mail_awaited_players
+from matches.models import Match, Seat
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("mailing_site")]
+
+REFUSING = f"{__name__}.RefusingBackend"
+
+
+class RefusingBackend(BaseEmailBackend):
+    """A mail server that refuses every mail, as SMTP answers a full mailbox."""
+
+    def send_messages(self, email_messages: Any) -> int:
+        raise smtplib.SMTPRecipientsRefused({"alice@example.org": (452, b"Mailbox full")})
+
+
+@pytest.fixture
+def mailing_site() -> Any:
+    with override_settings(TURN_MAIL=True, SITE_URL="https://league.example.org",
+                           TURN_MAIL_MINUTES=5, EVENT_MAIL_HOURS=3):
+        yield
+
+
+def asks(user: Any) -> Any:
+    user.email = f"{user.username}@example.org"
+    user.save(update_fields=["email"])
+    player = player_for(user)
+    player.turn_mail = player.event_mail = True
+    player.save(update_fields=["turn_mail", "event_mail"])
+    return user
+
+
+def turn_sweep(*, refused: bool = False) -> int:
+    later = timezone.now() + timedelta(minutes=6)
+    if refused:
+        with override_settings(EMAIL_BACKEND=REFUSING):
+            return mail_awaited_players(now=later)
+    return mail_awaited_players(now=later)
+
+
+def reminder_sweep(*, refused: bool = False) -> int:
+    if refused:
+        with override_settings(EMAIL_BACKEND=REFUSING):
+            return mail_event_reminders()
+    return mail_event_reminders()
+
+
+@pytest.fixture
+def night(organizer: Any, player: Any) -> Event:
+    """Starting in two hours, alice entered and asking for its reminder."""
+    asks(player)
+    event = events.create_event(name="Thursday Night", game="super_showdown",
+                                format="round_robin", by=organizer,
+                                starts_at=timezone.now() + timedelta(hours=2))
+    events.add_entrant(event=event, by=organizer, player="alice")
+    return event
+
+
+def test_a_refused_turn_mail_goes_at_the_next_sweep_and_once(
+        toy_match: Match, player: Any, caplog: Any) -> None:
+    asks(player)
+    assert turn_sweep(refused=True) == 0 and not mail.outbox
+    assert "Could not mail" in caplog.text
+    assert turn_sweep() == 1
+    (sent,) = mail.outbox
+    assert sent.to == ["alice@example.org"]
+    assert turn_sweep() == 0 and len(mail.outbox) == 1  # went: never again for this wait
+    assert Seat.objects.get(match=toy_match, index=0).mail_tries == 0
+
+
+def test_a_turn_mail_refused_every_time_is_given_up_after_its_tries(
+        toy_match: Match, player: Any, caplog: Any) -> None:
+    asks(player)
+    for _ in range(MAIL_TRIES):
+        assert turn_sweep(refused=True) == 0
+    assert f"Gave up mailing {player.pk} that match {toy_match.pk} waits" in caplog.text
+    assert turn_sweep() == 0 and not mail.outbox  # given up for this wait
+
+
+def test_a_turn_mail_refused_less_than_its_tries_counts_anew_once_one_went(
+        toy_match: Match, player: Any) -> None:
+    asks(player)
+    for _ in range(MAIL_TRIES - 1):
+        assert turn_sweep(refused=True) == 0
+    assert Seat.objects.get(match=toy_match, index=0).mail_tries == MAIL_TRIES - 1
+    assert turn_sweep() == 1
+    assert Seat.objects.get(match=toy_match, index=0).mail_tries == 0
+
+
+def test_a_refused_reminder_goes_at_the_next_sweep_and_once(night: Event,
+                                                             caplog: Any) -> None:
+    assert reminder_sweep(refused=True) == 0 and not mail.outbox
+    assert "Could not mail" in caplog.text
+    assert reminder_sweep() == 1
+    (sent,) = mail.outbox
+    assert sent.to == ["alice@example.org"]
+    assert reminder_sweep() == 0 and len(mail.outbox) == 1  # went: never again
+    assert Event.objects.get(pk=night.pk).reminder_tries == {}
+
+
+def test_a_reminder_refused_every_time_is_given_up_after_its_tries(
+        night: Event, player: Any, caplog: Any) -> None:
+    for _ in range(MAIL_TRIES):
+        assert reminder_sweep(refused=True) == 0
+    assert f"Gave up reminding {player.pk} of Event {night.pk}" in caplog.text
+    assert reminder_sweep() == 0 and not mail.outbox
+    assert Event.objects.get(pk=night.pk).reminder_tries == {}
+
+
+def test_a_refused_reminder_leaves_what_the_player_last_heard(night: Event,
+                                                              organizer: Any) -> None:
+    """alice was reminded of the first time; the reminder of the new one is refused: her
+    claim goes back to the time she heard of, which a move's mail tells her from."""
+    assert reminder_sweep() == 1
+    first = Event.objects.get(pk=night.pk).reminded
+    events.set_details(event=night, by=organizer,
+                       starts_at=timezone.now() + timedelta(hours=1))
+    assert reminder_sweep(refused=True) == 0
+    row = Event.objects.get(pk=night.pk)
+    assert row.reminded == first and row.reminder_tries == {next(iter(first)): 1}
+    assert reminder_sweep() == 1 and len(mail.outbox) == 2
+    assert Event.objects.get(pk=night.pk).reminder_tries == {}
