@@ -9,12 +9,13 @@ in a team too): its organizers moving the Event makes a reminder of the new time
 player entered after the others were reminded (by an organizer, a team's), or who asked
 for reminders since (a teammate's went, say), is reminded at the next sweep. The players
 are claimed under the Event's row lock before the mails go, so two sweeps at once remind
-once, and a mail never gives a time the Event no longer has nor goes once it started. A
-reminder the mail server refuses (or that fails to go at all) is logged and its claim
-undone, so the next sweep tries it again, MAIL_TRIES times in a row at most
-(`Event.reminder_tries`); then it is given up, logged. A reminder that went is never
-undone, so never sent twice. The beat sweep runs it; the site's address (SITE_URL) makes
-the links.
+once; each mail goes under that lock again, the Event read anew, so it never gives a time
+the Event no longer has (one moved since the claim is reminded of at the next sweep), nor
+goes once it started or to a player who no longer takes part or asks. A reminder the
+mail server refuses (or that fails to go at all) is logged and its claim undone, so the
+next sweep tries it again, MAIL_TRIES times in a row at most (`Event.reminder_tries`);
+then it is given up, logged. A reminder that went is never undone, so never sent twice.
+The beat sweep runs it; the site's address (SITE_URL) makes the links.
 
 Players reminded of a time the Event then leaves, for one no reminder will tell of (beyond
 the reminders' window, gone by, or none), are told at once (`mail_event_moved`, queued by
@@ -57,64 +58,70 @@ def mail_event_reminders(now: datetime | None = None) -> int:
     for event in soon.order_by("starts_at", "pk"):
         if _due(event, _asking(event)):
             for claim in _claimed(event, now):
-                sent += _remind(event, claim)
+                sent += _remind(event, claim, now)
     return sent
 
 
 class Claim(NamedTuple):
-    """A player this sweep reminds: their user, their key in `Event.reminded`, what it held
-    before the claim (None: nothing), and whether a refused mail was counted for them."""
+    """A player this sweep reminds: their user, their key in `Event.reminded`, and what it
+    held before the claim (None: nothing)."""
 
     user: Any
     key: str
     before: str | None
-    refused: bool
 
 
-def _remind(event: Event, claim: Claim) -> int:
-    """Mail `claim`'s reminder of `event`; 1 if it went, else 0 (`_refused`)."""
+def _remind(event: Event, claim: Claim, now: datetime) -> int:
+    """Mail `claim`'s reminder of `event`; 1 if it went, else 0. It goes under the Event's
+    row lock, which a move takes too, read again: a move made since the claim would have
+    it give a time the Event no longer has, so then it goes not, nor once the Event started
+    or the player no longer takes part or asks, and its claim is undone (the next sweep
+    reminds of the new time, a move's mail tells from the time last heard of). A refusal
+    undoes it too, MAIL_TRIES times in a row at most, then it is given up. The lock is held
+    for one mail at most (EMAIL_TIMEOUT)."""
     assert event.starts_at is not None
     stamp = event.starts_at.isoformat()
-    if not _mail(event, [claim.user], "league/event_mail", {}):
-        _refused(event.pk, claim, stamp)
-        return 0
-    if claim.refused:  # the refusals counted before are forgotten
-        with transaction.atomic():
-            locked = Event.objects.select_for_update().get(pk=event.pk)
-            tries = {k: n for k, n in locked.reminder_tries.items() if k != claim.key}
-            Event.objects.filter(pk=event.pk).update(reminder_tries=tries)
-    return 1
-
-
-def _refused(event_id: int, claim: Claim, stamp: str) -> None:
-    """The reminder of `stamp` to `claim` did not go: its claim is undone for the next
-    sweep, or, refused MAIL_TRIES times in a row, it is given up. A claim another mail has
-    taken since (a move's) stays."""
     with transaction.atomic():
-        locked = Event.objects.select_for_update().filter(pk=event_id).first()
+        locked = Event.objects.select_for_update().filter(pk=event.pk).first()
         if locked is None or locked.reminded.get(claim.key) != stamp:
-            return
-        tries = {k: n for k, n in locked.reminder_tries.items() if k != claim.key}
-        reminded = dict(locked.reminded)
-        tried = int(locked.reminder_tries.get(claim.key, 0)) + 1
+            return 0  # another claim since (a move's mail): it is that one's to tell
+        tries = locked.reminder_tries
+        forgotten = {key: n for key, n in tries.items() if key != claim.key}
+        user = _asking(locked, claim.user.pk).get(claim.key)
+        if (user is None or locked.status != Event.Status.DRAFT or locked.starts_at is None
+                or locked.starts_at.isoformat() != stamp or locked.starts_at <= now):
+            _told(locked, claim.key, claim.before, tries)
+            return 0
+        if _mail(locked, [user], "league/event_mail", {}):
+            if claim.key in tries:
+                _told(locked, claim.key, stamp, forgotten)
+            return 1
+        tried = int(tries.get(claim.key, 0)) + 1
         if tried < MAIL_TRIES:
-            tries[claim.key] = tried
-            if claim.before is None:
-                del reminded[claim.key]
-            else:
-                reminded[claim.key] = claim.before
+            _told(locked, claim.key, claim.before, {**forgotten, claim.key: tried})
         else:
             logger.error("Gave up reminding %s of Event %s, after %s tries",
-                         claim.user.pk, event_id, MAIL_TRIES)
-        Event.objects.filter(pk=event_id).update(reminded=reminded, reminder_tries=tries)
+                         user.pk, locked.pk, MAIL_TRIES)
+            _told(locked, claim.key, stamp, forgotten)
+    return 0
 
 
-def _asking(event: Event) -> dict[str, Any]:
+def _told(locked: Event, key: str, stamp: str | None, tries: dict[str, int]) -> None:
+    """Write `stamp` as what player `key` was last told of the locked Event (None:
+    nothing), and `tries` as the reminders' refusals."""
+    reminded = {k: told for k, told in locked.reminded.items() if k != key}
+    if stamp is not None:
+        reminded[key] = stamp
+    Event.objects.filter(pk=locked.pk).update(reminded=reminded, reminder_tries=tries)
+
+
+def _asking(event: Event, user_id: int | None = None) -> dict[str, Any]:
     """The users, by their player's key in `Event.reminded`, who take part in `event` (alone
     or in a team, not withdrawn) and are mailed its reminders: they asked, and have an
-    address and an open account."""
+    address and an open account. Only the user `user_id`, if given."""
     taking_part = Entrant.objects.filter(event=event, withdrawn=False)
     people = (get_user_model().objects
+              .filter(Q(pk=user_id) if user_id is not None else Q())
               .filter(Q(player__entries__in=taking_part)
                       | Q(player__teams__entries__in=taking_part),
                       is_active=True, player__event_mail=True)
@@ -145,8 +152,7 @@ def _claimed(event: Event, now: datetime) -> list[Claim]:
             stamp = locked.starts_at.isoformat()
             Event.objects.filter(pk=locked.pk).update(
                 reminded={**locked.reminded, **dict.fromkeys(due, stamp)})
-    return [Claim(user, key, locked.reminded.get(key), key in locked.reminder_tries)
-            for key, user in due.items()]
+    return [Claim(user, key, locked.reminded.get(key)) for key, user in due.items()]
 
 
 def no_reminder_tells(event: Event, start: datetime | None,

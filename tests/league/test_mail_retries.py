@@ -1,10 +1,12 @@
 """A turn mail or an Event's reminder the mail server refuses is tried again at the next
-sweep, MAIL_TRIES times in a row at most, and one that went is never sent again
-(league.turn_mail, league.event_mail)."""
+sweep, MAIL_TRIES times in a row at most, and one that went is never sent again; a
+reminder claimed as its Event moves gives the new time or goes not (league.turn_mail,
+league.event_mail)."""
 
 from __future__ import annotations
 
 import smtplib
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -14,7 +16,7 @@ from django.core.mail.backends.base import BaseEmailBackend
 from django.test import override_settings
 from django.utils import timezone
 
-from league import events
+from league import event_mail, events
 from league.event_mail import mail_event_reminders
 from league.models import Event
 from league.services import MAIL_TRIES, player_for
@@ -139,3 +141,50 @@ def test_a_refused_reminder_leaves_what_the_player_last_heard(night: Event,
     assert row.reminded == first and row.reminder_tries == {next(iter(first)): 1}
     assert reminder_sweep() == 1 and len(mail.outbox) == 2
     assert Event.objects.get(pk=night.pk).reminder_tries == {}
+
+
+def claimed_then(change: Callable[[Event], None], monkeypatch: Any) -> None:
+    """The sweep's claims are made, and then, before its mails go, `change` is made."""
+    claimed = event_mail._claimed
+
+    def claimed_then_changed(event: Event, now: Any) -> Any:
+        claims = claimed(event, now)
+        change(Event.objects.get(pk=event.pk))
+        return claims
+
+    monkeypatch.setattr(event_mail, "_claimed", claimed_then_changed)
+
+
+def test_a_reminder_claimed_as_its_event_moves_gives_its_new_time(
+        night: Event, organizer: Any, monkeypatch: Any) -> None:
+    """Moved within the window after the sweep claimed alice and before her mail went: the
+    mail would give a time the Event no longer has. It goes not, and the next sweep
+    reminds her of the new time."""
+    moved = night.starts_at + timedelta(minutes=30)
+    claimed_then(lambda event: events.set_details(event=event, by=organizer, starts_at=moved),
+                 monkeypatch)
+    assert reminder_sweep() == 0 and not mail.outbox
+    monkeypatch.undo()
+    assert reminder_sweep() == 1
+    (sent,) = mail.outbox
+    assert sent.subject == f"Thursday Night starts {moved:%a %-d %b, %H:%M} UTC"
+    assert reminder_sweep() == 0
+
+
+def test_a_reminder_claimed_as_its_event_moves_out_of_the_window_goes_not(
+        night: Event, organizer: Any, monkeypatch: Any) -> None:
+    """Moved a day on: alice heard of no time, so neither a reminder nor a move's mail
+    comes before the new time nears."""
+    moved = night.starts_at + timedelta(days=1)
+    claimed_then(lambda event: events.set_details(event=event, by=organizer, starts_at=moved),
+                 monkeypatch)
+    assert reminder_sweep() == 0
+    assert Event.objects.get(pk=night.pk).reminded == {}
+    assert not mail.outbox
+
+
+def test_a_reminder_claimed_as_its_player_withdraws_goes_not(
+        night: Event, organizer: Any, monkeypatch: Any) -> None:
+    claimed_then(lambda event: events.withdraw_entrant(event=event, by=organizer, key="e1"),
+                 monkeypatch)
+    assert reminder_sweep() == 0 and not mail.outbox
