@@ -340,29 +340,46 @@ def _set_mail_choice(player: Player, choice: str, on: bool) -> Player:
     return player
 
 
-# A link is sent to one address at most RESETS_PER_ADDRESS times within RESET_WINDOW
-# seconds (an hour), and one client asks at most RESETS_FROM_CLIENT times: nobody fills
-# another's mailbox. The count is the same whether an account has the address, so it
-# tells nothing.
+# Reset links to one address within RESET_WINDOW seconds (an hour): RESETS_PER_ADDRESS
+# asked from one client, RESETS_TO_ADDRESS in all; and one client asks at most
+# RESETS_FROM_CLIENT times, whatever the addresses. The counts are the same whether an
+# account has the address, so they tell nothing. (`send_password_reset` says why.)
 RESETS_PER_ADDRESS = 3
+RESETS_TO_ADDRESS = 10
 RESETS_FROM_CLIENT = 20
 RESET_WINDOW = 60 * 60
 TOO_MANY_RESETS = "Too many reset links asked for: try again in an hour."
+LINKS_MAILED = ("Too many reset links asked for that address: try again in an hour. If an "
+                "account has it, the links mailed to it within the hour work, for {hours} "
+                "hours or until the password is set with one of them.")
 
 
 def send_password_reset(email: str, request: Any) -> None:
     """Mail a password reset link to every active account that gave `email` (none: no
     mail, and the same answer, so nobody learns whose address it is). The link works
-    once, for PASSWORD_RESET_TIMEOUT seconds, and not after the password changed."""
+    once, for PASSWORD_RESET_TIMEOUT seconds, and not after the password changed.
+
+    The brakes keep a stranger from filling a mailbox and from taking the owner's links:
+    an address's count is kept by client (RESETS_PER_ADDRESS each), so whoever asks for
+    another's address from elsewhere uses up their own asks, not the owner's. Asked from
+    many clients, an address gets RESETS_TO_ADDRESS links in all; then nobody gets more
+    for the hour, and the refusal says that the links mailed work (each does, until the
+    password is set with one), since the owner has them."""
     email = _email(email)
     if not email:
         raise AccountError("bad_email", "Give the email address of your account.")
-    keys = ("reset-to:" + signin.digest(email.casefold()),
-            "reset-from:" + signin.digest(signin.client_address(request)))
+    address, client = signin.digest(email.casefold()), signin.client_address(request)
     # Counted first, then compared: asks sent at the same instant each see their own count.
-    to_address, from_client = (signin.count(key, RESET_WINDOW) for key in keys)
-    if to_address > RESETS_PER_ADDRESS or from_client > RESETS_FROM_CLIENT:
+    from_client = signin.count("reset-from:" + signin.digest(client), RESET_WINDOW)
+    asked_here = signin.count("reset-to-from:" + signin.digest(address, client),
+                              RESET_WINDOW)
+    if from_client > RESETS_FROM_CLIENT:
         raise AccountError("too_many_requests", TOO_MANY_RESETS, 429)
+    # Only the asks let through count against the address: one client's refused asks
+    # leave the others theirs.
+    if asked_here > RESETS_PER_ADDRESS \
+            or signin.count("reset-to:" + address, RESET_WINDOW) > RESETS_TO_ADDRESS:
+        raise AccountError("too_many_requests", LINKS_MAILED.format(hours=link_hours()), 429)
     # A worker sends it: an answer that waited on the mail server would take longer for
     # a known address than for an unknown one, and so tell them apart.
     from league.tasks import mail_reset_link

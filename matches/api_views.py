@@ -34,6 +34,7 @@ from league.services import (
     RESET_WINDOW,
     RESETS_FROM_CLIENT,
     RESETS_PER_ADDRESS,
+    RESETS_TO_ADDRESS,
     AccountError,
     change_password,
     close_account,
@@ -334,7 +335,9 @@ class PasswordResetView(APIView):
                                "address; the answer is the same when none did. The link "
                                "opens a page of this site that sets the new password, "
                                f"and works once. An address gets at most {RESETS_PER_ADDRESS} "
-                               f"links an hour, a client asks at most {RESETS_FROM_CLIENT} "
+                               "links an hour asked from one client and "
+                               f"{RESETS_TO_ADDRESS} in all, so a stranger cannot use up its "
+                               f"owner's; a client asks at most {RESETS_FROM_CLIENT} "
                                "times (429 too_many_requests). A site that sends no mail "
                                "answers 501 no_mail: its staff make reset links in the "
                                "admin.",

@@ -18,7 +18,7 @@ from rest_framework.authtoken.models import Token
 
 from config import signin
 from league.models import Player
-from league.services import RESETS_PER_ADDRESS, player_for
+from league.services import RESETS_PER_ADDRESS, RESETS_TO_ADDRESS, player_for
 from tests.conftest import PASSWORD
 
 NEW = "another-long-password-7"
@@ -149,6 +149,34 @@ def test_one_address_gets_a_few_links_an_hour(client: Client, alice: Any) -> Non
     refused = _ask(Client(), ADDRESS.upper())
     assert refused.status_code == 429 and b"Too many reset links" in refused.content
     assert len(mail.outbox) == RESETS_PER_ADDRESS
+
+
+def test_a_stranger_asking_for_an_address_uses_up_their_asks_not_its_owners(
+        alice: Any) -> None:
+    stranger, owner = Client(REMOTE_ADDR="203.0.113.9"), Client(REMOTE_ADDR="198.51.100.7")
+    for _ in range(RESETS_PER_ADDRESS):
+        assert _ask(stranger, ADDRESS).status_code == 200
+    assert _ask(stranger, ADDRESS).status_code == 429
+    assert _ask(owner, ADDRESS).status_code == 200  # the owner still gets a link
+    assert len(mail.outbox) == RESETS_PER_ADDRESS + 1
+
+
+def test_an_address_asked_for_from_many_clients_gets_a_bounded_number_of_links(
+        alice: Any) -> None:
+    """Nobody fills its mailbox from many places either: once it has RESETS_TO_ADDRESS
+    links for the hour, the refusal says the links mailed work, which its owner has."""
+    for n in range(RESETS_TO_ADDRESS):
+        assert _ask(Client(REMOTE_ADDR=f"203.0.113.{n}"), ADDRESS).status_code == 200
+    refused = _ask(Client(REMOTE_ADDR="198.51.100.7"), ADDRESS)
+    assert refused.status_code == 429
+    assert b"the links mailed to it within the hour work, for 24 hours" in refused.content
+    assert len(mail.outbox) == RESETS_TO_ADDRESS
+    # The same answer for an address no account has: the count tells nobody whose it is.
+    for n in range(RESETS_TO_ADDRESS):
+        _ask(Client(REMOTE_ADDR=f"203.0.113.{n}"), "nobody@example.org")
+    again = _ask(Client(REMOTE_ADDR="198.51.100.7"), "nobody@example.org")
+    assert again.status_code == 429
+    assert b"the links mailed to it within the hour work, for 24 hours" in again.content
 
 
 @override_settings(RESET_BY_MAIL=False)
