@@ -36,7 +36,14 @@ from league.models import (
     Standing,
     Team,
 )
-from league.services import AccountError, close_user, link_hours, reset_link, time_zones
+from league.services import (
+    AccountError,
+    close_user,
+    link_hours,
+    normalized_email,
+    reset_link,
+    time_zones,
+)
 from matches.admin import JoinsWhatItLists, JoinsWhatItShows, NoLookupsOn, options_masked
 
 
@@ -386,6 +393,12 @@ class LeagueUserAdmin(UserAdmin):
 
     def _below(self, request: HttpRequest, obj: Any) -> bool:
         return bool(request.user.is_superuser or obj is None or not obj.is_superuser)
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        """The address stored as the site stores every address (its domain in ASCII,
+        lower case), so reset links and their counts find it by either spelling."""
+        obj.email = normalized_email(obj.email) if obj.email else ""
+        super().save_model(request, obj, form, change)
 
     actions = ["make_reset_links", "close_accounts"]
 

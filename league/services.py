@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import unicodedata
 import zoneinfo
 from collections.abc import Iterable
@@ -26,7 +27,7 @@ from django.db.models.functions import Cast, Concat
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.encoding import force_bytes
+from django.utils.encoding import force_bytes, punycode
 from django.utils.http import urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
 
@@ -261,7 +262,7 @@ def confirm_email(token: str) -> Any:
         player = (Player.objects.select_for_update(of=("self",)).select_related("user")
                   .filter(user_id=found["user"], user__is_active=True).first())
         if player is None or not player.pending_email \
-                or player.pending_email != found["email"]:
+                or player.pending_email != normalized_email(found["email"]):
             raise AccountError("bad_link", "This link no longer works: another address was "
                                            "given since, or it was confirmed already.")
         player.user.email = player.pending_email
@@ -640,7 +641,8 @@ def _display_name(text: str, user: Any = None) -> str:
 
 
 def _email(text: str) -> str:
-    """An email address as given, without spaces at its ends; empty stays empty."""
+    """An email address as given, without spaces at its ends, its domain normalized
+    (`normalized_email`); empty stays empty."""
     email = (text or "").strip()
     if not email:
         return ""
@@ -648,7 +650,20 @@ def _email(text: str) -> str:
         validate_email(email)
     except ValidationError:
         raise AccountError("bad_email", "That is not an email address.") from None
-    return get_user_model().objects.normalize_email(email)
+    return normalized_email(email)
+
+
+def normalized_email(email: str) -> str:
+    """`email` with its domain in ASCII (IDNA, as Django mails it) and lower case, the
+    part before the @ as given: x@Bücher.example and x@xn--bcher-kva.example are one
+    address, stored and compared (reset links, their counts) as the latter. An address
+    whose domain IDNA refuses is kept as given, lower-cased."""
+    local, at, domain = email.rpartition("@")
+    if not at:
+        return email
+    with contextlib.suppress(UnicodeError):
+        domain = punycode(domain)
+    return f"{local}@{domain.lower()}"
 
 
 def _check_password(password: str, user: Any) -> None:

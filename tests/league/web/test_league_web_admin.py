@@ -378,3 +378,15 @@ def test_staff_who_may_change_groups_cannot_grant_their_group_a_permission(
     client.force_login(root)
     client.post(f"/admin/auth/group/{crew.pk}/change/", {"name": "Crew", "permissions": every})
     assert crew.permissions.count() == len(every)
+
+
+def test_an_address_given_in_the_admin_is_stored_with_its_domain_in_ascii(
+        admin_browser: Client, player: Any) -> None:
+    """As the site stores every address (league.services.normalized_email): reset links
+    and their counts find it by either spelling of its domain."""
+    form = {"username": "alice", "email": "alice@Bücher.example", "is_active": "on",
+            "last_login_0": "", "last_login_1": "", "date_joined_0": "2026-01-01",
+            "date_joined_1": "10:00:00"}
+    assert admin_browser.post(f"/admin/auth/user/{player.pk}/change/", form).status_code == 302
+    player.refresh_from_db()
+    assert player.email == "alice@xn--bcher-kva.example"
