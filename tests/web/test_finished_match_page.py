@@ -102,3 +102,19 @@ def test_an_event_stopped_in_a_match_does_not_say_it_is_playing(
     assert "Now playing" not in page and "Stopped by the forfeit" in page
     assert not re.search(r'class="st-match [^"]*\bnow\b', page)
 
+
+def test_an_event_stopped_in_its_bonuses_does_not_ask_to_spend_the_stack(
+        player: Any, player2: Any, alice_client: Client) -> None:
+    """Resigned while the teams spent their Performance Stacks on Match bonuses: nobody is
+    to spend them any more, so no stack has cards "left to spend"."""
+    match = services.create_match(game="superstar_showdown", options=EVENT, created_by=player,
+                                  seats=[{"player": "alice"}, {"player": "bruno"}])
+    services.join_match(match=match, user=player2)
+    played_until(match, lambda: services.match_state(
+        match=match, user=None)["view"]["event"]["phase"] == "bonus")
+    live = alice_client.get(reverse("match_play", args=[match.pk])).content.decode()
+    assert "left to spend" in shown_view(live)[1]
+    services.resign(match=match, user=player2)
+    page = alice_client.get(reverse("match_play", args=[match.pk])).content.decode()
+    assert "left to spend" not in shown_view(page)[1] and "unspent" in shown_view(page)[1]
+    assert_asks_nobody(page, ("bonus Ranking Point", "Buy "), "Ranking Points")
