@@ -201,3 +201,16 @@ def test_a_card_says_its_kind_in_words_not_by_its_colour_alone(kind: Kind) -> No
         "card": {"kind": str(kind), "name": "Elbow Drop", "text": "3 damage"}})
     words = " ".join(re.sub(r"<[^>]+>", " ", shown).split())
     assert words == f"Elbow Drop {kind.value.capitalize()} · 3 damage"
+
+
+def test_a_legend_s_signature_says_it_is_a_signature_once(
+        alice_client: Client, player: Any) -> None:
+    """The seat panel's "Signature:" names the card's kind, which the card said again
+    ("Signature: Piledriver Signature · ...")."""
+    match = start(player, bots=2)
+    view = services.match_state(match=match, user=player)["view"]
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    sigs = [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", sig)).split())
+            for sig in re.findall(r'<div class="rr-sig">(.*?)</div>', page, re.S)]
+    assert sigs == [f"Signature: {s['name']}" + (f" {s['text']}" if s["text"] else "")
+                    for s in (p["legend"]["signature"] for p in view["players"])]
