@@ -8,6 +8,7 @@ small views when the request comes from htmx.
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Callable, Iterable
 from datetime import timedelta
@@ -79,6 +80,9 @@ LOBBY_FINISHED = 20
 QUICK_GAMES = ("super_showdown", "superstar_showdown")
 QUICK_BOTS = ("heuristic", "random")
 FINISHED = "finished"
+# How a game's narration names a seat that its page names by the seat's player: Royal
+# Rumble's rules say "Seat 2", its page says who sits there, as the seats line does.
+SEAT_IN_NARRATION = {"royal_rumble": re.compile(r"\bSeat (\d+)\b")}
 
 
 # -- accounts --------------------------------------------------------------------------
@@ -472,7 +476,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         "match": match,
         "game_title": _title(match.game),
         "seats": seats,
-        "frame": frame,
+        "frame": {**frame, "narration": _told(match.game, frame["narration"], seats)},
         "at": at,
         "last": match.seq,
         "prev": max(at - 1, 0),
@@ -660,6 +664,17 @@ def _render_state(request: HttpRequest, match: Match, template: str, error: str 
     return render(request, template, context, status=status)
 
 
+def _told(game: str, lines: list[str], seats: list[Seat]) -> list[str]:
+    """Narration `lines` of a match of `game` with each seat named as its page names it
+    (SEAT_IN_NARRATION): by its player, whom the seats line shows every viewer."""
+    pattern = SEAT_IN_NARRATION.get(game)
+    if pattern is None:
+        return lines
+    labels = {seat.index + 1: seat.label for seat in seats}
+    return [pattern.sub(lambda found: labels.get(int(found[1]), found[0]), line)
+            for line in lines]
+
+
 def _seat_rows(match: Match) -> list[Seat]:
     """The match's seats in order, with the people they name: the one read of them that
     a page of the match makes."""
@@ -687,7 +702,9 @@ def _state_context(match: Match, user: Any, seats: list[Seat],
                                 seat=services.page_seat(match, user, seats))
     earlier = max(0, match.seq - PAGE_LOG)
     table = _table_context(match, state["seat"], seats)
-    events = services.match_events(match=match, user=user, after=earlier, seats=seats)
+    events = [{**event, "narration": _told(match.game, event["narration"], seats)}
+              for event in services.match_events(match=match, user=user, after=earlier,
+                                                 seats=seats)]
     waiting = match.status == "open" and state["seat"] is None
     return {
         **table,

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import template
+from django.template import Context
 
 register = template.Library()
 
@@ -39,14 +40,19 @@ _STATUS = {"waiting": "waiting", "resolving": "now", "hit": "hit", "blocked": "b
            "cancelled": "cancelled", "discarded": "discarded"}
 
 
-def seat_name(seat: Any) -> str:
-    return f"Seat {seat + 1}" if isinstance(seat, int) else "—"
+def seat_name(seat: Any, seats: Sequence[Any] | None = None) -> str:
+    """Who sits at seat index `seat`, as the page's seats line names them ("alice",
+    "bot: random"); 'Seat 3' for seat index 2 where the match's `seats` are not given."""
+    if not isinstance(seat, int):
+        return "—"
+    return next((str(s.label) for s in seats or () if getattr(s, "index", None) == seat),
+                f"Seat {seat + 1}")
 
 
-@register.filter
-def rr_seat(seat: Any) -> str:
-    """'Seat 3' for seat index 2."""
-    return seat_name(seat)
+@register.simple_tag(takes_context=True)
+def rr_seat(context: Context, seat: Any) -> str:
+    """The seat's player ('alice'), of the page's `seats`, as `seat_name` names them."""
+    return seat_name(seat, context.get("seats"))
 
 
 @register.filter
@@ -65,8 +71,9 @@ def _legend_names(view: JSON) -> dict[int, str]:
 
 
 @register.simple_tag
-def rr_players(view: JSON) -> list[dict[str, Any]]:
-    """Each seat's panel: Legend, a health bar, damage cards, plan, placards."""
+def rr_players(view: JSON, seats: Sequence[Any] | None = None) -> list[dict[str, Any]]:
+    """Each seat's panel, named by its player: Legend, a health bar, damage cards, plan,
+    placards."""
     deciders = set((view.get("decision") or {}).get("seats") or ())
     legends = _legend_names(view)
     out = []
@@ -77,12 +84,12 @@ def rr_players(view: JSON) -> list[dict[str, Any]]:
         target = plan.get("target")
         out.append({
             **p,
-            "name": seat_name(p.get("seat")),
+            "name": seat_name(p.get("seat"), seats),
             "me": p.get("seat") == view.get("viewer"),
             "deciding": p.get("seat") in deciders,
             "left": max(health - dmg, 0),
             "percent": min(100, int(100 * dmg / health)) if health else 100,
-            "target_text": (f"{seat_name(target)} ({legends.get(target, '?')})"
+            "target_text": (f"{seat_name(target, seats)} ({legends.get(target, '?')})"
                             if target is not None else ""),
             "plan_status": plan.get("status", ""),
         })
@@ -90,7 +97,7 @@ def rr_players(view: JSON) -> list[dict[str, Any]]:
 
 
 @register.simple_tag
-def rr_reveal(view: JSON) -> dict[str, Any]:
+def rr_reveal(view: JSON, seats: Sequence[Any] | None = None) -> dict[str, Any]:
     """This round's revealed plans in attack order (or last round's once it is over)."""
     rows = view.get("reveal") or []
     current = bool(rows)
@@ -99,8 +106,9 @@ def rr_reveal(view: JSON) -> dict[str, Any]:
     legends = _legend_names(view)
     return {
         "current": current,
-        "rows": [{**r, "who": seat_name(r.get("seat")),
-                  "whom": f"{seat_name(r.get('target'))} ({legends.get(r.get('target'), '?')})",
+        "rows": [{**r, "who": seat_name(r.get("seat"), seats),
+                  "whom": f"{seat_name(r.get('target'), seats)} "
+                          f"({legends.get(r.get('target'), '?')})",
                   "status_text": _STATUS.get(str(r.get("status")), str(r.get("status")))}
                  for r in rows],
     }
@@ -116,7 +124,8 @@ def rr_hand(view: JSON) -> list[JSON]:
 
 
 @register.simple_tag
-def rr_actions(view: JSON, actions: Sequence[JSON] | None = None) -> list[dict[str, Any]]:
+def rr_actions(view: JSON, actions: Sequence[JSON] | None = None,
+               seats: Sequence[Any] | None = None) -> list[dict[str, Any]]:
     """The page's action entries (verbatim JSON and key), each with a readable label.
 
     Copies of one card are alike, so actions that differ only in which copy they use
@@ -131,13 +140,13 @@ def rr_actions(view: JSON, actions: Sequence[JSON] | None = None) -> list[dict[s
     for entry in actions or ():
         action = entry.get("action")
         if isinstance(action, Mapping):
-            label = _label(action, cards, legends, sig)
+            label = _label(action, cards, legends, sig, seats)
             out.setdefault(label, {**entry, "label": label, "kind": str(action.get("type", ""))})
     return list(out.values())
 
 
 def _label(action: JSON, cards: Mapping[Any, JSON], legends: Mapping[int, str],
-           sig: str) -> str:
+           sig: str, seats: Sequence[Any] | None = None) -> str:
     kind = str(action.get("type"))
     if kind in _SIMPLE:
         return _SIMPLE[kind]
@@ -146,4 +155,4 @@ def _label(action: JSON, cards: Mapping[Any, JSON], legends: Mapping[int, str],
     whom = legends.get(seat, "?") if isinstance(seat, int) else "?"
     text = _CARD.get(kind, kind.replace("_", " ").capitalize())
     return text.format(card=card.get("name", action.get("card")), sig=sig,
-                       seat=f"{seat_name(seat)} ({whom})")
+                       seat=f"{seat_name(seat, seats)} ({whom})")

@@ -343,8 +343,16 @@ def announcement(partial: str) -> str:
 
 
 def narrated(match: Match, user: Any, after: int) -> list[str]:
-    return [line for event in services.match_events(match=match, user=user, after=after)
-            for line in event["narration"]]
+    """The lines of the events after seq `after`, as the user's log on the page tells
+    them (which names Royal Rumble's seats by their players, as its narration does not)."""
+    page = services.match_events(match=match, user=user, after=after)
+    assert page, "some events to tell"
+    log = Client()
+    log.force_login(user)
+    shown = log.get(reverse("match_play", args=[match.id])).content.decode()
+    told = dict(re.findall(r'<li value="(\d+)">(.*?)</li>', shown, re.S))
+    return [html.unescape(line) for event in page
+            for line in re.findall(r'<span class="line">(.*?)</span>', told[str(event["seq"])])]
 
 
 def test_a_move_announces_every_event_after_it_not_only_the_newest(

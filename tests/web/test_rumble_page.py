@@ -22,6 +22,7 @@ from engine.games.royal_rumble.view import PROMPTS
 from matches import services
 from matches.models import Match
 from matches.templatetags.royal_rumble import rr_phase
+from tests.conftest import played_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -214,3 +215,23 @@ def test_a_legend_s_signature_says_it_is_a_signature_once(
             for sig in re.findall(r'<div class="rr-sig">(.*?)</div>', page, re.S)]
     assert sigs == [f"Signature: {s['name']}" + (f" {s['text']}" if s["text"] else "")
                     for s in (p["legend"]["signature"] for p in view["players"])]
+
+
+def test_the_table_and_its_log_name_each_seat_by_its_player(
+        alice_client: Client, player: Any, player2: Any, outsider: Any) -> None:
+    """The log said "Seat 2 plays the Signature ... at Seat 1" (and the panels "Seat 2")
+    where the seats line names bruno and alice: every seat is named by its player, on the
+    page, in its log and in the replay, whose players the seats line shows everyone."""
+    match = services.create_match(game=GAME, options={}, created_by=player, seats=[
+        {"player": "alice"}, {"player": "bruno"}, {"player": "olga"}])
+    services.join_match(match=match, user=player2)
+    services.join_match(match=match, user=outsider)
+    played_until(match, lambda: services.load_state(match).round >= 2)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    log = text[text.index("What happened"):]
+    assert "alice holds the Legends token" in log and "for bruno" in log and "for olga" in log
+    assert "alice (you)" in text[text.index("Round 2"):text.index("What happened")]
+    assert not re.search(r"\bSeat \d", text)
+    step = alice_client.get(reverse("match_replay", args=[match.id]), {"at": match.seq})
+    assert not re.search(r"\bSeat \d", html.unescape(step.content.decode()))
