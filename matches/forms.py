@@ -9,6 +9,7 @@ from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 
 from config import api_json, signin
+from config.refusal import Refusal
 from engine.protocol import quoted
 from league.services import time_zones
 
@@ -279,6 +280,9 @@ class CreateMatchForm(forms.Form):
 
 PART = re.compile(r"action\.([a-z_]{1,32})")
 MOST_PARTS = 10  # list items an action may be composed of (Superstar Showdown plays three)
+UNREAD = "That action could not be read: reload the page and choose again."
+# The codes of ActionForm's own refusals, which say in words what was wrong with a move.
+MOVE_REFUSALS = ("bad_action", "move_incomplete", "move_too_long", "bad_move_part")
 
 
 class ActionForm(forms.Form):
@@ -287,29 +291,54 @@ class ActionForm(forms.Form):
     An action may also be composed on the page: `action` holds what is fixed (`{"type":
     "play_spots"}`) and each field `action.NAME` (repeated, in order: one select per
     spot) becomes the list `action[NAME]`. The engine then judges the whole action like
-    any other.
+    any other. A form it cannot read is refused with what was wrong (`refusal`).
     """
 
     action = forms.CharField(max_length=4000)  # the longest legal action is far shorter
     key = forms.CharField(max_length=64, required=False)
     moves = forms.IntegerField(min_value=0, max_value=10**6, required=False)
     seat = forms.IntegerField(min_value=0, max_value=10**6, required=False)
+    # The action as far as it was read, refused or not: a composed move's choices, which
+    # its form shows again for the player to mend.
+    sent: dict[str, Any] | None = None
 
     def clean_action(self) -> dict[str, Any]:
         try:
             action = read_json(self.cleaned_data["action"])
         except ValueError:
-            raise forms.ValidationError("The action is not valid JSON.") from None
+            raise forms.ValidationError(UNREAD, code="bad_action") from None
         if not isinstance(action, dict):
-            raise forms.ValidationError("An action is a JSON object.")
+            raise forms.ValidationError(UNREAD, code="bad_action")
+        self.sent = action
         for field in self.data:
             part = PART.fullmatch(field)
             if part is None:
                 continue
             items = self.data.getlist(field) if hasattr(self.data, "getlist") \
                 else [self.data[field]]
-            if not items or len(items) > MOST_PARTS or not all(
-                    isinstance(item, str) and 0 < len(item) <= 64 for item in items):
-                raise forms.ValidationError(f"Choose every part of the move ({field}).")
             action[part[1]] = list(items)
+            self._check_parts(part[1], items)
         return action
+
+    @staticmethod
+    def _check_parts(name: str, items: list[Any]) -> None:
+        """Refuse one part of a composed move (each spot's card) that is not whole."""
+        words = name.replace("_", " ")
+        if not items or any(item == "" for item in items):
+            raise forms.ValidationError(
+                f"Choose all of the move's {words}: one is not chosen yet.",
+                code="move_incomplete")
+        if len(items) > MOST_PARTS:
+            raise forms.ValidationError(f"A move has at most {MOST_PARTS} {words}.",
+                                        code="move_too_long")
+        if not all(isinstance(item, str) and len(item) <= 64 for item in items):
+            raise forms.ValidationError(f"One of the move's {words} is none that a page "
+                                        "offers.", code="bad_move_part")
+
+    def refusal(self) -> Refusal:
+        """Why the form was refused, in words for its player, and the refusal's code: the
+        move's own fault first, else the page's form was not one this site sent."""
+        for error in self.errors.as_data().get("action", ()):
+            if error.code in MOVE_REFUSALS:
+                return Refusal(str(error.code), str(error.message))
+        return Refusal("bad_action", UNREAD)

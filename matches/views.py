@@ -71,8 +71,7 @@ from matches.services import ServiceError
 # The play page's log shows the latest events; the replay has them all. A ten-seat match
 # runs to thousands, and the page is sent again at every change (on a phone, too).
 PAGE_LOG = 80
-# The act view's own refusals, shown like the service's (reason, then code).
-UNREADABLE = ServiceError("bad_action", "That action could not be read.", 400)
+# The act view's own refusal, shown like the service's (reason, then code).
 NOT_SEATED = ServiceError("not_your_seat", "You have no seat in this match.", 403)
 QUICK_GAME = "super_showdown"
 LOBBY_FINISHED = 20
@@ -369,7 +368,9 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
     form = ActionForm(request.POST)
     error, status, since = None, 200, None
     if not form.is_valid():
-        error, status = services.shown(UNREADABLE), UNREADABLE.status
+        # What was wrong, in words (a spot left without its card), else that it was unread.
+        refusal = form.refusal()
+        error, status = services.shown(refusal), refusal.status
     else:
         try:
             # The seat the form was rendered for (one person may hold several), else theirs.
@@ -384,8 +385,8 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
         except ServiceError as exc:
             error, status = services.shown(exc), exc.status
     # A refused move composed on the page (a card for each spot) comes back chosen as it
-    # was, for the player to mend rather than choose all over again.
-    refused = form.cleaned_data["action"] if error is not None and form.is_valid() else None
+    # was, a spot left unchosen too, for the player to mend rather than choose all over.
+    refused = form.sent if error is not None else None
     if not request.htmx:
         if error is None:
             return redirect("match_play", match_id=match.id)

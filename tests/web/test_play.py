@@ -147,15 +147,21 @@ def test_unreadable_action_json_is_refused(alice_client: Client, pages: Any,
     assert Match.objects.get(pk=match.pk).seq == seq
 
 
-@pytest.mark.parametrize("parts", [["c"] * 11, ["x" * 65], [""]])
-def test_a_composed_action_with_too_many_long_or_empty_parts_is_refused(
-        alice_client: Client, pages: Any, parts: list[str]) -> None:
+@pytest.mark.parametrize(("parts", "said"), [
+    (["c"] * 11, "A move has at most 10 cards. (move_too_long)"),
+    (["x" * 65], "One of the move's cards is none that a page offers. (bad_move_part)"),
+    ([""], "Choose all of the move's cards: one is not chosen yet. (move_incomplete)"),
+    (["c", "", "d"], "Choose all of the move's cards: one is not chosen yet. (move_incomplete)"),
+])
+def test_a_composed_action_with_too_many_long_or_empty_parts_is_refused_saying_why(
+        alice_client: Client, pages: Any, parts: list[str], said: str) -> None:
+    """It said "That action could not be read." whatever was wrong with it."""
     match = pages.quick_play(alice_client)
     seq = match.seq
     response = alice_client.post(reverse("match_act", args=[match.id]),
                                  {"action": '{"type": "play"}', "key": "k",
                                   "action.cards": parts}, **pages.htmx)
-    assert response.status_code == 200 and b"could not be read" in response.content
+    assert response.status_code == 200 and said in html.unescape(response.content.decode())
     assert Match.objects.get(pk=match.pk).seq == seq
 
 

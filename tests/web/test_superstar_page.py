@@ -273,10 +273,33 @@ def test_a_refused_play_comes_back_with_its_cards_still_chosen_on_their_spots(
     chosen = [re.findall(r'<option value="([^"]*)" selected>', spot[0])
               for spot in re.finditer(r"<select.*?</select>", form, re.S)]
     assert chosen == [[card] for card in posted]
-    assert 'value="" selected disabled' not in form
+    assert '<option value="" selected>' not in form
 
     fresh = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
-    assert _PLAY_FORM.search(fresh)[0].count('<option value="" selected disabled>') == 3
+    assert _PLAY_FORM.search(fresh)[0].count('<option value="" selected>') == 3
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_play_with_a_spot_left_unchosen_is_refused_saying_so(
+        alice_client: Client, player: Any, pages: Any, htmx: bool) -> None:
+    """A browser that does not check the form first sends the unchosen spot's "Choose a
+    card…" (it sent nothing for it once, and the rules' refusal was "A play_spots action
+    needs the field 'cards'", or "That action could not be read." for an empty part):
+    the page says which choice is missing, and keeps the two made."""
+    match = start(player)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    cards = [card for card, _ in spot_choices(_PLAY_FORM.search(page)[0])[0]]
+    posted = [cards[0], "", cards[1]]
+    refused = alice_client.post(reverse("match_act", args=[match.id]), {
+        "action": '{"type": "play_spots"}', "key": "gap", "action.cards": posted},
+        **(pages.htmx if htmx else {}))
+    answer = html.unescape(refused.content.decode())
+    assert "Choose all of the move's cards: one is not chosen yet. (move_incomplete)" in answer
+    assert services.moves_of(match, 0) == 0
+    form = _PLAY_FORM.search(answer)[0]
+    chosen = [re.findall(r'<option value="([^"]*)" selected>', spot[0])
+              for spot in re.finditer(r"<select.*?</select>", form, re.S)]
+    assert chosen == [[card] for card in posted]
 
 
 def test_a_whole_match_against_the_random_bot_through_the_act_view(
