@@ -435,7 +435,8 @@ def resign(request: HttpRequest, match_id: int) -> HttpResponse:
     it (no JavaScript) gets a page that asks, since a resignation cannot be taken back. The
     button also posts the `status` it was shown for: Leave this match never resigns a
     match that started meanwhile. Pressed twice (a double click), the second press finds the
-    player out of the match, or the match gone, and goes to the lobby as the first did."""
+    player out of the match, or the match gone, and goes to the lobby as the first did; or
+    finds the match their side resigned over, and shows it as the first did."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None:  # (its last player left it: a second press of Leave comes here)
         messages.info(request, f"There is no match #{match_id}.")
@@ -452,12 +453,23 @@ def resign(request: HttpRequest, match_id: int) -> HttpResponse:
             # Left or declined already (a double click's second press): nothing to undo.
             messages.info(request, f"You hold no seat in match #{match_id}.")
             return redirect("lobby")
+        if exc.code == "match_over" and _forfeited_by(match, request.user):
+            # Resigned already (a double tap's second press): the page shows it, as once.
+            return redirect("match_play", match_id=match.id)
         messages.error(request, services.shown(exc))
         return redirect("match_play", match_id=match.id)
     if outcome in ("left", "declined"):
         messages.info(request, f"You {outcome} match #{match_id}.")
         return redirect("lobby")
     return redirect("match_play", match_id=match.id)
+
+
+def _forfeited_by(match: Match, user: Any) -> bool:
+    """Whether the match ended by the forfeit of a side the user sits on."""
+    forfeit = (Match.objects.values_list("result", flat=True).get(pk=match.pk) or {}).get(
+        "forfeit")
+    return forfeit is not None and any(forfeit in services.side_of(match, seat.index)
+                                       for seat in match.seats.filter(user=user))
 
 
 @login_required

@@ -473,6 +473,38 @@ def test_a_player_resigns_a_live_match_from_the_page(alice_client: Client, pages
     assert "You lost." in page and ">Resign<" not in page
 
 
+@pytest.mark.parametrize("confirmed", ["yes", ""])
+def test_resigning_twice_with_a_double_tap_ends_on_the_match_page_as_once_does(
+        alice_client: Client, pages: Any, confirmed: str) -> None:
+    """The second press found the match over and said so as an error ("The match is
+    over."); it shows the resigned match as the first press does, a press sent without
+    its question's answer too."""
+    match = pages.quick_play(alice_client)
+    url = reverse("match_resign", args=[match.id])
+    first = alice_client.post(url, {"confirmed": "yes"}, follow=True)
+    again = alice_client.post(url, {"confirmed": confirmed}, follow=True)
+    assert again.redirect_chain == first.redirect_chain == [
+        (reverse("match_play", args=[match.id]), 302)]
+    page = again.content.decode()
+    assert "You lost." in page and "forfeited (resigned)" in page
+    assert 'role="alert"' not in page and "match_over" not in page
+    match.refresh_from_db()
+    assert match.status == "finished" and match.result["placements"][0] == 2
+
+
+def test_resigning_a_match_a_rival_ended_first_says_it_was_over(
+        alice_client: Client, player: Any, player2: Any) -> None:
+    """Only a second press of one's own resignation is taken as done: a match the other
+    side ended first is refused as over."""
+    match = services.create_match(game="super_showdown", options={}, created_by=player2,
+                                  seats=[{"player": "bruno"}, {"player": "alice"}])
+    services.join_match(match=match, user=player)
+    services.resign(match=match, user=player2)
+    refused = alice_client.post(reverse("match_resign", args=[match.id]),
+                                {"confirmed": "yes"}, follow=True)
+    assert "The match is over. (match_over)" in refused.content.decode()
+
+
 def test_without_javascript_a_resignation_is_asked_on_a_page_before_it_counts(
         alice_client: Client, pages: Any) -> None:
     """The button's confirm() needs JavaScript; a bare post gets a page that asks."""
