@@ -92,6 +92,9 @@ def over(rules: Any, state: Any) -> bool:
     return rules.pending(state).kind is PendingKind.END
 
 
+# The matches played at most for one game's phases below: a match played at random reaches
+# some seldom (a Tag Out comes in about one Event in three).
+TRIES = 6
 # Each game's phases that the first test does not show, in the order one match of it
 # reaches them: (page, what stops the match there).
 PHASES: list[tuple[str, dict[str, Any], int, list[tuple[str, Stop]]]] = [
@@ -109,6 +112,8 @@ PHASES: list[tuple[str, dict[str, Any], int, list[tuple[str, Stop]]]] = [
         ("superstar_event-send_in", alice_may("send_in")),
         ("superstar_event-assist", alice_may("assist")),
         ("superstar_event-bonus", alice_may("buy_bonus")),
+        ("superstar_event-tag_out", alice_may("tag_out")),
+        ("superstar_event-shove", alice_may("shove")),
         ("superstar_event-over", over)]),
     ("supershow", {"match_type": "birdcage"}, 3, [
         ("supershow-draft", alice_may("draft")),
@@ -121,11 +126,17 @@ PHASES: list[tuple[str, dict[str, Any], int, list[tuple[str, Stop]]]] = [
     # The Supershow's teams, laid out as two sides.
     ("supershow", {"match_type": "tag_team"}, 3, [("supershow-tag_team", alice_decides)]),
     ("supershow", {"match_type": "tornado_tag_team"}, 4, [("supershow-tornado", alice_decides)]),
+    # A Finish the others may Team Up on (three in four Fatal Four Ways ask).
+    ("supershow", {"match_type": "fatal_four_way_first_fall"}, 4, [
+        ("supershow-team_up", alice_may("team_up"))]),
     ("royal_rumble", {}, 3, [
         ("royal_rumble-target", alice_may("target")),
         ("royal_rumble-boost", alice_may("boost")),
         ("royal_rumble-defend", alice_may("defend")),
         ("royal_rumble-breather", alice_may("end_breather")),
+        ("royal_rumble-signature", alice_may("signature")),
+        # Going over the top rope, asked to hold on (or to let go, holding no Holding On).
+        ("royal_rumble-hold_on", alice_may("hold_on", "let_go")),
         ("royal_rumble-over", over)]),
     ("ultimate_showdown", {}, 3, [
         ("ultimate_showdown-sides", alice_may("choose_sides")),
@@ -311,7 +322,7 @@ def test_each_game_in_its_other_phases_on_a_phone(
     missed: list[str] = []
     for number, (game, options, seats, stops) in enumerate(PHASES):
         left = dict(stops)
-        for tries in range(3):
+        for tries in range(TRIES):
             # Each match's own seeds, the decisions' and the deals': one game's phases
             # reached, or not, whatever the others' matches did.
             rng, chance = (random.Random(f"{number}/{tries}{what}") for what in ("", "chance"))
