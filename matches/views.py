@@ -713,6 +713,11 @@ def _state_context(match: Match, user: Any, seats: list[Seat],
     """What the play page and its polled partial render, of the match's `seats`."""
     state = services.page_state(match=match, user=user, seats=seats,
                                 seat=services.page_seat(match, user, seats))
+    if summary := (state["pending"].get("result") or {}).get("summary"):
+        # How the match ended, its seats named as the page names them.
+        (summary,) = _told(match.game, [summary], seats)
+        state["pending"] = {**state["pending"], "result": {**state["pending"]["result"],
+                                                           "summary": summary}}
     earlier = max(0, match.seq - PAGE_LOG)
     table = _table_context(match, state["seat"], seats)
     events = [{**event, "narration": _told(match.game, event["narration"], seats)}

@@ -235,3 +235,14 @@ def test_the_table_and_its_log_name_each_seat_by_its_player(
     assert not re.search(r"\bSeat \d", text)
     step = alice_client.get(reverse("match_replay", args=[match.id]), {"at": match.seq})
     assert not re.search(r"\bSeat \d", html.unescape(step.content.decode()))
+
+
+def test_how_the_match_ended_names_the_seat_by_its_player(
+        alice_client: Client, player: Any, player2: Any) -> None:
+    """The result said "Seat 2 forfeited (resigned)." under a seats line that names bruno."""
+    match = services.create_match(game=GAME, options={}, created_by=player, seats=[
+        {"player": "alice"}, {"player": "bruno"}])
+    services.join_match(match=match, user=player2)
+    services.resign(match=match, user=player2)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    assert "bruno forfeited (resigned)." in page and not re.search(r"\bSeat \d", page)
