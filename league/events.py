@@ -441,6 +441,7 @@ class Replayed:
     results: dict[str, dict[str, Any]]     # pairing id -> result payload (corrections applied)
     finished: bool
     drawn: list[dict[str, Any]] = field(default_factory=list)  # replaced matches' payloads
+    format: str = ""                       # the Event's format key (its pairings' labels)
 
 
 def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replayed:
@@ -449,7 +450,7 @@ def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replay
     corrections = {r.payload["pairing"]: r.payload for r in rows
                    if r.kind == Kind.RESULT_CORRECTED}
     fmt = formats.get_format(event.format)
-    out = Replayed({}, [], "registration", None, {}, {}, False)
+    out = Replayed({}, [], "registration", None, {}, {}, False, format=event.format)
     for row in rows:
         p = row.payload
         if row.kind == Kind.ENTRANT_ADDED:
@@ -1308,14 +1309,30 @@ def _try_format(call: Any, done: Replayed | None = None) -> Any:
 
 def _by_name(message: str, done: Replayed | None) -> str:
     """A format's message with each entrant it quotes by key ("e9 has withdrawn.",
-    "Not paired: e3, e4.") named as the pages name them ("bruno has withdrawn."): the
-    formats know keys alone, which the organizer's pages and the API's answers show
-    nowhere but in the entrants' table. A key the Event has not is left as written."""
-    if done is None or not done.entrants:
+    "Not paired: e3, e4.") named as the pages name them ("bruno has withdrawn."), and each
+    pairing by its label ("Winners round 1 match 2 is not ready to be played."): the
+    formats know keys and pairing ids alone, which the organizer's pages and the API's
+    answers show nowhere but in the entrants' table and beside a match's label. A key or
+    id the Event has not is left as written."""
+    if done is None:
         return message
-    keys = "|".join(re.escape(k) for k in sorted(done.entrants, key=len, reverse=True))
-    return re.sub(rf"'({keys})'|\b({keys})\b",
-                  lambda m: done.entrants[m[1] or m[2]]["name"], message)
+    names = {key: e["name"] for key, e in done.entrants.items()} | _labels(done)
+    if not names:
+        return message
+    keys = "|".join(re.escape(k) for k in sorted(names, key=len, reverse=True))
+    return re.sub(rf"'({keys})'|(?<![\w:-])({keys})(?![\w:-])",
+                  lambda m: names[m[1] or m[2]], message)
+
+
+def _labels(done: Replayed) -> dict[str, str]:
+    """Each pairing of the replayed Event with a label of its own, by that label, as the
+    pages list it ("W1-2": "Winners round 1 match 2"): those its format draws, and those
+    whose matches were made (a replay's under its pairing's label)."""
+    labels = {pid: made.get("base_label") or made.get("label") or ""
+              for pid, made in done.matches.items()}
+    if done.state is not None and done.format:
+        labels |= {p.id: p.label for p in formats.get_format(done.format).pairings(done.state)}
+    return {pid: label for pid, label in labels.items() if label and label != pid}
 
 
 def _advance(event: Event, release: bool = False) -> None:
@@ -1534,7 +1551,10 @@ def _link(event: Event, pairing: str) -> EventMatch:
     link = (EventMatch.objects.filter(event=event, pairing=pairing).select_related("match")
             .order_by("-replay").first())
     if link is None:
-        raise LeagueError("unknown_pairing", f"No match for pairing {quoted(pairing)}.", 404)
+        # A pairing still to be played by its label; one the Event has not, as typed.
+        label = _labels(replay(event)).get(pairing)
+        raise LeagueError("unknown_pairing", f"{label} has no match yet." if label
+                          else f"No match for pairing {quoted(pairing)}.", 404)
     return link
 
 
@@ -1721,7 +1741,8 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
         event = _locked(event, expected_seq)
         done = replay(event)
         if pairing not in done.results:
-            raise LeagueError("no_result", f"{pairing} has no recorded result to correct.", 409)
+            raise LeagueError("no_result", f"{_label(done, pairing)} has no recorded result "
+                                          "to correct.", 409)
         # The entrants the result places: a pod's withdrawn player is no longer among them.
         if sorted(placements) != sorted(done.results[pairing]["placements"]) or not all(
             isinstance(v, int) and 1 <= v <= len(placements) for v in placements.values()
@@ -1737,8 +1758,8 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
                 and last.payload.get("placements") == placements:
             # A second click on the same correction; a first one that confirms the recorded
             # placements still counts (it rates a forfeit nobody moved in).
-            raise LeagueError("already_corrected", f"{pairing}'s result was corrected to "
-                                                   "these places already.", 409)
+            raise LeagueError("already_corrected", f"{_label(done, pairing)}'s result was "
+                                                   "corrected to these places already.", 409)
         record = EventRecord(event=event, seq=event.seq + 1, kind=Kind.RESULT_CORRECTED,
                              payload={"pairing": pairing, "placements": placements,
                                       "figures": done.results[pairing].get("figures", {})})
@@ -1786,9 +1807,15 @@ UNTIL = "A result can be corrected until a later pairing is drawn from it."
 
 def _named(done: Replayed, pairing: str) -> str:
     """A pairing as the organizer page lists it, its label and then its id: "Final
-    (W2-1)"; the id alone where it has no match."""
-    label = done.matches.get(pairing, {}).get("label")
-    return f"{label} ({pairing})" if label and label != pairing else pairing
+    (W2-1)"; the id alone where it has no label."""
+    label = _labels(done).get(pairing)
+    return f"{label} ({pairing})" if label else pairing
+
+
+def _label(done: Replayed, pairing: str) -> str:
+    """A pairing by its label alone, as a refusal of one names it ("Winners final has no
+    recorded result to correct."); one the Event has not, as it was written."""
+    return _labels(done).get(pairing, pairing)
 
 
 def _reproject(match_id: int | None) -> None:

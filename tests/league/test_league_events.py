@@ -1581,3 +1581,35 @@ def test_an_event_replays_under_the_format_revision_it_started_under(
         if row.kind == EventRecord.Kind.STARTED:
             row.payload = {k: v for k, v in row.payload.items() if k != "revision"}
     assert paired_as(rows) == (1, 1)
+
+
+@pytest.mark.django_db
+def test_a_refused_correction_names_the_matches_by_their_labels_not_their_ids(
+        organizer: Any) -> None:
+    """The format quotes pairings by id ("Bot 4 is not seated in L1-1.", "W1-2 is not
+    ready"), and so did the service ("W2-1 has no recorded result to correct."): the
+    organizer page lists a match by its label, which the refusal now names it by. A
+    pairing the Event has not is quoted as typed."""
+    event = make_event(organizer, fmt="double_elimination")
+    enter_bots(event, organizer, 4)
+    events.start_event(event=event, by=organizer)
+    forfeited(event, organizer, "W1-1", "e4")
+    forfeited(event, organizer, "W1-2", "e3")
+    forfeited(event, organizer, "L1-1", "e3")
+    with pytest.raises(events.LeagueError) as refused:
+        events.correct_result(event=event, by=organizer, pairing="W2-1",
+                              placements={"e1": 1, "e2": 2})
+    assert refused.value.detail == "Winners final has no recorded result to correct."
+    with pytest.raises(events.LeagueError) as refused:
+        events.correct_result(event=event, by=organizer, pairing="W1-1",
+                              placements={"e1": 2, "e4": 1})
+    assert refused.value.code == "correction_conflicts"
+    assert "(Bot 4 is not seated in Losers round 1 match 1)" in refused.value.detail
+    with pytest.raises(events.LeagueError) as refused:
+        events.correct_result(event=event, by=organizer, pairing="Z9",
+                              placements={"e1": 1, "e2": 2})
+    assert refused.value.detail == "Z9 has no recorded result to correct."
+    with pytest.raises(events.LeagueError) as refused:
+        events.forfeit(event=event, by=organizer, pairing="GF", entrant="e1")
+    assert (refused.value.code, refused.value.detail) == ("unknown_pairing",
+                                                          "Grand final has no match yet.")

@@ -217,6 +217,22 @@ def test_hand_pairings_refused_name_the_entrants_left_out_not_their_keys(
                                "detail": f"Not paired: {names['e3']}, {names['e4']}."}
 
 
+def test_a_refusal_names_a_match_by_its_label_not_its_pairing_id(
+        organizer_api: APIClient, held_event: Callable[[str], Event]) -> None:
+    """The answer quoted "R2-1 has no recorded result to correct.", an id the pages show
+    only beside the label they name the match by."""
+    event = held_event("swiss")
+    response = organizer_api.post(f"/api/events/{event.pk}/corrections/", {
+        "pairing": "R2-1", "placements": {"e1": 1, "e2": 2}}, format="json")
+    assert response.status_code == 409
+    assert response.json() == {"code": "no_result",
+                               "detail": "Round 2 board 1 has no recorded result to correct."}
+    response = organizer_api.post(f"/api/events/{event.pk}/forfeit/",
+                                  {"pairing": "R2-1", "entrant": "e1"}, format="json")
+    assert response.json() == {"code": "unknown_pairing",
+                               "detail": "Round 2 board 1 has no match yet."}
+
+
 def test_an_events_constructed_decks_are_read_by_its_organizers_alone(
         organizer: Any, organizer_api: APIClient, outsider_api: APIClient) -> None:
     """SH-050 decks are hidden (as a match's are, GET /api/matches/{id}/): an Event's

@@ -1112,6 +1112,21 @@ def test_a_pairing_refused_names_its_entrants_as_the_page_does_not_by_key(
     assert re.search(r"Bot \d does not play", refused)
 
 
+def test_a_refusal_names_a_match_by_its_label_as_the_page_lists_it(
+        sam_client: Client, held_swiss: Event) -> None:
+    """The refusal said "R2-1 has no recorded result to correct.": the page lists the
+    match as "Round 2 board 1". A pairing the Event has not is quoted as typed."""
+    refused = post(sam_client, "league:result_correct", held_swiss,
+                   {"pairing": "R2-1", "place_e1": "1", "place_e2": "2"})
+    assert "Round 2 board 1 has no recorded result to correct. (no_result)" in refused
+    refused = post(sam_client, "league:match_forfeit", held_swiss,
+                   {"pairing": "R2-1", "entrant": "e1"})
+    assert "Round 2 board 1 has no match yet. (unknown_pairing)" in refused
+    refused = post(sam_client, "league:result_correct", held_swiss,
+                   {"pairing": "R9-9", "place_e1": "1", "place_e2": "2"})
+    assert "R9-9 has no recorded result to correct. (no_result)" in refused
+
+
 def test_a_refused_panel_form_comes_back_holding_what_was_typed(
         sam_client: Client, held_swiss: Event, cup: Event) -> None:
     """A whole round of hand pairings, a seeding order, a name or a correction refused for
