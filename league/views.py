@@ -601,9 +601,27 @@ def _back(request: HttpRequest) -> str:
 def event_admin(request: HttpRequest, event_id: int) -> HttpResponse:
     """An Event's organizer page: entrants, seeding, start, live matches, corrections."""
     event = _organized_event(request, event_id)
-    context = {**_panel_context(event, user=request.user), **_live_context(event),
-               **_ranking_context(event)}
-    return render(request, "league/event_admin.html", context)
+    return render(request, "league/event_admin.html", _admin_context(request, event))
+
+
+def _admin_context(request: HttpRequest, event: Event, error: str | None = None,
+                   form: str = "", live: bool = False) -> dict[str, Any]:
+    """The organizer page's context; `error`, the refusal of its form `form` (of the live
+    list, `live`), which comes back holding what was posted, the refusal beside it."""
+    mine = error if not live else None  # the panel's own refusal, its form as posted
+    return {**_panel_context(event, mine, user=request.user,
+                             posted=request.POST if mine else None),
+            **_live_context(event, error if live else None), **_ranking_context(event),
+            **_refused(request, error, form)}
+
+
+def _refused(request: HttpRequest, error: str | None, form: str) -> dict[str, Any]:
+    """Which form of the organizer page (its id, as its fields' ids begin: "seed",
+    "add-bot", "correct-W1-1", "forfeit-R1-1-e2") came back refused, and why: the refusal
+    shows beside it and describes its fields (league_extras.refused_attrs). A live seat's
+    bot comes back as picked (the panel's fields, `_panel_context`'s `posted`)."""
+    return {"refused": form if error else "", "refusal": error or "",
+            "posted_bot": request.POST.get("bot", "") if error else ""}
 
 
 @login_required
@@ -611,12 +629,15 @@ def event_admin(request: HttpRequest, event_id: int) -> HttpResponse:
 def entrant_add(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organized_event(request, event_id)
     form = EntrantForm(request.POST)
+    # The Register card's form that posted: Add player, Add team or Add bot.
+    sent = next((f"add-{name}" for name in ("player", "team", "bot")
+                 if request.POST.get(name)), "add-player")
     if not form.is_valid():
-        return _panel_answer(request, event, _form_error(form))
+        return _panel_answer(request, event, _form_error(form), form=sent)
     return _panel_call(request, event, lambda: events.add_entrant(
         event=event, by=request.user, expected_seq=_seq(request),
         picks=_posted_picks(request, event), **form.service_kwargs()),
-        done=lambda entrant: f"{entrant.name} entered as {entrant.key}.")
+        form=sent, done=lambda entrant: f"{entrant.name} entered as {entrant.key}.")
 
 
 @login_required
@@ -624,7 +645,8 @@ def entrant_add(request: HttpRequest, event_id: int) -> HttpResponse:
 def entrant_withdraw(request: HttpRequest, event_id: int, key: str) -> HttpResponse:
     event = _organized_event(request, event_id)
     return _panel_call(request, event, lambda: events.withdraw_entrant(
-        event=event, by=request.user, key=key, expected_seq=_seq(request)))
+        event=event, by=request.user, key=key, expected_seq=_seq(request)),
+        form=f"withdraw-{key}")
 
 
 @login_required
@@ -634,7 +656,7 @@ def event_open_entry(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organized_event(request, event_id)
     return _panel_call(request, event, lambda: events.set_open_entry(
         event=event, by=request.user, open_entry=request.POST.get("open_entry") == "on",
-        expected_seq=_seq(request)))
+        expected_seq=_seq(request)), form="open-entry")
 
 
 @login_required
@@ -644,9 +666,10 @@ def event_details(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organized_event(request, event_id)
     form = EventDetailsForm(request.POST)
     if not form.is_valid():
-        return _panel_answer(request, event, _form_error(form))
+        return _panel_answer(request, event, _form_error(form), form="details")
     return _panel_call(request, event, lambda: events.set_details(
         event=event, by=request.user, expected_seq=_seq(request), **form.cleaned_data),
+        form="details",
         done=lambda _: "Saved: the Event's page shows this time and these notes.",
         near="details")
 
@@ -657,10 +680,10 @@ def event_seed(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organized_event(request, event_id)
     form = SeedForm(request.POST)
     if not form.is_valid():
-        return _panel_answer(request, event, _form_error(form))
+        return _panel_answer(request, event, _form_error(form), form="seed")
     return _panel_call(request, event, lambda: events.seed_event(
         event=event, by=request.user, expected_seq=_seq(request), **form.service_kwargs()),
-        done=lambda order: _seeded(event, order))
+        form="seed", done=lambda order: _seeded(event, order))
 
 
 def _seeded(event: Event, order: list[str]) -> str:
@@ -675,7 +698,7 @@ def _seeded(event: Event, order: list[str]) -> str:
 def event_start(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organized_event(request, event_id)
     return _panel_call(request, event, lambda: events.start_event(
-        event=event, by=request.user, expected_seq=_seq(request)))
+        event=event, by=request.user, expected_seq=_seq(request)), form="start")
 
 
 @login_required
@@ -684,10 +707,10 @@ def event_pair(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organized_event(request, event_id)
     form = PairForm(request.POST)
     if not form.is_valid():
-        return _panel_answer(request, event, _form_error(form), typed=True)
+        return _panel_answer(request, event, _form_error(form), form="pairings")
     return _panel_call(request, event, lambda: events.pair_by_hand(
         event=event, by=request.user, pairings=form.cleaned_data["pairings"],
-        expected_seq=_seq(request)), typed=True)
+        expected_seq=_seq(request)), form="pairings")
 
 
 @login_required
@@ -696,7 +719,7 @@ def round_release(request: HttpRequest, event_id: int) -> HttpResponse:
     """Make the matches of a held round as the format drew them."""
     event = _organized_event(request, event_id)
     return _panel_call(request, event, lambda: events.release_round(
-        event=event, by=request.user, expected_seq=_seq(request)))
+        event=event, by=request.user, expected_seq=_seq(request)), form="release")
 
 
 @login_required
@@ -704,12 +727,13 @@ def round_release(request: HttpRequest, event_id: int) -> HttpResponse:
 def result_correct(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organized_event(request, event_id)
     form = CorrectionForm(request.POST)
+    sent = f"correct-{request.POST.get('pairing', '')}"
     if not form.is_valid():
-        return _panel_answer(request, event, _form_error(form), typed=True)
+        return _panel_answer(request, event, _form_error(form), form=sent)
     return _panel_call(request, event, lambda: events.correct_result(
         event=event, by=request.user, pairing=form.cleaned_data["pairing"],
         placements=form.cleaned_data["placements"], expected_seq=_seq(request)),
-        done=lambda _: "Result corrected.", typed=True)
+        form=sent, done=lambda _: "Result corrected.")
 
 
 @login_required
@@ -741,11 +765,13 @@ def match_forfeit(request: HttpRequest, event_id: int) -> HttpResponse:
     """An entrant of a live match forfeits it."""
     event = _organized_event(request, event_id)
     form = LiveSeatForm(request.POST)
+    sent = _seat_form("forfeit", request)
     if not form.is_valid():
-        return _panel_answer(request, event, _form_error(form), live=True)
+        return _panel_answer(request, event, _form_error(form), live=True, form=sent)
     return _panel_call(request, event, lambda: events.forfeit(
         event=event, by=request.user, pairing=form.cleaned_data["pairing"],
-        entrant=form.cleaned_data["entrant"], expected_seq=_seq(request)), live=True)
+        entrant=form.cleaned_data["entrant"], expected_seq=_seq(request)),
+        live=True, form=sent)
 
 
 @login_required
@@ -754,12 +780,18 @@ def match_seat_to_bot(request: HttpRequest, event_id: int) -> HttpResponse:
     """A bot takes an entrant's seat for the rest of a live match."""
     event = _organized_event(request, event_id)
     form = LiveSeatForm(request.POST)
+    sent = _seat_form("to-bot", request)
     if not form.is_valid():
-        return _panel_answer(request, event, _form_error(form), live=True)
+        return _panel_answer(request, event, _form_error(form), live=True, form=sent)
     return _panel_call(request, event, lambda: events.seat_to_bot(
         event=event, by=request.user, pairing=form.cleaned_data["pairing"],
         entrant=form.cleaned_data["entrant"], bot=form.cleaned_data["bot"] or None,
-        expected_seq=_seq(request)), live=True)
+        expected_seq=_seq(request)), live=True, form=sent)
+
+
+def _seat_form(action: str, request: HttpRequest) -> str:
+    """The live list's form of a seat that posted ("forfeit-R1-1-e2"), as its ids begin."""
+    return f"{action}-{request.POST.get('pairing', '')}-{request.POST.get('entrant', '')}"
 
 
 @login_required
@@ -809,37 +841,35 @@ def rescore_progress(request: HttpRequest, job: str) -> HttpResponse:
 
 # -- answers of the organizer page's actions ----------------------------------------------
 
-def _panel_call(request: HttpRequest, event: Event, call: Callable[[], Any], *,
+def _panel_call(request: HttpRequest, event: Event, call: Callable[[], Any], *, form: str,
                 live: bool = False, done: Callable[[Any], str] | None = None,
-                near: str = "", typed: bool = False) -> HttpResponse:
-    """Run one service call; the refreshed panel (or, `live`, the live matches' panel), with
-    the refusal if there was one, else `done` of what the call gave: what a screen reader
-    is told of an action whose change it would not hear (a save, an entry), shown on the
-    page too `near` a form whose answer shows no change ("details")."""
+                near: str = "") -> HttpResponse:
+    """Run one service call for the page's form `form`; the refreshed panel (or, `live`,
+    the live matches' panel), with the refusal if there was one, else `done` of what the
+    call gave: what a screen reader is told of an action whose change it would not hear
+    (a save, an entry), shown on the page too `near` a form whose answer shows no change
+    ("details")."""
     try:
         made = call()
     except Refusal as exc:  # the league's, or a match service's it called
-        return _panel_answer(request, event, match_services.shown(exc), live=live, typed=typed)
+        return _panel_answer(request, event, match_services.shown(exc), live=live, form=form)
     return _panel_answer(request, event, None, live=live, done=done(made) if done else None,
                          near=near)
 
 
 def _panel_answer(request: HttpRequest, event: Event, error: str | None, *,
                   live: bool = False, done: str | None = None, near: str = "",
-                  typed: bool = False) -> HttpResponse:
-    """The panel's answer to an action (see _panel_call); without htmx, a redirect to the
-    organizer page, its refusal a message, or, `typed` (pairings, a correction's places:
-    what a message cannot quote back), the page again holding the refused form."""
+                  form: str = "") -> HttpResponse:
+    """The panel's answer to an action (see _panel_call). A refusal of the form `form`
+    comes back holding what was typed in it (a round of pairings, a name, a time: what a
+    message cannot quote back), the refusal beside it as well as in the part's banner; a
+    page without scripts gets the whole page so, where an action that succeeds is
+    redirected to it."""
     if not request.htmx:
-        if error and typed:
-            # A page without scripts: the page again, the refused form holding what was
-            # typed and its refusal beside it, as the panel comes back to htmx.
-            return render(request, "league/event_admin.html", {
-                **_panel_context(event, error, user=request.user, posted=request.POST),
-                **_live_context(event), **_ranking_context(event)}, status=400)
         if error:
-            messages.error(request, error)
-        elif done:
+            return render(request, "league/event_admin.html",
+                          _admin_context(request, event, error, form, live), status=400)
+        if done:
             messages.success(request, done)
         return redirect("league:event_admin", event_id=event.pk)
     event.refresh_from_db()
@@ -849,13 +879,15 @@ def _panel_answer(request: HttpRequest, event: Event, error: str | None, *,
     # htmx swaps only 2xx answers, so a refusal comes back as 200 with its message.
     if live:
         response = render(request, "league/_event_live.html",
-                          {**_live_context(event, error), "clears": clears})
+                          {**_live_context(event, error), "clears": clears,
+                           **_refused(request, error, form)})
     else:
         # A refused form comes back holding what was typed in it, to mend and send again.
         response = render(request, "league/_event_panel.html",
                           {**_panel_context(event, error, user=request.user,
                                             posted=request.POST if error else None),
-                           "done": done, "done_near": near, "clears": clears})
+                           "done": done, "done_near": near, "clears": clears,
+                           **_refused(request, error, form)})
     if error is None:
         response["HX-Trigger"] = CHANGED
     return response
@@ -1022,14 +1054,10 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
                     posted.get(f"place_{key}", place) if pid == corrected else place)
                    for key, place in sorted(res["placements"].items(), key=lambda kv: kv[1])],
         "open": pid == corrected,
-        # Beside the places typed, which the refusal cannot quote.
-        "error": error if pid == corrected else None,
     } for pid, res in done.results.items()]
     return {
         "event": event,
         "error": error,
-        # Beside the pairings typed, which the refusal cannot quote.
-        "pair_error": error if "pairings" in posted else None,
         "posted": {name: posted.get(name, "") for name in KEPT_FIELDS},
         # A refused "When and notes" form, as typed (its time in the organizer's zone).
         "details_posted": {"starts_at": posted.get("starts_at", ""),

@@ -1,5 +1,5 @@
 """Filters of the league pages: numbers as people write them, tiebreak names; the token
-of the creation forms; the pagers' links."""
+of the creation forms; the pagers' links; a refused organizer form's reason beside it."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 from league import once
 
@@ -18,6 +19,27 @@ def once_field() -> str:
     """The hidden token that makes a creation form make one thing if sent twice."""
     return format_html('<input type="hidden" name="{}" value="{}">', once.FIELD,
                        once.new_token())
+
+
+@register.simple_tag(takes_context=True)
+def refused_attrs(context: Any, form_id: str, help_id: str = "") -> str:
+    """A field of the organizer page's form `form_id`: described by its help (`help_id`)
+    and, while that form came back refused (views._refused), by the refusal beside it
+    (`refusal_beside`), and marked invalid."""
+    refused = bool(form_id) and context.get("refused") == form_id
+    ids = " ".join(i for i in (help_id, f"{form_id}-error" if refused else "") if i)
+    attrs = format_html(' aria-describedby="{}"', ids) if ids else mark_safe("")
+    return attrs + mark_safe(' aria-invalid="true"') if refused else attrs
+
+
+@register.simple_tag(takes_context=True)
+def refusal_beside(context: Any, form_id: str) -> str:
+    """The refusal of the organizer page's form `form_id` beside it, while it came back
+    refused: the banner at the top of its part cannot quote what was typed."""
+    if not form_id or context.get("refused") != form_id:
+        return ""
+    return format_html('<p class="error" id="{}-error">{}</p>', form_id,
+                       context.get("refusal", ""))
 
 
 @register.simple_tag(takes_context=True)

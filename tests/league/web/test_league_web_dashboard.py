@@ -487,13 +487,20 @@ def test_a_refused_entrant_shows_why(sam_client: Client, cup: Event, player: Any
     assert EventRecord.objects.count() == records
 
 
-def test_without_htmx_an_action_redirects_and_the_refusal_is_a_message(
+def test_without_htmx_an_action_redirects_and_a_refusal_is_the_page_again(
         sam_client: Client, cup: Event) -> None:
+    """Without scripts an action that succeeds goes back to the page, which says what it
+    did; one refused is the page again, the reason beside its form."""
     response = sam_client.post(reverse("league:entrant_add", args=[cup.pk]),
-                               {"bot": "random", "name": "Bot 1"})
+                               {"bot": "random", "name": "Bot 3"})
     assert response.status_code == 302
     page = sam_client.get(response["Location"]).content.decode()
-    assert "Bot 1 is already entered." in page
+    assert "Bot 3 entered as e3." in page
+    response = sam_client.post(reverse("league:entrant_add", args=[cup.pk]),
+                               {"bot": "random", "name": "Bot 1"})
+    assert response.status_code == 400
+    assert ('<p class="error" id="add-bot-error">Bot 1 is already entered.'
+            in response.content.decode())
 
 
 @pytest.mark.parametrize(("method", "said"), [

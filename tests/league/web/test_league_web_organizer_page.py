@@ -214,11 +214,10 @@ def test_pages_that_do_not_poll_have_no_reload_note(sam_client: Client,
 
 def test_flash_messages_are_announced_by_their_level(sam_client: Client, staff_client: Client,
                                                      cup: Event) -> None:
-    refused = sam_client.post(reverse("league:entrant_add", args=[cup.pk]),
-                              {"bot": "random", "name": "Bot 1"})
+    refused = sam_client.post(reverse("league:event_leave", args=[cup.pk]))
     page = sam_client.get(refused["Location"]).content.decode()
     [error] = [m for m in tags(page, "div") if "msg" in m.get("class", "").split()]
-    assert error["role"] == "alert" and "Bot 1 is already entered." in error["text"]
+    assert error["role"] == "alert" and "You hold no entry of your own" in error["text"]
     created = staff_client.post(reverse("league:season_create"), {
         "season-name": "Winter", "season-game": "super_showdown", "season-win": "2",
         "season-draw": "1", "season-loss": "0"})
@@ -540,10 +539,74 @@ def test_a_refused_pairing_or_correction_comes_back_as_typed_with_its_refusal_be
         box = refused[refused.index('<summary id="correct-R1-1">'):].split("</details>")[0]
         assert f'name="place_{winner}" value="3"' in box
         assert f'name="place_{loser}" value="1"' in box
-        assert 'aria-invalid="true" aria-describedby="correct-R1-1-error"' in box
+        assert 'aria-describedby="correct-R1-1-error" aria-invalid="true"' in box
         assert '<p class="error" id="correct-R1-1-error">Give a place' in box
         assert "pairings-error" not in refused
     assert sam_client.get(admin).status_code == 200
+
+
+def refused_beside(answer: Any, form: str, status: int) -> str:
+    """The page or part a refused form came back in: the refusal beside that form alone,
+    named as its fields' description, and the field marked invalid."""
+    page = answer.content.decode()
+    assert answer.status_code == status, page[:300]
+    assert re.findall(r'<p class="error" id="([^"]+)-error">', page) == [form]
+    assert re.search(rf'aria-describedby="(?:[\w-]+ )?{re.escape(form)}-error" '
+                     r'aria-invalid="true"', page)
+    return page
+
+
+@pytest.mark.parametrize(("url", "data", "form", "typed", "reason"), [
+    ("league:event_details", {"starts_at": "2031-05-04T19:30", "notes": "N" * 1001},
+     "details", ">" + "N" * 1001 + "</textarea>", "notes are at most 1000 characters."),
+    ("league:entrant_add", {"player": "nobody"}, "add-player", 'value="nobody"',
+     "No player called &#x27;nobody&#x27;."),
+    ("league:entrant_add", {"team": "Ghosts"}, "add-team", 'value="Ghosts"',
+     "No team called &#x27;Ghosts&#x27;."),
+    ("league:entrant_add", {"bot": "heuristic", "name": "Bot 1"}, "add-bot",
+     'name="name" value="Bot 1"', "Bot 1 is already entered."),
+    ("league:event_seed", {"method": "hand", "order": "e2"}, "seed", 'name="order" value="e2"',
+     "(bad_order)"),
+    ("league:entrant_withdraw", {"seq": "0"}, "withdraw-e1", 'id="withdraw-e1"', "(stale_seq)"),
+    ("league:event_start", {"seq": "0"}, "start", 'id="start-submit"', "(stale_seq)"),
+])
+def test_every_refused_panel_form_comes_back_as_typed_with_its_refusal_beside_it(
+        sam_client: Client, cup: Event, url: str, data: dict[str, str], form: str,
+        typed: str, reason: str) -> None:
+    """A refused entry, time and notes, seeding, withdrawal or start comes back holding
+    what was typed, the reason beside its form (the banner at the panel's top cannot
+    quote it); without scripts too, where the page was redirected to, the form as drawn
+    and the reason a message at its top."""
+    args = [cup.pk, "e1"] if url == "league:entrant_withdraw" else [cup.pk]
+    for extra, status in ((HTMX, 200), ({}, 400)):
+        answer = sam_client.post(reverse(url, args=args), data, **extra)
+        page = refused_beside(answer, form, status)
+        assert typed in page
+        beside = page[page.index(f'id="{form}-error">'):].split("</p>")[0]
+        assert reason in beside
+        if not extra:
+            assert "<h1>" in page and 'id="event-live"' in page  # the whole page
+    assert Entrant.objects.filter(event=cup).count() == 2
+
+
+def test_a_refused_live_seat_form_comes_back_with_its_refusal_beside_it(
+        sam_client: Client, duel: Event) -> None:
+    """The live list's forfeit and "a bot plays" say why they were refused beside the seat
+    they act on, the bot picked still picked; without scripts too."""
+    link = EventMatch.objects.get(event=duel)
+    seat = {"seq": "0", "pairing": link.pairing, "entrant": "e2"}
+    for extra, status in ((HTMX, 200), ({}, 400)):
+        answer = sam_client.post(reverse("league:match_forfeit", args=[duel.pk]), seat,
+                                 **extra)
+        page = refused_beside(answer, f"forfeit-{link.pairing}-e2", status)
+        assert "(stale_seq)" in page
+        answer = sam_client.post(reverse("league:match_seat_to_bot", args=[duel.pk]),
+                                 {**seat, "bot": "random"}, **extra)
+        page = refused_beside(answer, f"to-bot-{link.pairing}-e2", status)
+        select = page[page.index(f'id="to-bot-{link.pairing}-e2"'):].split("</select>")[0]
+        assert '<option value="random" selected>' in select
+        assert '<option value="heuristic" selected>' not in select
+    assert Match.objects.get(pk=link.match_id).status == Match.Status.ACTIVE
 
 
 def test_a_refusal_stays_in_sight_over_a_form_low_on_the_page(sam_client: Client,
