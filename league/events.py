@@ -1227,14 +1227,26 @@ def _require_signed_in(user: Any) -> None:
 
 # -- running ----------------------------------------------------------------------------
 
-def start_event(*, event: Event, by: Any, expected_seq: int | None = None) -> None:
-    """Start: the format is laid out in seed order and the first matches are created."""
+def start_event(*, event: Event, by: Any, expected_seq: int | None = None,
+                expected_entrants: int | None = None) -> None:
+    """Start: the format is laid out in seed order and the first matches are created.
+    `expected_entrants`: how many entrants the organizer was asked to start with; a field
+    that has changed since (a player entered or left while the question was open) is not
+    started, and the refusal says how many it holds now."""
     _require(can_organize(event, by))
     with transaction.atomic():
-        event = _locked(event, expected_seq)
+        event = _locked(event)
         if event.status != Event.Status.DRAFT:
             raise LeagueError("event_started", "The Event has already started.", 409)
         done = replay(event)
+        if expected_entrants is not None and expected_entrants != len(done.order):
+            now = len(done.order)
+            raise LeagueError("entrants_changed", f"The Event has {now} "
+                              f"entrant{'s' if now != 1 else ''} now, not the "
+                              f"{expected_entrants} you were asked to start it with: an entry "
+                              "or a withdrawal came in meanwhile. Check the entrants, then "
+                              f"start again to start with {now}.", 409)
+        _locked(event, expected_seq)  # any other change since it was read
         if len(done.order) < 2:
             raise LeagueError("too_few_entrants", "An Event needs at least two entrants.")
         _start_fits(event, list(done.order))

@@ -259,6 +259,16 @@ class EventWriteSerializer(serializers.Serializer):
                   "organizer's change.")
 
 
+class StartSerializer(EventWriteSerializer):
+    """A start, with the field the organizer saw."""
+
+    expected_entrants = serializers.IntegerField(
+        min_value=0, required=False, allow_null=True,
+        help_text="How many entrants the organizer was shown would start: the start is "
+                  "refused (409 entrants_changed, its detail saying how many there are "
+                  "now) if players entered or left since.")
+
+
 class EntrantCreateSerializer(EventWriteSerializer):
     """Exactly one of player (a username), team (a team name) or bot (a bot name)."""
 

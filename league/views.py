@@ -698,7 +698,8 @@ def _seeded(event: Event, order: list[str]) -> str:
 def event_start(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organized_event(request, event_id)
     return _panel_call(request, event, lambda: events.start_event(
-        event=event, by=request.user, expected_seq=_seq(request)), form="start")
+        event=event, by=request.user, expected_seq=_seq(request),
+        expected_entrants=_count(request, "entrants")), form="start")
 
 
 @login_required
@@ -898,6 +899,13 @@ def _seq(request: HttpRequest) -> int | None:
     second click, or a form older than the Event, is refused rather than applied again."""
     sent = request.POST.get("seq", "")
     return int(sent) if re.fullmatch(r"[0-9]{1,15}", sent) else None
+
+
+def _count(request: HttpRequest, name: str) -> int | None:
+    """A count a form posted as the page showed it (`entrants`: how many Start was asked
+    to start with); None if it sent none."""
+    sent = request.POST.get(name, "")
+    return int(sent) if re.fullmatch(r"[0-9]{1,9}", sent) else None
 
 
 def _form_error(form: Any) -> str:

@@ -213,6 +213,8 @@ REFUSALS: dict[str, tuple[Setup, int, str]] = {
         lambda r: (draft(r, "seed/"), {"method": "hand", "order": ["e1", "e2"]}),
         400, "bad_order"),
     "starting twice": (lambda r: (running(r, "start/")[2], {}), 409, "event_started"),
+    "a start asked of a field that changed since": (
+        lambda r: (draft(r, "start/"), {"expected_entrants": 3}), 409, "entrants_changed"),
     "a bracket of one entrant": (
         lambda r: (f"/api/events/{fx(r, 'make_event')('single_elimination', bots=1).pk}"
                    "/start/", {}), 400, "too_few_entrants"),

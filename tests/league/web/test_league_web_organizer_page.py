@@ -609,6 +609,30 @@ def test_a_refused_live_seat_form_comes_back_with_its_refusal_beside_it(
     assert Match.objects.get(pk=link.match_id).status == Match.Status.ACTIVE
 
 
+def test_start_refuses_a_field_that_changed_since_the_organizer_was_asked(
+        sam_client: Client, sam: Any, cup: Event) -> None:
+    """The organizer is asked to start the Event "with its 2 entrants"; a third entered
+    while the panel was held open: Start refuses, says how many there are now, and asks
+    again with that number. Without scripts too."""
+    admin = reverse("league:event_admin", args=[cup.pk])
+    page = sam_client.get(admin).content.decode()
+    assert "with its 2 entrants?" in page and 'name="entrants" value="2"' in page
+    events.add_entrant(event=cup, by=sam, bot="random", name="Bot 3")
+    for extra, status in ((HTMX, 200), ({}, 400)):
+        answer = sam_client.post(reverse("league:event_start", args=[cup.pk]),
+                                 {"seq": cup.seq, "entrants": "2"}, **extra)
+        page = refused_beside(answer, "start", status)
+        assert ("The Event has 3 entrants now, not the 2 you were asked to start it with"
+                in page and "start again to start with 3. (entrants_changed)" in page)
+        assert "with its 3 entrants?" in page and 'name="entrants" value="3"' in page
+        cup.refresh_from_db()
+        assert cup.status == Event.Status.DRAFT
+    sam_client.post(reverse("league:event_start", args=[cup.pk]),
+                    {"seq": cup.seq, "entrants": "3"}, **HTMX)
+    cup.refresh_from_db()
+    assert cup.status == Event.Status.RUNNING
+
+
 def test_a_refusal_stays_in_sight_over_a_form_low_on_the_page(sam_client: Client,
                                                               cup: Event) -> None:
     """On a phone the Register and Correct cards lie a screen or more below the panel's
