@@ -645,6 +645,51 @@ def test_forfeit_ends_the_match_and_the_result_reaches_the_bracket(
     assert duel.standings.get(rank=1).entrant.name == "bruno"
 
 
+@pytest.mark.parametrize(("game", "options", "pods", "n"), [
+    ("royal_rumble", {}, {"pod_size": 4}, 8),
+    # a final of three, of four, of three: the pods' winners
+    ("supershow", {"match_type": "triple_threat_elimination"},
+     {"pod_size": 3, "min_pod_size": 3}, 9),
+    ("supershow", {"match_type": "fatal_four_way_first_fall"},
+     {"pod_size": 4, "min_pod_size": 4}, 16),
+    ("supershow", {"match_type": "birdcage"}, {"pod_size": 4, "min_pod_size": 3}, 11)])
+def test_a_seat_of_a_match_of_several_is_forfeited_from_the_event_page(
+        staff_client: Client, organizer: Any, game: str, options: dict[str, Any],
+        pods: dict[str, int], n: int, django_capture_on_commit_callbacks: Any) -> None:
+    """A Royal Rumble or The Supershow pod seats three or four: each of its entrants has
+    its own Forfeit in the live list, as in a match of two; the one who forfeits places
+    last, the others share first, and the pod's result reaches the Event."""
+    event = events.create_event(name="Pods", game=game, format="heats", by=organizer,
+                                match_options=options, format_options={**pods, "advance": 1})
+    for i in range(n):
+        events.add_entrant(event=event, by=organizer, bot="random", name=f"Bot {i + 1}")
+    events.start_event(event=event, by=organizer)
+    event.refresh_from_db()
+    live = staff_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    links = list(EventMatch.objects.filter(event=event).order_by("pairing"))
+    assert len(links) == n // pods["pod_size"] + (n % pods["pod_size"] > 0)
+    assert all(len(link.entrants) >= 3 for link in links)
+    for link in links:
+        for key in link.entrants:
+            assert f'id="forfeit-{link.pairing}-{key}"' in live
+    link = links[0]
+    # Asked first, saying what a forfeit does to a match of several: it ends it.
+    name = Entrant.objects.get(event=event, key=link.entrants[1]).name
+    assert (f'hx-confirm="{name} forfeits {link.label}? The match ends at once: {name} '
+            f'places last, the {len(link.entrants) - 1} others share first."') in live
+    gone = link.entrants[1]
+    with django_capture_on_commit_callbacks(execute=True):
+        html = post(staff_client, "league:match_forfeit", event,
+                    {"seq": str(event.seq), "pairing": link.pairing, "entrant": gone})
+    assert "error-banner" not in html
+    link.match.refresh_from_db()
+    assert link.match.status == Match.Status.FINISHED
+    placements = events.replay(event).results[link.pairing]["placements"]
+    last = len(link.entrants)  # after the others sharing first
+    assert placements == {key: last if key == gone else 1 for key in link.entrants}
+    assert event.records.filter(kind="forfeited", payload__entrant=gone).count() == 1
+
+
 def test_a_forfeit_of_a_finished_match_is_refused_and_writes_nothing(
         sam_client: Client, duel: Event, django_capture_on_commit_callbacks: Any) -> None:
     link = EventMatch.objects.get(event=duel)
