@@ -13,6 +13,7 @@ simply stack down their round's column, which makes a round-by-round grid.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -20,16 +21,21 @@ from typing import Any
 
 from league.formats import outcomes
 
-BOX_W = 150
-LINE_H = 20
-LABEL_H = 15
+# Drawn 1:1 on a phone (site.css), where every text is 14px: a box holds NAME_CHARS of a name
+# in bold, PENDING_CHARS of "Winner of Quarterfinal 2" and LABEL_CHARS of a label a line
+# (bold when live), in a font as wide as DejaVu Sans (7-9px a character).
+BOX_W = 190
+LINE_H = 24
+LABEL_H = 20  # a one-line label above its box; each further line adds LABEL_LINE
+LABEL_LINE = 17
+LABEL_LINES = 2
 GAP_X = 30
 GAP_Y = 12
-HEAD_H = 22
+HEAD_H = 24
 SECTION_GAP = 18
-NAME_CHARS = 21
+NAME_CHARS = 19
 PENDING_CHARS = 24
-LABEL_CHARS = 28
+LABEL_CHARS = 22
 LIVE_WORDS = "Playing now"  # under a live match's entrants
 
 SECTION_TITLES = {
@@ -65,8 +71,13 @@ class _Box:
     feeders: list[str]
     href: str | None
     state: str  # "done", "live", "waiting" or "bye"
+    shown: list[str] = field(default_factory=list)  # the label's lines as drawn
     x: float = 0.0
     y: float = 0.0
+
+    @property
+    def label_h(self) -> float:
+        return LABEL_H + LABEL_LINE * (len(self.shown) - 1) if self.shown else LABEL_H
 
     @property
     def rows(self) -> int:
@@ -75,7 +86,7 @@ class _Box:
 
     @property
     def height(self) -> float:
-        return LABEL_H + LINE_H * self.rows + 2
+        return self.label_h + LINE_H * self.rows + 2
 
 
 @dataclass
@@ -105,6 +116,35 @@ def _source_ref(source: str) -> tuple[str, str] | None:
 
 def _short(text: str, most: int = NAME_CHARS) -> str:
     return text if len(text) <= most else text[: most - 1] + "\u2026"
+
+
+def _wrapped(text: str, most: int, lines: int) -> list[str]:
+    """`text` in at most `lines` lines of at most `most` characters, broken between words
+    but never before a number ("Winners round 12" over "match 16"; a word longer than a
+    line is cut); what the last line cannot hold ends in "…"."""
+    out: list[str] = []
+    words = re.split(r" +(?!\d)", text.strip())
+    while words and len(out) < lines - 1:
+        line = words.pop(0)
+        while words and len(line) + 1 + len(words[0]) <= most:
+            line += " " + words.pop(0)
+        if len(line) > most:
+            words.insert(0, line[most - 1:])
+            line = line[: most - 1] + "-"
+        out.append(line)
+    if words:
+        out.append(_short(" ".join(words), most))
+    return out
+
+
+def label_lines(label: str, stage: str) -> list[str]:
+    """A match's label as drawn above its box: without the title its section is headed by
+    ("Group A, Round 10 match 6" under "Group A": "Round 10 match 6"), in lines that fit
+    the box ("Winners round 12" over "match 16")."""
+    title = section_title(stage)
+    if title and label.startswith(f"{title}, "):
+        label = label[len(title) + 2:]
+    return _wrapped(label, LABEL_CHARS, LABEL_LINES)
 
 
 def _lines(pairing: Any, names: Mapping[str, str], placements: Mapping[str, int] | None,
@@ -172,8 +212,9 @@ def _boxes(pairings: Sequence[Any], names: Mapping[str, str],
             state = "bye"
         else:
             state = "waiting"
-        boxes.append(_Box(p.id, p.round, p.stage, p.label or p.id, lines, feeders,
-                          links.get(p.id), state))
+        label = p.label or p.id
+        boxes.append(_Box(p.id, p.round, p.stage, label, lines, feeders, links.get(p.id),
+                          state, label_lines(label, p.stage)))
     return boxes
 
 
@@ -217,9 +258,8 @@ def _box_svg(box: _Box) -> str:
     parts = [f'<g class="bx bx-{box.state}" data-pairing="{escape(box.id)}">']
     # A live match: its label in the accent colour (with the box's accent frame), and
     # "Playing now" in words on a row of its own under the entrants.
-    parts.append(f'<text class="bx-label" x="{x + 2:.0f}" y="{y + LABEL_H - 4:.0f}">'
-                 f"{escape(_short(box.label, LABEL_CHARS))}</text>")
-    top = y + LABEL_H
+    parts.append(_label_svg(box))
+    top = y + box.label_h
     parts.append(f'<rect class="bx-frame" x="{x:.0f}" y="{top:.0f}" width="{BOX_W}" '
                  f'height="{body_h}" rx="4"/>')
     for i, line in enumerate(box.lines):
@@ -233,10 +273,11 @@ def _box_svg(box: _Box) -> str:
                          f'x2="{x + BOX_W:.0f}" y2="{ly:.0f}"/>')
         cls = f"ln ln-{line.kind}" + (" ln-won" if won else "") + (
             " ln-out" if line.withdrawn else "")
-        parts.append(f'<text class="{cls}" x="{x + 6:.0f}" y="{ly + 14:.0f}">'
-                     f"{escape(_short(line.text, NAME_CHARS if line.kind == 'entrant' else PENDING_CHARS))}</text>")
+        most = NAME_CHARS if line.kind == "entrant" else PENDING_CHARS
+        parts.append(f'<text class="{cls}" x="{x + 6:.0f}" y="{ly + 17:.0f}">'
+                     f"{escape(_short(line.text, most))}{_title_if_cut(line.text, most)}</text>")
         if line.place is not None:
-            parts.append(f'<text class="ln-place" x="{x + BOX_W - 6:.0f}" y="{ly + 14:.0f}" '
+            parts.append(f'<text class="ln-place" x="{x + BOX_W - 6:.0f}" y="{ly + 17:.0f}" '
                          f'text-anchor="end">{line.place}</text>')
     if box.state == "live":
         # Its own row, so neither the label nor a name is cut shorter for it (on a phone the
@@ -244,7 +285,7 @@ def _box_svg(box: _Box) -> str:
         ly = top + len(box.lines) * LINE_H
         parts.append(f'<line class="bx-sep" x1="{x:.0f}" y1="{ly:.0f}" '
                      f'x2="{x + BOX_W:.0f}" y2="{ly:.0f}"/>'
-                     f'<text class="ln-now" x="{x + 6:.0f}" y="{ly + 14:.0f}">{LIVE_WORDS}</text>')
+                     f'<text class="ln-now" x="{x + 6:.0f}" y="{ly + 17:.0f}">{LIVE_WORDS}</text>')
     parts.append("</g>")
     markup = "".join(parts)
     if box.href:
@@ -254,12 +295,31 @@ def _box_svg(box: _Box) -> str:
     return markup
 
 
+def _label_svg(box: _Box) -> str:
+    """The label above a box, a <tspan> a line; cut shorter, it keeps the whole label in
+    its <title>, which a screen reader reads instead (and a mouse shows)."""
+    x, y = box.x + 2, box.y + LABEL_H - 5
+    if len(box.shown) == 1:
+        shown = escape(box.shown[0])
+    else:  # the space ending a line keeps the words apart when read as one
+        shown = "".join(f'<tspan x="{x:.0f}" y="{y + i * LABEL_LINE:.0f}">{escape(line)}'
+                        f'{" " if i < len(box.shown) - 1 else ""}</tspan>'
+                        for i, line in enumerate(box.shown))
+    title = f"<title>{escape(box.label)}</title>" if " ".join(box.shown) != box.label else ""
+    return f'<text class="bx-label" x="{x:.0f}" y="{y:.0f}">{shown}{title}</text>'
+
+
+def _title_if_cut(text: str, most: int) -> str:
+    """A <title> with the whole `text` where `_short` cuts it to `most` characters."""
+    return f"<title>{escape(text)}</title>" if len(text) > most else ""
+
+
 def _connector(src: _Box, dst: _Box) -> str:
     """An elbow line from a feeder's right edge to the box it feeds."""
     x1 = src.x + BOX_W
-    y1 = src.y + LABEL_H + LINE_H * len(src.lines) / 2
+    y1 = src.y + src.label_h + LINE_H * len(src.lines) / 2
     x2 = dst.x
-    y2 = dst.y + LABEL_H + LINE_H * len(dst.lines) / 2
+    y2 = dst.y + dst.label_h + LINE_H * len(dst.lines) / 2
     mid = (x1 + x2) / 2
     return (f'<path class="bx-link" d="M{x1:.0f} {y1:.0f} H{mid:.0f} V{y2:.0f} '
             f'H{x2:.0f}"/>')
@@ -313,7 +373,7 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
     for section in sections:
         title = section_title(section.stage)
         if title:
-            parts.append(f'<text class="sec-title" x="0" y="{section.top + 15:.0f}">'
+            parts.append(f'<text class="sec-title" x="0" y="{section.top + 17:.0f}">'
                          f"{escape(title)}</text>")
         for box in section.boxes:
             for feeder in box.feeders:
@@ -333,21 +393,24 @@ def _champion(final: _Box | None, name: str, several: bool = False) -> str:
     else in the top banner."""
     shown, title = escape(_short(name)), "Champions" if several else "Champion"
     if final is None:
-        return f'<text class="champ-banner" x="0" y="16">{title}: {shown}</text>'
+        return (f'<text class="champ-banner" x="0" y="17">{title}: {shown}'
+                f"{_title_if_cut(name, NAME_CHARS)}</text>")
     x, y = final.x, final.y + final.height + GAP_Y
     mid = x + BOX_W / 2
     return (f'<path class="bx-link" d="M{mid:.0f} {final.y + final.height:.0f} V{y:.0f}"/>'
             f'<g class="champion"><rect x="{x:.0f}" y="{y:.0f}" width="{BOX_W}" '
             f'height="{2 * LINE_H}" rx="6"/>'
-            f'<text class="champ-label" x="{x + 8:.0f}" y="{y + 14:.0f}">{title}</text>'
-            f'<text class="champ-name" x="{x + 8:.0f}" y="{y + 32:.0f}">{shown}</text></g>')
+            f'<text class="champ-label" x="{x + 8:.0f}" y="{y + 18:.0f}">{title}</text>'
+            f'<text class="champ-name" x="{x + 8:.0f}" y="{y + 39:.0f}">{shown}'
+            f"{_title_if_cut(name, NAME_CHARS)}</text></g>")
 
 
 def _svg_root(width: float, height: float, cls: str, title: str, body: str) -> str:
     # A group, not an image: an image's content is hidden from screen readers, and this
-    # one holds the entrants' names and links to the live matches. It shrinks to the page
-    # (site.css) down to data-min-width, which static/js/league.js makes its min-width (the
-    # Content-Security-Policy allows no style attribute), then scrolls sideways.
+    # one holds the entrants' names and links to the live matches. On a phone it is drawn
+    # 1:1, its text 14px, and scrolls sideways in its box (site.css); wider, it shrinks to
+    # the page down to data-min-width, which static/js/league.js makes its min-width (the
+    # Content-Security-Policy allows no style attribute), then scrolls.
     w, h = int(width) + 4, int(height) + 4
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" role="group" '
             f'width="{w}" height="{h}" viewBox="-2 -2 {w} {h}" '

@@ -64,7 +64,7 @@ def test_a_live_match_in_the_bracket_says_playing_now_inside_its_box_on_a_phone(
                    name: parseFloat(getComputedStyle(link.querySelector('.ln-entrant')).fontSize),
                    wide: document.documentElement.scrollWidth}};
         }})()""")
-        assert found == {"inside": True, "px": found["name"], "name": 12, "wide": 390}
+        assert found == {"inside": True, "px": found["name"], "name": 14, "wide": 390}
         tree = tab.tab("Accessibility.getFullAXTree")["nodes"]
         names = [node.get("name", {}).get("value", "") for node in tree
                  if node.get("role", {}).get("value") == "link"]

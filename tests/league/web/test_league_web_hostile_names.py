@@ -88,11 +88,12 @@ def test_a_name_with_markup_is_shown_escaped(hostile: dict[str, Any], django_use
 
 def test_the_bracket_diagram_escapes_the_names_it_shortens(hostile: dict[str, Any],
                                                            alice_client: Client) -> None:
-    """The diagram cuts a long name to fit its box: it cuts the name, then escapes it."""
+    """The diagram cuts a long name to fit its box: it cuts the name, then escapes it, and
+    its <title> has the whole name, escaped."""
     event_page = alice_client.get(reverse("league:event", args=[hostile["event"].pk]))
     diagram = event_page.content.decode().split('<svg xmlns="http://www.w3.org/2000/svg"')[1]
     diagram = diagram.split("</svg>")[0]
-    assert "N&lt;script&gt;alert(1)&lt;/s\u2026" in diagram
+    assert "N&lt;script&gt;alert(1)&lt;\u2026<title>N&lt;script&gt;alert(1)&lt;/script&gt;" in diagram
     assert "<script" not in diagram and "<img" not in diagram
 
 

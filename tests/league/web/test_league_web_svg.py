@@ -91,6 +91,76 @@ def test_a_live_match_says_playing_now_in_words_on_a_row_of_its_own() -> None:
     assert frames == {"W1-1": 2 * svg.LINE_H, "W1-2": 3 * svg.LINE_H, "W2-1": 2 * svg.LINE_H}
 
 
+def label_of(markup: str, pairing: str) -> ElementTree.Element:
+    """The label drawn above a pairing's box."""
+    root = ElementTree.fromstring(markup)
+    box = next(g for g in root.iter(f"{NS}g") if g.get("data-pairing") == pairing)
+    label = box.find(f"{NS}text[@class='bx-label']")
+    assert label is not None
+    return label
+
+
+def shown_and_read(text: ElementTree.Element) -> tuple[str, str | None]:
+    """What a text shows (its lines as one) and its <title>, which a screen reader reads."""
+    title = text.find(f"{NS}title")
+    shown = "".join(part.text or "" for part in [text, *text.findall(f"{NS}tspan")])
+    return shown, None if title is None else title.text
+
+
+def test_a_label_drops_the_title_its_section_is_headed_by_and_is_read_whole() -> None:
+    """ "Group A, Round 1 match 1" ran past its box into the next column on a phone; under
+    the heading "Group A" it shows "Round 1 match 1", and its <title> has it whole."""
+    assert svg.label_lines("Group A, Round 10 match 6", "group A") == ["Round 10 match 6"]
+    markup = draw("multistage", [f"e{i}" for i in range(8)], {"groups": 2}, matches=0)
+    assert "Group A" in texts(markup)
+    assert shown_and_read(label_of(markup, "A:R1-1")) == (
+        "Round 1 match 1", "Group A, Round 1 match 1")
+    whole = draw("single_elimination", ["a", "b", "c", "d"], matches=0)
+    assert shown_and_read(label_of(whole, "W1-1")) == ("Semifinal 1", None)
+
+
+def test_a_long_label_wraps_between_words_keeping_a_number_with_its_word() -> None:
+    assert svg.label_lines("Winners round 12 match 16", "winners") == [
+        "Winners round 12", "match 16"]
+    assert svg.label_lines("Losers round 10 match 8", "losers") == [
+        "Losers round 10", "match 8"]
+    assert svg.label_lines("Final", "bracket") == ["Final"]
+    # What two lines cannot hold ends in an ellipsis; a word wider than a line is cut.
+    lines = svg.label_lines("The grand showdown of the whole summer season", "bracket")
+    assert lines == ["The grand showdown of", "the whole summer seas\u2026"]
+    assert svg.label_lines("Extraordinarilylongwordedness final", "bracket") == [
+        "Extraordinarilylongwo-", "rdedness final"]
+    assert all(len(line) <= svg.LABEL_CHARS for line in lines)
+
+
+def test_a_wrapped_label_is_a_line_a_tspan_read_as_one_and_its_box_sits_under_it() -> None:
+    markup = draw("double_elimination", [f"e{i}" for i in range(8)], matches=0)
+    label = label_of(markup, "W1-1")
+    lines = label.findall(f"{NS}tspan")
+    assert [line.text for line in lines] == ["Winners round 1 ", "match 1"]
+    assert "".join(label.itertext()) == "Winners round 1 match 1"  # read whole, spaced
+    assert label.find(f"{NS}title") is None  # nothing cut
+    root = ElementTree.fromstring(markup)
+    box = next(g for g in root.iter(f"{NS}g") if g.get("data-pairing") == "W1-1")
+    frame = box.find(f"{NS}rect[@class='bx-frame']")
+    assert frame is not None
+    second = float(lines[1].get("y") or 0)
+    assert float(frame.get("y") or 0) == second + 5  # under the second line, as under one
+
+
+def test_a_name_or_a_source_cut_short_is_read_whole_in_its_title() -> None:
+    fmt, state, _ = played("single_elimination", ["a", "b", "c", "d"], matches=0)
+    long = "Bartholomew the Magnificent"
+    markup = svg.bracket_svg(fmt.pairings(state), names={"a": long, "b": "b", "c": "c",
+                                                         "d": "d"})
+    root = ElementTree.fromstring(markup)
+    named = next(t for t in root.iter(f"{NS}text") if t.get("class") == "ln ln-entrant"
+                 and (t.text or "").startswith("Bartholomew"))
+    assert shown_and_read(named) == (long[: svg.NAME_CHARS - 1] + "\u2026", long)
+    short = next(t for t in root.iter(f"{NS}text") if t.text == "b")
+    assert short.find(f"{NS}title") is None
+
+
 def test_a_bracket_is_a_named_group_whose_names_and_links_a_screen_reader_reaches() -> None:
     """An image role would make the names and match links inside it presentational: a
     screen reader would hear 'Bracket diagram' and none of the links a keyboard reaches."""
@@ -105,8 +175,9 @@ def test_a_bracket_is_a_named_group_whose_names_and_links_a_screen_reader_reache
 
 
 def test_a_bracket_shrinks_no_further_than_85_percent_and_carries_no_style() -> None:
-    """The Content-Security-Policy allows no style attribute: the width the bracket keeps
-    goes in data-min-width, which static/js/league.js makes its min-width."""
+    """Wider than a phone (which draws it 1:1), it shrinks to the page. The
+    Content-Security-Policy allows no style attribute: the width the bracket keeps goes in
+    data-min-width, which static/js/league.js makes its min-width."""
     root = ElementTree.fromstring(draw("single_elimination", ["a", "b", "c", "d"]))
     assert root.get("style") is None
     assert root.get("data-min-width") == str(int(int(root.get("width") or 0) * 0.85))

@@ -1,0 +1,84 @@
+"""The Event's bracket diagram as a phone draws it (headless Chromium at 390px,
+tests/chromium.py): each text of the drawing at 14px or more as drawn (its font size times
+the drawing's scale; it shrank with the screen to 10-12px), each match's label inside its
+box's width ("Group A, Round 3 match 2" ran into the next column), in a box that scrolls
+sideways, focusable and named, the page no wider than the screen; at 1280px it fits the
+page as before. Skipped where no Chromium is installed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from league import events
+from league.models import Event
+from tests.chromium import CHROMIUM, TEXT, WIDTH, Chromium, signed_in
+
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed"),
+              pytest.mark.django_db(transaction=True)]
+
+# Each drawn text of the SVG in `box`: its size as drawn, and whether it sits inside the
+# frame of its match box (a label: inside its width); the box's scroll and the page's width.
+DRAWN = """((box) => {
+  const scroller = document.querySelector(box);
+  const svg = scroller.querySelector('svg');
+  const texts = [...svg.querySelectorAll('text')].map(t => {
+    const drawn = parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a;
+    const g = t.closest('g.bx');
+    const at = t.getBoundingClientRect();
+    const frame = g && g.querySelector('.bx-frame').getBoundingClientRect();
+    return {text: t.textContent, where: t.getAttribute('class') || '', px: drawn,
+            inside: !frame || (at.left >= frame.left - 1 && at.right <= frame.right + 1)};
+  });
+  return {texts: texts, tabindex: scroller.getAttribute('tabindex'),
+          scrolls: scroller.scrollWidth > scroller.clientWidth,
+          wide: document.documentElement.scrollWidth};
+})(%s)"""
+
+
+def drawn(tab: Chromium, box: str) -> dict[str, Any]:
+    return dict(tab.js(DRAWN % repr(box)))
+
+
+def small_or_out(found: dict[str, Any], least: float) -> list[str]:
+    """The texts drawn under `least` px, or out of their box's width."""
+    return [f"{t['where']} {t['text']!r}: {t['px']:.1f}px{'' if t['inside'] else ', out'}"
+            for t in found["texts"] if t["px"] < least - 0.01 or not t["inside"]]
+
+
+def names(tab: Chromium, role: str) -> list[str]:
+    """The accessible names of the page's elements of `role`, as a screen reader hears them."""
+    tree = tab.tab("Accessibility.getFullAXTree")["nodes"]
+    return [node.get("name", {}).get("value", "") for node in tree
+            if node.get("role", {}).get("value") == role]
+
+
+@pytest.mark.parametrize(("format", "options", "label", "read"), [
+    ("multistage", {"groups": 2, "playoff_size": 4}, "Round 1 match 1",
+     "Group A, Round 1 match 1"),  # "Group A" heads the section
+    ("double_elimination", {}, "Winners round 1 match 1", None),  # on two lines
+])
+def test_the_bracket_s_text_is_14px_inside_its_boxes_on_a_phone(
+        live_server: Any, make_event: Callable[..., Event], sam: Any, player: Any, format: str,
+        options: dict[str, Any], label: str, read: str | None) -> None:
+    event = make_event(name="Cup", format=format, bots=8, format_options=options)
+    events.start_event(event=event, by=sam)
+    with signed_in(live_server.url, player) as tab:
+        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        found = drawn(tab, ".diagram")
+        assert small_or_out(found, TEXT) == []
+        assert found["tabindex"] == "0" and found["scrolls"] and found["wide"] == WIDTH
+        assert "Bracket diagram" in names(tab, "region")
+        # What a label shows, and its <title>, read instead where it shows less: in the
+        # name of its box's link.
+        labels = tab.js("[...document.querySelectorAll('.bx-label')].map(t => [[...t.childNodes]"
+                        ".filter(n => n.nodeName !== 'title').map(n => n.textContent).join(''),"
+                        " t.querySelector('title')?.textContent ?? null])")
+        assert [label, read] in labels
+        assert any(name.startswith(f"{read or label} Bot") for name in names(tab, "link"))
+        tab.resize(1280, 900)
+        found = drawn(tab, ".diagram")
+        assert small_or_out(found, 12) == [] and found["wide"] == 1280
