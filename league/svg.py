@@ -420,11 +420,15 @@ def _svg_root(width: float, height: float, cls: str, title: str, body: str) -> s
 
 # -- rating chart -------------------------------------------------------------------------
 
-CHART_W = 360
+# As wide as a phone of 390px leaves the chart (in its card), which draws it no smaller
+# than 1:1 (data-min-width), so its 14px text stays 14px; wider pages draw it up to a
+# little larger (site.css).
+CHART_W = 330
 # Each game's line is told apart by its dash as well as its colour (the legend shows both).
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 5", "12 4")
-CHART_H = 190
-PAD_L, PAD_R, PAD_T, PAD_B = 40, 12, 12, 26
+CHART_H = 200
+PAD_L, PAD_R, PAD_T, PAD_B = 54, 12, 12, 30
+LEGEND_ROW = 20
 
 
 def _ticks(low: float, high: float) -> list[float]:
@@ -455,10 +459,10 @@ def rating_chart_svg(series: Mapping[str, Sequence[float]]) -> str:
     for tick in _ticks(low, high):
         y = py(tick)
         parts.append(f'<line class="grid" x1="{PAD_L}" y1="{y:.1f}" x2="{PAD_L + plot_w}" '
-                     f'y2="{y:.1f}"/><text class="axis" x="{PAD_L - 4}" y="{y + 4:.1f}" '
+                     f'y2="{y:.1f}"/><text class="axis" x="{PAD_L - 5}" y="{y + 5:.1f}" '
                      f'text-anchor="end">{tick:.1f}</text>')
-    parts.append(f'<text class="axis" x="{PAD_L}" y="{CHART_H - 8}">1</text>'
-                 f'<text class="axis" x="{PAD_L + plot_w}" y="{CHART_H - 8}" '
+    parts.append(f'<text class="axis" x="{PAD_L}" y="{CHART_H - 10}">1</text>'
+                 f'<text class="axis" x="{PAD_L + plot_w}" y="{CHART_H - 10}" '
                  f'text-anchor="end">{longest} matches</text>')
     for n, (title, vs) in enumerate(lines.items()):
         colour = PALETTE[n % len(PALETTE)]
@@ -472,13 +476,13 @@ def rating_chart_svg(series: Mapping[str, Sequence[float]]) -> str:
     legend_y = CHART_H + 6
     for n, title in enumerate(lines):
         colour = PALETTE[n % len(PALETTE)]
-        y = legend_y + n * 16
-        parts.append(f'<line x1="{PAD_L}" y1="{y + 5}" x2="{PAD_L + 22}" y2="{y + 5}" '
+        y = legend_y + n * LEGEND_ROW
+        parts.append(f'<line x1="{PAD_L}" y1="{y + 7}" x2="{PAD_L + 22}" y2="{y + 7}" '
                      f'stroke="{colour}" stroke-width="2"{_dash(n)}/>'
-                     f'<text class="legend" x="{PAD_L + 28}" y="{y + 9}">{escape(title)}</text>')
-    height = legend_y + 16 * len(lines)
+                     f'<text class="legend" x="{PAD_L + 28}" y="{y + 12}">{escape(title)}</text>')
+    height = legend_y + LEGEND_ROW * len(lines)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="rating-chart" role="img" '
-            f'viewBox="0 0 {CHART_W} {height}" width="100%" '
+            f'viewBox="0 0 {CHART_W} {height}" width="100%" data-min-width="{CHART_W}" '
             f'preserveAspectRatio="xMidYMid meet"><title>Rating (ordinal) by match</title>'
             f"<desc>{escape(_chart_summary(lines))}</desc>"
             f'{"".join(parts)}</svg>')

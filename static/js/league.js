@@ -303,9 +303,10 @@
     select.focus();
   }
 
-  /* A diagram (an Event's bracket, wider than a phone, which draws it 1:1) shrinks to the
-     page's width, but no narrower than its data-min-width, below which its names would be
-     too small to read: it scrolls sideways in its box instead. (Set here: the Content-Security-Policy allows no style attribute,
+  /* A diagram (an Event's bracket, wider than a phone, which draws it 1:1; a player's
+     rating chart) shrinks to the page's width, but no narrower than its data-min-width,
+     below which its text would be too small to read: it scrolls sideways in its box
+     instead. (Set here: the Content-Security-Policy allows no style attribute,
      but a script of the site's may set a style.) */
   function minWidths(root) {
     root.querySelectorAll("svg[data-min-width]").forEach(function (svg) {

@@ -1,9 +1,9 @@
-"""The Event's bracket diagram as a phone draws it (headless Chromium at 390px,
-tests/chromium.py): each text of the drawing at 14px or more as drawn (its font size times
-the drawing's scale; it shrank with the screen to 10-12px), each match's label inside its
-box's width ("Group A, Round 3 match 2" ran into the next column), in a box that scrolls
-sideways, focusable and named, the page no wider than the screen; at 1280px it fits the
-page as before. Skipped where no Chromium is installed."""
+"""The Event's bracket diagram and a player's rating chart as a phone draws them (headless
+Chromium at 390px, tests/chromium.py): each text of the drawing at 14px or more as drawn
+(its font size times the drawing's scale; they shrank with the screen to 10-11px), each
+match's label inside its box's width ("Group A, Round 3 match 2" ran into the next
+column), in a box that scrolls sideways, focusable and named, the page no wider than the
+screen; at 1280px they fit the page as before. Skipped where no Chromium is installed."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ import pytest
 from django.urls import reverse
 
 from league import events
-from league.models import Event
+from league.models import Event, RatingHistory
+from league.services import player_for
+from matches import services
 from tests.chromium import CHROMIUM, TEXT, WIDTH, Chromium, signed_in
 
 pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed"),
@@ -82,3 +84,24 @@ def test_the_bracket_s_text_is_14px_inside_its_boxes_on_a_phone(
         tab.resize(1280, 900)
         found = drawn(tab, ".diagram")
         assert small_or_out(found, 12) == [] and found["wide"] == 1280
+
+
+def test_the_rating_chart_s_text_is_14px_on_a_phone(
+        live_server: Any, player: Any, player2: Any, organizer: Any) -> None:
+    alice = player_for(player)
+    for game, ordinals in (("super_showdown", (-3.5, 1.25, 4.0)), ("superstar_showdown", (0.5, -2.0))):
+        for ordinal in ordinals:
+            match = services.create_match(game=game, options={}, created_by=organizer,
+                                          seats=[{"player": player.username},
+                                                 {"player": player2.username}])
+            RatingHistory.objects.create(game=game, player=alice, match=match, mu=25.0,
+                                         sigma=8.0, ordinal=ordinal)
+    with signed_in(live_server.url, player) as tab:
+        tab.open(live_server.url + reverse("league:player", args=[alice.pk]))
+        found = drawn(tab, ".chart")
+        assert {t["text"] for t in found["texts"]} >= {"Super Showdown", "3 matches"}
+        assert small_or_out(found, TEXT) == []
+        assert found["tabindex"] == "0" and found["wide"] == WIDTH
+        assert "Rating chart" in names(tab, "region")
+        tab.resize(1280, 900)
+        assert small_or_out(drawn(tab, ".chart"), TEXT) == []

@@ -254,3 +254,11 @@ def test_the_winner_of_a_bye_is_shown_in_the_next_round_at_once() -> None:
     assert "Name a" in final and "Winner of" in final  # seed 1's bye; the other still open
     losers = markup.split('data-pairing="L1-1"')[1].split("</g>")[0]
     assert "bye" in losers and "Loser of" in losers
+
+
+def test_the_rating_chart_is_drawn_no_smaller_than_1_to_1_so_its_14px_text_stays_14px() -> None:
+    """It shrank with a phone's screen, its text to 11px: its width in the page's px goes in
+    data-min-width (static/js/league.js makes it its min-width), and fits a phone of 390px."""
+    root = ElementTree.fromstring(svg.rating_chart_svg({"Super Showdown": [0.0, 1.5]}))
+    assert root.get("data-min-width") == str(svg.CHART_W) == root.get("viewBox", "").split()[2]
+    assert svg.CHART_W <= 330  # 390px less the page's and the card's padding
