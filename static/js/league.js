@@ -120,6 +120,30 @@
     reopen = {};
   }
 
+  /* A box scrolled sideways (data-keep-scroll: the Event's bracket, on a phone) is where it
+     was scrolled to after a poll swaps it in anew, by its id; it went back to its start at
+     every result. */
+  var scrolledTo = {};
+
+  function noteScroll(event) {
+    var target = event.detail.target;
+    if (target instanceof Element) {
+      target.querySelectorAll("[data-keep-scroll][id]").forEach(function (box) {
+        scrolledTo[box.id] = box.scrollLeft;
+      });
+    }
+  }
+
+  function scrollAgain() {
+    Object.keys(scrolledTo).forEach(function (id) {
+      var box = document.getElementById(id);
+      if (box) {
+        box.scrollLeft = scrolledTo[id];
+      }
+    });
+    scrolledTo = {};
+  }
+
   /* htmx gives focus back to the control with the focused one's id. A control the answer
      no longer has (a Withdraw once its entrant withdrew, Start once started, a Forfeit once
      its match ended) left focus on the page's top: it goes instead to the nearest element
@@ -366,6 +390,8 @@
   document.addEventListener("htmx:beforeSwap", noteOpen);
   document.addEventListener("htmx:afterSettle", openAgain);
   document.addEventListener("htmx:beforeSwap", noteFocus);
+  document.addEventListener("htmx:beforeSwap", noteScroll);
+  document.addEventListener("htmx:afterSwap", scrollAgain);
   document.addEventListener("htmx:afterSettle", focusAgain);
   document.addEventListener("input", markEdits);
   document.addEventListener("change", markEdits);

@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 
 from league import events
-from league.models import Event, RatingHistory
+from league.models import Event, EventMatch, RatingHistory
 from league.services import player_for
 from matches import services
 from tests.chromium import CHROMIUM, TEXT, WIDTH, Chromium, signed_in
@@ -84,6 +84,27 @@ def test_the_bracket_s_text_is_14px_inside_its_boxes_on_a_phone(
         tab.resize(1280, 900)
         found = drawn(tab, ".diagram")
         assert small_or_out(found, 12) == [] and found["wide"] == 1280
+
+
+def test_the_bracket_stays_where_it_was_scrolled_to_when_a_result_comes_in(
+        live_server: Any, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any, outsider: Any, organizer: Any) -> None:
+    """The page's poll swaps the results in anew at each result: the bracket a phone had
+    scrolled sideways went back to its start."""
+    event = make_event(name="Cup night")
+    for user in (player, player2, outsider, organizer):
+        events.add_entrant(event=event, by=sam, player=user.username)
+    events.start_event(event=event, by=sam)
+    semifinal = EventMatch.objects.filter(event=event).first()
+    assert semifinal is not None
+    with signed_in(live_server.url, player) as tab:
+        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        end = tab.js("(() => { const box = document.getElementById('bracket-scroll');"
+                     " box.scrollLeft = box.scrollWidth; return box.scrollLeft; })()")
+        assert end > 0
+        services.forfeit_seat(match=semifinal.match, seat=0)
+        tab.until("document.getElementById('event-announce').textContent.trim() !== ''", 12)
+        assert tab.js("document.getElementById('bracket-scroll').scrollLeft") == end
 
 
 def test_the_rating_chart_s_text_is_14px_on_a_phone(
