@@ -1,0 +1,141 @@
+"""Superstar Showdown's ring in headless Chromium (tests/chromium.py), at a phone's width
+and a desktop's: the play page of a two-player match and of an Event's tag team match,
+where a seat may step or shove onto squares of the ring.
+
+The ring is 9 squares across (engine/games/superstar_showdown/data/ring.yaml), wider at 44px
+a square than a phone's 390px: each square a player may tap is a tap of 44px either way, the
+ring scrolls sideways in its own box (the page does not), each of those squares can be
+scrolled to and tapped there (nothing lies over it), and the ring's row and column numbers
+and miniatures' letters read at 14px. On a
+desktop the whole ring shows at its size, unscrolled, every square alike (a live Tag
+Zone's too). Skipped where no Chromium is installed."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from engine.registry import get_rules
+from matches import services
+from matches.models import Match
+from tests.chromium import CHROMIUM, TAP, TEXT, WIDTH, Chromium, sign_in, started
+
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed"),
+              pytest.mark.django_db(transaction=True)]
+
+DESKTOP = 1280  # a desktop's width in CSS px
+SQUARE = 46  # a ring square's side on a desktop (2.9rem), as it was before phones had 44px
+EVENT = {"event": {"matches": [{"match": "tag_team", "stipulation": "standard_1"},
+                               {"match": "head_to_head", "stipulation": "hardcore"}],
+                   "superstars_per_team": 2}}  # a draft, then a tag team match
+BOARD = frozenset({"step", "shove"})  # the actions drawn as squares of the ring
+
+# The ring as the page draws it: the squares the player may tap (their boxes, whether the point
+# at each one's middle, once scrolled to, is that square's own), the ring's scroll box, its
+# text's sizes (a start square's star only decorates), and how wide the page is.
+RING = """(() => {
+  const box = document.querySelector('.st-ring-box');
+  const taps = [...document.querySelectorAll('.st-ring .sq-go')].map(el => {
+    el.scrollIntoView({block: 'center', inline: 'nearest'});
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return {what: el.getAttribute('aria-label'), w: r.width, h: r.height,
+            hit: !!hit && el.contains(hit), left: r.left, right: r.right};
+  });
+  box.scrollLeft = 0;
+  const texts = [];
+  const walk = document.createTreeWalker(document.querySelector('.st-ring'), NodeFilter.SHOW_TEXT);
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || el.closest('.visually-hidden, .st-star')) continue;
+    texts.push({text: node.textContent.trim(), px: parseFloat(getComputedStyle(el).fontSize)});
+  }
+  const squares = [...document.querySelectorAll('.st-ring td')].map(
+    td => td.getBoundingClientRect());
+  const frame = box.getBoundingClientRect();
+  return {taps: taps, texts: texts, wide: document.documentElement.scrollWidth,
+          box: {left: frame.left, right: frame.right, scrolls: box.scrollWidth > box.clientWidth,
+                overflow: getComputedStyle(box).overflowX},
+          square: {w: Math.min(...squares.map(s => s.width)),
+                   h: Math.min(...squares.map(s => s.height)),
+                   most: Math.max(...squares.map(s => Math.max(s.width, s.height)))}};
+})()"""
+
+
+@pytest.fixture
+def tab() -> Iterator[Chromium]:
+    with started() as browser:
+        yield browser
+
+
+def to_the_ring(match: Match, people: list[Any], seat: int, seed: int) -> None:
+    """Random decisions (seeded) until `seat` is to decide and may step or shove."""
+    rules = get_rules(match.game)
+    rng = random.Random(seed)
+    for _ in range(400):
+        match.refresh_from_db()
+        state = services.load_state(match)
+        pending = rules.pending(state)
+        assert pending.seats, "the match ended first"
+        if seat in pending.seats and any(action.get("type") in BOARD
+                                         for action in rules.legal_actions(state, seat)):
+            return
+        due = pending.seats[0]
+        services.submit_action(match=match, seat=due, user=people[due],
+                               action=rng.choice(rules.legal_actions(state, due)))
+    raise AssertionError(f"seat {seat} never came to the ring")
+
+
+@pytest.fixture(params=[("match", 0), ("match", 1), ("event", 0), ("event", 1)],
+                ids=["match-red", "match-blue", "event-red", "event-blue"])
+def ring(request: pytest.FixtureRequest, tab: Chromium, live_server: Any, player: Any,
+         player2: Any, organizer: Any, seeded_chance: None) -> str:
+    """The play page where a seat may step or shove, signed in as that seat's player: a
+    two-player match's (Red starts by the ring's left edge, Blue by its right), or an
+    Event's tag team match's (Inactive teammates in the Tag Zones, Blue's on the ring's
+    rightmost column, which a phone shows only once the ring is scrolled)."""
+    kind, seat = request.param
+    people = [player, player2]
+    match = services.create_match(game="superstar_showdown",
+                                  options=EVENT if kind == "event" else {},
+                                  created_by=organizer,
+                                  seats=[{"player": p.username} for p in people])
+    to_the_ring(match, people, seat, seed=3)
+    sign_in(tab, live_server.url, people[seat])
+    return str(live_server.url + reverse("match_play", args=[match.id]))
+
+
+def measured(tab: Chromium, url: str, width: int) -> dict[str, Any]:
+    tab.resize(width, 900)
+    tab.open(url)
+    return dict(tab.js(RING))
+
+
+def test_each_square_a_player_may_tap_is_a_tap_on_a_phone(tab: Chromium, ring: str) -> None:
+    found = measured(tab, ring, WIDTH)
+    assert found["taps"], "no square to tap"
+    small = [f"{t['w']:.1f}x{t['h']:.1f} {t['what']}" for t in found["taps"]
+             if min(t["w"], t["h"]) < TAP]
+    assert small == []
+    assert [t["what"] for t in found["taps"] if not t["hit"]] == []
+    assert [t["what"] for t in found["taps"] if t["left"] < 0 or t["right"] > WIDTH] == []
+    assert found["wide"] <= WIDTH
+    assert found["box"]["left"] >= 0 and found["box"]["right"] <= WIDTH
+    assert found["box"]["scrolls"] and found["box"]["overflow"] == "auto"
+    assert [f"{t['px']}px {t['text']}" for t in found["texts"] if t["px"] < TEXT] == []
+
+
+def test_the_ring_on_a_desktop_shows_whole_at_its_size(tab: Chromium, ring: str) -> None:
+    found = measured(tab, ring, DESKTOP)
+    assert found["taps"]
+    assert not found["box"]["scrolls"] and found["wide"] <= DESKTOP
+    square = found["square"]
+    assert square["w"] >= SQUARE and square["h"] >= SQUARE, json.dumps(square)
+    assert square["most"] - min(square["w"], square["h"]) < 1, json.dumps(square)
+    assert all(min(t["w"], t["h"]) >= TAP and t["hit"] for t in found["taps"])
+
