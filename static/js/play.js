@@ -42,6 +42,44 @@
   document.addEventListener("htmx:responseError", unsent);
   document.addEventListener("htmx:sendError", unsent);
 
+  /* Superstar Showdown's ring scrolls sideways on a phone (site.css), and a swap draws it
+     anew, scrolled to its left edge. Keep it where the player left it, and scroll the
+     squares they may tap into view (as many as the box shows, from the left). */
+  var ringLeft = 0;
+  function ringBox() {
+    return document.querySelector("#match-state .st-ring-box");
+  }
+  function showRing() {
+    var box = ringBox();
+    if (!box || box.scrollWidth <= box.clientWidth) {
+      return;
+    }
+    box.scrollLeft = ringLeft;
+    var frame = box.getBoundingClientRect();
+    var first = Infinity;
+    var last = -Infinity;
+    box.querySelectorAll(".sq-go").forEach(function (square) {
+      var edges = square.getBoundingClientRect();
+      first = Math.min(first, edges.left - frame.left + box.scrollLeft);
+      last = Math.max(last, edges.right - frame.left + box.scrollLeft);
+    });
+    if (first === Infinity) {
+      return;
+    }
+    if (last - box.scrollLeft > box.clientWidth) {
+      box.scrollLeft = Math.ceil(last - box.clientWidth);
+    }
+    if (first < box.scrollLeft) {
+      box.scrollLeft = Math.floor(first);
+    }
+  }
+  document.addEventListener("htmx:beforeSwap", function () {
+    var box = ringBox();
+    ringLeft = box ? box.scrollLeft : 0;
+  });
+  document.addEventListener("htmx:afterSwap", showRing);
+  showRing();
+
   document.addEventListener("htmx:afterSettle", function (event) {
     var verb = event.detail.requestConfig && event.detail.requestConfig.verb;
     var status = document.querySelector("#match-state .status-line");

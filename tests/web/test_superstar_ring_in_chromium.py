@@ -5,10 +5,11 @@ where a seat may step or shove onto squares of the ring.
 The ring is 9 squares across (engine/games/superstar_showdown/data/ring.yaml), wider at 44px
 a square than a phone's 390px: each square a player may tap is a tap of 44px either way, the
 ring scrolls sideways in its own box (the page does not), each of those squares can be
-scrolled to and tapped there (nothing lies over it), and the ring's row and column numbers
-and miniatures' letters read at 14px. On a
-desktop the whole ring shows at its size, unscrolled, every square alike (a live Tag
-Zone's too). Skipped where no Chromium is installed."""
+scrolled to and tapped there (nothing lies over it), they show without scrolling when they
+fit (the page scrolls the ring to them), a rival's move leaves the ring scrolled where the
+player left it, and the ring's row and column numbers and miniatures' letters read at
+14px. On a desktop the whole ring shows at its size, unscrolled, every square alike (a live
+Tag Zone's too). Skipped where no Chromium is installed."""
 
 from __future__ import annotations
 
@@ -64,6 +65,15 @@ RING = """(() => {
           square: {w: Math.min(...squares.map(s => s.width)),
                    h: Math.min(...squares.map(s => s.height)),
                    most: Math.max(...squares.map(s => Math.max(s.width, s.height)))}};
+})()"""
+
+
+# The squares the player may tap as the page first shows them, scrolled as it scrolls itself:
+# each one's left and right edge, and the ring's box's.
+SHOWN = """(() => {
+  const frame = document.querySelector('.st-ring-box').getBoundingClientRect();
+  return {box: [frame.left, frame.right], taps: [...document.querySelectorAll('.st-ring .sq-go')]
+    .map(el => { const r = el.getBoundingClientRect(); return [r.left, r.right]; })};
 })()"""
 
 
@@ -130,6 +140,17 @@ def test_each_square_a_player_may_tap_is_a_tap_on_a_phone(tab: Chromium, ring: s
     assert [f"{t['px']}px {t['text']}" for t in found["texts"] if t["px"] < TEXT] == []
 
 
+def test_the_squares_a_player_may_tap_show_unscrolled_when_they_fit(
+        tab: Chromium, ring: str) -> None:
+    tab.resize(WIDTH, 900)
+    tab.open(ring)
+    shown = tab.js(SHOWN)
+    left, right = shown["box"]
+    span = max(r for _, r in shown["taps"]) - min(x for x, _ in shown["taps"])
+    if span <= right - left:
+        assert [tap for tap in shown["taps"] if tap[0] < left or tap[1] > right] == []
+
+
 def test_the_ring_on_a_desktop_shows_whole_at_its_size(tab: Chromium, ring: str) -> None:
     found = measured(tab, ring, DESKTOP)
     assert found["taps"]
@@ -139,3 +160,25 @@ def test_the_ring_on_a_desktop_shows_whole_at_its_size(tab: Chromium, ring: str)
     assert square["most"] - min(square["w"], square["h"]) < 1, json.dumps(square)
     assert all(min(t["w"], t["h"]) >= TAP and t["hit"] for t in found["taps"])
 
+
+def test_a_rivals_move_leaves_the_ring_scrolled_where_the_player_left_it(
+        tab: Chromium, live_server: Any, player: Any, player2: Any, organizer: Any,
+        seeded_chance: None) -> None:
+    people = [player, player2]
+    match = services.create_match(game="superstar_showdown", options={}, created_by=organizer,
+                                  seats=[{"player": p.username} for p in people])
+    to_the_ring(match, people, 1, seed=3)
+    rules = get_rules(match.game)
+    state = services.load_state(match)
+    assert rules.pending(state).seats == (1,), "alice has a choice too"
+    sign_in(tab, live_server.url, player)
+    tab.resize(WIDTH, 900)
+    tab.open(live_server.url + reverse("match_play", args=[match.id]))
+    left = tab.js("const box = document.querySelector('.st-ring-box');"
+                  "box.scrollLeft = box.scrollWidth; window.before = box; box.scrollLeft")
+    assert left > 0
+    step = next(action for action in rules.legal_actions(state, 1)
+                if action.get("type") in BOARD)
+    services.submit_action(match=match, seat=1, user=player2, action=step)
+    tab.until("document.querySelector('.st-ring-box') !== window.before")
+    assert tab.js("document.querySelector('.st-ring-box').scrollLeft") == left
