@@ -44,17 +44,17 @@
 
   /* Superstar Showdown's ring scrolls sideways on a phone (site.css), and a swap draws it
      anew, scrolled to its left edge. Keep it where the player left it, and scroll the
-     squares they may tap into view (as many as the box shows, from the left). */
+     squares they may tap into view (as many as the box shows, from the left). An edge of
+     the box with more of the ring past it fades, so that the player knows to scroll. */
   var ringLeft = 0;
   function ringBox() {
     return document.querySelector("#match-state .st-ring-box");
   }
-  function showRing() {
-    var box = ringBox();
-    if (!box || box.scrollWidth <= box.clientWidth) {
-      return;
-    }
-    box.scrollLeft = ringLeft;
+  function ringEdges(box) {
+    box.classList.toggle("more-left", box.scrollLeft > 0);
+    box.classList.toggle("more-right", box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+  }
+  function toTheTaps(box) {
     var frame = box.getBoundingClientRect();
     var first = Infinity;
     var last = -Infinity;
@@ -63,9 +63,6 @@
       first = Math.min(first, edges.left - frame.left + box.scrollLeft);
       last = Math.max(last, edges.right - frame.left + box.scrollLeft);
     });
-    if (first === Infinity) {
-      return;
-    }
     if (last - box.scrollLeft > box.clientWidth) {
       box.scrollLeft = Math.ceil(last - box.clientWidth);
     }
@@ -73,11 +70,33 @@
       box.scrollLeft = Math.floor(first);
     }
   }
+  function showRing() {
+    var box = ringBox();
+    if (!box) {
+      return;
+    }
+    if (box.scrollWidth > box.clientWidth) {
+      box.scrollLeft = ringLeft;
+      toTheTaps(box);
+    }
+    ringEdges(box);
+  }
   document.addEventListener("htmx:beforeSwap", function () {
     var box = ringBox();
     ringLeft = box ? box.scrollLeft : 0;
   });
   document.addEventListener("htmx:afterSwap", showRing);
+  document.addEventListener("scroll", function (event) {
+    if (event.target.classList && event.target.classList.contains("st-ring-box")) {
+      ringEdges(event.target);
+    }
+  }, true);  /* a box's scroll does not bubble: caught on its way down */
+  window.addEventListener("resize", function () {
+    var box = ringBox();
+    if (box) {
+      ringEdges(box);
+    }
+  });
   showRing();
 
   document.addEventListener("htmx:afterSettle", function (event) {

@@ -7,9 +7,10 @@ a square than a phone's 390px: each square a player may tap is a tap of 44px eit
 ring scrolls sideways in its own box (the page does not), each of those squares can be
 scrolled to and tapped there (nothing lies over it), they show without scrolling when they
 fit (the page scrolls the ring to them), a rival's move leaves the ring scrolled where the
-player left it, and the ring's row and column numbers and miniatures' letters read at
-14px. On a desktop the whole ring shows at its size, unscrolled, every square alike (a live
-Tag Zone's too). Skipped where no Chromium is installed."""
+player left it, an edge of the ring's box with more of the ring past it fades, and the
+ring's row and column numbers and miniatures' letters read at 14px. On a desktop the whole
+ring shows at its size, unscrolled, every square alike (a live Tag Zone's too). Skipped
+where no Chromium is installed."""
 
 from __future__ import annotations
 
@@ -182,3 +183,22 @@ def test_a_rivals_move_leaves_the_ring_scrolled_where_the_player_left_it(
     services.submit_action(match=match, seat=1, user=player2, action=step)
     tab.until("document.querySelector('.st-ring-box') !== window.before")
     assert tab.js("document.querySelector('.st-ring-box').scrollLeft") == left
+
+
+def test_an_edge_of_the_ring_with_more_past_it_fades_on_a_phone(
+        tab: Chromium, ring: str) -> None:
+    tab.resize(WIDTH, 900)
+    tab.open(ring)
+    edges = ("[...document.querySelector('.st-ring-box').classList]"
+             ".filter(name => name.startsWith('more-'))")
+    faded = ("getComputedStyle(document.querySelector('.st-ring-box')).maskImage"
+             " !== 'none'")
+    tab.js("document.querySelector('.st-ring-box').scrollLeft = 0; true")
+    tab.until(f"{edges}.join() === 'more-right'")
+    assert tab.js(faded)
+    tab.js("const box = document.querySelector('.st-ring-box');"
+           "box.scrollLeft = box.scrollWidth; true")
+    tab.until(f"{edges}.join() === 'more-left'")
+    tab.resize(DESKTOP, 900)
+    tab.until(f"{edges}.length === 0")
+    assert not tab.js(faded)
