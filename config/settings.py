@@ -199,7 +199,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"EventStatusEnum": "league.models.Event.Status",
                             "MatchStatusEnum": "matches.models.Match.Status",
                             "SimulationStatusEnum": "league.models.SimulationJob.Status",
-                            "RankingPointsStatusEnum": "league.models.RankingPoints.Status"},
+                            "RankingPointsStatusEnum": "league.models.RankingPoints.Status",
+                            # a player's match and a bracket slot: win, draw or loss
+                            "OutcomeEnum": "league.serializers.OUTCOMES"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.api_schema.document_401",

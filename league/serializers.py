@@ -19,6 +19,7 @@ from league.events import (
     match_options_readable,
     readable_entrants,
     replay,
+    result_sides,
     sees_match_options,
     shown_picks,
     shown_record,
@@ -446,6 +447,12 @@ class BracketSlotSerializer(serializers.Serializer):
                                                              '"seed 3", "winner of W1-2".')
     place = serializers.IntegerField(allow_null=True, read_only=True,
                                      help_text="Its place in the recorded result.")
+    outcome = ChoiceField(
+        choices=OUTCOMES, allow_null=True, read_only=True,
+        help_text="What its place counts as: a win when its side alone holds first place "
+                  "(both seats of a tag team or handicap pair that won, each placed "
+                  "first), a draw when other sides share it, a loss otherwise; null while "
+                  "no result is recorded (a walkover's winner is named by `walkover`).")
 
 
 class BracketPairingSerializer(serializers.Serializer):
@@ -489,20 +496,26 @@ def bracket_of(event: Event) -> list[dict[str, Any]]:
     links = {m.pairing: m for m in EventMatch.objects.filter(event=event).select_related("match")}
     known = formats.get_format(event.format).pairings(done.state)
     held = {p.id for p in held_pairings(event, done)}
+    # The entrants the game plays as one side (a tag team pair) win and lose together.
+    sides = {pid: result_sides(event, m.entrants, m.seats) for pid, m in links.items()}
     rows = [_pairing_row(p.id, p.round, p.stage, p.label, list(p.slots), list(p.sources),
-                         links.get(p.id), done.results.get(p.id), names, gone)
+                         links.get(p.id), done.results.get(p.id), names, gone,
+                         sides.get(p.id, {}))
             | {"held": p.id in held} for p in known]
     seen = {p.id for p in known}
     rows += [_pairing_row(m.pairing, m.round, m.stage, m.label, list(m.entrants), [], m,
-                          done.results.get(m.pairing), names, gone) | {"held": False}
+                          done.results.get(m.pairing), names, gone, sides[pid])
+             | {"held": False}
              for pid, m in links.items() if pid not in seen]
     return rows
 
 
 def _pairing_row(pid: str, round_: int, stage: str, label: str, slots: list[str | None],
                  sources: list[str], link: EventMatch | None, result: dict[str, Any] | None,
-                 names: dict[str, str], gone: set[str]) -> dict[str, Any]:
+                 names: dict[str, str], gone: set[str], sides: dict[str, int]
+                 ) -> dict[str, Any]:
     places = result["placements"] if result else {}
+    outcomes = formats.outcomes(places, sides)
     present = [key for key in slots if key is not None and key not in gone]
     walkover = (present[0] if result is None and len(slots) == 2 and len(present) == 1
                 and all(slots) and (link is None or link.match.status == "finished")
@@ -510,7 +523,8 @@ def _pairing_row(pid: str, round_: int, stage: str, label: str, slots: list[str 
     return {
         "pairing": pid, "round": round_, "stage": stage, "label": label,
         "slots": [{"entrant": key, "name": names.get(key) if key else None,
-                   "source": str(source or ""), "place": places.get(key) if key else None}
+                   "source": str(source or ""), "place": places.get(key) if key else None,
+                   "outcome": outcomes.get(key) if key else None}
                   for key, source in zip_longest(slots, sources[:len(slots)])],
         "match": link.match_id if link else None,
         "match_status": link.match.status if link else None,

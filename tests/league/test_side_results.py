@@ -149,3 +149,47 @@ def test_the_events_page_names_the_pair_that_won_its_match_and_the_event(
         in page
     assert re.search(r'<text class="champ-label"[^>]*>Champions</text>'
                      rf'<text class="champ-name"[^>]*>{champions}</text>', page)
+
+
+@pytest.mark.django_db
+def test_the_apis_bracket_tells_the_pairs_win_from_a_draw(
+        organizer: Any, player: Any, player2: Any, outsider: Any) -> None:
+    """Both seats of the pair that won are placed first, as two sides sharing first place
+    would be: each slot's outcome says which it was."""
+    event = tag_team_heats(organizer)
+    for user in (player, player2, outsider):
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    pair, lone = link.seat_entrants()[:2], link.seat_entrants()[2]
+    api = APIClient()
+    api.force_authenticate(player)
+    url = f"/api/events/{event.pk}/bracket/"
+
+    def slots() -> dict[str, tuple[int | None, str | None]]:
+        [row] = [r for r in api.get(url).json() if r["pairing"] == link.pairing]
+        return {s["entrant"]: (s["place"], s["outcome"]) for s in row["slots"]}
+
+    assert slots() == dict.fromkeys(link.seat_entrants(), (None, None))  # unplayed
+    events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=lone)
+    events.record_match_result(match=Match.objects.get(pk=link.match_id))  # no commit hook
+    assert slots() == {pair[0]: (1, "win"), pair[1]: (1, "win"), lone: (3, "loss")}
+
+
+@pytest.mark.django_db
+def test_the_apis_bracket_says_a_first_place_shared_across_the_sides_is_a_draw(
+        organizer: Any) -> None:
+    event = tag_team_heats(organizer)
+    for bot in ("random", "heuristic", "random"):
+        events.add_entrant(event=event, by=organizer, bot=bot)
+    events.start_event(event=event, by=organizer)  # no commit: the bots wait
+    link = EventMatch.objects.get(event=event)
+    Match.objects.filter(pk=link.match_id).update(status=Match.Status.FINISHED, result={
+        "placements": [1, 1, 1], "winners": [], "draw": True, "figures": {},
+        "summary": "Time limit: a draw."})
+    assert events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    api = APIClient()
+    api.force_authenticate(organizer)
+    [row] = [r for r in api.get(f"/api/events/{event.pk}/bracket/").json()
+             if r["pairing"] == link.pairing]
+    assert [(s["place"], s["outcome"]) for s in row["slots"]] == [(1, "draw")] * 3
