@@ -657,9 +657,10 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewSe
     @extend_schema(summary="Create a team (staff or a season organizer)",
                    description="A name taken already, in any case, is 409 team_exists. A "
                                "create sent again with the same `idempotency_key` (or "
-                               "Idempotency-Key header) answers "
-                               "with the team the first made (409 key_reused for a team of "
-                               "another name).",
+                               "Idempotency-Key header), name and members answers with the "
+                               "team the first made; with other members it is 409 "
+                               "team_exists too (the name is that team's), and with another "
+                               "name 409 key_reused.",
                    parameters=[IDEMPOTENCY_HEADER],
                    responses={201: TeamSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:

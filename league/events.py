@@ -353,9 +353,11 @@ def _format_options(key: str, given: dict[str, Any] | None, spec: Any) -> dict[s
 
 def create_team(*, name: str, members: list[str], by: Any, key: str | None = None) -> Team:
     """A team and its members (usernames), or nothing; staff and season organizers. A
-    `key` its creator gave before answers with the team that request made."""
+    `key` its creator gave before answers with the team that request made, when this is
+    that request sent again (the same name and members)."""
     name = (name or "").strip()
-    made = made_with_key(Team, by, key, "a team of another name", name=name)
+    names = list(dict.fromkeys(m.strip() for m in members if m and m.strip()))
+    made = _team_resent(by, key, name, names)
     if made is not None:
         return made
     _require(can_organize_any(by))
@@ -363,7 +365,6 @@ def create_team(*, name: str, members: list[str], by: Any, key: str | None = Non
 
     if not name or len(name) > 64:
         raise LeagueError("bad_name", "A team name is 1-64 characters.")
-    names = list(dict.fromkeys(m.strip() for m in members if m and m.strip()))
     if not names:
         raise LeagueError("empty_team", "A team has at least one member.")
     try:
@@ -377,22 +378,40 @@ def create_team(*, name: str, members: list[str], by: Any, key: str | None = Non
             if missing:
                 raise LeagueError("unknown_player", f"No player called {quoted(missing[0])}.")
             if Team.objects.filter(name__iexact=name).exists():
-                return _team_made_meanwhile(by, key, name)
+                return _team_made_meanwhile(by, key, name, names)
             team = Team.objects.create(name=name, created_by=by, idempotency_key=key or "")
             team.members.set([player_for(users[n]) for n in names])
     except IntegrityError:  # the same name, in any case, or the same key at the same moment
-        return _team_made_meanwhile(by, key, name)
+        return _team_made_meanwhile(by, key, name, names)
     return team
 
 
-def _team_made_meanwhile(by: Any, key: str | None, name: str) -> Team:
+def _team_made_meanwhile(by: Any, key: str | None, name: str, names: list[str]) -> Team:
     """The team a create sent with the same key made while this one was checked (a resend
     arriving together with the first), or a refusal: the name is another team's (409
     team_exists), or the key was used for another name (409 key_reused)."""
+    made = _team_resent(by, key, name, names)
+    if made is None:
+        raise _team_exists(name)
+    return made
+
+
+def _team_resent(by: Any, key: str | None, name: str, names: list[str]) -> Team | None:
+    """The team `by` made with `key` when this create is that one sent again, the same
+    name and the same members (usernames `names`); None when the key made nothing. The
+    key's team of another name is 409 key_reused, and of other members 409 team_exists:
+    the name is taken by a team this create would not make."""
     made = made_with_key(Team, by, key, "a team of another name", name=name)
     if made is None:
-        raise LeagueError("team_exists", f"There is already a team called {quoted(name)}.", 409)
+        return None
+    if {m.user.get_username() for m in made.members.select_related("user")} != set(names):
+        raise _team_exists(name, " with other members")
     return made
+
+
+def _team_exists(name: str, members: str = "") -> LeagueError:
+    return LeagueError("team_exists", f"There is already a team called {quoted(name)}"
+                                      f"{members}.", 409)
 
 
 # -- the stream -------------------------------------------------------------------------

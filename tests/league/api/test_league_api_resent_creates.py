@@ -110,6 +110,26 @@ def test_a_team_key_reused_for_another_name_is_refused(organizer_api: APIClient,
     assert list(Team.objects.values_list("name", flat=True)) == ["Reds"]
 
 
+def test_a_team_key_sent_again_with_other_members_is_refused_as_the_name_is_taken(
+        organizer_api: APIClient, player: Any, player2: Any, outsider: Any) -> None:
+    body = {"name": "Reds", "members": ["alice", "bruno"], "idempotency_key": "k"}
+    first = organizer_api.post("/api/teams/", body, format="json")
+    assert first.status_code == 201
+    before = written()
+    for members in ([outsider.username], ["alice"], ["alice", "bruno", outsider.username]):
+        refused = organizer_api.post("/api/teams/", {**body, "members": members},
+                                     format="json")
+        assert (refused.status_code, refused.json()) == (409, {
+            "code": "team_exists",
+            "detail": "There is already a team called 'Reds' with other members."})
+    assert written() == before
+    # The members in another order, or one named twice, are the same team: a resend.
+    again = organizer_api.post("/api/teams/", {**body, "members": ["bruno", "alice", "bruno"]},
+                               format="json")
+    assert (again.status_code, again.json()) == (201, first.json())
+    assert written() == before
+
+
 @pytest.mark.parametrize(("path", "body", "model"), [
     ("/api/events/", {"name": "Night", "game": GAME, "format": "round_robin"}, Event),
     ("/api/seasons/", {"name": "Spring", "game": GAME}, Season),
