@@ -457,7 +457,7 @@ def rematch(*, match: Match, user: Any) -> tuple[Match, bool]:
     """
     with transaction.atomic():
         locked = _locked(match)
-        if locked.created_by_id is None:
+        if is_event_match(locked):
             raise ServiceError("event_match", "An Event's matches are paired by its "
                                               "organizer, not replayed.", 409)
         if locked.status != Match.Status.FINISHED:
@@ -508,8 +508,15 @@ def may_make_rematch(match: Match, seats: Iterable[Seat], user: Any) -> bool:
     """Whether `user` may ask for the rematch of `match` to be made (`rematch` refuses
     otherwise), read from the match's `seats`."""
     seats = list(seats)
-    return (match.status == Match.Status.FINISHED and match.created_by_id is not None
-            and played_in(seats, user) and others_hold_a_seat_each(seats, user))
+    return (match.status == Match.Status.FINISHED and played_in(seats, user)
+            and others_hold_a_seat_each(seats, user) and not is_event_match(match))
+
+
+def is_event_match(match: Match) -> bool:
+    """Whether an Event made `match` (its organizer pairs and ends it), told by the
+    Event's link to it: its maker is no sign, as a player's match whose maker's account
+    was deleted has none either."""
+    return getattr(match, "event_match", None) is not None
 
 
 def played_in(seats: Iterable[Seat], user: Any) -> bool:

@@ -341,7 +341,7 @@ def join(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_GET
 def play(request: HttpRequest, match_id: int) -> HttpResponse:
     """The seat's view (or a spectator's), its legal actions and the log."""
-    match = get_object_or_404(Match, pk=match_id)
+    match = get_object_or_404(Match.objects.select_related("event_match"), pk=match_id)
     return _render_state(request, match, "matches/play.html")
 
 
@@ -350,7 +350,7 @@ def play(request: HttpRequest, match_id: int) -> HttpResponse:
 def state(request: HttpRequest, match_id: int) -> HttpResponse:
     """The polled partial; 204 (htmx swaps nothing) while the stream has not moved. An open
     match its last player left is gone: the page says so and stops polling."""
-    match = Match.objects.filter(pk=match_id).first()
+    match = Match.objects.select_related("event_match").filter(pk=match_id).first()
     if match is None:
         return render(request, "matches/_gone.html", {"match_id": match_id})
     seats = _seat_rows(match)
@@ -404,7 +404,7 @@ def rematch_offer(request: HttpRequest, match_id: int) -> HttpResponse:
     """A finished match's rematch slot, polled while its player waits for a rival's offer
     (`awaits_offer`): 204 (htmx swaps nothing) until one comes, then the slot with it,
     which asks no more, in the live region that reads it out."""
-    match = get_object_or_404(Match, pk=match_id)
+    match = get_object_or_404(Match.objects.select_related("event_match"), pk=match_id)
     context = _rematch_context(match, _seat_rows(match), request.user)
     if context["awaits_offer"]:
         return HttpResponse(status=204)
@@ -560,7 +560,8 @@ def _game_options() -> list[dict[str, Any]]:
 def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200) -> HttpResponse:
     user = request.user
     live = _lobby_live(user)
-    finished = list(_matches_of(user).filter(status=FINISHED)[:LOBBY_FINISHED])
+    finished = list(_matches_of(user).filter(status=FINISHED)
+                    .select_related("event_match")[:LOBBY_FINISHED])
     # Open to anyone: a seat with nobody in it, no bot and held for nobody.
     joinable = (_waiting_for_others(user).exclude(seats__invited=user)
                 .filter(seats__user__isnull=True, seats__bot="", seats__invited__isnull=True)
@@ -758,8 +759,8 @@ def _rematch_context(match: Match, seats: list[Seat], user: Any) -> dict[str, An
     """Whether the viewer may play the finished match again, and the rematch they already
     sit in or are invited to (`services.rematch`); `awaits_offer`: none yet, and the
     match ended within REMATCH_WAIT, so the page looks for a rival's offer."""
-    played = (match.status == FINISHED and match.created_by_id is not None
-              and services.played_in(seats, user))
+    played = (match.status == FINISHED and services.played_in(seats, user)
+              and not services.is_event_match(match))
     again = services.rematch_of_theirs(match, user) if played else None
     can = again is not None or services.may_make_rematch(match, seats, user)
     return {"can_rematch": can, "rematch": again,

@@ -177,6 +177,23 @@ def played_until(match: Any, done: Callable[[], bool]) -> Any:
     return match
 
 
+def event_match(organizer: Any, player: Any, game: str = "super_showdown") -> Any:
+    """The match an Event (a round robin the `organizer` runs) paired `player` in against
+    a bot, finished: the bot's seat forfeited."""
+    from league import events
+    from league.models import EventMatch
+    from matches import services
+
+    event = events.create_event(name="Night", game=game, format="round_robin", by=organizer)
+    events.add_entrant(event=event, by=organizer, player=player.get_username())
+    events.add_entrant(event=event, by=organizer, bot="random")
+    events.start_event(event=event, by=organizer)
+    match = EventMatch.objects.get(event=event).match
+    services.forfeit_seat(match=match, seat=match.seats.get(bot="random").index)
+    match.refresh_from_db()
+    return match
+
+
 def moved(match: Any, seat: int) -> Any:
     """`match` once `seat` has made a move (`played_until`). A forfeit after that is
     rated; one by a seat that never moved is not."""

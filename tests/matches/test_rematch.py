@@ -10,6 +10,7 @@ from engine import registry
 from matches import services
 from matches.models import Match
 from matches.services import ServiceError
+from tests.conftest import event_match
 
 pytestmark = pytest.mark.django_db
 GAME = "super_showdown"
@@ -124,12 +125,31 @@ def test_only_the_players_of_a_finished_match_play_it_again(
 
 
 def test_an_events_match_is_not_replayed(organizer: Any, player: Any) -> None:
-    match = services.create_match(game=GAME, options={}, created_by=None,
-                                  seats=[{"player": "alice"}, {"bot": "random"}])
-    services.forfeit_seat(match=match, seat=1)
+    match = event_match(organizer, player)
+    assert match.status == Match.Status.FINISHED
     with pytest.raises(ServiceError) as refused:
         services.rematch(match=match, user=player)
     assert (refused.value.code, refused.value.status) == ("event_match", 409)
+
+
+def test_the_players_of_a_match_whose_maker_was_deleted_still_play_it_again(
+        django_user_model: Any, player: Any, player2: Any) -> None:
+    """A lineup staff made for two players: its maker's account is deleted since, so the
+    match names no maker, as an Event's match does; it is still the players' match."""
+    staff = django_user_model.objects.create_user(username="sam", is_staff=True)
+    match = services.create_match(game=GAME, options={}, created_by=staff,
+                                  seats=[{"player": "alice"}, {"player": "bruno"}])
+    services.resign(match=match, user=player)
+    staff.delete()
+    match.refresh_from_db()
+    assert (match.status, match.created_by) == (Match.Status.FINISHED, None)
+    assert services.may_make_rematch(match, match.seats.all(), player2)
+    again, made = services.rematch(match=match, user=player2)
+    assert made and again.rematch_of == match and again.created_by == player2
+    accepted, made = services.rematch(match=match, user=player)
+    assert not made and accepted.pk == again.pk
+    assert people(accepted) == [("alice", None, ""), ("bruno", None, "")]
+    assert accepted.status == Match.Status.ACTIVE
 
 
 def test_a_rematch_counts_against_the_live_match_cap(player: Any, settings: Any) -> None:

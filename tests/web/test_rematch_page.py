@@ -13,6 +13,7 @@ from django.utils import timezone
 from matches import services
 from matches.models import Match
 from tests.chromium import CHROMIUM, signed_in
+from tests.conftest import event_match as played_in_an_event
 
 pytestmark = pytest.mark.django_db
 
@@ -32,6 +33,27 @@ def test_a_finished_match_offers_its_players_a_rematch_and_nobody_else(
     assert reverse("match_rematch", args=[over.pk]) in page and ">Rematch</button>" in page
     watcher = outsider_client.get(reverse("match_play", args=[over.pk])).content.decode()
     assert reverse("match_rematch", args=[over.pk]) not in watcher
+
+
+def test_the_match_of_a_maker_deleted_since_offers_its_players_a_rematch(
+        django_user_model: Any, player: Any, alice_client: Client,
+        bruno_client: Client) -> None:
+    staff = django_user_model.objects.create_user(username="sam", is_staff=True)
+    match = services.create_match(game="super_showdown", options={}, created_by=staff,
+                                  seats=[{"player": "alice"}, {"player": "bruno"}])
+    services.resign(match=match, user=player)
+    staff.delete()
+    button = f'action="{reverse("match_rematch", args=[match.pk])}"'
+    assert button in alice_client.get(reverse("lobby")).content.decode()
+    assert button in alice_client.get(reverse("match_play", args=[match.pk])).content.decode()
+    alice_client.post(reverse("match_rematch", args=[match.pk]))
+    again = Match.objects.get(rematch_of=match)
+    page = bruno_client.get(reverse("match_play", args=[match.pk])).content.decode()
+    assert "Accept the rematch" in page
+    answer = bruno_client.post(reverse("match_rematch", args=[match.pk]))
+    assert answer["Location"] == reverse("match_play", args=[again.pk])
+    again.refresh_from_db()
+    assert again.status == Match.Status.ACTIVE
 
 
 def test_rematch_goes_to_the_new_match_and_the_other_player_accepts_it(
@@ -79,10 +101,8 @@ def test_a_refused_rematch_says_why_on_the_match_page(player: Any,
 
 
 def test_the_lobby_offers_a_rematch_of_a_finished_match_a_player_made(
-        over: Match, player: Any, alice_client: Client) -> None:
-    event_match = services.create_match(game="super_showdown", options={}, created_by=None,
-                                        seats=[{"player": "alice"}, {"bot": "random"}])
-    services.forfeit_seat(match=event_match, seat=1)
+        over: Match, organizer: Any, player: Any, alice_client: Client) -> None:
+    event_match = played_in_an_event(organizer, player)
     lobby = alice_client.get(reverse("lobby")).content.decode()
     assert f'action="{reverse("match_rematch", args=[over.pk])}"' in lobby
     assert reverse("match_rematch", args=[event_match.pk]) not in lobby
