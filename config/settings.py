@@ -53,7 +53,7 @@ MIDDLEWARE = [
     "config.nul_chars.NulCharsMiddleware",  # before anything reads a field of the request
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "config.api_private.PrivateApiAnswersMiddleware",  # reads the user the API signed in
+    "config.private_answers.PrivateAnswersMiddleware",  # reads the user the API signed in
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

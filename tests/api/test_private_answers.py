@@ -1,5 +1,5 @@
-"""An API answer to a signed-in request says it is for the asker alone (config.api_private);
-a public one stays as it was, and a token is kept by no cache."""
+"""An API answer to a signed-in request says it is for the asker alone
+(config.private_answers); a public one stays as it was, and a token is kept by no cache."""
 
 from __future__ import annotations
 
