@@ -15,7 +15,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef
 from openskill.models import PlackettLuce
 
 from engine import registry
@@ -420,23 +420,30 @@ def refresh_finished(match: Match) -> None:
 
 def sweep_unrated(now: Any = None) -> int:
     """Rate the finished matches whose result task never ran or failed before their rating
-    (the broker away when the last move committed), with their final round scores: those
-    finished in the last day, a few minutes ago or more, with people on two sides and no
-    rating yet; how many. (A lost Event match's result is the missed-results sweep's.)"""
+    (the broker or a worker away when the last move committed), with their final round
+    scores: those finished two minutes ago or more (their own task may still come), however
+    long ago, seating two people or more, and with no rating yet; how many.
+
+    In the rebuild's order (`rated_matches`: by id), and a match rated after a later one of
+    its game rebuilds the game's ratings (`refresh_ratings_after`), so the ratings are the
+    ones a rebuild gives; a match rated already is passed by, so none is rated twice. (A
+    lost Event match's result is the missed-results sweep's.)"""
     from datetime import timedelta
 
     from django.utils import timezone
 
     now = now or timezone.now()
-    unrated = Match.objects.filter(
-        status=Match.Status.FINISHED, updated_at__gte=now - timedelta(days=1),
-        updated_at__lt=now - timedelta(minutes=2),
-    ).exclude(Exists(RatingHistory.objects.filter(match=OuterRef("pk")))).order_by("pk")
+    unrated = (Match.objects.filter(status=Match.Status.FINISHED,
+                                    updated_at__lt=now - timedelta(minutes=2))
+               .exclude(Exists(RatingHistory.objects.filter(match=OuterRef("pk"))))
+               # (a bot's match or a hot seat's is never rated: not read again each time)
+               .annotate(people=Count("seats__user", distinct=True)).filter(people__gte=2)
+               .order_by("pk"))
     rated = 0
     for match in unrated:
-        if _rated_sides(match) is None:
-            continue
         try:
+            if _rated_sides(match) is None:
+                continue
             refresh_finished(match)
         except Exception:  # one match's failure must not keep the others unrated
             log.exception("match %s could not be rated", match.pk)
