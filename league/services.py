@@ -514,7 +514,7 @@ def close_user(user: Any, *, by: Any = None) -> None:
         entered = (Entrant.objects.filter(Entrant.held_by(player), withdrawn=False)
                    .exclude(event__status=Event.Status.FINISHED).values("event__name"))
         seated = (Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE,
-                                      match__created_by__isnull=True)
+                                      match__event_match__isnull=False)
                   .values("match__event_match__event__name"))
         names = sorted({row["event__name"] for row in entered}
                        | {row["match__event_match__event__name"] or "an Event"
@@ -525,7 +525,7 @@ def close_user(user: Any, *, by: Any = None) -> None:
                                            "withdrawn by the organizers, before the "
                                            "account is closed.", 409)
         unfinished = (Match.objects.filter(Q(seats__user=user) | Q(seats__invited=user),
-                                           created_by__isnull=False)
+                                           event_match__isnull=True)
                       .exclude(status=Match.Status.FINISHED).distinct().order_by("pk"))
         for match in unfinished:
             _leave(match, user, match_services)

@@ -513,10 +513,10 @@ def may_make_rematch(match: Match, seats: Iterable[Seat], user: Any) -> bool:
 
 
 def is_event_match(match: Match) -> bool:
-    """Whether an Event made `match` (its organizer pairs and ends it), told by the
-    Event's link to it: its maker is no sign, as a player's match whose maker's account
-    was deleted has none either."""
-    return getattr(match, "event_match", None) is not None
+    """Whether an Event made `match` (its organizer pairs and ends it): one with no maker
+    that an Event links to. No maker alone is no sign, as a player's match whose maker's
+    account was deleted has none either."""
+    return match.created_by_id is None and getattr(match, "event_match", None) is not None
 
 
 def played_in(seats: Iterable[Seat], user: Any) -> bool:
@@ -779,7 +779,7 @@ def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = 
     """
     with transaction.atomic():
         locked = _locked(match)
-        if locked.created_by_id is None:
+        if is_event_match(locked):
             raise ServiceError("event_match", "An Event's match is forfeited by its "
                                               "organizer, not left.", 409)
         if locked.status == Match.Status.FINISHED:

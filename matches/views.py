@@ -393,7 +393,7 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
         return _render_state(request, match, "matches/play.html", error, status,
                              refused=refused)
     # htmx swaps only 2xx answers, so a refusal comes back as 200 with its message.
-    match.refresh_from_db()
+    match = Match.objects.select_related("event_match").get(pk=match.pk)
     return _render_state(request, match, "matches/_state.html", error, since=since,
                          refused=refused)
 
@@ -703,9 +703,9 @@ def _table_context(match: Match, seat: int | None, seats: list[Seat]) -> dict[st
         "game_title": _title(match.game),
         "seats": seats,
         "finished": match.status == FINISHED,
-        # An Event's matches (made by the system, no creator) are the organizer's to end.
+        # An Event's matches are the organizer's to end.
         "can_resign": seat is not None and match.status != FINISHED
-        and match.created_by_id is not None,
+        and not services.is_event_match(match),
     }
 
 

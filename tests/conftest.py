@@ -177,9 +177,10 @@ def played_until(match: Any, done: Callable[[], bool]) -> Any:
     return match
 
 
-def event_match(organizer: Any, player: Any, game: str = "super_showdown") -> Any:
+def event_match(organizer: Any, player: Any, game: str = "super_showdown",
+                finish: bool = True) -> Any:
     """The match an Event (a round robin the `organizer` runs) paired `player` in against
-    a bot, finished: the bot's seat forfeited."""
+    a bot, finished (`finish`: the bot's seat forfeited)."""
     from league import events
     from league.models import EventMatch
     from matches import services
@@ -189,8 +190,9 @@ def event_match(organizer: Any, player: Any, game: str = "super_showdown") -> An
     events.add_entrant(event=event, by=organizer, bot="random")
     events.start_event(event=event, by=organizer)
     match = EventMatch.objects.get(event=event).match
-    services.forfeit_seat(match=match, seat=match.seats.get(bot="random").index)
-    match.refresh_from_db()
+    if finish:
+        services.forfeit_seat(match=match, seat=match.seats.get(bot="random").index)
+        match.refresh_from_db()
     return match
 
 

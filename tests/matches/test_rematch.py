@@ -171,3 +171,4 @@ def test_after_leaving_an_unaccepted_rematch_asking_makes_a_new_one(player: Any,
     assert not Match.objects.filter(pk=first.pk).exists()
     second, made = services.rematch(match=match, user=player)
     assert made and second.pk != first.pk
+

@@ -9,6 +9,7 @@ import pytest
 from matches import services
 from matches.models import Match
 from matches.signals import match_finished
+from tests.conftest import event_match
 
 GAME = "super_showdown"
 
@@ -133,12 +134,13 @@ def test_leaving_an_open_match_frees_the_seat_and_the_last_to_leave_removes_it(
     ("player", True, False, "event_match"),
     ("player", False, True, "match_over"),
 ])
-def test_what_cannot_be_resigned(player, player2, django_user_model, who, system, finish,
-                                 code) -> None:
-    match = services.create_match(
-        game=GAME, options={}, seats=[{"player": player.username}, {"player": player2.username}],
-        created_by=None if system else player)
-    if not system:
+def test_what_cannot_be_resigned(organizer, player, player2, django_user_model, who, system,
+                                 finish, code) -> None:
+    if system:  # an Event's match, which its organizer ends
+        match = event_match(organizer, player, finish=False)
+    else:
+        match = services.create_match(game=GAME, options={}, created_by=player, seats=[
+            {"player": player.username}, {"player": player2.username}])
         services.join_match(match=match, user=player2)
     if finish:
         services.forfeit_seat(match=match, seat=1)
@@ -148,6 +150,20 @@ def test_what_cannot_be_resigned(player, player2, django_user_model, who, system
     assert refused.value.code == code
     match.refresh_from_db()
     assert match.status == ("finished" if finish else "active")
+
+
+@pytest.mark.django_db
+def test_a_player_resigns_a_live_match_whose_maker_was_deleted(
+        django_user_model: Any, player: Any, player2: Any) -> None:
+    """No maker does not make it an Event's match, which only its organizer ends."""
+    staff = django_user_model.objects.create_user(username="sam", is_staff=True)
+    match = services.create_match(game=GAME, options={}, created_by=staff,
+                                  seats=[{"player": "alice"}, {"player": "bruno"}])
+    staff.delete()
+    match.refresh_from_db()
+    assert services.resign(match=match, user=player2) == "resigned"
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.result["forfeit"] == 1
 
 
 # -- invitations ---------------------------------------------------------------------------

@@ -589,3 +589,17 @@ def test_a_simulation_started_by_a_closed_account_names_it_as_the_pages_do(
     for page in (reverse("league:simulations"), reverse("league:simulation", args=[job.pk])):
         shown = staff.get(page).content.decode()
         assert CLOSED_NAME in shown and f"closed.{player.pk}" not in shown, page
+
+
+def test_closing_resigns_a_live_match_whose_maker_was_deleted(
+        django_user_model: Any, alice_client: Client, player: Any, player2: Any) -> None:
+    """No maker does not make it an Event's match, which would refuse the close."""
+    staff = django_user_model.objects.create_user(username="sam", is_staff=True)
+    match = services.create_match(game=GAME, options={}, created_by=staff,
+                                  seats=[{"player": "alice"}, {"player": "bruno"}])
+    staff.delete()
+    page = alice_client.get(reverse("match_play", args=[match.pk])).content.decode()
+    assert reverse("match_resign", args=[match.pk]) in page
+    assert close(alice_client).status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.result["forfeit"] == 0
