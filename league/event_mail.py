@@ -23,7 +23,11 @@ league.events.set_details): otherwise nobody would hear of it before the new win
 all. A move within the window is the next sweep's reminder. The mail names the time each
 player last heard of, and the new time is reminded of when it comes near, whatever it is
 (the one first reminded of included). Each player's mail gives times in their own time
-zone.
+zone. One the mail server refuses is tried again as a reminder is: what the player last
+heard of is put back and the refusal counted in `Event.reminder_tries` (one count for
+both mails of a player), and the next sweep, finding no reminder will tell them, sends
+it, MAIL_TRIES times in a row at most; then it is given up, logged. One that went stays
+marked, so is never sent twice.
 """
 
 from __future__ import annotations
@@ -59,6 +63,12 @@ def mail_event_reminders(now: datetime | None = None) -> int:
         if _due(event, _asking(event)):
             for claim in _claimed(event, now):
                 sent += _remind(event, claim, now)
+    # The moved mails refused: no reminder tells of these times, so they are tried again.
+    refused = Event.objects.filter(status=Event.Status.DRAFT).exclude(reminder_tries={})
+    for event in refused.order_by("pk"):
+        if no_reminder_tells(event, event.starts_at, now) and _moved_untold(event):
+            sent += mail_event_moved(
+                event.pk, event.starts_at.isoformat() if event.starts_at else None)
     return sent
 
 
@@ -86,24 +96,35 @@ def _remind(event: Event, claim: Claim, now: datetime) -> int:
         if locked is None or locked.reminded.get(claim.key) != stamp:
             return 0  # another claim since (a move's mail): it is that one's to tell
         tries = locked.reminder_tries
-        forgotten = {key: n for key, n in tries.items() if key != claim.key}
         user = _asking(locked, claim.user.pk).get(claim.key)
         if (user is None or locked.status != Event.Status.DRAFT or locked.starts_at is None
                 or locked.starts_at.isoformat() != stamp or locked.starts_at <= now):
             _told(locked, claim.key, claim.before, tries)
             return 0
-        if _mail(locked, [user], "league/event_mail", {}):
-            if claim.key in tries:
-                _told(locked, claim.key, stamp, forgotten)
-            return 1
-        tried = int(tries.get(claim.key, 0)) + 1
-        if tried < MAIL_TRIES:
-            _told(locked, claim.key, claim.before, {**forgotten, claim.key: tried})
-        else:
+        went = _mail(locked, [user], "league/event_mail", {})
+        if _settled(locked, claim.key, stamp, claim.before, went=bool(went)):
             logger.error("Gave up reminding %s of Event %s, after %s tries",
                          user.pk, locked.pk, MAIL_TRIES)
-            _told(locked, claim.key, stamp, forgotten)
-    return 0
+    return went
+
+
+def _settled(locked: Event, key: str, stamp: str, before: str | None, *, went: bool) -> bool:
+    """Settle player `key`'s mail about the locked Event, for which they were marked told
+    `stamp` over `before`; whether it is given up. One that went keeps the mark and counts
+    their refusals anew; one refused undoes it, for the next sweep to try again, MAIL_TRIES
+    times in a row at most (`Event.reminder_tries`), then keeps it: given up."""
+    tries = locked.reminder_tries
+    forgotten = {k: n for k, n in tries.items() if k != key}
+    if went:
+        if key in tries:
+            _told(locked, key, stamp, forgotten)
+        return False
+    tried = int(tries.get(key, 0)) + 1
+    if tried < MAIL_TRIES:
+        _told(locked, key, before, {**forgotten, key: tried})
+        return False
+    _told(locked, key, stamp, forgotten)
+    return True
 
 
 def _told(locked: Event, key: str, stamp: str | None, tries: dict[str, int]) -> None:
@@ -188,7 +209,9 @@ def mail_event_moved(event_id: int, now_at: str | None) -> int:
     Nothing when it has moved again since (that move tells its own) or has started;
     nothing to a player whose last mail gave this time, or said it had none (their
     reminder will come), nor to one no longer taking part or asking. The players told are
-    marked under the Event's row lock, which the reminder sweep takes too."""
+    marked under the Event's row lock, which the reminder sweep takes too, so a player
+    is told once; a mail refused undoes its mark for the sweep to try again (`_settled`),
+    unless the player was told anew since."""
     if not settings.TURN_MAIL:
         return 0
     with transaction.atomic():
@@ -196,21 +219,39 @@ def mail_event_moved(event_id: int, now_at: str | None) -> int:
                  .filter(pk=event_id, status=Event.Status.DRAFT).first())
         if event is None or (event.starts_at.isoformat() if event.starts_at else None) != now_at:
             return 0
-        told: dict[str, list[Any]] = {}
+        owed: list[tuple[str, str, Any]] = []
         marked: dict[str, str] = {}
         for key, user in _asking(event).items():
             last = _last_told(event.reminded[key]) if key in event.reminded else None
             if last is not None and last != now_at:
-                told.setdefault(last, []).append(user)
+                owed.append((last, key, user))
                 marked[key] = MOVED + (now_at or "")
-        if not told:
+        if not owed:
             return 0
         Event.objects.filter(pk=event.pk).update(reminded={**event.reminded, **marked})
     # Moved to a time gone by, its organizers are about to start it: no reminder comes.
     comes = event.starts_at is None or event.starts_at > timezone.now()
-    return sum(_mail(event, people, "league/event_moved",
+    sent = 0
+    for last, key, user in sorted(owed, key=lambda told: (told[0], told[2].pk)):
+        went = _mail(event, [user], "league/event_moved",
                      {"was": datetime.fromisoformat(last), "reminder_comes": comes})
-               for last, people in sorted(told.items()))
+        sent += went
+        with transaction.atomic():
+            locked = Event.objects.select_for_update().filter(pk=event.pk).first()
+            if locked is None or locked.reminded.get(key) != marked[key]:
+                continue  # told since (a later move's mail, a reminder): theirs to count
+            if _settled(locked, key, marked[key], event.reminded[key], went=bool(went)):
+                logger.error("Gave up telling %s that Event %s moved, after %s tries",
+                             user.pk, event.pk, MAIL_TRIES)
+    return sent
+
+
+def _moved_untold(event: Event) -> bool:
+    """Whether a player's moved mail of `event` was refused, to be tried again: their
+    refusals are counted and what they last heard of is not the time it has."""
+    now_at = event.starts_at.isoformat() if event.starts_at else None
+    return any(key in event.reminded and _last_told(event.reminded[key]) not in (None, now_at)
+               for key in event.reminder_tries)
 
 
 def _mail(event: Event, people: list[Any], template: str, extra: dict[str, Any]) -> int:
@@ -230,6 +271,6 @@ def _mail(event: Event, people: list[Any], template: str, extra: dict[str, Any])
             mail_rendered(template, {**context, "user": user}, user.email,
                           zone_of(user.player))
             sent += 1
-        except Exception:  # the mail server's refusal: logged (a reminder is tried again)
+        except Exception:  # the mail server's refusal: logged (tried again, see above)
             logger.exception("Could not mail %s about Event %s", user.pk, event.pk)
     return sent

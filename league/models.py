@@ -155,9 +155,9 @@ class Event(models.Model):
     # Here, not on the Entrant rows, which every change of the Event writes anew
     # (league.projections.refresh_event).
     reminded = models.JSONField(default=dict, blank=True)
-    # How many times in a row the mail server refused a player's reminder, by the same key:
-    # their claim is undone for the next sweep until league.services.MAIL_TRIES, then
-    # their reminder of that time is given up.
+    # How many times in a row the mail server refused a player's reminder or moved mail,
+    # by the same key: their claim is undone for the next sweep until
+    # league.services.MAIL_TRIES, then their mail of that time is given up.
     reminder_tries = models.JSONField(default=dict, blank=True)
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organized_events", blank=True

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.core import mail
+from django.core.mail.backends import locmem
 from django.core.mail.backends.base import BaseEmailBackend
 from django.test import override_settings
 from django.utils import timezone
@@ -188,3 +189,68 @@ def test_a_reminder_claimed_as_its_player_withdraws_goes_not(
     claimed_then(lambda event: events.withdraw_entrant(event=event, by=organizer, key="e1"),
                  monkeypatch)
     assert reminder_sweep() == 0 and not mail.outbox
+
+
+class RefusingBruno(locmem.EmailBackend):
+    """A mail server that refuses bruno's mail (his mailbox is full) and takes the rest."""
+
+    def send_messages(self, email_messages: Any) -> int:
+        if any("bruno@example.org" in sent.to for sent in email_messages):
+            raise smtplib.SMTPRecipientsRefused({"bruno@example.org": (452, b"Mailbox full")})
+        return super().send_messages(email_messages)
+
+
+def moved_away(event: Event, organizer: Any, capture: Any, backend: str = REFUSING) -> Any:
+    """Move `event` two days on, its moved mail sent (it runs once the move commits)
+    through `backend`; the new start."""
+    later = timezone.now() + timedelta(days=2)
+    with override_settings(EMAIL_BACKEND=backend), capture(execute=True):
+        events.set_details(event=event, by=organizer, starts_at=later)
+    return later
+
+
+def test_a_refused_moved_mail_goes_at_the_next_sweep_and_once(
+        night: Event, organizer: Any, caplog: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """alice was reminded; the Event moves beyond the reminders' window, and the mail
+    telling her is refused: she still counts as knowing the first time, and the next sweep
+    tells her of the move (no reminder would, for two days)."""
+    assert reminder_sweep() == 1
+    first = Event.objects.get(pk=night.pk).reminded
+    later = moved_away(night, organizer, django_capture_on_commit_callbacks)
+    assert len(mail.outbox) == 1 and "Could not mail" in caplog.text
+    row = Event.objects.get(pk=night.pk)
+    assert row.reminded == first and row.reminder_tries == {next(iter(first)): 1}
+    assert reminder_sweep() == 1
+    sent = mail.outbox[-1]
+    assert sent.to == ["alice@example.org"]
+    assert sent.subject == f"Thursday Night moved to {later:%a %-d %b, %H:%M} UTC"
+    assert Event.objects.get(pk=night.pk).reminder_tries == {}
+    assert reminder_sweep() == 0 and len(mail.outbox) == 2  # went: never again
+
+
+def test_a_moved_mail_refused_every_time_is_given_up_after_its_tries(
+        night: Event, organizer: Any, player: Any, caplog: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    assert reminder_sweep() == 1
+    moved_away(night, organizer, django_capture_on_commit_callbacks)  # the first try
+    for _ in range(MAIL_TRIES - 1):
+        assert reminder_sweep(refused=True) == 0
+    assert f"Gave up telling {player.pk} that Event {night.pk} moved" in caplog.text
+    assert reminder_sweep() == 0 and len(mail.outbox) == 1  # the reminder alone
+    assert Event.objects.get(pk=night.pk).reminder_tries == {}
+
+
+def test_a_moved_mail_refused_to_one_player_is_sent_again_to_them_alone(
+        night: Event, organizer: Any, player2: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    asks(player2)
+    events.add_entrant(event=night, by=organizer, player="bruno")
+    assert reminder_sweep() == 2
+    mail.outbox.clear()
+    moved_away(night, organizer, django_capture_on_commit_callbacks,
+               backend=f"{__name__}.RefusingBruno")
+    assert [sent.to for sent in mail.outbox] == [["alice@example.org"]]
+    assert reminder_sweep() == 1
+    assert [sent.to for sent in mail.outbox] == [["alice@example.org"], ["bruno@example.org"]]
+    assert reminder_sweep() == 0 and len(mail.outbox) == 2
