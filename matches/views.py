@@ -673,8 +673,11 @@ def _render_state(request: HttpRequest, match: Match, template: str, error: str 
         if exc.code != "rules_changed":
             raise
         seat = services.seat_of(match, request.user, seats)
+        # How it ended, its seats named as the page names them (as a playable one's).
+        summary = (match.result or {}).get("summary")
         context = {**_table_context(match, seat, seats), "state": {"seat": seat},
-                   "unplayable": services.shown(exc)}
+                   "unplayable": services.shown(exc),
+                   "summary": _told(match.game, [summary], seats)[0] if summary else None}
     return render(request, template, context, status=status)
 
 

@@ -246,3 +246,18 @@ def test_how_the_match_ended_names_the_seat_by_its_player(
     services.resign(match=match, user=player2)
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
     assert "bruno forfeited (resigned)." in page and not re.search(r"\bSeat \d", page)
+
+
+def test_a_match_under_earlier_rules_names_the_seat_that_ended_it_by_its_player(
+        alice_client: Client, player: Any, player2: Any, revise_rules: Any) -> None:
+    """A match whose rules changed since shows only why, its seats and its result, which
+    said "Seat 2 forfeited (resigned)." under a seats line that names bruno."""
+    match = services.create_match(game=GAME, options={}, created_by=player, seats=[
+        {"player": "alice"}, {"player": "bruno"}])
+    services.join_match(match=match, user=player2)
+    services.resign(match=match, user=player2)
+    revise_rules(GAME)
+    services.clear_state_cache()
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    assert "(rules_changed)" in page and "Its result stands." in page
+    assert "bruno forfeited (resigned)." in page and not re.search(r"\bSeat \d", page)
