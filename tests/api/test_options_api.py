@@ -9,10 +9,10 @@ from django.urls import URLPattern, get_resolver
 from rest_framework.test import APIClient
 
 from league.serializers import (
-    EventWriteSerializer,
     SeasonCreateSerializer,
     SeedSerializer,
     SimulationCreateSerializer,
+    StartSerializer,
 )
 from matches.models import Match
 from matches.serializers import ActionSerializer, MatchCreateSerializer, ResignSerializer
@@ -41,7 +41,7 @@ def post_fields(client: APIClient, url: str) -> dict[str, Any] | None:
     ("/api/simulations/1/resume/", None),
     ("/api/seasons/", SeasonCreateSerializer),
     ("/api/events/1/seed/", SeedSerializer),
-    ("/api/events/1/start/", EventWriteSerializer),
+    ("/api/events/1/start/", StartSerializer),
 ])
 def test_options_describes_the_body_a_write_takes(
         organizer_api: APIClient, toy_match: Match, path: str, body: type[Any] | None) -> None:

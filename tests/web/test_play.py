@@ -278,6 +278,7 @@ def test_a_move_is_announced_to_screen_readers_and_focus_comes_back_to_the_statu
 FOCUS_DRILL = """
 const listeners = {};
 const outside = {name: "top bar link"};
+const window = {addEventListener() {}};  // the ring's resize: no ring here
 const document = {
   body: {name: "body"}, activeElement: null,
   addEventListener(name, fn) { (listeners[name] = listeners[name] || []).push(fn); },
