@@ -11,6 +11,7 @@ import logging
 import zlib
 from collections import defaultdict
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -418,22 +419,27 @@ def refresh_finished(match: Match) -> None:
     refresh_round_scores(match)
 
 
+UNRATED_WITHIN = timedelta(days=7)  # how far back the sweep looks for a match left unrated
+
+
 def sweep_unrated(now: Any = None) -> int:
     """Rate the finished matches whose result task never ran or failed before their rating
     (the broker or a worker away when the last move committed), with their final round
-    scores: those finished two minutes ago or more (their own task may still come), however
-    long ago, seating two people or more, and with no rating yet; how many.
+    scores: those finished two minutes ago or more (their own task may still come) and within
+    `UNRATED_WITHIN` (a week), seating two people or more, and with no rating yet; how many.
+    A match the ratings never rate (a side's forfeit before it moved, a team with a bot's
+    seat) passes the filter at every sweep: the week keeps the sweep's work bounded, and
+    a match missed for longer is the rebuild's (`manage.py rebuild_projections`).
 
     In the rebuild's order (`rated_matches`: by id), and a match rated after a later one of
     its game rebuilds the game's ratings (`refresh_ratings_after`), so the ratings are the
     ones a rebuild gives; a match rated already is passed by, so none is rated twice. (A
     lost Event match's result is the missed-results sweep's.)"""
-    from datetime import timedelta
-
     from django.utils import timezone
 
     now = now or timezone.now()
     unrated = (Match.objects.filter(status=Match.Status.FINISHED,
+                                    updated_at__gte=now - UNRATED_WITHIN,
                                     updated_at__lt=now - timedelta(minutes=2))
                .exclude(Exists(RatingHistory.objects.filter(match=OuterRef("pk"))))
                # (a bot's match or a hot seat's is never rated: not read again each time)

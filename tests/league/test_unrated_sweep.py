@@ -1,6 +1,6 @@
 """The sweep of missed results (league.tasks.sweep_results, run by Celery beat and
 `manage.py run_schedule`) rates a finished match that could not be rated when it ended
-(a worker down), however long ago: the same ratings a rebuild gives, each match once."""
+(a worker down) within a week: the same ratings a rebuild gives, each match once."""
 
 from __future__ import annotations
 
@@ -90,3 +90,13 @@ def test_a_match_against_a_bot_is_left_unrated(toy_game: Any, player: Any) -> No
     services.forfeit_seat(match=match, seat=1)
     finished_days_ago(match, 2)
     assert tasks.sweep_results() == 0 and not RatingHistory.objects.exists()
+
+
+def test_a_match_left_unrated_for_over_a_week_is_left_to_the_rebuild(toy_match: Match) -> None:
+    """The sweep's look back is bounded, so the matches the ratings never rate (which pass
+    its filter) do not pile up in every sweep: one older than a week is the rebuild's."""
+    match = won_by(toy_match, 0)  # (no commit here: its task never comes)
+    finished_days_ago(match, 8)
+    assert tasks.sweep_results() == 0 and not RatingHistory.objects.exists()
+    projections.rebuild_ratings(match.game)
+    assert RatingHistory.objects.filter(match=match).count() == 2
