@@ -897,15 +897,14 @@ def _panel_answer(request: HttpRequest, event: Event, error: str | None, *,
 def _seq(request: HttpRequest) -> int | None:
     """The Event's seq as the organizer's page showed it (the panel's forms send it), so a
     second click, or a form older than the Event, is refused rather than applied again."""
-    sent = request.POST.get("seq", "")
-    return int(sent) if re.fullmatch(r"[0-9]{1,15}", sent) else None
+    return _count(request, "seq")
 
 
 def _count(request: HttpRequest, name: str) -> int | None:
-    """A count a form posted as the page showed it (`entrants`: how many Start was asked
-    to start with); None if it sent none."""
+    """A number a form posted as the page showed it (`seq`; `entrants`: how many Start was
+    asked to start with); None if it sent none."""
     sent = request.POST.get(name, "")
-    return int(sent) if re.fullmatch(r"[0-9]{1,9}", sent) else None
+    return int(sent) if re.fullmatch(r"[0-9]{1,15}", sent) else None
 
 
 def _form_error(form: Any) -> str:
