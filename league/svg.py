@@ -138,12 +138,19 @@ def _wrapped(text: str, most: int, lines: int) -> list[str]:
 
 
 def label_lines(label: str, stage: str) -> list[str]:
-    """A match's label as drawn above its box: without the title its section is headed by
-    ("Group A, Round 10 match 6" under "Group A": "Round 10 match 6"), in lines that fit
-    the box ("Winners round 12" over "match 16")."""
+    """A match's label as drawn above its box: without what the heading of its section
+    says already ("Group A, Round 10 match 6" under "Group A": "Round 10 match 6";
+    "Winners round 1 match 1" under "Winners bracket": "Round 1 match 1"), in lines that
+    fit the box ("The grand showdown of" over "the whole summer season")."""
     title = section_title(stage)
-    if title and label.startswith(f"{title}, "):
-        label = label[len(title) + 2:]
+    said = [f"{title}, "] if title else []
+    if title.endswith(" bracket"):  # a side of a double elimination
+        said.append(title.removesuffix("bracket"))
+    for prefix in said:
+        if label.startswith(prefix) and len(label) > len(prefix):
+            rest = label[len(prefix):]
+            label = rest[:1].upper() + rest[1:]
+            break
     return _wrapped(label, LABEL_CHARS, LABEL_LINES)
 
 

@@ -61,7 +61,8 @@ def names(tab: Chromium, role: str) -> list[str]:
 @pytest.mark.parametrize(("format", "options", "label", "read"), [
     ("multistage", {"groups": 2, "playoff_size": 4}, "Round 1 match 1",
      "Group A, Round 1 match 1"),  # "Group A" heads the section
-    ("double_elimination", {}, "Winners round 1 match 1", None),  # on two lines
+    ("double_elimination", {}, "Round 1 match 1",
+     "Winners round 1 match 1"),  # "Winners bracket" heads the section
 ])
 def test_the_bracket_s_text_is_14px_inside_its_boxes_on_a_phone(
         live_server: Any, make_event: Callable[..., Event], sam: Any, player: Any, format: str,

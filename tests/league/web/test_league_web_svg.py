@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 from xml.etree import ElementTree
 
@@ -119,10 +120,25 @@ def test_a_label_drops_the_title_its_section_is_headed_by_and_is_read_whole() ->
     assert shown_and_read(label_of(whole, "W1-1")) == ("Semifinal 1", None)
 
 
+def test_a_double_elimination_label_drops_the_side_its_heading_names_and_fits_a_line() -> None:
+    """Under "Winners bracket" every "Winners round 1 match 1" wrapped to two lines, which
+    made the diagram tall; it shows "Round 1 match 1", its <title> the whole label."""
+    assert svg.label_lines("Winners round 12 match 16", "winners") == ["Round 12 match 16"]
+    assert svg.label_lines("Losers final", "losers") == ["Final"]
+    assert svg.label_lines("Grand final reset", "grand_final") == ["Grand final reset"]
+    markup = draw("double_elimination", [f"e{i}" for i in range(8)], matches=0)
+    assert {"Winners bracket", "Losers bracket"} <= set(texts(markup))
+    assert shown_and_read(label_of(markup, "W1-1")) == (
+        "Round 1 match 1", "Winners round 1 match 1")
+    assert shown_and_read(label_of(markup, "L2-1")) == (
+        "Round 2 match 1", "Losers round 2 match 1")
+    assert ElementTree.fromstring(markup).find(f".//{NS}tspan") is None  # none wraps
+
+
 def test_a_long_label_wraps_between_words_keeping_a_number_with_its_word() -> None:
-    assert svg.label_lines("Winners round 12 match 16", "winners") == [
+    assert svg.label_lines("Winners round 12 match 16", "bracket") == [
         "Winners round 12", "match 16"]
-    assert svg.label_lines("Losers round 10 match 8", "losers") == [
+    assert svg.label_lines("Group A, Losers round 10 match 8", "group A") == [
         "Losers round 10", "match 8"]
     assert svg.label_lines("Final", "bracket") == ["Final"]
     # What two lines cannot hold ends in an ellipsis; a word wider than a line is cut.
@@ -134,14 +150,17 @@ def test_a_long_label_wraps_between_words_keeping_a_number_with_its_word() -> No
 
 
 def test_a_wrapped_label_is_a_line_a_tspan_read_as_one_and_its_box_sits_under_it() -> None:
-    markup = draw("double_elimination", [f"e{i}" for i in range(8)], matches=0)
-    label = label_of(markup, "W1-1")
+    fmt, state, _ = played("single_elimination", ["a", "b", "c", "d"], matches=0)
+    pairings = [replace(p, label="The grand showdown of summer") if p.id == "W2-1" else p
+                for p in fmt.pairings(state)]
+    markup = svg.bracket_svg(pairings, names={})
+    label = label_of(markup, "W2-1")
     lines = label.findall(f"{NS}tspan")
-    assert [line.text for line in lines] == ["Winners round 1 ", "match 1"]
-    assert "".join(label.itertext()) == "Winners round 1 match 1"  # read whole, spaced
+    assert [line.text for line in lines] == ["The grand showdown of ", "summer"]
+    assert "".join(label.itertext()) == "The grand showdown of summer"  # read whole, spaced
     assert label.find(f"{NS}title") is None  # nothing cut
     root = ElementTree.fromstring(markup)
-    box = next(g for g in root.iter(f"{NS}g") if g.get("data-pairing") == "W1-1")
+    box = next(g for g in root.iter(f"{NS}g") if g.get("data-pairing") == "W2-1")
     frame = box.find(f"{NS}rect[@class='bx-frame']")
     assert frame is not None
     second = float(lines[1].get("y") or 0)
