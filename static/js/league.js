@@ -186,7 +186,8 @@
       if (around) {
         var spot = around.matches("section") ? around.querySelector("h2, h3") : around;
         spot = spot || around;
-        if (!spot.matches("a, button, input, select, textarea, summary")) {
+        if (!spot.matches("a, button, input, select, textarea, summary")
+            && !spot.hasAttribute("tabindex")) {  // a box Tab reaches stays in its order
           spot.setAttribute("tabindex", "-1");
         }
         spot.focus({preventScroll: false});
@@ -338,6 +339,24 @@
     });
   }
 
+  /* A box a diagram scrolls sideways in (data-scroll-box) is focusable, so a keyboard
+     scrolls it, only while the diagram is wider than the box: where it fits (a wide
+     screen) Tab stopped on a box that never scrolls. Its role and name stay either way.
+     The page sends it focusable, as it must be without JavaScript, and so as htmx can
+     give focus back to it (by its id) when a poll swaps it in anew. Run once min-width
+     is set (minWidths), and again when the window's width changes. */
+  function focusableIfScrolls(root) {
+    root.querySelectorAll("[data-scroll-box]").forEach(function (box) {
+      if (box.scrollWidth > box.clientWidth) {
+        box.setAttribute("tabindex", "0");
+      } else if (document.activeElement === box) {
+        box.setAttribute("tabindex", "-1");  // out of Tab's order, focus kept
+      } else {
+        box.removeAttribute("tabindex");
+      }
+    });
+  }
+
   /* A <form data-confirm="Question?"> (a plain post, not htmx's: those ask with
      hx-confirm) asks the question before it is sent, and is not sent unless the reader
      agrees. Once they have, its field named "confirmed", if it has one, says "yes": the
@@ -384,6 +403,8 @@
   document.addEventListener("click", useDeviceZone);
   htmx.onLoad(localInputs);
   htmx.onLoad(minWidths);
+  htmx.onLoad(focusableIfScrolls);
+  window.addEventListener("resize", function () { focusableIfScrolls(document); });
   document.addEventListener("submit", askFirst, true);
   document.addEventListener("submit", sendInUtc, true);
   document.addEventListener("htmx:confirm", holdWhileBusy);

@@ -75,7 +75,8 @@ const document = {
 };
 const asked = [];
 let answer = true;
-const window = {confirm(question) { asked.push(question); return answer; }};
+const window = {confirm(question) { asked.push(question); return answer; },
+                addEventListener() {}};
 const loaded = [];
 const htmx = {onLoad(fn) { loaded.push(fn); }, trigger() {}};
 function dispatch(name, target, detail) {
@@ -289,6 +290,34 @@ def test_an_open_section_stays_open_after_a_poll_when_its_summary_counts_anew() 
     assert run(REOPEN_DRILL) == [
         ["Discard pile (4)", True], ["Reference card", True],
         ["Discard pile (4)", False], ["Rounds played", False]]
+
+
+FOCUS_BOX_DRILL = """
+// The Event's results as a poll swaps them, a keyboard user on the bracket's box, which
+// scrolls (Tab reaches it); focus is given back by the page's script, not htmx.
+function results() {
+  const box = new Element("div", {id: "bracket-scroll", "data-scroll-box": "", tabindex: "0"});
+  box.focus = () => { document.activeElement = box; };
+  box.id = "bracket-scroll";
+  const swapped = new Element("div", {"data-focus-home": "event-matches"}, [box]);
+  box.parentElement = swapped;
+  return [swapped, box];
+}
+const [before, was] = results();
+document.activeElement = was;
+dispatch("htmx:beforeSwap", before, {target: before, shouldSwap: true});
+const [after, box] = results();
+document.activeElement = null;
+document.getElementById = id => (id === "bracket-scroll" ? box : null);
+dispatch("htmx:afterSettle", after, {target: after});
+console.log(JSON.stringify([document.activeElement === box, box.getAttribute("tabindex")]));
+"""
+
+
+def test_a_box_tab_reaches_is_focused_again_after_a_poll_and_stays_in_tab_s_order() -> None:
+    """Focus given back to the bracket's box made it tabindex="-1", out of Tab's order
+    where it scrolls: it keeps the tabindex it came with."""
+    assert run(FOCUS_BOX_DRILL) == [True, "0"]
 
 
 ANNOUNCE_DRILL = """

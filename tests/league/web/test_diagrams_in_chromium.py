@@ -2,8 +2,9 @@
 Chromium at 390px, tests/chromium.py): each text of the drawing at 14px or more as drawn
 (its font size times the drawing's scale; they shrank with the screen to 10-11px), each
 match's label inside its box's width ("Group A, Round 3 match 2" ran into the next
-column), in a box that scrolls sideways, focusable and named, the page no wider than the
-screen; at 1280px they fit the page as before. Skipped where no Chromium is installed."""
+column), in a box that scrolls sideways, named, and focusable while it scrolls, the page
+no wider than the screen; at 1280px they fit the page as before, their box out of Tab's
+order. Skipped where no Chromium is installed."""
 
 from __future__ import annotations
 
@@ -83,8 +84,11 @@ def test_the_bracket_s_text_is_14px_inside_its_boxes_on_a_phone(
         assert [label, read] in labels
         assert any(name.startswith(f"{read or label} Bot") for name in names(tab, "link"))
         tab.resize(1280, 900)
+        tab.until("!document.querySelector('.diagram').hasAttribute('tabindex')")
         found = drawn(tab, ".diagram")
         assert small_or_out(found, 12) == [] and found["wide"] == 1280
+        assert not found["scrolls"]
+        assert "Bracket diagram" in names(tab, "region")
 
 
 def test_the_bracket_stays_where_it_was_scrolled_to_when_a_result_comes_in(
@@ -101,11 +105,14 @@ def test_the_bracket_stays_where_it_was_scrolled_to_when_a_result_comes_in(
     with signed_in(live_server.url, player) as tab:
         tab.open(live_server.url + reverse("league:event", args=[event.pk]))
         end = tab.js("(() => { const box = document.getElementById('bracket-scroll');"
-                     " box.scrollLeft = box.scrollWidth; return box.scrollLeft; })()")
+                     " box.focus(); box.scrollLeft = box.scrollWidth; return box.scrollLeft; })()")
         assert end > 0
         services.forfeit_seat(match=semifinal.match, seat=0)
         tab.until("document.getElementById('event-announce').textContent.trim() !== ''", 12)
         assert tab.js("document.getElementById('bracket-scroll').scrollLeft") == end
+        # The keyboard user on it is still, and Tab still reaches it.
+        assert tab.js("[document.activeElement.id, document.activeElement.getAttribute("
+                      "'tabindex')]") == ["bracket-scroll", "0"]
 
 
 def test_the_rating_chart_s_text_is_14px_on_a_phone(
@@ -123,7 +130,17 @@ def test_the_rating_chart_s_text_is_14px_on_a_phone(
         found = drawn(tab, ".chart")
         assert {t["text"] for t in found["texts"]} >= {"Super Showdown", "3 matches"}
         assert small_or_out(found, TEXT) == []
-        assert found["tabindex"] == "0" and found["wide"] == WIDTH
+        assert found["wide"] == WIDTH
+        # It fits a phone of 390px: Tab does not stop on a box that never scrolls. A
+        # narrower one scrolls it sideways, and Tab reaches it there.
+        assert found["tabindex"] is None and not found["scrolls"]
+        assert "Rating chart" in names(tab, "region")
+        tab.resize(320, 700)
+        tab.until("document.querySelector('.chart').hasAttribute('tabindex')")
+        found = drawn(tab, ".chart")
+        assert found["tabindex"] == "0" and found["scrolls"]
         assert "Rating chart" in names(tab, "region")
         tab.resize(1280, 900)
-        assert small_or_out(drawn(tab, ".chart"), TEXT) == []
+        tab.until("!document.querySelector('.chart').hasAttribute('tabindex')")
+        found = drawn(tab, ".chart")
+        assert small_or_out(found, TEXT) == [] and not found["scrolls"]
