@@ -386,7 +386,18 @@ class LeagueUserAdmin(UserAdmin):
         return fixed if request.user.is_superuser else [*fixed, *self.GRANTS]
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return super().has_change_permission(request, obj) and self._below(request, obj)
+        return super().has_change_permission(request, obj) and self._in_hand(request, obj)
+
+    def _in_hand(self, request: HttpRequest, obj: Any) -> bool:
+        """Whether the staff member may change `obj`, its password (the admin's form, a
+        reset link) and its address included: a superuser any account; other staff their
+        own and players'. Another staff account is a superuser's to change: whoever sets
+        its password, its address (then asks for its link) or takes away its staff flag
+        (then makes its link) holds its rights, every Event's organizer's and permissions
+        the changer may not have."""
+        return bool(self._below(request, obj) and (
+            request.user.is_superuser or obj is None or obj.pk == request.user.pk
+            or not obj.is_staff))
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return super().has_delete_permission(request, obj) and self._below(request, obj)
@@ -405,15 +416,19 @@ class LeagueUserAdmin(UserAdmin):
     @admin.action(description="Make password reset links", permissions=["change"])
     def make_reset_links(self, request: HttpRequest, queryset: Any) -> TemplateResponse:
         """A link for each chosen active account whose password the staff member may
-        change, to hand to a player who forgot theirs and gave no email address: it
-        opens the page that sets a new one, once (league.services.reset_link)."""
+        change (`_in_hand`), to hand to a player who forgot theirs and gave no email
+        address: it opens the page that sets a new one, once (league.services.reset_link).
+        Whoever opens a link holds the account, so staff who are not superusers make one
+        for players and their own account only: another staff account or a superuser's is
+        refused, by name, as an inactive account is; a superuser makes one for anyone."""
         chosen = list(queryset.order_by("username"))
-        given = [user for user in chosen if user.is_active and self._below(request, user)]
+        refused = [user for user in chosen if not self._in_hand(request, user)]
+        inactive = [user for user in chosen if not user.is_active and user not in refused]
+        given = [user for user in chosen if user not in refused and user not in inactive]
         context = {**self.admin_site.each_context(request), "title": "Password reset links",
                    "opts": self.model._meta,
                    "links": [(user, reset_link(user, request)) for user in given],
-                   "skipped": [user for user in chosen if user not in given],
-                   "hours": link_hours()}
+                   "refused": refused, "inactive": inactive, "hours": link_hours()}
         return TemplateResponse(request, "admin/reset_links.html", context)
 
     @admin.action(description="Close the accounts for good", permissions=["change"])

@@ -298,6 +298,58 @@ def test_staff_make_a_reset_link_for_a_player_without_an_email_address(
     assert player.check_password(NEW)
 
 
+def test_staff_make_no_reset_link_for_another_staff_account(
+        django_user_model: Any, player: Any, organizer: Any) -> None:
+    """Whoever opens a link holds the account: a staff member who may change users made
+    one for another staff account (the organizer of every Event, with permissions of its
+    own) and took it over. They make links for players and their own account only, and
+    cannot reach the account another way: its password form, its address (then its
+    mailed link) or its staff flag (then a player's link)."""
+    organizer.email = "organizer@example.org"
+    organizer.save(update_fields=["email"])
+    client = _staff(django_user_model)
+    desk = django_user_model.objects.get(username="desk")
+    boss = django_user_model.objects.create_superuser("boss", password=PASSWORD)
+    page = client.post("/admin/auth/user/", {
+        "action": "make_reset_links",
+        "_selected_action": [player.pk, organizer.pk, boss.pk, desk.pk]})
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert re.findall(r'aria-label="Reset link for (\w+)"', text) == ["alice", "desk"]
+    assert "No link for boss, organizer: a staff account's password is a " \
+           "superuser's to reset" in text
+    alices, __ = LINK.findall(text)
+    assert _set_password(Client(), alices, NEW)["Location"] == reverse("lobby")
+    player.refresh_from_db()
+    organizer.refresh_from_db()
+    assert player.check_password(NEW) and not organizer.check_password(NEW)
+
+    form = {"username": "organizer", "email": "desk@example.org", "is_active": "on",
+            "is_staff": "", "date_joined_0": "2026-01-01", "date_joined_1": "10:00:00"}
+    assert client.post(f"/admin/auth/user/{organizer.pk}/change/", form).status_code == 403
+    assert client.post(f"/admin/auth/user/{organizer.pk}/password/", {
+        "password1": "taken-Over-77", "password2": "taken-Over-77"}).status_code == 403
+    organizer.refresh_from_db()
+    assert (organizer.email, organizer.is_staff) == ("organizer@example.org", True)
+    assert not organizer.check_password("taken-Over-77")
+
+
+def test_a_superuser_makes_reset_links_for_staff_accounts(
+        django_user_model: Any, player: Any, organizer: Any) -> None:
+    boss = django_user_model.objects.create_superuser("boss", password=PASSWORD)
+    client = Client()
+    client.force_login(boss)
+    text = client.post("/admin/auth/user/", {
+        "action": "make_reset_links",
+        "_selected_action": [player.pk, organizer.pk]}).content.decode()
+    assert "No link for" not in text
+    links = LINK.findall(text)
+    assert len(links) == 2
+    assert _set_password(Client(), links[1], NEW)["Location"] == reverse("lobby")
+    organizer.refresh_from_db()
+    assert organizer.check_password(NEW)
+
+
 def test_staff_without_the_change_permission_are_offered_no_links(
         django_user_model: Any, player: Any) -> None:
     viewer = django_user_model.objects.create_user("viewer", password=PASSWORD,
