@@ -295,12 +295,21 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     @extend_schema(summary="Enter a player, a team or a bot",
                    description="Late entries where the format takes them; none past "
                                "what the format seats (a Showdown series is two: 409 "
-                               "too_many_entrants).",
+                               "too_many_entrants). An entry sent again with the same "
+                               "`idempotency_key` (in the body or the Idempotency-Key "
+                               "header), the same player, team or bot, the same picks and "
+                               "the same name (or none) answers with the entrant the first "
+                               "added, whatever was written since (its `expected_seq` is "
+                               "not checked again); with another entrant, name or picks it "
+                               "is 409 key_reused. A key is the organizer's own, in this "
+                               "Event. Without a key each entry adds an entrant: the same "
+                               "bot entered twice is two entrants.",
+                   parameters=[IDEMPOTENCY_HEADER],
                    responses={201: EntrantSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def entrants(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        entrant = events.add_entrant(event=event, by=request.user, **self.body())
+        entrant = events.add_entrant(event=event, by=request.user, **self.body(keyed=True))
         return Response(self._entrant(event, entrant), status=status.HTTP_201_CREATED)
 
     def _entrant(self, event: Event, entrant: Entrant) -> Any:

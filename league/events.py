@@ -416,11 +416,14 @@ def _team_exists(name: str, members: str = "") -> LeagueError:
 
 # -- the stream -------------------------------------------------------------------------
 
-def _append(event: Event, kind: str, payload: dict[str, Any], actor: Any) -> EventRecord:
-    """Append one record; the caller holds the Event's row lock."""
+def _append(event: Event, kind: str, payload: dict[str, Any], actor: Any,
+            key: str | None = None) -> EventRecord:
+    """Append one record (made by a create sent with idempotency `key`, if any); the
+    caller holds the Event's row lock."""
     event.seq += 1
     record = EventRecord.objects.create(event=event, seq=event.seq, kind=kind,
-                                        payload=payload, actor=actor)
+                                        payload=payload, actor=actor,
+                                        idempotency_key=key or "")
     event.save(update_fields=["seq", "status", "updated_at"])
     return record
 
@@ -568,25 +571,65 @@ def clear_read_replays() -> None:
 def add_entrant(*, event: Event, by: Any, player: str | None = None, team: str | None = None,
                 bot: str | None = None, name: str | None = None,
                 picks: dict[str, Any] | None = None,
-                expected_seq: int | None = None) -> Entrant:
+                expected_seq: int | None = None, key: str | None = None) -> Entrant:
     """Register a player (by username), a team (by name) or a bot, with what it brings to
-    its seats (`picks`, see `check_picks`); late entries where the format takes them."""
+    its seats (`picks`, see `check_picks`); late entries where the format takes them.
+    A `key` the organizer gave this Event's entry before answers with the entrant that
+    entry added when this is the same one sent again (`_entrant_resent`), whatever was
+    written since: a bot may be entered twice, so a resend would be a second bot."""
     _require(can_organize(event, by))
     if sum(x is not None for x in (player, team, bot)) != 1:
         raise LeagueError("bad_entrant", "An entrant is one player, one team or one bot.")
     checked = check_picks(event, picks)
+    asked = {"player": player, "team": team, "bot": bot, "name": name, "picks": checked}
     with transaction.atomic():
+        made = _entrant_resent(_locked(event), by, key, asked)
+        if made is not None:
+            return made
         event = _locked(event, expected_seq)
         if event.status == Event.Status.FINISHED:
             raise LeagueError("event_finished", "The Event is over.", 409)
-        key = _register(event, by, _entrant_payload(event, player, team, bot, name), checked)
-    return Entrant.objects.get(event=event, key=key)
+        entrant_key = _register(event, by, _entrant_payload(event, player, team, bot, name),
+                                checked, key)
+    return Entrant.objects.get(event=event, key=entrant_key)
 
 
-def _register(event: Event, by: Any, payload: dict[str, Any], checked: dict[str, Any]
-              ) -> str:
+def _entrant_resent(event: Event, by: Any, key: str | None, asked: dict[str, Any]
+                    ) -> Entrant | None:
+    """The entrant `by` added to `event` with `key`, when `asked` (add_entrant's player,
+    team, bot, name and checked picks) is that entry sent again: the same player, team or
+    bot, the same picks, and the same name if it names one. None when the key added none
+    here; 409 key_reused when it added another entrant (the client reused it)."""
+    if not key or not getattr(by, "pk", None):
+        return None
+    record = event.records.filter(kind=Kind.ENTRANT_ADDED, actor=by,
+                                  idempotency_key=key).first()
+    if record is None:
+        return None
+    made = record.payload
+    if not (_names_entrant(made, asked) and asked["name"] in (None, made["name"])
+            and asked["picks"] == made.get("picks", {})):
+        raise LeagueError("key_reused", f"That idempotency key entered {quoted(made['name'])} in "
+                                        "this Event: use a new key for a new entrant.", 409)
+    return Entrant.objects.get(event=event, key=made["key"])
+
+
+def _names_entrant(made: dict[str, Any], asked: dict[str, Any]) -> bool:
+    """Whether `asked`'s player (a username), team (a name) or bot is the one the
+    entrant_added payload `made` entered, names in any case as entries find them."""
+    if asked["bot"] is not None:
+        return bool(made["bot"]) and made["bot"] == asked["bot"]
+    if asked["team"] is not None:
+        return Team.objects.filter(pk=made["team"], name__iexact=asked["team"]).exists()
+    return Player.objects.filter(pk=made["player"],
+                                 user__username__iexact=asked["player"]).exists()
+
+
+def _register(event: Event, by: Any, payload: dict[str, Any], checked: dict[str, Any],
+              key: str | None = None) -> str:
     """The key of the entrant `payload` describes, once its entrant_added record is
-    written after the checks every entry passes (the Event locked by the caller)."""
+    written after the checks every entry passes (the Event locked by the caller), with
+    the idempotency `key` its create was sent with."""
     done = replay(event)
     if checked:
         if not may_pick(event, by, {"new": payload}):
@@ -602,7 +645,7 @@ def _register(event: Event, by: Any, payload: dict[str, Any], checked: dict[str,
     _refuse_a_reader_of_decks(event, payload, active)
     payload["key"] = f"e{len(done.entrants) + 1}"
     _refuse_no_room(event, done, payload["key"])
-    _append(event, Kind.ENTRANT_ADDED, payload, by)
+    _append(event, Kind.ENTRANT_ADDED, payload, by, key)
     if done.state is not None:
         _try_format(lambda: _advance(event))  # the pairing they join is played now
     else:

@@ -226,6 +226,9 @@ class EventRecord(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",
     )
+    # The key its actor's create was sent with (an entrant added through the API): that
+    # create sent again answers with what this record added. Never shown.
+    idempotency_key = models.CharField(max_length=KEY_LENGTH, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = RecordQuerySet.as_manager()
@@ -234,6 +237,9 @@ class EventRecord(models.Model):
         ordering = ["event", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["event", "seq"], name="eventrecord_unique_seq"),
+            models.UniqueConstraint(fields=["event", "actor", "idempotency_key"],
+                                    condition=~models.Q(idempotency_key=""),
+                                    name="eventrecord_unique_idempotency_key"),
         ]
 
     def __str__(self) -> str:

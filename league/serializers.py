@@ -280,6 +280,11 @@ class EntrantCreateSerializer(EventWriteSerializer):
                                  help_text="The name shown in the bracket (default: the "
                                            "player's, team's or bot's).")
     picks = serializers.DictField(default=None, allow_null=True, help_text=PICKS_HELP)
+    idempotency_key = serializers.CharField(
+        source="key", max_length=KEY_LENGTH, required=False, allow_null=True,
+        help_text="A retry with the same key (and the same entrant, picks and name) answers "
+                  "with the entrant the first request added; without one, each request "
+                  "adds one (two of the same bot are two entrants).")
 
 
 class PicksSerializer(EventWriteSerializer):

@@ -10,6 +10,7 @@ from league_api_helpers import GAME, written
 from rest_framework.test import APIClient
 
 from league.models import Event, EventRecord, Season, Team
+from league.services import player_for
 
 pytestmark = pytest.mark.django_db
 
@@ -180,3 +181,98 @@ def test_the_header_key_joins_a_form_body_as_one_more_field() -> None:
     body = with_header_key(Request(raw, parsers=[FormParser()]))
     assert (body.get("name"), body.get("members"), body.get("idempotency_key")) == (
         "Reds", "alice", "tap-2")
+
+
+def _supershow_night(organizer: Any) -> Event:
+    from league import events
+
+    return events.create_event(name="Supershow night", game="supershow",
+                               format="round_robin", by=organizer)
+
+
+def test_an_entrant_create_sent_again_with_its_key_answers_with_the_first_entrant(
+        organizer_api: APIClient, organizer: Any) -> None:
+    """A bot is entered as often as asked (two of the same bot are two entrants), so a
+    create resent after a timeout entered a second bot: with its key it answers with the
+    first, the same bot, name and picks, even past the seq it was sent with."""
+    from league.models import Entrant
+
+    event = _supershow_night(organizer)
+    url = f"/api/events/{event.pk}/entrants/"
+    body = {"bot": "random", "picks": {"competitors": "velvet_vendetta"},
+            "idempotency_key": "bot-1", "expected_seq": event.seq}
+    first = organizer_api.post(url, body, format="json")
+    assert first.status_code == 201, first.content
+    before = written()
+    again = organizer_api.post(url, body, format="json")
+    assert (again.status_code, again.json()) == (201, first.json())
+    named = organizer_api.post(url, {**body, "name": first.json()["name"]}, format="json")
+    assert (named.status_code, named.json()) == (201, first.json())
+    headed = organizer_api.post(url, {k: v for k, v in body.items() if k != "idempotency_key"},
+                                format="json", HTTP_IDEMPOTENCY_KEY="bot-1")
+    assert (headed.status_code, headed.json()) == (201, first.json())
+    assert written() == before
+    assert list(Entrant.objects.filter(event=event).values_list("key", "bot", "picks")) == [
+        ("e1", "random", {"competitors": "velvet_vendetta"})]
+
+
+@pytest.mark.parametrize("other", [
+    {"name": "Another name"},
+    {"picks": {"competitors": "granite_gus"}},
+    {"picks": None},
+    {"bot": None, "player": "alice"},
+])
+def test_an_entrant_key_sent_again_with_another_body_is_refused(
+        organizer_api: APIClient, organizer: Any, player: Any, other: dict[str, Any]) -> None:
+    event = _supershow_night(organizer)
+    url = f"/api/events/{event.pk}/entrants/"
+    body = {"bot": "random", "picks": {"competitors": "velvet_vendetta"},
+            "idempotency_key": "bot-1"}
+    assert organizer_api.post(url, body, format="json").status_code == 201
+    before = written()
+    refused = organizer_api.post(url, {**body, **other}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (409, "key_reused")
+    assert refused.json()["detail"] == ("That idempotency key entered 'random bot' in this "
+                                       "Event: use a new key for a new entrant.")
+    assert written() == before
+
+
+def test_entrant_keys_are_each_events_and_creators_own_and_none_means_another_bot(
+        organizer_api: APIClient, organizer: Any, as_role: Any, season: Any) -> None:
+    from league import events
+    from league.models import Entrant
+
+    event = events.create_event(name="Night", game=GAME, format="round_robin",
+                                by=organizer, season=season)
+    other_event = _supershow_night(organizer)
+    body = {"bot": "random", "idempotency_key": "bot-1"}
+    for client, target in ((organizer_api, event), (organizer_api, other_event),
+                           (as_role("season_organizer"), event)):
+        answer = client.post(f"/api/events/{target.pk}/entrants/", body, format="json")
+        assert answer.status_code == 201, answer.content
+    unkeyed = [organizer_api.post(f"/api/events/{event.pk}/entrants/", {"bot": "random"},
+                                  format="json") for _ in range(2)]
+    assert [a.status_code for a in unkeyed] == [201, 201]
+    assert Entrant.objects.filter(event=event).count() == 4
+    assert Entrant.objects.filter(event=other_event).count() == 1
+
+
+def test_a_player_or_team_entry_sent_again_with_its_key_answers_with_it(
+        organizer_api: APIClient, organizer: Any, player: Any, player2: Any) -> None:
+    """Without a key a second entry of the same player is 409 entrant_twice: the client
+    could not tell its own resend from an entry someone else made."""
+    team = Team.objects.create(name="Reds")
+    team.members.set([player_for(player2)])
+    event = _supershow_night(organizer)
+    url = f"/api/events/{event.pk}/entrants/"
+    for body in ({"player": "alice", "idempotency_key": "a-1"},
+                 {"team": "Reds", "idempotency_key": "r-1"}):
+        first = organizer_api.post(url, body, format="json")
+        assert first.status_code == 201, first.content
+        before = written()
+        shouted = {k: v.upper() for k, v in body.items() if k != "idempotency_key"}
+        again = organizer_api.post(url, {**body, **shouted}, format="json")
+        assert (again.status_code, again.json()) == (201, first.json())
+        assert written() == before
+        unkeyed = organizer_api.post(url, {**body, "idempotency_key": None}, format="json")
+        assert (unkeyed.status_code, unkeyed.json()["code"]) == (409, "entrant_twice")
