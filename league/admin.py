@@ -356,13 +356,24 @@ class RankingPointsAdmin(ReadOnlyAdmin):
 
 # -- people the streams name ----------------------------------------------------------
 
+STAFF_CLOSED_BY_SUPERUSERS = ("A staff account is a superuser's to close; staff close players' "
+                              "accounts.")
+
+
 class LeagueUserAdmin(UserAdmin):
     """A user an Event's stream names (an entrant's player, a member of an entered team,
     an organizer who recorded something, a seat's holder) cannot be deleted: replays look
     them up, and the records would lose who did what. Deactivate them instead."""
 
     def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        """Also a staff account, for staff who are not superusers (`_in_hand`): named, not
+        Django's "no permission to delete users"."""
         deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        refused = [user for user in objs if not self._in_hand(request, user)]
+        if refused:
+            perms_needed = perms_needed - {self.model._meta.verbose_name}
+            protected = [*protected, *(f"{user}: a staff account, which only a superuser "
+                                       "deletes" for user in refused)]
         for user in objs:
             entered = sorted(set(Entrant.objects.filter(player__user=user)
                                  .values_list("event__name", flat=True)))
@@ -379,11 +390,25 @@ class LeagueUserAdmin(UserAdmin):
     # Only superusers read API keys, live hidden cards and secret decks: staff who may
     # change users neither make a superuser (themselves included), nor grant permissions,
     # nor change or delete a superuser (their password would be another way in).
-    GRANTS = ("is_superuser", "groups", "user_permissions")
+    # The staff flag too: a player made staff organizes every Event, and their account is
+    # then out of the hands of the staff member who made it (`_in_hand`).
+    GRANTS = ("is_staff", "is_superuser", "groups", "user_permissions")
+    GRANTED_BY_SUPERUSERS = ("Staff status, superuser status, groups and permissions are "
+                             "set by a superuser: staff organize every Event.")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         fixed = super().get_readonly_fields(request, obj)
         return fixed if request.user.is_superuser else [*fixed, *self.GRANTS]
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        """The permissions section says, to staff who are not superusers, why they set
+        none of it."""
+        fieldsets = super().get_fieldsets(request, obj)
+        if request.user.is_superuser:
+            return fieldsets
+        return [(name, {**options, "description": self.GRANTED_BY_SUPERUSERS})
+                if "is_staff" in options.get("fields", ()) else (name, options)
+                for name, options in fieldsets]
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return super().has_change_permission(request, obj) and self._in_hand(request, obj)
@@ -400,7 +425,7 @@ class LeagueUserAdmin(UserAdmin):
             or not obj.is_staff))
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return super().has_delete_permission(request, obj) and self._below(request, obj)
+        return super().has_delete_permission(request, obj) and self._in_hand(request, obj)
 
     def _below(self, request: HttpRequest, obj: Any) -> bool:
         return bool(request.user.is_superuser or obj is None or not obj.is_superuser)
@@ -436,17 +461,26 @@ class LeagueUserAdmin(UserAdmin):
         """Close each chosen account as its player would (league.services.close_user),
         once the staff member confirms on the page this shows: for a player who asked by
         mail, or a staff account, which is not closed from its own page. Not the staff
-        member's own account, nor a superuser's for staff who are not superusers."""
+        member's own account; and, for staff who are not superusers, no other staff
+        account (`_in_hand`), refused by name: a superuser closes it."""
         chosen = list(queryset.order_by("username"))
+        refused = [user for user in chosen
+                   if user.pk != request.user.pk and not self._in_hand(request, user)]
         given = [user for user in chosen if user.get_username() != f"closed.{user.pk}"
-                 and user.pk != request.user.pk and self._below(request, user)]
+                 and user.pk != request.user.pk and user not in refused]
         if request.POST.get("confirmed") != "yes":
             context = {**self.admin_site.each_context(request), "title": "Close accounts",
-                       "opts": self.model._meta, "given": given,
-                       "skipped": [user for user in chosen if user not in given],
+                       "opts": self.model._meta, "given": given, "refused": refused,
+                       "refused_why": STAFF_CLOSED_BY_SUPERUSERS,
+                       "skipped": [user for user in chosen
+                                   if user not in given and user not in refused],
                        "action": "close_accounts",
                        "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME}
             return TemplateResponse(request, "admin/close_accounts.html", context)
+        if refused:
+            names = ", ".join(user.get_username() for user in refused)
+            self.message_user(request, f"Not closed: {names}. {STAFF_CLOSED_BY_SUPERUSERS}",
+                              messages.ERROR)
         for user in given:
             name = user.get_username()
             try:

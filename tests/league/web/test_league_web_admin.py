@@ -351,6 +351,49 @@ def test_staff_who_may_change_users_cannot_make_a_superuser_or_change_one(
                        player_form).status_code == 302
 
 
+def test_staff_who_may_change_users_neither_make_a_player_staff_nor_delete_staff(
+        django_user_model: Any, player: Any, organizer: Any) -> None:
+    """Staff are every Event's organizers, and another staff account is a superuser's
+    (`_in_hand`): a staff member who may change users ticked a player's staff flag (the
+    player then organized every Event, out of their hands), and deleted another staff
+    account. The admin says why; a superuser does both."""
+    from django.contrib.auth.models import Permission
+
+    desk = django_user_model.objects.create_user("desk", password="x-pass-12345",
+                                                 is_staff=True)
+    desk.user_permissions.add(*Permission.objects.filter(
+        codename__in=["view_user", "change_user", "delete_user"]))
+    client = Client()
+    client.force_login(desk)
+    page = client.get(f"/admin/auth/user/{player.pk}/change/").content.decode()
+    assert 'name="is_staff"' not in page
+    assert "Staff status, superuser status, groups and permissions are set by a " \
+           "superuser: staff organize every Event." in page
+    form = {"username": "alice", "is_active": "on", "is_staff": "on", "last_login_0": "",
+            "last_login_1": "", "date_joined_0": "2026-01-01", "date_joined_1": "10:00:00"}
+    assert client.post(f"/admin/auth/user/{player.pk}/change/", form).status_code == 302
+    player.refresh_from_db()
+    assert not player.is_staff
+
+    assert client.post(f"/admin/auth/user/{organizer.pk}/delete/",
+                       {"post": "yes"}).status_code == 403
+    bulk = client.post("/admin/auth/user/", {"action": "delete_selected", "post": "yes",
+                                             "_selected_action": [organizer.pk]})
+    assert bulk.status_code == 200
+    assert "organizer: a staff account, which only a superuser deletes" in \
+           bulk.content.decode()
+    assert django_user_model.objects.filter(pk=organizer.pk).exists()
+
+    root = django_user_model.objects.create_superuser("root", password="x-admin-pass-2")
+    client.force_login(root)
+    assert client.post(f"/admin/auth/user/{player.pk}/change/", form).status_code == 302
+    player.refresh_from_db()
+    assert player.is_staff
+    assert client.post(f"/admin/auth/user/{organizer.pk}/delete/",
+                       {"post": "yes"}).status_code == 302
+    assert not django_user_model.objects.filter(pk=organizer.pk).exists()
+
+
 @pytest.mark.django_db
 def test_staff_who_may_change_groups_cannot_grant_their_group_a_permission(
         django_user_model: Any) -> None:
