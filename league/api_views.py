@@ -372,12 +372,20 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "event_finished, teams_only, entrant_twice, entrant_overlaps, "
                                "too_many_entrants, reads_decks, entry_limit (a player who "
                                "left it three times) (409); bad_picks, no_picks (400); "
-                               "stale_seq.",
+                               "stale_seq. An entry sent again with the same "
+                               "`idempotency_key` (in the body or the Idempotency-Key "
+                               "header) and the same picks answers with the entry the "
+                               "first made, whatever was written since (its "
+                               "`expected_seq` and these refusals are not checked again); "
+                               "with other picks, or a key the caller gave another entry "
+                               "in this Event, it is 409 key_reused. Without a key a "
+                               "second entry is 409 entrant_twice, as before.",
+                   parameters=[IDEMPOTENCY_HEADER],
                    responses={201: EntrantSerializer, **errors(400, 401, 404, 409)})
     @action(detail=True, methods=["post"])
     def enter(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        entrant = events.enter_event(event=event, by=request.user, **self.body())
+        entrant = events.enter_event(event=event, by=request.user, **self.body(keyed=True))
         return Response(self._entrant(event, entrant), status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="Withdraw your own entry",

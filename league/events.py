@@ -597,9 +597,10 @@ def add_entrant(*, event: Event, by: Any, player: str | None = None, team: str |
 def _entrant_resent(event: Event, by: Any, key: str | None, asked: dict[str, Any]
                     ) -> Entrant | None:
     """The entrant `by` added to `event` with `key`, when `asked` (add_entrant's player,
-    team, bot, name and checked picks) is that entry sent again: the same player, team or
-    bot, the same picks, and the same name if it names one. None when the key added none
-    here; 409 key_reused when it added another entrant (the client reused it)."""
+    team, bot, name and checked picks, or enter_event's own player and picks) is that
+    entry sent again: the same player, team or bot, the same picks, and the same name if
+    it names one. None when the key added none here; 409 key_reused when it added another
+    entrant (the client reused it)."""
     if not key or not getattr(by, "pk", None):
         return None
     record = event.records.filter(kind=Kind.ENTRANT_ADDED, actor=by,
@@ -1206,13 +1207,20 @@ REENTRIES = 3
 
 
 def enter_event(*, event: Event, by: Any, picks: dict[str, Any] | None = None,
-                expected_seq: int | None = None) -> Entrant:
+                expected_seq: int | None = None, key: str | None = None) -> Entrant:
     """The signed-in player enters themselves, with their `picks`, while the Event is a
     draft with open entry: the entrant an organizer's `add_entrant` would make of them,
-    after the same checks."""
+    after the same checks. A `key` they gave this Event's entry before answers, as
+    add_entrant's does (`_entrant_resent`), with the entry it made, whatever was written
+    since: a resend was 409 entrant_twice, like an entry made elsewhere."""
     _require_signed_in(by)
     checked = check_picks(event, picks)
+    asked = {"player": by.get_username(), "team": None, "bot": None, "name": None,
+             "picks": checked}
     with transaction.atomic():
+        made = _entrant_resent(_locked(event), by, key, asked)
+        if made is not None:
+            return made
         event = _locked(event, expected_seq)
         _refuse_past_the_draft(event)
         if not event.open_entry:
@@ -1221,8 +1229,8 @@ def enter_event(*, event: Event, by: Any, picks: dict[str, Any] | None = None,
         _refuse_team_sides(event.game, event.match_options)
         if left_too_often(event, by):
             raise LeagueError("entry_limit", LEFT_TOO_OFTEN, 409)
-        key = _register(event, by, _player_payload(by), checked)
-    return Entrant.objects.get(event=event, key=key)
+        entrant_key = _register(event, by, _player_payload(by), checked, key)
+    return Entrant.objects.get(event=event, key=entrant_key)
 
 
 LEFT_TOO_OFTEN = (f"You have left this Event {REENTRIES} times: its organizers may enter "

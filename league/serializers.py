@@ -295,6 +295,11 @@ class EnterSerializer(EventWriteSerializer):
     """A player entering themselves, with what they bring to their seats."""
 
     picks = serializers.DictField(default=None, allow_null=True, help_text=PICKS_HELP)
+    idempotency_key = serializers.CharField(
+        source="key", max_length=KEY_LENGTH, required=False, allow_null=True,
+        help_text="A retry with the same key (and the same picks) answers with the entry "
+                  "the first request made; without one, a second entry is 409 "
+                  "entrant_twice.")
 
 
 class EventDetailsSerializer(EventWriteSerializer):

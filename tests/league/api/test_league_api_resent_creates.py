@@ -276,3 +276,52 @@ def test_a_player_or_team_entry_sent_again_with_its_key_answers_with_it(
         assert written() == before
         unkeyed = organizer_api.post(url, {**body, "idempotency_key": None}, format="json")
         assert (unkeyed.status_code, unkeyed.json()["code"]) == (409, "entrant_twice")
+
+
+def test_a_self_entry_sent_again_with_its_key_answers_with_the_entry_made(
+        player_api: APIClient, organizer: Any, player: Any) -> None:
+    """A second entry of the same player is 409 entrant_twice, so a player whose entry
+    timed out could not tell their own resend from an entry made elsewhere: with its key
+    (body or header) it answers with the entry, even past the seq it was sent with."""
+    from league import events
+    from league.models import Entrant
+
+    event = events.create_event(name="Open Supershow", game="supershow",
+                                format="round_robin", by=organizer, open_entry=True)
+    url = f"/api/events/{event.pk}/enter/"
+    body = {"picks": {"competitors": "velvet_vendetta"}, "idempotency_key": "in-1",
+            "expected_seq": event.seq}
+    first = player_api.post(url, body, format="json")
+    assert first.status_code == 201, first.content
+    events.add_entrant(event=event, by=organizer, bot="random")
+    before = written()
+    again = player_api.post(url, body, format="json")
+    assert (again.status_code, again.json()) == (201, first.json())
+    headed = player_api.post(url, {k: v for k, v in body.items() if k != "idempotency_key"},
+                             format="json", HTTP_IDEMPOTENCY_KEY="in-1")
+    assert (headed.status_code, headed.json()) == (201, first.json())
+    assert written() == before
+    assert list(Entrant.objects.filter(event=event).values_list("key", "player__user")) == [
+        ("e1", player.pk), ("e2", None)]
+    unkeyed = player_api.post(url, {"picks": body["picks"]}, format="json")
+    assert (unkeyed.status_code, unkeyed.json()["code"]) == (409, "entrant_twice")
+    assert written() == before
+
+
+@pytest.mark.parametrize("other", [{"picks": {"competitors": "granite_gus"}},
+                                   {"picks": None}])
+def test_a_self_entry_key_sent_again_with_other_picks_is_refused(
+        player_api: APIClient, organizer: Any, player: Any, other: dict[str, Any]) -> None:
+    from league import events
+
+    event = events.create_event(name="Open Supershow", game="supershow",
+                                format="round_robin", by=organizer, open_entry=True)
+    url = f"/api/events/{event.pk}/enter/"
+    body = {"picks": {"competitors": "velvet_vendetta"}, "idempotency_key": "in-1"}
+    assert player_api.post(url, body, format="json").status_code == 201
+    before = written()
+    refused = player_api.post(url, {**body, **other}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (409, "key_reused")
+    assert refused.json()["detail"] == ("That idempotency key entered 'alice' in this "
+                                       "Event: use a new key for a new entrant.")
+    assert written() == before
