@@ -29,6 +29,21 @@ def tag_team_heats(by: Any) -> Event:
                                match_options=TAG_TEAM)
 
 
+def drawn_pod(by: Any) -> tuple[Event, EventMatch]:
+    """A tag team heats Event of three bots whose one match (a pair against one) ended in
+    a draw between the sides, recorded; the Event and the match's link."""
+    event = tag_team_heats(by)
+    for bot in ("random", "heuristic", "random"):
+        events.add_entrant(event=event, by=by, bot=bot)
+    events.start_event(event=event, by=by)  # no commit: the bots wait
+    link = EventMatch.objects.get(event=event)
+    Match.objects.filter(pk=link.match_id).update(status=Match.Status.FINISHED, result={
+        "placements": [1, 1, 1], "winners": [], "draw": True, "figures": {},
+        "summary": "Time limit: a draw."})
+    assert events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    return event, link
+
+
 def standings(event: Event) -> dict[str, tuple[int, int, int, float, int]]:
     """Each entrant's wins, draws, losses, points and rank."""
     return {s.entrant.key: (s.wins, s.draws, s.losses, s.points, s.rank)
@@ -58,15 +73,7 @@ def test_a_tag_teams_win_counts_a_win_for_each_of_its_entrants_in_the_standings(
 
 @pytest.mark.django_db
 def test_a_draw_between_the_sides_stays_a_draw_in_the_standings(organizer: Any) -> None:
-    event = tag_team_heats(organizer)
-    for bot in ("random", "heuristic", "random"):
-        events.add_entrant(event=event, by=organizer, bot=bot)
-    events.start_event(event=event, by=organizer)  # no commit: the bots wait
-    link = EventMatch.objects.get(event=event)
-    Match.objects.filter(pk=link.match_id).update(status=Match.Status.FINISHED, result={
-        "placements": [1, 1, 1], "winners": [], "draw": True, "figures": {},
-        "summary": "Time limit: a draw."})
-    assert events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    event, _ = drawn_pod(organizer)
     rows = standings(event)
     assert {row[:3] for row in rows.values()} == {(0, 1, 0)}
 
@@ -179,15 +186,7 @@ def test_the_apis_bracket_tells_the_pairs_win_from_a_draw(
 @pytest.mark.django_db
 def test_the_apis_bracket_says_a_first_place_shared_across_the_sides_is_a_draw(
         organizer: Any) -> None:
-    event = tag_team_heats(organizer)
-    for bot in ("random", "heuristic", "random"):
-        events.add_entrant(event=event, by=organizer, bot=bot)
-    events.start_event(event=event, by=organizer)  # no commit: the bots wait
-    link = EventMatch.objects.get(event=event)
-    Match.objects.filter(pk=link.match_id).update(status=Match.Status.FINISHED, result={
-        "placements": [1, 1, 1], "winners": [], "draw": True, "figures": {},
-        "summary": "Time limit: a draw."})
-    assert events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    event, link = drawn_pod(organizer)
     api = APIClient()
     api.force_authenticate(organizer)
     [row] = [r for r in api.get(f"/api/events/{event.pk}/bracket/").json()
