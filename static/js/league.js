@@ -120,9 +120,9 @@
     reopen = {};
   }
 
-  /* A box scrolled sideways (data-keep-scroll: the Event's bracket, on a phone) is where it
-     was scrolled to after a poll swaps it in anew, by its id; it went back to its start at
-     every result. */
+  /* A box scrolled sideways (data-keep-scroll: the Event's bracket, Superstar Showdown's
+     ring, on a phone) is where it was scrolled to after a poll swaps it in anew, by its
+     id; it went back to its start at every result or move. */
   var scrolledTo = {};
 
   function noteScroll(event) {

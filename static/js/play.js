@@ -42,11 +42,11 @@
   document.addEventListener("htmx:responseError", unsent);
   document.addEventListener("htmx:sendError", unsent);
 
-  /* Superstar Showdown's ring scrolls sideways on a phone (site.css), and a swap draws it
-     anew, scrolled to its left edge. Keep it where the player left it, and scroll the
-     squares they may tap into view (as many as the box shows, from the left). An edge of
-     the box with more of the ring past it fades, so that the player knows to scroll. */
-  var ringLeft = 0;
+  /* Superstar Showdown's ring scrolls sideways on a phone (site.css). A swap draws it
+     anew, and league.js (data-keep-scroll, its listener first) puts it back where the
+     player left it; then the squares they may tap are scrolled into view (as many as the
+     box shows, from the left). An edge of the box with more of the ring past it fades,
+     so that the player knows to scroll. */
   function ringBox() {
     return document.querySelector("#match-state .st-ring-box");
   }
@@ -76,15 +76,10 @@
       return;
     }
     if (box.scrollWidth > box.clientWidth) {
-      box.scrollLeft = ringLeft;
       toTheTaps(box);
     }
     ringEdges(box);
   }
-  document.addEventListener("htmx:beforeSwap", function () {
-    var box = ringBox();
-    ringLeft = box ? box.scrollLeft : 0;
-  });
   document.addEventListener("htmx:afterSwap", showRing);
   document.addEventListener("scroll", function (event) {
     if (event.target.classList && event.target.classList.contains("st-ring-box")) {
