@@ -1398,7 +1398,7 @@ def _by_name(message: str, done: Replayed | None) -> str:
     id the Event has not is left as written."""
     if done is None:
         return message
-    names = {key: e["name"] for key, e in done.entrants.items()} | _labels(done)
+    names = shown_names(done.entrants) | _labels(done)
     if not names:
         return message
     keys = "|".join(re.escape(k) for k in sorted(names, key=len, reverse=True))

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from league import events, formats
 from league.models import Entrant, Event, EventMatch, EventRecord, Season, Team
+from league.services import close_user
 from matches.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -1162,6 +1163,21 @@ def test_a_pairing_refused_names_its_entrants_as_the_page_does_not_by_key(
                        key for key in ("e1", "e2", "e3", "e4") if key not in link.entrants)})
     assert f"does not play {link.label}." in refused
     assert re.search(r"Bot \d does not play", refused)
+
+
+def test_a_refusal_names_a_closed_players_entry_as_the_pages_do(
+        sam_client: Client, sam: Any, player: Any, make_event: Callable[..., Event],
+        started_and_decided: Callable[..., None]) -> None:
+    """alice withdrew, then closed her account: the page names her entry "Closed account",
+    and so does a refusal that quotes it, not the name her records keep."""
+    event = make_event(format="swiss", bots=3, hold_rounds=True, format_options={"rounds": 2})
+    events.add_entrant(event=event, by=sam, player=player.username)
+    started_and_decided(event)
+    events.withdraw_entrant(event=event, by=sam, key="e4")
+    close_user(player)
+    refused = post(sam_client, "league:event_pair", event, {"pairings": "e1 e2\ne3 e4"})
+    assert "Closed account has withdrawn. (withdrawn_entrant)" in refused
+    assert "alice" not in refused
 
 
 def test_a_refusal_names_a_match_by_its_label_as_the_page_lists_it(
