@@ -60,6 +60,21 @@ def make_event(season: Season, sam: Any) -> Callable[..., Event]:
 
 
 @pytest.fixture
+def started_with_four(make_event: Callable[..., Event], sam: Any, player: Any,
+                      player2: Any, outsider: Any, organizer: Any) -> Callable[..., Event]:
+    """An Event of `make_event`'s options, four people entered (alice first) and started."""
+
+    def start(**options: Any) -> Event:
+        event = make_event(**options)
+        for user in (player, player2, outsider, organizer):
+            events.add_entrant(event=event, by=sam, player=user.username)
+        events.start_event(event=event, by=sam)
+        return event
+
+    return start
+
+
+@pytest.fixture
 def cup(make_event: Callable[..., Event]) -> Event:
     """A draft single-elimination Event with two bots entered (e1, e2)."""
     return make_event(bots=2)

@@ -92,14 +92,10 @@ def test_the_bracket_s_text_is_14px_inside_its_boxes_on_a_phone(
 
 
 def test_the_bracket_stays_where_it_was_scrolled_to_when_a_result_comes_in(
-        live_server: Any, make_event: Callable[..., Event], sam: Any, player: Any,
-        player2: Any, outsider: Any, organizer: Any) -> None:
+        live_server: Any, started_with_four: Callable[..., Event], player: Any) -> None:
     """The page's poll swaps the results in anew at each result: the bracket a phone had
     scrolled sideways went back to its start."""
-    event = make_event(name="Cup night")
-    for user in (player, player2, outsider, organizer):
-        events.add_entrant(event=event, by=sam, player=user.username)
-    events.start_event(event=event, by=sam)
+    event = started_with_four(name="Cup night")
     semifinal = EventMatch.objects.filter(event=event).first()
     assert semifinal is not None
     with signed_in(live_server.url, player) as tab:

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from league import events
 from league.models import Event, EventMatch
 from matches import services
 from tests.chromium import CHROMIUM, signed_in
@@ -21,12 +20,9 @@ pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed
 
 
 def test_a_result_is_read_out_and_focus_on_the_ended_match_goes_to_its_row(
-        live_server: Any, make_event: Callable[..., Event], sam: Any, player: Any,
-        player2: Any, outsider: Any, organizer: Any) -> None:
-    event = make_event(name="Swiss night", format="swiss", format_options={"rounds": 2})
-    for user in (player, player2, outsider, organizer):
-        events.add_entrant(event=event, by=sam, player=user.username)
-    events.start_event(event=event, by=sam)
+        live_server: Any, started_with_four: Callable[..., Event], player: Any) -> None:
+    event = started_with_four(name="Swiss night", format="swiss",
+                              format_options={"rounds": 2})
     mine = EventMatch.objects.get(event=event, match__seats__user=player)
     with signed_in(live_server.url, player) as tab:
         tab.open(live_server.url + reverse("league:event", args=[event.pk]))
@@ -41,14 +37,10 @@ def test_a_result_is_read_out_and_focus_on_the_ended_match_goes_to_its_row(
 
 
 def test_a_live_match_in_the_bracket_says_playing_now_inside_its_box_on_a_phone(
-        live_server: Any, make_event: Callable[..., Event], sam: Any, player: Any,
-        player2: Any, outsider: Any, organizer: Any) -> None:
+        live_server: Any, started_with_four: Callable[..., Event], player: Any) -> None:
     """Its frame's colour alone told it apart; the words sit inside its box at a phone's
     width, as big as the names, the page no wider, and are in the link's name."""
-    event = make_event(name="Cup night")
-    for user in (player, player2, outsider, organizer):
-        events.add_entrant(event=event, by=sam, player=user.username)
-    events.start_event(event=event, by=sam)
+    event = started_with_four(name="Cup night")
     live = EventMatch.objects.filter(event=event).first()
     assert live is not None
     with signed_in(live_server.url, player) as tab:
