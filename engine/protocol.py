@@ -270,6 +270,7 @@ class Rules(Protocol[S]):
     def seat_picks(self, options: Mapping[str, Any]) -> dict[str, dict[str, str]]: ...
     def seat_entries(self, options: Mapping[str, Any], n_seats: int) -> dict[str, list[Any]]: ...
     def teams(self, options: Mapping[str, Any], n_seats: int) -> tuple[int, ...] | None: ...
+    def teams_at(self, state: S) -> tuple[int, ...] | None: ...
 
 
 class BaseRules(Generic[S]):
@@ -327,6 +328,11 @@ class BaseRules(Generic[S]):
     def teams(self, options: Mapping[str, Any], n_seats: int) -> tuple[int, ...] | None:
         """The team of each seat of an `n_seats` table of these `options`, where seats play
         as one side (they share its place); None, the default: every seat plays alone."""
+        return None
+
+    def teams_at(self, state: S) -> tuple[int, ...] | None:
+        """`teams` of the table `state` plays, for whoever holds a state but not the
+        options it started from (a search bot); None, the default: every seat alone."""
         return None
 
     # -- shared ---------------------------------------------------------------------

@@ -22,7 +22,9 @@ read.
   iteration draws from a generator seeded by the batch seed and k). The differences then
   come from the actions, not the luck, which is what a budget of a few dozen playouts
   needs. Below the root the tree opens once an action has `tree_after` visits.
-- A finished game is worth the seat's placement score (`placement_scores`); with a
+- A finished game is worth the seat's placement score (`placement_scores`), counted by
+  side where the game plays seats as one (`rules.teams_at`: a tag team's win is 1 for
+  each partner, its loss 0); with a
   `leaf` value, a playout stops `depth` decisions after it leaves the tree (`depth` may
   be a function of the root state: a game whose rounds grow with the seats still in
   reads its leaf a round away whatever the table's size).
@@ -51,7 +53,7 @@ from __future__ import annotations
 import json
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,18 +64,31 @@ LeafValue = Callable[[BaseRules[Any], Any, int], float]
 """A playout cut short: the seat's expected placement score (0..1) in that state."""
 
 
-def placement_scores(result: Result) -> list[float]:
+def placement_scores(result: Result, teams: Sequence[int] | None = None) -> list[float]:
     """Each seat's reward: 1 for sole first, 0 for sole last, tied seats share the places.
 
     Places are spread evenly from first to last, so in a two-seat game a win is 1, a loss
-    0 and a draw 0.5; seats tied on a place share the places they span.
+    0 and a draw 0.5; seats tied on a place share the places they span. With `teams` (the
+    rules' `teams_at`), the places are the sides' (a side's place is its best seat's) and
+    every seat scores its side's: a pair that beats one scores 1 each, not 0.75.
     """
-    n = len(result.placements)
+    if teams is None:
+        return _spread(list(result.placements))
+    sides = sorted(set(teams))
+    side_places = [min(p for p, t in zip(result.placements, teams, strict=True) if t == side)
+                   for side in sides]
+    scores = dict(zip(sides, _spread(side_places), strict=True))
+    return [scores[team] for team in teams]
+
+
+def _spread(places: list[int]) -> list[float]:
+    """Scores from 1 (sole first) to 0 (sole last), tied places sharing what they span."""
+    n = len(places)
     if n == 1:
         return [1.0]
-    ranks = sorted(result.placements)
+    ranks = sorted(places)
     scores = []
-    for place in result.placements:
+    for place in places:
         spanned = [r for r, p in enumerate(ranks) if p == place]
         scores.append(sum((n - 1 - r) / (n - 1) for r in spanned) / len(spanned))
     return scores
@@ -346,7 +361,7 @@ class SearchBot:
             pending = rules.pending(world)
             if pending.kind is PendingKind.END:
                 assert pending.result is not None
-                reward = placement_scores(pending.result)[seat]
+                reward = placement_scores(pending.result, rules.teams_at(world))[seat]
                 break
             pace.check()
             rng = draws.next()

@@ -74,6 +74,22 @@ class DiceRules(BaseRules[DiceState]):
         return state
 
 
+class PairDiceRules(DiceRules):
+    """Dice for three, seats 0 and 1 one side against seat 2: seat 0's bet wins or loses
+    for the pair."""
+
+    def pending(self, state: DiceState) -> Pending:
+        pending = super().pending(state)
+        if pending.result is None:
+            return pending
+        won = pending.result.winners == (0,)
+        places, winners = ((1, 1, 3), (0, 1)) if won else ((2, 2, 1), (2,))
+        return Pending.end(Result(places, winners))
+
+    def teams_at(self, state: DiceState) -> tuple[int, ...] | None:
+        return (0, 0, 1)
+
+
 @dataclass(frozen=True)
 class ShowState:
     n: int
@@ -136,6 +152,19 @@ def test_placement_scores_give_one_to_a_sole_winner_and_share_tied_places() -> N
     assert placement_scores(Result((2, 1, 3), (1,))) == [0.5, 1.0, 0.0]
     assert placement_scores(Result((1, 1, 3), (0, 1), draw=True)) == [0.75, 0.75, 0.0]
     assert placement_scores(Result((1, 2, 2, 2), (0,))) == [1.0, 1 / 3, 1 / 3, 1 / 3]
+
+
+def test_with_teams_a_side_shares_its_result_and_sides_share_the_places() -> None:
+    # The Supershow's handicap match: the pair wins together, or loses together.
+    assert placement_scores(Result((1, 1, 3), (0, 1)), (0, 0, 1)) == [1.0, 1.0, 0.0]
+    assert placement_scores(Result((2, 2, 1), (2,)), (0, 0, 1)) == [0.0, 0.0, 1.0]
+    assert placement_scores(Result((1, 1, 1, 1), (), draw=True), (0, 1, 0, 1)) == [0.5] * 4
+    # Three sides spread over their places, as three seats would be.
+    assert placement_scores(Result((2, 1, 2, 1, 3), (1, 3)), (0, 1, 0, 1, 2)) == [
+        0.5, 1.0, 0.5, 1.0, 0.0]
+    # Seats alone (`teams` None, or one team each) are the free-for-all.
+    assert placement_scores(Result((1, 1, 3), (0, 1), draw=True), (0, 1, 2)) == [
+        0.75, 0.75, 0.0]
 
 
 def test_a_leaf_value_is_the_mean_chance_to_finish_ahead_of_each_other_seat() -> None:
@@ -525,6 +554,16 @@ def test_the_bound_searches_the_true_state_where_the_bot_samples_it() -> None:
                for k in range(5)]
     assert any(hand != state.players[rival].hand for hand in sampled)
     assert points(("supershow", 4, 3)) in (0.0, 0.5, 1.0)
+
+
+def test_a_search_counts_a_finished_playout_by_the_sides_of_the_table() -> None:
+    """A pair's win is worth 1 to each partner and its loss 0 (by seats alone: 0.75 and
+    0.25), so a partner weighs the side's result, not its place among the three."""
+    rules = PairDiceRules()
+    world = rules.start({}, 3)
+    bot = SearchBot(iterations=1, policy=FirstBot)
+    rewards = {bot.playout(rules, world, 0, {"type": "roll"}, seed) for seed in range(20)}
+    assert rewards == {0.0, 1.0}
 
 
 def test_a_playout_is_paired_by_its_seed_and_leaves_no_tree() -> None:

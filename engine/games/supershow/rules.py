@@ -231,6 +231,10 @@ class SupershowRules(BaseRules[State]):
         teams = MATCH_TYPES[self.spec.resolve_options(options)["match_type"]].teams
         return teams if teams is not None and len(teams) == n_seats else None
 
+    def teams_at(self, state: State) -> tuple[int, ...] | None:
+        """The teams the match started with (`teams` of its options)."""
+        return state.teams or None
+
     def seat_entries(self, options: Mapping[str, Any], n_seats: int) -> dict[str, list[Any]]:
         resolved = self.spec.resolve_options(options)
         if not self.seat_picks(resolved):

@@ -178,6 +178,10 @@ class SuperstarShowdownRules(BaseRules[State]):
         teams = resolved["teams"] or [seat % 2 for seat in range(n_seats)]
         return tuple(teams) if len(teams) == n_seats else None
 
+    def teams_at(self, state: State) -> tuple[int, ...] | None:
+        """An Event's Red and Blue as it started with them (`teams` of its options)."""
+        return None if state.event is None else state.teams
+
     def start(self, options: Mapping[str, Any], n_seats: int) -> State:
         """Both Superstars on their stars; the decks wait for their opening shuffles."""
         self.spec.check_seats(n_seats)

@@ -586,3 +586,5 @@ def test_a_submission_finish_is_a_fall() -> None:
 def test_the_seats_a_match_type_plays_as_one_side_are_its_teams(
         match_type: str, seats: int, teams: tuple[int, ...] | None) -> None:
     assert RULES.teams({"match_type": match_type}, seats) == teams
+    # a search bot holds a state, not its options: the state answers the same
+    assert RULES.teams_at(RULES.start({"match_type": match_type}, seats)) == teams

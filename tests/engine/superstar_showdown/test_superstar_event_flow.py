@@ -398,3 +398,4 @@ def test_presets_play_to_the_end_with_bots(preset):
 def test_an_events_sides_are_its_teams(options: dict, seats: int,
                                        teams: tuple[int, ...] | None) -> None:
     assert RULES.teams(options, seats) == teams
+    assert RULES.teams_at(RULES.start(options, seats)) == teams  # what a search bot reads
