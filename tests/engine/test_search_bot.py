@@ -17,7 +17,7 @@ import pytest
 from engine import registry
 from engine.bots import RandomBot
 from engine.bots.ismcts import HEADROOM, SearchBot, action_key, placement_scores
-from engine.bots.leaves import ahead
+from engine.bots.leaves import ahead, leaf
 from engine.protocol import (
     JSON,
     BaseRules,
@@ -171,6 +171,14 @@ def test_a_leaf_value_is_the_mean_chance_to_finish_ahead_of_each_other_seat() ->
     assert ahead({0: 5.0, 1: 5.0}, 0, 2.0) == pytest.approx(0.5)
     assert ahead({0: 9.0, 1: 1.0, 2: 1.0}, 0, 1.0) > 0.99
     assert ahead({0: 9.0, 1: 1.0, 2: 1.0}, 1, 1.0) == pytest.approx((0.5 + 0.0003) / 2, abs=1e-3)
+
+
+def test_a_leaf_value_does_not_count_a_partner_as_a_rival() -> None:
+    """A pair well ahead of the third seat is near 1, as its finished win would be; by
+    seats alone the partner's equal score held it near (1 + 0.5) / 2."""
+    value = leaf(lambda views: {0: 9.0, 1: 9.0, 2: 1.0}, 1.0)
+    assert value(PairDiceRules(), PairDiceRules().start({}, 3), 0) > 0.99
+    assert value(DiceRules(), DiceRules().start({}, 3), 0) == pytest.approx(0.75, abs=1e-3)
 
 
 # -- the toy games ------------------------------------------------------------------------
