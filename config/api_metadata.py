@@ -4,7 +4,9 @@ DRF's metadata describes `POST` with `view.get_serializer()`, asked while the vi
 action is "metadata"; a viewset that answers every write with its own serializer then
 describes a match's create, a move or a resignation with the match it returns. Here the
 action is the one the method runs on that path, and `RequestBodies` gives each write's
-body serializer, the one the view validates with and the schema documents.
+body serializer, the one the view validates with and the schema documents. A write on
+one object (a detail route's POST, as DRF's own PUT) is described only to whoever passes
+its object permission too: an Event's start to its organizers, not to anyone signed in.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ class RequestBodies:
 
 class ActionMetadata(SimpleMetadata):
     """`OPTIONS` as DRF answers it, each method's permission and fields asked of the action
-    that method runs (a viewset's `action_map`)."""
+    that method runs (a viewset's `action_map`); on a detail route, of its object too."""
 
     def determine_actions(self, request: Request, view: Any) -> dict[str, Any]:
         action_map = getattr(view, "action_map", None)
@@ -53,8 +55,8 @@ class ActionMetadata(SimpleMetadata):
             view.action = action_map.get(method.lower())
             try:
                 view.check_permissions(view.request)
-                if method == "PUT":
-                    view.get_object()
+                if method == "PUT" or getattr(view, "detail", False):
+                    view.get_object()  # and its permission: an Event's writes, its organizers'
             except (exceptions.APIException, PermissionDenied, Http404):
                 continue
             else:
