@@ -137,15 +137,23 @@ def _wrapped(text: str, most: int, lines: int) -> list[str]:
     return out
 
 
+# Labels drawn whole under their heading: "Final" alone, under "Losers bracket", reads as
+# the Event's final, which is the grand final's.
+WHOLE_LABELS = frozenset({"Losers final"})
+
+
 def label_lines(label: str, stage: str) -> list[str]:
     """A match's label as drawn above its box: without what the heading of its section
     says already ("Group A, Round 10 match 6" under "Group A": "Round 10 match 6";
-    "Winners round 1 match 1" under "Winners bracket": "Round 1 match 1"), in lines that
-    fit the box ("The grand showdown of" over "the whole summer season")."""
+    "Winners round 1 match 1" under "Winners bracket": "Round 1 match 1"; WHOLE_LABELS
+    keep theirs), in lines that fit the box ("The grand showdown of" over "the whole
+    summer season")."""
     title = section_title(stage)
     said = [f"{title}, "] if title else []
     if title.endswith(" bracket"):  # a side of a double elimination
         said.append(title.removesuffix("bracket"))
+    if label in WHOLE_LABELS:
+        said = []
     for prefix in said:
         if label.startswith(prefix) and len(label) > len(prefix):
             rest = label[len(prefix):]
