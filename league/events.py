@@ -1561,13 +1561,10 @@ def _record_locked(event: Event, link: EventMatch, match: Match,
     figures = match.result.get("figures", {})
     fmt = formats.get_format(event.format)
     kept = _still_seated(fmt, done, link.pairing, entrants)
-    # A side of several seats takes its worst place: the whole side loses when one of
-    # its seats forfeits.
-    places = {k: max(placements[i] for i, s in enumerate(seats) if s == k) for k in kept}
     forfeit = seats[match.result["forfeit"]] if "forfeit" in match.result else None
     payload = {
         "pairing": link.pairing, "match": match.pk,
-        "placements": {k: 1 + sum(places[o] < places[k] for o in kept) for k in kept},
+        "placements": formats.entrant_places(placements, seats, kept),
         "figures": {k: figures.get(str(seats.index(k)), {}) for k in kept},
         "forfeit": forfeit if forfeit in kept else None,
     }

@@ -5,7 +5,8 @@ their history. A match of an Event finishes for them as the Event recorded it, c
 included: a team's seats share the team's place (a team win is a win, not a draw among
 its own seats), so do the entrants the game played as one side (The Supershow's tag team
 and handicap pairs: their side's win is a win for each), and an entrant who withdrew from
-a pairing that went on without them placed after everyone in it.
+a pairing that went on without them placed after everyone in it. Until the Event has
+recorded a finished match, the match's own places are counted by the same rule.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from league.formats import entrant_sides, outcomes, side_key
+from league.formats import entrant_places, entrant_sides, outcomes, side_key
 from league.models import EventMatch, EventRecord
 from matches.models import Match
 from matches.services import game_teams
@@ -70,14 +71,19 @@ class Finishes:
         """The seat's finish; None while the match is not over."""
         if match.status != Match.Status.FINISHED or not match.result:
             return None
+        placements = match.result.get("placements") or []
         link, places = self.links.get(match.pk), self.places.get(match.pk)
-        if link is not None and places:
+        if link is not None:
             entrants = link.seat_entrants()
             if seat >= len(entrants):
                 return None
-            return _event_finish(places, entrants, seat,
-                                 entrant_sides(entrants, game_teams(match)))
-        placements = match.result.get("placements") or []
+            if not places and len(placements) == len(entrants):
+                # Over, its Event's record still to come (a worker writes it): counted
+                # from the match's own places by the rule the record will be counted by.
+                places = entrant_places(placements, entrants)
+            if places:
+                return _event_finish(places, entrants, seat,
+                                     entrant_sides(entrants, game_teams(match)))
         if seat >= len(placements):
             return None
         place, of = placements[seat], len(placements)

@@ -108,6 +108,17 @@ def entrant_sides(seated: Sequence[K], teams: Sequence[int] | None) -> dict[K, i
     return sides
 
 
+def entrant_places(placements: Sequence[int], seated: Sequence[K],
+                   kept: Sequence[K] | None = None) -> dict[K, int]:
+    """Each entrant's place in a match from its seats' (`seated[i]` holds seat i, placed
+    `placements[i]`): an entrant of several seats takes its worst, as a whole side loses
+    when one of its seats forfeits; ranked among `kept` (every entrant seated by default),
+    ties sharing a place and the next place skipped (1, 1, 3)."""
+    keys = list(dict.fromkeys(seated)) if kept is None else list(kept)
+    worst = {k: max(placements[i] for i, s in enumerate(seated) if s == k) for k in keys}
+    return {k: 1 + sum(worst[o] < worst[k] for o in keys) for k in keys}
+
+
 def first_sides(placements: Mapping[K, int], sides: Mapping[K, int] | None = None
                 ) -> set[tuple[bool, Hashable]]:
     """The sides holding first place: one when a side won (alone, or a team whose seats

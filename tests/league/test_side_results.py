@@ -112,6 +112,42 @@ def test_each_player_of_the_pair_that_won_has_a_win_in_their_history(
         assert f'<span class="outcome outcome-{shown.lower()}">{shown}</span>' in html.text
 
 
+def forfeited_pod(by: Any, users: list[Any], match_options: dict[str, Any]) -> Match:
+    """A heats Event of one pod of the three `users`, the third seat's entrant forfeited by
+    the organizer: the match is over, its Event's record not yet written (no commit hook
+    runs the worker)."""
+    event = events.create_event(name="Pod night", game="supershow", format="heats", by=by,
+                                format_options={"pod_size": 3, "min_pod_size": 3},
+                                match_options=match_options)
+    for user in users:
+        events.add_entrant(event=event, by=by, player=user.username)
+    events.start_event(event=event, by=by)
+    link = EventMatch.objects.get(event=event)
+    events.forfeit(event=event, by=by, pairing=link.pairing, entrant=link.seat_entrants()[2])
+    return Match.objects.prefetch_related("seats").get(pk=link.match_id)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("match_options", "finishes"), [
+    # The pair won: a win for each, the lone seat second of the two sides.
+    (TAG_TEAM, [history.Finish(1, 2, "win")] * 2 + [history.Finish(2, 2, "loss")]),
+    # Three alone: first shared by two sides is a draw, as the standings count it.
+    ({**TAG_TEAM, "match_type": "triple_threat_first_fall"},
+     [history.Finish(1, 3, "draw")] * 2 + [history.Finish(3, 3, "loss")]),
+])
+def test_a_finished_match_reads_in_the_history_as_its_event_will_record_it(
+        organizer: Any, player: Any, player2: Any, outsider: Any,
+        match_options: dict[str, Any], finishes: list[history.Finish]) -> None:
+    """Before the worker wrote the Event's record, the history read the match's own
+    result: each of two seats sharing first had won (the result is no draw), places
+    counted by seats (third of three); the Event's record then said otherwise."""
+    match = forfeited_pod(organizer, [player, player2, outsider], match_options)
+    assert match.status == Match.Status.FINISHED
+    assert [history.Finishes([match]).of(match, seat) for seat in range(3)] == finishes
+    assert events.record_match_result(match=match)
+    assert [history.Finishes([match]).of(match, seat) for seat in range(3)] == finishes
+
+
 @pytest.mark.django_db
 def test_the_events_page_names_the_pair_that_won_its_match_and_the_event(
         organizer: Any, player: Any, player2: Any, outsider: Any,
