@@ -137,9 +137,9 @@ def _wrapped(text: str, most: int, lines: int) -> list[str]:
     return out
 
 
-# Labels drawn whole under their heading: "Final" alone, under "Losers bracket", reads as
-# the Event's final, which is the grand final's.
-WHOLE_LABELS = frozenset({"Losers final"})
+# Labels drawn whole under their heading: "Final" alone, under "Winners bracket" or
+# "Losers bracket", reads as the Event's final, which is the grand final's.
+WHOLE_LABELS = frozenset({"Winners final", "Losers final"})
 
 
 def label_lines(label: str, stage: str) -> list[str]:

@@ -134,14 +134,15 @@ def test_a_double_elimination_label_drops_the_side_its_heading_names_and_fits_a_
     assert ElementTree.fromstring(markup).find(f".//{NS}tspan") is None  # none wraps
 
 
-def test_the_losers_final_reads_as_the_losers_final_under_its_heading() -> None:
-    """Under "Losers bracket" it read "Final", which a reader takes for the Event's final
-    (the grand final's); it keeps its side's name, in a multistage Event's group too."""
+def test_each_sides_final_reads_with_its_sides_name_under_its_heading() -> None:
+    """Under "Losers bracket" (or "Winners bracket") it read "Final", which a reader takes
+    for the Event's final (the grand final's); it keeps its side's name, in a multistage
+    Event's group too."""
     assert svg.label_lines("Losers final", "losers") == ["Losers final"]
     assert svg.label_lines("Group A, Losers final", "group A") == ["Losers final"]
     markup = draw("double_elimination", [f"e{i}" for i in range(8)], matches=0)
     assert shown_and_read(label_of(markup, "L4-1")) == ("Losers final", None)
-    assert shown_and_read(label_of(markup, "W3-1")) == ("Final", "Winners final")  # as before
+    assert shown_and_read(label_of(markup, "W3-1")) == ("Winners final", None)
 
 
 def test_a_long_label_wraps_between_words_keeping_a_number_with_its_word() -> None:
