@@ -196,26 +196,18 @@ def _create_event(*, name: str, game: str, format: str, by: Any, season: Season 
         raise LeagueError("wrong_game", f"This season plays {season.game}, not {game}.")
     if not (name or "").strip():
         raise LeagueError("bad_name", "An Event needs a name.")
-    fmt_options = _format_options(format, format_options, rules.spec)
-    resolved = _match_options(rules, match_options, _table_sizes(fmt_options, rules.spec))
-    if deadline_policy not in Event.DeadlinePolicy.values:
-        raise LeagueError("bad_policy", "The deadline policy is 'bot' or 'forfeit'.")
-    if deadline_bot not in registry.bot_names(game):
-        raise LeagueError("unknown_bot", f"{game} has no bot called {quoted(deadline_bot)}.")
-    if turn_deadline_minutes is not None \
-            and not 0 < turn_deadline_minutes <= LONGEST_TURN_DEADLINE:
-        raise LeagueError("bad_deadline", "A turn deadline is 1 to "
-                                          f"{LONGEST_TURN_DEADLINE} minutes (30 days).")
+    settings = _checked_settings(
+        rules, format=format, format_options=format_options, match_options=match_options,
+        turn_deadline_minutes=turn_deadline_minutes, deadline_policy=deadline_policy,
+        deadline_bot=deadline_bot)
     if open_entry:
-        _refuse_team_sides(game, resolved)
+        _refuse_team_sides(game, settings["match_options"])
     notes, starts_at = _notes(notes), _not_past(_starts_at(starts_at))
     try:
         with transaction.atomic():
             event = Event.objects.create(
-                name=name.strip(), game=game, format=format, season=season,
-                format_options=fmt_options, match_options=resolved,
-                turn_deadline_minutes=turn_deadline_minutes, deadline_policy=deadline_policy,
-                deadline_bot=deadline_bot, hold_rounds=bool(hold_rounds),
+                name=name.strip(), game=game, season=season, **settings,
+                hold_rounds=bool(hold_rounds),
                 open_entry=bool(open_entry), starts_at=starts_at, notes=notes, created_by=by,
                 idempotency_key=key or "",
             )
@@ -227,6 +219,38 @@ def _create_event(*, name: str, game: str, format: str, by: Any, season: Season 
             raise
         return made, False  # the same key, sent again while the first was being made
     return event, True
+
+
+# What an Event's organizers set at its creation and may change until it starts
+# (`change_settings`): each an Event column, checked by `_checked_settings`.
+SETTINGS = ("format", "format_options", "match_options", "turn_deadline_minutes",
+            "deadline_policy", "deadline_bot")
+
+
+def _checked_settings(rules: Any, *, format: str, format_options: dict[str, Any] | None,
+                      match_options: dict[str, Any] | None,
+                      turn_deadline_minutes: int | None, deadline_policy: str,
+                      deadline_bot: str) -> dict[str, Any]:
+    """The Event's SETTINGS for the game of `rules`, checked (options resolved, defaults
+    filled in) as they are stored: the same checks, codes and order at the creation and at
+    a change."""
+    game = rules.spec.key
+    fmt_options = _format_options(format, format_options, rules.spec)
+    resolved = _match_options(rules, match_options, _table_sizes(fmt_options, rules.spec))
+    if deadline_policy not in Event.DeadlinePolicy.values:
+        raise LeagueError("bad_policy", "The deadline policy is 'bot' or 'forfeit'.")
+    if deadline_bot not in registry.bot_names(game):
+        raise LeagueError("unknown_bot", f"{game} has no bot called {quoted(deadline_bot)}.")
+    if turn_deadline_minutes is not None \
+            and not 0 < turn_deadline_minutes <= LONGEST_TURN_DEADLINE:
+        raise LeagueError("bad_deadline", "A turn deadline is 1 to "
+                                          f"{LONGEST_TURN_DEADLINE} minutes (30 days).")
+    # As the columns store them (a default tuple is a list there), so that a change
+    # compares with what is stored.
+    return dict(json.loads(json.dumps({
+        "format": format, "format_options": fmt_options, "match_options": resolved,
+        "turn_deadline_minutes": turn_deadline_minutes, "deadline_policy": deadline_policy,
+        "deadline_bot": deadline_bot})))
 
 
 def made_with_key(model: type[M], by: Any, key: str | None, other: str,
@@ -840,15 +864,37 @@ def readable_entrants(event: Event, user: Any, rows: Sequence[Entrant],
 
 
 def shown_record(game: str, kind: str, payload: dict[str, Any], readable: set[str],
-                 names: dict[str, str] | None = None) -> dict[str, Any]:
-    """A record's payload with the secret picks of entrants not `readable` hidden, and
-    an entry under the name `names` (`shown_names`) gives it, if given."""
+                 names: dict[str, str] | None = None,
+                 options_readable: bool = False) -> dict[str, Any]:
+    """A record's payload with the secret picks of entrants not `readable` hidden, the
+    Event's secret match options too unless `options_readable` (`sees_match_options`),
+    and an entry under the name `names` (`shown_names`) gives it, if given."""
+    if kind == Kind.SETTINGS_CHANGED and not options_readable:
+        return _settings_masked(game, payload)
     if names and kind == Kind.ENTRANT_ADDED and payload.get("key") in names:
         payload = {**payload, "name": names[payload["key"]]}
     if kind in (Kind.ENTRANT_ADDED, Kind.ENTRANT_PICKED) and payload.get("picks"):
         return {**payload, "picks": shown_picks(game, payload["picks"],
                                                 payload["key"] in readable)}
     return payload
+
+
+def _settings_masked(game: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """A settings_changed payload with each secret match option's entries (the decks
+    dealt seat by seat), new and was, reading "hidden" as the Event's own do."""
+    from matches.serializers import masked_options
+
+    def masked(settings: dict[str, Any]) -> dict[str, Any]:
+        try:
+            options = masked_options(game, settings.get("match_options") or {}, set())
+        except IllegalAction:  # a game this site plays no more: none of them is shown
+            options = {}
+        return {**settings, "match_options": options}
+
+    shown = masked(payload)
+    if isinstance(payload.get("was"), dict):
+        shown["was"] = masked(payload["was"])
+    return shown
 
 
 LONGEST_PICK = 2000  # characters of JSON: a constructed deck of 30 card keys takes ~250
@@ -1199,6 +1245,118 @@ def _notes(text: str) -> str:
     if not all(line.translate(JOINERS).isprintable() for line in notes.split("\n")):
         raise LeagueError("bad_notes", "An Event's notes are lines of visible text.")
     return notes
+
+
+# -- the settings, until the start --------------------------------------------------------
+
+def change_settings(*, event: Event, by: Any, format: str | Keep = KEEP,
+                    format_options: dict[str, Any] | Keep | None = KEEP,
+                    match_options: dict[str, Any] | Keep | None = KEEP,
+                    turn_deadline_minutes: int | Keep | None = KEEP,
+                    deadline_policy: str | Keep = KEEP, deadline_bot: str | Keep = KEEP,
+                    expected_seq: int | None = None) -> list[str]:
+    """Change the Event's format and its options, its match options and its turn deadline
+    (minutes, policy, bot) before it starts (409 event_started after); the keys of the
+    entrants whose picks were dropped.
+
+    Each setting given replaces the Event's whole (an options object as at the creation:
+    what it leaves out takes its default), what is left out is kept, but a new format
+    takes its own defaults unless given options; everything is checked as at the creation,
+    with the same codes, before anything is written, and asking for what the Event
+    already has writes nothing. The change is a settings_changed record holding the new
+    settings and what they were, and the Event's columns take them in the same
+    transaction: an Event starts (and is replayed) with the settings of its last change.
+
+    Entrants already entered are kept, and the start's own checks still apply to the
+    field (too few for the options is refused at the start, as always), but a field past
+    what the new settings seat (a Showdown series is two) is refused now, 409
+    too_many_entrants, as such an entry would be. An entrant's picks the new settings no
+    longer take (a Competitor in a Birdcage, a pick refused at a new table size) are
+    dropped by records the Event's page shows, as a pick gone from the card set is when a
+    match is made, and the entrant may pick again. Where the Event deals secret options
+    or its entrants bring them (constructed decks), only those who may read them change
+    its settings (403 hidden_options): an organizer who plays could otherwise deal decks
+    they know, or learn of a rival's deck from what a change drops. A stale
+    `expected_seq` is refused as any organizer action's is."""
+    _require(can_organize(event, by))
+    given: dict[str, Any] = {"format": format, "format_options": format_options,
+                             "match_options": match_options,
+                             "turn_deadline_minutes": turn_deadline_minutes,
+                             "deadline_policy": deadline_policy, "deadline_bot": deadline_bot}
+    with transaction.atomic():
+        event = _locked(event, expected_seq)
+        refusal = settings_refused(event, by)
+        if refusal is not None:
+            raise refusal
+        was = {name: getattr(event, name) for name in SETTINGS}
+        asked = {name: was[name] if isinstance(value, Keep) else value
+                 for name, value in given.items()}
+        if asked["format"] != was["format"] and isinstance(format_options, Keep):
+            asked["format_options"] = None  # another format's options mean nothing here
+        new = _checked_settings(_check_game(event.game), **asked)
+        if new == was:
+            return []
+        done = replay(event)
+        for name, value in new.items():
+            setattr(event, name, value)
+        _refuse_what_the_field_breaks(event, done, by)
+        event.save(update_fields=list(SETTINGS))
+        _append(event, Kind.SETTINGS_CHANGED, {**new, "was": was}, by)
+        picked = [key for key in done.order if done.entrants[key].get("picks")]
+        _drop_stale_picks(event, done, picked)
+        _after_change(event)
+    return [key for key in picked if not done.entrants[key]["picks"]]
+
+
+def settings_refused(event: Event, user: Any) -> LeagueError | None:
+    """Why `user`, an organizer of the Event, may not change its settings now, or None
+    (the organizer page offers its settings form only then)."""
+    if event.status == Event.Status.FINISHED:
+        return LeagueError("event_finished", "The Event is over.", 409)
+    if event.status != Event.Status.DRAFT:
+        return LeagueError("event_started", "The Event has started: its format, options and "
+                                            "turn deadline stay as it started with.", 409)
+    if not sees_match_options(event, user) and _holds_secrets(event):
+        return _hidden_options()
+    return None
+
+
+def _hidden_options() -> LeagueError:
+    return LeagueError("hidden_options", "This Event's decks (dealt by its match options or "
+                                         "brought by its entrants) are hidden from you, as "
+                                         "you hold an entry in it: an organizer who holds "
+                                         "none changes its settings.", 403)
+
+
+def _holds_secrets(event: Event) -> bool:
+    """Whether the Event deals secret options (constructed decks) or an entrant brings
+    one."""
+    if match_services.secret_options_given(event.game, event.match_options):
+        return True
+    secret = match_services.secret_options(event.game)
+    return any(secret & set(entrant.get("picks", {}))
+               for entrant in replay(event).entrants.values() if not entrant["withdrawn"])
+
+
+def _refuse_what_the_field_breaks(event: Event, done: Replayed, by: Any) -> None:
+    """Refuse new settings (on `event`, locked) that the entrants already entered (`done`)
+    cannot keep: more than they seat, open entry to a Superstar Showdown Event's sides,
+    deals decks the organizer making the change may not read (they would play against
+    them), or an entrant's people may read (a superuser who plays)."""
+    try:
+        _refuse_past_the_field(event, list(done.order))
+    except LeagueError as exc:
+        raise LeagueError(exc.code, f"{len(done.order)} entrants are entered, more than "
+                                    f"these settings seat ({exc.detail.rstrip('.')}): "
+                                    "withdraw some first.", 409) from None
+    if event.open_entry:
+        _refuse_team_sides(event.game, event.match_options)
+    if match_services.secret_options_given(event.game, event.match_options) \
+            and not sees_match_options(event, by):
+        raise _hidden_options()
+    for entrant in done.entrants.values():
+        if not entrant["withdrawn"]:
+            _refuse_a_reader_of_decks(event, entrant, [])
 
 
 # How often a player may leave an Event with open entry and enter it again: each time

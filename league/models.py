@@ -206,6 +206,8 @@ class EventRecord(models.Model):
         ENTRY_OPENED = "entry_opened"  # players may enter themselves (Event.open_entry)
         ENTRY_CLOSED = "entry_closed"
         DETAILS_CHANGED = "details_changed"  # when it starts and its notes (Event.starts_at)
+        # its format, options and turn deadline before the start (Event.format ...)
+        SETTINGS_CHANGED = "settings_changed"
         SEEDED = "seeded"
         STARTED = "started"
         PAIRED_BY_HAND = "paired_by_hand"

@@ -1613,3 +1613,145 @@ def test_a_refused_correction_names_the_matches_by_their_labels_not_their_ids(
         events.forfeit(event=event, by=organizer, pairing="GF", entrant="e1")
     assert (refused.value.code, refused.value.detail) == ("unknown_pairing",
                                                           "Grand final has no match yet.")
+
+
+# -- the settings, until the start ---------------------------------------------------------
+
+def settings_of(event: Event) -> dict[str, Any]:
+    event.refresh_from_db()
+    return {name: getattr(event, name) for name in events.SETTINGS}
+
+
+def forfeit_round(event: Event) -> None:
+    """Every live match of the Event ends by its second seat's forfeit, results recorded."""
+    for link in EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE):
+        match_services.forfeit_seat(match=link.match, seat=1)
+        assert events.record_match_result(match=link.match)
+
+
+@pytest.mark.django_db
+def test_twelve_came_instead_of_eight_so_the_draft_becomes_a_swiss_of_its_records(
+        organizer: Any) -> None:
+    """The organizer changes the format, its options, the match options and the turn
+    deadline before the start: one record holding the new settings and the old, the
+    Event's columns agree with it, and the Event starts and replays with them."""
+    event = make_event(organizer, "single_elimination", format_options={"third_place": True})
+    before = settings_of(event)
+    enter_bots(event, organizer, 12)
+    dropped = events.change_settings(
+        event=event, by=organizer, format="swiss", format_options={"rounds": 4},
+        match_options={"best_of": 3}, turn_deadline_minutes=10, deadline_policy="forfeit",
+        expected_seq=Event.objects.get(pk=event.pk).seq)
+    assert dropped == []
+    now = settings_of(event)
+    assert now["format"] == "swiss" and now["format_options"]["rounds"] == 4
+    assert now["format_options"]["tiebreaks"] == [
+        "buchholz", "sonneborn_berger", "head_to_head"]  # the format's defaults, filled in
+    assert (now["match_options"], now["turn_deadline_minutes"], now["deadline_policy"],
+            now["deadline_bot"]) == ({"best_of": 3}, 10, "forfeit", "heuristic")
+    (record,) = event.records.filter(kind=EventRecord.Kind.SETTINGS_CHANGED)
+    assert (record.actor, record.payload) == (organizer, {**now, "was": before})
+    # Asking for what it has writes nothing; what is left out is kept.
+    events.change_settings(event=event, by=organizer, format="swiss",
+                           format_options={"rounds": 4})
+    events.change_settings(event=event, by=organizer, turn_deadline_minutes=10)
+    assert records(event).count("settings_changed") == 1 and settings_of(event) == now
+    events.start_event(event=event, by=organizer)
+    assert EventMatch.objects.filter(event=event).count() == 6  # a Swiss round of twelve
+    match = EventMatch.objects.filter(event=event).first()
+    assert match is not None and match.match.options["best_of"] == 3
+    forfeit_round(event)
+    rows = list(Standing.objects.filter(event=event).order_by("entrant__key")
+                .values_list("entrant__key", "rank", "points"))
+    events.clear_read_replays()
+    assert events.replay(event).state.options.rounds == 4
+    projections.rebuild_all()  # the projections rebuilt from the stream agree
+    assert list(Standing.objects.filter(event=event).order_by("entrant__key")
+                .values_list("entrant__key", "rank", "points")) == rows
+
+
+@pytest.mark.django_db
+def test_a_new_format_takes_its_own_defaults_unless_given_options(organizer: Any) -> None:
+    event = make_event(organizer, "swiss", format_options={"rounds": 3})
+    events.change_settings(event=event, by=organizer, format="single_elimination")
+    assert settings_of(event)["format_options"] == {"third_place": False}
+    events.change_settings(event=event, by=organizer, format_options={"third_place": True})
+    assert settings_of(event)["format_options"] == {"third_place": True}
+
+
+@pytest.mark.django_db
+def test_the_settings_are_refused_once_the_event_has_started(organizer: Any) -> None:
+    event = make_event(organizer)
+    enter_bots(event, organizer, 2)
+    events.start_event(event=event, by=organizer)
+    before, kinds = settings_of(event), records(event)
+    with pytest.raises(events.LeagueError) as refused:
+        events.change_settings(event=event, by=organizer, turn_deadline_minutes=5)
+    assert (refused.value.code, refused.value.status) == ("event_started", 409)
+    assert settings_of(event) == before and records(event) == kinds
+
+
+SETTINGS_REFUSED = [
+    ({"format": "ladder"}, "unknown_format"),
+    ({"format_options": {"rounds": 3}}, "unknown_option"),
+    ({"format": "swiss", "format_options": {"tiebreaks": ["wins", "wins"]}}, "bad_option"),
+    ({"format": "swiss", "format_options": {"win_points": 0, "draw_points": 1,
+                                            "loss_points": 0}}, "bad_scoring"),
+    ({"format": "heats", "format_options": {"pod_size": 9}}, "bad_pod_size"),
+    ({"match_options": {"best_of": 2}}, "bad_option"),
+    ({"turn_deadline_minutes": 0}, "bad_deadline"),
+    ({"deadline_policy": "nap"}, "bad_policy"),
+    ({"deadline_bot": "oracle"}, "unknown_bot"),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("settings", "code"), SETTINGS_REFUSED)
+def test_bad_settings_are_refused_with_the_creations_code_and_nothing_written(
+        organizer: Any, settings: dict[str, Any], code: str) -> None:
+    event = make_event(organizer)
+    enter_bots(event, organizer, 2)
+    before, kinds = settings_of(event), records(event)
+    with pytest.raises(events.LeagueError) as refused:
+        events.change_settings(event=event, by=organizer, **settings)
+    assert refused.value.code == code
+    with pytest.raises(events.LeagueError) as at_creation:
+        make_event(organizer, **{"fmt": "round_robin", **{
+            ("fmt" if name == "format" else name): value for name, value in settings.items()}})
+    assert at_creation.value.code == code
+    assert settings_of(event) == before and records(event) == kinds
+
+
+@pytest.mark.django_db
+def test_a_field_past_what_the_new_format_seats_is_refused_naming_how_many(
+        organizer: Any) -> None:
+    event = make_event(organizer)
+    enter_bots(event, organizer, 3)
+    with pytest.raises(events.LeagueError) as refused:
+        events.change_settings(event=event, by=organizer, format="showdown_series")
+    assert (refused.value.code, refused.value.status) == ("too_many_entrants", 409)
+    assert refused.value.detail.startswith("3 entrants are entered, more than these settings "
+                                           "seat")
+    assert settings_of(event)["format"] == "round_robin"
+    assert "settings_changed" not in records(event)
+
+
+@pytest.mark.django_db
+def test_a_settings_change_on_a_stale_read_is_refused_and_makes_older_reads_stale(
+        organizer: Any, outsider: Any) -> None:
+    event = make_event(organizer)
+    enter_bots(event, organizer, 2)
+    read = event.seq
+    events.add_entrant(event=event, by=organizer, bot="random", name="Late bot")
+    with pytest.raises(events.LeagueError) as refused:
+        events.change_settings(event=event, by=organizer, format="swiss", expected_seq=read)
+    assert refused.value.code == "stale_seq"
+    read = Event.objects.get(pk=event.pk).seq
+    events.change_settings(event=event, by=organizer, format="swiss", expected_seq=read)
+    with pytest.raises(events.LeagueError) as refused:  # a start asked before the change
+        events.start_event(event=event, by=organizer, expected_seq=read)
+    assert refused.value.code == "stale_seq"
+    with pytest.raises(events.LeagueError) as refused:
+        events.change_settings(event=event, by=outsider, format="round_robin")
+    assert (refused.value.code, refused.value.status) == ("not_organizer", 403)
+    assert settings_of(event)["format"] == "swiss"
