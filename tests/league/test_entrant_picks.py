@@ -622,3 +622,52 @@ def test_who_dealt_the_events_own_decks_does_not_enter_against_them(
     assert events.add_entrant(event=event, by=organizer, player=player.username).key
     plain = supershow_event(organizer, competitors=seats)  # no decks: the organizer plays
     assert events.add_entrant(event=plain, by=organizer, player=organizer.username).key
+
+
+def test_picks_a_settings_change_no_longer_takes_are_dropped_for_all_to_see(
+        organizer: Any, player: Any, player2: Any) -> None:
+    """A Birdcage drafts its Competitors: the entrants' own picks go, by records, and the
+    organizer is told whose."""
+    event = supershow_event(organizer)
+    alice = events.add_entrant(event=event, by=organizer, player=player.username, picks=VELVET)
+    bruno = events.add_entrant(event=event, by=organizer, player=player2.username)
+    events.add_entrant(event=event, by=organizer, bot="random")
+    dropped = events.change_settings(
+        event=event, by=organizer, format="heats",
+        format_options={"pod_size": 6, "min_pod_size": 3, "advance": 1},
+        match_options={"match_type": "birdcage"})
+    assert dropped == [alice.key]
+    assert {e.key: e.picks for e in Entrant.objects.filter(event=event)} == {
+        alice.key: {}, bruno.key: {}, "e3": {}}
+    last = event.records.order_by("-seq").first()
+    assert last is not None and (last.kind, last.payload) == (
+        "entrant_picked", {"key": alice.key, "picks": {}, "dropped": True})
+    assert events.change_settings(event=event, by=organizer, turn_deadline_minutes=5) == []
+
+
+def test_an_organizer_who_plays_changes_no_settings_of_an_event_with_hidden_decks(
+        organizer: Any, player: Any, player2: Any, player_api: APIClient) -> None:
+    """They could deal decks they know, or learn of a rival's from what a change drops."""
+    seats = ["ox_valdane", "mira_quickstep"]
+    decks = [constructed(seats[0], seats[1]), None]
+    event = supershow_event(organizer)
+    events.add_entrant(event=event, by=organizer, player=player2.username)
+    event.organizers.add(player)
+    events.add_entrant(event=event, by=player, player=player.username)
+    exc = refused(lambda: events.change_settings(
+        event=event, by=player, match_options={"competitors": seats, "decks": decks}))
+    assert (exc.code, exc.status) == ("hidden_options", 403)
+    assert event.records.filter(kind="settings_changed").count() == 0
+    events.change_settings(event=event, by=organizer,
+                           match_options={"competitors": seats, "decks": decks})
+    exc = refused(lambda: events.change_settings(event=event, by=player, format="swiss"))
+    assert (exc.code, exc.status) == ("hidden_options", 403)
+    # The record keeps them from the player as the Event's own options do.
+    shown = player_api.get(f"/api/events/{event.pk}/records/").json()["results"][-1]
+    assert shown["kind"] == "settings_changed"
+    assert shown["payload"]["match_options"]["decks"] == ["hidden", "hidden"]
+    assert shown["payload"]["was"]["match_options"]["decks"] is None
+    staff = APIClient()
+    staff.force_authenticate(organizer)
+    read = staff.get(f"/api/events/{event.pk}/records/").json()["results"][-1]
+    assert read["payload"]["match_options"]["decks"] == decks
