@@ -50,6 +50,7 @@ from league.serializers import (
     EventDetailsSerializer,
     EventQuerySerializer,
     EventRecordSerializer,
+    EventSettingsSerializer,
     EventWriteSerializer,
     LeagueEventCreateSerializer,
     LeagueEventSerializer,
@@ -200,7 +201,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         "create": LeagueEventCreateSerializer, "showdown": ShowdownEventCreateSerializer,
         "entrants": EntrantCreateSerializer, "picks": PicksSerializer,
         "withdraw": EventWriteSerializer, "open_entry": OpenEntrySerializer,
-        "details": EventDetailsSerializer, "enter": EnterSerializer,
+        "details": EventDetailsSerializer, "change_settings": EventSettingsSerializer,
+        "enter": EnterSerializer,
         "leave": EventWriteSerializer, "seed": SeedSerializer, "start": StartSerializer,
         "pairings": PairingsSerializer, "release": EventWriteSerializer,
         "forfeit": SeatActionSerializer, "seat_to_bot": SeatToBotSerializer,
@@ -209,7 +211,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     organizer_scopes = {
         "create": SEASON, "showdown": SEASON, "entrants": EVENT, "picks": ENTRANT, "withdraw": EVENT, "seed": EVENT, "start": EVENT,
         "pairings": EVENT, "release": EVENT, "forfeit": EVENT, "seat_to_bot": EVENT,
-        "corrections": EVENT, "open_entry": EVENT, "details": EVENT, "enter": ENTRANT,
+        "corrections": EVENT, "open_entry": EVENT, "details": EVENT, "change_settings": EVENT,
+        "enter": ENTRANT,
         "leave": ENTRANT,
     }
     not_found = "No such Event."
@@ -365,6 +368,33 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         events.set_details(event=event, by=request.user, **self.body())
         return self._detail(event)
 
+    @extend_schema(summary="Change the Event's format, options and turn deadline before "
+                           "it starts (organizers)",
+                   description="`format`, `format_options`, `match_options`, "
+                               "`turn_deadline_minutes`, `deadline_policy`, `deadline_bot`: "
+                               "each one sent replaces the Event's, checked as at the "
+                               "creation with the same codes (bad_option, unknown_option, "
+                               "bad_scoring, bad_pod_size, needs_heats, bad_deadline, "
+                               "bad_policy, unknown_bot, ...); what is left out is kept (a "
+                               "new format takes its own default options unless "
+                               "`format_options` are sent), and what the Event already has "
+                               "writes nothing. Refused once the Event has started (409 "
+                               "event_started, event_finished), for a field past what the "
+                               "new settings seat (409 too_many_entrants), and, where its "
+                               "matches deal constructed decks or its entrants bring them, "
+                               "for an organizer who holds an entry in it (403 "
+                               "hidden_options). An entrant's picks the new settings no "
+                               "longer take are dropped (an `entrant_picked` record with "
+                               "`dropped`), and it may pick again. `expected_seq` as for "
+                               "every organizer action (409 stale_seq).",
+                   responses={200: LeagueEventSerializer, **WRITE_ERRORS})
+    # (not `settings`, which DRF's views hold for their own)
+    @action(detail=True, methods=["post"], url_path="settings")
+    def change_settings(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        events.change_settings(event=event, by=request.user, **self.body())
+        return self._detail(event)
+
     @extend_schema(summary="Enter the Event yourself (open entry)",
                    description="The caller enters as a player, with their `picks` where the "
                                "Event takes them, after the checks an organizer's entry "
@@ -498,7 +528,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         entrants = events.replay(event).entrants
         readable = events.picks_readable(event, request.user, entrants)
         return self.page(rows, EventRecordSerializer, game=event.game,
-                         readable_entrants=readable, names=events.shown_names(entrants))
+                         readable_entrants=readable, names=events.shown_names(entrants),
+                         options_readable=events.sees_match_options(event, request.user))
 
 
 # -- players -----------------------------------------------------------------------------

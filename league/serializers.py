@@ -315,6 +315,30 @@ class EventDetailsSerializer(EventWriteSerializer):
         help_text="Plain text for its players, at most 1000 characters (400 bad_notes).")
 
 
+class EventSettingsSerializer(EventWriteSerializer):
+    """The Event's format, options and turn deadline before the start; what is left out
+    is kept."""
+
+    format = serializers.CharField(
+        max_length=32, required=False,
+        help_text="single_elimination, double_elimination, round_robin, swiss, heats or "
+                  "multistage (another format takes its own default options unless "
+                  "`format_options` are sent).")
+    format_options = serializers.DictField(
+        required=False, allow_null=True,
+        help_text="The format's options, whole, as at the creation: what they leave out "
+                  "takes its default.")
+    match_options = serializers.DictField(
+        required=False, allow_null=True,
+        help_text="Every match's options, whole, as at the creation.")
+    turn_deadline_minutes = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="1 to 43200 (400 bad_deadline); null: no deadline.")
+    deadline_policy = serializers.CharField(required=False, max_length=16,
+                                            help_text="bot or forfeit.")
+    deadline_bot = serializers.CharField(required=False, max_length=64)
+
+
 class OpenEntrySerializer(EventWriteSerializer):
     open_entry = serializers.BooleanField(
         help_text="true: signed-in players enter themselves until the start; false: only "
@@ -431,8 +455,9 @@ class EventRecordSerializer(serializers.ModelSerializer):
         help_text="Who did it; null for what the league records on its own.")
     payload = serializers.SerializerMethodField(
         help_text="What was decided; an entrant's constructed deck reads \"hidden\" as in "
-                  "its `picks`, and an entry of a closed account under the name "
-                  "\"Closed account\".")
+                  "its `picks`, a settings change's secret match options as the "
+                  "Event's own `match_options`, and an entry of a closed account under "
+                  "the name \"Closed account\".")
 
     class Meta:
         model = EventRecord
@@ -442,7 +467,8 @@ class EventRecordSerializer(serializers.ModelSerializer):
     def get_payload(self, record: EventRecord) -> dict[str, Any]:
         return shown_record(self.context["game"], record.kind, record.payload,
                             self.context.get("readable_entrants") or set(),
-                            self.context.get("names"))
+                            self.context.get("names"),
+                            bool(self.context.get("options_readable")))
 
 
 # -- the bracket -------------------------------------------------------------------------

@@ -962,6 +962,17 @@ def exercise_open_entry(api: Conformance, c: dict[str, APIClient],
     api.post(staff, f"{url}details/", {"notes": "x" * 1001}, expect=400)
     api.post(alice, f"{url}details/", {"notes": "Mine."}, expect=403)
     api.post(staff, f"{url}details/", {"notes": "Front room.", "expected_seq": 0}, expect=409)
+    api.post(staff, f"{url}settings/", {"format_options": {"rounds": 2},
+                                        "match_options": {}, "turn_deadline_minutes": 30,
+                                        "deadline_policy": "forfeit"}, expect=200)
+    api.post(staff, f"{url}settings/", {"turn_deadline_minutes": 0}, expect=400)
+    api.post(staff, f"{url}settings/", {"format_options": None, "match_options": None,
+                                        "turn_deadline_minutes": None}, expect=200)
+    api.post(staff, f"{url}settings/", {"format": 3}, expect=400)
+    api.post(alice, f"{url}settings/", {"format": "swiss"}, expect=403)
+    api.post(anon, f"{url}settings/", {"format": "swiss"}, expect=401)
+    api.post(staff, "/api/events/999999/settings/", {}, expect=404)
+    api.post(staff, f"{url}settings/", {"format": "swiss", "expected_seq": 0}, expect=409)
     api.post(bruno, f"{url}enter/", {}, expect=409)  # entry_closed
     api.post(staff, f"{url}open-entry/", {"open_entry": True, "expected_seq": 0},
              expect=409)  # stale_seq

@@ -213,6 +213,29 @@ REFUSALS: dict[str, tuple[Setup, int, str]] = {
         lambda r: (draft(r, "seed/"), {"method": "hand", "order": ["e1", "e2"]}),
         400, "bad_order"),
     "starting twice": (lambda r: (running(r, "start/")[2], {}), 409, "event_started"),
+    # settings, until the start, checked as at the creation
+    "settings of a started Event": (lambda r: (running(r, "settings/")[2],
+                                               {"turn_deadline_minutes": 10}),
+                                    409, "event_started"),
+    "settings of a finished Event": (
+        lambda r: (f"/api/events/{finished_event(r).pk}/settings/", {"format": "swiss"}),
+        409, "event_finished"),
+    "settings with a match option the game refuses": (
+        lambda r: (draft(r, "settings/"), {"match_options": {"best_of": 2}}),
+        400, "bad_option"),
+    "settings with an option the format has not": (
+        lambda r: (draft(r, "settings/"), {"format_options": {"rounds": 3}}),
+        400, "unknown_option"),
+    "settings scoring a loss above a win": (
+        lambda r: (draft(r, "settings/"), {"format": "swiss", "format_options": {
+            "win_points": 0, "draw_points": 0, "loss_points": 1}}), 400, "bad_scoring"),
+    "settings with a deadline of no minutes": (
+        lambda r: (draft(r, "settings/"), {"turn_deadline_minutes": 0}), 400, "bad_deadline"),
+    "settings with an unknown deadline bot": (
+        lambda r: (draft(r, "settings/"), {"deadline_bot": "oracle"}), 400, "unknown_bot"),
+    "settings seating fewer than are entered": (
+        lambda r: (draft(r, "settings/"), {"format": "showdown_series"}),
+        409, "too_many_entrants"),
     "a start asked of a field that changed since": (
         lambda r: (draft(r, "start/"), {"expected_entrants": 3}), 409, "entrants_changed"),
     "a bracket of one entrant": (
@@ -273,6 +296,9 @@ REFUSALS: dict[str, tuple[Setup, int, str]] = {
                                   409, "stale_seq"),
     "a start on a stale read": (lambda r: (draft(r, "start/"), {"expected_seq": 3}),
                                 409, "stale_seq"),
+    "settings on a stale read": (lambda r: (draft(r, "settings/"),
+                                            {"format": "swiss", "expected_seq": 3}),
+                                 409, "stale_seq"),
     "pairings on a stale read": (
         lambda r: (f"/api/events/{fx(r, 'held_event')('swiss').pk}/pairings/",
                    {"pairings": [["e1", "e2"], ["e3", "e4"]], "expected_seq": 1}),
