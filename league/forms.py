@@ -143,12 +143,10 @@ class EventDetailsForm(StartsAt):
     """When an Event starts and its notes, on its organizer page."""
 
 
-class EventForm(StartsAt):
-    """A new Event: game, format and its options, match options and the turn deadline."""
+class EventSettingsForm(forms.Form):
+    """An Event's format and its options, match options and turn deadline: chosen when it
+    is made (EventForm) and changed on its organizer page until it starts."""
 
-    name = forms.CharField(max_length=100)
-    season = forms.ChoiceField(required=False)
-    game = forms.ChoiceField()
     format = forms.ChoiceField(choices=FORMAT_CHOICES)
     format_options = forms.CharField(
         required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 3, **JSON_INPUT}),
@@ -162,6 +160,30 @@ class EventForm(StartsAt):
         help_text="Empty: no deadline.")
     deadline_policy = forms.ChoiceField(choices=Event.DeadlinePolicy.choices)
     deadline_bot = forms.ChoiceField(help_text="The bot that takes a late seat.")
+
+    def __init__(self, *args: Any, bots: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["deadline_bot"].choices = [(b, b) for b in bots]
+        if "heuristic" in bots:
+            self.fields["deadline_bot"].initial = "heuristic"
+
+    def clean_format_options(self) -> dict[str, Any]:
+        return _json_object(self.cleaned_data["format_options"], "Format options")
+
+    def clean_match_options(self) -> dict[str, Any]:
+        return _json_object(self.cleaned_data["match_options"], "Match options")
+
+    def settings_kwargs(self) -> dict[str, Any]:
+        """The settings as `events.create_event` and `events.change_settings` take them."""
+        return {name: self.cleaned_data[name] for name in events.SETTINGS}
+
+
+class EventForm(StartsAt, EventSettingsForm):
+    """A new Event: game, format and its options, match options and the turn deadline."""
+
+    name = forms.CharField(max_length=100)
+    season = forms.ChoiceField(required=False)
+    game = forms.ChoiceField()
     hold_rounds = forms.BooleanField(
         required=False, label="Hold each new round",
         help_text="After round 1, each round waits for you: release it as drawn, or pair it "
@@ -178,33 +200,19 @@ class EventForm(StartsAt):
     def __init__(self, *args: Any, games: list[tuple[str, str]], seasons: list[Season],
                  bots: list[str], season_optional: bool, **kwargs: Any) -> None:
         kwargs.setdefault("prefix", "event")
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, bots=bots, **kwargs)
         self._seasons = {str(s.pk): s for s in seasons}
         titles = dict(games)
         choices = [(str(s.pk), f"{s.name} ({titles.get(s.game, s.game)})") for s in seasons]
         self.fields["season"].choices = [("", "No season")] * season_optional + choices
         self.fields["season"].required = not season_optional
         self.fields["game"].choices = games
-        self.fields["deadline_bot"].choices = [(b, b) for b in bots]
-        if "heuristic" in bots:
-            self.fields["deadline_bot"].initial = "heuristic"
-
-    def clean_format_options(self) -> dict[str, Any]:
-        return _json_object(self.cleaned_data["format_options"], "Format options")
-
-    def clean_match_options(self) -> dict[str, Any]:
-        return _json_object(self.cleaned_data["match_options"], "Match options")
 
     def service_kwargs(self) -> dict[str, Any]:
         """The arguments of `events.create_event`."""
         data = self.cleaned_data
-        return {"name": data["name"], "game": data["game"], "format": data["format"],
-                "season": self._seasons.get(data["season"] or ""),
-                "format_options": data["format_options"],
-                "match_options": data["match_options"],
-                "turn_deadline_minutes": data["turn_deadline_minutes"],
-                "deadline_policy": data["deadline_policy"],
-                "deadline_bot": data["deadline_bot"],
+        return {"name": data["name"], "game": data["game"],
+                "season": self._seasons.get(data["season"] or ""), **self.settings_kwargs(),
                 "hold_rounds": data["hold_rounds"], "open_entry": data["open_entry"],
                 "starts_at": data["starts_at"], "notes": data["notes"]}
 

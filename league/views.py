@@ -35,6 +35,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from config.fingerprint import fingerprint
 from config.refusal import Refusal
 from engine import registry
+from engine.protocol import IllegalAction
 from league import (
     calendar,
     dashboard_tasks,
@@ -48,13 +49,16 @@ from league import (
     svg,
 )
 from league.events import LeagueError
+from league.formats.base import read_options
 from league.forms import (
+    FORMAT_CHOICES,
     FORMAT_TITLES,
     SEED_CHOICES,
     CorrectionForm,
     EntrantForm,
     EventDetailsForm,
     EventForm,
+    EventSettingsForm,
     LiveSeatForm,
     PairForm,
     SeasonForm,
@@ -81,6 +85,7 @@ from league.models import (
 from matches import services as match_services
 from matches.forms import read_json
 from matches.models import SEAT_PEOPLE, Match
+from matches.serializers import masked_options
 
 View = Callable[..., HttpResponse]
 FINISHED = Match.Status.FINISHED
@@ -231,7 +236,34 @@ def event(request: HttpRequest, event_id: int) -> HttpResponse:
     context["can_organize"] = events.can_organize(event, request.user)
     context["picks"] = _picks_context(event, request.user)
     context["entry"] = _entry_context(event, request.user)
+    context["settings_shown"] = _settings_shown(event, request.user)
     return render(request, "league/event.html", context)
+
+
+def _settings_shown(event: Event, user: Any) -> list[str]:
+    """The Event's options as its page lists them, "name: value", those of its format
+    and of its matches that are not their defaults (a secret one, a constructed deck,
+    "hidden" but to whom the API shows it), then its turn deadline."""
+    try:
+        fmt_defaults = read_options(formats.get_format(event.format).options, {})
+        match_defaults = registry.get_rules(event.game).spec.resolve_options({})
+        options = dict(event.match_options) if events.sees_match_options(event, user) \
+            else masked_options(event.game, dict(event.match_options), set())
+    except (formats.FormatError, IllegalAction):  # a format or game this site has no more
+        return []
+    shown = [*_not_default(event.format_options, fmt_defaults),
+             *_not_default(options, match_defaults)]
+    if event.turn_deadline_minutes:
+        shown.append(f"turn deadline: {event.turn_deadline_minutes} min "
+                     f"({event.get_deadline_policy_display().lower()})")
+    return shown
+
+
+def _not_default(options: dict[str, Any], defaults: dict[str, Any]) -> list[str]:
+    """"name: value" of each of `options` that is not its default."""
+    defaults = json.loads(json.dumps(defaults))  # (a default tuple is stored as a list)
+    return [f"{name}: {value if isinstance(value, str) else json.dumps(value)}"
+            for name, value in options.items() if defaults.get(name) != value]
 
 
 @login_required
@@ -676,6 +708,31 @@ def event_details(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def event_settings(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The Event's format, its options, match options and turn deadline, until it
+    starts."""
+    event = _organized_event(request, event_id)
+    form = EventSettingsForm(request.POST, bots=list(registry.bot_names(event.game)))
+    if not form.is_valid():
+        return _panel_answer(request, event, _form_error(form), form="settings")
+    return _panel_call(request, event, lambda: events.change_settings(
+        event=event, by=request.user, expected_seq=_seq(request), **form.settings_kwargs()),
+        form="settings", done=lambda dropped: _settings_saved(event, dropped),
+        near="settings")
+
+
+def _settings_saved(event: Event, dropped: list[str]) -> str:
+    """What a settings save says: saved, and whose picks it dropped (they pick again)."""
+    if not dropped:
+        return "Saved: the Event starts with these settings."
+    names = _names(event)
+    return (f"Saved: the Event starts with these settings. {_and([names[k] for k in dropped])} "
+            "no longer bring what they picked, which these settings do not take: they may "
+            "pick again.")
+
+
+@login_required
+@require_POST
 def event_seed(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _organized_event(request, event_id)
     form = SeedForm(request.POST)
@@ -1070,6 +1127,7 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
         "details_posted": {"starts_at": posted.get("starts_at", ""),
                            "notes": posted.get("notes", "")} if "notes" in posted else None,
         "notes_length": events.NOTES_LENGTH,
+        **_settings_context(event, user, posted),
         "entrants": _entrants(event).select_related("player", "team")
         .prefetch_related("team__members"),
         "bots": registry.bot_names(event.game),
@@ -1087,6 +1145,25 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
         "format_title": FORMAT_TITLES.get(event.format, event.format),
         "game_title": _titles().get(event.game, event.game),
     }
+
+
+def _settings_context(event: Event, user: Any, posted: Any) -> dict[str, Any]:
+    """The settings card of a draft's organizer panel: why its form is not offered, or
+    the values it holds (a refused form's as typed, else the Event's)."""
+    if event.status != Event.Status.DRAFT:
+        return {}
+    refused = _shown_or_none(events.settings_refused(event, user))
+    if refused is not None:
+        return {"settings_refused": refused}
+    if "format_options" in posted:
+        shown = {name: posted.get(name, "") for name in events.SETTINGS}
+    else:
+        shown = {name: getattr(event, name) for name in events.SETTINGS}
+        shown["format_options"] = json.dumps(event.format_options)
+        shown["match_options"] = json.dumps(event.match_options)
+    return {"settings": shown, "format_choices": FORMAT_CHOICES,
+            "policies": Event.DeadlinePolicy.choices,
+            "longest_deadline": events.LONGEST_TURN_DEADLINE}
 
 
 def _shown_or_none(refusal: Refusal | None) -> str | None:

@@ -545,6 +545,12 @@ def test_a_refused_pairing_or_correction_comes_back_as_typed_with_its_refusal_be
     assert sam_client.get(admin).status_code == 200
 
 
+# The organizer page's "Format and options" form, as a draft single elimination shows it.
+SETTINGS_FORM = {"format": "single_elimination", "format_options": '{"third_place": false}',
+                 "match_options": '{"best_of": 1}', "turn_deadline_minutes": "",
+                 "deadline_policy": "bot", "deadline_bot": "heuristic"}
+
+
 def refused_beside(answer: Any, form: str, status: int) -> str:
     """The page or part a refused form came back in: the refusal beside that form alone,
     named as its fields' description, and the field marked invalid."""
@@ -569,6 +575,10 @@ def refused_beside(answer: Any, form: str, status: int) -> str:
      "(bad_order)"),
     ("league:entrant_withdraw", {"seq": "0"}, "withdraw-e1", 'id="withdraw-e1"', "(stale_seq)"),
     ("league:event_start", {"seq": "0"}, "start", 'id="start-submit"', "(stale_seq)"),
+    ("league:event_settings", {**SETTINGS_FORM, "match_options": '{"best_of": 2}'},
+     "settings", "&quot;best_of&quot;: 2}</textarea>", "(bad_option)"),
+    ("league:event_settings", {**SETTINGS_FORM, "format_options": '{"rounds": 9'},
+     "settings", "&quot;rounds&quot;: 9</textarea>", "are not valid JSON"),
 ])
 def test_every_refused_panel_form_comes_back_as_typed_with_its_refusal_beside_it(
         sam_client: Client, cup: Event, url: str, data: dict[str, str], form: str,
@@ -799,3 +809,40 @@ def test_every_link_of_the_organizer_pages_is_a_full_tap_on_a_phone(
     live = pages["live"].content.decode()
     link = EventMatch.objects.get(event=duel)
     assert re.search(rf'<li class="match-row live-row" id="live-{link.match_id}">', live)
+
+
+def test_the_settings_form_changes_the_format_and_the_events_page_shows_it(
+        sam_client: Client, alice_client: Client, cup: Event) -> None:
+    """Twelve came instead of eight: the organizer makes the draft a Swiss of four rounds,
+    best of three, with a turn deadline; the form holds what it saved, says so, and the
+    Event's page shows the new settings. Without scripts too; once started, the form is
+    gone."""
+    admin = reverse("league:event_admin", args=[cup.pk])
+    form = tags(sam_client.get(admin).content.decode(), "textarea")
+    assert {"name": "format_options", "text": '{"third_place": false}'}.items() <= next(
+        t for t in form if t.get("name") == "format_options").items()
+    url = reverse("league:event_settings", args=[cup.pk])
+    answer = sam_client.post(url, {
+        **SETTINGS_FORM, "seq": cup.seq, "format": "swiss", "format_options": '{"rounds": 4}',
+        "match_options": '{"best_of": 3}', "turn_deadline_minutes": "15",
+        "deadline_policy": "forfeit"}, **HTMX).content.decode()
+    assert 'role="alert"' not in answer
+    assert '<p class="muted small">Saved: the Event starts with these settings.</p>' in answer
+    assert '<option value="swiss" selected>' in answer and 'value="15"' in answer
+    assert "&quot;rounds&quot;: 4" in answer
+    cup.refresh_from_db()
+    assert (cup.format, cup.format_options["rounds"], cup.match_options,
+            cup.turn_deadline_minutes, cup.deadline_policy) == ("swiss", 4, {"best_of": 3},
+                                                                15, "forfeit")
+    page = alice_client.get(reverse("league:event", args=[cup.pk])).content.decode()
+    assert "Swiss" in page
+    shown = page[page.index('id="event-settings"'):].split("</p>")[0]
+    assert "rounds: 4" in shown and "best_of: 3" in shown
+    assert "turn deadline: 15 min (the seat forfeits)" in shown
+    back = sam_client.post(url, {**SETTINGS_FORM, "seq": cup.seq})  # no scripts: redirected
+    assert back.status_code == 302
+    cup.refresh_from_db()
+    assert (cup.format, cup.turn_deadline_minutes) == ("single_elimination", None)
+    assert "Saved: the Event starts" in sam_client.get(back["Location"]).content.decode()
+    events.start_event(event=cup, by=cup.organizers.get())
+    assert 'id="event-settings"' not in sam_client.get(admin).content.decode()

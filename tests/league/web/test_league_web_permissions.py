@@ -37,6 +37,9 @@ ORGANIZER_ENDPOINTS: list[tuple[str, str, str, dict[str, Any]]] = [
     ("league:entrant_add", "post", "event", {"bot": "heuristic", "name": "Extra"}),
     ("league:entrant_withdraw", "post", "event+key", {}),
     ("league:event_open_entry", "post", "event", {"open_entry": "on"}),
+    ("league:event_settings", "post", "event", {
+        "format": "swiss", "format_options": "{}", "match_options": "{}",
+        "deadline_policy": "bot", "deadline_bot": "random"}),
     ("league:event_seed", "post", "event", {"method": "random"}),
     ("league:event_start", "post", "event", {}),
     ("league:event_pair", "post", "event", {"pairings": "e1 e2"}),
