@@ -671,3 +671,9 @@ def test_an_organizer_who_plays_changes_no_settings_of_an_event_with_hidden_deck
     staff.force_authenticate(organizer)
     read = staff.get(f"/api/events/{event.pk}/records/").json()["results"][-1]
     assert read["payload"]["match_options"]["decks"] == decks
+    browser = Client()
+    browser.force_login(player)
+    page = browser.get(reverse("league:event", args=[event.pk])).content.decode()
+    shown = page[page.index('id="event-settings"'):].split("</p>")[0]
+    assert "decks: [&quot;hidden&quot;, &quot;hidden&quot;]" in shown
+    assert decks[0][0] not in page

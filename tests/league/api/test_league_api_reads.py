@@ -78,6 +78,31 @@ def test_an_event_shows_its_entrants_format_and_options(outsider_api: APIClient,
     assert [e["seed"] for e in data["entrants"]] == [1, 2, 3, 4]
 
 
+def test_a_drafts_settings_change_is_answered_shown_and_recorded(
+        organizer_api: APIClient, outsider_api: APIClient, draft_event: Event) -> None:
+    """What the organizer sent replaces the Event's, what they left out is kept, and every
+    reader sees the new settings and the record that changed them."""
+    url = f"/api/events/{draft_event.pk}/"
+    seq = outsider_api.get(url).json()["seq"]
+    answer = organizer_api.post(f"{url}settings/", {
+        "format": "swiss", "format_options": {"rounds": 2}, "turn_deadline_minutes": 20,
+        "expected_seq": seq}, format="json")
+    assert answer.status_code == 200, answer.content
+    data = outsider_api.get(url).json()
+    assert data == answer.json()
+    assert (data["format"], data["format_options"]["rounds"], data["match_options"],
+            data["turn_deadline_minutes"], data["deadline_policy"], data["seq"]) == (
+        "swiss", 2, {"best_of": 1}, 20, "bot", seq + 1)
+    (record,) = [r for r in outsider_api.get(f"{url}records/").json()["results"]
+                 if r["kind"] == "settings_changed"]
+    assert (record["seq"], record["actor"], record["payload"]["format"],
+            record["payload"]["was"]["format"]) == (seq + 1, "organizer", "swiss",
+                                                    "round_robin")
+    described = organizer_api.options(f"{url}settings/").json()["actions"]["POST"]
+    assert {"format", "format_options", "match_options", "turn_deadline_minutes",
+            "deadline_policy", "deadline_bot", "expected_seq"} <= set(described)
+
+
 def test_a_draft_has_an_empty_bracket_and_no_standings(outsider_api: APIClient,
                                                        draft_event: Event) -> None:
     assert outsider_api.get(f"/api/events/{draft_event.pk}/bracket/").json() == []
