@@ -1335,7 +1335,8 @@ def _holds_secrets(event: Event) -> bool:
         return True
     secret = match_services.secret_options(event.game)
     return any(secret & set(entrant.get("picks", {}))
-               for entrant in replay(event).entrants.values() if not entrant["withdrawn"])
+               for entrant in replay_to_read(event).entrants.values()
+               if not entrant["withdrawn"])
 
 
 def _refuse_what_the_field_breaks(event: Event, done: Replayed, by: Any) -> None:

@@ -677,3 +677,14 @@ def test_an_organizer_who_plays_changes_no_settings_of_an_event_with_hidden_deck
     shown = page[page.index('id="event-settings"'):].split("</p>")[0]
     assert "decks: [&quot;hidden&quot;, &quot;hidden&quot;]" in shown
     assert decks[0][0] not in page
+
+
+def test_an_organizer_who_plays_changes_no_settings_while_a_rival_brings_a_deck(
+        decked: dict[str, Any], organizer: Any) -> None:
+    event, carl = decked["event"], decked["carl"]
+    exc = refused(lambda: events.change_settings(event=event, by=carl,
+                                                 turn_deadline_minutes=5))
+    assert (exc.code, exc.status) == ("hidden_options", 403)
+    assert events.change_settings(event=event, by=organizer, turn_deadline_minutes=5) == []
+    assert Entrant.objects.get(event=event, key=decked["alice"]).picks["decks"] == \
+        decked["deck"]
