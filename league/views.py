@@ -251,6 +251,13 @@ def _settings_shown(event: Event, user: Any) -> list[str]:
             else masked_options(event.game, dict(event.match_options), set())
     except (formats.FormatError, IllegalAction):  # a format or game this site has no more
         return []
+    if showdown.is_event(event.game, options):  # its Matches, in words
+        chosen = options["event"]
+        matches = chosen.get("matches") if isinstance(chosen, dict) else None
+        options["event"] = (showdown.preset_titles().get(chosen, chosen)
+                            if isinstance(chosen, str) else
+                            f"{len(matches) if isinstance(matches, list) else matches} "
+                            "Matches, composed")
     shown = [*_not_default(event.format_options, fmt_defaults),
              *_not_default(options, match_defaults)]
     if event.turn_deadline_minutes:

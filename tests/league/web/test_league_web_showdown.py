@@ -314,3 +314,11 @@ def test_a_refusal_of_the_whole_showdown_form_is_read_out_as_an_alert(
     start = page.index('<ul class="errors"')
     assert page[start:page.index("</ul>", start)].startswith(
         '<ul class="errors" role="alert"><li>An Event has two sides, Red and Blue')
+
+
+def test_a_showdown_events_page_names_its_preset_in_its_options_line(
+        organizer: Any, staff_client: Client) -> None:
+    event = events.create_showdown_event(by=organizer, preset="tag_team_series")
+    page = staff_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    shown = page[page.index('id="event-settings"'):].split("</p>")[0]
+    assert "event: Tag Team Series" in shown and "{" not in shown
