@@ -733,8 +733,9 @@ def _settings_saved(event: Event, dropped: list[str]) -> str:
     if not dropped:
         return "Saved: the Event starts with these settings."
     names = _names(event)
+    bring = "brings" if len(dropped) == 1 else "bring"
     return (f"Saved: the Event starts with these settings. {_and([names[k] for k in dropped])} "
-            "no longer bring what they picked, which these settings do not take: they may "
+            f"no longer {bring} what they picked, which these settings do not take: they may "
             "pick again.")
 
 

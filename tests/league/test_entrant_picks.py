@@ -688,3 +688,21 @@ def test_an_organizer_who_plays_changes_no_settings_while_a_rival_brings_a_deck(
     assert events.change_settings(event=event, by=organizer, turn_deadline_minutes=5) == []
     assert Entrant.objects.get(event=event, key=decked["alice"]).picks["decks"] == \
         decked["deck"]
+
+
+def test_the_organizer_page_says_whose_picks_a_settings_save_dropped(
+        organizer: Any, player: Any) -> None:
+    event = supershow_event(organizer)
+    events.add_entrant(event=event, by=organizer, player=player.username, picks=VELVET)
+    events.add_entrant(event=event, by=organizer, bot="random", name="Bot 1")
+    browser = Client()
+    browser.force_login(organizer)
+    answer = browser.post(reverse("league:event_settings", args=[event.pk]), {
+        "seq": Event.objects.get(pk=event.pk).seq, "format": "heats",
+        "format_options": '{"pod_size": 6, "min_pod_size": 3, "advance": 1}',
+        "match_options": '{"match_type": "birdcage"}', "turn_deadline_minutes": "",
+        "deadline_policy": "bot", "deadline_bot": "heuristic"}, HTTP_HX_REQUEST="true")
+    said = answer.content.decode()
+    assert 'role="alert"' not in said
+    assert (f"{player.username} no longer brings what they picked, which these settings do "
+            "not take: they may pick again.") in said
