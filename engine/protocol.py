@@ -8,6 +8,13 @@ Stored events are small JSON values:
 
     {"kind": "decision", "seat": 0, "action": {...}}
     {"kind": "chance", "outcome": {...}}
+    {"kind": "forfeit", "seat": 1}
+
+A forfeit is the system's event, like a chance outcome: no seat decides it, the match
+service appends it when a player resigns or an organizer forfeits a seat, and only games
+whose rules eliminate players accept it (`forfeit_eliminates`): there the seat is
+eliminated and the game goes on for the rest. Elsewhere the match service ends the match
+off the board, and the stream holds no forfeit.
 
 `apply` never mutates the state it is given and raises `IllegalAction` (changing nothing)
 on a refused event. Checks run in a fixed order: the match is live, the event's kind is
@@ -65,6 +72,7 @@ def check_viewer(viewer: int | None, seats: int) -> None:
 class EventKind(StrEnum):
     DECISION = "decision"
     CHANCE = "chance"
+    FORFEIT = "forfeit"
 
 
 class PendingKind(StrEnum):
@@ -136,7 +144,8 @@ class Pending:
 
 @dataclass(frozen=True)
 class Event:
-    """One entry of a match stream: a seat's decision or a chance outcome."""
+    """One entry of a match stream: a seat's decision, a chance outcome or a seat's
+    forfeit."""
 
     kind: EventKind
     seat: int | None = None
@@ -150,6 +159,10 @@ class Event:
     @classmethod
     def chance(cls, outcome: JSON) -> Event:
         return cls(EventKind.CHANCE, outcome=outcome)
+
+    @classmethod
+    def forfeit(cls, seat: int) -> Event:
+        return cls(EventKind.FORFEIT, seat=seat)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Event:
@@ -169,12 +182,19 @@ class Event:
             if not isinstance(outcome, dict):
                 raise IllegalAction("malformed_event", "A chance outcome must be a JSON object.")
             return cls.chance(outcome)
+        if kind == EventKind.FORFEIT:
+            seat = data.get("seat")
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                raise IllegalAction("malformed_event", "A forfeit needs an integer seat.")
+            return cls.forfeit(seat)
         raise IllegalAction("malformed_event", f"Unknown event kind {quoted(kind)}.")
 
     def to_json(self) -> JSON:
         """The stored form."""
         if self.kind is EventKind.DECISION:
             return {"kind": "decision", "seat": self.seat, "action": self.action}
+        if self.kind is EventKind.FORFEIT:
+            return {"kind": "forfeit", "seat": self.seat}
         return {"kind": "chance", "outcome": self.outcome}
 
 
@@ -266,6 +286,7 @@ class Rules(Protocol[S]):
     def redact(self, state_before: S, event: Event, viewer: int | None) -> JSON: ...
     def narrate(self, state_before: S, event: Event) -> list[str]: ...
     def result(self, state: S) -> Result | None: ...
+    def forfeit_eliminates(self, state: S, seat: int) -> bool: ...
     def determinize(self, state: S, seat: int, rng: random.Random) -> S: ...
     def seat_picks(self, options: Mapping[str, Any]) -> dict[str, dict[str, str]]: ...
     def seat_entries(self, options: Mapping[str, Any], n_seats: int) -> dict[str, list[Any]]: ...
@@ -335,6 +356,15 @@ class BaseRules(Generic[S]):
         options it started from (a search bot); None, the default: every seat alone."""
         return None
 
+    def forfeit_eliminates(self, state: S, seat: int) -> bool:
+        """Whether a forfeit of `seat` now eliminates it and lets the game go on (the
+        stream takes a forfeit event), as the game's rules eliminate a player. False, the
+        default: the match service ends the match off the board instead."""
+        return False
+
+    def _forfeit(self, state: S, seat: int) -> S:
+        raise NotImplementedError
+
     # -- shared ---------------------------------------------------------------------
     def is_legal(self, state: S, seat: int, action: JSON) -> bool:
         """Whether the action is one of the legal ones (games may answer faster)."""
@@ -345,6 +375,8 @@ class BaseRules(Generic[S]):
         pending = self.pending(state)
         if pending.is_over:
             raise IllegalAction("match_over", "The match is over.")
+        if event.kind is EventKind.FORFEIT:
+            return self._apply_forfeit(state, event.seat)
         if event.kind is EventKind.CHANCE:
             if pending.kind is not PendingKind.CHANCE or event.outcome is None:
                 raise IllegalAction("not_chance", "No chance event is pending.")
@@ -359,6 +391,14 @@ class BaseRules(Generic[S]):
             raise IllegalAction("illegal_action", "That action is not legal now.")
         return self._decide(state, event.seat, event.action)
 
+    def _apply_forfeit(self, state: S, seat: int | None) -> S:
+        """A forfeit, the system's event: taken for any seat still in the game whenever
+        the game is live (a decision or a chance node pending), where the rules eliminate."""
+        if seat is None or not self.forfeit_eliminates(state, seat):
+            raise IllegalAction("no_forfeit", "That seat cannot forfeit and leave the "
+                                              "game going on now.")
+        return self._forfeit(state, seat)
+
     def result(self, state: S) -> Result | None:
         """The result once the game is over, else None."""
         return self.pending(state).result
@@ -370,7 +410,7 @@ class BaseRules(Generic[S]):
         """
         if event.kind is EventKind.CHANCE:
             return {"kind": "chance", "outcome": None}
-        return event.to_json()
+        return event.to_json()  # a decision, or a forfeit (public)
 
     def replay(
         self, options: Mapping[str, Any], n_seats: int, events: Iterable[Event]

@@ -51,3 +51,22 @@ def test_a_viewer_that_is_no_seat_of_the_table_is_refused(key):
     for seat in range(seats):  # every real seat and a spectator still see their views
         assert rules.view(state, seat)["viewer"] == seat
     assert rules.view(state, None)["viewer"] is None
+
+
+@pytest.mark.parametrize("seat", [None, "1", True, 1.0])
+def test_a_forfeit_without_an_integer_seat_is_refused(seat):
+    with pytest.raises(IllegalAction) as caught:
+        Event.from_json({"kind": "forfeit", "seat": seat})
+    assert caught.value.code == "malformed_event"
+
+
+@pytest.mark.parametrize("key", sorted(registry.games()))
+def test_a_forfeit_event_is_refused_where_the_game_takes_none(key):
+    """A forfeit event is taken only where the game eliminates (engine/protocol.py): at
+    two seats no game does, and a seat out of range never."""
+    rules, state = _first_chance(key)
+    for seat in (0, -1, rules.spec.min_seats):
+        if rules.spec.min_seats < 3 or seat != 0:
+            with pytest.raises(IllegalAction) as caught:
+                rules.apply(state, Event.forfeit(seat))
+            assert caught.value.code == "no_forfeit"

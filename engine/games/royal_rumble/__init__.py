@@ -58,6 +58,31 @@ Further engine decisions:
   Signature is itself an attack; once played it ends in the box, after sitting on the
   placard if it hit (RR-45).
 - Speed order is fixed at the Reveal, with the Titleholder of that moment breaking ties.
+
+A forfeit (a player resigns, an organizer forfeits the seat) at three seats or more is a
+`{"kind": "forfeit", "seat": s}` event in the stream, the system's event as a chance
+outcome is, which `apply` takes for any seat still at the table while the game is live
+(`forfeit_eliminates`); at two seats the match service ends the match as in every game.
+The seat is eliminated as the rules eliminate a player, and the game goes on:
+
+- Its Legend in the ring is eliminated by no one (RR-34, placard to the box as after a
+  recoil, RR-50/53/65); it takes no reserve Legend and is asked nothing any more (no plan,
+  Ref, Run-In or draw). Placements follow the order of final elimination (RR-58
+  decision), the forfeit being its player's: one whose last Legend fell before keeps that
+  moment.
+- Its hand and a face-down plan not yet revealed leave the game face down (`withdrawn`),
+  so nothing hidden is shown; its revealed plan is discarded (RR-69), and so is every plan
+  pointed at its Legend, at the Reveal if it was still face down. The Plan goes on with
+  the next planner.
+- An attack it makes or receives that has not hit is called off, its cards to the
+  discard pile (RR-29 decision); a hit's throw or follow-up of its own lapses; its Legend
+  thrown and Holding On is already out, and the attack goes on with the recoil and the
+  attacker's follow-up; a seat still to answer an attack is asked no more.
+- A Titleholder who forfeits hands the token to the next player clockwise still at the
+  table (RR-13/50: the token orders the table, and must be at it).
+- With the reserve empty and one Legend standing the game ends (RR-55, RR-59 decision);
+  with one player left at the table it ends too, a Legend of theirs that fell this round
+  first replaced from the reserve (RR-51), and they win.
 """
 
 from __future__ import annotations

@@ -292,7 +292,7 @@ class RoyalRumbleRules(BaseRules[State]):
     def _next_planner(self, s: State) -> None:
         """RR-15: the Titleholder first, then clockwise."""
         for seat in s.clockwise():
-            if not s.players[seat].planned:
+            if not s.players[seat].planned and not s.players[seat].forfeited:
                 s.planner, s.step = seat, Step.CHOOSE
                 return
         s.planner = None
@@ -313,6 +313,10 @@ class RoyalRumbleRules(BaseRules[State]):
             boost = f" + {card(r.boost).name}" if r.boost else ""
             _say(s, f"{name(r.seat)} reveals {card(r.attack).name}{boost} at {name(r.target)}: "
                     f"speed {r.speed}.")
+        for r in plans:
+            if r.target not in s.standing():  # its target forfeited meanwhile (RR-69)
+                self._discard_plan(s, r.seat)
+                r.status = "discarded"
         if not plans:
             _say(s, "Nobody attacks this round.")
 
@@ -361,7 +365,7 @@ class RoyalRumbleRules(BaseRules[State]):
         attacker and the target may Run-In (RR-28 decision)."""
         a = s.current
         assert a is not None
-        if seat == a.attacker:
+        if seat == a.attacker or s.players[seat].forfeited:
             return False
         return seat != a.target or profile(s, a.attacker, a.card, a.boost).cheap_trick
 
@@ -409,8 +413,8 @@ class RoyalRumbleRules(BaseRules[State]):
         if thrown:
             _say(s, f"{legend_name(s.players[a.target].legend)} is thrown over the top rope!")
             down.append(a.target)
-        elif damage(s, a.target) >= health(s, a.target):
-            down.append(a.target)
+        elif s.players[a.target].legend and damage(s, a.target) >= health(s, a.target):
+            down.append(a.target)  # (no Legend: its player forfeited while Holding On)
         if recoil and me.legend and not me.fallen and damage(s, a.attacker) >= health(
                 s, a.attacker):
             down.append(a.attacker)
@@ -456,14 +460,18 @@ class RoyalRumbleRules(BaseRules[State]):
             s.box.append(key)
         for r in s.reveal:
             if r.status == "waiting" and (r.seat == seat or r.target == seat):
-                owner = s.players[r.seat]
-                s.discard += owner.plan_cards()
-                owner.attack = owner.boost = None
+                self._discard_plan(s, r.seat)
                 r.status = "discarded"
-                _say(s, f"{name(r.seat)}'s face-down attack is discarded.")
         if seat == s.titleholder and by is not None:
             s.titleholder = by
             _say(s, f"{name(by)} takes the Legends token and is the Titleholder.")
+
+    def _discard_plan(self, s: State, seat: int) -> None:
+        """RR-69: a revealed plan that will not be played goes to the discard pile."""
+        owner = s.players[seat]
+        s.discard += owner.plan_cards()
+        owner.attack = owner.boost = None
+        _say(s, f"{name(seat)}'s face-down attack is discarded.")
 
     def _finish(self, s: State) -> None:
         s.current, s.step, s.follow_options = None, None, []
@@ -511,7 +519,7 @@ class RoyalRumbleRules(BaseRules[State]):
         order = s.clockwise()
         while s.drawing < s.n:
             p = s.players[order[s.drawing]]
-            while len(p.hand) < HAND_SIZE:
+            while len(p.hand) < HAND_SIZE and not p.forfeited:
                 if not s.deck:
                     if s.discard:
                         s.chance = "reshuffle"
@@ -542,6 +550,87 @@ class RoyalRumbleRules(BaseRules[State]):
             if p.fallen:
                 p.legend, p.fallen, p.out = None, False, True
         s.phase, s.step, s.current, s.planner = Phase.OVER, None, None, None
+
+    # -- a forfeit ---------------------------------------------------------------------
+    def forfeit_eliminates(self, state: State, seat: int) -> bool:
+        """At three seats or more a forfeit eliminates whenever the game is dealt and
+        live (the package docstring's forfeit decision); at two, the match service ends
+        the match as in every game. A seat that forfeited already is refused by `apply`."""
+        return (state.n >= 3 and 0 <= seat < state.n
+                and state.phase not in (Phase.SETUP, Phase.OVER))
+
+    def _forfeit(self, state: State, seat: int) -> State:
+        """The seat leaves: its Legend is eliminated by no one (RR-34/53/65/69), it takes
+        no reserve Legend, its hidden cards leave the game face down, the attack it is in
+        stops, and the game goes on for the rest (or ends, RR-55/56)."""
+        if state.players[seat].forfeited:
+            raise IllegalAction("seat_out", f"{name(seat)} already forfeited and is out.")
+        s = state.clone()
+        p = s.players[seat]
+        if p.legend and not p.fallen:
+            s.tick += 1
+            self._eliminate(s, seat, None)
+        p.legend, p.fallen, p.out, p.forfeited = None, False, True, True
+        p.out_at = s.tick if p.out_at is None else p.out_at
+        for r in s.reveal:  # (a player with no Legend left still attacks, RR-59)
+            if r.status == "waiting" and r.seat == seat:
+                self._discard_plan(s, seat)
+                r.status = "discarded"
+        self._withdraw_cards(s, seat)
+        _say(s, f"{name(seat)} forfeited and is out.")
+        if seat == s.titleholder:
+            s.titleholder = next(o for o in s.clockwise(seat) if not s.players[o].forfeited)
+            _say(s, f"{name(s.titleholder)} takes the Legends token and is the Titleholder.")
+        if s.planner == seat:
+            s.planner, s.step = None, None
+        if s.current is not None:
+            self._forfeit_in_attack(s, seat)
+        if len(s.at_table()) <= 1:
+            self._last_at_table(s)
+        elif s.phase is not Phase.OVER and not self._check_end(s):
+            self._advance(s)
+        return s
+
+    def _withdraw_cards(self, s: State, seat: int) -> None:
+        """The hand and a plan not yet revealed go out of the game face down: nobody may
+        learn them. A revealed plan was discarded with its Legend (RR-69)."""
+        p = s.players[seat]
+        hidden = p.hand + (p.plan_cards() if s.phase is Phase.PLAN else [])
+        s.withdrawn += sorted(hidden)
+        p.hand, p.attack, p.boost, p.target = [], None, None, None
+        p.planned, p.breather = True, False
+
+    def _forfeit_in_attack(self, s: State, seat: int) -> None:
+        """The attack under way, its attacker or target gone: cards not yet on a placard
+        go to the discard pile (RR-29 decision) and a throw or follow-up lapses; a seat
+        that was to answer it is asked no more."""
+        a = s.current
+        assert a is not None
+        in_flight = s.step in (Step.DEFEND, Step.INTERVENE)
+        if seat in (a.attacker, a.target) and in_flight:
+            _say(s, "The attack is called off.")
+            self._cancel(s, "discarded")
+        elif seat == a.attacker:
+            self._finish(s)
+        elif seat == a.target and s.step is Step.HOLD_ON:
+            s.step = None
+            self._after_hit(s, thrown=False)
+        elif seat in a.responders:
+            asked = a.responders[0] == seat
+            a.responders.remove(seat)
+            if asked:
+                s.step = None
+                self._ask_next(s)
+
+    def _last_at_table(self, s: State) -> None:
+        """One player left at the table (or none): the game ends (RR-55). A Legend of
+        theirs that fell this round is replaced first (RR-51), as End of Turn would."""
+        for seat in s.at_table():
+            p = s.players[seat]
+            if p.fallen and s.reserve:
+                self._enter(s, seat, s.reserve.pop(0))
+        if s.phase is not Phase.OVER:
+            self._end(s)
 
     # -- decisions ---------------------------------------------------------------------
     def _do_plan_attack(self, s: State, seat: int, act: Action) -> None:

@@ -63,12 +63,13 @@ class Player:
     fallen: bool = False  # Legend eliminated this round; a new one comes at End of Turn
     out: bool = False  # no Legend left (reserve empty)
     out_at: int | None = None  # elimination tick of the last Legend
+    forfeited: bool = False  # left the game: out, and asked nothing any more
 
     def clone(self) -> Player:
         return Player(self.legend, self.signature, list(self.damage), self.strain,
                       list(self.hand), list(self.placards), list(self.legends_used),
                       self.attack, self.boost, self.target, self.planned, self.breather,
-                      self.fallen, self.out, self.out_at)
+                      self.fallen, self.out, self.out_at, self.forfeited)
 
     def plan_cards(self) -> list[str]:
         return [c for c in (self.attack, self.boost) if c]
@@ -114,6 +115,8 @@ class State:
     deck: list[str] = field(default_factory=list)  # top first (hidden)
     discard: list[str] = field(default_factory=list)
     box: list[str] = field(default_factory=list)  # used or orphaned Signatures, lost placards
+    # Forfeited players' hands and face-down plans: out of the game, face down (hidden)
+    withdrawn: list[str] = field(default_factory=list)
     chance: str | None = "legends"  # legends | deck | reshuffle
     planner: int | None = None
     reveal: list[Revealed] = field(default_factory=list)
@@ -130,6 +133,7 @@ class State:
         return replace(
             self, players=[p.clone() for p in self.players], reserve=list(self.reserve),
             deck=list(self.deck), discard=list(self.discard), box=list(self.box),
+            withdrawn=list(self.withdrawn),
             reveal=[copy.copy(r) for r in self.reveal],
             last_reveal=list(self.last_reveal),
             current=self.current.clone() if self.current else None,
@@ -140,6 +144,10 @@ class State:
         """Every seat from `start` (default the Titleholder) going clockwise."""
         first = self.titleholder if start is None else start
         return [(first + i) % self.n for i in range(self.n)]
+
+    def at_table(self) -> list[int]:
+        """Seats still in the game: every seat but those that forfeited."""
+        return [seat for seat, p in enumerate(self.players) if not p.forfeited]
 
     def standing(self) -> list[int]:
         """Seats whose Legend is in the ring."""

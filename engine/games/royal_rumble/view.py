@@ -3,7 +3,9 @@
 Hidden: a hand (from everyone else), the deck order and the reserve Legends (from
 everyone), a face-down Attack and Boost (from everyone else until the Reveal). Public:
 every Legend in the ring with its damage cards, each plan's target and whether it has a
-Boost (RR-16 decision), the revealed plans, the discard pile, the placards taken.
+Boost (RR-16 decision), the revealed plans, the discard pile, the placards taken. The
+cards a forfeiting player held or had planned face down leave the game face down
+(`withdrawn`): nobody sees them.
 """
 
 from __future__ import annotations
@@ -46,10 +48,11 @@ def player_view(state: State, seat: int, viewer: int | None) -> JSON:
         "strain": p.strain,
         "fallen": p.fallen,
         "out": p.out,
+        "forfeited": p.forfeited,
         "hand": [card_json(c) for c in sorted(p.hand)] if own else None,
         "hand_count": len(p.hand),
         "plan": {
-            "status": ("breather" if p.breather else "planned" if p.planned
+            "status": ("forfeited" if p.forfeited else "breather" if p.breather else "planned" if p.planned
                        else "planning" if state.planner == seat else "waiting"),
             "target": p.target,
             "has_attack": p.attack is not None,
@@ -106,6 +109,7 @@ def view(state: State, viewer: int | None, deciders: tuple[int, ...], chance: bo
         "discard": [card_json(c) for c in state.discard[-10:]],
         "discard_count": len(state.discard),
         "box_count": len(state.box),
+        "withdrawn_count": len(state.withdrawn),
         "reveal": _reveal_view(state.reveal),
         "last_reveal": _reveal_view(state.last_reveal),
         "current": _current_view(state),
@@ -144,7 +148,7 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     s = state.clone()
     hidden_plans = s.phase is Phase.PLAN
     others = [p for i, p in enumerate(s.players) if i != seat]
-    pool = list(s.deck)
+    pool = list(s.deck) + s.withdrawn  # (a forfeited hand is nobody's to know)
     for p in others:
         pool += p.hand
         if hidden_plans:
@@ -159,7 +163,8 @@ def determinize(state: State, seat: int, rng: random.Random) -> State:
     for p in others:
         n = len(p.hand)
         p.hand, pool = pool[:n], pool[n:]
-    s.deck = pool
+    n = len(s.withdrawn)
+    s.withdrawn, s.deck = pool[:n], pool[n:]
     seen = {key for p in s.players for key in p.legends_used}
     s.reserve = rng.sample(sorted(set(ROSTER) - seen), len(s.reserve))
     return s

@@ -136,6 +136,27 @@ Further engine decisions:
 - Search: the searcher picks one matching card from the deck (only they see the choices),
   then the deck is shuffled as a stored chance event.
 - A Finish with a submission skill wins "by submission", any other "by pinfall".
+
+A forfeit (a player resigns, an organizer forfeits the seat) in an Elimination match
+(Triple Threat and Fatal Four Way Elimination, the Birdcage: SH-072/106/124) is a
+`{"kind": "forfeit", "seat": s}` event in the stream, the system's event as a chance
+outcome is, which `apply` takes for any seat still in (or still waiting to enter) once the
+Competitors are in the ring (`forfeit_eliminates`). The seat is eliminated as SH-072
+eliminates a player, and the match goes on; in every other match type, and during a
+Birdcage's draft, the match service ends the match as before (the forfeiter's side last):
+
+- Its cards in play, and those played against it, go to the discard piles (SH-072); its
+  hand goes under its deck unseen, so nothing hidden is shown. A Birdcage entrant still
+  waiting never enters.
+- If it takes part in the turn under way (it takes the turn, a play or a Finish is
+  against it, it is a Double Team partner, or the turn roll is not settled yet), the turn
+  stops: a card waiting for Stops goes to its player's discard pile, a Finish and effects
+  still to come lapse, and a turn roll follows (SH-027: every turn ends in a roll). So
+  does a turn whose player has nobody left to play against (a Birdcage's last two inside).
+- Otherwise only its own part ends: it is asked no more to Stop, Team Up, Save or choose
+  for an effect, and what waited on it goes on (the card hits when nobody else may Stop).
+- SH-081: one side left, nobody waiting, wins; placements put the eliminated after those
+  still in, the last out best, the forfeit counting as its elimination.
 """
 
 from __future__ import annotations

@@ -739,7 +739,13 @@ class SupershowRules(BaseRules[State]):
                                    f"{who(s, f.seat)} wins by {reason}!")
 
     def _eliminate(self, s: State, seat: int) -> None:
-        """SH-072/124: out of the match; cards in play for and against go to discards."""
+        """SH-072/124: out of the match, and its play (or the fall) is over."""
+        if not self._knock_out(s, seat):
+            self._step_done(s)
+
+    def _knock_out(self, s: State, seat: int) -> bool:
+        """SH-072/124: out of the match; cards in play for and against go to discards;
+        SH-081: one side left (nobody waiting to enter) wins. Whether the match ended."""
         s.out.append(seat)
         me = s.players[seat]
         me.discard.extend(me.all_in_play())
@@ -754,8 +760,81 @@ class SupershowRules(BaseRules[State]):
             self._end(s, tuple(s.live), EndReason.LAST_STANDING,
                       f"{' and '.join(who(s, o) for o in s.live)} "
                       f"{'is' if len(s.live) == 1 else 'are'} the last left standing!")
-            return
-        self._step_done(s)
+            return True
+        return False
+
+    # -- a forfeit (the package docstring's forfeit decision) ---------------------------
+    def forfeit_eliminates(self, state: State, seat: int) -> bool:
+        """An Elimination match (SH-072/106/124) takes a forfeit as an elimination once
+        its Competitors are in the ring; elsewhere (and during a Birdcage's draft) the
+        match service ends the match. A seat already out is refused by `apply`."""
+        return (self.mtype(state).elimination and 0 <= seat < len(state.players)
+                and state.phase not in (Phase.DEAL, Phase.DRAFT, Phase.OPEN, Phase.PICK,
+                                        Phase.SETUP, Phase.OVER))
+
+    def _forfeit(self, state: State, seat: int) -> State:
+        """The seat is eliminated as SH-072 eliminates, and the match goes on."""
+        if seat in state.out:
+            raise IllegalAction("seat_out", f"{who(state, seat)} is already out.")
+        s = state.clone()
+        _say(s, f"{who(s, seat)} forfeited and is out.")
+        s.forfeits.append(seat)
+        if seat in s.waiting:  # a Birdcage entrant yet to enter
+            s.waiting.remove(seat)
+        elif self._in_the_turn(s, seat):
+            self._call_off_turn(s)
+        else:
+            self._ask_no_more(s, seat)
+        me = s.players[seat]
+        me.put_under(sorted(me.hand), seen=False)  # (hidden as it was)
+        me.hand = []
+        if not self._knock_out(s, seat):
+            if s.plan and not s.plan[0].targets:  # nobody left for the turn's player
+                self._call_off_turn(s)
+            s.plan = [st for st in s.plan if st.targets]
+            self._advance(s)
+        return s
+
+    def _in_the_turn(self, s: State, seat: int) -> bool:
+        """Whether the seat takes part in the turn under way: it rolled for the turn not
+        yet settled, takes it, or is the one its play or Finish is against."""
+        if s.phase in (Phase.DOUBLE, Phase.STARTER):
+            return True
+        f = s.finish
+        return (seat in (s.active, s.target) or seat in s.partners
+                or (f is not None and seat in (f.seat, f.target)))
+
+    def _call_off_turn(self, s: State) -> None:
+        """The turn stops: a card waiting for Stops goes to its player's discard pile (it
+        was shown), a Finish and the effects still to come lapse, and a turn roll follows
+        (SH-027: every turn ends in a roll)."""
+        if s.played is not None and s.active is not None:
+            s.players[s.active].discard.append(s.played)
+        s.played, s.target, s.stoppers, s.tasks, s.finish = None, None, [], [], None
+        s.plan, s.partners, s.offer, s.played_once = [], (), (), False
+        s.active, s.phase, s.then = None, Phase.ROLL, Phase.ROLL
+        _say(s, "The turn ends there.")
+
+    def _ask_no_more(self, s: State, seat: int) -> None:
+        """A seat that was to answer (a Stop, a Team Up, a Save, an effect's choice) is
+        asked no more; what waited on it goes on."""
+        if seat in s.stoppers:
+            s.stoppers.remove(seat)
+            if s.phase is Phase.STOP and not s.stoppers:
+                self._hit(s)
+        f = s.finish
+        if f is not None and seat in f.asking + f.team_ups + f.savers:
+            f.asking = [o for o in f.asking if o != seat]
+            f.team_ups = [o for o in f.team_ups if o != seat]
+            f.savers = [o for o in f.savers if o != seat]
+            if s.phase is Phase.TEAM_UP and not f.asking:
+                s.phase = Phase.FINISH
+            elif s.phase is Phase.SAVE and not f.asking:
+                s.phase = Phase.BREAKOUT
+        asked = s.phase is Phase.CHOOSE and seat == self._decider(s)
+        s.tasks = [t for t in s.tasks if seat not in (t.owner, t.target)]
+        if asked:
+            s.phase = Phase.EFFECTS
 
     def _broke_out(self, s: State, seat: int) -> None:
         """SH-033/035/036: the cards in play between the two go to the discard piles; the

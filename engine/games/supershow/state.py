@@ -213,6 +213,7 @@ class State:
     partners: tuple[int, ...] = ()  # the Double Team pair taking this turn (SH-067/068)
     played_once: bool = False  # the player on turn already played a card this turn
     out: list[int] = field(default_factory=list)  # eliminated seats, in order
+    forfeits: list[int] = field(default_factory=list)  # those a forfeit eliminated
     entrants: tuple[int, ...] = ()  # Birdcage: each seat's entrant number (1 first)
     waiting: list[int] = field(default_factory=list)  # Birdcage: not yet entered, in order
     pool: list[str] = field(default_factory=list)  # Birdcage: Competitors left to draft
@@ -241,6 +242,7 @@ class State:
         new.players = [p.clone() for p in self.players]
         new.shuffles, new.tasks, new.plan = list(self.shuffles), list(self.tasks), list(self.plan)
         new.out, new.stoppers = list(self.out), list(self.stoppers)
+        new.forfeits = list(self.forfeits)
         new.waiting, new.pool, new.pickers = list(self.waiting), list(self.pool), list(
             self.pickers)
         new.piles = {k: list(v) for k, v in self.piles.items()}

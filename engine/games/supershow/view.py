@@ -136,6 +136,7 @@ def view(state: State, viewer: int | None, deciders: tuple[int, ...], asked: str
         "active": state.active,
         "teams": list(state.teams) or None,
         "eliminated": list(state.out),
+        "forfeited": list(state.forfeits),
         "count_outs": state.count_outs,
         "dq": state.dq,
         "plan": [{"seat": st.seat, "targets": list(st.targets)} for st in state.plan],

@@ -3,6 +3,9 @@ RR-39..RR-59 and the edge cases RR-61..RR-72."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
 from rr_helpers import (
     RULES,
     Table,
@@ -17,7 +20,8 @@ from rr_helpers import (
     settle,
 )
 
-from engine.games.royal_rumble.state import Phase, Step
+from engine.games.royal_rumble.state import Phase, State, Step
+from engine.protocol import Event, IllegalAction
 
 L3 = ["ironhide", "vesper", "bramble"]
 
@@ -374,3 +378,90 @@ def test_a_player_with_no_legend_left_may_follow_up_an_attack() -> None:
     s = settle(s)
     assert names(s, s.players[0].damage) == ["Whirlwind Kick"]
     assert names(s, s.players[1].damage) == ["Snap Kick"]
+
+
+# -- a forfeit (the package docstring's forfeit decision) -----------------------------------
+
+def forfeit(state: State, seat: int) -> State:
+    return RULES.apply(state, Event.forfeit(seat))
+
+
+def shown_ids(state: State, viewer: int | None) -> str:
+    return json.dumps(RULES.view(state, viewer))
+
+
+def test_a_seat_forfeiting_while_it_plans_is_out_its_plan_hidden_and_the_round_goes_on(
+) -> None:
+    """RR-15/16/69 and RR-34: seat 2 forfeits with its Attack face down: its Legend is
+    eliminated by no one, its hand and plan leave the game unseen, the next planner plans,
+    and seat 1's attack pointed at it is discarded at the Reveal."""
+    s = Table().build(L3, {0: ["Roundhouse"], 1: ["Lariat", "Power Surge", "Leg Catch"],
+                           2: ["Body Slam"]})
+    s = plan(s, 0, "Roundhouse", 1)
+    s = do(s, 1, {"type": "plan_attack", "card": card_of(s, 1, "Lariat")})
+    s = do(s, 1, {"type": "target", "seat": 0})
+    hidden = [s.players[1].attack, *s.players[1].hand]
+    s = forfeit(s, 1)
+    assert s.players[1].forfeited and s.players[1].out and s.players[1].legend is None
+    assert "Seat 2 forfeited and is out." in s.journal
+    assert sorted(s.withdrawn) == sorted(c for c in hidden if c)
+    assert decider(s) == 2 and s.step is Step.CHOOSE
+    for viewer in (0, 2, None):
+        view = RULES.view(s, viewer)
+        assert view["players"][1]["forfeited"] is True
+        assert view["players"][1]["plan"]["status"] == "forfeited"
+        assert not any(f'"{c}"' in shown_ids(s, viewer) for c in hidden if c)
+    s = settle(plan(s, 2, "Body Slam", 0))
+    assert {r.seat: r.status for r in s.last_reveal} == {0: "discarded", 2: "hit"}
+    assert s.phase is Phase.PLAN and decider(s) == 0  # the next round, seat 2 planning no more
+    s = breathe(s, 0)
+    assert decider(s) == 2
+
+
+def test_a_forfeiting_titleholder_hands_the_token_on_and_the_last_at_the_table_wins(
+) -> None:
+    """RR-13/50 (decision: the token stays at the table), RR-55, RR-58: two forfeits
+    leave seat 2 alone; placements follow the order the others went out."""
+    s = Table().build(L3, reserve=["rook"])
+    s = forfeit(s, 0)
+    assert s.titleholder == 1 and decider(s) == 1
+    assert s.phase is Phase.PLAN  # two players left and a reserve: the game goes on
+    s = forfeit(s, 1)
+    assert s.phase is Phase.OVER
+    result = RULES.result(s)
+    assert result is not None
+    assert result.winners == (2,) and result.placements == (3, 2, 1)
+    assert result.figures[2]["placards"] == 0.0  # forfeited Legends are nobody's placards
+
+
+def test_a_target_forfeiting_before_the_hit_calls_the_attack_off(
+) -> None:
+    """RR-29 decision: the attack at seat 2 goes to the discard pile and the next
+    revealed attack is made."""
+    s = Table().build(L3, {0: ["Jab Flurry"], 1: ["Haymaker"], 2: ["Body Slam"]})
+    s = plan(s, 0, "Jab Flurry", 2)
+    s = plan(s, 1, "Haymaker", 0)
+    s = plan(s, 2, "Body Slam", 1)
+    assert s.step is Step.DEFEND and decider(s) == 2
+    s = forfeit(s, 2)
+    assert "Jab Flurry" in names(s, s.discard) and s.players[2].damage == []
+    assert {r.seat: r.status for r in s.reveal} == {0: "discarded", 1: "resolving",
+                                                    2: "discarded"}
+    assert s.current is not None and s.current.attacker == 1
+
+
+def test_a_seat_that_forfeited_is_refused_a_second_forfeit_and_a_decision() -> None:
+    s = forfeit(Table().build(L3), 2)
+    with pytest.raises(IllegalAction) as again:
+        forfeit(s, 2)
+    assert again.value.code == "seat_out"
+    assert refused(s, 2, {"type": "breather"}) == "not_your_turn"
+
+
+def test_two_seats_take_no_forfeit_event() -> None:
+    """At two seats the match service ends the match, as in every game."""
+    s = Table().build(L3[:2])
+    assert not RULES.forfeit_eliminates(s, 1)
+    with pytest.raises(IllegalAction) as refused_:
+        forfeit(s, 1)
+    assert refused_.value.code == "no_forfeit"

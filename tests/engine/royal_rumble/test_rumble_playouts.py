@@ -19,7 +19,7 @@ import pytest
 from engine.games.royal_rumble import RULES
 from engine.games.royal_rumble.cards import ACTION_IDS, ROSTER
 from engine.games.royal_rumble.state import Phase, State, Step
-from engine.protocol import Event, PendingKind
+from engine.protocol import Event, EventKind, PendingKind
 
 PLAYOUTS = int(os.environ.get("SHOWDOWN_PLAYOUTS", "100"))
 ID = re.compile(r'"(a\d{3})"')
@@ -29,7 +29,7 @@ VIEW_EVERY = 17  # every view of every seat is checked this often and at each ph
 
 def hidden_from(state: State, viewer: int | None) -> set[str]:
     """Card ids the viewer may not see: the deck, other hands, others' face-down plans."""
-    hidden = set(state.deck)
+    hidden = set(state.deck) | set(state.withdrawn)
     for seat, p in enumerate(state.players):
         if seat != viewer:
             hidden |= set(p.hand)
@@ -42,7 +42,7 @@ def check_conservation(state: State) -> None:
     """Every Action card is in exactly one place; Signatures never in the discard pile."""
     if state.phase is Phase.SETUP:
         return
-    places = list(state.deck) + state.discard
+    places = list(state.deck) + state.discard + state.withdrawn
     for p in state.players:
         places += p.hand + p.plan_cards() + [c for c in p.damage if not c.startswith("sig_")]
     if state.current is not None and state.step in (Step.DEFEND, Step.INTERVENE):  # not hit yet
@@ -61,7 +61,8 @@ def check_views(state: State) -> None:
         assert not any(f'"{key}"' in text for key in state.reserve)
 
 
-def playout(seed: int, n: int) -> None:
+def playout(seed: int, n: int, forfeits: bool = False) -> None:
+    """`forfeits`: now and then a seat forfeits (at three seats or more), at any step."""
     rng = random.Random(seed)
     options = {"round_limit": 40}
     state = RULES.start(options, n)
@@ -74,6 +75,8 @@ def playout(seed: int, n: int) -> None:
         assert len(log) < RULES.spec.longest_game
         if pending.kind is PendingKind.CHANCE:
             event = Event.chance(RULES.sample_chance(state, rng))
+        elif forfeits and rng.random() < 0.02 and at_table(state):
+            event = Event.forfeit(rng.choice(at_table(state)))
         else:
             for seat in pending.seats:
                 assert RULES.legal_actions(state, seat), (seat, state.step)
@@ -83,9 +86,13 @@ def playout(seed: int, n: int) -> None:
         after = RULES.apply(state, event)
         if snapshot is not None:
             assert snapshot == state, "apply mutated its input"
-        if len(log) % VIEW_EVERY == 0 or after.phase is not state.phase:
+        if (len(log) % VIEW_EVERY == 0 or after.phase is not state.phase
+                or event.kind is EventKind.FORFEIT):
             check_views(after)
-        for viewer in (event.seat, (event.seat or 0) + 1, None):
+        if event.kind is EventKind.FORFEIT:
+            assert f"Seat {event.seat + 1} forfeited and is out." in RULES.narrate(state, event)
+        assert not set(forfeited(after)) & set(RULES.pending(after).seats)
+        for viewer in (event.seat, (event.seat or 0) + 1, None, *forfeited(after)):
             viewer = viewer % n if viewer is not None else None
             shown = set(ID.findall(json.dumps(RULES.redact(state, event, viewer))))
             # A card hidden before and after the event (a face-down plan) never shows.
@@ -103,6 +110,15 @@ def playout(seed: int, n: int) -> None:
     assert set(state.players[0].legends_used) <= set(ROSTER)
 
 
+def forfeited(state: State) -> list[int]:
+    return [seat for seat, p in enumerate(state.players) if p.forfeited]
+
+
+def at_table(state: State) -> list[int]:
+    """The seats a forfeit would eliminate now."""
+    return [seat for seat in state.at_table() if RULES.forfeit_eliminates(state, seat)]
+
+
 @pytest.mark.parametrize("n", SEAT_COUNTS)
 def test_random_playouts_keep_every_invariant(n: int) -> None:
     """RR-11/14/19/36/37 and the contract: conservation, hiding before the reveal, replay,
@@ -110,3 +126,12 @@ def test_random_playouts_keep_every_invariant(n: int) -> None:
     share = max(1, round(PLAYOUTS / n / sum(1 / k for k in SEAT_COUNTS)))
     for seed in range(share):
         playout(seed, n)
+
+
+@pytest.mark.parametrize("n", (3, 6))
+def test_random_playouts_with_forfeits_keep_every_invariant(n: int) -> None:
+    """The forfeit decision (package docstring): a seat forfeiting at any step leaves the
+    cards conserved, hides its hand and face-down plan, is never asked again, and the
+    game still ends (RR-55/56) and replays to the same state."""
+    for seed in range(max(1, PLAYOUTS // 5)):
+        playout(seed, n, forfeits=True)

@@ -21,7 +21,7 @@ from engine.games.supershow import RULES
 from engine.games.supershow.cards import CATALOG
 from engine.games.supershow.match import MATCH_TYPES
 from engine.games.supershow.state import State
-from engine.protocol import Event, PendingKind
+from engine.protocol import Event, EventKind, PendingKind
 
 PLAYOUTS = int(os.environ.get("SHOWDOWN_PLAYOUTS", "100"))
 KEYS = sorted(CATALOG.competitors)
@@ -95,7 +95,8 @@ def options_for(match_type: str, seed: int, rng: random.Random) -> tuple[dict, i
     return options, n
 
 
-def playout(seed: int, match_type: str = "one_on_one") -> int:
+def playout(seed: int, match_type: str = "one_on_one", forfeits: bool = False) -> int:
+    """`forfeits`: now and then a seat still in forfeits, at any step (Elimination)."""
     rng = random.Random(seed)
     options, n = options_for(match_type, seed, rng)
     state = RULES.start(options, n)
@@ -107,8 +108,12 @@ def playout(seed: int, match_type: str = "one_on_one") -> int:
         if pending.kind is PendingKind.END:
             break
         assert len(log) < RULES.spec.longest_game
+        in_ = [seat for seat in state.seats if seat not in state.out
+               and RULES.forfeit_eliminates(state, seat)]
         if pending.kind is PendingKind.CHANCE:
             event = Event.chance(RULES.sample_chance(state, rng))
+        elif forfeits and in_ and rng.random() < 0.03:
+            event = Event.forfeit(rng.choice(in_))
         else:
             assert len(pending.seats) == 1
             seat = pending.seats[0]
@@ -130,6 +135,11 @@ def playout(seed: int, match_type: str = "one_on_one") -> int:
         elif len(log) % 10 == 0 or RULES.pending(after).is_over:
             check_views(after)
         check_conservation(after)
+        assert not set(after.forfeits) & set(RULES.pending(after).seats)
+        if event.kind is EventKind.FORFEIT:
+            check_views(after)
+            assert event.seat in after.out and event.seat in RULES.view(after, None)["forfeited"]
+            assert "forfeited and is out." in " ".join(RULES.narrate(state, event))
         log.append(event)
         state, seen = after, seen_after
     replayed = RULES.replay(options, n, (Event.from_json(e.to_json()) for e in log))
@@ -137,6 +147,10 @@ def playout(seed: int, match_type: str = "one_on_one") -> int:
     result = RULES.result(state)
     assert result is not None and min(result.placements) == 1
     assert len(result.placements) == n
+    if state.forfeits:  # SH-081: the eliminated after those still in, the last out best
+        out = [seat for seat in state.out if seat not in result.winners]
+        assert [result.placements[seat] for seat in out] == sorted(
+            (result.placements[seat] for seat in out), reverse=True)
     return len(log)
 
 
@@ -146,3 +160,12 @@ def test_random_playouts_keep_every_invariant(match_type: str) -> None:
     liveness, termination."""
     for seed in range(PLAYOUTS):
         playout(seed, match_type)
+
+
+@pytest.mark.parametrize("match_type", sorted(k for k, m in MATCH_TYPES.items() if m.elimination))
+def test_random_playouts_with_forfeits_keep_every_invariant(match_type: str) -> None:
+    """The forfeit decision (package docstring), SH-072/081/106/124: a seat forfeiting at
+    any step is eliminated, never asked again, its cards conserved and hidden; the match
+    plays on to its end and replays to the same state."""
+    for seed in range(PLAYOUTS):
+        playout(seed, match_type, forfeits=True)
