@@ -1720,12 +1720,18 @@ def _record_locked(event: Event, link: EventMatch, match: Match,
     figures = match.result.get("figures", {})
     fmt = formats.get_format(event.format)
     kept = _still_seated(fmt, done, link.pairing, entrants)
-    forfeit = seats[match.result["forfeit"]] if "forfeit" in match.result else None
+    # A forfeit ended the match (`forfeit`), or eliminated seats while it played on
+    # (`forfeits`, Royal Rumble's and The Supershow's Elimination matches).
+    forfeits = [seats[seat] for seat in match.result.get("forfeits", [])
+                if seats[seat] in kept]
+    forfeit = seats[match.result["forfeit"]] if "forfeit" in match.result \
+        else next(iter(forfeits), None)
     payload = {
         "pairing": link.pairing, "match": match.pk,
         "placements": formats.entrant_places(placements, seats, kept),
         "figures": {k: figures.get(str(seats.index(k)), {}) for k in kept},
         "forfeit": forfeit if forfeit in kept else None,
+        **({"forfeits": forfeits} if forfeits else {}),
     }
     sides = result_sides(event, entrants, made.get("seats"))
     try:
@@ -1798,7 +1804,9 @@ def _link(event: Event, pairing: str) -> EventMatch:
 
 def forfeit(*, event: Event, by: Any, pairing: str, entrant: str,
             expected_seq: int | None = None) -> None:
-    """An entrant forfeits a live match; the result flows in like any other."""
+    """An entrant forfeits a live match: it ends, or, where the game eliminates players
+    and plays on (`matches.services.forfeit_seat`: a Royal Rumble pod), the entrant is out
+    and the others play it to its end; the result flows in then like any other."""
     _require(can_organize(event, by))
     _forfeit(event, _link(event, pairing), entrant, by, event_seq=expected_seq)
 
@@ -1812,7 +1820,8 @@ def _forfeit(event: Event, link: EventMatch, entrant: str, actor: Any,
                                           f"{link.label or link.pairing}.")
     with transaction.atomic():
         locked = _locked(event, event_seq)
-        _append(locked, Kind.FORFEITED, {"pairing": link.pairing, "entrant": entrant}, actor)
+        _append(locked, Kind.FORFEITED, {"pairing": link.pairing, "entrant": entrant,
+                                         "match": link.match_id}, actor)
         try:
             match_services.forfeit_seat(match=link.match, seat=link.seats_of(entrant)[0],
                                         expected_seq=match_seq)

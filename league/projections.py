@@ -297,6 +297,11 @@ def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
     is one result of the whole team, so a bot that played any of its seats (every seat,
     or only a late member's) played part of it, and the team is not rated, as the player
     is not; the match is rated only if two sides played wholly by people remain.
+
+    A seat a forfeit eliminated while the others played on (the result's `forfeits`: a
+    Royal Rumble, an Elimination match) is left out if it never moved, as a forfeit
+    that ends a match unplayed leaves it unrated (`_unplayed_forfeit`): it did not play;
+    the others' game was played, and rates them among themselves.
     """
     from league.services import player_for
 
@@ -311,7 +316,10 @@ def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
     together = match_services.game_teams(match)
     users = {u.pk: u for u in get_user_model().objects.filter(pk__in=[u for u in seats if u])}
     sides: dict[tuple[str, Any], tuple[list[int], int]] = {}
+    unplayed = set() if corrected is not None else _unplayed_eliminations(match)
     for index, user_id in enumerate(seats):
+        if index in unplayed:
+            continue
         side: tuple[str, Any] = ("seat", index) if together is None \
             else ("game_team", together[index])
         if index in teams:
@@ -342,6 +350,18 @@ def _unplayed_forfeit(match: Match, teams: dict[int, tuple[str, list[int]]]) -> 
     side = [i for i, (key, _) in teams.items() if key == teams[seat][0]] \
         if seat in teams else match_services.side_of(match, seat)
     return not match.events.filter(kind=MatchEvent.Kind.DECISION, seat__in=side).exists()
+
+
+def _unplayed_eliminations(match: Match) -> set[int]:
+    """The seats a forfeit eliminated while the match played on (`forfeits`) that never
+    made a move there."""
+    forfeits = {seat for seat in (match.result or {}).get("forfeits") or ()
+                if isinstance(seat, int)}
+    if not forfeits:
+        return set()
+    moved = set(match.events.filter(kind=MatchEvent.Kind.DECISION, seat__in=forfeits)
+                .values_list("seat", flat=True))
+    return forfeits - moved
 
 
 def _corrected_placements(match: Match) -> list[int] | None:

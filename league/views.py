@@ -1256,6 +1256,7 @@ def _match_rows(event: Event, done: events.Replayed,
     a playoff after its groups), with who plays and how it ended."""
     rows = []
     gone = {key for key, entrant in done.entrants.items() if entrant["withdrawn"]}
+    out = _out_by_forfeit(event)
     for link in (EventMatch.objects.filter(event=event).select_related("match")
                  .prefetch_related("match__seats")
                  .annotate(drawn=EventMatch.played_again()).order_by("match_id")):
@@ -1272,9 +1273,12 @@ def _match_rows(event: Event, done: events.Replayed,
         # The entrants the game plays as one side (a tag team pair) win and lose together.
         sides = events.result_sides(event, link.entrants, link.seats)
         outcomes = formats.outcomes(placements, sides)
+        live = link.match.status != FINISHED
         rows.append({
             "link": link, "match": link.match,
-            "live": link.match.status != FINISHED,
+            "live": live,
+            # whether a forfeit there ends the match, or only puts the entrant out
+            "forfeit_ends": live and not _forfeit_eliminates(link),
             "by_seed": result.get("decided_by") == "seed",
             "walkover": walkover,
             # first place shared across sides (played so, or corrected so): nobody won
@@ -1282,6 +1286,7 @@ def _match_rows(event: Event, done: events.Replayed,
             "entrants": [{"key": key, "name": names.get(key, key),
                           "place": placements.get(key), "won": outcomes.get(key) == "win",
                           "bot": _playing_bot(link, key), "awaited": _awaited(link, key),
+                          "out": (link.match_id, key) in out,
                           "partner": _partners(link.entrants, sides, key)}
                          for key in link.entrants],
         })
@@ -1301,6 +1306,21 @@ def _partners(entrants: list[str], sides: dict[str, int], key: str) -> bool:
     the row joins them with "and", and sides with "vs"."""
     after = entrants.index(key) + 1
     return key in sides and after < len(entrants) and sides.get(entrants[after]) == sides[key]
+
+
+def _out_by_forfeit(event: Event) -> set[tuple[int, str]]:
+    """(match, entrant) of each forfeit the Event's organizer (or a turn deadline) made:
+    in a match still live, the entrant is out and the others play on."""
+    records = EventRecord.objects.filter(event=event, kind=EventRecord.Kind.FORFEITED)
+    return {(p["match"], p["entrant"]) for p in records.values_list("payload", flat=True)
+            if "match" in p}
+
+
+def _forfeit_eliminates(link: EventMatch) -> bool:
+    """Whether a forfeit in the live match puts one entrant out while the rest play on
+    (a Royal Rumble pod), rather than ending it."""
+    seats = link.seats_of(link.entrants[0]) if link.entrants else []
+    return bool(seats) and match_services.forfeit_eliminates(link.match, seats[0])
 
 
 def _awaited(link: EventMatch, entrant: str) -> bool:

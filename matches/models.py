@@ -150,17 +150,20 @@ class MatchEventQuerySet(models.QuerySet["MatchEvent"]):
 
 
 class MatchEvent(models.Model):
-    """One appended event: a seat's decision or a stored chance outcome."""
+    """One appended event: a seat's decision, a stored chance outcome, or a seat's forfeit
+    in a game that eliminates it and plays on (engine/protocol.py)."""
 
     class Kind(models.TextChoices):
         DECISION = "decision", "Decision"
         CHANCE = "chance", "Chance"
+        FORFEIT = "forfeit", "Forfeit"
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=16, choices=Kind.choices)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    # {"action": {...}} for a decision, {"outcome": {...}} for chance.
+    # {"action": {...}} for a decision, {"outcome": {...}} for chance, {"reason": "resigned"}
+    # for a forfeit.
     payload = models.JSONField()
     idempotency_key = models.CharField(max_length=KEY_LENGTH, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -195,4 +198,6 @@ class MatchEvent(models.Model):
         """The engine's stored form of this event."""
         if self.kind == self.Kind.DECISION:
             return {"kind": "decision", "seat": self.seat, "action": self.payload["action"]}
+        if self.kind == self.Kind.FORFEIT:
+            return {"kind": "forfeit", "seat": self.seat}
         return {"kind": "chance", "outcome": self.payload["outcome"]}

@@ -363,7 +363,7 @@ class StateSerializer(serializers.Serializer):
 
 class EventSerializer(serializers.Serializer):
     seq = serializers.IntegerField(read_only=True)
-    kind = ChoiceField(choices=["decision", "chance"], read_only=True)
+    kind = ChoiceField(choices=["decision", "chance", "forfeit"], read_only=True)
     seat = serializers.IntegerField(allow_null=True, read_only=True)
     data = serializers.DictField(read_only=True, help_text="The event as you may read it.")
     narration = serializers.ListField(child=serializers.CharField(), read_only=True)

@@ -681,13 +681,20 @@ def _settle(match: Match, rules: BaseRules[Any], state: Any) -> Pending:
     """Save seq, status and result on the locked row; remember the state after commit."""
     pending = rules.pending(state)
     if pending.is_over and pending.result is not None:
-        _finish(match, pending.result.to_json())
+        _finish(match, _with_forfeits(match, pending.result.to_json()))
     match.save(update_fields=["seq", "status", "result", "rules_version", "updated_at"])
     _await(match, pending.seats if pending.kind is PendingKind.DECISION else [])
     _remember(match, match.seq, state)
     match_id, seq = match.pk, match.seq
     after_commit(lambda: match_advanced.send(sender=Match, match_id=match_id, seq=seq))
     return pending
+
+
+def _with_forfeits(match: Match, result: JSON) -> JSON:
+    """The game's result, with the seats a forfeit eliminated (`forfeits`, in order) when
+    any did: the league scores and rates them as the forfeits they were."""
+    forfeits = forfeited_seats(match)
+    return {**result, "forfeits": forfeits} if forfeits else result
 
 
 def _await(match: Match, seats: Iterable[int]) -> None:
@@ -711,12 +718,15 @@ def _announce_finished(match_id: int) -> None:
 
 def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit",
                  expected_seq: int | None = None) -> Match:
-    """End a live match because a seat forfeits: its side (the seats the game plays with it
-    as one, a tag team) places last, every other seat shares first place.
+    """A seat of a live match forfeits. Where its game eliminates players and the match
+    has three sides or more (Royal Rumble, The Supershow's Elimination matches: the
+    game's `forfeit_eliminates`), the seat is eliminated by a forfeit event appended to
+    the stream and the others play on; a seat already out is refused (409 seat_out). Otherwise the match ends: its side (the seats the game plays with it as
+    one, a tag team) places last, every other seat shares first place.
 
-    The organizer's decision is recorded by whoever asked (the league's Event stream);
-    the match stream itself stays as played. `expected_seq` refuses it (409 stale_seq) if
-    the match moved on since the caller looked (a late player who just moved).
+    The organizer's decision is recorded by whoever asked (the league's Event stream).
+    `expected_seq` refuses it (409 stale_seq) if the match moved on since the caller
+    looked (a late player who just moved).
     """
     with transaction.atomic():
         locked = _locked(match)
@@ -724,6 +734,9 @@ def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit",
             raise ServiceError("match_not_active", "Only a live match can be forfeited.", 409)
         _check_unmoved(locked, expected_seq)
         _check_seat(locked, seat, None)
+        if _eliminate_by_forfeit(locked, seat, reason):
+            _copy_progress(locked, match)
+            return match
         side = side_of(locked, seat)
         others = [i for i in range(locked.n_seats) if i not in side]
         placements = [2 if i in side else 1 for i in range(locked.n_seats)]
@@ -735,6 +748,51 @@ def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit",
         _await(locked, [])
         _copy_progress(locked, match)
     return match
+
+
+def _eliminate_by_forfeit(match: Match, seat: int, reason: str) -> bool:
+    """Append the seat's forfeit where its game eliminates it and plays on (the locked
+    `match`), the chance events after it and the end if it came; whether it did."""
+    stream = _forfeit_stream(match, seat)
+    if stream is None:
+        return False
+    try:
+        state = stream.rules.apply(stream.state, Event.forfeit(seat))
+    except IllegalAction as exc:
+        raise ServiceError(exc.code, exc.message, 409) from None
+    _store(match, str(MatchEvent.Kind.FORFEIT), {"reason": reason}, seat, None)
+    state = _resolve_chance(match, stream.rules, state)
+    pending = _settle(match, stream.rules, state)
+    _enqueue_bots(match.pk, _bot_seats(match, pending), match.seq)
+    return True
+
+
+def _forfeit_stream(match: Match, seat: int) -> _Stream | None:
+    """The live match replayed, if a forfeit of `seat` eliminates it there and the match
+    goes on (a seat playing alone, in a game whose rules say so); None otherwise. (A seat
+    already out there is the engine's to refuse: the match must not end for it.)"""
+    if match.status != Match.Status.ACTIVE or len(side_of(match, seat)) > 1 \
+            or not plays_on(match):
+        return None
+    try:
+        stream = _replay(match, match.seq)
+    except ServiceError as exc:
+        if exc.code != "rules_changed":
+            raise
+        return None  # (it can only be ended)
+    return stream if stream.rules.forfeit_eliminates(stream.state, seat) else None
+
+
+def forfeit_eliminates(match: Match, seat: int) -> bool:
+    """Whether a forfeit of `seat` now would eliminate it and let the match go on, rather
+    than end it (what a page asks before the organizer confirms)."""
+    return _forfeit_stream(match, seat) is not None
+
+
+def forfeited_seats(match: Match) -> list[int]:
+    """The seats the match's stream has eliminated by a forfeit, in order."""
+    return list(match.events.filter(kind=MatchEvent.Kind.FORFEIT).order_by("seq")
+                .values_list("seat", flat=True))
 
 
 def seat_name(match: Match, seat: int) -> str:
@@ -890,13 +948,14 @@ def page_state(*, match: Match, user: Any, seat: int | None = None,
     """match_state, and `halted`: the match ended off the board (a forfeit, a resignation)
     while its game still waited on a seat, so its view tells of a decision nobody is to
     take any more (the play page leaves that out; the API's view stays the engine's)."""
-    state, halted = _state_now(match, user, seat, seats)
-    return {**state, "halted": halted}
+    state, halted, resign = _state_now(match, user, seat, seats)
+    return {**state, "halted": halted, "resign": resign}
 
 
 def _state_now(match: Match, user: Any, seat: int | None,
-               seats: Iterable[Seat] | None) -> tuple[dict[str, Any], bool]:
-    """match_state's answer, and whether the match ended off the board."""
+               seats: Iterable[Seat] | None) -> tuple[dict[str, Any], bool, str]:
+    """match_state's answer, whether the match ended off the board, and what the viewer's
+    resignation would do (`_resign_outcome`)."""
     viewer = viewer_seat(match, user, seat, seats)
     stream = _replay(match)
     rules, state = stream.rules, stream.state
@@ -919,7 +978,20 @@ def _state_now(match: Match, user: Any, seat: int | None,
         "pending": served,
         "legal_actions": legal,
         "view": rules.view(state, viewer),
-    }, halted
+    }, halted, _resign_outcome(rules, state, viewer, status)
+
+
+def _resign_outcome(rules: BaseRules[Any], state: Any, seat: int | None, status: str) -> str:
+    """What the seat's forfeit would do now: "out" (its game eliminates it and plays on),
+    "already_out" (a forfeit eliminated it: nothing is left to resign) or "ends" (the match
+    ends); read from the replayed state, as a page asks at every poll."""
+    if seat is None or status != Match.Status.ACTIVE or not rules.forfeit_eliminates(state, seat):
+        return "ends"
+    try:
+        rules.apply(state, Event.forfeit(seat))
+    except IllegalAction:
+        return "already_out"
+    return "out"
 
 
 def _status_at(match: Match, seq: int) -> str:

@@ -728,6 +728,8 @@ def _state_context(match: Match, user: Any, seats: list[Seat],
               for event in services.match_events(match=match, user=user, after=earlier,
                                                  seats=seats)]
     waiting = match.status == "open" and state["seat"] is None
+    if state["resign"] == "already_out":  # (a forfeit put the seat out: nothing to resign)
+        table["can_resign"] = False
     return {
         **table,
         "state": state,

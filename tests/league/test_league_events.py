@@ -828,10 +828,10 @@ def test_heats_of_a_multi_seat_game_run_to_their_end(organizer: Any) -> None:
 
 
 def rumble_heats(organizer: Any, player: Any, *, entrants: int, pod_size: int,
-                 advance: int) -> tuple[Event, str, EventMatch]:
-    """A started Royal Rumble heats Event: the player first seed, bots after; the player's
-    live first-round pod."""
-    event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
+                 advance: int, game: str = "royal_rumble") -> tuple[Event, str, EventMatch]:
+    """A started Royal Rumble (or `game`) heats Event: the player first seed, bots after;
+    the player's live first-round pod."""
+    event = events.create_event(name="Rumble night", game=game, format="heats",
                                 by=organizer,
                                 format_options={"pod_size": pod_size, "advance": advance})
     human = events.add_entrant(event=event, by=organizer, player=player.username).key
@@ -849,8 +849,10 @@ def rumble_heats(organizer: Any, player: Any, *, entrants: int, pod_size: int,
 def test_a_forfeit_in_a_heat_sends_on_the_better_seed_of_those_left(organizer: Any,
                                                                       player: Any) -> None:
     """The forfeit leaves two bots sharing first across a cut of one: the Event goes on
-    (it used to refuse the result and sit running with nothing to play)."""
-    event, human, pod = rumble_heats(organizer, player, entrants=6, pod_size=3, advance=1)
+    (it used to refuse the result and sit running with nothing to play). A party game's
+    pod: in a Royal Rumble the two would play on."""
+    event, human, pod = rumble_heats(organizer, player, entrants=9, pod_size=3, advance=1,
+                                     game="ultimate_showdown")
     events.forfeit(event=event, by=organizer, pairing=pod.pairing, entrant=human)
     assert "result_recorded" in records(event)
     others = [e for e in pod.entrants if e != human]
@@ -1323,10 +1325,11 @@ def test_one_events_failure_does_not_stop_the_sweep_of_the_others(
 
 
 def forfeited(event: Event, by: Any, pairing: str, loser: str) -> None:
-    """`loser` forfeits `pairing`'s match and its result is recorded."""
+    """`loser` forfeits `pairing`'s match and its result is recorded (a Royal Rumble's
+    others play it out first, `loser` out and placed last)."""
     events.forfeit(event=event, by=by, pairing=pairing, entrant=loser)
     link = EventMatch.objects.get(event=event, pairing=pairing)
-    events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    events.record_match_result(match=played_out(Match.objects.get(pk=link.match_id)))
 
 
 def bot_heats(by: Any, n: int, *, hold_rounds: bool,
@@ -1755,3 +1758,59 @@ def test_a_settings_change_on_a_stale_read_is_refused_and_makes_older_reads_stal
         events.change_settings(event=event, by=outsider, format="round_robin")
     assert (refused.value.code, refused.value.status) == ("not_organizer", 403)
     assert settings_of(event)["format"] == "swiss"
+
+
+def played_out(match: Match) -> Match:
+    """`match` played to its end: whoever is due plays its first legal action."""
+    rules = match_services.registry.get_rules(match.game)
+    for _ in range(5000):
+        match.refresh_from_db()
+        if match.status == Match.Status.FINISHED:
+            return match
+        state = match_services.load_state(match)
+        due = rules.pending(state).seats[0]
+        match_services.submit_action(match=match, seat=due, user=None,
+                                     action=rules.legal_actions(state, due)[0])
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_organizers_forfeit_in_a_four_entrant_rumble_puts_one_out_and_the_rest_play_on(
+        organizer: Any, player: Any, player2: Any, outsider: Any) -> None:
+    """RR-34/55/58 and the forfeit decision (engine/games/royal_rumble): the organizer
+    forfeits bruno's seat of the pod; alice, olga and the bot play on, and the Event
+    records the result when the match ends, bruno placed as eliminated first. Bruno
+    never moved, so he is not rated (as an unplayed forfeit is not); alice and olga
+    played it and are."""
+    event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
+                                by=organizer, match_options={"round_limit": 4},
+                                format_options={"pod_size": 4, "advance": 1})
+    keys = [events.add_entrant(event=event, by=organizer, player=user.username).key
+            for user in (player, player2, outsider)] + enter_bots(event, organizer, 1)
+    events.seed_event(event=event, by=organizer, method="hand", order=keys)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    bruno = keys[1]
+    seat = link.seats_of(bruno)[0]
+    assert match_services.moves_of(link.match, seat) == 0
+    events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=bruno)
+    match = Match.objects.get(pk=link.match_id)
+    assert match.status == Match.Status.ACTIVE
+    assert records(event)[-1] == "forfeited"
+    assert link.pairing not in events.replay(event).results
+    assert match.events.filter(kind="forfeit", seat=seat).count() == 1
+    narration = [line for e in match_services.match_events(match=match, user=player)
+                 for line in e["narration"]]
+    assert f"Seat {seat + 1} forfeited and is out." in narration
+    with pytest.raises(events.LeagueError) as again:
+        events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=bruno)
+    assert again.value.code == "seat_out"
+
+    played_out(match)
+    result = events.replay(event).results[link.pairing]
+    assert result["placements"][bruno] == 4 and result["forfeit"] == bruno
+    assert result["forfeits"] == [bruno]
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    rated = Rating.objects.filter(game="royal_rumble")
+    assert sorted(rated.values_list("player__user__username", flat=True)) == ["alice", "olga"]

@@ -52,10 +52,11 @@ def test_the_first_to_ask_makes_it_and_the_other_accepts_by_asking(player: Any,
 
 
 def test_a_rematch_against_bots_starts_at_once_with_the_same_bots(player: Any) -> None:
+    # (a party game: in Royal Rumble the resignation would leave the bots playing on)
     match = finished(player, [{"bot": "heuristic"}, {"player": "alice"}, {"bot": "random"}],
-                     game="royal_rumble")
+                     game="ultimate_showdown")
     again, made = services.rematch(match=match, user=player)
-    assert made and again.status == Match.Status.ACTIVE and again.game == "royal_rumble"
+    assert made and again.status == Match.Status.ACTIVE and again.game == "ultimate_showdown"
     assert people(again) == [(None, None, "heuristic"), ("alice", None, ""),
                              (None, None, "random")]
 
@@ -95,7 +96,7 @@ def test_staff_invite_the_others_to_a_rematch_like_anyone(organizer: Any,
 def test_a_lineup_that_seated_another_player_twice_is_played_again_at_their_asking(
         organizer: Any, player: Any, player2: Any) -> None:
     """An invitation holds one seat: bruno cannot ask alice back to the two she held."""
-    match = services.create_match(game="royal_rumble", options={}, created_by=organizer,
+    match = services.create_match(game="ultimate_showdown", options={}, created_by=organizer,
                                   seats=[{"player": "alice"}, {"player": "alice"},
                                          {"player": "bruno"}])
     services.resign(match=match, user=player)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -261,3 +262,131 @@ def test_a_match_removed_under_a_caller_is_not_found_not_a_crash(player, player2
         with pytest.raises(services.ServiceError) as refused:
             call()
         assert (refused.value.code, refused.value.status) == ("not_found", 404)
+
+
+# -- a forfeit where the game eliminates and plays on ------------------------------------------
+
+def rumble(organizer: Any, *seats: dict[str, str], round_limit: int = 3) -> Match:
+    """A Royal Rumble the organizer seats as named (staff seat whom they name)."""
+    return services.create_match(game="royal_rumble", options={"round_limit": round_limit},
+                                 seats=list(seats), created_by=organizer)
+
+
+def play_out(match: Match, user: Any, seat: int) -> None:
+    """The user's seat plays its first legal action until the match ends (the bots play
+    theirs as they are due)."""
+    for _ in range(2000):
+        state = services.match_state(match=match, user=user, seat=seat)
+        if state["status"] == "finished":
+            return
+        assert state["legal_actions"], state["pending"]
+        services.submit_action(match=match, seat=seat, action=state["legal_actions"][0],
+                               user=user)
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_resignation_in_a_three_seat_rumble_eliminates_the_seat_and_the_rest_play_on(
+        organizer, player, player2, heard) -> None:
+    """RR-34/55/58 (the forfeit decision in engine/games/royal_rumble): Bruno resigns
+    seat 2; Alice and the bot play on to a result, Bruno placed as eliminated first."""
+    match = rumble(organizer, {"player": "alice"}, {"player": "bruno"}, {"bot": "random"})
+    assert services.resign(match=match, user=player2) == "resigned"
+    match.refresh_from_db()
+    assert match.status == "active" and heard == []
+    last = match.events.order_by("-seq").first()
+    assert (last.kind, last.seat, last.payload) == ("forfeit", 1, {"reason": "resigned"})
+    for user in (player, player2, None):
+        state = services.match_state(match=match, user=user)
+        assert state["view"]["players"][1]["forfeited"] is True
+        assert 1 not in state["pending"]["seats"]
+    narration = [line for e in services.match_events(match=match, user=player)
+                 for line in e["narration"]]
+    assert "Seat 2 forfeited and is out." in narration
+    with pytest.raises(services.ServiceError) as again:
+        services.resign(match=match, user=player2)
+    assert again.value.code == "seat_out"
+    play_out(match, player, 0)
+    match.refresh_from_db()
+    assert heard == [match.pk]
+    assert match.result["placements"][1] == 3 and 1 not in match.result["winners"]
+    assert match.result["forfeits"] == [1] and "forfeit" not in match.result
+    assert match.events.filter(kind="decision", seat=2).exists()  # the bot played on
+    state = services.load_state(match)
+    services.clear_state_cache()
+    assert services.load_state(match) == state  # the stream replays to the same state
+
+
+@pytest.mark.django_db
+def test_a_forfeiting_seats_face_down_plan_and_hand_reach_nobody(organizer, player, player2,
+                                                                 outsider) -> None:
+    """RR-16 decision and the forfeit decision: Bruno's Attack is face down when the
+    organizer forfeits his seat; no other seat nor a spectator ever reads it or his hand,
+    and the round goes on without him."""
+    match = rumble(organizer, {"player": "alice"}, {"player": "bruno"}, {"player": "olga"})
+    services.submit_action(match=match, seat=0, action={"type": "breather"}, user=player)
+    services.submit_action(match=match, seat=0, action={"type": "end_breather"}, user=player)
+    attack = next(a for a in services.match_state(match=match, user=player2)["legal_actions"]
+                  if a["type"] == "plan_attack")
+    services.submit_action(match=match, seat=1, action=attack, user=player2)
+    services.submit_action(match=match, seat=1, action={"type": "target", "seat": 0},
+                           user=player2)
+    hidden = {attack["card"], *services.load_state(match).players[1].hand}
+    services.forfeit_seat(match=match, seat=1)
+    for user in (player, outsider, None):
+        state = services.match_state(match=match, user=user)
+        read = json.dumps([state, services.match_events(match=match, user=user)])
+        assert not {card for card in hidden if f'"{card}"' in read}
+    assert services.match_state(match=match, user=outsider)["pending"]["seats"] == [2]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("game", "options", "seats"), [
+    ("royal_rumble", {}, 2),
+    ("supershow", {"match_type": "triple_threat_first_fall"}, 3),
+    ("ultimate_showdown", {}, 3),
+])
+def test_where_the_game_does_not_play_on_a_forfeit_still_ends_the_match(
+        organizer, game, options, seats) -> None:
+    """Two seats, a first fall, a party game: the forfeiter's side last, the others first,
+    and the stream holds no forfeit."""
+    match = services.create_match(game=game, options=options, created_by=organizer,
+                                  seats=[{"player": "organizer"}] * seats)
+    services.forfeit_seat(match=match, seat=1)
+    match.refresh_from_db()
+    assert match.status == "finished" and match.result["forfeit"] == 1
+    assert match.result["placements"] == [1, 2] + [1] * (seats - 2)
+    assert not match.events.filter(kind="forfeit").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("match_type", ["triple_threat_elimination",
+                                        "fatal_four_way_elimination"])
+def test_a_resignation_in_a_supershow_elimination_match_eliminates_the_seat_and_it_goes_on(
+        organizer, player, player2, heard, match_type) -> None:
+    """SH-072/081/106 and the forfeit decision in engine/games/supershow: Bruno resigns;
+    he is eliminated as a fall eliminates, the others play on to a result, Bruno placed
+    as the first one out, and the stream replays to the same state."""
+    bots = [{"bot": "random"}] * (2 if match_type.startswith("fatal") else 1)
+    match = services.create_match(
+        game="supershow", options={"match_type": match_type, "turn_limit": 60},
+        seats=[{"player": "alice"}, {"player": "bruno"}, *bots], created_by=organizer)
+    assert services.resign(match=match, user=player2) == "resigned"
+    match.refresh_from_db()
+    assert match.status == "active" and heard == []
+    assert match.events.filter(kind="forfeit", seat=1).count() == 1
+    for user in (player, player2, None):
+        state = services.match_state(match=match, user=user)
+        assert state["view"]["forfeited"] == [1] and 1 in state["view"]["eliminated"]
+        assert 1 not in state["pending"]["seats"]
+    narration = [line for e in services.match_events(match=match, user=None)
+                 for line in e["narration"]]
+    assert any(line.endswith("forfeited and is out.") for line in narration)
+    play_out(match, player, 0)
+    match.refresh_from_db()
+    assert heard == [match.pk] and match.result["forfeits"] == [1]
+    places = match.result["placements"]  # (SH-081: the first out places last, alone)
+    assert all(place < places[1] for seat, place in enumerate(places) if seat != 1)
+    state = services.load_state(match)
+    services.clear_state_cache()
+    assert services.load_state(match) == state

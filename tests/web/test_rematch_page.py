@@ -134,7 +134,7 @@ def test_a_rematch_offered_is_among_the_invitations_saying_so(
 def test_only_the_player_a_lineup_seated_twice_is_offered_its_rematch(
         organizer: Any, player: Any, alice_client: Client, bruno_client: Client) -> None:
     """bruno could not ask alice back to both her seats (`services.rematch`)."""
-    lineup = services.create_match(game="royal_rumble", options={}, created_by=organizer,
+    lineup = services.create_match(game="ultimate_showdown", options={}, created_by=organizer,
                                    seats=[{"player": "alice"}, {"player": "alice"},
                                           {"player": "bruno"}])
     services.resign(match=lineup, user=player)

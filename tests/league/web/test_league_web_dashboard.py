@@ -646,20 +646,25 @@ def test_forfeit_ends_the_match_and_the_result_reaches_the_bracket(
     assert duel.standings.get(rank=1).entrant.name == "bruno"
 
 
-@pytest.mark.parametrize(("game", "options", "pods", "n"), [
-    ("royal_rumble", {}, {"pod_size": 4}, 8),
+@pytest.mark.parametrize(("game", "options", "pods", "n", "ends"), [
+    ("royal_rumble", {}, {"pod_size": 4}, 8, False),
     # a final of three, of four, of three: the pods' winners
     ("supershow", {"match_type": "triple_threat_elimination"},
-     {"pod_size": 3, "min_pod_size": 3}, 9),
+     {"pod_size": 3, "min_pod_size": 3}, 9, False),
     ("supershow", {"match_type": "fatal_four_way_first_fall"},
-     {"pod_size": 4, "min_pod_size": 4}, 16),
-    ("supershow", {"match_type": "birdcage"}, {"pod_size": 4, "min_pod_size": 3}, 11)])
+     {"pod_size": 4, "min_pod_size": 4}, 16, True),
+    # (its bots not yet drafted: a forfeit during the draft ends a Birdcage)
+    ("supershow", {"match_type": "birdcage"}, {"pod_size": 4, "min_pod_size": 3}, 11, True)])
 def test_a_seat_of_a_match_of_several_is_forfeited_from_the_event_page(
         staff_client: Client, organizer: Any, game: str, options: dict[str, Any],
-        pods: dict[str, int], n: int, django_capture_on_commit_callbacks: Any) -> None:
+        pods: dict[str, int], n: int, ends: bool,
+        django_capture_on_commit_callbacks: Any) -> None:
     """A Royal Rumble or The Supershow pod seats three or four: each of its entrants has
-    its own Forfeit in the live list, as in a match of two; the one who forfeits places
-    last, the others share first, and the pod's result reaches the Event."""
+    its own Forfeit in the live list, as in a match of two. Where the game eliminates
+    players (Royal Rumble, an Elimination match: the forfeit decision of each game's
+    package) the one who forfeits is out and the others play on, so it places last when
+    the match ends; elsewhere (a first fall) it places last at once, the others sharing
+    first. The pod's result reaches the Event either way."""
     event = events.create_event(name="Pods", game=game, format="heats", by=organizer,
                                 match_options=options, format_options={**pods, "advance": 1})
     for i in range(n):
@@ -674,20 +679,25 @@ def test_a_seat_of_a_match_of_several_is_forfeited_from_the_event_page(
         for key in link.entrants:
             assert f'id="forfeit-{link.pairing}-{key}"' in live
     link = links[0]
-    # Asked first, saying what a forfeit does to a match of several: it ends it.
+    # Asked first, saying what a forfeit does to a match of several.
     name = Entrant.objects.get(event=event, key=link.entrants[1]).name
-    assert (f'hx-confirm="{name} forfeits {link.label}? The match ends at once: {name} '
-            f'places last, the {len(link.entrants) - 1} others share first."') in live
+    told = (f"The match ends at once: {name} places last, the {len(link.entrants) - 1} "
+            "others share first." if ends else f"{name} is out, and the others play on.")
+    assert f'hx-confirm="{name} forfeits {link.label}? {told}"' in live
     gone = link.entrants[1]
     with django_capture_on_commit_callbacks(execute=True):
         html = post(staff_client, "league:match_forfeit", event,
                     {"seq": str(event.seq), "pairing": link.pairing, "entrant": gone})
     assert "error-banner" not in html
     link.match.refresh_from_db()
-    assert link.match.status == Match.Status.FINISHED
+    assert link.match.status == Match.Status.FINISHED  # (the bots played it on to its end)
     placements = events.replay(event).results[link.pairing]["placements"]
-    last = len(link.entrants)  # after the others sharing first
-    assert placements == {key: last if key == gone else 1 for key in link.entrants}
+    last = len(link.entrants)
+    if ends:  # after the others sharing first
+        assert placements == {key: last if key == gone else 1 for key in link.entrants}
+    else:  # out first, alone in last place
+        assert placements[gone] == last
+        assert all(placements[key] < last for key in link.entrants if key != gone)
     assert event.records.filter(kind="forfeited", payload__entrant=gone).count() == 1
 
 

@@ -305,7 +305,7 @@ def test_a_players_page_tells_the_reader_how_they_finished_against_them(
         if loser == 0:
             services.hand_seat_to_bot(match=match, seat=0, bot="random")
         services.forfeit_seat(match=match, seat=loser)
-    three = services.create_match(game="royal_rumble", options={}, created_by=player, seats=[
+    three = services.create_match(game="ultimate_showdown", options={}, created_by=player, seats=[
         {"player": "alice"}, {"player": "bruno"}, {"player": "olga"}])
     for other in (player2, outsider):
         services.join_match(match=three, user=other)
