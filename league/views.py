@@ -84,7 +84,7 @@ from league.models import (
 )
 from matches import services as match_services
 from matches.forms import read_json
-from matches.models import SEAT_PEOPLE, Match
+from matches.models import SEAT_PEOPLE, Match, MatchEvent
 from matches.serializers import masked_options
 
 View = Callable[..., HttpResponse]
@@ -1256,7 +1256,7 @@ def _match_rows(event: Event, done: events.Replayed,
     a playoff after its groups), with who plays and how it ended."""
     rows = []
     gone = {key for key, entrant in done.entrants.items() if entrant["withdrawn"]}
-    out = _out_by_forfeit(event)
+    out = _out_by_forfeit(event)  # (read from the matches' streams, not the records)
     for link in (EventMatch.objects.filter(event=event).select_related("match")
                  .prefetch_related("match__seats")
                  .annotate(drawn=EventMatch.played_again()).order_by("match_id")):
@@ -1286,7 +1286,8 @@ def _match_rows(event: Event, done: events.Replayed,
             "entrants": [{"key": key, "name": names.get(key, key),
                           "place": placements.get(key), "won": outcomes.get(key) == "win",
                           "bot": _playing_bot(link, key), "awaited": _awaited(link, key),
-                          "out": (link.match_id, key) in out,
+                          "out": any((link.match_id, seat) in out
+                                     for seat in link.seats_of(key)),
                           "partner": _partners(link.entrants, sides, key)}
                          for key in link.entrants],
         })
@@ -1308,12 +1309,12 @@ def _partners(entrants: list[str], sides: dict[str, int], key: str) -> bool:
     return key in sides and after < len(entrants) and sides.get(entrants[after]) == sides[key]
 
 
-def _out_by_forfeit(event: Event) -> set[tuple[int, str]]:
-    """(match, entrant) of each forfeit the Event's organizer (or a turn deadline) made:
-    in a match still live, the entrant is out and the others play on."""
-    records = EventRecord.objects.filter(event=event, kind=EventRecord.Kind.FORFEITED)
-    return {(p["match"], p["entrant"]) for p in records.values_list("payload", flat=True)
-            if "match" in p}
+def _out_by_forfeit(event: Event) -> set[tuple[int, int]]:
+    """(match, seat) of each seat a forfeit put out of the Event's live matches, where the
+    game plays on without it (a Royal Rumble pod)."""
+    return set(MatchEvent.objects.filter(
+        match__event_match__event=event, match__status=Match.Status.ACTIVE,
+        kind=MatchEvent.Kind.FORFEIT).values_list("match_id", "seat"))
 
 
 def _forfeit_eliminates(link: EventMatch) -> bool:

@@ -151,7 +151,11 @@ SEATS = {"type": "array", "items": {"type": "integer"}}
                     "additionalProperties": {"type": "object",
                                              "additionalProperties": {"type": "number"}}},
         "summary": {"type": "string"},
-        "forfeit": {"type": "integer", "description": "The seat that forfeited, if one did."},
+        "forfeit": {"type": "integer", "description": "The seat whose forfeit ended the "
+                                                      "match, if one did."},
+        "forfeits": {**SEATS, "description": "The seats a forfeit put out while the others "
+                                             "played on (Royal Rumble, The Supershow's "
+                                             "Elimination matches), in order, if any."},
     }})
 class ResultField(serializers.JSONField):
     """How a finished match ended; null while it is not over."""

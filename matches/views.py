@@ -429,7 +429,8 @@ def rematch(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def resign(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Leave an open match, or resign a live one (the other sides share first place).
+    """Leave an open match, or resign a live one (the other sides share first place; where
+    the game eliminates players, the player is out and the rest play on).
 
     The page's button asks in the browser first and then posts `confirmed`; a post without
     it (no JavaScript) gets a page that asks, since a resignation cannot be taken back. The
@@ -441,10 +442,16 @@ def resign(request: HttpRequest, match_id: int) -> HttpResponse:
     if match is None:  # (its last player left it: a second press of Leave comes here)
         messages.info(request, f"There is no match #{match_id}.")
         return redirect("lobby")
+    seat = services.seat_of(match, request.user)
+    if seat is not None and match.status == Match.Status.ACTIVE \
+            and seat in services.forfeited_seats(match):
+        # Out already by this resignation (a double tap's second press): shown as once.
+        return redirect("match_play", match_id=match.id)
     if (match.status == Match.Status.ACTIVE and request.POST.get("confirmed") != "yes"
-            and services.seat_of(match, request.user) is not None):
+            and seat is not None):
         return render(request, "matches/resign_confirm.html",
-                      {"match": match, "game_title": _title(match.game)})
+                      {"match": match, "game_title": _title(match.game),
+                       "out": services.forfeit_eliminates(match, seat)})
     try:
         outcome = services.resign(match=match, user=request.user,
                                   leaving=request.POST.get("status") == Match.Status.OPEN)
@@ -453,7 +460,8 @@ def resign(request: HttpRequest, match_id: int) -> HttpResponse:
             # Left or declined already (a double click's second press): nothing to undo.
             messages.info(request, f"You hold no seat in match #{match_id}.")
             return redirect("lobby")
-        if exc.code == "match_over" and _forfeited_by(match, request.user):
+        if exc.code == "seat_out" or (exc.code == "match_over"
+                                      and _forfeited_by(match, request.user)):
             # Resigned already (a double tap's second press): the page shows it, as once.
             return redirect("match_play", match_id=match.id)
         messages.error(request, services.shown(exc))

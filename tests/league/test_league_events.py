@@ -1776,7 +1776,7 @@ def played_out(match: Match) -> Match:
 
 @pytest.mark.django_db(transaction=True)
 def test_an_organizers_forfeit_in_a_four_entrant_rumble_puts_one_out_and_the_rest_play_on(
-        organizer: Any, player: Any, player2: Any, outsider: Any) -> None:
+        organizer: Any, player: Any, player2: Any, outsider: Any, client: Any) -> None:
     """RR-34/55/58 and the forfeit decision (engine/games/royal_rumble): the organizer
     forfeits bruno's seat of the pod; alice, olga and the bot play on, and the Event
     records the result when the match ends, bruno placed as eliminated first. Bruno
@@ -1805,6 +1805,12 @@ def test_an_organizers_forfeit_in_a_four_entrant_rumble_puts_one_out_and_the_res
     with pytest.raises(events.LeagueError) as again:
         events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=bruno)
     assert again.value.code == "seat_out"
+    client.force_login(organizer)
+    page = client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert "bruno</span> <span class=\"muted small\">forfeited and is out</span>" in page
+    assert f'id="forfeit-{link.pairing}-{bruno}"' not in page
+    assert f'id="forfeit-{link.pairing}-{keys[0]}"' in page
+    assert "alice is out, and the others play on." in page
 
     played_out(match)
     result = events.replay(event).results[link.pairing]

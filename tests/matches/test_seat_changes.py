@@ -323,11 +323,16 @@ def test_a_forfeiting_seats_face_down_plan_and_hand_reach_nobody(organizer, play
     """RR-16 decision and the forfeit decision: Bruno's Attack is face down when the
     organizer forfeits his seat; no other seat nor a spectator ever reads it or his hand,
     and the round goes on without him."""
-    match = rumble(organizer, {"player": "alice"}, {"player": "bruno"}, {"player": "olga"})
-    services.submit_action(match=match, seat=0, action={"type": "breather"}, user=player)
-    services.submit_action(match=match, seat=0, action={"type": "end_breather"}, user=player)
-    attack = next(a for a in services.match_state(match=match, user=player2)["legal_actions"]
-                  if a["type"] == "plan_attack")
+    for _ in range(50):  # a deal that gives Bruno an Attack card (the deal is random)
+        match = rumble(organizer, {"player": "alice"}, {"player": "bruno"}, {"player": "olga"})
+        services.submit_action(match=match, seat=0, action={"type": "breather"}, user=player)
+        services.submit_action(match=match, seat=0, action={"type": "end_breather"},
+                               user=player)
+        attack = next((a for a in services.match_state(match=match, user=player2)
+                       ["legal_actions"] if a["type"] == "plan_attack"), None)
+        if attack is not None:
+            break
+    assert attack is not None
     services.submit_action(match=match, seat=1, action=attack, user=player2)
     services.submit_action(match=match, seat=1, action={"type": "target", "seat": 0},
                            user=player2)

@@ -526,6 +526,31 @@ def test_without_javascript_a_resignation_is_asked_on_a_page_before_it_counts(
     assert match.status == "finished" and match.result["placements"][0] == 2
 
 
+@pytest.mark.parametrize("confirmed", ["yes", ""])
+def test_resigning_a_three_seat_rumble_puts_the_player_out_and_the_others_play_on(
+        alice_client: Client, organizer: Any, player2: Any, confirmed: str) -> None:
+    """RR-34 and the forfeit decision of engine/games/royal_rumble: the page says what a
+    resignation does there, and after it the player is out (the log says so), the match
+    goes on, nothing is left to resign, and a second press shows the match as once."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=organizer,
+                                  seats=[{"player": "alice"}, {"player": "bruno"},
+                                         {"player": "bruno"}])
+    url = reverse("match_resign", args=[match.id])
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    assert 'data-confirm="Resign? You are out, and the others play on."' in page
+    asked = alice_client.post(url).content.decode()
+    assert "You are out of the match, and the others play on." in asked
+    first = alice_client.post(url, {"confirmed": "yes"}, follow=True)
+    again = alice_client.post(url, {"confirmed": confirmed}, follow=True)
+    assert again.redirect_chain == first.redirect_chain == [
+        (reverse("match_play", args=[match.id]), 302)]
+    page = again.content.decode()
+    assert "alice forfeited and is out." in page and ">Resign<" not in page
+    assert 'role="alert"' not in page and "seat_out" not in page
+    match.refresh_from_db()
+    assert match.status == "active" and match.events.filter(kind="forfeit").count() == 1
+
+
 def test_a_player_leaves_an_open_match_from_the_page(alice_client: Client) -> None:
     alice_client.post(reverse("match_create"), {
         "game": "super_showdown", "opponent": "open", "seats": 2, "username": ""})
