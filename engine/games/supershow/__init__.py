@@ -147,7 +147,7 @@ Birdcage's draft, the match service ends the match as before (the forfeiter's si
 
 - Its cards in play, and those played against it, go to the discard piles (SH-072); its
   hand goes under its deck unseen, so nothing hidden is shown. A Birdcage entrant still
-  waiting never enters.
+  waiting never enters (the meter's call of it passes to the next one waiting, SH-120).
 - If it takes part in the turn under way (it takes the turn, a play or a Finish is
   against it, it is a Double Team partner, or the turn roll is not settled yet), the turn
   stops: a card waiting for Stops goes to its player's discard pile, a Finish and effects

@@ -779,20 +779,24 @@ class SupershowRules(BaseRules[State]):
         s = state.clone()
         _say(s, f"{who(s, seat)} forfeited and is out.")
         s.forfeits.append(seat)
-        if seat in s.waiting:  # a Birdcage entrant yet to enter
+        waiting, involved = seat in s.waiting, self._in_the_turn(s, seat)
+        if waiting:  # a Birdcage entrant yet to enter; the meter's call goes to the next
             s.waiting.remove(seat)
-        elif self._in_the_turn(s, seat):
-            self._call_off_turn(s)
-        else:
-            self._ask_no_more(s, seat)
+            s.called = s.called if s.waiting else None
         me = s.players[seat]
         me.put_under(sorted(me.hand), seen=False)  # (hidden as it was)
         me.hand = []
-        if not self._knock_out(s, seat):
-            if s.plan and not s.plan[0].targets:  # nobody left for the turn's player
-                self._call_off_turn(s)
-            s.plan = [st for st in s.plan if st.targets]
-            self._advance(s)
+        # Out first, so that nothing the match goes on with asks it again.
+        if self._knock_out(s, seat):
+            return s
+        if involved and not waiting:
+            self._call_off_turn(s)
+        elif not waiting:
+            self._ask_no_more(s, seat)
+        if s.plan and not s.plan[0].targets:  # nobody left for the turn's player
+            self._call_off_turn(s)
+        s.plan = [st for st in s.plan if st.targets]
+        self._advance(s)
         return s
 
     def _in_the_turn(self, s: State, seat: int) -> bool:
