@@ -171,6 +171,11 @@ class Card:
     effects: tuple[Effect, ...] = ()
     owner: str | None = None  # the Competitor whose logo a Finish carries (SH-043)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Card:
+        """Itself: a design never changes, so a copied state (a bot's, matches/services.py)
+        may share it."""
+        return self
+
     @property
     def label(self) -> str:
         """How narration names a face-up card: 'Lead Strike "Brow Beater" (#4)'."""

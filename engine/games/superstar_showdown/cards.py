@@ -109,6 +109,10 @@ class Icon:
     act: Act
     value: int = 0
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Icon:
+        """Itself: a design never changes, so a copied state may share it."""
+        return self
+
     @property
     def label(self) -> str:
         """'Move 2', 'Stun'."""
@@ -126,6 +130,11 @@ class Card:
     name: str
     type: CardType
     icons: tuple[Icon, ...]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Card:
+        """Itself: a design never changes (a bot's copy of a state, matches/services.py,
+        copied every design of an Event's catalog, its views' cache too, at each move)."""
+        return self
 
     def has(self, act: Act) -> bool:
         """Whether the card shows this icon."""

@@ -112,3 +112,16 @@ def test_a_bad_gimmick_is_refused() -> None:
 
 def test_the_shipped_files_load() -> None:
     assert parse_catalog(read_files()) == CATALOG
+
+
+def test_a_copied_state_shares_its_card_designs_and_nothing_it_may_change() -> None:
+    """A bot thinks on a deep copy of the state (matches/services.py): the designs, which
+    never change, are shared rather than copied at every move; the rest is its own."""
+    import copy
+
+    from engine.games.supershow import RULES
+
+    state = RULES.start({}, 2)
+    own = copy.deepcopy(state)
+    assert own == state and own.decks[0][0] is state.decks[0][0]
+    assert own.players is not state.players and own.players[0] is not state.players[0]

@@ -124,3 +124,24 @@ def test_the_board_carries_both_team_colours_and_tag_zones() -> None:
     view = RULES.view(RULES.start({}, 2), None)
     assert [side["colour"] for side in view["sides"]] == ["red", "blue"]
     assert all(zone for zone in view["board"]["tag_zones"])
+
+
+def test_a_copied_state_shares_its_card_designs_and_nothing_it_may_change() -> None:
+    """A bot thinks on a deep copy of the state (matches/services.py): the designs, which
+    never change, are shared rather than copied at every move; the rest is its own."""
+    import copy
+    import random
+
+    from engine.protocol import Event
+
+    state, event = RULES.start({}, 2), RULES.start({"event": "full_card"}, 2)
+    while not event.catalog:  # drafted: the Event's cards are known
+        pending = RULES.pending(event)
+        event = RULES.apply(event, Event.chance(RULES.sample_chance(event, random.Random(1)))
+                            if pending.kind is PendingKind.CHANCE else Event.decision(
+                                pending.seats[0], RULES.legal_actions(event, pending.seats[0])[0]))
+    own, own_event = copy.deepcopy(state), copy.deepcopy(event)
+    assert own == state and own.decks[0][0] is state.decks[0][0]
+    assert own_event == event and own_event.catalog and all(
+        own_event.catalog[key] is card for key, card in event.catalog.items())
+    assert own.sides is not state.sides and own.sides[0] is not state.sides[0]
