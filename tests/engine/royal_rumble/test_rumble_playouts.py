@@ -1,6 +1,6 @@
 """Seeded random playouts at 2, 6 and 10 seats with the invariants checked at each step.
 
-SHOWDOWN_PLAYOUTS sets how many games in all (default 100; CI runs 1000), shared among
+SHOWDOWN_PLAYOUTS sets how many games in all (default 50; CI runs 1000), shared among
 the seat counts in inverse proportion to the seats: a ten-seat game asks every seat at
 every attack (RR-28 decision) and costs some ten times a two-seat one, so each seat count
 gets about the same time (1000: 652, 217 and 130 games).
@@ -21,7 +21,7 @@ from engine.games.royal_rumble.cards import ACTION_IDS, ROSTER
 from engine.games.royal_rumble.state import Phase, State, Step
 from engine.protocol import Event, EventKind, PendingKind
 
-PLAYOUTS = int(os.environ.get("SHOWDOWN_PLAYOUTS", "100"))
+PLAYOUTS = int(os.environ.get("SHOWDOWN_PLAYOUTS", "50"))
 ID = re.compile(r'"(a\d{3})"')
 SEAT_COUNTS = (2, 6, 10)
 VIEW_EVERY = 17  # every view of every seat is checked this often and at each phase change

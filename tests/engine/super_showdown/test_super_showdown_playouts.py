@@ -1,6 +1,6 @@
 """Seeded random playouts: replay, liveness, conservation, no leaks, termination.
 
-SHOWDOWN_PLAYOUTS sets the number of games (default 100; CI sets 1000).
+SHOWDOWN_PLAYOUTS sets the number of games (default 50; CI sets 1000).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from engine.games.super_showdown import RULES
 from engine.games.super_showdown.state import SEATS, Phase, State
 from engine.protocol import Event, PendingKind, replay_json
 
-PLAYOUTS = int(os.environ.get("SHOWDOWN_PLAYOUTS", "100"))
+PLAYOUTS = int(os.environ.get("SHOWDOWN_PLAYOUTS", "50"))
 ALL_IDS = sorted(RULES.cards.ids)
 
 

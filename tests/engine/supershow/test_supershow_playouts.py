@@ -1,6 +1,6 @@
 """Seeded random playouts, per match type, with the invariants checked at every step.
 
-SHOWDOWN_PLAYOUTS sets how many games per match type (default 100; CI runs 1000).
+SHOWDOWN_PLAYOUTS sets how many games per match type (default 50; CI runs 1000).
 Conservation, liveness, input purity and replay are checked at every step of every game;
 the views and redactions of every seat are checked at every step of the first two games
 of each match type, and the views at every tenth step (and the end) of the rest: building
@@ -23,7 +23,7 @@ from engine.games.supershow.match import MATCH_TYPES
 from engine.games.supershow.state import State
 from engine.protocol import Event, EventKind, PendingKind
 
-PLAYOUTS = int(os.environ.get("SHOWDOWN_PLAYOUTS", "100"))
+PLAYOUTS = int(os.environ.get("SHOWDOWN_PLAYOUTS", "50"))
 KEYS = sorted(CATALOG.competitors)
 ID = re.compile(r'"([A-F]\d\d)"')
 

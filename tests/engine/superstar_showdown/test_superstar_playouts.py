@@ -1,6 +1,6 @@
 """Seeded random playouts with the invariants checked at every step.
 
-SHOWDOWN_PLAYOUTS sets how many games (default 100; CI runs 1000).
+SHOWDOWN_PLAYOUTS sets how many games (default 50; CI runs 1000).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from engine.games.superstar_showdown.cards import ROSTER
 from engine.games.superstar_showdown.state import State
 from engine.protocol import Event, PendingKind
 
-PLAYOUTS = int(os.environ.get("SHOWDOWN_PLAYOUTS", "100"))
+PLAYOUTS = int(os.environ.get("SHOWDOWN_PLAYOUTS", "50"))
 KEYS = sorted(ROSTER)
 ID = re.compile(r'"([rb]\d\d)"')
 

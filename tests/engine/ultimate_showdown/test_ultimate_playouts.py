@@ -2,7 +2,7 @@
 replay equals the live state, legal actions are never empty for a pending seat, every
 game ends, and the Contenders are all accounted for at the start of each round.
 
-SHOWDOWN_PLAYOUTS sets the number of games (default 100; CI sets 1000).
+SHOWDOWN_PLAYOUTS sets the number of games (default 50; CI sets 1000).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from engine.games.ultimate_showdown import RULES
 from engine.games.ultimate_showdown.state import SPACES, Phase, State, pairing
 from engine.protocol import Event, PendingKind, replay_json
 
-PLAYOUTS = int(os.environ.get("SHOWDOWN_PLAYOUTS", "100"))
+PLAYOUTS = int(os.environ.get("SHOWDOWN_PLAYOUTS", "50"))
 ALL = sorted(RULES.cards.contender_ids)
 NAMES = {c: RULES.cards.contenders[c].name for c in ALL}
 QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
