@@ -49,6 +49,55 @@ def _fast_password_hashing() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def _states_cached_in_the_test_transaction(request: pytest.FixtureRequest,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test inside one transaction (django_db without transaction=True) commits nothing,
+    so the replay cache, filled on commit (matches.services._remember), stayed empty there
+    and each move replayed its match from the start: a test playing a few hundred moves
+    spent most of its time replaying. Before each replay, the states whose writes the
+    test's transaction holds (their savepoints released, not rolled back: Django drops a
+    rolled-back savepoint's hooks) go into the cache, as their commit would put them.
+    Marked `uncached_in_transaction`, a test keeps the cache as its commits leave it
+    (tests/web/test_query_counts.py counts the reads of a replay)."""
+    if request.node.get_closest_marker("django_db") is None or \
+            request.node.get_closest_marker("uncached_in_transaction"):
+        return
+    request.getfixturevalue("_django_db_helper")
+    from django.db import connection
+
+    from matches import services
+
+    if not connection.in_atomic_block:  # a transactional test: commits fill the cache
+        return
+    held = set(connection.savepoint_ids)  # the test's own
+    # (the hooks are told by `_remember`'s name: tests/matches/test_store.py fails if the
+    # cache stops filling here)
+
+    def settled() -> None:
+        kept, open_now = [], set(connection.savepoint_ids) - held
+        for sids, hook, robust in connection.run_on_commit:
+            if getattr(hook, "__qualname__", "") == "_remember.<locals>.<lambda>" \
+                    and not sids & open_now:
+                hook()
+            else:
+                kept.append((sids, hook, robust))
+        connection.run_on_commit[:] = kept
+
+    replay, clear = services._replay, services.clear_state_cache
+
+    def replay_settled(*args: Any, **kwargs: Any) -> Any:
+        settled()
+        return replay(*args, **kwargs)
+
+    def clear_settled() -> None:
+        settled()  # what was written before is forgotten too, as after its commit
+        clear()
+
+    monkeypatch.setattr(services, "_replay", replay_settled)
+    monkeypatch.setattr(services, "clear_state_cache", clear_settled)
+
+
 @pytest.fixture
 def seeded_chance(monkeypatch: pytest.MonkeyPatch) -> None:
     """Seeded shuffles and rolls for matches made through the services (the site draws them

@@ -304,6 +304,24 @@ def test_replaying_to_any_seq_gives_the_state_the_match_had_then(
     assert rules.pending(live[toy_match.seq]).is_over
 
 
+def test_a_test_inside_one_transaction_replays_from_the_states_it_wrote(
+        toy_match: Match, player: Any, player2: Any) -> None:
+    """tests/conftest.py puts the states a test's transaction holds into the replay cache,
+    as their commit would (without it, each move of a test replayed its match from the
+    start); a write rolled back leaves none."""
+    key = services._cache_key(toy_match)
+    play_first_legal(toy_match, player, 0)
+    services.load_state(toy_match)
+    held = toy_match.seq
+    assert services._cache.nearest(key, held)[0] == held  # type: ignore[index]
+    with pytest.raises(RuntimeError), transaction.atomic():
+        play_first_legal(toy_match, player2, 1)
+        raise RuntimeError("the surrounding transaction fails")
+    toy_match.refresh_from_db()
+    assert services.load_state(toy_match) is not None and toy_match.seq == held
+    assert services._cache.nearest(key, held + 9)[0] == held  # type: ignore[index]
+
+
 def toy_game_rules() -> Any:
     from engine import registry
 
