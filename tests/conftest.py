@@ -49,6 +49,10 @@ def _fast_password_hashing() -> Iterator[None]:
         yield
 
 
+def _done() -> None:
+    """An on-commit hook run already (`_states_cached_in_the_test_transaction`)."""
+
+
 @pytest.fixture(autouse=True)
 def _states_cached_in_the_test_transaction(request: pytest.FixtureRequest,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
@@ -75,14 +79,14 @@ def _states_cached_in_the_test_transaction(request: pytest.FixtureRequest,
     # cache stops filling here)
 
     def settled() -> None:
-        kept, open_now = [], set(connection.savepoint_ids) - held
-        for sids, hook, robust in connection.run_on_commit:
+        # Each hook run is left in its place as a no-op: the list keeps its length, which
+        # django_capture_on_commit_callbacks counts from.
+        open_now = set(connection.savepoint_ids) - held
+        for i, (sids, hook, robust) in enumerate(connection.run_on_commit):
             if getattr(hook, "__qualname__", "") == "_remember.<locals>.<lambda>" \
                     and not sids & open_now:
                 hook()
-            else:
-                kept.append((sids, hook, robust))
-        connection.run_on_commit[:] = kept
+                connection.run_on_commit[i] = (sids, _done, robust)
 
     replay, clear = services._replay, services.clear_state_cache
 
