@@ -14,11 +14,13 @@ from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
 from rest_framework.authtoken.admin import TokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
 from engine import registry
-from engine.protocol import IllegalAction, quoted
+from engine.protocol import IllegalAction
 from league import events, projections
 from league.models import (
     Entrant,
@@ -211,47 +213,46 @@ class EventRecordInline(SecretPicks, JoinsWhatItShows, admin.TabularInline):
         return False
 
 
-class EventForm(forms.ModelForm):
-    """The deadline settings as the Event service checks them."""
-
-    class Meta:
-        model = Event
-        fields = "__all__"
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        game = self.instance.game
-        if data.get("deadline_bot") not in registry.bot_names(game):
-            self.add_error("deadline_bot", f"unknown_bot: {game} has no bot called "
-                                           f"{quoted(data.get('deadline_bot'))}.")
-        minutes = data.get("turn_deadline_minutes")
-        if minutes is not None and not 0 < minutes <= events.LONGEST_TURN_DEADLINE:
-            self.add_error("turn_deadline_minutes", "bad_deadline: 1 to "
-                                                    f"{events.LONGEST_TURN_DEADLINE} minutes.")
-        return data
-
-
 @admin.register(Event)
 class EventAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
     """Events are made on the dashboard (the service checks season, game, format and
-    options); here their names, organizers and deadline settings may be edited (open
-    entry, the start and the notes are set on the organizer page, each change a record
-    in the stream, the notes checked as plain text; the reminders sent are the sweep's to
-    keep, league.event_mail). No typed
-    filter reaches the match options (a staff entrant could probe the secret decks)."""
+    options); here only their names and organizers are edited. Their settings
+    (`events.SETTINGS`: format, options, turn deadline), open entry, start and notes are
+    read-only here, always, as the stream's are: the organizer page and the API change
+    them, each change a record that replays and `rebuild_projections` read, checked as at
+    the creation (the settings until the start only). An edit here wrote the column alone,
+    which then disagreed with the stream. Routing a draft's edit through
+    `events.change_settings` fits the admin badly: its form validates before it saves, so a
+    refusal the service finds under its lock (a field the settings no longer seat, hidden
+    decks) would be a server error, or the form's validation would write; and staff, who
+    organize every Event, have its organizer page. The reminders sent are the sweep's to
+    keep (league.event_mail). No typed filter reaches the match options (a staff entrant
+    could probe the secret decks)."""
 
     secret_fields = frozenset({"match_options"})
 
     list_display = ["name", "game", "format", "status", "season", "seq", "created_at"]
     list_filter = ["status", "game", "format"]
     search_fields = ["name"]
-    readonly_fields = ["season", "game", "format", "format_options", "match_options",
-                       "secret_match_options_masked", "hold_rounds", "open_entry",
-                       "starts_at", "notes", "reminded", "reminder_tries", "status",
-                       "seq", "created_by", "idempotency_key", "created_at", "updated_at"]
+    readonly_fields = ["season", "game", *events.SETTINGS, "secret_match_options_masked",
+                       "hold_rounds", "open_entry", "starts_at", "notes", "reminded",
+                       "reminder_tries", "status", "seq", "created_by", "idempotency_key",
+                       "created_at", "updated_at"]
     filter_horizontal = ["organizers"]
     inlines = [EventRecordInline]
-    form = EventForm
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        """The form says where its read-only settings, start and notes are changed."""
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None:
+            return fieldsets
+        page = reverse("league:event_admin", args=[obj.pk])
+        where = format_html(
+            "Its format, options and turn deadline (until it starts), open entry, start and "
+            'notes change on its <a href="{}">organizer page</a> or with '
+            "<code>POST /api/events/{}/settings/</code> (<code>open-entry/</code>, "
+            "<code>details/</code>), each change a record in its stream.", page, obj.pk)
+        return [(name, {**options, "description": where}) for name, options in fieldsets]
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         """The constructed decks its matches are dealt, only to whom the API shows them."""

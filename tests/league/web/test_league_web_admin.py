@@ -3,6 +3,7 @@ are read-only."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -103,15 +104,32 @@ def test_a_season_edited_in_the_admin_is_checked_like_a_new_one(
     assert season.game == "super_showdown" and season.scoring["draw"] == 1
 
 
-def test_an_events_deadline_bot_edited_in_the_admin_must_play_its_game(
-        admin_browser: Client, cup: Event) -> None:
-    data = {"name": cup.name, "organizers": [u.pk for u in cup.organizers.all()],
-            "turn_deadline_minutes": "30", "deadline_policy": "bot", "deadline_bot": "zzz",
-            "records-TOTAL_FORMS": "0", "records-INITIAL_FORMS": "0"}
-    response = admin_browser.post(f"/admin/league/event/{cup.pk}/change/", data)
-    assert response.status_code == 200 and "unknown_bot" in response.content.decode()
-    cup.refresh_from_db()
-    assert cup.deadline_bot == "heuristic" and cup.turn_deadline_minutes is None
+@pytest.mark.parametrize("started", [False, True], ids=["draft", "started"])
+def test_an_events_settings_are_read_only_in_the_admin(
+        admin_browser: Client, cup: Event, started_with_four: Callable[..., Event],
+        started: bool) -> None:
+    """They change on the organizer page or through the API, each change a
+    settings_changed record, and until the start only: an admin edit wrote the columns
+    alone, at any time, and a replay of the stream disagreed with them."""
+    event = started_with_four() if started else cup
+    event.refresh_from_db()
+    assert (event.status != Event.Status.DRAFT) == started
+    settings = {name: getattr(event, name) for name in events.SETTINGS}
+    seq = event.seq
+    url = f"/admin/league/event/{event.pk}/change/"
+    page = admin_browser.get(url).content.decode()
+    assert not any(f'name="{name}"' in page for name in events.SETTINGS)
+    assert f'href="/league/dashboard/events/{event.pk}/"' in page
+    data = {"name": "Renamed", "organizers": [u.pk for u in event.organizers.all()],
+            "format": "swiss", "format_options": '{"rounds": 2}', "match_options": "{}",
+            "turn_deadline_minutes": "30", "deadline_policy": "forfeit",
+            "deadline_bot": "random", "records-TOTAL_FORMS": "0",
+            "records-INITIAL_FORMS": "0"}
+    assert admin_browser.post(url, data).status_code == 302
+    event.refresh_from_db()
+    assert event.name == "Renamed" and event.seq == seq
+    assert {name: getattr(event, name) for name in events.SETTINGS} == settings
+    assert not EventRecord.objects.filter(event=event, kind="settings_changed").exists()
 
 
 def test_an_event_edited_in_the_admin_keeps_its_open_entry(
@@ -119,7 +137,6 @@ def test_an_event_edited_in_the_admin_keeps_its_open_entry(
     """It is switched on the organizer page, where the switch is a record of the stream."""
     Event.objects.filter(pk=cup.pk).update(open_entry=True)
     data = {"name": "Renamed", "organizers": [u.pk for u in cup.organizers.all()],
-            "deadline_policy": "bot", "deadline_bot": "heuristic",
             "records-TOTAL_FORMS": "0", "records-INITIAL_FORMS": "0"}
     response = admin_browser.post(f"/admin/league/event/{cup.pk}/change/", data)
     assert response.status_code == 302
@@ -137,7 +154,6 @@ def test_an_events_start_and_notes_are_read_only_in_the_admin(
     page = admin_browser.get(url).content.decode()
     assert 'name="notes"' not in page and 'name="starts_at' not in page
     data = {"name": "Renamed", "organizers": [u.pk for u in cup.organizers.all()],
-            "deadline_policy": "bot", "deadline_bot": "heuristic",
             "notes": "one\x1b[2Jtwo", "starts_at_0": "", "starts_at_1": "",
             "records-TOTAL_FORMS": "0", "records-INITIAL_FORMS": "0"}
     assert admin_browser.post(url, data).status_code == 302
@@ -153,7 +169,7 @@ def test_the_reminders_an_event_sent_are_read_only_in_the_admin(
     url = f"/admin/league/event/{cup.pk}/change/"
     assert 'name="reminded"' not in admin_browser.get(url).content.decode()
     data = {"name": cup.name, "organizers": [u.pk for u in cup.organizers.all()],
-            "deadline_policy": "bot", "deadline_bot": "heuristic", "reminded": "{}",
+            "reminded": "{}",
             "records-TOTAL_FORMS": "0", "records-INITIAL_FORMS": "0"}
     assert admin_browser.post(url, data).status_code == 302
     cup.refresh_from_db()
