@@ -254,6 +254,15 @@ class EventAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
             "<code>details/</code>), each change a record in its stream.", page, obj.pk)
         return [(name, {**options, "description": where}) for name, options in fieldsets]
 
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        """Only the columns the form changed: the whole row, as read when the POST came,
+        would put back what the Event service wrote meanwhile (a start, a settings change,
+        the seq of a record), and the columns would disagree with the stream."""
+        fields = [name for name in form.changed_data
+                  if not obj._meta.get_field(name).many_to_many]  # organizers: save_related
+        if fields:
+            obj.save(update_fields=[*fields, "updated_at"])
+
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         """The constructed decks its matches are dealt, only to whom the API shows them."""
         fields = [f for f in super().get_fields(request, obj)

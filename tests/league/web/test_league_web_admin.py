@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from django.db.models.signals import pre_save
 from django.test import Client
 
 from league import events
@@ -142,6 +143,31 @@ def test_an_event_edited_in_the_admin_keeps_its_open_entry(
     assert response.status_code == 302
     cup.refresh_from_db()
     assert (cup.name, cup.open_entry) == ("Renamed", True)
+
+
+def test_an_event_renamed_in_the_admin_keeps_what_the_service_wrote_meanwhile(
+        admin_browser: Client, cup: Event, sam: Any) -> None:
+    """The admin read the row when the POST came and saved it whole: a start the service
+    committed before that save was undone (the Event back to a draft, its seq behind its
+    stream)."""
+    started: list[int] = []
+
+    def start_meanwhile(sender: Any, instance: Event, **kwargs: Any) -> None:
+        if not started:  # as another request would, between the admin's read and write
+            started.append(instance.pk)
+            events.start_event(event=Event.objects.get(pk=instance.pk), by=sam)
+
+    data = {"name": "Renamed", "organizers": [u.pk for u in cup.organizers.all()],
+            "records-TOTAL_FORMS": "0", "records-INITIAL_FORMS": "0"}
+    pre_save.connect(start_meanwhile, sender=Event)
+    try:
+        response = admin_browser.post(f"/admin/league/event/{cup.pk}/change/", data)
+    finally:
+        pre_save.disconnect(start_meanwhile, sender=Event)
+    assert response.status_code == 302 and started == [cup.pk]
+    cup.refresh_from_db()
+    assert cup.name == "Renamed" and cup.status != Event.Status.DRAFT
+    assert cup.seq == cup.records.count()
 
 
 def test_an_events_start_and_notes_are_read_only_in_the_admin(
