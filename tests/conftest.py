@@ -103,6 +103,24 @@ def _states_cached_in_the_test_transaction(request: pytest.FixtureRequest,
 
 
 @pytest.fixture
+def staff_with(django_user_model: Any) -> Callable[..., tuple[Any, Any]]:
+    """A new staff account holding only the named permissions (a superuser if asked),
+    and a browser signed in as it: the admin as a desk that may do just that sees it."""
+    from django.contrib.auth.models import Permission
+    from django.test import Client
+
+    def make(username: str, *codenames: str, superuser: bool = False) -> tuple[Any, Any]:
+        user = django_user_model.objects.create_user(username, password=PASSWORD,
+                                                     is_staff=True, is_superuser=superuser)
+        user.user_permissions.add(*Permission.objects.filter(codename__in=codenames))
+        client = Client()
+        client.force_login(user)
+        return user, client
+
+    return make
+
+
+@pytest.fixture
 def seeded_chance(monkeypatch: pytest.MonkeyPatch) -> None:
     """Seeded shuffles and rolls for matches made through the services (the site draws them
     from the system): a test whose assertions depend on how bot matches go, such as a

@@ -57,18 +57,11 @@ def test_a_match_and_its_seats_are_read_only_in_the_admin(admin_client_: Client,
     assert (toy_match.status, toy_match.n_seats) == ("active", 2)
 
 
-def test_staff_who_are_not_superusers_see_no_live_payloads(django_user_model: Any,
+def test_staff_who_are_not_superusers_see_no_live_payloads(staff_with: Any,
                                                           toy_match: Match) -> None:
     """A shuffle's order or a card played face down is hidden information; the API hides
     it from every seat but its own. Staff see it once the match is over."""
-    from django.contrib.auth.models import Permission
-
-    staff = django_user_model.objects.create_user("staffer", password="x-pass-12345",
-                                                  is_staff=True)
-    staff.user_permissions.add(*Permission.objects.filter(
-        codename__in=["view_match", "view_matchevent", "view_seat"]))
-    client = Client()
-    client.force_login(staff)
+    _, client = staff_with("staffer", "view_match", "view_matchevent", "view_seat")
     event = toy_match.events.get(seq=1)
     key = next(iter(event.payload))  # "outcome" or "action"
     for url in (f"/admin/matches/match/{toy_match.pk}/change/",
@@ -82,17 +75,10 @@ def test_staff_who_are_not_superusers_see_no_live_payloads(django_user_model: An
 
 @pytest.mark.parametrize("superuser", [False, True])
 def test_payloads_and_options_cannot_be_probed_by_a_typed_filter(
-        django_user_model: Any, toy_match: Match, superuser: bool) -> None:
+        staff_with: Any, toy_match: Match, superuser: bool) -> None:
     """A live match's shuffle could be read a key at a time (`?payload__outcome__0=`) by
     staff who may not see it, and some of these lookups were a 500 on SQLite."""
-    from django.contrib.auth.models import Permission
-
-    user = django_user_model.objects.create_user("filterer", password="x-pass-12345",
-                                                 is_staff=True, is_superuser=superuser)
-    user.user_permissions.add(*Permission.objects.filter(
-        codename__in=["view_match", "view_matchevent"]))
-    client = Client()
-    client.force_login(user)
+    _, client = staff_with("filterer", "view_match", "view_matchevent", superuser=superuser)
     key = next(iter(toy_match.events.get(seq=1).payload))
     for url in (f"/admin/matches/matchevent/?payload__has_key={key}",
                 "/admin/matches/matchevent/?payload__contains=%7B%7D",

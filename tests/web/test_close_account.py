@@ -180,20 +180,14 @@ def test_a_closed_account_is_put_in_no_team_and_entered_in_no_event(
 
 
 def test_staff_close_accounts_in_the_admin_after_confirming(
-        django_user_model: Any, player: Any, player2: Any, organizer: Any,
+        django_user_model: Any, staff_with: Any, player: Any, player2: Any, organizer: Any,
         tables: dict[str, Match]) -> None:
     """For a player who asks by mail, and for staff accounts, which their own page does
     not close: not the staff member's own; and another staff account (every Event's
     organizer) is a superuser's to close, refused by name to staff who are not one (a
     staff member who may change users closed any other staff account)."""
-    from django.contrib.auth.models import Permission
-
-    desk = django_user_model.objects.create_user("desk", password=PASSWORD, is_staff=True)
-    desk.user_permissions.add(*Permission.objects.filter(
-        codename__in=["view_user", "change_user"]))
+    desk, client = staff_with("desk", "view_user", "change_user")
     boss = django_user_model.objects.create_superuser("boss", password=PASSWORD)
-    client = Client()
-    client.force_login(desk)
     chosen = [player.pk, organizer.pk, boss.pk, desk.pk]
     asked = client.post("/admin/auth/user/", {"action": "close_accounts",
                                               "_selected_action": chosen})

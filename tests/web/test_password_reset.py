@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.core import mail
 from django.core.cache import cache
 from django.test import Client, override_settings
@@ -274,19 +273,14 @@ def test_nobody_else_reads_the_address(alice: Any, bruno_client: Client) -> None
         assert ADDRESS not in bruno_client.get(url).content.decode(), url
 
 
-def _staff(django_user_model: Any) -> Client:
-    staff = django_user_model.objects.create_user("desk", password=PASSWORD, is_staff=True)
-    staff.user_permissions.add(*Permission.objects.filter(
-        codename__in=["view_user", "change_user"]))
-    client = Client()
-    client.force_login(staff)
-    return client
+def _staff(staff_with: Callable[..., tuple[Any, Client]]) -> Client:
+    return staff_with("desk", "view_user", "change_user")[1]
 
 
 def test_staff_make_a_reset_link_for_a_player_without_an_email_address(
-        django_user_model: Any, player: Any) -> None:
+        django_user_model: Any, staff_with: Any, player: Any) -> None:
     boss = django_user_model.objects.create_superuser("boss", password=PASSWORD)
-    page = _staff(django_user_model).post("/admin/auth/user/", {
+    page = _staff(staff_with).post("/admin/auth/user/", {
         "action": "make_reset_links", "_selected_action": [player.pk, boss.pk]})
     assert page.status_code == 200
     text = page.content.decode()
@@ -299,7 +293,7 @@ def test_staff_make_a_reset_link_for_a_player_without_an_email_address(
 
 
 def test_staff_make_no_reset_link_for_another_staff_account(
-        django_user_model: Any, player: Any, organizer: Any) -> None:
+        django_user_model: Any, staff_with: Any, player: Any, organizer: Any) -> None:
     """Whoever opens a link holds the account: a staff member who may change users made
     one for another staff account (the organizer of every Event, with permissions of its
     own) and took it over. They make links for players and their own account only, and
@@ -307,7 +301,7 @@ def test_staff_make_no_reset_link_for_another_staff_account(
     mailed link) or its staff flag (then a player's link)."""
     organizer.email = "organizer@example.org"
     organizer.save(update_fields=["email"])
-    client = _staff(django_user_model)
+    client = _staff(staff_with)
     desk = django_user_model.objects.get(username="desk")
     boss = django_user_model.objects.create_superuser("boss", password=PASSWORD)
     page = client.post("/admin/auth/user/", {
@@ -351,12 +345,8 @@ def test_a_superuser_makes_reset_links_for_staff_accounts(
 
 
 def test_staff_without_the_change_permission_are_offered_no_links(
-        django_user_model: Any, player: Any) -> None:
-    viewer = django_user_model.objects.create_user("viewer", password=PASSWORD,
-                                                   is_staff=True)
-    viewer.user_permissions.add(Permission.objects.get(codename="view_user"))
-    client = Client()
-    client.force_login(viewer)
+        staff_with: Any, player: Any) -> None:
+    _, client = staff_with("viewer", "view_user")
     listing = client.get("/admin/auth/user/").content.decode()
     assert "make_reset_links" not in listing
     client.post("/admin/auth/user/", {"action": "make_reset_links",
@@ -379,8 +369,8 @@ def test_a_mailed_link_opens_at_the_site_whatever_host_the_request_named(
 
 @override_settings(SITE_URL="https://league.example")
 def test_a_link_staff_make_opens_at_the_site_not_where_they_opened_the_admin(
-        django_user_model: Any, player: Any) -> None:
-    page = _staff(django_user_model).post("/admin/auth/user/", {
+        django_user_model: Any, staff_with: Any, player: Any) -> None:
+    page = _staff(staff_with).post("/admin/auth/user/", {
         "action": "make_reset_links", "_selected_action": [player.pk]})
     text = page.content.decode()
     assert "http://testserver/password/reset/" not in text

@@ -291,16 +291,11 @@ def test_a_result_recorded_as_the_scoring_changes_counts_by_the_new_scoring(
     assert (top.wins, top.points) == (1, 10.0)
 
 
-def test_only_superusers_see_api_tokens(django_user_model: Any, player: Any) -> None:
-    from django.contrib.auth.models import Permission
+def test_only_superusers_see_api_tokens(staff_with: Any, player: Any) -> None:
     from rest_framework.authtoken.models import Token
 
     Token.objects.get_or_create(user=player)
-    staff = django_user_model.objects.create_user("token-viewer", password="x-pass-12345",
-                                                  is_staff=True)
-    staff.user_permissions.add(Permission.objects.get(codename="view_tokenproxy"))
-    client = Client()
-    client.force_login(staff)
+    _, client = staff_with("token-viewer", "view_tokenproxy")
     assert client.get("/admin/authtoken/tokenproxy/").status_code == 403
 
 
@@ -357,19 +352,14 @@ def test_a_member_of_an_entered_team_cannot_be_deleted(
 
 
 def test_staff_who_may_change_users_cannot_make_a_superuser_or_change_one(
-        django_user_model: Any, player: Any) -> None:
+        django_user_model: Any, staff_with: Any, player: Any) -> None:
     """Only superusers read API keys, live hidden cards and secret decks: a staff member
     given the right to change users could tick `is_superuser` on their own row (or grant
     themselves any permission, or set a superuser's password) and read them all."""
     from django.contrib.auth.models import Permission
 
     root = django_user_model.objects.create_superuser("league-root", password="x-admin-pass-2")
-    staff = django_user_model.objects.create_user("people-staff", password="x-pass-12345",
-                                                  is_staff=True)
-    staff.user_permissions.add(*Permission.objects.filter(
-        codename__in=["view_user", "change_user"]))
-    client = Client()
-    client.force_login(staff)
+    staff, client = staff_with("people-staff", "view_user", "change_user")
     form = {"username": "people-staff", "is_active": "on", "is_staff": "on",
             "is_superuser": "on", "user_permissions": [p.pk for p in Permission.objects.all()],
             "last_login_0": "", "last_login_1": "", "date_joined_0": "2026-01-01",
@@ -394,19 +384,13 @@ def test_staff_who_may_change_users_cannot_make_a_superuser_or_change_one(
 
 
 def test_staff_who_may_change_users_neither_make_a_player_staff_nor_delete_staff(
-        django_user_model: Any, player: Any, organizer: Any) -> None:
+        django_user_model: Any, staff_with: Any, player: Any, organizer: Any) -> None:
     """Staff are every Event's organizers, and another staff account is a superuser's
     (`_in_hand`): a staff member who may change users ticked a player's staff flag (the
     player then organized every Event, out of their hands), and deleted another staff
     account. The admin says why; a superuser does both."""
-    from django.contrib.auth.models import Permission
 
-    desk = django_user_model.objects.create_user("desk", password="x-pass-12345",
-                                                 is_staff=True)
-    desk.user_permissions.add(*Permission.objects.filter(
-        codename__in=["view_user", "change_user", "delete_user"]))
-    client = Client()
-    client.force_login(desk)
+    _, client = staff_with("desk", "view_user", "change_user", "delete_user")
     page = client.get(f"/admin/auth/user/{player.pk}/change/").content.decode()
     assert 'name="is_staff"' not in page
     assert "Staff status, superuser status, groups and permissions are set by a " \
