@@ -137,6 +137,25 @@ class TeamAdmin(KeptByEvents):
         return ["members", "idempotency_key"] if entered else ["idempotency_key"]
 
 
+class SavesWhatItChanged:
+    """A change form that saves only the columns it changed (and those Django stamps at
+    each save, `auto_now`): the whole row, as read when the POST came, would put back
+    what another request committed meanwhile (a service, the API, another admin) in the
+    columns the form did not change. A new row is written whole. Many-to-many fields are
+    `save_related`'s."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        if not change:
+            super().save_model(request, obj, form, change)  # type: ignore[misc]
+            return
+        concrete = obj._meta.concrete_fields
+        columns = {f.name for f in concrete}
+        fields = [name for name in form.changed_data if name in columns]
+        if fields:
+            stamped = [f.name for f in concrete if getattr(f, "auto_now", False)]
+            obj.save(update_fields=[*fields, *stamped])
+
+
 class SeasonForm(forms.ModelForm):
     """The season service's checks: a game of the registry, a scoring it can count."""
 
@@ -157,7 +176,10 @@ class SeasonForm(forms.ModelForm):
 
 
 @admin.register(Season)
-class SeasonAdmin(JoinsWhatItLists, admin.ModelAdmin):
+class SeasonAdmin(SavesWhatItChanged, JoinsWhatItLists, admin.ModelAdmin):
+    """A season saved here writes only the columns its form changed (another admin's
+    save meanwhile is kept), and a new scoring rescores its table at once."""
+
     list_display = ["name", "game", "starts_on", "ends_on", "created_at"]
     list_filter = ["game"]
     search_fields = ["name"]
@@ -214,9 +236,12 @@ class EventRecordInline(SecretPicks, JoinsWhatItShows, admin.TabularInline):
 
 
 @admin.register(Event)
-class EventAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
+class EventAdmin(SavesWhatItChanged, NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
     """Events are made on the dashboard (the service checks season, game, format and
-    options); here only their names and organizers are edited. Their settings
+    options); here only their names and organizers are edited, a save writing only the
+    columns its form changed (the whole row, as read when the POST came, would put back
+    a start, a settings change or a record's seq the Event service wrote meanwhile).
+    Their settings
     (`events.SETTINGS`: format, options, turn deadline), open entry, start and notes are
     read-only here, always, as the stream's are: the organizer page and the API change
     them, each change a record that replays and `rebuild_projections` read, checked as at
@@ -253,15 +278,6 @@ class EventAdmin(NoLookupsOn, JoinsWhatItLists, admin.ModelAdmin):
             "<code>POST /api/events/{}/settings/</code> (<code>open-entry/</code>, "
             "<code>details/</code>), each change a record in its stream.", page, obj.pk)
         return [(name, {**options, "description": where}) for name, options in fieldsets]
-
-    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
-        """Only the columns the form changed: the whole row, as read when the POST came,
-        would put back what the Event service wrote meanwhile (a start, a settings change,
-        the seq of a record), and the columns would disagree with the stream."""
-        fields = [name for name in form.changed_data
-                  if not obj._meta.get_field(name).many_to_many]  # organizers: save_related
-        if fields:
-            obj.save(update_fields=[*fields, "updated_at"])
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         """The constructed decks its matches are dealt, only to whom the API shows them."""

@@ -291,6 +291,36 @@ def test_a_result_recorded_as_the_scoring_changes_counts_by_the_new_scoring(
     assert (top.wins, top.points) == (1, 10.0)
 
 
+def test_a_season_renamed_in_the_admin_keeps_what_was_saved_meanwhile(
+        admin_browser: Client, organizer: Any) -> None:
+    """The admin read the row when the POST came and saved it whole: an end date and a
+    scoring another admin saved before that save were undone."""
+    from league.models import Season
+
+    season = events.create_season(name="Open", game="super_showdown", by=organizer)
+    changed: list[int] = []
+
+    def change_meanwhile(sender: Any, instance: Season, **kwargs: Any) -> None:
+        if not changed:  # as another request would, between the admin's read and write
+            changed.append(instance.pk)
+            Season.objects.filter(pk=instance.pk).update(
+                ends_on="2027-06-30", scoring={"win": 2, "draw": 1, "loss": 0})
+
+    scoring = '{"win": 3, "draw": 1, "loss": 0}'
+    # (the form sends the scoring it showed in a hidden input too, a callable default's)
+    data = {"name": "Summer", "game": "super_showdown", "organizers": [organizer.pk],
+            "scoring": scoring, "initial-scoring": scoring, "starts_on": "", "ends_on": ""}
+    pre_save.connect(change_meanwhile, sender=Season)
+    try:
+        response = admin_browser.post(f"/admin/league/season/{season.pk}/change/", data)
+    finally:
+        pre_save.disconnect(change_meanwhile, sender=Season)
+    assert response.status_code == 302 and changed == [season.pk]
+    season.refresh_from_db()
+    assert season.name == "Summer" and str(season.ends_on) == "2027-06-30"
+    assert season.scoring == {"win": 2, "draw": 1, "loss": 0}
+
+
 def test_only_superusers_see_api_tokens(staff_with: Any, player: Any) -> None:
     from rest_framework.authtoken.models import Token
 
