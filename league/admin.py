@@ -178,7 +178,10 @@ class SeasonForm(forms.ModelForm):
 @admin.register(Season)
 class SeasonAdmin(SavesWhatItChanged, JoinsWhatItLists, admin.ModelAdmin):
     """A season saved here writes only the columns its form changed (another admin's
-    save meanwhile is kept), and a new scoring rescores its table at once."""
+    save meanwhile is kept), and a new scoring rescores its table at once. Its
+    organizers (who organize its Events too) change here with no record beyond the
+    admin's own history of the season: a season has no stream, and an Event's stream
+    records changes of its own organizers only (`EventAdmin`)."""
 
     list_display = ["name", "game", "starts_on", "ends_on", "created_at"]
     list_filter = ["game"]
@@ -240,8 +243,8 @@ class EventAdmin(SavesWhatItChanged, NoLookupsOn, JoinsWhatItLists, admin.ModelA
     """Events are made on the dashboard (the service checks season, game, format and
     options); here only their names and organizers are edited, a save writing only the
     columns its form changed (the whole row, as read when the POST came, would put back
-    a start, a settings change or a record's seq the Event service wrote meanwhile).
-    Their settings
+    a start, a settings change or a record's seq the Event service wrote meanwhile), and
+    a change of organizers an organizers_changed record in the stream. Their settings
     (`events.SETTINGS`: format, options, turn deadline), open entry, start and notes are
     read-only here, always, as the stream's are: the organizer page and the API change
     them, each change a record that replays and `rebuild_projections` read, checked as at
@@ -278,6 +281,17 @@ class EventAdmin(SavesWhatItChanged, NoLookupsOn, JoinsWhatItLists, admin.ModelA
             "<code>POST /api/events/{}/settings/</code> (<code>open-entry/</code>, "
             "<code>details/</code>), each change a record in its stream.", page, obj.pk)
         return [(name, {**options, "description": where}) for name, options in fieldsets]
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any,
+                     change: bool) -> None:
+        """Its organizers through the Event service (`events.set_organizers`), not the
+        form: a change of them is an organizers_changed record, the staff member its
+        actor, in the transaction that saves the form."""
+        organizers = form.cleaned_data.pop("organizers", None)  # kept from save_m2m
+        super().save_related(request, form, formsets, change)
+        if organizers is not None:
+            events.set_organizers(event=form.instance, by=request.user,
+                                  organizers=organizers)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         """The constructed decks its matches are dealt, only to whom the API shows them."""

@@ -529,7 +529,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         readable = events.picks_readable(event, request.user, entrants)
         return self.page(rows, EventRecordSerializer, game=event.game,
                          readable_entrants=readable, names=events.shown_names(entrants),
-                         options_readable=events.sees_match_options(event, request.user))
+                         options_readable=events.sees_match_options(event, request.user),
+                         users=events.organizer_names(event))
 
 
 # -- players -----------------------------------------------------------------------------

@@ -461,11 +461,13 @@ def _locked(event: Event, expected_seq: int | None = None,
     would reach a match the reader never saw). What else the Event writes by itself
     meanwhile (matches made, results coming in) does not make a page stale, nor do the
     entrants' picks, which no organizer action reads (or an entrant changing them over
-    and over would keep the organizers' forms refused). With `kinds`, only the records of
+    and over would keep the organizers' forms refused), nor a change of its organizers
+    (one removed is refused by `can_organize` instead). With `kinds`, only the records of
     those kinds written since do."""
     locked = Event.objects.select_for_update().get(pk=event.pk)
     since = Q(kind__in=kinds) if kinds else (
-        (Q(actor__isnull=False) & ~Q(kind=Kind.ENTRANT_PICKED)) | Q(kind=Kind.MATCH_DRAWN))
+        (Q(actor__isnull=False) & ~Q(kind__in=(Kind.ENTRANT_PICKED, Kind.ORGANIZERS_CHANGED)))
+        | Q(kind=Kind.MATCH_DRAWN))
     if expected_seq is not None and (expected_seq > locked.seq or locked.records.filter(
             since, seq__gt=expected_seq).exists()):
         raise LeagueError("stale_seq", f"The Event changed since it was read at record "
@@ -865,18 +867,36 @@ def readable_entrants(event: Event, user: Any, rows: Sequence[Entrant],
 
 def shown_record(game: str, kind: str, payload: dict[str, Any], readable: set[str],
                  names: dict[str, str] | None = None,
-                 options_readable: bool = False) -> dict[str, Any]:
+                 options_readable: bool = False,
+                 users: dict[int, str] | None = None) -> dict[str, Any]:
     """A record's payload with the secret picks of entrants not `readable` hidden, the
     Event's secret match options too unless `options_readable` (`sees_match_options`),
-    and an entry under the name `names` (`shown_names`) gives it, if given."""
+    an entry under the name `names` (`shown_names`) gives it, and the users an
+    organizers change names (by id) under the names `users` (`organizer_names`) gives
+    them, if given (None for an account since deleted)."""
     if kind == Kind.SETTINGS_CHANGED and not options_readable:
         return _settings_masked(game, payload)
+    if kind == Kind.ORGANIZERS_CHANGED and users is not None:
+        return {side: [users.get(pk) for pk in payload.get(side, [])]
+                for side in ("added", "removed")}
     if names and kind == Kind.ENTRANT_ADDED and payload.get("key") in names:
         payload = {**payload, "name": names[payload["key"]]}
     if kind in (Kind.ENTRANT_ADDED, Kind.ENTRANT_PICKED) and payload.get("picks"):
         return {**payload, "picks": shown_picks(game, payload["picks"],
                                                 payload["key"] in readable)}
     return payload
+
+
+def organizer_names(event: Event) -> dict[int, str]:
+    """The name each user the Event's organizers_changed records name reads under now,
+    by id: as pages name an account (`services.shown_name`), "Closed account" once it is
+    closed. The records hold ids, which a rename or a close leaves as they were."""
+    from league.services import shown_name
+
+    ids = {pk for payload in event.records.filter(kind=Kind.ORGANIZERS_CHANGED)
+           .values_list("payload", flat=True)
+           for pk in (*payload.get("added", []), *payload.get("removed", []))}
+    return {user.pk: shown_name(user) for user in get_user_model().objects.filter(pk__in=ids)}
 
 
 def _settings_masked(game: str, payload: dict[str, Any]) -> dict[str, Any]:
@@ -1153,6 +1173,25 @@ def set_open_entry(*, event: Event, by: Any, open_entry: bool,
         event.open_entry = bool(open_entry)
         event.save(update_fields=["open_entry"])
         _append(event, Kind.ENTRY_OPENED if open_entry else Kind.ENTRY_CLOSED, {}, by)
+
+
+def set_organizers(*, event: Event, by: Any, organizers: Iterable[Any]) -> bool:
+    """Make the users `organizers` the Event's own organizers (its season's organize it
+    too, `can_organize`), and whether that changed them. A change is an
+    organizers_changed record naming by id, as its actor is named, who was added and who
+    removed, written with the change under the Event's lock; the same organizers again
+    write nothing. Any time, the Event over included."""
+    _require(can_organize(event, by))
+    wanted = {user.pk for user in organizers}
+    with transaction.atomic():
+        event = _locked(event)
+        was = set(event.organizers.values_list("pk", flat=True))
+        if wanted == was:
+            return False
+        event.organizers.set(wanted)
+        _append(event, Kind.ORGANIZERS_CHANGED,
+                {"added": sorted(wanted - was), "removed": sorted(was - wanted)}, by)
+    return True
 
 
 NOTES_LENGTH = 1000

@@ -208,6 +208,8 @@ class EventRecord(models.Model):
         DETAILS_CHANGED = "details_changed"  # when it starts and its notes (Event.starts_at)
         # its format, options and turn deadline before the start (Event.format ...)
         SETTINGS_CHANGED = "settings_changed"
+        # who organizes it: the users added and removed (Event.organizers, in the admin)
+        ORGANIZERS_CHANGED = "organizers_changed"
         SEEDED = "seeded"
         STARTED = "started"
         PAIRED_BY_HAND = "paired_by_hand"

@@ -456,8 +456,10 @@ class EventRecordSerializer(serializers.ModelSerializer):
     payload = serializers.SerializerMethodField(
         help_text="What was decided; an entrant's constructed deck reads \"hidden\" as in "
                   "its `picks`, a settings change's secret match options as the "
-                  "Event's own `match_options`, and an entry of a closed account under "
-                  "the name \"Closed account\".")
+                  "Event's own `match_options`, an entry of a closed account under "
+                  "the name \"Closed account\", and the organizers an "
+                  "`organizers_changed` record added and removed by their usernames "
+                  "(\"Closed account\" once closed, null once deleted).")
 
     class Meta:
         model = EventRecord
@@ -468,7 +470,8 @@ class EventRecordSerializer(serializers.ModelSerializer):
         return shown_record(self.context["game"], record.kind, record.payload,
                             self.context.get("readable_entrants") or set(),
                             self.context.get("names"),
-                            bool(self.context.get("options_readable")))
+                            bool(self.context.get("options_readable")),
+                            self.context.get("users"))
 
 
 # -- the bracket -------------------------------------------------------------------------

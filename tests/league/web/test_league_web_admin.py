@@ -170,6 +170,59 @@ def test_an_event_renamed_in_the_admin_keeps_what_the_service_wrote_meanwhile(
     assert cup.seq == cup.records.count()
 
 
+def organizers_changed(event: Event) -> list[EventRecord]:
+    return list(event.records.filter(kind=EventRecord.Kind.ORGANIZERS_CHANGED))
+
+
+def test_an_events_organizers_changed_in_the_admin_are_a_record_in_its_stream(
+        staff_with: Any, cup: Event, sam: Any, player: Any, outsider: Any, player2: Any,
+        client_for: Any) -> None:
+    """The admin set them with no record: the stream, where every other organizer change
+    is, did not say who came to organize the Event, who left, nor who decided it."""
+    desk, browser = staff_with("desk", "view_event", "change_event")
+    before = cup.seq
+    data = {"name": "Cup", "organizers": [player.pk, outsider.pk],
+            "records-TOTAL_FORMS": "0", "records-INITIAL_FORMS": "0"}
+    response = browser.post(f"/admin/league/event/{cup.pk}/change/", data)
+    assert response.status_code == 302
+    cup.refresh_from_db()
+    assert set(cup.organizers.all()) == {player, outsider}
+    (record,) = organizers_changed(cup)
+    assert record.seq == before + 1 == cup.seq == cup.records.count()
+    assert record.actor == desk
+    assert record.payload == {"added": sorted([player.pk, outsider.pk]), "removed": [sam.pk]}
+    # The records list names them as the Event's `organizers` do, by username.
+    listed = client_for(player2).get(f"/api/events/{cup.pk}/records/").json()["results"]
+    (shown,) = [r for r in listed if r["kind"] == "organizers_changed"]
+    assert shown["actor"] == "desk"
+    assert shown["payload"] == {"added": sorted(["alice", "olga"]), "removed": ["sam"]}
+
+
+def test_an_event_saved_in_the_admin_with_the_same_organizers_records_nothing(
+        staff_with: Any, cup: Event) -> None:
+    _, browser = staff_with("desk", "view_event", "change_event")
+    before = cup.seq
+    data = {"name": "Renamed", "organizers": [u.pk for u in cup.organizers.all()],
+            "records-TOTAL_FORMS": "0", "records-INITIAL_FORMS": "0"}
+    assert browser.post(f"/admin/league/event/{cup.pk}/change/", data).status_code == 302
+    cup.refresh_from_db()
+    assert cup.name == "Renamed" and cup.seq == before and not organizers_changed(cup)
+
+
+def test_an_organizer_page_read_before_an_organizers_change_is_not_stale(
+        staff_with: Any, cup: Event, sam: Any, player: Any) -> None:
+    """Who else organizes the Event changes nothing an organizer's action decides: a start
+    sent from a page read before another organizer was added goes through."""
+    _, browser = staff_with("desk", "view_event", "change_event")
+    read_at = cup.seq
+    data = {"name": "Cup", "organizers": [sam.pk, player.pk],
+            "records-TOTAL_FORMS": "0", "records-INITIAL_FORMS": "0"}
+    assert browser.post(f"/admin/league/event/{cup.pk}/change/", data).status_code == 302
+    events.start_event(event=cup, by=sam, expected_seq=read_at)
+    cup.refresh_from_db()
+    assert cup.status != Event.Status.DRAFT and len(organizers_changed(cup)) == 1
+
+
 def test_an_events_start_and_notes_are_read_only_in_the_admin(
         admin_browser: Client, cup: Event, organizer: Any) -> None:
     """They change on the organizer page, each change a details_changed record and the
