@@ -41,6 +41,7 @@ from league.models import (
 from league.services import (
     AccountError,
     close_user,
+    is_closed,
     link_hours,
     normalized_email,
     reset_link,
@@ -120,6 +121,12 @@ class PlayerAdmin(KeptByEvents):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         # Moving a Player to another user would hand them its entries and ratings.
         return ["user"] if obj is not None else []
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        """Not a closed account's player: it was closed for good, and a save would put
+        back a name, a time zone or mail the close took away (its form shows it read-only)."""
+        return super().has_change_permission(request, obj) and not (
+            obj is not None and is_closed(obj.user))
 
 
 @admin.register(Team)
@@ -451,7 +458,11 @@ class LeagueUserAdmin(UserAdmin):
                 for name, options in fieldsets]
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return super().has_change_permission(request, obj) and self._in_hand(request, obj)
+        """Within the staff member's hand (`_in_hand`), and not a closed account: it was
+        closed for good (`close_user`), and neither signs in again nor gets its address,
+        its rights or a name back (its form shows it read-only)."""
+        return (super().has_change_permission(request, obj) and self._in_hand(request, obj)
+                and not (obj is not None and is_closed(obj)))
 
     def _in_hand(self, request: HttpRequest, obj: Any) -> bool:
         """Whether the staff member may change `obj`, its password (the admin's form, a

@@ -451,13 +451,17 @@ def closed_players(ids: Iterable[int]) -> set[int]:
     return set(Player.objects.filter(CLOSED, pk__in=set(ids)).values_list("pk", flat=True))
 
 
+def is_closed(user: Any) -> bool:
+    """Whether `user`'s account is closed (`close_user`), read from the row it holds
+    (`CLOSED` says the same in a query)."""
+    return not user.is_active and user.get_username() == closed_username(user.pk)
+
+
 def shown_name(user: Any) -> str:
     """The name pages show for `user`'s account (its seats, invitations, matches, the
     template filter `shown_name`): its username, but CLOSED_NAME once closed (`CLOSED`),
     as its Event entries read (`closed_players`): `closed.ID` is no name for people."""
-    name = str(user.get_username())
-    closed = not user.is_active and name == closed_username(user.pk)
-    return CLOSED_NAME if closed else name
+    return CLOSED_NAME if is_closed(user) else str(user.get_username())
 
 
 def close_account(user: Any, *, password: str, request: Any = None) -> None:

@@ -610,3 +610,35 @@ def test_closing_resigns_a_live_match_whose_maker_was_deleted(
     assert close(alice_client).status_code == 302
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.result["forfeit"] == 0
+
+
+def test_a_closed_account_and_its_player_are_read_only_in_the_admin(
+        alice_client: Client, player: Any, staff_with: Any) -> None:
+    """Closed for good: a superuser's save of its user or player form, read before the
+    close or after, is refused, so no name, address, password or rights come back;
+    both still open to be read."""
+    _, boss = staff_with("boss", superuser=True)
+    profile = player_for(player)
+    user_page, player_page = (f"/admin/auth/user/{player.pk}/change/",
+                              f"/admin/league/player/{profile.pk}/change/")
+    assert 'name="_save"' in boss.get(player_page).content.decode()
+    assert close(alice_client).status_code == 302
+
+    for page in (user_page, player_page):
+        shown = boss.get(page)
+        assert shown.status_code == 200 and 'name="_save"' not in shown.content.decode()
+    restored = boss.post(player_page, {"display_name": "alice", "time_zone": "Europe/Paris",
+                                       "turn_mail": "on"})
+    assert restored.status_code == 403
+    reopened = boss.post(user_page, {"username": "alice", "is_active": "on",
+                                     "email": "alice@example.org"})
+    assert reopened.status_code == 403
+    assert boss.post(f"/admin/auth/user/{player.pk}/password/",
+                     {"password1": "n3w-Passw0rd!", "password2": "n3w-Passw0rd!"}
+                     ).status_code == 403
+    closed = get_user_model().objects.get(pk=player.pk)
+    profile.refresh_from_db()
+    assert (closed.username, closed.is_active, closed.email) == (
+        f"closed.{player.pk}", False, "")
+    assert (profile.display_name, profile.time_zone, profile.turn_mail) == (
+        CLOSED_NAME, "", False)
