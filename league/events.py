@@ -1194,6 +1194,17 @@ def set_organizers(*, event: Event, by: Any, organizers: Iterable[Any]) -> bool:
     return True
 
 
+def record_closed_organizer(*, event_id: int, user: Any, by: Any) -> None:
+    """The organizers_changed record of `user` leaving the Event's organizers as its
+    account closed (`league.services.close_user`, `by` whoever closed it), written after
+    the close, under the Event's lock, as its results are: the close took the account
+    out of them with the rest of what it held."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().filter(pk=event_id).first()
+        if event is not None:
+            _append(event, Kind.ORGANIZERS_CHANGED, {"added": [], "removed": [user.pk]}, by)
+
+
 NOTES_LENGTH = 1000
 
 

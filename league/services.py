@@ -493,10 +493,11 @@ def close_user(user: Any, *, by: Any = None) -> None:
     addresses and turn mails go, it leaves the teams no Event entered, and its player is
     shown as "Closed account". The matches they played stay in the other players'
     histories, and its Event entries read "Closed account" too (`_rename_entries`).
-    It organizes nothing more: it leaves the organizers of every season and Event. One
-    that it alone organized stays as it is, with the site's staff, who organize every
-    season and Event (their dashboard says it has no organizer), so its players' Event
-    runs on and its results stay; staff name a new organizer in the admin if they wish.
+    It organizes nothing more: it leaves the organizers of every season and Event (each
+    Event records it, `_record_organizers_left`). One that it alone organized stays as
+    it is, with the site's staff, who organize every season and Event (their dashboard
+    says it has no organizer), so its players' Event runs on and its results stay; staff
+    name a new organizer in the admin if they wish.
     Refused while they hold an entry in an Event not over (alone or in a team) or sit in
     a live Event match (409 `in_event`: they leave it, or its organizers withdraw them,
     first). The admin's history of the account says who closed it and when: `by`, staff
@@ -547,6 +548,7 @@ def close_user(user: Any, *, by: Any = None) -> None:
         user.groups.clear()  # were it ever made active again, it would hold nothing
         user.user_permissions.clear()
         user.organized_seasons.clear()
+        organized = list(user.organized_events.order_by("pk").values_list("pk", flat=True))
         user.organized_events.clear()
         player.display_name, player.pending_email = CLOSED_NAME, ""
         player.turn_mail = player.event_mail = False
@@ -555,6 +557,7 @@ def close_user(user: Any, *, by: Any = None) -> None:
                                    "event_mail", "time_zone"])
         _log_close(user, by or user)
     _rename_entries(player)
+    _record_organizers_left(user, by or user, organized)
 
 
 def _rename_entries(player: Player) -> None:
@@ -576,6 +579,17 @@ def _rename_entries(player: Player) -> None:
             if event is not None:
                 projections.refresh_event(event)
                 Event.objects.filter(pk=pk).update(updated_at=timezone.now())
+
+
+def _record_organizers_left(user: Any, by: Any, organized: list[int]) -> None:
+    """Each Event the account organized records that it left its organizers (one
+    organizers_changed record, `by` its actor), as a change of them in the admin does:
+    after the close, one Event at a time under its lock (a crash between leaves the
+    record out, not the account in)."""
+    from league import events
+
+    for pk in organized:
+        events.record_closed_organizer(event_id=pk, user=user, by=by)
 
 
 def _log_close(user: Any, by: Any) -> None:

@@ -17,7 +17,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from league import events
-from league.models import Event, Player, Season, Team
+from league.models import Event, EventRecord, Player, Season, Team
 from league.services import CLOSED_NAME, player_for, register_player
 from matches import services
 from matches.models import Match, Seat
@@ -345,6 +345,10 @@ def test_a_closed_account_organizes_nothing_and_staff_keep_what_it_alone_organiz
     assert not season.organizers.exists()
     assert not Event.objects.filter(organizers=player).exists()
     assert list(Event.objects.get(pk=shared.pk).organizers.all()) == [player2]
+    for event in (alone, shared):  # each Event's stream says she left, as the admin's do
+        left = EventRecord.objects.filter(event=event, kind="organizers_changed")
+        assert [(r.payload, r.actor_id) for r in left] == [
+            ({"added": [], "removed": [player.pk]}, player.pk)]
     get_user_model().objects.filter(pk=player.pk).update(is_active=True)
     again = get_user_model().objects.get(pk=player.pk)
     assert not events.can_organize(alone, again)
