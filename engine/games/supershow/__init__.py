@@ -102,7 +102,8 @@ Decisions on the rulebook's open questions, one line of why each:
   entrant numbers); the draft is open: every pick is public.
 - SH-118: each player takes exactly one card from an opened pile and the rest is set
   aside, so every deck keeps one card of each number (SH-050) whatever the player count;
-  the opener of the next pile moves one entrant to the right each time (entrant 2 first).
+  the opener of the next pile moves one entrant to the right each time (entrant 2 first;
+  a seat out of the match is skipped, see the forfeit below).
 - SH-120: the meter rises every six turn rolls (after rolls 6, 12, 18, ...) until its
   eight cards are in play, whether or not an entrant is still waiting. It rises as soon as
   that roll is made, so each card's Finish and Breakout modifiers count already in the turn
@@ -141,9 +142,10 @@ A forfeit (a player resigns, an organizer forfeits the seat) in an Elimination m
 (Triple Threat and Fatal Four Way Elimination, the Birdcage: SH-072/106/124) is a
 `{"kind": "forfeit", "seat": s}` event in the stream, the system's event as a chance
 outcome is, which `apply` takes for any seat still in (or still waiting to enter) once the
-Competitors are in the ring (`forfeit_eliminates`). The seat is eliminated as SH-072
-eliminates a player, and the match goes on; in every other match type, and during a
-Birdcage's draft, the match service ends the match as before (the forfeiter's side last):
+Competitors are in the ring, and in a Birdcage from the deal of its entrant numbers on,
+its draft included (`forfeit_eliminates`). The seat is eliminated as SH-072 eliminates a
+player, and the match goes on; in every other match type the match service ends the
+match as before (the forfeiter's side last):
 
 - Its cards in play, and those played against it, go to the discard piles (SH-072); its
   hand goes under its deck unseen, so nothing hidden is shown. A Birdcage entrant still
@@ -157,6 +159,20 @@ Birdcage's draft, the match service ends the match as before (the forfeiter's si
   for an effect, and what waited on it goes on (the card hits when nobody else may Stop).
 - SH-081: one side left, nobody waiting, wins; placements put the eliminated after those
   still in, the last out best, the forfeit counting as its elimination.
+- During a Birdcage's draft (SH-115..118) the others draft on without the seat, as the
+  SH-118 decision has fewer players draft. Its Competitor and the cards it took are set
+  aside face up with the cards nobody takes (the draft is open, so nothing is revealed):
+  nothing goes back to the Competitor pile or a number pile, so a forfeit never changes
+  what the others may choose from, nor hands a card on to the next picker; every pile
+  still holds a card for each player left (six for at most five), so their decks are
+  whole 1-30 decks. The seat is skipped when a pile passes to the right (if it was to
+  pick, the next player to its right picks) and when its turn to open a pile comes: the
+  next player to its right still in opens it, and the openers go on to the right from
+  there (entrant 3 opens the first pile if entrant 2 forfeited).
+  It gets no deck and never enters the cage: the two lowest entrant numbers still in
+  start inside (SH-119; entrants 2 and 3 if entrant 1 forfeited), the others wait in
+  entrant order for the meter's calls (SH-120). A forfeit that leaves one player ends the
+  match, that player winning (SH-125), as after the draft.
 """
 
 from __future__ import annotations

@@ -538,9 +538,11 @@ class SupershowRules(BaseRules[State]):
             _say(s, f"Player {seat + 1} draws entrant number {s.entrants[seat]}.")
 
     def _in_entrant_order(self, s: State, first: int) -> list[int]:
-        """Seats from entrant number `first`, passing to the right (the next number)."""
-        order = sorted(s.seats, key=lambda seat: s.entrants[seat])
-        start = (first - 1) % len(order)
+        """Seats still in the match from entrant number `first` (or the next one still in),
+        passing to the right (the next number): a seat out is skipped, as if never there."""
+        order = sorted((seat for seat in s.seats if seat not in s.out),
+                       key=lambda seat: s.entrants[seat])
+        start = next((i for i, seat in enumerate(order) if s.entrants[seat] >= first), 0)
         return order[start:] + order[:start]
 
     def _rollers(self, s: State) -> list[int]:
@@ -766,19 +768,25 @@ class SupershowRules(BaseRules[State]):
     # -- a forfeit (the package docstring's forfeit decision) ---------------------------
     def forfeit_eliminates(self, state: State, seat: int) -> bool:
         """An Elimination match (SH-072/106/124) takes a forfeit as an elimination once
-        its Competitors are in the ring; elsewhere (and during a Birdcage's draft) the
-        match service ends the match. A seat already out is refused by `apply`."""
+        its Competitors are in the ring, and a Birdcage during its draft too (the entrant
+        numbers dealt); elsewhere the match service ends the match. A seat already out is
+        refused by `apply`."""
         return (self.mtype(state).elimination and 0 <= seat < len(state.players)
-                and state.phase not in (Phase.DEAL, Phase.DRAFT, Phase.OPEN, Phase.PICK,
-                                        Phase.SETUP, Phase.OVER))
+                and state.phase not in (Phase.DEAL, Phase.SETUP, Phase.OVER))
 
     def _forfeit(self, state: State, seat: int) -> State:
-        """The seat is eliminated as SH-072 eliminates, and the match goes on."""
+        """The seat is eliminated as SH-072 eliminates, and the match goes on (during a
+        Birdcage's draft, the draft goes on without it)."""
         if seat in state.out:
             raise IllegalAction("seat_out", f"{who(state, seat)} is already out.")
         s = state.clone()
         _say(s, f"{who(s, seat)} forfeited and is out.")
         s.forfeits.append(seat)
+        if s.phase in DRAFTING:
+            if not self._knock_out(s, seat):
+                self._draft_without(s, seat)
+            self._advance(s)
+            return s
         waiting, involved = seat in s.waiting, self._in_the_turn(s, seat)
         if waiting:  # a Birdcage entrant yet to enter; the meter's call goes to the next
             s.waiting.remove(seat)
@@ -798,6 +806,26 @@ class SupershowRules(BaseRules[State]):
         s.plan = [st for st in s.plan if st.targets]
         self._advance(s)
         return s
+
+    def _draft_without(self, s: State, seat: int) -> None:
+        """The draft goes on without a seat that forfeited during it (SH-115..118, the
+        package docstring's decision): its Competitor and the cards it took are set aside
+        with the cards nobody takes; it is skipped when a pile passes; if it was to open
+        the next pile, the next player to its right opens it."""
+        if s.picks[seat] or s.competitors[seat]:
+            _say(s, f"{who(s, seat)}'s picks are set aside.")
+        if s.phase is Phase.OPEN:
+            if s.opener == seat:
+                s.opener = self._in_entrant_order(s, s.entrants[seat] + 1)[0]
+            return
+        if seat in s.pickers:
+            s.pickers.remove(seat)
+        if s.pickers:
+            return
+        if s.phase is Phase.DRAFT:
+            self._competitors_drafted(s)
+        else:
+            self._pile_drafted(s)
 
     def _in_the_turn(self, s: State, seat: int) -> bool:
         """Whether the seat takes part in the turn under way: it rolled for the turn not
@@ -1237,9 +1265,14 @@ class SupershowRules(BaseRules[State]):
         s.pickers.pop(0)
         _say(s, f"Entrant {s.entrants[seat]} drafts {who(s, seat)}.")
         if not s.pickers:
-            s.piles = {n: list(_preset_pile(n)) for n in range(1, 28)}
-            s.opener = self._in_entrant_order(s, 2)[0]
-            s.phase = Phase.OPEN
+            self._competitors_drafted(s)
+
+    def _competitors_drafted(self, s: State) -> None:
+        """SH-116: the number piles come out; entrant 2 (or the next one to its right
+        still in) opens the first."""
+        s.piles = {n: list(_preset_pile(n)) for n in range(1, 28)}
+        s.opener = self._in_entrant_order(s, 2)[0]
+        s.phase = Phase.OPEN
 
     def _do_open_pile(self, s: State, seat: int, act: Action) -> None:
         """SH-116/118: the opener chooses a pile; every player in turn takes one card."""
@@ -1255,8 +1288,13 @@ class SupershowRules(BaseRules[State]):
         s.picks[seat].append(act.card)
         s.pickers.pop(0)
         _say(s, f"{who(s, seat)} takes {CATALOG.library[act.card].label}.")
-        if s.pickers:
-            return
+        if not s.pickers:
+            self._pile_drafted(s)
+
+    def _pile_drafted(self, s: State) -> None:
+        """SH-117/118: everyone took a card from the open pile; the next player to the
+        right of its opener (still in) opens the next, until the 27 piles are drafted."""
+        assert s.open_pile is not None
         del s.piles[s.open_pile]  # SH-118 decision: the cards nobody took are set aside
         s.open_pile = None
         s.opener = self._in_entrant_order(s, s.entrants[s.opener] + 1)[0]
@@ -1266,17 +1304,21 @@ class SupershowRules(BaseRules[State]):
 
     def _decks_drafted(self, s: State) -> None:
         """SH-117/119: 27 drafted cards and the Competitor's own Finishes; entrants 1 and 2
-        shuffle and start, the others wait."""
-        decks = []
+        shuffle and start, the others wait. A seat that forfeited during the draft gets no
+        deck; the two lowest entrant numbers still in start (SH-119 decision)."""
+        order = self._in_entrant_order(s, 1)
+        decks: list[tuple[Card, ...]] = []
         for seat, p in enumerate(s.players):
+            if seat not in order:
+                decks.append(())
+                continue
             comp = competitor(s, seat)
             cards = [CATALOG.library[k] for k in s.picks[seat]] + list(comp.deck[27:])
             decks.append(tuple(sorted(cards, key=lambda c: c.number)))
             p.deck = [card_id(seat, n) for n in range(1, 31)]
         s.decks = tuple(decks)
-        order = self._in_entrant_order(s, 1)
         s.waiting = order[2:]
-        s.shuffles = list(s.seats)
+        s.shuffles = sorted(order)
 
     def _do_choose(self, s: State, seat: int, act: Action) -> None:
         """One pick of a discard, bury or search effect."""
@@ -1476,6 +1518,7 @@ class SupershowRules(BaseRules[State]):
 
 
 STOPS = frozenset({ActionType.STOP, ActionType.PROTECT, ActionType.INTERFERE})
+DRAFTING = frozenset({Phase.DRAFT, Phase.OPEN, Phase.PICK})
 PHASE_TYPES: Mapping[Phase, frozenset[ActionType]] = {
     Phase.TURN: frozenset({ActionType.PLAY, ActionType.BURY, ActionType.PASS,
                            ActionType.MULLIGAN}),

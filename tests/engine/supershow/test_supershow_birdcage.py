@@ -269,3 +269,168 @@ def test_an_entrant_called_by_the_last_turn_roll_before_the_time_limit_stays_out
     assert s.phase is Phase.OVER and result.draw
     assert s.waiting == [2] and len(s.players[2].hand) == 0
     assert result.placements == (1, 1, 2)
+
+
+# -- a forfeit during the draft (the package docstring's forfeit decision) ----------------
+
+def forfeit(s: State, seat: int) -> State:
+    return RULES.apply(s, Event.forfeit(seat))
+
+
+def competitors_drafted(s: State) -> State:
+    """Each seat still to draft a Competitor keeps the first one offered (SH-115)."""
+    while s.phase is Phase.DRAFT:
+        seat = RULES.pending(s).seats[0]
+        s = do(s, seat, legal(s, seat)[0])
+    return s
+
+
+def draft_to_the_end(s: State) -> State:
+    """Every draft choice the first legal one, then the shuffles in file order."""
+    while s.phase in (Phase.DRAFT, Phase.OPEN, Phase.PICK):
+        seat = RULES.pending(s).seats[0]
+        s = do(s, seat, legal(s, seat)[0])
+    while s.shuffles:
+        seat = s.shuffles[0]
+        s = RULES.apply(s, Event.chance({"shuffle": {"seat": seat,
+                                                     "order": sorted(s.players[seat].deck)}}))
+    return s
+
+
+def test_no_forfeit_is_taken_before_the_entrant_numbers_are_dealt() -> None:
+    """SH-113: before the deal there is no table order to draft on in; the match service
+    ends the match instead. A seat out is refused a second forfeit."""
+    s = RULES.start({"match_type": "birdcage"}, 4)
+    assert not RULES.forfeit_eliminates(s, 1)
+    with pytest.raises(IllegalAction) as before_the_deal:
+        forfeit(s, 1)
+    assert before_the_deal.value.code == "no_forfeit"
+    s = forfeit(dealt(4), 1)
+    with pytest.raises(IllegalAction) as again:
+        forfeit(s, 1)
+    assert again.value.code == "seat_out"
+
+
+def test_the_seat_drafting_a_competitor_forfeits_and_the_pile_passes_on() -> None:
+    """SH-115 and the forfeit decision: entrant 2 forfeits while the Competitor pile is in
+    front of it; it keeps nothing, the pile passes to entrant 3, and the others draft on;
+    entrant 3 opens the first number pile since entrant 2 is out (SH-116)."""
+    s = dealt(4, [1, 2, 3, 4])
+    s = do(s, 0, {"type": "draft", "competitor": "ox_valdane"})
+    assert RULES.pending(s).seats == (1,)
+    s = forfeit(s, 1)
+    assert s.out == [1] and s.forfeits == [1] and s.phase is Phase.DRAFT
+    assert "Player 2 forfeited and is out." in s.journal
+    assert RULES.pending(s).seats == (2,) and s.pickers == [2, 3]
+    assert len(s.pool) == 5 and RULES.legal_actions(s, 1) == []
+    s = competitors_drafted(s)
+    assert s.competitors[1] == "" and s.phase is Phase.OPEN
+    assert RULES.pending(s).seats == (2,)  # entrant 3: entrant 2 is out
+
+
+def test_a_seat_waiting_its_turn_is_skipped_and_its_picks_are_set_aside() -> None:
+    """SH-116/118 and the forfeit decision: entrant 3 forfeits while entrant 1 picks from
+    the open pile. Its Competitor and its pick of the first pile are set aside, not put
+    back; it is skipped when the pile passes and when its turn to open comes (entrant 4
+    opens after entrant 2); the others end with whole 1-30 decks (SH-117)."""
+    s = competitors_drafted(dealt(4, [1, 2, 3, 4]))
+    s = do(s, 1, {"type": "open_pile", "number": 7})
+    for seat in (1, 2, 3):
+        s = do(s, seat, legal(s, seat)[0])
+    s = do(s, 0, legal(s, 0)[0])  # pile 7 is done
+    s = do(s, 2, {"type": "open_pile", "number": 9})  # entrant 3 opens the second
+    s = do(s, 2, legal(s, 2)[0])
+    assert s.pickers == [3, 0, 1]
+    comp, picks, pool = s.competitors[2], list(s.picks[2]), list(s.pool)
+    s = forfeit(s, 2)
+    assert s.out == [2] and s.competitors[2] == comp and s.picks[2] == picks
+    assert s.pool == pool and len(s.piles[9]) == 5  # nothing goes back
+    assert f"{CATALOG.competitors[comp].name}'s picks are set aside." in s.journal
+    assert s.pickers == [3, 0, 1] and RULES.pending(s).seats == (3,)
+    for seat in (3, 0, 1):
+        s = do(s, seat, legal(s, seat)[0])
+    assert s.phase is Phase.OPEN and RULES.pending(s).seats == (3,)  # entrant 4
+    s = do(s, 3, legal(s, 3)[0])
+    assert s.pickers == [3, 0, 1]  # entrant 3 skipped as the pile passes
+    view = RULES.view(s, 0)
+    assert view["forfeited"] == [2] and view["draft"]["picked"][2] == picks
+    s = draft_to_the_end(s)
+    for seat in (0, 1, 3):
+        assert [c.number for c in s.decks[seat]] == list(range(1, 31))
+        assert len(s.picks[seat]) == 27
+    assert s.decks[2] == () and s.players[2].deck == [] and len(s.picks[2]) == 2
+    assert s.live == [0, 1] and s.waiting == [3]  # SH-119: entrant 3 never enters
+
+
+def test_the_opener_forfeits_and_the_next_player_to_its_right_opens() -> None:
+    """SH-118 decision with the forfeit decision: entrant 2 was to open the first pile;
+    entrant 3 opens it instead, and entrant 4 the next (the openers go on to the right)."""
+    s = competitors_drafted(dealt(4, [2, 1, 4, 3]))  # seats by entrant: 1, 0, 3, 2
+    assert RULES.pending(s).seats == (0,)  # entrant 2
+    s = forfeit(s, 0)
+    assert s.phase is Phase.OPEN and RULES.pending(s).seats == (3,)  # entrant 3
+    s = do(s, 3, {"type": "open_pile", "number": 1})
+    assert s.pickers == [3, 2, 1]  # entrants 3, 4, 1
+    for seat in (3, 2, 1):
+        s = do(s, seat, legal(s, seat)[0])
+    assert RULES.pending(s).seats == (2,)  # entrant 4
+
+
+@pytest.mark.parametrize(("entrant", "inside", "waiting"), [
+    (1, [1, 2], [3]),  # entrants 2 and 3 start
+    (2, [0, 2], [3]),  # entrants 1 and 3 start
+    (4, [0, 1], [2]),
+])
+def test_a_forfeit_during_the_draft_leaves_the_two_lowest_entrants_still_in_to_start(
+        entrant: int, inside: list[int], waiting: list[int]) -> None:
+    """SH-119 with the forfeit decision: the forfeiter never enters the cage; the two
+    lowest entrant numbers still in start inside, draw three and roll; the others wait in
+    entrant order for the meter's call (SH-120)."""
+    s = forfeit(dealt(4, [1, 2, 3, 4]), entrant - 1)
+    s = draft_to_the_end(s)
+    assert s.live == inside and s.waiting == waiting and s.phase is Phase.ROLL
+    assert [len(s.players[seat].hand) for seat in inside] == [3, 3]
+    assert s.players[entrant - 1].hand == [] and s.players[entrant - 1].deck == []
+    assert len(RULES.sample_chance(s, random.Random(1))["dice"]) == 2  # the two inside
+    # Nothing hidden reaches another seat: no view shows a hand or deck card not its own.
+    for viewer in (*range(4), None):
+        view = RULES.view(s, viewer)
+        for p in view["players"]:
+            assert p["hand"] is None or p["seat"] == viewer
+            assert all(card is None or p["seat"] == viewer for card in p["deck_bottom"])
+    guess = RULES.determinize(s, entrant - 1, random.Random(2))
+    assert guess.decks[entrant - 1] == () and guess.live == s.live
+
+
+def test_the_last_picker_of_the_last_pile_forfeits_and_the_match_starts() -> None:
+    """SH-117/119: the draft ends when the forfeiter was the one still to pick from the
+    27th pile; the others' decks are whole and shuffled, the forfeiter has none."""
+    s = dealt(3, [1, 2, 3])
+    while not (s.phase is Phase.PICK and len(s.piles) == 1 and len(s.pickers) == 1):
+        seat = RULES.pending(s).seats[0]
+        s = do(s, seat, legal(s, seat)[0])
+    last = s.pickers[0]
+    s = forfeit(s, last)
+    assert s.phase is Phase.SETUP and sorted(s.shuffles) == [o for o in range(3) if o != last]
+    assert s.decks[last] == () and len(s.picks[last]) == 26
+    s = draft_to_the_end(s)
+    assert s.live == [o for o in range(3) if o != last] and s.waiting == []
+
+
+def test_forfeits_during_the_draft_that_leave_one_player_make_them_the_winner() -> None:
+    """SH-125 with the forfeit decision: in a three-seat Birdcage entrant 3 forfeits
+    while drafting and entrant 1 while waiting its turn; entrant 2 is the last one left
+    and wins, the last one out placed second."""
+    s = dealt(3, [1, 2, 3])
+    s = do(s, 0, legal(s, 0)[0])
+    s = do(s, 1, legal(s, 1)[0])
+    s = forfeit(s, 2)
+    assert RULES.pending(s).kind is PendingKind.DECISION and s.phase is Phase.OPEN
+    s = do(s, 1, {"type": "open_pile", "number": 3})
+    s = do(s, 1, legal(s, 1)[0])
+    s = forfeit(s, 0)
+    result = RULES.result(s)
+    assert s.phase is Phase.OVER and result is not None
+    assert result.winners == (1,) and not result.draw and result.placements == (2, 1, 3)
+    assert result.summary.endswith("is the last left standing! (last_standing)")
+    assert RULES.view(s, None)["forfeited"] == [2, 0]

@@ -20,11 +20,12 @@ import pytest
 from engine.games.supershow import RULES
 from engine.games.supershow.cards import CATALOG
 from engine.games.supershow.match import MATCH_TYPES
-from engine.games.supershow.state import State
+from engine.games.supershow.state import Phase, State
 from engine.protocol import Event, EventKind, PendingKind
 
 PLAYOUTS = int(os.environ.get("SHOWDOWN_PLAYOUTS", "50"))
 KEYS = sorted(CATALOG.competitors)
+DRAFTING = (Phase.DRAFT, Phase.OPEN, Phase.PICK)
 ID = re.compile(r'"([A-F]\d\d)"')
 
 
@@ -95,12 +96,27 @@ def options_for(match_type: str, seed: int, rng: random.Random) -> tuple[dict, i
     return options, n
 
 
+def draft_forfeit_steps(seed: int, match_type: str, n: int, forfeits: bool) -> set[int]:
+    """The Birdcage draft decisions (counted from 0) before which a seat forfeits: one in
+    every other game, a second in every fourth, at steps the seed picks among the first
+    27 * n (the draft takes more). Elsewhere, and in the draft, no other forfeit comes:
+    the 3% a step of the rest would end most drafts with one player left."""
+    if not forfeits or not MATCH_TYPES[match_type].birdcage or seed % 2:
+        return set()
+    span = 27 * n
+    return {seed * 37 % span} | ({seed * 53 % span + 1} if seed % 4 == 0 else set())
+
+
 def playout(seed: int, match_type: str = "one_on_one", forfeits: bool = False) -> int:
-    """`forfeits`: now and then a seat still in forfeits, at any step (Elimination)."""
+    """`forfeits`: now and then a seat still in forfeits, at any step (Elimination); in a
+    Birdcage, during its draft too (`draft_forfeit_steps`). How many forfeits came during
+    a draft."""
     rng = random.Random(seed)
     options, n = options_for(match_type, seed, rng)
     state = RULES.start(options, n)
     log: list[Event] = []
+    draft_steps = draft_forfeit_steps(seed, match_type, n, forfeits)
+    drafted, draft_forfeits = 0, []  # draft decisions made; the seats that forfeited in it
     full = seed < 2
     seen: dict[int | None, set[str]] | None = check_views(state)
     while True:
@@ -110,9 +126,14 @@ def playout(seed: int, match_type: str = "one_on_one", forfeits: bool = False) -
         assert len(log) < RULES.spec.longest_game
         in_ = [seat for seat in state.seats if seat not in state.out
                and RULES.forfeit_eliminates(state, seat)]
+        drafting = state.phase in DRAFTING
         if pending.kind is PendingKind.CHANCE:
             event = Event.chance(RULES.sample_chance(state, rng))
-        elif forfeits and in_ and rng.random() < 0.03:
+        elif drafting and in_ and drafted in draft_steps:
+            draft_steps.discard(drafted)
+            event = Event.forfeit(rng.choice(in_))
+            draft_forfeits.append(event.seat)
+        elif forfeits and in_ and not drafting and rng.random() < 0.03:
             event = Event.forfeit(rng.choice(in_))
         else:
             assert len(pending.seats) == 1
@@ -120,6 +141,7 @@ def playout(seed: int, match_type: str = "one_on_one", forfeits: bool = False) -
             actions = RULES.legal_actions(state, seat)
             assert actions, (seat, state.phase)
             event = Event.decision(seat, rng.choice(actions))
+            drafted += drafting
         snapshot = copy.deepcopy(state, {id(state.decks): state.decks}) \
             if len(log) % 10 == 0 else None
         after = RULES.apply(state, event)
@@ -144,6 +166,9 @@ def playout(seed: int, match_type: str = "one_on_one", forfeits: bool = False) -
         state, seen = after, seen_after
     replayed = RULES.replay(options, n, (Event.from_json(e.to_json()) for e in log))
     assert replayed == state
+    for seat in draft_forfeits:  # no deck, never inside nor waiting to enter (SH-119/120)
+        assert not state.decks[seat] and seat not in state.live + state.waiting
+        assert not state.players[seat].turns
     result = RULES.result(state)
     assert result is not None and min(result.placements) == 1
     assert len(result.placements) == n
@@ -151,7 +176,7 @@ def playout(seed: int, match_type: str = "one_on_one", forfeits: bool = False) -
         out = [seat for seat in state.out if seat not in result.winners]
         assert [result.placements[seat] for seat in out] == sorted(
             (result.placements[seat] for seat in out), reverse=True)
-    return len(log)
+    return len(draft_forfeits)
 
 
 @pytest.mark.parametrize("match_type", sorted(MATCH_TYPES))
@@ -166,6 +191,7 @@ def test_random_playouts_keep_every_invariant(match_type: str) -> None:
 def test_random_playouts_with_forfeits_keep_every_invariant(match_type: str) -> None:
     """The forfeit decision (package docstring), SH-072/081/106/124: a seat forfeiting at
     any step is eliminated, never asked again, its cards conserved and hidden; the match
-    plays on to its end and replays to the same state."""
-    for seed in range(PLAYOUTS):
-        playout(seed, match_type, forfeits=True)
+    plays on to its end and replays to the same state. In a Birdcage some forfeit during
+    the draft (SH-115..119): the others draft on, whole decks, the forfeiter never in."""
+    in_drafts = sum(playout(seed, match_type, forfeits=True) for seed in range(PLAYOUTS))
+    assert in_drafts or not MATCH_TYPES[match_type].birdcage or not PLAYOUTS

@@ -653,8 +653,8 @@ def test_forfeit_ends_the_match_and_the_result_reaches_the_bracket(
      {"pod_size": 3, "min_pod_size": 3}, 9, False),
     ("supershow", {"match_type": "fatal_four_way_first_fall"},
      {"pod_size": 4, "min_pod_size": 4}, 16, True),
-    # (its bots not yet drafted: a forfeit during the draft ends a Birdcage)
-    ("supershow", {"match_type": "birdcage"}, {"pod_size": 4, "min_pod_size": 3}, 11, True)])
+    # (its bots not yet drafted: the others draft on without the one who forfeits)
+    ("supershow", {"match_type": "birdcage"}, {"pod_size": 4, "min_pod_size": 3}, 11, False)])
 def test_a_seat_of_a_match_of_several_is_forfeited_from_the_event_page(
         staff_client: Client, organizer: Any, game: str, options: dict[str, Any],
         pods: dict[str, int], n: int, ends: bool,
