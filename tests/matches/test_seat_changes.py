@@ -395,3 +395,38 @@ def test_a_resignation_in_a_supershow_elimination_match_eliminates_the_seat_and_
     state = services.load_state(match)
     services.clear_state_cache()
     assert services.load_state(match) == state
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_resignation_during_a_birdcage_draft_puts_the_seat_out_and_the_bots_draft_on(
+        organizer, player, player2, heard) -> None:
+    """SH-115..119/125 and the forfeit decision in engine/games/supershow: Bruno resigns
+    while the Birdcage drafts; the draft goes on without him, the bots drafting too, he
+    never enters the cage, and the match plays on to a result that places him last."""
+    match = services.create_match(
+        game="supershow", options={"match_type": "birdcage", "turn_limit": 10},
+        seats=[{"player": "alice"}, {"player": "bruno"}, {"bot": "random"}, {"bot": "random"}],
+        created_by=organizer)
+    assert services.load_state(match).phase == "draft"  # a person's pick is awaited
+    assert services.page_state(match=match, user=player2)["resign"] == "out"
+    assert services.resign(match=match, user=player2) == "resigned"
+    match.refresh_from_db()
+    assert match.status == "active" and heard == []
+    forfeit = match.events.get(kind="forfeit")
+    assert (forfeit.seat, forfeit.payload) == (1, {"reason": "resigned"})
+    for user in (player, player2, None):
+        state = services.page_state(match=match, user=user)
+        assert state["view"]["forfeited"] == [1] and not state["view"]["draft"]["done"]
+        assert 1 not in state["pending"]["seats"]
+    assert services.page_state(match=match, user=player2)["resign"] == "already_out"
+    play_out(match, player, 0)
+    match.refresh_from_db()
+    assert heard == [match.pk] and match.result["forfeits"] == [1]
+    places = match.result["placements"]
+    assert all(place < places[1] for seat, place in enumerate(places) if seat != 1)
+    after = match.events.filter(seq__gt=forfeit.seq)
+    assert after.filter(kind="decision", seat__in=[2, 3], payload__action__type="pick").exists()
+    state = services.load_state(match)
+    assert state.decks[1] == () and not state.players[1].turns  # never in the cage
+    services.clear_state_cache()
+    assert services.load_state(match) == state

@@ -773,3 +773,25 @@ def test_one_player_holding_several_seats_plays_each_from_the_page_in_turn(
     refused = alice_client.post(post, {"action": "{}", "key": "x", "seat": "2"}, **pages.htmx)
     assert b"error-banner" in refused.content
     assert MatchEvent.objects.filter(match=match).count() == written
+
+
+def test_resigning_during_a_birdcage_draft_puts_the_player_out_and_the_draft_goes_on(
+        alice_client: Client, organizer: Any, player2: Any) -> None:
+    """SH-115..118 and the forfeit decision of engine/games/supershow: during the draft
+    the page says a resignation puts the player out while the others play on (it ended
+    the match), and after it the draft is still on the page, the player out of it."""
+    match = services.create_match(game="supershow", options={"match_type": "birdcage"},
+                                  created_by=organizer,
+                                  seats=[{"player": "alice"}, {"player": "bruno"},
+                                         {"player": "bruno"}])
+    url = reverse("match_resign", args=[match.id])
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    assert ">The draft<" in page
+    assert 'data-confirm="Resign? You are out, and the others play on."' in page
+    assert "You are out of the match, and the others play on." in alice_client.post(
+        url).content.decode()
+    page = alice_client.post(url, {"confirmed": "yes"}, follow=True).content.decode()
+    assert "Player 1 forfeited and is out." in page and ">The draft<" in page
+    assert ">Resign<" not in page
+    match.refresh_from_db()
+    assert match.status == "active" and match.events.filter(kind="forfeit").count() == 1
