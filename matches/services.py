@@ -789,6 +789,15 @@ def forfeit_eliminates(match: Match, seat: int) -> bool:
     return _forfeit_stream(match, seat) is not None
 
 
+def resign_outcome(match: Match, seat: int) -> str:
+    """What the seat's resignation would do now, as `_resign_outcome` says it (what the
+    page that asks before a resignation counts tells)."""
+    stream = _forfeit_stream(match, seat)
+    if stream is None:
+        return "ends"
+    return _resign_outcome(stream.rules, stream.state, seat, match.status)
+
+
 def forfeited_seats(match: Match) -> list[int]:
     """The seats the match's stream has eliminated by a forfeit, in order."""
     return list(match.events.filter(kind=MatchEvent.Kind.FORFEIT).order_by("seq")
@@ -984,14 +993,15 @@ def _state_now(match: Match, user: Any, seat: int | None,
 def _resign_outcome(rules: BaseRules[Any], state: Any, seat: int | None, status: str) -> str:
     """What the seat's forfeit would do now: "out" (its game eliminates it and plays on),
     "already_out" (a forfeit eliminated it: nothing is left to resign) or "ends" (the match
-    ends); read from the replayed state, as a page asks at every poll."""
+    ends: its game does not eliminate, or the forfeit leaves one player, who wins); read
+    from the replayed state, as a page asks at every poll."""
     if seat is None or status != Match.Status.ACTIVE or not rules.forfeit_eliminates(state, seat):
         return "ends"
     try:
-        rules.apply(state, Event.forfeit(seat))
+        after = rules.apply(state, Event.forfeit(seat))
     except IllegalAction:
         return "already_out"
-    return "out"
+    return "ends" if rules.pending(after).is_over else "out"
 
 
 def _status_at(match: Match, seq: int) -> str:

@@ -451,7 +451,7 @@ def resign(request: HttpRequest, match_id: int) -> HttpResponse:
             and seat is not None):
         return render(request, "matches/resign_confirm.html",
                       {"match": match, "game_title": _title(match.game),
-                       "out": services.forfeit_eliminates(match, seat)})
+                       "out": services.resign_outcome(match, seat) == "out"})
     try:
         outcome = services.resign(match=match, user=request.user,
                                   leaving=request.POST.get("status") == Match.Status.OPEN)

@@ -795,3 +795,25 @@ def test_resigning_during_a_birdcage_draft_puts_the_player_out_and_the_draft_goe
     assert ">Resign<" not in page
     match.refresh_from_db()
     assert match.status == "active" and match.events.filter(kind="forfeit").count() == 1
+
+
+def test_a_resignation_that_would_leave_one_player_says_the_match_ends(
+        alice_client: Client, organizer: Any, player2: Any) -> None:
+    """SH-125 with the forfeit decision of engine/games/supershow: once a seat of a
+    three-seat Birdcage forfeited during the draft, Alice's resignation would leave one
+    player, who wins: the page says the match ends and she loses it (with and without
+    JavaScript), not that the others play on, and so it goes."""
+    match = services.create_match(game="supershow", options={"match_type": "birdcage"},
+                                  created_by=organizer,
+                                  seats=[{"player": "alice"}, {"player": "bruno"},
+                                         {"player": "bruno"}])
+    services.forfeit_seat(match=match, seat=1)
+    url = reverse("match_resign", args=[match.id])
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    assert 'data-confirm="Resign? The match ends and you lose it."' in page
+    asked = alice_client.post(url).content.decode()
+    assert "The match ends and you lose it." in asked and "others play on" not in asked
+    alice_client.post(url, {"confirmed": "yes"})
+    match.refresh_from_db()
+    assert match.status == "finished" and match.result["winners"] == [2]
+    assert match.result["placements"] == [2, 3, 1]
