@@ -484,9 +484,13 @@ class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
                                "in is removed), or declines the invitation you hold there "
                                "(outcome `declined`: the seat opens to anyone); a live one "
                                "ends, your seat last (with a tag team's other seats) and the "
-                               "others sharing first. `seat` picks one of your seats if you "
-                               "hold several. An Event's match is its organizer's to "
-                               "forfeit (409 event_match).",
+                               "others sharing first, except where the game eliminates "
+                               "players (a Royal Rumble of three or more, a Supershow "
+                               "Elimination match): there your seat is out and the others "
+                               "play on, and a seat already out is 409 seat_out. `seat` "
+                               "picks one of your seats if you hold several; without it, "
+                               "your first still in the match. An Event's match is its "
+                               "organizer's to forfeit (409 event_match).",
                    responses={200: ResignedSerializer, 400: ERRORS[400], 403: ERRORS[403],
                               404: ERRORS[404], 409: ERRORS[409]})
     @action(detail=True, methods=["post"])

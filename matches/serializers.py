@@ -320,7 +320,8 @@ class ActionSerializer(serializers.Serializer):
 
 class ResignSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, required=False, allow_null=True,
-                                    help_text="Which of your seats; default your first.")
+                                    help_text="Which of your seats; default your first still in "
+                                              "the match (not out by a forfeit or the rules).")
     leaving = serializers.BooleanField(
         required=False, default=False,
         help_text="Only leave the match while it waits for players (or decline it): if it "

@@ -237,14 +237,63 @@ def seat_of(match: Match, user: Any, seats: Iterable[Seat] | None = None) -> int
 
 def page_seat(match: Match, user: Any, seats: Iterable[Seat] | None = None) -> int | None:
     """The seat the user's play page plays: of the seats they hold (a staff lineup may
-    give one person several), the first with a decision pending, else their first."""
+    give one person several), the first with a decision pending, else their first still
+    in the match (`seats_out`), else their first."""
     held = _held(match, user, seats)
     if len(held) < 2:
         return held[0] if held else None
     stream = _replay(match)
     pending = stream.rules.pending(stream.state)
     deciding = set(pending.seats) if pending.kind is PendingKind.DECISION else set()
-    return next((seat for seat in held if seat in deciding), held[0])
+    deciding_held = [seat for seat in held if seat in deciding]
+    return deciding_held[0] if deciding_held else _first_in(match, held)
+
+
+def held_seats(match: Match, user: Any) -> list[int]:
+    """The indexes of the seats the user holds, in order (none for a spectator)."""
+    return _held(match, user, None)
+
+
+def resigning_seat(match: Match, user: Any) -> int | None:
+    """The seat a resignation that names none takes: the user's first still in the match
+    (`seats_out`), else their first (refused then as out); None if they hold none."""
+    held = _held(match, user, None)
+    return _first_in(match, held) if held else None
+
+
+def _first_in(match: Match, held: list[int]) -> int:
+    """The first of the `held` seats still in the match, else the first."""
+    out = seats_out(match, held)
+    return next((seat for seat in held if seat not in out), held[0])
+
+
+def seats_out(match: Match, among: Iterable[int] | None = None) -> set[int]:
+    """The seats of the live match (of `among`, else every one) that are out while it goes
+    on: the game refuses their forfeit as a seat already out (a forfeit eliminated it, or
+    the rules did, as a fall does in a Supershow Elimination match). They are asked
+    nothing any more. None in a match that is not live; in one whose stream no longer
+    replays, the seats a forfeit put out."""
+    if match.status != Match.Status.ACTIVE:
+        return set()
+    seats = range(match.n_seats) if among is None else among
+    try:
+        stream = _replay(match)
+    except ServiceError as exc:
+        if exc.code != "rules_changed":
+            raise
+        return set(forfeited_seats(match)) & set(seats)
+    return {seat for seat in seats if _is_out(stream.rules, stream.state, seat)}
+
+
+def _is_out(rules: BaseRules[Any], state: Any, seat: int) -> bool:
+    """Whether the game refuses the seat's forfeit as a seat already out (`seats_out`)."""
+    if not rules.forfeit_eliminates(state, seat):
+        return False
+    try:
+        rules.apply(state, Event.forfeit(seat))
+    except IllegalAction as exc:
+        return exc.code == "seat_out"
+    return False
 
 
 def viewer_seat(match: Match, user: Any, seat: int | None,
@@ -721,7 +770,8 @@ def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit",
     """A seat of a live match forfeits. Where its game eliminates players and the match
     has three sides or more (Royal Rumble, The Supershow's Elimination matches: the
     game's `forfeit_eliminates`), the seat is eliminated by a forfeit event appended to
-    the stream and the others play on; a seat already out is refused (409 seat_out). Otherwise the match ends: its side (the seats the game plays with it as
+    the stream and the others play on; a seat already out (`seats_out`) is refused (409
+    seat_out). Otherwise the match ends: its side (the seats the game plays with it as
     one, a tag team) places last, every other seat shares first place.
 
     The organizer's decision is recorded by whoever asked (the league's Event stream).
@@ -837,12 +887,15 @@ def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = 
     An open match (still waiting for players) gives the seat back; a match nobody is left
     seated in is removed, since nothing has been played. A player invited to an open match
     who holds no seat there declines: the seat held for them opens to anyone. A live match
-    is forfeited by the seat (`seat`, else the user's first) and its side (`side_of`): the
-    others share first place and it is rated like any result, unless the side never moved
-    (the league's ratings skip an unplayed forfeit). An Event's match is the organizer's
-    to forfeit. `leaving`: the player meant to leave it while it waited for players (their
-    page offered that), so one that started meanwhile (the last seat taken) is refused,
-    not resigned.
+    is forfeited by the seat (`seat`, else `resigning_seat`: the user's first still in it,
+    so one who holds several resigns them one by one) as `forfeit_seat` forfeits: the
+    seat is out and the others play on where the game eliminates, else the match ends,
+    the seat's side last, the others sharing first place, rated like any result unless
+    the side never moved (the league's ratings skip an unplayed forfeit). A seat already
+    out is refused (409 seat_out). An Event's match is the organizer's to forfeit.
+    `leaving`: the player meant to leave it while it waited for players (their page
+    offered that), so one that started meanwhile (the last seat taken) is refused, not
+    resigned.
     """
     with transaction.atomic():
         locked = _locked(match)
@@ -859,7 +912,7 @@ def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = 
             _check_seat(locked, seat, user)
         elif not held:
             raise ServiceError("not_seated", "You hold no seat in this match.", 403)
-        index = held[0].index if seat is None else seat
+        index = _first_in(locked, [row.index for row in held]) if seat is None else seat
         if locked.status == Match.Status.ACTIVE:
             if leaving:
                 raise ServiceError("match_started", "The match started meanwhile, every "

@@ -435,28 +435,38 @@ def resign(request: HttpRequest, match_id: int) -> HttpResponse:
     The page's button asks in the browser first and then posts `confirmed`; a post without
     it (no JavaScript) gets a page that asks, since a resignation cannot be taken back. The
     button also posts the `status` it was shown for: Leave this match never resigns a
-    match that started meanwhile. Pressed twice (a double click), the second press finds the
-    player out of the match, or the match gone, and goes to the lobby as the first did; or
-    finds the match their side resigned over, and shows it as the first did."""
+    match that started meanwhile; and the `seat` the page plays, which is the one resigned
+    (one person may hold several: a post naming none resigns their first still in it).
+    Pressed twice (a double click), the second press finds the player out of the match, or
+    the match gone, and goes to the lobby as the first did; or finds the seat it resigned
+    out, or the match its side resigned over, and shows it as the first did."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None:  # (its last player left it: a second press of Leave comes here)
         messages.info(request, f"There is no match #{match_id}.")
         return redirect("lobby")
-    seat = services.seat_of(match, request.user)
-    if seat is not None and match.status == Match.Status.ACTIVE \
-            and seat in services.forfeited_seats(match):
+    held = services.held_seats(match, request.user)
+    try:
+        posted = _posted_seat(request)
+    except ServiceError as exc:
+        messages.error(request, services.shown(exc))
+        return redirect("match_play", match_id=match.id)
+    seat = posted if posted is not None else services.resigning_seat(match, request.user)
+    if seat in held and match.status == Match.Status.ACTIVE \
+            and seat in services.seats_out(match, [seat]):
         # Out already by this resignation (a double tap's second press): shown as once.
         return redirect("match_play", match_id=match.id)
     if (match.status == Match.Status.ACTIVE and request.POST.get("confirmed") != "yes"
-            and seat is not None):
-        return render(request, "matches/resign_confirm.html",
-                      {"match": match, "game_title": _title(match.game),
-                       "out": services.resign_outcome(match, seat) == "out"})
+            and seat in held):
+        return render(request, "matches/resign_confirm.html", {
+            "match": match, "game_title": _title(match.game), "seat": seat,
+            # which seat, said where one person holds several
+            "seat_name": services.seat_name(match, seat) if len(held) > 1 else None,
+            "out": services.resign_outcome(match, seat) == "out"})
     try:
-        outcome = services.resign(match=match, user=request.user,
+        outcome = services.resign(match=match, user=request.user, seat=posted,
                                   leaving=request.POST.get("status") == Match.Status.OPEN)
     except ServiceError as exc:
-        if exc.code == "not_seated" and match.status == Match.Status.OPEN:
+        if exc.code in ("not_seated", "not_your_seat") and match.status == Match.Status.OPEN:
             # Left or declined already (a double click's second press): nothing to undo.
             messages.info(request, f"You hold no seat in match #{match_id}.")
             return redirect("lobby")
@@ -470,6 +480,17 @@ def resign(request: HttpRequest, match_id: int) -> HttpResponse:
         messages.info(request, f"You {outcome} match #{match_id}.")
         return redirect("lobby")
     return redirect("match_play", match_id=match.id)
+
+
+def _posted_seat(request: HttpRequest) -> int | None:
+    """The `seat` a form posts (the one its page plays), None if it names none."""
+    posted = request.POST.get("seat", "")
+    if not posted:
+        return None
+    if not posted.isdigit():
+        raise ServiceError("bad_seat", f"There is no seat {quoted(posted)} in this match.",
+                           400)
+    return int(posted)
 
 
 def _forfeited_by(match: Match, user: Any) -> bool:
@@ -738,6 +759,7 @@ def _state_context(match: Match, user: Any, seats: list[Seat],
     waiting = match.status == "open" and state["seat"] is None
     if state["resign"] == "already_out":  # (a forfeit put the seat out: nothing to resign)
         table["can_resign"] = False
+    held = [row for row in seats if row.user_id is not None and row.user_id == user.pk]
     return {
         **table,
         "state": state,
@@ -745,6 +767,9 @@ def _state_context(match: Match, user: Any, seats: list[Seat],
         # The game's view tells whose decision it waits for: the page leaves that out of a
         # match that ended off the board (each game's _view.html reads `halted`).
         "halted": state["halted"],
+        # which seat a Resign resigns, said where the viewer holds several
+        "resign_seat_name": services.seat_name(match, state["seat"])
+        if len(held) > 1 and state["seat"] is not None else None,
         "seats_key": _seats_key(seats),
         "actions": [_action_entry(action) for action in state["legal_actions"]],
         # The seat's decisions so far: a second tab's stale form is refused, not played.

@@ -449,6 +449,29 @@ def test_leaving_only_never_resigns_a_match_that_started_meanwhile(
     assert resigned.json() == {"outcome": "resigned"}
 
 
+def test_one_who_holds_several_rumble_seats_resigns_the_one_named_else_the_first_still_in(
+        organizer: Any, player: Any, player2: Any, outsider: Any,
+        player_api: APIClient) -> None:
+    """RR-34 and the forfeit decision of engine/games/royal_rumble: alice holds two seats of
+    a four-seat Rumble (a staff lineup). `seat` resigns the one named; without it, her
+    first still in the match; a seat out, named or left to the default, is 409 seat_out,
+    and bruno and olga play on."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=organizer,
+                                  seats=[{"player": "alice"}, {"player": "alice"},
+                                         {"player": "bruno"}, {"player": "olga"}])
+    url = f"{MATCHES}{match.pk}/resign/"
+    named = player_api.post(url, {"seat": 1}, format="json")
+    assert (named.status_code, named.json()) == (200, {"outcome": "resigned"})
+    again = player_api.post(url, {"seat": 1}, format="json")
+    assert (again.status_code, again.json()["code"]) == (409, "seat_out")
+    unnamed = player_api.post(url, {}, format="json")
+    assert (unnamed.status_code, unnamed.json()) == (200, {"outcome": "resigned"})
+    assert services.forfeited_seats(match) == [1, 0]
+    out = player_api.post(url, {}, format="json")
+    assert (out.status_code, out.json()["code"]) == (409, "seat_out")
+    assert player_api.get(f"{MATCHES}{match.pk}/").json()["status"] == "active"
+
+
 def test_a_match_names_the_event_that_made_it(organizer: Any, player: Any, player2: Any,
                                               player_api: APIClient,
                                               toy_match: Match) -> None:

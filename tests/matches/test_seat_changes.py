@@ -346,6 +346,48 @@ def test_a_forfeiting_seats_face_down_plan_and_hand_reach_nobody(organizer, play
 
 
 @pytest.mark.django_db
+def test_one_who_holds_several_seats_of_a_rumble_resigns_them_one_by_one(
+        organizer, player, player2, outsider) -> None:
+    """RR-34 and the forfeit decision of engine/games/royal_rumble: alice holds two seats
+    of a four-seat Rumble (a staff lineup). A resignation naming no seat takes her first
+    seat still in the match, then the other; her page plays the seat still in; only with
+    both out is she refused (409 seat_out), and bruno and olga play on."""
+    match = rumble(organizer, {"player": "alice"}, {"player": "alice"},
+                   {"player": "bruno"}, {"player": "olga"})
+    assert services.resigning_seat(match, player) == 0
+    assert services.resign(match=match, user=player) == "resigned"
+    assert services.seats_out(match) == {0}
+    assert services.resigning_seat(match, player) == 1
+    assert services.page_seat(match, player) == 1
+    assert services.resign(match=match, user=player) == "resigned"
+    assert services.forfeited_seats(match) == [0, 1]
+    assert services.seats_out(match) == {0, 1}
+    for seat in (None, 0, 1):
+        with pytest.raises(services.ServiceError) as again:
+            services.resign(match=match, user=player, seat=seat)
+        assert (again.value.code, again.value.status) == ("seat_out", 409)
+    match.refresh_from_db()
+    assert match.status == "active"
+    assert set(services.match_state(match=match, user=None)["pending"]["seats"]) <= {2, 3}
+
+
+@pytest.mark.django_db
+def test_a_resignation_naming_a_seat_puts_that_one_out_and_one_naming_none_the_other(
+        organizer, player, player2) -> None:
+    """The forfeit decision (RR-55: one player left at the table wins): alice resigns her
+    second seat by name, then, naming none, her first; bruno is left alone and wins."""
+    match = rumble(organizer, {"player": "alice"}, {"player": "alice"}, {"player": "bruno"})
+    assert services.resign(match=match, user=player, seat=1) == "resigned"
+    match.refresh_from_db()
+    assert match.status == "active" and services.forfeited_seats(match) == [1]
+    assert services.resigning_seat(match, player) == 0
+    assert services.resign(match=match, user=player) == "resigned"
+    match.refresh_from_db()
+    assert match.status == "finished" and match.result["forfeits"] == [1, 0]
+    assert match.result["winners"] == [2]
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(("game", "options", "seats"), [
     ("royal_rumble", {}, 2),
     ("supershow", {"match_type": "triple_threat_first_fall"}, 3),

@@ -153,6 +153,28 @@ def test_declining_twice_with_a_double_click_ends_in_the_lobby_as_once_does(
     assert match.seats.get(index=1).label == "open"
 
 
+def test_leaving_twice_a_match_others_still_sit_in_ends_in_the_lobby_as_once_does(
+        alice_client: Client, bruno_client: Client) -> None:
+    """The page's Leave posts the seat it plays: the second press of a double click finds
+    that seat no longer hers, and ends in the lobby as the first did, the match left
+    waiting for players with bruno in it."""
+    alice_client.post(reverse("match_create"), {
+        "game": "royal_rumble", "opponent": "open", "seats": 3, "username": ""})
+    match = Match.objects.get()
+    bruno_client.post(reverse("match_join", args=[match.pk]))
+    page = alice_client.get(reverse("match_play", args=[match.pk])).content.decode()
+    assert '<input type="hidden" name="seat" value="0">' in page
+    url = reverse("match_resign", args=[match.pk])
+    form = {"seat": 0, "status": "open"}
+    first = alice_client.post(url, form, follow=True)
+    again = alice_client.post(url, form, follow=True)
+    assert again.redirect_chain == first.redirect_chain == [(reverse("lobby"), 302)]
+    page = again.content.decode()
+    assert 'role="alert"' not in page and f"You hold no seat in match #{match.pk}." in page
+    match.refresh_from_db()
+    assert match.status == "open" and match.seats.get(index=0).user_id is None
+
+
 def test_leaving_twice_the_match_the_first_press_removed_ends_in_the_lobby(
         alice_client: Client) -> None:
     """Alone in an open match, the first Leave removes it: the second is no 404."""

@@ -551,6 +551,44 @@ def test_resigning_a_three_seat_rumble_puts_the_player_out_and_the_others_play_o
     assert match.status == "active" and match.events.filter(kind="forfeit").count() == 1
 
 
+def test_one_who_holds_several_rumble_seats_resigns_the_seat_the_page_plays(
+        alice_client: Client, organizer: Any, player: Any, player2: Any,
+        outsider: Any) -> None:
+    """RR-34 and the forfeit decision of engine/games/royal_rumble: alice holds two seats
+    of a four-seat Rumble (a staff lineup). The page's Resign posts the seat the page
+    plays and names it, on the no-JavaScript page too; once that seat is out the page
+    plays her other one, and its Resign puts that one out. A second press of the first
+    Resign shows the page as once and resigns nothing more."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=organizer,
+                                  seats=[{"player": "alice"}, {"player": "alice"},
+                                         {"player": "bruno"}, {"player": "olga"}])
+    play, url = (reverse(name, args=[match.id]) for name in ("match_play", "match_resign"))
+    first = services.page_seat(match, player)
+    other = 1 - first
+    page = alice_client.get(play).content.decode()
+    assert (f'data-confirm="Resign for Seat {first + 1}? Seat {first + 1} is out, and the '
+            'others play on."') in page
+    asked = alice_client.post(url, {"seat": first}).content.decode()
+    assert f"Resign match #{match.id} (Royal Rumble) for Seat {first + 1}?" in asked
+    assert f"Seat {first + 1} is out of the match, and the others play on." in asked
+    assert f'name="seat" value="{first}"' in asked
+    resigned = alice_client.post(url, {"confirmed": "yes", "seat": first}, follow=True)
+    assert services.forfeited_seats(match) == [first]
+    page = resigned.content.decode()
+    assert (f'data-confirm="Resign for Seat {other + 1}? Seat {other + 1} is out, and the '
+            'others play on."') in page
+    again = alice_client.post(url, {"confirmed": "yes", "seat": first}, follow=True)
+    assert again.redirect_chain == resigned.redirect_chain == [(play, 302)]
+    assert 'role="alert"' not in again.content.decode()
+    assert services.forfeited_seats(match) == [first]
+    alice_client.post(url, {"confirmed": "yes", "seat": other})
+    assert services.forfeited_seats(match) == [first, other]
+    page = alice_client.get(play).content.decode()
+    assert ">Resign<" not in page
+    match.refresh_from_db()
+    assert match.status == "active"
+
+
 def test_a_player_leaves_an_open_match_from_the_page(alice_client: Client) -> None:
     alice_client.post(reverse("match_create"), {
         "game": "super_showdown", "opponent": "open", "seats": 2, "username": ""})
