@@ -602,13 +602,16 @@ def _log_close(user: Any, by: Any) -> None:
 
 def _leave(match: Any, user: Any, match_services: Any) -> None:
     """Out of `match` for good: every seat held in a match waiting for players given back
-    (an invitation declined), a live one resigned."""
+    (an invitation declined), a live one resigned (each seat held, where the game puts a
+    resigning seat out and plays on)."""
     while True:
         try:
             match_services.resign(match=match, user=user)
         except match_services.ServiceError as exc:
-            if exc.code in ("not_seated", "not_found", "match_over"):
-                return  # nothing left held, the match gone with its last seat, or over
+            if exc.code in ("not_seated", "not_found", "match_over", "seat_out"):
+                # nothing left held, the match gone with its last seat, over, or going on
+                # with every seat held out of it
+                return
             raise
 
 

@@ -646,3 +646,20 @@ def test_a_closed_account_and_its_player_are_read_only_in_the_admin(
         f"closed.{player.pk}", False, "")
     assert (profile.display_name, profile.time_zone, profile.turn_mail) == (
         CLOSED_NAME, "", False)
+
+
+def test_closing_resigns_every_seat_held_in_a_rumble_that_plays_on(
+        alice_client: Client, player: Any, organizer: Any, player2: Any,
+        outsider: Any) -> None:
+    """The forfeit decision of engine/games/royal_rumble (RR-34): alice holds two seats of
+    a four-seat Rumble (a staff lineup). Closing resigns both, each putting its seat out
+    while bruno and olga play on, and the close goes through (a seat out is no refusal)."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=organizer,
+                                  seats=[{"player": "alice"}, {"player": "alice"},
+                                         {"player": "bruno"}, {"player": "olga"}])
+    response = close(alice_client)
+    assert response.status_code == 302 and response["Location"] == reverse("login")
+    assert not get_user_model().objects.get(pk=player.pk).is_active
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    assert services.forfeited_seats(match) == [0, 1]
