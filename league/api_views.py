@@ -471,8 +471,11 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         return self._detail(event)
 
     @extend_schema(summary="An entrant forfeits a live match",
-                   description="The other seats share first; the result is recorded like "
-                               "any other once the match is over.",
+                   description="The match ends, the other seats sharing first; where the "
+                               "game eliminates players (a Royal Rumble pod of three or "
+                               "more, a Supershow Elimination match) the entrant is out and "
+                               "the others play on, and one out already is 409 seat_out. The "
+                               "result is recorded like any other once the match is over.",
                    responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def forfeit(self, request: Request, pk: str) -> Response:
@@ -481,6 +484,11 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         return self._detail(event)
 
     @extend_schema(summary="Hand an entrant's seat to a bot",
+                   description="A bot (`bot`, else the Event's deadline bot) plays the "
+                               "entrant's seats for the rest of the match. An entrant out of "
+                               "a match that goes on (a forfeit put it out) is asked nothing "
+                               "any more and gets no bot (409 seat_out); nor does a seat the "
+                               "bot plays already (409 already_bot).",
                    responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"], url_path="seat-to-bot")
     def seat_to_bot(self, request: Request, pk: str) -> Response:

@@ -1881,7 +1881,8 @@ def _forfeit(event: Event, link: EventMatch, entrant: str, actor: Any,
 
 def seat_to_bot(*, event: Event, by: Any, pairing: str, entrant: str,
                 bot: str | None = None, expected_seq: int | None = None) -> None:
-    """Hand an absent entrant's seat to a bot for the rest of the match."""
+    """Hand an absent entrant's seat to a bot for the rest of the match; an entrant out of
+    a match that goes on (`matches.services.seats_out`) is refused (seat_out)."""
     _require(can_organize(event, by))
     _seat_to_bot(event, _link(event, pairing), entrant, bot or event.deadline_bot, by,
                  event_seq=expected_seq)
@@ -1960,7 +1961,8 @@ def enforce_deadlines(now: Any = None) -> int:
 def _late_people(match: Match) -> list[int]:
     """The seats held by people that the match is waiting for (none known in a match
     recorded under earlier rules, or whose stream no longer replays: it waits for its
-    organizer to forfeit it)."""
+    organizer to forfeit it). A seat out of the match (`matches.services.seats_out`) is
+    never among them: the game waits on nobody out, so no deadline hands it a bot."""
     if not match_services.replays(match):
         return []
     return _awaited_people(match, match_services.match_state(match=match, user=None)["pending"])

@@ -930,7 +930,9 @@ def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = 
 def hand_seat_to_bot(*, match: Match, seat: int, bot: str,
                      expected_seq: int | None = None) -> Seat:
     """Give a seat to a bot (an absent player, a turn deadline); it plays at once if due.
-    `expected_seq` as in forfeit_seat."""
+    A seat out of the live match (`seats_out`: a forfeit or the rules eliminated it) is
+    asked nothing any more, so no bot is given it (409 seat_out). `expected_seq` as in
+    forfeit_seat."""
     if bot not in registry.bot_names(match.game):
         raise ServiceError("unknown_bot", f"{match.game} has no bot called {quoted(bot)}.", 400)
     with transaction.atomic():
@@ -939,6 +941,10 @@ def hand_seat_to_bot(*, match: Match, seat: int, bot: str,
             raise ServiceError("match_over", "The match is over.", 409)
         _check_unmoved(locked, expected_seq)
         _check_seat(locked, seat, None)
+        if seats_out(locked, [seat]):
+            raise ServiceError("seat_out", f"{seat_name(locked, seat)} is out of the match "
+                                           "and is asked nothing more: no bot is needed "
+                                           "to play it.", 409)
         row = locked.seats.get(index=seat)
         if row.user_id is None and row.bot == bot:
             raise ServiceError("already_bot", f"The {bot} bot already plays seat {seat}.", 409)

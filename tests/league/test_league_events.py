@@ -1820,3 +1820,47 @@ def test_an_organizers_forfeit_in_a_four_entrant_rumble_puts_one_out_and_the_res
     assert event.status == Event.Status.FINISHED
     rated = Rating.objects.filter(game="royal_rumble")
     assert sorted(rated.values_list("player__user__username", flat=True)) == ["alice", "olga"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rumble_entrant_out_by_a_forfeit_is_given_no_bot_by_the_organizer_or_the_deadline(
+        organizer: Any, player: Any, player2: Any, outsider: Any, client: Any) -> None:
+    """The forfeit decision (engine/games/royal_rumble): bruno forfeited the pod and is
+    asked nothing any more. The organizer's bot for him is refused (seat_out) and
+    recorded nowhere, the organizer page offers none, and the turn deadline, which hands
+    the late seats to a bot, never hands his (the match never waits for it)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
+                                by=organizer, match_options={"round_limit": 4},
+                                format_options={"pod_size": 4, "advance": 1},
+                                turn_deadline_minutes=5, deadline_bot="random")
+    keys = [events.add_entrant(event=event, by=organizer, player=user.username).key
+            for user in (player, player2, outsider)] + enter_bots(event, organizer, 1)
+    events.seed_event(event=event, by=organizer, method="hand", order=keys)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    bruno = keys[1]
+    seat = link.seats_of(bruno)[0]
+    events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=bruno)
+    with pytest.raises(events.LeagueError) as refused:
+        events.seat_to_bot(event=event, by=organizer, pairing=link.pairing, entrant=bruno,
+                           bot="random")
+    assert (refused.value.code, refused.value.status) == ("seat_out", 409)
+    assert records(event)[-1] == "forfeited"
+    client.force_login(organizer)
+    page = client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert f'id="to-bot-{link.pairing}-{bruno}"' not in page
+    assert f'id="to-bot-{link.pairing}-{keys[0]}"' in page
+
+    for _ in range(20):  # each sweep hands whoever is late then; their bots play on
+        if Match.objects.get(pk=link.match_id).status == Match.Status.FINISHED:
+            break
+        events.enforce_deadlines(now=timezone.now() + timedelta(minutes=6))
+    assert Match.objects.get(pk=link.match_id).status == Match.Status.FINISHED
+    handed = [r.payload["entrant"] for r in event.records.filter(kind="seat_to_bot")]
+    assert handed and bruno not in handed
+    row = link.match.seats.get(index=seat)
+    assert (row.user_id, row.bot) == (player2.pk, "")

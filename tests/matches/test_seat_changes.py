@@ -388,6 +388,27 @@ def test_a_resignation_naming_a_seat_puts_that_one_out_and_one_naming_none_the_o
 
 
 @pytest.mark.django_db
+def test_a_seat_out_by_a_forfeit_is_handed_to_no_bot(organizer, player, player2,
+                                                     outsider) -> None:
+    """The forfeit decision of engine/games/royal_rumble: bruno's seat is out and asked
+    nothing any more, so a bot for it is refused (409 seat_out) and nothing changes; a
+    seat still in goes to the bot as before."""
+    match = rumble(organizer, {"player": "alice"}, {"player": "bruno"}, {"player": "olga"})
+    services.forfeit_seat(match=match, seat=1)
+    match.refresh_from_db()
+    seq = match.seq
+    with pytest.raises(services.ServiceError) as refused:
+        services.hand_seat_to_bot(match=match, seat=1, bot="random")
+    assert (refused.value.code, refused.value.status) == ("seat_out", 409)
+    assert "Seat 2 is out of the match" in refused.value.detail
+    row = match.seats.get(index=1)
+    assert (row.user_id, row.bot, row.stood_in_for_id) == (player2.pk, "", None)
+    match.refresh_from_db()
+    assert match.seq == seq
+    assert services.hand_seat_to_bot(match=match, seat=2, bot="random").bot == "random"
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(("game", "options", "seats"), [
     ("royal_rumble", {}, 2),
     ("supershow", {"match_type": "triple_threat_first_fall"}, 3),
