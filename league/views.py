@@ -1274,11 +1274,14 @@ def _match_rows(event: Event, done: events.Replayed,
         sides = events.result_sides(event, link.entrants, link.seats)
         outcomes = formats.outcomes(placements, sides)
         live = link.match.status != FINISHED
+        # whether a forfeit there only puts the entrant out, rather than ending the match
+        eliminates = live and _forfeit_eliminates(link)
+        # the seats out while it goes on, by a forfeit or by the rules (a Supershow fall)
+        gone_seats = match_services.seats_out(link.match) if eliminates else set()
         rows.append({
             "link": link, "match": link.match,
             "live": live,
-            # whether a forfeit there ends the match, or only puts the entrant out
-            "forfeit_ends": live and not _forfeit_eliminates(link),
+            "forfeit_ends": live and not eliminates,
             "by_seed": result.get("decided_by") == "seed",
             "walkover": walkover,
             # first place shared across sides (played so, or corrected so): nobody won
@@ -1288,6 +1291,7 @@ def _match_rows(event: Event, done: events.Replayed,
                           "bot": _playing_bot(link, key), "awaited": _awaited(link, key),
                           "out": any((link.match_id, seat) in out
                                      for seat in link.seats_of(key)),
+                          "eliminated": any(seat in gone_seats for seat in link.seats_of(key)),
                           "partner": _partners(link.entrants, sides, key)}
                          for key in link.entrants],
         })

@@ -10,7 +10,7 @@ import pytest
 from matches import services
 from matches.models import Match
 from matches.signals import match_finished
-from tests.conftest import event_match
+from tests.conftest import event_match, played_until
 
 GAME = "super_showdown"
 
@@ -406,6 +406,27 @@ def test_a_seat_out_by_a_forfeit_is_handed_to_no_bot(organizer, player, player2,
     match.refresh_from_db()
     assert match.seq == seq
     assert services.hand_seat_to_bot(match=match, seat=2, bot="random").bot == "random"
+
+
+@pytest.mark.django_db
+def test_a_seat_a_fall_eliminated_is_out_too_resigned_by_nobody_and_given_no_bot(
+        organizer) -> None:
+    """SH-072/081: a fall eliminates a seat of a Fatal Four Way Elimination and the match
+    goes on. The engine tells it out as one a forfeit put out: the organizer, holding
+    every seat, resigns their first seat still in by default, and the eliminated one is
+    refused a bot (409 seat_out)."""
+    match = services.create_match(
+        game="supershow", options={"match_type": "fatal_four_way_elimination"},
+        seats=[{"player": "organizer"}] * 4, created_by=organizer)
+    played_until(match, lambda: bool(services.load_state(match).out))
+    (seat,) = services.load_state(match).out
+    assert services.seats_out(match) == {seat} and not services.forfeited_seats(match)
+    assert services.resigning_seat(match, organizer) == (1 if seat == 0 else 0)
+    with pytest.raises(services.ServiceError) as refused:
+        services.hand_seat_to_bot(match=match, seat=seat, bot="random")
+    assert (refused.value.code, refused.value.status) == ("seat_out", 409)
+    assert services.resign(match=match, user=organizer) == "resigned"
+    assert services.forfeited_seats(match) == [1 if seat == 0 else 0]
 
 
 @pytest.mark.django_db

@@ -16,7 +16,9 @@ from django.urls import reverse
 from league import events, formats
 from league.models import Entrant, Event, EventMatch, EventRecord, Season, Team
 from league.services import close_user
+from matches import services
 from matches.models import Match
+from tests.conftest import played_until
 
 pytestmark = pytest.mark.django_db
 
@@ -699,6 +701,41 @@ def test_a_seat_of_a_match_of_several_is_forfeited_from_the_event_page(
         assert placements[gone] == last
         assert all(placements[key] < last for key in link.entrants if key != gone)
     assert event.records.filter(kind="forfeited", payload__entrant=gone).count() == 1
+
+
+def test_an_entrant_the_rules_put_out_of_an_elimination_pod_is_offered_no_forfeit_or_bot(
+        staff_client: Client, organizer: Any) -> None:
+    """SH-072/106: a Triple Threat Elimination pod plays on after a fall eliminates an
+    entrant. The live list says that entrant is out and offers it neither a Forfeit nor a
+    bot (it is asked nothing any more), while the others keep theirs; a bot posted for it
+    all the same is refused (seat_out) and recorded nowhere."""
+    event = events.create_event(name="Pods", game="supershow", format="heats", by=organizer,
+                                match_options={"match_type": "triple_threat_elimination"},
+                                format_options={"pod_size": 3, "min_pod_size": 3,
+                                                "advance": 1})
+    for i in range(3):
+        events.add_entrant(event=event, by=organizer, bot="random", name=f"Bot {i + 1}")
+    events.start_event(event=event, by=organizer)
+    event.refresh_from_db()
+    link = EventMatch.objects.get(event=event)
+    match = played_until(link.match, lambda: bool(services.load_state(link.match).out))
+    assert match.status == Match.Status.ACTIVE and not services.forfeited_seats(match)
+    (seat,) = services.load_state(match).out
+    gone = link.seat_entrants()[seat]
+    name = Entrant.objects.get(event=event, key=gone).name
+    live = staff_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert (f'<span class="who-name">{name}</span> <span class="muted small">is out</span>'
+            in live)
+    for form in ("forfeit", "to-bot"):
+        assert f'id="{form}-{link.pairing}-{gone}"' not in live
+        for key in link.entrants:
+            if key != gone:
+                assert f'id="{form}-{link.pairing}-{key}"' in live
+    records = EventRecord.objects.count()
+    html = post(staff_client, "league:match_seat_to_bot", event,
+                {"pairing": link.pairing, "entrant": gone, "bot": "random"})
+    assert "is out of the match" in html and "(seat_out)" in html
+    assert EventRecord.objects.count() == records
 
 
 def test_a_forfeit_of_a_finished_match_is_refused_and_writes_nothing(
