@@ -1278,10 +1278,14 @@ def _match_rows(event: Event, done: events.Replayed,
         eliminates = live and _forfeit_eliminates(link)
         # the seats out while it goes on, by a forfeit or by the rules (a Supershow fall)
         gone_seats = match_services.seats_out(link.match) if eliminates else set()
+        still_in = [key for key in link.entrants
+                    if not any(seat in gone_seats for seat in link.seats_of(key))]
         rows.append({
             "link": link, "match": link.match,
             "live": live,
             "forfeit_ends": live and not eliminates,
+            # a forfeit there leaves one entrant, who wins: the match ends (RR-55, SH-125)
+            "forfeit_leaves_one": eliminates and len(still_in) == 2,
             "by_seed": result.get("decided_by") == "seed",
             "walkover": walkover,
             # first place shared across sides (played so, or corrected so): nobody won

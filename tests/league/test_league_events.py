@@ -1822,6 +1822,32 @@ def test_an_organizers_forfeit_in_a_four_entrant_rumble_puts_one_out_and_the_res
     assert sorted(rated.values_list("player__user__username", flat=True)) == ["alice", "olga"]
 
 
+def test_the_organizer_is_told_a_forfeit_that_leaves_one_entrant_ends_the_pod(
+        organizer: Any, player: Any, player2: Any, outsider: Any, client: Any) -> None:
+    """RR-55: two of a four-entrant pod forfeited; the organizer's question before a third
+    forfeit says the match ends and the one left wins it, not that the others play on."""
+    event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
+                                by=organizer, match_options={"round_limit": 4},
+                                format_options={"pod_size": 4, "advance": 1})
+    keys = [events.add_entrant(event=event, by=organizer, player=user.username).key
+            for user in (player, player2, outsider)] + enter_bots(event, organizer, 1)
+    events.seed_event(event=event, by=organizer, method="hand", order=keys)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    client.force_login(organizer)
+
+    def asked() -> str:
+        return client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+
+    events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=keys[1])
+    assert "alice is out, and the others play on." in asked()
+    events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=keys[0])
+    assert Match.objects.get(pk=link.match_id).status == Match.Status.ACTIVE
+    page = asked()
+    assert "olga forfeits" in page and "The match ends: the one left in it wins." in page
+    assert "olga is out, and the others play on." not in page
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_rumble_entrant_out_by_a_forfeit_is_given_no_bot_by_the_organizer_or_the_deadline(
         organizer: Any, player: Any, player2: Any, outsider: Any, client: Any) -> None:
