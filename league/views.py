@@ -723,9 +723,20 @@ def event_settings(request: HttpRequest, event_id: int) -> HttpResponse:
     if not form.is_valid():
         return _panel_answer(request, event, _form_error(form), form="settings")
     return _panel_call(request, event, lambda: events.change_settings(
-        event=event, by=request.user, expected_seq=_seq(request), **form.settings_kwargs()),
-        form="settings", done=lambda dropped: _settings_saved(event, dropped),
-        near="settings")
+        event=event, by=request.user, expected_seq=_seq(request),
+        **_settings_asked(event, form)), form="settings",
+        done=lambda dropped: _settings_saved(event, dropped), near="settings")
+
+
+def _settings_asked(event: Event, form: EventSettingsForm) -> dict[str, Any]:
+    """The settings the card's form asks for. Its format options box holds the Event's
+    own as the page showed them: sent unchanged with another format chosen, they are the
+    old format's, which the new one would refuse, so the new format takes its defaults (as
+    the API's change that leaves them out). A stale page is refused by its `seq`."""
+    asked = form.settings_kwargs()
+    if asked["format"] != event.format and asked["format_options"] == event.format_options:
+        del asked["format_options"]
+    return asked
 
 
 def _settings_saved(event: Event, dropped: list[str]) -> str:

@@ -846,3 +846,26 @@ def test_the_settings_form_changes_the_format_and_the_events_page_shows_it(
     assert "Saved: the Event starts" in sam_client.get(back["Location"]).content.decode()
     events.start_event(event=cup, by=cup.organizers.get())
     assert 'id="event-settings"' not in sam_client.get(admin).content.decode()
+
+
+def test_choosing_another_format_alone_on_the_settings_card_saves_it_with_its_defaults(
+        sam_client: Client, cup: Event) -> None:
+    """The card's format options box holds the single elimination's options: the organizer
+    picks Swiss in the list and saves, the box as it was, and the Event is a Swiss with
+    its default options (as the API's change that leaves them out), not refused for the
+    old format's option. Options typed for the new format are its own."""
+    admin = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
+    shown = {t["name"]: t["text"] for t in tags(admin, "textarea")}
+    assert shown["format_options"] == '{"third_place": false}'
+    url = reverse("league:event_settings", args=[cup.pk])
+    answer = sam_client.post(url, {**SETTINGS_FORM, **shown, "seq": cup.seq,
+                                   "format": "swiss"}, **HTMX).content.decode()
+    assert "(unknown_option)" not in answer
+    assert '<p class="muted small">Saved: the Event starts with these settings.</p>' in answer
+    cup.refresh_from_db()
+    assert cup.format == "swiss" and cup.format_options["rounds"] is None
+    assert "third_place" not in cup.format_options
+    sam_client.post(url, {**SETTINGS_FORM, **shown, "seq": cup.seq, "format": "round_robin",
+                          "format_options": '{"double": true}'}, **HTMX)
+    cup.refresh_from_db()
+    assert (cup.format, cup.format_options["double"]) == ("round_robin", True)
