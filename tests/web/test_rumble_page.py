@@ -261,3 +261,25 @@ def test_a_match_under_earlier_rules_names_the_seat_that_ended_it_by_its_player(
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
     assert "(rules_changed)" in page and "Its result stands." in page
     assert "bruno forfeited (resigned)." in page and not re.search(r"\bSeat \d", page)
+
+
+def test_a_seat_that_forfeited_reads_as_out_not_as_attacking_without_a_legend(
+        alice_client: Client, bruno_client: Client, outsider_client: Client, player: Any,
+        player2: Any, outsider: Any) -> None:
+    """The forfeit decision of engine/games/royal_rumble (RR-34): alice resigns a
+    three-seat Rumble and is out, asked nothing any more. Her panel said "No Legend left:
+    attacks as Cheap Tricks" (RR-59's player whose last Legend fell, who still plays) to
+    every viewer, alice too; it says she forfeited and is out."""
+    match = services.create_match(game=GAME, options={}, created_by=player, seats=[
+        {"player": "alice"}, {"player": "bruno"}, {"player": "olga"}])
+    services.join_match(match=match, user=player2)
+    services.join_match(match=match, user=outsider)
+    services.resign(match=match, user=player)
+    url = reverse("match_play", args=[match.id])
+    for client in (alice_client, bruno_client, outsider_client):
+        page = client.get(url).content.decode()
+        first = page.index('<div class="rr-seat')
+        panel = page[first:page.index('<div class="rr-seat', first + 1)]
+        panel = " ".join(re.sub(r"<[^>]+>", " ", panel).split())
+        assert panel.startswith("alice") and "Forfeited: out of the match" in panel
+        assert "Cheap Tricks" not in panel
