@@ -589,6 +589,26 @@ def test_one_who_holds_several_rumble_seats_resigns_the_seat_the_page_plays(
     assert match.status == "active"
 
 
+def test_a_player_out_of_a_rumble_by_a_forfeit_is_told_so_not_shown_waiting(
+        alice_client: Client, organizer: Any, player2: Any) -> None:
+    """Resigned from a three-seat Rumble (its forfeit decision, RR-34), alice is out while
+    the others play on: her status line said "Waiting for bruno", as if her turn were to
+    come, with their turn deadline; it says she is out. The others' pages do not."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=organizer,
+                                  seats=[{"player": "alice"}, {"player": "bruno"},
+                                         {"player": "bruno"}])
+    services.resign(match=match, user=match.seats.get(index=0).user)
+    url = reverse("match_play", args=[match.id])
+    status = re.search(r'<div class="status-line".*?</div>',
+                       alice_client.get(url).content.decode(), re.S)
+    assert status is not None
+    words = " ".join(re.sub(r"<[^>]+>", " ", status.group(0)).split())
+    assert words == "You are out of this match: the others play on to its end."
+    bruno = Client()
+    bruno.force_login(player2)
+    assert "You are out of this match" not in bruno.get(url).content.decode()
+
+
 def test_a_player_leaves_an_open_match_from_the_page(alice_client: Client) -> None:
     alice_client.post(reverse("match_create"), {
         "game": "super_showdown", "opponent": "open", "seats": 2, "username": ""})
