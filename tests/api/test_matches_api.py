@@ -472,6 +472,27 @@ def test_one_who_holds_several_rumble_seats_resigns_the_one_named_else_the_first
     assert player_api.get(f"{MATCHES}{match.pk}/").json()["status"] == "active"
 
 
+def test_resigning_a_rumble_of_three_puts_the_seat_out_as_the_schema_says(
+        player_api: APIClient, anon_api: APIClient, player: Any) -> None:
+    """RR-34 and the forfeit decision of engine/games/royal_rumble: a client resigning a
+    three-seat Rumble is out while the others play on, and a second resignation is 409
+    seat_out. The resign operation (and the Event's forfeit) said the match ends, the
+    others sharing first, and named no seat_out."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"bot": "random"},
+                                         {"bot": "random"}])
+    url = f"/api/matches/{match.pk}/resign/"
+    assert player_api.post(url, {}, format="json").json() == {"outcome": "resigned"}
+    again = player_api.post(url, {}, format="json")
+    assert (again.status_code, again.json()["code"]) == (409, "seat_out")
+    match.refresh_from_db()
+    assert match.status == "active" and services.forfeited_seats(match) == [0]
+    doc = anon_api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    for path in ("/api/matches/{id}/resign/", "/api/events/{id}/forfeit/"):
+        said = doc["paths"][path]["post"]["description"]
+        assert "of three or more" in said and "seat_out" in said, path
+
+
 def test_a_match_names_the_event_that_made_it(organizer: Any, player: Any, player2: Any,
                                               player_api: APIClient,
                                               toy_match: Match) -> None:
