@@ -1289,14 +1289,9 @@ def _match_rows(event: Event, done: events.Replayed,
         eliminates = live and _forfeit_eliminates(link)
         # the seats out while it goes on, by a forfeit or by the rules (a Supershow fall)
         gone_seats = match_services.seats_out(link.match) if eliminates else set()
-        still_in = [key for key in link.entrants
-                    if not any(seat in gone_seats for seat in link.seats_of(key))]
         rows.append({
             "link": link, "match": link.match,
             "live": live,
-            "forfeit_ends": live and not eliminates,
-            # a forfeit there leaves one entrant, who wins: the match ends (RR-55, SH-125)
-            "forfeit_leaves_one": eliminates and len(still_in) == 2,
             "by_seed": result.get("decided_by") == "seed",
             "walkover": walkover,
             # first place shared across sides (played so, or corrected so): nobody won
@@ -1307,6 +1302,8 @@ def _match_rows(event: Event, done: events.Replayed,
                           "out": any((link.match_id, seat) in out
                                      for seat in link.seats_of(key)),
                           "eliminated": any(seat in gone_seats for seat in link.seats_of(key)),
+                          # what the Forfeit button does ("out", "decides", "ends")
+                          "forfeit": _forfeit_outcome(link, key) if live else "",
                           "partner": _partners(link.entrants, sides, key)}
                          for key in link.entrants],
         })
@@ -1341,6 +1338,14 @@ def _forfeit_eliminates(link: EventMatch) -> bool:
     (a Royal Rumble pod), rather than ending it."""
     seats = link.seats_of(link.entrants[0]) if link.entrants else []
     return bool(seats) and match_services.forfeit_eliminates(link.match, seats[0])
+
+
+def _forfeit_outcome(link: EventMatch, entrant: str) -> str:
+    """What the entrant's forfeit of the live match does (`forfeit_outcome`): puts them
+    out while the rest play on (a Royal Rumble pod), puts them out and so leaves one to
+    win it, or ends it off the board."""
+    seats = link.seats_of(entrant)
+    return match_services.forfeit_outcome(link.match, seats[0]) if seats else "ends"
 
 
 def _awaited(link: EventMatch, entrant: str) -> bool:

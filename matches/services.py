@@ -834,14 +834,14 @@ def _forfeit_stream(match: Match, seat: int) -> _Stream | None:
 
 
 def forfeit_eliminates(match: Match, seat: int) -> bool:
-    """Whether a forfeit of `seat` now would eliminate it and let the match go on, rather
-    than end it (what a page asks before the organizer confirms)."""
+    """Whether a forfeit of `seat` now would eliminate it as the game eliminates players,
+    rather than end the match off the board."""
     return _forfeit_stream(match, seat) is not None
 
 
-def resign_outcome(match: Match, seat: int) -> str:
-    """What the seat's resignation would do now, as `_resign_outcome` says it (what the
-    page that asks before a resignation counts tells)."""
+def forfeit_outcome(match: Match, seat: int) -> str:
+    """What a forfeit of `seat` would do now, as `_resign_outcome` says it (what a page
+    asks before the player or the organizer confirms)."""
     stream = _forfeit_stream(match, seat)
     if stream is None:
         return "ends"
@@ -1051,16 +1051,16 @@ def _state_now(match: Match, user: Any, seat: int | None,
 
 def _resign_outcome(rules: BaseRules[Any], state: Any, seat: int | None, status: str) -> str:
     """What the seat's forfeit would do now: "out" (its game eliminates it and plays on),
-    "already_out" (a forfeit eliminated it: nothing is left to resign) or "ends" (the match
-    ends: its game does not eliminate, or the forfeit leaves one player, who wins); read
-    from the replayed state, as a page asks at every poll."""
+    "decides" (its game eliminates it, which leaves one standing: the match ends there),
+    "already_out" (it is out: nothing is left to resign) or "ends" (the match ends off the
+    board); read from the replayed state, as a page asks at every poll."""
     if seat is None or status != Match.Status.ACTIVE or not rules.forfeit_eliminates(state, seat):
         return "ends"
     try:
         after = rules.apply(state, Event.forfeit(seat))
     except IllegalAction:
         return "already_out"
-    return "ends" if rules.pending(after).is_over else "out"
+    return "decides" if rules.pending(after).is_over else "out"
 
 
 def _status_at(match: Match, seq: int) -> str:

@@ -461,7 +461,7 @@ def resign(request: HttpRequest, match_id: int) -> HttpResponse:
             "match": match, "game_title": _title(match.game), "seat": seat,
             # which seat, said where one person holds several
             "seat_name": services.seat_name(match, seat) if len(held) > 1 else None,
-            "out": services.resign_outcome(match, seat) == "out"})
+            "outcome": services.forfeit_outcome(match, seat)})
     try:
         outcome = services.resign(match=match, user=request.user, seat=posted,
                                   leaving=request.POST.get("status") == Match.Status.OPEN)

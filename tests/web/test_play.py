@@ -589,6 +589,30 @@ def test_one_who_holds_several_rumble_seats_resigns_the_seat_the_page_plays(
     assert match.status == "active"
 
 
+def test_resigning_when_two_are_left_in_a_rumble_says_the_match_ends(
+        alice_client: Client, player: Any, player2: Any, outsider: Any) -> None:
+    """Olga resigned a three-seat Rumble; alice and bruno are the last at the table, so
+    alice resigning ends the match and bruno wins it (RR-55 and the forfeit decision of
+    engine/games/royal_rumble). The page and the no-JavaScript page said she would be out
+    "and the others play on"; they say the match ends."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"player": "bruno"},
+                                         {"player": "olga"}])
+    services.join_match(match=match, user=player2)
+    services.join_match(match=match, user=outsider)
+    services.resign(match=match, user=outsider)
+    said = "You are out, and the match ends: the one left in wins it."
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    assert f'data-confirm="Resign? {said}"' in page and "the others play on" not in page
+    url = reverse("match_resign", args=[match.id])
+    asked = alice_client.post(url).content.decode()
+    assert said in asked and "the others play on" not in asked
+    alice_client.post(url, {"confirmed": "yes"})
+    match.refresh_from_db()
+    assert match.status == "finished" and match.result["winners"] == [1]
+    assert match.result["forfeits"] == [2, 0]
+
+
 def test_a_player_out_of_a_rumble_by_a_forfeit_is_told_so_not_shown_waiting(
         alice_client: Client, organizer: Any, player2: Any) -> None:
     """Resigned from a three-seat Rumble (its forfeit decision, RR-34), alice is out while
@@ -859,8 +883,8 @@ def test_a_resignation_that_would_leave_one_player_says_the_match_ends(
         alice_client: Client, organizer: Any, player2: Any) -> None:
     """SH-125 with the forfeit decision of engine/games/supershow: once a seat of a
     three-seat Birdcage forfeited during the draft, Alice's resignation would leave one
-    player, who wins: the page says the match ends and she loses it (with and without
-    JavaScript), not that the others play on, and so it goes."""
+    player, who wins: the page says she is out and the match ends, the one left winning
+    it (with and without JavaScript), not that the others play on, and so it goes."""
     match = services.create_match(game="supershow", options={"match_type": "birdcage"},
                                   created_by=organizer,
                                   seats=[{"player": "alice"}, {"player": "bruno"},
@@ -868,9 +892,10 @@ def test_a_resignation_that_would_leave_one_player_says_the_match_ends(
     services.forfeit_seat(match=match, seat=1)
     url = reverse("match_resign", args=[match.id])
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
-    assert 'data-confirm="Resign? The match ends and you lose it."' in page
+    said = "You are out, and the match ends: the one left in wins it."
+    assert f'data-confirm="Resign? {said}"' in page
     asked = alice_client.post(url).content.decode()
-    assert "The match ends and you lose it." in asked and "others play on" not in asked
+    assert said in asked and "others play on" not in asked
     alice_client.post(url, {"confirmed": "yes"})
     match.refresh_from_db()
     assert match.status == "finished" and match.result["winners"] == [2]

@@ -738,6 +738,36 @@ def test_an_entrant_the_rules_put_out_of_an_elimination_pod_is_offered_no_forfei
     assert EventRecord.objects.count() == records
 
 
+def test_the_forfeit_that_leaves_one_in_a_pod_is_asked_as_ending_the_match(
+        staff_client: Client, organizer: Any, player: Any, player2: Any, outsider: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """A Royal Rumble pod of three people, olga forfeited and out: a forfeit of alice or
+    bruno leaves one at the table, who wins (RR-55 and the forfeit decision of
+    engine/games/royal_rumble). The live list asked "alice is out, and the others play
+    on"; it says the match ends. The result reaches the Event."""
+    event = events.create_event(name="Trio", game="royal_rumble", format="heats",
+                                by=organizer, format_options={"pod_size": 3})
+    for user in (player, player2, outsider):
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant="e3")
+    live = staff_client.get(reverse("league:event_live", args=[event.pk]),
+                            **HTMX).content.decode()
+    for name in ("alice", "bruno"):
+        assert (f'hx-confirm="{name} forfeits {link.label}? {name} is out, and the match '
+                'ends: the one left in wins it."') in live
+    assert "olga</span> <span class=\"muted small\">forfeited and is out" in live
+    event.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        post(staff_client, "league:match_forfeit", event,
+             {"seq": str(event.seq), "pairing": link.pairing, "entrant": "e1"})
+    link.match.refresh_from_db()
+    assert link.match.status == Match.Status.FINISHED
+    assert events.replay(event).results[link.pairing]["placements"] == {
+        "e1": 2, "e2": 1, "e3": 3}
+
+
 def test_a_forfeit_of_a_finished_match_is_refused_and_writes_nothing(
         sam_client: Client, duel: Event, django_capture_on_commit_callbacks: Any) -> None:
     link = EventMatch.objects.get(event=duel)
