@@ -494,11 +494,14 @@ def _posted_seat(request: HttpRequest) -> int | None:
 
 
 def _forfeited_by(match: Match, user: Any) -> bool:
-    """Whether the match ended by the forfeit of a side the user sits on."""
-    forfeit = (Match.objects.values_list("result", flat=True).get(pk=match.pk) or {}).get(
-        "forfeit")
-    return forfeit is not None and any(forfeit in services.side_of(match, seat.index)
-                                       for seat in match.seats.filter(user=user))
+    """Whether the match ended by the forfeit of a side the user sits on, or a forfeit put
+    one of their seats out of it (the last forfeit of a Royal Rumble or an Elimination
+    match ends it too, the one left winning)."""
+    result = Match.objects.values_list("result", flat=True).get(pk=match.pk) or {}
+    forfeits = set(result.get("forfeits", [])) | ({result["forfeit"]} if "forfeit" in result
+                                                  else set())
+    return any(forfeits & set(services.side_of(match, seat.index))
+               for seat in match.seats.filter(user=user))
 
 
 @login_required

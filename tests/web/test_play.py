@@ -613,6 +613,28 @@ def test_resigning_when_two_are_left_in_a_rumble_says_the_match_ends(
     assert match.result["forfeits"] == [2, 0]
 
 
+def test_a_second_press_of_a_resignation_that_ended_a_rumble_shows_it_as_once(
+        alice_client: Client, player: Any, player2: Any, outsider: Any) -> None:
+    """Alice's resignation left bruno alone at the table and ended the match (RR-55): a
+    double tap's second press came back with "The match is over." as an error, where a
+    resignation that ends a match of two shows the page as the first press did."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"player": "bruno"},
+                                         {"player": "olga"}])
+    services.join_match(match=match, user=player2)
+    services.join_match(match=match, user=outsider)
+    services.resign(match=match, user=outsider)
+    url = reverse("match_resign", args=[match.id])
+    first = alice_client.post(url, {"confirmed": "yes"}, follow=True)
+    again = alice_client.post(url, {"confirmed": "yes"}, follow=True)
+    assert again.redirect_chain == first.redirect_chain == [
+        (reverse("match_play", args=[match.id]), 302)]
+    page = again.content.decode()
+    assert 'role="alert"' not in page and "match_over" not in page
+    match.refresh_from_db()
+    assert match.status == "finished" and match.result["forfeits"] == [2, 0]
+
+
 def test_a_player_out_of_a_rumble_by_a_forfeit_is_told_so_not_shown_waiting(
         alice_client: Client, organizer: Any, player2: Any) -> None:
     """Resigned from a three-seat Rumble (its forfeit decision, RR-34), alice is out while
