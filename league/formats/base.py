@@ -380,7 +380,17 @@ def _read_option(spec: OptionSpec, value: Any) -> Any:
         return value
     if spec.kind is OptionKind.CRITERIA and isinstance(value, list | tuple):
         return check_criteria(value)
-    raise FormatError("bad_option", f"{spec.name} must be a {spec.kind}: {quoted(value)}.")
+    raise FormatError("bad_option", f"{spec.name} must be {_kind_said(spec)}, not "
+                                    f"{quoted(value)}.")
+
+
+def _kind_said(spec: OptionSpec) -> str:
+    """What an option's value must be, in words: "a whole number", "one of ..."."""
+    if spec.kind is OptionKind.CHOICE:
+        return f"one of {quoted(list(spec.choices))}"
+    return {OptionKind.BOOL: "true or false", OptionKind.INT: "a whole number",
+            OptionKind.FLOAT: "a number",
+            OptionKind.CRITERIA: "a list of tiebreak names"}[spec.kind]
 
 
 def check_criteria(names: Sequence[object]) -> tuple[str, ...]:

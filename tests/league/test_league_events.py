@@ -1726,6 +1726,29 @@ def test_bad_settings_are_refused_with_the_creations_code_and_nothing_written(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(("format", "options", "said"), [
+    ("heats", {"pod_size": 4.0}, "pod_size must be a whole number, not 4.0."),
+    ("single_elimination", {"third_place": "yes"},
+     "third_place must be true or false, not 'yes'."),
+    ("swiss", {"win_points": "3"}, "win_points must be a number, not '3'."),
+    ("multistage", {"stage1": "ladder"},
+     "stage1 must be one of ['round_robin', 'swiss'], not 'ladder'."),
+    ("swiss", {"tiebreaks": "wins"}, "tiebreaks must be a list of tiebreak names, not "
+                                     "'wins'."),
+])
+def test_a_format_option_of_the_wrong_kind_is_refused_saying_what_it_must_be(
+        organizer: Any, format: str, options: dict[str, Any], said: str) -> None:
+    """A settings change (as a creation) sent an option of the wrong kind was told
+    "pod_size must be a int" or "stage1 must be a choice", which names no choice."""
+    event = make_event(organizer)
+    with pytest.raises(events.LeagueError) as refused:
+        events.change_settings(event=event, by=organizer, format=format,
+                               format_options=options)
+    assert (refused.value.code, refused.value.detail) == ("bad_option", said)
+    assert "settings_changed" not in records(event)
+
+
+@pytest.mark.django_db
 def test_a_field_past_what_the_new_format_seats_is_refused_naming_how_many(
         organizer: Any) -> None:
     event = make_event(organizer)
