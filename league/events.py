@@ -1108,13 +1108,25 @@ def _withdraw_started(event: Event, done: Replayed, key: str, by: Any) -> bool:
         done = replay(event)
     _try_format(lambda: formats.get_format(event.format).withdraw(done.state, key), done)
     _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
-    # The format scores their live pairings as walkovers; their matches end too.
+    # The format scores their live pairings as walkovers; their matches end too (a pod
+    # whose game eliminates players plays on without them).
     for link in EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE):
         if key in link.entrants:
-            match_services.forfeit_seat(match=link.match, seat=link.seats_of(key)[0],
-                                        reason="withdrawn")
+            _withdraw_seat(link, key)
     _advance(event)
     return False
+
+
+def _withdraw_seat(link: EventMatch, key: str) -> None:
+    """The withdrawn entrant's seat of the live match forfeits, unless it is out of it
+    already (a forfeit, or the game, eliminated it while the others play on): nothing is
+    left there to forfeit."""
+    try:
+        match_services.forfeit_seat(match=link.match, seat=link.seats_of(key)[0],
+                                    reason="withdrawn")
+    except match_services.ServiceError as exc:
+        if exc.code != "seat_out":
+            raise
 
 
 def seed_event(*, event: Event, by: Any, method: str, order: list[str] | None = None,

@@ -1914,3 +1914,28 @@ def test_a_rumble_entrant_out_by_a_forfeit_is_given_no_bot_by_the_organizer_or_t
     assert handed and bruno not in handed
     row = link.match.seats.get(index=seat)
     assert (row.user_id, row.bot) == (player2.pk, "")
+
+
+@pytest.mark.django_db
+def test_an_entrant_out_of_a_live_rumble_pod_is_withdrawn_from_the_event(
+        organizer: Any, player: Any, player2: Any, outsider: Any) -> None:
+    """Forfeited out of a pod of three (RR-34 and the forfeit decision of
+    engine/games/royal_rumble), alice then leaves the Event: her withdrawal was refused
+    (409 seat_out, "Seat 1 already forfeited"), the withdrawal forfeiting her seat again.
+    It is written, the pod plays on without her, and its result is the others'."""
+    event = events.create_event(name="Trio night", game="royal_rumble", format="heats",
+                                by=organizer, format_options={"pod_size": 3})
+    keys = [events.add_entrant(event=event, by=organizer, player=user.username).key
+            for user in (player, player2, outsider)]
+    events.seed_event(event=event, by=organizer, method="hand", order=keys)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=keys[0])
+    events.withdraw_entrant(event=event, by=organizer, key=keys[0])
+    assert records(event)[-2:] == ["forfeited", "entrant_withdrawn"]
+    match = Match.objects.get(pk=link.match_id)
+    assert match.status == Match.Status.ACTIVE
+    assert match.events.filter(kind="forfeit").count() == 1
+    events.record_match_result(match=played_out(match))
+    placements = events.replay(event).results[link.pairing]["placements"]
+    assert sorted(placements) == sorted(keys[1:]) and sorted(placements.values()) == [1, 2]
