@@ -509,7 +509,13 @@ class BracketPairingSerializer(serializers.Serializer):
                                    read_only=True, help_text="Place by entrant key, once "
                                                              "recorded (corrections applied).")
     forfeit = serializers.CharField(allow_null=True, read_only=True,
-                                    help_text="The entrant that forfeited, if any.")
+                                    help_text="The entrant whose forfeit ended the match, "
+                                              "else the first of `forfeits`; null if none.")
+    forfeits = serializers.ListField(
+        child=serializers.CharField(), read_only=True,
+        help_text="The entrants a forfeit put out while the others played on (a Royal "
+                  "Rumble pod, The Supershow's Elimination matches), in order; empty if "
+                  "none.")
     walkover = serializers.CharField(
         allow_null=True, read_only=True,
         help_text="Unplayed because the other entrant withdrew: the entrant it counts as a "
@@ -569,6 +575,7 @@ def _pairing_row(pid: str, round_: int, stage: str, label: str, slots: list[str 
         "match_status": link.match.status if link else None,
         "result": dict(places) if result else None,
         "forfeit": result.get("forfeit") if result else None,
+        "forfeits": list(result.get("forfeits") or ()) if result else [],
         "walkover": walkover,
         "decided_by": result.get("decided_by") if result else None,
     }

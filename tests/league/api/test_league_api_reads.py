@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from league import events
 from league.models import Entrant, Event, Season, Team
 from league.services import player_for
+from matches.models import Match
 
 pytestmark = pytest.mark.django_db
 
@@ -107,6 +108,27 @@ def test_a_draft_has_an_empty_bracket_and_no_standings(outsider_api: APIClient,
                                                        draft_event: Event) -> None:
     assert outsider_api.get(f"/api/events/{draft_event.pk}/bracket/").json() == []
     assert outsider_api.get(f"/api/events/{draft_event.pk}/standings/").json() == []
+
+
+def test_a_pods_bracket_names_every_entrant_a_forfeit_put_out(
+        outsider_api: APIClient, organizer: Any, player: Any, player2: Any,
+        outsider: Any) -> None:
+    """A Royal Rumble pod of three (RR-34/55 and the forfeit decision of
+    engine/games/royal_rumble): olga's forfeit puts her out, alice's leaves bruno, who
+    wins. The bracket named olga alone (`forfeit`); `forfeits` names both, in order."""
+    event = events.create_event(name="Trio", game="royal_rumble", format="heats",
+                                by=organizer, format_options={"pod_size": 3})
+    for user in (player, player2, outsider):
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    events.seed_event(event=event, by=organizer, method="hand", order=["e1", "e2", "e3"])
+    events.start_event(event=event, by=organizer)
+    link = first_link(event)
+    for key in ("e3", "e1"):
+        events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=key)
+    assert events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    (pod,) = outsider_api.get(f"/api/events/{event.pk}/bracket/").json()
+    assert (pod["result"], pod["forfeit"], pod["forfeits"]) == (
+        {"e1": 2, "e2": 1, "e3": 3}, "e3", ["e3", "e1"])
 
 
 def test_an_elimination_bracket_shows_the_slots_still_to_be_decided(
