@@ -755,17 +755,23 @@ def _entrant_payload(event: Event, player: str | None, team: str | None, bot: st
             raise LeagueError("unknown_team", f"No team called {quoted(team)}.")
         if not found.members.exists():
             raise LeagueError("empty_team", f"The team {quoted(team)} has no members.")
-        if showdown.is_event(event.game, event.match_options) and (
-                found.members.count() > showdown.MAX_PER_TEAM):
-            raise LeagueError("team_too_big", f"Every member of {quoted(team)} takes a seat, and a "
-                                              f"team is 1-{showdown.MAX_PER_TEAM} players "
-                                              "(SS-114).")
+        _refuse_a_big_team(event, found)
         return {"name": name or found.name, "player": None, "team": found.pk, "bot": ""}
     assert bot is not None
     if bot not in registry.bot_names(event.game):
         raise LeagueError("unknown_bot", f"{event.game} has no bot called {quoted(bot)}.")
     return {"name": name or _free_bot_name(event, bot), "player": None, "team": None,
             "bot": bot}
+
+
+def _refuse_a_big_team(event: Event, team: Team, status: int = 400) -> None:
+    """In a Superstar Showdown Event every member of a team takes a seat: a team of more
+    than a side holds is refused (SS-114)."""
+    if showdown.is_event(event.game, event.match_options) and (
+            team.members.count() > showdown.MAX_PER_TEAM):
+        raise LeagueError("team_too_big", f"Every member of {quoted(team.name)} takes a "
+                                          f"seat, and a team is 1-{showdown.MAX_PER_TEAM} "
+                                          "players (SS-114).", status)
 
 
 def _player_payload(user: Any, name: str | None = None) -> dict[str, Any]:
@@ -1403,7 +1409,8 @@ def _holds_secrets(event: Event) -> bool:
 
 def _refuse_what_the_field_breaks(event: Event, done: Replayed, by: Any) -> None:
     """Refuse new settings (on `event`, locked) that the entrants already entered (`done`)
-    cannot keep: more than they seat, open entry to a Superstar Showdown Event's sides,
+    cannot keep: more than they seat, a team bigger than a Superstar Showdown Event's
+    side (409 team_too_big), open entry to a Superstar Showdown Event's sides,
     deals decks the organizer making the change may not read (they would play against
     them), or an entrant's people may read (a superuser who plays)."""
     try:
@@ -1420,6 +1427,8 @@ def _refuse_what_the_field_breaks(event: Event, done: Replayed, by: Any) -> None
     for entrant in done.entrants.values():
         if not entrant["withdrawn"]:
             _refuse_a_reader_of_decks(event, entrant, [])
+            if entrant.get("team") is not None:  # a Superstar Showdown Event's side
+                _refuse_a_big_team(event, Team.objects.get(pk=entrant["team"]), 409)
 
 
 # How often a player may leave an Event with open entry and enter it again: each time

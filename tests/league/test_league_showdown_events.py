@@ -210,6 +210,30 @@ def test_ss114_a_team_of_four_is_refused(organizer: Any, player: Any, player2: A
     assert refused.value.code == "team_too_big"
 
 
+def test_ss114_settings_that_make_an_entered_team_of_four_a_side_are_refused(
+        organizer: Any, player: Any, player2: Any, outsider: Any, django_user_model: Any
+        ) -> None:
+    """SS-114: a plain Superstar Showdown round robin holds the team of four; changed into
+    a Showdown Event, each member would take a seat of a side of one to three. Refused
+    at the change (409 team_too_big), nothing written, where the start refused it."""
+    dora = django_user_model.objects.create_user(username="dora", password="x-pass-12345")
+    team("Crowd", player, player2, outsider, dora)
+    event = events.create_event(name="Plain", game="superstar_showdown",
+                                format="round_robin", by=organizer)
+    events.add_entrant(event=event, by=organizer, team="Crowd")
+    shape = showdown(organizer)
+    before = Event.objects.get(pk=event.pk)
+    with pytest.raises(events.LeagueError) as refused:
+        events.change_settings(event=event, by=organizer, format=shape.format,
+                               format_options=shape.format_options,
+                               match_options=shape.match_options)
+    assert (refused.value.code, refused.value.status) == ("team_too_big", 409)
+    event.refresh_from_db()
+    assert (event.format, event.match_options, event.seq) == (
+        "round_robin", before.match_options, before.seq)
+    assert not before.match_options.get("event")
+
+
 # -- results -------------------------------------------------------------------------------
 
 def test_ss130_the_winning_team_wins_the_league_event(organizer: Any, player: Any,
