@@ -1299,8 +1299,9 @@ def _match_rows(event: Event, done: events.Replayed,
             "entrants": [{"key": key, "name": names.get(key, key),
                           "place": placements.get(key), "won": outcomes.get(key) == "win",
                           "bot": _playing_bot(link, key), "awaited": _awaited(link, key),
-                          "out": any((link.match_id, seat) in out
-                                     for seat in link.seats_of(key)),
+                          # why a forfeit put them out ("withdrawn", "resigned"...)
+                          "out": next((out[link.match_id, seat] for seat in link.seats_of(key)
+                                       if (link.match_id, seat) in out), ""),
                           "eliminated": any(seat in gone_seats for seat in link.seats_of(key)),
                           # what the Forfeit button does ("out", "decides", "ends")
                           "forfeit": _forfeit_outcome(link, key) if live else "",
@@ -1325,12 +1326,14 @@ def _partners(entrants: list[str], sides: dict[str, int], key: str) -> bool:
     return key in sides and after < len(entrants) and sides.get(entrants[after]) == sides[key]
 
 
-def _out_by_forfeit(event: Event) -> set[tuple[int, int]]:
-    """(match, seat) of each seat a forfeit put out of the Event's live matches, where the
-    game plays on without it (a Royal Rumble pod)."""
-    return set(MatchEvent.objects.filter(
-        match__event_match__event=event, match__status=Match.Status.ACTIVE,
-        kind=MatchEvent.Kind.FORFEIT).values_list("match_id", "seat"))
+def _out_by_forfeit(event: Event) -> dict[tuple[int, int], str]:
+    """The reason of the forfeit ("forfeit", "withdrawn", "deadline"...) by (match, seat)
+    of each seat a forfeit put out of the Event's live matches, where the game plays on
+    without it (a Royal Rumble pod)."""
+    return {(match_id, seat): (payload or {}).get("reason") or "forfeit"
+            for match_id, seat, payload in MatchEvent.objects.filter(
+                match__event_match__event=event, match__status=Match.Status.ACTIVE,
+                kind=MatchEvent.Kind.FORFEIT).values_list("match_id", "seat", "payload")}
 
 
 def _forfeit_eliminates(link: EventMatch) -> bool:

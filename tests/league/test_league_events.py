@@ -1917,6 +1917,28 @@ def test_a_rumble_entrant_out_by_a_forfeit_is_given_no_bot_by_the_organizer_or_t
 
 
 @pytest.mark.django_db
+def test_an_entrant_withdrawn_from_a_live_rumble_pod_reads_withdrawn_not_forfeited(
+        organizer: Any, player: Any, player2: Any, outsider: Any, client: Any) -> None:
+    """The forfeit decision of engine/games/royal_rumble: bruno leaves the Event while his
+    pod of four plays on without him. The organizer's live list said he "forfeited and
+    is out"; it says he was withdrawn, and alice, who forfeited, that she forfeited."""
+    event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
+                                by=organizer, match_options={"round_limit": 4},
+                                format_options={"pod_size": 4, "advance": 1})
+    keys = [events.add_entrant(event=event, by=organizer, player=user.username).key
+            for user in (player, player2, outsider)] + enter_bots(event, organizer, 1)
+    events.seed_event(event=event, by=organizer, method="hand", order=keys)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    events.withdraw_entrant(event=event, by=organizer, key=keys[1])
+    events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=keys[0])
+    assert Match.objects.get(pk=link.match_id).status == Match.Status.ACTIVE
+    client.force_login(organizer)
+    page = client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert 'bruno</span> <span class="muted small">withdrawn and is out</span>' in page
+    assert 'alice</span> <span class="muted small">forfeited and is out</span>' in page
+
+
 def test_an_entrant_out_of_a_live_rumble_pod_is_withdrawn_from_the_event(
         organizer: Any, player: Any, player2: Any, outsider: Any) -> None:
     """Forfeited out of a pod of three (RR-34 and the forfeit decision of
