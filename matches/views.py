@@ -65,7 +65,7 @@ from matches.forms import (
     RegisterForm,
     TurnMailForm,
 )
-from matches.models import KEY_LENGTH, PEOPLE, SEAT_PEOPLE, Match, Seat
+from matches.models import KEY_LENGTH, PEOPLE, SEAT_PEOPLE, Match, MatchEvent, Seat
 from matches.services import ServiceError
 
 # The play page's log shows the latest events; the replay has them all. A ten-seat match
@@ -650,9 +650,12 @@ def _lobby_live(user: Any) -> dict[str, Any]:
     your_move = {match.pk for match in live if match.status == Match.Status.ACTIVE
                  and any(seat.user_id == user.pk and seat.awaited for seat in match.seats.all())}
     invitations = list(_waiting_for_others(user).filter(seats__invited=user).distinct()[:20])
+    forfeited = _forfeited_all(user, [m for m in live if m.status == Match.Status.ACTIVE])
     return {
-        "current": sorted(live, key=lambda m: m.pk not in your_move),
+        # their move first, the matches they forfeited out of (the others play on) last
+        "current": sorted(live, key=lambda m: (m.pk in forfeited, m.pk not in your_move)),
         "your_move": your_move,
+        "forfeited": forfeited,
         "deadlines": turn_deadlines(m for m in live if m.pk in your_move),
         "invitations": invitations,
         # (as the poll URL carries it: m12 waits for the player's move, i13 invites them)
@@ -664,6 +667,19 @@ def _lobby_live(user: Any) -> dict[str, Any]:
             [(m.pk, m.created_by and shown_name(m.created_by), _seats_key(m.seats.all()))
              for m in invitations]),
     }
+
+
+def _forfeited_all(user: Any, live: list[Match]) -> set[int]:
+    """The live matches (`live`, their seats fetched) whose every seat the user holds a
+    forfeit put out while the others play on (a Royal Rumble of three or more): nothing
+    there waits for them any more."""
+    held = {m.pk: {seat.index for seat in m.seats.all() if seat.user_id == user.pk}
+            for m in live}
+    out: dict[int, set[int]] = {}
+    for match_id, seat in MatchEvent.objects.filter(
+            match_id__in=held, kind=MatchEvent.Kind.FORFEIT).values_list("match_id", "seat"):
+        out.setdefault(match_id, set()).add(seat)
+    return {pk for pk, seats in held.items() if seats and seats <= out.get(pk, set())}
 
 
 def _matches_of(user: Any) -> QuerySet[Match]:

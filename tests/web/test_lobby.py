@@ -542,3 +542,30 @@ def test_every_page_loads_league_js_once_to_announce_its_messages(
                         (alice_client, reverse("league:ratings")),
                         (alice_client, reverse("match_play", args=[match.pk]))]:
         assert client.get(url).content.decode().count("/static/js/league.js") == 1, url
+
+
+def test_the_lobby_marks_a_live_match_the_player_forfeited_out_of_and_lists_it_last(
+        alice_client: Client, player: Any, player2: Any, outsider: Any) -> None:
+    """RR-34 and the forfeit decision of engine/games/royal_rumble: alice resigned a Rumble
+    of three, which bruno and olga play on; her lobby lists it among her live matches,
+    after her others, saying she forfeited and the others play on. bruno's does not."""
+    rumble = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                   seats=[{"player": "alice"}, {"player": "bruno"},
+                                          {"player": "olga"}])
+    services.join_match(match=rumble, user=player2)
+    services.join_match(match=rumble, user=outsider)
+    other = services.create_match(game="super_showdown", options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"bot": "random"}])
+    page = alice_client.get(reverse("lobby")).content.decode()
+    assert "you forfeited" not in page
+    assert services.resign(match=rumble, user=player) == "resigned"
+    assert Match.objects.get(pk=rumble.pk).status == "active"
+    page = alice_client.get(reverse("lobby")).content.decode()
+    rows = re.findall(r'<li class="match-row">(.*?)</li>', page, re.S)
+    listed = [int(re.search(r'href="/matches/(\d+)/"', row)[1]) for row in rows]
+    assert listed.index(other.pk) < listed.index(rumble.pk)
+    (row,) = [row for row in rows if f'href="/matches/{rumble.pk}/"' in row]
+    assert "you forfeited: the others play on" in row
+    bruno = Client()
+    bruno.force_login(player2)
+    assert "you forfeited" not in bruno.get(reverse("lobby")).content.decode()
