@@ -199,7 +199,8 @@ def _lines(pairing: Any, names: Mapping[str, str], placements: Mapping[str, int]
 
 def _boxes(pairings: Sequence[Any], names: Mapping[str, str],
            results: Mapping[str, Mapping[str, int]], links: Mapping[str, str],
-           withdrawn: set[str], sides: Mapping[str, Mapping[str, int]]) -> list[_Box]:
+           withdrawn: set[str], sides: Mapping[str, Mapping[str, int]],
+           ended: set[str]) -> list[_Box]:
     labels = {p.id: p.label or p.id for p in pairings}
     byes: set[str] = set()   # pairings with a bye in them (nobody loses them)
     empty: set[str] = set()  # pairings with nobody in them (nobody wins them)
@@ -219,7 +220,7 @@ def _boxes(pairings: Sequence[Any], names: Mapping[str, str],
             elif len(present) == 1 and all(line.kind != "pending" for line in lines):
                 walkovers[p.id] = present[0]
         feeders = [ref[1] for ref in map(_source_ref, p.sources) if ref and ref[0] == "winner"]
-        if p.id in results:
+        if p.id in results or p.id in ended:
             state = "done"
         elif p.id in links:
             state = "live"
@@ -357,12 +358,15 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
                 links: Mapping[str, str] | None = None,
                 champion: str | tuple[str, ...] | None = None,
                 withdrawn: set[str] | None = None,
-                sides: Mapping[str, Mapping[str, int]] | None = None) -> str:
+                sides: Mapping[str, Mapping[str, int]] | None = None,
+                ended: set[str] | None = None) -> str:
     """The whole diagram of an Event's pairings (future slots included) as an <svg>.
 
     `results` maps a pairing id to its placements (entrant key -> place), `sides` to the
     sides of its entrants where the game played several as one (a tag team's pair: both
-    are marked winners), `links` to its match page. `champion` is the winner's entrant
+    are marked winners), `links` to its match page; `ended` holds the pairings whose match
+    is over with no result to show (a withdrawal's walkover), drawn as done, not as
+    "Playing now". `champion` is the winner's entrant
     key once the Event is over (the keys of a side that won it together, a tag team's
     pair): drawn in a gold box under the final it won, or in a banner on top when the
     format has no final (a round robin, a Swiss).
@@ -370,7 +374,7 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
     if not pairings:
         return ""
     boxes = _boxes(pairings, names, results or {}, links or {}, withdrawn or set(),
-                   sides or {})
+                   sides or {}, ended or set())
     sections = _sections(boxes)
     champions = (champion,) if isinstance(champion, str) else champion or ()
     final = _deciding_box(boxes, champions[0]) if champions else None

@@ -1421,6 +1421,14 @@ def _tiebreak_columns(event: Event, standings: Iterable[Standing]) -> list[str]:
     return ordered + sorted(name for name in present if name not in ordered)
 
 
+def _ended_unrecorded(done: events.Replayed) -> set[str]:
+    """The pairings whose match is over with no result recorded for it: a withdrawal's
+    walkover (or a result on its way)."""
+    waiting = {m["match"]: pid for pid, m in done.matches.items() if pid not in done.results}
+    over = Match.objects.filter(pk__in=list(waiting), status=Match.Status.FINISHED)
+    return {waiting[pk] for pk in over.values_list("pk", flat=True)}
+
+
 def _results_context(event: Event, user: Any) -> dict[str, Any]:
     """The public Event page's live part: diagram, standings and matches, the live ones
     the reader sits in first."""
@@ -1444,6 +1452,7 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
             withdrawn={key for key, e in done.entrants.items() if e["withdrawn"]},
             sides={pid: events.result_sides(event, m["entrants"], m.get("seats"))
                    for pid, m in done.matches.items()},
+            ended=_ended_unrecorded(done),
         )
     rows = _match_rows(event, done, names)
     return {

@@ -76,6 +76,23 @@ def test_a_running_event_draws_its_bracket_and_polls_its_results(
     assert alice_client.get(url, {"v": "old"}, **HTMX).status_code == 200
 
 
+@pytest.mark.parametrize("fmt", ["single_elimination", "swiss"])
+def test_a_withdrawals_walkover_is_not_drawn_as_playing_now(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any, fmt: str) -> None:
+    """A withdrawal ends the entrant's live match and the format scores it as a walkover,
+    with no result recorded: its box in the diagram is over, not "Playing now" (it said so
+    to the end of the Event, a Showdown series' one box too once its Event was over),
+    while the other semifinal, still played, says so."""
+    event = make_event(format=fmt, bots=4)
+    events.start_event(event=event, by=sam)
+    gone, other = EventMatch.objects.filter(event=event, round=1).order_by("pairing")
+    events.withdraw_entrant(event=event, by=sam, key=gone.entrants[0])
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert f'id="bracket-{gone.pairing}"><g class="bx bx-done"' in page
+    assert f'id="bracket-{other.pairing}"><g class="bx bx-live"' in page
+    assert page.count(">Playing now<") == 1
+
+
 def test_a_match_rows_winner_is_said_in_words_not_only_in_bold(
         alice_client: Client, make_event: Callable[..., Event], sam: Any,
         player: Any, player2: Any, django_capture_on_commit_callbacks: Any) -> None:
