@@ -15,7 +15,7 @@ import csv
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 from functools import wraps
 from typing import Any
@@ -1421,12 +1421,18 @@ def _tiebreak_columns(event: Event, standings: Iterable[Standing]) -> list[str]:
     return ordered + sorted(name for name in present if name not in ordered)
 
 
-def _ended_unrecorded(done: events.Replayed) -> set[str]:
-    """The pairings whose match is over with no result recorded for it: a withdrawal's
-    walkover (or a result on its way)."""
+def _ended_unrecorded(done: events.Replayed, pairings: Sequence[Any]) -> set[str]:
+    """The pairings over with no result recorded for them: a match a withdrawal ended (or
+    whose result is on its way), and a pairing of two that a withdrawal left with one
+    entrant before its match was made (a round robin's later rounds, a bracket's next
+    match): the format scores both as walkovers."""
     waiting = {m["match"]: pid for pid, m in done.matches.items() if pid not in done.results}
     over = Match.objects.filter(pk__in=list(waiting), status=Match.Status.FINISHED)
-    return {waiting[pk] for pk in over.values_list("pk", flat=True)}
+    gone = {key for key, entrant in done.entrants.items() if entrant["withdrawn"]}
+    unmade = {p.id for p in pairings if p.id not in done.results and p.id not in done.matches
+              and len(p.slots) == 2 and all(p.slots)
+              and sum(key not in gone for key in p.slots) == 1}
+    return {waiting[pk] for pk in over.values_list("pk", flat=True)} | unmade
 
 
 def _results_context(event: Event, user: Any) -> dict[str, Any]:
@@ -1452,7 +1458,7 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
             withdrawn={key for key, e in done.entrants.items() if e["withdrawn"]},
             sides={pid: events.result_sides(event, m["entrants"], m.get("seats"))
                    for pid, m in done.matches.items()},
-            ended=_ended_unrecorded(done),
+            ended=_ended_unrecorded(done, pairings),
         )
     rows = _match_rows(event, done, names)
     return {

@@ -10,8 +10,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from league import events
+from league import events, formats
 from league.models import Entrant, Event, EventMatch, RatingHistory, Season
+from league.serializers import bracket_of
 from league.services import player_for
 from league.templatetags.league_extras import num
 from matches import services
@@ -91,6 +92,28 @@ def test_a_withdrawals_walkover_is_not_drawn_as_playing_now(
     assert f'id="bracket-{gone.pairing}"><g class="bx bx-done"' in page
     assert f'id="bracket-{other.pairing}"><g class="bx bx-live"' in page
     assert page.count(">Playing now<") == 1
+
+
+def test_a_round_robins_later_pairings_a_withdrawal_left_are_not_drawn_as_waiting(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any) -> None:
+    """A withdrawn entrant's unplayed round robin pairings are walkovers, their opponent
+    winning, and no match is made for them: the diagram draws them over, as the API's
+    bracket says `walkover`, where they waited for a match to the end of the Event. The
+    later pairings of those still in wait for their round."""
+    event = make_event(format="round_robin", bots=4)
+    events.start_event(event=event, by=sam)
+    events.withdraw_entrant(event=event, by=sam, key="e1")
+    later = [p for p in formats.get_format(event.format).pairings(events.replay(event).state)
+             if p.round > 1]
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    boxes = {pid: state for state, pid in
+             re.findall(r'<g class="bx bx-(\w+)" data-pairing="([^"]+)"', page)}
+    assert {p.id: boxes[p.id] for p in later} == {
+        p.id: "done" if "e1" in p.slots else "waiting" for p in later}
+    assert {row["pairing"]: row["walkover"] for row in bracket_of(event)
+            if row["pairing"] in boxes and boxes[row["pairing"]] == "done"
+            and row["round"] > 1} == {p.id: next(k for k in p.slots if k != "e1")
+                                      for p in later if "e1" in p.slots}
 
 
 def test_a_match_rows_winner_is_said_in_words_not_only_in_bold(
