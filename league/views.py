@@ -1473,8 +1473,7 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
         "champions": champions,
         "champion_names": " and ".join(c.entrant.name for c in champions),
         "rows": rows,
-        "yours": [row for row in rows if row["live"]
-                  and any(seat.user_id == user.pk for seat in row["match"].seats.all())],
+        "yours": [row for row in rows if row["live"] and _still_plays(row, user)],
         "entrants": entrants,
         "polling": event.status == Event.Status.RUNNING,
         # (as the poll URL carries it: f12 shown finished, l13 shown live)
@@ -1482,6 +1481,16 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
         "version": _matches_version(event, [(r["match"].pk, r["match"].status)
                                             for r in rows]),
     }
+
+
+def _still_plays(row: dict[str, Any], user: Any) -> bool:
+    """Whether the reader holds a seat of the live match row that is still in it: not
+    one of an entrant a forfeit or the rules put out while the others play on (a Royal
+    Rumble pod), whom the match asks nothing more."""
+    out = {entrant["key"] for entrant in row["entrants"] if entrant["eliminated"]}
+    keys = row["link"].seat_entrants()
+    return any(seat.user_id == user.pk and keys[seat.index] not in out
+               for seat in row["match"].seats.all())
 
 
 def _held_note(event: Event, done: events.Replayed) -> str:

@@ -388,6 +388,33 @@ def test_a_running_events_page_points_the_reader_to_their_live_match(
     assert b"your-match" not in alice_client.get(reverse("league:event", args=[event.pk])).content
 
 
+def test_a_player_a_forfeit_put_out_of_a_rumble_that_plays_on_is_not_pointed_to_it(
+        alice_client: Client, sam: Any, season: Season, player: Any, player2: Any,
+        outsider: Any) -> None:
+    """RR-34/55: the organizer forfeits alice's seat of a four-entrant pod and the others
+    play on. Her Event page no longer says "Your match" of it, as the match asks nothing
+    more of her (it did, to the pod's end); bruno, still in, is pointed to it."""
+    season = events.create_season(name="Rumbles", game="royal_rumble", by=season.created_by)
+    season.organizers.add(sam)
+    event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
+                                by=sam, season=season, match_options={"round_limit": 4},
+                                format_options={"pod_size": 4, "advance": 1})
+    for user in (player, player2, outsider):
+        events.add_entrant(event=event, by=sam, player=user.username)
+    events.add_entrant(event=event, by=sam, bot="random", name="Bot 1")
+    events.start_event(event=event, by=sam)
+    link = EventMatch.objects.get(event=event)
+    alice = next(e.key for e in Entrant.objects.filter(event=event, player__user=player))
+    events.forfeit(event=event, by=sam, pairing=link.pairing, entrant=alice)
+    assert Match.objects.get(pk=link.match_id).status == Match.Status.ACTIVE
+    bruno = Client()
+    bruno.force_login(player2)
+    for url in (reverse("league:event", args=[event.pk]),
+                reverse("league:event_results", args=[event.pk])):
+        assert b"your-match" not in alice_client.get(url, **HTMX).content
+        assert f'id="your-match-{link.match_id}"'.encode() in bruno.get(url, **HTMX).content
+
+
 @pytest.mark.parametrize(("value", "shown"), [
     (3.0, "3"), (2.5, "2.5"), (1.23456, "1.23"), (-0.5, "-0.5"),
     # sums of a differential's thirds, a hair off a whole number
