@@ -515,14 +515,16 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         event = self.get_object()
         return Response(BracketPairingSerializer(bracket_of(event), many=True).data)
 
-    @extend_schema(summary="The Event's standings", description="Best first; empty before "
-                                                               "the start.",
+    @extend_schema(summary="The Event's standings",
+                   description="Best first, rows sharing a rank in seed order (as the "
+                               "Event's page lists them); empty before the start.",
                    responses={200: StandingSerializer(many=True), **READ_ERRORS})
     @action(detail=True, methods=["get"], pagination_class=None)
     def standings(self, request: Request, pk: str) -> Response:
         event = self.get_object()
+        # The order the format ranks them in: by key as text, e10 came before e2.
         rows = Standing.objects.filter(event=event).select_related("entrant")
-        return Response(StandingSerializer(rows.order_by("rank", "entrant__key"), many=True).data)
+        return Response(StandingSerializer(rows.order_by("rank", "pk"), many=True).data)
 
     @extend_schema(summary="The Event's record stream",
                    description="Every organizer decision and recorded result, in order.",

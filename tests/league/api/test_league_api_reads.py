@@ -171,6 +171,26 @@ def test_standings_and_records_of_a_running_event(outsider_api: APIClient,
     assert records["results"][-1]["actor"] is None
 
 
+def test_standings_sharing_a_rank_are_listed_as_the_events_page_lists_them(
+        outsider_api: APIClient, organizer: Any) -> None:
+    """Eleven in a round robin, none played: all share first place, listed in seed order
+    as the Event's page and its CSV list them (e2 before e10), where the API listed them
+    by key as text (e10 and e11 before e2)."""
+    from django.test import Client
+
+    event = events.create_event(name="Eleven", game=GAME, format="round_robin", by=organizer)
+    for i in range(11):
+        events.add_entrant(event=event, by=organizer, bot="random", name=f"Bot {i + 1}")
+    events.start_event(event=event, by=organizer)
+    rows = outsider_api.get(f"/api/events/{event.pk}/standings/").json()
+    assert {r["rank"] for r in rows} == {1}
+    assert [r["entrant"] for r in rows] == [f"e{i}" for i in range(1, 12)]
+    page = Client()
+    page.force_login(organizer)
+    csv = page.get(f"/league/dashboard/events/{event.pk}/standings.csv").content.decode()
+    assert [line.split(",")[1] for line in csv.splitlines()[1:]] == [r["entrant"] for r in rows]
+
+
 def test_a_season_and_its_table(outsider_api: APIClient, season: Season,
                                 running_event: Event, finish: Callable[..., None]) -> None:
     link = first_link(running_event)
