@@ -102,13 +102,26 @@ def read_heats_options(options: Mapping[str, Any] | None, n: int) -> HeatsOption
         "bad_option",
         "Heats break ties by wins or named figures only.",
     )
-    smallest = min(min(sizes) for sizes in plan(n, opts))
-    require(
-        smallest >= opts.min_pod_size, "bad_entrant_count",
-        f"{n} entrants in pods of up to {opts.pod_size} leave a pod of {smallest}, fewer "
-        f"than the {opts.min_pod_size} seats the game needs: enter more, or change pod_size.",
-    )
+    rounds = plan(n, opts)
+    short = next((i for i, sizes in enumerate(rounds) if min(sizes) < opts.min_pod_size), None)
+    require(short is None, "bad_entrant_count", _too_small(n, opts, rounds, short or 0))
     return opts
+
+
+def _too_small(n: int, opts: HeatsOptions, rounds: list[list[int]], short: int) -> str:
+    """Why a field cannot be dealt: the first round of `rounds` with a pod under the
+    game's seats. A later round's (the final's, say: eight in pods of four, one going on
+    from each, leave a final of two) is named, as its pods are the ones at fault, and
+    `advance` is among what may change."""
+    smallest = min(rounds[short])
+    seats = f"fewer than the {opts.min_pod_size} seats the game needs"
+    if short == 0:
+        return (f"{n} entrants in pods of up to {opts.pod_size} leave a pod of {smallest}, "
+                f"{seats}: enter more, or change pod_size.")
+    pod = "a final pod" if short == len(rounds) - 1 else f"a round {short + 1} pod"
+    return (f"{n} entrants in pods of up to {opts.pod_size}, {opts.advance} going on from "
+            f"each, leave {pod} of {smallest}, {seats}: enter more, or change pod_size or "
+            "advance.")
 
 
 class Heats:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from format_helpers import finish, ids, play_out, ranks, refused, seeds, slots
 
-from league.formats import MatchResult
+from league.formats import FormatError, MatchResult
 from league.formats.heats import FORMAT as HEATS
 from league.formats.heats import HeatsOptions, plan, pod_sizes
 
@@ -121,6 +122,24 @@ def test_options_that_cannot_shrink_the_field_or_fit_the_game_are_refused() -> N
     refused("bad_entrant_count", HEATS.start, seeds(4), {"pod_size": 3, "min_pod_size": 3})
     refused("bad_option", HEATS.start, seeds(4), {"pod_size": 11})
     refused("bad_option", HEATS.start, seeds(4), {"tiebreaks": ["buchholz"]})
+
+
+def test_a_field_whose_final_pod_is_too_small_says_it_is_the_final() -> None:
+    """Eight in pods of four, one going on from each, deal two full pods and a final of
+    two, short of a game of four: the refusal names the final, and advance among what
+    may change (it said "leave a pod of 2" of eight in pods of four, and named pod_size
+    alone)."""
+    with pytest.raises(FormatError) as caught:
+        HEATS.start(seeds(8), {"pod_size": 4, "advance": 1, "min_pod_size": 4})
+    assert caught.value.code == "bad_entrant_count"
+    assert caught.value.message == (
+        "8 entrants in pods of up to 4, 1 going on from each, leave a final pod of 2, fewer "
+        "than the 4 seats the game needs: enter more, or change pod_size or advance.")
+    assert HEATS.start(seeds(8), {"pod_size": 4, "advance": 2, "min_pod_size": 4}).rounds
+    with pytest.raises(FormatError) as first_round:
+        HEATS.start(seeds(4), {"pod_size": 3, "min_pod_size": 3})
+    assert "leave a pod of 2," in first_round.value.message
+    assert first_round.value.message.endswith("enter more, or change pod_size.")
 
 
 def test_a_late_entrant_is_dealt_in_before_the_first_result_only() -> None:
