@@ -39,7 +39,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     codes = getattr(exc, "get_codes", lambda: None)()
     if isinstance(data, dict) and set(data) == {"detail"}:
         code = codes.get("detail") if isinstance(codes, dict) else codes
-        response.data = {"code": str(code or "error"), "detail": data["detail"]}
+        # The sentence as plain text: the schema's YAML renderer writes DRF's own message
+        # type as an object, `{string, code}`, where JSON writes the sentence.
+        response.data = {"code": str(code or "error"), "detail": str(data["detail"])}
     else:
         response.data = {"code": "invalid", "detail": data}
     return response

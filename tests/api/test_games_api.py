@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 import pytest
+import yaml
 from rest_framework.test import APIClient
 
 from tests.markup import inline_code
@@ -30,6 +31,21 @@ def test_anyone_may_list_the_games_with_their_options_and_bots(
 @pytest.mark.parametrize("url", ["/api/schema/", "/api/docs/"])
 def test_the_schema_and_its_browsable_docs_are_served(anon_api: APIClient, url: str) -> None:
     assert anon_api.get(url).status_code == 200
+
+
+def test_the_schema_in_yaml_gives_its_errors_as_every_error_is_given(
+        anon_api: APIClient) -> None:
+    """The schema is served as YAML unless JSON is asked for, and its errors in YAML
+    too: their `detail` is the sentence, as in JSON, where the YAML renderer wrote DRF's
+    message as an object `{string, code}`."""
+    bad_token = APIClient()
+    bad_token.credentials(HTTP_AUTHORIZATION="Token not-a-token")
+    for response in (bad_token.get("/api/schema/"), anon_api.post("/api/schema/")):
+        assert response["Content-Type"].startswith("application/vnd.oai.openapi")
+        body = yaml.safe_load(response.content)
+        assert body in ({"code": "authentication_failed", "detail": "Invalid token."},
+                        {"code": "method_not_allowed",
+                         "detail": 'Method "POST" not allowed.'}), body
 
 
 def test_the_docs_page_loads_its_script_and_styles_from_files(anon_api: APIClient) -> None:
