@@ -1249,6 +1249,57 @@ def exercise_every_operation_generically(api: Conformance, c: dict[str, APIClien
             api.check(method, url, response, "(a body over the size limit)")
 
 
+def exercise_shapes_seen_filled(api: Conformance, c: dict[str, APIClient]) -> None:
+    """Fields the other scenarios only ever saw null or empty, filled: a live Event
+    match's turn deadline, a result with the seats a forfeit put out while the others
+    played on, a season with an end and a team in its table, scores by round of a
+    person's seat, a simulation with options, and a list's second page."""
+    alice, bruno, olga, staff = c["alice"], c["bruno"], c["olga"], c["staff"]
+    # A running Event's match waiting for people: its state carries the turn deadline.
+    season = api.post(staff, "/api/seasons/", {
+        "name": "Winter", "game": "super_showdown", "starts_on": "2026-12-01",
+        "ends_on": "2027-02-28"}, expect=201).json()
+    timed = api.post(staff, "/api/events/", {
+        "name": "Timed", "game": "super_showdown", "format": "round_robin",
+        "season": season["id"], "turn_deadline_minutes": 30}, expect=201).json()
+    url = f"/api/events/{timed['id']}/"
+    api.post(staff, f"{url}entrants/", {"player": "alice"}, expect=201)
+    api.post(staff, f"{url}entrants/", {"player": "bruno"}, expect=201)
+    team = api.post(staff, "/api/teams/", {"name": "Winter Birds", "members": ["olga"]},
+                    expect=201).json()
+    api.post(staff, f"{url}entrants/", {"team": team["name"]}, expect=201)
+    api.post(staff, f"{url}start/", {}, expect=200)
+    for p in api.get(olga, f"{url}bracket/").json():
+        if p["match"] and p["match_status"] == "active":
+            for who in (alice, bruno, olga):
+                api.get(who, f"/api/matches/{p['match']}/state/")
+            entrant = p["slots"][0]["entrant"]
+            api.post(staff, f"{url}forfeit/", {"pairing": p["pairing"], "entrant": entrant},
+                     expect=200)
+    api.get(olga, f"/api/seasons/{season['id']}/")
+    api.get(olga, f"/api/seasons/{season['id']}/standings/")
+    # A Royal Rumble of three: alice resigns after a move, out, and the bots play it out.
+    rumble = api.post(alice, "/api/matches/", {"game": "royal_rumble", "seats": [
+        {"player": "alice"}, {"bot": "random"}, {"bot": "random"}]}, expect=201).json()
+    play_a_few(api, alice, rumble["id"], 0, 1)
+    api.post(alice, f"/api/matches/{rumble['id']}/resign/", {}, expect=200)
+    api.get(olga, f"/api/matches/{rumble['id']}/")
+    api.get(olga, f"/api/matches/{rumble['id']}/state/")
+    players = api.get(olga, "/api/players/", {"search": "alice"}).json()["results"]
+    api.get(olga, f"/api/players/{players[0]['id']}/matches/", {"game": "royal_rumble"})
+    # Ultimate Showdown with a person, played until a round is scored.
+    ultimate = api.post(alice, "/api/matches/", {"game": "ultimate_showdown", "seats": [
+        {"player": "alice"}, {"bot": "random"}, {"bot": "random"}]}, expect=201).json()
+    play_a_few(api, alice, ultimate["id"], 0, 40)
+    api.get(olga, "/api/round-scores/", {"match": ultimate["id"]})
+    api.post(staff, "/api/simulations/", {"game": "royal_rumble", "bots": ["random"] * 2,
+                                          "matches": 1, "options": {"round_limit": 5}},
+             expect=201)
+    api.get(staff, "/api/simulations/")
+    if api.get(olga, "/api/matches/").json()["next"]:  # (a page's `previous` filled)
+        api.get(olga, "/api/matches/", {"page": 2})
+
+
 def exercise_rules_changed(api: Conformance, c: dict[str, APIClient], revise: Any) -> None:
     """Matches recorded under rules this site no longer replays (409 rules_changed)."""
     alice, olga = c["alice"], c["olga"]
@@ -1286,6 +1337,7 @@ def test_every_answer_is_the_one_the_schema_documents(
              lambda: exercise_generic_errors(api, clients, users),
              lambda: exercise_documented_nulls(api, clients),
              lambda: exercise_every_operation_generically(api, clients),
+             lambda: exercise_shapes_seen_filled(api, clients),
              lambda: exercise_rules_changed(api, clients, revise_rules)]
     for step in steps:
         try:
