@@ -911,11 +911,9 @@ def _settings_masked(game: str, payload: dict[str, Any]) -> dict[str, Any]:
     from matches.serializers import masked_options
 
     def masked(settings: dict[str, Any]) -> dict[str, Any]:
-        try:
-            options = masked_options(game, settings.get("match_options") or {}, set())
-        except IllegalAction:  # a game this site plays no more: none of them is shown
-            options = {}
-        return {**settings, "match_options": options}
+        # (a game this site plays no more: none of them is shown)
+        return {**settings, "match_options": masked_options(
+            game, settings.get("match_options") or {}, set())}
 
     shown = masked(payload)
     if isinstance(payload.get("was"), dict):

@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from config.api_json import LARGEST_INT
 from engine import registry
-from engine.protocol import quoted
+from engine.protocol import IllegalAction, quoted
 from matches import services
 from matches.models import KEY_LENGTH, Match, Seat
 
@@ -287,8 +287,12 @@ class MatchSerializer(serializers.ModelSerializer):
 
 def masked_options(game: str, options: dict[str, Any], shown: set[int]) -> dict[str, Any]:
     """`options` with each seat's entry of a secret option (a constructed deck) read
-    "hidden", but for the seats in `shown`."""
-    specs = registry.get_rules(game).spec.options
+    "hidden", but for the seats in `shown`; none at all for a game this site plays no
+    more, whose secret options it cannot tell."""
+    try:
+        specs = registry.get_rules(game).spec.options
+    except IllegalAction:
+        return {}
     masked = dict(options)
     for name, value in options.items():
         spec = specs.get(name)

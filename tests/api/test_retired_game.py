@@ -1,0 +1,60 @@
+"""A game this site plays no more (taken out of the registry by a release): its matches
+and Events are still listed and shown, to anyone signed in.
+
+Which of its options were secret (a constructed deck) can no longer be told, so none of
+them is shown but to whom they were never hidden: the match's maker, anyone once the
+match is over. The lists answered 500 to everyone else, the whole page failing for one
+such match or Event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from engine import registry
+from league import events
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def retire(game: str) -> None:
+    """The game gone from the registry (tests/conftest.py's toy_game restores nothing it
+    finds gone)."""
+    registry._GAMES.pop(game)
+    registry._BOTS.pop(game, None)
+
+
+def test_a_retired_games_match_is_listed_and_shown_without_its_options(
+        toy_match: Match, player_api: APIClient, outsider_api: APIClient) -> None:
+    retire(toy_match.game)
+    for url in ("/api/matches/", f"/api/matches/{toy_match.pk}/"):
+        response = outsider_api.get(url)
+        assert response.status_code == 200, response.content
+        shown = response.json()
+        shown = shown["results"][0] if "results" in shown else shown
+        assert (shown["id"], shown["options"]) == (toy_match.pk, {})
+    made = player_api.get(f"/api/matches/{toy_match.pk}/").json()  # alice made it
+    assert made["options"] == toy_match.options != {}
+    Match.objects.filter(pk=toy_match.pk).update(status=Match.Status.FINISHED)
+    over = outsider_api.get(f"/api/matches/{toy_match.pk}/").json()
+    assert over["options"] == toy_match.options
+
+
+def test_a_retired_games_event_is_listed_and_shown_without_its_match_options(
+        toy_game: Any, organizer: Any, organizer_api: APIClient,
+        outsider_api: APIClient) -> None:
+    event = events.create_event(name="Old times", game=toy_game.TOY_KEY,
+                                format="round_robin", by=organizer, deadline_bot="random")
+    retire(toy_game.TOY_KEY)
+    for url in ("/api/events/", f"/api/events/{event.pk}/"):
+        response = outsider_api.get(url)
+        assert response.status_code == 200, response.content
+        shown = response.json()
+        shown = shown["results"][0] if "results" in shown else shown
+        assert (shown["id"], shown["match_options"]) == (event.pk, {})
+    organized = organizer_api.get(f"/api/events/{event.pk}/").json()
+    assert organized["match_options"] == event.match_options != {}
