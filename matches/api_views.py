@@ -362,7 +362,8 @@ class PasswordResetView(APIView):
 # -- games -------------------------------------------------------------------------------
 
 RULES_CHANGED = ("409 rules_changed: the match was recorded under an earlier version of its "
-                 "game's rules (`rules_version`), which this site no longer replays.")
+                 "game's rules (`rules_version`), or plays a game this site plays no more, "
+                 "which it no longer replays.")
 
 
 class GamesView(APIView):

@@ -150,8 +150,16 @@ def _replay(match: Match, upto: int | None = None) -> _Stream:
 
 def _replayable_rules(match: Match) -> BaseRules[Any]:
     """The match's rules; refused (`rules_changed`) when its stream was recorded under
-    others: replayed by these, it would be another game than the one played."""
-    rules = _rules(match.game)
+    others: replayed by these, it would be another game than the one played. A game this
+    site plays no more has no rules to replay it by: refused alike, so that its live
+    matches can still be resigned and forfeited."""
+    try:
+        rules = registry.get_rules(match.game)
+    except IllegalAction:
+        raise ServiceError(
+            "rules_changed",
+            f"This match plays {quoted(match.game)}, a game this site plays no more, "
+            "and cannot be replayed. " + _what_stands(match), 409) from None
     if not plays_on(match):
         raise ServiceError(
             "rules_changed",

@@ -58,3 +58,24 @@ def test_a_retired_games_event_is_listed_and_shown_without_its_match_options(
         assert (shown["id"], shown["match_options"]) == (event.pk, {})
     organized = organizer_api.get(f"/api/events/{event.pk}/").json()
     assert organized["match_options"] == event.match_options != {}
+
+
+def test_a_retired_games_live_match_is_unplayable_and_can_be_resigned(
+        toy_match: Match, player: Any, player_api: APIClient,
+        outsider_api: APIClient) -> None:
+    """Its state, stream and replay are refused as a match whose rules changed (409
+    rules_changed, which a client already meets), not as a request naming an unknown game
+    (400 unknown_game); and its players resign it as such a match, where the resignation
+    was refused 400 unknown_game: the match stayed live for good, one of the matches its
+    maker may have waiting or in play (MAX_LIVE_MATCHES)."""
+    retire(toy_match.game)
+    url = f"/api/matches/{toy_match.pk}/"
+    for read in ("state/", "events/", "replay/?at=1"):
+        response = outsider_api.get(url + read)
+        assert (response.status_code, response.json()["code"]) == (409, "rules_changed")
+    played = player_api.post(url + "actions/", {"seat": 0, "action": {}}, format="json")
+    assert (played.status_code, played.json()["code"]) == (409, "rules_changed")
+    resigned = player_api.post(url + "resign/", {}, format="json")
+    assert (resigned.status_code, resigned.json()) == (200, {"outcome": "resigned"})
+    toy_match.refresh_from_db()
+    assert (toy_match.status, toy_match.result["forfeit"]) == (Match.Status.FINISHED, 0)
