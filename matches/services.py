@@ -940,8 +940,14 @@ def hand_seat_to_bot(*, match: Match, seat: int, bot: str,
     """Give a seat to a bot (an absent player, a turn deadline); it plays at once if due.
     A seat out of the live match (`seats_out`: a forfeit or the rules eliminated it) is
     asked nothing any more, so no bot is given it (409 seat_out). `expected_seq` as in
-    forfeit_seat."""
-    if bot not in registry.bot_names(match.game):
+    forfeit_seat. A match of a game this site plays no more is refused as its every move
+    is (409 rules_changed): no bot of it is left to play."""
+    try:
+        names = registry.bot_names(match.game)
+    except IllegalAction:
+        _replayable_rules(match)  # (refuses it)
+        raise
+    if bot not in names:
         raise ServiceError("unknown_bot", f"{match.game} has no bot called {quoted(bot)}.", 400)
     with transaction.atomic():
         locked = _locked(match)

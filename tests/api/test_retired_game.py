@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 
 from engine import registry
 from league import events
+from league.models import EventMatch
 from matches.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -79,3 +80,25 @@ def test_a_retired_games_live_match_is_unplayable_and_can_be_resigned(
     assert (resigned.status_code, resigned.json()) == (200, {"outcome": "resigned"})
     toy_match.refresh_from_db()
     assert (toy_match.status, toy_match.result["forfeit"]) == (Match.Status.FINISHED, 0)
+
+
+def test_a_retired_games_event_match_is_handed_to_no_bot(
+        toy_game: Any, organizer: Any, organizer_api: APIClient, player: Any,
+        player2: Any) -> None:
+    """The organizer's 'Bot plays' on a live Event match of a game this site plays no
+    more is refused as its moves are (409 rules_changed), recorded nowhere: it answered
+    500, the registry asked for the bots of a game it no longer holds."""
+    event = events.create_event(name="Old times", game=toy_game.TOY_KEY,
+                                format="round_robin", by=organizer, deadline_bot="random")
+    for user in (player, player2):
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    retire(toy_game.TOY_KEY)
+    seq = event.records.count()
+    response = organizer_api.post(f"/api/events/{event.pk}/seat-to-bot/", {
+        "pairing": link.pairing, "entrant": link.entrants[0], "bot": "random"},
+        format="json")
+    assert (response.status_code, response.json()["code"]) == (409, "rules_changed")
+    assert event.records.count() == seq
+    assert not link.match.seats.exclude(bot="").exists()
