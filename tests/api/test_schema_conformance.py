@@ -603,7 +603,7 @@ def exercise_matches(api: Conformance, c: dict[str, APIClient]) -> dict[str, Any
     api.post(olga, f"/api/matches/{duel['id']}/rematch/", expect=403)
     api.post(alice, f"/api/matches/{again['id']}/rematch/", expect=409)
     opened = api.post(alice, "/api/matches/", {"game": "royal_rumble", "seats": [
-        {"player": "alice"}, {"open": True}]}, expect=201).json()
+        {"player": "alice"}, {"open": True}, {"open": True}]}, expect=201).json()
     api.get(olga, f"/api/matches/{opened['id']}/state/")
     api.get(olga, f"/api/matches/{opened['id']}/events/")
     api.post(alice, f"/api/matches/{opened['id']}/join/", expect=409)
