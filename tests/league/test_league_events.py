@@ -1797,6 +1797,21 @@ def played_out(match: Match) -> Match:
     raise AssertionError("the match did not end")
 
 
+def people_pod(organizer: Any, people: tuple[Any, ...], bots: int,
+               **settings: Any) -> tuple[Event, list[str], EventMatch]:
+    """A started Royal Rumble heats Event of one pod (a final): the `people` seeded in
+    order, then `bots` bots; rounds limited to four; its entrants' keys and the pod."""
+    event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
+                                by=organizer, match_options={"round_limit": 4},
+                                format_options={"pod_size": len(people) + bots,
+                                                "advance": 1}, **settings)
+    keys = [events.add_entrant(event=event, by=organizer, player=user.username).key
+            for user in people] + enter_bots(event, organizer, bots)
+    events.seed_event(event=event, by=organizer, method="hand", order=keys)
+    events.start_event(event=event, by=organizer)
+    return event, keys, EventMatch.objects.get(event=event)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_an_organizers_forfeit_in_a_four_entrant_rumble_puts_one_out_and_the_rest_play_on(
         organizer: Any, player: Any, player2: Any, outsider: Any, client: Any) -> None:
@@ -1805,14 +1820,7 @@ def test_an_organizers_forfeit_in_a_four_entrant_rumble_puts_one_out_and_the_res
     records the result when the match ends, bruno placed as eliminated first. Bruno
     never moved, so he is not rated (as an unplayed forfeit is not); alice and olga
     played it and are."""
-    event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
-                                by=organizer, match_options={"round_limit": 4},
-                                format_options={"pod_size": 4, "advance": 1})
-    keys = [events.add_entrant(event=event, by=organizer, player=user.username).key
-            for user in (player, player2, outsider)] + enter_bots(event, organizer, 1)
-    events.seed_event(event=event, by=organizer, method="hand", order=keys)
-    events.start_event(event=event, by=organizer)
-    link = EventMatch.objects.get(event=event)
+    event, keys, link = people_pod(organizer, (player, player2, outsider), bots=1)
     bruno = keys[1]
     seat = link.seats_of(bruno)[0]
     assert match_services.moves_of(link.match, seat) == 0
@@ -1849,14 +1857,7 @@ def test_the_organizer_is_told_a_forfeit_that_leaves_one_entrant_ends_the_pod(
         organizer: Any, player: Any, player2: Any, outsider: Any, client: Any) -> None:
     """RR-55: two of a four-entrant pod forfeited; the organizer's question before a third
     forfeit says the match ends and the one left wins it, not that the others play on."""
-    event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
-                                by=organizer, match_options={"round_limit": 4},
-                                format_options={"pod_size": 4, "advance": 1})
-    keys = [events.add_entrant(event=event, by=organizer, player=user.username).key
-            for user in (player, player2, outsider)] + enter_bots(event, organizer, 1)
-    events.seed_event(event=event, by=organizer, method="hand", order=keys)
-    events.start_event(event=event, by=organizer)
-    link = EventMatch.objects.get(event=event)
+    event, keys, link = people_pod(organizer, (player, player2, outsider), bots=1)
     client.force_login(organizer)
 
     def asked() -> str:
@@ -1883,15 +1884,8 @@ def test_a_rumble_entrant_out_by_a_forfeit_is_given_no_bot_by_the_organizer_or_t
 
     from django.utils import timezone
 
-    event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
-                                by=organizer, match_options={"round_limit": 4},
-                                format_options={"pod_size": 4, "advance": 1},
-                                turn_deadline_minutes=5, deadline_bot="random")
-    keys = [events.add_entrant(event=event, by=organizer, player=user.username).key
-            for user in (player, player2, outsider)] + enter_bots(event, organizer, 1)
-    events.seed_event(event=event, by=organizer, method="hand", order=keys)
-    events.start_event(event=event, by=organizer)
-    link = EventMatch.objects.get(event=event)
+    event, keys, link = people_pod(organizer, (player, player2, outsider), bots=1,
+                                   turn_deadline_minutes=5, deadline_bot="random")
     bruno = keys[1]
     seat = link.seats_of(bruno)[0]
     events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=bruno)
@@ -1922,14 +1916,7 @@ def test_an_entrant_withdrawn_from_a_live_rumble_pod_reads_withdrawn_not_forfeit
     """The forfeit decision of engine/games/royal_rumble: bruno leaves the Event while his
     pod of four plays on without him. The organizer's live list said he "forfeited and
     is out"; it says he was withdrawn, and alice, who forfeited, that she forfeited."""
-    event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
-                                by=organizer, match_options={"round_limit": 4},
-                                format_options={"pod_size": 4, "advance": 1})
-    keys = [events.add_entrant(event=event, by=organizer, player=user.username).key
-            for user in (player, player2, outsider)] + enter_bots(event, organizer, 1)
-    events.seed_event(event=event, by=organizer, method="hand", order=keys)
-    events.start_event(event=event, by=organizer)
-    link = EventMatch.objects.get(event=event)
+    event, keys, link = people_pod(organizer, (player, player2, outsider), bots=1)
     events.withdraw_entrant(event=event, by=organizer, key=keys[1])
     events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=keys[0])
     assert Match.objects.get(pk=link.match_id).status == Match.Status.ACTIVE
