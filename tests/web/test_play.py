@@ -589,18 +589,25 @@ def test_one_who_holds_several_rumble_seats_resigns_the_seat_the_page_plays(
     assert match.status == "active"
 
 
+def two_left_of_a_rumble(alice: Any, bruno: Any, olga: Any) -> Match:
+    """A live Royal Rumble of three whose seat 2, olga, resigned: alice and bruno are the
+    last at the table (RR-55)."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=alice,
+                                  seats=[{"player": "alice"}, {"player": "bruno"},
+                                         {"player": "olga"}])
+    services.join_match(match=match, user=bruno)
+    services.join_match(match=match, user=olga)
+    services.resign(match=match, user=olga)
+    return match
+
+
 def test_resigning_when_two_are_left_in_a_rumble_says_the_match_ends(
         alice_client: Client, player: Any, player2: Any, outsider: Any) -> None:
     """Olga resigned a three-seat Rumble; alice and bruno are the last at the table, so
     alice resigning ends the match and bruno wins it (RR-55 and the forfeit decision of
     engine/games/royal_rumble). The page and the no-JavaScript page said she would be out
     "and the others play on"; they say the match ends."""
-    match = services.create_match(game="royal_rumble", options={}, created_by=player,
-                                  seats=[{"player": "alice"}, {"player": "bruno"},
-                                         {"player": "olga"}])
-    services.join_match(match=match, user=player2)
-    services.join_match(match=match, user=outsider)
-    services.resign(match=match, user=outsider)
+    match = two_left_of_a_rumble(player, player2, outsider)
     said = "You are out, and the match ends: the one left in wins it."
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
     assert f'data-confirm="Resign? {said}"' in page and "the others play on" not in page
@@ -618,12 +625,7 @@ def test_a_second_press_of_a_resignation_that_ended_a_rumble_shows_it_as_once(
     """Alice's resignation left bruno alone at the table and ended the match (RR-55): a
     double tap's second press came back with "The match is over." as an error, where a
     resignation that ends a match of two shows the page as the first press did."""
-    match = services.create_match(game="royal_rumble", options={}, created_by=player,
-                                  seats=[{"player": "alice"}, {"player": "bruno"},
-                                         {"player": "olga"}])
-    services.join_match(match=match, user=player2)
-    services.join_match(match=match, user=outsider)
-    services.resign(match=match, user=outsider)
+    match = two_left_of_a_rumble(player, player2, outsider)
     url = reverse("match_resign", args=[match.id])
     first = alice_client.post(url, {"confirmed": "yes"}, follow=True)
     again = alice_client.post(url, {"confirmed": "yes"}, follow=True)

@@ -26,7 +26,11 @@ def dealt(n: int, entrants: list[int] | None = None) -> State:
 
 def drafted(n: int = 3) -> State:
     """Every draft choice the first legal one; then the shuffles in file order."""
-    s = dealt(n)
+    return draft_to_the_end(dealt(n))
+
+
+def draft_to_the_end(s: State) -> State:
+    """Every draft choice the first legal one, then the shuffles in file order."""
     while s.phase in (Phase.DRAFT, Phase.OPEN, Phase.PICK):
         seat = RULES.pending(s).seats[0]
         s = do(s, seat, legal(s, seat)[0])
@@ -282,18 +286,6 @@ def competitors_drafted(s: State) -> State:
     while s.phase is Phase.DRAFT:
         seat = RULES.pending(s).seats[0]
         s = do(s, seat, legal(s, seat)[0])
-    return s
-
-
-def draft_to_the_end(s: State) -> State:
-    """Every draft choice the first legal one, then the shuffles in file order."""
-    while s.phase in (Phase.DRAFT, Phase.OPEN, Phase.PICK):
-        seat = RULES.pending(s).seats[0]
-        s = do(s, seat, legal(s, seat)[0])
-    while s.shuffles:
-        seat = s.shuffles[0]
-        s = RULES.apply(s, Event.chance({"shuffle": {"seat": seat,
-                                                     "order": sorted(s.players[seat].deck)}}))
     return s
 
 
