@@ -290,18 +290,8 @@ def seats_out(match: Match, among: Iterable[int] | None = None) -> set[int]:
         if exc.code != "rules_changed":
             raise
         return set(forfeited_seats(match)) & set(seats)
-    return {seat for seat in seats if _is_out(stream.rules, stream.state, seat)}
-
-
-def _is_out(rules: BaseRules[Any], state: Any, seat: int) -> bool:
-    """Whether the game refuses the seat's forfeit as a seat already out (`seats_out`)."""
-    if not rules.forfeit_eliminates(state, seat):
-        return False
-    try:
-        rules.apply(state, Event.forfeit(seat))
-    except IllegalAction as exc:
-        return exc.code == "seat_out"
-    return False
+    return {seat for seat in seats if _resign_outcome(
+        stream.rules, stream.state, seat, match.status) == "already_out"}
 
 
 def viewer_seat(match: Match, user: Any, seat: int | None,
@@ -1066,14 +1056,15 @@ def _state_now(match: Match, user: Any, seat: int | None,
 def _resign_outcome(rules: BaseRules[Any], state: Any, seat: int | None, status: str) -> str:
     """What the seat's forfeit would do now: "out" (its game eliminates it and plays on),
     "decides" (its game eliminates it, which leaves one standing: the match ends there),
-    "already_out" (it is out: nothing is left to resign) or "ends" (the match ends off the
-    board); read from the replayed state, as a page asks at every poll."""
+    "already_out" (the game refuses it as a seat already out: nothing is left to resign)
+    or "ends" (the match ends off the board); read from the replayed state, as a page asks
+    at every poll."""
     if seat is None or status != Match.Status.ACTIVE or not rules.forfeit_eliminates(state, seat):
         return "ends"
     try:
         after = rules.apply(state, Event.forfeit(seat))
-    except IllegalAction:
-        return "already_out"
+    except IllegalAction as exc:
+        return "already_out" if exc.code == "seat_out" else "ends"
     return "decides" if rules.pending(after).is_over else "out"
 
 
