@@ -1304,7 +1304,7 @@ def _match_rows(event: Event, done: events.Replayed,
                                        if (link.match_id, seat) in out), ""),
                           "eliminated": any(seat in gone_seats for seat in link.seats_of(key)),
                           # what the Forfeit button does ("out", "decides", "ends")
-                          "forfeit": _forfeit_outcome(link, key) if live else "",
+                          "forfeit": _forfeit_outcome(link, key) if eliminates else "ends",
                           "partner": _partners(link.entrants, sides, key)}
                          for key in link.entrants],
         })
