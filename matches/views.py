@@ -23,7 +23,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db.models import Exists, F, OuterRef, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse_lazy
+from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_POST
@@ -267,8 +267,10 @@ def _changed(form: Any, change: Callable[[dict[str, Any]], Any]) -> bool:
 
 
 def _account_done(request: HttpRequest, said: str) -> HttpResponse:
+    """Back to the account page at its top, where `said` shows: each form is sent to its
+    own card's anchor, which a redirect naming none would keep."""
     messages.success(request, said)
-    return redirect("account")
+    return redirect(f"{reverse('account')}#content")
 
 
 # -- lobby -----------------------------------------------------------------------------

@@ -50,7 +50,7 @@ def test_a_new_display_name_shows_on_the_players_page(alice_client: Client,
                                                        player: Any) -> None:
     response = alice_client.post(reverse("account"),
                                  {"form": "name", "display_name": "  Alice the Bold "})
-    assert response.status_code == 302 and response["Location"] == reverse("account")
+    assert response.status_code == 302 and response["Location"] == reverse("account") + "#content"
     assert Player.objects.get(user=player).display_name == "Alice the Bold"
     page = alice_client.get(reverse("league:player", args=[player_for(player).pk]))
     assert b"<h1>Alice the Bold</h1>" in page.content

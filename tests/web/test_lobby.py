@@ -370,8 +370,10 @@ def test_the_lobby_poll_is_only_for_the_signed_in(client: Client) -> None:
 
 
 def form_of(page: str, action: str) -> dict[str, str]:
-    """The hidden fields of the lobby's first form posting to `action`."""
-    start = page.index(f'action="{action}"')
+    """The hidden fields of the lobby's first form posting to `action` (at any anchor)."""
+    found = re.search(rf'action="{re.escape(action)}[#"]', page)
+    assert found is not None, action
+    start = found.start()
     form = page[start:page.index("</form>", start)]
     return dict(re.findall(r'type="hidden" name="(\w+)" value="([^"]*)"', form))
 
