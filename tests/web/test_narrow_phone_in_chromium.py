@@ -1,0 +1,49 @@
+"""The play page on a narrow phone, 360px wide (many an Android phone; the other browser
+tests measure at tests/chromium.py's WIDTH): Super Showdown's board, six squares and its
+row numbers across, fills the width, and each square the player may move to is still a
+tap of 44px either way. Skipped where no Chromium is installed."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from engine.registry import get_rules
+from matches import services
+from tests.chromium import CHROMIUM, TAP, measure, signed_in
+
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed"),
+              pytest.mark.django_db(transaction=True)]
+
+NARROW = 360  # a narrow phone's width, in CSS px
+
+
+def test_each_square_to_move_to_is_a_tap_on_a_narrow_phone(
+        live_server: Any, player: Any, player2: Any, organizer: Any,
+        seeded_chance: None) -> None:
+    match = services.create_match(game="super_showdown", options={}, created_by=organizer,
+                                  seats=[{"player": player.username},
+                                         {"player": player2.username}])
+    rules, people, rng = get_rules(match.game), [player, player2], random.Random(3)
+    while True:  # on to alice's move on the board (her rival moves first half the time)
+        match.refresh_from_db()
+        state = services.load_state(match)
+        seat = rules.pending(state).seats[0]
+        actions = rules.legal_actions(state, seat)
+        if seat == 0 and any("to" in action for action in actions):
+            break
+        services.submit_action(match=match, seat=seat, user=people[seat],
+                               action=rng.choice(actions))
+    with signed_in(live_server.url, player) as browser:
+        browser.resize(NARROW)
+        browser.open(live_server.url + reverse("match_play", args=[match.id]))
+        squares = [control for control in measure(browser)["controls"]
+                   if "sq-btn" in control["classes"].split()]
+        assert len(squares) >= 3
+        small = [f"{s['w']:.0f}x{s['h']:.0f} {s['what']}" for s in squares
+                 if min(s["w"], s["h"]) < TAP]
+        assert small == []
+        assert browser.js("document.documentElement.scrollWidth") <= NARROW
