@@ -1,7 +1,8 @@
-"""The play page on a narrow phone, 360px wide (many an Android phone; the other browser
-tests measure at tests/chromium.py's WIDTH): Super Showdown's board, six squares and its
-row numbers across, fills the width, and each square the player may move to is still a
-tap of 44px either way. Skipped where no Chromium is installed."""
+"""Pages on a narrow phone, 360px wide (many an Android phone; the other browser tests
+measure at tests/chromium.py's WIDTH): Super Showdown's board, six squares and its row
+numbers across, fills the width, and each square the player may move to is still a tap
+of 44px either way; an Event taking entries lists them, each player's name a link to
+their page that is a tap too. Skipped where no Chromium is installed."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import pytest
 from django.urls import reverse
 
 from engine.registry import get_rules
+from league import events
+from league.services import player_for
 from matches import services
 from tests.chromium import CHROMIUM, TAP, measure, signed_in
 
@@ -47,3 +50,20 @@ def test_each_square_to_move_to_is_a_tap_on_a_narrow_phone(
                  if min(s["w"], s["h"]) < TAP]
         assert small == []
         assert browser.js("document.documentElement.scrollWidth") <= NARROW
+
+
+def test_the_entrants_of_an_event_taking_entries_are_taps_on_a_narrow_phone(
+        live_server: Any, player: Any, organizer: Any) -> None:
+    cup = events.create_event(name="Friday night cup", game="super_showdown",
+                              format="round_robin", by=organizer, open_entry=True)
+    events.add_entrant(event=cup, by=organizer, bot="heuristic")
+    events.enter_event(event=cup, by=player)
+    with signed_in(live_server.url, player) as browser:
+        browser.resize(NARROW)
+        browser.open(live_server.url + reverse("league:event", args=[cup.pk]))
+        controls = measure(browser)["controls"]
+        page = reverse("league:player", args=[player_for(player).pk])
+        assert browser.js(f"!!document.querySelector('.entrant-list a[href=\"{page}\"]')")
+        small = [f"{c['w']:.0f}x{c['h']:.0f} {c['what']}" for c in controls
+                 if min(c["w"], c["h"]) < TAP]
+        assert small == []
