@@ -342,8 +342,10 @@ def join(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def play(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The seat's view (or a spectator's), its legal actions and the log."""
-    match = get_object_or_404(Match.objects.select_related("event_match"), pk=match_id)
+    """The seat's view (or a spectator's), its legal actions and the log; an Event's
+    match names its pairing and links to its Event."""
+    match = get_object_or_404(Match.objects.select_related("event_match__event"),
+                              pk=match_id)
     return _render_state(request, match, "matches/play.html")
 
 
@@ -749,11 +751,13 @@ def _seat_rows(match: Match) -> list[Seat]:
 
 
 def _table_context(match: Match, seat: int | None, seats: list[Seat]) -> dict[str, Any]:
-    """What the play page shows of any match, playable or not: its `seats`, whether it is
-    over, and whether the viewer's `seat` may resign it."""
+    """What the play page shows of any match, playable or not: its `seats`, the Event
+    pairing it plays (if an Event made it), whether it is over, and whether the viewer's
+    `seat` may resign it."""
     return {
         "match": match,
         "game_title": _title(match.game),
+        "event_match": match.event_match if services.is_event_match(match) else None,
         "seats": seats,
         "finished": match.status == FINISHED,
         # An Event's matches are the organizer's to end.
