@@ -6,6 +6,7 @@ append can lock the row, read the seq and write the next one without a gap.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, NoReturn
 
 from django.conf import settings
@@ -118,10 +119,19 @@ class Seat(models.Model):
         """Whether `user` may take this seat: open, and held for nobody else."""
         return self.is_open and self.invited_id in (None, user.pk)
 
+    # Set by `tell_apart` on the seats of a match that a page names together.
+    numbered = False
+
     @property
     def label(self) -> str:
         """Who sits here, as shown at the table, a closed account as "Closed account"
-        (`shown_name`)."""
+        (`shown_name`); with its number where another seat of the page's match reads the
+        same (`tell_apart`)."""
+        name = self._who()
+        return f"{name} (seat {self.index + 1})" if self.numbered else name
+
+    def _who(self) -> str:
+        """Who sits here, by name alone."""
         from league.services import shown_name
 
         if self.user_id is not None:
@@ -133,6 +143,17 @@ class Seat(models.Model):
         if self.invited_id is not None:
             return f"invited: {shown_name(self.invited)}"
         return "open"
+
+
+def tell_apart(seats: list[Seat]) -> list[Seat]:
+    """The `seats` of one match, each whose label another shares numbered ("bot: heuristic
+    (seat 3)"): a Royal Rumble against the lobby's bots seats three "bot: heuristic", and
+    its page, which names seats by their labels (its narration too), could not say which
+    one attacked, nor which won."""
+    alike = Counter(seat.label for seat in seats)
+    for seat in seats:
+        seat.numbered = alike[seat.label] > 1
+    return seats
 
 
 class AppendOnlyError(RuntimeError):

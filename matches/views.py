@@ -65,7 +65,7 @@ from matches.forms import (
     RegisterForm,
     TurnMailForm,
 )
-from matches.models import KEY_LENGTH, PEOPLE, SEAT_PEOPLE, Match, MatchEvent, Seat
+from matches.models import KEY_LENGTH, PEOPLE, SEAT_PEOPLE, Match, MatchEvent, Seat, tell_apart
 from matches.services import ServiceError
 
 # The play page's log shows the latest events; the replay has them all. A ten-seat match
@@ -745,9 +745,9 @@ def _told(game: str, lines: list[str], seats: list[Seat]) -> list[str]:
 
 
 def _seat_rows(match: Match) -> list[Seat]:
-    """The match's seats in order, with the people they name: the one read of them that
-    a page of the match makes."""
-    return list(match.seats.select_related(*PEOPLE).order_by("index"))
+    """The match's seats in order, with the people they name, told apart where two read
+    the same (`tell_apart`): the one read of them that a page of the match makes."""
+    return tell_apart(list(match.seats.select_related(*PEOPLE).order_by("index")))
 
 
 def _table_context(match: Match, seat: int | None, seats: list[Seat]) -> dict[str, Any]:
