@@ -807,11 +807,26 @@ def _state_context(match: Match, user: Any, seats: list[Seat],
         "error": error,
         "deadline": turn_deadline(match, state["pending"], seats),
         **_rematch_context(match, seats, user),
+        **_awaited_people(match, seats, user),
         "can_join": waiting and any(seat.is_open_to(user) for seat in seats),
         "invited": waiting and any(seat.invited_id == user.pk for seat in seats),
         "view_templates": _game_templates(match.game, "_view.html", "matches/_view_generic.html"),
         "actions_templates": _game_templates(match.game, "_actions.html", "matches/_actions.html"),
     }
+
+
+def _awaited_people(match: Match, seats: list[Seat], user: Any) -> dict[str, Any]:
+    """Whom a match waiting for players waits for: the players its seats are held for
+    (`invitees`, in words, the viewer as "you"; `invitees_count`), and whether a seat is
+    open to anyone (`seats_open`). A seat held for one player is no seat anyone may take."""
+    if match.status != Match.Status.OPEN:
+        return {}
+    held = [seat for seat in seats if seat.is_open and seat.invited_id is not None]
+    names = ["you" if seat.invited_id == user.pk else shown_name(seat.invited)
+             for seat in held]
+    return {"invitees": " and ".join(filter(None, [", ".join(names[:-1]), *names[-1:]])),
+            "invitees_count": len(names),
+            "seats_open": any(seat.is_open and seat.invited_id is None for seat in seats)}
 
 
 # How long after a match ends its page looks for a rival's rematch offer (`rematch_offer`).
