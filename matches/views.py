@@ -796,6 +796,9 @@ def _state_context(match: Match, user: Any, seats: list[Seat],
         "resign_seat_name": services.seat_name(match, state["seat"])
         if len(held) > 1 and state["seat"] is not None else None,
         "seats_key": _seats_key(seats),
+        # whom the match waits for, as the status line says it
+        "awaited": [seat.label for seat in seats
+                    if seat.index in (state["pending"].get("seats") or ())],
         "actions": [_action_entry(action) for action in state["legal_actions"]],
         # The seat's decisions so far: a second tab's stale form is refused, not played.
         "moves": services.moves_of(match, state["seat"]) if state["legal_actions"] else None,
@@ -824,9 +827,14 @@ def _awaited_people(match: Match, seats: list[Seat], user: Any) -> dict[str, Any
     held = [seat for seat in seats if seat.is_open and seat.invited_id is not None]
     names = ["you" if seat.invited_id == user.pk else shown_name(seat.invited)
              for seat in held]
-    return {"invitees": " and ".join(filter(None, [", ".join(names[:-1]), *names[-1:]])),
+    return {"invitees": _listed(names),
             "invitees_count": len(names),
             "seats_open": any(seat.is_open and seat.invited_id is None for seat in seats)}
+
+
+def _listed(names: list[str]) -> str:
+    """Names as a sentence lists them: "alice", "alice and bruno", "alice, bruno and olga"."""
+    return " and ".join(filter(None, [", ".join(names[:-1]), *names[-1:]]))
 
 
 # How long after a match ends its page looks for a rival's rematch offer (`rematch_offer`).

@@ -11,7 +11,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from engine.registry import get_rules
 from matches import services
+from tests.conftest import played_until
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +58,23 @@ def test_a_match_with_open_seats_alone_waits_for_players(alice_client: Client,
     match = services.create_match(game="super_showdown", options={}, created_by=player,
                                   seats=[{"player": player.username}, {"open": True}])
     assert status_of(alice_client, match) == "Waiting for players to take the open seats."
+
+
+def test_the_seats_a_match_waits_for_are_listed_as_a_sentence_lists_them(
+        alice_client: Client, player: Any, player2: Any, outsider: Any,
+        organizer: Any) -> None:
+    """Ultimate Showdown's secret votes are cast by every seat at once: once alice's is
+    in, her page waits for the two others, "bruno and olga" (it read "bruno olga")."""
+    match = services.create_match(game="ultimate_showdown", options={}, created_by=organizer,
+                                  seats=[{"player": user.username}
+                                         for user in (player, player2, outsider)])
+    rules = get_rules(match.game)
+    played_until(match, lambda: rules.pending(services.load_state(match)).seats == (0, 1, 2))
+    state = services.load_state(match)
+    services.submit_action(match=match, seat=0, user=player,
+                           action=rules.legal_actions(state, 0)[0])
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    waiting = page[page.index('<p class="waiting">'):]
+    waiting = " ".join(waiting[:waiting.index("</p>")].split())
+    assert waiting == ('<p class="waiting">Waiting for <strong>bruno</strong> and '
+                       '<strong>olga</strong> …')
