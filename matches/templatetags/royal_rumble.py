@@ -155,4 +155,4 @@ def _label(action: JSON, cards: Mapping[Any, JSON], legends: Mapping[int, str],
     whom = legends.get(seat, "?") if isinstance(seat, int) else "?"
     text = _CARD.get(kind, kind.replace("_", " ").capitalize())
     return text.format(card=card.get("name", action.get("card")), sig=sig,
-                       seat=f"{seat_name(seat, seats)} ({whom})")
+                       seat=f"{whom} of {seat_name(seat, seats)}")

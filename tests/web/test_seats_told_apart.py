@@ -56,3 +56,14 @@ def test_a_seat_whose_name_no_other_shares_is_not_numbered(alice_client: Client,
                                          {"bot": "heuristic"}])
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
     assert "bot: random" in page and "bot: heuristic" in page and "(seat " not in page
+
+
+def test_a_rumble_target_names_the_legend_then_its_numbered_seat() -> None:
+    """A Plan's target button read "Target bot: random (seat 3) (Rook Rutherford)", two
+    brackets running on; it names the Legend, then whose it is."""
+    from matches.models import Seat, tell_apart
+    from matches.templatetags.royal_rumble import _label
+
+    seats = tell_apart([Seat(index=i, bot="random") for i in range(3)])
+    label = _label({"type": "target", "seat": 2}, {}, {2: "Rook Rutherford"}, "", seats)
+    assert label == "Target Rook Rutherford of bot: random (seat 3)"
