@@ -5,6 +5,7 @@ player, which nobody else may take."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -78,3 +79,15 @@ def test_the_seats_a_match_waits_for_are_listed_as_a_sentence_lists_them(
     waiting = " ".join(waiting[:waiting.index("</p>")].split())
     assert waiting == ('<p class="waiting">Waiting for <strong>bruno</strong> and '
                        '<strong>olga</strong> …')
+
+
+def test_a_super_showdown_match_waiting_for_players_says_so_not_that_it_deals(
+        alice_client: Client, player: Any) -> None:
+    """Its table's heading read "Dealing the cards" while nobody had taken the open seat;
+    nothing is dealt before the match starts."""
+    match = services.create_match(game="super_showdown", options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"open": True}])
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    heading = re.search(r'<span class="ss-round">(.*?)</span>', page, re.S)
+    assert heading is not None and heading[1].strip() == "Waiting for players"
+    assert "Dealing the cards" not in page
