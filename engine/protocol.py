@@ -86,7 +86,8 @@ class Result:
     """How a finished game ended.
 
     `placements[seat]` is 1 for first place; seats that tie share a place. `figures`
-    holds per-seat numbers the league reads (points, cards won, ...), keyed by seat.
+    holds per-seat numbers the league reads (points, cards won, ...), keyed by seat, each
+    named among its game's `GameSpec.figures`.
     """
 
     placements: tuple[int, ...]
@@ -227,6 +228,9 @@ class GameSpec:
     options: Mapping[str, Option] = field(default_factory=dict)
     longest_game: int = 10_000  # events; a playout longer than this is a bug
     seat_names: tuple[str, ...] = ()
+    # The names of the figures its results report (`Result.figures`), in every mode it
+    # plays: the league's `figure:NAME` and `diff:NAME` tiebreaks may name these alone.
+    figures: tuple[str, ...] = ()
     # The rules a new match is recorded under. Raise it with any change that would replay
     # a stored stream differently (another legal list, another outcome): a stream recorded
     # under another version is refused, not replayed into a game nobody played

@@ -56,6 +56,7 @@ class ToyRules(BaseRules[ToyState]):
         has_hidden_information=True,
         options={"rounds": Option(3, (1, 2, 3), "Cards in each hand.")},
         longest_game=2 + 2 * 3,
+        figures=("points",),
     )
 
     def start(self, options: Mapping[str, Any], n_seats: int) -> ToyState:

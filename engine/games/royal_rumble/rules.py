@@ -63,6 +63,7 @@ SPEC = GameSpec(
     # Seeded ten-seat games take about 80 events a round.
     longest_game=50_000,
     seat_names=tuple(f"Seat {i + 1}" for i in range(10)),
+    figures=("placards", "bragging_rights", "legends_used", "rounds"),
 )
 
 # The action types each step accepts.

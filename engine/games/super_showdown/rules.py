@@ -61,6 +61,7 @@ SPEC = GameSpec(
     options={"best_of": Option(1, (1, 3), "One game, or the best of three games.")},
     longest_game=LONGEST_SERIES,
     seat_names=SEAT_NAMES,
+    figures=("games_won", "own_victorious", "nemesis_defeated", "games_as_hero"),
 )
 
 

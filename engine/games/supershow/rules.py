@@ -91,6 +91,8 @@ SPEC = GameSpec(
     # draft of at most 6 + 27 * 7 decisions.
     longest_game=12_000,
     seat_names=tuple(f"Player {n}" for n in range(1, 7)),
+    figures=("cards_in_play", "hand", "deck", "turns", "turn_rolls", "crowd_meter",
+             "eliminated"),
     # 2: a Birdcage entrant called at the last turn roll before the time limit stays out
     rules_version=2,
 )

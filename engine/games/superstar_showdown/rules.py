@@ -115,6 +115,9 @@ SPEC = GameSpec(
     # take a few hundred events in all.
     longest_game=300_000,
     seat_names=NAMES,
+    # a Core Rules match's, then an Event's (its Ranking Points, SS-127)
+    figures=("performance_stack", "pins", "kick_outs", "cards_left", "rounds",
+             "ranking_points", "match_points", "bonus_points", "matches_won"),
 )
 
 # The action types each decision phase accepts (anything else is out of order).

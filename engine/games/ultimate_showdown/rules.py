@@ -16,6 +16,7 @@ from engine.games.ultimate_showdown.state import (
     HAND_SIZE,
     MATCHES,
     PHASE_ACTIONS,
+    ROUNDS,
     SEAT_NAMES,
     SLOTS,
     SPACES,
@@ -53,6 +54,7 @@ SPEC = GameSpec(
     has_hidden_information=True,
     longest_game=2_000,  # 8 seats: about 100 decisions a round, plus sudden death
     seat_names=SEAT_NAMES,
+    figures=("score", "won_sudden_death", *(f"round_{n}" for n in range(1, ROUNDS + 1))),
 )
 POINTS = (4, 3, 2, 3)  # Champion bet, Final bet, Semi-Final bet, owning the Champion
 
