@@ -30,7 +30,7 @@ from engine import registry
 from engine.protocol import IllegalAction, quoted
 from league import formats, showdown
 from league.event_mail import no_reminder_tells
-from league.formats.base import MOST_POINTS, read_options
+from league.formats.base import FIGURE_PREFIXES, MOST_POINTS, read_options
 from league.models import Entrant, Event, EventMatch, EventRecord, Player, Rating, Season, Team
 from matches import services as match_services
 from matches.models import Match, Seat
@@ -348,6 +348,7 @@ def _format_options(key: str, given: dict[str, Any] | None, spec: Any) -> dict[s
     repeated = [name for i, name in enumerate(tiebreaks) if name in tiebreaks[:i]]
     if repeated:
         raise LeagueError("bad_option", f"The tiebreak {quoted(repeated[0])} is listed twice.")
+    _refuse_unreported_figures(tiebreaks, spec)
     pod = options.get("pod_size")
     if pod is not None and not spec.min_seats <= pod <= spec.max_seats:
         raise LeagueError("bad_pod_size", f"{spec.title} seats {spec.min_seats}-"
@@ -373,6 +374,20 @@ def _format_options(key: str, given: dict[str, Any] | None, spec: Any) -> dict[s
     code = "bad_option" if refusal.code == "bad_entrant_count" else refusal.code
     raise LeagueError(code, f"No field of up to {MOST_ENTRANTS_CHECKED} entrants can start "
                             f"with these options: {refusal.message}")
+
+
+def _refuse_unreported_figures(tiebreaks: Sequence[str], spec: Any) -> None:
+    """A `figure:NAME` or `diff:NAME` tiebreak names a figure the game's results report
+    (`GameSpec.figures`): any other would be a column of zeros that breaks no tie. Refused
+    at the creation and at a change only, as the scoring is: a stored Event replays with
+    the tiebreaks it was made with."""
+    for name in tiebreaks:
+        kind, _, figure = name.partition(":")
+        if f"{kind}:" in FIGURE_PREFIXES and figure not in spec.figures:
+            reported = (f"its figures are {', '.join(spec.figures)}" if spec.figures
+                        else "it reports none")
+            raise LeagueError("bad_option", f"The tiebreak {quoted(name)} names a figure "
+                                            f"{spec.title} does not report: {reported}.")
 
 
 def create_team(*, name: str, members: list[str], by: Any, key: str | None = None) -> Team:
