@@ -430,8 +430,11 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         return self._detail(event)
 
     @extend_schema(summary="Seed the entrants",
-                   description="By rating, by hand (`order`: every entrant key once) or at "
-                               "random (the drawn order is stored). Only before the start.",
+                   description="By rating (the best ordinal in the Event's game first, a "
+                               "team by its members' mean, anyone unrated and a bot as a "
+                               "new player), by hand (`order`: every entrant key once) or "
+                               "at random (the drawn order is stored). Only before the "
+                               "start.",
                    responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def seed(self, request: Request, pk: str) -> Response:

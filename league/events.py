@@ -1151,7 +1151,9 @@ def _withdraw_seat(link: EventMatch, key: str) -> None:
 def seed_event(*, event: Event, by: Any, method: str, order: list[str] | None = None,
                expected_seq: int | None = None) -> list[str]:
     """Seed by rating, by hand (a full order of entrant keys) or at random (a chance
-    record: the drawn order is stored)."""
+    record: the drawn order is stored). By rating, the best openskill ordinal in the
+    Event's game first (`_rating_of`: a team by its members' mean), ties in the order they
+    stood (of entry, or of an earlier seeding)."""
     _require(can_organize(event, by))
     with transaction.atomic():
         event = _locked(event, expected_seq)
@@ -1177,11 +1179,17 @@ def seed_event(*, event: Event, by: Any, method: str, order: list[str] | None = 
 
 
 def _rating_of(game: str, entrant: dict[str, Any]) -> float:
-    if entrant["player"]:
-        rating = Rating.objects.filter(game=game, player_id=entrant["player"]).first()
-        if rating is not None:
-            return rating.ordinal
-    return 0.0
+    """An entrant's ordinal in `game` for seeding: a player's own; a team's the mean of its
+    members' now, as its seats are taken by them all; anyone unrated (and a bot, whose
+    strength the ratings do not know) counts as a player new to the ratings table does."""
+    from league.projections import NEW_PLAYER_ORDINAL
+
+    players = _players_of(entrant)
+    if not players:
+        return NEW_PLAYER_ORDINAL
+    rated = dict(Rating.objects.filter(game=game, player_id__in=players)
+                 .values_list("player_id", "ordinal"))
+    return sum(rated.get(p, NEW_PLAYER_ORDINAL) for p in players) / len(players)
 
 
 # -- open entry: players enter and leave themselves -----------------------------------------

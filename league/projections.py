@@ -279,6 +279,8 @@ def _ranking_points(match: Match, event_id: int | None, played: dict[str, Any],
 # -- ratings ----------------------------------------------------------------------------
 
 MODEL = PlackettLuce()
+# The ordinal of a player the ratings have not met yet: openskill's starting rating (0).
+NEW_PLAYER_ORDINAL = MODEL.rating().ordinal()
 
 
 def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
