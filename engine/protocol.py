@@ -246,6 +246,7 @@ class GameSpec:
             "has_chance": self.has_chance,
             "has_hidden_information": self.has_hidden_information,
             "rules_version": self.rules_version,
+            "figures": list(self.figures),
             "options": {name: opt.to_json() for name, opt in self.options.items()},
         }
 

@@ -185,6 +185,10 @@ class GameSerializer(serializers.Serializer):
     rules_version = serializers.IntegerField(
         read_only=True, help_text="The rules a new match of this game is recorded under.")
     options = serializers.DictField(read_only=True)
+    figures = serializers.ListField(
+        child=serializers.CharField(), read_only=True,
+        help_text="The figures its results report by seat, which an Event's figure:NAME and "
+                  "diff:NAME tiebreaks may name.")
     bots = serializers.ListField(child=serializers.CharField(), read_only=True)
 
 

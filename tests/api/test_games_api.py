@@ -26,6 +26,7 @@ def test_anyone_may_list_the_games_with_their_options_and_bots(
     assert (toy["min_seats"], toy["max_seats"]) == (2, 2)
     assert toy["options"]["rounds"]["default"] == 3
     assert "random" in toy["bots"]
+    assert toy["figures"] == ["points"]  # what an Event's figure:NAME tiebreak may name
 
 
 @pytest.mark.parametrize("url", ["/api/schema/", "/api/docs/"])
