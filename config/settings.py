@@ -264,11 +264,23 @@ LOG_LEVEL = (env_str("LOG_LEVEL", "") or "WARNING").upper()
 if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
     raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, "
                       f"not {LOG_LEVEL!r}")
+# Django's own loggers write through the root's handler alone, at LOG_LEVEL: its default
+# console handler (debug only) wrote each of their lines a second time on the demo's
+# console, and its INFO level let their INFO lines past a LOG_LEVEL of WARNING. Setting
+# "django" resets the loggers under it, so runserver's request lines (django.server) are
+# set again as Django sets them.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"django.server": {"()": "django.utils.log.ServerFormatter",
+                                     "format": "[{server_time}] {message}", "style": "{"}},
+    "handlers": {"console": {"class": "logging.StreamHandler"},
+                 "django.server": {"class": "logging.StreamHandler",
+                                   "formatter": "django.server"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {"django": {"handlers": [], "level": "NOTSET", "propagate": True},
+                "django.server": {"handlers": ["django.server"], "level": "INFO",
+                                  "propagate": False}},
 }
 
 if not DEBUG:
