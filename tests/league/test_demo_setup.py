@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
+from django.test import Client
 
 from league.models import Player
 
@@ -28,3 +29,20 @@ def test_the_demo_accounts_sign_in_with_the_passwords_printed() -> None:
     for line in printed.splitlines()[1:4]:
         username, _, password = line.split()[:3]
         assert authenticate(username=username, password=password) is not None, line
+
+
+def test_a_second_make_demo_keeps_the_players_signed_in(client: Client) -> None:
+    call_command("demo_setup", stdout=StringIO())
+    client.login(username="alice", password="alice-demo-2026")
+    assert client.get("/").status_code == 200
+    call_command("demo_setup", stdout=StringIO())
+    assert client.get("/").status_code == 200
+
+
+def test_a_second_make_demo_gives_back_the_printed_password() -> None:
+    call_command("demo_setup", stdout=StringIO())
+    alice = get_user_model().objects.get(username="alice")
+    alice.set_password("changed-in-the-demo")
+    alice.save()
+    call_command("demo_setup", stdout=StringIO())
+    assert authenticate(username="alice", password="alice-demo-2026") is not None

@@ -1,4 +1,9 @@
-"""Create the demo organizer and two demo players (idempotent) and print how to log in."""
+"""Create the demo organizer and two demo players (idempotent) and print how to log in.
+
+Run again (every `make demo`), it gives back the printed password of an account whose
+password was changed, and leaves alone one that still has it, so a restart signs nobody
+out.
+"""
 
 from __future__ import annotations
 
@@ -32,7 +37,9 @@ class Command(BaseCommand):
             user.is_staff = staff
             user.is_superuser = staff
             user.email = user.email or f"{username}@example.org"
-            user.set_password(password)
+            if not user.check_password(password):
+                # a new hash would sign the account out of every browser at each restart
+                user.set_password(password)
             user.save()
             player_for(user)
             role = "organizer (admin at /admin/)" if staff else "player"
