@@ -131,7 +131,8 @@ if EMAIL_USE_TLS and EMAIL_USE_SSL:
 EMAIL_TIMEOUT = 10
 EMAIL_BACKEND = ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
                  else "django.core.mail.backends.console.EmailBackend")
-DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Showdown League <noreply@localhost>")
+# Empty (as compose passes it when not set) is the default too: mails need a sender.
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "") or "Showdown League <noreply@localhost>"
 RESET_BY_MAIL = bool(EMAIL_HOST) or DEBUG
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_HOURS", 24, least=1) * 60 * 60
 # The site's address as players reach it (https://league.example.org): mails link to it

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -107,3 +108,17 @@ def test_reset_links_go_by_smtp_when_a_mail_server_is_named(env: dict[str, str],
 def test_starttls_and_tls_from_the_start_cannot_both_be_on() -> None:
     loaded = load(MAIL, EMAIL_USE_TLS="true", EMAIL_USE_SSL="true")
     assert loaded.returncode != 0 and "EMAIL_USE_TLS" in loaded.stderr
+
+
+def test_every_setting_compose_passes_empty_is_the_default() -> None:
+    """Compose passes a setting it is not given as "" (`${NAME:-}`): each must read as
+    if it were not set (DEFAULT_FROM_EMAIL read "", mails went from nobody)."""
+    compose = (ROOT / "compose.yaml").read_text()
+    passed = re.findall(r"^\s+([A-Z_]+): \$\{\1:-\}$", compose, re.MULTILINE)
+    assert "DEFAULT_FROM_EMAIL" in passed and len(passed) > 20
+    dump = ("import config.settings as s; print(repr({k: v for k, v in vars(s).items() "
+            "if k.isupper() and not k.startswith('_')}))")
+    unset = load(dump)
+    empty = load(dump, **dict.fromkeys(passed, ""))
+    assert unset.returncode == 0 and empty.returncode == 0, empty.stderr
+    assert empty.stdout == unset.stdout
