@@ -2,7 +2,7 @@
 site on its embedded defaults (`make demo`: no broker, tasks in-process).
 
 Each entry of CELERY_BEAT_SCHEDULE (bot seats left waiting, turn deadlines, missed
-results, stalled simulation chunks) runs on its interval; `--once` runs each once and
+results, turn mails and Event reminders, stalled simulation chunks) runs on its interval; `--once` runs each once and
 stops. A sweep that fails is reported and the others go on; `-v 2` reports each run.
 """
 
@@ -19,7 +19,8 @@ from config.celery import app
 
 
 class Command(BaseCommand):
-    help = "Run the periodic sweeps (turn deadlines, waiting bots, missed results) in-process."
+    help = ("Run the periodic sweeps (turn deadlines, waiting bots, missed results, mails, "
+            "simulation chunks) in-process.")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--once", action="store_true", help="Run each sweep once and stop.")
