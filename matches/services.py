@@ -132,7 +132,7 @@ def _replay(match: Match, upto: int | None = None) -> _Stream:
     target = upto if upto is not None else _last_seq(match)
     cached = _cache.nearest(_cache_key(match), target)
     if cached is None:
-        seq, state = 0, rules.start(match.options, match.n_seats)
+        seq, state = 0, _first_state(match, rules)
     else:
         seq, state = cached
     # (the cache holding the very state asked for, as on most polls, leaves nothing to read)
@@ -167,6 +167,20 @@ def _replayable_rules(match: Match) -> BaseRules[Any]:
             f"{rules.spec.title}; this site plays version {rules.spec.rules_version} "
             "and cannot replay it. " + _what_stands(match), 409)
     return rules
+
+
+def _first_state(match: Match, rules: BaseRules[Any]) -> Any:
+    """The state the match's stored options start: refused (`rules_changed`) when the game
+    takes them no more (a Superstar, Competitor or card since taken out of its card set),
+    as a stream that no longer replays is, not answered with a server error."""
+    try:
+        return rules.start(match.options, match.n_seats)
+    except IllegalAction:
+        raise ServiceError(
+            "rules_changed",
+            f"This match was set up with something {rules.spec.title} no longer has (a card "
+            "or character since taken out of its card set) and cannot be replayed. "
+            + _what_stands(match), 409) from None
 
 
 def _what_stands(match: Match) -> str:

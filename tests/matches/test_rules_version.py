@@ -180,3 +180,31 @@ def test_a_stream_that_no_longer_replays_under_the_same_version_is_refused_not_a
         assert response.status_code == 409 and response.json()["code"] == "rules_changed"
     client.force_login(player)
     assert client.get(f"/matches/{toy_match.pk}/").status_code < 500
+
+
+def test_a_match_set_up_with_a_superstar_since_taken_out_of_the_set_is_refused_not_a_500(
+        player: Any) -> None:
+    """A card file taken out (README, "Adding a card set") leaves the matches stored with
+    it naming what the game no longer has: `rules_changed`, and they can still be ended."""
+    match = services.create_match(
+        game="superstar_showdown", options={"superstars": ["abbot", "blaze"]},
+        seats=[{"player": player.username}, {"bot": "random"}], created_by=player)
+    Match.objects.filter(pk=match.pk).update(options={**match.options,
+                                                      "superstars": ["retired", "blaze"]})
+    services.clear_state_cache()
+    match.refresh_from_db()
+    for call in (lambda: services.match_state(match=match, user=player),
+                 lambda: services.match_events(match=match, user=player),
+                 lambda: services.replay_view(match=match, user=player, at=match.seq)):
+        exc = refusal(call)
+        assert (exc.code, exc.status) == ("rules_changed", 409)
+        assert "no longer has" in exc.detail and "resigned or forfeited" in exc.detail
+    client = APIClient()
+    client.force_login(player)
+    assert client.get(f"/api/matches/{match.pk}/state/").json()["code"] == "rules_changed"
+    page = client.get(f"/matches/{match.pk}/")
+    assert page.status_code == 200 and "no longer has" in page.content.decode()
+    assert services.waiting_bot_seats() == []
+    client.post(f"/api/matches/{match.pk}/resign/", {}, format="json")
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
