@@ -172,14 +172,15 @@ def _replayable_rules(match: Match) -> BaseRules[Any]:
 def _first_state(match: Match, rules: BaseRules[Any]) -> Any:
     """The state the match's stored options start: refused (`rules_changed`) when the game
     takes them no more (a Superstar, Competitor or card since taken out of its card set),
-    as a stream that no longer replays is, not answered with a server error."""
+    as a stream that no longer replays is, not answered with a server error; an open
+    match so set up starts no more, its last seat's join refused alike."""
     try:
         return rules.start(match.options, match.n_seats)
     except IllegalAction:
         raise ServiceError(
             "rules_changed",
             f"This match was set up with something {rules.spec.title} no longer has (a card "
-            "or character since taken out of its card set) and cannot be replayed. "
+            "or character since taken out of its card set) and cannot be played or replayed. "
             + _what_stands(match), 409) from None
 
 
@@ -612,7 +613,7 @@ def _locked(match: Match) -> Match:
 def _start(match: Match) -> None:
     """Activate a full table and resolve the opening chance events (the deal)."""
     rules = _rules(match.game)
-    state = rules.start(match.options, match.n_seats)
+    state = _first_state(match, rules)
     match.status = Match.Status.ACTIVE
     match.rules_version = rules.spec.rules_version  # waiting, it recorded nothing yet
     state = _resolve_chance(match, rules, state)

@@ -208,3 +208,20 @@ def test_a_match_set_up_with_a_superstar_since_taken_out_of_the_set_is_refused_n
     client.post(f"/api/matches/{match.pk}/resign/", {}, format="json")
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
+
+
+def test_joining_a_match_set_up_with_a_superstar_since_taken_out_is_refused_not_a_500(
+        player: Any, player2: Any) -> None:
+    """The last seat's join starts the match: its stored options no longer start one."""
+    match = services.create_match(
+        game="superstar_showdown", options={"superstars": ["abbot", "blaze"]},
+        seats=[{"player": player.username}, {"open": True}], created_by=player)
+    Match.objects.filter(pk=match.pk).update(options={**match.options,
+                                                      "superstars": ["retired", "blaze"]})
+    client = APIClient()
+    client.force_login(player2)
+    response = client.post(f"/api/matches/{match.pk}/join/", {}, format="json")
+    assert (response.status_code, response.json()["code"]) == (409, "rules_changed")
+    match.refresh_from_db()
+    assert match.status == Match.Status.OPEN
+    assert not match.seats.filter(user=player2).exists()
