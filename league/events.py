@@ -1728,11 +1728,65 @@ def _create_match(event: Event, done: Replayed, made: dict[str, Any]) -> None:
         match = match_services.create_match(game=event.game, options=options, seats=seats,
                                             created_by=None)
     except match_services.ServiceError as exc:
+        gone = gone_from_card_set(event, options, len(seats))
+        if gone:
+            raise _options_gone(event, gone, made["label"] or made["pairing"]) from None
         raise LeagueError(exc.code, exc.detail, exc.status) from None
     payload = {**made, "match": match.pk}
     if seat_keys != entrants:
         payload["seats"] = seat_keys
     _append(event, Kind.MATCH_CREATED, payload, None)
+
+
+def gone_from_card_set(event: Event, options: dict[str, Any] | None = None,
+                       n_seats: int | None = None) -> list[str]:
+    """What the Event's match options (or `options`, a match's made from them, at
+    `n_seats`) name that its game no longer has, quoted: a Superstar, Competitor, Legend
+    or card since taken out of its card set. An option is at fault when its stored value
+    no longer starts a match and its default does; of a list, the entries whose default
+    in their place does. Empty when the options still start a match, or fail for
+    another reason (a table size the game does not seat)."""
+    rules = _check_game(event.game)
+    options = dict(event.match_options if options is None else options)
+    sizes = [n_seats] if n_seats is not None else list(_table_sizes(event.format_options,
+                                                                    rules.spec))
+
+    def starts(trial: dict[str, Any]) -> bool:
+        try:
+            for n in sizes:
+                rules.start(rules.spec.resolve_options(trial), n)
+        except IllegalAction:
+            return False
+        return True
+
+    if starts(options):
+        return []
+    gone: list[str] = []
+    for name, value in options.items():
+        if name not in rules.spec.options:
+            continue  # an option the game no longer reads is refused as such
+        default = rules.spec.options[name].default
+        if not starts({**options, name: default}):
+            continue
+        entries = []
+        if isinstance(value, list) and isinstance(default, list) \
+                and len(value) == len(default):
+            entries = [entry for i, entry in enumerate(value) if starts(
+                {**options, name: [*value[:i], default[i], *value[i + 1:]]})]
+        gone += [reprlib.repr(entry) for entry in dict.fromkeys(
+            entries or [value], None) if isinstance(entry, str | int)] or [
+            f"its {quoted(name)} option"]
+    return gone
+
+
+def _options_gone(event: Event, gone: list[str], label: str) -> LeagueError:
+    """The refusal of a match the Event's own options no longer start (`gone`)."""
+    title = _check_game(event.game).spec.title
+    return LeagueError(
+        "rules_changed", f"{label} cannot be made: this Event's match options name "
+        f"{', '.join(gone)}, which {title} no longer has (taken out of its card set). "
+        "Its next matches are made once that is back in the card set; nothing was "
+        "written.", 409)
 
 
 def _drop_stale_picks(event: Event, done: Replayed, keys: list[str]) -> None:
@@ -2067,6 +2121,12 @@ def sweep_results() -> int:
                 continue
             missed += 1
             projections.refresh_finished(link.match)
+        except LeagueError as exc:
+            if exc.code != "rules_changed":
+                raise
+            # The Event's options name what its game no longer has: its result waits
+            # (unrecorded, tried again by each sweep) and the organizer page says why.
+            log.warning("the result of match %s waits: %s", link.match_id, exc.detail)
         except Exception:  # one Event's failure, whatever it is, must not stop the sweep
             # of the others (its own transaction is rolled back)
             log.exception("the result of match %s could not be recorded", link.match_id)
