@@ -121,6 +121,9 @@ class Seat(models.Model):
 
     # Set by `tell_apart` on the seats of a match that a page names together.
     numbered = False
+    # Set by the page of an Event's match on a bot's seat: the name its entrant entered
+    # under, as the Event's pages name it ("heuristic bot 2"), so that both agree.
+    entrant_name = ""
 
     @property
     def label(self) -> str:
@@ -139,7 +142,7 @@ class Seat(models.Model):
         if self.bot:
             if self.stood_in_for_id is not None:
                 return f"bot: {self.bot} for {shown_name(self.stood_in_for)}"
-            return f"bot: {self.bot}"
+            return self.entrant_name or f"bot: {self.bot}"
         if self.invited_id is not None:
             return f"invited: {shown_name(self.invited)}"
         return "open"
