@@ -1744,7 +1744,8 @@ def gone_from_card_set(event: Event, options: dict[str, Any] | None = None,
     `n_seats`) name that its game no longer has, quoted: a Superstar, Competitor, Legend
     or card since taken out of its card set. An option is at fault when its stored value
     no longer starts a match and its default does; of a list, the entries whose default
-    in their place does. Empty when the options still start a match, or fail for
+    in their place does (of another value, a Superstar Showdown Event's composed series,
+    the option alone is named). Empty when the options still start a match, or fail for
     another reason (a table size the game does not seat)."""
     rules = _check_game(event.game)
     options = dict(event.match_options if options is None else options)
@@ -1773,9 +1774,9 @@ def gone_from_card_set(event: Event, options: dict[str, Any] | None = None,
                 and len(value) == len(default):
             entries = [entry for i, entry in enumerate(value) if starts(
                 {**options, name: [*value[:i], default[i], *value[i + 1:]]})]
-        gone += [reprlib.repr(entry) for entry in dict.fromkeys(
-            entries or [value], None) if isinstance(entry, str | int)] or [
-            f"its {quoted(name)} option"]
+        named = [entry for entry in entries or [value] if isinstance(entry, str)]
+        gone += [reprlib.repr(entry) for entry in dict.fromkeys(named)] or [
+            f"something its {quoted(name)} option names"]
     return gone
 
 

@@ -123,3 +123,24 @@ def test_a_result_that_would_make_a_match_on_a_competitor_gone_waits_and_the_pag
     assert event.records.filter(kind="result_recorded").count() == 1
     assert EventMatch.objects.filter(event=event).count() == 2
     assert "no longer has" not in organizer_page(organizer, event)
+
+
+def test_a_showdown_series_composed_with_a_match_card_gone_is_refused_naming_its_option(
+        organizer: Any, player: Any) -> None:
+    """SS-127: a composed series names its Match cards; one since taken out of the card
+    set leaves the series option naming it."""
+    event = events.create_showdown_event(
+        by=organizer, preset=None, superstars_per_team=1,
+        matches=[{"match": "head_to_head", "stipulation": None}] * 2)
+    series = event.match_options["event"]
+    Event.objects.filter(pk=event.pk).update(match_options={**event.match_options, "event": {
+        **series, "matches": [{"match": "retired", "stipulation": None},
+                              *series["matches"][1:]]}})
+    event.refresh_from_db()
+    events.add_entrant(event=event, by=organizer, player=player.username)
+    events.add_entrant(event=event, by=organizer, bot="random")
+    records = event.records.count()
+    exc = refused(lambda: events.start_event(event=event, by=organizer))
+    assert (exc.code, exc.status) == ("rules_changed", 409)
+    assert "something its 'event' option names" in exc.detail
+    assert event.records.count() == records
