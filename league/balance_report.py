@@ -140,6 +140,11 @@ def bots_text(bots: Sequence[str]) -> str:
     return ", ".join(bots)
 
 
+def counted(n: int, one: str, many: str) -> str:
+    """1 -> "1 match", 2,000 -> "2,000 matches": a count with its noun agreeing."""
+    return f"{n:,} {one if n == 1 else many}"
+
+
 def percent(value: float, digits: int = 1) -> str:
     """0.5462 -> "54.6%"."""
     return f"{100 * value:.{digits}f}%"
@@ -370,7 +375,7 @@ def report_svg(summary: Mapping[str, Any], title: str | None = None) -> str:
     matches = int(summary.get("matches", 0))
     bots = bots_text(summary.get("bots") or ())
     parts = [_text(4, 20, escape(heading), size=16, weight="bold"),
-             _text(4, 38, escape(f"{matches:,} matches, {bots}"), size=11, fill=MUTED)]
+             _text(4, 38, escape(f"{counted(matches, 'match', 'matches')}, {bots}"), size=11, fill=MUTED)]
     y = 48.0
     for chart in report_charts(summary):
         parts.append(f'<g class="{chart.cls}" transform="translate(0 {y:.0f})">'
@@ -398,7 +403,8 @@ def report_markdown(summary: Mapping[str, Any], title: str | None = None,
     seats = len(data["seats"]) or round(1 / data["fair"])
     lines = [f"# Balance report: {_md(data['title'])}", ""]
     options = ", ".join(f"`{k}`: `{v}`" for k, v in sorted(data["options"].items()))
-    lines.append(f"{data['matches']:,} matches of {data['planned']:,} planned, "
+    lines.append(f"{counted(int(data['matches']), 'match', 'matches')} of "
+                 f"{data['planned']:,} planned, "
                  f"{bots_text(data['bots']) or f'{seats} seats'}"
                  + (f"; options {options}" if options else "") + ". "
                  "Intervals are 95%; a draw counts as a share of the win.")

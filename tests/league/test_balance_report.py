@@ -264,3 +264,11 @@ def test_the_shipped_card_sets_meet_the_balance_goal_in_their_shipped_report(
     assert summary["game"] == game and summary["matches"] == summary["planned"] >= 6000
     assert {row["kind"] for row in summary["by_entity"]} == {kind}
     assert report["above_goal"] == [], [(r["key"], r["rate"]) for r in report["above_goal"]]
+
+
+def test_a_report_of_one_match_says_one_match_and_of_many_says_matches() -> None:
+    one = summary(matches=1, planned=1)
+    root = parse(balance_report.report_svg(one, "Superstar Showdown"))
+    assert "1 match, heuristic on both seats" in texts(root)
+    assert "\n1 match of 1 planned, " in balance_report.report_markdown(one)
+    assert "\n1,000 matches of 1,000 planned, " in balance_report.report_markdown(summary())

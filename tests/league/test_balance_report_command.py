@@ -71,3 +71,14 @@ def test_a_run_that_cannot_happen_is_refused_with_its_code_and_writes_nothing(
         run(tmp_path, "supershow", *args)
     assert str(refused.value).startswith(refusal)
     assert not list(tmp_path.iterdir())
+
+
+def test_a_run_of_one_match_says_one_match_in_its_files_and_its_output(tmp_path: Path) -> None:
+    printed = run(tmp_path, "super_showdown", "--matches", "1")
+    markdown = (tmp_path / "super_showdown.md").read_text()
+    root = ElementTree.fromstring((tmp_path / "super_showdown.svg").read_text())
+    subtitle = [el.text for el in root.iter(f"{NS}text")][1]
+    assert printed.startswith("Super Showdown: 1 match, 2 heuristic seats\n")
+    assert subtitle == "1 match, heuristic on both seats"
+    assert "\n1 match of 1 planned, heuristic on both seats." in markdown
+    assert "matches" not in printed.splitlines()[0] + subtitle

@@ -89,7 +89,8 @@ class Command(BaseCommand):
             raise CommandError(f"[{exc.code}] {exc.message}") from None
         except LeagueError as exc:
             raise CommandError(f"[{exc.code}] {exc.detail}") from None
-        self.stdout.write(f"{spec.title}: {matches:,} matches, {seats} heuristic seats")
+        self.stdout.write(f"{spec.title}: {balance_report.counted(matches, 'match', 'matches')}, "
+                          f"{seats} heuristic seats")
         summary = simulate(game, matches, seats, options["seed"],
                            lambda done: self.stdout.write(f"  {done:,}/{matches:,} matches"))
         for path in write_report(summary, options["out"] or default_out(), spec.title):

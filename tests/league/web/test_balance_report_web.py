@@ -175,3 +175,11 @@ def test_the_plots_download_as_one_svg_file(alice_client: Client,
     assert response["Content-Type"].startswith("image/svg+xml")
     root = ElementTree.fromstring(response.content)
     assert root.get("class") == "balance-report"
+
+
+def test_the_list_says_one_match_for_a_report_file_of_one_match(
+        as_role: Callable[[str], Client], reports_dir: Path) -> None:
+    one = {**summary(), "matches": 1, "planned": 1}
+    (reports_dir / f"{GAME}.json").write_text(json.dumps(one), encoding="utf-8")
+    listed = as_role("outsider").get(reverse("league:balance_reports")).content.decode()
+    assert ">1 match</span>" in listed and "1 matches" not in listed
