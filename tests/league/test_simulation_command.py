@@ -188,3 +188,12 @@ def test_follow_waits_for_a_job_and_queues_nothing(
     assert len(no_worker) == sent and "queued again" not in err
     assert "4/4 100%" in err and f"Simulation {job.pk} done: 4 of 4" in out
     assert list(job.chunks.values_list("attempts", flat=True)) == [1, 1]
+
+
+def test_a_job_of_one_match_is_announced_as_one_match_in_one_chunk() -> None:
+    _, err = simulate("super_showdown", "--matches", "1", "--bots", "random,random",
+                      "--seed", "4")
+    job = SimulationJob.objects.get()
+    assert (job.status, job.done_matches, job.chunk_count) == ("done", 1, 1)
+    assert (f"Simulation {job.pk}: 1 match of super_showdown (random, random) in 1 chunk, "
+            "seed 4.") in err

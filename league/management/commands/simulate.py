@@ -21,6 +21,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models.signals import post_save
 
 from league import simulation
+from league.balance_report import counted
 from league.events import LeagueError
 from league.models import SimulationJob
 
@@ -178,8 +179,9 @@ class Command(BaseCommand):
         if job.pk in self._announced:
             return
         self._announced.add(job.pk)
-        self.stderr.write(f"Simulation {job.pk}: {job.planned:,} matches of {job.game} "
-                          f"({', '.join(job.bots)}) in {job.chunk_count} chunks, seed {job.seed}.")
+        self.stderr.write(f"Simulation {job.pk}: {counted(job.planned, 'match', 'matches')} of "
+                          f"{job.game} ({', '.join(job.bots)}) in "
+                          f"{counted(job.chunk_count, 'chunk', 'chunks')}, seed {job.seed}.")
 
     def _draw(self, job: SimulationJob) -> None:
         self._announce(job)
