@@ -162,10 +162,16 @@ def test_a_job_that_finished_no_match_reports_no_first_player_or_length(
         raise RuntimeError("the bot fell over")
 
     monkeypatch.setattr(simulation, "play_one", broken)
-    out, _ = simulate("super_showdown", "--matches", "4", "--bots", "random,random",
-                      "--chunk", "2", "--seed", "1")
+    out = io.StringIO()
+    with pytest.raises(CommandError, match=r"\[job_failed\]") as failed:
+        call_command("simulate", "super_showdown", "--matches", "4", "--bots",
+                     "random,random", "--chunk", "2", "--seed", "1", stdout=out,
+                     stderr=io.StringIO())
+    assert failed.value.returncode == 1  # a script's next step does not read it as done
+    out = out.getvalue()
     job = SimulationJob.objects.get()
     assert f"Simulation {job.pk} failed: 0 of 4 matches" in out
+    assert "Error: Chunk 0: RuntimeError: the bot fell over" in out
     assert "No match finished" in out
     assert "No first player" not in out and "Length:" not in out
 

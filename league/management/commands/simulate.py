@@ -7,6 +7,7 @@
 
 Waits for the job (unless --no-wait), drawing a progress bar on stderr, then prints the
 summary (win rates by seat, a seat counting as its side: league.simulation). Without a broker (the embedded default) the chunks run in this process.
+Exits 1 when the job failed (its summary, of what finished, is printed first).
 """
 
 from __future__ import annotations
@@ -114,6 +115,8 @@ class Command(BaseCommand):
             simulation.chunk_written.disconnect(dispatch_uid="simulate-command")
             post_save.disconnect(sender=SimulationJob, dispatch_uid="simulate-command")
         self._report(job)
+        if job.status == SimulationJob.Status.FAILED:  # a script must not take it for done
+            raise CommandError(f"[job_failed] Simulation {job.pk} failed: {job.error}")
 
     # -- steps ------------------------------------------------------------------------
     def _create(self, options: dict[str, Any]) -> SimulationJob:
