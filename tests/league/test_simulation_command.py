@@ -203,3 +203,11 @@ def test_a_job_of_one_match_is_announced_as_one_match_in_one_chunk() -> None:
     assert (job.status, job.done_matches, job.chunk_count) == ("done", 1, 1)
     assert (f"Simulation {job.pk}: 1 match of super_showdown (random, random) in 1 chunk, "
             "seed 4.") in err
+
+
+def test_the_summary_numbers_seats_from_1_as_the_balance_report_does() -> None:
+    out, _ = simulate("super_showdown", "--matches", "2", "--bots", "random,heuristic",
+                      "--seed", "3")
+    rows = [line.split()[:3] for line in out.splitlines()
+            if line.split()[1:2] in (["random"], ["heuristic"])]
+    assert rows == [["1", "random", "2"], ["2", "heuristic", "2"]]

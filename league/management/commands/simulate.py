@@ -204,7 +204,7 @@ class Command(BaseCommand):
         out(f"{'seat':<5}{'bot':<16}{'games':>7}{'wins':>7}{'draws':>7}{'points':>10}"
             f"{'rate':>8}  95% interval")
         for row in summary["by_seat"]:
-            out(f"{row['seat']:<5}{row['bot']:<16}{row['games']:>7}{row['wins']:>7}"
+            out(f"{row['seat'] + 1:<5}{row['bot']:<16}{row['games']:>7}{row['wins']:>7}"
                 f"{row['draws']:>7}{row['points']:>10g}{row['rate']:>8.1%}  "
                 f"{row['low']:.1%}-{row['high']:.1%}")
         if summary["by_entity"]:

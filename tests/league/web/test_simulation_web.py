@@ -299,3 +299,14 @@ def test_the_form_leaves_the_chunk_size_to_the_job_so_a_very_long_job_is_taken(
     job = SimulationJob.objects.get()
     assert (job.planned, job.chunk_size) == (600_000, 60)
     assert job.chunks.count() == 10_000
+
+
+def test_the_summary_numbers_seats_from_1_as_the_balance_report_does(
+        staff_client: Client, organizer: Any, django_capture_on_commit_callbacks: Any) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        job = new_job(organizer, bots=["random", "heuristic"], matches=2)
+    job.refresh_from_db()
+    page = staff_client.get(reverse("league:simulation", args=[job.pk])).content.decode()
+    table = page.split('class="standings sim-seats"')[1].split("</table>")[0]
+    rows = re.findall(r'<tr><td>(\d+)</td><td class="name">(\w+)</td>', table)
+    assert rows == [("1", "random"), ("2", "heuristic")]
