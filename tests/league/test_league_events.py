@@ -1947,4 +1947,6 @@ def test_an_entrant_out_of_a_live_rumble_pod_is_withdrawn_from_the_event(
     assert match.events.filter(kind="forfeit").count() == 1
     events.record_match_result(match=played_out(match))
     placements = events.replay(event).results[link.pairing]["placements"]
-    assert sorted(placements) == sorted(keys[1:]) and sorted(placements.values()) == [1, 2]
+    # bruno and olga placed by their match (a Rumble may end with both standing: a draw)
+    assert sorted(placements) == sorted(keys[1:])
+    assert sorted(placements.values()) in ([1, 2], [1, 1])
