@@ -1296,10 +1296,10 @@ def _match_rows(event: Event, done: events.Replayed,
         sides = events.result_sides(event, link.entrants, link.seats)
         outcomes = formats.outcomes(placements, sides)
         live = link.match.status != FINISHED
-        # whether a forfeit there only puts the entrant out, rather than ending the match
-        eliminates = live and _forfeit_eliminates(link)
-        # the seats out while it goes on, by a forfeit or by the rules (a Supershow fall)
-        gone_seats = match_services.seats_out(link.match) if eliminates else set()
+        # what a forfeit of each seat does: "out", "decides" (leaves one), "already_out"
+        # (a forfeit or the rules, a Supershow fall, put it out) where the game eliminates
+        # and plays on; "ends" elsewhere
+        forfeits = match_services.forfeit_outcomes(link.match) if live else {}
         rows.append({
             "link": link, "match": link.match,
             "live": live,
@@ -1313,9 +1313,11 @@ def _match_rows(event: Event, done: events.Replayed,
                           # why a forfeit put them out ("withdrawn", "resigned"...)
                           "out": next((out[link.match_id, seat] for seat in link.seats_of(key)
                                        if (link.match_id, seat) in out), ""),
-                          "eliminated": any(seat in gone_seats for seat in link.seats_of(key)),
+                          "eliminated": any(forfeits.get(seat) == "already_out"
+                                            for seat in link.seats_of(key)),
                           # what the Forfeit button does ("out", "decides", "ends")
-                          "forfeit": _forfeit_outcome(link, key) if eliminates else "ends",
+                          "forfeit": next((forfeits[seat] for seat in link.seats_of(key)[:1]
+                                           if seat in forfeits), "ends"),
                           "partner": _partners(link.entrants, sides, key)}
                          for key in link.entrants],
         })
@@ -1345,21 +1347,6 @@ def _out_by_forfeit(event: Event) -> dict[tuple[int, int], str]:
             for match_id, seat, payload in MatchEvent.objects.filter(
                 match__event_match__event=event, match__status=Match.Status.ACTIVE,
                 kind=MatchEvent.Kind.FORFEIT).values_list("match_id", "seat", "payload")}
-
-
-def _forfeit_eliminates(link: EventMatch) -> bool:
-    """Whether a forfeit in the live match puts one entrant out while the rest play on
-    (a Royal Rumble pod), rather than ending it."""
-    seats = link.seats_of(link.entrants[0]) if link.entrants else []
-    return bool(seats) and match_services.forfeit_eliminates(link.match, seats[0])
-
-
-def _forfeit_outcome(link: EventMatch, entrant: str) -> str:
-    """What the entrant's forfeit of the live match does (`forfeit_outcome`): puts them
-    out while the rest play on (a Royal Rumble pod), puts them out and so leaves one to
-    win it, or ends it off the board."""
-    seats = link.seats_of(entrant)
-    return match_services.forfeit_outcome(link.match, seats[0]) if seats else "ends"
 
 
 def _awaited(link: EventMatch, entrant: str) -> bool:

@@ -834,16 +834,21 @@ def _forfeit_stream(match: Match, seat: int) -> _Stream | None:
     """The live match replayed, if a forfeit of `seat` eliminates it there and the match
     goes on (a seat playing alone, in a game whose rules say so); None otherwise. (A seat
     already out there is the engine's to refuse: the match must not end for it.)"""
-    if match.status != Match.Status.ACTIVE or len(side_of(match, seat)) > 1 \
-            or not plays_on(match):
+    stream = None if len(side_of(match, seat)) > 1 else _live_stream(match)
+    return stream if stream and stream.rules.forfeit_eliminates(stream.state, seat) else None
+
+
+def _live_stream(match: Match) -> _Stream | None:
+    """The live match replayed, where these rules replay it; None otherwise (not live, or
+    recorded under other rules: it can only be ended)."""
+    if match.status != Match.Status.ACTIVE or not plays_on(match):
         return None
     try:
-        stream = _replay(match, match.seq)
+        return _replay(match, match.seq)
     except ServiceError as exc:
         if exc.code != "rules_changed":
             raise
-        return None  # (it can only be ended)
-    return stream if stream.rules.forfeit_eliminates(stream.state, seat) else None
+        return None
 
 
 def forfeit_eliminates(match: Match, seat: int) -> bool:
@@ -859,6 +864,16 @@ def forfeit_outcome(match: Match, seat: int) -> str:
     if stream is None:
         return "ends"
     return _resign_outcome(stream.rules, stream.state, seat, match.status)
+
+
+def forfeit_outcomes(match: Match) -> dict[int, str]:
+    """`forfeit_outcome` of every seat, the match replayed once, for a page that lists them
+    all at every poll (the organizer's live list): "already_out" marks the seats out
+    (`seats_out`), anything but "ends" a game that eliminates and plays on."""
+    stream = _live_stream(match)
+    return {seat: "ends" if stream is None or len(side_of(match, seat)) > 1
+            else _resign_outcome(stream.rules, stream.state, seat, match.status)
+            for seat in range(match.n_seats)}
 
 
 def forfeited_seats(match: Match) -> list[int]:
