@@ -1228,9 +1228,15 @@ def set_organizers(*, event: Event, by: Any, organizers: Iterable[Any]) -> bool:
         if wanted == was:
             return False
         event.organizers.set(wanted)
-        _append(event, Kind.ORGANIZERS_CHANGED,
-                {"added": sorted(wanted - was), "removed": sorted(was - wanted)}, by)
+        _record_organizers(event, was, wanted, by)
     return True
+
+
+def _record_organizers(event: Event, was: set[int], now: set[int], by: Any) -> None:
+    """The organizers_changed record of a change from the users `was` to `now`, by id:
+    who was added and who removed (the caller holds the Event's row lock)."""
+    _append(event, Kind.ORGANIZERS_CHANGED,
+            {"added": sorted(now - was), "removed": sorted(was - now)}, by)
 
 
 def record_closed_organizer(*, event_id: int, user: Any, by: Any) -> None:
@@ -1241,7 +1247,7 @@ def record_closed_organizer(*, event_id: int, user: Any, by: Any) -> None:
     with transaction.atomic():
         event = Event.objects.select_for_update().filter(pk=event_id).first()
         if event is not None:
-            _append(event, Kind.ORGANIZERS_CHANGED, {"added": [], "removed": [user.pk]}, by)
+            _record_organizers(event, {user.pk}, set(), by)
 
 
 NOTES_LENGTH = 1000
