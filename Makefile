@@ -20,7 +20,7 @@ demo: venv
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(BIN)/python manage.py migrate --noinput
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL $(BIN)/python manage.py demo_setup --url http://$(HOST):$(PORT)
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u CACHE_URL SITE_URL=http://$(HOST):$(PORT) \
-	  sh -c '$(BIN)/python manage.py run_schedule & \
+	  sh -c '$(BIN)/python manage.py run_schedule --reload & \
 	  sweeps=$$!; trap "kill $$sweeps 2>/dev/null" EXIT INT TERM; \
 	  $(BIN)/python manage.py runserver $(HOST):$(PORT)'
 

@@ -3,7 +3,8 @@ site on its embedded defaults (`make demo`: no broker, tasks in-process).
 
 Each entry of CELERY_BEAT_SCHEDULE (bot seats left waiting, turn deadlines, missed
 results, turn mails and Event reminders, stalled simulation chunks) runs on its interval; `--once` runs each once and
-stops. A sweep that fails is reported and the others go on; `-v 2` reports each run.
+stops; `--reload` restarts the loop when the code changes, as runserver does (`make demo`).
+A sweep that fails is reported and the others go on; `-v 2` reports each run.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import close_old_connections
+from django.utils import autoreload
 
 from config.celery import app
 
@@ -24,8 +26,16 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--once", action="store_true", help="Run each sweep once and stop.")
+        parser.add_argument("--reload", action="store_true",
+                            help="Restart when the code changes, as runserver does.")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["reload"] and not options["once"]:
+            autoreload.run_with_reloader(self._loop, **options)
+        else:
+            self._loop(**options)
+
+    def _loop(self, **options: Any) -> None:
         app.loader.import_default_modules()  # registers every app's tasks
         schedule = {name: (entry["task"], float(entry["schedule"]))
                     for name, entry in settings.CELERY_BEAT_SCHEDULE.items()}
