@@ -86,12 +86,16 @@ class Finishes:
                                      entrant_sides(entrants, game_teams(match)))
         if seat >= len(placements):
             return None
-        place, of = placements[seat], len(placements)
-        # No Event counts it: the result says whether it was drawn. The seats of a team
-        # that won (The Supershow's tag teams) share first place, and won.
+        # No Event counts it: placed among the sides as an Event places its entrants (a
+        # shared place skips the next: third of three after two share first), and the
+        # result says whether it was drawn. The seats of a team that won (The Supershow's
+        # tag teams) share first place, and won.
+        seats = [str(s) for s in range(len(placements))]
+        placed = _event_finish(entrant_places(placements, seats), seats, seat,
+                               entrant_sides(seats, game_teams(match)))
         drawn = match.result.get("draw", placements.count(1) > 1)
-        outcome = "loss" if place != 1 else ("draw" if drawn else "win")
-        return Finish(place, of, outcome)
+        outcome = "loss" if placed.place != 1 else ("draw" if drawn else "win")
+        return Finish(placed.place, placed.of, outcome)
 
 
 def _event_finish(places: dict[str, int], entrants: list[str], seat: int,

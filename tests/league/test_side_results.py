@@ -228,3 +228,24 @@ def test_the_apis_bracket_says_a_first_place_shared_across_the_sides_is_a_draw(
     [row] = [r for r in api.get(f"/api/events/{event.pk}/bracket/").json()
              if r["pairing"] == link.pairing]
     assert [(s["place"], s["outcome"]) for s in row["slots"]] == [(1, "draw")] * 3
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("match_options", "draw", "finishes"), [
+    # The pair won: a win for each, the lone seat second of the two sides (not of three).
+    (TAG_TEAM, False, [history.Finish(1, 2, "win")] * 2 + [history.Finish(2, 2, "loss")]),
+    # Three alone, two sharing first at the time limit: the third is third, not second.
+    ({**TAG_TEAM, "match_type": "triple_threat_first_fall"}, True,
+     [history.Finish(1, 3, "draw")] * 2 + [history.Finish(3, 3, "loss")]),
+])
+def test_a_friendly_match_places_its_seats_among_the_sides_as_an_event_would(
+        match_options: dict[str, Any], draw: bool, finishes: list[history.Finish]) -> None:
+    """Outside an Event the history read a seat's place as the game wrote it (The
+    Supershow numbers the places after a shared first 1, 1, 2) and of every seat: the lone
+    seat a pair beat read second of three, and the third of a drawn Triple Threat second."""
+    match = Match.objects.create(game="supershow", options=match_options, n_seats=3,
+                                 status=Match.Status.FINISHED,
+                                 result={"placements": [1, 1, 2], "draw": draw,
+                                         "winners": [] if draw else [0, 1]})
+    finishes_now = history.Finishes([match])
+    assert [finishes_now.of(match, seat) for seat in range(3)] == finishes
