@@ -230,27 +230,79 @@ SETTINGS = ("format", "format_options", "match_options", "turn_deadline_minutes"
 def _checked_settings(rules: Any, *, format: str, format_options: dict[str, Any] | None,
                       match_options: dict[str, Any] | None,
                       turn_deadline_minutes: int | None, deadline_policy: str,
-                      deadline_bot: str) -> dict[str, Any]:
+                      deadline_bot: str, stored: dict[str, Any] | None = None
+                      ) -> dict[str, Any]:
     """The Event's SETTINGS for the game of `rules`, checked (options resolved, defaults
     filled in) as they are stored: the same checks, codes and order at the creation and at
-    a change."""
+    a change. At a change, `stored` holds the Event's settings as they are: a check that
+    refuses only what the change keeps of them says so (`_kept_refusal`)."""
     game = rules.spec.key
-    fmt_options = _format_options(format, format_options, rules.spec)
-    resolved = _match_options(rules, match_options, _table_sizes(fmt_options, rules.spec))
-    if deadline_policy not in Event.DeadlinePolicy.values:
-        raise LeagueError("bad_policy", "The deadline policy is 'bot' or 'forfeit'.")
-    if deadline_bot not in registry.bot_names(game):
-        raise LeagueError("unknown_bot", f"{game} has no bot called {quoted(deadline_bot)}.")
-    if turn_deadline_minutes is not None \
-            and not 0 < turn_deadline_minutes <= LONGEST_TURN_DEADLINE:
-        raise LeagueError("bad_deadline", "A turn deadline is 1 to "
-                                          f"{LONGEST_TURN_DEADLINE} minutes (30 days).")
+    asked = {"format": format, "format_options": format_options,
+             "match_options": match_options, "turn_deadline_minutes": turn_deadline_minutes,
+             "deadline_policy": deadline_policy, "deadline_bot": deadline_bot}
+
+    def check(names: tuple[str, ...], call: Any) -> Any:
+        try:
+            return call()
+        except LeagueError as exc:
+            if stored is None or any(asked[name] != stored[name] for name in names):
+                raise
+            raise _kept_refusal(names[-1], exc) from None
+
+    check(("format",), lambda: _try_format(lambda: formats.get_format(format)))
+    fmt_options = check(("format", "format_options"),
+                        lambda: _format_options(format, format_options, rules.spec))
+    resolved = check(("format", "format_options", "match_options"),
+                     lambda: _match_options(rules, match_options,
+                                            _table_sizes(fmt_options, rules.spec)))
+    check(("deadline_policy",), lambda: _check_policy(deadline_policy))
+    check(("deadline_bot",), lambda: _check_deadline_bot(game, deadline_bot))
+    check(("turn_deadline_minutes",), lambda: _check_deadline(turn_deadline_minutes))
     # As the columns store them (a default tuple is a list there), so that a change
     # compares with what is stored.
     return dict(json.loads(json.dumps({
         "format": format, "format_options": fmt_options, "match_options": resolved,
         "turn_deadline_minutes": turn_deadline_minutes, "deadline_policy": deadline_policy,
         "deadline_bot": deadline_bot})))
+
+
+def _check_policy(deadline_policy: str) -> None:
+    if deadline_policy not in Event.DeadlinePolicy.values:
+        raise LeagueError("bad_policy", "The deadline policy is 'bot' or 'forfeit'.")
+
+
+def _check_deadline_bot(game: str, deadline_bot: str) -> None:
+    if deadline_bot not in registry.bot_names(game):
+        raise LeagueError("unknown_bot", f"{game} has no bot called {quoted(deadline_bot)}.")
+
+
+def _check_deadline(turn_deadline_minutes: int | None) -> None:
+    if turn_deadline_minutes is not None \
+            and not 0 < turn_deadline_minutes <= LONGEST_TURN_DEADLINE:
+        raise LeagueError("bad_deadline", "A turn deadline is 1 to "
+                                          f"{LONGEST_TURN_DEADLINE} minutes (30 days).")
+
+
+# How a refusal of a stored setting names it: its words, and the pronoun for it.
+SETTING_WORDS = {"format": ("format", "it"), "format_options": ("format options", "them"),
+                 "match_options": ("match options", "them"),
+                 "turn_deadline_minutes": ("turn deadline", "it"),
+                 "deadline_policy": ("deadline policy", "it"),
+                 "deadline_bot": ("deadline bot", "it")}
+
+
+def _kept_refusal(name: str, exc: LeagueError) -> LeagueError:
+    """A check's refusal of the Event's setting `name` as it is stored, which the change
+    keeps: made before today's checks (a tiebreak naming a figure the game never
+    reports), it would refuse every change that keeps it, the refusal reading as if about
+    what the organizer changed. It names the stored setting and what to do: change it
+    too, in the same change."""
+    words, it = SETTING_WORDS[name]
+    are = "are" if it == "them" else "is"
+    return LeagueError(exc.code, f"The Event's {words} as stored {are} refused now, and "
+                                 f"this change keeps {it}: {exc.detail.rstrip('.')}. "
+                                 f"Change the {words} too, in the same change, to save it.",
+                       exc.status)
 
 
 def made_with_key(model: type[M], by: Any, key: str | None, other: str,
@@ -1388,7 +1440,7 @@ def change_settings(*, event: Event, by: Any, format: str | Keep = KEEP,
                  for name, value in given.items()}
         if asked["format"] != was["format"] and isinstance(format_options, Keep):
             asked["format_options"] = None  # another format's options mean nothing here
-        new = _checked_settings(_check_game(event.game), **asked)
+        new = _checked_settings(_check_game(event.game), **asked, stored=was)
         if new == was:
             return []
         done = replay(event)

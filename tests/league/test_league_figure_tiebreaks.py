@@ -118,3 +118,71 @@ def test_a_retired_games_event_is_refused_a_change_as_before(toy_game: Any,
         events.change_settings(event=event, by=organizer, format_options={
             "tiebreaks": ["figure:anything"]})
     assert refused.value.code == "unknown_game"
+
+
+def _stored_with_an_unreported_figure(organizer: Any) -> Event:
+    """A draft made before the check: its tiebreaks name a figure Super Showdown never
+    reports."""
+    event = events.create_event(name="Old night", game="super_showdown",
+                                format="round_robin", by=organizer)
+    stored = {**event.format_options, "tiebreaks": ["figure:eliminations", "wins"]}
+    Event.objects.filter(pk=event.pk).update(format_options=stored)
+    event.refresh_from_db()
+    return event
+
+
+def test_a_change_that_keeps_a_stored_unreported_figure_is_refused_naming_it(
+        organizer: Any) -> None:
+    """The organizer sets a turn deadline: the refusal says the stored format options hold
+    the figure, and to change them too, not as if the deadline were at fault."""
+    event = _stored_with_an_unreported_figure(organizer)
+    before = EventRecord.objects.filter(event=event).count()
+    for change in ({"turn_deadline_minutes": 30},
+                   {"match_options": {"best_of": 3}},
+                   {"format_options": dict(event.format_options), "deadline_policy": "forfeit"}):
+        with pytest.raises(events.LeagueError) as refused:
+            events.change_settings(event=event, by=organizer, **change)
+        assert refused.value.code == "bad_option"
+        assert refused.value.detail.startswith(
+            "The Event's format options as stored are refused now, and this change keeps "
+            "them: The tiebreak 'figure:eliminations' names a figure Super Showdown does not "
+            "report")
+        assert refused.value.detail.endswith(
+            "Change the format options too, in the same change, to save it.")
+    event.refresh_from_db()
+    assert event.turn_deadline_minutes is None and event.match_options["best_of"] == 1
+    assert EventRecord.objects.filter(event=event).count() == before
+
+
+def test_a_change_that_replaces_a_stored_unreported_figure_goes_through(
+        organizer: Any) -> None:
+    event = _stored_with_an_unreported_figure(organizer)
+    events.change_settings(event=event, by=organizer, turn_deadline_minutes=30,
+                           format_options={"tiebreaks": ["figure:games_won", "wins"]})
+    event.refresh_from_db()
+    assert event.format_options["tiebreaks"] == ["figure:games_won", "wins"]
+    assert event.turn_deadline_minutes == 30
+    record = EventRecord.objects.filter(event=event).last()
+    assert record is not None and record.kind == EventRecord.Kind.SETTINGS_CHANGED
+    assert record.payload["was"]["format_options"]["tiebreaks"] == ["figure:eliminations",
+                                                                    "wins"]
+
+
+def test_a_change_of_format_leaves_a_stored_unreported_figure_behind(organizer: Any) -> None:
+    """Another format takes its own default options: the old tiebreaks go with it."""
+    event = _stored_with_an_unreported_figure(organizer)
+    events.change_settings(event=event, by=organizer, format="swiss")
+    event.refresh_from_db()
+    assert event.format == "swiss" and event.format_options["tiebreaks"] != [
+        "figure:eliminations", "wins"]
+
+
+def test_a_new_bad_figure_over_a_stored_one_is_refused_as_the_change_s_own(
+        organizer: Any) -> None:
+    """What the change itself sends is refused as at any change, not as stored."""
+    event = _stored_with_an_unreported_figure(organizer)
+    with pytest.raises(events.LeagueError) as refused:
+        events.change_settings(event=event, by=organizer,
+                               format_options={"tiebreaks": ["diff:pins"]})
+    assert refused.value.code == "bad_option"
+    assert refused.value.detail.startswith("The tiebreak 'diff:pins' names a figure")

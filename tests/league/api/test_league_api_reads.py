@@ -407,3 +407,25 @@ def test_an_organizer_who_plays_in_the_event_does_not_read_its_decks(
     event.organizers.add(player)  # made a co-organizer once entered
     assert player_api.get(url).json()["match_options"]["decks"] == ["hidden", "hidden"]
     assert organizer_api.get(url).json()["match_options"]["decks"] == _two_decks()
+
+
+def test_a_drafts_stored_setting_now_refused_is_named_and_fixed_by_a_change(
+        organizer_api: APIClient, draft_event: Event) -> None:
+    """A draft stored with a tiebreak naming a figure its game never reports (made before
+    the check): a change that keeps it is refused, naming the stored format options; one
+    that replaces them goes through."""
+    stored = {**draft_event.format_options, "tiebreaks": ["diff:eliminations"]}
+    Event.objects.filter(pk=draft_event.pk).update(format_options=stored)
+    url = f"/api/events/{draft_event.pk}/settings/"
+    refused = organizer_api.post(url, {"turn_deadline_minutes": 20}, format="json")
+    assert refused.status_code == 400, refused.content
+    assert refused.json()["code"] == "bad_option"
+    assert refused.json()["detail"].startswith(
+        "The Event's format options as stored are refused now, and this change keeps them: "
+        "The tiebreak 'diff:eliminations' names a figure")
+    answer = organizer_api.post(url, {"turn_deadline_minutes": 20,
+                                      "format_options": {"tiebreaks": ["head_to_head"]}},
+                                format="json")
+    assert answer.status_code == 200, answer.content
+    assert (answer.json()["format_options"]["tiebreaks"],
+            answer.json()["turn_deadline_minutes"]) == (["head_to_head"], 20)

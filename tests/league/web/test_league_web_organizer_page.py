@@ -869,3 +869,34 @@ def test_choosing_another_format_alone_on_the_settings_card_saves_it_with_its_de
                           "format_options": '{"double": true}'}, **HTMX)
     cup.refresh_from_db()
     assert (cup.format, cup.format_options["double"]) == ("round_robin", True)
+
+
+def test_a_draft_stored_with_a_tiebreak_now_refused_is_fixed_on_the_settings_card(
+        sam_client: Client, cup: Event) -> None:
+    """Made before the check, the Event's tiebreaks name a figure the game never reports.
+    The organizer sets a turn deadline, the options box as shown: refused, the refusal
+    naming the stored format options and what to do; the box fixed in the same post, it
+    saves."""
+    events.change_settings(event=cup, by=cup.organizers.get(), format="round_robin")
+    cup.refresh_from_db()
+    stored = {**cup.format_options, "tiebreaks": ["figure:eliminations"]}
+    Event.objects.filter(pk=cup.pk).update(format_options=stored)
+    cup.refresh_from_db()
+    admin = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
+    shown = {t["name"]: t["text"] for t in tags(admin, "textarea")}
+    url = reverse("league:event_settings", args=[cup.pk])
+    sent = {**SETTINGS_FORM, **shown, "format": "round_robin", "turn_deadline_minutes": "15"}
+    page = refused_beside(sam_client.post(url, {**sent, "seq": cup.seq}, **HTMX), "settings",
+                          200)
+    beside = page[page.index('id="settings-error">'):].split("</p>")[0]
+    assert "The Event&#x27;s format options as stored are refused now" in beside
+    assert "&#x27;figure:eliminations&#x27;" in beside
+    assert "Change the format options too, in the same change, to save it." in beside
+    cup.refresh_from_db()
+    assert cup.turn_deadline_minutes is None
+    answer = sam_client.post(url, {**sent, "seq": cup.seq,
+                                   "format_options": '{"tiebreaks": ["wins"]}'},
+                             **HTMX).content.decode()
+    assert '<p class="muted small">Saved: the Event starts with these settings.</p>' in answer
+    cup.refresh_from_db()
+    assert (cup.format_options["tiebreaks"], cup.turn_deadline_minutes) == (["wins"], 15)
