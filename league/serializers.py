@@ -44,6 +44,8 @@ from league.models import (
 from matches.models import KEY_LENGTH, Match
 from matches.serializers import (
     ChoiceField,
+    LabelledSeatsListSerializer,
+    LabelledSeatsMixin,
     MatchEventLinkSerializer,
     NamesField,
     NumbersField,
@@ -598,7 +600,7 @@ class PlayerQuerySerializer(serializers.Serializer):
                                    help_text="Part of a display name or username.")
 
 
-class PlayedMatchSerializer(serializers.ModelSerializer):
+class PlayedMatchSerializer(LabelledSeatsMixin, serializers.ModelSerializer):
     """One match of a player's history, seen from that player's seat."""
 
     seats = SeatSerializer(many=True, read_only=True)
@@ -612,6 +614,7 @@ class PlayedMatchSerializer(serializers.ModelSerializer):
         fields = ["id", "game", "status", "created_at", "seats", "seat", "result", "outcome",
                   "event"]
         read_only_fields = fields
+        list_serializer_class = LabelledSeatsListSerializer
 
     def _seat(self, match: Match) -> int | None:
         return history.seat_of(match, self.context["user_id"])

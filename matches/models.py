@@ -7,6 +7,7 @@ append can lock the row, read the seq and write the next one without a gap.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any, NoReturn
 
 from django.conf import settings
@@ -157,6 +158,34 @@ def tell_apart(seats: list[Seat]) -> list[Seat]:
     for seat in seats:
         seat.numbered = alike[seat.label] > 1
     return seats
+
+
+def named_as_shown(tables: Iterable[tuple[Match, list[Seat]]]) -> None:
+    """Each table's seats (a match and its seats, in order) labelled as its pages name
+    them: a bot an Event seated by the name its entrant entered under ("heuristic bot 2",
+    not "bot: heuristic"), so that the table, the Event's pages and the API agree on who
+    played (a bot standing in for a player keeps saying for whom), then told apart
+    (`tell_apart`). The bot entrants of every Event among them are read at once."""
+    from league.models import Entrant
+    from matches.services import is_event_match
+
+    tables = list(tables)
+    wanted: dict[int, list[tuple[Seat, str]]] = {}
+    for match, seats in tables:
+        bots = [seat for seat in seats if seat.bot and seat.stood_in_for_id is None]
+        if not bots or not is_event_match(match):  # (its link read only where it names)
+            continue
+        keys = match.event_match.seat_entrants()
+        wanted.setdefault(match.event_match.event_id, []).extend(
+            (seat, keys[seat.index]) for seat in bots if seat.index < len(keys))
+    if wanted:
+        names = {(event, key): name for event, key, name in Entrant.objects.filter(
+            event_id__in=wanted).exclude(bot="").values_list("event_id", "key", "name")}
+        for event, seats_and_keys in wanted.items():
+            for seat, key in seats_and_keys:
+                seat.entrant_name = names.get((event, key), "")
+    for _, seats in tables:
+        tell_apart(seats)
 
 
 class AppendOnlyError(RuntimeError):

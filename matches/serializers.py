@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import prefetch_related_objects
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -11,7 +12,7 @@ from config.api_json import LARGEST_INT
 from engine import registry
 from engine.protocol import IllegalAction, quoted
 from matches import services
-from matches.models import KEY_LENGTH, Match, Seat
+from matches.models import KEY_LENGTH, SEAT_PEOPLE, Match, Seat, named_as_shown
 
 # -- accounts ----------------------------------------------------------------------------
 
@@ -204,7 +205,10 @@ class SeatSerializer(serializers.ModelSerializer):
         help_text="The player whose seat this bot took over (absent, or out of time).")
     label = serializers.CharField(
         read_only=True,
-        help_text="Who sits here as the pages name them; a closed account reads \"Closed "
+        help_text="Who sits here as the pages name them: a bot an Event seated by the name "
+                  "its entrant entered under (\"heuristic bot 2\"), others as \"bot: "
+                  "heuristic\", and a seat another of the match reads the same as, with its "
+                  "number (\"bot: heuristic (seat 3)\"); a closed account reads \"Closed "
                   "account\" here, where `player`, `invited` and `stood_in_for` keep its "
                   "username.")
 
@@ -239,7 +243,37 @@ def event_link(match: Match) -> dict[str, Any] | None:
     return {"id": link.event_id, "name": link.event.name, "pairing": link.pairing}
 
 
-class MatchListSerializer(serializers.ListSerializer):
+def label_seats(matches: list[Match]) -> None:
+    """The seats of `matches` (read here with their people, unless they were) labelled as
+    the pages label them (`named_as_shown`), the instances the seats field then shows."""
+    prefetch_related_objects(matches, *SEAT_PEOPLE)
+    named_as_shown((match, list(match.seats.all())) for match in matches)
+
+
+class LabelledSeatsListSerializer(serializers.ListSerializer):
+    """A page of matches, their seats labelled as the pages label them, the Events among
+    them read once for the page."""
+
+    def to_representation(self, data: Any) -> list[Any]:
+        matches = list(data.all() if hasattr(data, "all") else data)
+        label_seats(matches)
+        return super().to_representation(matches)
+
+
+class LabelledSeatsMixin:
+    """A match serializer whose `seats` read as the match's pages name them: "heuristic bot
+    2" where an Event seated its bot entrant so, not "bot: heuristic"; a page of them is
+    labelled by its list serializer (`LabelledSeatsListSerializer`)."""
+
+    parent: Any
+
+    def to_representation(self, match: Match) -> Any:
+        if self.parent is None:
+            label_seats([match])
+        return super().to_representation(match)  # type: ignore[misc]
+
+
+class MatchListSerializer(LabelledSeatsListSerializer):
     """A page of matches: which of them stay sealed is asked once for the page."""
 
     def to_representation(self, data: Any) -> list[Any]:
@@ -249,7 +283,7 @@ class MatchListSerializer(serializers.ListSerializer):
         return super().to_representation(matches)
 
 
-class MatchSerializer(serializers.ModelSerializer):
+class MatchSerializer(LabelledSeatsMixin, serializers.ModelSerializer):
     """A match as anyone signed in may see it. A game's secret options (a constructed
     deck) read "hidden" for every seat but the caller's own until the match is over,
     unless the caller made the match (and so wrote them)."""

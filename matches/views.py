@@ -65,7 +65,15 @@ from matches.forms import (
     RegisterForm,
     TurnMailForm,
 )
-from matches.models import KEY_LENGTH, PEOPLE, SEAT_PEOPLE, Match, MatchEvent, Seat, tell_apart
+from matches.models import (
+    KEY_LENGTH,
+    PEOPLE,
+    SEAT_PEOPLE,
+    Match,
+    MatchEvent,
+    Seat,
+    named_as_shown,
+)
 from matches.services import ServiceError
 
 # The play page's log shows the latest events; the replay has them all. A ten-seat match
@@ -745,28 +753,11 @@ def _told(game: str, lines: list[str], seats: list[Seat]) -> list[str]:
 
 
 def _seat_rows(match: Match) -> list[Seat]:
-    """The match's seats in order, with the people they name, a bot an Event seated by
-    its entrant's name (`_name_event_bots`), told apart where two read the same
-    (`tell_apart`): the one read of them that a page of the match makes."""
+    """The match's seats in order, with the people they name, labelled as its pages name
+    them (`named_as_shown`: a bot an Event seated by its entrant's name, seats that read
+    the same told apart): the one read of them that a page of the match makes."""
     seats = list(match.seats.select_related(*PEOPLE).order_by("index"))
-    return tell_apart(_name_event_bots(match, seats))
-
-
-def _name_event_bots(match: Match, seats: list[Seat]) -> list[Seat]:
-    """The `seats` of an Event's match, each bot entrant's named as the Event names it
-    ("heuristic bot 2", not "bot: heuristic"), so that the table and the Event's pages
-    agree on who played; a bot standing in for a player keeps saying for whom. Another
-    match's seats are left as they are."""
-    bots = [seat for seat in seats if seat.bot and seat.stood_in_for_id is None]
-    if not bots or not services.is_event_match(match):
-        return seats
-    link = match.event_match
-    keys = link.seat_entrants()
-    names = dict(Entrant.objects.filter(event_id=link.event_id, key__in=keys)
-                 .exclude(bot="").values_list("key", "name"))
-    for seat in bots:
-        if seat.index < len(keys):
-            seat.entrant_name = names.get(keys[seat.index], "")
+    named_as_shown([(match, seats)])
     return seats
 
 

@@ -101,6 +101,32 @@ def test_the_match_lists_of_the_api(player: Any, seats_of_every_kind: Any, path:
     same_for_more_rows(seats_of_every_kind, lambda: client.get(url))
 
 
+@pytest.fixture
+def event_bot_seats(organizer: Any, player: Any) -> Callable[[int], None]:
+    """`add(n)`: n Events' matches of alice's against a bot entrant, each seat labelled by
+    its entrant's name (`matches.models.named_as_shown`)."""
+
+    def add(n: int) -> None:
+        for _ in range(n):
+            event = events.create_event(name=f"Night {next(_names)}", game="super_showdown",
+                                        format="round_robin", by=organizer)
+            events.add_entrant(event=event, by=organizer, player=player.username)
+            events.add_entrant(event=event, by=organizer, bot="heuristic")
+            events.start_event(event=event, by=organizer)
+
+    return add
+
+
+@pytest.mark.parametrize("path", ["/api/matches/", "/api/players/{me}/matches/"])
+def test_the_match_lists_of_the_api_name_event_bots_at_no_cost_a_row(
+        player: Any, event_bot_seats: Any, path: str) -> None:
+    client = api(player)
+    url = path.format(me=player_for(player).pk)
+    same_for_more_rows(event_bot_seats, lambda: client.get(url))
+    labels = {s["label"] for m in client.get(url).json()["results"] for s in m["seats"]}
+    assert labels == {"alice", "heuristic bot"}
+
+
 @pytest.mark.parametrize("path", ["/league/ratings/?game=super_showdown",
                                   "/league/ratings/?game=super_showdown&q=rival",
                                   "/api/ratings/?game=super_showdown", "/api/ratings/"])
