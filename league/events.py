@@ -1838,6 +1838,26 @@ def gone_from_card_set(event: Event, options: dict[str, Any] | None = None,
     return gone
 
 
+def options_gone(event: Event, readable: bool = True) -> list[str]:
+    """What the Event's match options name that its game no longer has (taken out of its
+    card set, `gone_from_card_set`): its next matches cannot be made, as its organizer
+    page and its API answer say. None once it is over, nor for a game this site plays no
+    more (its pages say so elsewhere). For a reader who may not read its secret options
+    (`readable` false: constructed decks), those are left out, so that nothing is told
+    of them."""
+    if event.status == Event.Status.FINISHED:
+        return []
+    options = None
+    if not readable:
+        secret = match_services.secret_options(event.game)
+        options = {name: value for name, value in event.match_options.items()
+                   if name not in secret}
+    try:
+        return gone_from_card_set(event, options)
+    except LeagueError:
+        return []
+
+
 def _options_gone(event: Event, gone: list[str], label: str) -> LeagueError:
     """The refusal of a match the Event's own options no longer start (`gone`)."""
     title = _check_game(event.game).spec.title

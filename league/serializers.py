@@ -17,6 +17,7 @@ from league import formats, history
 from league.events import (
     held_pairings,
     match_options_readable,
+    options_gone,
     readable_entrants,
     replay,
     result_sides,
@@ -169,13 +170,21 @@ class LeagueEventSerializer(serializers.ModelSerializer):
     status = EventStatusField(read_only=True)
     format_options = ObjectField(read_only=True)
     match_options = serializers.SerializerMethodField()
+    options_gone = serializers.SerializerMethodField(
+        help_text="What its match options name that its game no longer has (taken out of "
+                  "its card set), quoted, as its organizer page says: its next matches "
+                  "cannot be made (409 rules_changed; a result that would make one waits "
+                  "unrecorded) until the card set has it again, or, before the start, its "
+                  "match options are changed. Empty when there is none, once the Event is "
+                  "over, and for a game this site plays no more; a secret option (a "
+                  "constructed deck) counts only for those who may read it.")
 
     class Meta:
         model = Event
         fields = ["id", "season", "name", "game", "format", "format_options", "match_options",
-                  "status", "seq", "turn_deadline_minutes", "deadline_policy", "deadline_bot",
-                  "hold_rounds", "open_entry", "starts_at", "notes", "organizers", "created_by",
-                  "created_at", "updated_at", "entrants"]
+                  "options_gone", "status", "seq", "turn_deadline_minutes", "deadline_policy",
+                  "deadline_bot", "hold_rounds", "open_entry", "starts_at", "notes",
+                  "organizers", "created_by", "created_at", "updated_at", "entrants"]
         read_only_fields = fields
         list_serializer_class = LeagueEventListSerializer
 
@@ -186,13 +195,27 @@ class LeagueEventSerializer(serializers.ModelSerializer):
         context = {"readable_entrants": readable_entrants(event, user, rows, self.context)}
         return list(EntrantSerializer(rows, many=True, context=context).data)
 
+    def _reads_options(self, event: Event) -> bool:
+        """Whether the caller reads the Event's secret match options (asked once an
+        Event: its match options and what they name gone both need it)."""
+        readable = self.context.get("readable")
+        if readable is not None:
+            return event.pk in readable
+        asked = self.context.setdefault("reads_options", {})
+        if event.pk not in asked:
+            user = getattr(self.context.get("request"), "user", None)
+            asked[event.pk] = sees_match_options(event, user)
+        return bool(asked[event.pk])
+
     def get_match_options(self, event: Event) -> dict[str, Any]:
         options = dict(event.match_options or {})
-        readable = self.context.get("readable")
-        user = getattr(self.context.get("request"), "user", None)
-        if (event.pk in readable) if readable is not None else sees_match_options(event, user):
+        if self._reads_options(event):
             return options
         return masked_options(event.game, options, set())
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_options_gone(self, event: Event) -> list[str]:
+        return options_gone(event, readable=self._reads_options(event))
 
 
 class LeagueEventCreateSerializer(serializers.Serializer):

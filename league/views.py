@@ -651,18 +651,7 @@ def _admin_context(request: HttpRequest, event: Event, error: str | None = None,
     return {**_panel_context(event, mine, user=request.user,
                              posted=request.POST if mine else None),
             **_live_context(event, error if live else None), **_ranking_context(event),
-            **_refused(request, error, form), "options_gone": _options_gone(event)}
-
-
-def _options_gone(event: Event) -> list[str]:
-    """What the Event's match options name that its game no longer has (taken out of its
-    card set): its next matches cannot be made, and the organizer page says so."""
-    if event.status == Event.Status.FINISHED:
-        return []
-    try:
-        return events.gone_from_card_set(event)
-    except events.LeagueError:
-        return []  # a game this site plays no more: the page says so elsewhere
+            **_refused(request, error, form), "options_gone": events.options_gone(event)}
 
 
 def _refused(request: HttpRequest, error: str | None, form: str) -> dict[str, Any]:

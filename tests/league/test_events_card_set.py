@@ -7,6 +7,7 @@ logging why and the organizer page saying so, until the card set has it again.""
 from __future__ import annotations
 
 import html
+import json
 import logging
 from typing import Any
 
@@ -144,3 +145,44 @@ def test_a_showdown_series_composed_with_a_match_card_gone_is_refused_naming_its
     assert (exc.code, exc.status) == ("rules_changed", 409)
     assert "something its 'event' option names" in exc.detail
     assert event.records.count() == records
+
+
+def test_the_events_api_answer_names_what_its_options_name_gone_as_the_page_does(
+        organizer: Any, player: Any, organizer_api: Any, player_api: Any) -> None:
+    """`options_gone`: the organizer page's notice, for a client; empty once the card set
+    has it again."""
+    event = night(organizer, player)
+    url = f"/api/events/{event.pk}/"
+    assert organizer_api.get(url).json()["options_gone"] == []
+    take_out_of_the_card_set(event)
+    assert "name 'retired', which The Supershow no longer has" in organizer_page(
+        organizer, event)
+    for client in (organizer_api, player_api):
+        assert client.get(url).json()["options_gone"] == ["'retired'"]
+    listed = next(e for e in player_api.get("/api/events/").json()["results"]
+                  if e["id"] == event.pk)
+    assert listed["options_gone"] == ["'retired'"]
+    put_back(event)
+    assert organizer_api.get(url).json()["options_gone"] == []
+
+
+def test_a_hidden_deck_naming_a_card_gone_is_told_only_to_whom_may_read_it(
+        organizer: Any, player: Any, organizer_api: Any, player_api: Any) -> None:
+    """Whether a deck names a card gone is news of the deck: who may not read it (an
+    entrant) is told nothing of it, an organizer who holds no entry is."""
+    from engine.games.supershow.cards import CATALOG
+
+    deck = [card.key for card in CATALOG.competitors["ox_valdane"].deck]
+    event = events.create_event(name="Deck night", game="supershow", format="round_robin",
+                                by=organizer, match_options={
+                                    "competitors": ["ox_valdane", "mira_quickstep"],
+                                    "decks": [deck, None]})
+    events.add_entrant(event=event, by=organizer, player=player.username)
+    url = f"/api/events/{event.pk}/"
+    assert organizer_api.get(url).json()["options_gone"] == []
+    Event.objects.filter(pk=event.pk).update(match_options={
+        **event.match_options, "decks": [["retired_card", *deck[1:]], None]})
+    told = organizer_api.get(url).json()["options_gone"]
+    assert told and all("retired_card" in gone or "'decks'" in gone for gone in told)
+    answer = player_api.get(url).json()
+    assert answer["options_gone"] == [] and "retired_card" not in json.dumps(answer)
