@@ -759,6 +759,15 @@ def _with_forfeits(match: Match, result: JSON) -> JSON:
     return {**result, "forfeits": forfeits} if forfeits else result
 
 
+def _ended(match: Match, pending: JSON) -> JSON:
+    """A pending's JSON whose result (the end's) reads as the match records it, the seats
+    a forfeit put out among them (`_with_forfeits`): read or replayed, the end and the
+    match's result agree."""
+    if pending.get("kind") != str(PendingKind.END) or pending.get("result") is None:
+        return pending
+    return {**pending, "result": _with_forfeits(match, pending["result"])}
+
+
 def _await(match: Match, seats: Iterable[int]) -> None:
     """Mark the seats the match waits for now (`Seat.awaited`), and only those."""
     match.seats.update(awaited=Case(When(index__in=list(seats), then=Value(True)),
@@ -1070,6 +1079,8 @@ def _state_now(match: Match, user: Any, seat: int | None,
         # Ended off the board (a forfeit, a resignation): its stored result is the end.
         result = Match.objects.values_list("result", flat=True).get(pk=match.pk)
         served = {"kind": str(PendingKind.END), "seats": [], "result": result}
+    elif pending.kind is PendingKind.END:
+        served = _ended(match, served)
     elif viewer is not None and pending.kind is PendingKind.DECISION \
             and viewer in pending.seats:
         legal = rules.legal_actions(state, viewer)
@@ -1224,7 +1235,7 @@ def replay_view(*, match: Match, user: Any, at: int, seat: int | None = None,
         "view": rules.view(state, viewer),
         "seats": [rules.view(state, i) for i in range(match.n_seats)] if finished else None,
         "narration": narration,
-        "pending": rules.pending(state).to_json(),
+        "pending": _ended(match, rules.pending(state).to_json()),
     }
 
 

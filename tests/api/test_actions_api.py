@@ -309,3 +309,25 @@ def test_resigning_a_team_match_resigns_the_whole_team(
     result = player2_api.get(f"/api/matches/{match.pk}/").json()["result"]
     assert (result["placements"], result["winners"], result["forfeit"]) == ([2, 2, 1], [2], 0)
     assert player2_api.get(state_url(match.pk)).json()["pending"]["result"] == result
+
+
+def test_a_rumble_ended_by_forfeits_has_them_in_its_pending_result_as_in_its_result(
+        player: Any, player2: Any, outsider: Any, player_api: APIClient) -> None:
+    """Olga, then alice resign a three-seat Rumble: each a forfeit its game eliminates
+    (RR-34), the second leaving bruno alone, which ends it on the board. The match's
+    result names the seats the forfeits put out (`forfeits`); the state's and the last
+    replay step's `pending.result`, the same end, lacked them."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": "alice"}, {"player": player2.username},
+                                         {"player": outsider.username}])
+    services.join_match(match=match, user=player2)
+    services.join_match(match=match, user=outsider)
+    services.resign(match=match, user=outsider)
+    services.resign(match=match, user=player)
+    result = player_api.get(f"/api/matches/{match.pk}/").json()["result"]
+    assert result["forfeits"] == [2, 0] and result["winners"] == [1]
+    state = player_api.get(state_url(match.pk)).json()
+    assert state["pending"]["kind"] == "end" and state["pending"]["result"] == result
+    last = state["seq"]
+    step = player_api.get(f"/api/matches/{match.pk}/replay/", {"at": last}).json()
+    assert step["pending"]["result"] == result
