@@ -277,10 +277,12 @@ def held_seats(match: Match, user: Any) -> list[int]:
     return _held(match, user, None)
 
 
-def resigning_seat(match: Match, user: Any) -> int | None:
+def resigning_seat(match: Match, user: Any, held: list[int] | None = None) -> int | None:
     """The seat a resignation that names none takes: the user's first still in the match
-    (`seats_out`), else their first (refused then as out); None if they hold none."""
-    held = _held(match, user, None)
+    (`seats_out`), else their first (refused then as out); None if they hold none.
+    `held`: the user's seats (`held_seats`), when the caller has read them already."""
+    if held is None:
+        held = _held(match, user, None)
     return _first_in(match, held) if held else None
 
 

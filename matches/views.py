@@ -462,7 +462,7 @@ def resign(request: HttpRequest, match_id: int) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, services.shown(exc))
         return redirect("match_play", match_id=match.id)
-    seat = posted if posted is not None else services.resigning_seat(match, request.user)
+    seat = posted if posted is not None else services.resigning_seat(match, request.user, held)
     if seat in held and match.status == Match.Status.ACTIVE \
             and seat in services.seats_out(match, [seat]):
         # Out already by this resignation (a double tap's second press): shown as once.

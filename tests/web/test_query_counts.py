@@ -555,3 +555,20 @@ def test_rivals_who_closed_their_accounts_cost_no_query_each(
     url = reverse(page, args=[player_for(player).pk] if page == "league:player" else [])
     same_for_more_rows(add, lambda: client.get(url))
     assert client.get(url).content.decode().count(CLOSED_NAME) >= 6
+
+
+def test_a_resignation_reads_the_players_seats_once(player: Any, player2: Any) -> None:
+    """The resign view asked for the player's seats, then again for the seat a post that
+    names none resigns; one read serves both."""
+    from django.urls import reverse
+
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": player.username},
+                                         {"player": player2.username}, {"bot": "random"}])
+    services.join_match(match=match, user=player2)
+    page, url = browser(player), reverse("match_resign", args=[match.id])
+    asked = captured(lambda: page.post(url), 200)  # the confirmation page
+    assert seat_reads(asked) == 1, asked
+    assert captured(lambda: page.post(url, {"confirmed": "yes"}), 302)
+    match.refresh_from_db()
+    assert match.status == "active" and services.seats_out(match) == {0}
