@@ -396,6 +396,15 @@ def parse_card(raw: Any, source: str, index: int, owner: str | None = None) -> C
     return Card(key, number, name.strip(), ctype, skill, text.strip(), stop, effects, owner)
 
 
+def _list(raw: Any, source: str, card: str, field: str) -> list[Any]:
+    """An optional list field: absent (or empty) is no items, anything else is refused."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise CardDataError(source, card, field, "must be a list")
+    return raw
+
+
 def _gimmick(raw: Any, source: str) -> Gimmick:
     where = "gimmick"
     _fields(raw, ("text", "bonuses", "triggers"), source, where, where)
@@ -403,7 +412,7 @@ def _gimmick(raw: Any, source: str) -> Gimmick:
     if not isinstance(text, str) or not text.strip():
         raise CardDataError(source, where, "gimmick.text", "must be a non-empty string")
     bonuses = []
-    for i, b in enumerate(raw.get("bonuses") or []):
+    for i, b in enumerate(_list(raw.get("bonuses"), source, where, "gimmick.bonuses")):
         field = f"gimmick.bonuses[{i}]"
         _fields(b, ("roll", "amount", "skill"), source, where, field)
         roll = _enum(Roll, b.get("roll"), source, where, f"{field}.roll")
@@ -412,7 +421,7 @@ def _gimmick(raw: Any, source: str) -> Gimmick:
         skill = _enum(Skill, b["skill"], source, where, f"{field}.skill") if "skill" in b else None
         bonuses.append(Bonus(roll, b["amount"], skill))
     triggers = []
-    for i, t in enumerate(raw.get("triggers") or []):
+    for i, t in enumerate(_list(raw.get("triggers"), source, where, "gimmick.triggers")):
         field = f"gimmick.triggers[{i}]"
         _fields(t, ("when", "card_type", "effects"), source, where, field)
         when = _enum(Trigger, t.get("when"), source, where, f"{field}.when")

@@ -125,3 +125,20 @@ def test_a_copied_state_shares_its_card_designs_and_nothing_it_may_change() -> N
     own = copy.deepcopy(state)
     assert own == state and own.decks[0][0] is state.decks[0][0]
     assert own.players is not state.players and own.players[0] is not state.players[0]
+
+
+
+@pytest.mark.parametrize(("new", "field"), [
+    ("  bonuses: 5\n", "gimmick.bonuses"),
+    ("  triggers: 3\n", "gimmick.triggers"),
+])
+def test_a_gimmick_whose_bonuses_or_triggers_are_no_list_is_refused_naming_the_field(
+        new, field) -> None:
+    """A number where the list goes is a data error naming the file and field, not a
+    TypeError from inside the loader."""
+    files = files_with("competitors/ox_valdane.yaml",
+                       "  bonuses:\n  - {roll: finish, skill: power, amount: 1}\n", new)
+    with pytest.raises(CardDataError) as error:
+        parse_catalog(files)
+    assert error.value.source == "competitors/ox_valdane.yaml"
+    assert error.value.field == field and "list" in error.value.problem
