@@ -42,6 +42,7 @@ from engine.protocol import JSON
 DECK_SIZE = 30
 FINISH_NUMBERS = (28, 29, 30)
 LIBRARY_NUMBERS = range(1, 28)
+RATINGS = range(5, 11)  # SH-006: a Competitor's six ratings, one of each
 _KEY = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -452,8 +453,10 @@ def parse_competitor(data: Any, source: str, library: Mapping[str, Card]) -> Com
         raise CardDataError(source, None, "kind", f"must be one of {KINDS}")
     skills = data.get("skills")
     if (not isinstance(skills, Mapping) or sorted(skills) != sorted(str(s) for s in SKILLS)
-            or not all(_int(v, 1, 12) for v in skills.values())):
-        raise CardDataError(source, None, "skills", "must rate all six skills 1-12")
+            or not all(_int(v, 5, 10) for v in skills.values())
+            or sorted(skills.values()) != list(RATINGS)):
+        raise CardDataError(source, None, "skills",
+                            "must rate all six skills 5-10, each value once (SH-006)")
     gimmick = _gimmick(data.get("gimmick"), source)
     finishes_raw = data.get("finishes")
     if not isinstance(finishes_raw, list):

@@ -142,3 +142,17 @@ def test_a_gimmick_whose_bonuses_or_triggers_are_no_list_is_refused_naming_the_f
         parse_catalog(files)
     assert error.value.source == "competitors/ox_valdane.yaml"
     assert error.value.field == field and "list" in error.value.problem
+
+
+def test_a_competitor_whose_skills_are_not_the_ratings_5_to_10_is_refused() -> None:
+    """SH-006 decision: every Competitor rates its six skills 5-10, each value once; a set
+    that rates one otherwise is refused at the load, not first by a test of the roster."""
+    files = files_with("competitors/ox_valdane.yaml", "agility: 5,", "agility: 4,")
+    with pytest.raises(CardDataError) as error:
+        parse_catalog(files)
+    assert error.value.source == "competitors/ox_valdane.yaml"
+    assert error.value.field == "skills" and "5-10" in error.value.problem
+    files = files_with("competitors/ox_valdane.yaml", "agility: 5,", "agility: 6,")
+    with pytest.raises(CardDataError) as error:
+        parse_catalog(files)
+    assert error.value.field == "skills"
