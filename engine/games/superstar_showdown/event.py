@@ -121,6 +121,26 @@ def _field(raw: Mapping[str, Any], name: str, kind: type, source: str, card: str
     return value
 
 
+def _points(raw: Mapping[str, Any], name: str, source: str, card: str) -> int:
+    """Ranking Points on a Match card: a whole number, 0 or more."""
+    value = _field(raw, name, int, source, card)
+    if value < 0:
+        raise CardDataError(source, card, name, "must be 0 or more")
+    return int(value)
+
+
+def _known(raw: Mapping[str, Any], fields: Sequence[str], source: str, card: str) -> None:
+    """A field the file does not define (a misspelling) is refused, not silently left out."""
+    unknown = sorted(set(raw) - set(fields))
+    if unknown:
+        raise CardDataError(source, card, str(unknown[0]), "is not a field of this file's cards")
+
+
+MATCH_CARD_FIELDS = ("key", "title", "text", "per_side", "kind", "win", "loss", "draw",
+                     "per_defeat")
+STIPULATION_FIELDS = ("key", "title", "text", "effect", "rounds")
+
+
 def _unique(items: Sequence[Any], source: str) -> Mapping[str, Any]:
     out: dict[str, Any] = {}
     for item in items:
@@ -133,10 +153,11 @@ def _unique(items: Sequence[Any], source: str) -> Mapping[str, Any]:
 def load_match_cards(raw_cards: list[Any] | None = None) -> Mapping[str, MatchCard]:
     source = "match_cards.yaml"
     cards = []
-    for raw in raw_cards if raw_cards is not None else _read("match_cards"):
+    for index, raw in enumerate(raw_cards if raw_cards is not None else _read("match_cards")):
         if not isinstance(raw, Mapping):
             raise CardDataError(source, None, "cards", "each card must be a mapping")
-        key = _field(raw, "key", str, source, "?")
+        key = _field(raw, "key", str, source, f"#{index + 1}")
+        _known(raw, MATCH_CARD_FIELDS, source, key)
         kind = raw.get("kind")
         if kind not in {str(k) for k in MatchKind}:
             raise CardDataError(source, key, "kind", f"must be one of {[str(k) for k in MatchKind]}")
@@ -145,24 +166,26 @@ def load_match_cards(raw_cards: list[Any] | None = None) -> Mapping[str, MatchCa
             raise CardDataError(source, key, "per_side", "must be 1 for single, 2-3 otherwise")
         cards.append(MatchCard(
             key, _field(raw, "title", str, source, key), _field(raw, "text", str, source, key),
-            per_side, MatchKind(kind), _field(raw, "win", int, source, key),
-            _field(raw, "loss", int, source, key), _field(raw, "draw", int, source, key),
-            int(raw.get("per_defeat", 0))))
+            per_side, MatchKind(kind), _points(raw, "win", source, key),
+            _points(raw, "loss", source, key), _points(raw, "draw", source, key),
+            _points({"per_defeat": 0, **raw}, "per_defeat", source, key)))
     return _unique(cards, source)
 
 
 def load_stipulations(raw_cards: list[Any] | None = None) -> Mapping[str, Stipulation]:
     source = "stipulations.yaml"
     cards = []
-    for raw in raw_cards if raw_cards is not None else _read("stipulations"):
+    for index, raw in enumerate(raw_cards if raw_cards is not None else _read("stipulations")):
         if not isinstance(raw, Mapping):
             raise CardDataError(source, None, "cards", "each card must be a mapping")
-        key = _field(raw, "key", str, source, "?")
+        key = _field(raw, "key", str, source, f"#{index + 1}")
+        _known(raw, STIPULATION_FIELDS, source, key)
         effect = raw.get("effect")
         if effect not in {str(e) for e in Effect}:
             raise CardDataError(source, key, "effect", f"must be one of {[str(e) for e in Effect]}")
         rounds = raw.get("rounds", 0)
-        if effect == Effect.SHORT_TIME and (not isinstance(rounds, int) or rounds < 1):
+        if effect == Effect.SHORT_TIME and (not isinstance(rounds, int) or isinstance(rounds, bool)
+                                            or rounds < 1):
             raise CardDataError(source, key, "rounds", "a short_time card needs rounds >= 1")
         cards.append(Stipulation(key, _field(raw, "title", str, source, key),
                                  _field(raw, "text", str, source, key), Effect(effect), rounds))

@@ -42,6 +42,21 @@ def test_thirty_bonus_cards():
                          "win": 1, "loss": 0, "draw": 0}], "kind"),
     (load_match_cards, [{"key": "x", "title": "X", "text": "t", "per_side": 1, "kind": "single",
                          "win": "many", "loss": 0, "draw": 0}], "win"),
+    (load_match_cards, [{"key": "x", "title": "X", "text": "t", "per_side": 2,
+                         "kind": "gauntlet", "win": 1, "loss": 0, "draw": 0,
+                         "per_defeat": "lots"}], "per_defeat"),
+    (load_match_cards, [{"key": "x", "title": "X", "text": "t", "per_side": 2,
+                         "kind": "gauntlet", "win": 1, "loss": 0, "draw": 0,
+                         "per_defeat": 2.5}], "per_defeat"),
+    (load_match_cards, [{"key": "x", "title": "X", "text": "t", "per_side": 2,
+                         "kind": "gauntlet", "win": 1, "loss": 0, "draw": 0,
+                         "per_defeet": 5}], "per_defeet"),
+    (load_match_cards, [{"key": "x", "title": "X", "text": "t", "per_side": 1, "kind": "single",
+                         "win": 1, "loss": -5, "draw": 0}], "loss"),
+    (load_stipulations, [{"key": "x", "title": "X", "text": "t", "effect": "none",
+                          "effekt": "no_pins"}], "effekt"),
+    (load_stipulations, [{"key": "x", "title": "X", "text": "t", "effect": "short_time",
+                          "rounds": True}], "rounds"),
     (load_stipulations, [{"key": "x", "title": "X", "text": "t", "effect": "lava"}], "effect"),
     (load_stipulations, [{"key": "x", "title": "X", "text": "t", "effect": "short_time"}],
      "rounds"),
@@ -55,7 +70,9 @@ def test_thirty_bonus_cards():
                          "icons": ["Attack 3"]}] * 2, "key"),
 ])
 def test_schema_faults_name_the_field(loader, raw, field):
-    """A bad data file is refused naming the file, the card and the field."""
+    """A bad data file is refused naming the file, the card and the field: a wrong type,
+    a misspelt field (which left a Gauntlet's points per defeat at 0) or negative points
+    included."""
     with pytest.raises(CardDataError) as error:
         loader(raw)
     assert error.value.field == field
