@@ -230,6 +230,29 @@ PRESETS: Mapping[str, Preset] = MappingProxyType({
 })
 
 
+
+def check_presets(presets: Mapping[str, Preset], match_cards: Mapping[str, MatchCard],
+                  stipulations: Mapping[str, Stipulation]) -> None:
+    """Every preset can be played with these cards: each Match card and Stipulation it
+    names is there, and it holds an Event's number of Matches (the Full Card one of each
+    Match card); raises CardDataError naming the file and key (a card set that renamed
+    one loaded, then refused the organizer's Event)."""
+    for preset in presets.values():
+        for match, stip in preset.matches:
+            if match is not None and match not in match_cards:
+                raise CardDataError("match_cards.yaml", match, "key",
+                                    f"the {preset.title} preset plays it: keep a card of this key")
+            if stip is not None and stip not in stipulations:
+                raise CardDataError("stipulations.yaml", stip, "key",
+                                    f"the {preset.title} preset plays it: keep a card of this key")
+        if not MIN_MATCHES <= len(preset.matches) <= MAX_MATCHES:  # Full Card: one a card
+            raise CardDataError("match_cards.yaml", None, "cards",
+                                f"the {preset.title} preset would play {len(preset.matches)} "
+                                f"Matches; an Event has {MIN_MATCHES}-{MAX_MATCHES}")
+
+
+check_presets(PRESETS, MATCH_CARDS, STIPULATIONS)
+
 # A preset's earlier key, still read: stored Event options and recorded streams carry it.
 PRESET_ALIASES: Mapping[str, str] = MappingProxyType({"smackdown": "full_card"})
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.data import CardDataError
@@ -9,6 +11,10 @@ from engine.games.superstar_showdown.cards import CardType
 from engine.games.superstar_showdown.event import (
     BONUS_CARDS,
     MATCH_CARDS,
+    MAX_MATCHES,
+    PRESETS,
+    STIPULATIONS,
+    check_presets,
     load_bonus_cards,
     load_match_cards,
     load_stipulations,
@@ -76,3 +82,27 @@ def test_schema_faults_name_the_field(loader, raw, field):
     with pytest.raises(CardDataError) as error:
         loader(raw)
     assert error.value.field == field
+
+
+@pytest.mark.parametrize(("gone", "source"), [
+    ("endurance", "stipulations.yaml"),  # Ultimate Endurance's Stipulation (SS-162)
+    ("tag_team", "match_cards.yaml"),  # the Tag Team Series' Match card (SS-161)
+])
+def test_a_card_set_without_a_card_a_preset_plays_is_refused_naming_it(gone, source):
+    """A Stipulation or Match card renamed or taken out that a preset names stops the load,
+    naming the file and key, rather than loading and refusing the organizer's Event."""
+    match_cards = {k: c for k, c in MATCH_CARDS.items() if k != gone}
+    stipulations = {k: s for k, s in STIPULATIONS.items() if k != gone}
+    with pytest.raises(CardDataError) as error:
+        check_presets(PRESETS, match_cards, stipulations)
+    assert error.value.source == source and error.value.card == gone
+    check_presets(PRESETS, MATCH_CARDS, STIPULATIONS)  # the shipped set plays every preset
+
+
+def test_a_full_card_with_more_match_cards_than_an_event_holds_is_refused():
+    """The Full Card plays each Match card once: a set with more of them than an Event has
+    Matches (SS-127) could not start one."""
+    full = replace(PRESETS["full_card"], matches=((None, None),) * (MAX_MATCHES + 1))
+    with pytest.raises(CardDataError) as error:
+        check_presets({"full_card": full}, MATCH_CARDS, STIPULATIONS)
+    assert error.value.source == "match_cards.yaml" and "Full Card" in error.value.problem
