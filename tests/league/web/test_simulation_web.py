@@ -310,3 +310,14 @@ def test_the_summary_numbers_seats_from_1_as_the_balance_report_does(
     table = page.split('class="standings sim-seats"')[1].split("</table>")[0]
     rows = re.findall(r'<tr><td>(\d+)</td><td class="name">(\w+)</td>', table)
     assert rows == [("1", "random"), ("2", "heuristic")]
+
+
+def test_the_jobs_facts_number_its_seats_from_1_as_its_summary_does(
+        staff_client: Client, organizer: Any) -> None:
+    """The page's list of bots and its table below name the same seat the same way: the
+    list said 'seat 0: random' over a table whose first row is seat 1."""
+    job = new_job(organizer, bots=["random", "heuristic"], matches=2)
+    page = staff_client.get(reverse("league:simulation", args=[job.pk])).content.decode()
+    facts = page.split('class="sim-facts"')[1].split("</dl>")[0]
+    assert re.findall(r"seat (\d+): <code>(\w+)</code>", facts) == [
+        ("1", "random"), ("2", "heuristic")]
