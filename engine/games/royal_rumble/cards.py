@@ -179,6 +179,8 @@ def _effects(raw: Any, kind: Kind, source: str, card: str) -> tuple[frozenset[Ef
             effect = Effect.RECOIL
         elif isinstance(item, str) and item in names and item != "recoil":
             effect = Effect(item)
+        elif item == "recoil":
+            raise CardDataError(source, card, "effects", "recoil takes its damage: {recoil: N}")
         else:
             raise CardDataError(source, card, "effects", f"unknown effect {item!r}")
         if effect not in allowed:
@@ -273,7 +275,10 @@ def parse_legends(data: Any, source: str = "legends.yaml") -> Mapping[str, Legen
             raise CardDataError(source, key, "name", "must be a non-empty string")
         if key in out:
             raise CardDataError(source, key, "key", "is used by two Legends")
-        signature = parse_card(raw.get("signature"), Kind.SIGNATURE, source, key)
+        if not isinstance(raw.get("signature"), Mapping):
+            raise CardDataError(source, key, "signature",
+                                "must be a card: name, type, damage, speed and effects")
+        signature = parse_card(raw["signature"], Kind.SIGNATURE, source, key)
         out[key] = Legend(key, name.strip(), _int(raw, "health", 5, 20, source, key), signature)
     if len(out) != LEGENDS:
         raise CardDataError(source, None, "legends", f"needs {LEGENDS} Legends, not {len(out)}")

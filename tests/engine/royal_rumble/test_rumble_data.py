@@ -83,3 +83,21 @@ def test_a_bad_legend_names_the_legend_and_field() -> None:
     with pytest.raises(CardDataError) as error:
         parse_legends(data, "legends.yaml")
     assert (error.value.card, error.value.field) == ("x", "health")
+
+
+def test_a_legend_without_a_signature_names_the_signature_field() -> None:
+    """A Legend whose `signature` is left out is refused naming that field, not '(card)'."""
+    data = {"legends": [{"key": "x", "name": "X", "health": 12}]}
+    with pytest.raises(CardDataError) as error:
+        parse_legends(data, "legends.yaml")
+    assert (error.value.card, error.value.field) == ("x", "signature")
+
+
+def test_recoil_without_its_amount_says_it_needs_one() -> None:
+    """`recoil` is the vocabulary's one effect with a number: written bare, the error says
+    how to write it rather than calling a listed effect unknown."""
+    data = {"cards": [{"kind": "attack", "name": "X", "type": "kick", "damage": 1, "speed": 1,
+                       "effects": ["recoil"], "count": 150}]}
+    with pytest.raises(CardDataError) as error:
+        parse_actions(data, "actions.yaml")
+    assert error.value.field == "effects" and "{recoil: N}" in error.value.problem
