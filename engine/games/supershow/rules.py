@@ -56,6 +56,11 @@ from engine.protocol import (
 )
 
 DEFAULT_COMPETITORS = ("ox_valdane", "mira_quickstep")
+# The table a match of more than two seats plays when its options name no Competitors:
+# the first shipped ones by key, written out, so a Competitor added to the set never
+# changes it (a stored match replays with the Competitors it was dealt).
+DEFAULT_TABLE = ("granite_gus", "kid_kaboom", "lighthouse_keepers", "marsh_kings",
+                 "mira_quickstep", "ox_valdane")
 DEFAULT_TURN_LIMIT = 200
 
 SPEC = GameSpec(
@@ -126,12 +131,13 @@ def gimmicks(s: State, seat: int) -> list[Gimmick]:
 
 def _seat_competitors(comps: Any, match_type: str, n_seats: int) -> Any:
     """The `competitors` option as a table of `n_seats` plays it: the default pair at a
-    bigger table is the first Competitors of the catalogue (single ones in a Handicap
-    match, SH-082)."""
+    bigger table is the first of `DEFAULT_TABLE` (single ones in a Handicap match,
+    SH-082)."""
     if comps == list(DEFAULT_COMPETITORS) and n_seats > 2:
-        pool = sorted(CATALOG.competitors)
+        pool = list(DEFAULT_TABLE)
         if match_type == "handicap":
-            pool = [k for k in pool if CATALOG.competitors[k].kind == "single"]
+            pool = [k for k in pool  # one taken out of the set stays, for start to refuse
+                    if k not in CATALOG.competitors or CATALOG.competitors[k].kind == "single"]
         return pool[:n_seats]
     return comps
 

@@ -588,3 +588,44 @@ def test_the_seats_a_match_type_plays_as_one_side_are_its_teams(
     assert RULES.teams({"match_type": match_type}, seats) == teams
     # a search bot holds a state, not its options: the state answers the same
     assert RULES.teams_at(RULES.start({"match_type": match_type}, seats)) == teams
+
+
+NEWCOMER = """key: aaron_anvil
+name: Aaron Anvil
+kind: single
+skills: {power: 10, technique: 9, agility: 8, strike: 7, submission: 6, grapple: 5}
+gimmick: {text: Add 1 to your turn rolls., bonuses: [{roll: turn, amount: 1}]}
+finishes:
+- {number: 28, name: Forge Drop, type: finish, skill: power}
+- {number: 29, name: Bellows Slam, type: finish, skill: power}
+- {number: 30, name: Quench Press, type: finish, skill: grapple}
+"""
+
+
+@pytest.mark.parametrize(("match_type", "seats"), [
+    ("triple_threat_elimination", 3), ("handicap", 3), ("tag_team", 3),
+    ("tornado_tag_team", 4), ("fatal_four_way_first_fall", 4)])
+def test_a_competitor_added_to_the_set_leaves_the_default_tables_as_they_were(
+        monkeypatch: pytest.MonkeyPatch, match_type: str, seats: int) -> None:
+    """A match of more than two seats that names no Competitors plays a fixed table: a new
+    Competitor file (sorting first) changed it, so a default Tag Team match could not
+    start (its third seat a single) and a stored match replayed with other Competitors."""
+    from engine.games.supershow import cards, rules
+    from engine.games.supershow.cards import parse_catalog, read_files
+
+    def table() -> list[str]:
+        state = RULES.start({"match_type": match_type}, seats)
+        return [p.competitor for p in state.players]
+
+    shipped = table()
+    pool = sorted(k for k, c in CATALOG.competitors.items()  # as matches stored so far
+                  if match_type != "handicap" or c.kind == "single")
+    assert shipped == pool[:seats]
+    files = read_files()
+    deck = files["competitors/ox_valdane.yaml"].split("deck:")[1].split("finishes:")[0]
+    files["competitors/aaron_anvil.yaml"] = NEWCOMER + "deck:" + deck
+    bigger = parse_catalog(files)
+    assert "aaron_anvil" in bigger.competitors
+    monkeypatch.setattr(rules, "CATALOG", bigger)
+    monkeypatch.setattr(cards, "CATALOG", bigger)
+    assert table() == shipped
