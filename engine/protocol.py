@@ -271,10 +271,10 @@ class GameSpec:
     def check_seats(self, n_seats: int) -> None:
         """Refuse a seat count the game does not support."""
         if not self.min_seats <= n_seats <= self.max_seats:
-            raise IllegalAction(
-                "bad_seat_count",
-                f"{self.title} takes {self.min_seats}-{self.max_seats} seats, not {n_seats}.",
-            )
+            takes = (f"{self.min_seats}" if self.min_seats == self.max_seats
+                     else f"{self.min_seats}-{self.max_seats}")
+            raise IllegalAction("bad_seat_count",
+                                f"{self.title} takes {takes} seats, not {n_seats}.")
 
 
 class Rules(Protocol[S]):

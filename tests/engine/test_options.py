@@ -61,3 +61,14 @@ def test_a_choice_is_matched_by_type_as_well_as_value(value):
     assert exc.value.code == "bad_option"
     assert registry.get_rules("super_showdown").spec.resolve_options({"best_of": 3}) == {
         "best_of": 3}
+
+
+@pytest.mark.parametrize(("game", "seats", "said"), [
+    ("super_showdown", 3, "Super Showdown takes 2 seats, not 3."),
+    ("royal_rumble", 11, "Royal Rumble takes 2-10 seats, not 11."),
+])
+def test_a_refused_seat_count_names_the_seats_the_game_takes(game, seats, said):
+    """A game of one seat count says it once ('takes 2 seats'), not as a range '2-2'."""
+    with pytest.raises(IllegalAction) as error:
+        registry.get_rules(game).spec.check_seats(seats)
+    assert error.value.code == "bad_seat_count" and error.value.message == said

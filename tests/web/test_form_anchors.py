@@ -29,7 +29,7 @@ def test_a_refused_new_match_comes_back_at_its_card(alice_client: Client) -> Non
     assert response.status_code == 400
     page = response.content.decode()
     card = _card(page, "new-match")
-    said = "takes 2-2 seats"
+    said = "takes 2 seats"
     assert f'action="{reverse("match_create")}#new-match"' in card
     assert card.index("#new-match") < card.index(said)  # the message is in the card
     assert not Match.objects.exists()
