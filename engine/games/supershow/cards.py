@@ -547,11 +547,13 @@ def parse_catalog(files: Mapping[str, str]) -> Catalog:
     birdcage = _crowd(meter.get("birdcage"), "crowd_meter.yaml", "birdcage", True)
     competitors: dict[str, Competitor] = {}
     finishes: dict[str, Card] = {}
+    sources: dict[str, str] = {}
     for source in sorted(n for n in files if n.startswith("competitors/")):
         comp = parse_competitor(_yaml(source, files[source]), source, library)
         if comp.key in competitors:
-            raise CardDataError(source, None, "key", f"{comp.key!r} is used by two files")
-        competitors[comp.key] = comp
+            raise CardDataError(source, None, "key", f"{comp.key!r} is {sources[comp.key]}'s "
+                                                     "key too: each file needs its own")
+        competitors[comp.key], sources[comp.key] = comp, source
         finishes.update({c.key: c for c in comp.deck if c.type is CardType.FINISH})
     if not competitors:
         raise CardDataError("competitors/", None, "(files)", "no Competitor files found")

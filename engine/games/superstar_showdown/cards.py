@@ -285,11 +285,13 @@ def _read(source: str, text: str) -> Superstar:
 def parse_roster(files: Iterable[tuple[str, str]]) -> Mapping[str, Superstar]:
     """Validate every (name, text) file, then publish them all at once, by key."""
     roster: dict[str, Superstar] = {}
+    sources: dict[str, str] = {}
     for source, text in sorted(files):
         star = _read(source, text)
         if star.key in roster:
-            raise CardDataError(source, None, "key", f"{star.key!r} is used by two files")
-        roster[star.key] = star
+            raise CardDataError(source, None, "key", f"{star.key!r} is {sources[star.key]}'s "
+                                                     "key too: each file needs its own")
+        roster[star.key], sources[star.key] = star, source
     if not roster:
         raise CardDataError("superstars/", None, "(files)", "no Superstar files found")
     return MappingProxyType(roster)

@@ -156,3 +156,14 @@ def test_a_competitor_whose_skills_are_not_the_ratings_5_to_10_is_refused() -> N
     with pytest.raises(CardDataError) as error:
         parse_catalog(files)
     assert error.value.field == "skills"
+
+
+def test_a_copied_competitor_whose_key_was_left_names_both_files() -> None:
+    """A copy of ox_valdane.yaml saved as a_new_one.yaml with its key unchanged: the error
+    names the copy as well as the shipped file."""
+    files = read_files()
+    files["competitors/a_new_one.yaml"] = files["competitors/ox_valdane.yaml"]
+    with pytest.raises(CardDataError) as error:
+        parse_catalog(files)
+    assert error.value.field == "key"
+    assert "a_new_one.yaml" in str(error.value) and "ox_valdane.yaml" in str(error.value)

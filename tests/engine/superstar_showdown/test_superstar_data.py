@@ -145,3 +145,12 @@ def test_a_copied_state_shares_its_card_designs_and_nothing_it_may_change() -> N
     assert own_event == event and own_event.catalog and all(
         own_event.catalog[key] is card for key, card in event.catalog.items())
     assert own.sides is not state.sides and own.sides[0] is not state.sides[0]
+
+
+def test_a_copied_file_whose_key_was_left_names_the_new_file_and_the_one_it_copies() -> None:
+    """A newcomer copies abbot.yaml to aardvark.yaml and forgets the key: the error names
+    their file, not only the shipped one it sorts before."""
+    with pytest.raises(CardDataError) as error:
+        parse_roster([("abbot.yaml", GOOD), ("aardvark.yaml", GOOD)])
+    assert error.value.field == "key"
+    assert "aardvark.yaml" in str(error.value) and "abbot.yaml" in str(error.value)
