@@ -14,7 +14,11 @@ two things:
       .venv/bin/python tests/engine/test_recorded_streams.py [GAME ...]
 
 The recorder refuses to overwrite streams of the current version that no longer replay:
-raising the version is the one way past this test. It is a net over the paths seeded
+raising the version is the way past this test. One change is no rules change: choices
+widened by a card added to the set (a new Superstar an Event's draft offers), where every
+recorded event is still allowed and every match ends as it did; `--widened` records again
+under the same version then, and still refuses when an event is refused or a result
+differs. It is a net over the paths seeded
 matches take, not a proof: a change in a rare branch (a Gauntlet fall in the last round
 of a Time Limit) may leave these streams as they were, so a rules fix raises the version
 whether or not this test fails.
@@ -145,27 +149,76 @@ def test_every_game_has_recorded_streams() -> None:
     assert sorted(path.stem for path in HERE.glob("*.json")) == games()
 
 
-def record(game: str) -> None:
+def test_the_recorder_takes_widened_choices_only_where_every_match_plays_as_recorded(
+        tmp_path: Path) -> None:
+    """A step that offers other choices (as a card added to the set widens a draft) is
+    recorded again under the same version with `--widened` alone; an event refused now or
+    a match that ends otherwise is refused even so."""
+    shipped = recorded("super_showdown")
+    stored = tmp_path / "super_showdown.json"
+
+    def store_with(change: Any) -> None:
+        data = json.loads(json.dumps(shipped))
+        data["matches"][0]["steps"][1] = "0" * 8
+        change(data["matches"][0])
+        stored.write_text(json.dumps(data))
+
+    store_with(lambda match: None)
+    with pytest.raises(SystemExit, match="pass --widened"):
+        record("super_showdown", here=tmp_path)
+    record("super_showdown", widened=True, here=tmp_path)
+    assert json.loads(stored.read_text()) == shipped  # the same seeds, recorded again
+
+    store_with(lambda match: match["result"].update(winners=[]))
+    with pytest.raises(SystemExit, match="match 0: it ends otherwise now"):
+        record("super_showdown", widened=True, here=tmp_path)
+    store_with(lambda match: match["events"].append(match["events"][-1]))
+    with pytest.raises(SystemExit, match="match 0: an event is refused now"):
+        record("super_showdown", widened=True, here=tmp_path)
+
+
+def ends_differently(game: str, data: JSON) -> str | None:
+    """Where a recorded match is refused an event or ends otherwise under today's rules,
+    or None: what choices widened by a new card leave as they were."""
     rules = registry.get_rules(game)
-    path = HERE / f"{game}.json"
+    for number, match in enumerate(data["matches"]):
+        try:
+            state = rules.replay(match["options"], match["seats"],
+                                 [Event.from_json(event) for event in match["events"]])
+        except IllegalAction as exc:
+            return f"match {number}: an event is refused now ({exc.code}: {exc.message})"
+        result = rules.result(state)
+        if (result.to_json() if result else None) != match["result"]:
+            return f"match {number}: it ends otherwise now"
+    return None
+
+
+def record(game: str, *, widened: bool = False, here: Path = HERE) -> None:
+    rules = registry.get_rules(game)
+    path = here / f"{game}.json"
     if path.exists():
-        old = recorded(game)
+        old = json.loads(path.read_text())
         differs = replay_differs(game, old)
         if old["rules_version"] == rules.spec.rules_version and differs is not None:
-            raise SystemExit(f"{game}: streams of rules version {old['rules_version']} replay "
-                             f"differently ({differs}); raise its GameSpec.rules_version "
-                             "before recording again")
+            otherwise = ends_differently(game, old) if widened else differs
+            if otherwise is not None:
+                raise SystemExit(
+                    f"{game}: streams of rules version {old['rules_version']} replay "
+                    f"differently ({otherwise}); raise its GameSpec.rules_version before "
+                    "recording again" + ("" if widened else " (or, when a card added to "
+                                         "the set only widened the choices, pass --widened)"))
     tables = [(seats, options) for key, seats, options in TABLES if key == game]
     matches = [record_match(game, seats, options, seed=1000 * number + index)
                for number, (seats, options) in enumerate(tables)
                for index in range(MATCHES_PER_TABLE)]
     data = {"game": game, "rules_version": rules.spec.rules_version, "matches": matches}
-    HERE.mkdir(exist_ok=True)
+    here.mkdir(exist_ok=True)
     path.write_text(json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n")
     print(f"{game}: {len(matches)} matches, {sum(len(m['events']) for m in matches)} events, "
           f"rules version {rules.spec.rules_version} -> {path}")
 
 
 if __name__ == "__main__":
-    for name in sys.argv[1:] or games():
-        record(name)
+    widen = "--widened" in sys.argv[1:]
+    for name in [arg for arg in sys.argv[1:] if arg != "--widened"] or games():
+        record(name, widened=widen)
