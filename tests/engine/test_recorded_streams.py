@@ -137,7 +137,8 @@ def test_the_recorded_streams_replay_as_played_under_this_rules_version(game: st
     assert differs is None, (
         f"{game}'s rules replay a recorded stream differently ({differs}). Mend the change, "
         f"or raise {game}'s GameSpec.rules_version to {rules.spec.rules_version + 1} and "
-        f"record again with `{RECORD} {game}`")
+        f"record again with `{RECORD} {game}` (a card added to the set that only widens "
+        f"the choices: record again with `{RECORD} --widened {game}`)")
     final = [rules.result(rules.replay(match["options"], match["seats"], [
         Event.from_json(event) for event in match["events"]])) for match in data["matches"]]
     assert [result.to_json() if result else None for result in final] == [
