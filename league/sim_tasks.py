@@ -1,7 +1,8 @@
 """Celery tasks of simulation jobs: thin wrappers around `league.simulation`.
 
-`run_chunk` is acks-late and idempotent per chunk (a rerun of a done chunk does nothing),
-so a redelivery after a worker crash is safe; `sweep_simulations` (beat) re-queues chunks
+`run_chunk` is acks-late and idempotent per chunk (a rerun of a done chunk, or of one
+another worker is playing, does nothing; one whose worker fell silent is taken over), so a
+redelivery is safe; `sweep_simulations` (beat) re-queues chunks
 whose worker was lost.
 """
 

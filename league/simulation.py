@@ -5,11 +5,14 @@ by (job, index)); each chunk is one Celery task (`league.sim_tasks.run_chunk`). 
 at most `SIMULATION_QUEUE_AHEAD` chunks in the queue and each finished chunk queues the next
 one, so a cancelled job stops queuing and keeps what finished.
 
-Every chunk result is written once: the task claims the chunk, plays its matches with no
-database open, then, with the job row locked, writes the chunk's tallies and merges them
-into the job's `totals` unless the chunk was done already (a redelivered or re-queued
-task plays again and writes nothing). A chunk claimed or queued that never finishes (its
-worker crashed) goes back to the queue by the sweep (beat) or `resume_job`.
+Every chunk is played by one claim and its result written once: the task claims the chunk
+(a queued one, or one whose worker fell silent), plays its matches with no database open,
+then, with the job row locked, writes the chunk's tallies and merges them into the job's
+`totals` unless the chunk was done already. A second delivery of the task while the chunk
+is being played (a redelivery, a copy queued twice) finds it claimed and does nothing; a
+copy that played on after being taken for lost writes nothing. A chunk claimed or queued
+that never finishes (its worker crashed) goes back to the queue by the sweep (beat) or
+`resume_job`.
 
 Match `i` of a job plays with `random.Random(match_seed(job.seed, i))`, so the same job
 seed gives the same matches whichever worker plays which chunk. A seat counts as its side
@@ -434,6 +437,7 @@ def run_chunk(job_id: int, index: int) -> bool:
         tallies, log = play_chunk(job, chunk.start, chunk.count,
                                   beat=partial(_beat, chunk.pk, chunk.attempts))
     except OperationalError:
+        _release(chunk.pk, chunk.attempts)
         raise  # the database, not the chunk: the task tries again (the chunk is not done)
     except Exception as exc:  # a bug in a game or a bot: the job stops and says why
         logger.exception("simulation %s chunk %s failed", job_id, index)
@@ -442,6 +446,7 @@ def run_chunk(job_id: int, index: int) -> bool:
     try:
         written = _write(job_id, index, tallies, log)
     except OperationalError:
+        _release(chunk.pk, chunk.attempts)
         raise  # as above: the task tries again
     except Exception as exc:  # a result that cannot be written would be played forever
         logger.exception("simulation %s chunk %s could not be written", job_id, index)
@@ -455,10 +460,13 @@ def run_chunk(job_id: int, index: int) -> bool:
 
 
 def _claim(job_id: int, index: int) -> tuple[SimulationJob, SimulationChunk] | None:
+    """Take the chunk for this worker; None when it is done, its job stopped, or another
+    worker is playing it (heard of within the stale limit: this is a second delivery of
+    its task, which would play every match again)."""
     with transaction.atomic():
         chunk = (SimulationChunk.objects.select_for_update().defer("log", "tallies")
                  .filter(job_id=job_id, index=index).first())
-        if chunk is None or chunk.status == ChunkStatus.DONE:
+        if chunk is None or chunk.status == ChunkStatus.DONE or _playing(chunk):
             return None
         job = SimulationJob.objects.defer("totals", "summary").get(pk=job_id)
         if job.status not in LIVE:
@@ -471,6 +479,26 @@ def _claim(job_id: int, index: int) -> tuple[SimulationJob, SimulationChunk] | N
         SimulationJob.objects.filter(pk=job_id, status=Status.QUEUED).update(
             status=Status.RUNNING, started_at=now)
     return job, chunk
+
+
+def _playing(chunk: SimulationChunk) -> bool:
+    """Another worker holds the chunk: claimed, and heard of within the stale limit (the
+    sweep's rule for a lost one, so a redelivery after a crash takes the chunk over)."""
+    cutoff = timezone.now() - timedelta(seconds=settings.SIMULATION_STALE_SECONDS)
+    return (chunk.status == ChunkStatus.RUNNING and chunk.claimed_at is not None
+            and chunk.claimed_at > cutoff)
+
+
+def _release(chunk_pk: int, attempt: int) -> None:
+    """Give back this claim of the chunk, its task about to try again after a database
+    error; a release the database misses leaves the chunk to the sweep once silent."""
+    try:
+        SimulationChunk.objects.filter(pk=chunk_pk, status=ChunkStatus.RUNNING,
+                                       attempts=attempt).update(status=ChunkStatus.QUEUED,
+                                                                queued_at=timezone.now())
+    except DatabaseError:
+        logger.warning("simulation chunk %s: its claim was not given back", chunk_pk,
+                       exc_info=True)
 
 
 def _beat(chunk_pk: int, attempt: int) -> None:

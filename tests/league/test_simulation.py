@@ -401,6 +401,33 @@ def test_a_chunk_played_twice_at_once_counts_once(django_capture_on_commit_callb
     assert job.chunks.get(index=0).attempts == 2
 
 
+def test_a_second_delivery_of_a_chunk_being_played_plays_nothing() -> None:
+    """A chunk's task delivered again while a worker played it (an acks-late redelivery,
+    a copy queued twice) claimed it anew and played every match again; its result was
+    written once, but a worker's time went to matches already being played."""
+    job = simulation.create_job(**FAST, matches=4, chunk=2, seed=8)
+    first = simulation._claim(job.pk, 0)
+    assert first is not None
+    assert not simulation.run_chunk(job.pk, 0)  # the second delivery
+    assert statuses(job) == ["running", "queued"]
+    assert job.chunks.get(index=0).attempts == 1
+    tallies, log = simulation.play_chunk(first[0], first[1].start, first[1].count)
+    assert simulation._write(job.pk, 0, tallies, log) is not None
+    job.refresh_from_db()
+    assert job.done_matches == 2 and job.totals["matches"] == 2
+
+
+def test_a_redelivery_after_its_worker_fell_silent_takes_the_chunk_over() -> None:
+    job = simulation.create_job(**FAST, matches=2, chunk=2, seed=8)
+    assert simulation._claim(job.pk, 0) is not None  # then its worker crashed
+    silent = timedelta(seconds=settings.SIMULATION_STALE_SECONDS + 1)
+    job.chunks.update(claimed_at=timezone.now() - silent)
+    assert simulation.run_chunk(job.pk, 0)
+    job.refresh_from_db()
+    assert (job.status, job.done_matches) == (Status.DONE, 2)
+    assert job.chunks.get().attempts == 2
+
+
 def test_resume_requeues_only_the_unfinished_chunks(
         django_capture_on_commit_callbacks: Any) -> None:
     with override_settings(SIMULATION_QUEUE_AHEAD=2):
@@ -520,7 +547,9 @@ def test_a_heartbeat_the_database_misses_is_skipped(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(QuerySet, "update", dropped_once)
     simulation._beat(claimed[1].pk, claimed[1].attempts)  # skipped, not raised
     monkeypatch.setattr(QuerySet, "update", real_update)
-    assert simulation.run_chunk(job.pk, 0) and simulation.run_chunk(job.pk, 1)
+    tallies, log = simulation.play_chunk(claimed[0], claimed[1].start, claimed[1].count)
+    assert simulation._write(job.pk, 0, tallies, log) is not None  # the claim plays on
+    assert simulation.run_chunk(job.pk, 1)
     job.refresh_from_db()
     assert (job.status, job.done_matches, job.error) == (Status.DONE, 4, "")
 
@@ -552,7 +581,8 @@ def test_a_stale_claim_that_fails_leaves_the_chunk_and_job_to_the_claim_after_it
     job = simulation.create_job(game="super_showdown", bots=["random", broken_bot],
                                 matches=2, chunk=2, seed=3)
     assert simulation._claim(job.pk, 0) is not None  # the first claim, then lost
-    assert simulation._claim(job.pk, 0) is not None  # the sweep's redelivery
+    assert simulation.resume_job(job=job) == 1
+    assert simulation._claim(job.pk, 0) is not None  # the re-queued copy
     simulation._fail(job.pk, 0, 1, "RuntimeError: from the first claim")
     job.refresh_from_db()
     assert (job.status, job.error, statuses(job)) == (Status.RUNNING, "", ["running"])
