@@ -102,6 +102,51 @@ def _states_cached_in_the_test_transaction(request: pytest.FixtureRequest,
     monkeypatch.setattr(services, "clear_state_cache", clear_settled)
 
 
+def _race(calls: list[Callable[[], Any]]) -> tuple[list[Any], list[str]]:
+    import threading
+
+    from django.db import connection
+
+    start = threading.Barrier(len(calls))
+    answers: list[Any] = [None] * len(calls)
+    errors: list[str] = []  # a crash in a thread must fail the test, not vanish
+
+    def run(i: int) -> None:
+        try:
+            start.wait()
+            answers[i] = calls[i]()
+        except Exception as exc:
+            errors.append(repr(exc))
+        finally:
+            connection.close()  # each thread has its own connection
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads)
+    return answers, errors
+
+
+@pytest.fixture
+def race() -> Callable[[list[Callable[[], Any]]], tuple[list[Any], list[str]]]:
+    """`race([call, ...])`: the calls in threads let go at one barrier; what each returned
+    (None if it raised) and what they raised."""
+    return _race
+
+
+@pytest.fixture
+def on_postgres() -> None:
+    """Skips the test but on PostgreSQL: threads with a connection each wait there on one
+    another's row locks, where SQLite lets one writer in at a time and does not share its
+    test database between threads, so a race run on it tells nothing."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("races between connections need PostgreSQL (DATABASE_URL)")
+
+
 @pytest.fixture
 def staff_with(django_user_model: Any) -> Callable[..., tuple[Any, Any]]:
     """A new staff account holding only the named permissions (a superuser if asked),

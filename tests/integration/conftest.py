@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
 from django.conf import settings
@@ -46,37 +45,3 @@ def _worker_idle_before_flush(transactional_db: None) -> Iterator[None]:
         if not any(busy) and not queued:
             return
         time.sleep(0.5)
-
-
-def _race(calls: list[Callable[[], Any]]) -> tuple[list[Any], list[str]]:
-    import threading
-
-    from django.db import connection
-
-    start = threading.Barrier(len(calls))
-    answers: list[Any] = [None] * len(calls)
-    errors: list[str] = []  # a crash in a thread must fail the test, not vanish
-
-    def run(i: int) -> None:
-        try:
-            start.wait()
-            answers[i] = calls[i]()
-        except Exception as exc:
-            errors.append(repr(exc))
-        finally:
-            connection.close()  # each thread has its own connection
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert not any(thread.is_alive() for thread in threads)
-    return answers, errors
-
-
-@pytest.fixture
-def race() -> Callable[[list[Callable[[], Any]]], tuple[list[Any], list[str]]]:
-    """`race([call, ...])`: the calls in threads let go at one barrier; what each returned
-    (None if it raised) and what they raised."""
-    return _race
