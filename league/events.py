@@ -2124,9 +2124,10 @@ def enforce_deadlines(now: Any = None) -> int:
                 applied += handed
             except Exception as exc:  # one match's failure, whatever it is, must not keep
                 # the late seats of the others waiting (its own transaction is rolled back);
-                # a match that moved on meanwhile is no failure
+                # a match that moved on meanwhile is no failure, nor a seat that another
+                # sweep (an overlapping run, a task delivered twice) handed over first
                 moved = isinstance(exc, LeagueError) and exc.code in (
-                    "stale_seq", "match_not_active", "match_over")
+                    "stale_seq", "match_not_active", "match_over", "already_bot", "seat_out")
                 if not moved:
                     log.exception("the turn deadline of match %s could not be applied",
                                   link.match_id)
