@@ -389,9 +389,10 @@ def _requeue(job_id: int, stale: timedelta) -> int:
     waiting = Q(status=ChunkStatus.QUEUED, queued_at__lte=cutoff)
     lost = chunks.filter(silent if heard else silent | waiting)
     queued = 0
-    for pk, index, status in lost.values_list("pk", "index", "status"):
-        if chunks.filter(pk=pk, status=status).update(status=ChunkStatus.QUEUED,
-                                                      queued_at=timezone.now()):
+    for pk, index in lost.values_list("pk", "index"):
+        # Still lost as the row is written: a worker that was heard of or took the chunk
+        # over meanwhile (a beat, a redelivered task's claim) keeps it.
+        if lost.filter(pk=pk).update(status=ChunkStatus.QUEUED, queued_at=timezone.now()):
             _enqueue_chunk(job_id, index)
             queued += 1
     in_flight = chunks.filter(status__in=IN_FLIGHT).count()

@@ -498,6 +498,29 @@ def test_a_chunk_still_playing_and_the_chunks_behind_it_are_not_taken_for_lost(
     assert called == [(chunk.pk, chunk.attempts)] * 2
 
 
+def test_a_chunk_taken_over_while_the_sweep_reads_it_as_lost_is_left_to_its_worker(
+        django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sweep read a silent chunk as lost, a redelivered task then took it over (or its
+    worker beat), and the sweep queued it anyway: a third worker played it again."""
+    with override_settings(SIMULATION_QUEUE_AHEAD=1):
+        job = simulation.create_job(**FAST, matches=2, chunk=2, seed=5)
+    assert simulation._claim(job.pk, 0) is not None  # then its worker fell silent
+    job.chunks.update(claimed_at=timezone.now() - timedelta(minutes=11))
+    real_update, taken = QuerySet.update, []
+
+    def taken_over_first(queryset: QuerySet[Any], **fields: Any) -> int:
+        if fields.get("status") == ChunkStatus.QUEUED and not taken:
+            taken.append(simulation._claim(job.pk, 0))  # the redelivered task, meanwhile
+        return real_update(queryset, **fields)
+
+    monkeypatch.setattr(QuerySet, "update", taken_over_first)
+    with django_capture_on_commit_callbacks() as queued:
+        assert simulation.sweep(stale_seconds=600) == 0
+    assert taken and taken[0] is not None
+    assert queued == [] and statuses(job) == ["running"]
+    assert job.chunks.get().attempts == 2
+
+
 def test_the_sweep_restarts_a_job_whose_chain_broke(django_capture_on_commit_callbacks: Any) -> None:
     job = simulation.create_job(**FAST, matches=6, chunk=2, seed=6)
     job.chunks.update(status=ChunkStatus.PENDING, queued_at=None)  # the queue lost them
