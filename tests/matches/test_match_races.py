@@ -1,0 +1,78 @@
+"""Two players, or two deliveries of a bot's task, at one match at the same instant, each
+on a connection of its own (PostgreSQL: `on_postgres`): one of them happens, the other is
+told why with a code, and the stream has no gap and nothing twice."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from matches import services
+from matches.models import Match, MatchEvent
+from matches.tasks import play_bot_seat
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("on_postgres")]
+
+GAME = "super_showdown"
+TRIALS = 3
+
+
+def stream_is_whole(match: Match) -> list[MatchEvent]:
+    rows = list(MatchEvent.objects.filter(match=match).order_by("seq"))
+    assert [row.seq for row in rows] == list(range(1, len(rows) + 1))
+    services.clear_state_cache()
+    services.load_state(match)  # replays
+    return rows
+
+
+def join(user: Any, match: Match) -> tuple[int, str]:
+    client = APIClient()
+    client.force_authenticate(user)
+    response = client.post(f"/api/matches/{match.pk}/join/", {}, format="json")
+    return response.status_code, response.json().get("code", "")
+
+
+def test_two_players_taking_the_last_seat_at_once_seat_one_and_start_once(
+        race: Any, player: Any) -> None:
+    for trial in range(TRIALS):
+        others = [get_user_model().objects.create_user(username=f"{name}-{trial}")
+                  for name in ("cora", "dane")]
+        match = services.create_match(game=GAME, options={}, created_by=player,
+                                      seats=[{"player": player.username}, {"open": True}])
+        answers, errors = race([partial(join, person, match) for person in others])
+        assert errors == []
+        assert sorted(answers) == [(200, ""), (409, "match_not_open")], answers
+        match.refresh_from_db()
+        seated = set(match.seats.values_list("user_id", flat=True))
+        winner = others[[status for status, _ in answers].index(200)]
+        assert match.status == Match.Status.ACTIVE and seated == {player.pk, winner.pk}
+        stream_is_whole(match)
+
+
+def test_a_bot_seats_task_delivered_twice_at_once_moves_once(
+        race: Any, player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    queued: list[tuple[int, list[int], int]] = []  # the broker's messages, held
+    monkeypatch.setattr(services, "_enqueue_bots",
+                        lambda match_id, seats, seq: queued.append((match_id, seats, seq)))
+    for _ in range(TRIALS):
+        queued.clear()
+        match = services.create_match(game=GAME, options={}, created_by=player,
+                                      seats=[{"bot": "random"}, {"player": player.username}])
+        while not queued[-1][1]:  # the player opens: they move until the bot is due
+            state = services.match_state(match=match, user=player, seat=1)
+            services.submit_action(match=match, seat=1, user=player,
+                                   action=state["legal_actions"][0])
+        match.refresh_from_db()
+        assert queued[-1] == (match.pk, [0], match.seq)
+        before = match.seq
+        deliver = partial(play_bot_seat.apply, args=(match.pk, 0, before))
+        answers, errors = race([lambda deliver=deliver: deliver().get()] * 2)
+        assert errors == []
+        assert sorted(answers) == [False, True]  # False: the copy appended nothing
+        rows = stream_is_whole(match)
+        moved = [row.seat for row in rows if row.seq > before and row.kind == "decision"]
+        assert moved and set(moved) == {0}  # the bot's turn (a decision or several)
