@@ -2,9 +2,10 @@
 
 `play_bot_seat` is idempotent: it carries the seq it was enqueued at, and a task that finds
 the stream moved on does nothing, unless the broker delivers it again after its worker died
-(then it plays on from where the stream stands; an append is checked against the seq it
-read, so two runs never both move). Tasks are acknowledged late and retried with backoff on
-a database conflict; the beat sweep re-enqueues any bot seat that was left waiting.
+or it is retried after a database error (then it plays on from where the stream stands, the
+moves its first run made included; an append is checked against the seq it read, so two
+runs never both move). Tasks are acknowledged late and retried with backoff on a database
+error; the beat sweep re-enqueues any bot seat that was left waiting.
 """
 
 from __future__ import annotations
@@ -27,13 +28,19 @@ def play_bot_seat(self: Task, match_id: int, seat: int, expected_seq: int) -> bo
     if match is None:
         return False
     return services.play_bot_turns(match=match, seat=seat, expected_seq=expected_seq,
-                                   resume=redelivered(self.request))
+                                   resume=redelivered(self.request) or retried(self.request))
 
 
 def redelivered(request: Any) -> bool:
     """Whether the broker delivers this task again (its worker died before it ended): the
     bots it was playing stopped somewhere after the seq it carries."""
     return bool((getattr(request, "delivery_info", None) or {}).get("redelivered"))
+
+
+def retried(request: Any) -> bool:
+    """Whether this is a retry after a database error: its first run may have moved some
+    bots before the error, past the seq it carries."""
+    return bool(getattr(request, "retries", 0))
 
 
 @shared_task(acks_late=True)

@@ -8,6 +8,7 @@ database; the others call the task or the service directly.
 from __future__ import annotations
 
 import logging
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -221,6 +222,31 @@ def test_a_task_delivered_again_after_its_worker_died_plays_on_from_the_stream(
     assert tasks.redelivered(SimpleNamespace(delivery_info={"redelivered": True}))
     assert not tasks.redelivered(SimpleNamespace(delivery_info={"redelivered": False}))
     assert not tasks.redelivered(SimpleNamespace(delivery_info=None))
+
+
+@pytest.mark.django_db
+def test_a_task_retried_after_a_database_error_plays_on_from_the_stream(
+        organizer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot-only chain that met a database error after some moves was retried with the
+    seq its first run began at, found it stale and did nothing: the match waited for the
+    sweep (or for ever without beat)."""
+    from django.db import OperationalError
+
+    match = create(organizer, {"bot": "random"}, {"bot": "random"})
+    _, seat, seq = services.waiting_bot_seats()[0]
+    append, calls = services._append_decision, []
+
+    def dropped_at_the_second_move(**kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 2:
+            raise OperationalError("server closed the connection unexpectedly")
+        return append(**kwargs)
+
+    monkeypatch.setattr(services, "_append_decision", dropped_at_the_second_move)
+    tasks.play_bot_seat.apply(args=(match.pk, seat, seq))  # the retry runs in the process
+    match.refresh_from_db()
+    assert match.status == "finished" and len(calls) > 2
+    assert not tasks.retried(SimpleNamespace(retries=0))
 
 
 @pytest.mark.django_db
