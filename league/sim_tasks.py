@@ -8,17 +8,26 @@ whose worker was lost.
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
+from celery.utils.time import get_exponential_backoff_interval
 from django.db import OperationalError
 
 from league import simulation
 
+RETRIES = 8
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,
-             retry_backoff_max=60, retry_jitter=True, max_retries=8)
-def run_chunk(job_id: int, index: int) -> bool:
-    """Play one chunk of a simulation job and write its result once."""
-    return simulation.run_chunk(job_id, index)
+
+@shared_task(bind=True, acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,
+             retry_backoff_max=60, retry_jitter=True, max_retries=RETRIES)
+def run_chunk(self: Task, job_id: int, index: int, claim: int | None = None) -> bool:
+    """Play one chunk of a simulation job and write its result once; after a database
+    error the retry names the claim it held, so it takes the chunk back."""
+    try:
+        return simulation.run_chunk(job_id, index, claim)
+    except simulation.ClaimInterrupted as exc:
+        raise self.retry(exc=exc, kwargs={"claim": exc.claim}, max_retries=RETRIES,
+                         countdown=get_exponential_backoff_interval(
+                             1, self.request.retries, 60, full_jitter=True)) from exc
 
 
 @shared_task(acks_late=True)

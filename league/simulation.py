@@ -427,28 +427,40 @@ def _enqueue_chunk(job_id: int, index: int) -> None:
 
 # -- a chunk --------------------------------------------------------------------------------
 
-def run_chunk(job_id: int, index: int) -> bool:
+class ClaimInterrupted(OperationalError):
+    """A database error stopped a claimed chunk (the database, not the chunk): its task
+    tries again with `claim`, which takes the chunk back if no other worker took it."""
+
+    def __init__(self, claim: int) -> None:
+        super().__init__(f"the chunk's claim {claim} was interrupted by a database error")
+        self.claim = claim
+
+
+def run_chunk(job_id: int, index: int, claim: int | None = None) -> bool:
     """Claim the chunk, play it, write its result once and queue the next chunk; False when
-    there was nothing to do (done already, the job cancelled or gone) or it failed."""
-    claimed = _claim(job_id, index)
+    there was nothing to do (done already, the job cancelled or gone, another worker
+    playing it) or it failed. `claim`: the claim a database error interrupted (a retry of
+    the same task), which it may take back."""
+    claimed = _claim(job_id, index, claim)
     if claimed is None:
         return False
     job, chunk = claimed
     try:
         tallies, log = play_chunk(job, chunk.start, chunk.count,
                                   beat=partial(_beat, chunk.pk, chunk.attempts))
-    except OperationalError:
+    except OperationalError as exc:
+        # the database, not the chunk: the task tries again (the chunk is not done)
         _release(chunk.pk, chunk.attempts)
-        raise  # the database, not the chunk: the task tries again (the chunk is not done)
+        raise ClaimInterrupted(chunk.attempts) from exc
     except Exception as exc:  # a bug in a game or a bot: the job stops and says why
         logger.exception("simulation %s chunk %s failed", job_id, index)
         _fail(job_id, index, chunk.attempts, f"{type(exc).__name__}: {exc}")
         return False
     try:
         written = _write(job_id, index, tallies, log)
-    except OperationalError:
+    except OperationalError as exc:
         _release(chunk.pk, chunk.attempts)
-        raise  # as above: the task tries again
+        raise ClaimInterrupted(chunk.attempts) from exc  # as above: the task tries again
     except Exception as exc:  # a result that cannot be written would be played forever
         logger.exception("simulation %s chunk %s could not be written", job_id, index)
         _fail(job_id, index, chunk.attempts, f"{type(exc).__name__}: {exc}")
@@ -460,14 +472,17 @@ def run_chunk(job_id: int, index: int) -> bool:
     return True
 
 
-def _claim(job_id: int, index: int) -> tuple[SimulationJob, SimulationChunk] | None:
+def _claim(job_id: int, index: int, claim: int | None = None
+           ) -> tuple[SimulationJob, SimulationChunk] | None:
     """Take the chunk for this worker; None when it is done, its job stopped, or another
     worker is playing it (heard of within the stale limit: this is a second delivery of
-    its task, which would play every match again)."""
+    its task, which would play every match again). `claim`, the task's own interrupted
+    claim, is taken back even if its release was not written."""
     with transaction.atomic():
         chunk = (SimulationChunk.objects.select_for_update().defer("log", "tallies")
                  .filter(job_id=job_id, index=index).first())
-        if chunk is None or chunk.status == ChunkStatus.DONE or _playing(chunk):
+        if chunk is None or chunk.status == ChunkStatus.DONE or (
+                _playing(chunk) and chunk.attempts != claim):
             return None
         job = SimulationJob.objects.defer("totals", "summary").get(pk=job_id)
         if job.status not in LIVE:
@@ -492,7 +507,8 @@ def _playing(chunk: SimulationChunk) -> bool:
 
 def _release(chunk_pk: int, attempt: int) -> None:
     """Give back this claim of the chunk, its task about to try again after a database
-    error; a release the database misses leaves the chunk to the sweep once silent."""
+    error (another delivery may take it meanwhile); a release the database misses leaves
+    it to the retry, which names the claim, or to the sweep once silent."""
     try:
         SimulationChunk.objects.filter(pk=chunk_pk, status=ChunkStatus.RUNNING,
                                        attempts=attempt).update(status=ChunkStatus.QUEUED,

@@ -597,6 +597,30 @@ def test_a_database_error_while_a_chunk_plays_is_retried_by_the_task_not_fatal(
     assert job.chunks.get().attempts == 2
 
 
+def test_a_chunk_whose_claim_a_database_error_could_not_give_back_is_taken_back_by_its_retry(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database still away as the chunk's claim is given back: the retry, a moment
+    later, found its own claim fresh, took it for another worker's and did nothing, and
+    the job waited for the sweep."""
+    from league import sim_tasks
+
+    job = simulation.create_job(**FAST, matches=2, chunk=2, seed=3)
+    real_play, plays = simulation.play_one, []
+
+    def dropped_once(*args: Any) -> Any:
+        plays.append(1)
+        if len(plays) == 1:
+            raise OperationalError("could not connect to server")
+        return real_play(*args)
+
+    monkeypatch.setattr(simulation, "play_one", dropped_once)
+    monkeypatch.setattr(simulation, "_release", lambda pk, attempt: None)  # not written
+    sim_tasks.run_chunk.apply(args=(job.pk, 0))  # the task retries in the process
+    job.refresh_from_db()
+    assert (job.status, job.done_matches, job.error) == (Status.DONE, 2, "")
+    assert job.chunks.get().attempts == 2
+
+
 def test_a_stale_claim_that_fails_leaves_the_chunk_and_job_to_the_claim_after_it(
         broken_bot: str) -> None:
     """A redelivered copy of a chunk failing after a newer claim took the chunk over (or
