@@ -564,6 +564,9 @@ def _fail(job_id: int, index: int, attempt: int, error: str) -> None:
     """The chunk and its job failed, unless another claim of the chunk has since finished
     it or taken it over (a redelivered copy)."""
     with transaction.atomic():
+        # The job's row first, as `_write` takes them: the other way round, a failure and
+        # another claim's result could each hold the row the other waits on.
+        SimulationJob.objects.select_for_update().filter(pk=job_id).first()
         now = timezone.now()
         failed = SimulationChunk.objects.filter(
             job_id=job_id, index=index, attempts=attempt).exclude(

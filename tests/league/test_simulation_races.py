@@ -38,3 +38,59 @@ def test_a_chunk_delivered_twice_at_once_is_played_by_one_worker(
     assert (job.status, job.done_matches, job.totals["matches"]) == (
         SimulationJob.Status.DONE, 2, 2)
     assert job.chunks.get().attempts == 1
+
+
+def test_a_failing_chunk_waits_for_its_job_before_it_locks_the_chunk(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Recording a chunk's result locks its job, then the chunk; a failure took them the
+    other way round, so a chunk's failure and another claim's result could each hold the
+    row the other waited on (a deadlock). With the job held elsewhere, a failure now waits
+    holding nothing: the chunk's row stays free."""
+    import threading
+
+    from django.db import DatabaseError, connection, transaction
+
+    from league.models import SimulationChunk
+
+    monkeypatch.setattr(simulation, "_enqueue_chunk", lambda job_id, index: None)
+    job = simulation.create_job(game="super_showdown", bots=["random", "random"],
+                                matches=2, chunk=2, seed=9)
+    chunk = job.chunks.get()
+    held, release = threading.Event(), threading.Event()
+
+    def hold_the_job() -> None:
+        try:
+            with transaction.atomic():
+                SimulationJob.objects.select_for_update().get(pk=job.pk)
+                held.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    def fail_the_chunk() -> None:
+        try:
+            held.wait(10)
+            simulation._fail(job.pk, chunk.index, chunk.attempts, "the worker broke")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=hold_the_job), threading.Thread(target=fail_the_chunk)]
+    for thread in threads:
+        thread.start()
+    try:
+        assert held.wait(10)
+        time.sleep(0.5)  # the failure is under way, waiting for the job
+        with transaction.atomic():
+            try:
+                SimulationChunk.objects.select_for_update(nowait=True).get(pk=chunk.pk)
+                free = True
+            except DatabaseError:
+                free = False
+    finally:
+        release.set()
+        for thread in threads:
+            thread.join(30)
+    assert free, "the failing chunk's row was locked while its job was waited for"
+    chunk.refresh_from_db()
+    job.refresh_from_db()
+    assert (chunk.status, job.status) == ("failed", SimulationJob.Status.FAILED)
