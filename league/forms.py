@@ -14,9 +14,11 @@ from django import forms
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from league import events, showdown
+from league import events, showdown, simulation
+from league.events import LeagueError
 from league.models import Event, Season, Team
 from matches.forms import JSON_INPUT, read_json
+from matches.services import shown
 
 FORMAT_CHOICES = [
     ("single_elimination", "Single elimination"),
@@ -447,13 +449,19 @@ class SimulationForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = games
 
+    def clean_bots(self) -> list[str]:
+        try:
+            return simulation.typed_bots(self.cleaned_data["bots"].lower())
+        except LeagueError as exc:
+            raise forms.ValidationError(shown(exc)) from None
+
     def clean_options(self) -> dict[str, Any]:
         return _json_object(self.cleaned_data["options"], "Options")
 
     def service_kwargs(self) -> dict[str, Any]:
         """The arguments of `simulation.create_job`."""
         data = self.cleaned_data
-        return {"game": data["game"], "bots": words(data["bots"].lower()),
+        return {"game": data["game"], "bots": data["bots"],
                 "matches": data["matches"], "options": data["options"],
                 "balance": data["balance"], "logs": data["logs"], "chunk": data["chunk"],
                 "seed": data["seed"]}

@@ -290,6 +290,20 @@ def _try_start(rules: BaseRules[Any], options: Mapping[str, Any], seats: int) ->
 
 # -- jobs -----------------------------------------------------------------------------------
 
+def typed_bots(text: str) -> list[str]:
+    """The bots typed for the seats, in seat order, commas (or spaces) between them. A
+    place left empty between commas is refused (`bad_seat_count`): dropped, it made a
+    job of a seat fewer than typed."""
+    parts = (text or "").split(",")
+    if len(parts) > 1:
+        for seat, part in enumerate(parts, start=1):
+            if not part.strip():
+                raise LeagueError("bad_seat_count",
+                                  f"Seat {seat} names no bot in {quoted(text)}: name one "
+                                  "bot per seat, commas between them.")
+    return [name for part in parts for name in part.split()]
+
+
 def create_job(*, game: str, bots: Sequence[str], matches: int, options: Any = None,
                balance: bool = False, logs: bool = False, chunk: int | None = None,
                seed: int | None = None, by: Any = None, key: str | None = None

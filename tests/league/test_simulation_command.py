@@ -70,6 +70,11 @@ def test_a_balance_run_prints_each_entity() -> None:
     (["super_showdown", "--matches", "abc", "--bots", "random,random"], "[bad_matches]"),
     (["super_showdown", "--matches", "1.5", "--bots", "random,random"], "[bad_matches]"),
     (["super_showdown", "--matches", "3", "--bots", " , "], "[bad_seat_count]"),
+    # A place left empty is a seat named no bot, not a seat fewer.
+    (["ultimate_showdown", "--matches", "3", "--bots", "random,,heuristic"],
+     "[bad_seat_count] Seat 2 names no bot"),
+    (["super_showdown", "--matches", "3", "--bots", "random,heuristic,"],
+     "[bad_seat_count] Seat 3 names no bot"),
     (["super_showdown", "--matches", "3"], "[bad_seat_count]"),
     (["super_showdown", "--matches", "3", "--bots", "random,random", "--chunk", "x"],
      "[bad_chunk]"),

@@ -131,7 +131,7 @@ class Command(BaseCommand):
             raise CommandError(f"[bad_option] --options is not valid JSON: {exc}.") from None
         if not isinstance(game_options, dict):
             raise CommandError('[bad_option] --options is a JSON object, like {"best_of": 3}.')
-        bots = [b.strip() for b in (options["bots"] or "").split(",") if b.strip()]
+        bots = self._call(lambda: simulation.typed_bots(options["bots"] or ""))
         if not bots:
             raise CommandError("[bad_seat_count] --bots A,B,... names one bot per seat.")
         job = self._call(lambda: simulation.create_job(

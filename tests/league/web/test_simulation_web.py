@@ -207,6 +207,7 @@ def test_options_that_are_not_json_are_a_form_error(staff_client: Client) -> Non
                                                                      "bad_option"),
     ("matches", "abc", "bad_matches"), ("matches", "", "bad_matches"),
     ("matches", "1.5", "bad_matches"), ("bots", "", "bad_seat_count"),
+    ("bots", "random,, heuristic", "bad_seat_count"),  # a seat named no bot, not one fewer
     ("chunk", "x", "bad_chunk"), ("seed", "abc", "bad_seed")])
 def test_a_form_error_carries_its_code_as_the_api_and_command_do(
         staff_client: Client, field: str, value: str, code: str) -> None:
