@@ -61,6 +61,7 @@ def test_staff_start_a_job_from_the_form_and_see_its_page(staff_client: Client,
         {"best_of": 3}, True, True, organizer)
     page = staff_client.get(response["Location"]).content.decode()
     assert f"Simulation {job.pk}: Super Showdown" in page
+    assert "6 in 3 chunks of 2" in page
     assert "0 of 6 matches (0%)" in page and "Cancel the job" in page
     assert poll_url(page) is not None
     listing = staff_client.get(reverse("league:simulations")).content.decode()
@@ -322,3 +323,11 @@ def test_the_jobs_facts_number_its_seats_from_1_as_its_summary_does(
     facts = page.split('class="sim-facts"')[1].split("</dl>")[0]
     assert re.findall(r"seat (\d+): <code>(\w+)</code>", facts) == [
         ("1", "random"), ("2", "heuristic")]
+
+
+def test_a_job_of_one_chunk_reads_as_its_matches_in_one_chunk(staff_client: Client,
+                                                              organizer: Any) -> None:
+    """It read "20 in 1 chunk of 50", a chunk bigger than the job."""
+    job = new_job(organizer, matches=20, chunk=None)
+    page = staff_client.get(reverse("league:simulation", args=[job.pk])).content.decode()
+    assert "20 in 1 chunk</dd>" in page and "chunk of" not in page
