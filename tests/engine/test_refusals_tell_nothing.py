@@ -1,0 +1,96 @@
+"""Hidden information in what the engine answers besides a view, in all five games.
+
+A seat learns from a refusal too: if sending a card that lies in a rival's hand were
+refused in other words than one that lies in the deck, a player could probe the hidden
+cards one message at a time. So a seat's action is answered the same (accepted, or
+refused with the same code and message) in the real state and in any state the seat
+cannot tell apart from it (`determinize`). The actions tried are the seat's legal
+ones with a card or name in them swapped for every other value of the stream.
+
+And a spectator knows less than any seat: no seat's determinized world may change the
+spectator's view.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from engine import registry
+from engine.bots import RandomBot
+from engine.playout import next_event
+from engine.protocol import Event, IllegalAction, PendingKind
+
+SEATS = {"royal_rumble": 3, "supershow": 2, "superstar_showdown": 2, "super_showdown": 2,
+         "ultimate_showdown": 3}
+STEPS = 300  # events a game
+EVERY = 7  # decisions between two probes
+WORLDS = 3  # determinized states a probe compares with
+SWAPS = 25  # stream values tried in one field
+
+
+def strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from strings(item)
+
+
+def swapped(action: Any, values: list[str]) -> Iterator[Any]:
+    """`action` with one of its string values (not its type) replaced by each of `values`."""
+    if isinstance(action, dict):
+        for key, item in action.items():
+            if key == "type":
+                continue
+            for other in swapped(item, values):
+                yield {**action, key: other}
+    elif isinstance(action, list):
+        for i, item in enumerate(action):
+            for other in swapped(item, values):
+                yield [*action[:i], other, *action[i + 1:]]
+    elif isinstance(action, str):
+        yield from (v for v in values if v != action)
+
+
+def answer(rules: Any, state: Any, seat: int, action: Any) -> tuple[str, str]:
+    try:
+        rules.apply(state, Event.decision(seat, action))
+    except IllegalAction as exc:
+        return exc.code, exc.message
+    return "accepted", ""
+
+
+@pytest.mark.parametrize("game", sorted(SEATS))
+def test_a_refusal_and_the_spectators_view_depend_only_on_what_is_known(game: str) -> None:
+    rules, n = registry.get_rules(game), SEATS[game]
+    rng, bots = random.Random(3), [RandomBot()] * n
+    state, stream, probes = rules.start({}, n), set(), 0
+    for step in range(STEPS):
+        pending = rules.pending(state)
+        if pending.kind is PendingKind.END:
+            break
+        if pending.kind is PendingKind.DECISION and step % EVERY == 0:
+            seat = pending.seats[0]
+            values = sorted(stream)
+            legal = rules.legal_actions(state, seat)
+            tried = [a for a in legal[:4] for a in
+                     swapped(a, random.Random(step).sample(values, min(SWAPS, len(values))))]
+            worlds = [rules.determinize(state, seat, random.Random(k)) for k in range(WORLDS)]
+            for world in worlds:
+                assert rules.view(world, None) == rules.view(state, None)
+                for action in tried:
+                    assert answer(rules, world, seat, action) == \
+                        answer(rules, state, seat, action), action
+                    probes += 1
+        event = next_event(rules, state, bots, rng)
+        assert event is not None
+        stream |= set(strings(event.to_json()))
+        state = rules.apply(state, event)
+    assert probes > 0
