@@ -193,3 +193,55 @@ def test_no_answer_tells_a_seat_or_a_spectator_what_is_hidden_from_them(
                  for name, (text, echo) in answers(match, web, api, probes).items()}
         assert Match.objects.get(pk=match.pk).seq == seq  # (every probe was refused)
         assert {name: f for name, f in found.items() if f} == {}, (user.username, viewer, sorted(hidden)[:20])
+
+
+def test_an_event_match_keeps_a_secret_deck_hidden_once_over_until_its_event_is(
+        player: Any, player2: Any, outsider: Any, organizer: Any) -> None:
+    """An Event deals its decks to every match it makes: alice's constructed deck stays
+    hidden in her finished match (its stream, replay, options, pages) while the Event
+    goes on, from a rival entrant and from an outsider; then it is all shown."""
+    from league import events
+    from league.models import Event as LeagueEvent
+    from league.models import EventMatch
+
+    event = events.create_event(name="Decks night", game="supershow", format="round_robin",
+                                by=organizer)
+    events.add_entrant(event=event, by=organizer, bot="random")  # (its bye first)
+    alice = events.add_entrant(event=event, by=organizer, player=player.username)
+    events.add_entrant(event=event, by=organizer, player=player2.username)
+    deck = decks()["decks"][1]  # Mira Quickstep's Finishes, Ox Valdane's other cards
+    events.pick(event=event, by=player, key=alice.key,
+                picks={"competitors": "mira_quickstep", "decks": deck})
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)  # alice v bruno: the bot's bye
+    match = Match.objects.get(pk=link.match_id)
+    mine = link.seats_of(alice.key)[0]
+    rules = registry.get_rules("supershow")
+    for _ in range(ALICE_MOVES):  # whoever is due plays; then alice's rival forfeits
+        match.refresh_from_db()
+        state = services.load_state(match)
+        pending = rules.pending(state)
+        if match.status != Match.Status.ACTIVE or not pending.seats:
+            break
+        due = pending.seats[0]
+        services.submit_action(match=match, seat=due, user=None,
+                               action=rules.legal_actions(state, due)[-1])
+    services.forfeit_seat(match=match, seat=1 - mine)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert LeagueEvent.objects.get(pk=event.pk).status != LeagueEvent.Status.FINISHED
+    hidden = {viewer: hidden_from(match, viewer) for viewer in (None, 1 - mine)}
+    assert set(deck) & hidden[1 - mine], "nothing of the deck is hidden: the search cannot fail"
+
+    def found(user: Any, viewer: int | None) -> dict[str, list[str]]:
+        web, api = Client(), APIClient()
+        web.force_login(user)
+        api.force_authenticate(user)
+        return {name: f for name, (text, _) in answers(match, web, api, []).items()
+                if (f := leaks(text, hidden[viewer]))}
+
+    assert found(player2, 1 - mine) == {}  # her rival, who may meet the deck again
+    assert found(outsider, None) == {}
+    LeagueEvent.objects.filter(pk=event.pk).update(status=LeagueEvent.Status.FINISHED)
+    services.clear_state_cache()
+    assert found(outsider, None)  # the Event over, nothing is hidden any more
