@@ -71,7 +71,8 @@ def answer(rules: Any, state: Any, seat: int, action: Any) -> tuple[str, str]:
 def test_a_refusal_and_the_spectators_view_depend_only_on_what_is_known(game: str) -> None:
     rules, n = registry.get_rules(game), SEATS[game]
     rng, bots = random.Random(3), [RandomBot()] * n
-    state, stream, probes = rules.start({}, n), set(), 0
+    state, probes = rules.start({}, n), 0
+    stream: set[str] = set()
     for step in range(STEPS):
         pending = rules.pending(state)
         if pending.kind is PendingKind.END:
