@@ -245,3 +245,42 @@ def test_an_event_match_keeps_a_secret_deck_hidden_once_over_until_its_event_is(
     LeagueEvent.objects.filter(pk=event.pk).update(status=LeagueEvent.Status.FINISHED)
     services.clear_state_cache()
     assert found(outsider, None)  # the Event over, nothing is hidden any more
+
+
+@pytest.mark.parametrize("game", ["super_showdown", "supershow", "superstar_showdown"])
+def test_an_events_pages_tell_its_organizer_nothing_hidden_of_a_live_match(
+        game: str, player: Any, organizer: Any) -> None:
+    """The organizer who runs the Event holds no seat in its matches: its public page,
+    dashboard, live rows, details, standings and API answers show them what a spectator
+    sees of a live match, no more; and so do the match's own answers."""
+    from tests.conftest import event_match
+
+    match = event_match(organizer, player, game=game, finish=False)
+    rules, mine = registry.get_rules(game), match.seats.get(user=player).index
+    for _ in range(ALICE_MOVES):
+        match.refresh_from_db()
+        state = services.load_state(match)
+        if match.status != Match.Status.ACTIVE or mine not in rules.pending(state).seats:
+            break
+        services.submit_action(match=match, seat=mine, user=player,
+                               action=rules.legal_actions(state, mine)[-1])
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    event = match.event_match.event_id
+    hidden = hidden_from(match, None)
+    web, api = Client(), APIClient()
+    web.force_login(organizer)
+    api.force_authenticate(organizer)
+    pages = {path: web.get(path, HTTP_HX_REQUEST="true" if "live" in path else None)
+             for path in (f"/league/events/{event}/", f"/league/dashboard/events/{event}/",
+                          f"/league/dashboard/events/{event}/live/",
+                          f"/league/dashboard/events/{event}/standings.csv")}
+    pages |= {path: api.get(path) for path in (
+        f"/api/events/{event}/", f"/api/events/{event}/records/",
+        f"/api/events/{event}/standings/")}
+    assert {path: r.status_code for path, r in pages.items() if r.status_code != 200} == {}
+    found = {path: f for path, response in pages.items()
+             if (f := leaks(response.content.decode(), hidden))}
+    found |= {name: f for name, (text, _) in answers(match, web, api, []).items()
+              if (f := leaks(text, hidden))}
+    assert found == {}
