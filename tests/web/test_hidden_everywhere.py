@@ -26,7 +26,8 @@ from engine.protocol import Event
 from matches import services
 from matches.models import Match
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Seeded shuffles and bot choices: the same matches, so the same answers, every run.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("seeded_chance")]
 
 SEATS = {"royal_rumble": 3, "supershow": 2, "superstar_showdown": 2, "super_showdown": 2,
          "ultimate_showdown": 3}
