@@ -24,8 +24,24 @@ from engine.bots import RandomBot
 from engine.playout import next_event
 from engine.protocol import Event, IllegalAction, PendingKind
 
-SEATS = {"royal_rumble": 3, "supershow": 2, "superstar_showdown": 2, "super_showdown": 2,
-         "ultimate_showdown": 3}
+EVENT = {"event": {"matches": [{"match": "tag_team", "stipulation": "standard_1"},
+                               {"match": "head_to_head", "stipulation": "hardcore"}],
+                   "superstars_per_team": 2}}
+# (game, options, seats): each game as it comes, and the tables with more seats to hide
+# from (The Supershow's multi-player matches, a Superstar Showdown Event of teams).
+CASES = {
+    "royal_rumble": ("royal_rumble", {}, 3),
+    "royal_rumble 6": ("royal_rumble", {}, 6),
+    "supershow": ("supershow", {}, 2),
+    "supershow triple threat": ("supershow", {"match_type": "triple_threat_elimination"}, 3),
+    "supershow fatal four way": ("supershow", {"match_type": "fatal_four_way_first_fall"}, 4),
+    "supershow birdcage": ("supershow", {"match_type": "birdcage"}, 6),
+    "superstar_showdown": ("superstar_showdown", {}, 2),
+    "superstar_showdown event": ("superstar_showdown", EVENT, 4),
+    "super_showdown": ("super_showdown", {}, 2),
+    "ultimate_showdown": ("ultimate_showdown", {}, 3),
+    "ultimate_showdown 6": ("ultimate_showdown", {}, 6),
+}
 STEPS = 300  # events a game
 EVERY = 7  # decisions between two probes
 WORLDS = 3  # determinized states a probe compares with
@@ -67,11 +83,12 @@ def answer(rules: Any, state: Any, seat: int, action: Any) -> tuple[str, str]:
     return "accepted", ""
 
 
-@pytest.mark.parametrize("game", sorted(SEATS))
-def test_a_refusal_and_the_spectators_view_depend_only_on_what_is_known(game: str) -> None:
-    rules, n = registry.get_rules(game), SEATS[game]
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_refusal_and_the_spectators_view_depend_only_on_what_is_known(case: str) -> None:
+    game, options, n = CASES[case]
+    rules = registry.get_rules(game)
     rng, bots = random.Random(3), [RandomBot()] * n
-    state, probes = rules.start({}, n), 0
+    state, probes = rules.start(options, n), 0
     stream: set[str] = set()
     for step in range(STEPS):
         pending = rules.pending(state)
