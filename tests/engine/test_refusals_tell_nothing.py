@@ -29,7 +29,7 @@ EVENT = {"event": {"matches": [{"match": "tag_team", "stipulation": "standard_1"
                    "superstars_per_team": 2}}
 # (game, options, seats): each game as it comes, and the tables with more seats to hide
 # from (The Supershow's multi-player matches, a Superstar Showdown Event of teams).
-CASES = {
+CASES: dict[str, tuple[str, dict[str, Any], int]] = {
     "royal_rumble": ("royal_rumble", {}, 3),
     "royal_rumble 6": ("royal_rumble", {}, 6),
     "supershow": ("supershow", {}, 2),
