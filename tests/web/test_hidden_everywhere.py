@@ -25,6 +25,7 @@ from engine import registry
 from engine.protocol import Event
 from matches import services
 from matches.models import Match
+from tests.conftest import accepted, event_match
 
 # Seeded shuffles and bot choices: the same matches, so the same answers, every run.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("seeded_chance")]
@@ -254,7 +255,6 @@ def test_an_events_pages_tell_its_organizer_nothing_hidden_of_a_live_match(
     """The organizer who runs the Event holds no seat in its matches: its public page,
     dashboard, live rows, details, standings and API answers show them what a spectator
     sees of a live match, no more; and so do the match's own answers."""
-    from tests.conftest import event_match
 
     match = event_match(organizer, player, game=game, finish=False)
     rules, mine = registry.get_rules(game), match.seats.get(user=player).index
@@ -285,3 +285,46 @@ def test_an_events_pages_tell_its_organizer_nothing_hidden_of_a_live_match(
     found |= {name: f for name, (text, _) in answers(match, web, api, []).items()
               if (f := leaks(text, hidden))}
     assert found == {}
+
+
+@pytest.mark.parametrize("game", ["royal_rumble", "supershow"])
+def test_a_player_who_resigned_and_the_rest_learn_nothing_hidden_as_play_goes_on(
+        game: str, player: Any, player2: Any, outsider: Any) -> None:
+    """Where the game eliminates the seat that resigns, the others play on: the cards it
+    held leave face down, and neither it (now out, still seated) nor its rivals nor an
+    outsider read anything hidden from them in any answer as the match goes on."""
+    options = {"match_type": "triple_threat_elimination"} if game == "supershow" else {}
+    seats = [{"player": player.username}, {"player": player2.username}, {"bot": "random"}]
+    match = services.create_match(game=game, options=options, seats=seats,
+                                  created_by=player)
+    match = accepted(match)
+    rules = registry.get_rules(game)
+
+    def play(moves: int) -> None:  # whoever is due plays its last legal action
+        for _ in range(moves):
+            match.refresh_from_db()
+            state = services.load_state(match)
+            pending = rules.pending(state)
+            if match.status != Match.Status.ACTIVE or not pending.seats:
+                return
+            due = pending.seats[0]
+            services.submit_action(match=match, seat=due, user=None,
+                                   action=rules.legal_actions(state, due)[-1])
+
+    play(3 * ALICE_MOVES)
+    web = Client()
+    web.force_login(player)
+    web.post(f"/matches/{match.pk}/resign/", {"confirmed": "yes", "seat": 0})
+    assert services.seats_out(match, [0]) == {0}
+    play(2 * ALICE_MOVES)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    for user, viewer in ((player, 0), (player2, 1), (outsider, None)):
+        web, api = Client(), APIClient()
+        web.force_login(user)
+        api.force_authenticate(user)
+        hidden = hidden_from(match, viewer)
+        assert hidden, "nothing is hidden: the search cannot fail"
+        found = {name: f for name, (text, _) in answers(match, web, api, []).items()
+                 if (f := leaks(text, hidden))}
+        assert found == {}, (user.username, viewer)
