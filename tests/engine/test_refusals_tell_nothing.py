@@ -23,6 +23,7 @@ from engine import registry
 from engine.bots import RandomBot
 from engine.playout import next_event
 from engine.protocol import Event, IllegalAction, PendingKind
+from tests.json_values import strings
 
 EVENT = {"event": {"matches": [{"match": "tag_team", "stipulation": "standard_1"},
                                {"match": "head_to_head", "stipulation": "hardcore"}],
@@ -46,17 +47,6 @@ STEPS = 300  # events a game
 EVERY = 7  # decisions between two probes
 WORLDS = 3  # determinized states a probe compares with
 SWAPS = 25  # stream values tried in one field
-
-
-def strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from strings(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from strings(item)
 
 
 def swapped(action: Any, values: list[str]) -> Iterator[Any]:

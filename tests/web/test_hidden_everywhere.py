@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,6 +25,7 @@ from engine.protocol import Event
 from matches import services
 from matches.models import Match
 from tests.conftest import accepted, event_match
+from tests.json_values import strings
 
 # Seeded shuffles and bot choices: the same matches, so the same answers, every run.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("seeded_chance")]
@@ -54,18 +54,6 @@ CASES = {**{game: (game, {}) for game in sorted(SEATS)},
                          {"match": "head_to_head", "stipulation": "hardcore"}],
              "superstars_per_team": 2}}),
          "supershow decks": ("supershow", decks())}
-
-
-def strings(value: Any) -> Iterator[str]:
-    """Every string value in a JSON value (not its keys: field names hide nothing)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from strings(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from strings(item)
 
 
 def hidden_from(match: Match, viewer: int | None, maker: bool = False) -> set[str]:

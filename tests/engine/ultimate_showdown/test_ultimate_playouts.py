@@ -19,27 +19,13 @@ import pytest
 from engine.games.ultimate_showdown import RULES
 from engine.games.ultimate_showdown.state import SPACES, Phase, State, pairing
 from engine.protocol import Event, PendingKind, replay_json
+from tests.json_values import strings
 
 PLAYOUTS = int(os.environ.get("SHOWDOWN_PLAYOUTS", "50"))
 ALL = sorted(RULES.cards.contender_ids)
 NAMES = {c: RULES.cards.contenders[c].name for c in ALL}
 QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 SECRET = {"vote_challenge", "play_contenders", "bet", "vote_match", "discard", "vote_player"}
-
-
-def strings(value: Any) -> set[str]:
-    """Every string inside a JSON value."""
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            found.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-    return found
 
 
 def known(state: State, viewer: int | None) -> set[str]:
@@ -103,7 +89,7 @@ def check_event(before: State, after: State, event: Event, n: int) -> None:
         if event.kind is EventKind_DECISION and event.seat != viewer \
                 and action.get("type") in SECRET:
             assert shown["action"] == {"type": action["type"], "hidden": True}
-        leaked = strings(shown) & (hidden(before, viewer) & hidden(after, viewer))
+        leaked = set(strings(shown)) & (hidden(before, viewer) & hidden(after, viewer))
         assert not leaked, f"redact for {viewer} leaks {leaked}"
     told = " ".join(RULES.narrate(before, event))
     for card in hidden(after, None):
