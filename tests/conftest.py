@@ -293,6 +293,17 @@ def played_until(match: Any, done: Callable[[], bool]) -> Any:
     return match
 
 
+def stream_is_whole(event: Any) -> list[Any]:
+    """The Event's records, checked gap-free and replayable; in order."""
+    from league import events
+
+    event.refresh_from_db()
+    records = list(event.records.order_by("seq"))
+    assert [r.seq for r in records] == list(range(1, event.seq + 1))
+    events.replay(event, records)
+    return records
+
+
 def event_match(organizer: Any, player: Any, game: str = "super_showdown",
                 finish: bool = True) -> Any:
     """The match an Event (a round robin the `organizer` runs) paired `player` in against

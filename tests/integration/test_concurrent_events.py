@@ -15,9 +15,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from league import events, projections
-from league.models import Event, EventMatch, EventRecord, Rating, SeasonStanding, Standing
+from league.models import EventMatch, Rating, SeasonStanding, Standing
 from matches import services as match_services
 from matches.models import Match, MatchEvent
+from tests.conftest import stream_is_whole
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,15 +36,6 @@ def post(who: Any, path: str, body: dict[str, Any] | None = None) -> tuple[int, 
     client.force_authenticate(who)
     response = client.post(path, body or {}, format="json")
     return response.status_code, response.json().get("code", "")
-
-
-def stream_is_whole(event: Event) -> list[EventRecord]:
-    """The Event's records, checked gap-free and replayable; in order."""
-    event.refresh_from_db()
-    records = list(event.records.order_by("seq"))
-    assert [r.seq for r in records] == list(range(1, event.seq + 1))
-    events.replay(event, records)
-    return records
 
 
 def test_start_pressed_twice_as_a_player_enters_starts_once(race: Any) -> None:

@@ -13,9 +13,10 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from league import events, receivers
-from league.models import Event, EventMatch, EventRecord
+from league.models import EventMatch
 from league.tasks import record_result
 from matches import services as match_services
+from tests.conftest import stream_is_whole
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("on_postgres")]
 
@@ -32,14 +33,6 @@ def post(who: Any, path: str, body: dict[str, Any] | None = None) -> tuple[int, 
 def recorded(match_id: int) -> Any:
     """The worker's result task, run here; what it raised is raised."""
     return record_result.apply(args=(match_id,)).get()
-
-
-def stream_is_whole(event: Event) -> list[EventRecord]:
-    event.refresh_from_db()
-    records = list(event.records.order_by("seq"))
-    assert [r.seq for r in records] == list(range(1, event.seq + 1))
-    events.replay(event, records)
-    return records
 
 
 @pytest.mark.parametrize("fmt", ["round_robin", "single_elimination"])
