@@ -175,7 +175,7 @@ class Heats:
         exits = _exits(state)
         tables = _tiebreak_tables(state)
         keys = {
-            e: (x.round, -x.place, *(t.get(e, 0.0) for t in tables.values()))
+            e: (*_reached(state, x, e), *(t.get(e, 0.0) for t in tables.values()))
             for e, x in exits.items()
         }
         seed = {e: i for i, e in enumerate(state.entrants)}
@@ -341,6 +341,17 @@ def _goes_on(state: HeatsState, exit_: _Exit, entrant: str) -> bool:
         return True  # not yet played
     pod = next(p for p in state.rounds[exit_.round - 1] if entrant in p.entrants)
     return entrant in _finish(state, pod)[: state.options.advance]
+
+
+def _reached(state: HeatsState, exit_: _Exit, entrant: str) -> tuple[int, int]:
+    """What the standings rank by, (round, -place): an entrant its decided pod sends on
+    while the round's other pods play ranks as one in the next round's pod still to play
+    (round + 1, undecided), where it will sit once they end, as a bracket ranks a winner
+    by the match it goes on to. (Once that round is dealt, who is not in it went out.)"""
+    waiting = exit_.round == len(state.rounds) and exit_.place and not exit_.final
+    if waiting and _goes_on(state, exit_, entrant):
+        return exit_.round + 1, 0
+    return exit_.round, -exit_.place
 
 
 def _tiebreak_tables(state: HeatsState) -> dict[str, dict[str, float]]:

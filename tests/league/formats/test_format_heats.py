@@ -154,3 +154,42 @@ def test_a_late_entrant_the_pods_cannot_take_is_refused_as_the_entry() -> None:
     that send on all four. The options were fine for the field: the entry is refused."""
     state = HEATS.start(seeds(3), {"pod_size": 3, "advance": 2})
     refused("bad_entrant_count", HEATS.add_entrant, state, "s4")
+
+
+def test_a_pod_winner_waiting_for_the_other_pods_ranks_above_those_still_to_play() -> None:
+    """Mid-round, the entrant a decided pod sends on ranks as one in the next round, as it
+    will be once the other pods end (a bracket's winner ranks by the match it goes on to),
+    not by its place in the pod under the entrants who have yet to play."""
+    state = HEATS.start(seeds(9), {"pod_size": 3, "advance": 1})
+    state = HEATS.record(state, finish("P1-1", "s7", "s1", "s6"))
+    assert ranks(HEATS, state) == {
+        "s7": 1,
+        "s2": 2, "s3": 2, "s4": 2, "s5": 2, "s8": 2, "s9": 2,
+        "s1": 8,
+        "s6": 9,
+    }
+    state = HEATS.record(state, finish("P1-2", "s5", "s2", "s8"))
+    assert ranks(HEATS, state) == {
+        "s5": 1, "s7": 1,
+        "s3": 3, "s4": 3, "s9": 3,
+        "s1": 6, "s2": 6,
+        "s6": 8, "s8": 8,
+    }
+    before = ranks(HEATS, state)
+    state = HEATS.record(state, finish("P1-3", "s9", "s3", "s4"))
+    after = ranks(HEATS, state)  # the final pod dealt: s5 and s7 stay where they stood
+    assert (after["s5"], after["s7"]) == (before["s5"], before["s7"]) == (1, 1)
+
+
+def test_a_pod_mate_level_with_the_one_sent_on_stays_out_when_that_one_withdraws() -> None:
+    """s1 and s6 share pod 1's first place (a forfeit); s1, the better seed, goes on. s1
+    withdrawing from the final does not put s6 back in the running above the finalists."""
+    state = HEATS.start(seeds(9), {"pod_size": 4, "advance": 1, "min_pod_size": 3})
+    for pod in HEATS.ready(state):
+        first, second, third = pod.entrants
+        state = HEATS.record(state, MatchResult(pod.id, {first: 1, second: 1, third: 3}))
+    assert slots(HEATS.ready(state)) == {"P2-1": ("s1", "s2", "s3")}
+    state = HEATS.withdraw(state, "s1")
+    order = ranks(HEATS, state)
+    assert order["s2"] == order["s3"] == 1
+    assert order["s6"] > order["s1"]
