@@ -371,6 +371,44 @@ def test_a_match_a_withdrawal_ended_names_the_walkovers_winner(
         assert row.count("(won)") == 1 and "walkover: a withdrawal ended it" in row
 
 
+def test_a_match_a_forfeit_ended_says_who_forfeited_until_its_result_is_corrected(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any, outsider: Any, organizer: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """A forfeit is scored as a loss but rated as none: its row says who forfeited, on the
+    organizer's list and the public page, where it read as a loss played out; a result
+    the organizer corrected is theirs, and names nobody."""
+    event = make_event(name="Night", format="round_robin")
+    for user in (player, player2, outsider, organizer):
+        events.add_entrant(event=event, by=sam, player=user.username)
+    events.start_event(event=event, by=sam)
+    link = EventMatch.objects.get(event=event, pairing="R1-1")
+    gone, left = link.entrants
+    with django_capture_on_commit_callbacks(execute=True):
+        events.forfeit(event=event, by=sam, pairing="R1-1", entrant=gone)
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+
+    def rows() -> list[str]:
+        live = sam_client.get(reverse("league:event_live", args=[event.pk]), **HTMX)
+        public = sam_client.get(reverse("league:event", args=[event.pk]))
+        found = []
+        for html, row_id in ((live.content.decode(), f'id="live-{link.match_id}"'),
+                             (public.content.decode(), f'id="event-match-{link.match_id}"')):
+            row = html[html.index(row_id):]
+            found.append(row[:row.index("</li>")])
+        return found
+
+    for row in rows():
+        assert f'<span class="entrant-won">{names[left]}<span' in row
+        assert f"{names[gone]} forfeited" in row
+    event.refresh_from_db()
+    events.correct_result(event=event, by=sam, pairing="R1-1",
+                          placements={gone: 1, left: 2})
+    for row in rows():
+        assert f'<span class="entrant-won">{names[gone]}<span' in row
+        assert "forfeited" not in row
+
+
 def test_focus_on_a_control_the_answer_no_longer_has_goes_to_what_held_it(
         sam_client: Client, duel: Event) -> None:
     """Withdraw leaves its row, Start its card, a Forfeit its match's row: the script sends
