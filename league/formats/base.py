@@ -37,7 +37,7 @@ Codes raised by the formats:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar
@@ -330,6 +330,15 @@ def forfeit(pairing: Pairing, withdrawn: frozenset[str]) -> MatchResult:
     """The walkover a withdrawal gives: present entrants share first, the withdrawn last."""
     seats = len(pairing.entrants)
     return MatchResult(pairing.id, {e: seats if e in withdrawn else 1 for e in pairing.entrants})
+
+
+def walkovers_given(pairings: Iterable[Pairing], results: Mapping[str, MatchResult],
+                    given: Mapping[str, MatchResult], entrant: str) -> dict[str, MatchResult]:
+    """The walkovers an entrant's withdrawal gives: each of its two-entrant pairings still
+    undecided (no result, no walkover an earlier withdrawal gave), to the opponent."""
+    return {p.id: forfeit(p, frozenset({entrant})) for p in pairings
+            if entrant in p.entrants and len(p.entrants) == 2
+            and p.id not in results and p.id not in given}
 
 
 def snake(ranked: Sequence[str], parts: int) -> list[list[str]]:

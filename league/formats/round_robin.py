@@ -5,7 +5,10 @@ bye takes the empty place, so each entrant rests once per cycle. A double round 
 the cycle again with the slots swapped (home and away). Pairing ids: `R{round}-{match}`,
 and `R{round}-bye` for the entrant resting (a bye is worth nothing here: everyone has one).
 
-A withdrawn entrant's unplayed pairings are walkovers: their opponent wins. A late entrant
+A withdrawn entrant's unplayed pairings are walkovers: their opponent wins, and keeps the
+win when it withdraws in turn (the walkover was decided when the first left), but for a
+round still to come when it left (played round by round): there it is a loss for both,
+neither being there to play it. A late entrant
 is taken only before the first result, and the schedule is drawn again.
 """
 
@@ -33,6 +36,7 @@ from league.formats.base import (
     read_options,
     require,
     scoring_from,
+    walkovers_given,
 )
 from league.formats.tiebreaks import league_table
 
@@ -59,6 +63,9 @@ class RoundRobinState:
     schedule: tuple[Pairing, ...]
     results: Mapping[str, MatchResult] = field(default_factory=dict)
     withdrawn: frozenset[str] = frozenset()
+    # The walkovers each withdrawal gave, as it gave them: its winner withdrawing later
+    # keeps them (they are not a loss for both).
+    walkovers: Mapping[str, MatchResult] = field(default_factory=dict)
 
 
 def circle_rounds(entrants: Sequence[str]) -> list[list[Pair]]:
@@ -184,7 +191,9 @@ class RoundRobin:
         """The entrant leaves; their unplayed matches go to their opponents."""
         check_withdrawal(state.entrants, state.withdrawn, entrant)
         require(not self.is_complete(state), "event_complete", "Every match is decided.")
-        return replace(state, withdrawn=state.withdrawn | {entrant})
+        given = walkovers_given(state.schedule, state.results, state.walkovers, entrant)
+        return replace(state, withdrawn=state.withdrawn | {entrant},
+                       walkovers={**state.walkovers, **_unreached(state, entrant), **given})
 
     def add_entrant(self, state: RoundRobinState, entrant: str) -> RoundRobinState:
         """A late entrant as the lowest seed, only before the first result."""
@@ -203,6 +212,19 @@ class RoundRobin:
 
     def takes_hand_pairings(self, state: RoundRobinState) -> bool:
         return False
+
+
+def _unreached(state: RoundRobinState, entrant: str) -> dict[str, MatchResult]:
+    """The walkovers an entrant withdrawing now had been given in rounds after the one
+    being played (played round by round), as losses for both: it is there for none of
+    them. Those of the rounds it played in stand."""
+    if not state.options.round_by_round:
+        return {}
+    current = FORMAT.ready(state)[0].round
+    later = {p.id: p for p in state.schedule if p.round > current}
+    return {pid: forfeit(later[pid], frozenset(later[pid].entrants))
+            for pid, result in state.walkovers.items()
+            if pid in later and result.placements.get(entrant) == 1}
 
 
 def _find(state: RoundRobinState, pairing_id: str) -> Pairing:
@@ -225,8 +247,8 @@ def games(state: RoundRobinState) -> list[MatchResult]:
     for pairing in state.schedule:
         if pairing.id in state.results:
             out.append(state.results[pairing.id])
-        elif len(pairing.entrants) == 2 and state.withdrawn & set(pairing.entrants):
-            out.append(forfeit(pairing, state.withdrawn))
+        elif pairing.id in state.walkovers:
+            out.append(state.walkovers[pairing.id])
     return out
 
 

@@ -24,10 +24,11 @@ rematches rather than stopping the event.
 
 Pairing ids: `R{round}-{board}` (board 1 the top pair), `R{round}-bye`. Slot order: the
 higher-ranked entrant first. A withdrawn entrant's unplayed match is a walkover win for
-the opponent. A late entrant plays from the next round paired (the organizer may bring
-them into a round with no result yet by pairing it by hand). Hand pairings replace the
-current round while none of its results is in; they may repeat a meeting or a bye (the
-organizer decides), but must seat every active entrant once, and at most one bye.
+the opponent, who keeps it when it withdraws in turn. A late entrant plays from the next
+round paired (the organizer may bring them into a round with no result yet by pairing it
+by hand). Hand pairings replace the current round while none of its results is in (and
+its walkovers go with it); they may repeat a meeting or a bye (the organizer decides),
+but must seat every active entrant once, and at most one bye.
 """
 
 from __future__ import annotations
@@ -52,10 +53,10 @@ from league.formats.base import (
     check_new_entrant,
     check_placements,
     check_withdrawal,
-    forfeit,
     read_options,
     require,
     scoring_from,
+    walkovers_given,
 )
 from league.formats.tiebreaks import league_table, points_table
 
@@ -82,6 +83,9 @@ class SwissState:
     results: Mapping[str, MatchResult] = field(default_factory=dict)
     withdrawn: frozenset[str] = frozenset()
     revision: int = 0  # how it pairs: the revision it started under (Swiss.start sets it)
+    # The walkovers each withdrawal gave, as it gave them: its winner withdrawing later
+    # keeps them (they are not a loss for both).
+    walkovers: Mapping[str, MatchResult] = field(default_factory=dict)
 
 
 def default_rounds(n: int) -> int:
@@ -165,7 +169,10 @@ class Swiss:
         """The entrant leaves: an unplayed match is a walkover, later rounds skip them."""
         check_withdrawal(state.entrants, state.withdrawn, entrant)
         require(not self.is_complete(state), "event_complete", "The Swiss is over.")
-        return _advance(replace(state, withdrawn=state.withdrawn | {entrant}))
+        paired = [p for round_ in state.rounds for p in round_]
+        given = walkovers_given(paired, state.results, state.walkovers, entrant)
+        return _advance(replace(state, withdrawn=state.withdrawn | {entrant},
+                                walkovers={**state.walkovers, **given}))
 
     def add_entrant(self, state: SwissState, entrant: str) -> SwissState:
         """A late entrant, paired from the next round on."""
@@ -184,7 +191,11 @@ class Swiss:
         require(not started, "round_started", "The current round already has a result.")
         pairs = check_hand_pairs(state, pairings)
         number = len(state.rounds)
-        return replace(state, rounds=(*state.rounds[:-1], build_round(number, pairs)))
+        # The round's walkovers go with its pairings (a withdrawn entrant sits in none now).
+        walkovers = {k: v for k, v in state.walkovers.items()
+                     if k not in {p.id for p in current}}
+        return replace(state, rounds=(*state.rounds[:-1], build_round(number, pairs)),
+                       walkovers=walkovers)
 
     def takes_hand_pairings(self, state: SwissState) -> bool:
         return True
@@ -222,8 +233,8 @@ def games(state: SwissState) -> list[MatchResult]:
         for pairing in round_:
             if pairing.id in state.results:
                 out.append(state.results[pairing.id])
-            elif len(pairing.entrants) == 2 and state.withdrawn & set(pairing.entrants):
-                out.append(forfeit(pairing, state.withdrawn))
+            elif pairing.id in state.walkovers:
+                out.append(state.walkovers[pairing.id])
     return out
 
 

@@ -100,6 +100,34 @@ def test_a_withdrawn_entrants_unplayed_matches_are_walkovers() -> None:
     assert rows["s1"].wins == 2  # beat s2 and s3 on the board, lost to s4 before it withdrew
 
 
+def test_a_walkover_stands_when_its_winner_withdraws_later() -> None:
+    """s4 leaves after round 1: its match with s2 is s2's walkover. s2 leaving in round 3
+    does not take that win back (a double loss, as if neither had been there): a result
+    the standings gave stays given, and s2's own later match goes to s1."""
+    state = RR.record(RR.start(seeds(4)), finish("R1-1", "s4", "s1"))
+    state = RR.record(state, finish("R1-2", "s2", "s3"))
+    state = RR.withdraw(state, "s4")  # R2-2 (s4 vs s2) and R3-2 (s3 vs s4) are walkovers
+    state = RR.record(state, finish("R2-1", "s1", "s3"))
+    before = {r.entrant: (r.wins, r.losses) for r in RR.standings(state)}
+    assert before["s2"] == (2, 0)
+    state = RR.withdraw(state, "s2")  # R3-1 (s1 vs s2) goes to s1
+    assert RR.is_complete(state)
+    rows = {r.entrant: (r.wins, r.losses) for r in RR.standings(state)}
+    assert rows == {"s1": (2, 1), "s2": (2, 1), "s3": (1, 2), "s4": (1, 2)}
+
+
+def test_a_walkover_in_a_round_its_winner_leaves_before_is_a_loss_for_both() -> None:
+    """s4 leaves in round 1, giving s2 round 2's match and s3 round 3's. s3 leaving in
+    round 1 as well was never there for round 3: that match is a loss for both, while s3's
+    matches of the round it left in go to their opponents as ever."""
+    state = RR.withdraw(RR.start(seeds(4)), "s4")  # R1-1 to s1, R2-2 to s2, R3-2 to s3
+    assert {r.entrant: r.wins for r in RR.standings(state)}["s3"] == 1
+    state = RR.withdraw(state, "s3")  # R1-2 to s2, R2-1 to s1, R3-2: neither was there
+    state = RR.record(state, finish("R3-1", "s1", "s2"))
+    rows = {r.entrant: (r.wins, r.losses) for r in RR.standings(state)}
+    assert rows == {"s1": (3, 0), "s2": (2, 1), "s3": (0, 3), "s4": (0, 3)}
+
+
 def test_a_late_entrant_redraws_the_schedule_only_before_the_first_result() -> None:
     state = RR.add_entrant(RR.start(seeds(4)), "s5")
     assert max(p.round for p in RR.pairings(state)) == 5

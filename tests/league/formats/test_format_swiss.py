@@ -227,6 +227,34 @@ def test_a_withdrawal_is_a_walkover_and_later_rounds_skip_the_entrant() -> None:
     assert meetings(state) >= {frozenset({"s2", "s4"})}
 
 
+def test_a_walkover_stands_when_its_winner_withdraws_later() -> None:
+    """A round-2 opponent withdraws: the walkover is its winner's, and stays so when the
+    winner withdraws in round 3, rather than turning into a loss for both."""
+    state = SW.start(seeds(6), {"rounds": 3})
+    for pairing in SW.ready(state):
+        state = SW.record(state, better_seed_wins(pairing))
+    first, *others = SW.ready(state)
+    winner, gone = first.entrants
+    state = SW.withdraw(state, gone)
+    for pairing in others:
+        state = SW.record(state, better_seed_wins(pairing))
+    before = {r.entrant: (r.points, r.wins, r.losses) for r in SW.standings(state)}
+    assert any(p.round == 3 for p in SW.ready(state))
+    state = SW.withdraw(state, winner)
+    after = {r.entrant: (r.points, r.wins, r.losses) for r in SW.standings(state)}
+    assert after[winner][:2] == before[winner][:2]  # the walkover still a win
+    assert after[gone] == before[gone]
+
+
+def test_a_round_paired_again_by_hand_drops_the_walkovers_of_the_pairings_it_replaces() -> None:
+    state = SW.withdraw(SW.start(seeds(4)), "s4")  # s2's walkover on board 2 (s2 vs s4)
+    assert {r.entrant: r.wins for r in SW.standings(state)}["s2"] == 1
+    state = SW.pair_by_hand(state, [["s1", "s2"], ["s3", None]])
+    state = SW.record(state, finish("R1-1", "s1", "s2"))
+    rows = {r.entrant: (r.wins, r.losses) for r in SW.standings(state)}
+    assert rows["s2"] == (0, 1) and rows["s1"] == (1, 0)
+
+
 def test_more_rounds_than_a_round_robin_are_refused() -> None:
     refused("bad_option", SW.start, seeds(4), {"rounds": 4})
     assert ranks(SW, SW.start(seeds(4), {"rounds": 3})) == dict.fromkeys(seeds(4), 1)
