@@ -446,6 +446,8 @@ def _results_news(context: dict[str, Any], told: set[str]) -> list[str]:
     if context["champions"]:
         plural = "s" if len(context["champions"]) > 1 else ""
         news.append(f"The Event is over. Champion{plural}: {context['champion_names']}.")
+    elif context["shared_first"]:
+        news.append(f"The Event is over. First place shared: {context['shared_first']}.")
     return news
 
 
@@ -1464,6 +1466,7 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
         "columns": columns,
         "champions": champions,
         "champion_names": " and ".join(c.entrant.name for c in champions),
+        "shared_first": _shared_first(event, standings, champions),
         "rows": rows,
         "yours": [row for row in rows if row["live"] and _still_plays(row, user)],
         "entrants": entrants,
@@ -1573,6 +1576,16 @@ def _champions(event: Event, standings: list[Standing],
     won = {key for key, outcome in formats.outcomes(done.results[last]["placements"],
                                                      sides).items() if outcome == "win"}
     return firsts if {s.entrant.key for s in firsts} == won else []
+
+
+def _shared_first(event: Event, standings: list[Standing],
+                  champions: list[Standing]) -> str:
+    """The names of those sharing first place in a finished Event that has no champion
+    (a drawn final, a table level on every tiebreak), "a, b and c"; else ""."""
+    firsts = [s.entrant.name for s in standings if s.rank == 1]
+    if event.status != Event.Status.FINISHED or champions or len(firsts) < 2:
+        return ""
+    return _and(firsts)
 
 
 def _history_row(match: Match, seat: int, titles: dict[str, str],

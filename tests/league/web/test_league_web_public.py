@@ -277,6 +277,27 @@ def test_a_result_shows_in_the_bracket_standings_and_season_table(
     assert table.index("alice") < table.index("bruno") and "Export standings" not in table
 
 
+def test_an_event_over_with_first_place_shared_says_so_rather_than_nothing(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """A round robin whose two entrants end level on everything (its one match corrected
+    to a draw) has no champion: its page said only "Finished", as if the result were
+    missing; it names the entrants who share first place."""
+    event = make_event(name="Duel", format="round_robin")
+    events.add_entrant(event=event, by=sam, player="alice")
+    events.add_entrant(event=event, by=sam, player="bruno")
+    events.start_event(event=event, by=sam)
+    link = EventMatch.objects.get(event=event)
+    finish_by_forfeit(link.match, 1, django_capture_on_commit_callbacks)
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    events.correct_result(event=event, by=sam, pairing=link.pairing,
+                          placements=dict.fromkeys(link.entrants, 1))
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert "Champion" not in page
+    assert "First place shared: alice and bruno" in page
+
+
 def test_a_players_page_lists_each_event_once_as_their_entry_stands(
         alice_client: Client, make_event: Callable[..., Event], sam: Any,
         player: Any) -> None:
