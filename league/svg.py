@@ -200,7 +200,7 @@ def _lines(pairing: Any, names: Mapping[str, str], placements: Mapping[str, int]
 def _boxes(pairings: Sequence[Any], names: Mapping[str, str],
            results: Mapping[str, Mapping[str, int]], links: Mapping[str, str],
            withdrawn: set[str], sides: Mapping[str, Mapping[str, int]],
-           ended: set[str]) -> list[_Box]:
+           ended: Mapping[str, str | None]) -> list[_Box]:
     labels = {p.id: p.label or p.id for p in pairings}
     byes: set[str] = set()   # pairings with a bye in them (nobody loses them)
     empty: set[str] = set()  # pairings with nobody in them (nobody wins them)
@@ -211,7 +211,8 @@ def _boxes(pairings: Sequence[Any], names: Mapping[str, str],
         placed = {line.key: line.place for line in lines if line.key and line.place is not None}
         won = outcomes(placed, sides.get(p.id))
         for line in lines:
-            line.won = line.key is not None and won.get(line.key) == "win"
+            line.won = line.key is not None and (won.get(line.key) == "win"
+                                                 or line.key == ended.get(p.id))
         if any(line.kind == "bye" for line in lines):
             byes.add(p.id)
             present = [line.key for line in lines if line.kind == "entrant" and line.key]
@@ -359,14 +360,14 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
                 champion: str | tuple[str, ...] | None = None,
                 withdrawn: set[str] | None = None,
                 sides: Mapping[str, Mapping[str, int]] | None = None,
-                ended: set[str] | None = None) -> str:
+                ended: Mapping[str, str | None] | None = None) -> str:
     """The whole diagram of an Event's pairings (future slots included) as an <svg>.
 
     `results` maps a pairing id to its placements (entrant key -> place), `sides` to the
     sides of its entrants where the game played several as one (a tag team's pair: both
-    are marked winners), `links` to its match page; `ended` holds the pairings whose match
+    are marked winners), `links` to its match page; `ended` maps the pairings whose match
     is over with no result to show (a withdrawal's walkover), drawn as done, not as
-    "Playing now". `champion` is the winner's entrant
+    "Playing now", to the one left in it, marked its winner (None: nobody is). `champion` is the winner's entrant
     key once the Event is over (the keys of a side that won it together, a tag team's
     pair): drawn in a gold box under the final it won, or in a banner on top when the
     format has no final (a round robin, a Swiss).
@@ -374,7 +375,7 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
     if not pairings:
         return ""
     boxes = _boxes(pairings, names, results or {}, links or {}, withdrawn or set(),
-                   sides or {}, ended or set())
+                   sides or {}, ended or {})
     sections = _sections(boxes)
     champions = (champion,) if isinstance(champion, str) else champion or ()
     final = _deciding_box(boxes, champions[0]) if champions else None

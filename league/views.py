@@ -1415,18 +1415,28 @@ def _tiebreak_columns(event: Event, standings: Iterable[Standing]) -> list[str]:
     return ordered + sorted(name for name in present if name not in ordered)
 
 
-def _ended_unrecorded(done: events.Replayed, pairings: Sequence[Any]) -> set[str]:
+def _ended_unrecorded(done: events.Replayed,
+                      pairings: Sequence[Any]) -> dict[str, str | None]:
     """The pairings over with no result recorded for them: a match a withdrawal ended (or
     whose result is on its way), and a pairing of two that a withdrawal left with one
     entrant before its match was made (a round robin's later rounds, a bracket's next
-    match): the format scores both as walkovers."""
+    match): the format scores both as walkovers. Each to the one left in it, the
+    walkover's winner, where a pairing of two has one (else None)."""
     waiting = {m["match"]: pid for pid, m in done.matches.items() if pid not in done.results}
     over = Match.objects.filter(pk__in=list(waiting), status=Match.Status.FINISHED)
     gone = {key for key, entrant in done.entrants.items() if entrant["withdrawn"]}
     unmade = {p.id for p in pairings if p.id not in done.results and p.id not in done.matches
               and len(p.slots) == 2 and all(p.slots)
               and sum(key not in gone for key in p.slots) == 1}
-    return {waiting[pk] for pk in over.values_list("pk", flat=True)} | unmade
+    ended = {waiting[pk] for pk in over.values_list("pk", flat=True)} | unmade
+    slots = {p.id: p.slots for p in pairings} | {
+        pid: tuple(m["entrants"]) for pid, m in done.matches.items()}
+
+    def left(pid: str) -> str | None:
+        present = [key for key in slots.get(pid, ()) if key is not None and key not in gone]
+        return present[0] if len(slots.get(pid, ())) == 2 and len(present) == 1 else None
+
+    return {pid: left(pid) for pid in ended}
 
 
 def _results_context(event: Event, user: Any) -> dict[str, Any]:

@@ -116,6 +116,25 @@ def test_a_round_robins_later_pairings_a_withdrawal_left_are_not_drawn_as_waitin
                                       for p in later if "e1" in p.slots}
 
 
+def test_a_walkovers_winner_is_marked_in_the_diagram_as_the_standings_count_it(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any) -> None:
+    """The format scores a withdrawn entrant's pairings as wins for the one left in them
+    (the match it ended, those never made): the diagram drew those boxes over with
+    nobody marked the winner, where the match list and the standings named one."""
+    event = make_event(format="round_robin", bots=4)
+    events.start_event(event=event, by=sam)
+    events.withdraw_entrant(event=event, by=sam, key="e1")
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    theirs = [p for p in formats.get_format(event.format).pairings(events.replay(event).state)
+              if "e1" in p.slots and None not in p.slots]
+    assert len(theirs) == 3
+    for pairing in theirs:
+        box = page.split(f'data-pairing="{pairing.id}"')[1].split("</g>")[0]
+        left = next(k for k in pairing.slots if k != "e1")
+        assert re.findall(r'class="ln ln-entrant ln-won"[^>]*>([^<]+)<', box) == [names[left]]
+
+
 def test_a_match_rows_winner_is_said_in_words_not_only_in_bold(
         alice_client: Client, make_event: Callable[..., Event], sam: Any,
         player: Any, player2: Any, django_capture_on_commit_callbacks: Any) -> None:
