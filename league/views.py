@@ -500,10 +500,12 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
 
 
 def _entries(player: Player) -> list[Entrant]:
-    """The player's Events, each once as their entry stands: one they left and entered
-    again lists them in it, one they left each time as withdrawn."""
+    """The player's Events, their own entries and their teams', each once as their entry
+    stands: one they left and entered again lists them in it, one they left each time as
+    withdrawn."""
     kept: dict[int, Entrant] = {}
-    for entry in Entrant.objects.filter(player=player).select_related("event"):
+    for entry in (Entrant.objects.filter(Entrant.held_by(player)).distinct()
+                  .select_related("event", "team")):
         held = kept.get(entry.event_id)
         if held is None or (held.withdrawn and not entry.withdrawn):
             kept[entry.event_id] = entry

@@ -340,6 +340,23 @@ def test_a_players_page_lists_each_event_once_as_their_entry_stands(
     assert listed == {"Back again": False, "Left twice": True}
 
 
+def test_a_players_page_lists_the_events_their_team_entered(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any) -> None:
+    """An Event entered by a team the player is in is one of their Events (their data
+    download and the close-account check count it so): their page listed only their own
+    entries, leaving out the team's night. It is listed, with the team it was entered as."""
+    team = events.create_team(name="Odd Couple", members=[player.username, player2.username],
+                              by=sam)
+    night = make_event(name="Team night")
+    events.add_entrant(event=night, by=sam, team=team.name)
+    page = alice_client.get(reverse("league:player", args=[player_for(player).pk]))
+    rows = re.findall(r'<li class="match-row">\s*<a href="/league/events/\d+/">([^<]+)</a>'
+                      r'(.*?)</li>', page.content.decode(), re.S)
+    assert [name for name, _ in rows] == ["Team night"]
+    assert "with Odd Couple" in rows[0][1]
+
+
 def test_swiss_standings_show_tiebreak_columns(alice_client: Client,
                                                make_event: Callable[..., Event],
                                                sam: Any) -> None:
