@@ -1532,7 +1532,8 @@ def _ranking_context(event: Event) -> dict[str, Any]:
         "teams": [{"row": t, "entrant": names.get(t.entrant, ""),
                    "superstars": [showdown.superstar_name(k) for k in t.superstars]}
                   for t in totals if t.match_id == match_id],
-        "matches": [_ranking_match(number, rows, totals, cards, stipulations)
+        "matches": [_ranking_match(number, rows, totals, cards, stipulations,
+                                   over=event.status == Event.Status.FINISHED)
                     for number, rows in played[match_id].items()],
     } for match_id in dict.fromkeys(t.match_id for t in totals)]
     return {"ranking": {
@@ -1549,8 +1550,11 @@ def _ranking_context(event: Event) -> dict[str, Any]:
 
 
 def _ranking_match(number: int, rows: list[RankingPoints], totals: list[RankingTotal],
-                   cards: dict[str, str], stipulations: dict[str, str]) -> dict[str, Any]:
-    """One Match of an Event: its card and Stipulation, how it ended, each team's points."""
+                   cards: dict[str, str], stipulations: dict[str, str], *,
+                   over: bool = False) -> dict[str, Any]:
+    """One Match of an Event: its card and Stipulation, how it ended, each team's points.
+    `over`: the Event is, so a Match its series never finished (a side withdrawn or
+    forfeited off the board) was stopped or never played, not playing or to come."""
     first = rows[0]
     team_names = {t.team: t.name for t in totals if t.match_id == first.match_id}
     winner = next((r.team for r in rows if r.outcome == RankingPoints.Outcome.WON), None)
@@ -1558,6 +1562,9 @@ def _ranking_match(number: int, rows: list[RankingPoints], totals: list[RankingT
         result = "Draw"
     elif winner is not None:
         result = f"{team_names.get(winner, showdown.TEAM_NAMES[winner])} won"
+    elif over:
+        result = ("Not played: the series ended" if first.status == "pending"
+                  else "Stopped: the series ended")
     else:
         result = {"pending": "To come", "playing": "Playing",
                   "bonus": "Spending the Performance Stacks"}.get(first.status, first.status)

@@ -294,6 +294,18 @@ def test_a_finished_event_stops_polling(alice_client: Client, running: Event) ->
     assert "every 3s" not in page and "Red won" in page
 
 
+def test_a_match_a_finished_event_never_ended_is_not_said_to_be_playing(
+        alice_client: Client, running: Event) -> None:
+    """A series ended off the board (a side withdrawn or forfeited mid-Match) leaves the
+    Match it stopped in "playing" and the next "pending" in its last view: the finished
+    Event's table said "Playing" and "To come" under its champion."""
+    project(running, match_done=False)
+    Event.objects.filter(pk=running.pk).update(status=Event.Status.FINISHED)
+    page = alice_client.get(reverse("league:event_ranking", args=[running.pk])).content.decode()
+    assert "Playing" not in page and "To come" not in page
+    assert "Stopped: the series ended" in page and "Not played" in page
+
+
 @pytest.mark.parametrize("model", ["rankingtotal", "rankingpoints"])
 def test_the_admin_lists_the_ranking_points_but_never_writes_them(
         django_user_model: Any, running: Event, model: str) -> None:
