@@ -164,7 +164,8 @@ class SavesWhatItChanged:
 
 
 class SeasonForm(forms.ModelForm):
-    """The season service's checks: a game of the registry, a scoring it can count."""
+    """The season service's checks: a game of the registry, a scoring it can count, an
+    end not before its start."""
 
     class Meta:
         model = Season
@@ -177,6 +178,7 @@ class SeasonForm(forms.ModelForm):
                 registry.get_rules(data["game"])
             if "scoring" in data:
                 events.check_scoring(data["scoring"])
+            events.check_dates(data.get("starts_on"), data.get("ends_on"))
         except (events.LeagueError, IllegalAction) as exc:
             raise forms.ValidationError(str(exc)) from None  # "code: message"
         return data

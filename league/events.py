@@ -125,6 +125,12 @@ def check_scoring(scoring: Any) -> None:
                                          "loss.")
 
 
+def check_dates(starts_on: Any, ends_on: Any) -> None:
+    """A season's first and last days, either left open: the last not before the first."""
+    if starts_on and ends_on and ends_on < starts_on:
+        raise LeagueError("bad_dates", "A season cannot end before it starts.")
+
+
 def create_season(*, name: str, game: str, by: Any, starts_on: Any = None,
                   ends_on: Any = None, scoring: dict[str, float] | None = None,
                   key: str | None = None) -> Season:
@@ -139,8 +145,7 @@ def create_season(*, name: str, game: str, by: Any, starts_on: Any = None,
         raise LeagueError("bad_name", "A season needs a name.")
     scoring = scoring or {"win": 3, "draw": 1, "loss": 0}
     check_scoring(scoring)
-    if starts_on and ends_on and ends_on < starts_on:
-        raise LeagueError("bad_dates", "A season cannot end before it starts.")
+    check_dates(starts_on, ends_on)
     try:
         with transaction.atomic():
             season = Season.objects.create(name=name.strip(), game=game, starts_on=starts_on,

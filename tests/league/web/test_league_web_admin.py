@@ -92,6 +92,7 @@ def test_a_team_no_event_entered_can_be_deleted(admin_browser: Client, organizer
 @pytest.mark.parametrize(("fields", "error"), [
     ({"game": "chess"}, "unknown_game"),
     ({"scoring": '{"win": 3}'}, "bad_scoring"),
+    ({"starts_on": "2026-12-31", "ends_on": "2026-01-01"}, "bad_dates"),
 ])
 def test_a_season_edited_in_the_admin_is_checked_like_a_new_one(
         admin_browser: Client, organizer: Any, fields: dict[str, str], error: str) -> None:
@@ -103,6 +104,7 @@ def test_a_season_edited_in_the_admin_is_checked_like_a_new_one(
     assert response.status_code == 200 and error in response.content.decode()
     season.refresh_from_db()
     assert season.game == "super_showdown" and season.scoring["draw"] == 1
+    assert season.starts_on is None and season.ends_on is None
 
 
 @pytest.mark.parametrize("started", [False, True], ids=["draft", "started"])
