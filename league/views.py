@@ -1408,13 +1408,24 @@ def _standings(event: Event) -> QuerySet[Standing]:
 
 
 def _tiebreak_columns(event: Event, standings: Iterable[Standing]) -> list[str]:
-    """The tiebreaks the rows carry, in the order the Event's options rank them."""
+    """The tiebreaks the rows carry, in the order the Event's options rank them; the
+    others after them, a game's figures in the order the game declares them (a Superstar
+    Showdown Event's Ranking Points, which decide it, before what they are made of), then
+    by name."""
     present: dict[str, None] = {}
     for row in standings:
         present.update(dict.fromkeys(row.tiebreaks))
     preferred = event.format_options.get("tiebreaks") or []
     ordered = [name for name in preferred if name in present]
-    return ordered + sorted(name for name in present if name not in ordered)
+    try:
+        declared = [f"figure:{name}" for name in registry.get_rules(event.game).spec.figures]
+    except IllegalAction:
+        declared = []  # a game this site plays no more
+
+    def place(name: str) -> tuple[int, str]:
+        return (declared.index(name) if name in declared else len(declared), name)
+
+    return ordered + sorted((name for name in present if name not in ordered), key=place)
 
 
 def _ended_unrecorded(done: events.Replayed,

@@ -334,3 +334,25 @@ def test_a_showdown_events_page_names_its_preset_in_its_options_line(
     page = staff_client.get(reverse("league:event", args=[event.pk])).content.decode()
     shown = page[page.index('id="event-settings"'):].split("</p>")[0]
     assert "event: Tag Team Series" in shown and "{" not in shown
+
+
+@pytest.mark.parametrize(("game", "columns"), [
+    # The game's figures in the order it declares them: Ranking Points, which decide the
+    # Event, first (by name they came last, after the bonus points).
+    ("superstar_showdown", ["figure:ranking_points", "figure:match_points",
+                            "figure:bonus_points", "figure:matches_won", "buchholz"]),
+    ("no_such_game", ["buchholz", "figure:bonus_points", "figure:match_points",
+                      "figure:matches_won", "figure:ranking_points"]),  # by name
+])
+def test_the_standings_columns_follow_the_games_figures_where_the_event_names_no_order(
+        game: str, columns: list[str]) -> None:
+    from types import SimpleNamespace
+
+    from league.views import _tiebreak_columns
+
+    row = SimpleNamespace(tiebreaks=dict.fromkeys(
+        ["buchholz", "figure:bonus_points", "figure:match_points", "figure:matches_won",
+         "figure:ranking_points"], 0.0))
+    assert _tiebreak_columns(Event(game=game, format_options={}), [row]) == columns
+    named = Event(game=game, format_options={"tiebreaks": ["figure:matches_won"]})
+    assert _tiebreak_columns(named, [row])[0] == "figure:matches_won"
