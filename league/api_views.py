@@ -501,7 +501,9 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
 
     @extend_schema(summary="Correct a recorded result",
                    description="Refused (409 correction_conflicts) when a later match was "
-                               "already made with the old winner.",
+                               "already made with the old winner; 409 no_result for a "
+                               "pairing with no result recorded yet, 404 unknown_pairing "
+                               "for one the Event has not.",
                    responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def corrections(self, request: Request, pk: str) -> Response:

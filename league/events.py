@@ -2226,6 +2226,9 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
     with transaction.atomic():
         event = _locked(event, expected_seq)
         done = replay(event)
+        if pairing not in done.results and not _has_pairing(done, pairing):
+            raise LeagueError("unknown_pairing", f"No pairing {quoted(pairing)} in this "
+                                                 "Event.", 404)
         if pairing not in done.results:
             raise LeagueError("no_result", f"{_label(done, pairing)} has no recorded result "
                                           "to correct.", 409)
@@ -2296,6 +2299,15 @@ def _named(done: Replayed, pairing: str) -> str:
     (W2-1)"; the id alone where it has no label."""
     label = _labels(done).get(pairing)
     return f"{label} ({pairing})" if label else pairing
+
+
+def _has_pairing(done: Replayed, pairing: str) -> bool:
+    """Whether the replayed Event has the pairing: one its format draws, or one whose
+    match was made."""
+    if pairing in done.matches:
+        return True
+    return done.state is not None and bool(done.format) and any(
+        p.id == pairing for p in formats.get_format(done.format).pairings(done.state))
 
 
 def _label(done: Replayed, pairing: str) -> str:

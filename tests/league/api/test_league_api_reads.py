@@ -294,6 +294,11 @@ def test_a_refusal_names_a_match_by_its_label_not_its_pairing_id(
     assert response.status_code == 409
     assert response.json() == {"code": "no_result",
                                "detail": "Round 2 board 1 has no recorded result to correct."}
+    # A pairing the Event has not is not found, as a forfeit of one is.
+    response = organizer_api.post(f"/api/events/{event.pk}/corrections/", {
+        "pairing": "R9-9", "placements": {"e1": 1, "e2": 2}}, format="json")
+    assert (response.status_code, response.json()) == (404, {
+        "code": "unknown_pairing", "detail": "No pairing 'R9-9' in this Event."})
     response = organizer_api.post(f"/api/events/{event.pk}/forfeit/",
                                   {"pairing": "R2-1", "entrant": "e1"}, format="json")
     assert response.json() == {"code": "unknown_pairing",

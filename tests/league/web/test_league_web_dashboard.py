@@ -1269,7 +1269,7 @@ def test_a_refusal_names_a_match_by_its_label_as_the_page_lists_it(
     assert "Round 2 board 1 has no match yet. (unknown_pairing)" in refused
     refused = post(sam_client, "league:result_correct", held_swiss,
                    {"pairing": "R9-9", "place_e1": "1", "place_e2": "2"})
-    assert "R9-9 has no recorded result to correct. (no_result)" in refused
+    assert "No pairing &#x27;R9-9&#x27; in this Event. (unknown_pairing)" in refused
 
 
 def test_a_refused_panel_form_comes_back_holding_what_was_typed(
