@@ -265,6 +265,12 @@ class Format(Protocol[S]):
         refuses with `not_supported` where it is not."""
         ...
 
+    def walkovers(self, state: S) -> dict[str, str | None]:
+        """The pairings of two a withdrawal decided with no result recorded, each to the
+        entrant the standings count its win for (None: nobody, a loss for both), as the
+        format recorded it when the withdrawal gave it: not who is still in now."""
+        ...
+
 
 def check_entrants(entrants: Sequence[str]) -> tuple[str, ...]:
     """The starting field, refused when it has fewer than two or a repeated entrant."""
@@ -339,6 +345,11 @@ def walkovers_given(pairings: Iterable[Pairing], results: Mapping[str, MatchResu
     return {p.id: forfeit(p, frozenset({entrant})) for p in pairings
             if entrant in p.entrants and len(p.entrants) == 2
             and p.id not in results and p.id not in given}
+
+
+def walkover_winners(walkovers: Mapping[str, MatchResult]) -> dict[str, str | None]:
+    """Each walkover's winner (None where it is a loss for both), by pairing id."""
+    return {pid: winner_of(result) for pid, result in walkovers.items()}
 
 
 def snake(ranked: Sequence[str], parts: int) -> list[list[str]]:

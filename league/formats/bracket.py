@@ -256,6 +256,13 @@ class BracketFormat:
     def takes_hand_pairings(self, state: BracketState) -> bool:
         return False
 
+    def walkovers(self, state: BracketState) -> dict[str, str | None]:
+        """The nodes of two entrants a withdrawal decided, to the one who went on (kept
+        when they withdrew in turn, `BracketState.walkovers`); a bye is none."""
+        _, res = self.layout(state)
+        return {node: winner for node, winner in res.winners.items()
+                if node not in state.results and all(res.slots[node])}
+
     def standings(self, state: BracketState) -> list[StandingRow]:
         """Entrants by how far they went; those knocked out at the same depth share a rank."""
         nodes, res = self.layout(state)

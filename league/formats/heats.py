@@ -214,6 +214,10 @@ class Heats:
     def takes_hand_pairings(self, state: HeatsState) -> bool:
         return False
 
+    def walkovers(self, state: HeatsState) -> dict[str, str | None]:
+        """None: a pod a withdrawal leaves short decides itself by seed, nobody wins it."""
+        return {}
+
 
 def _as_values(options: HeatsOptions) -> dict[str, Any]:
     """Options back as the values `start` took."""

@@ -247,6 +247,16 @@ class Multistage:
         """A Swiss stage 1 is; its groups and the playoff are not."""
         return state.options.stage1 == "swiss" and state.playoff is None
 
+    def walkovers(self, state: MultistageState) -> dict[str, str | None]:
+        """The walkovers of stage 1's groups and of the playoff, by their pairing ids here
+        (prefixed with the group's name or the playoff's, as `pairings` gives them)."""
+        out = {f"{g.name}:{pid}": winner for g in state.groups
+               for pid, winner in stage1(state).walkovers(g.state).items()}
+        if state.playoff is not None:
+            out |= {f"{PLAYOFF}:{pid}": winner
+                    for pid, winner in SINGLE_ELIMINATION.walkovers(state.playoff).items()}
+        return out
+
 
 def stage1(state: MultistageState) -> Format[Any]:
     """The stage-1 format."""

@@ -36,6 +36,7 @@ from league.formats.base import (
     read_options,
     require,
     scoring_from,
+    walkover_winners,
     walkovers_given,
 )
 from league.formats.tiebreaks import league_table
@@ -212,6 +213,10 @@ class RoundRobin:
 
     def takes_hand_pairings(self, state: RoundRobinState) -> bool:
         return False
+
+    def walkovers(self, state: RoundRobinState) -> dict[str, str | None]:
+        """The walkovers the withdrawals gave, to their winners (None: a loss for both)."""
+        return walkover_winners(state.walkovers)
 
 
 def _unreached(state: RoundRobinState, entrant: str) -> dict[str, MatchResult]:

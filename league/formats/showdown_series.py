@@ -33,6 +33,7 @@ from league.formats.base import (
     read_options,
     require,
     scoring_from,
+    winner_of,
 )
 
 STAGE = "event"
@@ -140,6 +141,12 @@ class ShowdownSeries:
 
     def takes_hand_pairings(self, state: SeriesState) -> bool:
         return False
+
+    def walkovers(self, state: SeriesState) -> dict[str, str | None]:
+        """The series, when a withdrawal before its result decided it, to the other side."""
+        if state.result is not None or not state.withdrawn:
+            return {}
+        return {PAIRING: winner_of(forfeit(self.pairings(state)[0], state.withdrawn))}
 
 
 def _outcome(decided: MatchResult | None, entrant: str) -> str:

@@ -56,6 +56,7 @@ from league.formats.base import (
     read_options,
     require,
     scoring_from,
+    walkover_winners,
     walkovers_given,
 )
 from league.formats.tiebreaks import league_table, points_table
@@ -199,6 +200,10 @@ class Swiss:
 
     def takes_hand_pairings(self, state: SwissState) -> bool:
         return True
+
+    def walkovers(self, state: SwissState) -> dict[str, str | None]:
+        """The walkovers the withdrawals gave, to their winners."""
+        return walkover_winners(state.walkovers)
 
 
 def active(state: SwissState) -> list[str]:

@@ -170,6 +170,26 @@ def test_a_withdrawn_entrant_does_not_qualify_for_the_playoff() -> None:
     assert ranks(MS, state)["s2"] == 1
 
 
+def test_the_walkovers_carry_the_pairing_ids_of_their_group_and_the_playoff() -> None:
+    """A group's walkovers by the ids `pairings` gives them ("A:R1-1"), the playoff's
+    with its prefix, each to the winner its withdrawal gave it."""
+    state = MS.start(seeds(8), {"groups": 2, "playoff_size": 2})
+    state = MS.withdraw(state, "s8")  # group A: s1 s4 s5 s8
+    theirs = {p.id: p for p in MS.pairings(state) if "s8" in p.entrants}
+    assert MS.walkovers(state) == {
+        pid: next(e for e in p.entrants if e != "s8") for pid, p in theirs.items()}
+    assert all(pid.startswith("A:") for pid in theirs)
+    state = play_out(MS, state)
+    assert MS.walkovers(state).keys() == theirs.keys()
+    state = MS.start(seeds(4), {"playoff_size": 2})
+    while MS.ready(state) and MS.ready(state)[0].stage != "playoff":
+        state = MS.record(state, better_seed_wins(MS.ready(state)[0]))
+    final = MS.ready(state)[0]
+    state = MS.withdraw(state, final.entrants[1])
+    assert MS.walkovers(state) == {final.id: final.entrants[0]}
+    assert final.id.startswith("PO:")
+
+
 def test_stage_one_options_are_checked() -> None:
     refused("bad_option", MS.start, seeds(4), {"groups": 3})
     refused("bad_option", MS.start, seeds(4), {"stage1": "swiss", "groups": 2})

@@ -128,6 +128,23 @@ def test_a_walkover_in_a_round_its_winner_leaves_before_is_a_loss_for_both() -> 
     assert rows == {"s1": (3, 0), "s2": (2, 1), "s3": (0, 3), "s4": (0, 3)}
 
 
+def test_the_walkovers_name_the_winners_the_standings_count_not_who_is_left() -> None:
+    """What the pages and the API read of a walkover: each pairing a withdrawal decided,
+    to the winner its withdrawal gave it, when that winner withdrew later too (R2-2 stays
+    s2's though both s4 and s2 are gone), and None for a loss for both."""
+    state = RR.record(RR.start(seeds(4)), finish("R1-1", "s4", "s1"))
+    state = RR.record(state, finish("R1-2", "s2", "s3"))
+    state = RR.withdraw(state, "s4")
+    state = RR.record(state, finish("R2-1", "s1", "s3"))
+    state = RR.withdraw(state, "s2")
+    assert RR.walkovers(state) == {"R2-2": "s2", "R3-2": "s3", "R3-1": "s1"}
+    wins = {r.entrant: r.wins for r in RR.standings(state)}
+    assert wins["s2"] == 2  # R1-2 on the board, R2-2 the walkover
+    state = RR.withdraw(RR.withdraw(RR.start(seeds(4)), "s4"), "s3")
+    assert RR.walkovers(state) == {"R1-1": "s1", "R2-2": "s2", "R1-2": "s2", "R2-1": "s1",
+                                   "R3-2": None}
+
+
 def test_a_late_entrant_redraws_the_schedule_only_before_the_first_result() -> None:
     state = RR.add_entrant(RR.start(seeds(4)), "s5")
     assert max(p.round for p in RR.pairings(state)) == 5

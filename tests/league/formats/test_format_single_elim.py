@@ -102,6 +102,18 @@ def test_a_withdrawal_hands_the_next_match_over_as_a_walkover() -> None:
     assert rows["s1"].rank == 1
 
 
+def test_a_walkover_is_its_winners_when_they_withdraw_in_turn() -> None:
+    """s4 leaves round one to s1 (W1-1), then s1 leaves: W1-1 stays s1's walkover (they
+    went on), and the final, s1's place in it empty-handed, is s2's or s3's to win."""
+    state = SE.withdraw(SE.start(seeds(4)), "s4")
+    assert SE.walkovers(state) == {"W1-1": "s1"}
+    state = SE.withdraw(state, "s1")
+    assert SE.walkovers(state) == {"W1-1": "s1"}
+    state = SE.record(state, better_seed_wins(SE.ready(state)[0]))
+    assert SE.walkovers(state) == {"W1-1": "s1", "W2-1": "s2"}
+    assert not SE.walkovers(SE.start(seeds(3)))  # a bye is no walkover
+
+
 def test_a_late_entrant_joins_as_the_lowest_seed_before_the_first_result() -> None:
     state = SE.add_entrant(SE.start(seeds(3)), "s4")
     assert slots(SE.ready(state)) == {"W1-1": ("s1", "s4"), "W1-2": ("s2", "s3")}
