@@ -1685,6 +1685,16 @@ def release_round(*, event: Event, by: Any, expected_seq: int | None = None) -> 
         _advance(event, release=True)
 
 
+def walkovers(done: Replayed) -> dict[str, str | None]:
+    """The Event's pairings a withdrawal decided with no result, each to the entrant its
+    format counts the win for (None: a loss for both), as the standings count them: the
+    one source of a walkover's winner for the pages, the diagram and the API, which named
+    the one still in, so nobody where both had withdrawn one after the other."""
+    if done.state is None:
+        return {}
+    return formats.get_format(done.format).walkovers(done.state)
+
+
 def held_pairings(event: Event, done: Replayed) -> list[formats.Pairing]:
     """Ready pairings of a new round that waits for the organizer."""
     if not event.hold_rounds or done.state is None or not done.matches:

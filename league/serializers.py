@@ -24,6 +24,7 @@ from league.events import (
     sees_match_options,
     shown_picks,
     shown_record,
+    walkovers,
 )
 from league.models import (
     Entrant,
@@ -543,8 +544,9 @@ class BracketPairingSerializer(serializers.Serializer):
                   "none.")
     walkover = serializers.CharField(
         allow_null=True, read_only=True,
-        help_text="Unplayed because the other entrant withdrew: the entrant it counts as a "
-                  "win for.")
+        help_text="Unplayed because an entrant withdrew: the entrant it counts as a win "
+                  "for, as the standings do (still so when that one withdrew later too); "
+                  "null otherwise, and where it counts as a loss for both.")
     decided_by = serializers.CharField(
         allow_null=True, read_only=True,
         help_text='"seed" when the pairing was drawn again after its last replay and the '
@@ -562,19 +564,19 @@ def bracket_of(event: Event) -> list[dict[str, Any]]:
     if done.state is None:
         return []
     names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
-    gone = {key for key, e in done.entrants.items() if e["withdrawn"]}
+    given = walkovers(done)
     links = {m.pairing: m for m in EventMatch.objects.filter(event=event).select_related("match")}
     known = formats.get_format(event.format).pairings(done.state)
     held = {p.id for p in held_pairings(event, done)}
     # The entrants the game plays as one side (a tag team pair) win and lose together.
     sides = {pid: result_sides(event, m.entrants, m.seats) for pid, m in links.items()}
     rows = [_pairing_row(p.id, p.round, p.stage, p.label, list(p.slots), list(p.sources),
-                         links.get(p.id), done.results.get(p.id), names, gone,
+                         links.get(p.id), done.results.get(p.id), names, given,
                          sides.get(p.id, {}))
             | {"held": p.id in held} for p in known]
     seen = {p.id for p in known}
     rows += [_pairing_row(m.pairing, m.round, m.stage, m.label, list(m.entrants), [], m,
-                          done.results.get(m.pairing), names, gone, sides[pid])
+                          done.results.get(m.pairing), names, given, sides[pid])
              | {"held": False}
              for pid, m in links.items() if pid not in seen]
     return rows
@@ -582,14 +584,13 @@ def bracket_of(event: Event) -> list[dict[str, Any]]:
 
 def _pairing_row(pid: str, round_: int, stage: str, label: str, slots: list[str | None],
                  sources: list[str], link: EventMatch | None, result: dict[str, Any] | None,
-                 names: dict[str, str], gone: set[str], sides: dict[str, int]
-                 ) -> dict[str, Any]:
+                 names: dict[str, str], given: dict[str, str | None],
+                 sides: dict[str, int]) -> dict[str, Any]:
     places = result["placements"] if result else {}
     outcomes = formats.outcomes(places, sides)
-    present = [key for key in slots if key is not None and key not in gone]
-    walkover = (present[0] if result is None and len(slots) == 2 and len(present) == 1
-                and all(slots) and (link is None or link.match.status == "finished")
-                else None)
+    # (the winner the format counts, not the one still in: both may have withdrawn since)
+    walkover = (given.get(pid) if result is None
+                and (link is None or link.match.status == "finished") else None)
     return {
         "pairing": pid, "round": round_, "stage": stage, "label": label,
         "slots": [{"entrant": key, "name": names.get(key) if key else None,

@@ -15,7 +15,7 @@ import csv
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from functools import wraps
 from typing import Any
@@ -1270,7 +1270,7 @@ def _match_rows(event: Event, done: events.Replayed,
     """The Event's matches in the order they were made (a grand final after the brackets,
     a playoff after its groups), with who plays and how it ended."""
     rows = []
-    gone = {key for key, entrant in done.entrants.items() if entrant["withdrawn"]}
+    given = events.walkovers(done)
     out = _out_by_forfeit(event)  # (read from the matches' streams, not the records)
     for link in (EventMatch.objects.filter(event=event).select_related("match")
                  .prefetch_related("match__seats")
@@ -1279,12 +1279,12 @@ def _match_rows(event: Event, done: events.Replayed,
         result = {} if link.drawn else done.results.get(link.pairing, {})
         placements = result.get("placements", {})
         # A match a withdrawal ended has no result of its own: the format scores it as a
-        # walkover, won by the one entrant left in it.
+        # walkover, won by the one its withdrawal gave it (still so when they withdrew
+        # in turn), as the standings count it.
         walkover = (not result and not link.drawn and link.match.status == FINISHED
-                    and bool(gone & set(link.entrants)))
-        left = [key for key in link.entrants if key not in gone]
-        if walkover and len(left) == 1:
-            placements = {key: 1 if key in left else 2 for key in link.entrants}
+                    and link.pairing in given)
+        if walkover:
+            placements = {key: 1 if key == given[link.pairing] else 2 for key in link.entrants}
         # The entrants the game plays as one side (a tag team pair) win and lose together.
         sides = events.result_sides(event, link.entrants, link.seats)
         outcomes = formats.outcomes(placements, sides)
@@ -1428,28 +1428,18 @@ def _tiebreak_columns(event: Event, standings: Iterable[Standing]) -> list[str]:
     return ordered + sorted((name for name in present if name not in ordered), key=place)
 
 
-def _ended_unrecorded(done: events.Replayed,
-                      pairings: Sequence[Any]) -> dict[str, str | None]:
+def _ended_unrecorded(done: events.Replayed) -> dict[str, str | None]:
     """The pairings over with no result recorded for them: a match a withdrawal ended (or
-    whose result is on its way), and a pairing of two that a withdrawal left with one
-    entrant before its match was made (a round robin's later rounds, a bracket's next
-    match): the format scores both as walkovers. Each to the one left in it, the
-    walkover's winner, where a pairing of two has one (else None)."""
+    whose result is on its way), and a walkover no match was made for (a round robin's
+    later rounds, a bracket's next match). Each to the walkover's winner as the format
+    counts it (`events.walkovers`: kept when they withdrew in turn), else None (a loss for
+    both, a result on its way)."""
     waiting = {m["match"]: pid for pid, m in done.matches.items() if pid not in done.results}
     over = Match.objects.filter(pk__in=list(waiting), status=Match.Status.FINISHED)
-    gone = {key for key, entrant in done.entrants.items() if entrant["withdrawn"]}
-    unmade = {p.id for p in pairings if p.id not in done.results and p.id not in done.matches
-              and len(p.slots) == 2 and all(p.slots)
-              and sum(key not in gone for key in p.slots) == 1}
+    given = events.walkovers(done)
+    unmade = {pid for pid in given if pid not in done.results and pid not in done.matches}
     ended = {waiting[pk] for pk in over.values_list("pk", flat=True)} | unmade
-    slots = {p.id: p.slots for p in pairings} | {
-        pid: tuple(m["entrants"]) for pid, m in done.matches.items()}
-
-    def left(pid: str) -> str | None:
-        present = [key for key in slots.get(pid, ()) if key is not None and key not in gone]
-        return present[0] if len(slots.get(pid, ())) == 2 and len(present) == 1 else None
-
-    return {pid: left(pid) for pid in ended}
+    return {pid: given.get(pid) for pid in ended}
 
 
 def _results_context(event: Event, user: Any) -> dict[str, Any]:
@@ -1475,7 +1465,7 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
             withdrawn={key for key, e in done.entrants.items() if e["withdrawn"]},
             sides={pid: events.result_sides(event, m["entrants"], m.get("seats"))
                    for pid, m in done.matches.items()},
-            ended=_ended_unrecorded(done, pairings),
+            ended=_ended_unrecorded(done),
         )
     rows = _match_rows(event, done, names)
     return {

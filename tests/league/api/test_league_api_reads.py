@@ -13,7 +13,7 @@ from league_api_helpers import GAME, ROLES, first_link
 from rest_framework.test import APIClient
 
 from league import events
-from league.models import Entrant, Event, Season, Team
+from league.models import Entrant, Event, Season, Standing, Team
 from league.services import player_for
 from matches.models import Match
 
@@ -150,6 +150,31 @@ def test_an_elimination_bracket_shows_the_slots_still_to_be_decided(
     # The format fills a node's slots once both are known; until then each names its source.
     assert [s["entrant"] for s in waiting["slots"]] == [None, None]
     assert [s["source"] for s in waiting["slots"]] == ["winner of W1-1", "winner of W1-2"]
+
+
+@pytest.mark.parametrize("fmt", ["round_robin", "swiss", "single_elimination", "multistage"])
+def test_a_walkovers_winner_who_withdrew_later_is_still_named(
+        outsider_api: APIClient, organizer: Any, make_event: Callable[..., Event],
+        fmt: str) -> None:
+    """Both entrants of a first-round match withdraw, one after the other: the format
+    keeps the walkover the first withdrawal gave the second (the standings count it; a
+    bracket sent them on). The bracket named nobody in `walkover` (it
+    read who is still in: nobody)."""
+    event = make_event(fmt)
+    events.start_event(event=event, by=organizer)
+    link = first_link(event)
+    first, second = link.entrants
+    events.withdraw_entrant(event=event, by=organizer, key=first)
+    events.withdraw_entrant(event=event, by=organizer, key=second)
+    bracket = outsider_api.get(f"/api/events/{event.pk}/bracket/").json()
+    row = next(p for p in bracket if p["pairing"] == link.pairing)
+    assert (row["result"], row["walkover"]) == (None, second)
+    if fmt == "single_elimination":  # it counts how far one went, not walkovers as wins
+        return
+    won = sum(p["walkover"] == second or any(
+        s["entrant"] == second and s["outcome"] == "win" for s in p["slots"])
+        for p in bracket)
+    assert won == Standing.objects.get(event=event, entrant__key=second).wins >= 1
 
 
 def test_standings_and_records_of_a_running_event(outsider_api: APIClient,

@@ -371,6 +371,32 @@ def test_a_match_a_withdrawal_ended_names_the_walkovers_winner(
         assert row.count("(won)") == 1 and "walkover: a withdrawal ended it" in row
 
 
+def both_of_round_one_withdrawn(client: Client, make_event: Callable[..., Event],
+                                sam: Any) -> tuple[Event, EventMatch, dict[str, str]]:
+    """A round robin of four bots whose R1-1 entrants withdrew, the first then the second,
+    its pairing R1-1 and the organizer's match list: each row's id to the row."""
+    event = make_event(format="round_robin", bots=4)
+    events.start_event(event=event, by=sam)
+    link = EventMatch.objects.get(event=event, pairing="R1-1")
+    for key in link.entrants:
+        events.withdraw_entrant(event=event, by=sam, key=key)
+    html = client.get(reverse("league:event_live", args=[event.pk]), **HTMX).content.decode()
+    return event, link, dict(
+        re.findall(r'<li class="match-row live-row" id="([^"]+)"(.*?)</li>', html, re.S))
+
+
+def test_a_walkover_whose_winner_withdrew_later_still_names_them(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any) -> None:
+    """Both entrants of a round-1 match withdraw, one after the other: the match stays
+    the walkover the first withdrawal gave the second, as the standings count it, and the
+    row named nobody (it read who is still in)."""
+    event, link, rows = both_of_round_one_withdrawn(sam_client, make_event, sam)
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    row = rows[f"live-{link.match_id}"]
+    assert re.findall(r'<span class="entrant-won">([^<]+)', row) == [names[link.entrants[1]]]
+    assert "walkover: a withdrawal ended it" in row
+
+
 def test_a_match_a_forfeit_ended_says_who_forfeited_until_its_result_is_corrected(
         sam_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
         player2: Any, outsider: Any, organizer: Any,

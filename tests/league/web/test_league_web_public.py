@@ -135,6 +135,33 @@ def test_a_walkovers_winner_is_marked_in_the_diagram_as_the_standings_count_it(
         assert re.findall(r'class="ln ln-entrant ln-won"[^>]*>([^<]+)<', box) == [names[left]]
 
 
+def match_list(page: str) -> dict[str, tuple[list[str], list[str]]]:
+    """The public page's match list: each row's pairing id to (its entrants, those won)."""
+    listed = page.split('<ul class="match-list">')[1].split("</ul>")[0]
+    return {row.split('<span class="muted small">')[1].split("<")[0]:
+            ([name for _, name in re.findall(r'<span class="(entrant-won)?">([^<]+)', row)],
+             re.findall(r'<span class="entrant-won">([^<]+)', row))
+            for row in listed.split('<li class="match-row"')[1:]}
+
+
+def test_a_walkover_whose_winner_withdrew_later_still_names_them(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any) -> None:
+    """Both entrants of a round-1 match withdraw, the second after the first: the format
+    keeps the walkover the first withdrawal gave the second, and the standings count it.
+    The match row and the diagram read who is still in, and named nobody."""
+    event = make_event(format="round_robin", bots=4)
+    events.start_event(event=event, by=sam)
+    link = EventMatch.objects.get(event=event, pairing="R1-1")
+    first, second = link.entrants
+    events.withdraw_entrant(event=event, by=sam, key=first)
+    events.withdraw_entrant(event=event, by=sam, key=second)
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert match_list(page)["R1-1"] == ([names[first], names[second]], [names[second]])
+    box = page.split('data-pairing="R1-1"')[1].split("</g>")[0]
+    assert re.findall(r'class="ln ln-entrant ln-won[^"]*"[^>]*>([^<]+)<', box) == [names[second]]
+
+
 def test_a_match_rows_winner_is_said_in_words_not_only_in_bold(
         alice_client: Client, make_event: Callable[..., Event], sam: Any,
         player: Any, player2: Any, django_capture_on_commit_callbacks: Any) -> None:
