@@ -1322,6 +1322,23 @@ def _match_rows(event: Event, done: events.Replayed,
     return rows
 
 
+def _walkover_rows(done: events.Replayed, names: dict[str, str]) -> list[dict[str, Any]]:
+    """The walkovers no match was made for (a round robin's pairings of a withdrawn
+    entrant in rounds still to come, a bracket's next match), in the format's order, each
+    naming the winner the standings count (nobody where it is a loss for both): the match
+    list left them out, so a player's losses there outnumbered their matches."""
+    given = events.walkovers(done)
+    if not given:
+        return []
+    pairings = formats.get_format(done.format).pairings(done.state)
+    return [{"pairing": p.id, "label": p.label or p.id, "walkover": True, "unplayed": True,
+             "draw": False, "forfeited": "", "nobody_won": given[p.id] is None,
+             "entrants": [{"key": key, "name": names.get(key, key),
+                           "won": key == given[p.id], "partner": False}
+                          for key in p.entrants]}
+            for p in pairings if p.id in given and p.id not in done.matches]
+
+
 def _names_by_side(row: dict[str, Any]) -> str:
     """The row's entrants as a sentence: "alice and bruno vs olga" (a tag team's pair)."""
     words: list[str] = []
@@ -1388,12 +1405,14 @@ def _live_context(event: Event, error: str | None = None) -> dict[str, Any]:
     """The organizer's list of the Event's matches; its version is the matches' (their
     statuses and the Event's records), then their moves (whom each one waits for)."""
     done = events.replay_to_read(event)
-    rows = _match_rows(event, done, _names(event))
+    names = _names(event)
+    rows = _match_rows(event, done, names)
     made = [r["match"] for r in rows]
     return {
         "event": event,
         "live_error": error,
         "rows": rows,
+        "walkovers": _walkover_rows(done, names),
         "bots": registry.bot_names(event.game),
         "live_version": _matches_version(event, [(m.pk, m.status) for m in made]) + "."
         + _version([(m.pk, m.seq) for m in made]),
@@ -1481,6 +1500,7 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
         "champion_names": " and ".join(c.entrant.name for c in champions),
         "shared_first": _shared_first(event, standings, champions),
         "rows": rows,
+        "walkovers": _walkover_rows(done, names),
         "yours": [row for row in rows if row["live"] and _still_plays(row, user)],
         "entrants": entrants,
         "polling": event.status == Event.Status.RUNNING,

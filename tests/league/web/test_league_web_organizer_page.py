@@ -16,8 +16,8 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
 
-from league import events
-from league.models import Entrant, Event, EventMatch
+from league import events, formats
+from league.models import Entrant, Event, EventMatch, Standing
 from matches.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -395,6 +395,31 @@ def test_a_walkover_whose_winner_withdrew_later_still_names_them(
     row = rows[f"live-{link.match_id}"]
     assert re.findall(r'<span class="entrant-won">([^<]+)', row) == [names[link.entrants[1]]]
     assert "walkover: a withdrawal ended it" in row
+
+
+def test_the_match_list_has_every_walkover_the_standings_count(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any) -> None:
+    """The pairings the withdrawals decided with no match made were not listed at all,
+    though the standings count them: they are rows too, each naming its winner, so each
+    entrant's wins there are the standings' own."""
+    event, link, rows = both_of_round_one_withdrawn(sam_client, make_event, sam)
+    first, second = link.entrants
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    state = events.replay(event).state
+    unmade = [p for p in formats.get_format(event.format).pairings(state)
+              if {first, second} & set(p.entrants) and p.round > 1]
+    assert len(unmade) == 4
+    for pairing in unmade:
+        row = rows[f"live-walkover-{pairing.id}"]
+        won = re.findall(r'<span class="entrant-won">([^<]+)', row)
+        left = [names[k] for k in pairing.entrants if k not in (first, second)]
+        assert won == left and "walkover: not played, a withdrawal decided it" in row
+    standing = {s.entrant.key: s for s in Standing.objects.filter(event=event)
+                .select_related("entrant")}
+    for key in names:
+        won = sum(re.findall(r'<span class="entrant-won">([^<]+)', row) == [names[key]]
+                  for row in rows.values())
+        assert won == standing[key].wins
 
 
 def test_a_match_a_forfeit_ended_says_who_forfeited_until_its_result_is_corrected(

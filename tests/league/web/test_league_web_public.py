@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league import events, formats
-from league.models import Entrant, Event, EventMatch, RatingHistory, Season
+from league.models import Entrant, Event, EventMatch, RatingHistory, Season, Standing
 from league.serializers import bracket_of
 from league.services import player_for
 from league.templatetags.league_extras import num
@@ -160,6 +160,34 @@ def test_a_walkover_whose_winner_withdrew_later_still_names_them(
     assert match_list(page)["R1-1"] == ([names[first], names[second]], [names[second]])
     box = page.split('data-pairing="R1-1"')[1].split("</g>")[0]
     assert re.findall(r'class="ln ln-entrant ln-won[^"]*"[^>]*>([^<]+)<', box) == [names[second]]
+
+
+def test_every_walkover_the_standings_count_is_in_the_match_list(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any) -> None:
+    """A withdrawn entrant's round robin pairings no match was made for are walkovers the
+    standings count, but the match list showed only the matches made: a player shown 3
+    losses had 1 match listed. Each is a row naming its winner, or nobody where it is a
+    loss for both (its winner-to-be left in round 1, before the round it was to win)."""
+    event = make_event(format="round_robin", bots=4)
+    events.start_event(event=event, by=sam)
+    pairings = formats.get_format(event.format).pairings(events.replay(event).state)
+    first = EventMatch.objects.get(event=event, pairing="R1-1").entrants[0]
+    events.withdraw_entrant(event=event, by=sam, key=first)
+    later = next(p for p in pairings if p.round == 2 and first in p.slots)
+    second = next(k for k in later.entrants if k != first)  # given `later`, then leaves
+    events.withdraw_entrant(event=event, by=sam, key=second)
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    rows = match_list(alice_client.get(reverse("league:event", args=[event.pk]))
+                      .content.decode())
+    assert rows[later.id] == ([names[k] for k in later.entrants], [])
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert "walkover: not played, a withdrawal decided it, a loss for both" in \
+        page.split(f'id="event-walkover-{later.id}"')[1].split("</li>")[0]
+    for key in (first, second):  # every pairing of theirs is decided
+        standing = Standing.objects.get(event=event, entrant__key=key)
+        theirs = [row for row in rows.values() if names[key] in row[0]]
+        assert len(theirs) == standing.wins + standing.draws + standing.losses == 3
+        assert sum(names[key] in won for _, won in theirs) == standing.wins
 
 
 def test_a_match_rows_winner_is_said_in_words_not_only_in_bold(
