@@ -22,9 +22,10 @@ from league.formats import (
     event_from_json,
     event_to_json,
     get_format,
+    outcomes,
     replay,
 )
-from league.formats.swiss import meetings
+from league.formats.swiss import byes, meetings
 
 DRAWS_ALLOWED = ("round_robin", "swiss", "group")
 
@@ -128,3 +129,28 @@ def test_late_entries_and_withdrawals_never_stall_an_event(key: str, n: int, see
     rows = get_format(key).standings(state)
     assert sorted(r.entrant for r in rows) == sorted(state.entrants)
     assert replay(get_format(key), seeds(n), options, events) == state
+
+
+@settings(max_examples=100, deadline=None)
+@given(key=st.sampled_from(["round_robin", "swiss"]), n=st.integers(2, 10),
+       seed=st.integers(0, 2**32))
+def test_the_results_and_walkovers_are_every_match_the_standings_count(
+        key: str, n: int, seed: int) -> None:
+    """What the pages list (each result, each walkover `walkovers` gives, with its winner
+    or as a loss for both) adds up to each entrant's wins, draws and losses, however the
+    withdrawals fell (both of a pairing, one after the other)."""
+    fmt = get_format(key)
+    state, _ = run(key, n, options_for(key, n)[0], random.Random(seed), churn=True)
+    known = {p.id: p for p in fmt.pairings(state)}
+    given_ = fmt.walkovers(state)
+    tally: Counter[tuple[str, str]] = Counter()
+    for pid, winner in given_.items():
+        assert pid not in state.results and len(known[pid].entrants) == 2
+        assert winner is None or winner in known[pid].entrants
+        tally.update((e, "win" if e == winner else "loss") for e in known[pid].entrants)
+    for result in state.results.values():
+        tally.update(outcomes(result.placements).items())
+    if key == "swiss":  # a bye of a round that is over counts as a win
+        tally.update({(e, "win"): count for e, count in byes(state, True).items()})
+    assert {r.entrant: (r.wins, r.draws, r.losses) for r in fmt.standings(state)} == {
+        e: (tally[e, "win"], tally[e, "draw"], tally[e, "loss"]) for e in state.entrants}
