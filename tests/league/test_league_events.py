@@ -1611,7 +1611,8 @@ def test_a_refused_correction_names_the_matches_by_their_labels_not_their_ids(
     with pytest.raises(events.LeagueError) as refused:
         events.correct_result(event=event, by=organizer, pairing="Z9",
                               placements={"e1": 1, "e2": 2})
-    assert refused.value.detail == "Z9 has no recorded result to correct."
+    assert (refused.value.code, refused.value.detail) == (
+        "unknown_pairing", "No pairing 'Z9' in this Event.")
     with pytest.raises(events.LeagueError) as refused:
         events.forfeit(event=event, by=organizer, pairing="GF", entrant="e1")
     assert (refused.value.code, refused.value.detail) == ("unknown_pairing",
