@@ -201,9 +201,9 @@ class RoundRobin:
         check_new_entrant(state.entrants, entrant)
         require(not state.results, "already_started", "The round robin has started.")
         entrants = (*state.entrants, entrant)
-        return replace(
-            state, entrants=entrants, schedule=build_schedule(entrants, state.options.double)
-        )
+        schedule = build_schedule(entrants, state.options.double)
+        return replace(state, entrants=entrants, schedule=schedule,
+                       walkovers=_walkovers_redrawn(state, schedule))
 
     def pair_by_hand(
         self, state: RoundRobinState, pairings: Sequence[Sequence[str | None]]
@@ -217,6 +217,27 @@ class RoundRobin:
     def walkovers(self, state: RoundRobinState) -> dict[str, str | None]:
         """The walkovers the withdrawals gave, to their winners (None: a loss for both)."""
         return walkover_winners(state.walkovers)
+
+
+def _walkovers_redrawn(state: RoundRobinState,
+                       schedule: Sequence[Pairing]) -> dict[str, MatchResult]:
+    """The walkovers given before a late entry, on the schedule it draws again: each pair's
+    under the id the pair meets under now (its first meeting's first, a double round
+    robin's), and the late entrant's pairings with those withdrawn already to it. Kept by
+    the old schedule's ids, they named other pairs."""
+    given: dict[frozenset[str], list[MatchResult]] = {}
+    for pairing in state.schedule:
+        if pairing.id in state.walkovers:
+            given.setdefault(frozenset(pairing.entrants), []).append(
+                state.walkovers[pairing.id])
+    walkovers: dict[str, MatchResult] = {}
+    for pairing in schedule:
+        if given.get(pair := frozenset(pairing.entrants)):
+            kept = given[pair].pop(0)
+            walkovers[pairing.id] = replace(kept, pairing_id=pairing.id)
+    for gone in sorted(state.withdrawn):
+        walkovers |= walkovers_given(schedule, {}, walkovers, gone)
+    return walkovers
 
 
 def _unreached(state: RoundRobinState, entrant: str) -> dict[str, MatchResult]:

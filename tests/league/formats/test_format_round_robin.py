@@ -128,6 +128,20 @@ def test_a_walkover_in_a_round_its_winner_leaves_before_is_a_loss_for_both() -> 
     assert rows == {"s1": (3, 0), "s2": (2, 1), "s3": (0, 3), "s4": (0, 3)}
 
 
+def test_a_late_entry_after_a_withdrawal_keeps_each_walkover_with_its_pair() -> None:
+    """s4 leaves before any result and a late entrant draws the schedule again: the
+    walkovers s4's withdrawal gave stayed under the old schedule's ids, which now named
+    other pairs (a played pairing among them). Each now follows its pair, and the late
+    entrant's match with s4 is its walkover too."""
+    state = RR.add_entrant(RR.withdraw(RR.start(seeds(4)), "s4"), "late")
+    pairs = {p.id: set(p.entrants) for p in RR.pairings(state)}
+    given = RR.walkovers(state)
+    assert sorted(given.values()) == ["late", "s1", "s2", "s3"]
+    assert all(pairs[pid] == {"s4", winner} for pid, winner in given.items())
+    rows = {r.entrant: (r.wins, r.losses) for r in RR.standings(state)}
+    assert rows == {"s1": (1, 0), "s2": (1, 0), "s3": (1, 0), "s4": (0, 4), "late": (1, 0)}
+
+
 def test_the_walkovers_name_the_winners_the_standings_count_not_who_is_left() -> None:
     """What the pages and the API read of a walkover: each pairing a withdrawal decided,
     to the winner its withdrawal gave it, when that winner withdrew later too (R2-2 stays
