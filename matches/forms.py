@@ -264,6 +264,15 @@ class CreateMatchForm(forms.Form):
             self.add_error("username", "Name another player: you already hold the first seat.")
         return data
 
+    def refused_field(self, code: str) -> str | None:
+        """The field a refusal of create_match's belongs to, by its code: the seats typed
+        one by one when they were, else the field that chose them; None: the form."""
+        lineup = bool(self.cleaned_data.get("lineup"))
+        field = {"bad_seat_count": "seats", "bad_seat": "seats", "unknown_bot": "opponent",
+                 "unknown_player": "username", "bad_option": "options",
+                 "unknown_option": "options"}.get(code)
+        return "lineup" if lineup and field in ("seats", "opponent", "username") else field
+
     def seat_specs(self, me: str) -> list[dict[str, Any]]:
         """The `seats` argument of create_match: the lineup typed, else me in seat 0 and
         then the opponents."""

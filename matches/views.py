@@ -326,7 +326,7 @@ def create(request: HttpRequest) -> HttpResponse:
             created_by=request.user, key=_form_key(request),
         )
     except ServiceError as exc:
-        form.add_error(None, services.shown(exc))
+        form.add_error(form.refused_field(exc.code), services.shown(exc))
         return _render_lobby(request, form, status=exc.status)
     return redirect("match_play", match_id=match.id)
 

@@ -465,13 +465,58 @@ def test_each_rows_join_accept_and_decline_name_their_match(
     assert f'<button type="submit" aria-label="Join match #{open_one.pk}">Join</button>' in page
 
 
-def test_a_match_the_service_refuses_is_said_in_an_alert(alice_client: Client) -> None:
-    """The lobby comes back at its top: the refusal above the form is read out."""
+def test_a_match_the_service_refuses_for_no_one_field_is_said_in_an_alert(
+        alice_client: Client, settings: Any) -> None:
+    """The lobby comes back at its top: a refusal of the whole form, above it, is read
+    out."""
+    settings.MAX_LIVE_MATCHES = 1
+    assert alice_client.post(reverse("quick_play")).status_code == 302
     response = alice_client.post(reverse("match_create"), {
-        "game": "supershow", "opponent": "bot:random", "seats": "3"})
-    assert response.status_code == 400
-    assert re.search(r'<ul class="errors" role="alert"><li>[^<]*\(bad_seat_count\)</li>',
+        "game": "super_showdown", "opponent": "bot:random", "seats": "2"})
+    assert response.status_code == 409
+    assert re.search(r'<ul class="errors" role="alert"><li>[^<]*\(too_many_matches\)</li>',
                      response.content.decode())
+
+
+def _field_error(page: str, name: str) -> str:
+    """The error shown beside the lobby form's field `name`, which it describes and marks
+    invalid ('' if none)."""
+    field = re.search(rf'<(?:input|select)[^>]*name="{name}"[^>]*>', page)
+    assert field is not None, name
+    error = re.search(rf'<div class="error" id="id_{name}_error">(.*?)</div></div>', page, re.S)
+    if error is None:
+        return ""
+    assert f"id_{name}_error" in field[0] and 'aria-invalid="true"' in field[0]
+    return re.sub(r"<[^>]+>", "", error[1])
+
+
+@pytest.mark.parametrize(("sent", "field", "code"), [
+    ({"game": "ultimate_showdown", "opponent": "bot:random", "seats": "2"},
+     "seats", "bad_seat_count"),
+    ({"game": "supershow", "opponent": "bot:random", "seats": "2",
+      "options": '{"match_type": "tag_team"}'}, "seats", "bad_seat_count"),
+    ({"game": "super_showdown", "opponent": "bot:random", "seats": "2",
+      "lineup": "me, random, random"}, "lineup", "bad_seat_count"),
+    ({"game": "super_showdown", "opponent": "bot:random", "seats": "2",
+      "options": '{"best_of": 2}'}, "options", "bad_option"),
+    ({"game": "royal_rumble", "opponent": "bot:random", "seats": "2",
+      "options": '{"nope": 1}'}, "options", "unknown_option"),
+    ({"game": "super_showdown", "opponent": "player", "seats": "2", "username": "nobody"},
+     "username", "unknown_player"),
+    ({"game": "super_showdown", "opponent": "bot:random", "seats": "2",
+      "lineup": "me, @nobody"}, "lineup", "unknown_player"),
+])
+def test_a_refusal_about_one_field_is_said_beside_that_field(
+        alice_client: Client, sent: dict[str, str], field: str, code: str) -> None:
+    """A seat count, an option or a player the service refuses is said beside the field
+    that holds it, which it describes, as the form's own checks are: the screen reader
+    user mends that field with the reason read to them there, not in a banner above."""
+    response = alice_client.post(reverse("match_create"), sent)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert f"({code})" in _field_error(page, field)
+    assert 'class="errors"' not in page
+    assert not Match.objects.exists()
 
 
 def test_a_screen_reader_hears_what_newly_waits_for_the_player_and_only_that(
