@@ -1,5 +1,5 @@
 """Small filters the match pages need: dict lookup, a player's shown name, pretty JSON,
-action labels and ids."""
+action labels and ids; a form field as the form partials show it."""
 
 from __future__ import annotations
 
@@ -30,6 +30,17 @@ def shown_name(user: Any) -> str:
     from league.services import shown_name as name
 
     return name(user) if user is not None else ""
+
+
+@register.filter
+def focused_if_refused(field: Any) -> Any:
+    """A form's field, given focus on arrival (autofocus) when it is the first of its form
+    refused: a screen reader then reads its name, that it is invalid and the reason beside
+    it (its aria-describedby), where the page would otherwise start at its top, silent."""
+    first = next((bound for bound in field.form if bound.errors), None)
+    if first is None or first.name != field.name:
+        return field
+    return field.as_widget(attrs={"autofocus": True})
 
 
 @register.filter

@@ -397,6 +397,20 @@
     }, ANNOUNCE_AFTER_MS);
   }
 
+  /* A refused form comes back with autofocus on its first field at fault (the filter
+     focused_if_refused), for a screen reader to read its name, that it is invalid and
+     the reason beside it. A page reached at a fragment (a form sent to its card's
+     anchor, so that the refusal shows) gets no autofocus from the browser, and going to
+     the fragment moves focus to the page: focus that field here, once the page has
+     loaded (after the fragment), unless focus went somewhere already. */
+  function focusRefused() {
+    var field = document.querySelector("main [autofocus][aria-invalid='true']");
+    if (field && (document.activeElement === document.body || !document.activeElement)) {
+      field.focus();
+    }
+  }
+
+  window.addEventListener("load", focusRefused);
   htmx.onLoad(announceMessages);
   htmx.onLoad(localTimes);
   htmx.onLoad(offerDeviceZone);

@@ -199,3 +199,18 @@ def test_behind_the_proxy_the_address_it_appended_is_counted(
     settings.BEHIND_TLS_PROXY = behind_proxy
     request = rf.post("/", HTTP_X_FORWARDED_FOR="1.2.3.4, 203.0.113.9", REMOTE_ADDR="10.0.0.2")
     assert signin.client_address(request) == counted
+
+
+def test_a_refused_field_alone_has_focus_when_the_form_comes_back(
+        client: Client, player: Any) -> None:
+    """Sign-up refused for a name taken: the page comes back with focus (autofocus) on
+    that field, the first one refused, whose reason a screen reader then reads beside it;
+    no other field takes focus."""
+    response = client.post(reverse("register"), {
+        "username": "alice", "password": "a long enough pass 1", "password2":
+        "a long enough pass 1"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    focused = re.findall(r'<input[^>]*\bautofocus\b[^>]*>', page)
+    assert len(focused) == 1 and 'name="username"' in focused[0]
+    assert 'aria-invalid="true"' in focused[0]

@@ -1,6 +1,7 @@
 """The lobby in headless Chromium (tests/chromium.py), as a keyboard user follows it: focus
 on a match's link, which the lobby's poll takes away once the match ended, goes on to the
-Your matches card; it fell to the page's top. Skipped where no Chromium is installed."""
+Your matches card; it fell to the page's top. A refused New match form comes back with
+focus on the field at fault. Skipped where no Chromium is installed."""
 
 from __future__ import annotations
 
@@ -29,3 +30,21 @@ def test_focus_on_a_match_the_poll_takes_away_goes_to_the_your_matches_card(
         services.resign(match=match, user=player2)
         tab.until(f"document.getElementById('match-{match.id}-play') === null", 12)
         tab.until("document.activeElement.matches('#your-matches h2')", 3)
+
+
+@pytest.mark.parametrize(("options", "field"), [('{"best_of": 2', "id_options"),
+                                                ('{"best_of": 2}', "id_options")])
+def test_a_refused_create_comes_back_with_focus_on_the_field_to_mend(
+        live_server: Any, player: Any, options: str, field: str) -> None:
+    """Sent by keyboard, a create the form refuses (unreadable options) or the service
+    refuses (an option the game has not) comes back with focus on the field at fault, so
+    a screen reader reads its name, that it is invalid and the reason beside it; focus
+    was on the page's body, and nothing was read out."""
+    with signed_in(live_server.url, player) as tab:
+        tab.open(live_server.url + reverse("lobby"))
+        tab.send("(() => { const form = document.getElementById('id_options').form;"
+                 " form.game.value = 'super_showdown'; form.opponent.value = 'bot:random';"
+                 f" form.options.value = {options!r}; form.submit(); }})()")
+        assert tab.js("document.activeElement.id") == field
+        described = tab.js("document.activeElement.getAttribute('aria-describedby')")
+        assert f"{field}_error" in described.split()
