@@ -1,7 +1,8 @@
 """What a screen reader would find unnamed on a page, read from its HTML: a control (a
 link, a button, a form field) with no accessible name, a label or a reference to an id
 that is not there, and an id given twice (a label's `for` then names the first field of
-that id, and the second goes unnamed). For the tests over the pages as answered."""
+that id, and the second goes unnamed); and links to different places that read alike.
+For the tests over the pages as answered."""
 
 from __future__ import annotations
 
@@ -93,16 +94,37 @@ def unnamed(html: str) -> list[str]:
             found.append(f"{where}: for {element.attrs['for']!r} is no element's id")
         if element.hidden or not is_control(element):
             continue
-        named = element.attrs.get("aria-label", "").strip() or any(
-            text(by_id[name]) for name in element.attrs.get("aria-labelledby", "").split()
-            if name in by_id)
         if element.tag in FIELDS:
-            named = named or element.attrs.get("id") in labelled or element.in_label
+            named = bool(element.attrs.get("aria-label", "").strip() or any(
+                text(by_id[name]) for name in element.attrs.get("aria-labelledby", "").split()
+                if name in by_id)) or element.attrs.get("id") in labelled or element.in_label
         else:
-            named = named or text(element) or element.attrs.get("title", "").strip()
+            named = bool(name_of(element, by_id))
         if not named:
             found.append(f"{where} has no name: {element.attrs}")
     return found
+
+
+def name_of(element: Element, by_id: dict[str, Element]) -> str:
+    """A link's or a button's accessible name: its aria-label, else the words of the
+    elements its aria-labelledby names, else its own words, else its title."""
+    return element.attrs.get("aria-label", "").strip() or " ".join(
+        text(by_id[name]) for name in element.attrs.get("aria-labelledby", "").split()
+        if name in by_id).strip() or text(element) or element.attrs.get("title", "").strip()
+
+
+def names_shared(html: str) -> list[str]:
+    """Each name that links to different places share ('replay' for every match): a screen
+    reader's list of links reads them alike, out of the rows that told them apart. One
+    line each, with the places."""
+    page = Page(html)
+    by_id = {e.attrs["id"]: e for e in reversed(page.elements) if e.attrs.get("id")}
+    places: dict[str, set[str]] = {}
+    for element in page.elements:
+        if element.tag == "a" and "href" in element.attrs and not element.hidden:
+            places.setdefault(name_of(element, by_id), set()).add(element.attrs["href"])
+    return [f"{name!r} links to {sorted(hrefs)}" for name, hrefs in places.items()
+            if len(hrefs) > 1]
 
 
 def is_control(element: Element) -> bool:

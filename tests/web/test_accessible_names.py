@@ -20,7 +20,7 @@ from engine.registry import get_rules
 from league import events
 from league.models import Player
 from matches import services
-from tests.a11y import Page, text, unnamed
+from tests.a11y import Page, names_shared, text, unnamed
 from tests.conftest import accepted
 from tests.markup import TEMPLATES
 
@@ -118,6 +118,23 @@ def test_the_league_pages_name_every_control(alice_client: Client, player: Any,
              reverse("league:player", args=[Player.objects.get(user=player).pk])]
     for url in pages:
         assert unnamed(alice_client.get(url).content.decode()) == [], url
+
+
+def test_an_events_links_to_its_matches_and_replays_read_apart(
+        alice_client: Client, player: Any, organizer: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """Each finished match of an Event's page had a link read 'replay', the same words for
+    every match in a screen reader's list of links; the player page's say whose."""
+    cup = events.create_event(name="Bots' round robin", game="super_showdown",
+                              format="round_robin", by=organizer)
+    for name in ("Robo", "Clank", "Whirr"):
+        events.add_entrant(event=cup, by=organizer, bot="random", name=name)
+    with django_capture_on_commit_callbacks(execute=True):  # the bots play their matches
+        events.start_event(event=cup, by=organizer)
+    page = alice_client.get(reverse("league:event", args=[cup.pk])).content.decode()
+    assert page.count(">replay</a>") >= 2
+    assert names_shared(page) == []
+    assert 'aria-label="Replay of Round 1 match 1"' in page
 
 
 def test_a_games_glyphs_are_hidden_from_screen_readers_beside_their_words() -> None:
