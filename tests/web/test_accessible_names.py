@@ -117,7 +117,11 @@ def test_the_league_pages_name_every_control(alice_client: Client, player: Any,
              reverse("league:seasons"), reverse("league:ratings"),
              reverse("league:player", args=[Player.objects.get(user=player).pk])]
     for url in pages:
-        assert unnamed(alice_client.get(url).content.decode()) == [], url
+        page = alice_client.get(url).content.decode()
+        assert unnamed(page) == [], url
+        # The header's link to the account read 'alice', as the links to her player page
+        # do: a list of links read two 'alice' leading to different places.
+        assert names_shared(page) == [], url
 
 
 def test_an_events_links_to_its_matches_and_replays_read_apart(
