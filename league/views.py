@@ -232,12 +232,21 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
 def event(request: HttpRequest, event_id: int) -> HttpResponse:
     """An Event: its bracket diagram, live results and standings."""
     event = get_object_or_404(Event.objects.select_related("season"), pk=event_id)
+    return _event_page(request, event)
+
+
+def _event_page(request: HttpRequest, event: Event, *, refused: str = "",
+                refusal: str = "", status: int = 200) -> HttpResponse:
+    """The Event's page; `refused`: the entrant whose Pick form came back refused (why:
+    `refusal`), holding what was posted, the refusal beside it (league_extras)."""
     context = {**_results_context(event, request.user), **_ranking_context(event)}
     context["can_organize"] = events.can_organize(event, request.user)
-    context["picks"] = _picks_context(event, request.user)
+    context["picks"] = _picks_context(event, request.user,
+                                      typed={refused: request.POST} if refused else None)
     context["entry"] = _entry_context(event, request.user)
     context["settings_shown"] = _settings_shown(event, request.user)
-    return render(request, "league/event.html", context)
+    context.update(refused=f"pick-{refused}" if refused else "", refusal=refusal)
+    return render(request, "league/event.html", context, status=status)
 
 
 def _settings_shown(event: Event, user: Any) -> list[str]:
@@ -304,9 +313,11 @@ def _entry_context(event: Event, user: Any) -> dict[str, Any]:
             "pick_fields": _pick_fields(events.offered_picks(event), {}) if can_enter else []}
 
 
-def _picks_context(event: Event, user: Any) -> dict[str, Any] | None:
+def _picks_context(event: Event, user: Any, typed: dict[str, Any] | None = None
+                   ) -> dict[str, Any] | None:
     """What each entrant brings to its seats (its Competitor), and a form for those the
-    user may pick for; None where the Event's matches let no seat pick."""
+    user may pick for (by entrant, `typed`: what a refused form posted, shown again);
+    None where the Event's matches let no seat pick."""
     offered = events.offered_picks(event)
     if not offered:
         return None
@@ -325,7 +336,8 @@ def _picks_context(event: Event, user: Any) -> dict[str, Any] | None:
             or "what the Event gives its seat" + (
                 " (the game no longer takes its pick)" if entrant.get("dropped") else ""),
             "can_pick": key in mine,
-            "fields": _pick_fields(offered, chosen if key in mine else {}),
+            "fields": _pick_fields(offered, chosen if key in mine else {},
+                                   (typed or {}).get(key) if key in mine else None),
         })
     return {"rows": rows}
 
@@ -334,10 +346,17 @@ def _pick_label(option: str) -> str:
     return option.removesuffix("s").capitalize()
 
 
-def _pick_fields(offered: dict[str, dict[str, str]],
-                 chosen: dict[str, Any]) -> list[dict[str, Any]]:
+def _pick_fields(offered: dict[str, dict[str, str]], chosen: dict[str, Any],
+                 typed: Any = None) -> list[dict[str, Any]]:
     """A select per option an entrant may pick, a JSON field per free one (a constructed
-    deck) (templates/league/_pick_fields.html); `chosen` must be picks the user may read."""
+    deck) (templates/league/_pick_fields.html); `chosen` must be picks the user may read;
+    `typed`: a refused form's post, which the fields hold instead, as it was sent."""
+    if typed is not None:
+        return [{"name": option, "label": _pick_label(option), "free": not values,
+                 "value": typed.get(f"pick_{option}", "") if not values else "",
+                 "choices": [(value, label, typed.get(f"pick_{option}") == value)
+                             for value, label in values.items()]}
+                for option, values in offered.items()]
     return [{"name": option, "label": _pick_label(option), "free": not values,
              "value": json.dumps(chosen[option]) if option in chosen and not values else "",
              "choices": [(value, label, chosen.get(option) == value)
@@ -366,11 +385,18 @@ def event_pick(request: HttpRequest, event_id: int) -> HttpResponse:
     """Say what an entrant brings to its seats (its organizers, the player, a member of
     the team); a blank choice goes back to the Event's options."""
     event = get_object_or_404(Event, pk=event_id)
+    key = request.POST.get("key", "")
     # No seq: picks sent twice are one pick, and others' acts do not make them stale.
-    return _on_event_page(request, event, "#picks", lambda: events.pick(
-        event=event, by=request.user, key=request.POST.get("key", ""),
-        picks=_posted_picks(request, event)),
-        lambda entrant: f"{entrant.name} brings that from its next match on.")
+    try:
+        entrant = events.pick(event=event, by=request.user, key=key,
+                              picks=_posted_picks(request, event))
+    except LeagueError as exc:
+        # Beside the form, which holds what was typed to mend: a banner at the page's top
+        # is out of sight of the form and cannot quote a deck back.
+        return _event_page(request, event, refused=key, refusal=match_services.shown(exc),
+                           status=exc.status)
+    messages.success(request, f"{entrant.name} brings that from its next match on.")
+    return redirect(reverse("league:event", args=[event.pk]) + "#picks")
 
 
 @login_required

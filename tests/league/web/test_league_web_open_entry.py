@@ -111,6 +111,35 @@ def test_a_player_picks_what_they_bring_as_they_enter(
     assert Entrant.objects.get(event=event).picks == {"competitors": "velvet_vendetta"}
 
 
+def test_a_refused_pick_comes_back_beside_its_form_as_typed(
+        alice_client: Client, organizer: Any) -> None:
+    """A deck the Event's page refuses is said beside the Pick form, which comes back
+    holding what was typed, its fields described by the refusal and marked invalid, the
+    first given focus; it was a banner at the page's top, out of sight of the form the
+    page came back at, and the deck typed was gone."""
+    event = events.create_event(name="Supershow night", game="supershow",
+                                format="round_robin", by=organizer, open_entry=True)
+    followed(alice_client, "league:event_enter", event, {})
+    typed = '["no_such_card"]'
+    answer = alice_client.post(reverse("league:event_pick", args=[event.pk]),
+                               {"key": "e1", "pick_decks": typed})
+    assert answer.status_code == 400
+    shown = answer.content.decode()
+    said = re.search(r'<p class="error" id="pick-e1-error">([^<]*\(unknown_card\))</p>',
+                     shown)
+    assert said is not None
+    picks = shown[shown.index('id="picks"'):]
+    assert picks.index('action="' + reverse("league:event_pick", args=[event.pk])) \
+        < picks.index('id="pick-e1-error"') < picks.index(">Pick</button>")
+    deck = re.search(r'<input id="pick-e1-pick-decks"[^>]*>', shown)
+    assert deck is not None and 'value="[&quot;no_such_card&quot;]"' in deck[0]
+    assert 'aria-describedby="pick-e1-error" aria-invalid="true"' in deck[0]
+    first = re.search(r'<select id="pick-e1-pick-competitors"[^>]*>', shown)
+    assert first is not None and " autofocus" in first[0]
+    assert shown.count(" autofocus") == 1
+    assert Entrant.objects.get(event=event).picks == {}
+
+
 def test_the_dashboard_form_makes_an_event_with_open_entry(
         sam_client: Client, season: Season) -> None:
     form = {"season": str(season.pk), "game": "super_showdown", "format": "swiss",
