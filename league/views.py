@@ -84,7 +84,7 @@ from league.models import (
 )
 from matches import services as match_services
 from matches.forms import read_json
-from matches.models import SEAT_PEOPLE, Match, MatchEvent
+from matches.models import SEAT_PEOPLE, Match, MatchEvent, named_as_shown
 from matches.serializers import masked_options
 
 View = Callable[..., HttpResponse]
@@ -505,8 +505,10 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     for row in charted.order_by("game", "match_id"):
         series[titles.get(row.game, row.game)].append(row.ordinal)
     matches = list(Match.objects.filter(history.held_by(player.user_id, "seats__"))
-                   .distinct().prefetch_related(*SEAT_PEOPLE)
+                   .distinct().select_related("event_match").prefetch_related(*SEAT_PEOPLE)
                    .order_by("-created_at", "-id")[:50])
+    # An Event's bot seats by the names its entrants entered under, as its pages say.
+    named_as_shown((match, list(match.seats.all())) for match in matches)
     finishes = history.Finishes(matches)
     context = {
         "player": player,

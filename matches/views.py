@@ -606,6 +606,7 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
     live = _lobby_live(user)
     finished = list(_matches_of(user).filter(status=FINISHED)
                     .select_related("event_match")[:LOBBY_FINISHED])
+    named_as_shown((match, list(match.seats.all())) for match in finished)
     # Open to anyone: a seat with nobody in it, no bot and held for nobody.
     joinable = (_waiting_for_others(user).exclude(seats__invited=user)
                 .filter(seats__user__isnull=True, seats__bot="", seats__invited__isnull=True)
@@ -659,6 +660,7 @@ def _lobby_live(user: Any) -> dict[str, Any]:
     # Every live match of the player's: a long-time player's whole history is the player
     # page's. (Whose move it is is read from the seats fetched with them.)
     live = list(_matches_of(user).exclude(status=FINISHED))
+    named_as_shown((match, list(match.seats.all())) for match in live)
     your_move = {match.pk for match in live if match.status == Match.Status.ACTIVE
                  and any(seat.user_id == user.pk and seat.awaited for seat in match.seats.all())}
     invitations = list(_waiting_for_others(user).filter(seats__invited=user).distinct()[:20])
@@ -695,7 +697,7 @@ def _forfeited_all(user: Any, live: list[Match]) -> set[int]:
 
 
 def _matches_of(user: Any) -> QuerySet[Match]:
-    return (Match.objects.filter(seats__user=user).distinct()
+    return (Match.objects.filter(seats__user=user).distinct().select_related("event_match")
             .prefetch_related(*SEAT_PEOPLE).order_by("-created_at", "-id"))
 
 

@@ -76,3 +76,29 @@ def test_a_match_no_event_made_names_its_bots_as_before(alice_client: Client,
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
     line = seats_line(page)
     assert "bot: heuristic (seat 2)" in line and "bot: heuristic (seat 3)" in line
+
+
+def test_the_lobby_and_the_player_page_name_an_event_bot_as_the_event_does(
+        organizer: Any, player: Any) -> None:
+    """Alice's row of her Event match against a bot entrant read 'alice vs bot: random' in
+    the lobby and 'vs bot: random' on her player page, where the match's page and the
+    Event's name it 'Clank'."""
+    from league.models import Player
+
+    event = events.create_event(name="Duel night", game="super_showdown",
+                                format="round_robin", by=organizer)
+    events.add_entrant(event=event, by=organizer, player=player.username)
+    events.add_entrant(event=event, by=organizer, bot="random", name="Clank")
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event)
+    browser = Client()
+    browser.force_login(player)
+    lobby = browser.get(reverse("lobby")).content.decode()
+    row = lobby[lobby.index(f'id="match-{link.match_id}-play"'):]
+    row = row[:row.index("</li>")]
+    assert "Clank" in row and "bot: random" not in row
+    mine = reverse("league:player", args=[Player.objects.get(user=player).pk])
+    history = browser.get(mine).content.decode()
+    row = history[history.index(f'href="/matches/{link.match_id}/"'):]
+    row = row[:row.index("</li>")]
+    assert "vs Clank" in row and "bot: random" not in row
