@@ -87,6 +87,10 @@ try:
         "default": dj_database_url.parse(
             env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
             conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, least=0),
+            # A connection kept from an earlier request (compose keeps them 60 s) is
+            # checked before a request uses it: after the database restarted, the dead one
+            # is replaced rather than failing that request with a 500.
+            conn_health_checks=True,
         )
     }
 except (ValueError, dj_database_url.UnknownSchemeError) as exc:

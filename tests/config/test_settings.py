@@ -122,3 +122,15 @@ def test_every_setting_compose_passes_empty_is_the_default() -> None:
     empty = load(dump, **dict.fromkeys(passed, ""))
     assert unset.returncode == 0 and empty.returncode == 0, empty.stderr
     assert empty.stdout == unset.stdout
+
+
+def test_a_kept_database_connection_is_checked_before_a_request_uses_it() -> None:
+    """Compose keeps connections 60 s (DATABASE_CONN_MAX_AGE): after the database
+    restarted, each web process answered its next request 500 on the dead connection it
+    kept, and only then opened a new one. Checked first, it opens a new one at once."""
+    code = ("import config.settings as s; d = s.DATABASES['default']; "
+            "print(d['CONN_MAX_AGE'], d.get('CONN_HEALTH_CHECKS'))")
+    loaded = load(code, DATABASE_URL="postgres://showdown:pw@postgres:5432/showdown",
+                  DATABASE_CONN_MAX_AGE="60")
+    assert loaded.returncode == 0, loaded.stderr
+    assert loaded.stdout.split() == ["60", "True"]
