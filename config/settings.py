@@ -273,13 +273,16 @@ if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
 # console handler (debug only) wrote each of their lines a second time on the demo's
 # console, and its INFO level let their INFO lines past a LOG_LEVEL of WARNING. Setting
 # "django" resets the loggers under it, so runserver's request lines (django.server) are
-# set again as Django sets them.
+# set again as Django sets them. A line says when (UTC, TIME_ZONE), how bad and which
+# logger, as gunicorn's and Celery's own lines do.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"django.server": {"()": "django.utils.log.ServerFormatter",
+    "formatters": {"line": {"format": "[{asctime}] {levelname} {name}: {message}",
+                            "style": "{"},
+                   "django.server": {"()": "django.utils.log.ServerFormatter",
                                      "format": "[{server_time}] {message}", "style": "{"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"},
                  "django.server": {"class": "logging.StreamHandler",
                                    "formatter": "django.server"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -48,3 +49,13 @@ def test_a_django_error_still_reaches_the_log_with_debug_off() -> None:
 
 def test_runserver_still_writes_each_request_once() -> None:
     assert logged(DJANGO_DEBUG="true").count('"GET /lobby/ HTTP/1.1" 200 5') == 1
+
+
+def test_a_line_says_when_how_bad_and_from_where() -> None:
+    """Gunicorn's and Celery's own lines carry a time and a level; Django's and the site's
+    were the bare message ("Not Found: /no-such-page/"), not to be told apart from an
+    error nor placed in time in the web container's log."""
+    production = logged(DJANGO_DEBUG="false", DJANGO_SECRET_KEY="x" * 50)
+    line = next(line for line in production.splitlines() if "/no-such-page/" in line)
+    assert re.fullmatch(r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\] WARNING django\.request: "
+                        r"Not Found: /no-such-page/", line), line
