@@ -274,7 +274,8 @@ if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
 # console, and its INFO level let their INFO lines past a LOG_LEVEL of WARNING. Setting
 # "django" resets the loggers under it, so runserver's request lines (django.server) are
 # set again as Django sets them. A line says when (UTC, TIME_ZONE), how bad and which
-# logger, as gunicorn's and Celery's own lines do.
+# logger, as gunicorn's and Celery's own lines do; a request refused as suspicious (a bad
+# Host) is one warning line (config/logs.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -282,7 +283,9 @@ LOGGING = {
                             "style": "{"},
                    "django.server": {"()": "django.utils.log.ServerFormatter",
                                      "format": "[{server_time}] {message}", "style": "{"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"},
+    "filters": {"refused_request": {"()": "config.logs.RefusedRequestFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line",
+                             "filters": ["refused_request"]},
                  "django.server": {"class": "logging.StreamHandler",
                                    "formatter": "django.server"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},

@@ -59,3 +59,33 @@ def test_a_line_says_when_how_bad_and_from_where() -> None:
     line = next(line for line in production.splitlines() if "/no-such-page/" in line)
     assert re.fullmatch(r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\] WARNING django\.request: "
                         r"Not Found: /no-such-page/", line), line
+
+
+REFUSED = """
+import logging, os
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+import django
+django.setup()
+from django.test import Client
+assert Client().get("/", HTTP_HOST="scanner.example").status_code == 400
+try:
+    raise ValueError("a real bug")
+except ValueError:
+    logging.getLogger("django.request").exception("Internal Server Error: /lobby/")
+"""
+
+
+def test_a_refused_host_is_one_warning_line_and_a_real_error_keeps_its_traceback() -> None:
+    """A request naming a Host not in DJANGO_ALLOWED_HOSTS (scanners send them all day)
+    was an ERROR with fourteen lines of Django's traceback."""
+    clean = {k: v for k, v in os.environ.items()
+             if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL", "LOG_LEVEL")}
+    done = subprocess.run([sys.executable, "-c", REFUSED], cwd=ROOT, timeout=60, text=True,
+                          capture_output=True, env={**clean, "DJANGO_DEBUG": "false",
+                                                    "DJANGO_SECRET_KEY": "x" * 50})
+    assert done.returncode == 0, done.stderr
+    refused, error = done.stderr.split("Internal Server Error: /lobby/")
+    assert refused.count("\n") == 1 and "Traceback" not in refused, refused
+    assert "WARNING django.security.DisallowedHost: Invalid HTTP_HOST header: " \
+           "'scanner.example'" in refused
+    assert "Traceback" in error and "ValueError: a real bug" in error
