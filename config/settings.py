@@ -12,11 +12,19 @@ from config.env import ConfigError, env_bool, env_int, env_list, env_str
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
+DEVELOPMENT_KEY = "insecure-development-key-do-not-use-in-production"
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
         raise ConfigError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
-    SECRET_KEY = "insecure-development-key-do-not-use-in-production"
+    SECRET_KEY = DEVELOPMENT_KEY
+elif not DEBUG and (not SECRET_KEY.strip() or SECRET_KEY == DEVELOPMENT_KEY
+                    or SECRET_KEY.startswith("django-insecure-")):
+    # Anybody can read these keys (blank, this file's, one startproject made for
+    # development): sessions, reset links and tokens signed with them could be forged.
+    # The error does not repeat the key.
+    raise ConfigError("DJANGO_SECRET_KEY is blank or a development key: set a long random "
+                      "one when DJANGO_DEBUG is off (README: Production with compose)")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 

@@ -134,3 +134,15 @@ def test_a_kept_database_connection_is_checked_before_a_request_uses_it() -> Non
                   DATABASE_CONN_MAX_AGE="60")
     assert loaded.returncode == 0, loaded.stderr
     assert loaded.stdout.split() == ["60", "True"]
+
+
+@pytest.mark.parametrize("key", [
+    "   ", "insecure-development-key-do-not-use-in-production",
+    "django-insecure-4f#k2m9x!q7r1v8z0p3w6e5t2y9u1i4o7a8s5d2f3g6h9j0k1l"])
+def test_a_secret_key_anybody_can_read_stops_a_production_start(key: str) -> None:
+    """Blank, the development key printed in config/settings.py, or a key Django's
+    startproject made for development: signed sessions and reset links would be forgeable."""
+    loaded = load(DJANGO_DEBUG="false", DJANGO_SECRET_KEY=key)
+    assert loaded.returncode != 0
+    assert "ConfigError" in loaded.stderr and "DJANGO_SECRET_KEY" in loaded.stderr
+    assert key.strip() not in loaded.stderr.replace("DJANGO_SECRET_KEY", "") or not key.strip()
