@@ -141,8 +141,11 @@ if EMAIL_USE_TLS and EMAIL_USE_SSL:
     raise ConfigError("EMAIL_USE_TLS (STARTTLS) and EMAIL_USE_SSL (TLS from the start) "
                       "cannot both be on")
 EMAIL_TIMEOUT = 10
+# Without a server, a production site sends nothing (the dummy backend): the console's
+# mails, links that sign for an account among them, went to the workers' log.
 EMAIL_BACKEND = ("django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
-                 else "django.core.mail.backends.console.EmailBackend")
+                 else "django.core.mail.backends.console.EmailBackend" if DEBUG
+                 else "django.core.mail.backends.dummy.EmailBackend")
 # Empty (as compose passes it when not set) is the default too: mails need a sender.
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "") or "Showdown League <noreply@localhost>"
 RESET_BY_MAIL = bool(EMAIL_HOST) or DEBUG

@@ -92,7 +92,7 @@ MAIL = "import config.settings as s; print(s.EMAIL_BACKEND.rsplit('.', 2)[-2], "
 
 @pytest.mark.parametrize(("env", "read"), [
     ({}, "console True False True 86400"),
-    ({"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "k" * 50}, "console True False False 86400"),
+    ({"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "k" * 50}, "dummy True False False 86400"),
     ({"EMAIL_HOST": "mail.example.org", "EMAIL_USE_SSL": "true",
       "PASSWORD_RESET_HOURS": "2"}, "smtp False True True 7200"),
 ])
@@ -146,3 +146,20 @@ def test_a_secret_key_anybody_can_read_stops_a_production_start(key: str) -> Non
     assert loaded.returncode != 0
     assert "ConfigError" in loaded.stderr and "DJANGO_SECRET_KEY" in loaded.stderr
     assert key.strip() not in loaded.stderr.replace("DJANGO_SECRET_KEY", "") or not key.strip()
+
+
+SEND = ("import django; django.setup(); from django.core.mail import send_mail; "
+        "print(send_mail('Confirm', 'Open https://league.example.org/account/email/SECRET/', "
+        "None, ['carol@example.org']))")
+
+
+def test_a_production_site_without_a_mail_server_prints_no_mail_on_its_log() -> None:
+    """The console backend printed every mail a worker sent (an address's confirmation
+    link, which signs for it) on the worker's output, the production log, and no player
+    got it. Without EMAIL_HOST and with DJANGO_DEBUG off, a mail goes nowhere."""
+    loaded = load(SEND, DJANGO_DEBUG="false", DJANGO_SECRET_KEY="k" * 50, EMAIL_HOST="",
+                  DJANGO_SETTINGS_MODULE="config.settings")
+    assert loaded.returncode == 0, loaded.stderr
+    assert "SECRET" not in loaded.stdout + loaded.stderr
+    demo = load(SEND, DJANGO_DEBUG="true", EMAIL_HOST="", DJANGO_SETTINGS_MODULE="config.settings")
+    assert "account/email/SECRET/" in demo.stdout  # the demo's console shows its mails
