@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -26,6 +27,12 @@ elif not DEBUG and (not SECRET_KEY.strip() or SECRET_KEY == DEVELOPMENT_KEY
     raise ConfigError("DJANGO_SECRET_KEY is blank or a development key: set a long random "
                       "one when DJANGO_DEBUG is off (README: Production with compose)")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
+for _host in ALLOWED_HOSTS:
+    # Django matches the Host without its port: a URL or a port never matches, and every
+    # page answered 400 while the health check (which needs no Host) passed.
+    if "/" in _host or re.fullmatch(r".*:\d*", _host):
+        raise ConfigError("DJANGO_ALLOWED_HOSTS lists host names (league.example.org, "
+                          f".example.org, [::1]) without a scheme, path or port, not {_host!r}")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
 # Sign-in counts wrong passwords and locks a name out for a while (config/signin.py).

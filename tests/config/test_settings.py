@@ -44,6 +44,11 @@ def load(code: str = LOAD, **env: str) -> subprocess.CompletedProcess[str]:
     ("TURN_MAIL_MINUTES", "99999999999"),  # past 30 days: the sweep's dates overflowed
     ("EVENT_MAIL_HOURS", "0"),
     ("EVENT_MAIL_HOURS", "99999999"),
+    # A URL or a port never matches the Host a request names: every page answered 400
+    # while the health check passed.
+    ("DJANGO_ALLOWED_HOSTS", "https://league.example.org"),
+    ("DJANGO_ALLOWED_HOSTS", "league.example.org,league.example.org/"),
+    ("DJANGO_ALLOWED_HOSTS", "127.0.0.1:8000"),
 ])
 def test_a_bad_value_stops_the_start_with_an_error_naming_the_variable(name: str,
                                                                       value: str) -> None:
@@ -163,3 +168,11 @@ def test_a_production_site_without_a_mail_server_prints_no_mail_on_its_log() -> 
     assert "SECRET" not in loaded.stdout + loaded.stderr
     demo = load(SEND, DJANGO_DEBUG="true", EMAIL_HOST="", DJANGO_SETTINGS_MODULE="config.settings")
     assert "account/email/SECRET/" in demo.stdout  # the demo's console shows its mails
+
+
+def test_allowed_hosts_take_names_addresses_and_wildcards() -> None:
+    code = "import config.settings as s; print(s.ALLOWED_HOSTS)"
+    loaded = load(code, DJANGO_ALLOWED_HOSTS="league.example.org, .example.net,[::1],10.0.0.5")
+    assert loaded.returncode == 0, loaded.stderr
+    assert ast.literal_eval(loaded.stdout) == ["league.example.org", ".example.net", "[::1]",
+                                               "10.0.0.5"]
