@@ -36,6 +36,9 @@ class HealthMiddleware:
                 cursor.fetchone()
         except DatabaseError:
             log.exception("health check: the database does not answer")
-            return JsonResponse({"code": "database_unavailable",
+            down = JsonResponse({"code": "database_unavailable",
                                  "detail": "The database does not answer."}, status=503)
+            # Logged above, with why: not again as "Service Unavailable" by Django.
+            down._has_been_logged = True  # type: ignore[attr-defined]
+            return down
         return JsonResponse({"status": "ok"})

@@ -42,3 +42,20 @@ def test_healthz_takes_no_writes(client: Client) -> None:
     response = client.post("/healthz")
     assert response.status_code == 405
     assert response.json()["code"] == "method_not_allowed"
+
+
+def test_a_failed_probe_is_logged_once(client: Client, monkeypatch: pytest.MonkeyPatch,
+                                       caplog: pytest.LogCaptureFixture) -> None:
+    """The probe's own line says why, with the traceback; Django's request log added
+    "Service Unavailable: /healthz" at ERROR after it, two errors for each probe (every
+    15 s from the container's healthcheck, more from the proxy's) while the database is
+    away."""
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(connection, "cursor", refuse)
+    with caplog.at_level("WARNING"):
+        assert client.get("/healthz").status_code == 503
+    logged = [(record.name, record.getMessage()) for record in caplog.records]
+    assert logged == [("config.health", "health check: the database does not answer")]
+    assert caplog.records[0].exc_info is not None
