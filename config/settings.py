@@ -117,6 +117,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 # Shared by web and workers in production (job progress); in-process memory by default.
 CACHE_URL = env_str("CACHE_URL", "")
+if CACHE_URL and not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    # Redis reads it only at the cache's first use: every signed-in page answered 500.
+    raise ConfigError("CACHE_URL must be a Redis URL (redis://host:6379/1, rediss:// or "
+                      "unix://), not another kind")
 CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}

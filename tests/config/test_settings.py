@@ -49,6 +49,9 @@ def load(code: str = LOAD, **env: str) -> subprocess.CompletedProcess[str]:
     ("DJANGO_ALLOWED_HOSTS", "https://league.example.org"),
     ("DJANGO_ALLOWED_HOSTS", "league.example.org,league.example.org/"),
     ("DJANGO_ALLOWED_HOSTS", "127.0.0.1:8000"),
+    # Read at the first use of the cache: every signed-in page answered 500.
+    ("CACHE_URL", "redis-host:6379/1"),
+    ("CACHE_URL", "memcached://127.0.0.1:11211"),
 ])
 def test_a_bad_value_stops_the_start_with_an_error_naming_the_variable(name: str,
                                                                       value: str) -> None:
