@@ -16,4 +16,4 @@ RUN DJANGO_SECRET_KEY=build-only python manage.py collectstatic --noinput
 RUN useradd --system --home /app showdown && chown -R showdown /app
 USER showdown
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--threads", "4"]

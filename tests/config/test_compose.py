@@ -101,3 +101,15 @@ def test_the_image_runs_with_debug_off_unless_told_otherwise() -> None:
     env = dict(re.findall(r"(\w+)=(\S+)", " ".join(line for line in lines
                                                    if line.startswith("ENV "))))
     assert env.get("DJANGO_DEBUG") == "false"
+
+
+def test_web_serves_a_long_download_to_its_end() -> None:
+    """gunicorn's sync workers (its default) kill a request that runs past --timeout (30 s):
+    a simulation's logs download (tens of MB) to a slow client stopped part way, its
+    worker SIGKILLed. A threaded worker (gthread, --threads above 1) keeps telling the
+    master it lives while a thread streams, in compose and in the image's own command."""
+    command = services()["web"]["command"].split()
+    assert int(command[command.index("--threads") + 1]) > 1, command
+    cmd = next(line for line in (ROOT / "Dockerfile").read_text().splitlines()
+               if line.startswith("CMD "))
+    assert '"--threads"' in cmd, cmd
