@@ -237,15 +237,18 @@ def event(request: HttpRequest, event_id: int) -> HttpResponse:
 
 def _event_page(request: HttpRequest, event: Event, *, refused: str = "",
                 refusal: str = "", status: int = 200) -> HttpResponse:
-    """The Event's page; `refused`: the entrant whose Pick form came back refused (why:
-    `refusal`), holding what was posted, the refusal beside it (league_extras)."""
+    """The Event's page; `refused`: the form that came back refused (why: `refusal`), the
+    entry form ("entry") or an entrant's Pick form ("pick-e1"), holding what was posted,
+    the refusal beside it (league_extras)."""
+    picked = refused.removeprefix("pick-") if refused.startswith("pick-") else ""
     context = {**_results_context(event, request.user), **_ranking_context(event)}
     context["can_organize"] = events.can_organize(event, request.user)
     context["picks"] = _picks_context(event, request.user,
-                                      typed={refused: request.POST} if refused else None)
-    context["entry"] = _entry_context(event, request.user)
+                                      typed={picked: request.POST} if picked else None)
+    context["entry"] = _entry_context(event, request.user,
+                                      typed=request.POST if refused == "entry" else None)
     context["settings_shown"] = _settings_shown(event, request.user)
-    context.update(refused=f"pick-{refused}" if refused else "", refusal=refusal)
+    context.update(refused=refused, refusal=refusal)
     return render(request, "league/event.html", context, status=status)
 
 
@@ -297,9 +300,10 @@ def event_calendar(request: HttpRequest, event_id: int) -> HttpResponse:
     return response
 
 
-def _entry_context(event: Event, user: Any) -> dict[str, Any]:
+def _entry_context(event: Event, user: Any, typed: Any = None) -> dict[str, Any]:
     """Whether players enter the Event themselves now (`open`), and whether `user` may
-    enter it (with the picks it takes) or withdraw their own entry."""
+    enter it (with the picks it takes; `typed`: what a refused entry posted, shown again)
+    or withdraw their own entry."""
     if event.status != Event.Status.DRAFT:
         return {"open": False, "can_enter": False, "can_leave": False, "limit": ""}
     mine = events.own_entry(events.replay_to_read(event), user)
@@ -310,7 +314,8 @@ def _entry_context(event: Event, user: Any) -> dict[str, Any]:
     can_enter = is_open and mine is None and not limited
     return {"open": is_open, "can_enter": can_enter, "can_leave": mine is not None,
             "limit": events.LEFT_TOO_OFTEN if limited else "",
-            "pick_fields": _pick_fields(events.offered_picks(event), {}) if can_enter else []}
+            "pick_fields": _pick_fields(events.offered_picks(event), {}, typed)
+            if can_enter else []}
 
 
 def _picks_context(event: Event, user: Any, typed: dict[str, Any] | None = None
@@ -393,8 +398,8 @@ def event_pick(request: HttpRequest, event_id: int) -> HttpResponse:
     except LeagueError as exc:
         # Beside the form, which holds what was typed to mend: a banner at the page's top
         # is out of sight of the form and cannot quote a deck back.
-        return _event_page(request, event, refused=key, refusal=match_services.shown(exc),
-                           status=exc.status)
+        return _event_page(request, event, refused=f"pick-{key}",
+                           refusal=match_services.shown(exc), status=exc.status)
     messages.success(request, f"{entrant.name} brings that from its next match on.")
     return redirect(reverse("league:event", args=[event.pk]) + "#picks")
 
@@ -407,6 +412,16 @@ def event_enter(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     # No seq: an entry sent twice is refused as one entered twice, and the entries of
     # others meanwhile do not make the page stale.
+    if _entry_context(event, request.user)["can_enter"]:
+        # Picks refused (a deck's JSON, a card no one has, a Competitor not offered) come
+        # back beside the entry form, which holds what was typed to mend: a banner at the
+        # page's top is out of sight of the form and cannot quote a deck back. Any other
+        # refusal (the Event started meanwhile) is the banner's, as the form is gone.
+        try:
+            events.check_picks(event, _posted_picks(request, event))
+        except LeagueError as exc:
+            return _event_page(request, event, refused="entry",
+                               refusal=match_services.shown(exc), status=exc.status)
     return _on_event_page(request, event, "#entry", lambda: events.enter_event(
         event=event, by=request.user, picks=_posted_picks(request, event)),
         lambda entrant: f"You are entered in {event.name} as {entrant.name}.")

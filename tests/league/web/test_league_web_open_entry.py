@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from league import events
 from league.models import Entrant, Event, EventRecord, Season
@@ -138,6 +139,54 @@ def test_a_refused_pick_comes_back_beside_its_form_as_typed(
     assert first is not None and " autofocus" in first[0]
     assert shown.count(" autofocus") == 1
     assert Entrant.objects.get(event=event).picks == {}
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    ({"pick_decks": '["collar_tie_up"'}, r"The deck is written as JSON[^<]*"),
+    ({"pick_decks": '["no_such_card"]'}, r"[^<]*\(unknown_card\)"),
+    ({"pick_competitors": "no_such_competitor"}, r"[^<]*is not one of the competitors[^<]*"),
+])
+def test_a_refused_entry_comes_back_beside_its_form_as_typed(
+        alice_client: Client, organizer: Any, typed: dict[str, str], said: str) -> None:
+    """Picks the entry form's Enter refuses (a deck's JSON, a card no one has, a
+    Competitor not offered) are said beside the form, which comes back (not redirected)
+    holding what was typed, its fields described by the refusal and marked invalid, the
+    first given focus; it was a banner at the page's top, out of sight of the form, and
+    the deck typed was gone."""
+    event = events.create_event(name="Supershow night", game="supershow",
+                                format="round_robin", by=organizer, open_entry=True)
+    answer = alice_client.post(reverse("league:event_enter", args=[event.pk]), typed)
+    assert answer.status_code == 400
+    shown = answer.content.decode()
+    assert re.search(rf'<p class="error" id="entry-error">{said}</p>', shown)
+    entry = shown[shown.index('id="entry"'):]
+    assert entry.index('action="' + reverse("league:event_enter", args=[event.pk])) \
+        < entry.index('id="entry-error"') < entry.index(">Enter this Event</button>")
+    deck = re.search(r'<input id="entry-pick-decks"[^>]*>', shown)
+    first = re.search(r'<select id="entry-pick-competitors"[^>]*>', shown)
+    assert deck is not None and first is not None
+    if "pick_decks" in typed:
+        assert f'value="{escape(typed["pick_decks"])}"' in deck[0]
+    else:
+        assert 'value=""' in deck[0]
+        assert '<option value="velvet_vendetta">' in shown  # nothing offered was chosen
+    for field in (deck[0], first[0]):
+        assert 'aria-describedby="entry-error" aria-invalid="true"' in field
+    assert " autofocus" in first[0] and shown.count(" autofocus") == 1
+    assert not Entrant.objects.filter(event=event).exists()
+
+
+def test_a_refused_entry_whose_form_is_gone_is_still_the_banners(
+        alice_client: Client, organizer: Any) -> None:
+    """One already entered (the entry form no longer offered) hears a refusal at the
+    page's top, as before: there is no form for it to stand beside."""
+    event = events.create_event(name="Supershow night", game="supershow",
+                                format="round_robin", by=organizer, open_entry=True)
+    events.add_entrant(event=event, by=organizer, player="alice")
+    answer = followed(alice_client, "league:event_enter", event,
+                      {"pick_decks": '["no_such_card"]'})
+    assert 'id="entry-error"' not in answer
+    assert Entrant.objects.filter(event=event).count() == 1
 
 
 def test_the_dashboard_form_makes_an_event_with_open_entry(
