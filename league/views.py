@@ -696,7 +696,7 @@ def _admin_context(request: HttpRequest, event: Event, error: str | None = None,
     list, `live`), which comes back holding what was posted, the refusal beside it."""
     mine = error if not live else None  # the panel's own refusal, its form as posted
     return {**_panel_context(event, mine, user=request.user,
-                             posted=request.POST if mine else None),
+                             posted=request.POST if mine else None, form=form),
             **_live_context(event, error if live else None), **_ranking_context(event),
             **_refused(request, error, form), "options_gone": events.options_gone(event)}
 
@@ -1009,7 +1009,8 @@ def _panel_answer(request: HttpRequest, event: Event, error: str | None, *,
         # A refused form comes back holding what was typed in it, to mend and send again.
         response = render(request, "league/_event_panel.html",
                           {**_panel_context(event, error, user=request.user,
-                                            posted=request.POST if error else None),
+                                            posted=request.POST if error else None,
+                                            form=form),
                            "done": done, "done_near": near, "clears": clears,
                            **_refused(request, error, form)})
     if error is None:
@@ -1165,11 +1166,15 @@ SEEDED_WORDS = {"rating": "by rating", "hand": "by hand", "random": "at random"}
 
 
 def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
-                   posted: Any = None) -> dict[str, Any]:
+                   posted: Any = None, form: str = "") -> dict[str, Any]:
     """The organizer panel: entrants and the forms that fit the Event's stage; `posted`,
-    a refused form's fields, which its form shows again (a correction's, unfolded)."""
+    the fields of the refused form `form`, which it shows again (a correction's,
+    unfolded)."""
     done = events.replay_to_read(event)
+    typed = posted
     posted = posted if posted is not None else {}
+    # An organizer who plays enters others without picks (they pick for themselves).
+    offered = events.offered_picks(event) if events.pick_for_others(event, user) else {}
     names = _names(event)
     links = {em.pairing: em for em in EventMatch.objects.filter(event=event)}
     # A pairing settled with no match (a heats pod left short of seats) by its own label.
@@ -1197,9 +1202,11 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
         "entrants": _entrants(event).select_related("player", "team")
         .prefetch_related("team__members"),
         "bots": registry.bot_names(event.game),
-        # An organizer who plays enters others without picks (they pick for themselves).
-        "pick_fields": _pick_fields(events.offered_picks(event), {})
-        if events.pick_for_others(event, user) else [],
+        # Each Register form's pick fields (Add player, Add team, Add bot): the refused
+        # one's as typed, to mend, not emptied.
+        "register_picks": {name: _pick_fields(offered, {}, typed if form == f"add-{name}"
+                                              else None)
+                           for name in ("player", "team", "bot")},
         "takes_players": events.takes_players(event),
         "entry_refused": _shown_or_none(events.entry_refused(event, done)),
         "seed_methods": SEED_CHOICES,

@@ -688,6 +688,38 @@ def test_every_refused_panel_form_comes_back_as_typed_with_its_refusal_beside_it
     assert Entrant.objects.filter(event=cup).count() == 2
 
 
+@pytest.mark.parametrize(("data", "form"), [
+    ({"player": "alice"}, "add-player"),
+    ({"team": "Ghosts"}, "add-team"),
+    ({"bot": "random", "name": "Bot 1"}, "add-bot"),
+])
+def test_a_refused_register_form_keeps_the_picks_typed_in_it(
+        staff_client: Client, organizer: Any, player: Any, data: dict[str, str],
+        form: str) -> None:
+    """Add player, Add team and Add bot, refused, come back holding the picks typed in
+    them (the deck to mend, the Competitor chosen), in that form alone; the pick fields
+    came back empty, the deck typed gone."""
+    event = events.create_event(name="Supershow night", game="supershow",
+                                format="round_robin", by=organizer)
+    deck = '["no_such_card"]'
+    sent = {**data, "seq": str(event.seq), "pick_competitors": "velvet_vendetta",
+            "pick_decks": deck}
+    for extra, status in ((HTMX, 200), ({}, 400)):
+        answer = staff_client.post(reverse("league:entrant_add", args=[event.pk]), sent,
+                                   **extra)
+        page = refused_beside(answer, form, status)
+        for other in ("add-player", "add-team", "add-bot"):
+            decks = re.search(rf'<input id="{other}-pick-decks"[^>]*>', page)
+            chosen = page[page.index(f'id="{other}-pick-competitors"'):].split("</select>")[0]
+            assert decks is not None
+            if other == form:
+                assert 'value="[&quot;no_such_card&quot;]"' in decks[0]
+                assert '<option value="velvet_vendetta" selected>' in chosen
+            else:
+                assert 'value=""' in decks[0] and " selected" not in chosen
+    assert not Entrant.objects.filter(event=event).exists()
+
+
 def test_a_refused_live_seat_form_comes_back_with_its_refusal_beside_it(
         sam_client: Client, duel: Event) -> None:
     """The live list's forfeit and "a bot plays" say why they were refused beside the seat
