@@ -354,7 +354,8 @@ def star_decision(view: JSON, actions: Sequence[JSON] | None = None,
                   refused: JSON | None = None) -> dict[str, Any]:
     """The viewer's decision: prompt, context, the cards a play may put on each spot (one
     select per spot, composed into the action by the form; each spot `chosen` as in the
-    play just `refused`, where its card may still go there), buttons.
+    play just `refused`, where its card may still go there, and `play_refused`: the
+    selects are described by the refusal and marked invalid), buttons.
 
     Every entry keeps its verbatim `json` (an item of legal_actions) and idempotency key;
     step and shove targets are left to the board (`on_board`).
@@ -380,6 +381,7 @@ def star_decision(view: JSON, actions: Sequence[JSON] | None = None,
         "context": _context_lines(view),
         "play_spots": _spots(len(plays[0]["action"]["cards"]) if plays else 0,
                              playable, refused),
+        "play_refused": _refused_play(refused) is not None,
         "play_cards": list(playable.values()),
         "play_key": plays[0]["key"] if plays else "",
         "buttons": buttons,
@@ -388,11 +390,16 @@ def star_decision(view: JSON, actions: Sequence[JSON] | None = None,
     }
 
 
+def _refused_play(refused: JSON | None) -> JSON | None:
+    """The action just refused (views.act), where it was a play composed spot by spot."""
+    return refused if isinstance(refused, dict) and refused.get("type") == PLAY else None
+
+
 def _spots(count: int, playable: dict[str, JSON], refused: JSON | None) -> list[dict[str, Any]]:
     """The play form's spots, numbered from 1, each with the card the `refused` play put
     there ("" for none, or one no longer playable)."""
-    cards = refused.get("cards") if isinstance(refused, dict) \
-        and refused.get("type") == PLAY else None
+    play = _refused_play(refused)
+    cards = play.get("cards") if play is not None else None
     chosen = list(cards)[:count] if isinstance(cards, list) else []
     chosen = [card if isinstance(card, str) and card in playable else "" for card in chosen]
     chosen += [""] * (count - len(chosen))

@@ -280,6 +280,32 @@ def test_a_refused_play_comes_back_with_its_cards_still_chosen_on_their_spots(
 
 
 @pytest.mark.parametrize("htmx", [True, False])
+def test_a_refused_play_is_the_description_of_its_spots_which_are_marked_invalid(
+        alice_client: Client, player: Any, pages: Any, htmx: bool) -> None:
+    """The same card on two spots (duplicate_card): the refusal, read out as an alert, is
+    also what each spot's select is described by, and each is marked invalid, so a screen
+    reader on a spot hears why the play was refused; they were neither. A page not
+    refused marks nothing."""
+    match = start(player)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    cards = [card for card, _ in spot_choices(_PLAY_FORM.search(page)[0])[0]]
+    assert "aria-invalid" not in _PLAY_FORM.search(page)[0]
+    refused = alice_client.post(reverse("match_act", args=[match.id]), {
+        "action": '{"type": "play_spots"}', "key": "twice",
+        "action.cards": [cards[1], cards[0], cards[1]]}, **(pages.htmx if htmx else {}))
+    answer = refused.content.decode()
+    banner = re.search(r'<div class="error-banner" id="match-error" role="alert">([^<]*)</div>',
+                       answer)
+    assert banner is not None and "(duplicate_card)" in banner[1]
+    assert answer.count('id="match-error"') == 1
+    selects = re.findall(r"<select [^>]*>", _PLAY_FORM.search(answer)[0])
+    assert len(selects) == 3
+    for select in selects:
+        assert 'aria-describedby="match-error" aria-invalid="true"' in select
+    assert services.moves_of(match, 0) == 0
+
+
+@pytest.mark.parametrize("htmx", [True, False])
 def test_a_play_with_a_spot_left_unchosen_is_refused_saying_so(
         alice_client: Client, player: Any, pages: Any, htmx: bool) -> None:
     """A browser that does not check the form first sends the unchosen spot's "Choose a

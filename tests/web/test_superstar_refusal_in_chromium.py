@@ -1,0 +1,64 @@
+"""A refused Superstar Showdown play in headless Chromium (tests/chromium.py), the page's
+script on: the refusal htmx swaps in is read out as an alert, and each spot's select is
+described by it and marked invalid, so a screen reader on a spot hears why the play was
+refused. Skipped where no Chromium is installed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from matches import services
+from tests.chromium import CHROMIUM, Chromium, sign_in, started
+
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed"),
+              pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def tab(live_server: Any, player: Any) -> Iterator[Chromium]:
+    """Chromium signed in as alice."""
+    with started() as browser:
+        sign_in(browser, live_server.url, player)
+        yield browser
+
+
+# The same card chosen on every spot, and the play sent as a click on its button does.
+SEND_TWICE = """(() => {
+  const spots = [...document.querySelectorAll('.st-play-form select')];
+  const card = spots[0].options[1].value;
+  for (const spot of spots) spot.value = card;
+  spots[0].form.querySelector('button[type=submit]').click();
+  return spots.length;
+})()"""
+
+# Each spot's select as a screen reader reads it: what describes it, and whether invalid.
+SPOTS = """(() => [...document.querySelectorAll('.st-play-form select')].map(spot => {
+  const ids = (spot.getAttribute('aria-describedby') || '').split(' ').filter(Boolean);
+  return {invalid: spot.getAttribute('aria-invalid'),
+          described: ids.map(id => { const el = document.getElementById(id);
+            return el ? [el.getAttribute('role'), el.textContent.trim()] : null; })};
+}))()"""
+
+
+def test_a_refused_play_describes_its_spots_and_marks_them_invalid(
+        tab: Chromium, live_server: Any, player: Any) -> None:
+    match = services.create_match(game="superstar_showdown", options={},
+                                  seats=[{"player": player.username}, {"bot": "random"}],
+                                  created_by=player)
+    tab.open(live_server.url + reverse("match_play", args=[match.id]))
+    tab.until("document.querySelector('.st-play-form select')")
+    assert all(spot["invalid"] is None and spot["described"] == [] for spot in tab.js(SPOTS))
+    assert tab.js(SEND_TWICE) == 3
+    tab.until("document.querySelector('#match-state .error-banner[role=alert]')")
+    tab.until("document.readyState === 'complete' && !document.querySelector('.htmx-settling')")
+    spots = tab.js(SPOTS)
+    assert len(spots) == 3
+    for spot in spots:
+        assert spot["invalid"] == "true"
+        [(role, said)] = spot["described"]
+        assert role == "alert" and said.endswith("(duplicate_card)")
+    assert services.moves_of(match, 0) == 0
