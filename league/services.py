@@ -53,12 +53,25 @@ class AccountError(Exception):
         return self.detail
 
 
+NO_MAIL = "This site sends no mail, so it needs no email address."
+
+
+def sends_mail() -> bool:
+    """Whether this site sends mail (RESET_BY_MAIL: a mail server, or the demo's console):
+    one that sends none takes no email address, which no confirmation link could reach,
+    and mails no reset link."""
+    return bool(settings.RESET_BY_MAIL)
+
+
 def register_player(*, username: str, password: str, display_name: str = "",
                     email: str = "", request: Any = None) -> Player:
     """Create a user and their Player, or nothing at all. `email` is optional: the
-    address reset links and turn mails go to once the link mailed there confirms it."""
+    address reset links and turn mails go to once the link mailed there confirms it; a
+    site that sends no mail refuses one (501 no_mail)."""
     if not settings.SIGNUP_OPEN:
         raise AccountError("signup_closed", "Sign-up is closed on this site.", 403)
+    if (email or "").strip() and not sends_mail():
+        raise AccountError("no_mail", NO_MAIL, 501)
     username = (username or "").strip()
     # ASCII only: a look-alike letter from another script (a Cyrillic a for a Latin one)
     # would pass for somebody else's name at a table or in an invitation. Display names
@@ -155,7 +168,8 @@ def set_email(user: Any, email: str, *, password: str | None = None,
     an address that is not theirs. Only its owner, staff and the mail it is sent to ever
     see it. A new address needs the present `password`, checked as change_password
     checks it: a reset link sent to it sets the password, so a stolen session or token
-    that could set it would take the account."""
+    that could set it would take the account. A site that sends no mail refuses a new
+    address (501 no_mail), and keeps or removes one it has."""
     email = _email(email)
     with transaction.atomic():
         # Under the player's lock, which a confirmation takes too: a link opened at the
@@ -176,6 +190,8 @@ def _set_email(user: Any, player: Player, email: str, password: str | None,
         player.event_mail = player.event_mail and bool(email)
         player.save(update_fields=["pending_email", "turn_mail", "event_mail"])
         return "kept" if email else "removed"
+    if not sends_mail():
+        raise AccountError("no_mail", NO_MAIL, 501)
     if not password:
         raise AccountError("bad_credentials", "Give your present password to change "
                                               "the email address.")

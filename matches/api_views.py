@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import authenticate
 from django.db import transaction
 from django.db.models import Q, QuerySet
@@ -43,6 +42,7 @@ from league.services import (
     rename_player,
     revoke_token,
     send_password_reset,
+    sends_mail,
     set_email,
     set_event_mail,
     set_time_zone,
@@ -80,6 +80,8 @@ from matches.serializers import (
 from matches.services import ServiceError
 
 ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 409, 429)}
+# A site that sends no mail (league.services.sends_mail) refuses what would mail.
+NO_MAIL = OpenApiResponse(ErrorSerializer, "The site sends no mail (no_mail).")
 # The match views that answer with the match itself, seats and people included.
 SHOWS_MATCHES = ("list", "retrieve", "create", "rematch")
 
@@ -146,8 +148,13 @@ class RegisterView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list[Any] = []
 
-    @extend_schema(summary="Create an account", request=RegisterSerializer,
-                   responses={201: TokenSerializer, 400: ERRORS[400], 403: ERRORS[403]})
+    @extend_schema(summary="Create an account",
+                   description="Sign-up closed is 403 signup_closed. An `email` given on a "
+                               "site that sends no mail, where no link could confirm it, is "
+                               "501 no_mail, and no account is made.",
+                   request=RegisterSerializer,
+                   responses={201: TokenSerializer, 400: ERRORS[400], 403: ERRORS[403],
+                              501: NO_MAIL})
     def post(self, request: Request) -> Response:
         body = RegisterSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -220,15 +227,17 @@ class AccountView(APIView):
                                "name); the email address is where a password reset link "
                                "and turn mails go, and a new one needs the present "
                                "`password` (a reset link sent there sets the password): "
-                               "a wrong one counts against the sign-in brake. Every field "
+                               "a wrong one counts against the sign-in brake. A site that "
+                               "sends no mail takes no new address (501 no_mail), and keeps "
+                               "or removes (`\"\"`) the one it has. Every field "
                                "sent changes, or none (400 bad_display_name, bad_email, "
                                "bad_credentials, unknown_time_zone; 409 no_email, no_mail, "
                                "account_closed "
                                "(the account closed as it was sent); 429 "
-                               "too_many_attempts).",
+                               "too_many_attempts; 501 no_mail).",
                    request=AccountSerializer,
                    responses={200: AccountSerializer, 400: ERRORS[400], 401: ERRORS[401],
-                              409: ERRORS[409], 429: ERRORS[429]})
+                              409: ERRORS[409], 429: ERRORS[429], 501: NO_MAIL})
     def patch(self, request: Request) -> Response:
         body = AccountSerializer(data=request.data, partial=True)
         body.is_valid(raise_exception=True)
@@ -343,12 +352,11 @@ class PasswordResetView(APIView):
                                "admin.",
                    request=PasswordResetSerializer,
                    responses={202: DetailSerializer, 400: ERRORS[400], 429: ERRORS[429],
-                              501: OpenApiResponse(ErrorSerializer, "The site sends no "
-                                                                    "mail (no_mail).")})
+                              501: NO_MAIL})
     def post(self, request: Request) -> Response:
         body = PasswordResetSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        if not settings.RESET_BY_MAIL:
+        if not sends_mail():
             return _refused(AccountError("no_mail", "This site sends no mail: ask its "
                                                     "staff for a password reset link.", 501))
         try:

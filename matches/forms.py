@@ -11,7 +11,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from config import api_json, signin
 from config.refusal import Refusal
 from engine.protocol import quoted
-from league.services import time_zones
+from league.services import sends_mail, time_zones
 
 OPEN_SEAT = "open"
 PLAYER_SEAT = "player"
@@ -72,6 +72,11 @@ class RegisterForm(forms.Form):
     password2 = _password_field("Password again")
     email = _email_field("Optional: where a link to reset a forgotten password goes. "
                          "Nobody else sees it.")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not sends_mail():  # no link could confirm an address (the page says so)
+            del self.fields["email"]
 
     def clean(self) -> dict[str, Any]:
         return _typed_twice(self, "password", "password2")

@@ -33,7 +33,8 @@ def _email_field(**kwargs: Any) -> serializers.CharField:
     return serializers.CharField(
         max_length=254, required=False, allow_blank=True,
         help_text="Where a password reset link goes (POST /api/auth/password/reset/); "
-                  "empty: none. Nobody else sees it.", **kwargs)
+                  "empty: none. Nobody else sees it. A site that sends no mail takes none "
+                  "(501 no_mail).", **kwargs)
 
 
 class RegisterSerializer(CredentialsSerializer):

@@ -47,6 +47,7 @@ from league.services import (
     rename_player,
     revoke_token,
     send_password_reset,
+    sends_mail,
     set_email,
     set_mails,
     set_password,
@@ -106,7 +107,7 @@ def register(request: HttpRequest) -> HttpResponse:
                 username=form.cleaned_data["username"],
                 password=form.cleaned_data["password"],
                 display_name=form.cleaned_data["display_name"],
-                email=form.cleaned_data["email"],
+                email=form.cleaned_data.get("email", ""),
                 request=request,
             )
         except AccountError as exc:
@@ -117,13 +118,14 @@ def register(request: HttpRequest) -> HttpResponse:
                 messages.info(request, EMAIL_SAID["pending"])
             return redirect("lobby")
     status = 400 if form.errors else 200
-    return render(request, "registration/register.html", {"form": form}, status=status)
+    return render(request, "registration/register.html",
+                  {"form": form, "mails": sends_mail()}, status=status)
 
 
 @login_required
 def account(request: HttpRequest) -> HttpResponse:
-    """The player's display name, email address, a new password, and their API token
-    revoked."""
+    """The player's display name, email address (on a site that sends no mail, one kept
+    from before is only removed), a new password, and their API token revoked."""
     player = player_for(request.user)
     name_form = DisplayNameForm(initial={"display_name": player.display_name})
     email_form = EmailForm(initial={"email": request.user.email})
@@ -168,7 +170,7 @@ def account(request: HttpRequest) -> HttpResponse:
             messages.success(request, "Your account is closed. Thank you for playing.")
             return redirect("login")
     context = {"player": player, "name_form": name_form, "email_form": email_form,
-               "turn_form": turn_form, "turn_mail": settings.TURN_MAIL,
+               "turn_form": turn_form, "turn_mail": settings.TURN_MAIL, "mails": sends_mail(),
                "password_form": password_form, "close_form": close_form,
                "closed_name": CLOSED_NAME,
                "token": Token.objects.filter(user=request.user).first()}
@@ -224,10 +226,9 @@ def forgot_password(request: HttpRequest) -> HttpResponse:
     """Ask for a password reset link by mail; the answer is the same whether an account
     has the address. A site that sends no mail says whom to ask instead."""
     form = ForgotPasswordForm(request.POST or None)
-    context: dict[str, Any] = {"form": form, "by_mail": settings.RESET_BY_MAIL,
-                               "hours": link_hours()}
+    context: dict[str, Any] = {"form": form, "by_mail": sends_mail(), "hours": link_hours()}
     status = 200
-    if request.method == "POST" and settings.RESET_BY_MAIL:
+    if request.method == "POST" and context["by_mail"]:
         context["sent"] = _changed(form, lambda data: send_password_reset(data["email"],
                                                                             request))
         status = 200 if context["sent"] else getattr(form, "refused_status", 400)

@@ -241,6 +241,36 @@ def test_registering_through_the_api_takes_an_email_address(anon_api: APIClient)
     assert not Player.objects.filter(user__username="dora").exists()
 
 
+@pytest.mark.django_db(transaction=True)  # a mail would go on commit
+@override_settings(RESET_BY_MAIL=False)
+def test_a_site_that_sends_no_mail_takes_no_new_address(
+        player_api: APIClient, player: Any, anon_api: APIClient) -> None:
+    """Answered 200 with the address pending for good, as at sign-up: no mail goes from
+    such a site. Refused (501 no_mail) with nothing written; a kept address stays, and
+    goes when removed."""
+    refused = player_api.patch(ME, {"display_name": "Alice B.", "email": "a@example.org",
+                                    "password": PASSWORD}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (501, "no_mail")
+    assert player_api.get(ME).json() | {"player": 0} == {
+        "username": "alice", "display_name": "alice", "player": 0, "email": "",
+        "email_pending": "", "turn_mail": False, "event_mail": False, "time_zone": "UTC"}
+    signed_up = anon_api.post("/api/auth/register/", {
+        "username": "carla", "password": PASSWORD, "email": "carla@example.org"},
+        format="json")
+    assert (signed_up.status_code, signed_up.json()["code"]) == (501, "no_mail")
+    assert not Player.objects.filter(user__username="carla").exists()
+    assert anon_api.post("/api/auth/register/", {
+        "username": "carla", "password": PASSWORD, "email": " "},
+        format="json").status_code == 201
+    assert not mail.outbox
+    player.email = "alice@example.org"
+    player.save(update_fields=["email"])
+    kept = player_api.patch(ME, {"email": "alice@example.org"}, format="json")
+    assert (kept.status_code, kept.json()["email"]) == (200, "alice@example.org")
+    removed = player_api.patch(ME, {"email": ""}, format="json")
+    assert (removed.status_code, removed.json()["email"]) == (200, "")
+
+
 def test_a_reset_link_is_mailed_and_the_answer_says_nothing_of_whose(
         anon_api: APIClient, player: Any) -> None:
     player.email = "alice@example.org"

@@ -464,9 +464,13 @@ def exercise_auth(api: Conformance, anon: APIClient) -> None:
     for _ in range(3):
         api.post(anon, "/api/auth/password/reset/", {"email": "flood@example.org"})
     api.post(anon, "/api/auth/password/reset/", {"email": "flood@example.org"}, expect=429)
-    with override_settings(RESET_BY_MAIL=False):
+    with override_settings(RESET_BY_MAIL=False):  # no mail: no reset link, no new address
         api.post(anon, "/api/auth/password/reset/", {"email": "probe@example.org"},
                  expect=501)
+        api.call(me, "patch", "/api/auth/me/", {"email": "other@example.org",
+                                                "password": body["password"]}, expect=501)
+        api.post(anon, "/api/auth/register/", {"username": "no_mail", "email": "n@example.org",
+                                               "password": "a-long-pw-77"}, expect=501)
     api.post(me, "/api/auth/password/", {"old_password": "wrong-one",
                                          "new_password": "another-long-pw-8"}, expect=400)
     api.post(me, "/api/auth/password/", {"old_password": body["password"],

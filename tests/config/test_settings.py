@@ -161,6 +161,26 @@ SEND = ("import django; django.setup(); from django.core.mail import send_mail; 
         "None, ['carol@example.org']))")
 
 
+SENDS = ("import django; django.setup(); from django.conf import settings; "
+         "from league.services import sends_mail; "
+         "print(sends_mail(), settings.EMAIL_BACKEND.rsplit('.', 2)[-2])")
+
+
+@pytest.mark.parametrize(("env", "read"), [
+    ({"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "k" * 50}, "False dummy"),
+    ({"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "k" * 50,
+      "EMAIL_HOST": "mail.example.org"}, "True smtp"),
+    ({"DJANGO_DEBUG": "true"}, "True console"),  # the demo prints its mails
+])
+def test_a_site_says_it_mails_when_its_backend_sends(env: dict[str, str], read: str) -> None:
+    """What asks for an address (sign-up, the account) and mails reset links asks
+    league.services.sends_mail, which says no where the dummy backend sends nothing."""
+    loaded = load(SENDS, **{"EMAIL_HOST": "", **env},
+                  DJANGO_SETTINGS_MODULE="config.settings")
+    assert loaded.returncode == 0, loaded.stderr
+    assert loaded.stdout.split() == read.split()
+
+
 def test_a_production_site_without_a_mail_server_prints_no_mail_on_its_log() -> None:
     """The console backend printed every mail a worker sent (an address's confirmation
     link, which signs for it) on the worker's output, the production log, and no player

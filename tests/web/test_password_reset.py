@@ -266,6 +266,52 @@ def test_sign_up_takes_an_optional_email_address(client: Client) -> None:
     assert Player.objects.get(user__username="carla").user.email == "carla@example.org"
 
 
+NO_MAIL = "This site sends no mail, so it needs no email address."
+
+
+@pytest.mark.django_db(transaction=True)  # a mail would go on commit
+@override_settings(RESET_BY_MAIL=False)
+def test_sign_up_on_a_site_that_sends_no_mail_asks_for_no_address(client: Client) -> None:
+    """It offered the field and said "We mailed a link", and the address stayed pending
+    for good: no mail goes from such a site."""
+    page = client.get(reverse("register")).content.decode()
+    assert NO_MAIL in page and 'name="email"' not in page
+    made = client.post(reverse("register"), {
+        "username": "carla", "password": PASSWORD, "password2": PASSWORD,
+        "email": "carla@example.org"}, follow=True)  # a form from before: the address goes
+    assert made.status_code == 200 and b"We mailed a link" not in made.content
+    carla = Player.objects.get(user__username="carla")
+    assert (carla.user.email, carla.pending_email) == ("", "")
+    assert not mail.outbox
+
+
+@pytest.mark.django_db(transaction=True)  # a mail would go on commit
+@override_settings(RESET_BY_MAIL=False)
+def test_the_account_page_of_a_site_that_sends_no_mail_takes_no_new_address(
+        alice_client: Client, player: Any) -> None:
+    """No field to give an address; one posted is refused (501 no_mail) and nothing is
+    stored; an address kept from before shows, and is removed."""
+    page = alice_client.get(reverse("account")).content.decode()
+    assert NO_MAIL in page and 'name="email"' not in page
+    refused = alice_client.post(reverse("account"), {"form": "email", "password": PASSWORD,
+                                                     "email": "a@example.org"})
+    assert refused.status_code == 501 and NO_MAIL in refused.content.decode()
+    player.refresh_from_db()
+    assert (player.email, player_for(player).pending_email) == ("", "")
+    assert not mail.outbox
+    player.email = ADDRESS
+    player.save(update_fields=["email"])
+    Player.objects.filter(user=player).update(pending_email="new@example.org")
+    page = alice_client.get(reverse("account")).content.decode()
+    assert ADDRESS in page and "new@example.org" in page and 'name="email"' in page
+    assert "Waiting for you to open the link" not in page
+    removed = alice_client.post(reverse("account"), {"form": "email", "email": ""},
+                                follow=True)
+    assert b"Your email address is removed." in removed.content
+    player.refresh_from_db()
+    assert (player.email, player_for(player).pending_email) == ("", "")
+
+
 def test_nobody_else_reads_the_address(alice: Any, bruno_client: Client) -> None:
     pid = player_for(alice).pk
     for url in (reverse("league:player", args=[pid]), f"/api/players/{pid}/",

@@ -385,11 +385,12 @@ def send_form(phone: Chromium, field: str, values: dict[str, str | bool]) -> Non
 def test_the_sign_in_sign_up_password_and_close_account_pages_on_a_phone(
         phone: Chromium, live_server: Any, player: Any, settings: Any, mailoutbox: list[Any]
 ) -> None:
-    """Alice's account page with its mails' boxes, a password change refused and done, a
-    close refused; then, signed out: the log-in page and a wrong password, sign-up and
-    its refusal, a reset link asked for, its page, a new password refused and set; the used
-    link; an email link that works no more; her account closed; and sign-up and the reset
-    page on a site that has them closed or sends no mail."""
+    """Alice's account page with its mails' boxes (and on a site that sends no mail), a
+    password change refused and done, a close refused; then, signed out: the log-in page
+    and a wrong password, sign-up and its refusal, a reset link asked for, its page, a new
+    password refused and set; the used link; an email link that works no more; her account
+    closed; and sign-up and the reset page on a site that has them closed or sends no
+    mail."""
     settings.RESET_BY_MAIL = settings.TURN_MAIL = True
     player.email = "alice@example.org"
     player.save(update_fields=["email"])
@@ -402,6 +403,10 @@ def test_the_sign_in_sign_up_password_and_close_account_pages_on_a_phone(
 
     phone.open(site + reverse("account"))
     page("account-mails")
+    settings.RESET_BY_MAIL = settings.TURN_MAIL = False  # her address only removed
+    phone.open(site + reverse("account"))
+    page("account-no-mail")
+    settings.RESET_BY_MAIL = settings.TURN_MAIL = True
     account_form = "input[name=form][value={}]".format
     send_form(phone, account_form("password"), {
         "old_password": "not-it", "new_password": NEW, "new_password2": NEW})
