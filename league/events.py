@@ -1528,7 +1528,10 @@ def enter_event(*, event: Event, by: Any, picks: dict[str, Any] | None = None,
     add_entrant's does (`_entrant_resent`), with the entry it made, whatever was written
     since: a resend was 409 entrant_twice, like an entry made elsewhere."""
     _require_signed_in(by)
-    checked = check_picks(event, picks)
+    try:
+        checked, bad_picks = check_picks(event, picks), None
+    except LeagueError as exc:  # said once the Event may take an entry at all
+        checked, bad_picks = picks or {}, exc
     asked = {"player": by.get_username(), "team": None, "bot": None, "name": None,
              "picks": checked}
     with transaction.atomic():
@@ -1543,6 +1546,10 @@ def enter_event(*, event: Event, by: Any, picks: dict[str, Any] | None = None,
         _refuse_team_sides(event.game, event.match_options)
         if left_too_often(event, by):
             raise LeagueError("entry_limit", LEFT_TOO_OFTEN, 409)
+        if bad_picks is not None:
+            if own_entry(replay(event), by) is not None:
+                raise LeagueError("entrant_twice", "You are already entered.", 409)
+            raise bad_picks
         entrant_key = _register(event, by, _player_payload(by), checked, key)
     return Entrant.objects.get(event=event, key=entrant_key)
 

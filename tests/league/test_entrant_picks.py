@@ -706,3 +706,21 @@ def test_the_organizer_page_says_whose_picks_a_settings_save_dropped(
     assert 'role="alert"' not in said
     assert (f"{player.username} no longer brings what they picked, which these settings do "
             "not take: they may pick again.") in said
+
+
+def test_an_entry_the_event_cannot_take_is_refused_for_that_before_its_picks(
+        organizer: Any, player: Any) -> None:
+    """Bad picks were refused first, so a player entering an Event that had started, or
+    entering again, heard about the deck and not that the entry could not be."""
+    event = supershow_event(organizer)
+    events.set_open_entry(event=event, by=organizer, open_entry=True)
+    bad = {"competitors": "nobody_at_all"}
+    picked = refused(lambda: events.enter_event(event=event, by=player, picks=bad)).code
+    assert picked not in ("entrant_twice", "event_started")  # the picks' own refusal
+    events.enter_event(event=event, by=player, picks=VELVET)
+    assert refused(lambda: events.enter_event(event=event, by=player, picks=bad)).code == \
+        "entrant_twice"
+    events.add_entrant(event=event, by=organizer, bot="random")
+    events.start_event(event=event, by=organizer)
+    assert refused(lambda: events.enter_event(event=event, by=player, picks=bad)).code == \
+        "event_started"
