@@ -1,0 +1,117 @@
+"""While Redis is away (the cache and the broker at a port nobody listens on), players stay
+signed in and pages work: sessions live in the database, the sign-in brake and the forms'
+once-tokens let things through with a logged warning, and a move whose bot reply cannot be
+queued stays stored (the bot sweep queues it later) instead of answering 500."""
+
+from __future__ import annotations
+
+import ast
+import html
+import logging
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import SESSION_KEY
+from django.test import Client
+from django.urls import reverse
+
+from config.celery import app
+from matches.models import Match, MatchEvent
+
+ROOT = Path(__file__).resolve().parents[2]
+AWAY = "redis://127.0.0.1:1/0"  # nothing listens on port 1: every connection is refused
+
+
+@pytest.fixture(scope="module")
+def production() -> dict[str, Any]:
+    """CACHES and SESSION_ENGINE as config.settings makes them with CACHE_URL on Redis."""
+    clean = {k: v for k, v in os.environ.items()
+             if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL")}
+    code = "from django.conf import settings as s; s._setup(); " \
+           "print(repr((s.CACHES, s.SESSION_ENGINE)))"
+    loaded = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60,
+                            env={**clean, "CACHE_URL": AWAY,
+                                 "DJANGO_SETTINGS_MODULE": "config.settings"})
+    assert loaded.returncode == 0, loaded.stderr
+    caches, engine = ast.literal_eval(loaded.stdout)
+    return {"CACHES": caches, "SESSION_ENGINE": engine}
+
+
+@pytest.fixture
+def redis_away(settings: Any, production: dict[str, Any]) -> Iterator[None]:
+    """Production's cache and session settings, with Redis away."""
+    settings.CACHES = production["CACHES"]
+    settings.SESSION_ENGINE = production["SESSION_ENGINE"]
+    yield
+
+
+def bot_decisions(match: Match) -> int:
+    return MatchEvent.objects.filter(match=match, kind="decision", seat=1).count()
+
+
+@contextmanager
+def broker_away(settings: Any) -> Iterator[None]:
+    """Celery with a broker (no eager tasks), and that broker away."""
+    kept = app.conf.broker_url, app.conf.task_always_eager
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    app.conf.broker_url, app.conf.task_always_eager = AWAY, False
+    try:
+        yield
+    finally:
+        app.pool.force_close_all()
+        app.conf.broker_url, app.conf.task_always_eager = kept
+        settings.CELERY_TASK_ALWAYS_EAGER = True
+
+
+ACTION_FORM = re.compile(r'name="action" value="(?P<action>[^"]*)">\s*<input type="hidden" '
+                         r'name="key" value="(?P<key>[^"]*)">')
+
+
+@pytest.mark.django_db
+def test_a_signed_in_player_keeps_their_pages_and_signs_out_while_redis_is_away(
+        redis_away: None, client: Client, player: Any) -> None:
+    client.force_login(player)
+    page = client.get(reverse("lobby"))
+    assert page.status_code == 200
+    assert "alice" in page.content.decode()
+    signed_out = client.post(reverse("logout"))
+    assert signed_out.status_code == 302
+    assert client.get(reverse("lobby")).status_code in (200, 302)
+    assert SESSION_KEY not in client.session
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_is_stored_when_the_bot_reply_cannot_be_queued(
+        redis_away: None, settings: Any, client: Client, player: Any,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The bot's reply is queued after the move commits; the broker refusing it is logged,
+    and the bot sweep queues the seat once the broker is back (`matches.tasks`)."""
+    client.force_login(player)
+    response = client.post(reverse("quick_play"))  # the bot's first move: in-process
+    assert response.status_code == 302, response.content
+    match = Match.objects.get(pk=int(response["Location"].rstrip("/").rsplit("/", 1)[-1]))
+    page = client.get(reverse("match_play", args=[match.id])).content.decode()
+    found = ACTION_FORM.search(page)
+    assert found, "alice has a decision to make"
+    action, key = html.unescape(found["action"]), found["key"]
+    match.refresh_from_db()
+    before, replies = match.seq, bot_decisions(match)
+
+    with broker_away(settings), caplog.at_level(logging.ERROR):
+        moved = client.post(reverse("match_act", args=[match.id]),
+                            {"action": action, "key": key}, HTTP_HX_REQUEST="true")
+
+    assert moved.status_code == 200 and b"error-banner" not in moved.content
+    match.refresh_from_db()
+    assert match.seq > before
+    assert bot_decisions(match) == replies  # the bot's reply waits for the broker
+    assert MatchEvent.objects.filter(match=match, idempotency_key=key).count() == 1
+    assert "play_bot_seat" in caplog.text or "Error calling" in caplog.text
