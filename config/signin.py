@@ -12,16 +12,27 @@ endpoint both go through the backend.
 The address is the connection's, or behind the TLS proxy (DJANGO_BEHIND_TLS_PROXY) the
 last one X-Forwarded-For names: the one the proxy itself appended, which a client cannot
 forge (the earlier ones it can).
+
+While the cache is away (Redis down), the brake lets every attempt through, each with a
+logged warning: signing in then rests on the passwords alone for that time, rather than
+nobody signing in at all (the counts cannot be kept anywhere the web processes share).
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
+
+# What Django's Redis cache raises while Redis is away or refuses (`redis.exceptions`).
+CACHE_DOWN = (RedisError,)
 
 FAILURES = 10
 ADDRESS_FAILURES = 50
@@ -55,23 +66,35 @@ def locked_out(username: str | None, request: Any) -> bool:
     if not username:
         return False
     name, address = _keys(username, request)
-    return cache.get(name, 0) >= FAILURES or cache.get(address, 0) >= ADDRESS_FAILURES
+    try:
+        return cache.get(name, 0) >= FAILURES or cache.get(address, 0) >= ADDRESS_FAILURES
+    except CACHE_DOWN as exc:
+        log.warning("Sign-in brake off (cache away: %s): the attempt is let through", exc)
+        return False
 
 
 def forget(username: str, request: Any) -> None:
     """Clear the wrong passwords counted against `username` from where `request` comes:
     its owner just proved who they are (a reset link); the address's own count stays."""
-    cache.delete(_keys(username, request)[0])
+    try:
+        cache.delete(_keys(username, request)[0])
+    except CACHE_DOWN as exc:
+        log.warning("Sign-in brake off (cache away: %s): a count was not cleared", exc)
 
 
 def count(key: str, window: int = WINDOW) -> int:
-    """One more at `key`, counted for `window` seconds from the first; the count now."""
-    cache.add(key, 0, window)
+    """One more at `key`, counted for `window` seconds from the first; the count now (0
+    while the cache is away: nothing is counted, every brake lets it through)."""
     try:
-        return int(cache.incr(key))
-    except ValueError:  # expired between the two calls
-        cache.add(key, 1, window)
-        return 1
+        cache.add(key, 0, window)
+        try:
+            return int(cache.incr(key))
+        except ValueError:  # expired between the two calls
+            cache.add(key, 1, window)
+            return 1
+    except CACHE_DOWN as exc:
+        log.warning("Brake off (cache away: %s): %s is not counted", exc, key.split(":")[0])
+        return 0
 
 
 class ThrottledModelBackend(ModelBackend):

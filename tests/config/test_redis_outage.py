@@ -24,6 +24,7 @@ from django.urls import reverse
 
 from config.celery import app
 from matches.models import Match, MatchEvent
+from tests.conftest import PASSWORD
 
 ROOT = Path(__file__).resolve().parents[2]
 AWAY = "redis://127.0.0.1:1/0"  # nothing listens on port 1: every connection is refused
@@ -73,6 +74,25 @@ def broker_away(settings: Any) -> Iterator[None]:
 
 ACTION_FORM = re.compile(r'name="action" value="(?P<action>[^"]*)">\s*<input type="hidden" '
                          r'name="key" value="(?P<key>[^"]*)">')
+
+
+@pytest.mark.django_db
+def test_a_player_signs_in_while_redis_is_away(redis_away: None, client: Client,
+                                               player: Any,
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="config.signin"):
+        response = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 302, response.content
+    assert int(client.session[SESSION_KEY]) == player.pk
+    assert "Sign-in brake off" in caplog.text  # the brake let it through, and said so
+
+
+@pytest.mark.django_db
+def test_a_wrong_password_is_still_refused_while_redis_is_away(
+        redis_away: None, client: Client, player: Any) -> None:
+    response = client.post(reverse("login"), {"username": "alice", "password": "nope-nope"})
+    assert response.status_code == 200
+    assert SESSION_KEY not in client.session
 
 
 @pytest.mark.django_db
