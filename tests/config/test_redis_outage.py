@@ -23,6 +23,7 @@ from django.test import Client
 from django.urls import reverse
 
 from config.celery import app
+from league.models import Season
 from matches.models import Match, MatchEvent
 from tests.conftest import PASSWORD
 
@@ -106,6 +107,23 @@ def test_a_signed_in_player_keeps_their_pages_and_signs_out_while_redis_is_away(
     assert signed_out.status_code == 302
     assert client.get(reverse("lobby")).status_code in (200, 302)
     assert SESSION_KEY not in client.session
+
+
+@pytest.mark.django_db
+def test_a_creation_form_is_handled_as_it_comes_while_redis_is_away(
+        redis_away: None, client: Client, organizer: Any,
+        caplog: pytest.LogCaptureFixture) -> None:
+    client.force_login(organizer)
+    with caplog.at_level(logging.WARNING, logger="league.once"):
+        response = client.post(reverse("league:season_create"), {
+            "season-name": "Winter", "season-game": "super_showdown",
+            "season-starts_on": "2025-01-01", "season-ends_on": "2025-03-01",
+            "season-win": "2", "season-draw": "1", "season-loss": "0", "once": "a-token"})
+    assert response.status_code == 302, response.content
+    assert Season.objects.filter(name="Winter").count() == 1
+    assert "Once-token not kept" in caplog.text
+    page = client.get(response["Location"]).content.decode()
+    assert "Season Winter created." in page
 
 
 @pytest.mark.django_db(transaction=True)
