@@ -15,8 +15,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from kombu.exceptions import OperationalError
 
 _local = threading.local()
+
+# What `enqueue` raises while the broker is away (Redis down): kombu's, once its retries
+# are used up. A caller that has written nothing says so; after a write, `after_commit`.
+BROKER_DOWN = (OperationalError,)
 
 
 def enqueue(task: Any, *args: Any) -> None:

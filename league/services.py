@@ -366,6 +366,7 @@ RESETS_TO_ADDRESS = 10
 RESETS_FROM_CLIENT = 20
 RESET_WINDOW = 60 * 60
 TOO_MANY_RESETS = "Too many reset links asked for: try again in an hour."
+MAIL_UNAVAILABLE = "Reset links cannot be mailed just now: try again in a few minutes."
 LINKS_MAILED = ("Too many reset links asked for that address: try again in an hour. If an "
                 "account has it, the links mailed to it within the hour work, for {hours} "
                 "hours or until the password is set with one of them.")
@@ -401,7 +402,11 @@ def send_password_reset(email: str, request: Any) -> None:
     # a known address than for an unknown one, and so tell them apart.
     from league.tasks import mail_reset_link
 
-    queue.enqueue(mail_reset_link, email, *_site(request))
+    try:
+        queue.enqueue(mail_reset_link, email, *_site(request))
+    except queue.BROKER_DOWN:
+        # Said whoever has the address: nothing was written, and the ask may come again.
+        raise AccountError("mail_unavailable", MAIL_UNAVAILABLE, 503) from None
 
 
 def _site(request: Any) -> tuple[str, bool]:

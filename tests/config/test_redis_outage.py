@@ -153,3 +153,20 @@ def test_a_move_is_stored_when_the_bot_reply_cannot_be_queued(
     assert bot_decisions(match) == replies  # the bot's reply waits for the broker
     assert MatchEvent.objects.filter(match=match, idempotency_key=key).count() == 1
     assert "play_bot_seat" in caplog.text or "Error calling" in caplog.text
+
+
+@pytest.mark.django_db
+def test_a_reset_link_asked_for_while_redis_is_away_is_refused_saying_so(
+        redis_away: None, settings: Any, client: Client, player: Any) -> None:
+    """No mail can be queued: the page and the API say to try again, the same whoever has
+    the address, rather than answering 500."""
+    player.email = "alice@example.org"
+    player.save(update_fields=["email"])
+    with broker_away(settings):
+        page = client.post(reverse("password_forgot"), {"email": "alice@example.org"})
+        other = Client().post(reverse("password_forgot"), {"email": "nobody@example.org"})
+        api = Client().post("/api/auth/password/reset/", {"email": "alice@example.org"},
+                            content_type="application/json")
+    assert page.status_code == other.status_code == 503
+    assert "cannot be mailed just now" in page.content.decode()
+    assert api.status_code == 503 and api.json()["code"] == "mail_unavailable"
