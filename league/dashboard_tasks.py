@@ -4,7 +4,8 @@ Progress lives in Django's cache under the job's id, so the polled progress part
 read it from any process that shares the cache (the in-process LocMem cache when Celery
 runs eagerly; a shared cache such as Redis when a real worker runs the task). A job not
 heard of for `LOST_AFTER` (its task lost on the way, its worker gone) reads "lost", and
-the next request queues a new one instead of following it.
+the next request queues a new one instead of following it. While the cache is away
+(Redis down) no job is started and the progress reads failed, saying why (`CACHE_AWAY`).
 """
 
 from __future__ import annotations
@@ -18,9 +19,13 @@ from celery import shared_task
 from django.core.cache import cache
 
 from config.queue import enqueue
+from config.signin import CACHE_DOWN
 from league import projections
 
 log = logging.getLogger(__name__)
+
+CACHE_AWAY = ("the cache (Redis) that keeps its progress is away, so scoring cannot be "
+              "re-run or followed now: try again once it is back")
 
 TIMEOUT = 60 * 60  # a finished job's progress is kept for an hour
 
@@ -35,7 +40,11 @@ LOST_AFTER = 10 * 60  # a queued or running job not heard of for this long is lo
 def progress(job: str) -> dict[str, Any] | None:
     """What the job has done so far: percent, state (queued/running/done/failed/lost),
     counts."""
-    note = cache.get(_key(job))
+    try:
+        note = cache.get(_key(job))
+    except CACHE_DOWN as exc:
+        log.warning("Re-scoring progress unread (cache away: %s)", exc)
+        return {"percent": 100, "state": "failed", "error": CACHE_AWAY}
     if note is not None and note["state"] in {"queued", "running"} \
             and time.time() - note.get("at", time.time()) > LOST_AFTER:
         return {**note, "state": "lost"}
@@ -53,8 +62,18 @@ CURRENT = "league:rescore:current"  # the job queued or running, if any
 def start_rescore() -> str:
     """Queue a rebuild of every projection; the id to follow its progress by. While one is
     queued or running, asking again (a second click, a second organizer) follows that one
-    rather than queuing another."""
+    rather than queuing another. While the cache is away nothing is queued (its progress
+    could not be kept), and the id's progress says so."""
     job = uuid.uuid4().hex
+    try:
+        return _claim(job)
+    except CACHE_DOWN as exc:
+        log.warning("Re-scoring not started (cache away: %s)", exc)
+        return job
+
+
+def _claim(job: str) -> str:
+    """Queue `job`, or name the one queued or running that it follows (`start_rescore`)."""
     for _ in range(3):
         if cache.add(CURRENT, job, TIMEOUT):
             return _queue(job)

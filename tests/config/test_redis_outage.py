@@ -170,3 +170,19 @@ def test_a_reset_link_asked_for_while_redis_is_away_is_refused_saying_so(
     assert page.status_code == other.status_code == 503
     assert "cannot be mailed just now" in page.content.decode()
     assert api.status_code == 503 and api.json()["code"] == "mail_unavailable"
+
+
+@pytest.mark.django_db
+def test_re_running_scoring_while_redis_is_away_says_it_cannot_start(
+        redis_away: None, client: Client, organizer: Any) -> None:
+    """The job's progress lives in the cache: nothing is queued, and the bar says why."""
+    client.force_login(organizer)
+    assert client.get(reverse("league:dashboard")).status_code == 200
+    started = client.post(reverse("league:rescore"), HTTP_HX_REQUEST="true")
+    assert started.status_code == 200
+    assert "Failed: the cache (Redis) that keeps its progress is away" in \
+        started.content.decode()
+    job = re.search(r'id="rescore-([0-9a-f]+)"', started.content.decode())
+    assert job
+    polled = client.get(reverse("league:rescore_progress", args=[job[1]]))
+    assert polled.status_code == 200 and "is away" in polled.content.decode()
