@@ -89,6 +89,13 @@ def test_a_player_signs_in_while_redis_is_away(redis_away: None, client: Client,
 
 
 @pytest.mark.django_db
+def test_an_api_token_is_given_while_redis_is_away(redis_away: None, player: Any) -> None:
+    answer = Client().post(reverse("api-token"), {"username": "alice", "password": PASSWORD},
+                           content_type="application/json")
+    assert answer.status_code == 200 and answer.json()["token"]
+
+
+@pytest.mark.django_db
 def test_a_wrong_password_is_still_refused_while_redis_is_away(
         redis_away: None, client: Client, player: Any) -> None:
     response = client.post(reverse("login"), {"username": "alice", "password": "nope-nope"})
