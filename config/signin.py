@@ -27,12 +27,10 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
-from redis.exceptions import RedisError
+
+from config.cache_down import CACHE_DOWN
 
 log = logging.getLogger(__name__)
-
-# What Django's Redis cache raises while Redis is away or refuses (`redis.exceptions`).
-CACHE_DOWN = (RedisError,)
 
 FAILURES = 10
 ADDRESS_FAILURES = 50

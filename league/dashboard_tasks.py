@@ -18,8 +18,8 @@ from typing import Any
 from celery import shared_task
 from django.core.cache import cache
 
+from config.cache_down import CACHE_DOWN
 from config.queue import enqueue
-from config.signin import CACHE_DOWN
 from league import projections
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 
-from config.signin import CACHE_DOWN
+from config.cache_down import CACHE_DOWN
 
 log = logging.getLogger(__name__)
 
