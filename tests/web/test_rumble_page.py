@@ -230,7 +230,12 @@ def test_the_table_and_its_log_name_each_seat_by_its_player(
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
     text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
     log = text[text.index("What happened"):]
-    assert "alice holds the Legends token" in log and "for bruno" in log and "for olga" in log
+    # (alice's own seat is "you" on her page; the others read her name)
+    assert "You hold the Legends token" in log and "for bruno" in log and "for olga" in log
+    theirs = Client()
+    theirs.force_login(player2)
+    told = html.unescape(theirs.get(reverse("match_play", args=[match.id])).content.decode())
+    assert "alice holds the Legends token" in told
     assert "alice (you)" in text[text.index("Round 2"):text.index("What happened")]
     assert not re.search(r"\bSeat \d", text)
     step = alice_client.get(reverse("match_replay", args=[match.id]), {"at": match.seq})

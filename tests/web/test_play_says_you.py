@@ -1,0 +1,141 @@
+"""The play page tells a seated player's own moves as "you" (its log, its live region and
+its result line); rivals' moves, spectators' pages and the API's narration keep the seat
+names the rules give."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from engine import registry
+from matches import services
+from matches.models import Match
+from matches.views import SAID_BY_YOU, _as_you, _narrated_name
+
+# Bot seats reply in an on_commit hook, which needs real commits.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+GAMES = ("super_showdown", "superstar_showdown", "supershow", "ultimate_showdown",
+         "royal_rumble")
+
+
+def log_lines(page: str) -> dict[int, list[str]]:
+    """The page's log: each event's lines by seq."""
+    return {int(seq): [html.unescape(line) for line in
+                       re.findall(r'<span class="line">(.*?)</span>', body)]
+            for seq, body in re.findall(r'<li value="(\d+)">(.*?)</li>', page, re.S)}
+
+
+def opens_with(line: str, name: str) -> bool:
+    """Whether `line` is a sentence of the seat `name` doing something (a verb follows)."""
+    found = re.match(re.escape(name) + r"(?: \((?:Hero|Villain)\))? ([a-z]+)\b", line)
+    return found is not None and found[1] in SAID_BY_YOU
+
+
+def page_of(user: Any, match: Match) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.get(reverse("match_play", args=[match.id])).content.decode()
+
+
+def played_until_both_told(match: Match, player: Any, rival: int) -> tuple[str, str]:
+    """Alice plays her first legal action (the bots answer) until the log has a sentence of
+    her seat doing something and one of the rival seat's; the two seats' narrated names."""
+    view = services.match_state(match=match, user=player)["view"]
+    mine = _narrated_name(match, 0, view)
+    theirs = _narrated_name(match, rival, services.match_state(match=match, user=None,
+                                                                 seat=None)["view"]) \
+        if match.game == "supershow" else _narrated_name(match, rival, view)
+    assert mine and theirs
+    for _ in range(80):
+        events = services.match_events(match=match, user=player)
+        lines = [line for event in events for line in event["narration"]]
+        if any(opens_with(line, mine) for line in lines) and \
+                any(opens_with(line, theirs) for line in lines):
+            return mine, theirs
+        state = services.match_state(match=match, user=player)
+        assert state["legal_actions"], "alice should be asked again before it is told"
+        services.submit_action(match=match, seat=0, action=state["legal_actions"][0],
+                               user=player)
+        match.refresh_from_db()
+    pytest.fail("no move of each seat was told")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seated_player_reads_their_own_moves_as_you_and_the_rivals_by_name(
+        game: str, alice_client: Client, player: Any, outsider: Any) -> None:
+    seats = registry.get_rules(game).spec.min_seats
+    match = services.create_match(game=game, options={}, created_by=player,
+                                  seats=[{"player": player.username}]
+                                  + [{"bot": "random"}] * (seats - 1))
+    mine, theirs = played_until_both_told(match, player, 1)
+    told = services.match_events(match=match, user=player)  # the API's, unchanged
+    alice, olga = log_lines(page_of(player, match)), log_lines(page_of(outsider, match))
+    own = rival = last_own = 0
+    for event in told:
+        if event["seq"] not in alice:
+            continue  # (older than the page's log)
+        for line, said, seen in zip(event["narration"], alice[event["seq"]],
+                                    olga[event["seq"]], strict=True):
+            if opens_with(line, mine):
+                own, last_own = own + 1, event["seq"]
+                assert said.startswith("You ") and not said.startswith(mine), (line, said)
+                assert not seen.startswith("You"), seen  # a spectator reads the seat's name
+            elif opens_with(line, theirs):
+                rival += 1
+                # the rival's move reads as a spectator reads it
+                assert not said.startswith("You") and said[:9] == seen[:9], (line, said)
+            if game != "royal_rumble":  # (whose page names a seat by its player)
+                assert seen == line
+                assert mine in line or said == line
+    assert own and rival
+    assert not any(line.startswith("You") for event in told for line in event["narration"])
+    # The live region says it too: a poll of a page that showed the match before alice's
+    # last told move hears it.
+    url = reverse("match_state", args=[match.id])
+    partial = alice_client.get(url, {"seq": last_own - 1, "status": match.status},
+                               HTTP_HX_REQUEST="true").content.decode()
+    announced = html.unescape(
+        partial.split('<div id="match-announce" hx-swap-oob="innerHTML">')[1]
+        .split("</div>")[0])
+    assert re.search(r"(^|[.!?] )You(?: \(\w+\))? [a-z]", announced), announced
+    assert not re.search(r"(^|[.!?] )" + re.escape(mine) + r"(?: \(\w+\))? [a-z]",
+                         announced), announced
+
+
+@pytest.mark.parametrize(("line", "name", "said"), [
+    ("Red plays three cards face down.", "Red", "You play three cards face down."),
+    ("Blue (Hero) stayed at (1, 1).", "Blue", "You (Hero) stayed at (1, 1)."),
+    ("Round 2 began: Red (Villain) starts.", "Red", "Round 2 began: you (Villain) start."),
+    ("Red held five white cards; Blue became the Villain.", "Blue",
+     "Red held five white cards; you became the Villain."),
+    ("Seat 1 does not defend.", "Seat 1", "You do not defend."),
+    ("Seat 10 does not defend.", "Seat 1", "Seat 10 does not defend."),
+    ("Seat 1 is out. Seat 2 has the token.", "Seat 2", "Seat 1 is out. You have the token."),
+    ("Seat 1 is out.", "Seat 1", "You are out."),
+    ("Ox Valdane shuffles their deck (30 cards).", "Ox Valdane",
+     "You shuffle your deck (30 cards)."),
+    ("Mira Quickstep buries 2 cards. Ox Valdane finishes it.", "Ox Valdane",
+     "Mira Quickstep buries 2 cards. You finish it."),
+    ("Ox Valdane searches the deck.", "Ox Valdane", "You search the deck."),
+    ("Position 1: Red reveals Slam \"Barn Door Slam\".", "Red",
+     "Position 1: you reveal Slam \"Barn Door Slam\"."),
+    ("The cards were revealed: Blue's Force and Red's Doom.", "Blue",
+     "The cards were revealed: your Force and Red's Doom."),
+    ("The cards were revealed: Blue's Force and Red's Doom.", "Red",
+     "The cards were revealed: Blue's Force and Red's Doom."),
+    # A card named like a seat is no seat doing something; nor a seat named as an object.
+    ("Red Kicks \"Low Blow\" is played.", "Red", "Red Kicks \"Low Blow\" is played."),
+    ("Blue moved into Red's space at (2, 2).", "Red", "Blue moved into Red's space at (2, 2)."),
+    ("Red won the Ultimate Showdown. Scores: Red 20, Green 13.", "Red",
+     "You won the Ultimate Showdown. Scores: Red 20, Green 13."),
+    ("Red plays three cards face down.", None, "Red plays three cards face down."),
+])
+def test_a_seats_sentences_say_you_with_the_verb_agreeing(line: str, name: str | None,
+                                                           said: str) -> None:
+    assert _as_you([line], name) == [said]
