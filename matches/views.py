@@ -786,13 +786,14 @@ def _said_by_you(verb: str) -> str:
 _OPENS = r"(^|[.!?:;]\s+)"
 
 
-def _as_you(lines: list[str], name: str | None) -> list[str]:
+def _as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
     """Narration `lines` as the seat narration calls `name` reads them: a sentence it
     opens ("Red plays three cards face down.", "Blue (Hero) stayed at (1, 1).") says
     "You" with the verb agreeing ("You play…"), its possessive there says "Your" (and the
     sentence's "their" is "your"); every other mention of the name, and every line of a
-    viewer with no `name`, stays as it is. Words only: the sentences are the ones every
-    viewer reads, so nothing more is told."""
+    viewer with no `name`, stays as it is. A `team` of several seats is "Your team" (the
+    verb as it is). Words only: the sentences are the ones every viewer reads, so
+    nothing more is told."""
     if not name:
         return lines
     opener = re.compile(_OPENS + re.escape(name) + r"(?!\w)((?: \((?:Hero|Villain)\))?)"
@@ -802,9 +803,11 @@ def _as_you(lines: list[str], name: str | None) -> list[str]:
         lead, role, possessive, _, verb = found.groups()
         capital = not lead.strip() or lead.strip()[-1] in ".!?"
         if possessive:
-            return lead + ("Your" if capital else "your")
+            return lead + ("Your" if capital else "your") + (" team's" if team else "")
         if verb not in SAID_BY_YOU:
             return found[0]
+        if team:
+            return f"{lead}{'Your' if capital else 'your'} team{role} {verb}"
         return f"{lead}{'You' if capital else 'you'}{role} {_said_by_you(verb)}"
 
     out = []
@@ -813,29 +816,31 @@ def _as_you(lines: list[str], name: str | None) -> list[str]:
         told = []
         for part in parts:
             new = opener.sub(said, part)
-            if new != part and re.match(r"\s*[Yy]ou\b", new):
+            if new != part and not team and re.match(r"\s*[Yy]ou\b", new):
                 new = re.sub(r"\btheir\b", "your", new)
             told.append(new)
         out.append("".join(told))
     return out
 
 
-def _narrated_name(match: Match, seat: int | None, view: Any) -> str | None:
+def _narrated_name(match: Match, seat: int | None, view: Any) -> tuple[str | None, bool]:
     """How the narration of `match` names the viewer's `seat`, of which `view` is the
-    seat's view (None: a spectator, or a seat its narration names together with others,
-    a Superstar Showdown team of several)."""
+    seat's view (None: a spectator), and whether that name is a team of several seats
+    (a Superstar Showdown Event's Red or Blue)."""
     if seat is None or not isinstance(view, dict):
-        return None
+        return None, False
     if match.game == "supershow":  # (by its Competitor, as the seat's panel names it)
         players = view.get("players") or []
-        return str(players[seat].get("name") or "") or None if seat < len(players) else None
+        return (str(players[seat].get("name") or "") or None if seat < len(players)
+                else None), False
     names = registry.get_rules(match.game).spec.seat_names
+    team = False
     if match.game == "superstar_showdown":  # (by its team)
         teams = view.get("teams") or []
-        if seat >= len(teams) or teams.count(teams[seat]) != 1:
-            return None
-        seat = teams[seat]
-    return names[seat] if 0 <= seat < len(names) else None
+        if seat >= len(teams):
+            return None, False
+        team, seat = teams.count(teams[seat]) > 1, teams[seat]
+    return (names[seat] if 0 <= seat < len(names) else None), team
 
 
 def _seat_rows(match: Match) -> list[Seat]:
@@ -869,15 +874,16 @@ def _state_context(match: Match, user: Any, seats: list[Seat],
     state = services.page_state(match=match, user=user, seats=seats,
                                 seat=services.page_seat(match, user, seats))
     # The viewer's own seat is "you" in what the page tells (not in the API's narration).
-    you = _narrated_name(match, state["seat"], state["view"])
+    you, team = _narrated_name(match, state["seat"], state["view"])
     if summary := (state["pending"].get("result") or {}).get("summary"):
         # How the match ended, its seats named as the page names them.
-        (summary,) = _told(match.game, _as_you([summary], you), seats)
+        (summary,) = _told(match.game, _as_you([summary], you, team), seats)
         state["pending"] = {**state["pending"], "result": {**state["pending"]["result"],
                                                            "summary": summary}}
     earlier = max(0, match.seq - PAGE_LOG)
     table = _table_context(match, state["seat"], seats)
-    events = [{**event, "narration": _told(match.game, _as_you(event["narration"], you), seats)}
+    events = [{**event, "narration": _told(match.game, _as_you(event["narration"], you, team),
+                                          seats)}
               for event in services.match_events(match=match, user=user, after=earlier,
                                                  seats=seats)]
     waiting = match.status == "open" and state["seat"] is None

@@ -47,10 +47,8 @@ def played_until_both_told(match: Match, player: Any, rival: int) -> tuple[str, 
     """Alice plays her first legal action (the bots answer) until the log has a sentence of
     her seat doing something and one of the rival seat's; the two seats' narrated names."""
     view = services.match_state(match=match, user=player)["view"]
-    mine = _narrated_name(match, 0, view)
-    theirs = _narrated_name(match, rival, services.match_state(match=match, user=None,
-                                                                 seat=None)["view"]) \
-        if match.game == "supershow" else _narrated_name(match, rival, view)
+    mine, _ = _narrated_name(match, 0, view)
+    theirs, _ = _narrated_name(match, rival, view)
     assert mine and theirs
     for _ in range(80):
         events = services.match_events(match=match, user=player)
@@ -74,6 +72,8 @@ def test_a_seated_player_reads_their_own_moves_as_you_and_the_rivals_by_name(
                                   seats=[{"player": player.username}]
                                   + [{"bot": "random"}] * (seats - 1))
     mine, theirs = played_until_both_told(match, player, 1)
+    assert _narrated_name(match, 1, services.match_state(match=match, user=player)["view"]) \
+        == (theirs, False)
     told = services.match_events(match=match, user=player)  # the API's, unchanged
     alice, olga = log_lines(page_of(player, match)), log_lines(page_of(outsider, match))
     own = rival = last_own = 0
@@ -139,3 +139,48 @@ def test_a_seated_player_reads_their_own_moves_as_you_and_the_rivals_by_name(
 def test_a_seats_sentences_say_you_with_the_verb_agreeing(line: str, name: str | None,
                                                            said: str) -> None:
     assert _as_you([line], name) == [said]
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("Red plays three cards face down.", "Your team plays three cards face down."),
+    ("Red shuffles their deck.", "Your team shuffles their deck."),
+    ("Position 1: Red reveals Slam.", "Position 1: your team reveals Slam."),
+    ("Red's deck is empty.", "Your team's deck is empty."),
+    ("Blue plays three cards face down.", "Blue plays three cards face down."),
+])
+def test_a_team_of_several_seats_is_your_team(line: str, said: str) -> None:
+    """A Superstar Showdown Event names a side of up to three seats by its colour: each
+    of its players reads it as their team, not as "you"."""
+    assert _as_you([line], "Red", team=True) == [said]
+
+
+def test_a_seat_of_a_team_of_several_reads_its_teams_moves_as_your_team(
+        player: Any, outsider: Any) -> None:
+    match = services.create_match(game="superstar_showdown",
+                                  options={"event": "tag_team_series"}, created_by=player,
+                                  seats=[{"player": player.username}] + [{"bot": "random"}] * 3)
+    view = services.match_state(match=match, user=player)["view"]
+    assert _narrated_name(match, 0, view) == ("Red", True)
+    for _ in range(80):
+        told = services.match_events(match=match, user=player)
+        if any(opens_with(line, "Red") for event in told for line in event["narration"]):
+            break
+        state = services.match_state(match=match, user=player)
+        if state["legal_actions"]:
+            services.submit_action(match=match, seat=0, action=state["legal_actions"][0],
+                                   user=player)
+        match.refresh_from_db()
+    else:
+        pytest.fail("Red was never told doing something")
+    alice, olga = log_lines(page_of(player, match)), log_lines(page_of(outsider, match))
+    ours = 0
+    for event in told:
+        if event["seq"] not in alice:
+            continue  # (older than the page's log)
+        for line, said, seen in zip(event["narration"], alice[event["seq"]],
+                                    olga[event["seq"]], strict=True):
+            assert seen == line
+            if opens_with(line, "Red"):
+                ours += 1
+                assert said == "Your team" + line[len("Red"):], (line, said)
+    assert ours
