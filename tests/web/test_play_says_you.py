@@ -66,7 +66,8 @@ def played_until_both_told(match: Match, player: Any, rival: int) -> tuple[str, 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_seated_player_reads_their_own_moves_as_you_and_the_rivals_by_name(
-        game: str, alice_client: Client, player: Any, outsider: Any) -> None:
+        game: str, alice_client: Client, player: Any, outsider: Any,
+        seeded_chance: None) -> None:
     seats = registry.get_rules(game).spec.min_seats
     match = services.create_match(game=game, options={}, created_by=player,
                                   seats=[{"player": player.username}]
