@@ -13,7 +13,7 @@ from django.utils import timezone
 from league import history
 from league.models import Entrant, Team
 from league.serializers import AccountDataSerializer
-from league.services import player_for
+from league.services import player_for, zone_of
 
 FORMAT = "showdown-league/account-data"
 VERSION = 1
@@ -26,7 +26,7 @@ def account_fields(player: Any) -> dict[str, Any]:
     return {"username": user.get_username(), "display_name": player.display_name,
             "player": player.pk, "email": user.email, "email_pending": player.pending_email,
             "turn_mail": player.turn_mail, "event_mail": player.event_mail,
-            "time_zone": player.time_zone or "UTC"}
+            "time_zone": zone_of(player).key}
 
 
 def account_data(user: Any) -> dict[str, Any]:

@@ -240,14 +240,14 @@ MAIL_TRIES = 3
 
 
 def mail_rendered(template: str, context: dict[str, Any], to: str,
-                  zone: tzinfo | None = None) -> None:
+                  zone: tzinfo | None = None, dropped: str = "") -> None:
     """Mail `to` the text `template`.txt renders, under the subject `template`_subject.txt
     renders (on one line, without control characters: an Event's name takes any); the
     times in it are given in `zone` (the site's, UTC, when None), which `time_zone`
-    names."""
+    names, and `zone_dropped` the zone chosen that UTC stands in for (`dropped_zone`)."""
     zone = zone or timezone.get_default_timezone()
     # Named by its place, as the player chose it: an abbreviation (CST) names several.
-    context = {**context, "time_zone": str(zone).replace("_", " ")}
+    context = {**context, "time_zone": str(zone).replace("_", " "), "zone_dropped": dropped}
     with timezone.override(zone):
         subject = one_line(render_to_string(f"{template}_subject.txt", context))
         send_mail(subject, render_to_string(f"{template}.txt", context), None, [to])
@@ -334,11 +334,18 @@ def set_time_zone(player: Player, name: str) -> Player:
 
 def zone_of(player: Player) -> zoneinfo.ZoneInfo:
     """The time zone `player`'s mails give times in (UTC when they chose none, or chose
-    one a later time zone database no longer has)."""
+    one a later time zone database no longer has: `dropped_zone`)."""
     try:
         return zoneinfo.ZoneInfo(player.time_zone or "UTC")
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return zoneinfo.ZoneInfo("UTC")
+
+
+def dropped_zone(player: Player) -> str:
+    """The zone `player` chose when the time zone database had it, which a later one no
+    longer has ("" when none): their times are given in UTC instead, and the mails and
+    the account page say why, rather than leave them to take UTC for their own zone."""
+    return player.time_zone if player.time_zone and zone_of(player).key == "UTC" else ""
 
 
 def _set_mail_choice(player: Player, choice: str, on: bool) -> Player:

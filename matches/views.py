@@ -41,6 +41,7 @@ from league.services import (
     change_password,
     close_account,
     confirm_email,
+    dropped_zone,
     link_hours,
     player_for,
     register_player,
@@ -52,6 +53,7 @@ from league.services import (
     set_mails,
     set_password,
     shown_name,
+    zone_of,
 )
 from matches import services
 from matches.forms import (
@@ -131,7 +133,7 @@ def account(request: HttpRequest) -> HttpResponse:
     email_form = EmailForm(initial={"email": request.user.email})
     turn_form = TurnMailForm(initial={"turn_mail": player.turn_mail,
                                       "event_mail": player.event_mail,
-                                      "time_zone": player.time_zone or "UTC"})
+                                      "time_zone": zone_of(player).key})
     password_form = PasswordChangeForm()
     close_form = CloseAccountForm()
     which = request.POST.get("form") if request.method == "POST" else None
@@ -172,7 +174,7 @@ def account(request: HttpRequest) -> HttpResponse:
     context = {"player": player, "name_form": name_form, "email_form": email_form,
                "turn_form": turn_form, "turn_mail": settings.TURN_MAIL, "mails": sends_mail(),
                "password_form": password_form, "close_form": close_form,
-               "closed_name": CLOSED_NAME,
+               "closed_name": CLOSED_NAME, "zone_dropped": dropped_zone(player),
                "token": Token.objects.filter(user=request.user).first()}
     shown = (name_form, email_form, turn_form, password_form, close_form)
     status = next((getattr(form, "refused_status", 400) for form in shown if form.errors),

@@ -141,6 +141,26 @@ def test_the_api_reads_and_sets_it_and_a_refusal_changes_nothing(player: Any) ->
     assert exported["account"]["time_zone"] == "UTC"
 
 
+def test_a_zone_the_database_dropped_reads_as_utc_and_says_so(night: Any, player: Any) -> None:
+    """A zone chosen when the time zone database had it, dropped by a later one: the
+    mails give UTC and tell the player why; the account page and the API say UTC is in
+    use rather than the name that no longer works."""
+    Player.objects.filter(user=player).update(time_zone="Gone/Away")
+    assert mail_event_reminders() == 2
+    gone, utc = body_to("alice@example.org"), body_to("bruno@example.org")
+    assert f"starts {said(night.starts_at, zoneinfo.ZoneInfo('UTC'))}." in gone.body
+    assert "the time zone you chose, Gone/Away, is no longer known" in gone.body
+    assert "no longer known" not in utc.body
+    client = Client()
+    client.force_login(player)
+    page = client.get(reverse("account")).content.decode()
+    assert "Gone/Away, is no longer known" in page
+    assert '<option value="UTC" selected>UTC</option>' in page
+    api = APIClient()
+    api.force_authenticate(player)
+    assert api.get("/api/auth/me/").json()["time_zone"] == "UTC"
+
+
 def test_closing_the_account_forgets_it(player: Any) -> None:
     asks(player, "Europe/Paris")
     close_user(player)
