@@ -1,11 +1,13 @@
-"""Filters of the league pages: numbers as people write them, tiebreak names; the token
-of the creation forms; the pagers' links; a refused organizer form's reason beside it."""
+"""Filters of the league pages and mails: numbers as people write them, tiebreak names, a
+time in the hour the clocks repeat; the token of the creation forms; the pagers' links; a
+refused organizer form's reason beside it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
@@ -55,6 +57,23 @@ def page_href(context: Any, param: str, number: int, anchor: str = "",
         query.setdefault(name, value)
     query[param] = str(number)
     return f"?{query.urlencode()}" + (f"#{anchor}" if anchor else "")
+
+
+@register.filter
+def repeated_hour(moment: Any) -> str:
+    """" (UTC-04:00)" after a time that falls in the hour the clocks go back over in the
+    current time zone (a mail's, services.mail_rendered): 01:30 America/New York comes
+    twice that night, and its offset tells which; "" for any other time, whose clock
+    time alone says it."""
+    if moment is None:
+        return ""
+    local = timezone.localtime(moment)
+    offset = local.utcoffset()
+    if offset is None or local.replace(fold=1 - local.fold).utcoffset() == offset:
+        return ""
+    minutes = int(offset.total_seconds()) // 60
+    sign = "-" if minutes < 0 else "+"
+    return f" (UTC{sign}{abs(minutes) // 60:02}:{abs(minutes) % 60:02})"
 
 
 TIEBREAK_LABELS = {

@@ -6,7 +6,7 @@ reminders went, beyond the reminders' window or to no time, tells the reminded a
 from __future__ import annotations
 
 import zoneinfo
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -194,6 +194,39 @@ def test_a_turn_mail_gives_the_deadline_in_the_players_zone(organizer: Any, play
     at = (match.updated_at + timedelta(minutes=60)).astimezone(
         zoneinfo.ZoneInfo("America/New_York"))
     assert f"passes at {at.day} {at:%b %Y, %H:%M} America/New York." in sent.body
+
+
+@pytest.mark.parametrize(("zone", "start", "offset"), [
+    # The clocks go back: 01:30 in New York comes twice on 7 November 2027, 02:30 in
+    # Berlin twice on 31 October 2027; the offset tells which one.
+    ("America/New_York", datetime(2027, 11, 7, 5, 30, tzinfo=UTC), "UTC-04:00"),
+    ("America/New_York", datetime(2027, 11, 7, 6, 30, tzinfo=UTC), "UTC-05:00"),
+    ("Europe/Berlin", datetime(2027, 10, 31, 1, 30, tzinfo=UTC), "UTC+01:00"),
+])
+def test_a_time_in_the_hour_the_clocks_repeat_says_which(organizer: Any, player: Any,
+                                                         zone: str, start: datetime,
+                                                         offset: str) -> None:
+    asks(player, zone)
+    event = events.create_event(name="Fall back", game=GAME, format="round_robin",
+                                by=organizer, starts_at=start)
+    events.add_entrant(event=event, by=organizer, player="alice")
+    assert mail_event_reminders(now=start - timedelta(hours=1)) == 1
+    (sent,) = mail.outbox
+    said_here = f"{said(start, zoneinfo.ZoneInfo(zone))} ({offset})"
+    assert f"starts {said_here}." in sent.body
+    assert sent.subject.endswith(f"{zone.replace('_', ' ')} ({offset})")
+
+
+def test_a_time_the_clocks_give_once_says_no_offset(organizer: Any, player: Any) -> None:
+    asks(player, "America/New_York")
+    start = datetime(2027, 11, 7, 7, 30, tzinfo=UTC)  # 02:30 EST, the hour after
+    event = events.create_event(name="Fall back", game=GAME, format="round_robin",
+                                by=organizer, starts_at=start)
+    events.add_entrant(event=event, by=organizer, player="alice")
+    assert mail_event_reminders(now=start - timedelta(hours=1)) == 1
+    (sent,) = mail.outbox
+    assert f"starts {said(start, zoneinfo.ZoneInfo('America/New_York'))}." in sent.body
+    assert "(UTC" not in sent.body + sent.subject
 
 
 # -- an Event moved after its reminders -------------------------------------------------
