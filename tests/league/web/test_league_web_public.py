@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import date
 from typing import Any
 
 import pytest
@@ -51,6 +52,26 @@ def test_the_seasons_list_shows_seasons_and_loose_events(
     rows = {row.split("</a>")[0].rsplit(">", 1)[-1]: row for row in page.split("<li")[1:]}
     assert "open for entry" in rows["Open night"]
     assert "open for entry" not in rows["Friday fight"]
+
+
+def test_a_seasons_dates_show_whichever_are_set(alice_client: Client,
+                                                organizer: Any) -> None:
+    """A season's first and last days, on the list and on its page: a season that says
+    only when it ends shows that too (it showed no date at all)."""
+    both = events.create_season(name="Both", game="super_showdown", by=organizer,
+                                starts_on=date(2027, 3, 1), ends_on=date(2027, 3, 31))
+    until = events.create_season(name="Until", game="super_showdown", by=organizer,
+                                 ends_on=date(2027, 6, 30))
+    since = events.create_season(name="Since", game="super_showdown", by=organizer,
+                                 starts_on=date(2027, 9, 1))
+    listed = alice_client.get(reverse("league:seasons")).content.decode()
+    rows = {row.split("</a>")[0].rsplit(">", 1)[-1]: row for row in listed.split("<li")[1:]}
+    said = {both: "March 1, 2027 \N{EN DASH} March 31, 2027", until: "until June 30, 2027",
+            since: "from Sept. 1, 2027"}
+    for season, text in said.items():
+        assert text in rows[season.name]
+        page = alice_client.get(reverse("league:season", args=[season.pk])).content.decode()
+        assert text in page
 
 
 def test_a_draft_event_lists_its_entrants_and_does_not_poll(alice_client: Client,
