@@ -51,7 +51,8 @@ def mail_awaited_players(now: datetime | None = None) -> int:
     match; how many matches."""
     if not settings.TURN_MAIL:
         return 0
-    since = (now or timezone.now()) - timedelta(minutes=settings.TURN_MAIL_MINUTES)
+    now = now or timezone.now()
+    since = now - timedelta(minutes=settings.TURN_MAIL_MINUTES)
     asked = {"is_active": True, "player__turn_mail": True}
     # A match recorded under rules its game plays no more waits for nobody: it can only
     # be resigned or forfeited.
@@ -88,7 +89,7 @@ def mail_awaited_players(now: datetime | None = None) -> int:
             claims[seat.invited].append((seat, seat.mailed_seq))
     sent = 0
     for user, matches in waiting.items():
-        if _mail(user, **matches):
+        if _mail(user, now=now, **matches):
             _settled(claims[user])
             sent += sum(len(kind) for kind in matches.values())
         else:
@@ -129,18 +130,22 @@ def _unclaimed(user: Any, claims: list[tuple[Seat, int | None]]) -> None:
                          user.pk, seat.match_id, MAIL_TRIES)
 
 
-def _mail(user: Any, turns: list[Match], invitations: list[Match]) -> bool:
-    """Mail `user` the matches that wait for them; whether the mail went."""
+def _mail(user: Any, turns: list[Match], invitations: list[Match], now: datetime) -> bool:
+    """Mail `user` the matches that wait for them; whether the mail went. A turn deadline
+    already gone by at `now` (one no longer than the wait before a mail, or the deadline
+    sweep behind) is told as passed, with what comes of it, not as a time to move by."""
     deadlines = turn_deadlines(turns)
     games = registry.games()
 
     def shown(match: Match) -> dict[str, Any]:
+        deadline = deadlines.get(match.pk, {})
         return {"number": match.pk,
                 "title": games[match.game].spec.title if match.game in games else match.game,
                 "link": settings.SITE_URL + reverse("match_play", args=[match.pk]),
                 # (as the lobby names the invitation's maker: a closed account's too)
                 "by": shown_name(match.created_by) if match.created_by else "",
-                "deadline": deadlines.get(match.pk, {}).get("at")}
+                "deadline": deadline.get("at"), "policy": deadline.get("policy"),
+                "deadline_passed": "at" in deadline and deadline["at"] <= now}
 
     context = {"user": user, "turns": [shown(match) for match in turns],
                "invitations": [shown(match) for match in invitations],

@@ -175,6 +175,29 @@ def test_an_event_match_names_its_turn_deadline(organizer: Any, player: Any,
     assert "Super Showdown" in sent.subject
 
 
+def test_a_turn_deadline_gone_by_is_told_as_passed(organizer: Any, player: Any,
+                                                   player2: Any) -> None:
+    """The mail sweep that runs before the deadline sweep has handed the seat over (a
+    deadline no longer than the wait before a mail, the sweeps behind): the mail says the
+    deadline passed, not that it passes at a time gone by."""
+    asks_for_mail(player)
+    asks_for_mail(player2)
+    event = events.create_event(name="Mail night", game="super_showdown",
+                                format="single_elimination", by=organizer,
+                                turn_deadline_minutes=3)
+    for user in (player, player2):
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    events.start_event(event=event, by=organizer)
+    match = EventMatch.objects.get(event=event).match
+    assert mail_awaited_players(now=match.updated_at + timedelta(minutes=6)) == 1
+    (sent,) = mail.outbox
+    at = timezone.localtime(match.updated_at + timedelta(minutes=3),
+                            timezone.get_default_timezone())
+    assert (f"Its turn deadline passed at {at:%-d %b %Y, %H:%M} UTC: a bot plays your seat "
+            "when the site next applies it.") in sent.body
+    assert "passes at" not in sent.body
+
+
 def test_the_sweep_runs_on_the_schedule() -> None:
     from config.celery import app
 
