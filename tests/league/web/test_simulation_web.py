@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from datetime import UTC
 from typing import Any
 
 import pytest
@@ -66,6 +67,18 @@ def test_staff_start_a_job_from_the_form_and_see_its_page(staff_client: Client,
     assert poll_url(page) is not None
     listing = staff_client.get(reverse("league:simulations")).content.decode()
     assert f"Simulation {job.pk}" in listing and "0/6 (0%)" in listing
+
+
+def test_a_jobs_start_says_its_time_zone(staff_client: Client, organizer: Any) -> None:
+    """When a job started, on its page and in the list: in UTC, which it says, for the
+    page's script to give in the reader's own zone (it read as a local time, unmarked)."""
+    job = new_job(by=organizer)
+    at = job.created_at.astimezone(UTC)
+    said = (f'<time datetime="{at.isoformat()}" data-local>'
+            f'{at:%Y-%m-%d %H:%M} UTC</time>')
+    assert said in staff_client.get(reverse("league:simulation",
+                                            args=[job.pk])).content.decode()
+    assert said in staff_client.get(reverse("league:simulations")).content.decode()
 
 
 def test_the_progress_fragment_polls_and_shows_progress(staff_client: Client,
