@@ -345,7 +345,11 @@ def dropped_zone(player: Player) -> str:
     """The zone `player` chose when the time zone database had it, which a later one no
     longer has ("" when none): their times are given in UTC instead, and the mails and
     the account page say why, rather than leave them to take UTC for their own zone."""
-    return player.time_zone if player.time_zone and zone_of(player).key == "UTC" else ""
+    try:
+        zoneinfo.ZoneInfo(player.time_zone or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return player.time_zone
+    return ""
 
 
 def _set_mail_choice(player: Player, choice: str, on: bool) -> Player:

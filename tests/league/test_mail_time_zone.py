@@ -22,6 +22,7 @@ from league.models import EventMatch, Player, Team
 from league.services import (
     AccountError,
     close_user,
+    dropped_zone,
     player_for,
     set_time_zone,
     time_zones,
@@ -93,9 +94,14 @@ def test_a_zone_is_chosen_by_its_place_and_utc_is_the_default(player: Any) -> No
             set_time_zone(mine, name)
         assert refused.value.code == "unknown_time_zone"
     assert Player.objects.get(pk=mine.pk).time_zone == ""
-    # A zone the time zone database dropped since it was chosen reads as UTC.
+    # A zone the time zone database dropped since it was chosen reads as UTC, and says so.
     Player.objects.filter(pk=mine.pk).update(time_zone="Gone/Away")
     assert zone_of(Player.objects.get(pk=mine.pk)).key == "UTC"
+    assert dropped_zone(Player.objects.get(pk=mine.pk)) == "Gone/Away"
+    # UTC kept by its name (as the admin or an older release may have) is no zone dropped.
+    for kept in ("UTC", "", "Europe/Paris"):
+        Player.objects.filter(pk=mine.pk).update(time_zone=kept)
+        assert dropped_zone(Player.objects.get(pk=mine.pk)) == ""
     assert time_zones()[0] == "UTC" and "America/Argentina/Salta" in time_zones()
     assert not [name for name in time_zones() if name.startswith(("Etc/", "posix/"))]
 
