@@ -892,6 +892,7 @@ def _state_context(match: Match, user: Any, seats: list[Seat],
     if state["resign"] == "already_out":  # (a forfeit put the seat out: nothing to resign)
         table["can_resign"] = False
     held = [row for row in seats if row.user_id is not None and row.user_id == user.pk]
+    deadline = turn_deadline(match, state["pending"], seats)
     return {
         **table,
         "state": state,
@@ -915,7 +916,9 @@ def _state_context(match: Match, user: Any, seats: list[Seat],
         "announced": events[-1:] if since is None else [e for e in events if e["seq"] > since],
         "earlier": earlier,
         "error": error,
-        "deadline": turn_deadline(match, state["pending"], seats),
+        "deadline": deadline,
+        # Gone by, the sweep not yet applying it: a move still counts until it does.
+        "deadline_passed": deadline is not None and deadline["at"] <= timezone.now(),
         **_rematch_context(match, seats, user),
         **_awaited_people(match, seats, user),
         "can_join": waiting and any(seat.is_open_to(user) for seat in seats),

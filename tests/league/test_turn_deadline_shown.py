@@ -94,6 +94,29 @@ def test_the_play_page_tells_the_awaited_player_and_the_table_what_the_deadline_
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_deadline_gone_by_before_the_sweep_acts_reads_as_passed(
+        organizer: Any, player: Any, player2: Any) -> None:
+    """Between the deadline and the sweep that applies it (a minute, or longer with the
+    sweeps behind) the page said to move by a time gone by; it says the deadline passed,
+    what comes of it, and that a move until then still counts."""
+    match = deadline_match(organizer, player, player2, turn_deadline_minutes=5,
+                           deadline_policy=Event.DeadlinePolicy.FORFEIT)
+    late, other = awaited(match, player, player2)
+    match.refresh_from_db()
+    gone = match.updated_at - timedelta(minutes=10)
+    Match.objects.filter(pk=match.pk).update(updated_at=gone)
+    at = gone + timedelta(minutes=5)
+    shown = f'<time datetime="{at.isoformat()}" data-local>{at:%-d %b, %H:%M} UTC</time>'
+    mine = page_of(late, match)
+    assert (f"Your turn deadline passed at {shown}: your side forfeits the match when the "
+            "site next applies it; a move until then still counts.") in mine
+    assert "Move by" not in mine
+    theirs = page_of(other, match)
+    assert (f"Their turn deadline passed at {shown}: their side forfeits the match when "
+            "the site next applies it.") in theirs
+
+
+@pytest.mark.django_db(transaction=True)
 def test_no_deadline_is_shown_where_none_runs(organizer: Any, player: Any,
                                               player2: Any) -> None:
     """An Event without a turn deadline, and one whose matches are over."""
