@@ -223,6 +223,24 @@ def test_a_time_in_the_hour_the_clocks_repeat_says_which(organizer: Any, player:
     assert sent.subject.endswith(f"{zone.replace('_', ' ')} ({offset})")
 
 
+@pytest.mark.parametrize(("zone", "day"), [
+    ("Pacific/Kiritimati", "Saturday 1 January 2028, 00:30"),  # UTC+14: the next day
+    ("Pacific/Pago_Pago", "Thursday 30 December 2027, 23:30"),  # UTC-11: the day before
+])
+def test_near_midnight_the_day_is_the_players_own(organizer: Any, player: Any, zone: str,
+                                                  day: str) -> None:
+    asks(player, zone)
+    start = datetime(2027, 12, 31, 10, 30, tzinfo=UTC)  # Friday 31 December in UTC
+    event = events.create_event(name="Year end", game=GAME, format="round_robin",
+                                by=organizer, starts_at=start)
+    events.add_entrant(event=event, by=organizer, player="alice")
+    assert mail_event_reminders(now=start - timedelta(hours=1)) == 1
+    (sent,) = mail.outbox
+    assert f"starts {day} {zone.replace('_', ' ')}." in sent.body
+    assert sent.subject.endswith(f"{day[:3]} {day.split()[1]} {day.split()[2][:3]}, "
+                                 f"{day[-5:]} {zone.replace('_', ' ')}")
+
+
 def test_a_time_the_clocks_give_once_says_no_offset(organizer: Any, player: Any) -> None:
     asks(player, "America/New_York")
     start = datetime(2027, 11, 7, 7, 30, tzinfo=UTC)  # 02:30 EST, the hour after
