@@ -673,7 +673,10 @@ def _lobby_live(user: Any) -> dict[str, Any]:
         "current": sorted(live, key=lambda m: (m.pk in forfeited, m.pk not in your_move)),
         "your_move": your_move,
         "forfeited": forfeited,
-        "deadlines": turn_deadlines(m for m in live if m.pk in your_move),
+        # (one gone by, the sweep not yet applying it, is said to have passed)
+        "deadlines": {pk: {**deadline, "passed": deadline["at"] <= timezone.now()}
+                      for pk, deadline in turn_deadlines(
+                          m for m in live if m.pk in your_move).items()},
         "invitations": invitations,
         # (as the poll URL carries it: m12 waits for the player's move, i13 invites them)
         "told": ".".join([f"m{pk}" for pk in sorted(your_move)]

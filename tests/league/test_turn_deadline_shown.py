@@ -146,3 +146,21 @@ def test_the_lobby_says_by_when_the_player_must_move(organizer: Any, player: Any
     assert "js/league.js" in lobby  # which shows it in the reader's time zone
     client.force_login(other)
     assert "data-local" not in client.get(reverse("lobby")).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lobby_says_a_deadline_gone_by_passed(organizer: Any, player: Any,
+                                                  player2: Any) -> None:
+    """Before the sweep applies it, a deadline gone by read as one to move by."""
+    match = deadline_match(organizer, player, player2, turn_deadline_minutes=5)
+    late, _ = awaited(match, player, player2)
+    match.refresh_from_db()
+    gone = match.updated_at - timedelta(minutes=10)
+    Match.objects.filter(pk=match.pk).update(updated_at=gone)
+    at = gone + timedelta(minutes=5)
+    client = Client()
+    client.force_login(late)
+    row = client.get(reverse("lobby")).content.decode().split(f"#{match.pk} ")[1]
+    row = row.split("</li>")[0]
+    assert f'deadline passed <time datetime="{at.isoformat()}" data-local>' in row
+    assert "by <time" not in row
