@@ -234,7 +234,8 @@ def mail_event_moved(event_id: int, now_at: str | None) -> int:
     sent = 0
     for last, key, user in sorted(owed, key=lambda told: (told[0], told[2].pk)):
         went = _mail(event, [user], "league/event_moved",
-                     {"was": datetime.fromisoformat(last), "reminder_comes": comes})
+                     {"was": datetime.fromisoformat(last), "reminder_comes": comes,
+                      "hours": settings.EVENT_MAIL_HOURS})
         sent += went
         with transaction.atomic():
             locked = Event.objects.select_for_update().filter(pk=event.pk).first()

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 
 from config import api_json, signin
@@ -141,10 +142,10 @@ class TurnMailForm(forms.Form):
     refusals: dict[str, str | None] = {}
 
     turn_mail = forms.BooleanField(
-        required=False, label="Mail me when a match has waited a few minutes for my move "
-                              "or an invitation for my answer")
+        required=False, label="Mail me when a match has waited for my move or an invitation "
+                              "for my answer")
     event_mail = forms.BooleanField(
-        required=False, label="Mail me a few hours before an Event I am entered in starts")
+        required=False, label="Mail me before an Event I am entered in starts")
     time_zone = forms.ChoiceField(
         label="Times in my mails", required=False,
         help_text="The time zone of the turn deadlines and start times the mails give.",
@@ -154,6 +155,18 @@ class TurnMailForm(forms.Form):
         super().__init__(*args, **kwargs)
         zone: Any = self.fields["time_zone"]
         zone.choices = [(name, name.replace("_", " ")) for name in time_zones()]
+        # How long, as the site sets it (TURN_MAIL_MINUTES, EVENT_MAIL_HOURS: up to 30 days).
+        self.fields["turn_mail"].label = (
+            f"Mail me when a match has waited {_count(settings.TURN_MAIL_MINUTES, 'minute')} "
+            "for my move or an invitation for my answer")
+        self.fields["event_mail"].label = (
+            f"Mail me {_count(settings.EVENT_MAIL_HOURS, 'hour')} before an Event I am "
+            "entered in starts")
+
+
+def _count(number: int, unit: str) -> str:
+    """"1 hour", "3 hours"."""
+    return f"{number} {unit}{'' if number == 1 else 's'}"
 
 
 class ForgotPasswordForm(forms.Form):

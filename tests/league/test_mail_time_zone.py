@@ -167,6 +167,27 @@ def test_a_zone_the_database_dropped_reads_as_utc_and_says_so(night: Any, player
     assert api.get("/api/auth/me/").json()["time_zone"] == "UTC"
 
 
+@override_settings(EVENT_MAIL_HOURS=48, TURN_MAIL_MINUTES=1)
+def test_the_mails_say_how_long_before_as_the_site_sets_it(night: Any, move: Any,
+                                                          player: Any) -> None:
+    """The account page and the moved mail said "a few hours" before an Event (and "a
+    few minutes" of waiting) whatever EVENT_MAIL_HOURS (up to 30 days) and
+    TURN_MAIL_MINUTES said."""
+    client = Client()
+    client.force_login(player)
+    page = client.get(reverse("account")).content.decode()
+    assert "Mail me 48 hours before an Event I am entered in starts" in page
+    assert "Mail me when a match has waited 1 minute for my move" in page
+    mail_event_reminders()
+    mail.outbox.clear()
+    move(night, night.starts_at + timedelta(days=5))
+    assert "we will mail you again 48 hours before." in body_to("alice@example.org").body
+    mail.outbox.clear()
+    move(night, None)
+    assert "we will mail you once they have, 48 hours before." in body_to(
+        "alice@example.org").body
+
+
 def test_closing_the_account_forgets_it(player: Any) -> None:
     asks(player, "Europe/Paris")
     close_user(player)
@@ -361,7 +382,7 @@ def test_a_move_since_or_a_start_since_sends_nothing(night: Any, organizer: Any,
 
 def test_moved_away_and_back_to_the_time_reminded_of_they_are_reminded_again(
         night: Any, move: Any) -> None:
-    # The moved mail said "we will mail you again a few hours before": moved back to the
+    # The moved mail said "we will mail you again EVENT_MAIL_HOURS hours before": moved back to the
     # time they were first reminded of, they are, not left believing the later time.
     mail_event_reminders()
     first = night.starts_at
@@ -375,7 +396,7 @@ def test_moved_away_and_back_to_the_time_reminded_of_they_are_reminded_again(
 
 def test_the_time_cleared_then_set_back_they_are_mailed_as_promised(night: Any,
                                                                    move: Any) -> None:
-    # "We will mail you once they have, a few hours before."
+    # "We will mail you once they have, EVENT_MAIL_HOURS hours before."
     mail_event_reminders()
     first = night.starts_at
     move(night, None)
