@@ -850,9 +850,13 @@ def _forfeit_stream(match: Match, seat: int) -> _Stream | None:
 
 
 def _live_stream(match: Match) -> _Stream | None:
-    """The live match replayed, where these rules replay it; None otherwise (not live, or
-    recorded under other rules: it can only be ended)."""
-    if match.status != Match.Status.ACTIVE or not plays_on(match):
+    """The live match replayed, where these rules replay it and its game may take a
+    forfeit as an elimination (what it is replayed for); None otherwise (not live,
+    recorded under other rules: it can only be ended, or a game whose forfeits always end
+    the match: nothing to read, where a page lists an Event's live matches at every
+    poll)."""
+    if match.status != Match.Status.ACTIVE or not plays_on(match) \
+            or not _forfeits_may_eliminate(match.game):
         return None
     try:
         return _replay(match, match.seq)
@@ -860,6 +864,17 @@ def _live_stream(match: Match) -> _Stream | None:
         if exc.code != "rules_changed":
             raise
         return None
+
+
+def _forfeits_may_eliminate(game: str) -> bool:
+    """Whether the game's rules ever take a forfeit as an elimination (they override
+    `forfeit_eliminates`, whose default says never); a game this site plays no more
+    does not."""
+    try:
+        rules = registry.get_rules(game)
+    except IllegalAction:
+        return False
+    return type(rules).forfeit_eliminates is not BaseRules.forfeit_eliminates
 
 
 def forfeit_eliminates(match: Match, seat: int) -> bool:

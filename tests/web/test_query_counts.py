@@ -311,6 +311,27 @@ def test_an_event_poll_while_nothing_changed_reads_neither_records_nor_rows(
                    for sql in asked[1])
 
 
+@pytest.mark.parametrize("page", ["league:event", "league:event_results",
+                                  "league:event_live"])
+def test_an_event_s_pages_replay_none_of_its_live_matches_a_forfeit_only_ends(
+        organizer: Any, django_user_model: Any, page: str) -> None:
+    """What a forfeit of each seat of a live match would do is asked of the match's stream
+    only where its game may take a forfeit as an elimination (a Royal Rumble pod): in a
+    Super Showdown Event it ends the match, and a page that lists the live matches (read
+    by a worker that has not replayed them, or after they moved) reads no stream a match."""
+    from django.urls import reverse
+
+    client = browser(organizer)
+    counts = []
+    for people in (4, 12):
+        event = an_event_of(people, organizer, django_user_model)
+        url = reverse(page, args=[event.pk])
+        client.get(url)
+        services.clear_state_cache()
+        counts.append(queries(lambda url=url: client.get(url)))
+    assert counts[0] == counts[1]
+
+
 @pytest.mark.django_db(transaction=True)  # the replay cache keeps committed states only
 def test_a_state_poll_reads_the_stream_once_when_the_cache_holds_the_state(
         player: Any, player2: Any) -> None:
