@@ -518,7 +518,10 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     @action(detail=True, methods=["get"], pagination_class=None)
     def bracket(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        return Response(BracketPairingSerializer(bracket_of(event), many=True).data)
+        # (polled by a league night's phones: the replay kept by the Event's seq, which
+        # the row just read holds)
+        done = events.replay_to_read(event)
+        return Response(BracketPairingSerializer(bracket_of(event, done), many=True).data)
 
     @extend_schema(summary="The Event's standings",
                    description="Best first, rows sharing a rank in seed order (as the "

@@ -15,6 +15,7 @@ from rest_framework import serializers
 from config.api_json import LARGEST_INT
 from league import formats, history
 from league.events import (
+    Replayed,
     held_pairings,
     match_options_readable,
     options_gone,
@@ -557,10 +558,11 @@ class BracketPairingSerializer(serializers.Serializer):
                                                               "for the organizer's release.")
 
 
-def bracket_of(event: Event) -> list[dict[str, Any]]:
+def bracket_of(event: Event, done: Replayed | None = None) -> list[dict[str, Any]]:
     """Every pairing the format knows (future slots with their sources), each with its
-    match and recorded result; empty before the start."""
-    done = replay(event)
+    match and recorded result; empty before the start. `done`: the Event replayed, where
+    the caller has it (the API's poll: the replay kept by the Event's seq); else read."""
+    done = done if done is not None else replay(event)
     if done.state is None:
         return []
     names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))

@@ -332,6 +332,26 @@ def test_an_event_s_pages_replay_none_of_its_live_matches_a_forfeit_only_ends(
     assert counts[0] == counts[1]
 
 
+@pytest.mark.django_db(transaction=True)  # a replay is kept once its records committed
+def test_the_bracket_api_replays_an_event_once_for_every_reader(
+        organizer: Any, player: Any, django_user_model: Any) -> None:
+    """The bracket, polled by a league night's phones, replays the Event up to its seq once
+    (`events.replay_to_read`): asked again while nothing changed it reads no record, and
+    a new record is read."""
+    client = api(player)
+    event = an_event_of(12, organizer, django_user_model)
+    url = f"/api/events/{event.pk}/bracket/"
+    first = client.get(url).json()
+    again = captured(lambda: client.get(url), 200)
+    assert not any("league_eventrecord" in sql for sql in again), again
+    assert client.get(url).json() == first
+    link = EventMatch.objects.filter(event=event).first()
+    services.forfeit_seat(match=link.match, seat=1)
+    events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    played = [p for p in client.get(url).json() if p["result"]]
+    assert [p["pairing"] for p in played] == [link.pairing]
+
+
 @pytest.mark.django_db(transaction=True)  # the replay cache keeps committed states only
 def test_a_state_poll_reads_the_stream_once_when_the_cache_holds_the_state(
         player: Any, player2: Any) -> None:
