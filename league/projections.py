@@ -58,14 +58,14 @@ def refresh_event(event: Event) -> None:
     seeds = {key: i + 1 for i, key in enumerate(done.order)} if done.seeded_by != "registration" \
         or done.state is not None else {}
     names = shown_names(done.entrants)
-    rows = {
-        key: Entrant.objects.create(
-            event=event, key=key, name=names[key], player_id=e["player"], team_id=e["team"],
-            bot=e["bot"], seed=seeds.get(key), withdrawn=e["withdrawn"],
-            picks=e.get("picks", {}),
-        )
+    # One insert for them all (their ids returned for the standings): each result recorded
+    # rewrites them.
+    rows = {row.key: row for row in Entrant.objects.bulk_create([
+        Entrant(event=event, key=key, name=names[key], player_id=e["player"], team_id=e["team"],
+                bot=e["bot"], seed=seeds.get(key), withdrawn=e["withdrawn"],
+                picks=e.get("picks", {}))
         for key, e in done.entrants.items()
-    }
+    ])}
     EventMatch.objects.bulk_create([
         EventMatch(event=event, pairing=m["pairing"], round=m["round"], stage=m["stage"],
                    label=m["label"], entrants=m["entrants"], seats=m.get("seats", []),

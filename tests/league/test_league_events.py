@@ -1951,3 +1951,29 @@ def test_an_entrant_out_of_a_live_rumble_pod_is_withdrawn_from_the_event(
     # bruno and olga placed by their match (a Rumble may end with both standing: a draw)
     assert sorted(placements) == sorted(keys[1:])
     assert sorted(placements.values()) in ([1, 2], [1, 1])
+
+
+@pytest.mark.django_db
+def test_recording_a_result_asks_the_same_queries_whatever_the_field(
+        organizer: Any, django_user_model: Any) -> None:
+    """Each recorded result rewrites the Event's projections (entrants, match links,
+    standings): one insert for all its entrants, not one an entrant."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for people in (4, 12):
+        event = make_event(organizer, "swiss")
+        for i in range(people):
+            user = django_user_model.objects.create_user(username=f"p{people}x{i}")
+            events.add_entrant(event=event, by=organizer, player=user.username)
+        events.start_event(event=event, by=organizer)
+        link = EventMatch.objects.filter(event=event).first()
+        match_services.forfeit_seat(match=link.match, seat=1)
+        with CaptureQueriesContext(connection) as done:
+            assert events.record_match_result(match=Match.objects.get(pk=link.match_id))
+        counts.append(len(done))
+        assert list(Standing.objects.filter(event=event, entrant__player__isnull=False)
+                    .values_list("entrant__key", flat=True).order_by("rank", "pk"))[:1] \
+            == [link.entrants[0]]
+    assert counts[0] == counts[1]
