@@ -101,11 +101,14 @@ def _write_season(season: Season) -> None:
     losses its format counts (byes and walkovers included), so the table agrees with the
     Events' own, under the name of the newest entry. An entrant who left before the start
     played in no Event."""
-    from league.events import replay, shown_names
+    from league.events import replay_to_read, shown_names
 
     table: dict[tuple[Any, ...], dict[str, Any]] = {}
     for event in season.events.order_by("pk"):
-        done = replay(event)
+        # Up to the seq its row holds now (read under the season's lock): each result of
+        # one Event rewrites the table, and the season's other Events, unchanged, are not
+        # replayed again.
+        done = replay_to_read(event)
         if done.state is None:
             continue
         names = shown_names(done.entrants)

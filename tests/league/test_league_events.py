@@ -1977,3 +1977,37 @@ def test_recording_a_result_asks_the_same_queries_whatever_the_field(
                     .values_list("entrant__key", flat=True).order_by("rank", "pk"))[:1] \
             == [link.entrants[0]]
     assert counts[0] == counts[1]
+
+
+@pytest.mark.django_db(transaction=True)  # a replay is kept once its records committed
+def test_a_result_replays_none_of_the_season_s_other_events_while_they_did_not_change(
+        organizer: Any, django_user_model: Any) -> None:
+    """A result rewrites its season's table from every Event of the season; those it did
+    not change are read as the replay kept by their seq, not replayed again."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from league.models import SeasonStanding
+
+    def started(season: Any) -> Event:
+        event = make_event(organizer, season=season)
+        for _ in range(2):
+            user = django_user_model.objects.create_user(
+                username=f"u{django_user_model.objects.count()}")
+            events.add_entrant(event=event, by=organizer, player=user.username)
+        events.start_event(event=event, by=organizer)
+        return event
+
+    reads = []
+    for others in (1, 3):
+        season = events.create_season(name=f"Season {others}", game=GAME, by=organizer)
+        for _ in range(others):
+            started(season)
+        link = EventMatch.objects.get(event=started(season))
+        with CaptureQueriesContext(connection) as done:  # (its result recorded on commit)
+            match_services.forfeit_seat(match=link.match, seat=1)
+        assert records(link.event).count("result_recorded") == 1
+        reads.append(sum('FROM "league_eventrecord"' in q["sql"] for q in done))
+        table = dict(SeasonStanding.objects.filter(season=season).values_list("rank", "events"))
+        assert sorted(table) == [1, 2] and set(table.values()) == {1}
+    assert reads[0] == reads[1]
