@@ -12,7 +12,7 @@ import zlib
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
@@ -38,6 +38,9 @@ from league.models import (
 )
 from matches import services as match_services
 from matches.models import Match, MatchEvent
+
+if TYPE_CHECKING:
+    from league.events import Replayed
 
 log = logging.getLogger(__name__)
 
@@ -80,23 +83,26 @@ def refresh_event(event: Event) -> None:
             for row in formats.get_format(event.format).standings(done.state)
         ])
     if event.season_id is not None:
-        refresh_season(event.season)
+        refresh_season(event.season, {event.pk: (event.seq, done)})
 
 
-def refresh_season(season: Season) -> None:
+def refresh_season(season: Season, replayed: dict[int, tuple[int, Replayed]] | None = None
+                   ) -> None:
     """The season table: every recorded result of its Events, by the season's scoring.
 
     Two Events of a season recording results at once each rewrite the whole table, so the
     rewrites take turns on the season's row (after the Event's own lock, the order every
-    writer keeps), each reading the streams as they then stand."""
+    writer keeps), each reading the streams as they then stand. `replayed`: Events the
+    caller replayed already, by id, with the seq they were replayed up to (the Event whose
+    projections were just rewritten: not replayed a second time for its season)."""
     with transaction.atomic():
         # Read again under the lock: a scoring changed meanwhile (in the admin) counts.
         locked = Season.objects.select_for_update().filter(pk=season.pk).first()
         if locked is not None:
-            _write_season(locked)
+            _write_season(locked, replayed or {})
 
 
-def _write_season(season: Season) -> None:
+def _write_season(season: Season, replayed: dict[int, tuple[int, Replayed]]) -> None:
     """Each started Event's standings, added up by player, team or bot: the wins, draws and
     losses its format counts (byes and walkovers included), so the table agrees with the
     Events' own, under the name of the newest entry. An entrant who left before the start
@@ -108,7 +114,9 @@ def _write_season(season: Season) -> None:
         # Up to the seq its row holds now (read under the season's lock): each result of
         # one Event rewrites the table, and the season's other Events, unchanged, are not
         # replayed again.
-        done = replay_to_read(event)
+        seq, done = replayed.get(event.pk, (None, None))
+        if done is None or seq != event.seq:
+            done = replay_to_read(event)
         if done.state is None:
             continue
         names = shown_names(done.entrants)

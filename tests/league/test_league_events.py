@@ -2011,3 +2011,31 @@ def test_a_result_replays_none_of_the_season_s_other_events_while_they_did_not_c
         table = dict(SeasonStanding.objects.filter(season=season).values_list("rank", "events"))
         assert sorted(table) == [1, 2] and set(table.values()) == {1}
     assert reads[0] == reads[1]
+
+
+@pytest.mark.django_db(transaction=True)  # (as a league night's worker records it)
+def test_a_result_of_a_season_s_event_replays_it_no_more_than_one_of_no_season(
+        organizer: Any, django_user_model: Any) -> None:
+    """The season's table takes the replay the Event's own projections were rewritten
+    from, rather than replaying the Event again."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from league.models import SeasonStanding
+
+    season = events.create_season(name="Autumn", game=GAME, by=organizer)
+    reads = []
+    for home in (None, season):
+        event = make_event(organizer, season=home)
+        for i in range(2):
+            user = django_user_model.objects.create_user(username=f"u{i}{home is None}")
+            events.add_entrant(event=event, by=organizer, player=user.username)
+        events.start_event(event=event, by=organizer)
+        link = EventMatch.objects.get(event=event)
+        with CaptureQueriesContext(connection) as done:  # (its result recorded on commit)
+            match_services.forfeit_seat(match=link.match, seat=1)
+        assert records(event).count("result_recorded") == 1
+        reads.append(sum('FROM "league_eventrecord"' in q["sql"] for q in done))
+    assert sorted(SeasonStanding.objects.filter(season=season).values_list("rank", flat=True)) \
+        == [1, 2]
+    assert reads[0] == reads[1]
