@@ -542,8 +542,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         event = self.get_object()
         rows = EventRecord.objects.filter(event=event).select_related("actor").order_by("seq")
         # Every entrant, whatever it brings now: an earlier record may hold a deck since
-        # taken back.
-        entrants = events.replay(event).entrants
+        # taken back. (Each page asks: the replay kept by the Event's seq, not one a page.)
+        entrants = events.replay_to_read(event).entrants
         readable = events.picks_readable(event, request.user, entrants)
         return self.page(rows, EventRecordSerializer, game=event.game,
                          readable_entrants=readable, names=events.shown_names(entrants),

@@ -352,6 +352,23 @@ def test_the_bracket_api_replays_an_event_once_for_every_reader(
     assert [p["pairing"] for p in played] == [link.pairing]
 
 
+@pytest.mark.django_db(transaction=True)  # a replay is kept once its records committed
+def test_the_record_stream_api_reads_a_page_of_records_and_replays_nothing_again(
+        organizer: Any, player: Any, django_user_model: Any) -> None:
+    """Each page of an Event's records names its entrants from the replay kept by the
+    Event's seq: a page asked again reads the page's records and no whole stream."""
+    client = api(player)
+    event = an_event_of(30, organizer, django_user_model)  # 46 records: two pages
+    url = f"/api/events/{event.pk}/records/?page=2"
+    first = client.get(url).json()
+    again = captured(lambda: client.get(url), 200)
+    # (the page's own records: LIMIT 25 OFFSET 25; the organizers named: by their kind)
+    streams = [sql for sql in again if 'FROM "league_eventrecord"' in sql and "LIMIT" not in sql
+               and "COUNT(" not in sql and "organizers_changed" not in sql]
+    assert not streams, streams
+    assert client.get(url).json() == first
+
+
 @pytest.mark.django_db(transaction=True)  # the replay cache keeps committed states only
 def test_a_state_poll_reads_the_stream_once_when_the_cache_holds_the_state(
         player: Any, player2: Any) -> None:
