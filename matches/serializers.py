@@ -62,11 +62,13 @@ class AccountSerializer(serializers.Serializer):
                   "too_many_attempts), since a reset link sent there sets the password.")
     turn_mail = serializers.BooleanField(
         required=False, help_text="Whether the email address is mailed when a match has "
-                                  "waited a few minutes for your move; needs an address "
+                                  "waited the site's TURN_MAIL_MINUTES (5 by default) for "
+                                  "your move; needs an address "
                                   "(409 no_email) on a site that mails (409 no_mail), and "
                                   "goes off with the address.")
     event_mail = serializers.BooleanField(
-        required=False, help_text="Whether the email address is mailed a few hours before an "
+        required=False, help_text="Whether the email address is mailed the site's "
+                                  "EVENT_MAIL_HOURS (3 by default) before an "
                                   "Event you are entered in starts (one that says when); as "
                                   "`turn_mail`, needs an address on a site that mails.")
     time_zone = serializers.CharField(
