@@ -46,6 +46,11 @@ class LeagueError(Refusal):
     """A refused organizer request."""
 
 
+class PicksRefused(LeagueError):
+    """An entry refused for its picks alone (the Event would take the entry): the entry
+    form, which holds them, is where to mend them."""
+
+
 # -- who may organize -------------------------------------------------------------------
 
 def can_organize_season(season: Season | None, user: Any) -> bool:
@@ -1549,7 +1554,7 @@ def enter_event(*, event: Event, by: Any, picks: dict[str, Any] | None = None,
         if bad_picks is not None:
             if own_entry(replay(event), by) is not None:
                 raise LeagueError("entrant_twice", "You are already entered.", 409)
-            raise bad_picks
+            raise PicksRefused(bad_picks.code, bad_picks.detail, bad_picks.status)
         entrant_key = _register(event, by, _player_payload(by), checked, key)
     return Entrant.objects.get(event=event, key=entrant_key)
 

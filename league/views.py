@@ -412,19 +412,22 @@ def event_enter(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     # No seq: an entry sent twice is refused as one entered twice, and the entries of
     # others meanwhile do not make the page stale.
-    if _entry_context(event, request.user)["can_enter"]:
+    try:
+        entrant = events.enter_event(event=event, by=request.user,
+                                     picks=_posted_picks(request, event))
+    except LeagueError as exc:
         # Picks refused (a deck's JSON, a card no one has, a Competitor not offered) come
         # back beside the entry form, which holds what was typed to mend: a banner at the
         # page's top is out of sight of the form and cannot quote a deck back. Any other
         # refusal (the Event started meanwhile) is the banner's, as the form is gone.
-        try:
-            events.check_picks(event, _posted_picks(request, event))
-        except LeagueError as exc:
+        picks_refused = isinstance(exc, events.PicksRefused) or exc.code == "bad_picks"
+        if picks_refused and _entry_context(event, request.user)["can_enter"]:
             return _event_page(request, event, refused="entry",
                                refusal=match_services.shown(exc), status=exc.status)
-    return _on_event_page(request, event, "#entry", lambda: events.enter_event(
-        event=event, by=request.user, picks=_posted_picks(request, event)),
-        lambda entrant: f"You are entered in {event.name} as {entrant.name}.")
+        messages.error(request, match_services.shown(exc))
+    else:
+        messages.success(request, f"You are entered in {event.name} as {entrant.name}.")
+    return redirect(reverse("league:event", args=[event.pk]) + "#entry")
 
 
 @login_required
