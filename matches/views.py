@@ -77,6 +77,7 @@ from matches.models import (
     Seat,
     named_as_shown,
 )
+from matches.narration import as_you, narrated_name
 from matches.services import ServiceError
 
 # The play page's log shows the latest events; the replay has them all. A ten-seat match
@@ -760,94 +761,6 @@ def _told(game: str, lines: list[str], seats: list[Seat]) -> list[str]:
             for line in lines]
 
 
-# The verbs the games' narration opens a seat's sentence with, which `_as_you` says to
-# that seat as "you" do them. A sentence whose next word is not one keeps the seat's name
-# (a card named like a seat, "Red Kicks…", is no seat doing something).
-SAID_BY_YOU = frozenset((
-    "attacks", "bounces", "breaks", "buries", "cancels", "cannot", "chooses", "discards",
-    "does", "draws", "finishes", "flips", "goes", "has", "hits", "holds", "is", "leads",
-    "makes", "moves", "places", "plays", "picks", "points", "reveals", "reverses", "rolls",
-    "searches", "sets", "shuffles", "starts", "stays", "stops", "stuns", "takes", "throws",
-    "wins",
-    "became", "bet", "chose", "discarded", "drew", "held", "moved", "placed", "played",
-    "reached", "rolled", "set", "stayed", "voted", "won",
-))
-
-
-def _said_by_you(verb: str) -> str:
-    """A narration verb (SAID_BY_YOU) as it agrees with "you": "plays" → "play",
-    "chooses" → "choose", "finishes" → "finish", "is" → "are"; the past as it is."""
-    if verb in ("is", "has"):
-        return {"is": "are", "has": "have"}[verb]
-    if verb.endswith("ies"):
-        return verb[:-3] + "y"
-    if verb.endswith(("ches", "shes", "sses", "xes", "oes")):
-        return verb[:-2]
-    if verb.endswith("s"):
-        return verb[:-1]
-    return verb
-
-
-_OPENS = r"(^|[.!?:;]\s+)"
-
-
-def _as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
-    """Narration `lines` as the seat narration calls `name` reads them: a sentence it
-    opens ("Red plays three cards face down.", "Blue (Hero) stayed at (1, 1).") says
-    "You" with the verb agreeing ("You play…"), its possessive there says "Your" (and the
-    sentence's "their" is "your"); every other mention of the name, and every line of a
-    viewer with no `name`, stays as it is. A `team` of several seats is "Your team" (the
-    verb as it is). Words only: the sentences are the ones every viewer reads, so
-    nothing more is told."""
-    if not name:
-        return lines
-    opener = re.compile(_OPENS + re.escape(name) + r"(?!\w)((?: \((?:Hero|Villain)\))?)"
-                        r"(?:('s)\b|( )([a-z]+)\b)")
-
-    def said(found: re.Match[str]) -> str:
-        lead, role, possessive, _, verb = found.groups()
-        capital = not lead.strip() or lead.strip()[-1] in ".!?"
-        if possessive:
-            return lead + ("Your" if capital else "your") + (" team's" if team else "")
-        if verb not in SAID_BY_YOU:
-            return found[0]
-        if team:
-            return f"{lead}{'Your' if capital else 'your'} team{role} {verb}"
-        return f"{lead}{'You' if capital else 'you'}{role} {_said_by_you(verb)}"
-
-    out = []
-    for line in lines:
-        parts = re.split(r"(?<=[.!?])(\s+)", line)
-        told = []
-        for part in parts:
-            new = opener.sub(said, part)
-            if new != part and not team and re.match(r"\s*[Yy]ou\b", new):
-                new = re.sub(r"\btheir\b", "your", new)
-            told.append(new)
-        out.append("".join(told))
-    return out
-
-
-def _narrated_name(match: Match, seat: int | None, view: Any) -> tuple[str | None, bool]:
-    """How the narration of `match` names the viewer's `seat`, of which `view` is the
-    seat's view (None: a spectator), and whether that name is a team of several seats
-    (a Superstar Showdown Event's Red or Blue)."""
-    if seat is None or not isinstance(view, dict):
-        return None, False
-    if match.game == "supershow":  # (by its Competitor, as the seat's panel names it)
-        players = view.get("players") or []
-        return (str(players[seat].get("name") or "") or None if seat < len(players)
-                else None), False
-    names = registry.get_rules(match.game).spec.seat_names
-    team = False
-    if match.game == "superstar_showdown":  # (by its team)
-        teams = view.get("teams") or []
-        if seat >= len(teams):
-            return None, False
-        team, seat = teams.count(teams[seat]) > 1, teams[seat]
-    return (names[seat] if 0 <= seat < len(names) else None), team
-
-
 def _seat_rows(match: Match) -> list[Seat]:
     """The match's seats in order, with the people they name, labelled as its pages name
     them (`named_as_shown`: a bot an Event seated by its entrant's name, seats that read
@@ -879,15 +792,15 @@ def _state_context(match: Match, user: Any, seats: list[Seat],
     state = services.page_state(match=match, user=user, seats=seats,
                                 seat=services.page_seat(match, user, seats))
     # The viewer's own seat is "you" in what the page tells (not in the API's narration).
-    you, team = _narrated_name(match, state["seat"], state["view"])
+    you, team = narrated_name(match, state["seat"], state["view"])
     if summary := (state["pending"].get("result") or {}).get("summary"):
         # How the match ended, its seats named as the page names them.
-        (summary,) = _told(match.game, _as_you([summary], you, team), seats)
+        (summary,) = _told(match.game, as_you([summary], you, team), seats)
         state["pending"] = {**state["pending"], "result": {**state["pending"]["result"],
                                                            "summary": summary}}
     earlier = max(0, match.seq - PAGE_LOG)
     table = _table_context(match, state["seat"], seats)
-    events = [{**event, "narration": _told(match.game, _as_you(event["narration"], you, team),
+    events = [{**event, "narration": _told(match.game, as_you(event["narration"], you, team),
                                           seats)}
               for event in services.match_events(match=match, user=user, after=earlier,
                                                  seats=seats)]

@@ -15,7 +15,7 @@ from django.urls import reverse
 from engine import registry
 from matches import services
 from matches.models import Match
-from matches.views import SAID_BY_YOU, _as_you, _narrated_name
+from matches.narration import SAID_BY_YOU, as_you, narrated_name
 
 # Bot seats reply in an on_commit hook, which needs real commits.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,8 +47,8 @@ def played_until_both_told(match: Match, player: Any, rival: int) -> tuple[str, 
     """Alice plays her first legal action (the bots answer) until the log has a sentence of
     her seat doing something and one of the rival seat's; the two seats' narrated names."""
     view = services.match_state(match=match, user=player)["view"]
-    mine, _ = _narrated_name(match, 0, view)
-    theirs, _ = _narrated_name(match, rival, view)
+    mine, _ = narrated_name(match, 0, view)
+    theirs, _ = narrated_name(match, rival, view)
     assert mine and theirs
     for _ in range(80):
         events = services.match_events(match=match, user=player)
@@ -73,7 +73,7 @@ def test_a_seated_player_reads_their_own_moves_as_you_and_the_rivals_by_name(
                                   seats=[{"player": player.username}]
                                   + [{"bot": "random"}] * (seats - 1))
     mine, theirs = played_until_both_told(match, player, 1)
-    assert _narrated_name(match, 1, services.match_state(match=match, user=player)["view"]) \
+    assert narrated_name(match, 1, services.match_state(match=match, user=player)["view"]) \
         == (theirs, False)
     told = services.match_events(match=match, user=player)  # the API's, unchanged
     alice, olga = log_lines(page_of(player, match)), log_lines(page_of(outsider, match))
@@ -139,7 +139,7 @@ def test_a_seated_player_reads_their_own_moves_as_you_and_the_rivals_by_name(
 ])
 def test_a_seats_sentences_say_you_with_the_verb_agreeing(line: str, name: str | None,
                                                            said: str) -> None:
-    assert _as_you([line], name) == [said]
+    assert as_you([line], name) == [said]
 
 
 @pytest.mark.parametrize(("line", "said"), [
@@ -152,7 +152,7 @@ def test_a_seats_sentences_say_you_with_the_verb_agreeing(line: str, name: str |
 def test_a_team_of_several_seats_is_your_team(line: str, said: str) -> None:
     """A Superstar Showdown Event names a side of up to three seats by its colour: each
     of its players reads it as their team, not as "you"."""
-    assert _as_you([line], "Red", team=True) == [said]
+    assert as_you([line], "Red", team=True) == [said]
 
 
 def test_a_seat_of_a_team_of_several_reads_its_teams_moves_as_your_team(
@@ -161,7 +161,7 @@ def test_a_seat_of_a_team_of_several_reads_its_teams_moves_as_your_team(
                                   options={"event": "tag_team_series"}, created_by=player,
                                   seats=[{"player": player.username}] + [{"bot": "random"}] * 3)
     view = services.match_state(match=match, user=player)["view"]
-    assert _narrated_name(match, 0, view) == ("Red", True)
+    assert narrated_name(match, 0, view) == ("Red", True)
     for _ in range(80):
         told = services.match_events(match=match, user=player)
         if any(opens_with(line, "Red") for event in told for line in event["narration"]):
