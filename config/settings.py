@@ -248,10 +248,13 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", "") or None
+# The bot sweep's interval; it leaves a seat whose match moved within it (its task was
+# queued on that move's commit, and may still be queued or thinking).
+BOT_SWEEP_SECONDS = env_int("BOT_SWEEP_SECONDS", 30, least=1)
 CELERY_BEAT_SCHEDULE = {
     "sweep-waiting-bot-seats": {
         "task": "matches.tasks.sweep_bot_seats",
-        "schedule": float(env_int("BOT_SWEEP_SECONDS", 30, least=1)),
+        "schedule": float(BOT_SWEEP_SECONDS),
     },
     "enforce-turn-deadlines": {
         "task": "league.tasks.enforce_deadlines",

@@ -18,12 +18,14 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Case, Q, Value, When
+from django.utils import timezone
 
 from config.lru import LRU
 from config.queue import after_commit, enqueue
@@ -1375,10 +1377,14 @@ def _think(choose: Any, budget: float) -> Any:
     return answer["action"]
 
 
-def waiting_bot_seats() -> list[tuple[int, int, int]]:
-    """(match id, seat, seq) for every bot seat with a decision pending in a live match."""
+def waiting_bot_seats(quiet_seconds: float = 0) -> list[tuple[int, int, int]]:
+    """(match id, seat, seq) for every bot seat with a decision pending in a live match
+    that has not moved (`updated_at`, which every append saves) for `quiet_seconds`."""
     waiting: list[tuple[int, int, int]] = []
-    for match in Match.objects.filter(status=Match.Status.ACTIVE, seats__bot__gt="").distinct():
+    live = Match.objects.filter(status=Match.Status.ACTIVE, seats__bot__gt="")
+    if quiet_seconds > 0:
+        live = live.filter(updated_at__lte=timezone.now() - timedelta(seconds=quiet_seconds))
+    for match in live.distinct():
         if not plays_on(match):
             continue  # recorded under other rules: nothing to play until it is ended
         try:

@@ -5,7 +5,8 @@ the stream moved on does nothing, unless the broker delivers it again after its 
 or it is retried after a database error (then it plays on from where the stream stands, the
 moves its first run made included; an append is checked against the seq it read, so two
 runs never both move). Tasks are acknowledged late and retried with backoff on a database
-error; the beat sweep re-enqueues any bot seat that was left waiting.
+error; the beat sweep re-enqueues any bot seat that was left waiting (one whose match has
+not moved for a sweep's interval: a task was queued on each move's commit).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from celery import Task, shared_task
+from django.conf import settings
 from django.db import OperationalError
 
 from config.queue import enqueue
@@ -45,8 +47,11 @@ def retried(request: Any) -> bool:
 
 @shared_task(acks_late=True)
 def sweep_bot_seats() -> int:
-    """Re-enqueue every bot seat with a decision pending; how many were enqueued."""
-    waiting = services.waiting_bot_seats()
+    """Re-enqueue every bot seat left waiting, a decision pending in a match that has not
+    moved for BOT_SWEEP_SECONDS; how many were enqueued. A seat whose match moved within
+    that had a task queued on the move's commit: queued again, a search bot would think
+    twice (one task appends); a lost task's seat is queued by a later sweep."""
+    waiting = services.waiting_bot_seats(quiet_seconds=settings.BOT_SWEEP_SECONDS)
     for match_id, seat, seq in waiting:
         enqueue(play_bot_seat, match_id, seat, seq)
     return len(waiting)

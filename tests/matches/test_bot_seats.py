@@ -124,15 +124,34 @@ def test_a_task_that_plays_its_seat_goes_on_while_only_bots_are_pending(
 
 @pytest.mark.django_db
 def test_the_sweep_finds_every_waiting_bot_seat_and_plays_it(
-        player: Any, player2: Any, organizer: Any, accept: Any) -> None:
+        player: Any, player2: Any, organizer: Any, accept: Any, left_waiting: Any) -> None:
     one = create(player, {"player": player.username}, {"bot": "random"})
     two = create(organizer, {"bot": "random"}, {"player": player2.username})
     humans = accept(create(player, {"player": player.username}, {"player": player2.username}))
+    left_waiting(one, two, humans)
     assert sorted(services.waiting_bot_seats()) == [(one.pk, 1, 2), (two.pk, 0, 2)]
     assert tasks.sweep_bot_seats() == 2
     assert services.waiting_bot_seats() == []
     assert decisions_of(one, 1) == decisions_of(two, 0) == 1
     assert humans.events.count() == 2
+
+
+@pytest.mark.django_db
+def test_the_sweep_leaves_a_seat_whose_match_moved_within_its_interval(
+        player: Any, player2: Any, left_waiting: Any) -> None:
+    """Every sweep queued every waiting bot seat, its task from the last move's commit
+    still queued or thinking: one of the two appended, but a search bot thought twice."""
+    moved = create(player, {"player": player.username}, {"bot": "random"})
+    waited = create(player2, {"player": player2.username}, {"bot": "random"})
+    left_waiting(waited)
+    assert sorted(seat[:2] for seat in services.waiting_bot_seats()) == [
+        (moved.pk, 1), (waited.pk, 1)]
+    assert tasks.sweep_bot_seats() == 1
+    assert (decisions_of(moved, 1), decisions_of(waited, 1)) == (0, 1)
+    # Its task lost, the seat is still waiting a sweep's interval later: that sweep queues it.
+    left_waiting(moved)
+    assert tasks.sweep_bot_seats() == 1
+    assert decisions_of(moved, 1) == 1
 
 
 @pytest.mark.django_db(transaction=True)
@@ -281,7 +300,7 @@ def test_a_bots_secret_choice_stands_when_another_seat_moves_while_it_thinks(
 
 @pytest.mark.django_db
 def test_one_match_that_cannot_replay_does_not_keep_the_others_bots_waiting(
-        player: Any, player2: Any, caplog: pytest.LogCaptureFixture) -> None:
+        player: Any, player2: Any, caplog: pytest.LogCaptureFixture, left_waiting: Any) -> None:
     """The sweep replayed every live match in one go: one broken stream (a bad row, a game
     whose rules changed) raised, and no match's bot seats were recovered."""
     broken = create(player, {"player": player.username}, {"bot": "random"})
@@ -292,6 +311,7 @@ def test_one_match_that_cannot_replay_does_not_keep_the_others_bots_waiting(
         cursor.execute(f"UPDATE {first._meta.db_table} SET payload = %s WHERE id = %s",
                        ['{"outcome": "garbage"}', first.pk])
     services.clear_state_cache()
+    left_waiting(broken, fine)
     with caplog.at_level(logging.ERROR, logger="matches.services"):
         assert tasks.sweep_bot_seats() == 1
     assert decisions_of(fine, 1) == 1 and decisions_of(broken, 1) == 0
@@ -339,7 +359,7 @@ def test_a_bot_that_changes_its_state_and_fails_leaves_the_match_as_the_stream_h
 
 @pytest.mark.django_db(transaction=True)
 def test_a_bot_seat_that_cannot_be_queued_after_a_move_waits_for_the_sweep(
-        player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        player: Any, monkeypatch: pytest.MonkeyPatch, left_waiting: Any) -> None:
     """The broker away as a move commits: the move stands and is answered (it used to be an
     error for a move already stored), and the sweep queues the bot seat it left waiting."""
     match = create(player, {"player": player.username}, {"bot": "random"})
@@ -355,5 +375,7 @@ def test_a_bot_seat_that_cannot_be_queued_after_a_move_waits_for_the_sweep(
     assert seq == state["seq"] + 1
     assert decisions_of(match, 1) == 1  # round two: the bot's seat was not queued
     monkeypatch.setattr(services, "enqueue", real)
+    assert tasks.sweep_bot_seats() == 0  # the sweep takes it for queued a while yet
+    left_waiting(match)
     assert tasks.sweep_bot_seats() == 1
     assert decisions_of(match, 1) == 2

@@ -107,7 +107,8 @@ def test_a_match_still_waiting_for_players_starts_under_the_rules_of_the_day(
 
 
 def test_the_bot_sweep_leaves_a_match_under_earlier_rules_alone(
-        player: Any, revise_rules: Any, caplog: pytest.LogCaptureFixture) -> None:
+        player: Any, revise_rules: Any, caplog: pytest.LogCaptureFixture,
+        left_waiting: Any) -> None:
     """Its bot cannot play it: re-queuing it every sweep would fail every time (it is not
     even tried: no replay fails in the log)."""
     old = services.create_match(game=TOY, options={}, seats=[
@@ -117,6 +118,7 @@ def test_the_bot_sweep_leaves_a_match_under_earlier_rules_alone(
     new = services.create_match(game=TOY, options={}, seats=[
         {"player": player.username}, {"bot": "random"}], created_by=player)
     assert [seat[:2] for seat in services.waiting_bot_seats()] == [(new.pk, 1)]
+    left_waiting(old, new)  # both left waiting: the rules alone keep the old one out
     assert tasks.sweep_bot_seats() == 1
     old.refresh_from_db()
     assert old.events.filter(kind="decision").count() == 0
