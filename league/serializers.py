@@ -547,7 +547,14 @@ class BracketPairingSerializer(serializers.Serializer):
         allow_null=True, read_only=True,
         help_text="Unplayed because an entrant withdrew: the entrant it counts as a win "
                   "for, as the standings do (still so when that one withdrew later too); "
-                  "null otherwise, and where it counts as a loss for both.")
+                  "null otherwise, and where it counts as a loss for both "
+                  "(`walkover_no_winner`).")
+    walkover_no_winner = serializers.BooleanField(
+        read_only=True,
+        help_text="Decided by withdrawals with no winner: unplayed, and counted as a loss "
+                  "for both, as the standings do (a round robin played round by round, "
+                  "say, whose walkover's winner withdrew before its round came); `walkover` "
+                  "is then null. False otherwise, a walkover with a winner included.")
     decided_by = serializers.CharField(
         allow_null=True, read_only=True,
         help_text='"seed" when the pairing was drawn again after its last replay and the '
@@ -591,8 +598,9 @@ def _pairing_row(pid: str, round_: int, stage: str, label: str, slots: list[str 
     places = result["placements"] if result else {}
     outcomes = formats.outcomes(places, sides)
     # (the winner the format counts, not the one still in: both may have withdrawn since)
-    walkover = (given.get(pid) if result is None
-                and (link is None or link.match.status == "finished") else None)
+    decided = pid in given and result is None and (link is None
+                                                   or link.match.status == "finished")
+    walkover = given[pid] if decided else None
     return {
         "pairing": pid, "round": round_, "stage": stage, "label": label,
         "slots": [{"entrant": key, "name": names.get(key) if key else None,
@@ -605,6 +613,7 @@ def _pairing_row(pid: str, round_: int, stage: str, label: str, slots: list[str 
         "forfeit": result.get("forfeit") if result else None,
         "forfeits": list(result.get("forfeits") or ()) if result else [],
         "walkover": walkover,
+        "walkover_no_winner": decided and walkover is None,
         "decided_by": result.get("decided_by") if result else None,
     }
 

@@ -177,6 +177,39 @@ def test_a_walkovers_winner_who_withdrew_later_is_still_named(
     assert won == Standing.objects.get(event=event, entrant__key=second).wins >= 1
 
 
+def test_a_walkover_that_is_a_loss_for_both_is_told_from_a_pairing_that_is_none(
+        outsider_api: APIClient, organizer: Any, make_event: Callable[..., Event]) -> None:
+    """A round robin pairing whose winner-to-be withdrew before its round came is a loss
+    for both: `walkover` was null there as for any pairing no withdrawal decided, so a
+    client could not tell it was decided at all."""
+    event = make_event("round_robin")
+    events.start_event(event=event, by=organizer)
+    first = first_link(event).entrants[0]
+    events.withdraw_entrant(event=event, by=organizer, key=first)
+    bracket = outsider_api.get(f"/api/events/{event.pk}/bracket/").json()
+    later = next(p for p in bracket if p["round"] == 2
+                 and first in [s["entrant"] for s in p["slots"]])
+    second = next(s["entrant"] for s in later["slots"] if s["entrant"] != first)
+    assert later["walkover"] == second and later["walkover_no_winner"] is False
+    events.withdraw_entrant(event=event, by=organizer, key=second)  # before round 2 came
+    bracket = outsider_api.get(f"/api/events/{event.pk}/bracket/").json()
+    rows = {p["pairing"]: p for p in bracket}
+    assert (rows[later["pairing"]]["walkover"], rows[later["pairing"]]["walkover_no_winner"],
+            rows[later["pairing"]]["result"]) == (None, True, None)
+    assert [p["pairing"] for p in bracket if p["walkover_no_winner"]] == [later["pairing"]]
+    # The others: a walkover with its winner, or no walkover at all (a match still to play).
+    assert any(p["walkover"] for p in bracket)
+    assert any(p["walkover"] is None and p["result"] is None and not p["walkover_no_winner"]
+               for p in bracket)
+    # The standings count it as the flag says: a loss for each, no win for either.
+    for key in (first, second):
+        standing = Standing.objects.get(event=event, entrant__key=key)
+        decided = [p for p in bracket if key in [s["entrant"] for s in p["slots"]]
+                   and (p["walkover"] or p["walkover_no_winner"] or p["result"])]
+        assert standing.wins == sum(p["walkover"] == key for p in decided)
+        assert standing.losses == len(decided) - standing.wins - standing.draws
+
+
 def test_standings_and_records_of_a_running_event(outsider_api: APIClient,
                                                   running_event: Event,
                                                   finish: Callable[..., None]) -> None:
