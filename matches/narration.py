@@ -1,6 +1,6 @@
-"""The play page's narration as a seated player reads it: their own seat's sentences say
-"you" (`as_you`), the seat named as the game's narration names it (`narrated_name`).
-Spectators, rivals and the API read the engine's words as they are."""
+"""The play page's and the replay page's narration as a seated player reads it: their own
+seat's sentences say "you" (`as_you`), the seat named as the game's narration names it
+(`narrated_name`). Spectators, rivals and the API read the engine's words as they are."""
 
 from __future__ import annotations
 

@@ -533,11 +533,16 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
         if exc.code != "rules_changed":  # (the match's page says why there is no replay)
             messages.error(request, services.shown(exc))
         return redirect("match_play", match_id=match.id)
+    # The reader's own seat (the one whose eyes the replay shows) is "you", as on the
+    # play page; a spectator reads the seat names.
+    you, team = narrated_name(match, services.seat_of(match, request.user, seats),
+                              frame["view"])
     context = {
         "match": match,
         "game_title": _title(match.game),
         "seats": seats,
-        "frame": {**frame, "narration": _told(match.game, frame["narration"], seats)},
+        "frame": {**frame, "narration": _told(match.game,
+                                              as_you(frame["narration"], you, team), seats)},
         "at": at,
         "last": match.seq,
         "prev": max(at - 1, 0),

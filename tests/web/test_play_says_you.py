@@ -185,3 +185,47 @@ def test_a_seat_of_a_team_of_several_reads_its_teams_moves_as_your_team(
                 ours += 1
                 assert said == "Your team" + line[len("Red"):], (line, said)
     assert ours
+
+
+def replay_lines(user: Any, match: Match, at: int) -> list[str]:
+    """The replay page's narration of event `at`, as `user` reads it."""
+    client = Client()
+    client.force_login(user)
+    page = client.get(reverse("match_replay", args=[match.id]), {"at": at}).content.decode()
+    told = page.split('<div class="narration">')[1].split("</div>")[0]
+    return [html.unescape(line) for line in re.findall(r"<p>(.*?)</p>", told)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_replay_tells_a_seated_player_their_own_moves_as_you(
+        game: str, player: Any, outsider: Any, seeded_chance: None) -> None:
+    """The replay of a match reads to one of its players as its play page does: their own
+    seat's sentences say "you"; the rivals', a spectator's replay and the API's keep the
+    names."""
+    seats = registry.get_rules(game).spec.min_seats
+    match = services.create_match(game=game, options={}, created_by=player,
+                                  seats=[{"player": player.username}]
+                                  + [{"bot": "random"}] * (seats - 1))
+    mine, theirs = played_until_both_told(match, player, 1)
+    told = services.match_events(match=match, user=player)
+    steps = {kind: next(event for event in told
+                        if any(opens_with(line, name) for line in event["narration"]))
+             for kind, name in (("own", mine), ("rival", theirs))}
+    for kind, event in steps.items():
+        at = event["seq"]
+        api = services.replay_view(match=match, user=player, at=at)["narration"]
+        assert api == event["narration"]  # (the API's replay keeps the seat names)
+        said, seen = replay_lines(player, match, at), replay_lines(outsider, match, at)
+        assert len(said) == len(seen) == len(api)
+        for line, mine_said, spectator_saw in zip(api, said, seen, strict=True):
+            if game != "royal_rumble":  # (whose pages name a seat by its player)
+                assert spectator_saw == line
+            assert not spectator_saw.startswith("You")
+            if opens_with(line, mine):
+                assert mine_said.startswith("You "), (line, mine_said)
+                if game != "royal_rumble":
+                    assert mine_said == as_you([line], mine)[0]
+            elif opens_with(line, theirs):
+                assert mine_said == spectator_saw, (line, mine_said)
+        if kind == "own":
+            assert any(line.startswith("You ") for line in said)

@@ -11,8 +11,18 @@ from django.test import Client
 from django.urls import reverse
 
 from matches import services
+from matches.models import Match
+from matches.narration import as_you, narrated_name
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def told_to(match: Match, player: Any, at: int) -> list[str]:
+    """The narration of event `at` as the replay page tells it to `player`: their own
+    seat's sentences say "you" (tests/web/test_play_says_you.py)."""
+    frame = services.replay_view(match=match, user=player, at=at)
+    you, team = narrated_name(match, services.seat_of(match, player), frame["view"])
+    return as_you(frame["narration"], you, team)
 
 
 def test_the_replay_steps_first_next_prev_and_last(
@@ -30,7 +40,7 @@ def test_the_replay_steps_first_next_prev_and_last(
 
     step = alice_client.get(url, {"at": 2}, **pages.htmx)
     assert step.status_code == 200 and b"<html" not in step.content
-    narration = services.replay_view(match=match, user=player, at=2)["narration"]
+    narration = told_to(match, player, 2)
     assert narration and all(html.escape(line) in step.content.decode() for line in narration)
     assert re.search(rf'hx-get="{url}\?at=1"', step.content.decode())
     assert re.search(rf'hx-get="{url}\?at=3"', step.content.decode())
@@ -64,7 +74,7 @@ def test_a_step_keeps_keyboard_focus_on_its_control_and_is_announced(
         assert re.search(rf'<a class="step" id="replay-{name}" href="{url}\?at={to}"', step)
     told = step.split('<div id="replay-announce" hx-swap-oob="innerHTML">')[1]
     told = html.unescape(told.split("</div>")[0])
-    narration = services.replay_view(match=match, user=player, at=1)["narration"]
+    narration = told_to(match, player, 1)
     assert told.startswith(f"Event 1 of {match.seq}.")
     assert narration and all(line in told for line in narration)
 
