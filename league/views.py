@@ -1250,11 +1250,12 @@ def _held_context(event: Event, done: events.Replayed,
                   names: dict[str, str]) -> dict[str, Any]:
     """The pairings that wait for the organizer (every round the release lets go: a double
     elimination's winners' and losers' rounds at once) with the byes of those rounds and
-    the walkovers an entrant's withdrawal left in them, their pairings as text, and whether
-    the format lets the organizer pair them by hand. A pairing of those rounds still
-    waiting on a result is not released, so not listed. Where the format pairs by hand,
-    the text seats every entrant still in, as a hand pairing must (a walkover's winner and
-    a late entrant alone on a line: a bye)."""
+    the walkovers withdrawals decided in them (each naming its winner as the format
+    counts it, `events.walkovers`: kept when they withdrew in turn, else a loss for both),
+    their pairings as text, and whether the format lets the organizer pair them by hand.
+    A pairing of those rounds still waiting on a result is not released, so not listed.
+    Where the format pairs by hand, the text seats every entrant still in, as a hand
+    pairing must (a walkover's winner and a late entrant alone on a line: a bye)."""
     held = events.held_pairings(event, done)
     if not held:
         return {"held": [], "held_title": "", "held_name": "", "held_text": "",
@@ -1264,22 +1265,21 @@ def _held_context(event: Event, done: events.Replayed,
     named = _and(rounds_held)
     ready = {p.id for p in held}
     gone = {key for key, entrant in done.entrants.items() if entrant["withdrawn"]}
-
-    def walkover(p: formats.Pairing) -> bool:
-        return (p.id not in done.matches and p.id not in done.results
-                and bool(gone & set(p.entrants)) and bool(set(p.entrants) - gone))
-
+    given = {pid: winner for pid, winner in events.walkovers(done).items()
+             if pid not in done.matches and pid not in done.results}
     fmt = formats.get_format(event.format)
     drawn = [p for p in fmt.pairings(done.state) if (p.stage, p.round) in rounds
-             and (p.id in ready or (p.entrants and None in p.slots) or walkover(p))]
+             and (p.id in ready or (p.entrants and None in p.slots) or p.id in given)]
     by_hand = fmt.takes_hand_pairings(done.state)
     lines = [[k for k in p.entrants if k not in gone] for p in drawn]
     if by_hand:
         seated = {k for line in lines for k in line}
         lines += [[key] for key in done.entrants if key not in gone and key not in seated]
     return {
+        # A walkover names who the format counts its win for ("" where nobody won it).
         "held": [{"pairing": p, "names": [names.get(k, k) if k else "bye" for k in p.slots],
-                  "gone": [names.get(k, k) for k in p.entrants if k in gone]}
+                  "walkover": p.id in given,
+                  "winner": names.get(won, won) if (won := given.get(p.id)) else ""}
                  for p in drawn],
         "held_title": f"{_capital(named)} {'is' if len(rounds_held) == 1 else 'are'} "
                       "waiting for you",

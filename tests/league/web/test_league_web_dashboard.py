@@ -1188,8 +1188,8 @@ def test_a_held_card_shows_the_walkover_a_withdrawal_left_and_its_text_seats_eve
     post(sam_client, "league:entrant_withdraw", event, {}, leaving)
     page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
     names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
-    assert any(item.endswith(f"walkover: {names[leaving]} withdrew")
-               and names[staying] in item for item in held_list(page))
+    assert any(item.endswith(f"walkover: {names[staying]} wins, a withdrawal decided it")
+               for item in held_list(page))
     text = re.search(r'name="pairings"[^>]*>(.*?)</textarea>', page, re.S)
     assert text is not None
     lines = [line.split() for line in text.group(1).splitlines()]
@@ -1198,6 +1198,58 @@ def test_a_held_card_shows_the_walkover_a_withdrawal_left_and_its_text_seats_eve
     panel = post(sam_client, "league:event_pair", event, {"pairings": text.group(1)})
     assert "error-banner" not in panel
     assert EventMatch.objects.filter(event=event, round=2).count() == 2
+
+
+def test_a_held_walkover_whose_winner_withdrew_in_turn_stays_on_the_card_naming_them(
+        sam_client: Client, make_event: Callable[..., Event],
+        started_and_decided: Callable[..., None]) -> None:
+    """Both entrants of a held Swiss board withdraw, one after the other: the first
+    withdrawal gave the board to the second, and the standings count it so. The card
+    worked its walkovers out from who was still in, so it left that board off (and named
+    who withdrew, not who won): it lists it, won by the one the format counts."""
+    event = make_event(format="swiss", bots=6, hold_rounds=True,
+                       format_options={"rounds": 2})
+    started_and_decided(event)
+    drawn = next(p for p in formats.get_format("swiss").pairings(events.replay(event).state)
+                 if p.round == 2 and len(p.entrants) == 2)
+    first, second = drawn.entrants
+    post(sam_client, "league:entrant_withdraw", event, {}, first)
+    post(sam_client, "league:entrant_withdraw", event, {}, second)
+    assert events.walkovers(events.replay(event))[drawn.id] == second
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    listed = held_list(page)
+    assert len(listed) == 3
+    assert f"{drawn.label} {names[first]} vs {names[second]} walkover: {names[second]} " \
+           "wins, a withdrawal decided it" in listed
+    text = re.search(r'name="pairings"[^>]*>(.*?)</textarea>', page, re.S)
+    assert text is not None  # (it seats neither: both are out)
+    assert sorted(text.group(1).split()) == sorted(set(names) - {first, second})
+
+
+def test_a_held_walkover_that_is_a_loss_for_both_says_so(
+        sam_client: Client, make_event: Callable[..., Event],
+        started_and_decided: Callable[..., None]) -> None:
+    """A round robin played round by round: one entrant withdraws, then their opponent of
+    a later round does. That later pairing is a loss for both (the second was there for
+    none of it); once it is the held round, the card lists it as one."""
+    event = make_event(format="round_robin", bots=4, hold_rounds=True,
+                       format_options={"round_by_round": True})
+    started_and_decided(event)
+    schedule = formats.get_format("round_robin").pairings(events.replay(event).state)
+    first = schedule[0].entrants[0]
+    later = next(p for p in schedule if p.round == 3 and first in p.entrants)
+    (second,) = set(later.entrants) - {first}
+    post(sam_client, "league:entrant_withdraw", event, {}, first)
+    post(sam_client, "league:entrant_withdraw", event, {}, second)
+    done = events.replay(event)
+    assert [p.round for p in events.held_pairings(event, done)] == [3]
+    assert later.id in events.walkovers(done) and events.walkovers(done)[later.id] is None
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    assert "Round 3 is waiting for you" in page
+    assert f"{later.label} {' vs '.join(names[k] for k in later.slots)} walkover: a loss " \
+           "for both, a withdrawal decided it" in held_list(page)
 
 
 def test_a_held_round_is_released_as_drawn(sam_client: Client, held_swiss: Event) -> None:
