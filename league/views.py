@@ -1318,12 +1318,12 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _match_rows(event: Event, done: events.Replayed,
-                names: dict[str, str]) -> list[dict[str, Any]]:
+def _match_rows(event: Event, done: events.Replayed, names: dict[str, str],
+                given: dict[str, str | None]) -> list[dict[str, Any]]:
     """The Event's matches in the order they were made (a grand final after the brackets,
-    a playoff after its groups), with who plays and how it ended."""
+    a playoff after its groups), with who plays and how it ended (`given`: the Event's
+    walkovers, `events.walkovers`)."""
     rows = []
-    given = events.walkovers(done)
     out = _out_by_forfeit(event)  # (read from the matches' streams, not the records)
     for link in (EventMatch.objects.filter(event=event).select_related("match")
                  .prefetch_related("match__seats")
@@ -1375,12 +1375,12 @@ def _match_rows(event: Event, done: events.Replayed,
     return rows
 
 
-def _walkover_rows(done: events.Replayed, names: dict[str, str]) -> list[dict[str, Any]]:
+def _walkover_rows(done: events.Replayed, names: dict[str, str],
+                   given: dict[str, str | None]) -> list[dict[str, Any]]:
     """The walkovers no match was made for (a round robin's pairings of a withdrawn
     entrant in rounds still to come, a bracket's next match), in the format's order, each
     naming the winner the standings count (nobody where it is a loss for both): the match
     list left them out, so a player's losses there outnumbered their matches."""
-    given = events.walkovers(done)
     if not given:
         return []
     pairings = formats.get_format(done.format).pairings(done.state)
@@ -1459,13 +1459,14 @@ def _live_context(event: Event, error: str | None = None) -> dict[str, Any]:
     statuses and the Event's records), then their moves (whom each one waits for)."""
     done = events.replay_to_read(event)
     names = _names(event)
-    rows = _match_rows(event, done, names)
+    given = events.walkovers(done)
+    rows = _match_rows(event, done, names, given)
     made = [r["match"] for r in rows]
     return {
         "event": event,
         "live_error": error,
         "rows": rows,
-        "walkovers": _walkover_rows(done, names),
+        "walkovers": _walkover_rows(done, names, given),
         "bots": registry.bot_names(event.game),
         "live_version": _matches_version(event, [(m.pk, m.status) for m in made]) + "."
         + _version([(m.pk, m.seq) for m in made]),
@@ -1500,7 +1501,8 @@ def _tiebreak_columns(event: Event, standings: Iterable[Standing]) -> list[str]:
     return ordered + sorted((name for name in present if name not in ordered), key=place)
 
 
-def _ended_unrecorded(done: events.Replayed) -> dict[str, str | None]:
+def _ended_unrecorded(done: events.Replayed,
+                      given: dict[str, str | None]) -> dict[str, str | None]:
     """The pairings over with no result recorded for them: a match a withdrawal ended (or
     whose result is on its way), and a walkover no match was made for (a round robin's
     later rounds, a bracket's next match). Each to the walkover's winner as the format
@@ -1508,7 +1510,6 @@ def _ended_unrecorded(done: events.Replayed) -> dict[str, str | None]:
     both, a result on its way)."""
     waiting = {m["match"]: pid for pid, m in done.matches.items() if pid not in done.results}
     over = Match.objects.filter(pk__in=list(waiting), status=Match.Status.FINISHED)
-    given = events.walkovers(done)
     unmade = {pid for pid in given if pid not in done.results and pid not in done.matches}
     ended = {waiting[pk] for pk in over.values_list("pk", flat=True)} | unmade
     return {pid: given.get(pid) for pid in ended}
@@ -1525,6 +1526,7 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
     standings = list(_standings(event))
     columns = _tiebreak_columns(event, standings)
     champions = _champions(event, standings, done)
+    given = events.walkovers(done)
     diagram = ""
     if done.state is not None:
         pairings = formats.get_format(event.format).pairings(done.state)
@@ -1537,9 +1539,9 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
             withdrawn={key for key, e in done.entrants.items() if e["withdrawn"]},
             sides={pid: events.result_sides(event, m["entrants"], m.get("seats"))
                    for pid, m in done.matches.items()},
-            ended=_ended_unrecorded(done),
+            ended=_ended_unrecorded(done, given),
         )
-    rows = _match_rows(event, done, names)
+    rows = _match_rows(event, done, names, given)
     return {
         "event": event,
         "held_note": _held_note(event, done),
@@ -1553,7 +1555,7 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
         "champion_names": " and ".join(c.entrant.name for c in champions),
         "shared_first": _shared_first(event, standings, champions),
         "rows": rows,
-        "walkovers": _walkover_rows(done, names),
+        "walkovers": _walkover_rows(done, names, given),
         "yours": [row for row in rows if row["live"] and _still_plays(row, user)],
         "entrants": entrants,
         "polling": event.status == Event.Status.RUNNING,
