@@ -879,12 +879,6 @@ def _forfeits_may_eliminate(game: str) -> bool:
     return type(rules).forfeit_eliminates is not BaseRules.forfeit_eliminates
 
 
-def forfeit_eliminates(match: Match, seat: int) -> bool:
-    """Whether a forfeit of `seat` now would eliminate it as the game eliminates players,
-    rather than end the match off the board."""
-    return _forfeit_stream(match, seat) is not None
-
-
 def forfeit_outcome(match: Match, seat: int) -> str:
     """What a forfeit of `seat` would do now, as `_resign_outcome` says it (what a page
     asks before the player or the organizer confirms)."""
