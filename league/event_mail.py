@@ -45,7 +45,7 @@ from django.utils import timezone
 
 from engine import registry
 from league.models import Entrant, Event
-from league.services import MAIL_TRIES, dropped_zone, mail_rendered, zone_of
+from league.services import MAIL_TRIES, mail_rendered
 
 logger = logging.getLogger(__name__)
 
@@ -269,8 +269,7 @@ def _mail(event: Event, people: list[Any], template: str, extra: dict[str, Any])
     sent = 0
     for user in people:
         try:
-            mail_rendered(template, {**context, "user": user}, user.email,
-                          zone_of(user.player), dropped_zone(user.player))
+            mail_rendered(template, {**context, "user": user}, user.email, user.player)
             sent += 1
         except Exception:  # the mail server's refusal: logged (tried again, see above)
             logger.exception("Could not mail %s about Event %s", user.pk, event.pk)

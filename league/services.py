@@ -240,12 +240,14 @@ MAIL_TRIES = 3
 
 
 def mail_rendered(template: str, context: dict[str, Any], to: str,
-                  zone: tzinfo | None = None, dropped: str = "") -> None:
+                  player: Player | None = None) -> None:
     """Mail `to` the text `template`.txt renders, under the subject `template`_subject.txt
     renders (on one line, without control characters: an Event's name takes any); the
-    times in it are given in `zone` (the site's, UTC, when None), which `time_zone`
-    names, and `zone_dropped` the zone chosen that UTC stands in for (`dropped_zone`)."""
-    zone = zone or timezone.get_default_timezone()
+    times in it are given in `player`'s zone (`zone_of`; the site's, UTC, for a mail to
+    no player yet), which `time_zone` names, and `zone_dropped` the zone they chose that
+    UTC stands in for (`dropped_zone`)."""
+    zone: tzinfo = zone_of(player) if player is not None else timezone.get_default_timezone()
+    dropped = dropped_zone(player) if player is not None else ""
     # Named by its place, as the player chose it: an abbreviation (CST) names several.
     context = {**context, "time_zone": str(zone).replace("_", " "), "zone_dropped": dropped}
     with timezone.override(zone):

@@ -34,10 +34,8 @@ from engine import registry
 from league.events import turn_deadlines
 from league.services import (
     MAIL_TRIES,
-    dropped_zone,
     mail_rendered,
     shown_name,
-    zone_of,
 )
 from matches import services as match_services
 from matches.models import Match, MatchEvent, Seat
@@ -152,8 +150,7 @@ def _mail(user: Any, turns: list[Match], invitations: list[Match], now: datetime
                "account": settings.SITE_URL + reverse("account")}
     context["count"] = len(turns) + len(invitations)
     try:
-        mail_rendered("league/turn_mail", context, user.email, zone_of(user.player),
-                      dropped_zone(user.player))
+        mail_rendered("league/turn_mail", context, user.email, user.player)
     except Exception:  # the mail server's refusal: tried again at the next sweep
         logger.exception("Could not mail %s that matches wait for them", user.pk)
         return False
