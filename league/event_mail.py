@@ -45,7 +45,7 @@ from django.utils import timezone
 
 from engine import registry
 from league.models import Entrant, Event
-from league.services import MAIL_TRIES, mail_rendered
+from league.services import MAIL_TRIES, mail_failed, mail_rendered
 
 logger = logging.getLogger(__name__)
 
@@ -255,6 +255,10 @@ def _moved_untold(event: Event) -> bool:
                for key in event.reminder_tries)
 
 
+# Which mail a template makes, as a failure's log line names it.
+KINDS = {"league/event_mail": "Event reminder", "league/event_moved": "Event moved"}
+
+
 def _mail(event: Event, people: list[Any], template: str, extra: dict[str, Any]) -> int:
     """Mail `template` about `event` to `people` (users), each in their own time zone."""
     games = registry.games()
@@ -271,6 +275,6 @@ def _mail(event: Event, people: list[Any], template: str, extra: dict[str, Any])
         try:
             mail_rendered(template, {**context, "user": user}, user.email, user.player)
             sent += 1
-        except Exception:  # the mail server's refusal: logged (tried again, see above)
-            logger.exception("Could not mail %s about Event %s", user.pk, event.pk)
+        except Exception as error:  # the mail server's refusal: logged (tried again, see above)
+            mail_failed(KINDS[template], user.pk, error, about=f"Event {event.pk}")
     return sent

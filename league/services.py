@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import unicodedata
 import zoneinfo
 from collections.abc import Iterable
@@ -34,6 +35,7 @@ from rest_framework.authtoken.models import Token
 from config import queue, signin
 from league.models import Player
 
+logger = logging.getLogger(__name__)
 DISPLAY_NAME_LENGTH = 64
 # The zero-width joiner and non-joiner: Persian and Indic spellings and emoji sequences
 # need them, and they change no letter.
@@ -255,6 +257,14 @@ def mail_rendered(template: str, context: dict[str, Any], to: str,
         send_mail(subject, render_to_string(f"{template}.txt", context), None, [to])
 
 
+def mail_failed(kind: str, account: Any, error: BaseException, about: str = "") -> None:
+    """Log that the `kind` mail to account `account` (`about` what, if said) failed, and
+    the error's class: neither its text nor a traceback, which carry the address (an SMTP
+    refusal names it) or a link's token."""
+    logger.error("Could not mail account %s its %s mail%s: %s", account, kind,
+                 f" about {about}" if about else "", type(error).__name__)
+
+
 def one_line(text: str) -> str:
     """`text` on one line, without control characters: a mail's subject, an iCalendar
     TEXT value (RFC 5545 3.3.11 refuses them; the icalendar package escapes only CR and
@@ -435,12 +445,27 @@ def _site(request: Any) -> tuple[str, bool]:
 
 def mail_reset_link(email: str, domain: str, use_https: bool) -> None:
     """Mail the reset link of each active account with `email`, to open at `domain`."""
-    form = PasswordResetForm({"email": email})
+    form = _ResetLinkForm({"email": email})
     if form.is_valid():
         form.save(domain_override=domain, use_https=use_https,
                   subject_template_name="registration/password_reset_subject.txt",
                   email_template_name="registration/password_reset_email.txt",
                   extra_email_context={"hours": link_hours()})
+
+
+class _ResetLinkForm(PasswordResetForm):
+    """Django's reset form, its failed mail logged as the site's others are (`mail_failed`):
+    Django logs the traceback, whose SMTP refusal names the address."""
+
+    def send_mail(self, subject_template_name: str, email_template_name: str,
+                  context: dict[str, Any], from_email: str | None, to_email: str,
+                  html_email_template_name: str | None = None) -> None:
+        subject = one_line(render_to_string(subject_template_name, context))
+        try:
+            send_mail(subject, render_to_string(email_template_name, context), from_email,
+                      [to_email])
+        except Exception as error:  # the mail server's refusal: the player may ask again
+            mail_failed("password reset", context["user"].pk, error)
 
 
 def reset_link(user: Any, request: Any) -> str:

@@ -34,6 +34,7 @@ from engine import registry
 from league.events import turn_deadlines
 from league.services import (
     MAIL_TRIES,
+    mail_failed,
     mail_rendered,
     shown_name,
 )
@@ -151,7 +152,7 @@ def _mail(user: Any, turns: list[Match], invitations: list[Match], now: datetime
     context["count"] = len(turns) + len(invitations)
     try:
         mail_rendered("league/turn_mail", context, user.email, user.player)
-    except Exception:  # the mail server's refusal: tried again at the next sweep
-        logger.exception("Could not mail %s that matches wait for them", user.pk)
+    except Exception as error:  # the mail server's refusal: tried again at the next sweep
+        mail_failed("turn", user.pk, error)
         return False
     return True

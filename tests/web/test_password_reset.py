@@ -19,6 +19,7 @@ from config import signin
 from league.models import Player
 from league.services import RESETS_PER_ADDRESS, RESETS_TO_ADDRESS, player_for
 from tests.conftest import PASSWORD
+from tests.league.test_mail_retries import REFUSING
 
 NEW = "another-long-password-7"
 ADDRESS = "alice@example.org"
@@ -82,6 +83,16 @@ def test_a_mailed_link_sets_a_new_password_signs_in_and_signs_the_rest_out(
     assert alice.check_password(NEW) and not alice.check_password(PASSWORD)
     assert not Token.objects.filter(user=alice).exists()
     assert elsewhere.get(reverse("lobby")).status_code == 302  # the old session ended
+
+
+@override_settings(EMAIL_BACKEND=REFUSING)  # its refusal names the address, as SMTP's
+def test_a_refused_reset_mail_is_logged_by_its_kind_and_error_without_the_address_or_link(
+        client: Client, alice: Any, caplog: pytest.LogCaptureFixture) -> None:
+    assert _ask(client, ADDRESS).status_code == 200
+    assert (f"Could not mail account {alice.pk} its password reset mail: "
+            f"SMTPRecipientsRefused") in caplog.text
+    assert ADDRESS not in caplog.text and "/password/reset/" not in caplog.text
+    assert not mail.outbox
 
 
 def test_a_link_works_once(client: Client, alice: Any) -> None:
