@@ -268,6 +268,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "league.tasks.mail_awaited_players",
         "schedule": float(env_int("TURN_MAIL_SWEEP_SECONDS", 60, least=1)),
     },
+    "mail-email-confirmations": {
+        "task": "league.tasks.mail_email_confirmations",
+        "schedule": float(env_int("CONFIRM_MAIL_SWEEP_SECONDS", 60, least=1)),
+    },
     "mail-event-reminders": {
         "task": "league.tasks.mail_event_reminders",
         "schedule": float(env_int("EVENT_MAIL_SWEEP_SECONDS", 300, least=1)),

@@ -23,11 +23,14 @@ league.events.set_details): otherwise nobody would hear of it before the new win
 all. A move within the window is the next sweep's reminder. The mail names the time each
 player last heard of, and the new time is reminded of when it comes near, whatever it is
 (the one first reminded of included). Each player's mail gives times in their own time
-zone. One the mail server refuses is tried again as a reminder is: what the player last
-heard of is put back and the refusal counted in `Event.reminder_tries` (one count for
-both mails of a player), and the next sweep, finding no reminder will tell them, sends
-it, MAIL_TRIES times in a row at most; then it is given up, logged. One that went stays
-marked, so is never sent twice.
+zone. The sweep sends a moved mail whose task the broker lost: it finds players who last
+heard of a time the Event no longer has, which no reminder will tell them of. One the
+mail server refuses is tried again as a reminder is: what the player last heard of is put
+back and the refusal counted in `Event.reminder_tries` (one count for both mails of a
+player), and the next sweep sends it, MAIL_TRIES times in a row at most; then it is given
+up, logged. Players are marked told under the Event's row lock before their mail goes, so
+the task and a sweep (or two sweeps) tell each once, and one that went stays marked, so
+is never sent twice.
 """
 
 from __future__ import annotations
@@ -63,9 +66,10 @@ def mail_event_reminders(now: datetime | None = None) -> int:
         if _due(event, _asking(event)):
             for claim in _claimed(event, now):
                 sent += _remind(event, claim, now)
-    # The moved mails refused: no reminder tells of these times, so they are tried again.
-    refused = Event.objects.filter(status=Event.Status.DRAFT).exclude(reminder_tries={})
-    for event in refused.order_by("pk"):
+    # The moved mails owed (their task lost with the broker, or refused by the mail
+    # server): no reminder tells of these times, so they are sent here.
+    told = Event.objects.filter(status=Event.Status.DRAFT).exclude(reminded={})
+    for event in told.order_by("pk"):
         if no_reminder_tells(event, event.starts_at, now) and _moved_untold(event):
             sent += mail_event_moved(
                 event.pk, event.starts_at.isoformat() if event.starts_at else None)
@@ -248,11 +252,11 @@ def mail_event_moved(event_id: int, now_at: str | None) -> int:
 
 
 def _moved_untold(event: Event) -> bool:
-    """Whether a player's moved mail of `event` was refused, to be tried again: their
-    refusals are counted and what they last heard of is not the time it has."""
+    """Whether a player's moved mail of `event` is owed: one who takes part and asks last
+    heard of a time it no longer has (its task lost, or the mail refused)."""
     now_at = event.starts_at.isoformat() if event.starts_at else None
     return any(key in event.reminded and _last_told(event.reminded[key]) not in (None, now_at)
-               for key in event.reminder_tries)
+               for key in _asking(event))
 
 
 # Which mail a template makes, as a failure's log line names it.

@@ -37,6 +37,13 @@ class Player(models.Model):
     # An address given but not yet confirmed by the link mailed to it (league.services
     # .set_email): nothing is sent there but that link.
     pending_email = models.EmailField(blank=True)
+    # The site (scheme and host) a link confirming `pending_email` is owed at, until it is
+    # mailed (empty: none owed), and how many times in a row the mail server refused it:
+    # written with the address, so a link whose task the broker lost is mailed by the
+    # sweep (league.services.mail_email_confirmation). Not the admin's to edit: the site a
+    # link opens at would be staff's to choose, and a save to bring back one mailed since.
+    confirm_site = models.CharField(max_length=300, blank=True, default="", editable=False)
+    confirm_tries = models.PositiveSmallIntegerField(default=0, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -94,10 +94,10 @@ def register_player(*, username: str, password: str, display_name: str = "",
             user = User.objects.create_user(username=username, password=password)
             player = Player.objects.create(user=user, display_name=display_name,
                                            pending_email=email)
+            if email:
+                _send_confirmation(player, request)
     except IntegrityError:
         raise AccountError("username_taken", "That username is taken.") from None
-    if email:
-        _send_confirmation(player, request)
     return player
 
 
@@ -213,30 +213,69 @@ def link_hours() -> int:
 
 
 def _send_confirmation(player: Player, request: Any) -> None:
-    """Mail the link that confirms `player`'s pending address (by a worker, as reset
-    links go), once the address is stored: a change refused after it sends nothing."""
+    """Owe `player` the link that confirms their pending address, written with it (in
+    the caller's transaction), and have a worker mail it once that commits (as reset
+    links go): a change refused after it owes nothing, and a task the broker lost leaves
+    the link owed, for the sweep to mail (`mail_email_confirmations`)."""
     from league.tasks import mail_email_confirmation
 
-    token = signing.dumps({"user": player.user_id, "email": player.pending_email},
-                          salt=EMAIL_SALT)
-    site = _site(request)
-    queue.after_commit(lambda: queue.enqueue(mail_email_confirmation, player.user_id, token,
-                                             *site))
+    player.confirm_site = _absolute("", _site(request))
+    player.confirm_tries = 0
+    player.save(update_fields=["confirm_site", "confirm_tries"])
+    user_id = player.user_id
+    queue.after_commit(lambda: queue.enqueue(mail_email_confirmation, user_id))
 
 
-def mail_email_confirmation(user_id: int, token: str, domain: str, use_https: bool) -> None:
-    """Mail the confirmation link `token` to the address it names."""
-    user = get_user_model().objects.filter(pk=user_id).first()
-    if user is None:
-        return
-    link = _absolute(reverse("email_confirm", args=[token]), (domain, use_https))
-    mail_rendered("registration/confirm_email", {
-        "user": user, "link": link, "hours": link_hours()},
-        signing.loads(token, salt=EMAIL_SALT)["email"])
+def mail_email_confirmation(user_id: int) -> bool:
+    """Mail the link owed to account `user_id` that confirms its pending address; whether
+    it went. Sent under the player's row lock and marked sent before the lock goes, so of
+    the task and the sweep (or two sweeps) one mails it; the lock is held for one mail at
+    most (EMAIL_TIMEOUT). The link is signed as it goes: its hours count from the mail.
+    A refusal leaves it owed for the next sweep, MAIL_TRIES times in a row at most; then
+    it is given up, logged (a new address, or the same given again, owes a new one)."""
+    with transaction.atomic():
+        player = (Player.objects.select_for_update(of=("self",)).select_related("user")
+                  .filter(user_id=user_id).exclude(confirm_site="").first())
+        if player is None:
+            return False
+        site, player.confirm_site = player.confirm_site, ""
+        if player.pending_email and player.user.is_active:
+            token = signing.dumps({"user": user_id, "email": player.pending_email},
+                                  salt=EMAIL_SALT)
+            try:
+                mail_rendered("registration/confirm_email", {
+                    "user": player.user, "hours": link_hours(),
+                    "link": site + reverse("email_confirm", args=[token])},
+                    player.pending_email, player)
+            except Exception as error:  # the mail server's refusal: tried again, see above
+                mail_failed("address confirmation", user_id, error)
+                player.confirm_tries += 1
+                if player.confirm_tries < MAIL_TRIES:
+                    player.confirm_site = site
+                else:
+                    player.confirm_tries = 0
+                    logger.error("Gave up mailing account %s the link confirming its address, "
+                                 "after %s tries", user_id, MAIL_TRIES)
+                player.save(update_fields=["confirm_site", "confirm_tries"])
+                return False
+        # Mailed, or owed to nobody (the address removed or confirmed, the account closed).
+        player.confirm_tries = 0
+        player.save(update_fields=["confirm_site", "confirm_tries"])
+        return bool(player.pending_email and player.user.is_active)
+
+
+def mail_email_confirmations() -> int:
+    """Mail the links confirming a pending address that are still owed (their task lost
+    with the broker, or refused by the mail server); how many went."""
+    if not sends_mail():
+        return 0
+    owed = Player.objects.exclude(confirm_site="").order_by("pk").values_list("user_id",
+                                                                               flat=True)
+    return sum(mail_email_confirmation(user_id) for user_id in owed)
 
 
 # How many sweeps in a row try a mail the mail server refuses (league.turn_mail,
-# league.event_mail) before it is given up: a server down for a while loses none, and an
+# league.event_mail, an address's confirmation link) before it is given up: a server down for a while loses none, and an
 # address it always refuses is not tried forever.
 MAIL_TRIES = 3
 

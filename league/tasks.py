@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 from django.core.cache import cache
 from django.db import OperationalError
@@ -87,9 +89,17 @@ def mail_event_moved(event_id: int, now_at: str | None) -> int:
 
 
 @shared_task(acks_late=True)
-def mail_email_confirmation(user_id: int, token: str, domain: str, use_https: bool) -> None:
-    """Mail the link that confirms a new address (league.services.set_email)."""
-    services.mail_email_confirmation(user_id, token, domain, use_https)
+def mail_email_confirmation(user_id: int, *_queued_before: Any) -> bool:
+    """Mail the link owed to an account that confirms its new address
+    (league.services.set_email). A task queued before the link was owed in the database
+    carried the link and its site as well: the player's row says what is owed now."""
+    return services.mail_email_confirmation(user_id)
+
+
+@shared_task(acks_late=True)
+def mail_email_confirmations() -> int:
+    """Mail the links confirming a new address still owed (their task lost, or refused)."""
+    return services.mail_email_confirmations()
 
 
 # The dashboard's re-run scoring job lives beside its progress notes; named here so that

@@ -40,7 +40,8 @@ def test_once_runs_every_sweep_and_records_a_missed_result(organizer: Any, playe
     assert event.status == Event.Status.FINISHED
     ran = {line.split(":")[0] for line in out.getvalue().splitlines()}
     assert ran == {"sweep-waiting-bot-seats", "enforce-turn-deadlines", "sweep-missed-results",
-                   "sweep-simulation-chunks", "mail-awaited-players", "mail-event-reminders"}
+                   "sweep-simulation-chunks", "mail-awaited-players", "mail-event-reminders",
+                   "mail-email-confirmations"}
     assert "sweep-missed-results: 1" in out.getvalue()
 
 
