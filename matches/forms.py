@@ -63,7 +63,7 @@ class RegisterForm(forms.Form):
     # Which field a refusal of league.services belongs to, by its code (others: the form).
     refusals = {"bad_username": "username", "username_taken": "username",
                 "bad_display_name": "display_name", "weak_password": "password",
-                "bad_email": "email"}
+                "bad_email": "email", "no_mail": "email"}
 
     username = forms.CharField(max_length=150, widget=forms.TextInput(
         attrs={"autocomplete": "username", "autocapitalize": "none"}))
@@ -76,7 +76,10 @@ class RegisterForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if not sends_mail():  # no link could confirm an address (the page says so)
+        # No link could confirm an address (the page says so). One posted all the same (a
+        # page loaded before the site stopped mailing) keeps the field, for the service's
+        # refusal to stand beside it: dropped, the account came without the address.
+        if not sends_mail() and not str(self.data.get("email") or "").strip():
             del self.fields["email"]
 
     def clean(self) -> dict[str, Any]:

@@ -287,13 +287,29 @@ def test_sign_up_on_a_site_that_sends_no_mail_asks_for_no_address(client: Client
     for good: no mail goes from such a site."""
     page = client.get(reverse("register")).content.decode()
     assert NO_MAIL in page and 'name="email"' not in page
-    made = client.post(reverse("register"), {
-        "username": "carla", "password": PASSWORD, "password2": PASSWORD,
-        "email": "carla@example.org"}, follow=True)  # a form from before: the address goes
+    form = {"username": "carla", "password": PASSWORD, "password2": PASSWORD}
+    made = client.post(reverse("register"), form, follow=True)
     assert made.status_code == 200 and b"We mailed a link" not in made.content
     carla = Player.objects.get(user__username="carla")
     assert (carla.user.email, carla.pending_email) == ("", "")
     assert not mail.outbox
+
+
+@pytest.mark.django_db(transaction=True)  # a mail would go on commit
+@override_settings(RESET_BY_MAIL=False)
+def test_sign_up_from_a_page_that_offered_an_address_is_refused_beside_it(
+        client: Client) -> None:
+    """A page loaded before the site stopped mailing posts an address: the account was
+    made without it, and the player never learned their reset links go nowhere. It is
+    refused, beside the field, as the API refuses it (501 no_mail), and nothing is made."""
+    refused = client.post(reverse("register"), {
+        "username": "carla", "password": PASSWORD, "password2": PASSWORD,
+        "email": "carla@example.org"})
+    assert refused.status_code == 400
+    field = re.search(r'<div class="field has-error">(.*?)</div>\s*</div>',
+                      refused.content.decode(), re.S)
+    assert field and 'name="email"' in field.group(1) and NO_MAIL in field.group(1)
+    assert not Player.objects.filter(user__username="carla").exists() and not mail.outbox
 
 
 @pytest.mark.django_db(transaction=True)  # a mail would go on commit
