@@ -36,6 +36,7 @@ from config import queue, signin
 from league.models import Player
 
 logger = logging.getLogger(__name__)
+
 DISPLAY_NAME_LENGTH = 64
 # The zero-width joiner and non-joiner: Persian and Indic spellings and emoji sequences
 # need them, and they change no letter.
@@ -275,8 +276,8 @@ def mail_email_confirmations() -> int:
 
 
 # How many sweeps in a row try a mail the mail server refuses (league.turn_mail,
-# league.event_mail, an address's confirmation link) before it is given up: a server down for a while loses none, and an
-# address it always refuses is not tried forever.
+# league.event_mail, an address's confirmation link) before it is given up: a server down
+# for a while loses none, and an address it always refuses is not tried forever.
 MAIL_TRIES = 3
 
 

@@ -91,8 +91,9 @@ def mail_event_moved(event_id: int, now_at: str | None) -> int:
 @shared_task(acks_late=True)
 def mail_email_confirmation(user_id: int, *_queued_before: Any) -> bool:
     """Mail the link owed to an account that confirms its new address
-    (league.services.set_email). A task queued before the link was owed in the database
-    carried the link and its site as well: the player's row says what is owed now."""
+    (league.services.set_email). A task queued before links were owed on the player's row
+    carried the link and its site too: it is taken, and mails what the row owes (nothing;
+    the player gives the address again), rather than failing on its arguments."""
     return services.mail_email_confirmation(user_id)
 
 
