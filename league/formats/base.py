@@ -29,7 +29,8 @@ Codes raised by the formats:
     already_recorded   a second result for the same pairing
     not_in_pairing     placements or figures name someone who is not seated there
     missing_placement  a seated entrant has no placement
-    bad_placement      a place that is not an integer from 1 to the number of seats
+    bad_placement      a place that is not an integer from 1 to the number of seats, or
+                       places with no first (unless all share the last: `no_winner`)
     draw_not_allowed   a draw where the format needs a winner (elimination brackets)
     event_complete     a change after the event has ended
     unknown_option, bad_option, unknown_format   options and registry look-ups
@@ -115,6 +116,11 @@ def entrant_places(placements: Sequence[int], seated: Sequence[K],
     when one of its seats forfeits; ranked among `kept` (every entrant seated by default),
     ties sharing a place and the next place skipped (1, 1, 3)."""
     keys = list(dict.fromkeys(seated)) if kept is None else list(kept)
+    if placements and 1 not in placements:
+        # Nobody won (every seat forfeited together): all share the last place, a loss
+        # for each, as `forfeit` gives when both sides withdrew; ranked among
+        # themselves they would share first, a draw.
+        return dict.fromkeys(keys, len(keys))
     worst = {k: max(placements[i] for i, s in enumerate(seated) if s == k) for k in keys}
     return {k: 1 + sum(worst[o] < worst[k] for o in keys) for k in keys}
 
@@ -301,7 +307,8 @@ def check_withdrawal(entrants: Sequence[str], withdrawn: frozenset[str], entrant
 
 
 def check_placements(result: MatchResult, seated: Sequence[str], *, draws: bool) -> None:
-    """Refuse placements that are not exactly the seated entrants ranked 1..len(seated)."""
+    """Refuse placements that are not exactly the seated entrants ranked 1..len(seated),
+    or all placed last (`no_winner`: a match every side forfeited)."""
     for name in [*result.placements, *result.figures]:
         if name not in seated:
             raise FormatError("not_in_pairing",
@@ -310,7 +317,8 @@ def check_placements(result: MatchResult, seated: Sequence[str], *, draws: bool)
         if entrant not in result.placements:
             raise FormatError("missing_placement", f"{entrant} has no placement.")
     places = list(result.placements.values())
-    if any(not _is_place(p, len(seated)) for p in places) or min(places) != 1:
+    if any(not _is_place(p, len(seated)) for p in places) or (
+            min(places) != 1 and not no_winner(result)):
         raise FormatError("bad_placement", f"Places run from 1 to {len(seated)}: {places}.")
     if not draws and places.count(1) > 1:
         raise FormatError("draw_not_allowed", f"{result.pairing_id} needs a single winner.")
@@ -319,6 +327,14 @@ def check_placements(result: MatchResult, seated: Sequence[str], *, draws: bool)
 def _is_place(place: object, seats: int) -> bool:
     """Whether `place` is an integer place from 1 to `seats`."""
     return isinstance(place, int) and not isinstance(place, bool) and 1 <= place <= seats
+
+
+def no_winner(result: MatchResult) -> bool:
+    """Whether every entrant of the result shares the last place, nobody first: a match
+    each side forfeited (late together at a decision made at once), a loss for all, like
+    a walkover both sides of which withdrew (`forfeit`)."""
+    places = list(result.placements.values())
+    return len(places) > 1 and set(places) == {len(places)}
 
 
 def winner_of(result: MatchResult) -> str | None:

@@ -8,6 +8,10 @@ results tells, for every node, whether its entrants are known and who went on:
 - otherwise it decides itself: a bye (an empty slot) or a withdrawn entrant gives the
   other side the node, and nobody drops out of it to a losers' bracket.
 
+A played node that both sides forfeited (`no_winner`) is a loss for both: like a walkover
+both of whose entrants withdrew, it sends nobody on (the next node has an empty slot)
+and nobody down to a losers' bracket; both are knocked out there.
+
 A node that decided itself stays decided when its winner withdraws later: they went on
 and may have played on, so the nodes they reached keep them (and their results count).
 Each withdrawal keeps such walkovers as they stood (`BracketState.walkovers`).
@@ -31,6 +35,7 @@ from league.formats.base import (
     check_placements,
     check_withdrawal,
     competition_ranks,
+    no_winner,
     read_options,
     require,
     winner_of,
@@ -159,6 +164,12 @@ def _resolve_node(node: Node, state: BracketState, res: Resolution) -> None:
     slots = tuple(entrant for _, entrant in values)
     res.slots[node.id] = slots
     result = state.results.get(node.id)
+    if result is not None and no_winner(result):
+        # Both sides forfeited: a loss for both, passed on as a walkover both of whose
+        # entrants withdrew is (an empty slot: the next node is a bye), and nobody drops
+        # to a losers' bracket (`_runs` knocks both out here).
+        res.winners[node.id] = res.losers[node.id] = None
+        return
     if result is not None:
         winner = winner_of(result)
         res.winners[node.id] = winner
@@ -297,7 +308,9 @@ def _runs(
             won = res.winners[node.id] == entrant
             run.wins += won
             run.losses += not won
-            if not won and run.out is None and (node.eliminates or run.losses >= lives):
+            # a double forfeit leaves no way on, whatever lives are left
+            ends = node.eliminates or run.losses >= lives or no_winner(state.results[node.id])
+            if not won and run.out is None and ends:
                 run.out = node
     return runs
 

@@ -10,7 +10,9 @@ Pod ids: `P{round}-{pod}`. A heat tied across the places that advance (a forfeit
 the others sharing first) sends on the better seeds of the tied: their shared place
 stands in the standings, but only those sent on go on. A withdrawn entrant in an unplayed pod
 leaves its seats (ranked last of that pod); a pod left with no more entrants than advance
-decides itself. A late entrant is taken only before the first result (the pods are dealt
+decides itself. A pod every entrant of which forfeited (all late together: `no_winner`)
+is a loss for each and sends nobody on; nobody fills their places, and a round no pod
+of which had a winner is the last. A late entrant is taken only before the first result (the pods are dealt
 again); there is no hand pairing.
 
 Entrants the game plays as one side (a result's `sides`: The Supershow's tag team pair)
@@ -38,6 +40,7 @@ from league.formats.base import (
     check_placements,
     check_withdrawal,
     competition_ranks,
+    no_winner,
     ordered_by_place,
     outcomes,
     read_options,
@@ -294,9 +297,20 @@ def _next_field(state: HeatsState) -> list[str]:
     seed = {e: i for i, e in enumerate(state.entrants)}
     going: list[tuple[int, int, str]] = []
     for pod in state.rounds[-1]:
-        finish = _finish(state, pod)[: state.options.advance]
-        going += [(place, seed[e], e) for place, e in enumerate(finish)]
+        going += [(place, seed[e], e) for place, e in enumerate(_sent_on(state, pod))]
     return [e for _, _, e in sorted(going)]
+
+
+def _sent_on(state: HeatsState, pod: Pairing) -> list[str]:
+    """Those the decided pod sends on: its best `advance`, ties by seed. A pod every
+    entrant of which forfeited (`no_winner`: all late together) sends nobody on, not its
+    better seeds: each lost it, as a walkover both sides withdrew from is lost by both.
+    No one is taken in their place (the pods are not filled up): the next round is dealt
+    from those the other pods send on, and a round every pod of which had no winner ends
+    the heats there, with no final pod."""
+    if pod.id in state.results and no_winner(state.results[pod.id]):
+        return []
+    return _finish(state, pod)[: state.options.advance]
 
 
 def deal(number: int, field_: Sequence[str], options: HeatsOptions) -> tuple[Pairing, ...]:
@@ -344,7 +358,7 @@ def _goes_on(state: HeatsState, exit_: _Exit, entrant: str) -> bool:
     if not exit_.round or not exit_.place:
         return True  # not yet played
     pod = next(p for p in state.rounds[exit_.round - 1] if entrant in p.entrants)
-    return entrant in _finish(state, pod)[: state.options.advance]
+    return entrant in _sent_on(state, pod)
 
 
 def _reached(state: HeatsState, exit_: _Exit, entrant: str) -> tuple[int, int]:
