@@ -156,7 +156,13 @@ SEATS = {"type": "array", "items": {"type": "integer"}}
                                              "additionalProperties": {"type": "number"}}},
         "summary": {"type": "string"},
         "forfeit": {"type": "integer", "description": "The seat whose forfeit ended the "
-                                                      "match, if one did."},
+                                                      "match, if one did (the first, when "
+                                                      "several forfeited together)."},
+        "forfeited": {**SEATS, "description": "The seats that forfeited together, late at "
+                                              "a decision made at once, when several did; "
+                                              "if every seat did, nobody won: `winners` is "
+                                              "empty and every seat shares the last "
+                                              "place."},
         "forfeits": {**SEATS, "description": "The seats a forfeit put out while the others "
                                              "played on (Royal Rumble, The Supershow's "
                                              "Elimination matches), in order, if any."},

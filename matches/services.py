@@ -15,7 +15,7 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -813,17 +813,65 @@ def forfeit_seat(*, match: Match, seat: int, reason: str = "forfeit",
         if _eliminate_by_forfeit(locked, seat, reason):
             _copy_progress(locked, match)
             return match
-        side = side_of(locked, seat)
-        others = [i for i in range(locked.n_seats) if i not in side]
-        placements = [2 if i in side else 1 for i in range(locked.n_seats)]
-        _finish(locked, {
-            "placements": placements, "winners": others, "draw": False, "figures": {},
-            "summary": f"{seat_name(locked, seat)} forfeited ({reason}).", "forfeit": seat,
-        })
-        locked.save(update_fields=["status", "result", "updated_at"])
-        _await(locked, [])
+        _finish_by_forfeit(locked, [seat], reason)
         _copy_progress(locked, match)
     return match
+
+
+def forfeit_seats(*, match: Match, seats: Sequence[int], reason: str = "forfeit",
+                  expected_seq: int | None = None) -> Match:
+    """Several seats of a live match forfeit together (all late at a decision made at
+    once), in a game where a forfeit ends the match: it ends once, their sides placed
+    last. The other seats share first, as after one seat's forfeit; when no seat is left
+    that did not forfeit, nobody wins: every seat shares last place, `winners` is empty.
+
+    A game that eliminates a forfeiting seat and plays on takes its forfeits one by one
+    (`forfeit_seat`): refused here (409 forfeit_eliminates). A single seat is
+    `forfeit_seat`'s. `expected_seq` as there.
+    """
+    if len(set(seats)) < 2:
+        return forfeit_seat(match=match, seat=seats[0], reason=reason,
+                            expected_seq=expected_seq)
+    with transaction.atomic():
+        locked = _locked(match)
+        if locked.status != Match.Status.ACTIVE:
+            raise ServiceError("match_not_active", "Only a live match can be forfeited.", 409)
+        _check_unmoved(locked, expected_seq)
+        for seat in seats:
+            _check_seat(locked, seat, None)
+        if any(_forfeit_stream(locked, seat) is not None for seat in seats):
+            raise ServiceError("forfeit_eliminates", "In this match a forfeit puts a seat "
+                                                     "out and the others play on: the seats "
+                                                     "forfeit one by one.", 409)
+        _finish_by_forfeit(locked, sorted(set(seats)), reason)
+        _copy_progress(locked, match)
+    return match
+
+
+def _finish_by_forfeit(match: Match, seats: list[int], reason: str) -> None:
+    """End the locked `match` by the forfeit of `seats` (their whole sides): they place
+    last, the others share first. One seat's forfeit is recorded as `forfeit`; several
+    as `forfeit` (the first) and `forfeited` (all of them), and when every seat forfeited
+    the result has no winner: every place is the last (`n_seats`), as a walkover both
+    sides of which withdrew is a loss for both."""
+    out = {i for seat in seats for i in side_of(match, seat)}
+    others = [i for i in range(match.n_seats) if i not in out]
+    last = 2 if others else match.n_seats
+    placements = [last if i in out else 1 for i in range(match.n_seats)]
+    named = [seat_name(match, seat) for seat in seats]
+    names = named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+    if not others:  # every one of them: "Red and Blue both forfeited (deadline): no winner."
+        names += " both" if len(named) == 2 else " all"
+    result: JSON = {
+        "placements": placements, "winners": others, "draw": False, "figures": {},
+        "summary": f"{names} forfeited ({reason}){'' if others else ': no winner'}.",
+        "forfeit": seats[0],
+    }
+    if len(seats) > 1:
+        result["forfeited"] = seats
+    _finish(match, result)
+    match.save(update_fields=["status", "result", "updated_at"])
+    _await(match, [])
 
 
 def _eliminate_by_forfeit(match: Match, seat: int, reason: str) -> bool:
@@ -866,6 +914,13 @@ def _live_stream(match: Match) -> _Stream | None:
         if exc.code != "rules_changed":
             raise
         return None
+
+
+def forfeits_end_match(match: Match, seats: Iterable[int]) -> bool:
+    """Whether a forfeit of any of `seats` would end the live match now, none of them put
+    out while the others play on (a game whose forfeits always end it, or a Royal Rumble
+    down to its last two), so that they may forfeit together (`forfeit_seats`)."""
+    return all(_forfeit_stream(match, seat) is None for seat in seats)
 
 
 def _forfeits_may_eliminate(game: str) -> bool:

@@ -514,8 +514,8 @@ def _forfeited_by(match: Match, user: Any) -> bool:
     one of their seats out of it (the last forfeit of a Royal Rumble or an Elimination
     match ends it too, the one left winning)."""
     result = Match.objects.values_list("result", flat=True).get(pk=match.pk) or {}
-    forfeits = set(result.get("forfeits", [])) | ({result["forfeit"]} if "forfeit" in result
-                                                  else set())
+    forfeits = set(result.get("forfeits", [])) | set(result.get("forfeited", [])) | (
+        {result["forfeit"]} if "forfeit" in result else set())
     return any(forfeits & set(services.side_of(match, seat.index))
                for seat in match.seats.filter(user=user))
 

@@ -514,3 +514,40 @@ def test_a_resignation_during_a_birdcage_draft_puts_the_seat_out_and_the_bots_dr
     assert state.decks[1] == () and not state.players[1].turns  # never in the cage
     services.clear_state_cache()
     assert services.load_state(match) == state
+
+
+@pytest.mark.django_db(transaction=True)
+def test_both_seats_forfeiting_together_end_the_match_once_with_no_winner(
+        player, player2, heard) -> None:
+    match = two_humans(player, player2)
+    services.forfeit_seats(match=match, seats=[0, 1], reason="deadline")
+    match.refresh_from_db()
+    assert match.status == "finished"
+    assert (match.result["winners"], match.result["placements"]) == ([], [2, 2])
+    assert (match.result["forfeit"], match.result["forfeited"]) == (0, [0, 1])
+    assert match.result["summary"] == "Blue and Red both forfeited (deadline): no winner."
+    assert heard == [match.pk]
+
+
+@pytest.mark.django_db
+def test_seats_forfeiting_together_leave_the_others_sharing_first(organizer) -> None:
+    match = services.create_match(game="ultimate_showdown", options={}, created_by=organizer,
+                                  seats=[{"player": "organizer"}] * 4)
+    services.forfeit_seats(match=match, seats=[3, 1])
+    match.refresh_from_db()
+    assert (match.result["winners"], match.result["placements"]) == ([0, 2], [1, 2, 1, 2])
+    assert match.result["forfeited"] == [1, 3] and match.result["forfeit"] == 1
+
+
+@pytest.mark.django_db
+def test_seats_of_a_game_that_plays_on_without_them_are_not_forfeited_together(
+        organizer, player, player2, outsider) -> None:
+    """A Royal Rumble forfeit puts one seat out and the match goes on: the seats forfeit
+    one by one (409 forfeit_eliminates), and nothing changes."""
+    match = rumble(organizer, {"player": "alice"}, {"player": "bruno"}, {"player": "olga"})
+    seq = match.seq
+    with pytest.raises(services.ServiceError) as refused:
+        services.forfeit_seats(match=match, seats=[0, 1])
+    assert (refused.value.code, refused.value.status) == ("forfeit_eliminates", 409)
+    match.refresh_from_db()
+    assert match.status == "active" and match.seq == seq
