@@ -1978,12 +1978,16 @@ def _record_locked(event: Event, link: EventMatch, match: Match,
                 if seats[seat] in kept]
     forfeit = seats[match.result["forfeit"]] if "forfeit" in match.result \
         else next(iter(forfeits), None)
+    # several forfeiting together (late at a decision made at once) ended it
+    together = list(dict.fromkeys(seats[seat] for seat in match.result.get("forfeited", [])
+                                  if seats[seat] in kept))
     payload = {
         "pairing": link.pairing, "match": match.pk,
         "placements": formats.entrant_places(placements, seats, kept),
         "figures": {k: figures.get(str(seats.index(k)), {}) for k in kept},
         "forfeit": forfeit if forfeit in kept else None,
         **({"forfeits": forfeits} if forfeits else {}),
+        **({"forfeited": together} if len(together) > 1 else {}),
     }
     sides = result_sides(event, entrants, made.get("seats"))
     try:
@@ -2060,23 +2064,29 @@ def forfeit(*, event: Event, by: Any, pairing: str, entrant: str,
     and plays on (`matches.services.forfeit_seat`: a Royal Rumble pod), the entrant is out
     and the others play it to its end; the result flows in then like any other."""
     _require(can_organize(event, by))
-    _forfeit(event, _link(event, pairing), entrant, by, event_seq=expected_seq)
+    _forfeit(event, _link(event, pairing), [entrant], by, event_seq=expected_seq)
 
 
-def _forfeit(event: Event, link: EventMatch, entrant: str, actor: Any,
+def _forfeit(event: Event, link: EventMatch, entrants: list[str], actor: Any,
              match_seq: int | None = None, event_seq: int | None = None) -> None:
-    """`match_seq` and `event_seq`: the match's and the Event's seq as last read, if the
-    forfeit depends on them."""
-    if entrant not in link.entrants:
-        raise LeagueError("not_in_match", f"{_entrant_name(event, entrant)} does not play "
-                                          f"{link.label or link.pairing}.")
+    """The `entrants` forfeit the match together (one record, `entrants` in its payload
+    when several); `match_seq` and `event_seq`: the match's and the Event's seq as last
+    read, if the forfeit depends on them."""
+    for entrant in entrants:
+        if entrant not in link.entrants:
+            raise LeagueError("not_in_match", f"{_entrant_name(event, entrant)} does not "
+                                              f"play {link.label or link.pairing}.")
+    payload: dict[str, Any] = {"pairing": link.pairing, "entrant": entrants[0],
+                               "match": link.match_id}
+    if len(entrants) > 1:
+        payload["entrants"] = entrants
     with transaction.atomic():
         locked = _locked(event, event_seq)
-        _append(locked, Kind.FORFEITED, {"pairing": link.pairing, "entrant": entrant,
-                                         "match": link.match_id}, actor)
+        _append(locked, Kind.FORFEITED, payload, actor)
         try:
-            match_services.forfeit_seat(match=link.match, seat=link.seats_of(entrant)[0],
-                                        expected_seq=match_seq)
+            match_services.forfeit_seats(
+                match=link.match, seats=[link.seats_of(entrant)[0] for entrant in entrants],
+                reason="deadline" if actor is None else "forfeit", expected_seq=match_seq)
         except match_services.ServiceError as exc:
             raise LeagueError(exc.code, exc.detail, exc.status) from None
 
@@ -2139,14 +2149,12 @@ def enforce_deadlines(now: Any = None) -> int:
                 # move made the next late seat's hand-over stale).
                 with transaction.atomic():
                     handed = 0
-                    for seat in _late_people(link.match):
-                        entrant = link.seat_entrants()[seat]
-                        if event.deadline_policy == Event.DeadlinePolicy.FORFEIT:
-                            _forfeit(event, link, entrant, None, match_seq=seq)
-                            handed += 1
-                            break
-                        _seat_to_bot(event, link, entrant, event.deadline_bot, None,
-                                     seats=[seat], match_seq=seq)
+                    late = _late_people(link.match)
+                    if late and event.deadline_policy == Event.DeadlinePolicy.FORFEIT:
+                        handed = _forfeit_late(event, link, late, seq)
+                    for seat in late if not handed else ():
+                        _seat_to_bot(event, link, link.seat_entrants()[seat],
+                                     event.deadline_bot, None, seats=[seat], match_seq=seq)
                         handed += 1
                 applied += handed
             except Exception as exc:  # one match's failure, whatever it is, must not keep
@@ -2159,6 +2167,20 @@ def enforce_deadlines(now: Any = None) -> int:
                     log.exception("the turn deadline of match %s could not be applied",
                                   link.match_id)
     return applied
+
+
+def _forfeit_late(event: Event, link: EventMatch, late: list[int], seq: int) -> int:
+    """The entrants of the `late` seats forfeit; how many. Where a forfeit ends the match,
+    all of them together, in one record: were only the first forfeited, a rival as late
+    at the same decision (made at once) would win by it. All late, nobody wins. Where a
+    forfeit puts one out and the others play on (a Royal Rumble pod of three or more),
+    the first alone, as before: the match goes on and the deadline runs again for the
+    rest (together once a forfeit would end it)."""
+    entrants = list(dict.fromkeys(link.seat_entrants()[seat] for seat in late))
+    if not match_services.forfeits_end_match(link.match, late):
+        entrants = entrants[:1]
+    _forfeit(event, link, entrants, None, match_seq=seq)
+    return len(entrants)
 
 
 def _late_people(match: Match) -> list[int]:

@@ -315,14 +315,17 @@ def _rated_sides(match: Match) -> list[tuple[list[int], int]] | None:
     Royal Rumble, an Elimination match) is left out if it never moved, as a forfeit
     that ends a match unplayed leaves it unrated (`_unplayed_forfeit`): it did not play;
     the others' game was played, and rates them among themselves.
+
+    A match every side forfeited (all late together: nobody placed first) is not rated:
+    a loss for all tells nothing of who plays better.
     """
     from league.services import player_for
 
     seats = list(match.seats.order_by("index").values_list("user_id", flat=True))
     corrected = _corrected_placements(match)
     placements = corrected or (match.result or {}).get("placements") or []
-    if len(placements) != len(seats):
-        return None
+    if len(placements) != len(seats) or 1 not in placements:
+        return None  # (nobody first: every side forfeited, a game nobody played out)
     teams = _team_members_by_seat(match)
     botted = {teams[index][0] for index, user_id in enumerate(seats)
               if index in teams and user_id is None}

@@ -538,6 +538,15 @@ class BracketPairingSerializer(serializers.Serializer):
     forfeit = serializers.CharField(allow_null=True, read_only=True,
                                     help_text="The entrant whose forfeit ended the match, "
                                               "else the first of `forfeits`; null if none.")
+    forfeited = serializers.ListField(
+        child=serializers.CharField(), read_only=True,
+        help_text="The entrants that forfeited together (late at a decision made at once) "
+                  "when several did; where they were all of them, nobody won (`no_winner`). "
+                  "Empty otherwise.")
+    no_winner = serializers.BooleanField(
+        read_only=True,
+        help_text="Played and ended with nobody first: every entrant forfeited (all late "
+                  "together), counted as a loss for each, as `walkover_no_winner` is.")
     forfeits = serializers.ListField(
         child=serializers.CharField(), read_only=True,
         help_text="The entrants a forfeit put out while the others played on (a Royal "
@@ -612,6 +621,8 @@ def _pairing_row(pid: str, round_: int, stage: str, label: str, slots: list[str 
         "result": dict(places) if result else None,
         "forfeit": result.get("forfeit") if result else None,
         "forfeits": list(result.get("forfeits") or ()) if result else [],
+        "forfeited": list(result.get("forfeited") or ()) if result else [],
+        "no_winner": bool(places) and 1 not in places.values(),
         "walkover": walkover,
         "walkover_no_winner": decided and walkover is None,
         "decided_by": result.get("decided_by") if result else None,

@@ -1349,13 +1349,16 @@ def _match_rows(event: Event, done: events.Replayed, names: dict[str, str],
         # who forfeited: the entrant whose forfeit ended it, and those a forfeit put out
         # while the others played on (a corrected result is the organizer's: none)
         forfeited = [names.get(key, key) for key in dict.fromkeys(
-            key for key in (result.get("forfeit"), *result.get("forfeits", ())) if key)]
+            key for key in (result.get("forfeit"), *result.get("forfeited", ()),
+                            *result.get("forfeits", ())) if key)]
         rows.append({
             "link": link, "match": link.match,
             "live": live,
             "by_seed": result.get("decided_by") == "seed",
             "walkover": walkover,
             "forfeited": _and(forfeited) if forfeited else "",
+            # played, nobody first: every entrant forfeited (all late together)
+            "no_winner": not walkover and bool(placements) and 1 not in placements.values(),
             # first place shared across sides (played so, or corrected so): nobody won
             "draw": "draw" in outcomes.values(),
             "entrants": [{"key": key, "name": names.get(key, key),

@@ -1,0 +1,162 @@
+"""The forfeit deadline policy when several seats are late at a decision made at once:
+they forfeit together, and where nobody was on time nobody wins."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from league import events, serializers
+from league.models import Event, EventMatch, Rating, Standing
+from matches import services as match_services
+from matches.models import Match
+
+LATE = timedelta(minutes=6)
+
+
+def forfeit_event(organizer: Any, players: list[Any], fmt: str, game: str = "super_showdown",
+                  bots: int = 0, **options: Any) -> Event:
+    """A started Event whose turn deadline (5 minutes) forfeits the late; its people
+    entered first, then `bots`."""
+    event = events.create_event(name="Late night", game=game, format=fmt, by=organizer,
+                                turn_deadline_minutes=5, deadline_policy="forfeit",
+                                format_options=options)
+    for user in players:
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    for i in range(bots):
+        events.add_entrant(event=event, by=organizer, bot="random", name=f"Bot {i + 1}")
+    events.start_event(event=event, by=organizer)
+    return event
+
+
+def at_a_decision_made_at_once(match: Match, people: int = 2) -> None:
+    """The people of `match` play their first legal action until it waits for `people` of
+    them at once."""
+    users = {seat.index: seat.user for seat in match.seats.all() if seat.user_id}
+    for _ in range(30):
+        pending = match_services.match_state(match=match, user=None)["pending"]
+        waited = [seat for seat in pending["seats"] if seat in users]
+        if len(waited) >= people:
+            return
+        seat = waited[0]
+        view = match_services.match_state(match=match, user=users[seat], seat=seat)
+        match_services.submit_action(match=match, seat=seat, user=users[seat],
+                                     action=view["legal_actions"][0])
+    raise AssertionError("the match never waited for them at once")
+
+
+def forfeited_records(event: Event) -> list[dict[str, Any]]:
+    return [r.payload for r in event.records.filter(kind="forfeited").order_by("seq")]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("game", ["super_showdown", "superstar_showdown"])
+def test_both_late_in_a_knockout_forfeit_together_and_nobody_wins(
+        organizer: Any, player: Any, player2: Any, seeded_chance: Any, game: str) -> None:
+    """Only the lower seat used to forfeit, and its rival, as late, won the match and the
+    Event by it."""
+    event = forfeit_event(organizer, [player, player2], "single_elimination", game=game)
+    link = EventMatch.objects.get(event=event)
+    at_a_decision_made_at_once(link.match)
+    assert events.enforce_deadlines(now=timezone.now() + LATE) == 2
+    [record] = forfeited_records(event)
+    assert sorted(record["entrants"]) == sorted(link.entrants)
+    link.match.refresh_from_db()
+    result = link.match.result
+    assert link.match.status == Match.Status.FINISHED
+    assert (result["winners"], result["placements"], result["forfeited"]) == ([], [2, 2], [0, 1])
+    assert result["summary"].endswith("both forfeited (deadline): no winner.")
+    [recorded] = [r.payload for r in event.records.filter(kind="result_recorded")]
+    assert recorded["placements"] == dict.fromkeys(link.entrants, 2)
+    assert sorted(recorded["forfeited"]) == sorted(link.entrants)
+    assert not event.records.filter(kind="match_drawn").exists()  # not a draw to replay
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    rows = list(Standing.objects.filter(event=event))
+    assert len(rows) == 2 and all(row.losses == 1 and row.wins == 0 for row in rows)
+    assert not Rating.objects.exists()  # a loss for both tells nothing: unrated
+    [node] = serializers.bracket_of(event)
+    assert node["no_winner"] and sorted(node["forfeited"]) == sorted(link.entrants)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_both_late_in_a_round_robin_lose_both(organizer: Any, player: Any,
+                                              player2: Any) -> None:
+    event = forfeit_event(organizer, [player, player2], "round_robin")
+    at_a_decision_made_at_once(EventMatch.objects.get(event=event).match)
+    events.enforce_deadlines(now=timezone.now() + LATE)
+    rows = list(Standing.objects.filter(event=event))
+    assert len(rows) == 2
+    assert all((row.points, row.wins, row.draws, row.losses) == (0, 0, 0, 1) for row in rows)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_late_forfeit_together_and_the_seat_on_time_wins(
+        organizer: Any, player: Any, player2: Any, seeded_chance: Any) -> None:
+    """An Ultimate Showdown final pod of two people and a bot: the bot decides at once,
+    both people are late, both forfeit in one record, and the bot wins alone."""
+    event = forfeit_event(organizer, [player, player2], "heats", game="ultimate_showdown",
+                          bots=1, pod_size=3)
+    link = EventMatch.objects.get(event=event)
+    at_a_decision_made_at_once(link.match)
+    people = [key for key in link.entrants if key != link.entrants[-1]]
+    bot = link.entrants[-1]
+    assert events.enforce_deadlines(now=timezone.now() + LATE) == 2
+    [record] = forfeited_records(event)
+    assert sorted(record["entrants"]) == sorted(people)
+    [recorded] = [r.payload for r in event.records.filter(kind="result_recorded")]
+    assert recorded["placements"] == {bot: 1, **dict.fromkeys(people, 2)}
+    standings = {row.entrant.key: row for row in Standing.objects.filter(event=event)}
+    assert standings[bot].rank == 1 and standings[bot].wins == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_late_seat_alone_still_forfeits_alone(organizer: Any, player: Any,
+                                                  player2: Any) -> None:
+    event = forfeit_event(organizer, [player, player2], "single_elimination")
+    link = EventMatch.objects.get(event=event)
+    pending = match_services.match_state(match=link.match, user=None)["pending"]
+    if len(pending["seats"]) > 1:  # one of them moves: the other alone is late
+        seat = pending["seats"][0]
+        user = link.match.seats.get(index=seat).user
+        view = match_services.match_state(match=link.match, user=user, seat=seat)
+        match_services.submit_action(match=link.match, seat=seat, user=user,
+                                     action=view["legal_actions"][0])
+    late = match_services.match_state(match=link.match, user=None)["pending"]["seats"]
+    assert len(late) == 1
+    assert events.enforce_deadlines(now=timezone.now() + LATE) == 1
+    [record] = forfeited_records(event)
+    assert "entrants" not in record
+    link.match.refresh_from_db()
+    assert link.match.result["winners"] == [1 - late[0]]
+    assert "forfeited" not in link.match.result
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_pages_and_the_api_say_both_forfeited_and_nobody_won(
+        organizer: Any, player: Any, player2: Any) -> None:
+    event = forfeit_event(organizer, [player, player2], "single_elimination")
+    link = EventMatch.objects.get(event=event)
+    at_a_decision_made_at_once(link.match)
+    events.enforce_deadlines(now=timezone.now() + LATE)
+    client = Client()
+    client.force_login(player)
+    page = client.get(reverse("match_play", args=[link.match_id])).content.decode()
+    assert "No winner." in page and "You lost." not in page
+    assert "both forfeited (deadline): no winner." in page
+    results = client.get(reverse("league:event_results", args=[event.pk])).content.decode()
+    assert "forfeited: no winner, a loss for each" in results
+    state = client.get(f"/api/matches/{link.match_id}/state/")
+    assert state.status_code == 200
+    assert state.json()["pending"]["result"]["forfeited"] == [0, 1]
+    assert state.json()["pending"]["result"]["winners"] == []
+    bracket = client.get(f"/api/events/{event.pk}/bracket/")
+    assert bracket.status_code == 200
+    [node] = bracket.json()
+    assert node["no_winner"] is True
+
