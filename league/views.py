@@ -482,6 +482,8 @@ def _results_news(context: dict[str, Any], told: set[str]) -> list[str]:
                 news.append(f"{label}, {names}: drawn, played again.")
             elif winners:
                 news.append(f"{label}, {names}: {' and '.join(winners)} won.")
+            elif row["no_winner"]:
+                news.append(f"{label}, {names}: all forfeited, no winner.")
             else:
                 news.append(f"{label}, {names}: {'drawn' if row['draw'] else 'over'}.")
         elif row["live"] and f"l{pk}" not in told:
@@ -490,6 +492,9 @@ def _results_news(context: dict[str, Any], told: set[str]) -> list[str]:
     if context["champions"]:
         plural = "s" if len(context["champions"]) > 1 else ""
         news.append(f"The Event is over. Champion{plural}: {context['champion_names']}.")
+    elif context["forfeited_decider"]:
+        news.append(f"The Event is over. No champion: {context['forfeited_decider']} "
+                    "forfeited the deciding match.")
     elif context["shared_first"]:
         news.append(f"The Event is over. First place shared: {context['shared_first']}.")
     return news
@@ -1556,7 +1561,8 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
         "columns": columns,
         "champions": champions,
         "champion_names": " and ".join(c.entrant.name for c in champions),
-        "shared_first": _shared_first(event, standings, champions),
+        "shared_first": _shared_first(event, standings, champions, done),
+        "forfeited_decider": _forfeited_decider(event, standings, done),
         "rows": rows,
         "walkovers": _walkover_rows(done, names, given),
         "yours": [row for row in rows if row["live"] and _still_plays(row, user)],
@@ -1677,13 +1683,30 @@ def _champions(event: Event, standings: list[Standing],
 
 
 def _shared_first(event: Event, standings: list[Standing],
-                  champions: list[Standing]) -> str:
+                  champions: list[Standing], done: events.Replayed) -> str:
     """The names of those sharing first place in a finished Event that has no champion
-    (a drawn final, a table level on every tiebreak), "a, b and c"; else ""."""
+    (a drawn final, a table level on every tiebreak), "a, b and c"; else "" (and where
+    they share it by forfeiting the deciding match: `_forfeited_decider`)."""
     firsts = [s.entrant.name for s in standings if s.rank == 1]
-    if event.status != Event.Status.FINISHED or champions or len(firsts) < 2:
+    if event.status != Event.Status.FINISHED or champions or len(firsts) < 2 \
+            or _forfeited_decider(event, standings, done):
         return ""
     return _and(firsts)
+
+
+def _forfeited_decider(event: Event, standings: list[Standing],
+                       done: events.Replayed) -> str:
+    """The names of those first in a finished Event because its last match, which held
+    them all, was forfeited by every one of them (late together): nobody won it, so
+    nobody is champion, "a and b"; else ""."""
+    last = next(reversed(done.results), None)
+    firsts = {s.entrant.key: s.entrant.name for s in standings if s.rank == 1}
+    if event.status != Event.Status.FINISHED or last is None or not firsts:
+        return ""
+    placements = done.results[last]["placements"]
+    if 1 in placements.values() or not set(firsts) <= set(placements):
+        return ""
+    return _and(list(firsts.values()))
 
 
 def _history_row(match: Match, seat: int, titles: dict[str, str],

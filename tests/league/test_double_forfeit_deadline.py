@@ -149,8 +149,12 @@ def test_the_pages_and_the_api_say_both_forfeited_and_nobody_won(
     page = client.get(reverse("match_play", args=[link.match_id])).content.decode()
     assert "No winner." in page and "You lost." not in page
     assert "both forfeited (deadline): no winner." in page
-    results = client.get(reverse("league:event_results", args=[event.pk])).content.decode()
+    results = client.get(reverse("league:event_results", args=[event.pk]),
+                         HTTP_HX_REQUEST="true").content.decode()
     assert "forfeited: no winner, a loss for each" in results
+    assert "forfeited the deciding match (no winner, a loss for each)" in results
+    assert "First place shared" not in results and "Champion" not in results
+    assert "all forfeited, no winner." in results  # (the news a screen reader hears)
     state = client.get(f"/api/matches/{link.match_id}/state/")
     assert state.status_code == 200
     assert state.json()["pending"]["result"]["forfeited"] == [0, 1]
