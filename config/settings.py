@@ -194,6 +194,15 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# In production the pages name their static files by a hash of their content (written by
+# the image's collectstatic, with a manifest), which whitenoise serves cached for a year:
+# a new version is a new name, so a browser never runs yesterday's script against today's
+# page. The demo and the tests, which run no collectstatic, keep the plain names.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+                    if DEBUG else "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
