@@ -13,7 +13,12 @@ COPY league ./league
 RUN pip install --no-cache-dir .
 COPY . .
 RUN DJANGO_SECRET_KEY=build-only python manage.py collectstatic --noinput
-RUN useradd --system --home /app showdown && chown -R showdown /app
+# The code stays root's, readable by all and written by nobody else (modes come from the
+# build context as they are): the process that serves it reads it but cannot change it, so
+# a flaw in the site cannot rewrite its code, templates or static files. It writes only to
+# /tmp (beat's schedule) and to its own home outside the code (gunicorn's control socket).
+RUN chmod -R a+rX,go-w /app \
+    && useradd --system --create-home --home-dir /home/showdown showdown
 USER showdown
 EXPOSE 8000
 CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--threads", "4"]
