@@ -14,18 +14,32 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
 DEVELOPMENT_KEY = "insecure-development-key-do-not-use-in-production"
+
+
+def _known_key(key: str) -> bool:
+    """Whether anybody can read this key: blank, this file's, or one startproject made for
+    development. Sessions, reset links and tokens signed with it could be forged."""
+    return not key.strip() or key == DEVELOPMENT_KEY or key.startswith("django-insecure-")
+
+
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
         raise ConfigError("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
     SECRET_KEY = DEVELOPMENT_KEY
-elif not DEBUG and (not SECRET_KEY.strip() or SECRET_KEY == DEVELOPMENT_KEY
-                    or SECRET_KEY.startswith("django-insecure-")):
-    # Anybody can read these keys (blank, this file's, one startproject made for
-    # development): sessions, reset links and tokens signed with them could be forged.
+elif not DEBUG and _known_key(SECRET_KEY):
     # The error does not repeat the key.
     raise ConfigError("DJANGO_SECRET_KEY is blank or a development key: set a long random "
                       "one when DJANGO_DEBUG is off (README: Production with compose)")
+# Earlier keys, still accepted on what they signed (sessions, reset and mail-change links)
+# while DJANGO_SECRET_KEY signs everything new: a key is rotated without signing everybody
+# out. Checked as DJANGO_SECRET_KEY is, since a known one forges as well.
+SECRET_KEY_FALLBACKS = env_list("DJANGO_SECRET_KEY_FALLBACKS", [])
+for _place, _key in enumerate(SECRET_KEY_FALLBACKS, start=1):
+    if not DEBUG and _known_key(_key):
+        raise ConfigError(f"DJANGO_SECRET_KEY_FALLBACKS: key {_place} of the list is a "
+                          "development key, which anybody can read: list only long random "
+                          "keys the site signed with before")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 for _host in ALLOWED_HOSTS:
     # Django matches the Host without its port: a URL or a port never matches, and every

@@ -155,6 +155,42 @@ def test_a_secret_key_anybody_can_read_stops_a_production_start(key: str) -> Non
     assert key.strip() not in loaded.stderr.replace("DJANGO_SECRET_KEY", "") or not key.strip()
 
 
+@pytest.mark.parametrize("key", [
+    "insecure-development-key-do-not-use-in-production",
+    "django-insecure-4f#k2m9x!q7r1v8z0p3w6e5t2y9u1i4o7a8s5d2f3g6h9j0k1l"])
+def test_a_fallback_key_anybody_can_read_stops_a_production_start(key: str) -> None:
+    """A fallback key verifies what it signs as the key itself does: a known one would let
+    anybody forge a session or a reset link as well."""
+    loaded = load(DJANGO_DEBUG="false", DJANGO_SECRET_KEY="n" * 50,
+                  DJANGO_SECRET_KEY_FALLBACKS=f"{'o' * 50}, {key}")
+    assert loaded.returncode != 0
+    assert "ConfigError" in loaded.stderr and "DJANGO_SECRET_KEY_FALLBACKS: key 2" in loaded.stderr
+    assert key not in loaded.stderr
+
+
+SIGN = "import django; django.setup(); from django.core import signing; print(signing.dumps(7))"
+READ = ("import django; django.setup(); from django.core import signing\n"
+        "try:\n    print(signing.loads({token!r}))\n"
+        "except signing.BadSignature:\n    print('refused')")
+
+
+def test_what_an_earlier_key_signed_is_still_read_while_it_is_a_fallback() -> None:
+    """Rotating the key: sessions and links signed with the old one keep working while it
+    is listed, and stop once it is dropped."""
+    production = {"DJANGO_DEBUG": "false", "DJANGO_SETTINGS_MODULE": "config.settings"}
+    signed = load(SIGN, DJANGO_SECRET_KEY="o" * 50, **production)
+    assert signed.returncode == 0, signed.stderr
+
+    def read(fallbacks: str) -> str:
+        done = load(READ.format(token=signed.stdout.strip()), DJANGO_SECRET_KEY="n" * 50,
+                    DJANGO_SECRET_KEY_FALLBACKS=fallbacks, **production)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert read(f"{'p' * 50},{'o' * 50}") == "7"
+    assert read("") == "refused"
+
+
 SEND = ("import django; django.setup(); from django.core.mail import send_mail; "
         "print(send_mail('Confirm', 'Open https://league.example.org/account/email/SECRET/', "
         "None, ['carol@example.org']))")
