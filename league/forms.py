@@ -7,8 +7,9 @@ options) are checked once, by `league.events`.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django import forms
 from django.utils import timezone
@@ -17,6 +18,7 @@ from django.utils.dateparse import parse_datetime
 from league import events, showdown, simulation
 from league.events import LeagueError
 from league.models import Event, Season, Team
+from league.services import time_zones
 from matches.forms import JSON_INPUT, read_json
 from matches.services import shown
 
@@ -98,8 +100,9 @@ class LocalDateTimeInput(forms.DateTimeInput):
 
 class StartsAtField(forms.DateTimeField):
     """When an Event starts, typed in the reader's own time zone: static/js/league.js
-    sends it again in UTC as NAME_utc, which `StartsAt` reads first; without scripts the
-    time typed counts as UTC, and the help text says so."""
+    sends that zone's name again as NAME_zone and the moment in UTC as NAME_utc, which
+    `StartsAt` reads first; without scripts the time typed counts as UTC, and the help
+    text says so."""
 
     widget = LocalDateTimeInput
 
@@ -112,6 +115,28 @@ class StartsAtField(forms.DateTimeField):
 
 # How far a time zone's clock runs behind and ahead of UTC (Baker Island, Kiribati).
 ZONE_BEHIND, ZONE_AHEAD = timedelta(hours=12), timedelta(hours=14)
+MINUTE = timedelta(minutes=1)
+
+
+def _exists(local: datetime, zone: ZoneInfo) -> bool:
+    """Whether the clock time `local` (naive) is shown in `zone` at some moment: one
+    in the hour skipped when the clocks go forward is not."""
+    there = local.replace(tzinfo=zone).astimezone(UTC).astimezone(zone)
+    return there.replace(tzinfo=None) == local
+
+
+def _skipped(local: datetime, zone: ZoneInfo) -> forms.ValidationError:
+    """The refusal of a clock time in the stretch `zone` skips: which stretch that is."""
+    first = local.replace(second=0, microsecond=0)
+    while not _exists(first - MINUTE, zone):
+        first -= MINUTE
+    jump = (local.replace(tzinfo=zone, fold=1).utcoffset() or timedelta()) \
+        - (local.replace(tzinfo=zone, fold=0).utcoffset() or timedelta())
+    return forms.ValidationError(
+        f"There is no {local:%H:%M} on {local.day} {local:%b %Y} in "
+        f"{zone.key.replace('_', ' ')}: the clocks go from {first:%H:%M} straight to "
+        f"{first + jump:%H:%M} that day. Type a time before or after "
+        "(nonexistent_time).", code="nonexistent_time")
 
 
 class StartsAt(forms.Form):
@@ -126,10 +151,21 @@ class StartsAt(forms.Form):
         help_text="Where to meet, what to bring; plain text, shown on its page.")
 
     def clean_starts_at(self) -> Any:
-        """The moment the script sent, when it is the time typed in some time zone (UTC-12
-        to UTC+14); else the time typed, as UTC. A moment no zone gives from the time
-        typed (a forged or stale field) is not what the organizer saw."""
+        """The time typed in the zone the script named; else the moment the script sent,
+        when it is the time typed in some time zone (UTC-12 to UTC+14); else the time
+        typed, as UTC. A moment no zone gives from the time typed (a forged or stale
+        field) is not what the organizer saw."""
         typed = self.cleaned_data["starts_at"]
+        zone = self._typing_zone()
+        if typed is not None and zone is not None:
+            local = typed.replace(tzinfo=None)
+            if not _exists(local, zone):
+                # A browser moves a time the clocks skip by the length of the jump, and
+                # the Event would start an hour from when the organizer said.
+                raise _skipped(local, zone)
+            # A time the clocks pass twice (when they go back) is the first of the two,
+            # as browsers read it; the mails add its offset (league_extras.repeated_hour).
+            return local.replace(tzinfo=zone, fold=0).astimezone(UTC)
         sent = self.data.get(self.add_prefix("starts_at") + "_utc", "")
         try:
             utc = parse_datetime(sent) if sent else None
@@ -139,6 +175,11 @@ class StartsAt(forms.Form):
             return typed
         # The time typed, read as UTC, less the moment: the typing zone's offset.
         return utc if -ZONE_BEHIND <= typed - utc <= ZONE_AHEAD else typed
+
+    def _typing_zone(self) -> ZoneInfo | None:
+        """The time zone the script says the time was typed in, when the site knows it."""
+        name = self.data.get(self.add_prefix("starts_at") + "_zone", "")
+        return ZoneInfo(name) if name in time_zones() else None
 
 
 class EventDetailsForm(StartsAt):

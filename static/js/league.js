@@ -257,8 +257,9 @@
 
   /* An <input type="datetime-local" data-local-input> is typed in the reader's own time
      zone. The server writes its value in UTC with the moment in data-utc, shown here in
-     the reader's zone; on submit the moment goes along in UTC as NAME_utc, which the
-     server reads first (league.forms.StartsAt). */
+     the reader's zone; on submit the zone's name goes along as NAME_zone and the moment
+     in UTC as NAME_utc, which the server reads first (league.forms.StartsAt): from the
+     zone it can tell a time the clocks skip, which a Date moves on by the jump. */
   function pad(n) { return (n < 10 ? "0" : "") + n; }
 
   function localInputs(root) {
@@ -277,19 +278,23 @@
       return;
     }
     form.querySelectorAll("input[data-local-input]").forEach(function (input) {
-      var name = input.name + "_utc";
-      var old = form.querySelector('input[type="hidden"][name="' + name + '"]');
-      if (old) {
-        old.remove();
-      }
       var at = new Date(input.value);
-      if (input.value && !isNaN(at.getTime())) {
-        var utc = document.createElement("input");
-        utc.type = "hidden";
-        utc.name = name;
-        utc.value = at.toISOString();
-        form.appendChild(utc);
-      }
+      var sent = {_utc: input.value && !isNaN(at.getTime()) ? at.toISOString() : "",
+                  _zone: input.value ? deviceZone() : ""};
+      Object.keys(sent).forEach(function (suffix) {
+        var name = input.name + suffix;
+        var old = form.querySelector('input[type="hidden"][name="' + name + '"]');
+        if (old) {
+          old.remove();
+        }
+        if (sent[suffix]) {
+          var hidden = document.createElement("input");
+          hidden.type = "hidden";
+          hidden.name = name;
+          hidden.value = sent[suffix];
+          form.appendChild(hidden);
+        }
+      });
     });
   }
 

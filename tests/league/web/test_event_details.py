@@ -165,14 +165,20 @@ def test_the_event_page_and_the_lobby_show_them_escaped(
     assert 'datetime="2037-12-17T18:00:00+00:00"' in lobby
 
 
-def test_a_new_event_from_the_dashboard_takes_them_and_new_like_this_keeps_the_notes(
-        season: Season, sam_client: Client) -> None:
-    data = {"event-name": "Friday", "event-season": str(season.pk), "event-game": GAME,
+def new_event(season: Season, name: str, **fields: str) -> dict[str, str]:
+    """The dashboard's New Event form as posted: a Swiss Event of the season named `name`,
+    with `fields` (starts_at, notes...) beside."""
+    return {"event-name": name, "event-season": str(season.pk), "event-game": GAME,
             "event-format": "swiss", "event-format_options": "{}",
             "event-match_options": "{}", "event-turn_deadline_minutes": "",
             "event-deadline_policy": "bot", "event-deadline_bot": "heuristic",
-            "event-starts_at": "2037-12-11T20:00",
-            "event-starts_at_utc": "2037-12-11T19:00:00.000Z", "event-notes": "Club room."}
+            **{f"event-{field}": value for field, value in fields.items()}}
+
+
+def test_a_new_event_from_the_dashboard_takes_them_and_new_like_this_keeps_the_notes(
+        season: Season, sam_client: Client) -> None:
+    data = new_event(season, "Friday", starts_at="2037-12-11T20:00",
+                     starts_at_utc="2037-12-11T19:00:00.000Z", notes="Club room.")
     assert sam_client.post(reverse("league:event_create"), data).status_code == 302
     made = Event.objects.get(name="Friday")
     assert (made.starts_at, made.notes) == (datetime(2037, 12, 11, 19, 0, tzinfo=UTC),
@@ -402,3 +408,59 @@ def test_a_start_gone_by_is_refused_for_an_event_still_to_start(
     cup.refresh_from_db()
     events.set_details(event=cup, by=sam, starts_at=timezone.now() - timedelta(hours=5))
     assert Event.objects.get(pk=cup.pk).notes == "We start when all are here."
+
+
+def test_a_time_the_clocks_skip_in_the_organizers_zone_is_refused_beside_the_field(
+        cup: Event, sam_client: Client) -> None:
+    """01:30 on 29 March 2037 is not a time in London (01:00 is 02:00 that night): a
+    browser read it as 02:30, and the Event started an hour from the time typed."""
+    answer = sam_client.post(reverse("league:event_details", args=[cup.pk]), {
+        "seq": cup.seq, "starts_at": "2037-03-29T01:30", "starts_at_zone": "Europe/London",
+        "starts_at_utc": "2037-03-29T01:30:00.000Z", "notes": ""}, **HTMX)
+    text = answer.content.decode()
+    assert ('<p class="error" id="details-error">Starts at: There is no 01:30 on 29 Mar 2037 '
+            "in Europe/London: the clocks go from 01:00 straight to 02:00 that day. Type a "
+            "time before or after (nonexistent_time).</p>") in text
+    assert 'value="2037-03-29T01:30"' in text
+    assert Event.objects.get(pk=cup.pk).starts_at is None
+
+
+def test_the_dashboard_refuses_a_skipped_time_under_its_field(
+        season: Season, sam_client: Client) -> None:
+    data = new_event(season, "Spring", starts_at="2037-03-08T02:15",
+                     starts_at_zone="America/New_York",
+                     starts_at_utc="2037-03-08T07:15:00.000Z", notes="")
+    answer = sam_client.post(reverse("league:event_create"), data)
+    assert answer.status_code == 400
+    field = re.search(r'id="id_event-starts_at_error">(.*?)</div></div>',
+                      answer.content.decode(), re.S)
+    assert field and "There is no 02:15 on 8 Mar 2037 in America/New York: the clocks go " \
+                     "from 02:00 straight to 03:00" in field.group(1)
+    assert "(nonexistent_time)" in field.group(1)
+    assert not Event.objects.filter(name="Spring").exists()
+
+
+@pytest.mark.parametrize("sent", ["2037-10-25T00:30:00.000Z", "2037-10-25T01:30:00.000Z"])
+def test_a_time_the_clocks_pass_twice_is_the_first_of_the_two(
+        cup: Event, sam_client: Client, sent: str) -> None:
+    """01:30 on 25 October 2037 comes twice in London (BST, then GMT): the first, as
+    browsers read it, whichever moment the script sent."""
+    answer = sam_client.post(reverse("league:event_details", args=[cup.pk]), {
+        "seq": cup.seq, "starts_at": "2037-10-25T01:30", "starts_at_zone": "Europe/London",
+        "starts_at_utc": sent, "notes": ""}, **HTMX)
+    assert 'role="alert"' not in answer.content.decode()
+    assert Event.objects.get(pk=cup.pk).starts_at == datetime(2037, 10, 25, 0, 30, tzinfo=UTC)
+
+
+def test_the_time_typed_is_read_in_the_zone_the_script_names(
+        cup: Event, sam_client: Client) -> None:
+    sam_client.post(reverse("league:event_details", args=[cup.pk]), {
+        "seq": cup.seq, "starts_at": "2037-12-10T19:30", "starts_at_zone": "Europe/Paris",
+        "notes": ""}, **HTMX)
+    assert Event.objects.get(pk=cup.pk).starts_at == THURSDAY
+    # A zone the site does not know leaves the moment sent in UTC to say it.
+    sam_client.post(reverse("league:event_details", args=[cup.pk]), {
+        "seq": Event.objects.get(pk=cup.pk).seq, "starts_at": "2037-12-10T19:30",
+        "starts_at_zone": "Mars/Olympus", "starts_at_utc": "2037-12-10T17:30:00.000Z",
+        "notes": ""}, **HTMX)
+    assert Event.objects.get(pk=cup.pk).starts_at == THURSDAY - timedelta(hours=1)
