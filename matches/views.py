@@ -176,7 +176,8 @@ def account(request: HttpRequest) -> HttpResponse:
                "turn_form": turn_form, "turn_mail": settings.TURN_MAIL, "mails": sends_mail(),
                "password_form": password_form, "close_form": close_form,
                "closed_name": CLOSED_NAME, "zone_dropped": dropped_zone(player),
-               "token": Token.objects.filter(user=request.user).first()}
+               # the day the token was made in the player's own zone, as their mails say
+               "zone": zone_of(player), "token": Token.objects.filter(user=request.user).first()}
     shown = (name_form, email_form, turn_form, password_form, close_form)
     status = next((getattr(form, "refused_status", 400) for form in shown if form.errors),
                   200)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from rest_framework.authtoken.models import Token
 
 from config import signin
 from league.models import Player
-from league.services import player_for
+from league.services import player_for, set_time_zone
 from tests.conftest import PASSWORD
 
 NEW = "another-long-password-7"
@@ -130,3 +131,17 @@ def test_revoking_the_api_token_signs_it_out(alice_client: Client, player: Any,
     assert response.status_code == 302
     assert api.get("/api/matches/").status_code == 401
     assert "You have no API token" in alice_client.get(reverse("account")).content.decode()
+
+
+@pytest.mark.parametrize(("zone", "day"), [
+    ("", "6 Dec 2026"), ("Europe/London", "6 Dec 2026"), ("Pacific/Kiritimati", "7 Dec 2026")])
+def test_the_token_is_dated_in_the_players_own_zone(alice_client: Client, player: Any,
+                                                    client_for: Any, zone: str,
+                                                    day: str) -> None:
+    """Made at 23:30 UTC, the token was made the next day for a player at UTC+14."""
+    client_for(player)
+    Token.objects.filter(user=player).update(
+        created=datetime(2026, 12, 6, 23, 30, tzinfo=UTC))
+    set_time_zone(player_for(player), zone)
+    page = alice_client.get(reverse("account")).content.decode()
+    assert f'made <time datetime="2026-12-06T23:30:00+00:00">{day}</time>' in page
