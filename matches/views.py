@@ -383,11 +383,11 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
     """Post one legal action; answers with the refreshed state (or the refusal)."""
     match = get_object_or_404(Match, pk=match_id)
     form = ActionForm(request.POST)
-    error, status, since = None, 200, None
+    error, status, since, code = None, 200, None, ""
     if not form.is_valid():
         # What was wrong, in words (a spot left without its card), else that it was unread.
         refusal = form.refusal()
-        error, status = services.shown(refusal), refusal.status
+        error, status, code = services.shown(refusal), refusal.status, refusal.code
     else:
         try:
             # The seat the form was rendered for (one person may hold several), else theirs.
@@ -400,19 +400,20 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
                 seat_moves=form.cleaned_data["moves"],
             ) - 1  # the player's own move is told too, then whatever followed it
         except ServiceError as exc:
-            error, status = services.shown(exc), exc.status
+            error, status, code = services.shown(exc), exc.status, exc.code
     # A refused move composed on the page (a card for each spot) comes back chosen as it
-    # was, a spot left unchosen too, for the player to mend rather than choose all over.
+    # was, a spot left unchosen too, for the player to mend rather than choose all over;
+    # the refusal's code tells the game's form which parts of it were at fault.
     refused = form.sent if error is not None else None
     if not request.htmx:
         if error is None:
             return redirect("match_play", match_id=match.id)
         return _render_state(request, match, "matches/play.html", error, status,
-                             refused=refused)
+                             refused=refused, refused_code=code)
     # htmx swaps only 2xx answers, so a refusal comes back as 200 with its message.
     match = Match.objects.select_related("event_match").get(pk=match.pk)
     return _render_state(request, match, "matches/_state.html", error, since=since,
-                         refused=refused)
+                         refused=refused, refused_code=code)
 
 
 @login_required
@@ -734,16 +735,18 @@ def _open_events(user: Any) -> list[Event]:
 def _render_state(request: HttpRequest, match: Match, template: str, error: str | None = None,
                   status: int = 200, seats: list[Seat] | None = None,
                   since: int | None = None,
-                  refused: dict[str, Any] | None = None) -> HttpResponse:
+                  refused: dict[str, Any] | None = None,
+                  refused_code: str = "") -> HttpResponse:
     """The play page or its partial; a match recorded under rules its game no longer plays
     shows its seats, its result (or a resign button) and why it cannot be shown. The
     match's `seats` are read here unless the caller has read them already; the events
     after seq `since` (the newest alone without it) are announced to screen readers; the
-    action the `error` refused is `refused`, for the game's forms to show it again."""
+    action the `error` refused is `refused` and the refusal's code `refused_code`, for the
+    game's forms to show it again and mark what was at fault."""
     seats = _seat_rows(match) if seats is None else seats
     try:
         context = {**_state_context(match, request.user, seats, error, since),
-                   "refused": refused}
+                   "refused": refused, "refused_code": refused_code}
     except ServiceError as exc:
         if exc.code != "rules_changed":
             raise

@@ -351,11 +351,12 @@ def star_last_showdown(view: JSON) -> list[dict[str, Any]]:
 
 @register.simple_tag
 def star_decision(view: JSON, actions: Sequence[JSON] | None = None,
-                  refused: JSON | None = None) -> dict[str, Any]:
+                  refused: JSON | None = None, code: str = "") -> dict[str, Any]:
     """The viewer's decision: prompt, context, the cards a play may put on each spot (one
     select per spot, composed into the action by the form; each spot `chosen` as in the
-    play just `refused`, where its card may still go there, and `play_refused`: the
-    selects are described by the refusal and marked invalid), buttons.
+    play just `refused`, where its card may still go there, and `at_fault` where the
+    refusal's `code` concerns that spot: its select is described by the refusal, marked
+    invalid, and the first of them (`first_at_fault`, 0 for none) takes focus), buttons.
 
     Every entry keeps its verbatim `json` (an item of legal_actions) and idempotency key;
     step and shove targets are left to the board (`on_board`).
@@ -375,13 +376,13 @@ def star_decision(view: JSON, actions: Sequence[JSON] | None = None,
             card = cards.get(card_id) or {}
             playable.setdefault(card_id, {"id": card_id, "name": str(card.get("name", card_id)),
                                           "type": str(card.get("type") or "")})
+    spots = _spots(len(plays[0]["action"]["cards"]) if plays else 0, playable, refused, code)
     return {
         "asked": asked,
         "prompt": decision.get("prompt", "") if asked else "",
         "context": _context_lines(view),
-        "play_spots": _spots(len(plays[0]["action"]["cards"]) if plays else 0,
-                             playable, refused),
-        "play_refused": _refused_play(refused) is not None,
+        "play_spots": spots,
+        "first_at_fault": next((spot["number"] for spot in spots if spot["at_fault"]), 0),
         "play_cards": list(playable.values()),
         "play_key": plays[0]["key"] if plays else "",
         "buttons": buttons,
@@ -395,15 +396,35 @@ def _refused_play(refused: JSON | None) -> JSON | None:
     return refused if isinstance(refused, dict) and refused.get("type") == PLAY else None
 
 
-def _spots(count: int, playable: dict[str, JSON], refused: JSON | None) -> list[dict[str, Any]]:
+def _at_fault(code: str, card: Any, sent: list[Any], playable: dict[str, JSON]) -> bool:
+    """Whether the refusal `code` of a play concerns the spot it sent `card` for (""
+    for none): a spot left unchosen, a card on two spots, a card not in the hand. Any
+    other refusal (a stale page, a play of the wrong size) is the whole play's, and marks
+    no spot."""
+    if code == "move_incomplete":
+        return card == ""
+    if code == "duplicate_card":
+        return sent.count(card) > 1
+    if code == "card_not_in_hand":
+        return not isinstance(card, str) or card not in playable
+    return False
+
+
+def _spots(count: int, playable: dict[str, JSON], refused: JSON | None,
+           code: str = "") -> list[dict[str, Any]]:
     """The play form's spots, numbered from 1, each with the card the `refused` play put
-    there ("" for none, or one no longer playable)."""
+    there ("" for none, or one no longer playable) and whether the refusal's `code`
+    concerns it (`at_fault`)."""
     play = _refused_play(refused)
     cards = play.get("cards") if play is not None else None
-    chosen = list(cards)[:count] if isinstance(cards, list) else []
-    chosen = [card if isinstance(card, str) and card in playable else "" for card in chosen]
-    chosen += [""] * (count - len(chosen))
-    return [{"number": number, "chosen": card} for number, card in enumerate(chosen, 1)]
+    sent = list(cards)[:count] if isinstance(cards, list) else []
+    spots = []
+    for number in range(1, count + 1):
+        card = sent[number - 1] if number <= len(sent) else ""
+        chosen = card if isinstance(card, str) and card in playable else ""
+        spots.append({"number": number, "chosen": chosen,
+                      "at_fault": len(sent) == count and _at_fault(code, card, sent, playable)})
+    return spots
 
 
 def _entries(view: JSON, actions: Sequence[JSON] | None) -> list[dict[str, Any]]:

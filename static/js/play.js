@@ -3,7 +3,8 @@
    was on. Put focus back on the status line, so a keyboard or screen reader user goes on
    from there. (A control the swap leaves in place keeps its focus: htmx restores focus by
    id, and the status line, the log's links, the folded sections' summaries and each
-   action's button, whose id its action gives, keep theirs from swap to swap.) A move that
+   action's button, whose id its action gives, keep theirs from swap to swap; a refused
+   play's first spot at fault comes with autofocus, which htmx gives it.) A move that
    fails on its way says so. */
 (function () {
   "use strict";

@@ -279,29 +279,42 @@ def test_a_refused_play_comes_back_with_its_cards_still_chosen_on_their_spots(
     assert _PLAY_FORM.search(fresh)[0].count('<option value="" selected>') == 3
 
 
+_SELECT = re.compile(r"<select [^>]*>")
+
+
 @pytest.mark.parametrize("htmx", [True, False])
-def test_a_refused_play_is_the_description_of_its_spots_which_are_marked_invalid(
-        alice_client: Client, player: Any, pages: Any, htmx: bool) -> None:
-    """The same card on two spots (duplicate_card): the refusal, read out as an alert, is
-    also what each spot's select is described by, and each is marked invalid, so a screen
-    reader on a spot hears why the play was refused; they were neither. A page not
-    refused marks nothing."""
+@pytest.mark.parametrize(("spots", "code", "marked"), [
+    ((1, 0, 1), "duplicate_card", [1, 3]),
+    ((0, None, 1), "move_incomplete", [2]),
+    ((0, 1, "nope"), "card_not_in_hand", [3]),
+    ((0, 1), "wrong_card_count", []),
+])
+def test_a_refused_play_marks_the_spots_it_concerns_and_focuses_the_first(
+        alice_client: Client, player: Any, pages: Any, htmx: bool, spots: tuple[Any, ...],
+        code: str, marked: list[int]) -> None:
+    """The refusal, read out as an alert, describes the spots at fault, which are marked
+    invalid, and the first of them takes focus: a screen reader lands on what to mend.
+    Every spot was marked whatever the refusal, and focus went to the status line. A
+    refusal of the whole play marks none. A page not refused marks nothing."""
     match = start(player)
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
     cards = [card for card, _ in spot_choices(_PLAY_FORM.search(page)[0])[0]]
     assert "aria-invalid" not in _PLAY_FORM.search(page)[0]
+    posted = [cards[spot] if isinstance(spot, int) else spot or "" for spot in spots]
     refused = alice_client.post(reverse("match_act", args=[match.id]), {
-        "action": '{"type": "play_spots"}', "key": "twice",
-        "action.cards": [cards[1], cards[0], cards[1]]}, **(pages.htmx if htmx else {}))
+        "action": '{"type": "play_spots"}', "key": "bad", "action.cards": posted},
+        **(pages.htmx if htmx else {}))
     answer = refused.content.decode()
     banner = re.search(r'<div class="error-banner" id="match-error" role="alert">([^<]*)</div>',
                        answer)
-    assert banner is not None and "(duplicate_card)" in banner[1]
+    assert banner is not None and f"({code})" in banner[1]
     assert answer.count('id="match-error"') == 1
-    selects = re.findall(r"<select [^>]*>", _PLAY_FORM.search(answer)[0])
+    selects = _SELECT.findall(_PLAY_FORM.search(answer)[0])
     assert len(selects) == 3
-    for select in selects:
-        assert 'aria-describedby="match-error" aria-invalid="true"' in select
+    assert [n for n, select in enumerate(selects, 1)
+            if 'aria-describedby="match-error" aria-invalid="true"' in select] == marked
+    assert [n for n, select in enumerate(selects, 1) if "autofocus" in select] == marked[:1]
+    assert "aria-invalid" not in "".join(selects[n - 1] for n in (1, 2, 3) if n not in marked)
     assert services.moves_of(match, 0) == 0
 
 

@@ -1,7 +1,7 @@
 """A refused Superstar Showdown play in headless Chromium (tests/chromium.py), the page's
-script on: the refusal htmx swaps in is read out as an alert, and each spot's select is
-described by it and marked invalid, so a screen reader on a spot hears why the play was
-refused. Skipped where no Chromium is installed."""
+script on: the refusal htmx swaps in is read out as an alert, and each spot's select it
+concerns is described by it and marked invalid, the first of them focused, so a screen
+reader lands on what to mend and hears why. Skipped where no Chromium is installed."""
 
 from __future__ import annotations
 
@@ -26,25 +26,27 @@ def tab(live_server: Any, player: Any) -> Iterator[Chromium]:
         yield browser
 
 
-# The same card chosen on every spot, and the play sent as a click on its button does.
+# The same card chosen on the first and last spots, and the play sent as a click on its
+# button does.
 SEND_TWICE = """(() => {
   const spots = [...document.querySelectorAll('.st-play-form select')];
-  const card = spots[0].options[1].value;
-  for (const spot of spots) spot.value = card;
+  spots[0].value = spots[2].value = spots[0].options[1].value;
+  spots[1].value = spots[1].options[2].value;
   spots[0].form.querySelector('button[type=submit]').click();
   return spots.length;
 })()"""
 
-# Each spot's select as a screen reader reads it: what describes it, and whether invalid.
+# Each spot's select as a screen reader reads it: what describes it, whether invalid, and
+# whether focus is on it.
 SPOTS = """(() => [...document.querySelectorAll('.st-play-form select')].map(spot => {
   const ids = (spot.getAttribute('aria-describedby') || '').split(' ').filter(Boolean);
-  return {invalid: spot.getAttribute('aria-invalid'),
+  return {invalid: spot.getAttribute('aria-invalid'), focused: document.activeElement === spot,
           described: ids.map(id => { const el = document.getElementById(id);
             return el ? [el.getAttribute('role'), el.textContent.trim()] : null; })};
 }))()"""
 
 
-def test_a_refused_play_describes_its_spots_and_marks_them_invalid(
+def test_a_refused_play_marks_the_spots_it_concerns_and_focuses_the_first(
         tab: Chromium, live_server: Any, player: Any) -> None:
     match = services.create_match(game="superstar_showdown", options={},
                                   seats=[{"player": player.username}, {"bot": "random"}],
@@ -55,10 +57,11 @@ def test_a_refused_play_describes_its_spots_and_marks_them_invalid(
     assert tab.js(SEND_TWICE) == 3
     tab.until("document.querySelector('#match-state .error-banner[role=alert]')")
     tab.until("document.readyState === 'complete' && !document.querySelector('.htmx-settling')")
-    spots = tab.js(SPOTS)
-    assert len(spots) == 3
-    for spot in spots:
+    first, middle, last = tab.js(SPOTS)
+    for spot in (first, last):
         assert spot["invalid"] == "true"
         [(role, said)] = spot["described"]
         assert role == "alert" and said.endswith("(duplicate_card)")
+    assert middle == {"invalid": None, "focused": False, "described": []}
+    assert first["focused"] and not last["focused"]
     assert services.moves_of(match, 0) == 0
