@@ -1,6 +1,7 @@
 """The play page's and the replay page's narration as a seated player reads it: their own
-seat's sentences say "you" (`as_you`), the seat named as the game's narration names it
-(`narrated_name`). Spectators, rivals and the API read the engine's words as they are."""
+seat's sentences say "you", and so does another's move done to them (`as_you`), the seat
+named as the game's narration names it (`narrated_name`). Spectators, rivals and the API
+read the engine's words as they are."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from matches.models import Match
 SAID_BY_YOU = frozenset((
     "attacks", "bounces", "breaks", "buries", "cancels", "cannot", "chooses", "discards",
     "does", "draws", "finishes", "flips", "goes", "has", "hits", "holds", "is", "leads",
-    "makes", "moves", "places", "plays", "picks", "points", "reveals", "reverses", "rolls",
+    "makes", "moves", "pins", "places", "plays", "picks", "points", "reveals", "reverses",
+    "rolls",
     "searches", "sets", "shuffles", "starts", "stays", "stops", "stuns", "takes", "throws",
     "wins",
     "became", "bet", "chose", "discarded", "drew", "held", "moved", "placed", "played",
@@ -39,16 +41,24 @@ def _said_by_you(verb: str) -> str:
 
 
 _OPENS = r"(^|[.!?:;]\s+)"
+# The words after which the games' narration names a seat that a move is done to or aimed
+# at ("Red pins Blue", "at Seat 2", "TEAMS UP with Ox Valdane", "moved into Hero's
+# space"), which `as_you` says to that seat as "you" ("your"). The name must end a clause
+# there (a card named like a seat, "with Red Kicks", is no seat).
+DONE_TO_AFTER = ("against", "at", "by", "for", "into", "pins", "stuns", "throws", "to",
+                 "with")
+_CLAUSE_ENDS = r"(?=[.!?:;,]| (?:and|for|with)\b|$)"
 
 
 def as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
     """Narration `lines` as the seat narration calls `name` reads them: a sentence it
     opens ("Red plays three cards face down.", "Blue (Hero) stayed at (1, 1).") says
     "You" with the verb agreeing ("You play…"), its possessive there says "Your" (and the
-    sentence's "their" is "your"); every other mention of the name, and every line of a
-    viewer with no `name`, stays as it is. A `team` of several seats is "Your team" (the
-    verb as it is). Words only: the sentences are the ones every viewer reads, so
-    nothing more is told."""
+    sentence's "their" is "your"); another's move done to it or aimed at it says "you"
+    ("Blue pins you.", "…pointed at you.", "moved into your space"); every other mention
+    of the name, and every line of a viewer with no `name`, stays as it is. A `team` of
+    several seats is "Your team" (the verb as it is). Words only: the sentences are the
+    ones every viewer reads, so nothing more is told."""
     if not name:
         return lines
     opener = re.compile(_OPENS + re.escape(name) + r"(?!\w)((?: \((?:Hero|Villain)\))?)"
@@ -65,6 +75,15 @@ def as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
             return f"{lead}{'Your' if capital else 'your'} team{role} {verb}"
         return f"{lead}{'You' if capital else 'you'}{role} {_said_by_you(verb)}"
 
+    done_to = re.compile(r"\b(" + "|".join(DONE_TO_AFTER) + r") " + re.escape(name)
+                         + r"(?:('s)\b|" + _CLAUSE_ENDS + ")")
+
+    def done_to_you(found: re.Match[str]) -> str:
+        word, possessive = found.groups()
+        if possessive:
+            return f"{word} " + ("your team's" if team else "your")
+        return f"{word} " + ("your team" if team else "you")
+
     out = []
     for line in lines:
         parts = re.split(r"(?<=[.!?])(\s+)", line)
@@ -73,7 +92,7 @@ def as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
             new = opener.sub(said, part)
             if new != part and not team and re.match(r"\s*[Yy]ou\b", new):
                 new = re.sub(r"\btheir\b", "your", new)
-            told.append(new)
+            told.append(done_to.sub(done_to_you, new))
         out.append("".join(told))
     return out
 
