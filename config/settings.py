@@ -306,6 +306,11 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Seconds a bot may think before a random legal move is played instead.
 BOT_TIME_BUDGET = float(env_int("BOT_TIME_BUDGET_SECONDS", 5, least=1))
+# Seconds a bot task's claim on a decision keeps another task (a copy queued twice, a
+# redelivery) from thinking it too: longer than a decision takes (the budget, then the
+# append), so only a dead worker's claim grows older; the bot sweep then queues the seat.
+BOT_CLAIM_SECONDS = env_int("BOT_CLAIM_SECONDS", int(BOT_TIME_BUDGET) + 15,
+                            least=int(BOT_TIME_BUDGET) + 1)
 # Milliseconds a search bot (search-easy, search-hard) spends at most on one decision in a
 # live match: it plans to end a tenth short of it (HEADROOM) and starts no playout that
 # could end past that, given its slowest playout so far.

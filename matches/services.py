@@ -18,13 +18,13 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
-from django.db.models import Case, Q, Value, When
+from django.db import DatabaseError, IntegrityError, OperationalError, transaction
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from config.lru import LRU
@@ -1309,13 +1309,27 @@ def replay_view(*, match: Match, user: Any, at: int, seat: int | None = None,
 
 # -- bot seats ---------------------------------------------------------------------------
 
+class BotClaimInterrupted(OperationalError):
+    """A database error stopped a run of bot decisions: its task tries again with `claim`,
+    which takes back the decision it held if no other task took it meanwhile."""
+
+    def __init__(self, claim: int) -> None:
+        super().__init__(f"the bot claim {claim} was interrupted by a database error")
+        self.claim = claim
+
+
 def play_bot_turns(*, match: Match, seat: int, expected_seq: int,
-                   resume: bool = False) -> bool:
+                   resume: bool = False, claim: int | None = None) -> bool:
     """Play the bot seat's pending decision, then any bot decisions that follow it.
 
     Does nothing (False) when the stream moved past `expected_seq` or the seat has nothing
     pending, unless `resume`: a task delivered again after its worker died mid-run, which
     carries the seq it was first queued at, plays on from where the stream stands.
+
+    Each decision is claimed before its bot thinks (`claim_bot_turn`), so a second task
+    for it (queued twice, delivered twice) does nothing while the first thinks. A database
+    error gives the run's claims back and raises BotClaimInterrupted with `claim`, the
+    run's token: its retry passes it here and takes back what it held.
 
     Consecutive bot decisions are played in this loop rather than by chaining
     tasks, so an eager (in-process) bot-vs-bot match cannot recurse without bound; after
@@ -1326,7 +1340,16 @@ def play_bot_turns(*, match: Match, seat: int, expected_seq: int,
     if match.status != Match.Status.ACTIVE or (match.seq != expected_seq and not resume) \
             or not plays_on(match):
         return False  # (a task queued before its rules changed: nothing to play)
-    resumed = resume and match.seq != expected_seq
+    token = claim or new_bot_claim()
+    try:
+        return _play_bot_turns(match, seat, resume and match.seq != expected_seq, token)
+    except OperationalError as exc:
+        release_bot_claims(match.pk, token)
+        raise BotClaimInterrupted(token) from exc
+
+
+def _play_bot_turns(match: Match, seat: int, resumed: bool, claim: int) -> bool:
+    """The loop of `play_bot_turns`, each decision claimed with `claim`."""
     played, began = 0, time.monotonic()
     # A worker busy with a long bot-only chain hands it on now and then, so the bot
     # replies people wait for (queued behind it) get their turn. In-process (no broker) a
@@ -1345,11 +1368,45 @@ def play_bot_turns(*, match: Match, seat: int, expected_seq: int,
             _enqueue_bots(match.pk, list(waiting), match.seq)
             break
         turn, name = next(iter(waiting.items()))
+        if not claim_bot_turn(match.pk, turn, stream.seq, claim):
+            break  # another task's bot thinks it now, and plays on after it
         action = _bot_action(match, stream, turn, name)
         if not _append_bot_choice(match, stream.seq, pending, turn, action):
             break  # somebody else moved, and whoever did hands on the bot seats
         played += 1
     return played > 0
+
+
+def new_bot_claim() -> int:
+    """A token for one run of bot decisions (a task and its retries)."""
+    return secrets.randbelow(2**31 - 1) + 1  # fits the column; 0 is "none"
+
+
+def _claim_cutoff() -> datetime:
+    """A claim taken before this is a dead worker's (BOT_CLAIM_SECONDS)."""
+    return timezone.now() - timedelta(seconds=settings.BOT_CLAIM_SECONDS)
+
+
+def claim_bot_turn(match_id: int, seat: int, seq: int, claim: int) -> bool:
+    """Take the seat's decision at `seq` for the run holding `claim`; False when another
+    run claimed it within BOT_CLAIM_SECONDS (its bot is thinking it: a second task would
+    think it again, and one of the two appends would be refused). One conditional update:
+    of two tasks at once, the second finds the first's claim."""
+    held = Q(bot_claim_seq=seq, bot_claimed_at__gt=_claim_cutoff()) & ~Q(bot_claim=claim)
+    return bool(Seat.objects.filter(match_id=match_id, index=seat).exclude(held).update(
+        bot_claim=claim, bot_claim_seq=seq, bot_claimed_at=timezone.now()))
+
+
+def release_bot_claims(match_id: int, claim: int) -> None:
+    """Give back the run's claims in the match, its task about to try again after a
+    database error (the sweep or another task may take them meanwhile); a release the
+    database misses leaves them to the retry, which names the claim, or to the sweep
+    once stale."""
+    try:
+        Seat.objects.filter(match_id=match_id, bot_claim=claim).update(bot_claimed_at=None)
+    except DatabaseError:
+        log.warning("match %s: bot claim %s was not given back", match_id, claim,
+                    exc_info=True)
 
 
 def _append_bot_choice(match: Match, seq: int, pending: Pending, seat: int,
@@ -1428,8 +1485,14 @@ def _think(choose: Any, budget: float) -> Any:
 
 def waiting_bot_seats(quiet_seconds: float = 0) -> list[tuple[int, int, int]]:
     """(match id, seat, seq) for every bot seat with a decision pending in a live match
-    that has not moved (`updated_at`, which every append saves) for `quiet_seconds`."""
+    that has not moved (`updated_at`, which every append saves) for `quiet_seconds`, but
+    a seat whose decision a task claimed within BOT_CLAIM_SECONDS (its bot is thinking:
+    a seat handed to a bot moves no `updated_at`, and a task may wait in the queue longer
+    than the sweep's interval)."""
     waiting: list[tuple[int, int, int]] = []
+    thinking = set(Seat.objects.filter(
+        match__status=Match.Status.ACTIVE, bot_claim_seq=F("match__seq"),
+        bot_claimed_at__gt=_claim_cutoff()).order_by().values_list("match_id", "index"))
     live = Match.objects.filter(status=Match.Status.ACTIVE, seats__bot__gt="")
     if quiet_seconds > 0:
         live = live.filter(updated_at__lte=timezone.now() - timedelta(seconds=quiet_seconds))
@@ -1442,5 +1505,6 @@ def waiting_bot_seats(quiet_seconds: float = 0) -> list[tuple[int, int, int]]:
         except Exception:  # one match that cannot replay must not keep the others waiting
             log.exception("match %s cannot be replayed for its bot seats", match.pk)
             continue
-        waiting.extend((match.pk, seat, stream.seq) for seat in seats)
+        waiting.extend((match.pk, seat, stream.seq) for seat in seats
+                       if (match.pk, seat) not in thinking)
     return waiting

@@ -4,9 +4,13 @@
 the stream moved on does nothing, unless the broker delivers it again after its worker died
 or it is retried after a database error (then it plays on from where the stream stands, the
 moves its first run made included; an append is checked against the seq it read, so two
-runs never both move). Tasks are acknowledged late and retried with backoff on a database
-error; the beat sweep re-enqueues any bot seat that was left waiting (one whose match has
-not moved for a sweep's interval: a task was queued on each move's commit).
+runs never both move). Each decision is claimed before its bot thinks, so a second task
+for it (a copy queued twice, a redelivery) does nothing while the first run thinks: a
+search bot thinks a decision once. Tasks are acknowledged late and retried with backoff
+on a database error, the retry taking back its run's claims; the beat sweep re-enqueues
+any bot seat that was left waiting (one whose match has not moved for a sweep's interval:
+a task was queued on each move's commit) and that no task claimed within
+BOT_CLAIM_SECONDS (an older claim is a dead worker's).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from celery import Task, shared_task
+from celery.utils.time import get_exponential_backoff_interval
 from django.conf import settings
 from django.db import OperationalError
 
@@ -21,16 +26,26 @@ from config.queue import enqueue
 from matches import services
 from matches.models import Match
 
+RETRIES = 5
+
 
 @shared_task(bind=True, acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,
-             retry_backoff_max=60, retry_jitter=True, max_retries=5)
-def play_bot_seat(self: Task, match_id: int, seat: int, expected_seq: int) -> bool:
-    """Play a bot seat's pending decision (and the bot decisions right after it)."""
+             retry_backoff_max=60, retry_jitter=True, max_retries=RETRIES)
+def play_bot_seat(self: Task, match_id: int, seat: int, expected_seq: int,
+                  claim: int | None = None) -> bool:
+    """Play a bot seat's pending decision (and the bot decisions right after it); after a
+    database error the retry names the claim its run held, so it takes it back."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return False
-    return services.play_bot_turns(match=match, seat=seat, expected_seq=expected_seq,
-                                   resume=redelivered(self.request) or retried(self.request))
+    try:
+        return services.play_bot_turns(
+            match=match, seat=seat, expected_seq=expected_seq, claim=claim,
+            resume=redelivered(self.request) or retried(self.request))
+    except services.BotClaimInterrupted as exc:
+        raise self.retry(exc=exc, kwargs={"claim": exc.claim}, max_retries=RETRIES,
+                         countdown=get_exponential_backoff_interval(
+                             1, self.request.retries, 60, full_jitter=True)) from exc
 
 
 def redelivered(request: Any) -> bool:
@@ -48,9 +63,11 @@ def retried(request: Any) -> bool:
 @shared_task(acks_late=True)
 def sweep_bot_seats() -> int:
     """Re-enqueue every bot seat left waiting, a decision pending in a match that has not
-    moved for BOT_SWEEP_SECONDS; how many were enqueued. A seat whose match moved within
-    that had a task queued on the move's commit: queued again, a search bot would think
-    twice (one task appends); a lost task's seat is queued by a later sweep."""
+    moved for BOT_SWEEP_SECONDS and that no task claimed within BOT_CLAIM_SECONDS; how
+    many were enqueued. A seat whose match moved within that had a task queued on the
+    move's commit, and a claimed one has a task thinking it; a lost task's seat is queued
+    by a later sweep. A copy queued all the same (its task waited in the queue longer)
+    finds the decision claimed or played, and thinks nothing."""
     waiting = services.waiting_bot_seats(quiet_seconds=settings.BOT_SWEEP_SECONDS)
     for match_id, seat, seq in waiting:
         enqueue(play_bot_seat, match_id, seat, seq)

@@ -30,6 +30,8 @@ def load(code: str = LOAD, **env: str) -> subprocess.CompletedProcess[str]:
     ("SIMULATION_QUEUE_AHEAD", "0"),
     ("BOT_SWEEP_SECONDS", "-5"),
     ("BOT_SEARCH_MS", "fast"),
+    # No longer than a decision may take: a live task's claim would pass for a dead one's.
+    ("BOT_CLAIM_SECONDS", "5"),
     ("DJANGO_HSTS_SECONDS", "-1"),
     ("LOG_LEVEL", "loud"),
     ("DJANGO_CSP", "default-src 'self';\nimg-src 'self' data:"),

@@ -8,15 +8,18 @@ database; the others call the task or the service directly.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 
 from engine import registry
 from matches import services, tasks
-from matches.models import Match
+from matches.models import Match, Seat
 
 HUMAN_VS = "toy_showdown"
 
@@ -154,6 +157,68 @@ def test_the_sweep_leaves_a_seat_whose_match_moved_within_its_interval(
     assert decisions_of(moved, 1) == 1
 
 
+@pytest.mark.django_db
+@pytest.mark.usefixtures("seeded_chance")
+def test_a_bot_task_delivered_again_while_its_bot_thinks_leaves_the_decision_to_it(
+        player: Any, counting_bot: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second task for a decision (a copy the sweep queued, the broker delivering it
+    twice) read the same seq and thought it too; one of the two appends was refused, the
+    other's worker seconds wasted (a search bot's whole budget)."""
+    match = create(player, {"player": player.username}, {"bot": "counting"})
+    seq, copies = match.seq, []
+    think = services._bot_action
+
+    def delivered_again_meanwhile(*args: Any) -> Any:
+        if not copies:
+            copies.append(tasks.play_bot_seat.apply(args=(match.pk, 1, seq)).get())
+        return think(*args)
+
+    monkeypatch.setattr(services, "_bot_action", delivered_again_meanwhile)
+    assert tasks.play_bot_seat.apply(args=(match.pk, 1, seq)).get() is True
+    assert copies == [False]
+    assert counting_bot == [1] and decisions_of(match, 1) == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("seeded_chance")
+def test_the_sweep_leaves_a_seat_whose_decision_a_task_claimed_until_the_claim_is_old(
+        player: Any, counting_bot: list[int], left_waiting: Any) -> None:
+    """A seat handed to a bot moves no `updated_at`, and a task may wait in the queue for
+    longer than the sweep's interval: the sweep queued a second task for a decision the
+    first was thinking. A claim older than BOT_CLAIM_SECONDS is a dead worker's."""
+    match = create(player, {"player": player.username}, {"bot": "counting"})
+    left_waiting(match)
+    assert services.claim_bot_turn(match.pk, 1, match.seq, services.new_bot_claim())
+    assert tasks.sweep_bot_seats() == 0
+    assert counting_bot == [] and decisions_of(match, 1) == 0
+    old = timezone.now() - timedelta(seconds=settings.BOT_CLAIM_SECONDS + 1)
+    Seat.objects.filter(match=match, index=1).update(bot_claimed_at=old)  # its worker died
+    assert tasks.sweep_bot_seats() == 1
+    assert counting_bot == [1] and decisions_of(match, 1) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("seeded_chance")
+def test_a_seat_handed_to_a_bot_is_not_queued_again_by_the_sweep_while_its_bot_thinks(
+        player: Any, player2: Any, counting_bot: list[int], accept: Any, left_waiting: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deadline sweep hands a seat to a bot in a match that has not moved for a while;
+    the bot sweep, which finds waiting seats by the match's last move, queued the seat
+    again while the hand-over's task thought it."""
+    match = accept(create(player, {"player": player.username}, {"player": player2.username}))
+    left_waiting(match)
+    think, swept = services._bot_action, []
+
+    def the_sweep_runs_meanwhile(*args: Any) -> Any:
+        swept.append(tasks.sweep_bot_seats())
+        return think(*args)
+
+    monkeypatch.setattr(services, "_bot_action", the_sweep_runs_meanwhile)
+    services.hand_seat_to_bot(match=match, seat=1, bot="counting")
+    assert swept == [0]
+    assert counting_bot == [1] and decisions_of(match, 1) == 1
+
+
 @pytest.mark.django_db(transaction=True)
 def test_super_showdowns_own_bots_play_each_other_to_the_end(organizer: Any) -> None:
     from engine import registry
@@ -266,6 +331,32 @@ def test_a_task_retried_after_a_database_error_plays_on_from_the_stream(
     match.refresh_from_db()
     assert match.status == "finished" and len(calls) > 2
     assert not tasks.retried(SimpleNamespace(retries=0))
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("seeded_chance")
+def test_a_retry_takes_back_its_own_claim_when_the_database_missed_its_release(
+        player: Any, counting_bot: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The claim of a run a database error stopped is still fresh if its release did not
+    reach the database: the retry names it, so it plays rather than waits for the sweep."""
+    from django.db import OperationalError
+
+    match = create(player, {"player": player.username}, {"bot": "counting"})
+    append, calls = services._append_decision, []
+
+    def dropped_once(**kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise OperationalError("server closed the connection unexpectedly")
+        return append(**kwargs)
+
+    monkeypatch.setattr(services, "_append_decision", dropped_once)
+    monkeypatch.setattr(services, "release_bot_claims", lambda match_id, claim: None)
+    seq = match.seq
+    tasks.play_bot_seat.apply(args=(match.pk, 1, seq))  # the retry runs in the process
+    assert decisions_of(match, 1) == 1 and len(calls) == 2
+    # The claim was the run's all along: another run still finds it fresh.
+    assert not services.claim_bot_turn(match.pk, 1, seq, services.new_bot_claim())
 
 
 @pytest.mark.django_db

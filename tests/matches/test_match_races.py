@@ -76,3 +76,25 @@ def test_a_bot_seats_task_delivered_twice_at_once_moves_once(
         rows = stream_is_whole(match)
         moved = [row.seat for row in rows if row.seq > before and row.kind == "decision"]
         assert moved and set(moved) == {0}  # the bot's turn (a decision or several)
+
+
+@pytest.mark.usefixtures("seeded_chance")
+def test_a_bot_seats_task_delivered_twice_at_once_thinks_once(
+        race: Any, player: Any, counting_bot: Any, monkeypatch: pytest.MonkeyPatch,
+        toy_game: Any) -> None:
+    """Both deliveries read the same seq and both bots thought (one append was refused):
+    a search bot spent its whole budget twice. Now the second finds the first's claim."""
+    monkeypatch.setattr(services, "_enqueue_bots", lambda match_id, seats, seq: None)
+    counting_bot.seconds = 0.3  # (both would be thinking at once)
+    for _ in range(TRIALS):
+        counting_bot.clear()
+        match = services.create_match(game=toy_game.TOY_KEY, options={"rounds": 3},
+                                      created_by=player,
+                                      seats=[{"player": player.username}, {"bot": "counting"}])
+        deliver = partial(play_bot_seat.apply, args=(match.pk, 1, match.seq))
+        answers, errors = race([lambda deliver=deliver: deliver().get()] * 2)
+        assert errors == []
+        assert sorted(answers) == [False, True]
+        assert counting_bot == [1]  # the toy's seats play at once: one bot decision is due
+        rows = stream_is_whole(match)
+        assert [row.seat for row in rows if row.kind == "decision"] == [1]
