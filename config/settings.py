@@ -271,6 +271,19 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", "") or None
+# A task is queued after its write commits, in the request that made it (a bot's reply, a
+# mail): a broker host that hangs rather than refuses held the player's answer (each try
+# waited on its socket without end). Each try now gives up after BROKER_TIMEOUT_SECONDS,
+# and a publish tries twice (a pooled connection the broker dropped is made anew by the
+# second), so the answer waits a few seconds at most; the write stands, and the sweeps
+# queue what was missed (bot seats, simulation chunks, mails). Above the transport's 1 s
+# BRPOP, which the worker's reads wait on.
+BROKER_TIMEOUT_SECONDS = env_int("BROKER_TIMEOUT_SECONDS", 2, least=2)
+CELERY_BROKER_CONNECTION_TIMEOUT = float(BROKER_TIMEOUT_SECONDS)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": BROKER_TIMEOUT_SECONDS,
+                                   "socket_timeout": BROKER_TIMEOUT_SECONDS}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0,
+                                    "interval_step": 0.2, "interval_max": 0.2}
 # The bot sweep's interval; it leaves a seat whose match moved within it (its task was
 # queued on that move's commit, and may still be queued or thinking).
 BOT_SWEEP_SECONDS = env_int("BOT_SWEEP_SECONDS", 30, least=1)

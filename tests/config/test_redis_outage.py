@@ -10,8 +10,11 @@ import html
 import logging
 import os
 import re
+import socket
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,6 +32,8 @@ from tests.conftest import PASSWORD
 
 ROOT = Path(__file__).resolve().parents[2]
 AWAY = "redis://127.0.0.1:1/0"  # nothing listens on port 1: every connection is refused
+HANG = 20.0  # seconds the hanging broker host hangs
+PROMPT = 8.0  # seconds a move may wait for it: two tries of BROKER_TIMEOUT_SECONDS (2)
 
 
 @pytest.fixture(scope="module")
@@ -60,17 +65,33 @@ def bot_decisions(match: Match) -> int:
 
 
 @contextmanager
-def broker_away(settings: Any) -> Iterator[None]:
-    """Celery with a broker (no eager tasks), and that broker away."""
+def broker_away(settings: Any, url: str = AWAY) -> Iterator[None]:
+    """Celery with a broker (no eager tasks), and that broker away (at `url`)."""
     kept = app.conf.broker_url, app.conf.task_always_eager
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    app.conf.broker_url, app.conf.task_always_eager = AWAY, False
+    app.conf.broker_url, app.conf.task_always_eager = url, False
     try:
         yield
     finally:
         app.pool.force_close_all()
         app.conf.broker_url, app.conf.task_always_eager = kept
         settings.CELERY_TASK_ALWAYS_EAGER = True
+
+
+@contextmanager
+def broker_hanging(settings: Any) -> Iterator[None]:
+    """Celery with a broker host that takes connections and never answers (a host that
+    hangs rather than refuses); after HANG seconds it drops them, so whatever still
+    waits on it ends."""
+    server = socket.create_server(("127.0.0.1", 0))
+    let_go = threading.Timer(HANG, server.close)
+    let_go.start()
+    try:
+        with broker_away(settings, f"redis://127.0.0.1:{server.getsockname()[1]}/0"):
+            yield
+    finally:
+        let_go.cancel()
+        server.close()
 
 
 ACTION_FORM = re.compile(r'name="action" value="(?P<action>[^"]*)">\s*<input type="hidden" '
@@ -160,6 +181,35 @@ def test_a_move_is_stored_when_the_bot_reply_cannot_be_queued(
     assert bot_decisions(match) == replies  # the bot's reply waits for the broker
     assert MatchEvent.objects.filter(match=match, idempotency_key=key).count() == 1
     assert "play_bot_seat" in caplog.text or "Error calling" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_is_answered_promptly_while_the_broker_host_hangs(
+        redis_away: None, settings: Any, client: Client, player: Any) -> None:
+    """The bot's reply is queued after the move commits, in the move's request: a broker
+    host that took the connection and never answered held the answer for as long as it
+    hung (each of Celery's tries waited on its socket). A try now gives up after
+    BROKER_TIMEOUT_SECONDS; the move stands and the sweep queues the reply."""
+    client.force_login(player)
+    response = client.post(reverse("quick_play"))  # the bot's first move: in-process
+    match = Match.objects.get(pk=int(response["Location"].rstrip("/").rsplit("/", 1)[-1]))
+    page = client.get(reverse("match_play", args=[match.id])).content.decode()
+    found = ACTION_FORM.search(page)
+    assert found, "alice has a decision to make"
+    match.refresh_from_db()
+    before, replies = match.seq, bot_decisions(match)
+
+    with broker_hanging(settings):
+        began = time.monotonic()
+        moved = client.post(reverse("match_act", args=[match.id]),
+                            {"action": html.unescape(found["action"]), "key": found["key"]},
+                            HTTP_HX_REQUEST="true")
+        took = time.monotonic() - began
+
+    assert moved.status_code == 200 and b"error-banner" not in moved.content
+    assert took < PROMPT, took
+    match.refresh_from_db()
+    assert match.seq > before and bot_decisions(match) == replies
 
 
 @pytest.mark.django_db

@@ -32,6 +32,8 @@ def load(code: str = LOAD, **env: str) -> subprocess.CompletedProcess[str]:
     ("BOT_SEARCH_MS", "fast"),
     # No longer than a decision may take: a live task's claim would pass for a dead one's.
     ("BOT_CLAIM_SECONDS", "5"),
+    # Below the 1 s the workers' reads wait on Redis for (BRPOP): they would time out.
+    ("BROKER_TIMEOUT_SECONDS", "1"),
     ("DJANGO_HSTS_SECONDS", "-1"),
     ("LOG_LEVEL", "loud"),
     ("DJANGO_CSP", "default-src 'self';\nimg-src 'self' data:"),
