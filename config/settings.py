@@ -268,6 +268,13 @@ CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A worker that loses the broker lets the tasks it runs finish (Celery 6 would cancel
+# them): each is acks-late and idempotent, and writes to the database, not the broker,
+# so its work stands, and its message, which it cannot acknowledge any more, comes back
+# to find the work done or claimed (a bot's decision, a simulation chunk). Cancelled, a
+# task left its claim fresh: its redelivery waited until the claim grew old
+# (BOT_CLAIM_SECONDS; a chunk's SIMULATION_STALE_SECONDS, its matches played again).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", "") or None
