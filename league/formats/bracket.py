@@ -185,6 +185,13 @@ def _resolve_node(node: Node, state: BracketState, res: Resolution) -> None:
         res.losers[node.id] = None
 
 
+def walkovers_of(res: Resolution, state: BracketState) -> dict[str, str | None]:
+    """The settled nodes of two entrants with no result, each to the one who went on
+    (None: both had withdrawn); a node with an empty slot is a bye, not a walkover."""
+    return {node: winner for node, winner in res.winners.items()
+            if node not in state.results and all(res.slots[node])}
+
+
 def pairing_of(node: Node, res: Resolution) -> Pairing:
     """The node as a pairing; slots not yet known are None."""
     slots = res.slots.get(node.id, (None, None))
@@ -271,8 +278,7 @@ class BracketFormat:
         """The nodes of two entrants a withdrawal decided, to the one who went on (kept
         when they withdrew in turn, `BracketState.walkovers`); a bye is none."""
         _, res = self.layout(state)
-        return {node: winner for node, winner in res.winners.items()
-                if node not in state.results and all(res.slots[node])}
+        return walkovers_of(res, state)
 
     def standings(self, state: BracketState) -> list[StandingRow]:
         """Entrants by how far they went; those knocked out at the same depth share a rank."""
@@ -297,20 +303,30 @@ class _Run:
 def _runs(
     nodes: Sequence[Node], res: Resolution, state: BracketState, lives: int
 ) -> dict[str, _Run]:
-    """Each entrant's wins, losses, last node and the node that knocked them out."""
+    """Each entrant's wins, losses, last node and the node that knocked them out.
+
+    A walkover counts as the points formats count it: a win for the one who went on, a
+    loss for the one who had withdrawn (for both where both had), so the record agrees
+    with the bracket (a round robin's or Swiss walkover is a win and a loss alike). A
+    walkover loss sets no `out`: the withdrawal took them out, not the node, and the
+    depth they are ranked by stays where they last stood.
+    """
     runs = {e: _Run() for e in state.entrants}
+    given = walkovers_of(res, state)
     for node in nodes:
         for entrant in (e for e in res.slots.get(node.id, ()) if e is not None):
             run = runs[entrant]
             run.last = node
-            if node.id not in state.results:
+            if node.id not in state.results and node.id not in given:
                 continue
             won = res.winners[node.id] == entrant
             run.wins += won
             run.losses += not won
+            played = node.id in state.results
             # a double forfeit leaves no way on, whatever lives are left
-            ends = node.eliminates or run.losses >= lives or no_winner(state.results[node.id])
-            if not won and run.out is None and ends:
+            ends = node.eliminates or run.losses >= lives or (
+                played and no_winner(state.results[node.id]))
+            if not won and played and run.out is None and ends:
                 run.out = node
     return runs
 

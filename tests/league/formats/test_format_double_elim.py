@@ -251,6 +251,18 @@ def test_a_walkover_winner_who_withdraws_later_keeps_the_matches_they_played() -
     assert ranks(DE, state)["s3"] < ranks(DE, state)["s4"]
 
 
+def test_walkovers_count_in_the_records_of_both_brackets() -> None:
+    """s4 withdraws before playing: s1 walks over it in W1-1 (s3, dropped from W1-2, has a
+    bye in L1-1: nobody drops from a walkover). s1 then wins the winners' final and the
+    grand final: three wins, one of them the walkover, and s4 a loss."""
+    state = DE.withdraw(DE.start(seeds(4)), "s4")
+    state = play_out(DE, state)
+    assert DE.walkovers(state) == {"W1-1": "s1"}
+    rows = {row.entrant: row for row in DE.standings(state)}
+    assert (rows["s1"].wins, rows["s1"].losses) == (3, 0)
+    assert (rows["s4"].wins, rows["s4"].losses) == (0, 1)
+
+
 def test_a_late_entrant_takes_a_bye_that_a_withdrawal_had_settled() -> None:
     state = DE.withdraw(DE.start(seeds(3)), "s3")  # s1's bye W1-1 settled, s2 walks over
     state = DE.add_entrant(state, "s4")

@@ -132,13 +132,15 @@ def test_late_entries_and_withdrawals_never_stall_an_event(key: str, n: int, see
 
 
 @settings(max_examples=100, deadline=None)
-@given(key=st.sampled_from(["round_robin", "swiss"]), n=st.integers(2, 10),
-       seed=st.integers(0, 2**32))
+@given(key=st.sampled_from(["round_robin", "swiss", "single_elimination",
+                             "double_elimination"]),
+       n=st.integers(2, 10), seed=st.integers(0, 2**32))
 def test_the_results_and_walkovers_are_every_match_the_standings_count(
         key: str, n: int, seed: int) -> None:
     """What the pages list (each result, each walkover `walkovers` gives, with its winner
     or as a loss for both) adds up to each entrant's wins, draws and losses, however the
-    withdrawals fell (both of a pairing, one after the other)."""
+    withdrawals fell (both of a pairing, one after the other); a bracket's as a points
+    format's (a bye, an empty slot, is no walkover and no win)."""
     fmt = get_format(key)
     state, _ = run(key, n, options_for(key, n)[0], random.Random(seed), churn=True)
     known = {p.id: p for p in fmt.pairings(state)}

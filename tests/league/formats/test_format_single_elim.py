@@ -114,6 +114,20 @@ def test_a_walkover_is_its_winners_when_they_withdraw_in_turn() -> None:
     assert not SE.walkovers(SE.start(seeds(3)))  # a bye is no walkover
 
 
+def test_a_walkover_counts_a_win_for_its_winner_and_a_loss_for_the_withdrawn() -> None:
+    """s4 leaves round one to s1 (W1-1), who then beats s2 in the final: the bracket says
+    s1 won twice, and the standings count both, as a round robin or Swiss counts its
+    walkovers; s4's record shows the walkover it gave as a loss."""
+    state = SE.withdraw(SE.start(seeds(4)), "s4")
+    state = SE.record(state, finish("W1-2", "s2", "s3"))
+    state = SE.record(state, finish("W2-1", "s1", "s2"))
+    rows = {row.entrant: row for row in SE.standings(state)}
+    assert (rows["s1"].wins, rows["s1"].losses, rows["s1"].points) == (2, 0, 2.0)
+    assert (rows["s4"].wins, rows["s4"].losses) == (0, 1)
+    assert (rows["s2"].wins, rows["s2"].losses) == (1, 1)
+    assert ranks(SE, state) == {"s1": 1, "s2": 2, "s3": 3, "s4": 3}  # depth as before
+
+
 def test_a_late_entrant_joins_as_the_lowest_seed_before_the_first_result() -> None:
     state = SE.add_entrant(SE.start(seeds(3)), "s4")
     assert slots(SE.ready(state)) == {"W1-1": ("s1", "s4"), "W1-2": ("s2", "s3")}
