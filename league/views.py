@@ -470,7 +470,8 @@ def event_results(request: HttpRequest, event_id: int) -> HttpResponse:
 
 def _results_news(context: dict[str, Any], told: set[str]) -> list[str]:
     """What changed on the Event's page since the copy that showed `told` (as its poll URL
-    carries it): each result, each new match (the reader's own said so), the champion."""
+    carries it): each result, each new match (the reader's own said so), each walkover no
+    match was made for, the champion."""
     news = []
     yours = {row["match"].pk for row in context["yours"]}
     for row in context["rows"]:
@@ -489,6 +490,11 @@ def _results_news(context: dict[str, Any], told: set[str]) -> list[str]:
         elif row["live"] and f"l{pk}" not in told:
             news.append(f"Your match {label} is ready: {names}." if pk in yours
                         else f"New match {label}: {names}.")
+    for row in context["walkovers"]:
+        if f"w{row['pairing']}" not in told:
+            winners = [e["name"] for e in row["entrants"] if e["won"]]
+            said = f"{winners[0]} won" if winners else "a loss for both"
+            news.append(f"{row['label']}, {_names_by_side(row)}: walkover, {said}.")
     if context["champions"]:
         plural = "s" if len(context["champions"]) > 1 else ""
         news.append(f"The Event is over. Champion{plural}: {context['champion_names']}.")
@@ -1550,6 +1556,7 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
             ended=_ended_unrecorded(done, given),
         )
     rows = _match_rows(event, done, names, given)
+    walkovers = _walkover_rows(done, names, given)
     return {
         "event": event,
         "held_note": _held_note(event, done),
@@ -1564,12 +1571,14 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
         "shared_first": _shared_first(event, standings, champions, done),
         "forfeited_decider": _forfeited_decider(event, standings, done),
         "rows": rows,
-        "walkovers": _walkover_rows(done, names, given),
+        "walkovers": walkovers,
         "yours": [row for row in rows if row["live"] and _still_plays(row, user)],
         "entrants": entrants,
         "polling": event.status == Event.Status.RUNNING,
-        # (as the poll URL carries it: f12 shown finished, l13 shown live)
-        "told": ".".join(f"{'l' if row['live'] else 'f'}{row['match'].pk}" for row in rows),
+        # (as the poll URL carries it: f12 shown finished, l13 shown live, wR3-2 a walkover
+        # row of that pairing shown)
+        "told": ".".join([*(f"{'l' if row['live'] else 'f'}{row['match'].pk}" for row in rows),
+                          *(f"w{row['pairing']}" for row in walkovers)]),
         "version": _matches_version(event, [(r["match"].pk, r["match"].status)
                                             for r in rows]),
     }

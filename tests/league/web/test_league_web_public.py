@@ -341,6 +341,38 @@ def test_the_results_poll_tells_a_screen_reader_what_changed_since_the_page_show
     assert re.search(r"The Event is over\. Champion: \w+\.$", news), news
 
 
+def test_the_results_poll_tells_the_walkovers_a_withdrawal_decided_and_keeps_them(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """A withdrawal in a round robin decides its later pairings as walkovers no match is
+    made for: the poll's answer lists them as the page does, and its live region reads each
+    once (its winner, or a loss for both), where it read nothing of them; a poll from a
+    copy that shows them reads the next result and them no more."""
+    event = make_event(format="round_robin", bots=4)
+    events.start_event(event=event, by=sam)
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    events.withdraw_entrant(event=event, by=sam, key="e1")
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    state = events.replay(event).state
+    unmade = [p for p in formats.get_format(event.format).pairings(state)
+              if "e1" in p.slots and None not in p.slots and p.round > 1]
+    assert unmade
+    news = polled_news(alice_client, page)
+    for pairing in unmade:
+        left = next(k for k in pairing.entrants if k != "e1")
+        said = " vs ".join(names[k] for k in pairing.entrants)
+        assert news.count(f"{pairing.label}, {said}: walkover, {names[left]} won.") == 1
+    url = re.search(r'hx-get="([^"]*/results/[^"]*)"', page)
+    assert url is not None
+    polled = alice_client.get(url[1].replace("&amp;", "&"), **HTMX).content.decode()
+    for pairing in unmade:
+        assert f'id="event-walkover-{pairing.id}"' in polled
+    other = EventMatch.objects.get(event=event, round=1, match__status="active")
+    finish_by_forfeit(other.match, 1, django_capture_on_commit_callbacks)
+    news = polled_news(alice_client, polled)
+    assert f"{other.label or other.pairing}, " in news and "walkover" not in news
+
+
 def test_standings_columns_are_named_in_full_for_screen_readers(
         alice_client: Client, make_event: Callable[..., Event], sam: Any, season: Season,
         player: Any, player2: Any, django_capture_on_commit_callbacks: Any) -> None:
