@@ -539,6 +539,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     # An Event's bot seats by the names its entrants entered under, as its pages say.
     named_as_shown((match, list(match.seats.all())) for match in matches)
     finishes = history.Finishes(matches)
+    entries = _entries(player)
     context = {
         "player": player,
         "ratings": [{"rating": rating, "place": leaderboard.place_of(rating),
@@ -548,7 +549,8 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "chart": svg.rating_chart_svg(series),
         "history": [_history_row(match, history.seat_of(match, player.user_id) or 0, titles,
                                  finishes) for match in matches],
-        "entries": _entries(player),
+        "entries": entries,
+        "walkovers": _player_walkovers(player, entries),
         "titles": titles,
         "meetings": history.meetings(request.user.pk, player.user_id)
         if request.user.pk != player.user_id else None,
@@ -567,6 +569,32 @@ def _entries(player: Player) -> list[Entrant]:
         if held is None or (held.withdrawn and not entry.withdrawn):
             kept[entry.event_id] = entry
     return list(kept.values())
+
+
+def _player_walkovers(player: Player, entries: list[Entrant]) -> list[dict[str, Any]]:
+    """The walkovers of the player's Events that seat one of their entries (their own or
+    their team's) with no match made for them, as the Event pages' unplayed rows give them
+    (`_walkover_rows`), each with its Event: the match history lists matches alone, so a
+    pairing they won or lost by a withdrawal, which the standings count, was missing."""
+    keys: dict[int, set[str]] = defaultdict(set)
+    for event_id, key in (Entrant.objects.filter(Entrant.held_by(player)).distinct()
+                          .values_list("event_id", "key")):
+        keys[event_id].add(key)
+    # Only a withdrawal gives a walkover: the other Events are not replayed.
+    left = set(Entrant.objects.filter(event_id__in=list(keys), withdrawn=True)
+               .values_list("event_id", flat=True))
+    rows = []
+    for entry in entries:
+        event = entry.event
+        if event.pk not in left or event.status == Event.Status.DRAFT:
+            continue
+        done = events.replay_to_read(event)
+        if done.state is None:
+            continue
+        rows += [{**row, "event": event}
+                 for row in _walkover_rows(done, _names(event), events.walkovers(done))
+                 if keys[event.pk] & {e["key"] for e in row["entrants"]}]
+    return rows
 
 
 # -- dashboard ----------------------------------------------------------------------------
