@@ -5,7 +5,8 @@ result (it adds to an entrant's points, not to anyone's opponents). The entrants
 played as one side (a tag team) win, draw or lose together and are not each other's
 opponents. The names a format's `tiebreaks` option takes:
 
-    head_to_head      points scored in the meetings among the entrants still tied
+    head_to_head      points scored in the meetings among the entrants still tied,
+                      then again among those the meetings left level, while it splits them
     buchholz          the sum of the opponents' points
     buchholz_cut1     the same without the weakest opponent
     sonneborn_berger  the points of each opponent beaten, half those of each drawn
@@ -168,15 +169,18 @@ def rank(
     scoring: Scoring,
 ) -> list[Ranked]:
     """Entrants best first by points, then each tiebreak in turn; full ties share a rank."""
-    # Head-to-head is computed within each group still tied when its turn comes; entrants
-    # tied on everything are listed in seed (`entrants`) order.
+    # Head-to-head is computed within each group still tied when its turn comes, and again
+    # within each part of it the meetings left level (`head_to_head_levels`); entrants tied
+    # on everything are listed in seed (`entrants`) order. A tiebreak's value shown is its
+    # first: head-to-head among the whole group.
     keys: dict[str, tuple[float, ...]] = {e: (points.get(e, 0.0),) for e in entrants}
     values: dict[str, dict[str, float]] = {e: {} for e in entrants}
     for name in criteria:
         table = _tiebreak(name, keys, results, points, scoring)
         for e in entrants:
-            values[e][name] = table.get(e, 0.0)
-            keys[e] = (*keys[e], values[e][name])
+            levels = table.get(e, (0.0,))
+            values[e][name] = levels[0]
+            keys[e] = (*keys[e], *levels)
     seed = {e: i for i, e in enumerate(entrants)}
     order = sorted(entrants, key=lambda e: ([-k for k in keys[e]], seed[e]))
     ranks = competition_ranks([keys[e] for e in order])
@@ -189,17 +193,38 @@ def _tiebreak(
     results: Sequence[MatchResult],
     points: Mapping[str, float],
     scoring: Scoring,
-) -> Table:
-    """The values of one tiebreak given the keys so far."""
+) -> dict[str, tuple[float, ...]]:
+    """The values of one tiebreak given the keys so far, each entrant's as a key part (a
+    head-to-head's runs a level deeper for each split of its group)."""
     if name != "head_to_head":
-        return criterion_values(name, results, points)
+        return {e: (value,) for e, value in criterion_values(name, results, points).items()}
     groups: dict[tuple[float, ...], list[str]] = defaultdict(list)
     for entrant, key in keys.items():
         groups[key].append(entrant)
-    table: Table = {}
+    table: dict[str, tuple[float, ...]] = {}
     for group in groups.values():
-        table.update(head_to_head(results, group, scoring) if len(group) > 1 else {group[0]: 0.0})
+        table.update(head_to_head_levels(results, group, scoring) if len(group) > 1
+                     else {group[0]: (0.0,)})
     return table
+
+
+def head_to_head_levels(results: Sequence[MatchResult], group: Sequence[str],
+                        scoring: Scoring) -> dict[str, tuple[float, ...]]:
+    """Head-to-head among `group`, then again among each part it leaves level, for as long
+    as that separates someone: four tied where B beat D and D beat C give B and D 1 point
+    each, A and C none; B's win over D then puts B first (among the whole group it only
+    counted as much as D's over C). Each entrant's points at each level, best first."""
+    table = head_to_head(results, group, scoring)
+    parts: dict[float, list[str]] = defaultdict(list)
+    for entrant in group:
+        parts[table[entrant]].append(entrant)
+    if len(parts) == 1:
+        return {e: (table[e],) for e in group}
+    levels: dict[str, tuple[float, ...]] = {}
+    for part in parts.values():
+        deeper = head_to_head_levels(results, part, scoring) if len(part) > 1 else {}
+        levels.update({e: (table[e], *deeper.get(e, ())) for e in part})
+    return levels
 
 
 def league_table(

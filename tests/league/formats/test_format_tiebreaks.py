@@ -121,6 +121,23 @@ def test_head_to_head_after_another_tiebreak_counts_only_those_still_tied() -> N
     assert [r.values["head_to_head"] for r in table][1:3] == [1.0, 0.0]
 
 
+def test_head_to_head_is_applied_again_among_those_it_leaves_level() -> None:
+    # A, B, C and D have 2 points each (against E and F besides). Among the four only B
+    # beat D and D beat C: head-to-head gives B and D 1 point, A and C none. Among B and
+    # D alone, B beat D, so B ranks above D; A and C never met and stay level.
+    games = [
+        finish("1", "B", "D"), finish("2", "D", "C"), finish("3", "A", "E"),
+        finish("4", "A", "F"), finish("5", "B", "F"), finish("6", "C", "E"),
+        finish("7", "C", "F"), finish("8", "D", "E"),
+    ]
+    points = points_table(games, SCORING)
+    assert {e: points[e] for e in "ABCD"} == dict.fromkeys("ABCD", 2.0)
+    table = rank(list("ABCDEF"), points, ["head_to_head"], games, SCORING)
+    assert [(r.rank, r.entrant) for r in table][:4] == [(1, "B"), (2, "D"), (3, "A"), (3, "C")]
+    # The value shown is head-to-head among all four tied.
+    assert [r.values["head_to_head"] for r in table][:4] == [1.0, 1.0, 0.0, 0.0]
+
+
 def test_a_points_scheme_of_three_one_nil_is_honoured() -> None:
     scoring = Scoring(win=3.0, draw=1.0, loss=0.0, bye=3.0)
     assert points_table(RESULTS, scoring) == {"A": 7.0, "B": 4.0, "C": 4.0, "D": 1.0}
