@@ -340,19 +340,35 @@ def bracket_standings(
 ) -> list[StandingRow]:
     """Standings by depth reached: still-in entrants first, then by where they went out."""
     runs = _runs(nodes, res, state, lives)
-    keys = {e: _key(e, run, state, bonus) for e, run in runs.items()}
+    onward = {s.node: node for node in nodes for s in node.sources if isinstance(s, WinnerOf)}
+    keys = {e: _key(e, run, state, bonus, res, onward) for e, run in runs.items()}
     seed = {e: i for i, e in enumerate(state.entrants)}
-    order = sorted(state.entrants, key=lambda e: (-keys[e][0], -keys[e][1], seed[e]))
+    order = sorted(state.entrants, key=lambda e: (tuple(-k for k in keys[e]), seed[e]))
     ranks = competition_ranks([keys[e] for e in order])
     return [_row(r, e, runs[e], state) for r, e in zip(ranks, order, strict=True)]
 
 
-def _key(entrant: str, run: _Run, state: BracketState, bonus: Mapping[str, int]) -> tuple[int, int]:
-    """(still in, depth): how far the entrant went."""
+def _key(entrant: str, run: _Run, state: BracketState, bonus: Mapping[str, int],
+         res: Resolution, onward: Mapping[str, Node]) -> tuple[int, int, int]:
+    """(still in, depth, fewer losses): how far the entrant went.
+
+    Depths are laid out so that a node's depth is where its entrants finish at worst (a
+    double elimination's winners' round r node is as deep as the losers' round its loser
+    drops to). Mid-event an organizer reads the entrants still in by the worst place they
+    can still finish: one who won its last node while the next is not laid out yet (its
+    other side still playing) stands at that next node's depth, not tied with those still
+    to play the node it won; at equal depth fewer losses rank first (the undefeated still
+    in the winners' bracket before the once beaten). Those out rank by where they went
+    out; the decided standings (one entrant still in, the champion) are as they were.
+    """
     node = run.out or run.last
     depth = 2 * node.depth if node else 0
     alive = run.out is None and entrant not in state.withdrawn
-    return int(alive), depth + bonus.get(entrant, 0)
+    if not alive:
+        return 0, depth + bonus.get(entrant, 0), 0
+    if node is not None and res.winners.get(node.id) == entrant and node.id in onward:
+        depth = 2 * onward[node.id].depth
+    return 1, depth + bonus.get(entrant, 0), -run.losses
 
 
 def _row(rank: int, entrant: str, run: _Run, state: BracketState) -> StandingRow:

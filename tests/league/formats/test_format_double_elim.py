@@ -263,6 +263,25 @@ def test_walkovers_count_in_the_records_of_both_brackets() -> None:
     assert (rows["s4"].wins, rows["s4"].losses) == (0, 1)
 
 
+def test_mid_event_those_still_in_rank_by_the_worst_place_they_can_still_finish() -> None:
+    """Eight entrants, the better seed winning: round one over, s1 has beaten s4 in
+    winners' round 2 while s2-s3 is still to play, and s4 has won losers' round 2. Ranked
+    by the node each stood in, s1, s2, s3 and s4 shared first, an undefeated s1 already
+    through to the winners' final beside s4 with a loss. s1 is through to the winners'
+    final (third at worst), s4 to losers' round 3 (fourth at worst), s2 and s3 play for a
+    place that can still drop to fifth, as can s5 (won losers' round 1) with a loss more."""
+    state = DE.start(seeds(8))
+    for pid in ("W1-1", "W1-2", "W1-3", "W1-4", "W2-1", "L1-1", "L1-2", "L2-2"):
+        state = DE.record(state, better_seed_wins(
+            next(p for p in DE.ready(state) if p.id == pid)))
+    assert ids(DE.ready(state)) == ["W2-2"]
+    assert ranks(DE, state) == {"s1": 1, "s4": 2, "s2": 3, "s3": 3, "s5": 5, "s6": 6,
+                                "s7": 7, "s8": 7}
+    state = play_out(DE, state)  # decided: as ranked by where each went out
+    assert ranks(DE, state) == {"s1": 1, "s2": 2, "s3": 3, "s4": 4, "s5": 5, "s6": 5,
+                                "s7": 7, "s8": 7}
+
+
 def test_a_late_entrant_takes_a_bye_that_a_withdrawal_had_settled() -> None:
     state = DE.withdraw(DE.start(seeds(3)), "s3")  # s1's bye W1-1 settled, s2 walks over
     state = DE.add_entrant(state, "s4")

@@ -128,6 +128,13 @@ def test_a_walkover_counts_a_win_for_its_winner_and_a_loss_for_the_withdrawn() -
     assert ranks(SE, state) == {"s1": 1, "s2": 2, "s3": 3, "s4": 3}  # depth as before
 
 
+def test_a_semifinal_winner_ranks_above_those_still_to_play_theirs() -> None:
+    """s1 has won its semifinal, s2-s3 is still to play: s1 is in the final (second at
+    worst) and ranks alone above them; it shared first with them."""
+    state = SE.record(SE.start(seeds(4)), finish("W1-1", "s1", "s4"))
+    assert ranks(SE, state) == {"s1": 1, "s2": 2, "s3": 2, "s4": 4}
+
+
 def test_a_late_entrant_joins_as_the_lowest_seed_before_the_first_result() -> None:
     state = SE.add_entrant(SE.start(seeds(3)), "s4")
     assert slots(SE.ready(state)) == {"W1-1": ("s1", "s4"), "W1-2": ("s2", "s3")}
