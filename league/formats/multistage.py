@@ -48,7 +48,7 @@ from league.formats.base import (
 )
 from league.formats.bracket import BracketState, bracket_size
 from league.formats.round_robin import FORMAT as ROUND_ROBIN
-from league.formats.round_robin import RoundRobinState
+from league.formats.round_robin import RoundRobinState, walkovers_by_pair, walkovers_redrawn
 from league.formats.single_elim import FORMAT as SINGLE_ELIMINATION
 from league.formats.swiss import FORMAT as SWISS
 from league.formats.swiss import SwissState
@@ -279,13 +279,27 @@ def draw_groups(entrants: Sequence[str], options: MultistageOptions,
 
 
 def _redraw(entrants: Sequence[str], state: MultistageState) -> tuple[Group, ...]:
-    """The groups drawn again, with the withdrawals so far applied in them."""
-    groups = draw_groups(entrants, state.options, state.revision)
-    for entrant in sorted(state.withdrawn, key=entrants.index):
-        group = next(g for g in groups if entrant in g.state.entrants)
-        updated = Group(group.name, stage1(state).withdraw(group.state, entrant))
-        groups = tuple(updated if g.name == group.name else g for g in groups)
-    return groups
+    """The round robin groups drawn again (a late entry, before any result), with the
+    withdrawals so far in them. Each walkover stays with the pair it was given to, as a
+    round robin's own late entry keeps it (`walkovers_redrawn`): the withdrawals applied
+    again in some order would give one between two who both left to whoever left second
+    in that order, not in the order they left."""
+    given: dict[frozenset[str], list[MatchResult]] = {}
+    for group in state.groups:
+        assert isinstance(group.state, RoundRobinState)  # a Swiss takes its late entrants
+        given |= walkovers_by_pair(group.state.schedule, group.state.walkovers)
+    drawn = draw_groups(entrants, state.options, state.revision)
+    return tuple(Group(g.name, _with_withdrawals(g.state, given, state.withdrawn))
+                 for g in drawn)
+
+
+def _with_withdrawals(group: RoundRobinState | SwissState,
+                      given: Mapping[frozenset[str], Sequence[MatchResult]],
+                      withdrawn: frozenset[str]) -> RoundRobinState:
+    """A newly drawn group with the withdrawals of those in it and their walkovers."""
+    assert isinstance(group, RoundRobinState)
+    return replace(group, withdrawn=withdrawn & frozenset(group.entrants),
+                   walkovers=walkovers_redrawn(given, group.schedule, withdrawn))
 
 
 def _stage_name(group: Group) -> str:

@@ -202,8 +202,9 @@ class RoundRobin:
         require(not state.results, "already_started", "The round robin has started.")
         entrants = (*state.entrants, entrant)
         schedule = build_schedule(entrants, state.options.double)
+        given = walkovers_by_pair(state.schedule, state.walkovers)
         return replace(state, entrants=entrants, schedule=schedule,
-                       walkovers=_walkovers_redrawn(state, schedule))
+                       walkovers=walkovers_redrawn(given, schedule, state.withdrawn))
 
     def pair_by_hand(
         self, state: RoundRobinState, pairings: Sequence[Sequence[str | None]]
@@ -219,24 +220,36 @@ class RoundRobin:
         return walkover_winners(state.walkovers)
 
 
-def _walkovers_redrawn(state: RoundRobinState,
-                       schedule: Sequence[Pairing]) -> dict[str, MatchResult]:
-    """The walkovers given before a late entry, on the schedule it draws again: each pair's
-    under the id the pair meets under now (its first meeting's first, a double round
-    robin's), and the late entrant's pairings with those withdrawn already to it. Kept by
-    the old schedule's ids, they named other pairs."""
+def walkovers_by_pair(schedule: Sequence[Pairing], walkovers: Mapping[str, MatchResult]
+                      ) -> dict[frozenset[str], list[MatchResult]]:
+    """The walkovers given on a schedule by the pair they are between, in schedule order
+    (a double round robin's pair may have two)."""
     given: dict[frozenset[str], list[MatchResult]] = {}
-    for pairing in state.schedule:
-        if pairing.id in state.walkovers:
-            given.setdefault(frozenset(pairing.entrants), []).append(
-                state.walkovers[pairing.id])
+    for pairing in schedule:
+        if pairing.id in walkovers:
+            given.setdefault(frozenset(pairing.entrants), []).append(walkovers[pairing.id])
+    return given
+
+
+def walkovers_redrawn(given: Mapping[frozenset[str], Sequence[MatchResult]],
+                      schedule: Sequence[Pairing],
+                      withdrawn: frozenset[str]) -> dict[str, MatchResult]:
+    """The walkovers given before a re-draw (a late entry), on the schedule it draws: each
+    pair's under the id the pair meets under now (its first meeting's first, a double round
+    robin's), kept as it was given whatever order the withdrawals came in; kept by the old
+    schedule's ids, they named other pairs. Each other pairing with someone withdrawn is a
+    walkover too: the late entrant's (or, in a multi-stage re-draw, a group-mate's it was
+    not drawn with before), to the one still in, and a loss for both where the re-draw put
+    two together who had both withdrawn (neither was there to play it)."""
+    left = {pair: list(results) for pair, results in given.items()}
     walkovers: dict[str, MatchResult] = {}
     for pairing in schedule:
-        if given.get(pair := frozenset(pairing.entrants)):
-            kept = given[pair].pop(0)
-            walkovers[pairing.id] = replace(kept, pairing_id=pairing.id)
-    for gone in sorted(state.withdrawn):
-        walkovers |= walkovers_given(schedule, {}, walkovers, gone)
+        if left.get(pair := frozenset(pairing.entrants)):
+            walkovers[pairing.id] = replace(left[pair].pop(0), pairing_id=pairing.id)
+    for pairing in schedule:
+        gone = withdrawn & set(pairing.entrants)
+        if gone and len(pairing.entrants) == 2 and pairing.id not in walkovers:
+            walkovers[pairing.id] = forfeit(pairing, frozenset(gone))
     return walkovers
 
 

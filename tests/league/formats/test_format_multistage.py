@@ -204,3 +204,42 @@ def test_a_withdrawal_before_the_groups_are_drawn_again_still_holds() -> None:
     assert all("s2" not in p.entrants for p in MS.ready(state))
     state = play_out(MS, state)
     assert {r.entrant: r.withdrawn for r in MS.standings(state)}["s2"]
+
+
+def test_a_late_entry_keeps_each_walkover_with_the_one_it_was_given_to() -> None:
+    """s1 leaves round one to s4 (R1-1, the round being played: s4's to keep), then s4
+    leaves. A late entrant draws the group again, and the withdrawals were applied again
+    in seed order: s1 first gave the pair to s4 in the new schedule's round 3, where s4
+    leaving made it a loss for both. Kept with its pair, it is s4's win, as a round robin
+    of the same field keeps it."""
+    state = MS.start(seeds(4), {"groups": 1})
+    state = MS.withdraw(MS.withdraw(state, "s1"), "s4")
+    assert MS.walkovers(state)["A:R1-1"] == "s4"
+    state = MS.add_entrant(state, "late")
+    pair = next(p.id for p in MS.pairings(state) if set(p.entrants) == {"s1", "s4"})
+    assert MS.walkovers(state)[pair] == "s4"
+    assert {row.entrant: row.wins for row in MS.standings(state)}["s4"] == 1
+
+
+@pytest.mark.parametrize("first, second", list(itertools.permutations(seeds(6), 2)))
+@pytest.mark.parametrize("options", [{"groups": 1}, {"groups": 2},
+                                     {"groups": 2, "round_by_round": False}])
+def test_a_late_entry_redraws_no_walkover_between_a_pair_it_keeps_together(
+        first: str, second: str, options: dict[str, Any]) -> None:
+    """Whoever left first, each walkover of a pair the re-drawn groups keep together is
+    theirs as before; a pair first put together by the re-draw after both left is a loss
+    for both (neither was there to play it), and the late entrant wins each of its
+    pairings with someone gone."""
+    state = MS.withdraw(MS.withdraw(MS.start(seeds(6), options), first), second)
+    before = {frozenset(p.entrants): MS.walkovers(state)[p.id] for p in MS.pairings(state)
+              if p.id in MS.walkovers(state)}
+    state = MS.add_entrant(state, "late")
+    for pairing in MS.pairings(state):
+        if {first, second} & set(pairing.entrants) and len(pairing.entrants) == 2:
+            pair = frozenset(pairing.entrants)
+            if pair in before:
+                assert MS.walkovers(state)[pairing.id] == before[pair]
+            elif pair == {first, second}:
+                assert MS.walkovers(state)[pairing.id] is None
+            else:
+                assert MS.walkovers(state)[pairing.id] == next(iter(pair - {first, second}))
