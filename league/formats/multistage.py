@@ -408,10 +408,16 @@ def _stage1_row(row: StandingRow, reached: str, state: MultistageState) -> Stand
 def _merge(
     stage1_row: StandingRow, playoff_row: StandingRow, state: MultistageState
 ) -> StandingRow:
-    """A playoff row with the stage-1 record added."""
+    """A playoff row with the stage-1 record added: its points too, the playoff's wins and
+    losses scored as stage 1 scores them, so the points agree with the record the row
+    shows (wins, draws and losses of both stages) as every other format's do; they were
+    stage 1's alone beside both stages' wins. The ranking is the playoff's either way, and
+    the tiebreaks stay stage 1's (they ranked it)."""
+    scoring = state.groups[0].state.options.scoring
+    playoff = playoff_row.wins * scoring.win + playoff_row.losses * scoring.loss
     return replace(
         playoff_row,
-        points=stage1_row.points,
+        points=stage1_row.points + playoff,
         tiebreaks=stage1_row.tiebreaks,
         wins=stage1_row.wins + playoff_row.wins,
         draws=stage1_row.draws,

@@ -243,3 +243,14 @@ def test_a_late_entry_redraws_no_walkover_between_a_pair_it_keeps_together(
                 assert MS.walkovers(state)[pairing.id] is None
             else:
                 assert MS.walkovers(state)[pairing.id] == next(iter(pair - {first, second}))
+
+
+def test_a_playoff_entrants_points_are_both_stages_as_their_record_is() -> None:
+    """Three points a win: s1 wins its group (three wins, 9 points) and the final against
+    s2 (two group wins, 6 points). Its row showed four wins beside 9 points, stage 1's
+    alone; it shows 12, and s2's loss in the final adds nothing to its 6."""
+    state = play_out(MS, MS.start(seeds(4), {"playoff_size": 2, "win_points": 3.0}))
+    rows = {row.entrant: row for row in MS.standings(state)}
+    assert (rows["s1"].wins, rows["s1"].losses, rows["s1"].points) == (4, 0, 12.0)
+    assert (rows["s2"].wins, rows["s2"].losses, rows["s2"].points) == (2, 2, 6.0)
+    assert (rows["s3"].wins, rows["s3"].points) == (1, 3.0)  # stage 1 alone: out of it

@@ -94,6 +94,10 @@ def check_invariants(key: str, state: Any) -> None:
     rows = fmt.standings(state)
     assert sorted(r.entrant for r in rows) == sorted(state.entrants)
     assert [r.rank for r in rows] == sorted(r.rank for r in rows) and rows[0].rank == 1
+    if key != "swiss" and key != "heats" and getattr(state.options, "stage1", "") != "swiss":
+        # The points are the record's under the default scoring (no bye is worth any here;
+        # a multi-stage row's are both stages', as its record is).
+        assert all(r.points == r.wins + 0.5 * r.draws for r in rows), rows
     seated = Counter((p.stage, p.round, e) for p in fmt.pairings(state) for e in p.entrants)
     assert max(seated.values()) == 1
     if key == "swiss":
