@@ -25,6 +25,7 @@ from league.formats import (
     outcomes,
     replay,
 )
+from league.formats.multistage import PLAYOFF, MultistageState
 from league.formats.swiss import byes, meetings
 
 DRAWS_ALLOWED = ("round_robin", "swiss", "group")
@@ -135,9 +136,20 @@ def test_late_entries_and_withdrawals_never_stall_an_event(key: str, n: int, see
     assert replay(get_format(key), seeds(n), options, events) == state
 
 
+def recorded(state: Any) -> dict[str, MatchResult]:
+    """The results recorded, by the pairing ids `pairings` gives (a multi-stage event's
+    prefixed with their group's name or the playoff's)."""
+    if not isinstance(state, MultistageState):
+        return dict(state.results)
+    stages = [(g.name, g.state) for g in state.groups]
+    stages += [(PLAYOFF, state.playoff)] if state.playoff is not None else []
+    return {f"{name}:{pid}": result for name, inner in stages
+            for pid, result in inner.results.items()}
+
+
 @settings(max_examples=100, deadline=None)
 @given(key=st.sampled_from(["round_robin", "swiss", "single_elimination",
-                             "double_elimination"]),
+                             "double_elimination", "multistage"]),
        n=st.integers(2, 10), seed=st.integers(0, 2**32))
 def test_the_results_and_walkovers_are_every_match_the_standings_count(
         key: str, n: int, seed: int) -> None:
@@ -150,11 +162,12 @@ def test_the_results_and_walkovers_are_every_match_the_standings_count(
     known = {p.id: p for p in fmt.pairings(state)}
     given_ = fmt.walkovers(state)
     tally: Counter[tuple[str, str]] = Counter()
+    results = recorded(state)
     for pid, winner in given_.items():
-        assert pid not in state.results and len(known[pid].entrants) == 2
+        assert pid not in results and len(known[pid].entrants) == 2
         assert winner is None or winner in known[pid].entrants
         tally.update((e, "win" if e == winner else "loss") for e in known[pid].entrants)
-    for result in state.results.values():
+    for result in results.values():
         tally.update(outcomes(result.placements).items())
     if key == "swiss":  # a bye of a round that is over counts as a win
         tally.update({(e, "win"): count for e, count in byes(state, True).items()})
