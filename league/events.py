@@ -15,7 +15,7 @@ import re
 import reprlib
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
@@ -567,6 +567,7 @@ class Replayed:
     finished: bool
     drawn: list[dict[str, Any]] = field(default_factory=list)  # replaced matches' payloads
     format: str = ""                       # the Event's format key (its pairings' labels)
+    seq: int = 0                           # the last record folded in
 
 
 def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replayed:
@@ -574,10 +575,37 @@ def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replay
     rows = list(records if records is not None else event.records.order_by("seq"))
     corrections = {r.payload["pairing"]: r.payload for r in rows
                    if r.kind == Kind.RESULT_CORRECTED}
-    fmt = formats.get_format(event.format)
     out = Replayed({}, [], "registration", None, {}, {}, False, format=event.format)
+    return _fold(event, out, rows, corrections)
+
+
+def caught_up(event: Event, done: Replayed | None = None, upto: int | None = None
+              ) -> Replayed:
+    """`done` (a replay of `event` up to its `seq`, the caller's own to change) with the
+    records written since folded in, up to `upto` (all of them by default); the whole
+    stream replayed when there is no `done`, or when a result was corrected since (a
+    correction changes what the result it replaces gave when it was recorded)."""
+    if done is None:
+        rows = event.records.filter(seq__lte=upto) if upto is not None else event.records
+        return replay(event, rows.order_by("seq"))
+    if done.seq == (event.seq if upto is None else upto):
+        return done  # (the writer's own row: its seq is the last record it appended)
+    later = event.records.filter(seq__gt=done.seq)
+    rows = list((later.filter(seq__lte=upto) if upto is not None else later).order_by("seq"))
+    if any(row.kind == Kind.RESULT_CORRECTED for row in rows):
+        return caught_up(event, None, upto)
+    done.format = event.format  # (changed by settings_changed records before the start)
+    return _fold(event, done, rows, {})
+
+
+def _fold(event: Event, out: Replayed, rows: Iterable[EventRecord],
+          corrections: dict[str, dict[str, Any]]) -> Replayed:
+    """`out` with `rows` (the records after its own, in order) folded in; `corrections`:
+    the corrected results among all the records, by pairing."""
+    fmt = formats.get_format(event.format)
     for row in rows:
         p = row.payload
+        out.seq = row.seq
         if row.kind == Kind.ENTRANT_ADDED:
             out.entrants[p["key"]] = dict(p, withdrawn=False)
             out.order.append(p["key"])
@@ -618,6 +646,14 @@ def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replay
     return out
 
 
+def copied(done: Replayed) -> Replayed:
+    """A replay of one's own to fold more records into, `done` left as it is: the format
+    states are values no fold changes, so only the containers are copied."""
+    return replace(done, entrants={k: dict(e) for k, e in done.entrants.items()},
+                   order=list(done.order), matches=dict(done.matches),
+                   results=dict(done.results), drawn=list(done.drawn))
+
+
 def result_sides(event: Event, entrants: Sequence[str],
                  seats: Sequence[str] | None = None) -> dict[str, int]:
     """The side of each entrant of one of the Event's matches (`entrants`, `seats` as its
@@ -634,9 +670,27 @@ def result_sides(event: Event, entrants: Sequence[str],
     return formats.entrant_sides(entrants, teams)
 
 
-# Replays by Event (id and creation time) and seq. Records never change, so neither does
-# the replay up to one.
-_read_replays: LRU[tuple[int, float, int], Replayed] = LRU(READ_REPLAYS)
+# The latest replay kept of each Event (by id and creation time), up to its `seq`. Records
+# never change, so it stays true up to that seq, and a later one is it with the records
+# written since folded in: a result replays none of the rounds before it again.
+_kept_replays: LRU[tuple[int, float], Replayed] = LRU(READ_REPLAYS)
+
+
+def _kept(event: Event) -> Replayed | None:
+    return _kept_replays.get((event.pk, event.created_at.timestamp()))
+
+
+def keep_replay(event: Event, done: Replayed) -> None:
+    """Keep `done`, a replay of `event` no one changes any more, for its next readers and
+    writers once the transaction commits (only committed records may be kept: a
+    rolled-back append must leave no trace); a later one kept meanwhile stays."""
+    key = (event.pk, event.created_at.timestamp())
+
+    def put() -> None:
+        kept = _kept_replays.get(key)
+        if kept is None or kept.seq < done.seq:
+            _kept_replays.put(key, done)
+    after_commit(put)
 
 
 def shown_names(entrants: dict[str, dict[str, Any]]) -> dict[str, str]:
@@ -654,19 +708,29 @@ def replay_to_read(event: Event) -> Replayed:
     """`replay` up to the record the row holds as its last (`event.seq`), shared by the
     pages and polls that only read it: on a league night every watcher of the Event asks
     for the same one, and a Swiss Event pairs each of its rounds again on every replay.
-    What it gives must not be changed; a service that writes replays for itself."""
-    key = (event.pk, event.created_at.timestamp(), event.seq)
-    done = _read_replays.get(key)
-    if done is None:
-        done = replay(event, event.records.filter(seq__lte=event.seq).order_by("seq"))
-        # Only committed records may be kept: a rolled-back append must leave no trace.
-        after_commit(lambda: _read_replays.put(key, done))
+    The kept replay serves it, with the records written since folded into a copy.
+    What it gives must not be changed; a service that writes uses `replay_to_write`."""
+    kept = _kept(event)
+    if kept is not None and kept.seq == event.seq:
+        return kept
+    earlier = kept is not None and kept.seq < event.seq
+    done = caught_up(event, copied(kept) if kept is not None and earlier else None,
+                     upto=event.seq)
+    keep_replay(event, done)
     return done
+
+
+def replay_to_write(event: Event) -> Replayed:
+    """`replay` of `event` (its row locked by the caller) up to its last record, the
+    caller's own to change: the kept replay copied with the records since folded in."""
+    kept = _kept(event)
+    return caught_up(event, copied(kept) if kept is not None and kept.seq <= event.seq
+                     else None)
 
 
 def clear_read_replays() -> None:
     """Forget every kept replay (tests). Replaying gives the same answers."""
-    _read_replays.clear()
+    _kept_replays.clear()
 
 
 # -- entrants and seeding ---------------------------------------------------------------
@@ -1753,14 +1817,16 @@ def _labels(done: Replayed) -> dict[str, str]:
     return {pid: label for pid, label in labels.items() if label and label != pid}
 
 
-def _advance(event: Event, release: bool = False) -> None:
+def _advance(event: Event, release: bool = False, done: Replayed | None = None) -> None:
     """Create a match for every ready pairing (a held round waits for `release`); finish
-    the Event when the format is done."""
+    the Event when the format is done. `done`: the caller's replay of the Event, up to a
+    record it wrote (the records written since are folded in, not the stream replayed)."""
     fmt = formats.get_format(event.format)
     released: set[tuple[str, int]] | None = None  # the round `release` lets go
+    done = replay_to_write(event) if done is None else done
     settled = True
     while settled:  # a pod settled by seed may deal the next round, which waits in turn
-        done = replay(event)
+        done = caught_up(event, done)
         waiting = held_pairings(event, done)
         if released is None:
             released = {(p.stage, p.round) for p in waiting} if release else set()
@@ -1780,7 +1846,7 @@ def _advance(event: Event, release: bool = False) -> None:
     if fmt.is_complete(done.state) and not done.finished:
         event.status = Event.Status.FINISHED
         _append(event, Kind.FINISHED, {}, None)
-    _after_change(event)
+    _after_change(event, done)
 
 
 def _settle_by_seed(event: Event, done: Replayed, pairing: str, entrants: list[str]) -> None:
@@ -1960,8 +2026,10 @@ def _record_locked(event: Event, link: EventMatch, match: Match,
                    play_again: bool = True) -> bool:
     """`record_match_result` with the Event locked by the caller. A draw the format refuses
     is played again in a new match, unless `play_again` is False (the pairing is about to
-    be decided otherwise): then it is only written down."""
-    done = replay(event)
+    be decided otherwise): then it is only written down. The Event is replayed once: the
+    records the result writes are folded into that replay for the matches it deals and
+    the projections it rewrites."""
+    done = replay_to_write(event)
     if link.pairing in done.results:
         return False
     made = done.matches[link.pairing]
@@ -2010,7 +2078,7 @@ def _record_locked(event: Event, link: EventMatch, match: Match,
         _try_format(lambda: fmt.record(done.state, formats.MatchResult(
             link.pairing, payload["placements"], payload["figures"], sides)), done)
     _append(event, Kind.RESULT_RECORDED, payload, None)
-    _try_format(lambda: _advance(event))
+    _try_format(lambda: _advance(event, done=done))
     return True
 
 
@@ -2382,8 +2450,9 @@ def _repaired_match(fmt: Any, state: Any, done: Replayed) -> str | None:
     return None
 
 
-def _after_change(event: Event) -> None:
-    """Recompute this Event's projections from its stream (same transaction)."""
+def _after_change(event: Event, done: Replayed | None = None) -> None:
+    """Recompute this Event's projections from its stream (same transaction); `done`: the
+    caller's own replay of it, up to a record it wrote."""
     from league import projections
 
-    projections.refresh_event(event)
+    projections.refresh_event(event, done)

@@ -45,11 +45,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def refresh_event(event: Event) -> None:
-    """Entrants, match links and standings of one Event, then its season's table."""
-    from league.events import replay, shown_names
+def refresh_event(event: Event, done: Replayed | None = None) -> None:
+    """Entrants, match links and standings of one Event, then its season's table. `done`:
+    the caller's own replay of the Event, up to a record it wrote (the records since are
+    folded in); the replay is kept for the Event's next readers and writers."""
+    from league.events import caught_up, copied, keep_replay, shown_names
 
-    done = replay(event)
+    done = caught_up(event, done)
     status = (Event.Status.FINISHED if done.finished
               else Event.Status.RUNNING if done.state is not None else Event.Status.DRAFT)
     if event.status != status:
@@ -82,8 +84,9 @@ def refresh_event(event: Event) -> None:
                      tiebreaks=dict(row.tiebreaks))
             for row in formats.get_format(event.format).standings(done.state)
         ])
+    keep_replay(event, copied(done))
     if event.season_id is not None:
-        refresh_season(event.season, {event.pk: (event.seq, done)})
+        refresh_season(event.season, {event.pk: (done.seq, done)})
 
 
 def refresh_season(season: Season, replayed: dict[int, tuple[int, Replayed]] | None = None

@@ -1979,6 +1979,73 @@ def test_recording_a_result_asks_the_same_queries_whatever_the_field(
     assert counts[0] == counts[1]
 
 
+class _Calls:
+    """How often a function of a module was called, the function still doing its work."""
+
+    def __init__(self, monkeypatch: Any, module: Any, name: str) -> None:
+        self.count = 0
+        real = getattr(module, name)
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.count += 1
+            return real(*args, **kwargs)
+        monkeypatch.setattr(module, name, counted)
+
+
+@pytest.mark.django_db
+def test_recording_a_result_replays_the_event_once_whatever_the_field(
+        organizer: Any, django_user_model: Any, monkeypatch: Any) -> None:
+    """The replay the result is checked against carries the records it writes on to the
+    matches it deals and the projections it rewrites: the stream is read once, not once
+    for each of them."""
+    replays = _Calls(monkeypatch, events, "replay")
+    counts = []
+    for people in (4, 12):
+        event = make_event(organizer, "swiss")
+        for i in range(people):
+            user = django_user_model.objects.create_user(username=f"p{people}x{i}")
+            events.add_entrant(event=event, by=organizer, player=user.username)
+        events.start_event(event=event, by=organizer)
+        link = EventMatch.objects.filter(event=event).first()
+        match_services.forfeit_seat(match=link.match, seat=1)
+        replays.count = 0
+        assert events.record_match_result(match=Match.objects.get(pk=link.match_id))
+        counts.append(replays.count)
+        assert events.replay(event).results[link.pairing]["placements"] \
+            == {link.entrants[0]: 1, link.entrants[1]: 2}
+    assert counts == [1, 1]
+
+
+@pytest.mark.django_db(transaction=True)  # a replay is kept once its records committed
+def test_a_swiss_result_pairs_no_round_already_paired_again(
+        organizer: Any, django_user_model: Any, monkeypatch: Any) -> None:
+    """Each result folds its records into the replay kept from the one before: it replays
+    nothing, and only the result that decides a round pairs (the next round), however
+    many rounds came before."""
+    from league.formats import swiss
+
+    replays = _Calls(monkeypatch, events, "replay")
+    pairings = _Calls(monkeypatch, swiss, "pair_field")
+    event = make_event(organizer, "swiss", format_options={"rounds": 3})
+    for i in range(8):
+        user = django_user_model.objects.create_user(username=f"p{i}")
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    events.start_event(event=event, by=organizer)
+    seen = []
+    for round_ in (1, 2, 3):
+        for link in EventMatch.objects.filter(event=event, round=round_).order_by("pairing"):
+            replays.count = pairings.count = 0
+            match_services.forfeit_seat(match=link.match, seat=1)  # (its result on commit)
+            seen.append((replays.count, pairings.count))
+    assert records(event).count("result_recorded") == 12
+    assert Event.objects.get(pk=event.pk).status == Event.Status.FINISHED
+    # The round's last result pairs the next one twice: to check it, and as written.
+    assert seen == [(0, 0)] * 3 + [(0, 2)] + [(0, 0)] * 3 + [(0, 2)] + [(0, 0)] * 4
+    events.clear_read_replays()
+    assert events.replay_to_read(Event.objects.get(pk=event.pk)).results \
+        == events.replay(event).results
+
+
 @pytest.mark.django_db(transaction=True)  # a replay is kept once its records committed
 def test_a_result_replays_none_of_the_season_s_other_events_while_they_did_not_change(
         organizer: Any, django_user_model: Any) -> None:
