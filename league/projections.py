@@ -59,18 +59,15 @@ def refresh_event(event: Event, done: Replayed | None = None) -> None:
         event.status = status
     Standing.objects.filter(event=event).delete()
     EventMatch.objects.filter(event=event).delete()
-    Entrant.objects.filter(event=event).delete()
     seeds = {key: i + 1 for i, key in enumerate(done.order)} if done.seeded_by != "registration" \
         or done.state is not None else {}
     names = shown_names(done.entrants)
-    # One insert for them all (their ids returned for the standings): each result recorded
-    # rewrites them.
-    rows = {row.key: row for row in Entrant.objects.bulk_create([
+    rows = _write_entrants(event, [
         Entrant(event=event, key=key, name=names[key], player_id=e["player"], team_id=e["team"],
                 bot=e["bot"], seed=seeds.get(key), withdrawn=e["withdrawn"],
                 picks=e.get("picks", {}))
         for key, e in done.entrants.items()
-    ])}
+    ])
     EventMatch.objects.bulk_create([
         EventMatch(event=event, pairing=m["pairing"], round=m["round"], stage=m["stage"],
                    label=m["label"], entrants=m["entrants"], seats=m.get("seats", []),
@@ -87,6 +84,32 @@ def refresh_event(event: Event, done: Replayed | None = None) -> None:
     keep_replay(event, copied(done))
     if event.season_id is not None:
         refresh_season(event.season, {event.pk: (done.seq, done)})
+
+
+ENTRANT_FIELDS = ("name", "player_id", "team_id", "bot", "seed", "withdrawn", "picks")
+
+
+def _write_entrants(event: Event, wanted: list[Entrant]) -> dict[str, Entrant]:
+    """The Event's entrant rows made `wanted`, by key: a row that changed is updated in
+    place, keeping its id (what links and clients hold), and one written alike is left
+    alone, so a result, which changes none, writes none; the new ones in one insert, and
+    those the stream no longer has deleted. At most four queries, whatever the field."""
+    rows = {row.key: row for row in Entrant.objects.filter(event=event)}
+    changed = []
+    for entrant in wanted:
+        row = rows.get(entrant.key)
+        if row is None:
+            continue
+        if any(getattr(row, name) != getattr(entrant, name) for name in ENTRANT_FIELDS):
+            for name in ENTRANT_FIELDS:
+                setattr(row, name, getattr(entrant, name))
+            changed.append(row)
+    Entrant.objects.bulk_update(changed, ENTRANT_FIELDS)
+    gone = set(rows) - {entrant.key for entrant in wanted}
+    if gone:
+        Entrant.objects.filter(event=event, key__in=gone).delete()
+    made = Entrant.objects.bulk_create([e for e in wanted if e.key not in rows])
+    return {row.key: row for row in made} | {key: rows[key] for key in rows if key not in gone}
 
 
 def refresh_season(season: Season, replayed: dict[int, tuple[int, Replayed]] | None = None

@@ -1979,6 +1979,34 @@ def test_recording_a_result_asks_the_same_queries_whatever_the_field(
     assert counts[0] == counts[1]
 
 
+@pytest.mark.django_db
+def test_a_result_keeps_every_entrant_row_and_its_id_whatever_the_field(
+        organizer: Any, django_user_model: Any) -> None:
+    """A result changes no entrant: their rows are left as they are, neither deleted nor
+    written again, and keep their ids; a withdrawal updates its entrant's row in place."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for people in (4, 12):
+        event = make_event(organizer, "swiss")
+        for i in range(people):
+            user = django_user_model.objects.create_user(username=f"p{people}x{i}")
+            events.add_entrant(event=event, by=organizer, player=user.username)
+        events.start_event(event=event, by=organizer)
+        ids = dict(Entrant.objects.filter(event=event).values_list("key", "pk"))
+        link = EventMatch.objects.filter(event=event).first()
+        match_services.forfeit_seat(match=link.match, seat=1)
+        with CaptureQueriesContext(connection) as done:
+            assert events.record_match_result(match=Match.objects.get(pk=link.match_id))
+        writes = [q["sql"] for q in done if '"league_entrant"' in q["sql"].split(" WHERE ")[0]
+                  and not q["sql"].startswith("SELECT")]
+        assert writes == []
+        assert dict(Entrant.objects.filter(event=event).values_list("key", "pk")) == ids
+        events.withdraw_entrant(event=event, by=organizer, key=link.entrants[0])
+        assert dict(Entrant.objects.filter(event=event).values_list("key", "pk")) == ids
+        assert Entrant.objects.get(pk=ids[link.entrants[0]]).withdrawn
+
+
 class _Calls:
     """How often a function of a module was called, the function still doing its work."""
 
