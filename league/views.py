@@ -737,10 +737,36 @@ def _admin_context(request: HttpRequest, event: Event, error: str | None = None,
     """The organizer page's context; `error`, the refusal of its form `form` (of the live
     list, `live`), which comes back holding what was posted, the refusal beside it."""
     mine = error if not live else None  # the panel's own refusal, its form as posted
+    page = _round_page(event, request)
     return {**_panel_context(event, mine, user=request.user,
-                             posted=request.POST if mine else None, form=form),
-            **_live_context(event, error if live else None), **_ranking_context(event),
+                             posted=request.POST if mine else None, form=form, page=page),
+            **_live_context(event, error if live else None, page), **_ranking_context(event),
             **_refused(request, error, form), "options_gone": events.options_gone(event)}
+
+
+# An Event of more matches than this lists them (and its results to correct) a round at a
+# time on its organizer page: the rounds being played open, each other one behind a link
+# (a 128-entrant Swiss's page listed every match of every round, 0.75 MB of rows and forms).
+PAGED_FROM = 48
+
+
+def _round_page(event: Event, request: HttpRequest) -> dict[str, Any]:
+    """The rounds the organizer page lists: `shown`, their numbers (None: every one),
+    `rounds`, the numbers of all the rounds with a match (none while the page lists them
+    all unpaged), and `asked`, what the reader asked for (`?round=`, or a form's `round`
+    field): "all", a round's number, or "" for the rounds being played (the last when
+    none is)."""
+    asked = (request.GET.get("round") or request.POST.get("round") or "").strip()
+    made = list(EventMatch.objects.filter(event=event).values_list("round", "match__status"))
+    rounds = sorted({number for number, _ in made})
+    if len(made) <= PAGED_FROM or len(rounds) < 2:
+        return {"rounds": [], "shown": None, "asked": ""}
+    if asked == "all":
+        return {"rounds": rounds, "shown": None, "asked": asked}
+    if asked.isdigit() and int(asked) in rounds:
+        return {"rounds": rounds, "shown": {int(asked)}, "asked": asked}
+    playing = {number for number, status in made if status != FINISHED}
+    return {"rounds": rounds, "shown": playing or {rounds[-1]}, "asked": ""}
 
 
 def _refused(request: HttpRequest, error: str | None, form: str) -> dict[str, Any]:
@@ -918,8 +944,10 @@ def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
         if moves == _version([(m, seq) for m, _, seq in made]):
             return HttpResponse(status=204)
         # Moves alone: the list says anew whom each match waits for; nothing else changed.
-        return render(request, "league/_event_live.html", _live_context(event))
-    response = render(request, "league/_event_live.html", _live_context(event))
+        return render(request, "league/_event_live.html",
+                      _live_context(event, page=_round_page(event, request)))
+    response = render(request, "league/_event_live.html",
+                      _live_context(event, page=_round_page(event, request)))
     if seen:
         response["HX-Trigger"] = CHANGED  # results came in: the panel refreshes too
     return response
@@ -1037,7 +1065,9 @@ def _panel_answer(request: HttpRequest, event: Event, error: str | None, *,
                           _admin_context(request, event, error, form, live), status=400)
         if done:
             messages.success(request, done)
-        return redirect("league:event_admin", event_id=event.pk)
+        asked = _round_page(event, request)["asked"]  # back to the round it was sent from
+        return redirect(reverse("league:event_admin", args=[event.pk])
+                        + (f"?round={asked}" if asked else ""))
     event.refresh_from_db()
     # An action that succeeded empties the other part's refusal slot: a refusal shown there
     # is past, and that part's own refresh may wait while the organizer edits in it.
@@ -1045,14 +1075,15 @@ def _panel_answer(request: HttpRequest, event: Event, error: str | None, *,
     # htmx swaps only 2xx answers, so a refusal comes back as 200 with its message.
     if live:
         response = render(request, "league/_event_live.html",
-                          {**_live_context(event, error), "clears": clears,
+                          {**_live_context(event, error, _round_page(event, request)),
+                           "clears": clears,
                            **_refused(request, error, form)})
     else:
         # A refused form comes back holding what was typed in it, to mend and send again.
         response = render(request, "league/_event_panel.html",
                           {**_panel_context(event, error, user=request.user,
                                             posted=request.POST if error else None,
-                                            form=form),
+                                            form=form, page=_round_page(event, request)),
                            "done": done, "done_near": near, "clears": clears,
                            **_refused(request, error, form)})
     if error is None:
@@ -1208,10 +1239,12 @@ SEEDED_WORDS = {"rating": "by rating", "hand": "by hand", "random": "at random"}
 
 
 def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
-                   posted: Any = None, form: str = "") -> dict[str, Any]:
+                   posted: Any = None, form: str = "",
+                   page: dict[str, Any] | None = None) -> dict[str, Any]:
     """The organizer panel: entrants and the forms that fit the Event's stage; `posted`,
     the fields of the refused form `form`, which it shows again (a correction's,
-    unfolded)."""
+    unfolded); `page`, the rounds whose results it offers to correct (`_round_page`)."""
+    page = page or {"rounds": [], "shown": None, "asked": ""}
     done = events.replay_to_read(event)
     typed = posted
     posted = posted if posted is not None else {}
@@ -1220,8 +1253,11 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
     names = _names(event)
     links = {em.pairing: em for em in EventMatch.objects.filter(event=event)}
     # A pairing settled with no match (a heats pod left short of seats) by its own label.
-    labels = {p.id: p.label for p in formats.get_format(event.format).pairings(done.state)
-              } if done.state is not None else {}
+    pairings = formats.get_format(event.format).pairings(done.state) \
+        if done.state is not None else []
+    labels = {p.id: p.label for p in pairings}
+    rounds = {p.id: p.round for p in pairings} | {pid: em.round for pid, em in links.items()}
+    shown = page["shown"]
     corrected = posted.get("pairing")
     results = [{
         "pairing": pid, "label": links[pid].label if pid in links else labels.get(pid, pid),
@@ -1231,7 +1267,7 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
                     posted.get(f"place_{key}", place) if pid == corrected else place)
                    for key, place in sorted(res["placements"].items(), key=lambda kv: kv[1])],
         "open": pid == corrected,
-    } for pid, res in done.results.items()]
+    } for pid, res in done.results.items() if shown is None or rounds.get(pid) in shown]
     return {
         "event": event,
         "error": error,
@@ -1256,6 +1292,7 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
         "seeded_how": SEEDED_WORDS.get(done.seeded_by, done.seeded_by),
         "starting": len(done.order),  # the entrants Start lays out (none withdrawn)
         "results": results,
+        "round_page": page,
         **_held_context(event, done, names),
         "format_title": FORMAT_TITLES.get(event.format, event.format),
         "game_title": _titles().get(event.game, event.game),
@@ -1358,13 +1395,17 @@ def _capital(text: str) -> str:
 
 
 def _match_rows(event: Event, done: events.Replayed, names: dict[str, str],
-                given: dict[str, str | None]) -> list[dict[str, Any]]:
+                given: dict[str, str | None], shown: set[int] | None = None
+                ) -> list[dict[str, Any]]:
     """The Event's matches in the order they were made (a grand final after the brackets,
     a playoff after its groups), with who plays and how it ended (`given`: the Event's
-    walkovers, `events.walkovers`)."""
+    walkovers, `events.walkovers`); those of the rounds `shown` alone, if given."""
     rows = []
     out = _out_by_forfeit(event)  # (read from the matches' streams, not the records)
-    for link in (EventMatch.objects.filter(event=event).select_related("match")
+    links = EventMatch.objects.filter(event=event)
+    if shown is not None:
+        links = links.filter(round__in=shown)
+    for link in (links.select_related("match")
                  .prefetch_related("match__seats")
                  .annotate(drawn=EventMatch.played_again()).order_by("match_id")):
         # A drawn match its pairing played again shows no places: the replay's are the result.
@@ -1496,22 +1537,30 @@ def _seen(request: HttpRequest, event: Event) -> bool:
         event=event).order_by("match_id").values_list("match_id", "match__status"))
 
 
-def _live_context(event: Event, error: str | None = None) -> dict[str, Any]:
-    """The organizer's list of the Event's matches; its version is the matches' (their
+def _live_context(event: Event, error: str | None = None,
+                  page: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The organizer's list of the Event's matches, of the rounds `page` shows
+    (`_round_page`: all of them by default); its version is all the matches' (their
     statuses and the Event's records), then their moves (whom each one waits for)."""
+    page = page or {"rounds": [], "shown": None, "asked": ""}
     done = events.replay_to_read(event)
     names = _names(event)
     given = events.walkovers(done)
-    rows = _match_rows(event, done, names, given)
-    made = [r["match"] for r in rows]
+    rows = _match_rows(event, done, names, given, page["shown"])
+    # A move in a round not shown still changes what the poll compares (as event_live does).
+    made = [(r["match"].pk, r["match"].status, r["match"].seq) for r in rows] \
+        if page["shown"] is None else list(
+            EventMatch.objects.filter(event=event).order_by("match_id")
+            .values_list("match_id", "match__status", "match__seq"))
     return {
         "event": event,
         "live_error": error,
         "rows": rows,
+        "round_page": page,
         "walkovers": _walkover_rows(done, names, given),
         "bots": registry.bot_names(event.game),
-        "live_version": _matches_version(event, [(m.pk, m.status) for m in made]) + "."
-        + _version([(m.pk, m.seq) for m in made]),
+        "live_version": _matches_version(event, [(pk, status) for pk, status, _ in made])
+        + "." + _version([(pk, seq) for pk, _, seq in made]),
     }
 
 

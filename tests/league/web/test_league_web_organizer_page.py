@@ -1021,3 +1021,91 @@ def test_a_draft_stored_with_a_tiebreak_now_refused_is_fixed_on_the_settings_car
     assert '<p class="muted small">Saved: the Event starts with these settings.</p>' in answer
     cup.refresh_from_db()
     assert (cup.format_options["tiebreaks"], cup.turn_deadline_minutes) == (["wins"], 15)
+
+
+def play_round(event: Event, number: int) -> None:
+    """Every match of round `number` ended by its second seat's forfeit, its result in."""
+    from matches import services as match_services
+
+    for link in EventMatch.objects.filter(event=event, round=number):
+        match_services.forfeit_seat(match=link.match, seat=1)
+        assert events.record_match_result(match=Match.objects.get(pk=link.match_id))
+
+
+@pytest.fixture
+def paged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Paging from a field of eight (four matches a round) rather than a big Event's."""
+    from league import views
+
+    monkeypatch.setattr(views, "PAGED_FROM", 4)
+
+
+def test_a_big_events_organizer_page_lists_the_round_being_played_whatever_came_before(
+        sam_client: Client, make_event: Callable[..., Event], paged: None) -> None:
+    """Rounds already played stay behind their links: the page's match rows and result
+    forms are the current round's, as many after two rounds as after one."""
+    event = make_event(format="swiss", bots=8, format_options={"rounds": 3})
+    events.start_event(event=event, by=event.created_by)
+    url = reverse("league:event_admin", args=[event.pk])
+    for played in (1, 2):
+        play_round(event, played)
+        html = sam_client.get(url).content.decode()
+        current = set(EventMatch.objects.filter(event=event, round=played + 1)
+                      .values_list("pairing", flat=True))
+        rows = {li["id"] for li in tags(html, "li") if li.get("id", "").startswith("live-")}
+        assert rows == {f"live-{m}" for m in EventMatch.objects.filter(
+            event=event, round=played + 1).values_list("match_id", flat=True)}
+        assert len(current) == 4
+        assert not [i for i in tags(html, "input")
+                    if i.get("name") == "pairing" and i["value"] not in current]
+        links = {a["text"]: a["href"] for a in tags(html, "a") if a.get("id", "")
+                 .startswith("round-")}
+        assert links == {**{f"Round {n}": f"{url}?round={n}#event-live"
+                            for n in range(1, played + 2)},
+                         "All rounds": f"{url}?round=all#event-live"}
+
+
+def test_an_earlier_round_is_a_plain_link_away_with_its_results_to_correct(
+        sam_client: Client, make_event: Callable[..., Event], paged: None) -> None:
+    """`?round=1` lists round 1's matches and its results' correction forms, without a
+    script; a correction sent from there comes back to it; `?round=all` lists them all."""
+    event = make_event(format="swiss", bots=8, format_options={"rounds": 3})
+    events.start_event(event=event, by=event.created_by)
+    play_round(event, 1)
+    url = reverse("league:event_admin", args=[event.pk])
+    first = EventMatch.objects.filter(event=event, round=1).order_by("pairing")
+    html = sam_client.get(f"{url}?round=1").content.decode()
+    rows = {li["id"] for li in tags(html, "li") if li.get("id", "").startswith("live-")}
+    assert rows == {f"live-{link.match_id}" for link in first}
+    corrections = {s["id"] for s in tags(html, "summary")
+                   if s.get("id", "").startswith("correct-")}
+    assert corrections == {f"correct-{link.pairing}" for link in first}
+    assert {i["value"] for i in tags(html, "input") if i.get("name") == "round"} == {"1"}
+    # The panel's refresh and the list's poll stay on the round asked for.
+    assert panel_of(html)["hx-get"] == f"{url}?round=1"
+    live = next(s for s in tags(html, "section") if s.get("id") == "event-live")
+    assert live["hx-get"].endswith("&round=1")
+    polled = sam_client.get(reverse("league:event_live", args=[event.pk]) + "?round=1",
+                            **HTMX).content.decode()
+    assert {li["id"] for li in tags(polled, "li")} == rows
+    link = first[0]
+    winner, loser = link.entrants  # (a Swiss's next round is paired: the places confirmed)
+    answer = sam_client.post(reverse("league:result_correct", args=[event.pk]), {
+        "seq": Event.objects.get(pk=event.pk).seq, "round": "1", "pairing": link.pairing,
+        f"place_{winner}": 1, f"place_{loser}": 2})
+    assert answer.status_code == 302 and answer["Location"] == f"{url}?round=1"
+    assert event.records.filter(kind="result_corrected", payload__pairing=link.pairing).exists()
+    everything = sam_client.get(f"{url}?round=all").content.decode()
+    assert len([li for li in tags(everything, "li") if li.get("id", "").startswith("live-")]) \
+        == EventMatch.objects.filter(event=event).count() == 8
+
+
+def test_a_small_events_organizer_page_lists_every_round_without_links(
+        sam_client: Client, make_event: Callable[..., Event]) -> None:
+    """Below the size a page is split at, every match is listed as before."""
+    event = make_event(format="swiss", bots=8, format_options={"rounds": 3})
+    events.start_event(event=event, by=event.created_by)
+    play_round(event, 1)
+    html = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert len([li for li in tags(html, "li") if li.get("id", "").startswith("live-")]) == 8
+    assert not [a for a in tags(html, "a") if a.get("id", "").startswith("round-")]
