@@ -1953,6 +1953,16 @@ def test_an_entrant_out_of_a_live_rumble_pod_is_withdrawn_from_the_event(
     assert sorted(placements.values()) in ([1, 2], [1, 1])
 
 
+def swiss_of(people: int, organizer: Any, django_user_model: Any) -> Event:
+    """A started Swiss of `people` players (named p{people}x0...)."""
+    event = make_event(organizer, "swiss")
+    for i in range(people):
+        user = django_user_model.objects.create_user(username=f"p{people}x{i}")
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    events.start_event(event=event, by=organizer)
+    return event
+
+
 @pytest.mark.django_db
 def test_recording_a_result_asks_the_same_queries_whatever_the_field(
         organizer: Any, django_user_model: Any) -> None:
@@ -1963,11 +1973,7 @@ def test_recording_a_result_asks_the_same_queries_whatever_the_field(
 
     counts = []
     for people in (4, 12):
-        event = make_event(organizer, "swiss")
-        for i in range(people):
-            user = django_user_model.objects.create_user(username=f"p{people}x{i}")
-            events.add_entrant(event=event, by=organizer, player=user.username)
-        events.start_event(event=event, by=organizer)
+        event = swiss_of(people, organizer, django_user_model)
         link = EventMatch.objects.filter(event=event).first()
         match_services.forfeit_seat(match=link.match, seat=1)
         with CaptureQueriesContext(connection) as done:
@@ -1988,11 +1994,7 @@ def test_a_result_keeps_every_entrant_row_and_its_id_whatever_the_field(
     from django.test.utils import CaptureQueriesContext
 
     for people in (4, 12):
-        event = make_event(organizer, "swiss")
-        for i in range(people):
-            user = django_user_model.objects.create_user(username=f"p{people}x{i}")
-            events.add_entrant(event=event, by=organizer, player=user.username)
-        events.start_event(event=event, by=organizer)
+        event = swiss_of(people, organizer, django_user_model)
         ids = dict(Entrant.objects.filter(event=event).values_list("key", "pk"))
         link = EventMatch.objects.filter(event=event).first()
         match_services.forfeit_seat(match=link.match, seat=1)
@@ -2029,11 +2031,7 @@ def test_recording_a_result_replays_the_event_once_whatever_the_field(
     replays = _Calls(monkeypatch, events, "replay")
     counts = []
     for people in (4, 12):
-        event = make_event(organizer, "swiss")
-        for i in range(people):
-            user = django_user_model.objects.create_user(username=f"p{people}x{i}")
-            events.add_entrant(event=event, by=organizer, player=user.username)
-        events.start_event(event=event, by=organizer)
+        event = swiss_of(people, organizer, django_user_model)
         link = EventMatch.objects.filter(event=event).first()
         match_services.forfeit_seat(match=link.match, seat=1)
         replays.count = 0
