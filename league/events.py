@@ -1215,7 +1215,7 @@ def withdraw_entrant(*, event: Event, by: Any, key: str,
     _require(can_organize(event, by))
     with transaction.atomic():
         event = _locked(event, expected_seq)
-        done = replay(event)
+        done = replay_to_write(event)
         entrant = done.entrants.get(key)
         if entrant is None or entrant["withdrawn"]:
             raise LeagueError("unknown_entrant", f"No active entrant {quoted(key)}.", 404)
@@ -1223,7 +1223,7 @@ def withdraw_entrant(*, event: Event, by: Any, key: str,
             raise LeagueError("event_finished", "The Event is over.", 409)
         if done.state is None:
             _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
-            _after_change(event)
+            _after_change(event, done)
             return
         decided = _withdraw_started(event, done, key, by)
     if decided:  # refused once the results that decided the Event are written
@@ -1232,8 +1232,9 @@ def withdraw_entrant(*, event: Event, by: Any, key: str,
 
 
 def _withdraw_started(event: Event, done: Replayed, key: str, by: Any) -> bool:
-    """Withdraw an entrant of a started Event (locked by the caller); True, with nothing
-    withdrawn, when recording their last match's result finished the Event first."""
+    """Withdraw an entrant of a started Event (locked by the caller, `done` its own replay
+    of it); True, with nothing withdrawn, when recording their last match's result
+    finished the Event first."""
     # Their matches hold still until the withdrawal is written (a last move waits), and
     # one that ended but whose result the worker has not yet recorded counts as played,
     # not as a walkover.
@@ -1250,7 +1251,7 @@ def _withdraw_started(event: Event, done: Replayed, key: str, by: Any) -> bool:
         event.refresh_from_db(fields=["status"])
         if event.status == Event.Status.FINISHED:
             return True
-        done = replay(event)
+        done = caught_up(event, done)
     _try_format(lambda: formats.get_format(event.format).withdraw(done.state, key), done)
     _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
     # The format scores their live pairings as walkovers; their matches end too (a pod
@@ -1258,7 +1259,7 @@ def _withdraw_started(event: Event, done: Replayed, key: str, by: Any) -> bool:
     for link in EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE):
         if key in link.entrants:
             _withdraw_seat(link, key)
-    _advance(event)
+    _advance(event, done=done)
     return False
 
 
@@ -1738,14 +1739,14 @@ def pair_by_hand(*, event: Event, by: Any, pairings: list[list[str]],
         event = _locked(event, expected_seq)
         if event.status != Event.Status.RUNNING:
             raise LeagueError("event_not_running", "Pairings are made in a running Event.", 409)
-        done = replay(event)
+        done = replay_to_write(event)
         fmt = formats.get_format(event.format)
         _try_format(lambda: fmt.pair_by_hand(done.state, pairings), done)
         if not held_pairings(event, done):
             raise LeagueError("round_made", "No round is waiting: pair by hand while a new "
                                             "round is held (an Event that holds rounds).", 409)
         _append(event, Kind.PAIRED_BY_HAND, {"pairings": pairings}, by)
-        _advance(event, release=True)
+        _advance(event, release=True, done=done)
 
 
 def release_round(*, event: Event, by: Any, expected_seq: int | None = None) -> None:
@@ -1753,12 +1754,13 @@ def release_round(*, event: Event, by: Any, expected_seq: int | None = None) -> 
     _require(can_organize(event, by))
     with transaction.atomic():
         event = _locked(event, expected_seq)
-        held = held_pairings(event, replay(event))
+        done = replay_to_write(event)
+        held = held_pairings(event, done)
         if not held:
             raise LeagueError("nothing_held", "No round is waiting to be released.", 409)
         _append(event, Kind.ROUND_RELEASED, {"stage": held[0].stage, "round": held[0].round,
                                              "pairings": [p.id for p in held]}, by)
-        _advance(event, release=True)
+        _advance(event, release=True, done=done)
 
 
 def walkovers(done: Replayed) -> dict[str, str | None]:

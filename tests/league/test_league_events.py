@@ -2042,6 +2042,24 @@ def test_recording_a_result_replays_the_event_once_whatever_the_field(
     assert counts == [1, 1]
 
 
+@pytest.mark.django_db
+def test_a_withdrawal_from_a_started_event_replays_it_once_whatever_the_field(
+        organizer: Any, django_user_model: Any, monkeypatch: Any) -> None:
+    """The replay the withdrawal is checked against goes on to the walkover it gives and
+    the projections it rewrites, as a result's does."""
+    replays = _Calls(monkeypatch, events, "replay")
+    counts = []
+    for people in (4, 12):
+        event = swiss_of(people, organizer, django_user_model)
+        link = EventMatch.objects.filter(event=event).first()
+        replays.count = 0
+        events.withdraw_entrant(event=event, by=organizer, key=link.entrants[1])
+        counts.append(replays.count)
+        assert events.walkovers(events.replay(event)) == {link.pairing: link.entrants[0]}
+        assert Entrant.objects.get(event=event, key=link.entrants[1]).withdrawn
+    assert counts == [1, 1]
+
+
 @pytest.mark.django_db(transaction=True)  # a replay is kept once its records committed
 def test_a_swiss_result_pairs_no_round_already_paired_again(
         organizer: Any, django_user_model: Any, monkeypatch: Any) -> None:
