@@ -12,11 +12,11 @@ import zlib
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.db.models import Count, Exists, OuterRef
+from django.db.models import Count, Exists, Model, OuterRef, QuerySet
 from openskill.models import PlackettLuce
 
 from engine import registry
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from league.events import Replayed
 
 log = logging.getLogger(__name__)
+M = TypeVar("M", bound=Model)
 
 
 def refresh_event(event: Event, done: Replayed | None = None) -> None:
@@ -58,22 +59,21 @@ def refresh_event(event: Event, done: Replayed | None = None) -> None:
         Event.objects.filter(pk=event.pk).update(status=status)
         event.status = status
     Standing.objects.filter(event=event).delete()
-    EventMatch.objects.filter(event=event).delete()
     seeds = {key: i + 1 for i, key in enumerate(done.order)} if done.seeded_by != "registration" \
         or done.state is not None else {}
     names = shown_names(done.entrants)
-    rows = _write_entrants(event, [
+    rows = _rewrite(Entrant.objects.filter(event=event), [
         Entrant(event=event, key=key, name=names[key], player_id=e["player"], team_id=e["team"],
                 bot=e["bot"], seed=seeds.get(key), withdrawn=e["withdrawn"],
                 picks=e.get("picks", {}))
         for key, e in done.entrants.items()
-    ])
-    EventMatch.objects.bulk_create([
+    ], "key", ENTRANT_FIELDS)
+    _rewrite(EventMatch.objects.filter(event=event), [
         EventMatch(event=event, pairing=m["pairing"], round=m["round"], stage=m["stage"],
                    label=m["label"], entrants=m["entrants"], seats=m.get("seats", []),
                    match_id=m["match"], replay=m.get("replay", 0))
         for m in [*done.drawn, *done.matches.values()]
-    ])
+    ], "match_id", LINK_FIELDS)
     if done.state is not None:
         Standing.objects.bulk_create([
             Standing(event=event, entrant=rows[row.entrant], rank=row.rank, points=row.points,
@@ -87,29 +87,32 @@ def refresh_event(event: Event, done: Replayed | None = None) -> None:
 
 
 ENTRANT_FIELDS = ("name", "player_id", "team_id", "bot", "seed", "withdrawn", "picks")
+LINK_FIELDS = ("pairing", "round", "stage", "label", "entrants", "seats", "replay")
 
 
-def _write_entrants(event: Event, wanted: list[Entrant]) -> dict[str, Entrant]:
-    """The Event's entrant rows made `wanted`, by key: a row that changed is updated in
-    place, keeping its id (what links and clients hold), and one written alike is left
-    alone, so a result, which changes none, writes none; the new ones in one insert, and
-    those the stream no longer has deleted. At most four queries, whatever the field."""
-    rows = {row.key: row for row in Entrant.objects.filter(event=event)}
+def _rewrite(rows: QuerySet[M], wanted: list[M], key: str, fields: tuple[str, ...]
+             ) -> dict[Any, M]:
+    """One Event's projection rows (`rows`) made `wanted`, by `key`: a row that changed is
+    updated in place, keeping its id (what links and clients hold), and one written alike
+    is left alone, so a result, which changes no entrant and makes at most a round's
+    matches, writes no more; the new ones in one insert, and those the stream no longer
+    has deleted. At most four queries, whatever the field."""
+    held = {getattr(row, key): row for row in rows}
     changed = []
-    for entrant in wanted:
-        row = rows.get(entrant.key)
-        if row is None:
-            continue
-        if any(getattr(row, name) != getattr(entrant, name) for name in ENTRANT_FIELDS):
-            for name in ENTRANT_FIELDS:
-                setattr(row, name, getattr(entrant, name))
+    for made in wanted:
+        row = held.get(getattr(made, key))
+        if row is not None and any(getattr(row, name) != getattr(made, name) for name in fields):
+            for name in fields:
+                setattr(row, name, getattr(made, name))
             changed.append(row)
-    Entrant.objects.bulk_update(changed, ENTRANT_FIELDS)
-    gone = set(rows) - {entrant.key for entrant in wanted}
+    rows.model.objects.bulk_update(changed, fields)
+    keys = {getattr(made, key) for made in wanted}
+    gone = [row.pk for k, row in held.items() if k not in keys]
     if gone:
-        Entrant.objects.filter(event=event, key__in=gone).delete()
-    made = Entrant.objects.bulk_create([e for e in wanted if e.key not in rows])
-    return {row.key: row for row in made} | {key: rows[key] for key in rows if key not in gone}
+        rows.model.objects.filter(pk__in=gone).delete()
+    made = rows.model.objects.bulk_create([m for m in wanted if getattr(m, key) not in held])
+    return {getattr(row, key): row for row in made} | {
+        k: row for k, row in held.items() if k in keys}
 
 
 def refresh_season(season: Season, replayed: dict[int, tuple[int, Replayed]] | None = None

@@ -1986,27 +1986,34 @@ def test_recording_a_result_asks_the_same_queries_whatever_the_field(
 
 
 @pytest.mark.django_db
-def test_a_result_keeps_every_entrant_row_and_its_id_whatever_the_field(
+def test_a_result_keeps_every_entrant_row_and_match_link_and_their_ids_whatever_the_field(
         organizer: Any, django_user_model: Any) -> None:
-    """A result changes no entrant: their rows are left as they are, neither deleted nor
-    written again, and keep their ids; a withdrawal updates its entrant's row in place."""
+    """A result changes no entrant and, until its round is decided, makes no match: their
+    rows are left as they are, neither deleted nor written again, and keep their ids; a
+    withdrawal updates its entrant's row in place and adds nothing but the matches it
+    deals."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    def ids(model: Any, key: str) -> dict[Any, int]:
+        return dict(model.objects.filter(event=event).values_list(key, "pk"))
+
     for people in (4, 12):
         event = swiss_of(people, organizer, django_user_model)
-        ids = dict(Entrant.objects.filter(event=event).values_list("key", "pk"))
+        entrants, links = ids(Entrant, "key"), ids(EventMatch, "match_id")
         link = EventMatch.objects.filter(event=event).first()
         match_services.forfeit_seat(match=link.match, seat=1)
         with CaptureQueriesContext(connection) as done:
             assert events.record_match_result(match=Match.objects.get(pk=link.match_id))
-        writes = [q["sql"] for q in done if '"league_entrant"' in q["sql"].split(" WHERE ")[0]
-                  and not q["sql"].startswith("SELECT")]
+        writes = [q["sql"] for q in done if not q["sql"].startswith("SELECT") and any(
+            table in q["sql"].split(" WHERE ")[0]
+            for table in ('"league_entrant"', '"league_eventmatch"'))]
         assert writes == []
-        assert dict(Entrant.objects.filter(event=event).values_list("key", "pk")) == ids
+        assert (ids(Entrant, "key"), ids(EventMatch, "match_id")) == (entrants, links)
         events.withdraw_entrant(event=event, by=organizer, key=link.entrants[0])
-        assert dict(Entrant.objects.filter(event=event).values_list("key", "pk")) == ids
-        assert Entrant.objects.get(pk=ids[link.entrants[0]]).withdrawn
+        assert ids(Entrant, "key") == entrants
+        assert ids(EventMatch, "match_id").items() >= links.items()
+        assert Entrant.objects.get(pk=entrants[link.entrants[0]]).withdrawn
 
 
 class _Calls:
