@@ -28,7 +28,7 @@ from league.services import (
     set_email,
 )
 from tests.conftest import PASSWORD
-from tests.league.test_mail_retries import REFUSING, asks
+from tests.league.test_mail_retries import REFUSING, alice_night
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("mailing_site")]
 
@@ -164,11 +164,7 @@ def test_the_confirmation_sweep_runs_on_the_schedule(settings: Any) -> None:
 @pytest.fixture
 def night(organizer: Any, player: Any) -> Event:
     """Starting in two hours, alice entered, asking for its reminder and reminded."""
-    asks(player)
-    event = events.create_event(name="Thursday Night", game="super_showdown",
-                                format="round_robin", by=organizer,
-                                starts_at=timezone.now() + timedelta(hours=2))
-    events.add_entrant(event=event, by=organizer, player="alice")
+    event = alice_night(organizer, player)
     assert mail_event_reminders() == 1
     return event
 

@@ -67,15 +67,20 @@ def reminder_sweep(*, refused: bool = False) -> int:
     return mail_event_reminders()
 
 
-@pytest.fixture
-def night(organizer: Any, player: Any) -> Event:
-    """Starting in two hours, alice entered and asking for its reminder."""
+def alice_night(organizer: Any, player: Any) -> Event:
+    """An Event starting in two hours, alice entered and asking for its reminder."""
     asks(player)
     event = events.create_event(name="Thursday Night", game="super_showdown",
                                 format="round_robin", by=organizer,
                                 starts_at=timezone.now() + timedelta(hours=2))
     events.add_entrant(event=event, by=organizer, player="alice")
     return event
+
+
+@pytest.fixture
+def night(organizer: Any, player: Any) -> Event:
+    """Starting in two hours, alice entered and asking for its reminder."""
+    return alice_night(organizer, player)
 
 
 def test_a_refused_turn_mail_goes_at_the_next_sweep_and_once(
