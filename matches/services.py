@@ -1390,11 +1390,38 @@ def _claim_cutoff() -> datetime:
 def claim_bot_turn(match_id: int, seat: int, seq: int, claim: int) -> bool:
     """Take the seat's decision at `seq` for the run holding `claim`; False when another
     run claimed it within BOT_CLAIM_SECONDS (its bot is thinking it: a second task would
-    think it again, and one of the two appends would be refused). One conditional update:
-    of two tasks at once, the second finds the first's claim."""
-    held = Q(bot_claim_seq=seq, bot_claimed_at__gt=_claim_cutoff()) & ~Q(bot_claim=claim)
+    think it again, and one of the two appends would be refused), at `seq` or at an
+    earlier seq that still covers it (`_claims_covering`). One conditional update: of two
+    tasks at once, the second finds the first's claim."""
+    held = (Q(bot_claim_seq__in=_claims_covering(match_id, seat, seq))
+            & Q(bot_claimed_at__gt=_claim_cutoff()) & ~Q(bot_claim=claim))
     return bool(Seat.objects.filter(match_id=match_id, index=seat).exclude(held).update(
         bot_claim=claim, bot_claim_seq=seq, bot_claimed_at=timezone.now()))
+
+
+def _claims_covering(match_id: int, seat: int, seq: int) -> list[int]:
+    """The seqs a claim on the seat's decision at `seq` may have been taken at: `seq`, and
+    each earlier one after which only other seats appended their choices of a decision
+    taken at once, one each (`_only_others_chose`). The seat's own decision is the one it
+    was then: a bot thinking it there appends its choice at `seq` (`_append_bot_choice`),
+    so a task queued by another seat's move must not think it again."""
+    n_seats = Match.objects.filter(pk=match_id).values_list("n_seats", flat=True).first()
+    since = list(MatchEvent.objects.filter(match_id=match_id, seq__lte=seq)
+                 .order_by("-seq").values_list("seq", "kind", "seat")[:n_seats or 0])
+    covering = [seq]
+    for end in range(1, len(since) + 1):
+        if not _only_others_chose(since[:end], seat):
+            break
+        covering.append(since[end - 1][0] - 1)
+    return covering
+
+
+def _only_others_chose(since: Sequence[tuple[int, str, int | None]], seat: int) -> bool:
+    """Whether the events `since` (seq, kind, seat) are decisions of seats other than
+    `seat`, one each: in a decision taken at once, others' choices (each secret from the
+    seat) change nothing the seat chooses from."""
+    chose = [by for _, kind, by in since if kind == MatchEvent.Kind.DECISION]
+    return len(chose) == len(since) and len(set(chose)) == len(chose) and seat not in chose
 
 
 def release_bot_claims(match_id: int, claim: int) -> None:
@@ -1415,7 +1442,8 @@ def _append_bot_choice(match: Match, seq: int, pending: Pending, seat: int,
 
     In a decision several seats take at once, the others' moves while the bot thought
     (each secret from it) change nothing it chose from: as long as only those seats moved,
-    once each, the choice is appended at the new seq instead of being thought again."""
+    once each (counted from the seq the choice was read at), the choice is appended at the
+    new seq instead of being thought again."""
     first = seq
     while True:
         try:
@@ -1428,11 +1456,10 @@ def _append_bot_choice(match: Match, seq: int, pending: Pending, seat: int,
                 raise
             if exc.code != "stale_seq" or len(pending.seats) < 2:
                 return False
-        since = list(match.events.filter(seq__gt=seq).order_by("seq")
+        since = list(match.events.filter(seq__gt=first).order_by("seq")
                      .values_list("seq", "kind", "seat"))
-        others = [s for _, kind, s in since if kind == MatchEvent.Kind.DECISION]
-        if len(others) != len(since) or len(set(others)) != len(others) or not set(
-                others) <= set(pending.seats) - {seat}:
+        if not since or not _only_others_chose(since, seat) \
+                or not {by for _, _, by in since} <= set(pending.seats):
             return False  # a chance event, the seat itself, or a new step: think again
         seq = since[-1][0]
 

@@ -5,7 +5,8 @@ the stream moved on does nothing, unless the broker delivers it again after its 
 or it is retried after a database error (then it plays on from where the stream stands, the
 moves its first run made included; an append is checked against the seq it read, so two
 runs never both move). Each decision is claimed before its bot thinks, so a second task
-for it (a copy queued twice, a redelivery) does nothing while the first run thinks: a
+for it (a copy queued twice, a redelivery, a task another seat's move queued while the
+bot thinks a decision the seats make at once) does nothing while the first run thinks: a
 search bot thinks a decision once. Tasks are acknowledged late and retried with backoff
 on a database error, the retry taking back its run's claims; the beat sweep re-enqueues
 any bot seat that was left waiting (one whose match has not moved for a sweep's interval:

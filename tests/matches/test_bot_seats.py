@@ -389,6 +389,37 @@ def test_a_bots_secret_choice_stands_when_another_seat_moves_while_it_thinks(
     assert decisions_of(match, 1) == 2
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("seeded_chance")
+def test_a_person_moving_while_the_bot_thinks_a_decision_made_at_once_has_it_thought_once(
+        player: Any, counting_bot: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The person's move queued a task for the bot seat at the new seq, a claim of its own:
+    it thought the decision again while the first run still thought it (a search bot's
+    budget spent twice), and the first run's choice was appended, the second's refused."""
+    with monkeypatch.context() as held:  # the deal's task is the one run below
+        held.setattr(services, "_enqueue_bots", lambda match_id, seats, seq: None)
+        match = create(player, {"player": player.username}, {"bot": "counting"})
+    seq, think, moved = match.seq, services._bot_action, []
+
+    def person_moves_meanwhile(*args: Any) -> Any:
+        if not moved:
+            moved.append(seq)
+            state = services.match_state(match=match, user=player)
+            moved.append(services.submit_action(match=match, seat=0, user=player,
+                                                action=state["legal_actions"][0]))
+        return think(*args)
+
+    monkeypatch.setattr(services, "_bot_action", person_moves_meanwhile)
+    assert tasks.play_bot_seat.apply(args=(match.pk, 1, seq)).get() is True
+    print("DBG", counting_bot, decisions_of(match, 1), list(match.events.values_list("seq","kind","seat")))
+    assert moved == [seq, seq + 1]  # its task for the bot seat ran on the move's commit
+    # One think for each of the bot's decisions: round one's, then round two's.
+    assert counting_bot == [1, 1] and decisions_of(match, 1) == 2
+    assert human_plays_to_the_end(match, player) == 2
+    match.refresh_from_db()
+    assert match.status == "finished" and counting_bot == [1, 1, 1]
+
+
 @pytest.mark.django_db
 def test_one_match_that_cannot_replay_does_not_keep_the_others_bots_waiting(
         player: Any, player2: Any, caplog: pytest.LogCaptureFixture, left_waiting: Any) -> None:

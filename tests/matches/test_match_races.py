@@ -4,6 +4,7 @@ told why with a code, and the stream has no gap and nothing twice."""
 
 from __future__ import annotations
 
+import threading
 from functools import partial
 from typing import Any
 
@@ -98,3 +99,49 @@ def test_a_bot_seats_task_delivered_twice_at_once_thinks_once(
         assert counting_bot == [1]  # the toy's seats play at once: one bot decision is due
         rows = stream_is_whole(match)
         assert [row.seat for row in rows if row.kind == "decision"] == [1]
+
+
+@pytest.mark.usefixtures("seeded_chance")
+def test_a_person_moving_while_the_bot_thinks_a_decision_made_at_once_has_it_thought_once(
+        race: Any, player: Any, counting_bot: Any, monkeypatch: pytest.MonkeyPatch,
+        toy_game: Any) -> None:
+    """The person's move (on a connection of its own) queued a task for the bot seat at
+    the new seq: that task's claim was its own, so it thought the decision the first run
+    was still thinking, and the first run's choice was appended, the second's refused."""
+    think = services._bot_action
+    for _ in range(TRIALS):
+        counting_bot.clear()
+        with monkeypatch.context() as held:  # the deal's task is the one delivered below
+            held.setattr(services, "_enqueue_bots", lambda match_id, seats, seq: None)
+            match = services.create_match(
+                game=toy_game.TOY_KEY, options={"rounds": 3}, created_by=player,
+                seats=[{"player": player.username}, {"bot": "counting"}])
+        thinking, moved, first = threading.Event(), threading.Event(), [True]
+
+        def waits_for_the_person(*args: Any, first: list[bool] = first,
+                                 thinking: threading.Event = thinking,
+                                 moved: threading.Event = moved) -> Any:
+            if first and first.pop():  # the delivered task's first decision alone
+                thinking.set()
+                assert moved.wait(30)
+            return think(*args)
+
+        def person_moves(match: Match = match, thinking: threading.Event = thinking,
+                         moved: threading.Event = moved) -> int:
+            assert thinking.wait(30)
+            try:
+                state = services.match_state(match=match, user=player)
+                return services.submit_action(match=match, seat=0, user=player,
+                                              action=state["legal_actions"][0])
+            finally:
+                moved.set()
+
+        monkeypatch.setattr(services, "_bot_action", waits_for_the_person)
+        seq = match.seq
+        deliver = partial(play_bot_seat.apply, args=(match.pk, 1, seq))
+        answers, errors = race([lambda deliver=deliver: deliver().get(), person_moves])
+        assert errors == []
+        assert answers == [True, seq + 1]
+        assert counting_bot == [1, 1]  # round one's decision, then round two's
+        rows = stream_is_whole(match)
+        assert [row.seat for row in rows if row.kind == "decision"] == [0, 1, 1]
