@@ -1350,7 +1350,7 @@ def play_bot_turns(*, match: Match, seat: int, expected_seq: int,
 
 def _play_bot_turns(match: Match, seat: int, resumed: bool, claim: int) -> bool:
     """The loop of `play_bot_turns`, each decision claimed with `claim`."""
-    played, began = 0, time.monotonic()
+    played, thought, began = 0, 0, time.monotonic()
     # A worker busy with a long bot-only chain hands it on now and then, so the bot
     # replies people wait for (queued behind it) get their turn. In-process (no broker) a
     # hand-on would run inside this call: there only the step count hands on.
@@ -1363,7 +1363,7 @@ def _play_bot_turns(match: Match, seat: int, resumed: bool, claim: int) -> bool:
             waiting = {seat: waiting[seat]} if seat in waiting else {}
         if not waiting:
             break
-        if played >= BOT_STEPS_PER_TASK or (played and slice_seconds is not None
+        if thought >= BOT_STEPS_PER_TASK or (played and slice_seconds is not None
                                             and time.monotonic() - began >= slice_seconds):
             _enqueue_bots(match.pk, list(waiting), match.seq)
             break
@@ -1371,9 +1371,17 @@ def _play_bot_turns(match: Match, seat: int, resumed: bool, claim: int) -> bool:
         if not claim_bot_turn(match.pk, turn, stream.seq, claim):
             break  # another task's bot thinks it now, and plays on after it
         action = _bot_action(match, stream, turn, name)
-        if not _append_bot_choice(match, stream.seq, pending, turn, action):
-            break  # somebody else moved, and whoever did hands on the bot seats
-        played += 1
+        thought += 1
+        if _append_bot_choice(match, stream.seq, pending, turn, action):
+            played += 1
+            continue
+        # The stream moved under the choice. A task queued meanwhile for this decision
+        # found it covered by this run's claim and left it alone: the run plays the seat
+        # on from the stream as it stands (claiming it again at the new seq) unless the
+        # match ended, the seat owes nothing, or another run claimed the new decision.
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE or thought >= BOT_STEPS_PER_TASK:
+            break
     return played > 0
 
 

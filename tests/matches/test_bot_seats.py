@@ -421,6 +421,38 @@ def test_a_person_moving_while_the_bot_thinks_a_decision_made_at_once_has_it_tho
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("seeded_chance")
+def test_a_bot_whose_choice_the_stream_moved_past_plays_the_decision_its_seat_owes_now(
+        player: Any, counting_bot: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run gave up when its choice could not be appended, trusting whoever moved to
+    queue the seat; the task queued by another seat's move had found the decision claimed
+    by that very run and left it, so the seat waited for the sweep."""
+    queued: list[tuple[int, list[int], int]] = []  # the broker's messages, held
+    monkeypatch.setattr(services, "_enqueue_bots",
+                        lambda match_id, seats, seq: queued.append((match_id, seats, seq)))
+    match = create(player, {"player": player.username}, {"bot": "counting"})
+    seq, think = match.seq, services._bot_action
+
+    def the_stream_moves_past_it(*args: Any) -> Any:
+        if len(counting_bot) == 0 and match.seq == seq:
+            state = services.match_state(match=match, user=player)
+            services.submit_action(match=match, seat=0, user=player,
+                                   action=state["legal_actions"][0])
+            # The seat's own choice of the round, from a run whose claim had gone stale:
+            # the choice being thought can no longer be appended.
+            legal = services._replay(match, match.seq)
+            services.submit_action(match=match, seat=1, user=None, action=legal.rules
+                                   .legal_actions(legal.state, 1)[-1])
+        return think(*args)
+
+    monkeypatch.setattr(services, "_bot_action", the_stream_moves_past_it)
+    assert services.play_bot_turns(match=match, seat=1, expected_seq=seq)
+    assert counting_bot == [1, 1]  # round one's choice, refused; round two's, appended
+    assert decisions_of(match, 0) == 1 and decisions_of(match, 1) == 2
+    assert services.waiting_bot_seats() == []
+
+
+@pytest.mark.django_db
 def test_one_match_that_cannot_replay_does_not_keep_the_others_bots_waiting(
         player: Any, player2: Any, caplog: pytest.LogCaptureFixture, left_waiting: Any) -> None:
     """The sweep replayed every live match in one go: one broken stream (a bad row, a game
