@@ -86,7 +86,7 @@ from league.serializers import (
     TeamSerializer,
     bracket_of,
 )
-from matches.api_views import IDEMPOTENCY_HEADER, with_header_key
+from matches.api_views import CREATED_LOCATION, IDEMPOTENCY_HEADER, created, with_header_key
 from matches.models import SEAT_PEOPLE, Match, Seat
 from matches.serializers import ErrorSerializer
 
@@ -165,13 +165,13 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueView
                                "again with the same `idempotency_key` (in the body or the "
                                "Idempotency-Key header) answers with the season the first "
                                "made (409 key_reused for another game).",
-                   parameters=[IDEMPOTENCY_HEADER],
+                   parameters=[IDEMPOTENCY_HEADER, CREATED_LOCATION],
                    responses={201: SeasonSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:
         body = self.body(keyed=True)
         season = events.create_season(by=request.user, **body)
-        return Response(SeasonSerializer(self.get_queryset().get(pk=season.pk)).data,
-                        status=status.HTTP_201_CREATED)
+        return created(SeasonSerializer(self.get_queryset().get(pk=season.pk)).data, request,
+                       "season-detail", season.pk)
 
     @extend_schema(summary="The season's table",
                    description="Every recorded result of its Events, by the season's "
@@ -234,9 +234,11 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         return found
 
     def _detail(self, event: Event, code: int = status.HTTP_200_OK) -> Response:
-        return Response(LeagueEventSerializer(self.get_queryset().get(pk=event.pk),
-                                              context=self.get_serializer_context()).data,
-                        status=code)
+        data = LeagueEventSerializer(self.get_queryset().get(pk=event.pk),
+                                     context=self.get_serializer_context()).data
+        if code == status.HTTP_201_CREATED:
+            return created(data, self.request, "league-event-detail", event.pk)
+        return Response(data, status=code)
 
     @extend_schema(summary="List Events", parameters=[EventQuerySerializer],
                    responses={200: LeagueEventSerializer(many=True), **errors(400, 401)})
@@ -254,7 +256,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "with the same `idempotency_key` (in the body or the "
                                "Idempotency-Key header) answers with the Event the first "
                                "made (409 key_reused for another game or format).",
-                   parameters=[IDEMPOTENCY_HEADER],
+                   parameters=[IDEMPOTENCY_HEADER, CREATED_LOCATION],
                    responses={201: LeagueEventSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:
         body = self.body(keyed=True)
@@ -272,7 +274,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "Sent again with the same `idempotency_key` (or "
                                "Idempotency-Key header), it answers "
                                "with the Event the first made.",
-                   parameters=[IDEMPOTENCY_HEADER],
+                   parameters=[IDEMPOTENCY_HEADER, CREATED_LOCATION],
                    responses={201: LeagueEventSerializer, **errors(400, 401, 403, 404, 409)})
     @action(detail=False, methods=["post"])
     def showdown(self, request: Request) -> Response:
@@ -728,12 +730,12 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewSe
                                "team the first made; with other members it is 409 "
                                "team_exists too (the name is that team's), and with another "
                                "name 409 key_reused.",
-                   parameters=[IDEMPOTENCY_HEADER],
+                   parameters=[IDEMPOTENCY_HEADER, CREATED_LOCATION],
                    responses={201: TeamSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:
         team = events.create_team(by=request.user, **self.body(keyed=True))
-        return Response(TeamSerializer(self.get_queryset().get(pk=team.pk)).data,
-                        status=status.HTTP_201_CREATED)
+        return created(TeamSerializer(self.get_queryset().get(pk=team.pk)).data, request,
+                       "team-detail", team.pk)
 
 
 # -- simulation jobs ---------------------------------------------------------------------
@@ -764,8 +766,10 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, League
                                                                                 "summary")
 
     def _detail(self, job: SimulationJob, code: int = status.HTTP_200_OK) -> Response:
-        return Response(SimulationJobSerializer(self.get_queryset().get(pk=job.pk)).data,
-                        status=code)
+        data = SimulationJobSerializer(self.get_queryset().get(pk=job.pk)).data
+        if code == status.HTTP_201_CREATED:
+            return created(data, self.request, "simulation-detail", job.pk)
+        return Response(data, status=code)
 
     @extend_schema(summary="List simulation jobs", description="Newest first; without "
                    "their summaries (read one job for it).",
@@ -790,7 +794,7 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, League
                                "the job the first made and "
                                "queues nothing more (409 key_reused for another game or "
                                "other bots).",
-                   parameters=[IDEMPOTENCY_HEADER],
+                   parameters=[IDEMPOTENCY_HEADER, CREATED_LOCATION],
                    responses={201: SimulationJobSerializer, **errors(400, 401, 403, 409)})
     def create(self, request: Request) -> Response:
         body = self.body(keyed=True)

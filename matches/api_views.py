@@ -20,6 +20,7 @@ from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from config import signin
@@ -93,6 +94,18 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     {"type": "string", "minLength": 1, "maxLength": KEY_LENGTH, "pattern": r"\S"},
     OpenApiParameter.HEADER,
     description="The body's `idempotency_key` (1 to 128 characters), when the body has none.")
+
+
+# A 201 names what it made, so a client need not build the address from the id.
+CREATED_LOCATION = OpenApiParameter(
+    "Location", OpenApiTypes.URI, OpenApiParameter.HEADER, response=[201], required=True,
+    description="The API address of what the request made.")
+
+
+def created(data: Any, request: Request, view_name: str, pk: int) -> Response:
+    """A 201 answer of `data`, its Location header the made resource's API address."""
+    return Response(data, status=status.HTTP_201_CREATED,
+                    headers={"Location": reverse(view_name, args=[pk], request=request)})
 
 
 def with_header_key(request: Request) -> Any:
@@ -467,7 +480,7 @@ class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
                                "header) answers with the match the first request made. "
                                "A player has at most MAX_LIVE_MATCHES (default 20) matches "
                                "of their making waiting or in play (409 too_many_matches).",
-                   parameters=[IDEMPOTENCY_HEADER],
+                   parameters=[IDEMPOTENCY_HEADER, CREATED_LOCATION],
                    responses={201: MatchSerializer, 400: ERRORS[400], 403: ERRORS[403],
                               409: ERRORS[409]})
     def create(self, request: Request) -> Response:
@@ -476,7 +489,7 @@ class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
         data = dict(body.validated_data)
         key = data.pop("idempotency_key", None)
         match = services.create_match(created_by=request.user, key=key, **data)
-        return Response(self._detail(match.pk), status=status.HTTP_201_CREATED)
+        return created(self._detail(match.pk), request, "match-detail", match.pk)
 
     def _detail(self, pk: int) -> dict[str, Any]:
         return MatchSerializer(self.get_queryset().get(pk=pk),
@@ -527,14 +540,15 @@ class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
                                "player a lineup seated several times (409 lineup_rematch: "
                                "an invitation holds one seat), and a match whose options or "
                                "bots the game no longer takes (409 setup_changed).",
-                   request=None,
+                   request=None, parameters=[CREATED_LOCATION],
                    responses={200: MatchSerializer, 201: MatchSerializer, 403: ERRORS[403],
                               404: ERRORS[404], 409: ERRORS[409]})
     @action(detail=True, methods=["post"])
     def rematch(self, request: Request, pk: str) -> Response:
         made, new = services.rematch(match=self.get_object(), user=request.user)
-        return Response(self._detail(made.pk),
-                        status=status.HTTP_201_CREATED if new else status.HTTP_200_OK)
+        if new:
+            return created(self._detail(made.pk), request, "match-detail", made.pk)
+        return Response(self._detail(made.pk))
 
     @extend_schema(summary="What your seat (or a spectator) sees now",
                    description="`legal_actions` are the items you may post back verbatim; "

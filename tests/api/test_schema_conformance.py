@@ -4,9 +4,10 @@ A client generates its code from /api/schema/, so every answer that the schema d
 describe is a bug for it: a status code the operation does not list, a body that does not
 validate against the schema documented for that status (a field missing, of another type,
 null where the schema says it is never null, a field the schema does not know, `2.0`
-where it says integer, a date-time that is not RFC 3339). The other way too: a request
-the documented request schema allows (body, query parameters, headers) that the server
-refuses as malformed (400 `invalid`), or one it forbids that the server takes.
+where it says integer, a date-time that is not RFC 3339), or a header the schema documents
+as sent (a 201's Location) missing. The other way too: a request the documented request
+schema allows (body, query parameters, headers) that the server refuses as malformed (400
+`invalid`), or one it forbids that the server takes.
 
 One test drives every operation of the schema's `paths` with realistic data through the
 real services (matches of each game, legal and illegal actions, Events of several formats
@@ -234,6 +235,9 @@ class Conformance:
                       f"not documented (documented: {', '.join(sorted(responses))}); "
                       f"body {_short(_body(response), 160)}", example)
             return
+        for header, spec in (documented.get("headers") or {}).items():
+            if spec.get("required") and not response.get(header):
+                self.note(name, status, "headers", f"{header} documented, not sent", example)
         content = documented.get("content") or {}
         media = (response.get("Content-Type") or "").split(";")[0].strip()
         if not content:
@@ -1357,15 +1361,16 @@ def test_every_answer_is_the_one_the_schema_documents(
 
 def test_the_checker_catches_what_it_is_for(api: Conformance) -> None:
     """The checker itself: a wrong type, a null where none is allowed, a field missing,
-    an undocumented field and an undocumented status are each a mismatch."""
+    an undocumented field, an undocumented status and a documented header not sent are
+    each a mismatch."""
 
     class Fake:
         def __init__(self, status: int, body: Any) -> None:
             self.status_code, self.content, self.streaming = status, json.dumps(body).encode(), \
                 False
 
-        def get(self, name: str) -> str:
-            return "application/json"
+        def get(self, name: str) -> str | None:
+            return "application/json" if name == "Content-Type" else None
 
     seat = {"index": 0, "player": None, "bot": "random", "invited": None,
             "stood_in_for": None, "label": "random", "awaited": False}
@@ -1384,5 +1389,6 @@ def test_the_checker_catches_what_it_is_for(api: Conformance) -> None:
             "created_at": "2026-12-04T22:27:22.698557Z"}
     api.check("get", "/api/teams/1/", Fake(200, team), None)
     api.check("get", "/api/teams/1/", Fake(200, {**team, "created_at": "2026-12-04"}), None)
-    assert len(api.mismatches) == 8, api.report()
+    api.check("post", "/api/teams/", Fake(201, team), None)  # no Location
+    assert len(api.mismatches) == 9, api.report()
 
