@@ -496,7 +496,11 @@ class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
                                context=self.get_serializer_context()).data
 
     @extend_schema(summary="Take the seat held for you, else the first open seat",
-                   description="Accepts an invitation, or takes a seat open to anyone.",
+                   description="Accepts an invitation, or takes a seat open to anyone. "
+                               "One who holds a seat in the match is 409 already_seated, "
+                               "even once the table is full (a join sent again, its answer "
+                               "lost, after it started the match); another, once the match "
+                               "takes no more players, 409 match_not_open.",
                    request=None,
                    responses={200: SeatSerializer, 404: ERRORS[404], 409: ERRORS[409]})
     @action(detail=True, methods=["post"])

@@ -491,11 +491,13 @@ def join_match(*, match: Match, user: Any) -> Seat:
     with transaction.atomic():
         lock_people({user.get_username(): user})  # before the match, as a close does
         locked = _locked(match)
-        if locked.status != Match.Status.OPEN:
-            raise ServiceError("match_not_open", "This match is not taking players.", 409)
         seats = list(locked.seats.order_by("index"))
+        # Before the status: a join sent again after its answer was lost, its first having
+        # filled the table and started the match, learns it holds a seat, not that it failed.
         if any(s.user_id == user.pk for s in seats):
             raise ServiceError("already_seated", "You already hold a seat here.", 409)
+        if locked.status != Match.Status.OPEN:
+            raise ServiceError("match_not_open", "This match is not taking players.", 409)
         open_to = [s for s in seats if s.is_open_to(user)]
         seat = next((s for s in open_to if s.invited_id == user.pk), None) \
             or next(iter(open_to), None)

@@ -68,6 +68,21 @@ def test_who_may_join_an_open_match(as_role: Callable[[str], APIClient], player:
     assert response.json().get("code") == code
 
 
+def test_a_join_sent_again_after_it_started_the_match_says_the_seat_is_held(
+        player_api: APIClient, player2_api: APIClient, player: Any, outsider_api: APIClient,
+        outsider: Any) -> None:
+    """A client whose join filled the table but whose answer was lost retries it: it
+    learns it holds a seat (already_seated), not that the match took no more players."""
+    match = open_match(player)
+    first = player2_api.post(f"{MATCHES}{match.pk}/join/")
+    assert first.status_code == 200 and first.json()["player"] == "bruno"
+    assert Match.objects.get(pk=match.pk).status == Match.Status.ACTIVE
+    again = player2_api.post(f"{MATCHES}{match.pk}/join/")
+    assert (again.status_code, again.json()["code"]) == (409, "already_seated")
+    late = outsider_api.post(f"{MATCHES}{match.pk}/join/")
+    assert (late.status_code, late.json()["code"]) == (409, "match_not_open")
+
+
 # -- create ------------------------------------------------------------------------------
 
 def test_creating_a_full_table_answers_201_with_an_active_dealt_match(
