@@ -111,7 +111,7 @@ class LeagueViewSet(RequestBodies, viewsets.GenericViewSet):
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, Refusal):
-            return Response({"code": exc.code, "detail": exc.detail}, status=exc.status)
+            return Response(exc.body(), status=exc.status)
         if isinstance(exc, Http404):
             exc = exceptions.NotFound(self.not_found)
         return super().handle_exception(exc)

@@ -550,7 +550,7 @@ def _locked(event: Event, expected_seq: int | None = None,
         raise LeagueError("stale_seq", f"The Event changed since it was read at record "
                           f"{expected_seq} (it is at {locked.seq}): an organizer or an "
                           "entrant acted, or a drawn match is being played again. Check it "
-                          "and try again.", 409)
+                          "and try again.", 409, seq=locked.seq)
     return locked
 
 

@@ -128,7 +128,7 @@ class ServiceErrorsMixin:
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, ServiceError):
-            return Response({"code": exc.code, "detail": exc.detail}, status=exc.status)
+            return Response(exc.body(), status=exc.status)
         if isinstance(exc, Http404):
             # DRF's own NotFound carries the code "not_found"; Django's Http404 has none.
             exc = exceptions.NotFound("No such match.")

@@ -178,6 +178,10 @@ class TokenSerializer(serializers.Serializer):
 class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField(read_only=True)
     detail = DetailField(read_only=True)
+    seq = serializers.IntegerField(  # not read_only, which the schema makes required
+        required=False,
+        help_text="Only with stale_seq: the seq the match or Event is at now, to read it "
+                  "again from.")
 
 
 # -- games -------------------------------------------------------------------------------

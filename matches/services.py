@@ -685,7 +685,9 @@ def _append_decision(*, match: Match, seat: int, action: Any, user: Any,
                                               idempotency_key=key).first()
             if first is not None:
                 return first.seq, []
-        raise ServiceError("stale_seq", "The match moved on; reload and try again.", 409) from None
+        now = Match.objects.filter(pk=match.pk).values_list("seq", flat=True).first()
+        raise ServiceError("stale_seq", "The match moved on; reload and try again.", 409,
+                           seq=now) from None
 
 
 def moves_of(match: Match, seat: int) -> int:
@@ -715,7 +717,7 @@ def _answer_for_key(match: Match, key: str, seat: int, action: Any) -> int | Non
 def _check_unmoved(match: Match, expected_seq: int | None) -> None:
     if expected_seq is not None and expected_seq != match.seq:
         raise ServiceError("stale_seq", f"The match is at seq {match.seq}, not {expected_seq}.",
-                           409)
+                           409, seq=match.seq)
 
 
 def _check_live(match: Match, expected_seq: int | None) -> None:

@@ -124,10 +124,22 @@ def test_a_malformed_json_body_is_400_parse_error(player_api: APIClient,
     assert (response.status_code, response.json()["code"]) == (400, "parse_error")
 
 
-def test_a_stale_expected_seq_is_409_stale_seq(player_api: APIClient, toy_match: Match) -> None:
+def test_a_stale_expected_seq_is_409_stale_seq_saying_the_seq_now(
+        player_api: APIClient, toy_match: Match) -> None:
     body = {"seat": 0, "action": first_legal(player_api, toy_match.pk), "expected_seq": 1}
     response = player_api.post(actions_url(toy_match.pk), body, format="json")
     assert (response.status_code, response.json()["code"]) == (409, "stale_seq")
+    # a client reads it again from there, without parsing the sentence
+    assert response.json()["seq"] == toy_match.seq > 1
+    body["expected_seq"] = response.json()["seq"]
+    assert player_api.post(actions_url(toy_match.pk), body, format="json").status_code == 201
+
+
+def test_refusals_other_than_a_stale_seq_carry_no_seq(player_api: APIClient,
+                                                      toy_match: Match) -> None:
+    body = {"seat": 0, "action": {"no": "such action"}, "expected_seq": toy_match.seq}
+    response = player_api.post(actions_url(toy_match.pk), body, format="json")
+    assert response.status_code == 400 and set(response.json()) == {"code", "detail"}
 
 
 @pytest.mark.parametrize("via", ["body", "header"])

@@ -107,7 +107,9 @@ def test_a_client_that_sends_the_seq_it_read_has_its_actions_applied_once(
     retry = organizer_api.post(f"{url}/entrants/", {"bot": "random", "expected_seq": seq},
                                format="json")
     assert (retry.status_code, retry.json()["code"]) == (409, "stale_seq")
-    seq = ok(organizer_api.get(f"{url}/"))["seq"]
+    # the refusal says where the Event is now, read as the Event's own answer gives it
+    assert retry.json()["seq"] == ok(organizer_api.get(f"{url}/"))["seq"] > seq
+    seq = retry.json()["seq"]
     ok(organizer_api.post(f"{url}/entrants/", {"bot": "heuristic", "expected_seq": seq},
                           format="json"), 201)
     after = ok(organizer_api.post(f"{url}/seed/", {"method": "random", "expected_seq": seq + 1},

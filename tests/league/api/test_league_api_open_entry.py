@@ -34,7 +34,8 @@ def refusal(client: APIClient, event: Event, tail: str,
     before = record_count(event)
     status, answer = post(client, event, tail, body)
     assert record_count(event) == before
-    assert set(answer) == {"code", "detail"}
+    assert set(answer) - {"seq"} == {"code", "detail"}
+    assert ("seq" in answer) == (answer["code"] == "stale_seq")
     return status, answer["code"]
 
 
