@@ -120,9 +120,9 @@
     reopen = {};
   }
 
-  /* A box scrolled sideways (data-keep-scroll: the Event's bracket, Superstar Showdown's
-     ring, on a phone) is where it was scrolled to after a poll swaps it in anew, by its
-     id; it went back to its start at every result or move. */
+  /* A box scrolled sideways (data-keep-scroll: the Event's bracket and standings,
+     Superstar Showdown's ring, on a phone) is where it was scrolled to after a poll swaps
+     it in anew, by its id; it went back to its start at every result or move. */
   var scrolledTo = {};
 
   function noteScroll(event) {
@@ -344,9 +344,9 @@
     });
   }
 
-  /* A box a diagram scrolls sideways in (data-scroll-box) is focusable, so a keyboard
-     scrolls it, only while the diagram is wider than the box: where it fits (a wide
-     screen) Tab stopped on a box that never scrolls. Its role and name stay either way.
+  /* A box a diagram or a table scrolls sideways in (data-scroll-box) is focusable, so a
+     keyboard scrolls it, only while what it holds is wider than the box: where it fits
+     (a wide screen) Tab stopped on a box that never scrolls. Its role and name stay.
      The page sends it focusable, as it must be without JavaScript, and so as htmx can
      give focus back to it (by its id) when a poll swaps it in anew. Run once min-width
      is set (minWidths), and again when the window's width changes. */

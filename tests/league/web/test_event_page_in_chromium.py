@@ -61,3 +61,28 @@ def test_a_live_match_in_the_bracket_says_playing_now_inside_its_box_on_a_phone(
         names = [node.get("name", {}).get("value", "") for node in tree
                  if node.get("role", {}).get("value") == "link"]
         assert any(name.endswith("Playing now") for name in names), names
+
+
+def test_the_standings_stay_where_a_narrow_phone_scrolled_them_when_a_result_comes_in(
+        live_server: Any, started_with_four: Callable[..., Event], player: Any) -> None:
+    """A Swiss table's tiebreak columns run past a 360px phone: the table scrolls sideways
+    in its box, which a keyboard reaches and a screen reader names; the page's poll swapped
+    the table in anew at each result, and the reader reading Buchholz was sent back to the
+    names."""
+    event = started_with_four(name="Swiss night", format="swiss", format_options={"rounds": 2})
+    played = EventMatch.objects.filter(event=event).first()
+    assert played is not None
+    with signed_in(live_server.url, player) as tab:
+        tab.resize(360, 740)
+        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        box = "document.getElementById('standings-scroll')"
+        assert tab.js(f"[{box}.scrollWidth > {box}.clientWidth, {box}.getAttribute('tabindex'),"
+                      f" {box}.getAttribute('role'), {box}.getAttribute('aria-label'),"
+                      " document.documentElement.scrollWidth]") == [
+            True, "0", "region", "Standings", 360]
+        end = tab.js(f"(() => {{ {box}.scrollLeft = {box}.scrollWidth;"
+                     f" return {box}.scrollLeft; }})()")
+        assert end > 0
+        services.forfeit_seat(match=played.match, seat=0)
+        tab.until("document.getElementById('event-announce').textContent.trim() !== ''", 12)
+        assert tab.js(f"{box}.scrollLeft") == end
