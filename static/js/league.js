@@ -415,7 +415,32 @@
     }
   }
 
+  /* On a phone the bracket is drawn 1:1 and scrolls sideways in its box, which opened at
+     its first round: the reader's own match in a later round sat past the screen's edge,
+     "Playing now" cut off. Once the page has loaded (the diagram's min-width set), the box
+     is scrolled to bring the first of the reader's matches ("Your match") drawn in it into
+     view; after that a poll keeps where the reader has scrolled it (scrollAgain). */
+  function showOwnMatch() {
+    var box = document.getElementById("bracket-scroll");
+    if (!box || box.scrollWidth <= box.clientWidth) {
+      return;
+    }
+    var links = document.querySelectorAll(".your-match a[href]");
+    for (var i = 0; i < links.length; i++) {
+      var drawn = box.querySelector("a[href='" + links[i].getAttribute("href") + "']");
+      if (drawn) {
+        var at = drawn.getBoundingClientRect();
+        var frame = box.getBoundingClientRect();
+        if (at.right > frame.right) {  // its left edge stays in view on the narrowest box
+          box.scrollLeft += Math.min(at.right - frame.right + 8, at.left - frame.left);
+        }
+        return;
+      }
+    }
+  }
+
   window.addEventListener("load", focusRefused);
+  window.addEventListener("load", showOwnMatch);
   htmx.onLoad(announceMessages);
   htmx.onLoad(localTimes);
   htmx.onLoad(offerDeviceZone);

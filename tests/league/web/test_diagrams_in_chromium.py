@@ -140,3 +140,29 @@ def test_the_rating_chart_s_text_is_14px_on_a_phone(
         tab.until("!document.querySelector('.chart').hasAttribute('tabindex')")
         found = drawn(tab, ".chart")
         assert small_or_out(found, TEXT) == [] and not found["scrolls"]
+
+
+def test_the_bracket_opens_scrolled_to_the_reader_s_own_match_on_a_narrow_phone(
+        live_server: Any, started_with_four: Callable[..., Event], player: Any) -> None:
+    """The bracket, drawn 1:1 at 360px, opened at its first round: alice's winners final sat
+    past the screen's edge, its "Playing now" cut off, until she scrolled the box."""
+    event = started_with_four(name="Cup night", format="double_elimination")
+    for pairing in EventMatch.objects.filter(event=event, pairing__startswith="W1-"):
+        seats = pairing.match.seats
+        loser = seats.exclude(user=player).first() if seats.filter(user=player) else seats.first()
+        assert loser is not None
+        services.forfeit_seat(match=pairing.match, seat=loser.index)
+    final = EventMatch.objects.get(event=event, match__seats__user=player,
+                                   match__status="active")
+    assert not final.pairing.startswith("W1-")
+    with signed_in(live_server.url, player) as tab:
+        tab.resize(360, 740)
+        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        shown = tab.js(f"""(() => {{
+          const box = document.getElementById('bracket-scroll');
+          const at = document.getElementById('bracket-{final.pairing}').getBoundingClientRect();
+          const frame = box.getBoundingClientRect();
+          return [box.scrollWidth > box.clientWidth, at.left >= frame.left,
+                  at.right <= frame.right, document.documentElement.scrollWidth];
+        }})()""")
+        assert shown == [True, True, True, 360]
