@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from league.models import Event, EventMatch
+from league import events
+from league.models import Event, EventMatch, RankingTotal
 from matches import services
 from tests.chromium import CHROMIUM, signed_in
 
@@ -85,4 +86,31 @@ def test_the_standings_stay_where_a_narrow_phone_scrolled_them_when_a_result_com
         assert end > 0
         services.forfeit_seat(match=played.match, seat=0)
         tab.until("document.getElementById('event-announce').textContent.trim() !== ''", 12)
+        assert tab.js(f"{box}.scrollLeft") == end
+
+
+def test_the_ranking_points_stay_where_a_narrow_phone_scrolled_them_when_they_change(
+        live_server: Any, organizer: Any, player: Any, player2: Any) -> None:
+    """A Superstar Showdown Event's Ranking Points tables run past a 360px phone (the
+    Superstars, four points columns): each scrolls sideways in its box, which a keyboard
+    reaches; the 3s poll swapped them in anew whenever the points changed, back at the
+    team's name."""
+    event = events.create_showdown_event(
+        by=organizer, name="Duel night",
+        sides=[{"player": player.username}, {"player": player2.username}],
+        matches=[{"match": "head_to_head", "stipulation": None}] * 2, superstars_per_team=1)
+    # The rows the Event's start wrote, with points a first Match brings
+    RankingTotal.objects.filter(event=event, team=0).update(
+        superstars=["oakhart", "quillfeather"], match_points=30, bonus_points=12, total=42)
+    with signed_in(live_server.url, player) as tab:
+        tab.resize(360, 740)
+        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        box = "document.getElementById('ranking-totals-1')"
+        assert tab.js(f"[{box}.scrollWidth > {box}.clientWidth, {box}.getAttribute('tabindex'),"
+                      " document.documentElement.scrollWidth]") == [True, "0", 360]
+        end = tab.js(f"(() => {{ {box}.scrollLeft = {box}.scrollWidth;"
+                     f" return {box}.scrollLeft; }})()")
+        assert end > 0
+        RankingTotal.objects.filter(event=event, team=0).update(matches_won=1)
+        tab.until("document.getElementById('ranking-announce').textContent.trim() !== ''", 12)
         assert tab.js(f"{box}.scrollLeft") == end
