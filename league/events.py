@@ -756,8 +756,10 @@ def add_entrant(*, event: Event, by: Any, player: str | None = None, team: str |
         event = _locked(event, expected_seq)
         if event.status == Event.Status.FINISHED:
             raise LeagueError("event_finished", "The Event is over.", 409)
-        entrant_key = _register(event, by, _entrant_payload(event, player, team, bot, name),
-                                checked, key)
+        done = replay_to_write(event)
+        entrant_key = _register(event, by, _entrant_payload(event, player, team, bot, name,
+                                                            done),
+                                checked, key, done)
     return Entrant.objects.get(event=event, key=entrant_key)
 
 
@@ -794,11 +796,12 @@ def _names_entrant(made: dict[str, Any], asked: dict[str, Any]) -> bool:
 
 
 def _register(event: Event, by: Any, payload: dict[str, Any], checked: dict[str, Any],
-              key: str | None = None) -> str:
+              key: str | None = None, done: Replayed | None = None) -> str:
     """The key of the entrant `payload` describes, once its entrant_added record is
     written after the checks every entry passes (the Event locked by the caller), with
-    the idempotency `key` its create was sent with."""
-    done = replay(event)
+    the idempotency `key` its create was sent with; `done`: the caller's own replay of
+    the Event, if it has one."""
+    done = replay_to_write(event) if done is None else done
     if checked:
         if not may_pick(event, by, {"new": payload}):
             raise LeagueError("not_your_entrant", "An organizer who holds an entry in "
@@ -815,9 +818,9 @@ def _register(event: Event, by: Any, payload: dict[str, Any], checked: dict[str,
     _refuse_no_room(event, done, payload["key"])
     _append(event, Kind.ENTRANT_ADDED, payload, by, key)
     if done.state is not None:
-        _try_format(lambda: _advance(event))  # the pairing they join is played now
+        _try_format(lambda: _advance(event, done=done))  # the pairing they join is played now
     else:
-        _after_change(event)
+        _after_change(event, done)
     return str(payload["key"])
 
 
@@ -882,7 +885,7 @@ def _refuse_past_the_field(event: Event, keys: list[str]) -> None:
 
 
 def _entrant_payload(event: Event, player: str | None, team: str | None, bot: str | None,
-                     name: str | None) -> dict[str, Any]:
+                     name: str | None, done: Replayed) -> dict[str, Any]:
     if player is not None:
         user = match_services.user_named(player)
         if user is None:
@@ -901,7 +904,7 @@ def _entrant_payload(event: Event, player: str | None, team: str | None, bot: st
     assert bot is not None
     if bot not in registry.bot_names(event.game):
         raise LeagueError("unknown_bot", f"{event.game} has no bot called {quoted(bot)}.")
-    return {"name": name or _free_bot_name(event, bot), "player": None, "team": None,
+    return {"name": name or _free_bot_name(done, bot), "player": None, "team": None,
             "bot": bot}
 
 
@@ -1135,7 +1138,8 @@ def pick(*, event: Event, by: Any, key: str, picks: dict[str, Any] | None,
     player or a member of the team); empty picks go back to the Event's options."""
     with transaction.atomic():
         event = _locked(event, expected_seq)
-        entrant = replay(event).entrants.get(key)
+        done = replay_to_write(event)
+        entrant = done.entrants.get(key)
         if entrant is None or entrant["withdrawn"]:
             raise LeagueError("unknown_entrant", f"No active entrant {quoted(key)}.", 404)
         if event.status == Event.Status.FINISHED:
@@ -1147,13 +1151,14 @@ def pick(*, event: Event, by: Any, key: str, picks: dict[str, Any] | None,
         checked = check_picks(event, picks)
         if checked != entrant.get("picks", {}):
             _append(event, Kind.ENTRANT_PICKED, {"key": key, "picks": checked}, by)
-            _after_change(event)
+            _after_change(event, done)
     return Entrant.objects.get(event=event, key=key)
 
 
-def _free_bot_name(event: Event, bot: str) -> str:
-    """'random bot', then 'random bot 2', ... so several bots of a kind can enter."""
-    taken = {e["name"] for e in replay(event).entrants.values() if not e["withdrawn"]}
+def _free_bot_name(done: Replayed, bot: str) -> str:
+    """'random bot', then 'random bot 2', ... so several bots of a kind can enter the
+    replayed Event."""
+    taken = {e["name"] for e in done.entrants.values() if not e["withdrawn"]}
     name, n = f"{bot} bot", 1
     while name in taken:
         n += 1
@@ -1247,7 +1252,7 @@ def _withdraw_started(event: Event, done: Replayed, key: str, by: Any) -> bool:
     if played:
         for link in played:
             # A draw is written down, not played again: the withdrawal decides it.
-            _record_locked(event, link, held[link.match_id], play_again=False)
+            _record_locked(event, link, held[link.match_id], play_again=False, done=done)
         event.refresh_from_db(fields=["status"])
         if event.status == Event.Status.FINISHED:
             return True
@@ -1286,7 +1291,7 @@ def seed_event(*, event: Event, by: Any, method: str, order: list[str] | None = 
         event = _locked(event, expected_seq)
         if event.status != Event.Status.DRAFT:
             raise LeagueError("event_started", "An Event that started cannot be seeded.", 409)
-        done = replay(event)
+        done = replay_to_write(event)
         keys = list(done.order)
         if method == "hand":
             if order is None or sorted(order) != sorted(keys):
@@ -1301,7 +1306,7 @@ def seed_event(*, event: Event, by: Any, method: str, order: list[str] | None = 
         else:
             raise LeagueError("bad_method", "Seed by 'rating', 'hand' or 'random'.")
         _append(event, Kind.SEEDED, {"method": method, "order": seeded}, by)
-        _after_change(event)
+        _after_change(event, done)
     return seeded
 
 
@@ -1518,7 +1523,7 @@ def change_settings(*, event: Event, by: Any, format: str | Keep = KEEP,
         new = _checked_settings(_check_game(event.game), **asked, stored=was)
         if new == was:
             return []
-        done = replay(event)
+        done = replay_to_write(event)
         for name, value in new.items():
             setattr(event, name, value)
         _refuse_what_the_field_breaks(event, done, by)
@@ -1526,7 +1531,7 @@ def change_settings(*, event: Event, by: Any, format: str | Keep = KEEP,
         _append(event, Kind.SETTINGS_CHANGED, {**new, "was": was}, by)
         picked = [key for key in done.order if done.entrants[key].get("picks")]
         _drop_stale_picks(event, done, picked)
-        _after_change(event)
+        _after_change(event, done)
     return [key for key in picked if not done.entrants[key]["picks"]]
 
 
@@ -1616,11 +1621,12 @@ def enter_event(*, event: Event, by: Any, picks: dict[str, Any] | None = None,
         _refuse_team_sides(event.game, event.match_options)
         if left_too_often(event, by):
             raise LeagueError("entry_limit", LEFT_TOO_OFTEN, 409)
+        done = replay_to_write(event)
         if bad_picks is not None:
-            if own_entry(replay(event), by) is not None:
+            if own_entry(done, by) is not None:
                 raise LeagueError("entrant_twice", "You are already entered.", 409)
             raise PicksRefused(bad_picks.code, bad_picks.detail, bad_picks.status)
-        entrant_key = _register(event, by, _player_payload(by), checked, key)
+        entrant_key = _register(event, by, _player_payload(by), checked, key, done)
     return Entrant.objects.get(event=event, key=entrant_key)
 
 
@@ -1641,12 +1647,13 @@ def leave_event(*, event: Event, by: Any, expected_seq: int | None = None) -> No
     with transaction.atomic():
         event = _locked(event, expected_seq)
         _refuse_past_the_draft(event)
-        key = own_entry(replay(event), by)
+        done = replay_to_write(event)
+        key = own_entry(done, by)
         if key is None:
             raise LeagueError("not_entered", "You hold no entry of your own in this Event "
                                              "(a team's is withdrawn by an organizer).", 404)
         _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
-        _after_change(event)
+        _after_change(event, done)
 
 
 def own_entry(done: Replayed, user: Any) -> str | None:
@@ -1699,7 +1706,7 @@ def start_event(*, event: Event, by: Any, expected_seq: int | None = None,
         event = _locked(event)
         if event.status != Event.Status.DRAFT:
             raise LeagueError("event_started", "The Event has already started.", 409)
-        done = replay(event)
+        done = replay_to_write(event)
         if expected_entrants is not None and expected_entrants != len(done.order):
             now = len(done.order)
             raise LeagueError("entrants_changed", f"The Event has {now} "
@@ -1712,9 +1719,9 @@ def start_event(*, event: Event, by: Any, expected_seq: int | None = None,
             raise LeagueError("too_few_entrants", "An Event needs at least two entrants.")
         _start_fits(event, list(done.order))
         event.status = Event.Status.RUNNING
-        _append(event, Kind.STARTED, {"order": done.order,
+        _append(event, Kind.STARTED, {"order": list(done.order),
                                       "revision": formats.get_format(event.format).revision}, by)
-        _advance(event)
+        _advance(event, done=done)
 
 
 def _start_fits(event: Event, order: list[str]) -> None:
@@ -2025,13 +2032,15 @@ def record_match_result(*, match: Match) -> bool:
 
 
 def _record_locked(event: Event, link: EventMatch, match: Match,
-                   play_again: bool = True) -> bool:
+                   play_again: bool = True, done: Replayed | None = None) -> bool:
     """`record_match_result` with the Event locked by the caller. A draw the format refuses
     is played again in a new match, unless `play_again` is False (the pairing is about to
-    be decided otherwise): then it is only written down. The Event is replayed once: the
-    records the result writes are folded into that replay for the matches it deals and
-    the projections it rewrites."""
-    done = replay_to_write(event)
+    be decided otherwise): then it is only written down. The Event is replayed once (or
+    `done`, the caller's own replay of it, caught up): the records the result writes are
+    folded into that replay for the matches it deals and the projections it rewrites,
+    the result itself as the format state it was checked with (a result that decides a
+    round pairs the next one once)."""
+    done = replay_to_write(event) if done is None else caught_up(event, done)
     if link.pairing in done.results:
         return False
     made = done.matches[link.pairing]
@@ -2061,7 +2070,7 @@ def _record_locked(event: Event, link: EventMatch, match: Match,
     }
     sides = result_sides(event, entrants, made.get("seats"))
     try:
-        fmt.record(done.state, formats.MatchResult(
+        state = fmt.record(done.state, formats.MatchResult(
             link.pairing, payload["placements"], payload["figures"], sides))
     except formats.FormatError as exc:
         if exc.code in {"already_recorded", "not_ready", "event_complete"}:
@@ -2077,9 +2086,13 @@ def _record_locked(event: Event, link: EventMatch, match: Match,
         # Drawn again and again: the better seed goes through.
         payload["placements"] = _places_by_seed(done, kept, payload["placements"])
         payload["decided_by"] = "seed"
-        _try_format(lambda: fmt.record(done.state, formats.MatchResult(
+        state = _try_format(lambda: fmt.record(done.state, formats.MatchResult(
             link.pairing, payload["placements"], payload["figures"], sides)), done)
-    _append(event, Kind.RESULT_RECORDED, payload, None)
+    at = done.seq
+    record = _append(event, Kind.RESULT_RECORDED, payload, None)
+    if at == record.seq - 1:  # (what folding the record in would give: paired once)
+        done.state, done.seq = state, record.seq
+        done.results[link.pairing] = record.payload
     _try_format(lambda: _advance(event, done=done))
     return True
 
@@ -2098,7 +2111,7 @@ def _play_again(event: Event, done: Replayed, made: dict[str, Any]) -> None:
         "pairing": made["pairing"], "round": made["round"], "stage": made["stage"],
         "label": f"{base or made['pairing']} (replay {again})", "base_label": base,
         "entrants": list(made["entrants"]), "replay": again})
-    _after_change(event)
+    _after_change(event, done)
 
 
 def _still_seated(fmt: Any, done: Any, pairing: str, entrants: list[str]) -> list[str]:
@@ -2122,7 +2135,7 @@ def _link(event: Event, pairing: str) -> EventMatch:
             .order_by("-replay").first())
     if link is None:
         # A pairing still to be played by its label; one the Event has not, as typed.
-        label = _labels(replay(event)).get(pairing)
+        label = _labels(replay_to_write(event)).get(pairing)
         raise LeagueError("unknown_pairing", f"{label} has no match yet." if label
                           else f"No match for pairing {quoted(pairing)}.", 404)
     return link
@@ -2339,7 +2352,7 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
     _require(can_organize(event, by))
     with transaction.atomic():
         event = _locked(event, expected_seq)
-        done = replay(event)
+        done = replay_to_write(event)
         if pairing not in done.results and not _has_pairing(done, pairing):
             raise LeagueError("unknown_pairing", f"No pairing {quoted(pairing)} in this "
                                                  "Event.", 404)
@@ -2401,7 +2414,7 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
                               "Event's result can be corrected where the Event stays "
                               "decided.", 409)
         _append(event, Kind.RESULT_CORRECTED, record.payload, by)
-        _advance(event)
+        _advance(event, done=corrected)  # (the stream with the correction, replayed)
         _reproject(done.matches.get(pairing, {}).get("match"))
 
 

@@ -724,3 +724,26 @@ def test_an_entry_the_event_cannot_take_is_refused_for_that_before_its_picks(
     events.start_event(event=event, by=organizer)
     assert refused(lambda: events.enter_event(event=event, by=player, picks=bad)).code == \
         "event_started"
+
+
+@pytest.mark.django_db(transaction=True)  # a replay is kept once its records committed
+def test_a_pick_replays_none_of_the_stream_whatever_the_field(
+        organizer: Any, django_user_model: Any, monkeypatch: Any) -> None:
+    """A pick starts from the replay kept by the Event's last record and folds its own in,
+    however many entrants the Event holds."""
+    real = events.replay
+    counts = []
+    for people in (2, 8):
+        event = supershow_event(organizer)
+        keys = [events.add_entrant(event=event, by=organizer, player=django_user_model.objects
+                                   .create_user(username=f"s{people}x{i}").username).key
+                for i in range(people)]
+        replays: list[int] = []
+        monkeypatch.setattr(events, "replay",
+                            lambda *a, r=replays, **k: r.append(1) or real(*a, **k))
+        events.pick(event=Event.objects.get(pk=event.pk), by=organizer, key=keys[-1],
+                    picks=VELVET)
+        monkeypatch.setattr(events, "replay", real)
+        counts.append(len(replays))
+        assert Entrant.objects.get(event=event, key=keys[-1]).picks == VELVET
+    assert counts == [0, 0]

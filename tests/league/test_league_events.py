@@ -2090,8 +2090,8 @@ def test_a_swiss_result_pairs_no_round_already_paired_again(
             seen.append((replays.count, pairings.count))
     assert records(event).count("result_recorded") == 12
     assert Event.objects.get(pk=event.pk).status == Event.Status.FINISHED
-    # The round's last result pairs the next one twice: to check it, and as written.
-    assert seen == [(0, 0)] * 3 + [(0, 2)] + [(0, 0)] * 3 + [(0, 2)] + [(0, 0)] * 4
+    # The round's last result pairs the next one once: the state it was checked with is kept.
+    assert seen == [(0, 0)] * 3 + [(0, 1)] + [(0, 0)] * 3 + [(0, 1)] + [(0, 0)] * 4
     events.clear_read_replays()
     assert events.replay_to_read(Event.objects.get(pk=event.pk)).results \
         == events.replay(event).results
@@ -2157,3 +2157,60 @@ def test_a_result_of_a_season_s_event_replays_it_no_more_than_one_of_no_season(
     assert sorted(SeasonStanding.objects.filter(season=season).values_list("rank", flat=True)) \
         == [1, 2]
     assert reads[0] == reads[1]
+
+
+def _draft_of(people: int, organizer: Any, django_user_model: Any, **kwargs: Any
+              ) -> tuple[Event, list[str]]:
+    """A draft Event open to entry, with `people` players (named d{people}x0...)."""
+    event = make_event(organizer, open_entry=True, **kwargs)
+    keys = [events.add_entrant(event=event, by=organizer, player=django_user_model.objects
+                               .create_user(username=f"d{people}x{i}").username).key
+            for i in range(people)]
+    return event, keys
+
+
+def _action_replays(people: int, organizer: Any, django_user_model: Any,
+                    replays: _Calls) -> list[int]:
+    """How often each action of a draft Event of `people` players to its start replayed
+    the stream."""
+    event, keys = _draft_of(people, organizer, django_user_model)
+    walker = django_user_model.objects.create_user(username=f"walker{people}")
+    late = django_user_model.objects.create_user(username=f"late{people}")
+    actions = [
+        lambda: events.add_entrant(event=event, by=organizer, bot="random"),
+        lambda: events.add_entrant(event=event, by=organizer, player=late.username),
+        lambda: events.seed_event(event=event, by=organizer, method="random"),
+        lambda: events.change_settings(event=event, by=organizer, format="swiss"),
+        lambda: events.enter_event(event=event, by=walker),
+        lambda: events.leave_event(event=event, by=walker),
+        lambda: events.start_event(event=event, by=organizer),
+        lambda: events.forfeit(event=event, by=organizer, pairing="nowhere", entrant=keys[0]),
+    ]
+    seen = []
+    for action in actions:
+        event.refresh_from_db()
+        replays.count = 0
+        try:
+            action()
+        except events.LeagueError as exc:
+            assert exc.code == "unknown_pairing"
+        seen.append(replays.count)
+    event.refresh_from_db()
+    done = events.replay(event)
+    assert event.status == Event.Status.RUNNING and done.format == "swiss"
+    assert len(done.order) == people + 2 and done.seeded_by == "random"
+    assert EventMatch.objects.filter(event=event).count() == (people + 2) // 2
+    return seen
+
+
+@pytest.mark.django_db(transaction=True)  # a replay is kept once its records committed
+def test_each_organizer_and_entrant_action_replays_none_of_the_stream_whatever_the_field(
+        organizer: Any, django_user_model: Any, monkeypatch: Any) -> None:
+    """An entry, a bot's, a seeding, a change of settings, a player entering and leaving,
+    the start and an action naming a pairing the Event has not each start from the replay
+    kept by the one before and fold in what they write: none replays the stream, however
+    many entrants it holds."""
+    replays = _Calls(monkeypatch, events, "replay")
+    counts = [_action_replays(people, organizer, django_user_model, replays)
+              for people in (4, 12)]
+    assert counts == [[0] * 8, [0] * 8]
