@@ -1,0 +1,120 @@
+"""The kept replay (events.replay_to_read, events.replay_to_write) is the stream replayed."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+
+from league import events
+from league.events import LeagueError
+from league.models import Event, EventMatch
+from matches import services as match_services
+from matches.models import Match
+
+# Every format, with options that give it a round the organizer holds where it has rounds.
+FORMATS = [
+    ("super_showdown", "single_elimination", {"third_place": True}, 6),
+    ("super_showdown", "double_elimination", {}, 5),
+    ("super_showdown", "round_robin", {}, 5),
+    ("super_showdown", "swiss", {"rounds": 3}, 7),
+    ("super_showdown", "multistage", {"groups": 2, "third_place": True}, 8),
+    ("ultimate_showdown", "heats", {"pod_size": 3, "advance": 1}, 9),
+]
+
+
+class Watch:
+    """Each write to one Event checked against the stream replayed afresh."""
+
+    def __init__(self, event: Event) -> None:
+        self.event = event
+        self.writes = 0
+
+    def write(self, action: Any) -> Any:
+        """`action`'s answer (None when refused), the kept replay it found unchanged, and
+        both kept replays equal to a fresh one after it."""
+        self.event.refresh_from_db()
+        events.replay_to_read(self.event)  # (a replay kept before the write)
+        kept = events._kept(self.event)
+        assert kept is not None
+        before = copy.deepcopy(kept)
+        try:
+            answer = action()
+        except LeagueError:
+            answer = None
+        assert kept == before  # the writer folded into a copy of its own
+        self.event.refresh_from_db()
+        fresh = events.replay(self.event)
+        assert events.replay_to_write(self.event) == fresh
+        assert events.replay_to_read(self.event) == fresh
+        self.writes += 1
+        return answer
+
+
+def _live(event: Event) -> list[EventMatch]:
+    return list(EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE)
+                .order_by("pairing", "replay"))
+
+
+@pytest.mark.parametrize(("game", "fmt", "options", "people"), FORMATS,
+                         ids=[f for _, f, _, _ in FORMATS])
+@pytest.mark.django_db(transaction=True)  # (a replay is kept once its records commit)
+def test_the_kept_replays_stay_the_stream_replayed_through_a_whole_event(
+        organizer: Any, django_user_model: Any, game: str, fmt: str, options: dict[str, Any],
+        people: int) -> None:
+    """Entries, a withdrawal before and after the start, a late entry where the format
+    takes one, held rounds released, results and a correction: after each, what the
+    pages read and what the next writer starts from are the whole stream replayed, and
+    no writer changed the replay it was kept from."""
+    rng = random.Random(f"{fmt}-kept")
+    event = events.create_event(name="Kept night", game=game, format=fmt, by=organizer,
+                                format_options=options, hold_rounds=True)
+    watch = Watch(event)
+    users = [django_user_model.objects.create_user(username=f"k{fmt[:4]}{i}")
+             for i in range(people + 2)]
+    keys = [watch.write(lambda u=u: events.add_entrant(event=event, by=organizer,
+                                                       player=u.username)).key
+            for u in users[:people + 1]]
+    watch.write(lambda: events.withdraw_entrant(event=event, by=organizer, key=keys[-1]))
+    watch.write(lambda: events.seed_event(event=event, by=organizer, method="random"))
+    watch.write(lambda: events.start_event(event=event, by=organizer))
+    corrected = late = withdrawn = False
+    for _ in range(400):
+        event.refresh_from_db()
+        if event.status == Event.Status.FINISHED:
+            break
+        live = _live(event)
+        if not live:
+            watch.write(lambda: events.release_round(event=event, by=organizer))
+            assert _live(event) or Event.objects.get(pk=event.pk).status \
+                == Event.Status.FINISHED, "a held round was released"
+            continue
+        if not late:  # refused by the formats that take no late entrant
+            late = True
+            watch.write(lambda: events.add_entrant(event=event, by=organizer,
+                                                   player=users[-1].username))
+            continue
+        link = live[0]
+        match = Match.objects.get(pk=link.match_id)
+        watch.write(lambda m=match: match_services.forfeit_seat(
+            match=m, seat=rng.randrange(m.n_seats)))
+        done = events.replay(event)
+        if done.results and not corrected:  # (until a later pairing was drawn from it)
+            pairing, result = list(done.results.items())[-1]
+            places = sorted(result["placements"].values(), reverse=True)
+            swapped = dict(zip(result["placements"], places, strict=True))
+            watch.write(lambda p=pairing, s=swapped: events.correct_result(
+                event=event, by=organizer, pairing=p, placements=s))
+            corrected = event.records.filter(kind="result_corrected").exists()
+        elif len(done.results) >= 2 and not withdrawn:
+            withdrawn = True
+            still = [k for k in done.order if not done.entrants[k]["withdrawn"]]
+            watch.write(lambda k=still[-1]: events.withdraw_entrant(event=event, by=organizer,
+                                                                    key=k))
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    kinds = set(event.records.values_list("kind", flat=True))
+    assert {"result_corrected", "entrant_withdrawn"} <= kinds
+    assert withdrawn and watch.writes > people
