@@ -241,7 +241,8 @@ def _event_page(request: HttpRequest, event: Event, *, refused: str = "",
     entry form ("entry") or an entrant's Pick form ("pick-e1"), holding what was posted,
     the refusal beside it (league_extras)."""
     picked = refused.removeprefix("pick-") if refused.startswith("pick-") else ""
-    context = {**_results_context(event, request.user), **_ranking_context(event)}
+    context = {**_results_context(event, request.user, _round_page(event, request)),
+               **_ranking_context(event)}
     context["can_organize"] = events.can_organize(event, request.user)
     context["picks"] = _picks_context(event, request.user,
                                       typed={picked: request.POST} if picked else None)
@@ -460,7 +461,7 @@ def event_results(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     if _seen(request, event):
         return HttpResponse(status=204)
-    context = _results_context(event, request.user)
+    context = _results_context(event, request.user, _round_page(event, request))
     # What the reader's copy already showed (`told`), so that a screen reader hears the
     # results and matches that came since, not the whole Event at every poll.
     told = set(request.GET.get("told", "").split(".")[:2000])
@@ -1606,9 +1607,12 @@ def _ended_unrecorded(done: events.Replayed,
     return {pid: given.get(pid) for pid in ended}
 
 
-def _results_context(event: Event, user: Any) -> dict[str, Any]:
+def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
+                     ) -> dict[str, Any]:
     """The public Event page's live part: diagram, standings and matches, the live ones
-    the reader sits in first."""
+    the reader sits in first; the matches of the rounds `page` shows (`_round_page`, as
+    the organizer page lists them: all of them by default)."""
+    page = page or {"rounds": [], "shown": None, "asked": ""}
     done = events.replay_to_read(event)
     # As projected (a closed account's entry reads "Closed account"), else as entered.
     entrants = list(_entrants(event).select_related("player"))
@@ -1632,8 +1636,16 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
                    for pid, m in done.matches.items()},
             ended=_ended_unrecorded(done, given),
         )
-    rows = _match_rows(event, done, names, given)
+    rows = _match_rows(event, done, names, given, page["shown"])
     walkovers = _walkover_rows(done, names, given)
+    # The reader's live matches, in whichever round; the version is every match's, so that
+    # a round the page does not list (the next one, made meanwhile) refreshes it too.
+    made = [(r["match"].pk, r["match"].status) for r in rows] if page["shown"] is None \
+        else list(EventMatch.objects.filter(event=event).order_by("match_id")
+                  .values_list("match_id", "match__status"))
+    live = rows if page["shown"] is None else _match_rows(
+        event, done, names, given, {link.round for link in EventMatch.objects.filter(
+            event=event).exclude(match__status=FINISHED).only("round")})
     return {
         "event": event,
         "held_note": _held_note(event, done),
@@ -1649,15 +1661,15 @@ def _results_context(event: Event, user: Any) -> dict[str, Any]:
         "forfeited_decider": _forfeited_decider(event, standings, done),
         "rows": rows,
         "walkovers": walkovers,
-        "yours": [row for row in rows if row["live"] and _still_plays(row, user)],
+        "yours": [row for row in live if row["live"] and _still_plays(row, user)],
+        "round_page": page,
         "entrants": entrants,
         "polling": event.status == Event.Status.RUNNING,
         # (as the poll URL carries it: f12 shown finished, l13 shown live, wR3-2 a walkover
         # row of that pairing shown)
         "told": ".".join([*(f"{'l' if row['live'] else 'f'}{row['match'].pk}" for row in rows),
                           *(f"w{row['pairing']}" for row in walkovers)]),
-        "version": _matches_version(event, [(r["match"].pk, r["match"].status)
-                                            for r in rows]),
+        "version": _matches_version(event, made),
     }
 
 

@@ -641,3 +641,68 @@ def test_standings_sharing_a_rank_are_listed_in_seed_order(
     names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
     shown = re.findall(r'<td class="name">(Bot \d+)', table)
     assert shown == [names[key] for key in order]
+
+
+def _listed(html: str) -> set[int]:
+    """The matches the Event page's Matches list names, by id."""
+    return {int(found) for found in re.findall(r'id="event-match-(\d+)"', html)}
+
+
+def _round_ids(event: Event, *rounds: int) -> set[int]:
+    return set(EventMatch.objects.filter(event=event, round__in=rounds)
+               .values_list("match_id", flat=True))
+
+
+def test_a_big_events_page_lists_the_round_being_played_and_links_the_others(
+        alice_client: Client, make_event: Callable[..., Event],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the size the organizer page pages at, the public page lists the matches of the
+    rounds being played, as many after two rounds as after one; each other round, or
+    all of them, a plain link away (no script needed), and its poll stays on the round
+    asked for."""
+    from league import views
+    from tests.league.web.test_league_web_organizer_page import play_round
+
+    monkeypatch.setattr(views, "PAGED_FROM", 4)  # (a field of eight: four matches a round)
+    event = make_event(format="swiss", bots=8, format_options={"rounds": 3})
+    events.start_event(event=event, by=event.created_by)
+    url = reverse("league:event", args=[event.pk])
+    assert _listed(alice_client.get(url).content.decode()) == _round_ids(event, 1)  # unpaged
+    for played in (1, 2):
+        play_round(event, played)
+        html = alice_client.get(url).content.decode()
+        assert _listed(html) == _round_ids(event, played + 1)
+        assert len(_listed(html)) == 4
+        links = dict(re.findall(r'<a href="([^"]+)" id="round-(\w+)"', html))
+        assert links == {**{f"{url}?round={n}#event-matches": str(n)
+                            for n in range(1, played + 2)},
+                         f"{url}?round=all#event-matches": "all"}
+    first = alice_client.get(f"{url}?round=1").content.decode()
+    assert _listed(first) == _round_ids(event, 1)
+    poll = re.search(r'hx-get="([^"]+)"', first.split('id="event-results"', 1)[1])
+    assert poll is not None and poll.group(1).endswith("&amp;round=1")
+    polled = alice_client.get(reverse("league:event_results", args=[event.pk]) + "?round=1",
+                              **HTMX).content.decode()
+    assert _listed(polled) == _round_ids(event, 1)
+    assert _listed(alice_client.get(f"{url}?round=all").content.decode()) \
+        == _round_ids(event, 1, 2, 3) and len(_round_ids(event, 1, 2, 3)) == 12
+
+
+def test_a_big_events_page_tells_a_player_of_their_match_whichever_round_is_listed(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The notice of the reader's own live match stands on a past round's page too."""
+    from league import views
+    from tests.league.web.test_league_web_organizer_page import play_round
+
+    monkeypatch.setattr(views, "PAGED_FROM", 4)
+    event = make_event(format="swiss", bots=7, format_options={"rounds": 3})
+    events.add_entrant(event=event, by=sam, player="alice")
+    events.start_event(event=event, by=sam)
+    play_round(event, 1)
+    theirs = next(link for link in EventMatch.objects.filter(event=event, round=2)
+                  if "e8" in link.entrants)
+    html = alice_client.get(f"{reverse('league:event', args=[event.pk])}?round=1") \
+        .content.decode()
+    assert f'id="your-match-{theirs.match_id}"' in html
+    assert theirs.match_id not in _listed(html)
