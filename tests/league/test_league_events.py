@@ -2214,3 +2214,27 @@ def test_each_organizer_and_entrant_action_replays_none_of_the_stream_whatever_t
     counts = [_action_replays(people, organizer, django_user_model, replays)
               for people in (4, 12)]
     assert counts == [[0] * 8, [0] * 8]
+
+
+@pytest.mark.django_db(transaction=True)  # a replay is kept once its records committed
+def test_a_correction_replays_the_stream_only_to_check_itself_whatever_the_field(
+        organizer: Any, django_user_model: Any, monkeypatch: Any) -> None:
+    """A correction replays the stream as it was when the result came in and as it is with
+    the correction; the matches it deals and the projections it rewrites take the second
+    of those replays rather than a third."""
+    replays = _Calls(monkeypatch, events, "replay")
+    counts = []
+    for people in (4, 12):
+        event = swiss_of(people, organizer, django_user_model)
+        link = EventMatch.objects.filter(event=event).order_by("pairing").first()
+        assert link is not None
+        match_services.forfeit_seat(match=link.match, seat=1)  # (its result on commit)
+        first, second = link.entrants
+        replays.count = 0
+        events.correct_result(event=Event.objects.get(pk=event.pk), by=organizer,
+                              pairing=link.pairing, placements={first: 2, second: 1})
+        counts.append(replays.count)
+        assert events.replay(event).results[link.pairing]["placements"] \
+            == {first: 2, second: 1}
+        assert Standing.objects.get(event=event, entrant__key=second).wins == 1
+    assert counts == [2, 2]
