@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from league import events
 from league.events import LeagueError
@@ -58,22 +62,20 @@ def _live(event: Event) -> list[EventMatch]:
                 .order_by("pairing", "replay"))
 
 
-@pytest.mark.parametrize(("game", "fmt", "options", "people"), FORMATS,
-                         ids=[f for _, f, _, _ in FORMATS])
-@pytest.mark.django_db(transaction=True)  # (a replay is kept once its records commit)
-def test_the_kept_replays_stay_the_stream_replayed_through_a_whole_event(
-        organizer: Any, django_user_model: Any, game: str, fmt: str, options: dict[str, Any],
-        people: int) -> None:
-    """Entries, a withdrawal before and after the start, a late entry where the format
-    takes one, held rounds released, results and a correction: after each, what the
-    pages read and what the next writer starts from are the whole stream replayed, and
-    no writer changed the replay it was kept from."""
-    rng = random.Random(f"{fmt}-kept")
+_names = itertools.count()
+
+
+def play_through(organizer: Any, django_user_model: Any, game: str, fmt: str,
+                 options: dict[str, Any], people: int, choose: Callable[[int], int]) -> Event:
+    """An Event of `people` players played to its end, each write watched (`Watch`):
+    entries, a withdrawal before and after the start, a late entry where the format takes
+    one, held rounds released, results (the seat that forfeits each match, of `n`:
+    `choose(n)`) and a correction."""
     event = events.create_event(name="Kept night", game=game, format=fmt, by=organizer,
                                 format_options=options, hold_rounds=True)
     watch = Watch(event)
-    users = [django_user_model.objects.create_user(username=f"k{fmt[:4]}{i}")
-             for i in range(people + 2)]
+    users = [django_user_model.objects.create_user(username=f"k{next(_names)}")
+             for _ in range(people + 2)]
     keys = [watch.write(lambda u=u: events.add_entrant(event=event, by=organizer,
                                                        player=u.username)).key
             for u in users[:people + 1]]
@@ -96,10 +98,9 @@ def test_the_kept_replays_stay_the_stream_replayed_through_a_whole_event(
             watch.write(lambda: events.add_entrant(event=event, by=organizer,
                                                    player=users[-1].username))
             continue
-        link = live[0]
-        match = Match.objects.get(pk=link.match_id)
-        watch.write(lambda m=match: match_services.forfeit_seat(
-            match=m, seat=rng.randrange(m.n_seats)))
+        match = Match.objects.get(pk=live[0].match_id)
+        seat = choose(match.n_seats)
+        watch.write(lambda m=match, s=seat: match_services.forfeit_seat(match=m, seat=s))
         done = events.replay(event)
         if done.results and not corrected:  # (until a later pairing was drawn from it)
             pairing, result = list(done.results.items())[-1]
@@ -111,10 +112,41 @@ def test_the_kept_replays_stay_the_stream_replayed_through_a_whole_event(
         elif len(done.results) >= 2 and not withdrawn:
             withdrawn = True
             still = [k for k in done.order if not done.entrants[k]["withdrawn"]]
-            watch.write(lambda k=still[-1]: events.withdraw_entrant(event=event, by=organizer,
-                                                                    key=k))
+            gone = still[choose(len(still))]
+            watch.write(lambda k=gone: events.withdraw_entrant(event=event, by=organizer,
+                                                               key=k))
     event.refresh_from_db()
     assert event.status == Event.Status.FINISHED
+    assert withdrawn and watch.writes > people
+    return event
+
+
+@pytest.mark.parametrize(("game", "fmt", "options", "people"), FORMATS,
+                         ids=[f for _, f, _, _ in FORMATS])
+@pytest.mark.django_db(transaction=True)  # (a replay is kept once its records commit)
+def test_the_kept_replays_stay_the_stream_replayed_through_a_whole_event(
+        organizer: Any, django_user_model: Any, game: str, fmt: str, options: dict[str, Any],
+        people: int) -> None:
+    """After each write of a whole Event of every format, what the pages read and what
+    the next writer starts from are the whole stream replayed, and no writer changed the
+    replay it was kept from."""
+    rng = random.Random(f"{fmt}-kept")
+    event = play_through(organizer, django_user_model, game, fmt, options, people,
+                         rng.randrange)
     kinds = set(event.records.values_list("kind", flat=True))
     assert {"result_corrected", "entrant_withdrawn"} <= kinds
-    assert withdrawn and watch.writes > people
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+@pytest.mark.django_db(transaction=True)  # (a replay is kept once its records commit)
+def test_the_kept_replays_stay_the_stream_replayed_whatever_the_field_and_its_results(
+        organizer: Any, django_user_model: Any, data: st.DataObject) -> None:
+    """The same for fields of other sizes, other seats forfeiting and other entrants
+    withdrawing."""
+    game, fmt, options, least = data.draw(st.sampled_from(FORMATS), label="format")
+    people = least if fmt == "heats" else data.draw(st.integers(least, least + 3),
+                                                    label="people")
+    play_through(organizer, django_user_model, game, fmt, options, people,
+                 lambda n: data.draw(st.integers(0, n - 1)))
