@@ -1717,19 +1717,23 @@ def start_event(*, event: Event, by: Any, expected_seq: int | None = None,
         _locked(event, expected_seq)  # any other change since it was read
         if len(done.order) < 2:
             raise LeagueError("too_few_entrants", "An Event needs at least two entrants.")
-        _start_fits(event, list(done.order))
+        state = _start_fits(event, list(done.order))
         event.status = Event.Status.RUNNING
-        _append(event, Kind.STARTED, {"order": list(done.order),
-                                      "revision": formats.get_format(event.format).revision}, by)
+        record = _append(event, Kind.STARTED, {
+            "order": list(done.order), "revision": formats.get_format(event.format).revision},
+            by)
+        if done.seq == record.seq - 1:  # (what folding the record in would give: paired once)
+            done.state, done.seq = state, record.seq
         _advance(event, done=done)
 
 
-def _start_fits(event: Event, order: list[str]) -> None:
-    """Refuse a start whose field the format's options do not fit. The options fitted some
-    field when the Event was made, so a misfit now is the field's (two entrants for three
-    Swiss rounds): the refusal says so, and what the organizer can do."""
+def _start_fits(event: Event, order: list[str]) -> Any:
+    """The format's state once started with `order`; refused when the format's options do
+    not fit the field. The options fitted some field when the Event was made, so a misfit
+    now is the field's (two entrants for three Swiss rounds): the refusal says so, and
+    what the organizer can do."""
     try:
-        formats.get_format(event.format).start(order, event.format_options)
+        return formats.get_format(event.format).start(order, event.format_options)
     except formats.FormatError as exc:
         if exc.code != "bad_option":
             raise LeagueError(exc.code, exc.message) from None

@@ -2238,3 +2238,22 @@ def test_a_correction_replays_the_stream_only_to_check_itself_whatever_the_field
             == {first: 2, second: 1}
         assert Standing.objects.get(event=event, entrant__key=second).wins == 1
     assert counts == [2, 2]
+
+
+@pytest.mark.django_db
+def test_the_start_pairs_the_first_round_once_whatever_the_field(
+        organizer: Any, django_user_model: Any, monkeypatch: Any) -> None:
+    """The state the start is checked with is the one its matches are made from: the
+    first round is not paired again when the started record is folded in."""
+    from league.formats import swiss
+
+    pairings = _Calls(monkeypatch, swiss, "pair_field")
+    counts = []
+    for people in (4, 12):
+        event, _ = _draft_of(people, organizer, django_user_model, fmt="swiss")
+        pairings.count = 0
+        events.start_event(event=event, by=organizer)
+        counts.append(pairings.count)
+        assert EventMatch.objects.filter(event=event).count() == people // 2
+        assert events.replay_to_write(Event.objects.get(pk=event.pk)) == events.replay(event)
+    assert counts == [1, 1]
