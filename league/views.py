@@ -500,8 +500,7 @@ def _results_news(context: dict[str, Any], told: set[str]) -> list[str]:
         plural = "s" if len(context["champions"]) > 1 else ""
         news.append(f"The Event is over. Champion{plural}: {context['champion_names']}.")
     elif context["forfeited_decider"]:
-        news.append(f"The Event is over. No champion: {context['forfeited_decider']} "
-                    "forfeited the deciding match.")
+        news.append(f"The Event is over. No champion: {context['forfeited_decider']}.")
     elif context["shared_first"]:
         news.append(f"The Event is over. First place shared: {context['shared_first']}.")
     return news
@@ -1794,17 +1793,27 @@ def _shared_first(event: Event, standings: list[Standing],
 
 def _forfeited_decider(event: Event, standings: list[Standing],
                        done: events.Replayed) -> str:
-    """The names of those first in a finished Event because its last match, which held
-    them all, was forfeited by every one of them (late together): nobody won it, so
-    nobody is champion, "a and b"; else ""."""
+    """Who forfeited, every one of them, what decided a finished Event (late together),
+    so nobody won it and nobody is champion: "a and b forfeited the deciding match"; else
+    "". Either its last match held all those first (a round robin's), or the format left
+    first place empty for it (a bracket's final; a heats round every pod of which was
+    forfeited by all, whose entrants are all named)."""
     last = next(reversed(done.results), None)
-    firsts = {s.entrant.key: s.entrant.name for s in standings if s.rank == 1}
-    if event.status != Event.Status.FINISHED or last is None or not firsts:
+    if event.status != Event.Status.FINISHED or last is None \
+            or 1 in done.results[last]["placements"].values():
         return ""
-    placements = done.results[last]["placements"]
-    if 1 in placements.values() or not set(firsts) <= set(placements):
-        return ""
-    return _and(list(firsts.values()))
+    names = {s.entrant.key: s.entrant.name for s in standings}
+    firsts = [s.entrant.key for s in standings if s.rank == 1]
+    if firsts:
+        if not set(firsts) <= set(done.results[last]["placements"]):
+            return ""
+        return f"{_and([names[k] for k in firsts])} forfeited the deciding match"
+    made = done.matches.get(last, {})
+    pods = [pid for pid, m in done.matches.items() if pid in done.results
+            and (m["round"], m["stage"]) == (made.get("round"), made.get("stage"))] or [last]
+    deciding = {key for pid in pods for key in done.results[pid]["placements"]}
+    who = _and([names[s.entrant.key] for s in standings if s.entrant.key in deciding])
+    return f"{who} forfeited {'the deciding match' if len(pods) == 1 else 'every match of the deciding round'}"
 
 
 def _history_row(match: Match, seat: int, titles: dict[str, str],

@@ -12,8 +12,9 @@ stands in the standings, but only those sent on go on. A withdrawn entrant in an
 leaves its seats (ranked last of that pod); a pod left with no more entrants than advance
 decides itself. A pod every entrant of which forfeited (all late together: `no_winner`)
 is a loss for each and sends nobody on; nobody fills their places, and a round no pod
-of which had a winner is the last. A late entrant is taken only before the first result (the pods are dealt
-again); there is no hand pairing.
+of which had a winner is the last: nobody ranks first then (everyone a place lower).
+A late entrant is taken only before the first result (the pods are dealt again); there
+is no hand pairing.
 
 Entrants the game plays as one side (a result's `sides`: The Supershow's tag team pair)
 win or lose together: the pair's shared first place is a win for each, not a draw. Who
@@ -184,8 +185,11 @@ class Heats:
         seed = {e: i for i, e in enumerate(state.entrants)}
         order = sorted(state.entrants, key=lambda e: ([-k for k in keys[e]], seed[e]))
         ranks = competition_ranks([keys[e] for e in order])
+        # The last round's pods all forfeited by everyone: nobody won the Event, so first
+        # place stays empty (everyone ranks a place lower), as a bracket's final does.
+        vacant = int(self.is_complete(state) and _nobody_won_last(state))
         return [
-            _row(state, r, e, exits[e], {n: t.get(e, 0.0) for n, t in tables.items()})
+            _row(state, r + vacant, e, exits[e], {n: t.get(e, 0.0) for n, t in tables.items()})
             for r, e in zip(ranks, order, strict=True)
         ]
 
@@ -311,6 +315,14 @@ def _sent_on(state: HeatsState, pod: Pairing) -> list[str]:
     if pod.id in state.results and no_winner(state.results[pod.id]):
         return []
     return _finish(state, pod)[: state.options.advance]
+
+
+def _nobody_won_last(state: HeatsState) -> bool:
+    """Whether every pod of the last round dealt was played and won by nobody
+    (`no_winner`: all its entrants forfeited together)."""
+    last = state.rounds[-1] if state.rounds else ()
+    return bool(last) and all(
+        pod.id in state.results and no_winner(state.results[pod.id]) for pod in last)
 
 
 def deal(number: int, field_: Sequence[str], options: HeatsOptions) -> tuple[Pairing, ...]:

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league import events, serializers
-from league.models import Event, EventMatch, Rating, Standing
+from league.models import Event, EventMatch, Rating, Season, Standing
 from matches import services as match_services
 from matches.models import Match
 
@@ -20,12 +20,12 @@ LATE = timedelta(minutes=6)
 
 
 def forfeit_event(organizer: Any, players: list[Any], fmt: str, game: str = "super_showdown",
-                  bots: int = 0, **options: Any) -> Event:
+                  bots: int = 0, season: Season | None = None, **options: Any) -> Event:
     """A started Event whose turn deadline (5 minutes) forfeits the late; its people
     entered first, then `bots`."""
     event = events.create_event(name="Late night", game=game, format=fmt, by=organizer,
                                 turn_deadline_minutes=5, deadline_policy="forfeit",
-                                format_options=options)
+                                format_options=options, season=season)
     for user in players:
         events.add_entrant(event=event, by=organizer, player=user.username)
     for i in range(bots):
@@ -164,3 +164,51 @@ def test_the_pages_and_the_api_say_both_forfeited_and_nobody_won(
     [node] = bracket.json()
     assert node["no_winner"] is True
 
+
+@pytest.mark.django_db(transaction=True)
+def test_a_knockout_final_both_forfeited_ranks_nobody_first_on_pages_api_and_season(
+        organizer: Any, player: Any, player2: Any) -> None:
+    """Both finalists were ranked 1, a shared first beside the page's 'No champion'."""
+    season = events.create_season(name="Winter", game="super_showdown", by=organizer)
+    event = forfeit_event(organizer, [player, player2], "single_elimination", season=season)
+    link = EventMatch.objects.get(event=event)
+    at_a_decision_made_at_once(link.match)
+    events.enforce_deadlines(now=timezone.now() + LATE)
+    assert sorted(Standing.objects.filter(event=event).values_list("rank", flat=True)) == [2, 2]
+    client = Client()
+    client.force_login(player)
+    api = client.get(f"/api/events/{event.pk}/standings/").json()
+    rows = api["results"] if isinstance(api, dict) else api
+    assert [row["rank"] for row in rows] == [2, 2]
+    results = client.get(reverse("league:event_results", args=[event.pk]),
+                         HTTP_HX_REQUEST="true").content.decode()
+    assert "No champion:" in results and "forfeited the deciding match" in results
+    assert "First place shared" not in results and "Champion:" not in results
+    table = client.get(f"/api/seasons/{season.pk}/standings/").json()
+    table = table["results"] if isinstance(table, dict) else table
+    assert sorted((row["wins"], row["losses"]) for row in table) == [(0, 1), (0, 1)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_heats_round_every_pod_of_which_all_forfeited_says_no_champion(
+        organizer: Any, django_user_model: Any, seeded_chance: Any) -> None:
+    """Everyone tied first and the page said 'First place shared: ...'."""
+    people = [django_user_model.objects.create_user(f"late{i}", password="x") for i in range(6)]
+    event = forfeit_event(organizer, people, "heats", game="ultimate_showdown", pod_size=4,
+                          advance=2)
+    links = list(EventMatch.objects.filter(event=event))
+    assert len(links) == 2
+    for link in links:
+        at_a_decision_made_at_once(link.match, people=3)
+    assert events.enforce_deadlines(now=timezone.now() + LATE) == 6
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    assert 1 not in set(Standing.objects.filter(event=event).values_list("rank", flat=True))
+    client = Client()
+    client.force_login(people[0])
+    results = client.get(reverse("league:event_results", args=[event.pk]),
+                         HTTP_HX_REQUEST="true").content.decode()
+    assert "No champion:" in results and "every match of the deciding round" in results
+    assert all(f"late{i}" in results.split("No champion:")[1].split("</div>")[0]
+               for i in range(6))
+    assert "First place shared" not in results

@@ -79,6 +79,50 @@ def test_a_knockout_final_both_sides_forfeited_has_no_champion() -> None:
     state = SE.record(state, nobody_won("W1-1", "s1", "s2"))
     assert SE.is_complete(state)
     assert all(row.eliminated for row in SE.standings(state))
+    # Both lost it: they share second, and nobody is first (they were both ranked 1).
+    assert ranks(SE, state) == {"s1": 2, "s2": 2}
+
+
+def test_a_knockout_final_both_forfeited_ranks_the_semifinal_losers_below_the_finalists() -> None:
+    state = SE.start(seeds(4), {"third_place": True})
+    state = SE.record(state, finish("W1-1", "s1", "s4"))
+    state = SE.record(state, finish("W1-2", "s2", "s3"))
+    state = SE.record(state, finish("3P", "s3", "s4"))
+    state = SE.record(state, nobody_won("W2-1", "s1", "s2"))
+    assert SE.is_complete(state)
+    assert ranks(SE, state) == {"s1": 2, "s2": 2, "s3": 4, "s4": 5}
+
+
+def test_a_third_place_match_both_forfeited_leaves_the_champion_first() -> None:
+    state = SE.start(seeds(4), {"third_place": True})
+    state = SE.record(state, finish("W1-1", "s1", "s4"))
+    state = SE.record(state, finish("W1-2", "s2", "s3"))
+    state = SE.record(state, nobody_won("3P", "s3", "s4"))
+    state = SE.record(state, finish("W2-1", "s1", "s2"))
+    assert ranks(SE, state) == {"s1": 1, "s2": 2, "s3": 3, "s4": 3}
+
+
+def test_a_grand_final_both_forfeited_has_nobody_first() -> None:
+    state = DE.start(seeds(4))
+    while DE.ready(state)[0].id != "GF":
+        state = DE.record(state, better_seed_wins(DE.ready(state)[0]))
+    [final] = DE.ready(state)
+    state = DE.record(state, nobody_won("GF", *final.entrants))
+    assert DE.is_complete(state)
+    rows = ranks(DE, state)
+    assert 1 not in rows.values()
+    assert {rows[e] for e in final.entrants} == {2}
+
+
+def test_a_multistage_playoff_final_both_forfeited_has_nobody_first() -> None:
+    state = MS.start(seeds(8), {"groups": 2, "playoff_size": 4})
+    while MS.ready(state)[0].id != "PO:W2-1":
+        state = MS.record(state, better_seed_wins(MS.ready(state)[0]))
+    [final] = MS.ready(state)
+    state = MS.record(state, nobody_won(final.id, *final.entrants))
+    rows = ranks(MS, state)
+    assert 1 not in rows.values() and {rows[e] for e in final.entrants} == {2}
+    assert sorted(rows.values())[2:4] == [4, 4]  # the semifinal losers
 
 
 def test_a_double_elimination_double_forfeit_drops_nobody_to_the_losers_bracket() -> None:
@@ -117,6 +161,18 @@ def test_a_heats_round_no_pod_of_which_had_a_winner_ends_the_heats_with_no_final
     assert HEATS.is_complete(state) and not HEATS.ready(state)
     assert ids(HEATS.pairings(state)) == ["P1-1", "P1-2"]
     assert all(row.eliminated for row in HEATS.standings(state))
+    # Nobody won: all six share a rank, and it is not first (they shared first).
+    assert set(ranks(HEATS, state).values()) == {2}
+
+
+def test_a_heats_final_pod_everyone_forfeited_has_nobody_first() -> None:
+    state = HEATS.start(seeds(6), {"pod_size": 3, "advance": 1})
+    state = HEATS.record(state, finish("P1-1", "s1", "s4", "s5"))
+    state = HEATS.record(state, finish("P1-2", "s2", "s3", "s6"))
+    state = HEATS.record(state, nobody_won("P2-1", "s1", "s2"))
+    assert HEATS.is_complete(state)
+    rows = ranks(HEATS, state)
+    assert (rows["s1"], rows["s2"]) == (2, 2) and 1 not in rows.values()
 
 
 def test_a_multistage_playoff_double_forfeit_passes_the_other_semifinal_winner_on() -> None:
