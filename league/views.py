@@ -944,13 +944,22 @@ def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
         if moves == _version([(m, seq) for m, _, seq in made]):
             return HttpResponse(status=204)
         # Moves alone: the list says anew whom each match waits for; nothing else changed.
-        return render(request, "league/_event_live.html",
-                      _live_context(event, page=_round_page(event, request)))
-    response = render(request, "league/_event_live.html",
-                      _live_context(event, page=_round_page(event, request)))
+        return _live_polled(request, event)
+    response = _live_polled(request, event)
     if seen:
         response["HX-Trigger"] = CHANGED  # results came in: the panel refreshes too
     return response
+
+
+def _live_polled(request: HttpRequest, event: Event) -> HttpResponse:
+    """The live list as its poll gets it, with what a screen reader is told of it: the
+    results, new matches and walkovers its copy (`told`) did not show yet, as the public
+    page's poll tells them (`_results_news`)."""
+    context = _live_context(event, page=_round_page(event, request))
+    told = set(request.GET.get("told", "").split(".")[:2000])
+    news = _results_news({**context, "yours": [], "champions": [], "forfeited_decider": "",
+                          "shared_first": ""}, told)
+    return render(request, "league/_event_live.html", {**context, "news": news})
 
 
 @login_required
@@ -1552,12 +1561,14 @@ def _live_context(event: Event, error: str | None = None,
         if page["shown"] is None else list(
             EventMatch.objects.filter(event=event).order_by("match_id")
             .values_list("match_id", "match__status", "match__seq"))
+    walkovers = _walkover_rows(done, names, given)
     return {
         "event": event,
         "live_error": error,
         "rows": rows,
         "round_page": page,
-        "walkovers": _walkover_rows(done, names, given),
+        "walkovers": walkovers,
+        "told": _told(rows, walkovers),
         "bots": registry.bot_names(event.game),
         "live_version": _matches_version(event, [(pk, status) for pk, status, _ in made])
         + "." + _version([(pk, seq) for pk, _, seq in made]),
@@ -1664,12 +1675,16 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
         "round_page": page,
         "entrants": entrants,
         "polling": event.status == Event.Status.RUNNING,
-        # (as the poll URL carries it: f12 shown finished, l13 shown live, wR3-2 a walkover
-        # row of that pairing shown)
-        "told": ".".join([*(f"{'l' if row['live'] else 'f'}{row['match'].pk}" for row in rows),
-                          *(f"w{row['pairing']}" for row in walkovers)]),
+        "told": _told(rows, walkovers),
         "version": _matches_version(event, made),
     }
+
+
+def _told(rows: list[dict[str, Any]], walkovers: list[dict[str, Any]]) -> str:
+    """What a copy of the matches shows, as its poll URL carries it for `_results_news`:
+    f12 shown finished, l13 shown live, wR3-2 a walkover row of that pairing shown."""
+    return ".".join([*(f"{'l' if row['live'] else 'f'}{row['match'].pk}" for row in rows),
+                     *(f"w{row['pairing']}" for row in walkovers)])
 
 
 def _still_plays(row: dict[str, Any], user: Any) -> bool:

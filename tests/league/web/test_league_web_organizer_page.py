@@ -5,6 +5,7 @@ user keeps their place when the panel or the live list is swapped in."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from html.parser import HTMLParser
@@ -18,6 +19,7 @@ from django.urls import reverse
 
 from league import events, formats
 from league.models import Entrant, Event, EventMatch, Standing
+from matches import services
 from matches.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -1109,3 +1111,48 @@ def test_a_small_events_organizer_page_lists_every_round_without_links(
     html = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
     assert len([li for li in tags(html, "li") if li.get("id", "").startswith("live-")]) == 8
     assert not [a for a in tags(html, "a") if a.get("id", "").startswith("round-")]
+
+
+def live_news(client: Client, page: str) -> str:
+    """What the organizer page's live list poll tells a screen reader, asked with the poll
+    URL the page (a whole page, or a poll's answer) carries."""
+    url = re.search(r'hx-get="([^"]*/live/[^"]*)"', page)
+    sent = re.search(r"hx-vals='([^']*)'", page)  # (htmx adds them to the poll's query)
+    assert url is not None and sent is not None
+    answer = client.get(url[1].replace("&amp;", "&"), json.loads(sent[1]), **HTMX
+                        ).content.decode()
+    told = re.search(r'<div id="event-announce" hx-swap-oob="innerHTML">(.*?)</div>', answer,
+                     re.S)
+    assert told is not None, answer[-400:]
+    return told[1].strip()
+
+
+def test_the_live_lists_poll_tells_a_screen_reader_the_new_results_and_walkovers(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """The organizer page had no live region: a result, a new match or a walkover came in
+    unsaid, where the public page's poll reads each out once."""
+    event = make_event(format="round_robin", bots=4)
+    events.start_event(event=event, by=sam)
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    region = next(d for d in tags(page, "div") if d.get("id") == "event-announce")
+    assert region["aria-live"] == "polite" and region["role"] == "status"
+    events.withdraw_entrant(event=event, by=sam, key="e1")
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    state = events.replay(event).state
+    unmade = [p for p in formats.get_format(event.format).pairings(state)
+              if "e1" in p.slots and None not in p.slots and p.round > 1]
+    assert unmade
+    news = live_news(sam_client, page)
+    for pairing in unmade:
+        left = next(k for k in pairing.entrants if k != "e1")
+        said = " vs ".join(names[k] for k in pairing.entrants)
+        assert news.count(f"{pairing.label}, {said}: walkover, {names[left]} won.") == 1
+    url = re.search(r'hx-get="([^"]*/live/[^"]*)"', page)
+    assert url is not None
+    polled = sam_client.get(url[1].replace("&amp;", "&"), **HTMX).content.decode()
+    other = EventMatch.objects.get(event=event, round=1, match__status="active")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.forfeit_seat(match=other.match, seat=1)
+    news = live_news(sam_client, polled)
+    assert f"{other.label or other.pairing}, " in news and "walkover" not in news
