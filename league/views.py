@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import csv
 import json
+import operator
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
-from functools import wraps
+from functools import reduce, wraps
 from typing import Any
 
 from django.contrib import messages
@@ -751,22 +752,70 @@ PAGED_FROM = 48
 
 
 def _round_page(event: Event, request: HttpRequest) -> dict[str, Any]:
-    """The rounds the organizer page lists: `shown`, their numbers (None: every one),
-    `rounds`, the numbers of all the rounds with a match (none while the page lists them
-    all unpaged), and `asked`, what the reader asked for (`?round=`, or a form's `round`
-    field): "all", a round's number, or "" for the rounds being played (the last when
-    none is)."""
+    """The rounds the organizer page lists, each a stage's round (`_page_of`: a double
+    elimination's winners' round 2 apart from its losers' round 2, a multi-stage Event's
+    group rounds apart from its playoff's): `pages`, every one with a match, in the order
+    their matches were made, each a dict of `key` (what `?round=` names: its number where
+    no two stages share one, else "winners-2"), `label` and `current`; `shown`, the
+    (section, round) of those listed (None: every one); `where`, their (stage, round) as
+    the matches store them; `asked`, what the reader asked for (`?round=`, or a form's
+    `round` field): "all", a page's key, or "" for those being played (the last made when
+    none is). No pages while the Event is small enough to list whole."""
     asked = (request.GET.get("round") or request.POST.get("round") or "").strip()
-    made = list(EventMatch.objects.filter(event=event).values_list("round", "match__status"))
-    rounds = sorted({number for number, _ in made})
-    if len(made) <= PAGED_FROM or len(rounds) < 2:
-        return {"rounds": [], "shown": None, "asked": ""}
+    made = list(EventMatch.objects.filter(event=event).order_by("match_id")
+                .values_list("stage", "round", "label", "match__status"))
+    pages: dict[tuple[str, int], list[str]] = {}
+    for stage, number, label, _ in made:
+        pages.setdefault(_page_of(stage, number), []).append(label)
+    if len(made) <= PAGED_FROM or len(pages) < 2:
+        return {"pages": [], "shown": None, "where": None, "asked": ""}
+    keys = _page_keys(list(pages))
     if asked == "all":
-        return {"rounds": rounds, "shown": None, "asked": asked}
-    if asked.isdigit() and int(asked) in rounds:
-        return {"rounds": rounds, "shown": {int(asked)}, "asked": asked}
-    playing = {number for number, status in made if status != FINISHED}
-    return {"rounds": rounds, "shown": playing or {rounds[-1]}, "asked": ""}
+        shown = None
+    elif asked in keys.values():
+        shown = {page for page, key in keys.items() if key == asked}
+    else:
+        asked = ""
+        shown = {_page_of(stage, number) for stage, number, _, status in made
+                 if status != FINISHED} or {list(pages)[-1]}
+    staged = len({section for section, _ in pages}) > 1
+    return {"pages": [{"key": keys[page], "label": _page_label(page, labels, staged),
+                       "current": shown is not None and page in shown}
+                      for page, labels in pages.items()],
+            "shown": shown, "asked": asked,
+            "where": None if shown is None else sorted(
+                {(stage, number) for stage, number, _, _ in made
+                 if _page_of(stage, number) in shown})}
+
+
+def _page_of(stage: str, number: int) -> tuple[str, int]:
+    """The organizer page's page of a match of `stage` and round `number`: a multi-stage
+    Event's groups play their rounds side by side (one page a round for them all), and a
+    third-place match is its final's round."""
+    section = "groups" if stage.startswith("group ") else \
+        "bracket" if stage == "third_place" else stage
+    return section, number
+
+
+def _page_keys(pages: list[tuple[str, int]]) -> dict[tuple[str, int], str]:
+    """What `?round=` names each page by: its round's number where no two stages share
+    one (a Swiss's rounds, heats and their final pod), else its stage's too ("losers-2")."""
+    plain = len({number for _, number in pages}) == len(pages)
+    return {page: str(page[1]) if plain else f"{page[0]}-{page[1]}" for page in pages}
+
+
+def _page_label(page: tuple[str, int], labels: list[str], staged: bool) -> str:
+    """A page's link, named as its matches are ("Winners round 2 match 1" -> "Winners
+    round 2", "Semifinal 1" -> "Semifinal", "Group A, Round 1 match 1" -> "Round 1"), a
+    multi-stage Event's stage said first ("Groups: Round 1", "Playoff: Semifinal")."""
+    stems = list(dict.fromkeys(
+        re.sub(r"(?<=final) \d+$|(?<=\S) (?:match|board|pod) \d+$", "",
+               re.sub(r"^Group [^,]+, ", "", label)) for label in labels if label))
+    text = _and(stems) if stems else f"Round {page[1]}"
+    title = {"groups": "Groups"}.get(page[0], svg.section_title(page[0]))
+    if staged and page[0] in ("groups", "swiss", "playoff"):
+        return f"{title}: {text}"
+    return text
 
 
 def _refused(request: HttpRequest, error: str | None, form: str) -> dict[str, Any]:
@@ -1253,7 +1302,7 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
     """The organizer panel: entrants and the forms that fit the Event's stage; `posted`,
     the fields of the refused form `form`, which it shows again (a correction's,
     unfolded); `page`, the rounds whose results it offers to correct (`_round_page`)."""
-    page = page or {"rounds": [], "shown": None, "asked": ""}
+    page = page or {"pages": [], "shown": None, "where": None, "asked": ""}
     done = events.replay_to_read(event)
     typed = posted
     posted = posted if posted is not None else {}
@@ -1265,7 +1314,8 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
     pairings = formats.get_format(event.format).pairings(done.state) \
         if done.state is not None else []
     labels = {p.id: p.label for p in pairings}
-    rounds = {p.id: p.round for p in pairings} | {pid: em.round for pid, em in links.items()}
+    rounds = {p.id: _page_of(p.stage, p.round) for p in pairings} | {
+        pid: _page_of(em.stage, em.round) for pid, em in links.items()}
     shown = page["shown"]
     corrected = posted.get("pairing")
     results = [{
@@ -1404,16 +1454,17 @@ def _capital(text: str) -> str:
 
 
 def _match_rows(event: Event, done: events.Replayed, names: dict[str, str],
-                given: dict[str, str | None], shown: set[int] | None = None
+                given: dict[str, str | None], where: list[tuple[str, int]] | None = None
                 ) -> list[dict[str, Any]]:
     """The Event's matches in the order they were made (a grand final after the brackets,
     a playoff after its groups), with who plays and how it ended (`given`: the Event's
-    walkovers, `events.walkovers`); those of the rounds `shown` alone, if given."""
+    walkovers, `events.walkovers`); those of the (stage, round)s `where` alone, if given."""
     rows = []
     out = _out_by_forfeit(event)  # (read from the matches' streams, not the records)
     links = EventMatch.objects.filter(event=event)
-    if shown is not None:
-        links = links.filter(round__in=shown)
+    if where is not None:
+        links = links.filter(reduce(operator.or_, (Q(stage=stage, round=number)
+                                                   for stage, number in where), Q(pk__in=[])))
     for link in (links.select_related("match")
                  .prefetch_related("match__seats")
                  .annotate(drawn=EventMatch.played_again()).order_by("match_id")):
@@ -1551,11 +1602,11 @@ def _live_context(event: Event, error: str | None = None,
     """The organizer's list of the Event's matches, of the rounds `page` shows
     (`_round_page`: all of them by default); its version is all the matches' (their
     statuses and the Event's records), then their moves (whom each one waits for)."""
-    page = page or {"rounds": [], "shown": None, "asked": ""}
+    page = page or {"pages": [], "shown": None, "where": None, "asked": ""}
     done = events.replay_to_read(event)
     names = _names(event)
     given = events.walkovers(done)
-    rows = _match_rows(event, done, names, given, page["shown"])
+    rows = _match_rows(event, done, names, given, page["where"])
     # A move in a round not shown still changes what the poll compares (as event_live does).
     made = [(r["match"].pk, r["match"].status, r["match"].seq) for r in rows] \
         if page["shown"] is None else list(

@@ -1156,3 +1156,78 @@ def test_the_live_lists_poll_tells_a_screen_reader_the_new_results_and_walkovers
         services.forfeit_seat(match=other.match, seat=1)
     news = live_news(sam_client, polled)
     assert f"{other.label or other.pairing}, " in news and "walkover" not in news
+
+
+def play_links(links: Any) -> None:
+    """Every match of `links` ended by its second seat's forfeit, its result in."""
+    for link in list(links):
+        services.forfeit_seat(match=link.match, seat=1)
+        assert events.record_match_result(match=Match.objects.get(pk=link.match_id))
+
+
+def pager_links(html: str) -> dict[str, str]:
+    return {a["text"]: a["href"] for a in tags(html, "a") if a.get("id", "").startswith("round-")}
+
+
+def live_rows(html: str) -> set[str]:
+    return {li["id"] for li in tags(html, "li") if li.get("id", "").startswith("live-")}
+
+
+def test_a_big_double_elimination_pages_its_brackets_rounds_apart(
+        sam_client: Client, make_event: Callable[..., Event], paged: None) -> None:
+    """Pages went by round number alone: 'Round 1' listed the winners' round 1 with the
+    losers' round 1, played later; each page is now one bracket's round, named as the
+    bracket names it, and those being played are the ones listed."""
+    event = make_event(format="double_elimination", bots=8)
+    events.start_event(event=event, by=event.created_by)
+    play_links(EventMatch.objects.filter(event=event, stage="winners", round=1))
+    url = reverse("league:event_admin", args=[event.pk])
+    html = sam_client.get(url).content.decode()
+    assert pager_links(html) == {
+        "Winners round 1": f"{url}?round=winners-1#event-live",
+        "Winners round 2": f"{url}?round=winners-2#event-live",
+        "Losers round 1": f"{url}?round=losers-1#event-live",
+        "All rounds": f"{url}?round=all#event-live"}
+    playing = EventMatch.objects.filter(event=event).exclude(match__status="finished")
+    assert {link.stage for link in playing} == {"winners", "losers"}
+    assert live_rows(html) == {f"live-{link.match_id}" for link in playing}
+    current = {a["text"] for a in tags(html, "a") if a.get("aria-current") == "page"}
+    assert current == {"Winners round 2", "Losers round 1"}
+    first = sam_client.get(f"{url}?round=winners-1").content.decode()
+    assert live_rows(first) == {f"live-{m}" for m in EventMatch.objects.filter(
+        event=event, stage="winners", round=1).values_list("match_id", flat=True)}
+    assert {i["value"] for i in tags(first, "input") if i.get("name") == "round"} \
+        == {"winners-1"}
+    losers = sam_client.get(reverse("league:event_live", args=[event.pk]) + "?round=losers-1",
+                            **HTMX).content.decode()
+    assert live_rows(losers) == {f"live-{m}" for m in EventMatch.objects.filter(
+        event=event, stage="losers", round=1).values_list("match_id", flat=True)}
+
+
+def test_a_big_multistage_event_pages_its_group_rounds_apart_from_its_playoff(
+        sam_client: Client, make_event: Callable[..., Event], paged: None) -> None:
+    """The playoff's round 1 shared a page with the groups' round 1; now the groups'
+    rounds (every group's at once) and the playoff's each have their own."""
+    event = make_event(format="multistage", bots=8,
+                       format_options={"groups": 2, "playoff_size": 4})
+    events.start_event(event=event, by=event.created_by)
+    for _ in range(3):
+        play_links(EventMatch.objects.filter(event=event).exclude(match__status="finished"))
+        if EventMatch.objects.filter(event=event, stage="playoff").exists():
+            break
+    url = reverse("league:event_admin", args=[event.pk])
+    html = sam_client.get(url).content.decode()
+    links = pager_links(html)
+    assert links == {**{f"Groups: Round {n}": f"{url}?round=groups-{n}#event-live"
+                        for n in (1, 2, 3)},
+                     "Playoff: Semifinal": f"{url}?round=playoff-1#event-live",
+                     "All rounds": f"{url}?round=all#event-live"}
+    assert live_rows(html) == {f"live-{m}" for m in EventMatch.objects.filter(
+        event=event, stage="playoff").values_list("match_id", flat=True)}
+    first = sam_client.get(f"{url}?round=groups-1").content.decode()
+    groups = EventMatch.objects.filter(event=event, stage__startswith="group ", round=1)
+    assert {link.stage for link in groups} == {"group A", "group B"}
+    assert live_rows(first) == {f"live-{link.match_id}" for link in groups}
+    corrections = {s["id"] for s in tags(first, "summary")
+                   if s.get("id", "").startswith("correct-")}
+    assert corrections == {f"correct-{link.pairing}" for link in groups}
