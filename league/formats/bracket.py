@@ -10,8 +10,9 @@ results tells, for every node, whether its entrants are known and who went on:
 
 A played node that both sides forfeited (`no_winner`) is a loss for both: like a walkover
 both of whose entrants withdrew, it sends nobody on (the next node has an empty slot)
-and nobody down to a losers' bracket; both are knocked out there. Where that node is the
-one deciding first place (a final, a grand final), nobody ranks first: both rank second.
+and nobody down to a losers' bracket; both are knocked out there. Where nobody wins the
+node deciding first place (a final, a grand final: forfeited by both, or reached by
+nobody), nobody ranks first: everyone ranks a place lower.
 
 A node that decided itself stays decided when its winner withdraws later: they went on
 and may have played on, so the nodes they reached keep them (and their results count).
@@ -347,19 +348,19 @@ def bracket_standings(
     order = sorted(state.entrants, key=lambda e: (tuple(-k for k in keys[e]), seed[e]))
     # A deciding node both sides forfeited leaves first place empty: its two rank as its
     # loser would (second), as the Event page says no champion, not a first place shared.
-    vacant = int(_first_vacant(nodes, state, onward))
+    vacant = int(_first_vacant(nodes, res, onward))
     ranks = competition_ranks([keys[e] for e in order])
     return [_row(r + vacant, e, runs[e], state) for r, e in zip(ranks, order, strict=True)]
 
 
-def _first_vacant(nodes: Sequence[Node], state: BracketState,
-                  onward: Mapping[str, Node]) -> bool:
+def _first_vacant(nodes: Sequence[Node], res: Resolution, onward: Mapping[str, Node]) -> bool:
     """Whether the node that decides first place (the final, the grand final or its
-    reset: the last that sends its winner nowhere, not the third-place match) was
-    forfeited by both sides (`no_winner`), so nobody finishes first."""
+    reset: the last that sends its winner nowhere, not the third-place match) is settled
+    with nobody winning it: both sides forfeited it (`no_winner`), or nobody reached it
+    (the matches feeding it were forfeited by both sides in turn)."""
     deciding = [node for node in nodes if node.id not in onward and node.stage != "third_place"]
-    result = state.results.get(deciding[-1].id) if deciding else None
-    return result is not None and no_winner(result)
+    return bool(deciding) and deciding[-1].id in res.winners \
+        and res.winners[deciding[-1].id] is None
 
 
 def _key(entrant: str, run: _Run, state: BracketState, bonus: Mapping[str, int],

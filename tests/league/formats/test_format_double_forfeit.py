@@ -200,3 +200,13 @@ def test_a_showdown_series_both_sides_forfeited_is_a_loss_for_both() -> None:
     assert SERIES.is_complete(state)
     rows = SERIES.standings(state)
     assert all(row.losses == 1 and row.wins == 0 and row.eliminated for row in rows)
+
+
+def test_a_knockout_whose_semifinals_were_both_forfeited_by_both_has_nobody_first() -> None:
+    """Nobody reached the final: the four shared first (in a double elimination too)."""
+    for fmt in (SE, DE):
+        state = fmt.start(seeds(4))
+        state = fmt.record(state, nobody_won("W1-1", "s1", "s4"))
+        state = fmt.record(state, nobody_won("W1-2", "s2", "s3"))
+        assert fmt.is_complete(state)
+        assert set(ranks(fmt, state).values()) == {2}
