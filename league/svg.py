@@ -213,6 +213,11 @@ def _boxes(pairings: Sequence[Any], names: Mapping[str, str],
         for line in lines:
             line.won = line.key is not None and (won.get(line.key) == "win"
                                                  or line.key == ended.get(p.id))
+        if placed and 1 not in placed.values():
+            # Every side forfeited it (no winner): nobody goes on from it and nobody
+            # drops from it, as the format passes it on, where "Winner of" it waited.
+            byes.add(p.id)
+            empty.add(p.id)
         if any(line.kind == "bye" for line in lines):
             byes.add(p.id)
             present = [line.key for line in lines if line.kind == "entrant" and line.key]

@@ -291,3 +291,19 @@ def test_the_rating_chart_is_drawn_no_smaller_than_1_to_1_so_its_14px_text_stays
     root = ElementTree.fromstring(svg.rating_chart_svg({"Super Showdown": [0.0, 1.5]}))
     assert root.get("data-min-width") == str(svg.CHART_W) == root.get("viewBox", "").split()[2]
     assert svg.CHART_W <= 330  # 390px less the page's and the card's padding
+
+
+def test_a_match_both_sides_forfeited_sends_a_bye_on_not_a_winner_still_to_come() -> None:
+    """The next boxes said 'Winner of Winners round 1 match 1' of a decided Event, as if
+    it waited for a winner, where the format passed nobody on (nor down)."""
+    fmt = formats.get_format("double_elimination")
+    state = fmt.start(["a", "b", "c", "d"], {})
+    results = {"W1-1": {"a": 2, "d": 2}, "W1-2": {"b": 2, "c": 2}}
+    for pid, placements in results.items():
+        state = fmt.record(state, MatchResult(pid, placements))
+    assert fmt.is_complete(state)
+    markup = svg.bracket_svg(fmt.pairings(state), names={e: e for e in "abcd"},
+                             results=results)
+    assert "Winner of" not in markup and "Loser of" not in markup
+    for later in ("W2-1", "L1-1", "GF"):
+        assert boxes(markup)[later] == "bx-bye"
