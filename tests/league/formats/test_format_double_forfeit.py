@@ -123,6 +123,7 @@ def test_a_multistage_playoff_final_both_forfeited_has_nobody_first() -> None:
     rows = ranks(MS, state)
     assert 1 not in rows.values() and {rows[e] for e in final.entrants} == {2}
     assert sorted(rows.values())[2:4] == [4, 4]  # the semifinal losers
+    assert min(rank for e, rank in rows.items() if e not in state.playoff.entrants) == 6
 
 
 def test_a_double_elimination_double_forfeit_drops_nobody_to_the_losers_bracket() -> None:
