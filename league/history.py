@@ -108,6 +108,10 @@ def _event_finish(places: dict[str, int], entrants: list[str], seat: int,
     of = len({side_key(k, sides) for k in [*entrants, *places]})
     if entrant not in places:
         return Finish(len(placed) + 1, of, "loss")
+    if 1 not in places.values():
+        # Nobody won (every side forfeited together): each placed last, as recorded, not
+        # first of a field nobody beat.
+        return Finish(of, of, "loss")
     ahead = {side_key(k, sides) for k, place in places.items() if place < places[entrant]}
     return Finish(len(ahead) + 1, of, outcomes(places, sides)[entrant])
 

@@ -212,3 +212,19 @@ def test_a_heats_round_every_pod_of_which_all_forfeited_says_no_champion(
     assert all(f"late{i}" in results.split("No champion:")[1].split("</div>")[0]
                for i in range(6))
     assert "First place shared" not in results
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pod_everyone_forfeited_reads_last_on_each_players_page(
+        organizer: Any, django_user_model: Any, seeded_chance: Any) -> None:
+    """Each read 'Place 1 of 3' there, nobody ahead of them in a match nobody won."""
+    people = [django_user_model.objects.create_user(f"late{i}", password="x") for i in range(3)]
+    event = forfeit_event(organizer, people, "heats", game="ultimate_showdown", pod_size=3)
+    link = EventMatch.objects.get(event=event)
+    at_a_decision_made_at_once(link.match, people=3)
+    assert events.enforce_deadlines(now=timezone.now() + LATE) == 3
+    client = Client()
+    client.force_login(people[0])
+    for user in people:
+        page = client.get(reverse("league:player", args=[user.player.pk])).content.decode()
+        assert "Place 3 of 3" in page and "Place 1 of 3" not in page
