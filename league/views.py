@@ -1879,7 +1879,9 @@ def _forfeited_decider(event: Event, standings: list[Standing],
             and (m["round"], m["stage"]) == (made.get("round"), made.get("stage"))] or [last]
     deciding = {key for pid in pods for key in done.results[pid]["placements"]}
     who = _and([names[s.entrant.key] for s in standings if s.entrant.key in deciding])
-    return f"{who} forfeited {'the deciding match' if len(pods) == 1 else 'every match of the deciding round'}"
+    # (a round after which nothing was left to play: a heats round, a bracket's semifinals)
+    what = "the deciding match" if len(pods) == 1 else "every match of the last round played"
+    return f"{who} forfeited {what}"
 
 
 def _history_row(match: Match, seat: int, titles: dict[str, str],

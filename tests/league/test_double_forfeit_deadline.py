@@ -208,7 +208,7 @@ def test_a_heats_round_every_pod_of_which_all_forfeited_says_no_champion(
     client.force_login(people[0])
     results = client.get(reverse("league:event_results", args=[event.pk]),
                          HTTP_HX_REQUEST="true").content.decode()
-    assert "No champion:" in results and "every match of the deciding round" in results
+    assert "No champion:" in results and "every match of the last round played" in results
     assert all(f"late{i}" in results.split("No champion:")[1].split("</div>")[0]
                for i in range(6))
     assert "First place shared" not in results
@@ -228,3 +228,24 @@ def test_a_pod_everyone_forfeited_reads_last_on_each_players_page(
     for user in people:
         page = client.get(reverse("league:player", args=[user.player.pk])).content.decode()
         assert "Place 3 of 3" in page and "Place 1 of 3" not in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_knockout_whose_semifinals_all_forfeited_says_no_champion(
+        organizer: Any, django_user_model: Any) -> None:
+    """Nobody reached the final: the four shared first, and the page said 'First place
+    shared', the diagram's final waiting for the semifinals' winners."""
+    people = [django_user_model.objects.create_user(f"late{i}", password="x") for i in range(4)]
+    event = forfeit_event(organizer, people, "single_elimination")
+    for link in EventMatch.objects.filter(event=event):
+        at_a_decision_made_at_once(link.match)
+    assert events.enforce_deadlines(now=timezone.now() + LATE) == 4
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    assert set(Standing.objects.filter(event=event).values_list("rank", flat=True)) == {2}
+    client = Client()
+    client.force_login(people[0])
+    results = client.get(reverse("league:event_results", args=[event.pk]),
+                         HTTP_HX_REQUEST="true").content.decode()
+    assert "No champion:" in results and "every match of the last round played" in results
+    assert "First place shared" not in results and "Winner of" not in results
