@@ -1673,7 +1673,7 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
     """The public Event page's live part: diagram, standings and matches, the live ones
     the reader sits in first; the matches of the rounds `page` shows (`_round_page`, as
     the organizer page lists them: all of them by default)."""
-    page = page or {"rounds": [], "shown": None, "asked": ""}
+    page = page or {"pages": [], "shown": None, "where": None, "asked": ""}
     done = events.replay_to_read(event)
     # As projected (a closed account's entry reads "Closed account"), else as entered.
     entrants = list(_entrants(event).select_related("player"))
@@ -1697,7 +1697,7 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
                    for pid, m in done.matches.items()},
             ended=_ended_unrecorded(done, given),
         )
-    rows = _match_rows(event, done, names, given, page["shown"])
+    rows = _match_rows(event, done, names, given, page["where"])
     walkovers = _walkover_rows(done, names, given)
     # The reader's live matches, in whichever round; the version is every match's, so that
     # a round the page does not list (the next one, made meanwhile) refreshes it too.
@@ -1705,8 +1705,8 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
         else list(EventMatch.objects.filter(event=event).order_by("match_id")
                   .values_list("match_id", "match__status"))
     live = rows if page["shown"] is None else _match_rows(
-        event, done, names, given, {link.round for link in EventMatch.objects.filter(
-            event=event).exclude(match__status=FINISHED).only("round")})
+        event, done, names, given, list(EventMatch.objects.filter(event=event).exclude(
+            match__status=FINISHED).order_by().values_list("stage", "round").distinct()))
     return {
         "event": event,
         "held_note": _held_note(event, done),
