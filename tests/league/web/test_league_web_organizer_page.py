@@ -1132,22 +1132,15 @@ def test_the_live_lists_poll_tells_a_screen_reader_the_new_results_and_walkovers
         django_capture_on_commit_callbacks: Any) -> None:
     """The organizer page had no live region: a result, a new match or a walkover came in
     unsaid, where the public page's poll reads each out once."""
+    from tests.league.web.test_league_web_public import told_each_walkover_once
+
     event = make_event(format="round_robin", bots=4)
     events.start_event(event=event, by=sam)
     page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
     region = next(d for d in tags(page, "div") if d.get("id") == "event-announce")
     assert region["aria-live"] == "polite" and region["role"] == "status"
     events.withdraw_entrant(event=event, by=sam, key="e1")
-    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
-    state = events.replay(event).state
-    unmade = [p for p in formats.get_format(event.format).pairings(state)
-              if "e1" in p.slots and None not in p.slots and p.round > 1]
-    assert unmade
-    news = live_news(sam_client, page)
-    for pairing in unmade:
-        left = next(k for k in pairing.entrants if k != "e1")
-        said = " vs ".join(names[k] for k in pairing.entrants)
-        assert news.count(f"{pairing.label}, {said}: walkover, {names[left]} won.") == 1
+    told_each_walkover_once(event, live_news(sam_client, page))
     url = re.search(r'hx-get="([^"]*/live/[^"]*)"', page)
     assert url is not None
     polled = sam_client.get(url[1].replace("&amp;", "&"), **HTMX).content.decode()
