@@ -79,7 +79,10 @@ def test_the_schema_documents_the_action_body_and_error_bodies(anon_api: APIClie
     assert set(post["responses"]) >= {"201", "400", "403", "404", "409"}
     fields = doc["components"]["schemas"]["Action"]["properties"]
     assert set(fields) == {"seat", "action", "expected_seq", "idempotency_key"}
-    assert set(doc["components"]["schemas"]["Error"]["properties"]) == {"code", "detail"}
+    error = doc["components"]["schemas"]["Error"]
+    # every refusal has a code and a detail; a stale_seq also says the seq now
+    assert (set(error["properties"]), set(error["required"])) == (
+        {"code", "detail", "seq"}, {"code", "detail"})
 
 
 def test_every_operation_that_needs_a_signed_in_caller_documents_its_401(
