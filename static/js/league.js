@@ -362,6 +362,22 @@
     });
   }
 
+  /* An edge of a box that scrolls sideways (data-scroll-box: a standings or Ranking
+     Points table, the bracket) with more past it fades (site.css), as the Superstar
+     ring's does, so that a reader on a phone knows to scroll; where all of it shows, no
+     edge fades. Marked again as it scrolls, as the window's width changes, and when a
+     swap brings a box anew (and puts back where it was scrolled). */
+  function scrollEdges(box) {
+    box.classList.toggle("more-left", box.scrollLeft > 0);
+    box.classList.toggle("more-right", box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+  }
+  function edgesOfBoxes(root) {
+    if (root.matches && root.matches("[data-scroll-box]")) {
+      scrollEdges(root);  // a box swapped in whole
+    }
+    root.querySelectorAll("[data-scroll-box]").forEach(scrollEdges);
+  }
+
   /* A <form data-confirm="Question?"> (a plain post, not htmx's: those ask with
      hx-confirm) asks the question before it is sent, and is not sent unless the reader
      agrees. Once they have, its field named "confirmed", if it has one, says "yes": the
@@ -449,6 +465,13 @@
   htmx.onLoad(minWidths);
   htmx.onLoad(focusableIfScrolls);
   window.addEventListener("resize", function () { focusableIfScrolls(document); });
+  htmx.onLoad(edgesOfBoxes);
+  window.addEventListener("resize", function () { edgesOfBoxes(document); });
+  document.addEventListener("scroll", function (event) {
+    if (event.target.hasAttribute && event.target.hasAttribute("data-scroll-box")) {
+      scrollEdges(event.target);
+    }
+  }, true);  /* a box's scroll does not bubble: caught on its way down */
   document.addEventListener("submit", askFirst, true);
   document.addEventListener("submit", sendInUtc, true);
   document.addEventListener("htmx:confirm", holdWhileBusy);

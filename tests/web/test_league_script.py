@@ -33,6 +33,15 @@ class Element {
   setAttribute(n, v) { this.attrs[n] = String(v); }
   removeAttribute(n) { delete this.attrs[n]; }
   toggleAttribute(n, on) { if (on) { this.attrs[n] = ""; } else { delete this.attrs[n]; } }
+  get classList() {
+    const el = this;
+    const names = () => (el.attrs.class || "").split(" ").filter(Boolean);
+    return {contains: n => names().includes(n),
+            toggle(n, on) {
+              const kept = names().filter(m => m !== n);
+              el.attrs.class = (on ? [...kept, n] : kept).join(" ");
+            }};
+  }
   matches(selectors) {
     return selectors.split(",").some(sel => {
       const steps = sel.split(">");

@@ -1,7 +1,9 @@
 """The public Event page in headless Chromium (tests/chromium.py), as a keyboard and screen
 reader user follows it: a result the page's poll brings is read out from its live region,
 and focus on the player's "Your match" link, which the result takes away, goes on to that
-match's row; it fell to the page's top. Skipped where no Chromium is installed."""
+match's row; it fell to the page's top. At a phone's width an edge of the standings', the
+bracket's or the Ranking Points' box with more past it fades. Skipped where no Chromium
+is installed."""
 
 from __future__ import annotations
 
@@ -114,3 +116,55 @@ def test_the_ranking_points_stay_where_a_narrow_phone_scrolled_them_when_they_ch
         RankingTotal.objects.filter(event=event, team=0).update(matches_won=1)
         tab.until("document.getElementById('ranking-announce').textContent.trim() !== ''", 12)
         assert tab.js(f"{box}.scrollLeft") == end
+
+
+# The classes marking which edges of a box have more past them, and whether the box fades.
+EDGES = """((id) => {
+  const box = document.getElementById(id);
+  return [[...box.classList].filter(name => name.startsWith('more-')).join(' '),
+          getComputedStyle(box).maskImage !== 'none'];
+})(%r)"""
+
+
+def edges_fade_while_it_scrolls(tab: Any, box: str) -> None:
+    """At 360px, the box's edge with more past it fades (its left once scrolled to its end,
+    its right at its start); at 1280px, where all of it shows, no edge fades."""
+    at = f"document.getElementById({box!r})"
+    assert tab.js(f"{at}.scrollWidth > {at}.clientWidth")
+    tab.js(f"{at}.scrollLeft = 0; true")
+    tab.until(f"{EDGES % box}[0] === 'more-right'")
+    assert tab.js(EDGES % box) == ["more-right", True]
+    tab.js(f"{at}.scrollLeft = {at}.scrollWidth; true")
+    tab.until(f"{EDGES % box}[0] === 'more-left'")
+    assert tab.js(EDGES % box) == ["more-left", True]
+    tab.resize(1280, 900)
+    tab.until(f"{EDGES % box}[0] === ''")
+    assert tab.js(EDGES % box) == ["", False]
+
+
+@pytest.mark.parametrize(("format", "options", "box"), [
+    ("swiss", {"rounds": 2}, "standings-scroll"),
+    ("double_elimination", {}, "bracket-scroll"),
+])
+def test_an_edge_of_the_standings_or_the_bracket_with_more_past_it_fades_on_a_phone(
+        live_server: Any, started_with_four: Callable[..., Event], player: Any, format: str,
+        options: dict[str, Any], box: str) -> None:
+    """At 360px nothing told that the table or the diagram ran on past the box's edge."""
+    event = started_with_four(name="Cup night", format=format, format_options=options)
+    with signed_in(live_server.url, player) as tab:
+        tab.resize(360, 740)
+        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        edges_fade_while_it_scrolls(tab, box)
+
+
+def test_an_edge_of_a_ranking_points_table_with_more_past_it_fades_on_a_phone(
+        live_server: Any, organizer: Any, player: Any, player2: Any) -> None:
+    """At 360px nothing told that the Ranking Points ran on past the box's edge."""
+    event = events.create_showdown_event(
+        by=organizer, name="Duel night",
+        sides=[{"player": player.username}, {"player": player2.username}],
+        matches=[{"match": "head_to_head", "stipulation": None}] * 2, superstars_per_team=1)
+    with signed_in(live_server.url, player) as tab:
+        tab.resize(360, 740)
+        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        edges_fade_while_it_scrolls(tab, "ranking-totals-1")
