@@ -654,6 +654,24 @@ def copied(done: Replayed) -> Replayed:
                    results=dict(done.results), drawn=list(done.drawn))
 
 
+def _fold_checked(done: Replayed, record: EventRecord, state: Any) -> None:
+    """Fold `record`, just appended, into `done` as the format `state` it was checked with
+    (what folding it in would give: the format's work, a round paired, done once), when
+    `done` is up to the record before it; else `caught_up` folds it in later. For the
+    records of a started Event that change its format state."""
+    if done.seq != record.seq - 1:
+        return
+    p = record.payload
+    if record.kind == Kind.ENTRANT_ADDED:
+        done.entrants[p["key"]] = dict(p, withdrawn=False)
+        done.order.append(p["key"])
+    elif record.kind == Kind.ENTRANT_WITHDRAWN:
+        done.entrants[p["key"]]["withdrawn"] = True
+    elif record.kind == Kind.RESULT_RECORDED:
+        done.results[p["pairing"]] = p
+    done.state, done.seq = state, record.seq
+
+
 def result_sides(event: Event, entrants: Sequence[str],
                  seats: Sequence[str] | None = None) -> dict[str, int]:
     """The side of each entrant of one of the Event's matches (`entrants`, `seats` as its
@@ -815,9 +833,10 @@ def _register(event: Event, by: Any, payload: dict[str, Any], checked: dict[str,
     _refuse_a_player_on_two_sides(payload, active)
     _refuse_a_reader_of_decks(event, payload, active)
     payload["key"] = f"e{len(done.entrants) + 1}"
-    _refuse_no_room(event, done, payload["key"])
-    _append(event, Kind.ENTRANT_ADDED, payload, by, key)
+    joined = _refuse_no_room(event, done, payload["key"])
+    record = _append(event, Kind.ENTRANT_ADDED, payload, by, key)
     if done.state is not None:
+        _fold_checked(done, record, joined)
         _try_format(lambda: _advance(event, done=done))  # the pairing they join is played now
     else:
         _after_change(event, done)
@@ -848,18 +867,20 @@ def _refuse_closed_accounts(payload: dict[str, Any]) -> None:
         raise LeagueError("unknown_player", f"No player called {quoted(closed[0])}.")
 
 
-def _refuse_no_room(event: Event, done: Replayed, key: str) -> None:
+def _refuse_no_room(event: Event, done: Replayed, key: str) -> Any:
     """Refused when the Event takes no entrant `key` now, whoever it is: a draft past what
     its format seats, a started Event whose format takes no late entrant, or one whose
-    joining would change a match already made."""
+    joining would change a match already made. The format's state with `key` joined, for
+    a started Event (None for a draft)."""
     if done.state is None:
         _refuse_past_the_field(event, [*done.order, key])
-        return
+        return None
     fmt = formats.get_format(event.format)
     joined = _try_format(lambda: fmt.add_entrant(done.state, key), done)
     if _repaired_match(fmt, joined, done) is not None:
         raise LeagueError("late_entry_conflicts", "The matches of this round are "
                           "already made; enter before the next round.", 409)
+    return joined
 
 
 def entry_refused(event: Event, done: Replayed) -> LeagueError | None:
@@ -1257,14 +1278,18 @@ def _withdraw_started(event: Event, done: Replayed, key: str, by: Any) -> bool:
         if event.status == Event.Status.FINISHED:
             return True
         done = caught_up(event, done)
-    _try_format(lambda: formats.get_format(event.format).withdraw(done.state, key), done)
-    _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
-    # The format scores their live pairings as walkovers; their matches end too (a pod
-    # whose game eliminates players plays on without them).
-    for link in EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE):
-        if key in link.entrants:
-            _withdraw_seat(link, key)
+    state = _try_format(lambda: formats.get_format(event.format).withdraw(done.state, key),
+                        done)
+    _fold_checked(done, _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by), state)
+    live = [link for link in EventMatch.objects.filter(
+        event=event, match__status=Match.Status.ACTIVE) if key in link.entrants]
     _advance(event, done=done)
+    # The format scores their live pairings as walkovers; their matches end too (a pod
+    # whose game eliminates players plays on without them). After the advance, so the
+    # replay it keeps is kept before their ended matches' results come in on the commit
+    # (each would fold the withdrawal in again).
+    for link in live:
+        _withdraw_seat(link, key)
     return False
 
 
@@ -1722,8 +1747,7 @@ def start_event(*, event: Event, by: Any, expected_seq: int | None = None,
         record = _append(event, Kind.STARTED, {
             "order": list(done.order), "revision": formats.get_format(event.format).revision},
             by)
-        if done.seq == record.seq - 1:  # (what folding the record in would give: paired once)
-            done.state, done.seq = state, record.seq
+        _fold_checked(done, record, state)
         _advance(event, done=done)
 
 
@@ -1865,13 +1889,14 @@ def _advance(event: Event, release: bool = False, done: Replayed | None = None) 
 def _settle_by_seed(event: Event, done: Replayed, pairing: str, entrants: list[str]) -> None:
     """A heats pod that withdrawals left with fewer entrants than its game seats (a final
     of two in a game of three or more) is not played: its entrants place by seed."""
+    done = caught_up(event, done)  # (the matches made before it in the round)
     placements = _places_by_seed(done, entrants)
     fmt = formats.get_format(event.format)
-    _try_format(lambda: fmt.record(done.state, formats.MatchResult(pairing, placements, {})),
-                done)
-    _append(event, Kind.RESULT_RECORDED, {
+    state = _try_format(lambda: fmt.record(
+        done.state, formats.MatchResult(pairing, placements, {})), done)
+    _fold_checked(done, _append(event, Kind.RESULT_RECORDED, {
         "pairing": pairing, "match": None, "placements": placements,
-        "figures": {}, "forfeit": None, "decided_by": "seed"}, None)
+        "figures": {}, "forfeit": None, "decided_by": "seed"}, None), state)
 
 
 def _places_by_seed(done: Replayed, keys: list[str],
@@ -2092,11 +2117,7 @@ def _record_locked(event: Event, link: EventMatch, match: Match,
         payload["decided_by"] = "seed"
         state = _try_format(lambda: fmt.record(done.state, formats.MatchResult(
             link.pairing, payload["placements"], payload["figures"], sides)), done)
-    at = done.seq
-    record = _append(event, Kind.RESULT_RECORDED, payload, None)
-    if at == record.seq - 1:  # (what folding the record in would give: paired once)
-        done.state, done.seq = state, record.seq
-        done.results[link.pairing] = record.payload
+    _fold_checked(done, _append(event, Kind.RESULT_RECORDED, payload, None), state)
     _try_format(lambda: _advance(event, done=done))
     return True
 

@@ -2257,3 +2257,69 @@ def test_the_start_pairs_the_first_round_once_whatever_the_field(
         assert EventMatch.objects.filter(event=event).count() == people // 2
         assert events.replay_to_write(Event.objects.get(pk=event.pk)) == events.replay(event)
     assert counts == [1, 1]
+
+
+@pytest.mark.django_db(transaction=True)  # a replay is kept once its records committed
+def test_a_withdrawal_that_decides_a_swiss_round_pairs_the_next_one_once(
+        organizer: Any, django_user_model: Any, monkeypatch: Any) -> None:
+    """The state the withdrawal is checked with is the one folded in: the walkover that
+    decides the round pairs the next round once, not again when the record is folded."""
+    from league.formats import swiss
+
+    event = swiss_of(4, organizer, django_user_model)
+    played, left = EventMatch.objects.filter(event=event, round=1).order_by("pairing")
+    match_services.forfeit_seat(match=played.match, seat=1)  # (its result on commit)
+    pairings = _Calls(monkeypatch, swiss, "pair_field")
+    events.withdraw_entrant(event=event, by=organizer, key=left.entrants[1])
+    assert pairings.count == 1
+    assert EventMatch.objects.filter(event=event, round=2).count() == 1
+    done = events.replay(event)
+    assert events.walkovers(done) == {left.pairing: left.entrants[0]}
+    assert events.replay_to_write(Event.objects.get(pk=event.pk)) == done
+
+
+@pytest.mark.django_db(transaction=True)  # a replay is kept once its records committed
+def test_a_late_entry_joins_a_started_swiss_once(organizer: Any, django_user_model: Any,
+                                                 monkeypatch: Any) -> None:
+    """The state the late entry is checked with is the one folded in: the format takes
+    the entrant once, not again when the record is folded."""
+    from league.formats import swiss
+
+    event = swiss_of(4, organizer, django_user_model)
+    joins = _Calls(monkeypatch, swiss.Swiss, "add_entrant")
+    pairings = _Calls(monkeypatch, swiss, "pair_field")
+    late = events.add_entrant(event=event, by=organizer, player=django_user_model.objects
+                              .create_user(username="late").username)
+    assert (joins.count, pairings.count) == (1, 0)
+    done = events.replay(event)
+    assert late.key in done.state.entrants and late.key in done.order
+    assert events.replay_to_write(Event.objects.get(pk=event.pk)) == done
+
+
+@pytest.mark.django_db(transaction=True)  # a replay is kept once its records committed
+def test_pods_settled_by_seed_deal_the_next_round_once(
+        organizer: Any, django_user_model: Any, monkeypatch: Any) -> None:
+    """The state each settled pod is checked with is the one folded in: the last of them
+    deals the final once, not again when its result is folded."""
+    from league.formats import heats
+
+    event = events.create_event(name="Heats", game="ultimate_showdown", format="heats",
+                                by=organizer, hold_rounds=True,
+                                format_options={"pod_size": 3, "advance": 1})
+    for i in range(27):  # (people, whose matches wait for them, as bots' would not)
+        events.add_entrant(event=event, by=organizer, player=django_user_model.objects
+                           .create_user(username=f"h{i}").username)
+    events.start_event(event=event, by=organizer)
+    for link in EventMatch.objects.filter(event=event).order_by("pairing"):
+        forfeited(event, organizer, link.pairing, link.entrants[-1])
+    second = events.held_pairings(event, events.replay(event))
+    for pod in second:
+        events.withdraw_entrant(event=event, by=organizer, key=pod.entrants[0])
+    deals = _Calls(monkeypatch, heats, "deal")
+    events.release_round(event=event, by=organizer)
+    assert deals.count == 1
+    done = events.replay(event)
+    assert all(done.results[pod.id]["decided_by"] == "seed" for pod in second)
+    assert [p.stage for p in events.held_pairings(event, done)] == ["final"]
+    assert events.replay_to_write(Event.objects.get(pk=event.pk)) == done
+
