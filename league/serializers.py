@@ -20,7 +20,7 @@ from league.events import (
     match_options_readable,
     options_gone,
     readable_entrants,
-    replay,
+    replay_to_read,
     result_sides,
     sees_match_options,
     shown_picks,
@@ -577,8 +577,9 @@ class BracketPairingSerializer(serializers.Serializer):
 def bracket_of(event: Event, done: Replayed | None = None) -> list[dict[str, Any]]:
     """Every pairing the format knows (future slots with their sources), each with its
     match and recorded result; empty before the start. `done`: the Event replayed, where
-    the caller has it (the API's poll: the replay kept by the Event's seq); else read."""
-    done = done if done is not None else replay(event)
+    the caller has it (the API's poll: the replay kept by the Event's seq); else the one
+    kept by the seq its row holds now (the caller's row may be older than its matches)."""
+    done = done if done is not None else replay_to_read(Event.objects.get(pk=event.pk))
     if done.state is None:
         return []
     names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))

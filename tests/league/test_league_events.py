@@ -2323,3 +2323,25 @@ def test_pods_settled_by_seed_deal_the_next_round_once(
     assert [p.stage for p in events.held_pairings(event, done)] == ["final"]
     assert events.replay_to_write(Event.objects.get(pk=event.pk)) == done
 
+
+@pytest.mark.django_db(transaction=True)  # a replay is kept once its records committed
+def test_the_bracket_read_without_a_replay_takes_the_kept_one_even_from_an_old_row(
+        organizer: Any, django_user_model: Any, monkeypatch: Any) -> None:
+    """The bracket of an Event read by a row older than its records (one read before its
+    start) shows the pairings and results as they are, from the replay kept by the Event's
+    seq: no record is folded again for it."""
+    from league.serializers import bracket_of
+
+    event = make_event(organizer, fmt="swiss")
+    for i in range(4):
+        events.add_entrant(event=event, by=organizer, player=django_user_model.objects
+                           .create_user(username=f"b{i}").username)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.filter(event=event).order_by("pairing").first()
+    assert link is not None
+    match_services.forfeit_seat(match=link.match, seat=1)  # (its result on commit)
+    folds = _Calls(monkeypatch, events, "_fold")
+    rows = {row["pairing"]: row for row in bracket_of(event)}
+    assert folds.count == 0
+    assert rows[link.pairing]["result"] == {link.entrants[0]: 1, link.entrants[1]: 2}
+    assert len(rows) == 2
