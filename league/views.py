@@ -1704,7 +1704,8 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
     made = [(r["match"].pk, r["match"].status) for r in rows] if page["shown"] is None \
         else list(EventMatch.objects.filter(event=event).order_by("match_id")
                   .values_list("match_id", "match__status"))
-    live = rows if page["shown"] is None else _match_rows(
+    # (the page listed by default holds every round being played: its rows are those)
+    live = rows if page["shown"] is None or not page["asked"] else _match_rows(
         event, done, names, given, list(EventMatch.objects.filter(event=event).exclude(
             match__status=FINISHED).order_by().values_list("stage", "round").distinct()))
     return {
