@@ -1173,17 +1173,25 @@ def test_a_held_swiss_card_shows_the_rounds_bye(
         next(item for item in listed if item.startswith("Round 2 bye"))]
 
 
+def held_swiss_board(make_event: Callable[..., Event],
+                     started_and_decided: Callable[..., None]) -> tuple[Event, Any]:
+    """A Swiss of six bots whose rounds are held, its first round decided, and a board of
+    the second round drawn for two entrants, waiting to be released."""
+    event = make_event(format="swiss", bots=6, hold_rounds=True,
+                       format_options={"rounds": 2})
+    started_and_decided(event)
+    drawn = next(p for p in formats.get_format("swiss").pairings(events.replay(event).state)
+                 if p.round == 2 and len(p.entrants) == 2)
+    return event, drawn
+
+
 def test_a_held_card_shows_the_walkover_a_withdrawal_left_and_its_text_seats_everyone(
         sam_client: Client, sam: Any, make_event: Callable[..., Event],
         started_and_decided: Callable[..., None]) -> None:
     """An entrant withdraws while the Swiss round drawn for them waits: their opponent's
     board is a walkover, shown as such, and the hand pairing the card offers seats that
     opponent too (it left them out, and sent as offered was refused: Not paired)."""
-    event = make_event(format="swiss", bots=6, hold_rounds=True,
-                       format_options={"rounds": 2})
-    started_and_decided(event)
-    drawn = next(p for p in formats.get_format("swiss").pairings(events.replay(event).state)
-                 if p.round == 2 and len(p.entrants) == 2)
+    event, drawn = held_swiss_board(make_event, started_and_decided)
     leaving, staying = drawn.entrants
     post(sam_client, "league:entrant_withdraw", event, {}, leaving)
     page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
@@ -1207,11 +1215,7 @@ def test_a_held_walkover_whose_winner_withdrew_in_turn_stays_on_the_card_naming_
     withdrawal gave the board to the second, and the standings count it so. The card
     worked its walkovers out from who was still in, so it left that board off (and named
     who withdrew, not who won): it lists it, won by the one the format counts."""
-    event = make_event(format="swiss", bots=6, hold_rounds=True,
-                       format_options={"rounds": 2})
-    started_and_decided(event)
-    drawn = next(p for p in formats.get_format("swiss").pairings(events.replay(event).state)
-                 if p.round == 2 and len(p.entrants) == 2)
+    event, drawn = held_swiss_board(make_event, started_and_decided)
     first, second = drawn.entrants
     post(sam_client, "league:entrant_withdraw", event, {}, first)
     post(sam_client, "league:entrant_withdraw", event, {}, second)
