@@ -12,7 +12,9 @@ A played node that both sides forfeited (`no_winner`) is a loss for both: like a
 both of whose entrants withdrew, it sends nobody on (the next node has an empty slot)
 and nobody down to a losers' bracket; both are knocked out there. Where nobody wins the
 node deciding first place (a final, a grand final: forfeited by both, or reached by
-nobody), nobody ranks first: everyone ranks a place lower.
+nobody), nobody ranks first: everyone ranks a place lower. A third-place match nobody
+won leaves third place empty the same way: both its entrants rank fourth, those below
+them a place lower.
 
 A node that decided itself stays decided when its winner withdraws later: they went on
 and may have played on, so the nodes they reached keep them (and their results count).
@@ -346,11 +348,15 @@ def bracket_standings(
     keys = {e: _key(e, run, state, bonus, res, onward) for e, run in runs.items()}
     seed = {e: i for i, e in enumerate(state.entrants)}
     order = sorted(state.entrants, key=lambda e: (tuple(-k for k in keys[e]), seed[e]))
-    # A deciding node both sides forfeited leaves first place empty: its two rank as its
-    # loser would (second), as the Event page says no champion, not a first place shared.
-    vacant = int(_first_vacant(nodes, res, onward))
     ranks = competition_ranks([keys[e] for e in order])
-    return [_row(r + vacant, e, runs[e], state) for r, e in zip(ranks, order, strict=True)]
+    # A node deciding a place that nobody won leaves that place empty: its entrants rank
+    # as its loser would, everyone below them a place lower (both finalists second, as the
+    # Event page says no champion, not a first place shared; both third-place finalists
+    # fourth, with nobody third).
+    empty = [1] if _first_vacant(nodes, res, onward) else []
+    empty += [ranks[order.index(e)] for e in _third_vacant(nodes, res)[:1]]
+    ranks = [r + sum(at <= r for at in empty) for r in ranks]
+    return [_row(r, e, runs[e], state) for r, e in zip(ranks, order, strict=True)]
 
 
 def _first_vacant(nodes: Sequence[Node], res: Resolution, onward: Mapping[str, Node]) -> bool:
@@ -361,6 +367,17 @@ def _first_vacant(nodes: Sequence[Node], res: Resolution, onward: Mapping[str, N
     deciding = [node for node in nodes if node.id not in onward and node.stage != "third_place"]
     return bool(deciding) and deciding[-1].id in res.winners \
         and res.winners[deciding[-1].id] is None
+
+
+def _third_vacant(nodes: Sequence[Node], res: Resolution) -> tuple[str, ...]:
+    """The two entrants of a third-place match settled with nobody winning it (both
+    forfeited it, or both had withdrawn); none where it was won, is still to come, or
+    holds an empty slot (its one entrant goes on by the bye and takes third)."""
+    third = next((node for node in nodes if node.stage == "third_place"), None)
+    if third is None or third.id not in res.winners or res.winners[third.id] is not None:
+        return ()
+    slots = res.slots[third.id]
+    return tuple(e for e in slots if e is not None) if all(slots) else ()
 
 
 def _key(entrant: str, run: _Run, state: BracketState, bonus: Mapping[str, int],

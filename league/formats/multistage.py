@@ -195,8 +195,10 @@ class Multistage:
         rest = [row for row in order if row.entrant not in state.playoff.entrants]
         base = {row.entrant: row for row in order}
         ranks = competition_ranks([row.rank for row in rest])
-        # (below every playoff place: a playoff nobody won leaves its first place empty)
-        below = len(playoff) + (playoff[0].rank - 1 if playoff else 0)
+        # (below every playoff place: the last the playoff's entrants hold, past any place
+        # it left empty, its first or its third, where nobody won the match deciding it)
+        below = max((row.rank + sum(r.rank == row.rank for r in playoff) - 1
+                     for row in playoff), default=0)
         return [_merge(base[r.entrant], r, state) for r in playoff] + [
             replace(row, rank=below + rank, eliminated=True)
             for row, rank in zip(rest, ranks, strict=True)

@@ -3,6 +3,8 @@ format, passed on the way a walkover both of whose entrants withdrew is."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from format_helpers import better_seed_wins, finish, ids, play_out, ranks, refused, seeds, slots
 
 from league.formats import MatchResult, entrant_places
@@ -14,6 +16,13 @@ from league.formats.round_robin import FORMAT as RR
 from league.formats.showdown_series import FORMAT as SERIES
 from league.formats.single_elim import FORMAT as SE
 from league.formats.swiss import FORMAT as SWISS
+
+
+def play_to(fmt: Any, state: Any, pairing_id: str) -> Any:
+    """The better seed wins every ready pairing until `pairing_id` is ready."""
+    while pairing_id not in ids(fmt.ready(state)):
+        state = fmt.record(state, better_seed_wins(fmt.ready(state)[0]))
+    return state
 
 
 def nobody_won(pairing_id: str, *entrants: str) -> MatchResult:
@@ -93,13 +102,51 @@ def test_a_knockout_final_both_forfeited_ranks_the_semifinal_losers_below_the_fi
     assert ranks(SE, state) == {"s1": 2, "s2": 2, "s3": 4, "s4": 5}
 
 
-def test_a_third_place_match_both_forfeited_leaves_the_champion_first() -> None:
+def test_a_third_place_match_both_forfeited_leaves_third_place_empty() -> None:
+    # Nobody won it: both rank as its loser would (fourth), as both finalists who forfeited
+    # the final rank second; the champion keeps first.
     state = SE.start(seeds(4), {"third_place": True})
     state = SE.record(state, finish("W1-1", "s1", "s4"))
     state = SE.record(state, finish("W1-2", "s2", "s3"))
     state = SE.record(state, nobody_won("3P", "s3", "s4"))
     state = SE.record(state, finish("W2-1", "s1", "s2"))
-    assert ranks(SE, state) == {"s1": 1, "s2": 2, "s3": 3, "s4": 3}
+    assert ranks(SE, state) == {"s1": 1, "s2": 2, "s3": 4, "s4": 4}
+
+
+def test_a_third_place_match_both_forfeited_moves_the_quarterfinal_losers_down_a_place() -> None:
+    state = play_to(SE, SE.start(seeds(8), {"third_place": True}), "3P")
+    state = SE.record(state, nobody_won("3P", "s3", "s4"))
+    state = play_out(SE, state)
+    rows = ranks(SE, state)
+    assert (rows["s1"], rows["s2"], rows["s3"], rows["s4"]) == (1, 2, 4, 4)
+    assert {rows[e] for e in ("s5", "s6", "s7", "s8")} == {6}
+
+
+def test_a_final_and_a_third_place_match_both_forfeited_leave_first_and_third_empty() -> None:
+    state = play_to(SE, SE.start(seeds(4), {"third_place": True}), "3P")
+    state = SE.record(state, nobody_won("W2-1", "s1", "s2"))
+    state = SE.record(state, nobody_won("3P", "s3", "s4"))
+    assert ranks(SE, state) == {"s1": 2, "s2": 2, "s3": 5, "s4": 5}
+
+
+def test_a_third_place_match_with_one_entrant_gives_it_third() -> None:
+    # One semifinal forfeited by both: the other's loser plays nobody and takes third.
+    state = SE.start(seeds(4), {"third_place": True})
+    state = SE.record(state, nobody_won("W1-1", "s1", "s4"))
+    state = SE.record(state, finish("W1-2", "s2", "s3"))
+    assert SE.is_complete(state)
+    assert ranks(SE, state) == {"s2": 1, "s3": 2, "s1": 3, "s4": 3}
+
+
+def test_a_multistage_playoff_third_place_match_both_forfeited_ranks_the_rest_below() -> None:
+    state = MS.start(seeds(8), {"groups": 2, "playoff_size": 4, "third_place": True})
+    state = play_to(MS, state, "PO:3P")
+    [third] = [p for p in MS.ready(state) if p.id == "PO:3P"]
+    state = MS.record(state, nobody_won("PO:3P", *third.entrants))
+    state = play_out(MS, state)
+    rows = ranks(MS, state)
+    assert {rows[e] for e in third.entrants} == {4} and 3 not in rows.values()
+    assert min(rank for e, rank in rows.items() if e not in state.playoff.entrants) == 6
 
 
 def test_a_grand_final_both_forfeited_has_nobody_first() -> None:
