@@ -502,7 +502,11 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         return self._detail(event)
 
     @extend_schema(summary="Correct a recorded result",
-                   description="Refused (409 correction_conflicts) when a later match was "
+                   description="Every entrant placed last (each at the number of entrants) "
+                               "records no winner, a loss for each, as a match every side "
+                               "forfeited ends (the bracket's `no_winner`); every entrant "
+                               "placed 1 records a draw. "
+                               "Refused (409 correction_conflicts) when a later match was "
                                "already made with the old winner; 409 no_result for a "
                                "pairing with no result recorded yet, 404 unknown_pairing "
                                "for one the Event has not.",

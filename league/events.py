@@ -2371,8 +2371,9 @@ def sweep_results() -> int:
 
 
 def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str, int],
-                   expected_seq: int | None = None) -> None:
-    """Replace a recorded result. Refused when the bracket already moved on in a way the
+                   expected_seq: int | None = None) -> dict[str, int]:
+    """Replace a recorded result; the placements recorded (everyone placed last: nobody
+    won, `formats.no_winner`). Refused when the bracket already moved on in a way the
     correction would contradict (a later match was made with the old winner)."""
     _require(can_organize(event, by))
     with transaction.atomic():
@@ -2390,9 +2391,12 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
         ):
             raise LeagueError("bad_placements", "Give a place (1 = first, at most the number "
                                                 "of entrants) to each entrant of that match.")
-        # Places as a finished match gives them: after two sharing first comes third.
-        placements = {k: 1 + sum(o < v for o in placements.values())
-                      for k, v in placements.items()}
+        # Places as a finished match gives them: after two sharing first comes third;
+        # everyone placed last is nobody winning (as a match every side forfeited ends,
+        # a loss for each), not everyone sharing first, a draw.
+        if not formats.no_winner(formats.MatchResult(pairing, placements)):
+            placements = {k: 1 + sum(o < v for o in placements.values())
+                          for k, v in placements.items()}
         last = (event.records.filter(kind__in=[Kind.RESULT_RECORDED, Kind.RESULT_CORRECTED],
                                      payload__pairing=pairing).order_by("-seq").first())
         if last is not None and last.kind == Kind.RESULT_CORRECTED \
@@ -2441,6 +2445,7 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
         _append(event, Kind.RESULT_CORRECTED, record.payload, by)
         _advance(event, done=corrected)  # (the stream with the correction, replayed)
         _reproject(done.matches.get(pairing, {}).get("match"))
+    return placements
 
 
 UNTIL = "A result can be corrected until a later pairing is drawn from it."

@@ -459,7 +459,9 @@ class SeatToBotSerializer(SeatActionSerializer):
 class CorrectionSerializer(EventWriteSerializer):
     pairing = serializers.CharField(max_length=32)
     placements = serializers.DictField(child=serializers.IntegerField(),
-                                       help_text='A place per entrant: {"e1": 2, "e2": 1}.')
+                                       help_text='A place per entrant: {"e1": 2, "e2": 1}. All placed '
+                                                 'last ({"e1": 2, "e2": 2}): nobody won, '
+                                                 'a loss for each; all placed 1: a draw.')
 
 
 class StandingSerializer(serializers.ModelSerializer):

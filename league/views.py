@@ -51,6 +51,7 @@ from league import (
 )
 from league.events import LeagueError
 from league.formats.base import read_options
+from league.formats.single_elim import THIRD_PLACE
 from league.forms import (
     FORMAT_CHOICES,
     FORMAT_TITLES,
@@ -974,7 +975,16 @@ def result_correct(request: HttpRequest, event_id: int) -> HttpResponse:
     return _panel_call(request, event, lambda: events.correct_result(
         event=event, by=request.user, pairing=form.cleaned_data["pairing"],
         placements=form.cleaned_data["placements"], expected_seq=_seq(request)),
-        form=sent, done=lambda _: "Result corrected.")
+        form=sent, done=_corrected_said)
+
+
+def _corrected_said(placements: dict[str, int]) -> str:
+    """What a correction's answer tells the organizer: that everyone placed last is no
+    winner, a loss for each (as a match every side forfeited), not a draw."""
+    if formats.no_winner(formats.MatchResult("", placements)):
+        return ("Result corrected: everyone placed last, so nobody won it, a loss for "
+                "each (places of 1 for all would be a draw).")
+    return "Result corrected."
 
 
 @login_required
@@ -1864,8 +1874,10 @@ def _forfeited_decider(event: Event, standings: list[Standing],
     so nobody won it and nobody is champion: "a and b forfeited the deciding match"; else
     "". Either its last match held all those first (a round robin's), or the format left
     first place empty for it (a bracket's final; a heats round every pod of which was
-    forfeited by all, whose entrants are all named)."""
-    last = next(reversed(done.results), None)
+    forfeited by all, whose entrants are all named). A third-place match decides no first
+    place: whenever it was played, the match before it is the one read."""
+    last = next((pid for pid in reversed(done.results)
+                 if pid.rpartition(":")[2] != THIRD_PLACE), None)
     if event.status != Event.Status.FINISHED or last is None \
             or 1 in done.results[last]["placements"].values():
         return ""

@@ -20,6 +20,7 @@ from league.formats.base import (
     entrant_places,
     entrant_sides,
     first_sides,
+    no_winner,
     outcomes,
     side_key,
 )
@@ -58,6 +59,7 @@ __all__ = [
     "event_to_json",
     "first_sides",
     "get_format",
+    "no_winner",
     "outcomes",
     "replay",
     "side_key",

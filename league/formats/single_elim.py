@@ -24,6 +24,7 @@ from league.formats.bracket import (
 )
 
 STAGE = "bracket"
+THIRD_PLACE = "3P"  # the third-place match's node id
 
 
 def winners_nodes(n: int) -> list[Node]:
@@ -61,7 +62,7 @@ def third_place_node(nodes: list[Node]) -> Node | None:
     if rounds < 2:
         return None
     semis = (LoserOf(f"W{rounds - 1}-1"), LoserOf(f"W{rounds - 1}-2"))
-    return Node("3P", rounds, "third_place", "Third-place match", semis, depth=rounds - 1)
+    return Node(THIRD_PLACE, rounds, "third_place", "Third-place match", semis, depth=rounds - 1)
 
 
 class SingleElimination(BracketFormat):
@@ -82,7 +83,7 @@ class SingleElimination(BracketFormat):
 
     def bonus(self, state: BracketState, res: Resolution) -> dict[str, int]:
         """The third-place winner (walkovers too) ranks above the third-place loser."""
-        winner = res.winners.get("3P")
+        winner = res.winners.get(THIRD_PLACE)
         return {winner: 1} if winner else {}
 
 

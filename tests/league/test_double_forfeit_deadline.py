@@ -249,3 +249,108 @@ def test_a_knockout_whose_semifinals_all_forfeited_says_no_champion(
                          HTTP_HX_REQUEST="true").content.decode()
     assert "No champion:" in results and "every match of the last round played" in results
     assert "First place shared" not in results and "Winner of" not in results
+
+
+def knockout_of_four_with_third_place(organizer: Any, people: list[Any]) -> Event:
+    """A finished knockout of four with a third-place match, each match won by the better
+    seed by the other's forfeit: semifinals, then the final, then the third-place match."""
+    event = forfeit_event(organizer, people, "single_elimination", third_place=True)
+    for pairing in ("W1-1", "W1-2", "W2-1", "3P"):
+        link = EventMatch.objects.get(event=event, pairing=pairing)
+        loser = max(link.entrants, key=lambda key: event.entrants.get(key=key).seed)
+        events.forfeit(event=event, by=organizer, pairing=pairing, entrant=loser)
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    return event
+
+
+def ranked(client: Client, event: Event) -> dict[str, int]:
+    api = client.get(f"/api/events/{event.pk}/standings/").json()
+    return {row["name"]: row["rank"] for row in (api["results"] if isinstance(api, dict)
+                                                else api)}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_third_place_match_nobody_won_leaves_third_empty_on_pages_api_and_csv(
+        organizer: Any, django_user_model: Any) -> None:
+    """Both ranked third, a third place shared that nobody won: they rank fourth now."""
+    people = [django_user_model.objects.create_user(f"p{i}", password="x") for i in range(4)]
+    event = knockout_of_four_with_third_place(organizer, people)
+    third = EventMatch.objects.get(event=event, pairing="3P")
+    placed = events.correct_result(event=event, by=organizer, pairing="3P",
+                                   placements=dict.fromkeys(third.entrants, 2))
+    assert placed == dict.fromkeys(third.entrants, 2)  # all last: nobody won, not a draw
+    client = Client()
+    client.force_login(organizer)
+    ranks = ranked(client, event)
+    assert sorted(ranks.values()) == [1, 2, 4, 4]
+    assert {name for name, rank in ranks.items() if rank == 4} == {
+        event.entrants.get(key=key).name for key in third.entrants}
+    csv_rows = client.get(reverse("league:event_csv", args=[event.pk])).content.decode()
+    assert sorted(line.split(",")[0] for line in csv_rows.splitlines()[1:]) == [
+        "1", "2", "4", "4"]
+    results = client.get(reverse("league:event_results", args=[event.pk]),
+                         HTTP_HX_REQUEST="true").content.decode()
+    assert "Champion: p0" in results and "No champion" not in results
+    assert "<td>3</td>" not in results and results.count("<td>4</td>") == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_final_nobody_won_says_no_champion_with_the_third_place_match_played_after_it(
+        organizer: Any, django_user_model: Any) -> None:
+    """The page read the last result recorded, the third-place match's, which had a
+    winner: no banner at all (nor a first place); with both nobody's, it named the
+    third-place match's two as having forfeited the deciding match."""
+    people = [django_user_model.objects.create_user(f"p{i}", password="x") for i in range(4)]
+    event = knockout_of_four_with_third_place(organizer, people)
+    final = EventMatch.objects.get(event=event, pairing="W2-1")
+    events.correct_result(event=event, by=organizer, pairing="W2-1",
+                          placements=dict.fromkeys(final.entrants, 2))
+    client = Client()
+    client.force_login(organizer)
+    assert sorted(ranked(client, event).values()) == [2, 2, 4, 5]
+    results = client.get(reverse("league:event_results", args=[event.pk]),
+                         HTTP_HX_REQUEST="true").content.decode()
+    assert "No champion: p0 and p1 forfeited the deciding match" in results
+    third = EventMatch.objects.get(event=event, pairing="3P")
+    events.correct_result(event=event, by=organizer, pairing="3P",
+                          placements=dict.fromkeys(third.entrants, 2))
+    assert sorted(ranked(client, event).values()) == [2, 2, 5, 5]
+    results = client.get(reverse("league:event_results", args=[event.pk]),
+                         HTTP_HX_REQUEST="true").content.decode()
+    assert "No champion: p0 and p1 forfeited the deciding match" in results
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_correction_placing_everyone_last_is_no_winner_and_says_so(
+        organizer: Any, player: Any, player2: Any) -> None:
+    """Everyone placed last was made everyone first, a draw, and said only 'Result
+    corrected.'; it is no winner, a loss for each, and the answer says so."""
+    event = forfeit_event(organizer, [player, player2], "round_robin")
+    link = EventMatch.objects.get(event=event)
+    events.forfeit(event=event, by=organizer, pairing=link.pairing, entrant=link.entrants[1])
+    client = Client()
+    client.force_login(organizer)
+    event.refresh_from_db()
+    answer = client.post(f"/api/events/{event.pk}/corrections/", {
+        "pairing": link.pairing, "placements": dict.fromkeys(link.entrants, 2)},
+        content_type="application/json")
+    assert answer.status_code == 200, answer.content
+    rows = list(Standing.objects.filter(event=event))
+    assert all((row.points, row.wins, row.draws, row.losses) == (0, 0, 0, 1) for row in rows)
+    [node] = client.get(f"/api/events/{event.pk}/bracket/").json()
+    assert node["no_winner"] is True
+    # Back to a win, then all last again from the organizer page's form.
+    events.correct_result(event=event, by=organizer, pairing=link.pairing,
+                          placements={link.entrants[0]: 1, link.entrants[1]: 2})
+    event.refresh_from_db()
+    page = client.post(reverse("league:result_correct", args=[event.pk]), {
+        "pairing": link.pairing, "seq": event.seq,
+        **{f"place_{key}": 2 for key in link.entrants}}, HTTP_HX_REQUEST="true")
+    said = page.content.decode()
+    assert page.status_code == 200
+    assert "everyone placed last, so nobody won it, a loss for each" in said
+    assert all(row.losses == 1 and row.draws == 0
+               for row in Standing.objects.filter(event=event))
+    panel = client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert "Everyone placed last records no winner, a loss for each" in panel
