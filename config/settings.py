@@ -253,7 +253,8 @@ SPECTACULAR_SETTINGS = {
                             "SimulationStatusEnum": "league.models.SimulationJob.Status",
                             "RankingPointsStatusEnum": "league.models.RankingPoints.Status",
                             # a player's match and a bracket slot: win, draw or loss
-                            "OutcomeEnum": "league.serializers.OUTCOMES"},
+                            "OutcomeEnum": "league.serializers.OUTCOMES",
+                            "SlotStateEnum": "league.serializers.SLOT_STATES"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.api_schema.document_401",

@@ -61,6 +61,8 @@ from matches.serializers import (
 )
 
 OUTCOMES = ["win", "draw", "loss"]
+# A bracket slot: an entrant in it, known to stay empty (a bye), or an entrant to come.
+SLOT_STATES = ["filled", "empty", "pending"]
 LARGEST_ID = LARGEST_INT  # a BigAutoField; past it a filter is a 400, not an overflow
 
 
@@ -509,8 +511,14 @@ class EventRecordSerializer(serializers.ModelSerializer):
 class BracketSlotSerializer(serializers.Serializer):
     entrant = serializers.CharField(allow_null=True, read_only=True,
                                     help_text="The entrant key; null while not yet known "
-                                              "or for a bye.")
+                                              "or for a bye (`state` tells which).")
     name = serializers.CharField(allow_null=True, read_only=True)
+    state = ChoiceField(
+        choices=SLOT_STATES, read_only=True,
+        help_text='"filled": `entrant` sits here. "empty": nobody will, a bye (a seed beyond '
+                  "the field, a round robin's or Swiss bye, the winner of a match both sides "
+                  'forfeited or nobody reached, the loser of a bye). "pending": an earlier '
+                  "match still decides who comes (`source`).")
     source = serializers.CharField(read_only=True, help_text='Where the slot comes from: '
                                                              '"seed 3", "winner of W1-2".')
     place = serializers.IntegerField(allow_null=True, read_only=True,
@@ -593,7 +601,7 @@ def bracket_of(event: Event, done: Replayed | None = None) -> list[dict[str, Any
     sides = {pid: result_sides(event, m.entrants, m.seats) for pid, m in links.items()}
     rows = [_pairing_row(p.id, p.round, p.stage, p.label, list(p.slots), list(p.sources),
                          links.get(p.id), done.results.get(p.id), names, given,
-                         sides.get(p.id, {}))
+                         sides.get(p.id, {}), p.waiting)
             | {"held": p.id in held} for p in known]
     seen = {p.id for p in known}
     rows += [_pairing_row(m.pairing, m.round, m.stage, m.label, list(m.entrants), [], m,
@@ -606,7 +614,7 @@ def bracket_of(event: Event, done: Replayed | None = None) -> list[dict[str, Any
 def _pairing_row(pid: str, round_: int, stage: str, label: str, slots: list[str | None],
                  sources: list[str], link: EventMatch | None, result: dict[str, Any] | None,
                  names: dict[str, str], given: dict[str, str | None],
-                 sides: dict[str, int]) -> dict[str, Any]:
+                 sides: dict[str, int], waiting: tuple[bool, ...] = ()) -> dict[str, Any]:
     places = result["placements"] if result else {}
     outcomes = formats.outcomes(places, sides)
     # (the winner the format counts, not the one still in: both may have withdrawn since)
@@ -616,9 +624,11 @@ def _pairing_row(pid: str, round_: int, stage: str, label: str, slots: list[str 
     return {
         "pairing": pid, "round": round_, "stage": stage, "label": label,
         "slots": [{"entrant": key, "name": names.get(key) if key else None,
+                   "state": "filled" if key else "pending" if waits else "empty",
                    "source": str(source or ""), "place": places.get(key) if key else None,
                    "outcome": outcomes.get(key) if key else None}
-                  for key, source in zip_longest(slots, sources[:len(slots)])],
+                  for key, source, waits in zip_longest(slots, sources[:len(slots)],
+                                                        waiting[:len(slots)])],
         "match": link.match_id if link else None,
         "match_status": link.match.status if link else None,
         "result": dict(places) if result else None,

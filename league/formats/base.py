@@ -65,7 +65,10 @@ class FormatError(Exception):
 class Pairing:
     """One match of an event: who sits where (None = a bye or a seat not yet known).
 
-    `sources` says where each slot comes from ("seed 3", "winner of W1-2"), for brackets.
+    `sources` says where each slot comes from ("seed 3", "winner of W1-2"), for brackets;
+    `waiting` which None slots are not known yet (an earlier match still to decide who
+    comes), each slot's in order (none, where it is empty): a None slot not waiting is
+    known to be empty, a bye (a seed beyond the field, nobody sent on).
     """
 
     id: str
@@ -74,6 +77,7 @@ class Pairing:
     stage: str
     label: str
     sources: tuple[str, ...] = ()
+    waiting: tuple[bool, ...] = ()
 
     @property
     def entrants(self) -> tuple[str, ...]:

@@ -197,10 +197,23 @@ def walkovers_of(res: Resolution, state: BracketState) -> dict[str, str | None]:
 
 
 def pairing_of(node: Node, res: Resolution) -> Pairing:
-    """The node as a pairing; slots not yet known are None."""
+    """The node as a pairing; slots not yet known are None, and waiting unless their
+    source is known to send nobody (the winner of a match both sides forfeited)."""
     slots = res.slots.get(node.id, (None, None))
     sources = tuple(describe(s) for s in node.sources)
-    return Pairing(node.id, node.round, slots, node.stage, node.label, sources)
+    waiting = () if node.id in res.slots else tuple(
+        not _sends_nobody(source, res) for source in node.sources)
+    return Pairing(node.id, node.round, slots, node.stage, node.label, sources, waiting)
+
+
+def _sends_nobody(source: Source, res: Resolution) -> bool:
+    """Whether an earlier node is settled with nobody for `source` (no winner, or no
+    loser: a bye, a walkover, a match both sides forfeited). A seed's node is never
+    waiting: its slots are known from the start."""
+    if isinstance(source, Seed):
+        return False
+    table = res.winners if isinstance(source, WinnerOf) else res.losers
+    return source.node in table and table[source.node] is None
 
 
 class BracketFormat:

@@ -13,7 +13,7 @@ from league_api_helpers import GAME, ROLES, first_link
 from rest_framework.test import APIClient
 
 from league import events
-from league.models import Entrant, Event, Season, Standing, Team
+from league.models import Entrant, Event, EventMatch, Season, Standing, Team
 from league.services import player_for
 from matches.models import Match
 
@@ -150,6 +150,36 @@ def test_an_elimination_bracket_shows_the_slots_still_to_be_decided(
     # The format fills a node's slots once both are known; until then each names its source.
     assert [s["entrant"] for s in waiting["slots"]] == [None, None]
     assert [s["source"] for s in waiting["slots"]] == ["winner of W1-1", "winner of W1-2"]
+    assert [s["state"] for s in waiting["slots"]] == ["pending", "pending"]
+    assert [s["state"] for s in played["slots"]] == ["filled", "filled"]
+
+
+def test_a_bracket_slot_known_empty_reads_empty_not_pending(
+        outsider_api: APIClient, organizer: Any, make_event: Callable[..., Event],
+        finish: Callable[..., None]) -> None:
+    """A bye and the winner of a semifinal nobody won are empty for good, where a slot
+    whose match is still to be played waits: both read `entrant: null` with a source."""
+    def states(event: Event) -> dict[str, list[tuple[str | None, str]]]:
+        bracket = outsider_api.get(f"/api/events/{event.pk}/bracket/").json()
+        return {p["pairing"]: [(s["entrant"], s["state"]) for s in p["slots"]]
+                for p in bracket}
+
+    three = make_event("single_elimination", bots=3)
+    events.start_event(event=three, by=organizer)
+    assert states(three)["W1-1"][1] == (None, "empty")  # seed 4 of 3: a bye
+    assert states(three)["W2-1"] == [(None, "pending"), (None, "pending")]
+    four = make_event("single_elimination", bots=4)
+    events.start_event(event=four, by=organizer)
+    semi = EventMatch.objects.get(event=four, pairing="W1-1")
+    finish(semi, semi.entrants[1])
+    events.correct_result(event=four, by=organizer, pairing="W1-1",
+                          placements=dict.fromkeys(semi.entrants, 2))
+    assert states(four)["W1-1"] == [(semi.entrants[0], "filled"), (semi.entrants[1], "filled")]
+    assert states(four)["W2-1"] == [(None, "empty"), (None, "pending")]
+    finish(other := EventMatch.objects.get(event=four, pairing="W1-2"), other.entrants[1])
+    assert states(four)["W2-1"] == [(None, "empty"), (other.entrants[0], "filled")]
+    schema = outsider_api.get("/api/schema/")
+    assert b"SlotStateEnum" in schema.content
 
 
 @pytest.mark.parametrize("fmt", ["round_robin", "swiss", "single_elimination", "multistage"])
