@@ -1874,8 +1874,9 @@ def _forfeited_decider(event: Event, standings: list[Standing],
     so nobody won it and nobody is champion: "a and b forfeited the deciding match"; else
     "". Either its last match held all those first (a round robin's), or the format left
     first place empty for it (a bracket's final; a heats round every pod of which was
-    forfeited by all, whose entrants are all named). A third-place match decides no first
-    place: whenever it was played, the match before it is the one read."""
+    forfeited by all, whose entrants are all named; a round robin or Swiss nobody won a
+    match of: "... forfeited every match"). A third-place match decides no first place:
+    whenever it was played, the match before it is the one read."""
     last = next((pid for pid in reversed(done.results)
                  if pid.rpartition(":")[2] != THIRD_PLACE), None)
     if event.status != Event.Status.FINISHED or last is None \
@@ -1890,10 +1891,17 @@ def _forfeited_decider(event: Event, standings: list[Standing],
     made = done.matches.get(last, {})
     pods = [pid for pid, m in done.matches.items() if pid in done.results
             and (m["round"], m["stage"]) == (made.get("round"), made.get("stage"))] or [last]
+    rounds = {(m["round"], m["stage"]) for pid, m in done.matches.items() if pid in done.results}
+    # (a round robin or a Swiss every match of which was forfeited by all: nobody won a
+    # match, and every entrant who played one is named)
+    every = len(rounds) > 1 and not any(1 in r["placements"].values()
+                                        for r in done.results.values())
+    pods = list(done.results) if every else pods
     deciding = {key for pid in pods for key in done.results[pid]["placements"]}
     who = _and([names[s.entrant.key] for s in standings if s.entrant.key in deciding])
     # (a round after which nothing was left to play: a heats round, a bracket's semifinals)
-    what = "the deciding match" if len(pods) == 1 else "every match of the last round played"
+    what = "every match" if every else "the deciding match" if len(pods) == 1 \
+        else "every match of the last round played"
     return f"{who} forfeited {what}"
 
 

@@ -39,7 +39,7 @@ Codes raised by the formats:
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol, TypeVar
 
@@ -379,6 +379,16 @@ def snake(ranked: Sequence[str], parts: int) -> list[list[str]]:
         lap, step = divmod(i, parts)
         dealt[step if lap % 2 == 0 else parts - 1 - step].append(entrant)
     return dealt
+
+
+def empty_first_if_nobody_won(rows: Sequence[StandingRow]) -> list[StandingRow]:
+    """A points table whose entrants won and drew nothing (every match forfeited by all
+    its entrants, every walkover a loss for both): nobody won the Event, so first place
+    stays empty, everyone a place lower, as where nobody won a bracket's final; the rows
+    as they are otherwise."""
+    if any(row.wins or row.draws for row in rows):
+        return list(rows)
+    return [replace(row, rank=row.rank + 1) for row in rows]
 
 
 def competition_ranks(keys: Sequence[object]) -> list[int]:

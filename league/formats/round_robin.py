@@ -32,6 +32,7 @@ from league.formats.base import (
     check_new_entrant,
     check_placements,
     check_withdrawal,
+    empty_first_if_nobody_won,
     forfeit,
     read_options,
     require,
@@ -178,8 +179,9 @@ class RoundRobin:
         return not any(_is_open(state, p) for p in state.schedule)
 
     def standings(self, state: RoundRobinState) -> list[StandingRow]:
-        """Points, then the tiebreaks in order."""
-        return league_table(
+        """Points, then the tiebreaks in order (first place empty where nobody won a
+        match of the finished round robin)."""
+        rows = league_table(
             state.entrants,
             games(state),
             state.options.scoring,
@@ -187,6 +189,7 @@ class RoundRobin:
             withdrawn=state.withdrawn,
             reached=_reached(state),
         )
+        return empty_first_if_nobody_won(rows) if self.is_complete(state) else rows
 
     def withdraw(self, state: RoundRobinState, entrant: str) -> RoundRobinState:
         """The entrant leaves; their unplayed matches go to their opponents."""

@@ -53,6 +53,7 @@ from league.formats.base import (
     check_new_entrant,
     check_placements,
     check_withdrawal,
+    empty_first_if_nobody_won,
     read_options,
     require,
     scoring_from,
@@ -155,8 +156,9 @@ class Swiss:
         return done and _round_done(state)
 
     def standings(self, state: SwissState) -> list[StandingRow]:
-        """Points (a bye is a win once its round is over), then the tiebreaks in order."""
-        return league_table(
+        """Points (a bye is a win once its round is over), then the tiebreaks in order
+        (first place empty where nobody won a match of the finished Swiss, nor a bye)."""
+        rows = league_table(
             state.entrants,
             games(state),
             state.options.scoring,
@@ -165,6 +167,7 @@ class Swiss:
             withdrawn=state.withdrawn,
             reached=_reached(state),
         )
+        return empty_first_if_nobody_won(rows) if self.is_complete(state) else rows
 
     def withdraw(self, state: SwissState, entrant: str) -> SwissState:
         """The entrant leaves: an unplayed match is a walkover, later rounds skip them."""

@@ -354,3 +354,28 @@ def test_a_correction_placing_everyone_last_is_no_winner_and_says_so(
                for row in Standing.objects.filter(event=event))
     panel = client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
     assert "Everyone placed last records no winner, a loss for each" in panel
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_robin_nobody_won_a_match_of_says_no_champion(
+        organizer: Any, django_user_model: Any) -> None:
+    """Everyone level on no points read 'First place shared: ...' (ranked first by
+    nothing), where nobody won a match."""
+    people = [django_user_model.objects.create_user(f"p{i}", password="x") for i in range(3)]
+    event = forfeit_event(organizer, people, "round_robin")
+    while (link := EventMatch.objects.filter(event=event).exclude(
+            match__status=Match.Status.FINISHED).first()) is not None:
+        events.forfeit(event=event, by=organizer, pairing=link.pairing,
+                       entrant=link.entrants[0])
+        events.correct_result(event=event, by=organizer, pairing=link.pairing,
+                              placements=dict.fromkeys(link.entrants, 2))
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    assert EventMatch.objects.filter(event=event).count() == 3
+    client = Client()
+    client.force_login(people[0])
+    assert sorted(ranked(client, event).values()) == [2, 2, 2]
+    results = client.get(reverse("league:event_results", args=[event.pk]),
+                         HTTP_HX_REQUEST="true").content.decode()
+    assert "No champion: p0, p1 and p2 forfeited every match" in results
+    assert "First place shared" not in results and "Champion:" not in results

@@ -258,3 +258,38 @@ def test_a_knockout_whose_semifinals_were_both_forfeited_by_both_has_nobody_firs
         state = fmt.record(state, nobody_won("W1-2", "s2", "s3"))
         assert fmt.is_complete(state)
         assert set(ranks(fmt, state).values()) == {2}
+
+
+def test_a_round_robin_every_match_of_which_nobody_won_has_nobody_first() -> None:
+    """All level on nothing shared first, a first place nobody won a match for."""
+    state = play_out(RR, RR.start(seeds(4)), lambda p: nobody_won(p.id, *p.entrants))
+    assert set(ranks(RR, state).values()) == {2}
+    assert all(row.losses == 3 for row in RR.standings(state))
+
+
+def test_a_swiss_every_match_of_which_nobody_won_has_nobody_first() -> None:
+    state = play_out(SWISS, SWISS.start(seeds(4), {"rounds": 2}),
+                     lambda p: nobody_won(p.id, *p.entrants))
+    assert set(ranks(SWISS, state).values()) == {2}
+
+
+def test_a_swiss_bye_is_a_win_so_its_holder_ranks_first_among_forfeits() -> None:
+    state = play_out(SWISS, SWISS.start(seeds(3), {"rounds": 1}),
+                     lambda p: nobody_won(p.id, *p.entrants))
+    rows = ranks(SWISS, state)
+    assert sorted(rows.values()) == [1, 2, 2]
+
+
+def test_a_round_robin_nobody_won_a_match_of_yet_keeps_its_ranks_until_it_ends() -> None:
+    state = RR.start(seeds(4))
+    first = RR.ready(state)[0]
+    state = RR.record(state, nobody_won(first.id, *first.entrants))
+    assert set(ranks(RR, state).values()) == {1}  # (still to play: nobody is out of it)
+
+
+def test_a_round_robin_with_one_match_won_ranks_its_winner_first() -> None:
+    state = RR.start(seeds(3))
+    won = RR.ready(state)[0]
+    state = RR.record(state, better_seed_wins(won))
+    state = play_out(RR, state, lambda p: nobody_won(p.id, *p.entrants))
+    assert min(ranks(RR, state).values()) == 1
