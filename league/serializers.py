@@ -470,7 +470,11 @@ class StandingSerializer(serializers.ModelSerializer):
     entrant = serializers.CharField(source="entrant.key", read_only=True)
     name = serializers.CharField(source="entrant.name", read_only=True)
     withdrawn = serializers.BooleanField(source="entrant.withdrawn", read_only=True)
-    tiebreaks = NumbersField(read_only=True)
+    tiebreaks = NumbersField(
+        read_only=True,
+        help_text="Each tiebreak's value by name (figure:NAME, diff:NAME for a game's "
+                  "figures); head-to-head taken again among those it left level adds each "
+                  "further pass's points, head_to_head:2, head_to_head:3, ...")
 
     class Meta:
         model = Standing

@@ -1652,7 +1652,11 @@ def _tiebreak_columns(event: Event, standings: Iterable[Standing]) -> list[str]:
     for row in standings:
         present.update(dict.fromkeys(row.tiebreaks))
     preferred = event.format_options.get("tiebreaks") or []
-    ordered = [name for name in preferred if name in present]
+    # (each with its further passes after it: head_to_head, head_to_head:2, ...)
+    passes = sorted((n for n in present if n.partition(":")[2].isdigit()), key=_pass)
+    ordered = [name for tiebreak in preferred
+               for name in [tiebreak, *(n for n in passes if n.startswith(f"{tiebreak}:"))]
+               if name in present]
     try:
         declared = [f"figure:{name}" for name in registry.get_rules(event.game).spec.figures]
     except IllegalAction:
@@ -1662,6 +1666,11 @@ def _tiebreak_columns(event: Event, standings: Iterable[Standing]) -> list[str]:
         return (declared.index(name) if name in declared else len(declared), name)
 
     return ordered + sorted((name for name in present if name not in ordered), key=place)
+
+
+def _pass(name: str) -> int:
+    """A further pass's number (head_to_head:2 is 2), so pass 10 follows pass 9."""
+    return int(name.partition(":")[2])
 
 
 def _ended_unrecorded(done: events.Replayed,

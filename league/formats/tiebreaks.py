@@ -7,6 +7,7 @@ opponents. The names a format's `tiebreaks` option takes:
 
     head_to_head      points scored in the meetings among the entrants still tied,
                       then again among those the meetings left level, while it splits them
+                      (each further pass's points shown as head_to_head:2, :3, ...)
     buchholz          the sum of the opponents' points
     buchholz_cut1     the same without the weakest opponent
     sonneborn_berger  the points of each opponent beaten, half those of each drawn
@@ -171,8 +172,10 @@ def rank(
     """Entrants best first by points, then each tiebreak in turn; full ties share a rank."""
     # Head-to-head is computed within each group still tied when its turn comes, and again
     # within each part of it the meetings left level (`head_to_head_levels`); entrants tied
-    # on everything are listed in seed (`entrants`) order. A tiebreak's value shown is its
-    # first: head-to-head among the whole group.
+    # on everything are listed in seed (`entrants`) order. A tiebreak's value is its first
+    # (head-to-head among the whole group); each further pass taken for an entrant is a
+    # value of its own, `head_to_head:2` and on (`pass_name`), so the table shows the
+    # value that split those the first pass left level.
     keys: dict[str, tuple[float, ...]] = {e: (points.get(e, 0.0),) for e in entrants}
     values: dict[str, dict[str, float]] = {e: {} for e in entrants}
     for name in criteria:
@@ -180,11 +183,18 @@ def rank(
         for e in entrants:
             levels = table.get(e, (0.0,))
             values[e][name] = levels[0]
+            values[e].update({pass_name(name, n): v for n, v in enumerate(levels[1:], 2)})
             keys[e] = (*keys[e], *levels)
     seed = {e: i for i, e in enumerate(entrants)}
     order = sorted(entrants, key=lambda e: ([-k for k in keys[e]], seed[e]))
     ranks = competition_ranks([keys[e] for e in order])
     return [Ranked(r, e, values[e]) for r, e in zip(ranks, order, strict=True)]
+
+
+def pass_name(name: str, number: int) -> str:
+    """The value of a tiebreak's pass `number` (2 on): head-to-head taken again among
+    those the pass before left level, "head_to_head:2"."""
+    return f"{name}:{number}"
 
 
 def _tiebreak(

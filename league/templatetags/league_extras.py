@@ -98,10 +98,13 @@ def num(value: Any) -> str:
 
 @register.filter
 def tiebreak_label(name: str) -> str:
-    """A tiebreak's column heading: "Buchholz", "stack" for figure:stack, "stack diff"."""
+    """A tiebreak's column heading: "Buchholz", "stack" for figure:stack, "stack diff",
+    "Head to head, pass 2" for head-to-head taken again among those it left level."""
     if name in TIEBREAK_LABELS:
         return TIEBREAK_LABELS[name]
     kind, _, figure = name.partition(":")
+    if kind in TIEBREAK_LABELS and figure.isdigit():  # head_to_head:2, taken again
+        return f"{TIEBREAK_LABELS[kind]}, pass {figure}"
     if kind == "figure" and figure:
         return figure.replace("_", " ").capitalize()
     if kind == "diff" and figure:

@@ -279,6 +279,45 @@ def test_standings_sharing_a_rank_are_listed_as_the_events_page_lists_them(
     assert [line.split(",")[1] for line in csv.splitlines()[1:]] == [r["entrant"] for r in rows]
 
 
+# A round robin of six, every match won (e1..e6 as A..F): A, B, C and D end on 2 wins.
+# Among the four, B and C win 2, A and D 1; taken again, B beat C and A beat D.
+BEATEN_BY = {("e1", "e4"): "e1", ("e1", "e5"): "e1", ("e1", "e2"): "e2", ("e1", "e3"): "e3",
+             ("e2", "e3"): "e2", ("e2", "e4"): "e4", ("e3", "e4"): "e3", ("e4", "e5"): "e4",
+             ("e2", "e5"): "e5", ("e3", "e5"): "e5", ("e5", "e6"): "e5"}
+
+
+def test_the_standings_show_the_head_to_head_pass_that_split_a_tie(
+        outsider_api: APIClient, organizer: Any, make_event: Callable[..., Event],
+        finish: Callable[..., None]) -> None:
+    """B above C and A above D read 2 and 2, 1 and 1: the value shown was the first
+    pass's, not the one that put them apart."""
+    from django.test import Client
+
+    event = make_event("round_robin", bots=6, format_options={"tiebreaks": ["head_to_head"]})
+    events.start_event(event=event, by=organizer)
+    while (link := EventMatch.objects.filter(event=event).exclude(
+            match__status=Match.Status.FINISHED).select_related("match").first()) is not None:
+        winner = BEATEN_BY.get(tuple(sorted(link.entrants)), "e6")  # (F beats the rest)
+        finish(link, next(e for e in link.entrants if e != winner))
+    rows = {r["entrant"]: r for r in outsider_api.get(
+        f"/api/events/{event.pk}/standings/").json()}
+    assert [rows[e]["rank"] for e in ("e6", "e5", "e2", "e3", "e1", "e4")] == [1, 2, 3, 4, 5, 6]
+    assert [rows[e]["tiebreaks"]["head_to_head"] for e in ("e2", "e3", "e1", "e4")] == [
+        2, 2, 1, 1]
+    assert [rows[e]["tiebreaks"]["head_to_head:2"] for e in ("e2", "e3", "e1", "e4")] == [
+        1, 0, 1, 0]
+    assert "head_to_head:2" not in rows["e6"]["tiebreaks"]
+    page = Client()
+    page.force_login(organizer)
+    csv = page.get(f"/league/dashboard/events/{event.pk}/standings.csv").content.decode()
+    header, *lines = csv.splitlines()
+    assert header.endswith(",head_to_head,head_to_head:2")
+    assert [line.split(",")[-2:] for line in lines][2:] == [
+        ["2.0", "1.0"], ["2.0", "0.0"], ["1.0", "1.0"], ["1.0", "0.0"]]
+    html = page.get(f"/league/events/{event.pk}/").content.decode()
+    assert '<th class="tb">Head to head</th><th class="tb">Head to head, pass 2</th>' in html
+
+
 def test_a_season_and_its_table(outsider_api: APIClient, season: Season,
                                 running_event: Event, finish: Callable[..., None]) -> None:
     link = first_link(running_event)

@@ -134,8 +134,10 @@ def test_head_to_head_is_applied_again_among_those_it_leaves_level() -> None:
     assert {e: points[e] for e in "ABCD"} == dict.fromkeys("ABCD", 2.0)
     table = rank(list("ABCDEF"), points, ["head_to_head"], games, SCORING)
     assert [(r.rank, r.entrant) for r in table][:4] == [(1, "B"), (2, "D"), (3, "A"), (3, "C")]
-    # The value shown is head-to-head among all four tied.
+    # Head-to-head among all four tied, then the pass that split B and D (among A and C
+    # it was taken too, and left them level); E and F needed none.
     assert [r.values["head_to_head"] for r in table][:4] == [1.0, 1.0, 0.0, 0.0]
+    assert [r.values.get("head_to_head:2") for r in table] == [1.0, 0.0, 0.0, 0.0, None, None]
 
 
 def test_a_points_scheme_of_three_one_nil_is_honoured() -> None:
