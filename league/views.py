@@ -1336,6 +1336,7 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
                     posted.get(f"place_{key}", place) if pid == corrected else place)
                    for key, place in sorted(res["placements"].items(), key=lambda kv: kv[1])],
         "open": pid == corrected,
+        "no_winner": formats.no_winner(formats.MatchResult(pid, res["placements"])),
     } for pid, res in done.results.items() if shown is None or rounds.get(pid) in shown]
     return {
         "event": event,

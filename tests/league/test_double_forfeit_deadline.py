@@ -354,6 +354,8 @@ def test_a_correction_placing_everyone_last_is_no_winner_and_says_so(
                for row in Standing.objects.filter(event=event))
     panel = client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
     assert "Everyone placed last records no winner, a loss for each" in panel
+    assert f"2. {player.username}, 2. {player2.username}: all last, no winner)" in panel \
+        or f"2. {player2.username}, 2. {player.username}: all last, no winner)" in panel
 
 
 @pytest.mark.django_db(transaction=True)

@@ -556,7 +556,8 @@ def test_each_correction_asks_first_naming_its_match(
     assert links.count() == 2
     assert sorted(c or "" for c in confirms(page, "league:result_correct", held_swiss)) == [
         f"Correct the result of {label(link)} (match #{link.match_id})? The places typed "
-        "here replace the recorded ones, and the standings and ratings follow."
+        "here replace the recorded ones, and the standings and ratings follow. Everyone "
+        "placed last records no winner, a loss for each; everyone placed 1, a draw."
         for link in links]
 
 
