@@ -521,8 +521,9 @@ class BracketSlotSerializer(serializers.Serializer):
         choices=SLOT_STATES, read_only=True,
         help_text='"filled": `entrant` sits here. "empty": nobody will, a bye (a seed beyond '
                   "the field, a round robin's or Swiss bye, the winner of a match both sides "
-                  'forfeited or nobody reached, the loser of a bye). "pending": an earlier '
-                  "match still decides who comes (`source`).")
+                  'forfeited or nobody reached, the loser of a bye). "pending": not given '
+                  "yet: an earlier match still decides who comes (`source`), or the "
+                  "pairing's slots are given together, once its other one is known too.")
     source = serializers.CharField(read_only=True, help_text='Where the slot comes from: '
                                                              '"seed 3", "winner of W1-2".')
     place = serializers.IntegerField(allow_null=True, read_only=True,
