@@ -24,7 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, IntegrityError, OperationalError, transaction
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import Case, Q, Value, When
 from django.utils import timezone
 
 from config.lru import LRU
@@ -1401,14 +1401,19 @@ def _claim_cutoff() -> datetime:
 
 def claim_bot_turn(match_id: int, seat: int, seq: int, claim: int) -> bool:
     """Take the seat's decision at `seq` for the run holding `claim`; False when another
-    run claimed it within BOT_CLAIM_SECONDS (its bot is thinking it: a second task would
-    think it again, and one of the two appends would be refused), at `seq` or at an
-    earlier seq that still covers it (`_claims_covering`). One conditional update: of two
-    tasks at once, the second finds the first's claim."""
-    held = (Q(bot_claim_seq__in=_claims_covering(match_id, seat, seq))
-            & Q(bot_claimed_at__gt=_claim_cutoff()) & ~Q(bot_claim=claim))
+    run holds it (`_claim_held`: its bot is thinking it, and a second task would think it
+    again, one of the two appends refused). One conditional update: of two tasks at once,
+    the second finds the first's claim."""
+    held = _claim_held(match_id, seat, seq) & ~Q(bot_claim=claim)
     return bool(Seat.objects.filter(match_id=match_id, index=seat).exclude(held).update(
         bot_claim=claim, bot_claim_seq=seq, bot_claimed_at=timezone.now()))
+
+
+def _claim_held(match_id: int, seat: int, seq: int) -> Q:
+    """A seat row whose decision at `seq` a run holds: claimed within BOT_CLAIM_SECONDS,
+    at `seq` or at an earlier seq that still covers it (`_claims_covering`)."""
+    return (Q(bot_claim_seq__in=_claims_covering(match_id, seat, seq))
+            & Q(bot_claimed_at__gt=_claim_cutoff()))
 
 
 def _claims_covering(match_id: int, seat: int, seq: int) -> list[int]:
@@ -1522,16 +1527,21 @@ def _think(choose: Any, budget: float) -> Any:
     return answer["action"]
 
 
+def _thinking(match_id: int, seat: int, seq: int) -> bool:
+    """Whether a run holds the seat's decision at `seq`, as `claim_bot_turn` reads it (a
+    claim at an earlier seq that covers it included): a task queued for it thinks
+    nothing."""
+    return Seat.objects.filter(_claim_held(match_id, seat, seq), match_id=match_id,
+                               index=seat).exists()
+
+
 def waiting_bot_seats(quiet_seconds: float = 0) -> list[tuple[int, int, int]]:
     """(match id, seat, seq) for every bot seat with a decision pending in a live match
     that has not moved (`updated_at`, which every append saves) for `quiet_seconds`, but
-    a seat whose decision a task claimed within BOT_CLAIM_SECONDS (its bot is thinking:
-    a seat handed to a bot moves no `updated_at`, and a task may wait in the queue longer
-    than the sweep's interval)."""
+    a seat whose decision a run holds (`_thinking`: its bot is thinking; a seat handed to a
+    bot moves no `updated_at`, and a task may wait in the queue longer than the sweep's
+    interval)."""
     waiting: list[tuple[int, int, int]] = []
-    thinking = set(Seat.objects.filter(
-        match__status=Match.Status.ACTIVE, bot_claim_seq=F("match__seq"),
-        bot_claimed_at__gt=_claim_cutoff()).order_by().values_list("match_id", "index"))
     live = Match.objects.filter(status=Match.Status.ACTIVE, seats__bot__gt="")
     if quiet_seconds > 0:
         live = live.filter(updated_at__lte=timezone.now() - timedelta(seconds=quiet_seconds))
@@ -1545,5 +1555,5 @@ def waiting_bot_seats(quiet_seconds: float = 0) -> list[tuple[int, int, int]]:
             log.exception("match %s cannot be replayed for its bot seats", match.pk)
             continue
         waiting.extend((match.pk, seat, stream.seq) for seat in seats
-                       if (match.pk, seat) not in thinking)
+                       if not _thinking(match.pk, seat, stream.seq))
     return waiting

@@ -411,7 +411,6 @@ def test_a_person_moving_while_the_bot_thinks_a_decision_made_at_once_has_it_tho
 
     monkeypatch.setattr(services, "_bot_action", person_moves_meanwhile)
     assert tasks.play_bot_seat.apply(args=(match.pk, 1, seq)).get() is True
-    print("DBG", counting_bot, decisions_of(match, 1), list(match.events.values_list("seq","kind","seat")))
     assert moved == [seq, seq + 1]  # its task for the bot seat ran on the move's commit
     # One think for each of the bot's decisions: round one's, then round two's.
     assert counting_bot == [1, 1] and decisions_of(match, 1) == 2
@@ -533,3 +532,25 @@ def test_a_bot_seat_that_cannot_be_queued_after_a_move_waits_for_the_sweep(
     left_waiting(match)
     assert tasks.sweep_bot_seats() == 1
     assert decisions_of(match, 1) == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("seeded_chance")
+def test_the_sweep_leaves_a_seat_whose_decision_a_claim_at_an_earlier_seq_still_covers(
+        player: Any, counting_bot: list[int], left_waiting: Any) -> None:
+    """The sweep counted only a claim taken at the match's seq: a bot thinking a decision
+    the seats make at once, claimed before the person chose, was queued again, a task
+    that found the decision claimed (`claim_bot_turn` reads the covering claim) and did
+    nothing."""
+    match = create(player, {"player": player.username}, {"bot": "counting"})
+    seq = match.seq
+    assert services.claim_bot_turn(match.pk, 1, seq, services.new_bot_claim())
+    state = services.match_state(match=match, user=player)
+    services.submit_action(match=match, seat=0, action=state["legal_actions"][0], user=player)
+    match.refresh_from_db()
+    left_waiting(match)
+    assert match.seq > seq and services.waiting_bot_seats() == []
+    assert tasks.sweep_bot_seats() == 0 and counting_bot == []
+    old = timezone.now() - timedelta(seconds=settings.BOT_CLAIM_SECONDS + 1)
+    Seat.objects.filter(match=match, index=1).update(bot_claimed_at=old)  # its worker died
+    assert services.waiting_bot_seats() == [(match.pk, 1, match.seq)]
