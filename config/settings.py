@@ -327,11 +327,18 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Seconds a bot may think before a random legal move is played instead.
 BOT_TIME_BUDGET = float(env_int("BOT_TIME_BUDGET_SECONDS", 5, least=1))
-# Seconds a bot task's claim on a decision keeps another task (a copy queued twice, a
-# redelivery) from thinking it too: longer than a decision takes (the budget, then the
-# append), so only a dead worker's claim grows older; the bot sweep then queues the seat.
-BOT_CLAIM_SECONDS = env_int("BOT_CLAIM_SECONDS", int(BOT_TIME_BUDGET) + 15,
-                            least=int(BOT_TIME_BUDGET) + 1)
+# A bot task claims a decision before its bot thinks, and beats on the claim (writes its
+# time anew) every BOT_HEARTBEAT_SECONDS while the bot thinks, and once more as the choice
+# goes to be appended. Another task for the decision (a copy queued twice, a redelivery)
+# leaves it to the claim's run until BOT_CLAIM_SECONDS pass without a beat: then its worker
+# died, the sweep queues the seat again, and a task delivered again after the crash takes
+# the decision over. A live run's claim never goes that long without a beat while its bot
+# thinks, however long the budget; an append that waits on the match's lock for longer
+# than BOT_CLAIM_SECONDS lets another task think the decision too (the stream takes one of
+# the two choices and refuses the other), so it is well above a lock's wait.
+BOT_HEARTBEAT_SECONDS = env_int("BOT_HEARTBEAT_SECONDS", 2, least=1)
+BOT_CLAIM_SECONDS = env_int("BOT_CLAIM_SECONDS", 5 * BOT_HEARTBEAT_SECONDS,
+                            least=2 * BOT_HEARTBEAT_SECONDS + 1)
 # Milliseconds a search bot (search-easy, search-hard) spends at most on one decision in a
 # live match: it plans to end a tenth short of it (HEADROOM) and starts no playout that
 # could end past that, given its slowest playout so far.

@@ -101,8 +101,9 @@ class Seat(models.Model):
     # A bot task's claim on this seat's decision at the match's seq `bot_claim_seq`, taken
     # before the bot thinks (matches.services.claim_bot_turn): another task for the same
     # decision (a copy the sweep or a hand-over queued, a redelivery) leaves it to the
-    # claim's run, `bot_claim` (a token, 0 for none), until the claim is older than
-    # BOT_CLAIM_SECONDS (its worker died): then the sweep queues the seat again.
+    # claim's run, `bot_claim` (a token, 0 for none), until `bot_claimed_at`, which the
+    # run beats on while its bot thinks, is older than BOT_CLAIM_SECONDS (its worker
+    # died): then the sweep queues the seat again.
     bot_claim = models.PositiveIntegerField(default=0)
     bot_claim_seq = models.PositiveIntegerField(null=True, blank=True)
     bot_claimed_at = models.DateTimeField(null=True, blank=True)

@@ -1322,8 +1322,8 @@ class BotClaimInterrupted(OperationalError):
         self.claim = claim
 
 
-def play_bot_turns(*, match: Match, seat: int, expected_seq: int,
-                   resume: bool = False, claim: int | None = None) -> bool:
+def play_bot_turns(*, match: Match, seat: int, expected_seq: int, resume: bool = False,
+                   claim: int | None = None, outwait: bool = False) -> bool:
     """Play the bot seat's pending decision, then any bot decisions that follow it.
 
     Does nothing (False) when the stream moved past `expected_seq` or the seat has nothing
@@ -1331,7 +1331,11 @@ def play_bot_turns(*, match: Match, seat: int, expected_seq: int,
     carries the seq it was first queued at, plays on from where the stream stands.
 
     Each decision is claimed before its bot thinks (`claim_bot_turn`), so a second task
-    for it (queued twice, delivered twice) does nothing while the first thinks. A database
+    for it (queued twice, delivered twice) does nothing while the first thinks; the run
+    beats on its claim while its bot thinks (`beat_bot_claim`). With `outwait` (a task
+    delivered again after its worker died) a decision another run claimed is waited on
+    (`_outwait_claim`): the dead run's beats stop and the task takes it over, or a live
+    run plays it. A database
     error gives the run's claims back and raises BotClaimInterrupted with `claim`, the
     run's token: its retry passes it here and takes back what it held.
 
@@ -1346,13 +1350,15 @@ def play_bot_turns(*, match: Match, seat: int, expected_seq: int,
         return False  # (a task queued before its rules changed: nothing to play)
     token = claim or new_bot_claim()
     try:
-        return _play_bot_turns(match, seat, resume and match.seq != expected_seq, token)
+        return _play_bot_turns(match, seat, resume and match.seq != expected_seq, token,
+                               outwait)
     except OperationalError as exc:
         release_bot_claims(match.pk, token)
         raise BotClaimInterrupted(token) from exc
 
 
-def _play_bot_turns(match: Match, seat: int, resumed: bool, claim: int) -> bool:
+def _play_bot_turns(match: Match, seat: int, resumed: bool, claim: int,
+                    outwait: bool = False) -> bool:
     """The loop of `play_bot_turns`, each decision claimed with `claim`."""
     played, thought, began = 0, 0, time.monotonic()
     # A worker busy with a long bot-only chain hands it on now and then, so the bot
@@ -1372,9 +1378,14 @@ def _play_bot_turns(match: Match, seat: int, resumed: bool, claim: int) -> bool:
             _enqueue_bots(match.pk, list(waiting), match.seq)
             break
         turn, name = next(iter(waiting.items()))
-        if not claim_bot_turn(match.pk, turn, stream.seq, claim):
+        if not claim_bot_turn(match.pk, turn, stream.seq, claim) and not (
+                outwait and _outwait_claim(match.pk, turn, stream.seq, claim)):
             break  # another task's bot thinks it now, and plays on after it
-        action = _bot_action(match, stream, turn, name)
+        beat = _heart(match.pk, turn, claim)
+        action = _bot_action(match, stream, turn, name, beat)
+        # The append has BOT_CLAIM_SECONDS from here, its wait for the match's lock
+        # included, before another task may take the decision over and think it too.
+        beat()
         thought += 1
         if _append_bot_choice(match, stream.seq, pending, turn, action):
             played += 1
@@ -1395,7 +1406,7 @@ def new_bot_claim() -> int:
 
 
 def _claim_cutoff() -> datetime:
-    """A claim taken before this is a dead worker's (BOT_CLAIM_SECONDS)."""
+    """A claim whose last beat is older than this is a dead worker's (BOT_CLAIM_SECONDS)."""
     return timezone.now() - timedelta(seconds=settings.BOT_CLAIM_SECONDS)
 
 
@@ -1410,10 +1421,41 @@ def claim_bot_turn(match_id: int, seat: int, seq: int, claim: int) -> bool:
 
 
 def _claim_held(match_id: int, seat: int, seq: int) -> Q:
-    """A seat row whose decision at `seq` a run holds: claimed within BOT_CLAIM_SECONDS,
-    at `seq` or at an earlier seq that still covers it (`_claims_covering`)."""
+    """A seat row whose decision at `seq` a run holds: claimed at `seq` or at an earlier
+    seq that still covers it (`_claims_covering`), with a beat within BOT_CLAIM_SECONDS."""
     return (Q(bot_claim_seq__in=_claims_covering(match_id, seat, seq))
             & Q(bot_claimed_at__gt=_claim_cutoff()))
+
+
+def beat_bot_claim(match_id: int, seat: int, claim: int) -> None:
+    """Write the claim's time anew while its run's bot thinks: a claim whose beats stopped
+    for BOT_CLAIM_SECONDS is a dead worker's. A claim another run took over meanwhile
+    stays that run's; a beat the database misses is a late one (the next may land)."""
+    try:
+        Seat.objects.filter(match_id=match_id, index=seat, bot_claim=claim).exclude(
+            bot_claimed_at=None).update(bot_claimed_at=timezone.now())
+    except DatabaseError:
+        log.warning("match %s: bot claim %s missed a beat", match_id, claim, exc_info=True)
+
+
+def _heart(match_id: int, seat: int, claim: int) -> Any:
+    """The run's beat on its claim of the seat's decision, as one call."""
+    return lambda: beat_bot_claim(match_id, seat, claim)
+
+
+def _outwait_claim(match_id: int, seat: int, seq: int, claim: int) -> bool:
+    """Wait, for a task delivered again after its worker died, while another run holds
+    the seat's decision at `seq` (the dead run's claim, until its beats have stopped for
+    BOT_CLAIM_SECONDS); True once this run took the decision over, False when the match
+    moved (a live run played it) or a live run still thinks it after a whole budget."""
+    until = time.monotonic() + settings.BOT_CLAIM_SECONDS + settings.BOT_TIME_BUDGET
+    while time.monotonic() < until:
+        time.sleep(settings.BOT_HEARTBEAT_SECONDS)
+        if not Match.objects.filter(pk=match_id, seq=seq, status=Match.Status.ACTIVE).exists():
+            return False
+        if claim_bot_turn(match_id, seat, seq, claim):
+            return True
+    return False
 
 
 def _claims_covering(match_id: int, seat: int, seq: int) -> list[int]:
@@ -1481,8 +1523,10 @@ def _append_bot_choice(match: Match, seq: int, pending: Pending, seat: int,
         seq = since[-1][0]
 
 
-def _bot_action(match: Match, stream: _Stream, seat: int, name: str) -> JSON:
-    """The bot's choice within the time budget; a failing or slow bot plays at random."""
+def _bot_action(match: Match, stream: _Stream, seat: int, name: str,
+                beat: Any = None) -> JSON:
+    """The bot's choice within the time budget; a failing or slow bot plays at random.
+    `beat()` is called every BOT_HEARTBEAT_SECONDS while the bot thinks."""
     rules, state = stream.rules, stream.state
     rng = _chance_rng()
     legal = rules.legal_actions(state, seat)
@@ -1492,7 +1536,7 @@ def _bot_action(match: Match, stream: _Stream, seat: int, name: str) -> JSON:
             bot.within(settings.BOT_SEARCH_MS / 1000, time.perf_counter)
         own = copy.deepcopy(state)  # the replay cache's state stays as the stream made it
         action = _think(lambda: bot.choose(rules, own, seat, _chance_rng()),
-                        float(settings.BOT_TIME_BUDGET))
+                        float(settings.BOT_TIME_BUDGET), beat)
         if action in legal:
             return action
         log.error("bot %s in match %s seat %s chose an illegal action %r",
@@ -1506,8 +1550,10 @@ class BotTimeout(Exception):
     """The bot did not answer within its time budget."""
 
 
-def _think(choose: Any, budget: float) -> Any:
-    """Run `choose()` in a daemon thread; give up on it after `budget` seconds."""
+def _think(choose: Any, budget: float, beat: Any = None) -> Any:
+    """Run `choose()` in a daemon thread; give up on it after `budget` seconds. Meanwhile
+    `beat()` every BOT_HEARTBEAT_SECONDS, here in the caller's thread (its connection):
+    the bot, pure, knows nothing of claims."""
     answer: dict[str, Any] = {}
 
     def run() -> None:
@@ -1519,7 +1565,11 @@ def _think(choose: Any, budget: float) -> Any:
     started = time.monotonic()
     worker = threading.Thread(target=run, daemon=True, name="bot-think")
     worker.start()
-    worker.join(budget)
+    deadline = started + budget
+    while worker.is_alive() and (left := deadline - time.monotonic()) > 0:
+        worker.join(min(left, float(settings.BOT_HEARTBEAT_SECONDS)))
+        if worker.is_alive() and beat is not None:
+            beat()
     if worker.is_alive():
         raise BotTimeout(f"no answer after {time.monotonic() - started:.2f}s")
     if "error" in answer:

@@ -10,8 +10,12 @@ bot thinks a decision the seats make at once) does nothing while the first run t
 search bot thinks a decision once. Tasks are acknowledged late and retried with backoff
 on a database error, the retry taking back its run's claims; the beat sweep re-enqueues
 any bot seat that was left waiting (one whose match has not moved for a sweep's interval:
-a task was queued on each move's commit) and that no task claimed within
-BOT_CLAIM_SECONDS (an older claim is a dead worker's).
+a task was queued on each move's commit) and that no run holds: a run beats on its claim
+while its bot thinks, and a claim without a beat for BOT_CLAIM_SECONDS is a dead
+worker's. A task delivered again after its worker died waits that out and takes the
+decision over; it cannot tell its dead run's claim from a live one's (Redis marks every
+message it restores as delivered again, a live run's too), so it takes over only a claim
+whose beats stopped.
 """
 
 from __future__ import annotations
@@ -42,7 +46,8 @@ def play_bot_seat(self: Task, match_id: int, seat: int, expected_seq: int,
     try:
         return services.play_bot_turns(
             match=match, seat=seat, expected_seq=expected_seq, claim=claim,
-            resume=redelivered(self.request) or retried(self.request))
+            resume=redelivered(self.request) or retried(self.request),
+            outwait=redelivered(self.request))
     except services.BotClaimInterrupted as exc:
         raise self.retry(exc=exc, kwargs={"claim": exc.claim}, max_retries=RETRIES,
                          countdown=get_exponential_backoff_interval(
@@ -64,7 +69,7 @@ def retried(request: Any) -> bool:
 @shared_task(acks_late=True)
 def sweep_bot_seats() -> int:
     """Re-enqueue every bot seat left waiting, a decision pending in a match that has not
-    moved for BOT_SWEEP_SECONDS and that no task claimed within BOT_CLAIM_SECONDS; how
+    moved for BOT_SWEEP_SECONDS and that no run holds (a beat within BOT_CLAIM_SECONDS); how
     many were enqueued. A seat whose match moved within that had a task queued on the
     move's commit, and a claimed one has a task thinking it; a lost task's seat is queued
     by a later sweep. A copy queued all the same (its task waited in the queue longer)

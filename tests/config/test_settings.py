@@ -30,8 +30,9 @@ def load(code: str = LOAD, **env: str) -> subprocess.CompletedProcess[str]:
     ("SIMULATION_QUEUE_AHEAD", "0"),
     ("BOT_SWEEP_SECONDS", "-5"),
     ("BOT_SEARCH_MS", "fast"),
-    # No longer than a decision may take: a live task's claim would pass for a dead one's.
-    ("BOT_CLAIM_SECONDS", "5"),
+    # Two heartbeats or fewer: a live task's claim would pass for a dead one's between beats.
+    ("BOT_CLAIM_SECONDS", "4"),
+    ("BOT_HEARTBEAT_SECONDS", "0"),
     # Below the 1 s the workers' reads wait on Redis for (BRPOP): they would time out.
     ("BROKER_TIMEOUT_SECONDS", "1"),
     ("DJANGO_HSTS_SECONDS", "-1"),

@@ -536,6 +536,80 @@ def test_a_bot_seat_that_cannot_be_queued_after_a_move_waits_for_the_sweep(
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("seeded_chance")
+def test_a_task_delivered_again_after_its_worker_died_takes_over_once_the_claims_beats_stop(
+        player: Any, counting_bot: list[int], settings: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """It found its dead run's claim fresh and did nothing: the seat waited until the claim
+    was BOT_CLAIM_SECONDS old (20 s), then for a sweep (30 s more)."""
+    import time
+
+    settings.BOT_HEARTBEAT_SECONDS, settings.BOT_CLAIM_SECONDS = 1, 2
+    match = create(player, {"player": player.username}, {"bot": "counting"})
+    seq = match.seq
+    assert services.claim_bot_turn(match.pk, 1, seq, services.new_bot_claim())  # then died
+    monkeypatch.setattr(tasks, "redelivered", lambda request: True)
+    began = time.monotonic()
+    assert tasks.play_bot_seat.apply(args=(match.pk, 1, seq)).get() is True
+    waited = time.monotonic() - began
+    assert counting_bot == [1] and decisions_of(match, 1) == 1
+    assert settings.BOT_CLAIM_SECONDS <= waited < settings.BOT_CLAIM_SECONDS + 2
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("seeded_chance")
+def test_a_bot_thinking_longer_than_the_claims_age_keeps_its_claim_by_its_beats(
+        player: Any, counting_bot: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A claim was held for BOT_CLAIM_SECONDS from when it was taken, however long the bot
+    thought: the live run's decision passed for a dead worker's while it still thought."""
+    settings.BOT_HEARTBEAT_SECONDS, settings.BOT_CLAIM_SECONDS = 1, 2
+    counting_bot.seconds = 2.6
+    match = create(player, {"player": player.username}, {"bot": "counting"})
+    seq, beat, append, taken = match.seq, services.beat_bot_claim, services._append_decision, []
+
+    def others_try_first(*args: Any) -> Any:
+        # What a second task and the sweep see between two beats.
+        taken.append(services.claim_bot_turn(match.pk, 1, seq, services.new_bot_claim()))
+        taken.append(services.waiting_bot_seats() != [])
+        return beat(*args)
+
+    def and_at_the_append(**kwargs: Any) -> Any:
+        taken.append(services.claim_bot_turn(match.pk, 1, seq, services.new_bot_claim()))
+        return append(**kwargs)
+
+    monkeypatch.setattr(services, "beat_bot_claim", others_try_first)
+    monkeypatch.setattr(services, "_append_decision", and_at_the_append)
+    assert services.play_bot_turns(match=match, seat=1, expected_seq=seq)
+    assert len(taken) >= 5 and not any(taken)
+    assert counting_bot == [1] and decisions_of(match, 1) == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("seeded_chance")
+def test_an_append_waiting_for_the_lock_has_the_claims_whole_age_after_the_bot_thought(
+        player: Any, counting_bot: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The claim's last beat could be a whole beat before the choice went to be appended:
+    an append that then waited on the match's lock lost the decision to another task
+    sooner than BOT_CLAIM_SECONDS. It is beaten once more as the append begins. (Waiting
+    longer than that, another task thinks it too, and the stream takes one choice.)"""
+    import time
+
+    settings.BOT_HEARTBEAT_SECONDS, settings.BOT_CLAIM_SECONDS = 60, 2
+    counting_bot.seconds = 1.2  # between beats
+    match = create(player, {"player": player.username}, {"bot": "counting"})
+    seq, append, taken = match.seq, services._append_decision, []
+
+    def after_a_wait_for_the_lock(**kwargs: Any) -> Any:
+        time.sleep(1.2)
+        taken.append(services.claim_bot_turn(match.pk, 1, seq, services.new_bot_claim()))
+        return append(**kwargs)
+
+    monkeypatch.setattr(services, "_append_decision", after_a_wait_for_the_lock)
+    assert services.play_bot_turns(match=match, seat=1, expected_seq=seq)
+    assert taken == [False] and decisions_of(match, 1) == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("seeded_chance")
 def test_the_sweep_leaves_a_seat_whose_decision_a_claim_at_an_earlier_seq_still_covers(
         player: Any, counting_bot: list[int], left_waiting: Any) -> None:
     """The sweep counted only a claim taken at the match's seq: a bot thinking a decision

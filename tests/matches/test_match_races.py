@@ -145,3 +145,38 @@ def test_a_person_moving_while_the_bot_thinks_a_decision_made_at_once_has_it_tho
         assert counting_bot == [1, 1]  # round one's decision, then round two's
         rows = stream_is_whole(match)
         assert [row.seat for row in rows if row.kind == "decision"] == [0, 1, 1]
+
+
+@pytest.mark.usefixtures("seeded_chance")
+def test_a_task_delivered_again_while_a_live_run_thinks_longer_than_the_claims_age_waits(
+        race: Any, player: Any, counting_bot: Any, monkeypatch: pytest.MonkeyPatch,
+        toy_game: Any, settings: Any) -> None:
+    """A task delivered again after a crash waits for the claim it finds to lapse and takes
+    the decision over; Redis marks a live run's restored message delivered again too, so
+    a live run's claim, which it beats on while its bot thinks, must never lapse, however
+    long the bot thinks: the copy leaves the decision to it and thinks nothing."""
+    settings.BOT_HEARTBEAT_SECONDS, settings.BOT_CLAIM_SECONDS = 1, 2
+    monkeypatch.setattr(services, "_enqueue_bots", lambda match_id, seats, seq: None)
+    counting_bot.seconds = 3.5
+    match = services.create_match(game=toy_game.TOY_KEY, options={"rounds": 3},
+                                  created_by=player,
+                                  seats=[{"player": player.username}, {"bot": "counting"}])
+    seq, think, thinking = match.seq, services._bot_action, threading.Event()
+
+    def tells_it_thinks(*args: Any) -> Any:
+        thinking.set()
+        return think(*args)
+
+    def delivered_again() -> bool:
+        assert thinking.wait(30)
+        return services.play_bot_turns(match=Match.objects.get(pk=match.pk), seat=1,
+                                       expected_seq=seq, resume=True, outwait=True)
+
+    monkeypatch.setattr(services, "_bot_action", tells_it_thinks)
+    live = partial(play_bot_seat.apply, args=(match.pk, 1, seq))
+    answers, errors = race([lambda: live().get(), delivered_again])
+    assert errors == []
+    assert answers == [True, False]
+    assert counting_bot == [1]
+    rows = stream_is_whole(match)
+    assert [row.seat for row in rows if row.kind == "decision"] == [1]
