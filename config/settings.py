@@ -135,10 +135,13 @@ if CACHE_URL and not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     # Redis reads it only at the cache's first use: every signed-in page answered 500.
     raise ConfigError("CACHE_URL must be a Redis URL (redis://host:6379/1, rediss:// or "
                       "unix://), not another kind")
+# A Redis that is away answers within 2 s rather than holding the request; after one
+# operation could not reach it, the process does not ask it again for CACHE_AWAY_SECONDS
+# (config/cache_down.py), so a request touching the cache more than once waits 2 s at most.
+CACHE_AWAY_SECONDS = env_int("CACHE_AWAY_SECONDS", 30, least=1)
 CACHES = {
     "default": (
-        # A Redis that is away answers within 2 s rather than holding the request.
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL,
+        {"BACKEND": "config.cache_down.RedisCache", "LOCATION": CACHE_URL,
          "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2}}
         if CACHE_URL else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )

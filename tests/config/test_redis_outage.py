@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 AWAY = "redis://127.0.0.1:1/0"  # nothing listens on port 1: every connection is refused
 HANG = 20.0  # seconds the hanging broker host hangs
 PROMPT = 8.0  # seconds a move may wait for it: two tries of BROKER_TIMEOUT_SECONDS (2)
+CACHE_TRY = 2.0  # seconds one try to reach the cache waits (config.settings CACHES)
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +92,21 @@ def broker_hanging(settings: Any) -> Iterator[None]:
             yield
     finally:
         let_go.cancel()
+        server.close()
+
+
+@pytest.fixture
+def cache_hanging(settings: Any, production: dict[str, Any]) -> Iterator[None]:
+    """Production's cache and session settings, the cache's host taking connections and
+    never answering (a host that hangs rather than refuses)."""
+    server = socket.create_server(("127.0.0.1", 0))
+    cache = production["CACHES"]["default"]
+    settings.CACHES = {"default": {**cache, "LOCATION":
+                                   f"redis://127.0.0.1:{server.getsockname()[1]}/0"}}
+    settings.SESSION_ENGINE = production["SESSION_ENGINE"]
+    try:
+        yield
+    finally:
         server.close()
 
 
@@ -243,3 +259,48 @@ def test_re_running_scoring_while_redis_is_away_says_it_cannot_start(
     assert job
     polled = client.get(reverse("league:rescore_progress", args=[job[1]]))
     assert polled.status_code == 200 and "is away" in polled.content.decode()
+
+
+@pytest.mark.django_db
+def test_wrong_passwords_are_refused_promptly_while_the_cache_host_hangs(
+        cache_hanging: None, player: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """Each of a sign-in's uses of the cache (the brake's read, then a count for the name
+    and one for the address) waited the cache's whole socket timeout: a wrong password
+    took three of them, and every sign-in after it as long. Once a try found the cache
+    unreachable, the process stops asking it for CACHE_AWAY_SECONDS."""
+    began = time.monotonic()
+    with caplog.at_level(logging.WARNING):
+        answers = [Client().post(reverse("login"), {"username": "alice", "password": "nope"})
+                   for _ in range(3)]
+        signed_in = Client().post(reverse("login"),
+                                  {"username": "alice", "password": PASSWORD})
+    took = time.monotonic() - began
+    assert [answer.status_code for answer in answers] == [200, 200, 200]
+    assert signed_in.status_code == 302
+    assert took < 2 * CACHE_TRY, took  # one try's wait in all
+    assert "Sign-in brake off" in caplog.text
+
+
+@pytest.mark.django_db
+def test_the_cache_is_asked_again_once_it_was_given_up_on_long_enough(
+        cache_hanging: None, settings: Any) -> None:
+    from django.core.cache import cache
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    from config.cache_down import CACHE_DOWN, CacheAway
+
+    settings.CACHE_AWAY_SECONDS = 1
+
+    def timed(call: Any) -> tuple[type[BaseException], float]:
+        began = time.monotonic()
+        with pytest.raises(CACHE_DOWN) as raised:
+            call()
+        return raised.type, time.monotonic() - began
+
+    kind, took = timed(lambda: cache.get("key"))
+    assert kind is RedisTimeoutError and took >= CACHE_TRY * 0.9
+    kind, took = timed(lambda: cache.set("key", 1))
+    assert kind is CacheAway and took < 0.5  # not asked
+    time.sleep(1.1)
+    kind, took = timed(lambda: cache.add("key", 1))
+    assert kind is RedisTimeoutError and took >= CACHE_TRY * 0.9  # asked again

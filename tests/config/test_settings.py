@@ -33,6 +33,7 @@ def load(code: str = LOAD, **env: str) -> subprocess.CompletedProcess[str]:
     # Two heartbeats or fewer: a live task's claim would pass for a dead one's between beats.
     ("BOT_CLAIM_SECONDS", "4"),
     ("BOT_HEARTBEAT_SECONDS", "0"),
+    ("CACHE_AWAY_SECONDS", "0"),
     # Below the 1 s the workers' reads wait on Redis for (BRPOP): they would time out.
     ("BROKER_TIMEOUT_SECONDS", "1"),
     ("DJANGO_HSTS_SECONDS", "-1"),
