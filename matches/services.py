@@ -1378,8 +1378,10 @@ def _play_bot_turns(match: Match, seat: int, resumed: bool, claim: int,
             _enqueue_bots(match.pk, list(waiting), match.seq)
             break
         turn, name = next(iter(waiting.items()))
-        if not claim_bot_turn(match.pk, turn, stream.seq, claim) and not (
-                outwait and _outwait_claim(match.pk, turn, stream.seq, claim)):
+        if not claim_bot_turn(match.pk, turn, stream.seq, claim):
+            if outwait and _outwait_claim(match.pk, turn, stream.seq, claim):
+                match.refresh_from_db()
+                continue  # taken over: the decision as the stream has it now
             break  # another task's bot thinks it now, and plays on after it
         beat = _heart(match.pk, turn, claim)
         action = _bot_action(match, stream, turn, name, beat)
@@ -1446,16 +1448,26 @@ def _heart(match_id: int, seat: int, claim: int) -> Any:
 def _outwait_claim(match_id: int, seat: int, seq: int, claim: int) -> bool:
     """Wait, for a task delivered again after its worker died, while another run holds
     the seat's decision at `seq` (the dead run's claim, until its beats have stopped for
-    BOT_CLAIM_SECONDS); True once this run took the decision over, False when the match
-    moved (a live run played it) or a live run still thinks it after a whole budget."""
+    BOT_CLAIM_SECONDS); True once this run took the decision over, False when the seat's
+    decision was played (by a live run) or the match ended, or a live run still thinks it
+    after a whole budget. Other seats choosing meanwhile in a decision taken at once leave
+    the seat's own decision the one waited on (`_claims_covering`)."""
     until = time.monotonic() + settings.BOT_CLAIM_SECONDS + settings.BOT_TIME_BUDGET
     while time.monotonic() < until:
         time.sleep(settings.BOT_HEARTBEAT_SECONDS)
-        if not Match.objects.filter(pk=match_id, seq=seq, status=Match.Status.ACTIVE).exists():
+        now = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).values_list(
+            "seq", flat=True).first()
+        if now is None or not _only_others_chose(_events_since(match_id, seq), seat):
             return False
-        if claim_bot_turn(match_id, seat, seq, claim):
+        if claim_bot_turn(match_id, seat, now, claim):
             return True
     return False
+
+
+def _events_since(match_id: int, seq: int) -> list[tuple[int, str, int | None]]:
+    """(seq, kind, seat) of the match's events after `seq`, in order."""
+    return list(MatchEvent.objects.filter(match_id=match_id, seq__gt=seq).order_by("seq")
+                .values_list("seq", "kind", "seat"))
 
 
 def _claims_covering(match_id: int, seat: int, seq: int) -> list[int]:
@@ -1515,8 +1527,7 @@ def _append_bot_choice(match: Match, seq: int, pending: Pending, seat: int,
                 raise
             if exc.code != "stale_seq" or len(pending.seats) < 2:
                 return False
-        since = list(match.events.filter(seq__gt=first).order_by("seq")
-                     .values_list("seq", "kind", "seat"))
+        since = _events_since(match.pk, first)
         if not since or not _only_others_chose(since, seat) \
                 or not {by for _, _, by in since} <= set(pending.seats):
             return False  # a chance event, the seat itself, or a new step: think again

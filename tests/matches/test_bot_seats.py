@@ -557,6 +557,37 @@ def test_a_task_delivered_again_after_its_worker_died_takes_over_once_the_claims
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("seeded_chance")
+def test_a_task_delivered_again_takes_over_though_another_seat_chose_while_it_waited(
+        player: Any, counting_bot: list[int], settings: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a decision the seats take at once, the person's choice while the task waited for
+    the dead run's beats to stop leaves the seat's own decision the one it waits on (the
+    dead run's claim still covers it): the task must not take the move for the decision
+    played and leave the seat to the sweep."""
+    settings.BOT_HEARTBEAT_SECONDS, settings.BOT_CLAIM_SECONDS = 1, 2
+    match = create(player, {"player": player.username}, {"bot": "counting"})
+    seq = match.seq
+    assert services.claim_bot_turn(match.pk, 1, seq, services.new_bot_claim())  # then died
+    claim, tries = services.claim_bot_turn, []
+
+    def the_person_chooses_meanwhile(*args: Any) -> Any:
+        tries.append(1)
+        if len(tries) == 2:  # the task's first look while it waits
+            state = services.match_state(match=match, user=player)
+            services.submit_action(match=match, seat=0, user=player,
+                                   action=state["legal_actions"][0])
+        return claim(*args)
+
+    monkeypatch.setattr(services, "claim_bot_turn", the_person_chooses_meanwhile)
+    assert services.play_bot_turns(match=match, seat=1, expected_seq=seq, resume=True,
+                                   outwait=True)
+    # Round one's decision, then round two's (both seats are asked again at once).
+    assert counting_bot == [1, 1] and decisions_of(match, 0) == 1
+    assert decisions_of(match, 1) == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("seeded_chance")
 def test_a_bot_thinking_longer_than_the_claims_age_keeps_its_claim_by_its_beats(
         player: Any, counting_bot: Any, settings: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A claim was held for BOT_CLAIM_SECONDS from when it was taken, however long the bot
