@@ -15,7 +15,7 @@ import random
 import secrets
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -1440,7 +1440,7 @@ def beat_bot_claim(match_id: int, seat: int, claim: int) -> None:
         log.warning("match %s: bot claim %s missed a beat", match_id, claim, exc_info=True)
 
 
-def _heart(match_id: int, seat: int, claim: int) -> Any:
+def _heart(match_id: int, seat: int, claim: int) -> Callable[[], None]:
     """The run's beat on its claim of the seat's decision, as one call."""
     return lambda: beat_bot_claim(match_id, seat, claim)
 
@@ -1535,7 +1535,7 @@ def _append_bot_choice(match: Match, seq: int, pending: Pending, seat: int,
 
 
 def _bot_action(match: Match, stream: _Stream, seat: int, name: str,
-                beat: Any = None) -> JSON:
+                beat: Callable[[], None] | None = None) -> JSON:
     """The bot's choice within the time budget; a failing or slow bot plays at random.
     `beat()` is called every BOT_HEARTBEAT_SECONDS while the bot thinks."""
     rules, state = stream.rules, stream.state
@@ -1561,7 +1561,7 @@ class BotTimeout(Exception):
     """The bot did not answer within its time budget."""
 
 
-def _think(choose: Any, budget: float, beat: Any = None) -> Any:
+def _think(choose: Any, budget: float, beat: Callable[[], None] | None = None) -> Any:
     """Run `choose()` in a daemon thread; give up on it after `budget` seconds. Meanwhile
     `beat()` every BOT_HEARTBEAT_SECONDS, here in the caller's thread (its connection):
     the bot, pure, knows nothing of claims."""
