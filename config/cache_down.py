@@ -7,10 +7,12 @@ A cache host that hangs (it takes the connection and never answers) held each op
 for its socket timeout, and a request or task touching the cache several times (a wrong
 password's brake read and two counts, a move's round-score mark after a once-token) waited
 that long each time, and every request after it did the same. `RedisCache` stops asking:
-once an operation could not reach Redis (refused, or no answer within the timeout), every
-operation of the process on that cache fails at once with `CacheAway` (one of CACHE_DOWN)
-for CACHE_AWAY_SECONDS; then the next one asks again. So a request waits at most one
-timeout, and while the cache stays away one request in that many seconds does.
+once an operation had no answer within the timeout, every operation of the process on
+that cache fails at once with `CacheAway` (one of CACHE_DOWN) for CACHE_AWAY_SECONDS; then
+the next one asks again. So a request waits at most one timeout, and while the cache
+stays away one request in that many seconds does. A refused connection (Redis stopped,
+or restarting) costs no wait and gives nothing up: the next operation asks again, and a
+pooled connection Redis dropped as it restarted fails one operation, not the next 30 s.
 """
 
 from __future__ import annotations
@@ -27,12 +29,12 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 # What Django's Redis cache raises while Redis is away or refuses (`redis.exceptions`).
 CACHE_DOWN = (RedisError,)
-# What tells that Redis could not be reached, as opposed to a refused command.
-UNREACHED = (RedisConnectionError, RedisTimeoutError)
+# What tells that Redis did not answer in time (to connect, or to a command).
+UNANSWERED = (RedisTimeoutError,)
 
 
 class CacheAway(RedisConnectionError):
-    """Redis could not be reached a moment ago: not asked again before CACHE_AWAY_SECONDS."""
+    """Redis did not answer a moment ago: not asked again before CACHE_AWAY_SECONDS."""
 
 
 _lock = threading.Lock()
@@ -61,7 +63,7 @@ def _guarded(name: str) -> Any:
         _ask(self._location)
         try:
             return operation(self, *args, **kwargs)
-        except UNREACHED:
+        except UNANSWERED:
             _gone(self._location)
             raise
 
@@ -71,7 +73,7 @@ def _guarded(name: str) -> Any:
 
 
 class RedisCache(DjangoRedisCache):
-    """Django's Redis cache that stops asking a Redis it could not reach for a while."""
+    """Django's Redis cache that stops asking, for a while, a Redis that did not answer."""
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)

@@ -136,8 +136,9 @@ if CACHE_URL and not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     raise ConfigError("CACHE_URL must be a Redis URL (redis://host:6379/1, rediss:// or "
                       "unix://), not another kind")
 # A Redis that is away answers within 2 s rather than holding the request; after one
-# operation could not reach it, the process does not ask it again for CACHE_AWAY_SECONDS
-# (config/cache_down.py), so a request touching the cache more than once waits 2 s at most.
+# operation had no answer in that time, the process does not ask it again for
+# CACHE_AWAY_SECONDS (config/cache_down.py): a request touching the cache more than once
+# waits 2 s in all, not 2 s each time.
 CACHE_AWAY_SECONDS = env_int("CACHE_AWAY_SECONDS", 30, least=1)
 CACHES = {
     "default": (

@@ -304,3 +304,19 @@ def test_the_cache_is_asked_again_once_it_was_given_up_on_long_enough(
     time.sleep(1.1)
     kind, took = timed(lambda: cache.add("key", 1))
     assert kind is RedisTimeoutError and took >= CACHE_TRY * 0.9  # asked again
+
+
+@pytest.mark.django_db
+def test_a_cache_that_refuses_is_asked_again_at_once(redis_away: None) -> None:
+    """A refusal costs no wait (Redis stopped or restarting): nothing is given up, so the
+    cache is used again as soon as it is back, and a pooled connection it dropped as it
+    restarted fails one use, not every use for CACHE_AWAY_SECONDS."""
+    from django.core.cache import cache
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from config.cache_down import CacheAway
+
+    for _ in range(2):
+        with pytest.raises(RedisConnectionError) as raised:
+            cache.get("key")
+        assert raised.type is not CacheAway
