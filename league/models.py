@@ -44,6 +44,10 @@ class Player(models.Model):
     # link opens at would be staff's to choose, and a save to bring back one mailed since.
     confirm_site = models.CharField(max_length=300, blank=True, default="", editable=False)
     confirm_tries = models.PositiveSmallIntegerField(default=0, editable=False)
+    # When a worker claimed that link to mail it (null: nobody is mailing it), so the
+    # row is not locked while the mail goes; a claim older than league.services
+    # .SENDING_SECONDS is a dead worker's, and the sweep mails the link again.
+    confirm_sending = models.DateTimeField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

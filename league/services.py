@@ -8,7 +8,7 @@ import unicodedata
 import zoneinfo
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import tzinfo
+from datetime import datetime, timedelta, tzinfo
 from functools import cache
 from typing import Any
 
@@ -23,7 +23,7 @@ from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
-from django.db.models import CharField, Q, Value
+from django.db.models import CharField, Q, QuerySet, Value
 from django.db.models.functions import Cast, Concat
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -222,47 +222,70 @@ def _send_confirmation(player: Player, request: Any) -> None:
 
     player.confirm_site = _absolute("", _site(request))
     player.confirm_tries = 0
-    player.save(update_fields=["confirm_site", "confirm_tries"])
+    player.confirm_sending = None  # a link going to the address before is not this one
+    player.save(update_fields=["confirm_site", "confirm_tries", "confirm_sending"])
     user_id = player.user_id
     queue.after_commit(lambda: queue.enqueue(mail_email_confirmation, user_id))
 
 
 def mail_email_confirmation(user_id: int) -> bool:
     """Mail the link owed to account `user_id` that confirms its pending address; whether
-    it went. Sent under the player's row lock and marked sent before the lock goes, so of
-    the task and the sweep (or two sweeps) one mails it; the lock is held for one mail at
-    most (EMAIL_TIMEOUT). The link is signed as it goes: its hours count from the mail.
-    A refusal leaves it owed for the next sweep, MAIL_TRIES times in a row at most; then
-    it is given up, logged (a new address, or the same given again, owes a new one)."""
-    with transaction.atomic():
-        player = (Player.objects.select_for_update(of=("self",)).select_related("user")
-                  .filter(user_id=user_id).exclude(confirm_site="").first())
-        if player is None:
-            return False
-        site, player.confirm_site = player.confirm_site, ""
-        if player.pending_email and player.user.is_active:
-            token = signing.dumps({"user": user_id, "email": player.pending_email},
-                                  salt=EMAIL_SALT)
-            try:
-                mail_rendered("registration/confirm_email", {
-                    "user": player.user, "hours": link_hours(),
-                    "link": site + reverse("email_confirm", args=[token])},
-                    player.pending_email, player)
-            except Exception as error:  # the mail server's refusal: tried again, see above
-                mail_failed("address confirmation", user_id, error)
-                player.confirm_tries += 1
-                if player.confirm_tries < MAIL_TRIES:
-                    player.confirm_site = site
-                else:
-                    player.confirm_tries = 0
-                    logger.error("Gave up mailing account %s the link confirming its address, "
-                                 "after %s tries", user_id, MAIL_TRIES)
-                player.save(update_fields=["confirm_site", "confirm_tries"])
-                return False
-        # Mailed, or owed to nobody (the address removed or confirmed, the account closed).
-        player.confirm_tries = 0
-        player.save(update_fields=["confirm_site", "confirm_tries"])
-        return bool(player.pending_email and player.user.is_active)
+    it went. Claimed first (`claim_sending`), so of the task and the sweep (or two
+    sweeps) one mails it, then sent outside any lock (the player's row is not held while
+    the mail server answers) and marked sent. The link is signed as it goes: its hours
+    count from the mail. A refusal leaves it owed for the next sweep, MAIL_TRIES times in
+    a row at most; then it is given up, logged (a new address, or the same given again,
+    owes a new one). A new address given while it goes owes its own link, which the
+    marks of this one leave owed (this one's link confirms an address no longer waited
+    for). A mail the server took whose mark then fails (the database away) is mailed
+    again once its claim is stale: once, as far as the database lets it be."""
+    stamp = claim_sending(Player.objects.filter(user_id=user_id).exclude(confirm_site=""),
+                          "confirm_sending")
+    player = None if stamp is None else (Player.objects.select_related("user")
+                                         .filter(user_id=user_id, confirm_sending=stamp)
+                                         .first())
+    if player is None:
+        return False
+    mine = Player.objects.filter(pk=player.pk, confirm_sending=stamp)
+    sent = {"confirm_site": "", "confirm_sending": None, "confirm_tries": 0}
+    if not (player.pending_email and player.user.is_active):
+        mine.update(**sent)  # owed to nobody: the address removed or confirmed, or closed
+        return False
+    token = signing.dumps({"user": user_id, "email": player.pending_email}, salt=EMAIL_SALT)
+    try:
+        mail_rendered("registration/confirm_email", {
+            "user": player.user, "hours": link_hours(),
+            "link": player.confirm_site + reverse("email_confirm", args=[token])},
+            player.pending_email, player)
+    except Exception as error:  # the mail server's refusal: tried again, see above
+        mail_failed("address confirmation", user_id, error)
+        tries = player.confirm_tries + 1
+        if tries < MAIL_TRIES:
+            mine.update(confirm_sending=None, confirm_tries=tries)
+        elif mine.update(**sent):
+            logger.error("Gave up mailing account %s the link confirming its address, "
+                         "after %s tries", user_id, MAIL_TRIES)
+        return False
+    mine.update(**sent)
+    return True
+
+
+# How long a worker's claim on a mail it sends keeps the others from sending it
+# (`claim_sending`): longer than a mail takes (each step of the talk with the mail server
+# waits EMAIL_TIMEOUT at most), so an older claim is a dead worker's.
+SENDING_SECONDS = 5 * 60
+
+
+def claim_sending(owed: QuerySet[Any], field: str) -> datetime | None:
+    """Claim the mail that the row `owed` owes (none: nothing owed) for this worker to
+    send: its column `field` marked with the time, in one short statement, unless another
+    worker's claim on it is younger than SENDING_SECONDS; the mark, or None when it is
+    not this worker's to send. Of two at once, one claims it: the other's UPDATE waits
+    for the first's row and finds it marked."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=SENDING_SECONDS)
+    unclaimed = Q(**{f"{field}__isnull": True}) | Q(**{f"{field}__lt": stale})
+    return now if owed.filter(unclaimed).update(**{field: now}) else None
 
 
 def mail_email_confirmations() -> int:

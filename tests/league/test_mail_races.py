@@ -4,6 +4,7 @@ confirmation links, league.event_mail's moved mails)."""
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import timedelta
 from functools import partial
@@ -12,13 +13,20 @@ from typing import Any
 import pytest
 from django.core import mail
 from django.core.mail.backends import locmem
+from django.db import transaction
 from django.test import override_settings
 from django.utils import timezone
 
 from config import queue
 from league import events
 from league.event_mail import mail_event_reminders
-from league.services import mail_email_confirmations, player_for, set_email
+from league.models import Player
+from league.services import (
+    SENDING_SECONDS,
+    mail_email_confirmations,
+    player_for,
+    set_email,
+)
 from tests.conftest import PASSWORD
 from tests.league.test_mail_retries import asks
 
@@ -32,6 +40,19 @@ class SlowBackend(locmem.EmailBackend):
 
     def send_messages(self, email_messages: Any) -> int:
         time.sleep(0.2)
+        return super().send_messages(email_messages)
+
+
+class HeldBackend(locmem.EmailBackend):
+    """A mail server that answers once the test lets it (`go`): what the site does while
+    a mail goes is seen (`sending`)."""
+
+    sending = threading.Event()
+    go = threading.Event()
+
+    def send_messages(self, email_messages: Any) -> int:
+        HeldBackend.sending.set()
+        assert HeldBackend.go.wait(30)
         return super().send_messages(email_messages)
 
 
@@ -92,3 +113,70 @@ def test_the_task_and_two_sweeps_at_once_send_a_moved_mail_once(
         moved = [sent for sent in mail.outbox if sent.subject.startswith(f"Night {trial} moved")]
         assert len(moved) == 1, answers
         assert sorted(answers) == [0, 0, 1]
+
+
+def test_the_player_s_row_is_not_locked_while_a_confirmation_link_goes(
+        race: Any, player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The link is claimed in a short transaction and mailed outside it: the player's row
+    was locked for as long as the mail server took to answer (EMAIL_TIMEOUT), and every
+    change of the account, or the link's opening, waited on it. Claimed, it goes once:
+    a sweep meanwhile leaves it to the worker sending it."""
+    held(monkeypatch, queue)
+    assert set_email(player, "alice@example.org", password=PASSWORD) == "pending"
+    HeldBackend.sending.clear()
+    HeldBackend.go.clear()
+
+    def meanwhile() -> int:
+        assert HeldBackend.sending.wait(30)
+        try:
+            with transaction.atomic():  # a change of the account takes the row at once
+                Player.objects.select_for_update(nowait=True).get(user=player)
+            return mail_email_confirmations()
+        finally:
+            HeldBackend.go.set()
+
+    with override_settings(EMAIL_BACKEND=f"{__name__}.HeldBackend"):
+        answers, errors = race([mail_email_confirmations, meanwhile])
+    assert errors == [] and answers == [1, 0]
+    assert [sent.to for sent in mail.outbox] == [["alice@example.org"]]
+    row = player_for(player)
+    assert (row.confirm_site, row.confirm_sending, row.confirm_tries) == ("", None, 0)
+
+
+def test_a_stale_claim_on_a_confirmation_link_is_mailed_by_the_sweep(
+        player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that claimed the link and died (its claim older than SENDING_SECONDS)
+    leaves it owed: the sweep mails it; a younger claim is left to its worker."""
+    held(monkeypatch, queue)
+    set_email(player, "alice@example.org", password=PASSWORD)
+    owed = Player.objects.filter(user=player)
+    owed.update(confirm_sending=timezone.now())
+    assert mail_email_confirmations() == 0 and not mail.outbox
+    owed.update(confirm_sending=timezone.now() - timedelta(seconds=SENDING_SECONDS + 1))
+    assert mail_email_confirmations() == 1
+    assert [sent.to for sent in mail.outbox] == [["alice@example.org"]]
+    assert mail_email_confirmations() == 0
+
+
+def test_an_address_given_while_its_link_goes_owes_its_own(
+        race: Any, player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker's marks touch only its claim: a new address given as the first link
+    goes keeps the new link owed, which the next sweep mails."""
+    held(monkeypatch, queue)
+    set_email(player, "alice@example.org", password=PASSWORD)
+    HeldBackend.sending.clear()
+    HeldBackend.go.clear()
+
+    def meanwhile() -> str:
+        assert HeldBackend.sending.wait(30)
+        try:
+            return set_email(player, "alice@example.net", password=PASSWORD)
+        finally:
+            HeldBackend.go.set()
+
+    with override_settings(EMAIL_BACKEND=f"{__name__}.HeldBackend"):
+        answers, errors = race([mail_email_confirmations, meanwhile])
+    assert errors == [] and answers == [1, "pending"]
+    assert player_for(player).confirm_site == "https://league.example.org"
+    assert mail_email_confirmations() == 1
+    assert [sent.to for sent in mail.outbox] == [["alice@example.org"], ["alice@example.net"]]
