@@ -320,6 +320,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "league.tasks.mail_email_confirmations",
         "schedule": float(env_int("CONFIRM_MAIL_SWEEP_SECONDS", 60, least=1)),
     },
+    # The same interval for the reset links owed: both are mails a player waits for.
+    "mail-password-resets": {
+        "task": "league.tasks.mail_password_resets",
+        "schedule": float(env_int("CONFIRM_MAIL_SWEEP_SECONDS", 60, least=1)),
+    },
     "mail-event-reminders": {
         "task": "league.tasks.mail_event_reminders",
         "schedule": float(env_int("EVENT_MAIL_SWEEP_SECONDS", 300, least=1)),

@@ -57,6 +57,30 @@ class Player(models.Model):
         return self.display_name
 
 
+class ResetMail(models.Model):
+    """A password reset mail asked for and not sent yet (league.services
+    .send_password_reset): written for every ask, whether an account has the address or
+    not, so neither the answer nor the work done tells; a worker's task or the sweep mails
+    the links of the accounts that have it, then deletes it. Not the admin's: it holds an
+    address a stranger may have typed."""
+
+    email = models.EmailField()
+    # The site (scheme and host) the links open at (league.services._site).
+    site = models.CharField(max_length=300)
+    # The accounts mailed their link already (an address two accounts share: one refused
+    # is tried again, the other not mailed twice).
+    mailed = models.JSONField(default=list)
+    # How many times in a row the mail server refused it (league.services.MAIL_TRIES).
+    tries = models.PositiveSmallIntegerField(default=0)
+    # When a worker claimed it to send (null: nobody is sending it); a claim older than
+    # league.services.SENDING_SECONDS is a dead worker's, and the sweep takes it again.
+    sending_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+
 class Team(models.Model):
     """A named group of players, for the team games (Red and Blue sides)."""
 

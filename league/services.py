@@ -33,7 +33,7 @@ from django.utils.http import urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
 
 from config import queue, signin
-from league.models import Player
+from league.models import Player, ResetMail
 
 logger = logging.getLogger(__name__)
 
@@ -452,7 +452,6 @@ RESETS_TO_ADDRESS = 10
 RESETS_FROM_CLIENT = 20
 RESET_WINDOW = 60 * 60
 TOO_MANY_RESETS = "Too many reset links asked for: try again in an hour."
-MAIL_UNAVAILABLE = "Reset links cannot be mailed just now: try again in a few minutes."
 LINKS_MAILED = ("Too many reset links asked for that address: try again in an hour. If an "
                 "account has it, the links mailed to it within the hour work, for {hours} "
                 "hours or until the password is set with one of them.")
@@ -484,15 +483,26 @@ def send_password_reset(email: str, request: Any) -> None:
     if asked_here > RESETS_PER_ADDRESS \
             or signin.count("reset-to:" + address, RESET_WINDOW) > RESETS_TO_ADDRESS:
         raise AccountError("too_many_requests", LINKS_MAILED.format(hours=link_hours()), 429)
-    # A worker sends it: an answer that waited on the mail server would take longer for
-    # a known address than for an unknown one, and so tell them apart.
-    from league.tasks import mail_reset_link
+    owe_password_reset(email, _absolute("", _site(request)))
 
+
+def owe_password_reset(email: str, site: str) -> None:
+    """Owe the reset mail asked for `email` (`ResetMail`), links opening at `site`, and
+    have a worker mail it once that commits. Written for every ask, whether an account
+    has the address or not: the answer, and the work the request does, tell nothing. A
+    worker, not the request, mails it: an answer that waited on the mail server would
+    take longer for a known address than for an unknown one. An ask not yet claimed for
+    the same address joins it (one mail for both); a task the broker lost (Redis away)
+    leaves it owed, for the sweep to mail (`mail_password_resets`)."""
+    from league.tasks import mail_password_reset
+
+    if ResetMail.objects.filter(email=email, site=site, sending_at__isnull=True).exists():
+        return
+    owed = ResetMail.objects.create(email=email, site=site)  # committed: no transaction
     try:
-        queue.enqueue(mail_reset_link, email, *_site(request))
-    except queue.BROKER_DOWN:
-        # Said whoever has the address: nothing was written, and the ask may come again.
-        raise AccountError("mail_unavailable", MAIL_UNAVAILABLE, 503) from None
+        queue.enqueue(mail_password_reset, owed.pk)
+    except queue.BROKER_DOWN as exc:
+        logger.warning("Reset mail %s left to the sweep (broker away: %s)", owed.pk, exc)
 
 
 def _site(request: Any) -> tuple[str, bool]:
@@ -506,29 +516,84 @@ def _site(request: Any) -> tuple[str, bool]:
     return request.get_host(), request.is_secure()
 
 
-def mail_reset_link(email: str, domain: str, use_https: bool) -> None:
-    """Mail the reset link of each active account with `email`, to open at `domain`."""
-    form = _ResetLinkForm({"email": email})
+def mail_password_reset(owed_id: int) -> int:
+    """Mail the reset mail `owed_id` owes (`owe_password_reset`): the link of each active
+    account with its address not mailed yet; how many went. Claimed first
+    (`claim_sending`), so of the task and the sweep one mails it, and mailed outside any
+    lock. Each link that went is marked on it at once; once none is refused it is
+    deleted. A refusal leaves the rest owed for the next sweep, MAIL_TRIES times in a row
+    at most; then it is given up, logged. One not mailed within PASSWORD_RESET_TIMEOUT
+    (the broker and the sweeps away that long) is dropped: its links would arrive long
+    after they were asked for. A link the server took whose mark then fails (the
+    database away) is mailed again once the claim is stale."""
+    stamp = claim_sending(ResetMail.objects.filter(pk=owed_id), "sending_at")
+    owed = None if stamp is None else ResetMail.objects.filter(pk=owed_id,
+                                                                sending_at=stamp).first()
+    if owed is None:
+        return 0
+    mine = ResetMail.objects.filter(pk=owed.pk, sending_at=stamp)
+    asked_before = timezone.now() - timedelta(seconds=settings.PASSWORD_RESET_TIMEOUT)
+    if owed.created_at < asked_before:
+        mine.delete()
+        logger.error("Dropped the password reset asked %s, never mailed", owed.created_at)
+        return 0
+    scheme, _, domain = owed.site.partition("://")
+    before = len(owed.mailed)
+    form = _ResetLinkForm({"email": owed.email}, owed=owed, mine=mine)
     if form.is_valid():
-        form.save(domain_override=domain, use_https=use_https,
+        form.save(domain_override=domain, use_https=scheme == "https",
                   subject_template_name="registration/password_reset_subject.txt",
                   email_template_name="registration/password_reset_email.txt",
                   extra_email_context={"hours": link_hours()})
+    if not form.refused:
+        mine.delete()
+    elif owed.tries + 1 < MAIL_TRIES:
+        mine.update(sending_at=None, tries=owed.tries + 1)
+    elif mine.delete()[0]:
+        logger.error("Gave up mailing account%s %s its password reset link, after %s tries",
+                     "s" if len(form.refused) > 1 else "",
+                     ", ".join(map(str, form.refused)), MAIL_TRIES)
+    return len(owed.mailed) - before
+
+
+def mail_password_resets() -> int:
+    """Mail the reset mails still owed (their task lost with the broker, refused by the
+    mail server, or claimed by a worker that died); how many links went."""
+    if not sends_mail():
+        return 0
+    stale = timezone.now() - timedelta(seconds=SENDING_SECONDS)
+    owed = ResetMail.objects.filter(Q(sending_at__isnull=True) | Q(sending_at__lt=stale))
+    return sum(mail_password_reset(pk) for pk in owed.values_list("pk", flat=True))
 
 
 class _ResetLinkForm(PasswordResetForm):
-    """Django's reset form, its failed mail logged as the site's others are (`mail_failed`):
-    Django logs the traceback, whose SMTP refusal names the address."""
+    """Django's reset form, mailing the reset `owed` (its row as claimed, `mine`): the
+    accounts it mailed are passed by and each link that goes is marked at once; a failed
+    mail is logged as the site's others are (`mail_failed`: Django logs the traceback,
+    whose SMTP refusal names the address) and counted in `refused`."""
+
+    def __init__(self, *args: Any, owed: ResetMail, mine: QuerySet[Any],
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.owed, self.mine, self.refused = owed, mine, list[int]()
+
+    def get_users(self, email: str) -> Any:
+        return (user for user in super().get_users(email) if user.pk not in self.owed.mailed)
 
     def send_mail(self, subject_template_name: str, email_template_name: str,
                   context: dict[str, Any], from_email: str | None, to_email: str,
                   html_email_template_name: str | None = None) -> None:
+        account = context["user"].pk
         subject = one_line(render_to_string(subject_template_name, context))
         try:
             send_mail(subject, render_to_string(email_template_name, context), from_email,
                       [to_email])
-        except Exception as error:  # the mail server's refusal: the player may ask again
-            mail_failed("password reset", context["user"].pk, error)
+        except Exception as error:  # the mail server's refusal: tried again, see above
+            mail_failed("password reset", account, error)
+            self.refused.append(account)
+            return
+        self.owed.mailed = [*self.owed.mailed, account]
+        self.mine.update(mailed=self.owed.mailed)
 
 
 def reset_link(user: Any, request: Any) -> str:

@@ -64,9 +64,22 @@ def sweep_results() -> int:
 
 
 @shared_task(acks_late=True)
+def mail_password_reset(owed_id: int) -> int:
+    """Mail the password reset links owed (league.services.send_password_reset)."""
+    return services.mail_password_reset(owed_id)
+
+
+@shared_task(acks_late=True)
+def mail_password_resets() -> int:
+    """Mail the password reset links still owed (their task lost, or refused)."""
+    return services.mail_password_resets()
+
+
+@shared_task(acks_late=True)
 def mail_reset_link(email: str, domain: str, use_https: bool) -> None:
-    """Mail a password reset link (league.services.send_password_reset)."""
-    services.mail_reset_link(email, domain, use_https)
+    """A reset asked before reset mails were owed in the database, its address carried
+    by the task: owed now, and mailed."""
+    services.owe_password_reset(email, f"{'https' if use_https else 'http'}://{domain}")
 
 
 @shared_task(acks_late=True)

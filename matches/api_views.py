@@ -83,8 +83,6 @@ from matches.services import ServiceError
 ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 409, 429)}
 # A site that sends no mail (league.services.sends_mail) refuses what would mail.
 NO_MAIL = OpenApiResponse(ErrorSerializer, "The site sends no mail (no_mail).")
-MAIL_UNAVAILABLE = OpenApiResponse(ErrorSerializer, "No mail can be queued just now "
-                                                    "(mail_unavailable): try again later.")
 # The match views that answer with the match itself, seats and people included.
 SHOWS_MATCHES = ("list", "retrieve", "create", "rematch")
 
@@ -364,11 +362,11 @@ class PasswordResetView(APIView):
                                f"owner's; a client asks at most {RESETS_FROM_CLIENT} "
                                "times (429 too_many_requests). A site that sends no mail "
                                "answers 501 no_mail: its staff make reset links in the "
-                               "admin; one whose mail queue is away for now, 503 "
-                               "mail_unavailable (try again later).",
+                               "admin. While the mail queue is away, the link is mailed "
+                               "once it is back.",
                    request=PasswordResetSerializer,
                    responses={202: DetailSerializer, 400: ERRORS[400], 429: ERRORS[429],
-                              501: NO_MAIL, 503: MAIL_UNAVAILABLE})
+                              501: NO_MAIL})
     def post(self, request: Request) -> Response:
         body = PasswordResetSerializer(data=request.data)
         body.is_valid(raise_exception=True)

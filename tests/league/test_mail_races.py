@@ -14,17 +14,19 @@ import pytest
 from django.core import mail
 from django.core.mail.backends import locmem
 from django.db import transaction
-from django.test import override_settings
+from django.test import RequestFactory, override_settings
 from django.utils import timezone
 
 from config import queue
 from league import events
 from league.event_mail import mail_event_reminders
-from league.models import Player
+from league.models import Player, ResetMail
 from league.services import (
     SENDING_SECONDS,
     mail_email_confirmations,
+    mail_password_resets,
     player_for,
+    send_password_reset,
     set_email,
 )
 from tests.conftest import PASSWORD
@@ -180,3 +182,21 @@ def test_an_address_given_while_its_link_goes_owes_its_own(
     assert player_for(player).confirm_site == "https://league.example.org"
     assert mail_email_confirmations() == 1
     assert [sent.to for sent in mail.outbox] == [["alice@example.org"], ["alice@example.net"]]
+
+
+def test_the_task_and_two_sweeps_at_once_mail_a_reset_link_once(
+        race: Any, player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    player.email = "alice@example.org"
+    player.save(update_fields=["email"])
+    queued = held(monkeypatch, queue)
+    for trial in range(TRIALS):
+        queued.clear()
+        mail.outbox.clear()
+        send_password_reset("alice@example.org", RequestFactory().post("/"))
+        ((task, args),) = queued
+        answers, errors = race([partial(run, task, *args), mail_password_resets,
+                                mail_password_resets])
+        assert errors == []
+        assert [sent.to for sent in mail.outbox] == [["alice@example.org"]], (trial, answers)
+        assert sorted(answers) == [0, 0, 1]
+        assert not ResetMail.objects.exists()

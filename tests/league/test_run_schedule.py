@@ -41,7 +41,7 @@ def test_once_runs_every_sweep_and_records_a_missed_result(organizer: Any, playe
     ran = {line.split(":")[0] for line in out.getvalue().splitlines()}
     assert ran == {"sweep-waiting-bot-seats", "enforce-turn-deadlines", "sweep-missed-results",
                    "sweep-simulation-chunks", "mail-awaited-players", "mail-event-reminders",
-                   "mail-email-confirmations"}
+                   "mail-email-confirmations", "mail-password-resets"}
     assert "sweep-missed-results: 1" in out.getvalue()
 
 
