@@ -97,6 +97,25 @@ class KeptByEvents(JoinsWhatItLists, admin.ModelAdmin):
         return []
 
 
+class SavesWhatItChanged:
+    """A change form that saves only the columns it changed (and those Django stamps at
+    each save, `auto_now`): the whole row, as read when the POST came, would put back
+    what another request committed meanwhile (a service, the API, another admin) in the
+    columns the form did not change. A new row is written whole. Many-to-many fields are
+    `save_related`'s."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        if not change:
+            super().save_model(request, obj, form, change)  # type: ignore[misc]
+            return
+        concrete = obj._meta.concrete_fields
+        columns = {f.name for f in concrete}
+        fields = [name for name in form.changed_data if name in columns]
+        if fields:
+            stamped = [f.name for f in concrete if getattr(f, "auto_now", False)]
+            obj.save(update_fields=[*fields, *stamped])
+
+
 class PlayerForm(forms.ModelForm):
     """A player's time zone from the list the account page offers (empty: UTC)."""
 
@@ -109,7 +128,11 @@ class PlayerForm(forms.ModelForm):
 
 
 @admin.register(Player)
-class PlayerAdmin(KeptByEvents):
+class PlayerAdmin(SavesWhatItChanged, KeptByEvents):
+    """A player saved here writes only the columns its form changed: the whole row, as
+    read when the POST came, put back what was written meanwhile, a confirmation link
+    the sweep had just mailed owed again (one more mail) among it."""
+
     form = PlayerForm
     list_display = ["display_name", "user", "created_at"]
     search_fields = ["display_name", "user__username"]
@@ -142,25 +165,6 @@ class TeamAdmin(KeptByEvents):
         # matches they never played (make a new team instead).
         entered = obj is not None and Entrant.objects.filter(team=obj).exists()
         return ["members", "idempotency_key"] if entered else ["idempotency_key"]
-
-
-class SavesWhatItChanged:
-    """A change form that saves only the columns it changed (and those Django stamps at
-    each save, `auto_now`): the whole row, as read when the POST came, would put back
-    what another request committed meanwhile (a service, the API, another admin) in the
-    columns the form did not change. A new row is written whole. Many-to-many fields are
-    `save_related`'s."""
-
-    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
-        if not change:
-            super().save_model(request, obj, form, change)  # type: ignore[misc]
-            return
-        concrete = obj._meta.concrete_fields
-        columns = {f.name for f in concrete}
-        fields = [name for name in form.changed_data if name in columns]
-        if fields:
-            stamped = [f.name for f in concrete if getattr(f, "auto_now", False)]
-            obj.save(update_fields=[*fields, *stamped])
 
 
 class SeasonForm(forms.ModelForm):

@@ -41,7 +41,8 @@ class Player(models.Model):
     # mailed (empty: none owed), and how many times in a row the mail server refused it:
     # written with the address, so a link whose task the broker lost is mailed by the
     # sweep (league.services.mail_email_confirmation). Not the admin's to edit: the site a
-    # link opens at would be staff's to choose, and a save to bring back one mailed since.
+    # link opens at would be staff's to choose. Nor to write: the admin saves only the
+    # columns its form changed (league.admin.PlayerAdmin), not a link mailed since.
     confirm_site = models.CharField(max_length=300, blank=True, default="", editable=False)
     confirm_tries = models.PositiveSmallIntegerField(default=0, editable=False)
     # When a worker claimed that link to mail it (null: nobody is mailing it), so the

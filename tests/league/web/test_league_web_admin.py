@@ -8,11 +8,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from django.core import mail
 from django.db.models.signals import pre_save
-from django.test import Client
+from django.test import Client, override_settings
 
+from config import queue
 from league import events
 from league.models import Event, EventRecord, Player, Team
+from league.services import mail_email_confirmation, mail_email_confirmations, set_email
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
@@ -544,3 +548,30 @@ def test_an_address_given_in_the_admin_is_stored_with_its_domain_in_ascii(
     assert admin_browser.post(f"/admin/auth/user/{player.pk}/change/", form).status_code == 302
     player.refresh_from_db()
     assert player.email == "alice@xn--bcher-kva.example"
+
+
+def test_a_player_saved_in_the_admin_keeps_a_link_mailed_meanwhile_mailed(
+        admin_browser: Client, player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The admin read the row when the POST came and saved it whole: a confirmation link
+    the sweep mailed before that save was owed again, and mailed a second time."""
+    monkeypatch.setattr(queue, "enqueue", lambda task, *args: None)  # the task lost
+    with override_settings(RESET_BY_MAIL=True, SITE_URL="https://league.example.org"):
+        set_email(player, "alice@example.org", password=PASSWORD)
+        alice = Player.objects.get(user=player)
+        mailed: list[bool] = []
+
+        def sweep_meanwhile(sender: Any, instance: Player, **kwargs: Any) -> None:
+            if not mailed:  # as the sweep would, between the admin's read and write
+                mailed.append(mail_email_confirmation(instance.user_id))
+
+        data = {"display_name": "Alice A.", "time_zone": "", "pending_email": alice.pending_email}
+        pre_save.connect(sweep_meanwhile, sender=Player)
+        try:
+            response = admin_browser.post(f"/admin/league/player/{alice.pk}/change/", data)
+        finally:
+            pre_save.disconnect(sweep_meanwhile, sender=Player)
+        assert response.status_code == 302 and mailed == [True]
+        alice.refresh_from_db()
+        assert (alice.display_name, alice.confirm_site) == ("Alice A.", "")
+        assert mail_email_confirmations() == 0
+    assert [sent.to for sent in mail.outbox] == [["alice@example.org"]]
