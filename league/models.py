@@ -53,6 +53,12 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["display_name"]
+        indexes = [
+            # The confirmation sweep's scan (league.services.mail_email_confirmations), a
+            # minute apart: the few players owed a link, not every player.
+            models.Index(fields=["id"], condition=~models.Q(confirm_site=""),
+                         name="player_confirmation_owed"),
+        ]
 
     def __str__(self) -> str:
         return self.display_name
