@@ -360,6 +360,11 @@ MAX_LIVE_MATCHES = env_int("MAX_LIVE_MATCHES", 20, least=1)
 # how long a chunk claimed or queued without finishing counts as lost to a crashed worker.
 SIMULATION_QUEUE_AHEAD = env_int("SIMULATION_QUEUE_AHEAD", 8, least=1)
 SIMULATION_STALE_SECONDS = env_int("SIMULATION_STALE_SECONDS", 600, least=1)
+# Where `manage.py balance_report` writes its files unless told (`--out`): the shipped
+# reports' folder in a checkout; a container's code is read-only, so compose (and the
+# image) name a folder under /tmp.
+BALANCE_REPORT_DIR = Path(env_str("BALANCE_REPORT_DIR", "")
+                          or BASE_DIR / "benchmarks" / "reports")
 
 LOG_LEVEL = (env_str("LOG_LEVEL", "") or "WARNING").upper()
 if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):

@@ -113,3 +113,14 @@ def test_web_serves_a_long_download_to_its_end() -> None:
     cmd = next(line for line in (ROOT / "Dockerfile").read_text().splitlines()
                if line.startswith("CMD "))
     assert '"--threads"' in cmd, cmd
+
+
+def test_balance_reports_are_written_outside_the_read_only_code_in_a_container() -> None:
+    """The image's code (/app) is read-only for the process: `manage.py balance_report`
+    needed `--out /tmp/...` there. Compose and the image name a folder under /tmp."""
+    for name in APP:
+        given = services()[name]["environment"]["BALANCE_REPORT_DIR"]
+        assert re.fullmatch(r"\$\{BALANCE_REPORT_DIR:-/tmp/[^}]+\}", given), (name, given)
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"BALANCE_REPORT_DIR=/tmp/\S+", dockerfile)
+

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from io import StringIO
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import pytest
@@ -82,3 +83,14 @@ def test_a_run_of_one_match_says_one_match_in_its_files_and_its_output(tmp_path:
     assert subtitle == "1 match, heuristic on both seats"
     assert "\n1 match of 1 planned, heuristic on both seats." in markdown
     assert "matches" not in printed.splitlines()[0] + subtitle
+
+
+def test_without_out_the_files_go_to_balance_report_dir(tmp_path: Path, settings: Any) -> None:
+    """A container's code is read-only: the command wrote under it unless given --out, and
+    failed there. BALANCE_REPORT_DIR says where (compose and the image: under /tmp)."""
+    settings.BALANCE_REPORT_DIR = tmp_path / "reports"
+    out = StringIO()
+    call_command("balance_report", "superstar_showdown", "--matches", "1", stdout=out)
+    assert sorted(p.name for p in (tmp_path / "reports").iterdir()) == [
+        "superstar_showdown.json", "superstar_showdown.md", "superstar_showdown.svg"]
+    assert f"wrote {tmp_path / 'reports'}" in out.getvalue()

@@ -27,8 +27,10 @@ BOT = "heuristic"
 
 
 def default_out() -> Path:
-    """Where the shipped reports live: benchmarks/reports/."""
-    return Path(settings.BASE_DIR) / "benchmarks" / "reports"
+    """Where the files go unless told: BALANCE_REPORT_DIR (in a checkout, where the
+    shipped reports live, benchmarks/reports/; in a container, whose code is read-only,
+    /tmp/balance-reports)."""
+    return Path(settings.BALANCE_REPORT_DIR)
 
 
 def simulate(game: str, matches: int, seats: int, seed: int = 0,
@@ -74,7 +76,8 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0,
                             help="the run's seed (default 0: the shipped reports)")
         parser.add_argument("--out", type=Path, default=None,
-                            help="folder for the files (default benchmarks/reports/)")
+                            help="folder for the files (default BALANCE_REPORT_DIR: "
+                                 "benchmarks/reports/ in a checkout)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         game: str = options["game"]
