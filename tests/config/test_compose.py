@@ -4,11 +4,14 @@ anything that reads it starts, and web and worker say when they are healthy."""
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from packaging.requirements import Requirement
+from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ("web", "worker", "beat")
@@ -124,3 +127,13 @@ def test_balance_reports_are_written_outside_the_read_only_code_in_a_container()
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert re.search(r"BALANCE_REPORT_DIR=/tmp/\S+", dockerfile)
 
+
+def test_gunicorn_is_required_at_a_version_with_the_control_socket_the_image_houses() -> None:
+    """The image gives its user a home for gunicorn's control socket, which gunicorn has
+    from 25.1: `gunicorn>=22` let in versions the image and compose were never run on."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    (gunicorn,) = [Requirement(line) for line in project["dependencies"]
+                   if Requirement(line).name == "gunicorn"]
+    assert Version("25.0.9") not in gunicorn.specifier
+    assert Version("25.1.0") in gunicorn.specifier
+    assert "control socket" in (ROOT / "Dockerfile").read_text()
