@@ -73,6 +73,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.health.HealthMiddleware",  # first: a probe needs no allowed Host nor HTTPS
+    "config.logs.RequestLineMiddleware",  # REQUEST_LOG: the rest's time counted, the probe not
     "django.middleware.security.SecurityMiddleware",
     "config.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -367,6 +368,9 @@ BALANCE_REPORT_DIR = Path(env_str("BALANCE_REPORT_DIR", "")
                           or BASE_DIR / "benchmarks" / "reports")
 
 LOG_LEVEL = (env_str("LOG_LEVEL", "") or "WARNING").upper()
+# One line per request (config.logs.RequestLineMiddleware), whatever LOG_LEVEL: on by
+# default in production, where gunicorn writes none; the demo's runserver writes its own.
+REQUEST_LOG = env_bool("REQUEST_LOG", not DEBUG)
 if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
     raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, "
                       f"not {LOG_LEVEL!r}")
@@ -376,7 +380,8 @@ if LOG_LEVEL not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
 # "django" resets the loggers under it, so runserver's request lines (django.server) are
 # set again as Django sets them. A line says when (UTC, TIME_ZONE), how bad and which
 # logger, as gunicorn's and Celery's own lines do; a request refused as suspicious (a bad
-# Host) is one warning line (config/logs.py).
+# Host) is one warning line (config/logs.py). The request lines (REQUEST_LOG) have a
+# logger and a handler of their own, which writes from a thread (config/logs.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -387,12 +392,17 @@ LOGGING = {
     "filters": {"refused_request": {"()": "config.logs.RefusedRequestFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line",
                              "filters": ["refused_request"]},
+                 "request_line": {"class": "config.logs.BackgroundHandler",
+                                  "formatter": "line"},
                  "django.server": {"class": "logging.StreamHandler",
                                    "formatter": "django.server"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {"django": {"handlers": [], "level": "NOTSET", "propagate": True},
                 "django.server": {"handlers": ["django.server"], "level": "INFO",
-                                  "propagate": False}},
+                                  "propagate": False},
+                "config.requests": {"handlers": ["request_line"],
+                                    "level": "INFO" if REQUEST_LOG else "CRITICAL",
+                                    "propagate": False}},
 }
 
 if not DEBUG:
