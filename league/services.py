@@ -488,7 +488,7 @@ def send_password_reset(email: str, request: Any) -> None:
 
 def owe_password_reset(email: str, site: str) -> None:
     """Owe the reset mail asked for `email` (`ResetMail`), links opening at `site`, and
-    have a worker mail it once that commits. Written for every ask, whether an account
+    have a worker mail it. Written for every ask, whether an account
     has the address or not: the answer, and the work the request does, tell nothing. A
     worker, not the request, mails it: an answer that waited on the mail server would
     take longer for a known address than for an unknown one. An ask not yet claimed for
