@@ -2,8 +2,8 @@
 site on its embedded defaults (`make demo`: no broker, tasks in-process).
 
 Each entry of CELERY_BEAT_SCHEDULE (bot seats left waiting, turn deadlines, missed
-results, turn mails, Event reminders and moved mails, address confirmation links still
-owed, stalled simulation chunks) runs on its interval; `--once` runs each once and
+results, turn mails, Event reminders and moved mails, address confirmation links and
+password reset links still owed, stalled simulation chunks) runs on its interval; `--once` runs each once and
 stops; `--reload` restarts the loop when the code changes, as runserver does (`make demo`).
 A sweep that fails is reported and the others go on; `-v 2` reports each run.
 """
