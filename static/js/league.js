@@ -363,10 +363,11 @@
   }
 
   /* An edge of a box that scrolls sideways (data-scroll-box: a standings or Ranking
-     Points table, the bracket) with more past it fades (site.css), as the Superstar
-     ring's does, so that a reader on a phone knows to scroll; where all of it shows, no
+     Points table, the bracket, Superstar Showdown's ring) with more past it fades
+     (site.css), so that a reader on a phone knows to scroll; where all of it shows, no
      edge fades. Marked again as it scrolls, as the window's width changes, and when a
-     swap brings a box anew (and puts back where it was scrolled). */
+     swap brings a box anew (and puts back where it was scrolled); play.js marks the ring
+     (window.league.scrollEdges) once it has scrolled it to the squares to tap. */
   function scrollEdges(box) {
     box.classList.toggle("more-left", box.scrollLeft > 0);
     box.classList.toggle("more-right", box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
@@ -455,6 +456,7 @@
     }
   }
 
+  window.league = {scrollEdges: scrollEdges};
   window.addEventListener("load", focusRefused);
   window.addEventListener("load", showOwnMatch);
   htmx.onLoad(announceMessages);

@@ -46,15 +46,8 @@
   /* Superstar Showdown's ring scrolls sideways on a phone (site.css). A swap draws it
      anew, and league.js (data-keep-scroll, its listener first) puts it back where the
      player left it; then the squares they may tap are scrolled into view (as many as the
-     box shows, from the left). An edge of the box with more of the ring past it fades,
-     so that the player knows to scroll. */
-  function ringBox() {
-    return document.querySelector("#match-state .st-ring-box");
-  }
-  function ringEdges(box) {
-    box.classList.toggle("more-left", box.scrollLeft > 0);
-    box.classList.toggle("more-right", box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
-  }
+     box shows, from the left), and league.js marks the edges of its box with more of the
+     ring past them (data-scroll-box), there and then, as it does every such box's. */
   function toTheTaps(box) {
     var frame = box.getBoundingClientRect();
     var first = Infinity;
@@ -72,27 +65,16 @@
     }
   }
   function showRing() {
-    var box = ringBox();
+    var box = document.querySelector("#match-state .st-ring-box");
     if (!box) {
       return;
     }
     if (box.scrollWidth > box.clientWidth) {
       toTheTaps(box);
     }
-    ringEdges(box);
+    window.league.scrollEdges(box);
   }
   document.addEventListener("htmx:afterSwap", showRing);
-  document.addEventListener("scroll", function (event) {
-    if (event.target.classList && event.target.classList.contains("st-ring-box")) {
-      ringEdges(event.target);
-    }
-  }, true);  /* a box's scroll does not bubble: caught on its way down */
-  window.addEventListener("resize", function () {
-    var box = ringBox();
-    if (box) {
-      ringEdges(box);
-    }
-  });
   showRing();
 
   document.addEventListener("htmx:afterSettle", function (event) {

@@ -363,3 +363,35 @@ def test_a_status_message_moves_into_the_empty_live_region_a_moment_after_load()
         "later": {"shown": ["msg msg-error", "status"], "region": ["msg msg-success"],
                   "marked": False},
     }
+
+
+EDGES_DRILL = """
+// Superstar Showdown's ring on a phone, scrolled by play.js to the squares to tap.
+const ring = new Element("div", {class: "st-ring-box", "data-scroll-box": ""});
+Object.assign(ring, {scrollLeft: 120, clientWidth: 340, scrollWidth: 600});
+window.league.scrollEdges(ring);
+const middle = ring.attrs.class;
+ring.scrollLeft = 0;
+window.league.scrollEdges(ring);
+console.log(JSON.stringify([middle, ring.attrs.class]));
+"""
+
+
+def test_the_page_script_marks_a_box_s_edges_for_play_js_there_and_then() -> None:
+    """play.js scrolls the ring to the squares to tap and has league.js mark the ring's
+    edges at once (window.league.scrollEdges), as it marks every box that scrolls."""
+    assert run(EDGES_DRILL) == ["st-ring-box more-left more-right", "st-ring-box more-right"]
+
+
+def test_one_script_marks_the_edges_of_every_box_that_scrolls_sideways() -> None:
+    """play.js kept a second copy of league.js's scroll edges (its own toggles, a scroll
+    and a resize listener) for the ring: the ring is a data-scroll-box like the others,
+    and league.js alone marks edges."""
+    scripts = {name: Path(str(finders.find(f"js/{name}"))).read_text()
+               for name in ("league.js", "play.js")}
+    assert [name for name, text in scripts.items() if "more-left" in text] == ["league.js"]
+    assert '"resize"' not in scripts["play.js"] and '"scroll"' not in scripts["play.js"]
+    ring = Path(str(finders.find("js/league.js"))).parents[2] / "templates" / "games" \
+        / "superstar_showdown" / "_view.html"
+    assert 'class="st-ring-box" id="st-ring-box" data-keep-scroll data-scroll-box' \
+        in ring.read_text()
