@@ -669,16 +669,18 @@ def test_a_player_leaves_an_open_match_from_the_page(alice_client: Client) -> No
     assert not Match.objects.exists()
 
 
-def test_a_power_cards_text_is_on_the_card_not_only_in_a_hover_title() -> None:
-    """Touch screens show no title: Ray-Gun and Decoy! carry their rule on the card."""
-    powered = [card for card in CARDS if str(card.power) != "none"]
-    plain = next(card for card in CARDS if str(card.power) == "none")
-    assert powered
-    for card in powered:
+def test_every_cards_text_is_on_the_card_not_only_in_a_hover_title() -> None:
+    """Touch screens show no title: Ray-Gun and Decoy! carry their rule on the card, and a
+    card without a power its line (it was in the title alone)."""
+    for card in CARDS:
         shown = render_to_string("games/super_showdown/_card.html", {"card": card.to_json()})
-        assert f'<span class="power-text">{html.escape(card.text)}</span>' in shown
-    shown = render_to_string("games/super_showdown/_card.html", {"card": plain.to_json()})
-    assert "power-text" not in shown
+        kind = "power-text" if str(card.power) != "none" else "card-text"
+        assert f'<span class="{kind}">{html.escape(card.text)}</span>' in shown
+        assert "title=" not in shown
+        chip = render_to_string("games/super_showdown/_card_chip.html", {"card": card.to_json()})
+        chip += render_to_string("games/super_showdown/_card_text.html", {"card": card.to_json()})
+        assert f'<span class="ss-played-text">{html.escape(card.text)}</span>' in chip
+        assert "title=" not in chip
 
 
 def test_board_square_buttons_are_named_by_their_move_not_their_glyph(

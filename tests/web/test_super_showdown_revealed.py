@@ -1,11 +1,12 @@
 """Super Showdown's play page: a power card's power is written out beside its chip (revealed,
 face down to its owner, in a pile), as the cards in a hand have theirs; it was in the
-chip's title alone, which a phone (no hover) never shows."""
+chip's title alone, which a phone (no hover) never shows. So is what the tally counts."""
 
 from __future__ import annotations
 
 import html
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -119,3 +120,20 @@ def test_a_power_card_in_a_pile_shows_its_power_text_on_the_page(
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
     piles = page[page.index('class="ss-piles"'):]
     assert f'>{html.escape(card["text"])}<' in piles
+
+
+@pytest.mark.django_db
+def test_the_tally_says_what_it_counts_on_the_page_not_in_a_hover_title(
+        alice_client: Client, player: Any, player2: Any) -> None:
+    """"★ 0/5 victorious" said whose cards in which pile only in its title, which a phone
+    (no hover) never shows: the words are on the page."""
+    match = services.create_match(game="super_showdown", options={}, created_by=player,
+                                  seats=[{"player": player.username},
+                                         {"player": player2.username}])
+    services.join_match(match=match, user=player2)
+    page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
+    tally = page[page.index('class="ss-tally"'):page.index('class="ss-played"')]
+    words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", tally)).split())
+    assert "0/5 nemesis cards defeated" in words
+    assert re.search(r"0/5 (\w+ cards|cards of their colour) victorious", words), words
+    assert "title=" not in tally

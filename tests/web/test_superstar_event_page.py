@@ -448,3 +448,23 @@ def test_every_event_decision_offers_exactly_the_legal_actions(
             if viewer is not None and phase == "play":
                 assert "Your hand" in page, viewer
     assert {"draft", "send_in", "bonus"} <= set(seen)
+
+
+def test_a_superstars_bonus_card_shows_its_price_on_the_page_not_in_a_hover_title() -> None:
+    """SS-136: a Bonus card bought for a Superstar is a chip on the scoreboard; its price was
+    in the chip's title alone, which a phone (no hover) never shows."""
+    rules = registry.get_rules(GAME)
+    bought: list[dict[str, Any]] = []
+    for seed in range(20):  # Events until a bot buys a Bonus card
+        *_, (state, _) = _playout(seed, EVENT, 2)
+        view = rules.view(state, None)
+        bought = [card for team in view["event"]["teams"] for card in team["bonus_cards"]]
+        if bought:
+            break
+    assert bought, "no Bonus card bought in 20 Events"
+    page, _, _ = _render(rules, state, None)
+    chips = re.findall(r'<span class="chip bonus"[^>]*>.*?</span></span>', page)
+    assert chips and not [chip for chip in chips if "title=" in chip]
+    for card in bought:
+        assert f'+{html.escape(card["name"])} <span class="chip-price">(Bonus card, ' \
+               f'{card["price"]} cards)</span>' in page
