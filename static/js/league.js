@@ -367,16 +367,45 @@
      (site.css), so that a reader on a phone knows to scroll; where all of it shows, no
      edge fades. Marked again as it scrolls, as the window's width changes, and when a
      swap brings a box anew (and puts back where it was scrolled); play.js marks the ring
-     (window.league.scrollEdges) once it has scrolled it to the squares to tap. */
+     (window.league.scrolled) once it has scrolled it to the squares to tap. */
   function scrollEdges(box) {
     box.classList.toggle("more-left", box.scrollLeft > 0);
     box.classList.toggle("more-right", box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
   }
+
+  /* A diagram's section titles (the bracket's "Winners bracket", "Group A": SVG text at its
+     left edge, which CSS cannot make sticky) follow the box's left edge as it scrolls, so
+     that a reader scrolled to a later round (as the page opens the bracket at their own
+     match: showOwnMatch) still sees which section it is in; no further than the drawing's
+     right edge. */
+  function titlesInView(box) {
+    var svg = box.querySelector("svg");
+    var titles = svg ? svg.querySelectorAll("text.sec-title") : [];
+    if (!titles.length || !svg.viewBox || !svg.viewBox.baseVal) {
+      return;
+    }
+    var view = svg.viewBox.baseVal;
+    var drawn = svg.getBoundingClientRect();
+    if (!drawn.width || !view.width) {
+      return;
+    }
+    var scale = view.width / drawn.width;
+    var left = (box.getBoundingClientRect().left - drawn.left) * scale + view.x;
+    titles.forEach(function (title) {
+      var most = view.x + view.width - title.getComputedTextLength() - 2;
+      title.setAttribute("x", Math.round(Math.max(0, Math.min(left + 2, most))));
+    });
+  }
+
+  function scrolled(box) {
+    scrollEdges(box);
+    titlesInView(box);
+  }
   function edgesOfBoxes(root) {
     if (root.matches && root.matches("[data-scroll-box]")) {
-      scrollEdges(root);  // a box swapped in whole
+      scrolled(root);  // a box swapped in whole
     }
-    root.querySelectorAll("[data-scroll-box]").forEach(scrollEdges);
+    root.querySelectorAll("[data-scroll-box]").forEach(scrolled);
   }
 
   /* A <form data-confirm="Question?"> (a plain post, not htmx's: those ask with
@@ -456,7 +485,7 @@
     }
   }
 
-  window.league = {scrollEdges: scrollEdges};
+  window.league = {scrolled: scrolled};
   window.addEventListener("load", focusRefused);
   window.addEventListener("load", showOwnMatch);
   htmx.onLoad(announceMessages);
@@ -471,7 +500,7 @@
   window.addEventListener("resize", function () { edgesOfBoxes(document); });
   document.addEventListener("scroll", function (event) {
     if (event.target.hasAttribute && event.target.hasAttribute("data-scroll-box")) {
-      scrollEdges(event.target);
+      scrolled(event.target);
     }
   }, true);  /* a box's scroll does not bubble: caught on its way down */
   document.addEventListener("submit", askFirst, true);

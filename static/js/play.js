@@ -72,7 +72,7 @@
     if (box.scrollWidth > box.clientWidth) {
       toTheTaps(box);
     }
-    window.league.scrollEdges(box);
+    window.league.scrolled(box);
   }
   document.addEventListener("htmx:afterSwap", showRing);
   showRing();

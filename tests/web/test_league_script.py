@@ -369,17 +369,17 @@ EDGES_DRILL = """
 // Superstar Showdown's ring on a phone, scrolled by play.js to the squares to tap.
 const ring = new Element("div", {class: "st-ring-box", "data-scroll-box": ""});
 Object.assign(ring, {scrollLeft: 120, clientWidth: 340, scrollWidth: 600});
-window.league.scrollEdges(ring);
+window.league.scrolled(ring);
 const middle = ring.attrs.class;
 ring.scrollLeft = 0;
-window.league.scrollEdges(ring);
+window.league.scrolled(ring);
 console.log(JSON.stringify([middle, ring.attrs.class]));
 """
 
 
 def test_the_page_script_marks_a_box_s_edges_for_play_js_there_and_then() -> None:
     """play.js scrolls the ring to the squares to tap and has league.js mark the ring's
-    edges at once (window.league.scrollEdges), as it marks every box that scrolls."""
+    edges at once (window.league.scrolled), as it marks every box that scrolls."""
     assert run(EDGES_DRILL) == ["st-ring-box more-left more-right", "st-ring-box more-right"]
 
 

@@ -142,11 +142,8 @@ def test_the_rating_chart_s_text_is_14px_on_a_phone(
         assert small_or_out(found, TEXT) == [] and not found["scrolls"]
 
 
-def test_the_bracket_opens_scrolled_to_the_reader_s_own_match_on_a_narrow_phone(
-        live_server: Any, started_with_four: Callable[..., Event], player: Any) -> None:
-    """The bracket, drawn 1:1 at 360px, opened at its first round: alice's winners final sat
-    past the screen's edge, its "Playing now" cut off, until she scrolled the box."""
-    event = started_with_four(name="Cup night", format="double_elimination")
+def _own_match_later_on(event: Event, player: Any) -> EventMatch:
+    """The first round played out, `player` winning: their match in a later round."""
     for pairing in EventMatch.objects.filter(event=event, pairing__startswith="W1-"):
         seats = pairing.match.seats
         loser = seats.exclude(user=player).first() if seats.filter(user=player) else seats.first()
@@ -155,6 +152,15 @@ def test_the_bracket_opens_scrolled_to_the_reader_s_own_match_on_a_narrow_phone(
     final = EventMatch.objects.get(event=event, match__seats__user=player,
                                    match__status="active")
     assert not final.pairing.startswith("W1-")
+    return final
+
+
+def test_the_bracket_opens_scrolled_to_the_reader_s_own_match_on_a_narrow_phone(
+        live_server: Any, started_with_four: Callable[..., Event], player: Any) -> None:
+    """The bracket, drawn 1:1 at 360px, opened at its first round: alice's winners final sat
+    past the screen's edge, its "Playing now" cut off, until she scrolled the box."""
+    event = started_with_four(name="Cup night", format="double_elimination")
+    final = _own_match_later_on(event, player)
     with signed_in(live_server.url, player) as tab:
         tab.resize(360, 740)
         tab.open(live_server.url + reverse("league:event", args=[event.pk]))
@@ -166,3 +172,37 @@ def test_the_bracket_opens_scrolled_to_the_reader_s_own_match_on_a_narrow_phone(
                   at.right <= frame.right, document.documentElement.scrollWidth];
         }})()""")
         assert shown == [True, True, True, 360]
+
+
+# Each section title of the bracket ("Winners bracket"...): whether it shows whole inside
+# the box's frame, and the box's scroll.
+TITLES = """(() => {
+  const box = document.getElementById('bracket-scroll');
+  const frame = box.getBoundingClientRect();
+  return {scrolled: box.scrollLeft, titles: [...box.querySelectorAll('text.sec-title')].map(t => {
+    const at = t.getBoundingClientRect();
+    return [t.textContent, at.left >= frame.left - 0.5 && at.right <= frame.right + 0.5];
+  })};
+})()"""
+
+
+def test_the_bracket_s_section_titles_stay_in_view_as_it_scrolls_on_a_phone(
+        live_server: Any, started_with_four: Callable[..., Event], player: Any) -> None:
+    """Opened at alice's winners final, past the screen's edge, the bracket showed no
+    "Winners bracket" over it: the titles scrolled out of view with the first round. They
+    follow the box's left edge, and come back to it as the box is scrolled back."""
+    event = started_with_four(name="Cup night", format="double_elimination")
+    _own_match_later_on(event, player)
+    with signed_in(live_server.url, player) as tab:
+        tab.resize(360, 740)
+        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        tab.until("document.getElementById('bracket-scroll').scrollLeft > 0")
+        tab.until(f"{TITLES}.titles.every(t => t[1])")
+        opened = tab.js(TITLES)
+        assert opened["scrolled"] > 0 and opened["titles"]
+        assert "Winners bracket" in [title for title, _ in opened["titles"]]
+        tab.js("document.getElementById('bracket-scroll').scrollLeft = 0; true")
+        tab.until(f"{TITLES}.scrolled === 0 && {TITLES}.titles.every(t => t[1])")
+        tab.js("const box = document.getElementById('bracket-scroll');"
+               "box.scrollLeft = box.scrollWidth; true")
+        tab.until(f"{TITLES}.titles.every(t => t[1])")
