@@ -67,3 +67,45 @@ def test_the_entrants_of_an_event_taking_entries_are_taps_on_a_narrow_phone(
         small = [f"{c['w']:.0f}x{c['h']:.0f} {c['what']}" for c in controls
                  if min(c["w"], c["h"]) < TAP]
         assert small == []
+
+
+# The top bar's controls shown (their boxes), the bar's height, and the page's width.
+TOPBAR = """(() => {
+  const bar = document.querySelector('header.topbar');
+  const shown = el => { const cs = getComputedStyle(el); const box = el.getBoundingClientRect();
+    return cs.display !== 'none' && cs.visibility !== 'hidden' && box.width > 0 && box.height > 0
+      && !!el.checkVisibility(); };
+  return {height: bar.getBoundingClientRect().height,
+          wide: document.documentElement.scrollWidth,
+          controls: [...bar.querySelectorAll('a[href], button, summary')].filter(shown).map(el => {
+            const box = el.getBoundingClientRect();
+            return {what: el.textContent.trim().replace(/\\s+/g, ' '), w: box.width, h: box.height,
+                    inside: box.left >= 0 && box.right <= window.innerWidth};
+          })};
+})()"""
+
+
+@pytest.mark.parametrize("name", ["alice", "a_rather_long_player_name_indeed_2026"])
+def test_the_top_bar_is_one_row_of_taps_on_a_narrow_phone(
+        live_server: Any, django_user_model: Any, name: str) -> None:
+    """Signed in, the bar took two rows at 360px (the name, "League" and "Log out" beside
+    the site's name): the account's links fold under the name, a <details> that opens
+    without a script, and every control of the bar is a tap of 44px on the screen."""
+    user = django_user_model.objects.create_user(username=name, password="pw-for-the-bar")
+    with signed_in(live_server.url, user) as browser:
+        browser.resize(NARROW)
+        browser.open(live_server.url + reverse("lobby"))
+        bar = browser.js(TOPBAR)
+        assert bar["height"] <= 50 and bar["wide"] <= NARROW
+        folded = [c["what"] for c in bar["controls"]]
+        assert folded[:2] == ["Showdown League", "League"] and folded[2].startswith(name[:5])
+        assert "Log out" not in folded
+        browser.js("document.querySelector('.account-menu summary').click(); true")
+        bar = browser.js(TOPBAR)
+        assert [c["what"] for c in bar["controls"]][3:] == ["Your account", "Log out"]
+        assert [f"{c['w']:.0f}x{c['h']:.0f} {c['what']}" for c in bar["controls"]
+                if min(c["w"], c["h"]) < TAP or not c["inside"]] == []
+        assert bar["height"] <= 50 and bar["wide"] <= NARROW
+        browser.send("document.querySelector('.account-menu button').click()")
+        assert browser.js("document.querySelector('header.topbar').textContent").count(
+            "Log in") == 1
