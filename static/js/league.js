@@ -99,7 +99,8 @@
   function noteOpen(event) {
     var target = event.detail.target;
     if (event.detail.requestConfig && event.detail.requestConfig.verb === "get"
-        && target instanceof Element && target.id && target.matches(GUARD)) {
+        && target instanceof Element && target.id
+        && target.matches(GUARD + ", [data-keep-open]")) {
       reopen[target.id] = Array.prototype.map.call(target.querySelectorAll("details[open]"),
                                                    foldKey);
     }
@@ -140,7 +141,17 @@
       if (box) {
         box.scrollLeft = scrolledTo[id];
       }
+      if (!box || Math.abs(box.scrollLeft - scrolledTo[id]) < 1) {
+        delete scrolledTo[id];  // there (a later script may scroll it on: play.js)
+      }
     });
+  }
+
+  /* A box that could not be scrolled back yet is, once the swap has settled and the
+     sections open before it are open again (openAgain): the standings, whose tiebreak
+     columns such a section shows, were too narrow to scroll until then. */
+  function scrollAgainOpened() {
+    scrollAgain();
     scrolledTo = {};
   }
 
@@ -498,6 +509,12 @@
   window.addEventListener("resize", function () { focusableIfScrolls(document); });
   htmx.onLoad(edgesOfBoxes);
   window.addEventListener("resize", function () { edgesOfBoxes(document); });
+  /* A section opened or folded changes what a box holds (the standings' tiebreaks
+     toggle), as a window's width does. (A toggle does not bubble: caught on its way down.) */
+  document.addEventListener("toggle", function () {
+    focusableIfScrolls(document);
+    edgesOfBoxes(document);
+  }, true);
   document.addEventListener("scroll", function (event) {
     if (event.target.hasAttribute && event.target.hasAttribute("data-scroll-box")) {
       scrolled(event.target);
@@ -508,6 +525,7 @@
   document.addEventListener("htmx:confirm", holdWhileBusy);
   document.addEventListener("htmx:beforeSwap", noteOpen);
   document.addEventListener("htmx:afterSettle", openAgain);
+  document.addEventListener("htmx:afterSettle", scrollAgainOpened);
   document.addEventListener("htmx:beforeSwap", noteFocus);
   document.addEventListener("htmx:beforeSwap", noteScroll);
   document.addEventListener("htmx:afterSwap", scrollAgain);

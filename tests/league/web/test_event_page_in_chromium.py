@@ -78,6 +78,7 @@ def test_the_standings_stay_where_a_narrow_phone_scrolled_them_when_a_result_com
     with signed_in(live_server.url, player) as tab:
         tab.resize(360, 740)
         tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        tab.js("document.querySelector('#standings-tiebreaks summary').click(); true")
         box = "document.getElementById('standings-scroll')"
         assert tab.js(f"[{box}.scrollWidth > {box}.clientWidth, {box}.getAttribute('tabindex'),"
                       f" {box}.getAttribute('role'), {box}.getAttribute('aria-label'),"
@@ -89,6 +90,44 @@ def test_the_standings_stay_where_a_narrow_phone_scrolled_them_when_a_result_com
         services.forfeit_seat(match=played.match, seat=0)
         tab.until("document.getElementById('event-announce').textContent.trim() !== ''", 12)
         assert tab.js(f"{box}.scrollLeft") == end
+        assert tab.js("document.getElementById('standings-tiebreaks').open")
+
+
+# The standings' columns shown (their headers' words), whether the box scrolls, and the
+# tiebreaks toggle's (shown, open).
+COLUMNS = """(() => {
+  const box = document.getElementById('standings-scroll');
+  const toggle = document.getElementById('standings-tiebreaks');
+  return {columns: [...box.querySelectorAll('thead th')]
+            .filter(th => getComputedStyle(th).display !== 'none')
+            .map(th => th.textContent.trim()),
+          scrolls: box.scrollWidth > box.clientWidth,
+          toggle: [getComputedStyle(toggle).display !== 'none', toggle.open],
+          wide: document.documentElement.scrollWidth};
+})()"""
+
+
+def test_a_swiss_table_shows_its_tiebreaks_on_a_phone_only_when_asked(
+        live_server: Any, started_with_four: Callable[..., Event], player: Any) -> None:
+    """A Swiss table was 610px wide at 360px, its tiebreak columns past the screen: a phone
+    shows rank, name, results and points, and the tiebreaks once the reader opens the toggle
+    above the table (which a poll keeps open); a desktop shows them all, no toggle."""
+    event = started_with_four(name="Swiss night", format="swiss", format_options={"rounds": 2})
+    with signed_in(live_server.url, player) as tab:
+        tab.resize(360, 740)
+        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        folded = tab.js(COLUMNS)
+        assert folded["columns"] == ["#Rank", "Entrant", "WWins", "DDraws", "LLosses",
+                                     "PtsPoints"]
+        assert not folded["scrolls"] and folded["toggle"] == [True, False]
+        assert folded["wide"] == 360
+        tab.js("document.querySelector('#standings-tiebreaks summary').click(); true")
+        shown = tab.js(COLUMNS)
+        assert shown["columns"][:6] == folded["columns"] and len(shown["columns"]) > 6
+        assert shown["toggle"] == [True, True]
+        tab.resize(1280, 900)
+        wide = tab.js(COLUMNS)
+        assert wide["columns"] == shown["columns"] and wide["toggle"][0] is False
 
 
 def test_the_ranking_points_stay_where_a_narrow_phone_scrolled_them_when_they_change(
@@ -154,6 +193,8 @@ def test_an_edge_of_the_standings_or_the_bracket_with_more_past_it_fades_on_a_ph
     with signed_in(live_server.url, player) as tab:
         tab.resize(360, 740)
         tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        if box == "standings-scroll":  # its tiebreaks shown
+            tab.js("document.querySelector('#standings-tiebreaks summary').click(); true")
         edges_fade_while_it_scrolls(tab, box)
 
 
