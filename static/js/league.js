@@ -247,14 +247,16 @@
   }
 
   /* A <time data-local> is written in UTC by the server; it is shown in the reader's own
-     time zone instead, its time alone when it falls today, its year when not this one. */
+     time zone instead, its time alone when it falls today, its year when not this one,
+     and the zone's short name ("CET", "GMT+1"), as the server's says "UTC": a reader on
+     a device set to another zone than theirs, or a screenshot sent on, tells which. */
   function localTimes(root) {
     root.querySelectorAll("time[data-local]").forEach(function (time) {
       var at = new Date(time.getAttribute("datetime"));
       if (isNaN(at.getTime())) {
         return;
       }
-      var clock = {hour: "2-digit", minute: "2-digit"};
+      var clock = {hour: "2-digit", minute: "2-digit", timeZoneName: "short"};
       var now = new Date();
       var today = at.toDateString() === now.toDateString();
       var day = {weekday: "short", day: "numeric", month: "short"};

@@ -395,3 +395,23 @@ def test_one_script_marks_the_edges_of_every_box_that_scrolls_sideways() -> None
         / "superstar_showdown" / "_view.html"
     assert 'class="st-ring-box" id="st-ring-box" data-keep-scroll data-scroll-box' \
         in ring.read_text()
+
+
+LOCAL_TIME_DRILL = """
+// An Event's start (league/_starts_at.html) and a turn's deadline, written in UTC.
+const start = new Element("time", {datetime: "2037-01-15T18:30:00+00:00", "data-local": ""});
+const soon = new Date(Date.now() + 60 * 1000);
+const deadline = new Element("time", {datetime: soon.toISOString(), "data-local": ""});
+loaded.forEach(fn => fn(new Element("div", {}, [start, deadline])));
+console.log(JSON.stringify([start.textContent, deadline.textContent]));
+"""
+
+
+def test_a_local_time_says_its_time_zone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server writes "18:30 UTC"; the page rewrote it in the reader's zone with no zone
+    at all ("13:30"), which a reader whose device is set to another zone misread."""
+    monkeypatch.setenv("TZ", "America/New_York")
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    start, deadline = run(LOCAL_TIME_DRILL)
+    assert start.endswith("EST") and "2037" in start and "30" in start
+    assert deadline.endswith(("EST", "EDT"))
