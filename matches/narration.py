@@ -40,7 +40,9 @@ def _said_by_you(verb: str) -> str:
     return verb
 
 
-_OPENS = r"(^|[.!?:;]\s+)"
+# Where a seat's clause opens: a sentence's start, after a colon or semicolon, or after
+# "so" ("Red played a Decoy!, so Red chooses the outcome.").
+_OPENS = r"(^|[.!?:;]\s+|\bso\s+)"
 # The words after which the games' narration names a seat that a move is done to or aimed
 # at ("Red pins Blue", "at Seat 2", "TEAMS UP with Ox Valdane", "moved into Hero's
 # space"), which `as_you` says to that seat as "you" ("your"). The name must end a clause
@@ -53,10 +55,12 @@ _CLAUSE_ENDS = r"(?=[.!?:;,]| (?:and|for|with)\b|$)"
 def as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
     """Narration `lines` as the seat narration calls `name` reads them: a sentence it
     opens ("Red plays three cards face down.", "Blue (Hero) stayed at (1, 1).") says
-    "You" with the verb agreeing ("You play…"), its possessive there says "Your" (and the
-    sentence's "their" is "your"); another's move done to it or aimed at it says "you"
-    ("Blue pins you.", "…pointed at you.", "moved into your space"); every other mention
-    of the name, and every line of a viewer with no `name`, stays as it is. A `team` of
+    "You" with the verb agreeing ("You play…"), as does a clause it opens after "so"
+    ("…, so you choose the outcome."), and the sentence's "their" is "your"; its
+    possessive anywhere says "your" ("Your deck…", "…revealed: Blue's Force and your
+    Doom."); another's move done to it or aimed at it says "you" ("Blue pins you.",
+    "…pointed at you."); every other mention of the name, and every line of a viewer with
+    no `name`, stays as it is. A `team` of
     several seats is "Your team" (the verb as it is). Words only: the sentences are the
     ones every viewer reads, so nothing more is told."""
     if not name:
@@ -77,6 +81,8 @@ def as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
 
     done_to = re.compile(r"\b(" + "|".join(DONE_TO_AFTER) + r") " + re.escape(name)
                          + r"(?:('s)\b|" + _CLAUSE_ENDS + ")")
+    # The seat's possessive anywhere else ("…revealed: Blue's Force and Red's Doom.").
+    owned = re.compile(r"(?<![\w'])" + re.escape(name) + r"'s\b")
 
     def done_to_you(found: re.Match[str]) -> str:
         word, possessive = found.groups()
@@ -92,7 +98,8 @@ def as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
             new = opener.sub(said, part)
             if new != part and not team and re.match(r"\s*[Yy]ou\b", new):
                 new = re.sub(r"\btheir\b", "your", new)
-            told.append(done_to.sub(done_to_you, new))
+            new = done_to.sub(done_to_you, new)
+            told.append(owned.sub("your team's" if team else "your", new))
         out.append("".join(told))
     return out
 

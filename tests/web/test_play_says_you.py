@@ -129,7 +129,19 @@ def test_a_seated_player_reads_their_own_moves_as_you_and_the_rivals_by_name(
     ("The cards were revealed: Blue's Force and Red's Doom.", "Blue",
      "The cards were revealed: your Force and Red's Doom."),
     ("The cards were revealed: Blue's Force and Red's Doom.", "Red",
-     "The cards were revealed: Blue's Force and Red's Doom."),
+     "The cards were revealed: Blue's Force and your Doom."),
+    # A possessive after none of DONE_TO_AFTER's words, and a clause opened after "so".
+    ("A tie! Green's POW! vote counted twice; the marker moves on Red's side.", "Red",
+     "A tie! Green's POW! vote counted twice; the marker moves on your side."),
+    ("Seat 2 discards Seat 1's Haymaker and Seat 10's Jab.", "Seat 1",
+     "Seat 2 discards your Haymaker and Seat 10's Jab."),
+    ("Red played a Decoy!, so Blue chooses the outcome.", "Blue",
+     "Red played a Decoy!, so you choose the outcome."),
+    ("Red played a Decoy!, so Blue chooses the outcome.", "Red",
+     "You played a Decoy!, so Blue chooses the outcome."),
+    ("Blue pins Red, so Red's side loses a fall.", "Red",
+     "Blue pins you, so your side loses a fall."),
+    ("Fred's card is played.", "Red", "Fred's card is played."),
     # A card named like a seat is no seat doing something, nor one a move is aimed at.
     ("Red Kicks \"Low Blow\" is played.", "Red", "Red Kicks \"Low Blow\" is played."),
     ("Blue reverses with Red Kicks \"Low Blow\".", "Red",
@@ -168,6 +180,8 @@ def test_a_seats_sentences_say_you_with_the_verb_agreeing(line: str, name: str |
     ("Blue plays three cards face down.", "Blue plays three cards face down."),
     ("Blue throws Red.", "Blue throws your team."),
     ("Vex enters the Gauntlet for Red!", "Vex enters the Gauntlet for your team!"),
+    ("Blue takes Red's teammate Vex, so Red chooses first.",
+     "Blue takes your team's teammate Vex, so your team chooses first."),
 ])
 def test_a_team_of_several_seats_is_your_team(line: str, said: str) -> None:
     """A Superstar Showdown Event names a side of up to three seats by its colour: each
