@@ -498,7 +498,23 @@
     }
   }
 
+  /* The top bar's account menu (a <details>, base.html) folds again at a tap or click
+     outside it, and at Escape, focus going back to its name, as a menu does. */
+  function foldMenu(event) {
+    document.querySelectorAll("details.account-menu[open]").forEach(function (menu) {
+      if (event.type === "click" && !menu.contains(event.target)) {
+        menu.open = false;
+      } else if (event.type === "keydown" && event.key === "Escape"
+                 && menu.contains(document.activeElement)) {
+        menu.open = false;
+        menu.querySelector("summary").focus();
+      }
+    });
+  }
+
   window.league = {scrolled: scrolled};
+  document.addEventListener("click", foldMenu);
+  document.addEventListener("keydown", foldMenu);
   window.addEventListener("load", focusRefused);
   window.addEventListener("load", showOwnMatch);
   htmx.onLoad(announceMessages);

@@ -90,7 +90,8 @@ def test_the_top_bar_is_one_row_of_taps_on_a_narrow_phone(
         live_server: Any, django_user_model: Any, name: str) -> None:
     """Signed in, the bar took two rows at 360px (the name, "League" and "Log out" beside
     the site's name): the account's links fold under the name, a <details> that opens
-    without a script, and every control of the bar is a tap of 44px on the screen."""
+    without a script (and folds again at a tap outside it, or at Escape), and every control of the bar
+    is a tap of 44px on the screen."""
     user = django_user_model.objects.create_user(username=name, password="pw-for-the-bar")
     with signed_in(live_server.url, user) as browser:
         browser.resize(NARROW)
@@ -106,6 +107,15 @@ def test_the_top_bar_is_one_row_of_taps_on_a_narrow_phone(
         assert [f"{c['w']:.0f}x{c['h']:.0f} {c['what']}" for c in bar["controls"]
                 if min(c["w"], c["h"]) < TAP or not c["inside"]] == []
         assert bar["height"] <= 50 and bar["wide"] <= NARROW
+        browser.js("document.querySelector('main h1, main h2').click(); true")  # a tap outside
+        assert not browser.js("document.querySelector('.account-menu').open")
+        browser.js("document.querySelector('.account-menu summary').click();"
+                   "document.querySelector('.account-menu a').focus();"
+                   "document.activeElement.dispatchEvent(new KeyboardEvent('keydown',"
+                   " {key: 'Escape', bubbles: true})); true")
+        assert browser.js("[document.querySelector('.account-menu').open,"
+                          " document.activeElement.tagName]") == [False, "SUMMARY"]
+        browser.js("document.querySelector('.account-menu summary').click(); true")
         browser.send("document.querySelector('.account-menu button').click()")
         assert browser.js("document.querySelector('header.topbar').textContent").count(
             "Log in") == 1
