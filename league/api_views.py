@@ -538,7 +538,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         event = self.get_object()
         # The order the format ranks them in: by key as text, e10 came before e2.
         rows = Standing.objects.filter(event=event).select_related("entrant")
-        return Response(StandingSerializer(rows.order_by("rank", "pk"), many=True).data)
+        return Response(StandingSerializer(rows.order_by("position"), many=True).data)
 
     @extend_schema(summary="The Event's record stream",
                    description="Every organizer decision and recorded result, in order.",

@@ -385,6 +385,9 @@ class Standing(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings")
     entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="+")
+    # The row's place in the format's own order (rows sharing a rank in its tie order):
+    # rows are kept and updated in place, so their ids say nothing of the order.
+    position = models.PositiveIntegerField(default=0)
     rank = models.PositiveIntegerField()
     points = models.FloatField(default=0)
     wins = models.PositiveIntegerField(default=0)
@@ -393,7 +396,7 @@ class Standing(models.Model):
     tiebreaks = models.JSONField(default=dict)
 
     class Meta:
-        ordering = ["event", "rank", "entrant__key"]
+        ordering = ["event", "position"]
 
 
 class SeasonStanding(models.Model):

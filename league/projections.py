@@ -58,7 +58,6 @@ def refresh_event(event: Event, done: Replayed | None = None) -> None:
     if event.status != status:
         Event.objects.filter(pk=event.pk).update(status=status)
         event.status = status
-    Standing.objects.filter(event=event).delete()
     seeds = {key: i + 1 for i, key in enumerate(done.order)} if done.seeded_by != "registration" \
         or done.state is not None else {}
     names = shown_names(done.entrants)
@@ -74,13 +73,16 @@ def refresh_event(event: Event, done: Replayed | None = None) -> None:
                    match_id=m["match"], replay=m.get("replay", 0))
         for m in [*done.drawn, *done.matches.values()]
     ], "match_id", LINK_FIELDS)
-    if done.state is not None:
-        Standing.objects.bulk_create([
-            Standing(event=event, entrant=rows[row.entrant], rank=row.rank, points=row.points,
-                     wins=row.wins, draws=row.draws, losses=row.losses,
-                     tiebreaks=dict(row.tiebreaks))
-            for row in formats.get_format(event.format).standings(done.state)
-        ])
+    # Kept in place like the rows above: a result moves some entrants and changes the
+    # figures of a few, and only those rows are written.
+    _rewrite(Standing.objects.filter(event=event), [
+        Standing(event=event, entrant=rows[row.entrant], position=position, rank=row.rank,
+                 points=row.points, wins=row.wins, draws=row.draws, losses=row.losses,
+                 tiebreaks=dict(row.tiebreaks))
+        for position, row in enumerate(
+            formats.get_format(event.format).standings(done.state)
+            if done.state is not None else [], start=1)
+    ], "entrant_id", STANDING_FIELDS)
     keep_replay(event, copied(done))
     if event.season_id is not None:
         refresh_season(event.season, {event.pk: (done.seq, done)})
@@ -88,6 +90,7 @@ def refresh_event(event: Event, done: Replayed | None = None) -> None:
 
 ENTRANT_FIELDS = ("name", "player_id", "team_id", "bot", "seed", "withdrawn", "picks")
 LINK_FIELDS = ("pairing", "round", "stage", "label", "entrants", "seats", "replay")
+STANDING_FIELDS = ("position", "rank", "points", "wins", "draws", "losses", "tiebreaks")
 
 
 def _rewrite(rows: QuerySet[M], wanted: list[M], key: str, fields: tuple[str, ...]

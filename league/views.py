@@ -1640,7 +1640,7 @@ def _live_context(event: Event, error: str | None = None,
 def _standings(event: Event) -> QuerySet[Standing]:
     """The Event's standings in the order its format ranks them (rows sharing a rank in
     seed order, as the format lists them; by key they read e10 before e2)."""
-    return (Standing.objects.filter(event=event).order_by("rank", "pk")
+    return (Standing.objects.filter(event=event).order_by("position")
             .select_related("entrant", "entrant__player", "entrant__team"))
 
 

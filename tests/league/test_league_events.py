@@ -1980,7 +1980,7 @@ def test_recording_a_result_asks_the_same_queries_whatever_the_field(
             assert events.record_match_result(match=Match.objects.get(pk=link.match_id))
         counts.append(len(done))
         assert list(Standing.objects.filter(event=event, entrant__player__isnull=False)
-                    .values_list("entrant__key", flat=True).order_by("rank", "pk"))[:1] \
+                    .values_list("entrant__key", flat=True).order_by("position"))[:1] \
             == [link.entrants[0]]
     assert counts[0] == counts[1]
 
@@ -2014,6 +2014,39 @@ def test_a_result_keeps_every_entrant_row_and_match_link_and_their_ids_whatever_
         assert ids(Entrant, "key") == entrants
         assert ids(EventMatch, "match_id").items() >= links.items()
         assert Entrant.objects.get(pk=entrants[link.entrants[0]]).withdrawn
+
+
+@pytest.mark.django_db
+def test_a_result_keeps_the_standing_rows_in_place_in_the_formats_order_whatever_the_field(
+        organizer: Any, django_user_model: Any) -> None:
+    """A result updates the standing rows whose figures or place it changed, in place: no
+    row is deleted or inserted, each keeps its id, the queries asked of the standings do
+    not grow with the field, and the rows read in their position order are the format's
+    own order (rows sharing a rank in its tie order)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def ids() -> dict[str, int]:
+        return dict(Standing.objects.filter(event=event).values_list("entrant__key", "pk"))
+
+    asked = []
+    for people in (4, 12, 40):
+        event = swiss_of(people, organizer, django_user_model)
+        before = ids()
+        link = EventMatch.objects.filter(event=event).first()
+        match_services.forfeit_seat(match=link.match, seat=1)
+        with CaptureQueriesContext(connection) as done:
+            assert events.record_match_result(match=Match.objects.get(pk=link.match_id))
+        standings = [q["sql"] for q in done if '"league_standing"' in q["sql"]]
+        assert not any(q.startswith(("DELETE", "INSERT")) for q in standings)
+        asked.append(len(standings))
+        assert ids() == before
+        fmt = formats.get_format(event.format)
+        assert list(Standing.objects.filter(event=event).order_by("position")
+                    .values_list("entrant__key", flat=True)) \
+            == [row.entrant for row in fmt.standings(events.replay(event).state)]
+        assert Standing.objects.get(pk=before[link.entrants[0]]).wins == 1
+    assert asked[0] == asked[1] == asked[2] <= 2
 
 
 class _Calls:
