@@ -654,11 +654,13 @@ def copied(done: Replayed) -> Replayed:
                    results=dict(done.results), drawn=list(done.drawn))
 
 
-def _fold_checked(done: Replayed, record: EventRecord, state: Any) -> None:
+def _fold_checked(done: Replayed, record: EventRecord, state: Any = None) -> None:
     """Fold `record`, just appended, into `done` as the format `state` it was checked with
     (what folding it in would give: the format's work, a round paired, done once), when
     `done` is up to the record before it; else `caught_up` folds it in later. For the
-    records of a started Event that change its format state."""
+    records of a started Event that change its format state, and for those written on
+    the way to them that leave it as it is (no `state`: a match made, a round released, a
+    draw, picks dropped), so the ones after them fold in too."""
     if done.seq != record.seq - 1:
         return
     p = record.payload
@@ -669,7 +671,18 @@ def _fold_checked(done: Replayed, record: EventRecord, state: Any) -> None:
         done.entrants[p["key"]]["withdrawn"] = True
     elif record.kind == Kind.RESULT_RECORDED:
         done.results[p["pairing"]] = p
-    done.state, done.seq = state, record.seq
+    elif record.kind == Kind.ENTRANT_PICKED:
+        done.entrants[p["key"]] |= {"picks": p["picks"], "dropped": bool(p.get("dropped"))}
+    elif record.kind == Kind.MATCH_CREATED:
+        if p["pairing"] in done.matches:  # played again after a refused draw
+            done.drawn.append(done.matches[p["pairing"]])
+        done.matches[p["pairing"]] = p
+    elif record.kind not in {Kind.STARTED, Kind.PAIRED_BY_HAND, Kind.ROUND_RELEASED,
+                             Kind.MATCH_DRAWN}:
+        raise ValueError(f"{record.kind} records are folded by caught_up")
+    if state is not None:
+        done.state = state
+    done.seq = record.seq
 
 
 def result_sides(event: Event, entrants: Sequence[str],
@@ -835,8 +848,8 @@ def _register(event: Event, by: Any, payload: dict[str, Any], checked: dict[str,
     payload["key"] = f"e{len(done.entrants) + 1}"
     joined = _refuse_no_room(event, done, payload["key"])
     record = _append(event, Kind.ENTRANT_ADDED, payload, by, key)
+    _fold_checked(done, record, joined if done.state is not None else None)
     if done.state is not None:
-        _fold_checked(done, record, joined)
         _try_format(lambda: _advance(event, done=done))  # the pairing they join is played now
     else:
         _after_change(event, done)
@@ -1776,11 +1789,12 @@ def pair_by_hand(*, event: Event, by: Any, pairings: list[list[str]],
             raise LeagueError("event_not_running", "Pairings are made in a running Event.", 409)
         done = replay_to_write(event)
         fmt = formats.get_format(event.format)
-        _try_format(lambda: fmt.pair_by_hand(done.state, pairings), done)
+        state = _try_format(lambda: fmt.pair_by_hand(done.state, pairings), done)
         if not held_pairings(event, done):
             raise LeagueError("round_made", "No round is waiting: pair by hand while a new "
                                             "round is held (an Event that holds rounds).", 409)
-        _append(event, Kind.PAIRED_BY_HAND, {"pairings": pairings}, by)
+        _fold_checked(done, _append(event, Kind.PAIRED_BY_HAND, {"pairings": pairings}, by),
+                      state)
         _advance(event, release=True, done=done)
 
 
@@ -1793,8 +1807,9 @@ def release_round(*, event: Event, by: Any, expected_seq: int | None = None) -> 
         held = held_pairings(event, done)
         if not held:
             raise LeagueError("nothing_held", "No round is waiting to be released.", 409)
-        _append(event, Kind.ROUND_RELEASED, {"stage": held[0].stage, "round": held[0].round,
-                                             "pairings": [p.id for p in held]}, by)
+        _fold_checked(done, _append(event, Kind.ROUND_RELEASED, {
+            "stage": held[0].stage, "round": held[0].round,
+            "pairings": [p.id for p in held]}, by))
         _advance(event, release=True, done=done)
 
 
@@ -1924,7 +1939,7 @@ def _create_match(event: Event, done: Replayed, made: dict[str, Any]) -> None:
     payload = {**made, "match": match.pk}
     if seat_keys != entrants:
         payload["seats"] = seat_keys
-    _append(event, Kind.MATCH_CREATED, payload, None)
+    _fold_checked(done, _append(event, Kind.MATCH_CREATED, payload, None))
 
 
 def gone_from_card_set(event: Event, options: dict[str, Any] | None = None,
@@ -2011,8 +2026,8 @@ def _drop_stale_picks(event: Event, done: Replayed, keys: list[str]) -> None:
             check_picks(event, entrant["picks"])
         except LeagueError:
             entrant["picks"], entrant["dropped"] = {}, True
-            _append(event, Kind.ENTRANT_PICKED, {"key": key, "picks": {}, "dropped": True},
-                    None)
+            _fold_checked(done, _append(event, Kind.ENTRANT_PICKED, {
+                "key": key, "picks": {}, "dropped": True}, None))
 
 
 def _table(event: Event, done: Replayed, entrants: list[str]
@@ -2107,8 +2122,8 @@ def _record_locked(event: Event, link: EventMatch, match: Match,
         if exc.code != "draw_not_allowed":
             raise LeagueError(exc.code, _by_name(exc.message, done)) from None
         if not play_again or made.get("replay", 0) < MAX_REPLAYS:
-            _append(event, Kind.MATCH_DRAWN, {"pairing": made["pairing"],
-                                              "match": made["match"]}, None)
+            _fold_checked(done, _append(event, Kind.MATCH_DRAWN, {
+                "pairing": made["pairing"], "match": made["match"]}, None))
             if play_again:
                 _play_again(event, done, made)
             return True

@@ -30,11 +30,23 @@ FORMATS = [
 
 
 class Watch:
-    """Each write to one Event checked against the stream replayed afresh."""
+    """Each write to one Event checked against the stream replayed afresh, and the
+    records it wrote folded into its own replay as it wrote them (none read back from
+    the stream afterwards to be folded a second time)."""
 
-    def __init__(self, event: Event) -> None:
+    def __init__(self, event: Event, monkeypatch: Any) -> None:
         self.event = event
         self.writes = 0
+        self.late: list[str] = []  # kinds of the records folded into a replay read back
+        fold = events._fold
+
+        def watched(event: Event, out: events.Replayed, rows: Any, corrections: Any
+                    ) -> events.Replayed:
+            rows = list(rows)
+            if out.seq:  # (a replay from the start folds every record, as it must)
+                self.late += [row.kind for row in rows]
+            return fold(event, out, rows, corrections)
+        monkeypatch.setattr(events, "_fold", watched)
 
     def write(self, action: Any) -> Any:
         """`action`'s answer (None when refused), the kept replay it found unchanged, and
@@ -44,10 +56,14 @@ class Watch:
         kept = events._kept(self.event)
         assert kept is not None
         before = copy.deepcopy(kept)
+        self.late.clear()
         try:
             answer = action()
         except LeagueError:
             answer = None
+        # What the writer wrote was folded in as it wrote it: the matches it made, and
+        # what it wrote after them.
+        assert not {"match_created", "result_recorded", "round_released"} & set(self.late)
         assert kept == before  # the writer folded into a copy of its own
         self.event.refresh_from_db()
         fresh = events.replay(self.event)
@@ -73,7 +89,13 @@ def play_through(organizer: Any, django_user_model: Any, game: str, fmt: str,
     `choose(n)`) and a correction."""
     event = events.create_event(name="Kept night", game=game, format=fmt, by=organizer,
                                 format_options=options, hold_rounds=True)
-    watch = Watch(event)
+    with pytest.MonkeyPatch.context() as patch:
+        return _play_through(Watch(event, patch), organizer, django_user_model, people, choose)
+
+
+def _play_through(watch: Watch, organizer: Any, django_user_model: Any, people: int,
+                  choose: Callable[[int], int]) -> Event:
+    event = watch.event
     users = [django_user_model.objects.create_user(username=f"k{next(_names)}")
              for _ in range(people + 2)]
     keys = [watch.write(lambda u=u: events.add_entrant(event=event, by=organizer,
