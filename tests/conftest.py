@@ -54,6 +54,16 @@ def _done() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _no_swiss_pairing_kept_from_another_test() -> None:
+    """Swiss pairings are kept per process by what they pair (`swiss._paired`): two tests'
+    Events of the same field would share them, and a test counting the pairings made
+    would count none."""
+    from league.formats import swiss
+
+    swiss.forget_pairings()
+
+
+@pytest.fixture(autouse=True)
 def _states_cached_in_the_test_transaction(request: pytest.FixtureRequest,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """A test inside one transaction (django_db without transaction=True) commits nothing,

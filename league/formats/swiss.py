@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 import networkx as nx
@@ -286,8 +287,32 @@ def _advance(state: SwissState) -> SwissState:
     table = points(state)
     seed = {e: i for i, e in enumerate(state.entrants)}
     ranked = sorted(active(state), key=lambda e: (-table.get(e, 0.0), seed[e]))
-    pairs = pair_field(ranked, table, byes(state), meetings(state), state.revision)
+    pairs = _paired(ranked, table, byes(state), meetings(state), state.revision)
     return replace(state, rounds=(*state.rounds, build_round(len(state.rounds) + 1, pairs)))
+
+
+def _paired(ranked: Sequence[str], table: Mapping[str, float], bye_counts: Mapping[str, int],
+            met: set[frozenset[str]], revision: int) -> list[Pair]:
+    """`pair_field`'s pairs, made once (per process) for the same field, points, byes and
+    meetings. A replay from the start (after a correction, or of an Event whose kept
+    replay was let go) pairs every round again, and the matching is most of its work
+    (0.6 s a round of 128): the rounds before a corrected one pair what they paired
+    before, and are found here."""
+    return list(_paired_once(tuple(ranked), tuple(table.get(e, 0.0) for e in ranked),
+                             tuple(bye_counts.get(e, 0) for e in ranked), frozenset(met),
+                             revision))
+
+
+@lru_cache(maxsize=256)
+def _paired_once(ranked: tuple[str, ...], points: tuple[float, ...], bye_counts: tuple[int, ...],
+                 met: frozenset[frozenset[str]], revision: int) -> tuple[Pair, ...]:
+    return tuple(pair_field(ranked, dict(zip(ranked, points, strict=True)),
+                            dict(zip(ranked, bye_counts, strict=True)), set(met), revision))
+
+
+def forget_pairings() -> None:
+    """Forget the pairings `_paired` keeps (for tests that count the pairings made)."""
+    _paired_once.cache_clear()
 
 
 def build_round(number: int, pairs: Sequence[Pair]) -> tuple[Pairing, ...]:

@@ -2273,6 +2273,37 @@ def test_a_correction_replays_the_stream_only_to_check_itself_whatever_the_field
     assert counts == [2, 2]
 
 
+@pytest.mark.django_db(transaction=True)  # a replay is kept once its records committed
+def test_a_replay_from_the_start_pairs_no_swiss_round_paired_before(
+        organizer: Any, django_user_model: Any, monkeypatch: Any) -> None:
+    """A replay from the start (after a correction, or where no replay is kept) finds the
+    pairings of a field paired before, in the same order with the same points, byes and
+    meetings: the rounds are not paired again (a correction is taken until a later round
+    is drawn from its result, so what it changes is never paired before)."""
+    from league.formats import swiss
+
+    event = make_event(organizer, "swiss", format_options={"rounds": 3})
+    for i in range(8):
+        user = django_user_model.objects.create_user(username=f"p{i}")
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    events.start_event(event=event, by=organizer)
+    for round_ in (1, 2, 3):
+        for link in EventMatch.objects.filter(event=event, round=round_).order_by("pairing"):
+            match_services.forfeit_seat(match=link.match, seat=1)  # (its result on commit)
+    played = events.replay(event)
+    pairings = _Calls(monkeypatch, swiss, "pair_field")
+    events.clear_read_replays()
+    assert events.replay(event) == played
+    assert pairings.count == 0
+    link = EventMatch.objects.get(event=event, pairing="R3-1")
+    events.correct_result(event=event, by=organizer, pairing=link.pairing,
+                          placements={link.entrants[0]: 2, link.entrants[1]: 1})
+    assert event.records.filter(kind="result_corrected").exists()
+    assert pairings.count == 0
+    swiss.forget_pairings()
+    assert events.replay(event) == events.replay_to_read(Event.objects.get(pk=event.pk))
+
+
 @pytest.mark.django_db
 def test_the_start_pairs_the_first_round_once_whatever_the_field(
         organizer: Any, django_user_model: Any, monkeypatch: Any) -> None:
@@ -2285,6 +2316,7 @@ def test_the_start_pairs_the_first_round_once_whatever_the_field(
     for people in (4, 12):
         event, _ = _draft_of(people, organizer, django_user_model, fmt="swiss")
         pairings.count = 0
+        swiss.forget_pairings()  # (the draft's checks paired the field already)
         events.start_event(event=event, by=organizer)
         counts.append(pairings.count)
         assert EventMatch.objects.filter(event=event).count() == people // 2
