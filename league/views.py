@@ -1530,14 +1530,22 @@ def _match_rows(event: Event, done: events.Replayed, names: dict[str, str],
 
 
 def _walkover_rows(done: events.Replayed, names: dict[str, str],
-                   given: dict[str, str | None]) -> list[dict[str, Any]]:
+                   given: dict[str, str | None],
+                   where: list[tuple[str, int]] | None = None) -> list[dict[str, Any]]:
     """The walkovers no match was made for (a round robin's pairings of a withdrawn
     entrant in rounds still to come, a bracket's next match), in the format's order, each
     naming the winner the standings count (nobody where it is a loss for both): the match
-    list left them out, so a player's losses there outnumbered their matches."""
+    list left them out, so a player's losses there outnumbered their matches. Of the
+    rounds `where` names (a big Event's page: (stage, round) as `_match_rows` takes them),
+    if given, as its matches are; a round no match was made in has no page of its own, and
+    its walkovers stand on every one."""
     if not given:
         return []
     pairings = formats.get_format(done.format).pairings(done.state)
+    if where is not None:
+        paged = {(m["stage"], m["round"]) for m in done.matches.values()}
+        pairings = [p for p in pairings if p.id in given and (
+            (p.stage, p.round) in where or (p.stage, p.round) not in paged)]
     return [{"pairing": p.id, "label": p.label or p.id, "walkover": True, "unplayed": True,
              "draw": False, "forfeited": "", "nobody_won": given[p.id] is None,
              "entrants": [{"key": key, "name": names.get(key, key),
@@ -1623,7 +1631,7 @@ def _live_context(event: Event, error: str | None = None,
         if page["shown"] is None else list(
             EventMatch.objects.filter(event=event).order_by("match_id")
             .values_list("match_id", "match__status", "match__seq"))
-    walkovers = _walkover_rows(done, names, given)
+    walkovers = _walkover_rows(done, names, given, page["where"])
     return {
         "event": event,
         "live_error": error,
@@ -1703,22 +1711,24 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
     columns = _tiebreak_columns(event, standings)
     champions = _champions(event, standings, done)
     given = events.walkovers(done)
-    diagram = ""
+    diagram, drawn = "", None
     if done.state is not None:
-        pairings = formats.get_format(event.format).pairings(done.state)
+        pairings, drawn = _drawn_rounds(
+            formats.get_format(event.format).pairings(done.state), page["where"])
+        shown = {p.id for p in pairings}
         diagram = svg.bracket_svg(
             pairings, names=names,
-            results={pid: r["placements"] for pid, r in done.results.items()},
+            results={pid: r["placements"] for pid, r in done.results.items() if pid in shown},
             links={pid: reverse("match_play", args=[m["match"]])
-                   for pid, m in done.matches.items()},
+                   for pid, m in done.matches.items() if pid in shown},
             champion=tuple(c.entrant.key for c in champions) or None,
             withdrawn={key for key, e in done.entrants.items() if e["withdrawn"]},
             sides={pid: events.result_sides(event, m["entrants"], m.get("seats"))
-                   for pid, m in done.matches.items()},
+                   for pid, m in done.matches.items() if pid in shown},
             ended=_ended_unrecorded(done, given),
         )
     rows = _match_rows(event, done, names, given, page["where"])
-    walkovers = _walkover_rows(done, names, given)
+    walkovers = _walkover_rows(done, names, given, page["where"])
     # The reader's live matches, in whichever round; the version is every match's, so that
     # a round the page does not list (the next one, made meanwhile) refreshes it too.
     made = [(r["match"].pk, r["match"].status) for r in rows] if page["shown"] is None \
@@ -1734,6 +1744,7 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
         "game_title": _titles().get(event.game, event.game),
         "format_title": FORMAT_TITLES.get(event.format, event.format),
         "diagram": diagram,
+        "diagram_rounds": drawn,
         "standings": [{"row": s, "tiebreaks": [s.tiebreaks.get(c) for c in columns]}
                       for s in standings],
         "columns": columns,
@@ -1750,6 +1761,27 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
         "told": _told(rows, walkovers),
         "version": _matches_version(event, made),
     }
+
+
+def _drawn_rounds(pairings: list[formats.Pairing], where: list[tuple[str, int]] | None
+                  ) -> tuple[list[formats.Pairing], str | None]:
+    """The pairings the diagram draws, and which rounds those are when not all ("Rounds 3
+    to 5"). Where the page lists some rounds (`where`, a big Event's) and no pairing comes
+    from another (a Swiss, a round robin, heats: no bracket's lines to draw), the diagram
+    holds those rounds and the one either side of each, as the pager moves: a 128-entrant
+    Swiss drawn whole was three quarters of its page."""
+    if where is None or any(p.sources for p in pairings):
+        return pairings, None
+    near = {(stage, number + step) for stage, number in where for step in (-1, 0, 1)}
+    kept = [p for p in pairings if (p.stage, p.round) in near]
+    if len(kept) == len(pairings):
+        return pairings, None
+    numbers = sorted({p.round for p in kept})
+    if not numbers:
+        return kept, None
+    said = f"Round {numbers[0]}" if len(numbers) == 1 else \
+        f"Rounds {numbers[0]} to {numbers[-1]}"
+    return kept, f"{said} of {max(p.round for p in pairings)}"
 
 
 def _told(rows: list[dict[str, Any]], walkovers: list[dict[str, Any]]) -> str:

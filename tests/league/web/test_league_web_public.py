@@ -694,6 +694,65 @@ def test_a_big_events_page_lists_the_round_being_played_and_links_the_others(
         == _round_ids(event, 1, 2, 3) and len(_round_ids(event, 1, 2, 3)) == 12
 
 
+def _drawn(html: str) -> set[int]:
+    """The rounds the Event page's diagram draws a box of."""
+    svg = html.split('id="bracket-scroll"', 1)[1].split("</svg>", 1)[0]
+    return {int(n) for n in re.findall(r">Round (\d+) board \d+<", svg)}
+
+
+def test_a_big_swiss_diagram_draws_the_rounds_beside_the_one_listed(
+        alice_client: Client, make_event: Callable[..., Event],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the size the page pages at, a Swiss's diagram draws the rounds the match list
+    shows and the one either side, and says so; all of them with the whole list."""
+    from league import views
+    from tests.league.web.test_league_web_organizer_page import play_round
+
+    monkeypatch.setattr(views, "PAGED_FROM", 4)
+    event = make_event(format="swiss", bots=8, format_options={"rounds": 4})
+    events.start_event(event=event, by=event.created_by)
+    for played in (1, 2, 3):
+        play_round(event, played)
+    url = reverse("league:event", args=[event.pk])
+    html = alice_client.get(url).content.decode()
+    assert _drawn(html) == {3, 4} and "Rounds 3 to 4 of 4 drawn" in html
+    html = alice_client.get(f"{url}?round=1").content.decode()
+    assert _drawn(html) == {1, 2} and "Rounds 1 to 2 of 4 drawn" in html
+    assert _drawn(alice_client.get(f"{url}?round=2").content.decode()) == {1, 2, 3}
+    html = alice_client.get(f"{url}?round=all").content.decode()
+    assert _drawn(html) == {1, 2, 3, 4} and " of 4 drawn" not in html
+
+
+def test_a_big_events_walkover_stands_on_its_rounds_page_as_its_matches_do(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A walkover no match was made for (a bracket's next match, its winner withdrawn) is
+    listed with the matches of its round, not on every round's page."""
+    from league import views
+    from matches import services as match_services
+
+    monkeypatch.setattr(views, "PAGED_FROM", 2)
+    event = make_event(format="single_elimination", bots=8)
+    events.start_event(event=event, by=sam)
+    first, *others = EventMatch.objects.filter(event=event, round=1).order_by("pairing")
+    match_services.forfeit_seat(match=first.match, seat=1)
+    assert events.record_match_result(match=Match.objects.get(pk=first.match_id))
+    events.withdraw_entrant(event=event, by=sam, key=first.entrants[0])
+    for link in others:
+        match_services.forfeit_seat(match=link.match, seat=1)
+        assert events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    given = events.walkovers(events.replay(event))
+    walkover = next(p for p in given if not EventMatch.objects.filter(
+        event=event, pairing=p).exists())
+    assert EventMatch.objects.filter(event=event, round=2).exists()
+    url = reverse("league:event", args=[event.pk])
+    row = f'id="event-walkover-{walkover}"'
+    assert row in alice_client.get(url).content.decode()
+    assert row in alice_client.get(f"{url}?round=2").content.decode()
+    assert row not in alice_client.get(f"{url}?round=1").content.decode()
+    assert row in alice_client.get(f"{url}?round=all").content.decode()
+
+
 def test_a_big_events_page_tells_a_player_of_their_match_whichever_round_is_listed(
         alice_client: Client, make_event: Callable[..., Event], sam: Any,
         monkeypatch: pytest.MonkeyPatch) -> None:
