@@ -761,15 +761,25 @@ def _round_page(event: Event, request: HttpRequest) -> dict[str, Any]:
     (section, round) of those listed (None: every one); `where`, their (stage, round) as
     the matches store them; `asked`, what the reader asked for (`?round=`, or a form's
     `round` field): "all", a page's key, or "" for those being played (the last made when
-    none is). No pages while the Event is small enough to list whole."""
+    none is); `big`, whether it is past the size it pages at (each live match's seat forms
+    then a link away on the organizer page), `opened`, the pairing whose seat forms it
+    shows (`?seats=`, or a form's `pairing`). No pages while the Event is small enough to
+    list whole, or has one round."""
     asked = (request.GET.get("round") or request.POST.get("round") or "").strip()
     made = list(EventMatch.objects.filter(event=event).order_by("match_id")
                 .values_list("stage", "round", "label", "match__status"))
     pages: dict[tuple[str, int], list[str]] = {}
     for stage, number, label, _ in made:
         pages.setdefault(_page_of(stage, number), []).append(label)
-    if len(made) <= PAGED_FROM or len(pages) < 2:
-        return {"pages": [], "shown": None, "where": None, "asked": ""}
+    # The live match whose seats' Forfeit and Bot forms a big Event's organizer page shows
+    # (the one its link opened, or a form was sent from): a round of 64 matches carried
+    # 256 forms, more than half of its page.
+    big = len(made) > PAGED_FROM
+    opened = (request.GET.get("seats") or request.POST.get("pairing") or "").strip() \
+        if big else ""
+    if not big or len(pages) < 2:
+        return {"pages": [], "shown": None, "where": None, "asked": "", "big": big,
+                "opened": opened}
     keys = _page_keys(list(pages))
     if asked == "all":
         shown = None
@@ -783,7 +793,7 @@ def _round_page(event: Event, request: HttpRequest) -> dict[str, Any]:
     return {"pages": [{"key": keys[page], "label": _page_label(page, labels, staged),
                        "current": shown is not None and page in shown}
                       for page, labels in pages.items()],
-            "shown": shown, "asked": asked,
+            "shown": shown, "asked": asked, "big": big, "opened": opened,
             "where": None if shown is None else sorted(
                 {(stage, number) for stage, number, _, _ in made
                  if _page_of(stage, number) in shown})}

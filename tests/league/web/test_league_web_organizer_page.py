@@ -1225,3 +1225,32 @@ def test_a_big_multistage_event_pages_its_group_rounds_apart_from_its_playoff(
     corrections = {s["id"] for s in tags(first, "summary")
                    if s.get("id", "").startswith("correct-")}
     assert corrections == {f"correct-{link.pairing}" for link in groups}
+
+
+def test_a_big_events_organizer_page_shows_one_matchs_seat_forms_at_a_time(
+        sam_client: Client, make_event: Callable[..., Event], paged: None) -> None:
+    """A big Event's live matches each link to their seats' Forfeit and Bot forms instead
+    of carrying them all: the link opens them (the page again without JavaScript, the
+    list with htmx), the list's poll keeps them open, and a forfeit sent from them goes
+    through and comes back with them."""
+    event = make_event(format="swiss", bots=10, format_options={"rounds": 3})  # (5 matches)
+    events.start_event(event=event, by=event.created_by)
+    url = reverse("league:event_admin", args=[event.pk])
+    links = list(EventMatch.objects.filter(event=event).order_by("pairing"))
+    html = sam_client.get(url).content.decode()
+    assert 'id="forfeit-' not in html and 'id="to-bot-' not in html
+    opener = {a.get("id"): a for a in tags(html, "a")}[f"seats-{links[0].pairing}"]
+    assert opener["href"] == f"{url}?seats={links[0].pairing}#live-{links[0].match_id}"
+    for html in (sam_client.get(f"{url}?seats={links[0].pairing}").content.decode(),
+                 sam_client.get(opener["hx-get"], **HTMX).content.decode()):
+        buttons = {b.get("id") for b in tags(html, "button")}
+        assert {f"forfeit-{links[0].pairing}-{k}" for k in links[0].entrants} <= buttons
+        assert not any(b and b.startswith(f"forfeit-{links[1].pairing}-") for b in buttons)
+        poll = {s.get("id"): s for s in tags(html, "section")}["event-live"]["hx-get"]
+        assert poll.endswith(f"&seats={links[0].pairing}")
+    answer = sam_client.post(reverse("league:match_forfeit", args=[event.pk]), {
+        "seq": Event.objects.get(pk=event.pk).seq, "round": "", "pairing": links[0].pairing,
+        "entrant": links[0].entrants[1]}, **HTMX)
+    assert answer.status_code == 200
+    assert Match.objects.get(pk=links[0].match_id).status == Match.Status.FINISHED
+    assert f'id="seats-{links[1].pairing}"' in answer.content.decode()
