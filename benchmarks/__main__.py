@@ -2,11 +2,13 @@
 
 Prints figures and ratios; nothing here asserts a time (the machine is shared and noisy).
 Sections: playouts, replay, append, bots, balance, events, supershow, rumble, ultimate;
-and two that run only when named: `ladder [MATCHES]`, the bot-strength ladder (about an
+and some that run only when named: `ladder [MATCHES]`, the bot-strength ladder (about an
 hour at its default 60 matches a pairing on two cores), and `scale [MATCHES]`, simulation
 jobs on one and two Celery workers and worker memory over a 10,000-match job (needs
 PostgreSQL and Redis; run it on a quiet machine), and `league_night [PLAYERS]`, a served
-Event of PLAYERS people whose pages poll and play for a minute (PostgreSQL and Redis).
+Event of PLAYERS people whose pages poll and play for a minute (PostgreSQL and Redis), and
+`big_event [ENTRANTS]`, a Swiss of ENTRANTS (default 128) played through in the process:
+its writes, replays and pages (PostgreSQL).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Callable
 
 from benchmarks import (
     append,
+    big_event,
     engine_speed,
     ladder,
     league_night,
@@ -44,6 +47,7 @@ ON_REQUEST: dict[str, Callable[[list[str]], object]] = {
     "ladder": ladder.main,
     "scale": scale.main,
     "league_night": league_night.main,
+    "big_event": big_event.main,
 }
 
 
