@@ -2435,8 +2435,7 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
         try:
             corrected = replay(event, rows)
         except formats.FormatError as exc:
-            round_ = next((p.round for p in fmt.pairings(done.state) if p.id == pairing), 0)
-            later = sorted(p for p, m in done.matches.items() if m["round"] > round_)
+            later = _drawn_from(fmt, done, pairing)
             those = ("pairing", "was", "it") if len(later) == 1 else ("pairings", "were", "them")
             detail = (f"The later {those[0]} {', '.join(_named(done, p) for p in later)} "
                       f"{those[1]} drawn from {_named(done, pairing)}'s result as it stands; "
@@ -2464,6 +2463,24 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
 
 
 UNTIL = "A result can be corrected until a later pairing is drawn from it."
+
+
+def _drawn_from(fmt: Any, done: Replayed, pairing: str) -> list[str]:
+    """The made pairings drawn from `pairing`'s result: in a bracket those its winner's
+    and loser's slots lead to, and on (the other semifinal is not drawn from a
+    quarterfinal that feeds this one); where no slot names a source, every later round's."""
+    drawn = fmt.pairings(done.state)
+    fed = {pairing}
+    grew = True
+    while grew:
+        onward = {p.id for p in drawn if p.id not in fed
+                  and any(s.partition(" of ")[2] in fed for s in p.sources)}
+        fed |= onward
+        grew = bool(onward)
+    if len(fed) > 1:
+        return sorted(p for p in done.matches if p in fed - {pairing})
+    round_ = next((p.round for p in drawn if p.id == pairing), 0)
+    return sorted(p for p, m in done.matches.items() if m["round"] > round_)
 
 
 def _named(done: Replayed, pairing: str) -> str:

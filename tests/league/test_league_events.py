@@ -923,6 +923,31 @@ def test_a_swiss_correction_after_the_next_round_was_paired_says_why(organizer: 
 
 
 @pytest.mark.django_db
+def test_a_bracket_correction_names_only_the_pairings_drawn_from_that_result(
+        organizer: Any) -> None:
+    """Eight in a knockout, both semifinals played and the final made: correcting
+    quarterfinal 1 names its semifinal and the final (it named every later round's
+    pairing, the other semifinal too, which quarterfinal 1 has no part in)."""
+    event = make_event(organizer, fmt="single_elimination")
+    enter_bots(event, organizer, 8)
+    events.start_event(event=event, by=organizer)
+    for round_ in (1, 2):
+        for link in EventMatch.objects.filter(event=event, round=round_):
+            match_services.forfeit_seat(match=link.match, seat=1)
+            events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    assert EventMatch.objects.filter(event=event, pairing="W3-1").exists()
+    winner, loser = EventMatch.objects.get(event=event, pairing="W1-1").entrants
+    with pytest.raises(events.LeagueError) as refused:
+        events.correct_result(event=event, by=organizer, pairing="W1-1",
+                              placements={winner: 2, loser: 1})
+    assert refused.value.code == "correction_conflicts"
+    assert refused.value.detail.startswith(
+        "The later pairings Semifinal 1 (W2-1), Final (W3-1) were drawn from Quarterfinal "
+        "1 (W1-1)'s result as it stands"), refused.value.detail
+    assert "W2-2" not in refused.value.detail
+
+
+@pytest.mark.django_db
 def test_a_late_entrant_who_would_redraw_made_matches_is_refused(organizer: Any) -> None:
     """Round robin: the first round's matches exist, so a redraw is no longer possible."""
     event = make_event(organizer, fmt="round_robin")
