@@ -1415,7 +1415,7 @@ def _held_context(event: Event, done: events.Replayed,
     held = events.held_pairings(event, done)
     if not held:
         return {"held": [], "held_title": "", "held_name": "", "held_text": "",
-                "pairs_by_hand": False}
+                "held_left_out": [], "pairs_by_hand": False}
     rounds = {(p.stage, p.round) for p in held}
     rounds_held = _held_rounds(held)
     named = _and(rounds_held)
@@ -1428,9 +1428,11 @@ def _held_context(event: Event, done: events.Replayed,
              and (p.id in ready or (p.entrants and None in p.slots) or p.id in given)]
     by_hand = fmt.takes_hand_pairings(done.state)
     lines = [[k for k in p.entrants if k not in gone] for p in drawn]
-    if by_hand:
-        seated = {k for line in lines for k in line}
-        lines += [[key] for key in done.entrants if key not in gone and key not in seated]
+    seated = {k for line in lines for k in line}
+    # Entered after the round was drawn: released as drawn, it leaves them out of it.
+    left_out = [key for key in done.entrants if key not in gone and key not in seated] \
+        if by_hand else []
+    lines += [[key] for key in left_out]
     return {
         # A walkover names who the format counts its win for ("" where nobody won it).
         "held": [{"pairing": p, "names": [names.get(k, k) if k else "bye" for k in p.slots],
@@ -1443,6 +1445,7 @@ def _held_context(event: Event, done: events.Replayed,
         # round 2 and Losers round 1".
         "held_name": named,
         "held_text": "\n".join(" ".join(line) for line in lines if line),
+        "held_left_out": [names.get(key, key) for key in left_out],
         "pairs_by_hand": by_hand,
     }
 

@@ -1101,6 +1101,28 @@ def test_a_held_swiss_round_offers_the_hand_pairing_form(sam_client: Client,
     assert reverse("league:event_pair", args=[held_swiss.pk]) in page
 
 
+def test_a_late_entrant_the_held_draw_leaves_out_is_named_on_its_card(
+        sam_client: Client, make_event: Callable[..., Event],
+        started_and_decided: Callable[..., None]) -> None:
+    """An entrant added while round 2 waits is in none of its drawn pairings: the card said
+    nothing of it, and releasing the round as drawn left them out unwarned."""
+    event = make_event(format="swiss", bots=4, hold_rounds=True, format_options={"rounds": 3})
+    started_and_decided(event)
+    event.refresh_from_db()
+    events.add_entrant(event=event, by=event.created_by, bot="random", name="Latecomer")
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert "Round 2 is waiting for you" in page
+    assert all("Latecomer" not in item for item in held_list(page))
+    assert ("In no pairing of this draw (entered after it was drawn): Latecomer. Released "
+            "as drawn, the round leaves them out; pair it by hand to seat them.") in page
+
+
+def test_a_held_round_drawn_with_everyone_names_nobody_left_out(
+        sam_client: Client, held_swiss: Event) -> None:
+    page = sam_client.get(reverse("league:event_admin", args=[held_swiss.pk])).content.decode()
+    assert "Round 2 is waiting for you" in page and "held-left-out" not in page
+
+
 def test_a_held_bracket_round_offers_no_hand_pairing(
         sam_client: Client, make_event: Callable[..., Event],
         started_and_decided: Callable[..., None]) -> None:
