@@ -2477,8 +2477,9 @@ def _drawn_from(fmt: Any, done: Replayed, pairing: str) -> list[str]:
                   and any(s.partition(" of ")[2] in fed for s in p.sources)}
         fed |= onward
         grew = bool(onward)
-    if len(fed) > 1:
-        return sorted(p for p in done.matches if p in fed - {pairing})
+    if len(fed) > 1:  # in the order they were drawn: a semifinal before the final
+        return sorted((p for p in done.matches if p in fed - {pairing}),
+                      key=lambda p: (done.matches[p]["round"], p))
     round_ = next((p.round for p in drawn if p.id == pairing), 0)
     return sorted(p for p, m in done.matches.items() if m["round"] > round_)
 

@@ -926,9 +926,11 @@ def test_a_swiss_correction_after_the_next_round_was_paired_says_why(organizer: 
 def test_a_bracket_correction_names_only_the_pairings_drawn_from_that_result(
         organizer: Any) -> None:
     """Eight in a knockout, both semifinals played and the final made: correcting
-    quarterfinal 1 names its semifinal and the final (it named every later round's
-    pairing, the other semifinal too, which quarterfinal 1 has no part in)."""
-    event = make_event(organizer, fmt="single_elimination")
+    quarterfinal 1 names its semifinal, the final and the third-place match, in the order
+    they were drawn (it named every later round's pairing, the other semifinal too, which
+    quarterfinal 1 has no part in)."""
+    event = make_event(organizer, fmt="single_elimination",
+                       format_options={"third_place": True})
     enter_bots(event, organizer, 8)
     events.start_event(event=event, by=organizer)
     for round_ in (1, 2):
@@ -942,8 +944,8 @@ def test_a_bracket_correction_names_only_the_pairings_drawn_from_that_result(
                               placements={winner: 2, loser: 1})
     assert refused.value.code == "correction_conflicts"
     assert refused.value.detail.startswith(
-        "The later pairings Semifinal 1 (W2-1), Final (W3-1) were drawn from Quarterfinal "
-        "1 (W1-1)'s result as it stands"), refused.value.detail
+        "The later pairings Semifinal 1 (W2-1), Third-place match (3P), Final (W3-1) were "
+        "drawn from Quarterfinal 1 (W1-1)'s result as it stands"), refused.value.detail
     assert "W2-2" not in refused.value.detail
 
 
