@@ -19,7 +19,7 @@ def number_rows(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0026_confirmation_owed'),
+        ('league', '0029_confirmation_owed_index'),
     ]
 
     operations = [
