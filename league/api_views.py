@@ -770,7 +770,8 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, League
                                                                                 "summary")
 
     def _detail(self, job: SimulationJob, code: int = status.HTTP_200_OK) -> Response:
-        data = SimulationJobSerializer(self.get_queryset().get(pk=job.pk)).data
+        data = SimulationJobSerializer(self.get_queryset().get(pk=job.pk),
+                                       context=self.get_serializer_context()).data
         if code == status.HTTP_201_CREATED:
             return created(data, self.request, "simulation-detail", job.pk)
         return Response(data, status=code)
@@ -780,7 +781,8 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, League
                    responses={200: SimulationJobRowSerializer(many=True), **errors(401, 403)})
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
-        return self.get_paginated_response(SimulationJobRowSerializer(page, many=True).data)
+        return self.get_paginated_response(SimulationJobRowSerializer(
+            page, many=True, context=self.get_serializer_context()).data)
 
     @extend_schema(summary="One simulation job with its summary",
                    responses={200: SimulationJobSerializer, **errors(401, 403, 404)})
@@ -845,6 +847,10 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, League
             renderer_classes=[renderers.JSONRenderer, JSONLinesRenderer])
     def logs(self, request: Request, pk: str) -> StreamingHttpResponse | Response:
         job = self.get_object()
+        if not simulation.reads_secrets(job, request.user):
+            return Response({"code": "not_organizer", "detail": "The logs replay its secret "
+                             "options: its creator and staff alone read them."},
+                            status=status.HTTP_403_FORBIDDEN)
         if not job.logs:
             return Response({"code": "no_logs", "detail": "This job keeps no logs."},
                             status=status.HTTP_404_NOT_FOUND)

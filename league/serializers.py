@@ -13,7 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.api_json import LARGEST_INT
-from league import formats, history
+from league import formats, history, simulation
 from league.events import (
     Replayed,
     held_pairings,
@@ -931,6 +931,13 @@ class SimulationJobSerializer(serializers.ModelSerializer):
                   "planned", "matches", "chunk_size", "chunks", "done_chunks", "error",
                   "created_by", "created_at", "started_at", "finished_at", "summary"]
         read_only_fields = fields
+
+    def to_representation(self, instance: SimulationJob) -> dict[str, Any]:
+        """`options` as the caller may read them (`simulation.shown_options`)."""
+        data = super().to_representation(instance)
+        request = self.context.get("request")
+        data["options"] = simulation.shown_options(instance, getattr(request, "user", None))
+        return data
 
 
 class SimulationJobRowSerializer(SimulationJobSerializer):

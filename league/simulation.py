@@ -60,6 +60,8 @@ from league import formats
 from league.events import LeagueError, made_with_key
 from league.intervals import wilson
 from league.models import SimulationChunk, SimulationJob
+from matches.serializers import masked_options
+from matches.services import secret_options_given
 
 logger = logging.getLogger(__name__)
 
@@ -98,6 +100,21 @@ def can_simulate(user: Any) -> bool:
 def can_manage(job: SimulationJob, user: Any) -> bool:
     """Staff, or whoever started the job: they may cancel and resume it."""
     return can_simulate(user) and bool(user.is_staff or job.created_by_id == user.pk)
+
+
+def reads_secrets(job: SimulationJob, user: Any) -> bool:
+    """Whether `user` reads the job's secret options (constructed decks) and, when it was
+    given any, its logs, which replay them: its creator and staff. Every organizer reads
+    the jobs, and one who tried a deck out may meet another across the table (SH-050)."""
+    return can_manage(job, user) or not secret_options_given(job.game, job.options)
+
+
+def shown_options(job: SimulationJob, user: Any) -> JSON:
+    """The job's options as `user` may read them: secret entries "hidden" but for
+    `reads_secrets`."""
+    if reads_secrets(job, user):
+        return dict(job.options)
+    return masked_options(job.game, dict(job.options), set())
 
 
 def _require(allowed: bool, detail: str) -> None:

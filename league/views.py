@@ -2086,6 +2086,9 @@ def _manage_job(request: HttpRequest, job_id: int, act: Callable[..., Any]) -> H
 def simulation_logs(request: HttpRequest, job_id: int) -> StreamingHttpResponse:
     """The kept match logs of a job as JSON lines, one match a line, in match order."""
     job = get_object_or_404(SimulationJob, pk=job_id)
+    if not simulation.reads_secrets(job, request.user):
+        raise PermissionDenied("The logs replay its secret options: its creator and staff "
+                               "alone read them.")
     if not job.logs:
         raise Http404("This job keeps no logs.")
     lines = (json.dumps(match, separators=(",", ":")) + "\n"
@@ -2122,7 +2125,7 @@ def _simulation_context(request: HttpRequest, job: SimulationJob,
         "can_manage": simulation.can_manage(job, request.user),
         "error": error,
         "title": _titles().get(job.game, job.game),
-        "options_json": json.dumps(job.options),
+        "options_json": json.dumps(simulation.shown_options(job, request.user)),
         "version": f"{job.status}-{job.done_matches}",
     }
 

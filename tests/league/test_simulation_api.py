@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 import pytest
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from league import simulation
@@ -233,3 +234,35 @@ def test_a_job_key_reused_for_another_game_or_other_bots_is_refused(
     refused = organizer_api.post(URL, {**body, **change}, format="json")
     assert (refused.status_code, refused.json()["code"]) == (409, "key_reused")
     assert (SimulationJob.objects.count(), SimulationChunk.objects.count()) == (1, 3)
+
+
+def test_a_constructed_deck_in_a_job_is_read_by_its_creator_and_staff_alone(
+        sam_api: APIClient, organizer_api: APIClient, client_for: Any, django_user_model: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """SH-050 decks are secret options: an organizer who tries a deck out in a simulation
+    may meet another organizer across the table, who reads every job. Its decks read
+    "hidden" to them, on the page too, and its logs (which replay the decks) are refused."""
+    from engine.games.supershow.cards import CATALOG
+
+    ox, mira = CATALOG.competitors["ox_valdane"], CATALOG.competitors["mira_quickstep"]
+    deck = [c.key for c in mira.deck[:27]] + [c.key for c in ox.deck[27:]]
+    body = {"game": "supershow", "bots": ["random", "random"], "matches": 1, "seed": 3,
+            "logs": True, "options": {"competitors": ["ox_valdane", "mira_quickstep"],
+                                      "decks": [deck, None]}}
+    with django_capture_on_commit_callbacks(execute=True):
+        job_id = sam_api.post(URL, body, format="json").json()["id"]
+    kim = django_user_model.objects.create_user(username="kim", password="pw-kim-1234")
+    kim.organized_events.create(name="Winter", game="supershow")
+    kim_api = client_for(kim)
+    assert kim_api.get(f"{URL}{job_id}/").json()["options"]["decks"] == ["hidden", "hidden"]
+    assert kim_api.get(URL).json()["results"][0]["options"]["decks"] == ["hidden", "hidden"]
+    refused = kim_api.get(f"{URL}{job_id}/logs/")
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_organizer")
+    kim_api.force_authenticate(None)
+    assert kim_api.login(username="kim", password="pw-kim-1234")
+    page = kim_api.get(reverse("league:simulation", args=[job_id])).content.decode()
+    assert deck[0] not in page and "hidden" in page
+    assert kim_api.get(reverse("league:simulation_logs", args=[job_id])).status_code == 403
+    for reader in (sam_api, organizer_api):
+        assert reader.get(f"{URL}{job_id}/").json()["options"]["decks"] == [deck, None]
+        assert reader.get(f"{URL}{job_id}/logs/").status_code == 200
