@@ -7,7 +7,9 @@ draw of the chance node). Where a viewer's view after both is the same and so is
 narration, the viewer cannot tell them apart, so its history entry must be the same too. The narration, which
 every viewer reads, must be the same while a decision made at once by several seats is
 still open (nothing is revealed before the last of them). And a seat's view is the same
-in every state that seat cannot tell from the real one (`determinize`).
+in every state that seat cannot tell from the real one (`determinize`), and so are who
+is asked (every page shows it: being asked must not tell what a hand holds, RR-28,
+SS-097) and the seat's own legal actions.
 
 What the narration tells is public (a die roll, a choice made in the open), whatever
 the view keeps of it. SHOWDOWN_PLAYOUTS sets the size
@@ -90,8 +92,13 @@ def test_a_viewer_reads_the_same_of_events_it_cannot_tell_apart(case: str) -> No
             event = next_event(rules, state, bots, rng)
             assert event is not None
             compared += check_told_alike(rules, n, state, event, rng)
+            pending = rules.pending(state)
             for seat in range(n):
                 world = rules.determinize(state, seat, random.Random(step))
                 assert rules.view(world, seat) == rules.view(state, seat), (seat, step)
+                assert rules.pending(world).to_json() == pending.to_json(), (seat, step)
+                if seat in pending.seats:
+                    assert rules.legal_actions(world, seat) == \
+                        rules.legal_actions(state, seat), (seat, step)
             state = rules.apply(state, event)
     assert compared > 0
