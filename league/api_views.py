@@ -849,7 +849,7 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, League
         job = self.get_object()
         if not simulation.reads_secrets(job, request.user):
             return Response({"code": "not_organizer", "detail": "The logs replay its secret "
-                             "options: its creator and staff alone read them."},
+                             "options (constructed decks): its creator alone reads them."},
                             status=status.HTTP_403_FORBIDDEN)
         if not job.logs:
             return Response({"code": "no_logs", "detail": "This job keeps no logs."},

@@ -104,9 +104,12 @@ def can_manage(job: SimulationJob, user: Any) -> bool:
 
 def reads_secrets(job: SimulationJob, user: Any) -> bool:
     """Whether `user` reads the job's secret options (constructed decks) and, when it was
-    given any, its logs, which replay them: its creator and staff. Every organizer reads
-    the jobs, and one who tried a deck out may meet another across the table (SH-050)."""
-    return can_manage(job, user) or not secret_options_given(job.game, job.options)
+    given any, its logs, which replay them: its creator and superusers, as an Event's
+    decks (`events.sees_match_options`). Every organizer (and staff) reads the jobs, and
+    one who tried a deck out may meet another across the table (SH-050)."""
+    if not secret_options_given(job.game, job.options):
+        return True
+    return can_simulate(user) and bool(user.is_superuser or job.created_by_id == user.pk)
 
 
 def shown_options(job: SimulationJob, user: Any) -> JSON:

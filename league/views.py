@@ -2087,8 +2087,8 @@ def simulation_logs(request: HttpRequest, job_id: int) -> StreamingHttpResponse:
     """The kept match logs of a job as JSON lines, one match a line, in match order."""
     job = get_object_or_404(SimulationJob, pk=job_id)
     if not simulation.reads_secrets(job, request.user):
-        raise PermissionDenied("The logs replay its secret options: its creator and staff "
-                               "alone read them.")
+        raise PermissionDenied("The logs replay its secret options (constructed decks): "
+                               "its creator alone reads them.")
     if not job.logs:
         raise Http404("This job keeps no logs.")
     lines = (json.dumps(match, separators=(",", ":")) + "\n"

@@ -240,8 +240,9 @@ def test_a_constructed_deck_in_a_job_is_read_by_its_creator_and_staff_alone(
         sam_api: APIClient, organizer_api: APIClient, client_for: Any, django_user_model: Any,
         django_capture_on_commit_callbacks: Any) -> None:
     """SH-050 decks are secret options: an organizer who tries a deck out in a simulation
-    may meet another organizer across the table, who reads every job. Its decks read
-    "hidden" to them, on the page too, and its logs (which replay the decks) are refused."""
+    may meet another organizer (or staff) across the table, who reads every job. Its decks
+    read "hidden" to them, on the page too, and its logs (which replay the decks) are
+    refused; its creator and superusers read them, as an Event's decks."""
     from engine.games.supershow.cards import CATALOG
 
     ox, mira = CATALOG.competitors["ox_valdane"], CATALOG.competitors["mira_quickstep"]
@@ -263,6 +264,9 @@ def test_a_constructed_deck_in_a_job_is_read_by_its_creator_and_staff_alone(
     page = kim_api.get(reverse("league:simulation", args=[job_id])).content.decode()
     assert deck[0] not in page and "hidden" in page
     assert kim_api.get(reverse("league:simulation_logs", args=[job_id])).status_code == 403
-    for reader in (sam_api, organizer_api):
+    assert organizer_api.get(f"{URL}{job_id}/").json()["options"]["decks"] == [
+        "hidden", "hidden"]  # (staff who may play in an Event too)
+    root = django_user_model.objects.create_superuser(username="root", password="pw-root-1")
+    for reader in (sam_api, client_for(root)):
         assert reader.get(f"{URL}{job_id}/").json()["options"]["decks"] == [deck, None]
         assert reader.get(f"{URL}{job_id}/logs/").status_code == 200
