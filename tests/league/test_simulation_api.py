@@ -236,7 +236,7 @@ def test_a_job_key_reused_for_another_game_or_other_bots_is_refused(
     assert (SimulationJob.objects.count(), SimulationChunk.objects.count()) == (1, 3)
 
 
-def test_a_constructed_deck_in_a_job_is_read_by_its_creator_and_staff_alone(
+def test_a_constructed_deck_in_a_job_is_read_by_its_creator_and_superusers_alone(
         sam_api: APIClient, organizer_api: APIClient, client_for: Any, django_user_model: Any,
         django_capture_on_commit_callbacks: Any) -> None:
     """SH-050 decks are secret options: an organizer who tries a deck out in a simulation
