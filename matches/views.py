@@ -600,7 +600,12 @@ def _create_form(data: Any = None, me: str = "") -> CreateMatchForm:
     games = registry.games()
     bots = sorted({name for key in games for name in registry.bot_names(key)})
     choices = [(key, rules.spec.title) for key, rules in sorted(games.items())]
-    return CreateMatchForm(data, games=choices, bots=bots, me=me, initial={"game": QUICK_GAME})
+    form = CreateMatchForm(data, games=choices, bots=bots, me=me, initial={"game": QUICK_GAME})
+    # Each game's seat range, for league.js to keep the seat count inside it as the game
+    # changes: a game of three seats or more was refused at the count of two left there.
+    form.fields["game"].widget.attrs["data-seats"] = json.dumps(
+        {key: [rules.spec.min_seats, rules.spec.max_seats] for key, rules in games.items()})
+    return form
 
 
 def _game_options() -> list[dict[str, Any]]:

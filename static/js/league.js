@@ -498,6 +498,28 @@
     }
   }
 
+  /* The lobby's New match form: a game picked there sets its seat count's range to the
+     game's (the select's data-seats, by game) and brings the count inside it, so that
+     picking a game of three seats or more does not leave the count of two it will refuse. */
+  function fitSeats(event) {
+    var select = event.target;
+    if (!(select instanceof Element) || select.tagName !== "SELECT" || !select.dataset
+        || !select.dataset.seats || !select.form) {
+      return;
+    }
+    var range = JSON.parse(select.dataset.seats)[select.value];
+    var seats = select.form.elements.seats;
+    if (!range || !seats) {
+      return;
+    }
+    seats.min = range[0];
+    seats.max = range[1];
+    var count = parseInt(seats.value, 10);
+    if (isNaN(count) || count < range[0] || count > range[1]) {
+      seats.value = isNaN(count) || count < range[0] ? range[0] : range[1];
+    }
+  }
+
   /* The top bar's account menu (a <details>, base.html) folds again at a tap or click
      outside it, and at Escape, focus going back to its name, as a menu does. */
   function foldMenu(event) {
@@ -550,6 +572,7 @@
   document.addEventListener("htmx:afterSettle", focusAgain);
   document.addEventListener("input", markEdits);
   document.addEventListener("change", markEdits);
+  document.addEventListener("change", fitSeats);
   document.addEventListener("focusout", refreshHeld);
   document.addEventListener("focusin", noteBeforeDismiss);
   document.addEventListener("click", dismiss);

@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 
 from matches import services
+from matches.models import Match
 from tests.chromium import CHROMIUM, signed_in
 from tests.conftest import accepted
 
@@ -48,3 +49,25 @@ def test_a_refused_create_comes_back_with_focus_on_the_field_to_mend(
         assert tab.js("document.activeElement.id") == field
         described = tab.js("document.activeElement.getAttribute('aria-describedby')")
         assert f"{field}_error" in described.split()
+
+
+def test_picking_a_game_of_three_seats_or_more_brings_the_seat_count_into_its_range(
+        live_server: Any, player: Any) -> None:
+    """The New match form's seat count stayed at the two it starts at when the player
+    picked Ultimate Showdown (3-8 seats): Create match was refused (bad_seat_count). Now
+    the count follows the game picked, into its range, and the match is made."""
+    with signed_in(live_server.url, player) as tab:
+        tab.open(live_server.url + reverse("lobby"))
+        pick = ("(game => { const select = document.getElementById('id_game');"
+                " select.value = game; select.dispatchEvent(new Event('change',"
+                " {bubbles: true})); const seats = select.form.seats;"
+                " return [seats.value, seats.min, seats.max]; })")
+        assert tab.js(pick + "('ultimate_showdown')") == ["3", "3", "8"]
+        assert tab.js(pick + "('super_showdown')") == ["2", "2", "2"]
+        tab.js("document.getElementById('id_seats').value = '5'; true")
+        assert tab.js(pick + "('royal_rumble')") == ["5", "2", "10"]
+        tab.js(pick + "('ultimate_showdown')")
+        tab.send("document.getElementById('id_game').form.requestSubmit()")
+        assert tab.js("location.pathname").startswith("/matches/")
+        match = Match.objects.get(seats__user=player)
+        assert (match.game, match.seats.count()) == ("ultimate_showdown", 5)
