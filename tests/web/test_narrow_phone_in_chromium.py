@@ -119,3 +119,43 @@ def test_the_top_bar_is_one_row_of_taps_on_a_narrow_phone(
         browser.send("document.querySelector('.account-menu button').click()")
         assert browser.js("document.querySelector('header.topbar').textContent").count(
             "Log in") == 1
+
+
+# Each score board row's cells: how far each round's points stand from the last's, and
+# whether the board fits its box.
+SCORE_GAPS = """(() => {
+  const board = document.querySelector('table.us-scoreboard');
+  const gaps = [...board.querySelectorAll('tbody tr')].flatMap(row => {
+    const spans = [...row.querySelectorAll('td')].map(cell => {
+      const text = document.createRange();
+      text.selectNodeContents(cell);
+      return text.getBoundingClientRect();
+    });
+    return spans.slice(1).map((box, i) => box.left - spans[i].right);
+  });
+  const wrap = board.parentElement;
+  return {least: Math.min(...gaps), fits: wrap.scrollWidth <= wrap.clientWidth};
+})()"""
+
+
+def test_the_ultimate_score_board_sets_each_rounds_points_apart_on_a_narrow_phone(
+        live_server: Any, player: Any) -> None:
+    """Ultimate Showdown's score board had no padding: a row's five rounds read as one
+    number ("35356") on a phone."""
+    match = services.create_match(game="ultimate_showdown", options={}, created_by=player,
+                                  seats=[{"player": player.username}, {"bot": "random"},
+                                         {"bot": "random"}])
+    rules, rng = get_rules(match.game), random.Random(5)
+    while match.status == "active":  # played to the end: every round's points written
+        state = services.load_state(match)
+        services.submit_action(match=match, seat=0, user=player,
+                               action=rng.choice(rules.legal_actions(state, 0)))
+        match.refresh_from_db()
+    with signed_in(live_server.url, player) as browser:
+        browser.resize(NARROW)
+        browser.open(live_server.url + reverse("match_play", args=[match.id]))
+        assert browser.js("document.querySelector('.us-scoreboard tbody td').textContent")
+        board = browser.js(SCORE_GAPS)
+        assert board["least"] >= 8, board
+        assert board["fits"], board
+        assert browser.js("document.documentElement.scrollWidth") <= NARROW
