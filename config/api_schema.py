@@ -24,7 +24,7 @@ def document_401(result: dict[str, Any], generator: Any, request: Any, public: b
 def document_common_errors(result: dict[str, Any], generator: Any, request: Any,
                            public: bool) -> dict[str, Any]:
     """The answers any operation of its kind may give, where its view states none: 400 for
-    a query string or body that cannot be read, 404 for a page past a list's end, 413 and
+    a query string or body that cannot be read, 404 for a page past a list's last, 413 and
     415 for a body too big or not JSON, 401 for a token that is not valid (where a token is
     read at all), 403 for a session's write without its CSRF token."""
     for operations in result.get("paths", {}).values():
@@ -38,10 +38,13 @@ def document_common_errors(result: dict[str, Any], generator: Any, request: Any,
                 responses.setdefault("400", {
                     "content": ERROR,
                     "description": "A parameter or the body cannot be read (its code says "
-                                   "which; too_many_fields past 1,000 fields)."})
+                                   "which: invalid, its detail naming each bad field or "
+                                   "query parameter; too_many_fields past 1,000 "
+                                   "fields)."})
             if paginated:
-                responses.setdefault("404", {
-                    "content": ERROR, "description": "A page past the end (not_found)."})
+                past = responses.setdefault("404", {"content": ERROR, "description": ""})
+                past["description"] = " ".join(filter(None, [
+                    past["description"], "A page past the last (page_out_of_range)."]))
             if "requestBody" in operation:
                 responses.setdefault("413", {
                     "content": ERROR, "description": "The body is too large (too_large)."})

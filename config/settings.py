@@ -234,7 +234,7 @@ REST_FRAMEWORK = {
         "config.api_json.FormParser",
         "config.api_json.MultiPartParser",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.api_pagination.PageNumberPagination",
     "PAGE_SIZE": env_int("API_PAGE_SIZE", 25, least=1),
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
