@@ -23,8 +23,6 @@ from rest_framework.response import Response
 from config.api_json import JSONLinesRenderer, JSONParser
 from config.api_metadata import RequestBodies
 from config.refusal import Refusal
-from engine import registry
-from engine.protocol import quoted
 from league import events, history, leaderboard, simulation
 from league.models import (
     Entrant,
@@ -86,7 +84,13 @@ from league.serializers import (
     TeamSerializer,
     bracket_of,
 )
-from matches.api_views import CREATED_LOCATION, IDEMPOTENCY_HEADER, created, with_header_key
+from matches.api_views import (
+    CREATED_LOCATION,
+    IDEMPOTENCY_HEADER,
+    by_game,
+    created,
+    with_header_key,
+)
 from matches.models import SEAT_PEOPLE, Match, Seat
 from matches.serializers import ErrorSerializer
 
@@ -225,8 +229,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         query = self.query(EventQuerySerializer)
         if "season" in query:
             found = found.filter(season_id=query["season"])
-        if "game" in query:
-            found = found.filter(game=query["game"])
+        if query.get("game"):
+            found = by_game(found, query["game"])
         if "status" in query:
             found = found.filter(status=query["status"])
         if query.get("open_entry") is not None:
@@ -564,7 +568,7 @@ def match_history(user_id: int, *, game: str | None = None, season: int | None =
     """The matches a user sat in, newest first, filtered."""
     found = Match.objects.filter(history.held_by(user_id, "seats__")).distinct()
     if game:
-        found = found.filter(game=game)
+        found = by_game(found, game)
     if season is not None:
         found = found.filter(event_match__event__season_id=season)
     if opponent:
@@ -650,7 +654,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueView
         rows = _shown_ratings(player, player.rating_history).order_by("game", "match_id")
         game = self.query(RatingHistoryQuerySerializer).get("game")
         if game:
-            rows = rows.filter(game=game)
+            rows = by_game(rows, game)
         return self.page(rows, RatingHistorySerializer)
 
 
@@ -674,15 +678,15 @@ class RatingViewSet(LeagueViewSet):
     @extend_schema(summary="The ratings tables",
                    description="A game's rated active players, best rating (openskill's "
                                "ordinal, mu - 3 sigma) first, each with its place in the "
-                               "game's table. An unknown game is 400 `unknown_game`.",
+                               "game's table.",
                    parameters=[RatingTableQuerySerializer],
                    responses={200: RatingRowSerializer(many=True), **errors(400, 401)})
     def list(self, request: Request) -> Response:
         query = self.query(RatingTableQuerySerializer)
-        game = query.get("game")
-        if game is not None and game not in registry.games():
-            raise Refusal("unknown_game", f"No game called {quoted(game)}.")
-        return self.page(leaderboard.board(game, query.get("search", "")), RatingRowSerializer)
+        rows = leaderboard.board(None, query.get("search", ""))
+        if query.get("game"):
+            rows = by_game(rows, query["game"])
+        return self.page(rows, RatingRowSerializer)
 
 
 # -- scores by round --------------------------------------------------------------------
@@ -699,9 +703,11 @@ class RoundScoreViewSet(LeagueViewSet):
                    responses={200: RoundScoreSerializer(many=True), **errors(400, 401)})
     def list(self, request: Request) -> Response:
         rows = self.get_queryset()
-        for name, value in self.query(RoundScoreQuerySerializer).items():
-            rows = rows.filter(**{f"{name}_id" if name != "game" else name: value})
-        return self.page(rows, RoundScoreSerializer)
+        query = self.query(RoundScoreQuerySerializer)
+        if "game" in query:
+            rows = by_game(rows, query.pop("game"))
+        return self.page(rows.filter(**{f"{name}_id": value for name, value in query.items()}),
+                         RoundScoreSerializer)
 
 
 # -- teams -------------------------------------------------------------------------------

@@ -57,6 +57,7 @@ from matches.serializers import (
     ResultField,
     SeatSerializer,
     event_link,
+    game_filter,
     masked_options,
 )
 
@@ -260,7 +261,7 @@ class EventQuerySerializer(serializers.Serializer):
 
     season = serializers.IntegerField(required=False, min_value=1, max_value=LARGEST_ID,
                                       help_text="Only this season's Events.")
-    game = serializers.CharField(required=False, help_text="Only this game.")
+    game = game_filter()
     status = EventStatusField(required=False)
     # allow_null: a boolean left out of a query string would otherwise read as false.
     open_entry = serializers.BooleanField(
@@ -704,7 +705,7 @@ class PlayedMatchSerializer(LabelledSeatsMixin, serializers.ModelSerializer):
 
 
 class MatchHistoryQuerySerializer(serializers.Serializer):
-    game = serializers.CharField(required=False, help_text="Only this game.")
+    game = game_filter()
     season = serializers.IntegerField(required=False, min_value=1, max_value=LARGEST_ID,
                                       help_text="Only matches of this season's Events.")
     opponent = serializers.CharField(required=False,
@@ -737,9 +738,9 @@ class RatingRowSerializer(serializers.ModelSerializer):
 
 
 class RatingTableQuerySerializer(serializers.Serializer):
-    game = serializers.CharField(required=False, help_text=(
-        "Only this game's table (a key of /api/games/); without it, every game's, one after "
-        "the other in the order of their keys."))
+    game = game_filter(help_text=(
+        "Only this game's table (a key of /api/games/; another is 400 unknown_game); "
+        "without it, every game's, one after the other in the order of their keys."))
     search = serializers.CharField(required=False, max_length=64,
                                    help_text="Part of a display name or username.")
 
@@ -779,7 +780,7 @@ class RankingSerializer(serializers.Serializer):
 class RoundScoreQuerySerializer(serializers.Serializer):
     match = serializers.IntegerField(required=False, min_value=1, max_value=LARGEST_ID)
     player = serializers.IntegerField(required=False, min_value=1, max_value=LARGEST_ID)
-    game = serializers.CharField(required=False, max_length=64)
+    game = game_filter()
 
 
 class RatingHistorySerializer(serializers.ModelSerializer):
@@ -790,7 +791,7 @@ class RatingHistorySerializer(serializers.ModelSerializer):
 
 
 class RatingHistoryQuerySerializer(serializers.Serializer):
-    game = serializers.CharField(required=False, help_text="Only this game.")
+    game = game_filter()
 
 
 # -- teams -------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from config import signin
 from config.api_json import JSONParser
 from config.api_metadata import RequestBodies
 from engine import registry
+from engine.protocol import quoted
 from league.account_data import account_data, account_fields
 from league.events import turn_deadline
 from league.serializers import AccountDataSerializer
@@ -65,6 +66,7 @@ from matches.serializers import (
     EventsQuerySerializer,
     GameSerializer,
     MatchCreateSerializer,
+    MatchListQuerySerializer,
     MatchSerializer,
     PasswordChangeSerializer,
     PasswordResetSerializer,
@@ -404,18 +406,15 @@ class GamesView(APIView):
 
 # -- matches -----------------------------------------------------------------------------
 
-LIST_FILTERS = [
-    OpenApiParameter("game", OpenApiTypes.STR, description="Only this game."),
-    OpenApiParameter("player", OpenApiTypes.STR,
-                     description="Only matches this user sits in (or sat in, until a bot "
-                                 "took the seat over)."),
-    OpenApiParameter("invited", OpenApiTypes.STR,
-                     description="Only matches holding a seat for this user's answer."),
-    OpenApiParameter("awaiting", OpenApiTypes.STR,
-                     description="Only live matches waiting for a decision of this user's."),
-    OpenApiParameter("status", OpenApiTypes.STR, enum=Match.Status.values,
-                     description="Only matches with this status."),
-]
+def by_game(rows: QuerySet[Any], game: str) -> QuerySet[Any]:
+    """`rows` of the game `game`: a list's `game` filter. A key that is no game of
+    /api/games/ is 400 unknown_game, as in a body, unless the site keeps rows of it (a game
+    it plays no more: its matches, Events and ratings are still listed)."""
+    found = rows.filter(game=game)
+    if game not in registry.games() and not rows.model._default_manager.filter(
+            game=game).exists():
+        raise ServiceError("unknown_game", f"No game called {quoted(game)}.", 400)
+    return found
 
 
 class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
@@ -441,13 +440,12 @@ class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
                    .order_by("-created_at", "-id"))
         if self.action != "list":
             return matches  # the filters are the list's: one match is found by its id alone
-        params = self.request.query_params
+        query = MatchListQuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        params = query.validated_data
         if params.get("game"):
-            matches = matches.filter(game=params["game"])
+            matches = by_game(matches, params["game"])
         if params.get("status"):
-            if params["status"] not in Match.Status.values:
-                raise ServiceError("bad_status", f"A match's status is one of "
-                                                 f"{', '.join(Match.Status.values)}.", 400)
             matches = matches.filter(status=params["status"])
         if params.get("player"):
             name = params["player"]  # their own seats, and those a bot took over from them
@@ -460,7 +458,7 @@ class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
                                      seats__awaited=True).distinct()
         return matches
 
-    @extend_schema(summary="List matches", parameters=LIST_FILTERS)
+    @extend_schema(summary="List matches", parameters=[MatchListQuerySerializer])
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().list(request, *args, **kwargs)
 

@@ -120,8 +120,10 @@ def test_the_schema_documents_the_errors_every_operation_of_its_kind_may_give(
 
 
 def test_a_match_list_filtered_by_an_unknown_status_is_refused(player_api: APIClient) -> None:
+    """As every list refuses a bad filter (tests/api/test_list_filters.py)."""
     response = player_api.get("/api/matches/?status=bogus")
-    assert (response.status_code, response.json()["code"]) == (400, "bad_status")
+    assert (response.status_code, response.json()["code"]) == (400, "invalid")
+    assert list(response.json()["detail"]) == ["status"]
     assert player_api.get("/api/matches/?status=open").status_code == 200
 
 

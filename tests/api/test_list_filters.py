@@ -1,0 +1,78 @@
+"""Every list's filters refuse a bad value the same way: a value not of the parameter's
+form (not one of its listed values, not a number) is 400 `invalid` naming the parameter,
+as a body's bad field is; a game key the site does not know is 400 `unknown_game`, as in a
+body, on every list that filters by game.
+
+The match list answered a bad status 400 `bad_status` in a sentence where the Event list
+answered `invalid` with a field map; an unknown game was 400 on the ratings table and an
+empty page on every other list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from engine import registry
+from league import events
+from league.services import player_for
+from matches.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def game_lists(player: Any) -> list[str]:
+    """Every list that filters by game."""
+    me = player_for(player).pk
+    return ["/api/matches/", "/api/events/", "/api/ratings/", "/api/round-scores/",
+            f"/api/players/{me}/matches/", f"/api/players/{me}/ratings/history/"]
+
+
+def test_an_unknown_game_is_400_unknown_game_on_every_list(
+        organizer_api: APIClient, player: Any) -> None:
+    for url in game_lists(player):
+        response = organizer_api.get(url, {"game": "chess"})
+        assert response.status_code == 400, (url, response.content)
+        assert response.json() == {"code": "unknown_game", "detail": "No game called 'chess'."}
+        known = organizer_api.get(url, {"game": "super_showdown"})
+        assert known.status_code == 200, (url, known.content)
+
+
+@pytest.mark.parametrize(("url", "query", "name"), [
+    ("/api/matches/", "status=bogus", "status"),
+    ("/api/events/", "status=bogus", "status"),
+    ("/api/events/", "season=x", "season"),
+    ("/api/events/", "open_entry=maybe", "open_entry"),
+    ("/api/round-scores/", "match=x", "match"),
+    ("/api/ratings/", "search=" + "x" * 65, "search"),
+])
+def test_a_value_not_of_the_parameters_form_is_400_invalid_naming_it(
+        organizer_api: APIClient, url: str, query: str, name: str) -> None:
+    response = organizer_api.get(f"{url}?{query}")
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert body["code"] == "invalid" and list(body["detail"]) == [name], body
+
+
+def test_a_players_history_refuses_a_bad_result_as_the_lists_refuse_a_bad_status(
+        organizer_api: APIClient, player: Any) -> None:
+    me = player_for(player).pk
+    for url, query in ((f"/api/players/{me}/matches/", "result=victory"),
+                       ("/api/matches/", "status=victory")):
+        body = organizer_api.get(f"{url}?{query}").json()
+        assert body["code"] == "invalid" and list(body["detail"]) == [query.split("=")[0]]
+
+
+def test_a_game_this_site_plays_no_more_still_filters_the_rows_it_kept(
+        toy_match: Match, organizer: Any, outsider_api: APIClient) -> None:
+    event = events.create_event(name="Old times", game=toy_match.game,
+                                format="round_robin", by=organizer, deadline_bot="random")
+    registry._GAMES.pop(toy_match.game)
+    registry._BOTS.pop(toy_match.game, None)
+    matches = outsider_api.get("/api/matches/", {"game": toy_match.game}).json()
+    assert [m["id"] for m in matches["results"]] == [toy_match.pk]
+    listed = outsider_api.get("/api/events/", {"game": toy_match.game}).json()
+    assert [e["id"] for e in listed["results"]] == [event.pk]
+    assert outsider_api.get("/api/ratings/", {"game": toy_match.game}).json()["code"] == \
+        "unknown_game"  # (none was rated)
