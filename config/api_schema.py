@@ -26,7 +26,8 @@ def document_common_errors(result: dict[str, Any], generator: Any, request: Any,
     """The answers any operation of its kind may give, where its view states none: 400 for
     a query string or body that cannot be read, 404 for a page past a list's last, 413 and
     415 for a body too big or not JSON, 401 for a token that is not valid (where a token is
-    read at all), 403 for a session's write without its CSRF token."""
+    read at all), 403 for a session's write without its CSRF token, 406 for a format it
+    does not answer in."""
     for operations in result.get("paths", {}).values():
         for method, operation in operations.items():
             responses = operation["responses"]
@@ -45,6 +46,11 @@ def document_common_errors(result: dict[str, Any], generator: Any, request: Any,
                 past = responses.setdefault("404", {"content": ERROR, "description": ""})
                 past["description"] = " ".join(filter(None, [
                     past["description"], "A page past the last (page_out_of_range)."]))
+            responses.setdefault("406", {
+                "content": ERROR,
+                "description": "A `format` query parameter, or an Accept header, asking "
+                               "for a format this operation does not answer in "
+                               "(not_acceptable)."})
             if "requestBody" in operation:
                 responses.setdefault("413", {
                     "content": ERROR, "description": "The body is too large (too_large)."})

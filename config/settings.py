@@ -238,6 +238,7 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": env_int("API_PAGE_SIZE", 25, least=1),
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.api_negotiation.ContentNegotiation",
     # OPTIONS describes the body each write takes, not the object it answers with.
     "DEFAULT_METADATA_CLASS": "config.api_metadata.ActionMetadata",
 }

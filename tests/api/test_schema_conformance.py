@@ -643,6 +643,7 @@ def exercise_matches(api: Conformance, c: dict[str, APIClient]) -> dict[str, Any
     api.get(alice, "/api/matches/", {"status": "finished", "player": "alice"})
     api.get(alice, "/api/matches/", {"status": "bogus"}, expect=400)
     api.get(alice, "/api/matches/", {"game": "chess"}, expect=400)  # unknown_game
+    api.get(alice, "/api/matches/", {"format": "xml"}, expect=406)
     api.get(alice, "/api/matches/", {"page": 999}, expect=404)
     api.get(alice, "/api/matches/", {"page": "abc"}, expect=400)
     api.get(alice, "/api/matches/", {"page": 0}, expect=400)
