@@ -704,8 +704,9 @@ class RoundScoreViewSet(LeagueViewSet):
     def list(self, request: Request) -> Response:
         rows = self.get_queryset()
         query = self.query(RoundScoreQuerySerializer)
-        if "game" in query:
-            rows = by_game(rows, query.pop("game"))
+        game = query.pop("game", "")
+        if game:
+            rows = by_game(rows, game)
         return self.page(rows.filter(**{f"{name}_id": value for name, value in query.items()}),
                          RoundScoreSerializer)
 

@@ -59,6 +59,7 @@ from matches.serializers import (
     event_link,
     game_filter,
     masked_options,
+    text_filter,
 )
 
 OUTCOMES = ["win", "draw", "loss"]
@@ -661,8 +662,7 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 
 class PlayerQuerySerializer(serializers.Serializer):
-    search = serializers.CharField(required=False,
-                                   help_text="Part of a display name or username.")
+    search = text_filter(help_text="Part of a display name or username.")
 
 
 class PlayedMatchSerializer(LabelledSeatsMixin, serializers.ModelSerializer):
@@ -708,9 +708,8 @@ class MatchHistoryQuerySerializer(serializers.Serializer):
     game = game_filter()
     season = serializers.IntegerField(required=False, min_value=1, max_value=LARGEST_ID,
                                       help_text="Only matches of this season's Events.")
-    opponent = serializers.CharField(required=False,
-                                     help_text="Only matches where this user held another seat (or "
-                                               "had a bot take it over).")
+    opponent = text_filter(help_text="Only matches where this user held another seat (or "
+                                     "had a bot take it over).")
     result = ChoiceField(choices=OUTCOMES, required=False,
                                      help_text="Only finished matches with this outcome for "
                                                "the player.")
@@ -741,8 +740,7 @@ class RatingTableQuerySerializer(serializers.Serializer):
     game = game_filter(help_text=(
         "Only this game's table (a key of /api/games/; another is 400 unknown_game); "
         "without it, every game's, one after the other in the order of their keys."))
-    search = serializers.CharField(required=False, max_length=64,
-                                   help_text="Part of a display name or username.")
+    search = text_filter(max_length=64, help_text="Part of a display name or username.")
 
 
 class RoundScoreSerializer(serializers.ModelSerializer):

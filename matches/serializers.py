@@ -441,25 +441,29 @@ class ReplaySerializer(serializers.Serializer):
     pending = PendingSerializer(read_only=True)
 
 
+def text_filter(**kwargs: Any) -> serializers.CharField:
+    """A list's filter by text: left empty (or blank), it is left out, as a form's empty
+    field is, and the schema does not forbid it (no minLength)."""
+    return serializers.CharField(required=False, allow_blank=True, **kwargs)
+
+
 def game_filter(**kwargs: Any) -> serializers.CharField:
     """A list's `game` filter: a key of /api/games/ (or of a game this site plays no more
     whose rows it keeps); another is 400 unknown_game (`api_views.by_game`)."""
     kwargs.setdefault("help_text", "Only this game (a key of /api/games/; another is 400 "
                                    "unknown_game).")
-    return serializers.CharField(required=False, **kwargs)
+    return text_filter(**kwargs)
 
 
 class MatchListQuerySerializer(serializers.Serializer):
     """Filters of the match list."""
 
     game = game_filter()
-    player = serializers.CharField(
-        required=False, help_text="Only matches this user sits in (or sat in, until a bot "
-                                  "took the seat over).")
-    invited = serializers.CharField(
-        required=False, help_text="Only matches holding a seat for this user's answer.")
-    awaiting = serializers.CharField(
-        required=False, help_text="Only live matches waiting for a decision of this user's.")
+    player = text_filter(help_text="Only matches this user sits in (or sat in, until a bot "
+                                   "took the seat over).")
+    invited = text_filter(help_text="Only matches holding a seat for this user's answer.")
+    awaiting = text_filter(help_text="Only live matches waiting for a decision of this "
+                                     "user's.")
     status = ChoiceField(choices=Match.Status.choices, required=False,
                          help_text="Only matches with this status.")
 
