@@ -225,7 +225,7 @@ def test_the_list_filters_by_game_player_and_status(
     assert ids("status=open") == {waiting.pk}
     assert ids("status=active&player=bruno") == {toy_match.pk}
     assert ids(f"game={TOY}") == {toy_match.pk, waiting.pk}
-    assert ids("game=chess") == set()
+    assert player_api.get(f"{MATCHES}?game=chess").json()["code"] == "unknown_game"
 
 
 def test_the_list_is_paginated(player_api: APIClient, player: Any, settings: Any) -> None:
@@ -372,7 +372,7 @@ def test_the_lists_filters_do_not_reach_one_matchs_routes(player_api: APIClient,
                             format="json")
     assert moved.status_code == 201, moved.content
     refused = player_api.get(f"{MATCHES}?status=zzz")
-    assert (refused.status_code, refused.json()["code"]) == (400, "bad_status")
+    assert (refused.status_code, refused.json()["code"]) == (400, "invalid")
 
 
 def test_a_player_has_at_most_max_live_matches_of_their_making(
