@@ -182,6 +182,12 @@ class ErrorSerializer(serializers.Serializer):
         required=False,
         help_text="Only with stale_seq: the seq the match or Event is at now, to read it "
                   "again from.")
+    seat = serializers.IntegerField(
+        required=False,
+        help_text="With a refusal of something of one seat (seat_out, already_bot, "
+                  "not_your_turn, not_your_seat, an illegal action...): that seat's index, as "
+                  "the API numbers seats (from 0). The detail names the seat as the pages "
+                  "and a seat's `label` do: \"Seat 2\" (from 1), or by its game's name.")
 
 
 # -- games -------------------------------------------------------------------------------

@@ -50,8 +50,8 @@ class ServiceError(Refusal):
     """A refused request to the match services."""
 
     @classmethod
-    def from_engine(cls, exc: IllegalAction) -> ServiceError:
-        return cls(exc.code, exc.message, 400)
+    def from_engine(cls, exc: IllegalAction, seat: int | None = None) -> ServiceError:
+        return cls(exc.code, exc.message, 400, seat=seat)
 
 
 def shown(exc: Any) -> str:
@@ -319,7 +319,7 @@ def viewer_seat(match: Match, user: Any, seat: int | None,
     if seat is None:
         return seat_of(match, user, seats)
     if seat not in _held(match, user, seats):
-        raise ServiceError("not_your_seat", "You do not hold that seat.", 403)
+        raise ServiceError("not_your_seat", "You do not hold that seat.", 403, seat=seat)
     return seat
 
 
@@ -672,7 +672,7 @@ def _append_decision(*, match: Match, seat: int, action: Any, user: Any,
                 event = Event.from_json({"kind": "decision", "seat": seat, "action": action})
                 state = stream.rules.apply(stream.state, event)
             except IllegalAction as exc:
-                raise ServiceError.from_engine(exc) from None
+                raise ServiceError.from_engine(exc, seat) from None
             seq = _store(locked, str(MatchEvent.Kind.DECISION), {"action": action}, seat, key)
             state = _resolve_chance(locked, stream.rules, state)
             pending = _settle(locked, stream.rules, state)
@@ -699,7 +699,7 @@ def _check_seat(match: Match, seat: Any, user: Any, seats: Iterable[Seat] | None
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < match.n_seats:
         raise ServiceError("bad_seat", f"There is no seat {quoted(seat)} in this match.", 400)
     if user is not None and seat not in _held(match, user, seats):
-        raise ServiceError("not_your_seat", "You do not hold that seat.", 403)
+        raise ServiceError("not_your_seat", "You do not hold that seat.", 403, seat=seat)
 
 
 def _answer_for_key(match: Match, key: str, seat: int, action: Any) -> int | None:
@@ -887,7 +887,7 @@ def _eliminate_by_forfeit(match: Match, seat: int, reason: str) -> bool:
     try:
         state = stream.rules.apply(stream.state, Event.forfeit(seat))
     except IllegalAction as exc:
-        raise ServiceError(exc.code, exc.message, 409) from None
+        raise ServiceError(exc.code, exc.message, 409, seat=seat) from None
     _store(match, str(MatchEvent.Kind.FORFEIT), {"reason": reason}, seat, None)
     state = _resolve_chance(match, stream.rules, state)
     pending = _settle(match, stream.rules, state)
@@ -1059,10 +1059,11 @@ def hand_seat_to_bot(*, match: Match, seat: int, bot: str,
         if seats_out(locked, [seat]):
             raise ServiceError("seat_out", f"{seat_name(locked, seat)} is out of the match "
                                            "and is asked nothing more: no bot is needed "
-                                           "to play it.", 409)
+                                           "to play it.", 409, seat=seat)
         row = locked.seats.get(index=seat)
         if row.user_id is None and row.bot == bot:
-            raise ServiceError("already_bot", f"The {bot} bot already plays seat {seat}.", 409)
+            raise ServiceError("already_bot", f"The {bot} bot already plays "
+                                              f"{seat_name(locked, seat)}.", 409, seat=seat)
         if row.user_id is not None:
             row.stood_in_for_id = row.user_id
         row.user, row.bot, row.invited = None, bot, None

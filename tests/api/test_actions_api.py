@@ -139,7 +139,8 @@ def test_refusals_other_than_a_stale_seq_carry_no_seq(player_api: APIClient,
                                                       toy_match: Match) -> None:
     body = {"seat": 0, "action": {"no": "such action"}, "expected_seq": toy_match.seq}
     response = player_api.post(actions_url(toy_match.pk), body, format="json")
-    assert response.status_code == 400 and set(response.json()) == {"code", "detail"}
+    # (an illegal action names its seat: `seat`, tests/api/test_seat_labels.py)
+    assert response.status_code == 400 and set(response.json()) == {"code", "detail", "seat"}
 
 
 @pytest.mark.parametrize("via", ["body", "header"])

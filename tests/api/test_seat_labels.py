@@ -71,3 +71,26 @@ def test_seats_that_read_the_same_are_labelled_with_their_number_as_on_the_page(
     assert [s["label"] for s in listed["seats"]] == labels
     line = seats_line(player, match.id)
     assert all(label in line for label in labels[1:])
+
+
+def test_a_refusal_of_one_seat_names_it_as_the_pages_do_and_gives_its_index(
+        player: Any, player_api: APIClient) -> None:
+    """Sentences count seats from 1, as a seat's `label` and the pages do ("Seat 2"); the
+    API numbers them from 0, so a refusal of one seat gives that seat's index as `seat`
+    beside the sentence (as a stale_seq refusal gives `seq`)."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"bot": "random"}, {"player": player.username},
+                                         {"bot": "random"}])
+    url = f"/api/matches/{match.pk}/"
+    assert player_api.post(f"{url}resign/", {"seat": 1}, format="json").status_code == 200
+    moved = player_api.post(f"{url}actions/", {"seat": 1, "action": {"type": "pass"}},
+                            format="json")
+    assert moved.status_code == 400 and moved.json()["seat"] == 1, moved.content
+    with pytest.raises(services.ServiceError) as out:
+        services.hand_seat_to_bot(match=match, seat=1, bot="random")
+    assert out.value.body() == {"code": "seat_out", "seat": 1, "detail": (
+        "Seat 2 is out of the match and is asked nothing more: no bot is needed to play it.")}
+    with pytest.raises(services.ServiceError) as played:
+        services.hand_seat_to_bot(match=match, seat=0, bot="random")
+    assert played.value.body() == {"code": "already_bot", "seat": 0,
+                                   "detail": "The random bot already plays Seat 1."}
