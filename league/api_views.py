@@ -190,6 +190,12 @@ class SeasonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueView
 
 # -- Events ------------------------------------------------------------------------------
 
+# An entrant has no address of its own: its Event's lists it, by its `key`.
+ENTRANT_LOCATION = OpenApiParameter(
+    "Location", OpenApiTypes.URI, OpenApiParameter.HEADER, response=[201], required=True,
+    description="The API address of the Event, whose `entrants` hold the new entrant (by "
+                "its `key`): an entrant has no address of its own.")
+
 KEY = OpenApiParameter("key", OpenApiTypes.STR, OpenApiParameter.PATH,
                        description="The entrant's key (e1, e2, ...).")
 
@@ -313,13 +319,13 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "is 409 key_reused. A key is the organizer's own, in this "
                                "Event. Without a key each entry adds an entrant: the same "
                                "bot entered twice is two entrants.",
-                   parameters=[IDEMPOTENCY_HEADER],
+                   parameters=[IDEMPOTENCY_HEADER, ENTRANT_LOCATION],
                    responses={201: EntrantSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def entrants(self, request: Request, pk: str) -> Response:
         event = self.get_object()
         entrant = events.add_entrant(event=event, by=request.user, **self.body(keyed=True))
-        return Response(self._entrant(event, entrant), status=status.HTTP_201_CREATED)
+        return created(self._entrant(event, entrant), request, "league-event-detail", event.pk)
 
     def _entrant(self, event: Event, entrant: Entrant) -> Any:
         readable = events.readable_entrants(event, self.request.user, [entrant])
@@ -416,13 +422,13 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "with other picks, or a key the caller gave another entry "
                                "in this Event, it is 409 key_reused. Without a key a "
                                "second entry is 409 entrant_twice, as before.",
-                   parameters=[IDEMPOTENCY_HEADER],
+                   parameters=[IDEMPOTENCY_HEADER, ENTRANT_LOCATION],
                    responses={201: EntrantSerializer, **errors(400, 401, 404, 409)})
     @action(detail=True, methods=["post"])
     def enter(self, request: Request, pk: str) -> Response:
         event = self.get_object()
         entrant = events.enter_event(event=event, by=request.user, **self.body(keyed=True))
-        return Response(self._entrant(event, entrant), status=status.HTTP_201_CREATED)
+        return created(self._entrant(event, entrant), request, "league-event-detail", event.pk)
 
     @extend_schema(summary="Withdraw your own entry",
                    description="Before the start (409 event_started, event_finished); the "

@@ -102,6 +102,13 @@ CREATED_LOCATION = OpenApiParameter(
     description="The API address of what the request made.")
 
 
+# A new account's player: the account itself is read at /api/auth/me/, the same address
+# for every caller.
+PLAYER_LOCATION = OpenApiParameter(
+    "Location", OpenApiTypes.URI, OpenApiParameter.HEADER, response=[201], required=True,
+    description="The API address of the new account's player (/api/players/{id}/).")
+
+
 def created(data: Any, request: Request, view_name: str, pk: int) -> Response:
     """A 201 answer of `data`, its Location header the made resource's API address."""
     return Response(data, status=status.HTTP_201_CREATED,
@@ -167,7 +174,7 @@ class RegisterView(APIView):
                    description="Sign-up closed is 403 signup_closed. An `email` given on a "
                                "site that sends no mail, where no link could confirm it, is "
                                "501 no_mail, and no account is made.",
-                   request=RegisterSerializer,
+                   request=RegisterSerializer, parameters=[PLAYER_LOCATION],
                    responses={201: TokenSerializer, 400: ERRORS[400], 403: ERRORS[403],
                               501: NO_MAIL})
     def post(self, request: Request) -> Response:
@@ -179,6 +186,7 @@ class RegisterView(APIView):
             return _refused(exc)
         response = _token_for(player.user)
         response.status_code = status.HTTP_201_CREATED
+        response["Location"] = reverse("player-detail", args=[player.pk], request=request)
         return response
 
 

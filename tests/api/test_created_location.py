@@ -71,3 +71,34 @@ def test_a_refused_create_names_no_location(player_api: APIClient, player: Any) 
     refused = player_api.post("/api/matches/", {"game": "nope", "seats": [
         {"player": "alice"}]}, format="json")
     assert refused.status_code == 400 and not refused.has_header("Location")
+
+
+def test_a_new_account_names_its_player_in_location(anon_api: APIClient) -> None:
+    made = anon_api.post("/api/auth/register/", {"username": "dora",
+                                                 "password": "a long pass phrase 7"},
+                         format="json")
+    assert made.status_code == 201, made.content
+    reader = APIClient()
+    reader.credentials(HTTP_AUTHORIZATION=f"Token {made.json()['token']}")
+    assert followed(reader, made)["username"] == "dora"
+
+
+def test_a_new_entrant_names_its_event_which_lists_it(
+        organizer_api: APIClient, player_api: APIClient, player: Any) -> None:
+    """An entrant has no address of its own: the Location is its Event's, whose
+    `entrants` hold it by its key, for an organizer's entry and a player's own alike."""
+    event = organizer_api.post("/api/events/", {
+        "name": "Cup", "game": TOY, "format": "round_robin", "deadline_bot": "random",
+        "open_entry": True}, format="json").json()
+    url = f"/api/events/{event['id']}/"
+    bot = organizer_api.post(f"{url}entrants/", {"bot": "random", "idempotency_key": "b"},
+                             format="json")
+    assert bot["Location"] == f"http://testserver{url}"
+    assert bot.json()["key"] in {e["key"] for e in followed(organizer_api, bot)["entrants"]}
+    resent = organizer_api.post(f"{url}entrants/", {"bot": "random", "idempotency_key": "b"},
+                                format="json")
+    assert (resent.json()["key"], resent["Location"]) == (bot.json()["key"], bot["Location"])
+    entered = player_api.post(f"{url}enter/", {}, format="json")
+    assert entered["Location"] == bot["Location"]
+    assert entered.json()["key"] in {e["key"] for e in followed(player_api, entered)[
+        "entrants"]}
