@@ -520,7 +520,10 @@ class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
                                "others sharing first, except where the game eliminates "
                                "players (a Royal Rumble of three or more, a Supershow "
                                "Elimination match): there your seat is out and the others "
-                               "play on, and a seat already out is 409 seat_out. `seat` "
+                               "play on, and a seat already out is 409 seat_out. A "
+                               "resignation sent again once made (its answer lost) answers "
+                               "`resigned` again and writes nothing; a leave that removed "
+                               "the match (nobody left in it) is 404 sent again. `seat` "
                                "picks one of your seats if you hold several; without it, "
                                "your first still in the match. An Event's match is its "
                                "organizer's to forfeit (409 event_match).",

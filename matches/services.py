@@ -279,6 +279,20 @@ def held_seats(match: Match, user: Any) -> list[int]:
     return _held(match, user, None)
 
 
+def _resigned_before(match: Match, held: list[int], seat: int | None) -> bool:
+    """Whether the resignation asked (of `seat`, else of every seat the user holds) was
+    made already: a retry whose answer was lost is answered as the first was, writing
+    nothing, rather than refused (409 seat_out, match_over). Read from what the match
+    shows everyone, its forfeits and result; a seat the game put out is not resigned."""
+    asked = set(held if seat is None else [seat])
+    if not asked or not asked <= set(held) or match.status == Match.Status.OPEN:
+        return False
+    result = match.result or {}
+    forfeited = {*forfeited_seats(match), *(result.get("forfeited") or []),
+                 *([result["forfeit"]] if "forfeit" in result else [])}
+    return asked <= forfeited
+
+
 def resigning_seat(match: Match, user: Any, held: list[int] | None = None) -> int | None:
     """The seat a resignation that names none takes: the user's first still in the match
     (`seats_out`), else their first (refused then as out); None if they hold none.
@@ -1000,8 +1014,10 @@ def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = 
     so one who holds several resigns them one by one) as `forfeit_seat` forfeits: the
     seat is out and the others play on where the game eliminates, else the match ends,
     the seat's side last, the others sharing first place, rated like any result unless
-    the side never moved (the league's ratings skip an unplayed forfeit). A seat already
-    out is refused (409 seat_out). An Event's match is the organizer's to forfeit.
+    the side never moved (the league's ratings skip an unplayed forfeit). A resignation
+    made already (sent again, its answer lost) answers "resigned" again, writing nothing
+    (`_resigned_before`); a seat out otherwise is refused (409 seat_out). An Event's match
+    is the organizer's to forfeit.
     `leaving`: the player meant to leave it while it waited for players (their page
     offered that), so one that started meanwhile (the last seat taken) is refused, not
     resigned.
@@ -1011,9 +1027,11 @@ def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = 
         if is_event_match(locked):
             raise ServiceError("event_match", "An Event's match is forfeited by its "
                                               "organizer, not left.", 409)
+        held = list(locked.seats.filter(user=user).order_by("index"))
+        if _resigned_before(locked, [row.index for row in held], seat):
+            return "resigned"
         if locked.status == Match.Status.FINISHED:
             raise ServiceError("match_over", "The match is over.", 409)
-        held = list(locked.seats.filter(user=user).order_by("index"))
         if (seat is None and not held and locked.status == Match.Status.OPEN
                 and locked.seats.filter(invited=user).update(invited=None)):
             return "declined"
