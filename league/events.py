@@ -2211,7 +2211,7 @@ def _forfeit(event: Event, link: EventMatch, entrants: list[str], actor: Any,
                 match=link.match, seats=[link.seats_of(entrant)[0] for entrant in entrants],
                 reason="deadline" if actor is None else "forfeit", expected_seq=match_seq)
         except match_services.ServiceError as exc:
-            raise LeagueError(exc.code, exc.detail, exc.status) from None
+            raise LeagueError(exc.code, exc.detail, exc.status, seat=exc.seat) from None
 
 
 def seat_to_bot(*, event: Event, by: Any, pairing: str, entrant: str,
@@ -2248,7 +2248,7 @@ def _seat_to_bot(event: Event, link: EventMatch, entrant: str, bot: str, actor: 
                 match_services.hand_seat_to_bot(match=link.match, seat=seat, bot=bot,
                                                 expected_seq=match_seq)
         except match_services.ServiceError as exc:
-            raise LeagueError(exc.code, exc.detail, exc.status) from None
+            raise LeagueError(exc.code, exc.detail, exc.status, seat=exc.seat) from None
 
 
 def enforce_deadlines(now: Any = None) -> int:

@@ -347,6 +347,8 @@ def test_a_refusal_has_its_code_and_writes_nothing(request: pytest.FixtureReques
     data = response.json()
     # a stale read is told where the Event is now (its seq), to read it again from
     shape = {"code", "detail", "seq"} if code == "stale_seq" else {"code", "detail"}
+    # and a refusal of one seat names its index (the entrant's seat in the match)
+    shape |= {"seat"} if code in ("already_bot", "seat_out") else set()
     assert (data["code"], set(data)) == (code, shape)
     if code == "stale_seq":
         assert data["seq"] == Event.objects.get().seq
