@@ -790,10 +790,13 @@ def _log_close(user: Any, by: Any) -> None:
 def _leave(match: Any, user: Any, match_services: Any) -> None:
     """Out of `match` for good: every seat held in a match waiting for players given back
     (an invitation declined), a live one resigned (each seat held, where the game puts a
-    resigning seat out and plays on)."""
+    resigning seat out and plays on). A resignation answered without a record written
+    (the user's seats were all resigned already) ends it."""
     while True:
+        seq = match.seq
         try:
-            match_services.resign(match=match, user=user)
+            if match_services.resign(match=match, user=user) == "resigned" and match.seq == seq:
+                return
         except match_services.ServiceError as exc:
             if exc.code in ("not_seated", "not_found", "match_over", "seat_out"):
                 # nothing left held, the match gone with its last seat, over, or going on
