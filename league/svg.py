@@ -114,6 +114,13 @@ def _source_ref(source: str) -> tuple[str, str] | None:
     return None
 
 
+def ordinal(place: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 21st...: a place, never to be read as a score."""
+    tail = "th" if place % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(
+        place % 10, "th")
+    return f"{place}{tail}"
+
+
 def _short(text: str, most: int = NAME_CHARS) -> str:
     return text if len(text) <= most else text[: most - 1] + "\u2026"
 
@@ -274,7 +281,7 @@ def _place_section(section: _Section, top: float) -> float:
 
 
 def _box_svg(box: _Box) -> str:
-    """One match box: its label above, a line per slot, places on the right."""
+    """One match box: its label above, a line per slot, places ("1st") on the right."""
     x, y = box.x, box.y
     body_h = LINE_H * box.rows
     parts = [f'<g class="bx bx-{box.state}" data-pairing="{escape(box.id)}">']
@@ -295,12 +302,16 @@ def _box_svg(box: _Box) -> str:
                          f'x2="{x + BOX_W:.0f}" y2="{ly:.0f}"/>')
         cls = f"ln ln-{line.kind}" + (" ln-won" if won else "") + (
             " ln-out" if line.withdrawn else "")
-        most = NAME_CHARS if line.kind == "entrant" else PENDING_CHARS
+        # A place in words ("1st", read "1st place"): a bare "2" beside a name read as a
+        # score. The name gives up the room its letters take.
+        place = ordinal(line.place) if line.place is not None else ""
+        most = (NAME_CHARS - max(len(place) - 1, 0) if line.kind == "entrant"
+                else PENDING_CHARS)
         parts.append(f'<text class="{cls}" x="{x + 6:.0f}" y="{ly + 17:.0f}">'
                      f"{escape(_short(line.text, most))}{_title_if_cut(line.text, most)}</text>")
-        if line.place is not None:
+        if place:
             parts.append(f'<text class="ln-place" x="{x + BOX_W - 6:.0f}" y="{ly + 17:.0f}" '
-                         f'text-anchor="end">{line.place}</text>')
+                         f'text-anchor="end">{place}<title>{place} place</title></text>')
     if box.state == "live":
         # Its own row, so neither the label nor a name is cut shorter for it (on a phone the
         # labels already fill the column); in the link, a screen reader reads it last.

@@ -234,7 +234,22 @@ def test_heats_are_drawn_as_pods_with_places() -> None:
     root = ElementTree.fromstring(markup)
     places = [t.text for t in root.iter(f"{NS}text") if t.get("class") == "ln-place"]
     assert "Heats" in texts(markup) and "Final" in texts(markup)
-    assert places.count("4") == 2 and places.count("1") == 3  # two pods of 4, a final
+    assert places.count("4th") == 2 and places.count("1st") == 3  # two pods of 4, a final
+
+
+def test_a_box_s_places_read_as_places_not_as_scores() -> None:
+    """"heuristic bot 2 / search-easy bot 1" beside the names read as a score of 2-1 to the
+    loser: a place says it is one ("2nd", "1st"), and is read out as "2nd place"."""
+    markup = draw("single_elimination", ["a", "b", "c", "d"])
+    root = ElementTree.fromstring(markup)
+    places = [t for t in root.iter(f"{NS}text") if t.get("class") == "ln-place"]
+    shown = sorted(t.text or "" for t in places)
+    assert shown == ["1st"] * 3 + ["2nd"] * 3
+    assert sorted(t.findtext(f"{NS}title") or "" for t in places) == [
+        "1st place"] * 3 + ["2nd place"] * 3
+    assert [svg.ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st",
+        "111th"]
 
 
 def test_names_are_escaped() -> None:
