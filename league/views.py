@@ -551,7 +551,8 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "chart": svg.rating_chart_svg(series),
         "history": [_history_row(match, history.seat_of(match, player.user_id) or 0, titles,
                                  finishes) for match in matches],
-        "entries": entries,
+        "entries": [{"entry": entry, "place": place}
+                    for entry, place in zip(entries, _finishes(entries), strict=True)],
         "walkovers": _player_walkovers(player, entries),
         "titles": titles,
         "meetings": history.meetings(request.user.pk, player.user_id)
@@ -571,6 +572,34 @@ def _entries(player: Player) -> list[Entrant]:
         if held is None or (held.withdrawn and not entry.withdrawn):
             kept[entry.event_id] = entry
     return list(kept.values())
+
+
+def _finishes(entries: list[Entrant]) -> list[str]:
+    """Where each entry finished its Event, as the Event's standings say, beside its
+    "Finished": "3rd of 12", "joint 3rd of 12" (a rank shared), "1st of 12: champion",
+    "joint 1st of 12: no champion" (first place shared, or the deciding match forfeited:
+    as the Event page's banner says); "" for an Event not finished (or no row)."""
+    finished = [e.event_id for e in entries if e.event.status == Event.Status.FINISHED]
+    rows: dict[int, list[Standing]] = defaultdict(list)
+    for row in (Standing.objects.filter(event_id__in=finished).order_by("position")
+                .select_related("entrant")):
+        rows[row.event_id].append(row)
+    shown = []
+    for entry in entries:
+        table = rows.get(entry.event_id, [])
+        own = next((row for row in table if row.entrant_id == entry.pk), None)
+        if own is None:
+            shown.append("")
+            continue
+        joint = "joint " if sum(row.rank == own.rank for row in table) > 1 else ""
+        place = f"{joint}{svg.ordinal(own.rank)} of {len(table)}"
+        if own.rank == 1:
+            champions = _champions(entry.event, table, events.replay_to_read(entry.event))
+            won = any(c.entrant_id == entry.pk for c in champions)
+            place += (": champions" if len(champions) > 1 else ": champion") if won \
+                else ": no champion"
+        shown.append(place)
+    return shown
 
 
 def _player_walkovers(player: Player, entries: list[Entrant]) -> list[dict[str, Any]]:

@@ -454,6 +454,35 @@ def test_a_players_page_lists_each_event_once_as_their_entry_stands(
     assert listed == {"Back again": False, "Left twice": True}
 
 
+def event_rows(client: Client, user: Any) -> dict[str, str]:
+    """A player page's Events list: each Event's name to the words of its row."""
+    page = client.get(reverse("league:player", args=[player_for(user).pk])).content.decode()
+    rows = re.findall(r'<li class="match-row">\s*<a href="/league/events/\d+/">([^<]+)</a>'
+                      r'(.*?)</li>', page.split('id="player-walkovers"')[0], re.S)
+    return {name: " ".join(re.sub(r"<[^>]+>", " ", rest).split()) for name, rest in rows}
+
+
+def test_a_players_page_says_where_they_finished_each_event_as_the_standings_do(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """A finished Event's row said "Finished" and no more: the place the player finished
+    in is beside it, of how many, the champion named so, and first place shared (a
+    drawn decider) "joint 1st", with no champion, as the Event page's banner says."""
+    event = make_event(name="Duel", format="round_robin")
+    events.add_entrant(event=event, by=sam, player="alice")
+    events.add_entrant(event=event, by=sam, player="bruno")
+    events.start_event(event=event, by=sam)
+    assert event_rows(alice_client, player)["Duel"] == "Running"
+    link = EventMatch.objects.get(event=event)
+    finish_by_forfeit(link.match, 1, django_capture_on_commit_callbacks)
+    assert event_rows(alice_client, player)["Duel"] == "Finished 1st of 2: champion"
+    assert event_rows(alice_client, player2)["Duel"] == "Finished 2nd of 2"
+    events.correct_result(event=event, by=sam, pairing=link.pairing,
+                          placements=dict.fromkeys(link.entrants, 1))
+    for user in (player, player2):
+        assert event_rows(alice_client, user)["Duel"] == "Finished joint 1st of 2: no champion"
+
+
 def test_a_players_page_lists_the_events_their_team_entered(
         alice_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
         player2: Any) -> None:
