@@ -138,6 +138,10 @@
   function scrollAgain() {
     Object.keys(scrolledTo).forEach(function (id) {
       var box = document.getElementById(id);
+      if (box && !box.hasAttribute("data-keep-scroll")) {
+        delete scrolledTo[id];  // a finished Event's bracket: opened anew (openBracket)
+        return;
+      }
       if (box) {
         box.scrollLeft = scrolledTo[id];
       }
@@ -386,14 +390,19 @@
     box.classList.toggle("more-right", box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
   }
 
-  /* A diagram's section titles (the bracket's "Winners bracket", "Group A": SVG text at its
-     left edge, which CSS cannot make sticky) follow the box's left edge as it scrolls, so
+  /* How wide the faded edge of a scrolled box is (site.css: 1rem), in CSS px. */
+  function edgeFade() {
+    return parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  }
+
+  /* A diagram's section titles (the bracket's "Winners bracket", "Group A", and its
+     "Champion: ..." banner: SVG text at its left edge, which CSS cannot make sticky) follow the box's left edge as it scrolls, so
      that a reader scrolled to a later round (as the page opens the bracket at their own
-     match: showOwnMatch) still sees which section it is in; no further than the drawing's
+     match: openBracket) still sees which section it is in; no further than the drawing's
      right edge. */
   function titlesInView(box) {
     var svg = box.querySelector("svg");
-    var titles = svg ? svg.querySelectorAll("text.sec-title") : [];
+    var titles = svg ? svg.querySelectorAll("text.sec-title, text.champ-banner") : [];
     if (!titles.length || !svg.viewBox || !svg.viewBox.baseVal) {
       return;
     }
@@ -404,9 +413,12 @@
     }
     var scale = view.width / drawn.width;
     var left = (box.getBoundingClientRect().left - drawn.left) * scale + view.x;
+    // Scrolled, the box's left edge fades (scrollEdges): a title at it lost its first
+    // letter ("wiss"), so it keeps clear of the fade.
+    var fade = box.scrollLeft > 0 ? edgeFade() * scale : 0;
     titles.forEach(function (title) {
       var most = view.x + view.width - title.getComputedTextLength() - 2;
-      title.setAttribute("x", Math.round(Math.max(0, Math.min(left + 2, most))));
+      title.setAttribute("x", Math.round(Math.max(0, Math.min(left + fade + 2, most))));
     });
   }
 
@@ -478,21 +490,41 @@
      its first round: the reader's own match in a later round sat past the screen's edge,
      "Playing now" cut off. Once the page has loaded (the diagram's min-width set), the box
      is scrolled to bring the first of the reader's matches ("Your match") drawn in it into
-     view; after that a poll keeps where the reader has scrolled it (scrollAgain). */
-  function showOwnMatch() {
+     view; after that a poll keeps where the reader has scrolled it (scrollAgain). A
+     finished Event's (the page no longer keeps its scroll: no data-keep-scroll) opens
+     where it ended instead: at the champion's box under the final, else at its start,
+     where the "Champion" banner and the titles are; also when it finishes while the
+     page is open, scrolled to the reader's match until then. Each box is opened once. */
+  function bringIntoView(box, drawn) {
+    var at = drawn.getBoundingClientRect();
+    var frame = box.getBoundingClientRect();
+    if (at.right > frame.right) {  // its left edge stays in view on the narrowest box
+      box.scrollLeft += Math.min(at.right - frame.right + 8, at.left - frame.left);
+    }
+  }
+
+  function openBracket() {
     var box = document.getElementById("bracket-scroll");
-    if (!box || box.scrollWidth <= box.clientWidth) {
+    if (!box || box.hasAttribute("data-opened")) {
+      return;
+    }
+    box.setAttribute("data-opened", "");
+    if (box.scrollWidth <= box.clientWidth) {
+      return;
+    }
+    if (!box.hasAttribute("data-keep-scroll")) {
+      var champion = box.querySelector("g.champion");
+      box.scrollLeft = 0;
+      if (champion) {
+        bringIntoView(box, champion);
+      }
       return;
     }
     var links = document.querySelectorAll(".your-match a[href]");
     for (var i = 0; i < links.length; i++) {
       var drawn = box.querySelector("a[href='" + links[i].getAttribute("href") + "']");
       if (drawn) {
-        var at = drawn.getBoundingClientRect();
-        var frame = box.getBoundingClientRect();
-        if (at.right > frame.right) {  // its left edge stays in view on the narrowest box
-          box.scrollLeft += Math.min(at.right - frame.right + 8, at.left - frame.left);
-        }
+        bringIntoView(box, drawn);
         return;
       }
     }
@@ -538,7 +570,13 @@
   document.addEventListener("click", foldMenu);
   document.addEventListener("keydown", foldMenu);
   window.addEventListener("load", focusRefused);
-  window.addEventListener("load", showOwnMatch);
+  window.addEventListener("load", openBracket);
+  document.addEventListener("htmx:afterSettle", function () {
+    var box = document.getElementById("bracket-scroll");
+    if (document.readyState === "complete" && box && !box.hasAttribute("data-keep-scroll")) {
+      openBracket();  // the Event finished while the page was open
+    }
+  });
   htmx.onLoad(announceMessages);
   htmx.onLoad(localTimes);
   htmx.onLoad(offerDeviceZone);

@@ -206,3 +206,88 @@ def test_the_bracket_s_section_titles_stay_in_view_as_it_scrolls_on_a_phone(
         tab.js("const box = document.getElementById('bracket-scroll');"
                "box.scrollLeft = box.scrollWidth; true")
         tab.until(f"{TITLES}.titles.every(t => t[1])")
+
+
+def _play_on(event: Event, player: Any, *, leave_own: bool = False) -> None:
+    """The live matches forfeited, round after round, `player` winning each of theirs,
+    until the Event is over (`leave_own`: until only `player`'s own match of a later round
+    than the first is left live)."""
+    while True:
+        live = [link for link in EventMatch.objects.filter(event=event, match__status="active")
+                if not (leave_own and link.round > 1
+                        and link.match.seats.filter(user=player).exists())]
+        if not live:
+            return
+        for link in live:
+            seats = link.match.seats
+            loser = seats.exclude(user=player).first() if seats.filter(user=player) \
+                else seats.first()
+            assert loser is not None
+            services.forfeit_seat(match=link.match, seat=loser.index)
+
+
+# What shows of the bracket's titles ("Swiss", "Winners bracket"), its "Champion: ..."
+# banner and its champion's box: each text whole inside the box's frame and clear of its
+# faded left edge (a scrolled box's first 1rem: "wiss" read there); the box's scroll.
+IN_VIEW = """(() => {
+  const box = document.getElementById('bracket-scroll');
+  const frame = box.getBoundingClientRect();
+  const fade = box.scrollLeft > 0 ? 16 : 0;
+  const whole = (at) => at.left >= frame.left + fade - 0.5 && at.right <= frame.right + 0.5;
+  const champion = box.querySelector('g.champion');
+  return {scrolled: box.scrollLeft, scrolls: box.scrollWidth > box.clientWidth,
+          texts: [...box.querySelectorAll('text.sec-title, text.champ-banner')].map(
+            t => [t.textContent, whole(t.getBoundingClientRect())]),
+          champion: champion ? whole(champion.getBoundingClientRect()) : null};
+})()"""
+
+
+@pytest.mark.parametrize(("format", "titles", "champion_box"), [
+    ("double_elimination", ["Winners bracket", "Losers bracket", "Grand final"], True),
+    ("swiss", ["Swiss"], False),  # its champion in the banner over the table
+])
+def test_a_finished_event_s_bracket_opens_at_its_champion_on_a_narrow_phone(
+        live_server: Any, started_with_four: Callable[..., Event], player: Any, format: str,
+        titles: list[str], champion_box: bool) -> None:
+    """Over, the bracket's champion and titles were cut at the box's left edge at 360px
+    ("earch-easy bot", "wiss"), under the fade of a box scrolled sideways. It opens where
+    the Event ended, the champion's box under the final in view, or at its start where
+    the banner names the champion; no title is cut, scrolled to its end either."""
+    event = started_with_four(name="Cup night", format=format)
+    _play_on(event, player)
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    with signed_in(live_server.url, player) as tab:
+        tab.resize(360, 740)
+        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        tab.until("document.readyState === 'complete'")
+        shown = tab.js(IN_VIEW)
+        assert shown["scrolls"]
+        assert [title for title, _ in shown["texts"]] == (
+            titles if champion_box else ["Swiss", "Champion: alice"])
+        assert all(whole for _, whole in shown["texts"]), shown
+        assert shown["champion"] is (True if champion_box else None)
+        tab.js("const box = document.getElementById('bracket-scroll');"
+               "box.scrollLeft = box.scrollWidth; true")
+        tab.until(f"{IN_VIEW}.scrolled > 0 && {IN_VIEW}.texts.every(t => t[1])")
+
+
+def test_a_bracket_scrolled_to_the_reader_s_match_opens_at_its_start_once_the_event_is_over(
+        live_server: Any, started_with_four: Callable[..., Event], player: Any) -> None:
+    """A phone on the page while the Event ended kept the box where it was, at the
+    reader's match in the last round, past the "Champion: ..." banner: the last result
+    brings the bracket open where a finished Event's opens, its banner whole in view."""
+    event = started_with_four(name="Swiss night", format="swiss")
+    _play_on(event, player, leave_own=True)
+    own = EventMatch.objects.get(event=event, match__status="active")
+    assert own.round > 1
+    with signed_in(live_server.url, player) as tab:
+        tab.resize(360, 740)
+        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        tab.until("document.getElementById('bracket-scroll').scrollLeft > 0")
+        _play_on(event, player)
+        tab.until("document.querySelector('.champion-banner') !== null", 12)
+        tab.until(f"{IN_VIEW}.scrolled === 0")
+        shown = tab.js(IN_VIEW)
+        assert ["Champion: alice", True] in shown["texts"] and all(
+            whole for _, whole in shown["texts"]), shown
