@@ -267,6 +267,10 @@ def test_a_finished_event_s_bracket_opens_at_its_champion_on_a_narrow_phone(
             titles if champion_box else ["Swiss", "Champion: alice"])
         assert all(whole for _, whole in shown["texts"]), shown
         assert shown["champion"] is (True if champion_box else None)
+        # A box's places are read as places ("alice 1st place"), not as a score ("alice 1").
+        read = [name for name in names(tab, "link") if " place" in name]
+        assert read and all(name.endswith(" place") for name in read)
+        assert any("alice 1st place" in name for name in read)
         tab.js("const box = document.getElementById('bracket-scroll');"
                "box.scrollLeft = box.scrollWidth; true")
         tab.until(f"{IN_VIEW}.scrolled > 0 && {IN_VIEW}.texts.every(t => t[1])")
