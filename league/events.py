@@ -2420,42 +2420,16 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
             # placements still counts (it rates a forfeit nobody moved in).
             raise LeagueError("already_corrected", f"{_label(done, pairing)}'s result was "
                                                    "corrected to these places already.", 409)
-        record = EventRecord(event=event, seq=event.seq + 1, kind=Kind.RESULT_CORRECTED,
-                             payload={"pairing": pairing, "placements": placements,
-                                      "figures": done.results[pairing].get("figures", {})})
-        rows = [*event.records.order_by("seq"), record]
+        rows = list(event.records.order_by("seq"))
+        record = _correction_record(event, done, pairing, placements)
         recorded_at = next(r.seq for r in rows if r.kind == Kind.RESULT_RECORDED
                            and r.payload["pairing"] == pairing)
         # The format refusing the corrected result itself is the correction's own error;
         # refusing any record after it, a conflict with what followed. (Corrections apply
         # where their results were recorded.)
-        _try_format(lambda: replay(event, [r for r in rows if r.seq <= recorded_at
+        _try_format(lambda: replay(event, [r for r in [*rows, record] if r.seq <= recorded_at
                                            or r.kind == Kind.RESULT_CORRECTED]), done)
-        fmt = formats.get_format(event.format)
-        try:
-            corrected = replay(event, rows)
-        except formats.FormatError as exc:
-            later = _drawn_from(fmt, done, pairing)
-            those = ("pairing", "was", "it") if len(later) == 1 else ("pairings", "were", "them")
-            detail = (f"The later {those[0]} {', '.join(_named(done, p) for p in later)} "
-                      f"{those[1]} drawn from {_named(done, pairing)}'s result as it stands; "
-                      f"the corrected one would have drawn {those[2]} otherwise "
-                      f"({_by_name(exc.message, done).rstrip('.')}). {UNTIL}" if later
-                      else _by_name(exc.message, done))
-            raise LeagueError("correction_conflicts", detail, 409) from None
-        pid = _repaired_match(fmt, corrected.state, corrected)
-        if pid is not None:
-            raise LeagueError("correction_conflicts", f"{_named(done, pid)} was already made, "
-                              f"seating those whom {_named(done, pairing)}'s result as it "
-                              f"stands sent there; the corrected one would seat others. "
-                              f"{UNTIL}", 409)
-        if done.finished and not fmt.is_complete(corrected.state):
-            raise LeagueError("correction_conflicts", "The Event finished on "
-                              f"{_named(done, pairing)}'s result as it stands; the "
-                              "corrected one would call for "
-                              "another match (a grand-final reset, say). A finished "
-                              "Event's result can be corrected where the Event stays "
-                              "decided.", 409)
+        corrected = _correction_conflict(event, done, rows, record)
         _append(event, Kind.RESULT_CORRECTED, record.payload, by)
         _advance(event, done=corrected)  # (the stream with the correction, replayed)
         _reproject(done.matches.get(pairing, {}).get("match"))
@@ -2463,6 +2437,104 @@ def correct_result(*, event: Event, by: Any, pairing: str, placements: dict[str,
 
 
 UNTIL = "A result can be corrected until a later pairing is drawn from it."
+
+
+def _correction_record(event: Event, done: Replayed, pairing: str,
+                       placements: dict[str, int]) -> EventRecord:
+    """The record correcting `pairing`'s result to `placements` (not yet saved)."""
+    return EventRecord(event=event, seq=done.seq + 1, kind=Kind.RESULT_CORRECTED,
+                       payload={"pairing": pairing, "placements": placements,
+                                "figures": done.results[pairing].get("figures", {})})
+
+
+def _correction_conflict(event: Event, done: Replayed, rows: list[EventRecord],
+                         record: EventRecord) -> Replayed:
+    """The Event replayed with the correction `record` after its records `rows`;
+    refused (409 correction_conflicts) where what followed the result contradicts it: a
+    later pairing drawn from it, a match made seating others, a finished Event undecided."""
+    pairing = record.payload["pairing"]
+    fmt = formats.get_format(event.format)
+    try:
+        corrected = replay(event, [*rows, record])
+    except formats.FormatError as exc:
+        later = _drawn_from(fmt, done, pairing)
+        detail = (f"{_later_said(done, later)} drawn from {_named(done, pairing)}'s result "
+                  f"as it stands; the corrected one would have drawn "
+                  f"{'it' if len(later) == 1 else 'them'} otherwise "
+                  f"({_by_name(exc.message, done).rstrip('.')}). {UNTIL}" if later
+                  else _by_name(exc.message, done))
+        raise LeagueError("correction_conflicts", detail, 409) from None
+    pid = _repaired_match(fmt, corrected.state, corrected)
+    if pid is not None:
+        raise LeagueError("correction_conflicts", f"{_named(done, pid)} was already made, "
+                          f"seating those whom {_named(done, pairing)}'s result as it "
+                          f"stands sent there; the corrected one would seat others. "
+                          f"{UNTIL}", 409)
+    if done.finished and not fmt.is_complete(corrected.state):
+        raise LeagueError("correction_conflicts", "The Event finished on "
+                          f"{_named(done, pairing)}'s result as it stands; the "
+                          "corrected one would call for "
+                          "another match (a grand-final reset, say). A finished "
+                          "Event's result can be corrected where the Event stays "
+                          "decided.", 409)
+    return corrected
+
+
+def _later_said(done: Replayed, later: list[str]) -> str:
+    """The later pairings `later` as a correction's refusal and the organizer page name
+    them: "The later pairing Final (W3-1) was"."""
+    pairings, were = ("pairing", "was") if len(later) == 1 else ("pairings", "were")
+    return f"The later {pairings} {', '.join(_named(done, p) for p in later)} {were}"
+
+
+# Why results of an Event at a seq may not be corrected, as its organizer page says (by
+# pairing, "" for one that may): each answer replays the whole Event, and the page asks
+# on every view.
+_barred: LRU[tuple[int, float, int], dict[str, str]] = LRU(READ_REPLAYS)
+
+
+def uncorrectable(event: Event, done: Replayed, pairings: Iterable[str]) -> dict[str, str]:
+    """Those of the recorded results `pairings` that `correct_result` refuses to turn
+    round (the last placed first), each with why, as the organizer page says it in place
+    of the correction form: a later pairing drawn from the result, mostly. Tried are only
+    the results a later pairing was drawn from, and a finished Event's. `done`: the Event
+    replayed up to its `seq`."""
+    if done.state is None or not done.format:
+        return {}
+    key = (event.pk, event.created_at.timestamp(), done.seq)
+    known = _barred.get(key)
+    if known is None:
+        known = {}
+        _barred.put(key, known)
+    fmt = formats.get_format(done.format)
+    rows: list[EventRecord] | None = None
+    asked = list(pairings)
+    for pid in asked:
+        if pid in known or pid not in done.results:
+            continue
+        later = _drawn_from(fmt, done, pid)
+        known[pid] = ""
+        if not later and not done.finished:
+            continue
+        if rows is None:
+            rows = list(event.records.filter(seq__lte=done.seq).order_by("seq"))
+        record = _correction_record(event, done, pid,
+                                    turned_round(done.results[pid]["placements"]))
+        try:
+            _correction_conflict(event, done, rows, record)
+        except LeagueError as exc:
+            known[pid] = (f"{_later_said(done, later)} drawn from its result. {UNTIL}"
+                          if later else exc.detail)
+    return {pid: why for pid in asked if (why := known.get(pid))}
+
+
+def turned_round(placements: dict[str, int]) -> dict[str, int]:
+    """A result's places turned round, the last first (of two, 1 and 2 swapped); a
+    result where all placed alike, its first entrant alone first."""
+    if len(set(placements.values())) == 1:
+        first = min(placements)
+        return {k: 1 if k == first else 2 for k in placements}
+    return {k: 1 + sum(o > v for o in placements.values()) for k, v in placements.items()}
 
 
 def _drawn_from(fmt: Any, done: Replayed, pairing: str) -> list[str]:

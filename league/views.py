@@ -1367,6 +1367,9 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
         pid: _page_of(em.stage, em.round) for pid, em in links.items()}
     shown = page["shown"]
     corrected = posted.get("pairing")
+    listed = [pid for pid in done.results if shown is None or rounds.get(pid) in shown]
+    # A result no correction may turn round any more says why in place of its form.
+    barred = events.uncorrectable(event, done, listed)
     results = [{
         "pairing": pid, "label": links[pid].label if pid in links else labels.get(pid, pid),
         "match": links[pid].match_id if pid in links else None,
@@ -1376,7 +1379,8 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
                    for key, place in sorted(res["placements"].items(), key=lambda kv: kv[1])],
         "open": pid == corrected,
         "no_winner": formats.no_winner(formats.MatchResult(pid, res["placements"])),
-    } for pid, res in done.results.items() if shown is None or rounds.get(pid) in shown]
+        "barred": barred.get(pid),
+    } for pid, res in ((pid, done.results[pid]) for pid in listed)]
     return {
         "event": event,
         "error": error,

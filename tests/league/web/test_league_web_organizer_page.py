@@ -1083,7 +1083,10 @@ def test_an_earlier_round_is_a_plain_link_away_with_its_results_to_correct(
     corrections = {s["id"] for s in tags(html, "summary")
                    if s.get("id", "").startswith("correct-")}
     assert corrections == {f"correct-{link.pairing}" for link in first}
-    assert {i["value"] for i in tags(html, "input") if i.get("name") == "round"} == {"1"}
+    # Round 2 is paired from them: each says so in place of a form to correct it.
+    assert {i["value"] for i in tags(html, "input") if i.get("name") == "round"} == set()
+    assert {p["id"] for p in tags(html, "p") if p.get("id", "").endswith("-barred")} == {
+        f"correct-{link.pairing}-barred" for link in first}
     # The panel's refresh and the list's poll stay on the round asked for.
     assert panel_of(html)["hx-get"] == f"{url}?round=1"
     live = next(s for s in tags(html, "section") if s.get("id") == "event-live")
@@ -1190,8 +1193,11 @@ def test_a_big_double_elimination_pages_its_brackets_rounds_apart(
     first = sam_client.get(f"{url}?round=winners-1").content.decode()
     assert live_rows(first) == {f"live-{m}" for m in EventMatch.objects.filter(
         event=event, stage="winners", round=1).values_list("match_id", flat=True)}
-    assert {i["value"] for i in tags(first, "input") if i.get("name") == "round"} \
-        == {"winners-1"}
+    # Its results, which the winners' round 2 and the losers' round 1 were drawn from, say
+    # so in place of a form to correct them.
+    assert {p["id"] for p in tags(first, "p") if p.get("id", "").endswith("-barred")} == {
+        f"correct-{pid}-barred" for pid in EventMatch.objects.filter(
+            event=event, stage="winners", round=1).values_list("pairing", flat=True)}
     losers = sam_client.get(reverse("league:event_live", args=[event.pk]) + "?round=losers-1",
                             **HTMX).content.decode()
     assert live_rows(losers) == {f"live-{m}" for m in EventMatch.objects.filter(
@@ -1254,3 +1260,55 @@ def test_a_big_events_organizer_page_shows_one_matchs_seat_forms_at_a_time(
     assert answer.status_code == 200
     assert Match.objects.get(pk=links[0].match_id).status == Match.Status.FINISHED
     assert f'id="seats-{links[1].pairing}"' in answer.content.decode()
+
+
+@pytest.mark.parametrize(("fmt", "bots", "options"), [
+    ("swiss", 8, {"rounds": 3}), ("single_elimination", 8, {"third_place": True})])
+def test_a_result_a_later_pairing_was_drawn_from_says_why_in_place_of_its_correct_form(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any,
+        django_capture_on_commit_callbacks: Any, fmt: str, bots: int,
+        options: dict[str, Any]) -> None:
+    """Played through, round by round: each result the page offers to correct, the service
+    lets be turned round (the loser first), and each it says cannot be corrected now, it
+    refuses so; no result whose next round was paired offers a form that is refused on
+    sending (it offered a Correct form for every earlier result)."""
+    from django.db import transaction
+
+    event = make_event(format=fmt, bots=bots, format_options=options)
+    events.start_event(event=event, by=sam)
+    seen: dict[str, set[bool]] = {}
+    while live := EventMatch.objects.filter(event=event,
+                                            match__status=Match.Status.ACTIVE).first():
+        with django_capture_on_commit_callbacks(execute=True):
+            events.forfeit(event=event, by=sam, pairing=live.pairing, entrant=live.entrants[1])
+        event.refresh_from_db()
+        page = sam_client.get(reverse("league:event_admin", args=[event.pk]),
+                              {"round": "all"}).content.decode()
+        section = page[page.index('<section class="card" id="event-corrections">'):]
+        section = section[:section.index("</section>")]
+        done = events.replay(event)
+        for pid, result in done.results.items():
+            box = section[section.index(f'<summary id="correct-{pid}">'):]
+            box = box[:box.index("</details>")]
+            offered = f'id="correct-{pid}-submit"' in box
+            assert offered != (f'id="correct-{pid}-barred"' in box), box
+            try:
+                with transaction.atomic():
+                    events.correct_result(event=event, by=sam, pairing=pid,
+                                          placements=events.turned_round(
+                                              result["placements"]))
+                    raise RuntimeError("undo")
+            except RuntimeError:
+                went_through = True
+            except events.LeagueError as exc:
+                assert exc.code == "correction_conflicts", exc.detail
+                went_through = False
+            assert offered == went_through, (pid, box)
+            if not offered:
+                assert "Cannot be corrected now: The later pairing" in box, box
+                assert "until a later pairing is drawn from it" in box
+            seen.setdefault(pid, set()).add(offered)
+            event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    # Some results were offered while nothing was drawn from them, and barred after.
+    assert any(states == {True, False} for states in seen.values()), seen
