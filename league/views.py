@@ -700,7 +700,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
     except LeagueError as exc:
         form.add_error(None, match_services.shown(exc))
         return _render_dashboard(request, event_form=form, status=exc.status)
-    return redirect("league:event_admin", event_id=created.pk)
+    return _made_page(created)
 
 
 @creator_required
@@ -719,7 +719,13 @@ def showdown_create(request: HttpRequest) -> HttpResponse:
         return _render_dashboard(request, showdown_form=form, status=exc.status)
     started = " and started" if created.status == Event.Status.RUNNING else ""
     messages.success(request, f"{created.name} created{started}.")
-    return redirect("league:event_admin", event_id=created.pk)
+    return _made_page(created)
+
+
+def _made_page(created: Event) -> HttpResponse:
+    """A new Event's organizer page, at its top: the dashboard's forms are sent to their
+    cards' anchors (#new-event), which a redirect naming none would keep."""
+    return redirect(f"{reverse('league:event_admin', args=[created.pk])}#content")
 
 
 @creator_required

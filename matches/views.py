@@ -333,7 +333,8 @@ def create(request: HttpRequest) -> HttpResponse:
     except ServiceError as exc:
         form.add_error(form.refused_field(exc.code), services.shown(exc))
         return _render_lobby(request, form, status=exc.status)
-    return redirect("match_play", match_id=match.id)
+    # At the match page's top: a redirect naming no anchor keeps the form's (#new-match).
+    return redirect(f"{reverse('match_play', args=[match.id])}#content")
 
 
 @login_required

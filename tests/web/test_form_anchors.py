@@ -35,6 +35,19 @@ def test_a_refused_new_match_comes_back_at_its_card(alice_client: Client) -> Non
     assert not Match.objects.exists()
 
 
+def test_a_new_match_opens_at_the_match_pages_top_not_at_the_lobby_forms_anchor(
+        alice_client: Client) -> None:
+    """A redirect naming no anchor keeps the one the form was sent to: the match page's
+    address ended in the lobby's #new-match."""
+    response = alice_client.post(reverse("match_create") + "#new-match", {
+        "game": "super_showdown", "opponent": "bot:random", "seats": 2, "username": ""},
+        follow=True)
+    match = Match.objects.get()
+    assert response.redirect_chain == [
+        (reverse("match_play", args=[match.pk]) + "#content", 302)]
+    assert 'id="content"' in response.content.decode()
+
+
 # (the form's name, its card's anchor, what is posted, what the refusal shows)
 REFUSED = [
     ("name", "display-name", {"display_name": "x" * 65}, 'id="id_display_name_error"'),

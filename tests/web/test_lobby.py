@@ -397,7 +397,7 @@ def test_the_create_form_sent_twice_makes_one_match(alice_client: Client) -> Non
             "opponent": "open", "seats": 2, "username": ""}
     answers = [alice_client.post(reverse("match_create"), sent) for _ in range(2)]
     match = Match.objects.get()
-    assert [a["Location"] for a in answers] == [reverse("match_play", args=[match.id])] * 2
+    assert [a["Location"] for a in answers] == [reverse("match_play", args=[match.id]) + "#content"] * 2
 
 
 def test_a_lobby_page_kept_from_before_a_finished_match_makes_a_new_one(

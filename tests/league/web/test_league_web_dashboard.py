@@ -75,7 +75,8 @@ def test_a_season_organizer_creates_an_event_with_format_options(
     response = sam_client.post(reverse("league:event_create"), data)
     event = Event.objects.get(name="Knockout")
     assert response.status_code == 302
-    assert response["Location"] == reverse("league:event_admin", args=[event.pk])
+    # At the page's top: a redirect naming no anchor would keep the form's (#new-event).
+    assert response["Location"] == reverse("league:event_admin", args=[event.pk]) + "#content"
     assert (event.season, event.format, event.format_options["third_place"]) == (
         season, "single_elimination", True)
     assert (event.turn_deadline_minutes, event.deadline_policy, event.deadline_bot) == (
@@ -104,7 +105,7 @@ def test_the_new_event_form_sent_twice_makes_one_event(
     event = Event.objects.get()
     assert first.status_code == 302 and second.status_code == 303
     assert first["Location"] == second["Location"] == reverse("league:event_admin",
-                                                              args=[event.pk])
+                                                              args=[event.pk]) + "#content"
     other = sam_client.post(reverse("league:event_create"),
                             {**data, "once": "another-form-token-0001"})
     assert other.status_code == 302 and Event.objects.count() == 2

@@ -61,7 +61,7 @@ def test_ss160_one_click_on_the_full_card_makes_the_event(sam_client: Client,
                                form(showdown_season, preset="full_card"))
     event = Event.objects.get()
     assert response.status_code == 302
-    assert response["Location"] == reverse("league:event_admin", args=[event.pk])
+    assert response["Location"] == reverse("league:event_admin", args=[event.pk]) + "#content"
     assert (event.name, event.format, event.season) == ("Full Card", "showdown_series",
                                                         showdown_season)
     assert event.match_options["event"] == "full_card"
