@@ -1374,8 +1374,10 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
     shown = page["shown"]
     corrected = posted.get("pairing")
     listed = [pid for pid in done.results if shown is None or rounds.get(pid) in shown]
-    # A result no correction may turn round any more says why in place of its form.
-    barred = events.uncorrectable(event, done, listed)
+    # A result no correction may turn round any more says why in place of its form. Each
+    # result tried replays the whole Event: a big one's results keep their forms (the
+    # refusal says why on sending), where trying a round of them took seconds a view.
+    barred = {} if page["big"] else events.uncorrectable(event, done, listed)
     results = [{
         "pairing": pid, "label": links[pid].label if pid in links else labels.get(pid, pid),
         "match": links[pid].match_id if pid in links else None,

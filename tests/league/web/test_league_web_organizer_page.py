@@ -1083,10 +1083,9 @@ def test_an_earlier_round_is_a_plain_link_away_with_its_results_to_correct(
     corrections = {s["id"] for s in tags(html, "summary")
                    if s.get("id", "").startswith("correct-")}
     assert corrections == {f"correct-{link.pairing}" for link in first}
-    # Round 2 is paired from them: each says so in place of a form to correct it.
-    assert {i["value"] for i in tags(html, "input") if i.get("name") == "round"} == set()
-    assert {p["id"] for p in tags(html, "p") if p.get("id", "").endswith("-barred")} == {
-        f"correct-{link.pairing}-barred" for link in first}
+    # Round 2 is paired from them, but a big Event's page tries no correction: their forms
+    # stay, and come back to the round they were sent from.
+    assert {i["value"] for i in tags(html, "input") if i.get("name") == "round"} == {"1"}
     # The panel's refresh and the list's poll stay on the round asked for.
     assert panel_of(html)["hx-get"] == f"{url}?round=1"
     live = next(s for s in tags(html, "section") if s.get("id") == "event-live")
@@ -1193,11 +1192,13 @@ def test_a_big_double_elimination_pages_its_brackets_rounds_apart(
     first = sam_client.get(f"{url}?round=winners-1").content.decode()
     assert live_rows(first) == {f"live-{m}" for m in EventMatch.objects.filter(
         event=event, stage="winners", round=1).values_list("match_id", flat=True)}
-    # Its results, which the winners' round 2 and the losers' round 1 were drawn from, say
-    # so in place of a form to correct them.
-    assert {p["id"] for p in tags(first, "p") if p.get("id", "").endswith("-barred")} == {
-        f"correct-{pid}-barred" for pid in EventMatch.objects.filter(
-            event=event, stage="winners", round=1).values_list("pairing", flat=True)}
+    # Its results, which the winners' round 2 and the losers' round 1 were drawn from,
+    # keep their forms on a big Event's page (trying each correction replays the Event;
+    # the refusal says why on sending), where a small Event's say why in their place.
+    assert not [p for p in tags(first, "p") if p.get("id", "").endswith("-barred")]
+    assert {f["id"] for f in tags(first, "button") if f.get("id", "").startswith("correct-")
+            } == {f"correct-{pid}-submit" for pid in EventMatch.objects.filter(
+                event=event, stage="winners", round=1).values_list("pairing", flat=True)}
     losers = sam_client.get(reverse("league:event_live", args=[event.pk]) + "?round=losers-1",
                             **HTMX).content.decode()
     assert live_rows(losers) == {f"live-{m}" for m in EventMatch.objects.filter(
