@@ -27,7 +27,6 @@ def test_a_page_names_the_icon_and_the_icon_is_a_static_file(
     assert found is not None and "<svg" in Path(str(found)).read_text()
 
 
-
 def test_the_browsable_api_names_the_icon(client: Client, player: Any) -> None:
     """The API's pages as Django REST framework draws them named none (a 404 for
     /favicon.ico at each)."""
