@@ -283,9 +283,14 @@ def claim_sending(owed: QuerySet[Any], field: str) -> datetime | None:
     not this worker's to send. Of two at once, one claims it: the other's UPDATE waits
     for the first's row and finds it marked."""
     now = timezone.now()
+    return now if owed.filter(_unclaimed(field, now)).update(**{field: now}) else None
+
+
+def _unclaimed(field: str, now: datetime) -> Q:
+    """Rows whose claim column `field` holds no worker's live claim at `now`: none, or
+    one older than SENDING_SECONDS (a dead worker's)."""
     stale = now - timedelta(seconds=SENDING_SECONDS)
-    unclaimed = Q(**{f"{field}__isnull": True}) | Q(**{f"{field}__lt": stale})
-    return now if owed.filter(unclaimed).update(**{field: now}) else None
+    return Q(**{f"{field}__isnull": True}) | Q(**{f"{field}__lt": stale})
 
 
 def mail_email_confirmations() -> int:
@@ -561,8 +566,7 @@ def mail_password_resets() -> int:
     mail server, or claimed by a worker that died); how many links went."""
     if not sends_mail():
         return 0
-    stale = timezone.now() - timedelta(seconds=SENDING_SECONDS)
-    owed = ResetMail.objects.filter(Q(sending_at__isnull=True) | Q(sending_at__lt=stale))
+    owed = ResetMail.objects.filter(_unclaimed("sending_at", timezone.now()))
     return sum(mail_password_reset(pk) for pk in owed.values_list("pk", flat=True))
 
 
