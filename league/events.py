@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Model, Q
+from django.db.models import Model, OuterRef, Q, Subquery
 
 from config.lru import LRU
 from config.queue import after_commit, enqueue
@@ -749,6 +749,44 @@ def replay_to_read(event: Event) -> Replayed:
                      upto=event.seq)
     keep_replay(event, done)
     return done
+
+
+@dataclass(frozen=True)
+class Decided:
+    """The last result an Event recorded (its latest correction, if corrected) and the
+    match last made for its pairing (None: no match was, a bye or a walkover)."""
+
+    result: dict[str, Any]
+    made: dict[str, Any] | None
+
+
+def last_decided(done: Replayed) -> Decided | None:
+    """`done`'s last result as `Decided`; None before any."""
+    last = next(reversed(done.results), None)
+    return None if last is None else Decided(done.results[last], done.matches.get(last))
+
+
+def last_decided_of(event_ids: Iterable[int]) -> dict[int, Decided]:
+    """`last_decided` of each Event read from its records (two queries for them all),
+    not replayed: a result is recorded once a pairing, so the last recorded is the
+    replay's last result."""
+    latest = (EventRecord.objects.filter(event=OuterRef("event"), kind=Kind.RESULT_RECORDED)
+              .order_by("-seq").values("seq")[:1])
+    recorded = {event_id: payload for event_id, payload in EventRecord.objects.filter(
+        event_id__in=list(event_ids), kind=Kind.RESULT_RECORDED, seq=Subquery(latest),
+    ).values_list("event_id", "payload")}
+    later: dict[tuple[int, str], dict[str, dict[str, Any]]] = {}
+    for event_id, kind, payload in (EventRecord.objects.filter(
+            event_id__in=list(recorded), kind__in=[Kind.MATCH_CREATED, Kind.RESULT_CORRECTED],
+            payload__pairing__in=sorted({p["pairing"] for p in recorded.values()}))
+            .order_by("seq").values_list("event_id", "kind", "payload")):
+        later.setdefault((event_id, payload["pairing"]), {})[kind] = payload
+    out = {}
+    for event_id, payload in recorded.items():
+        found = later.get((event_id, payload["pairing"]), {})
+        out[event_id] = Decided(found.get(Kind.RESULT_CORRECTED, payload),
+                                found.get(Kind.MATCH_CREATED))
+    return out
 
 
 def replay_to_write(event: Event) -> Replayed:

@@ -584,6 +584,11 @@ def _finishes(entries: list[Entrant]) -> list[str]:
     for row in (Standing.objects.filter(event_id__in=finished).order_by("position")
                 .select_related("entrant")):
         rows[row.event_id].append(row)
+    # The deciding result of the Events whose first place is shared, read from the records:
+    # replaying each Event that ranks the player first was a replay per Event a view.
+    shared = [event_id for event_id, table in rows.items()
+              if sum(row.rank == 1 for row in table) > 1]
+    decided = events.last_decided_of(shared) if shared else {}
     shown = []
     for entry in entries:
         table = rows.get(entry.event_id, [])
@@ -594,7 +599,7 @@ def _finishes(entries: list[Entrant]) -> list[str]:
         joint = "joint " if sum(row.rank == own.rank for row in table) > 1 else ""
         place = f"{joint}{svg.ordinal(own.rank)} of {len(table)}"
         if own.rank == 1:
-            champions = _champions(entry.event, table, events.replay_to_read(entry.event))
+            champions = _champions(entry.event, table, decided.get(entry.event_id))
             won = any(c.entrant_id == entry.pk for c in champions)
             place += (": champions" if len(champions) > 1 else ": champion") if won \
                 else ": no champion"
@@ -1763,7 +1768,7 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
         row.key: row.name for row in entrants}
     standings = list(_standings(event))
     columns = _tiebreak_columns(event, standings)
-    champions = _champions(event, standings, done)
+    champions = _champions(event, standings, events.last_decided(done))
     given = events.walkovers(done)
     diagram, drawn = "", None
     if done.state is not None:
@@ -1935,19 +1940,17 @@ def _ranking_match(number: int, rows: list[RankingPoints], totals: list[RankingT
 
 
 def _champions(event: Event, standings: list[Standing],
-               done: events.Replayed) -> list[Standing]:
+               last: events.Decided | None) -> list[Standing]:
     """The first of a finished Event: its sole first, or the entrants who share first
-    place because they won the deciding match (the last) as one side, a tag team's pair
+    place because they won the deciding match (`last`) as one side, a tag team's pair
     winning the final pod; none when first place is shared otherwise (a draw)."""
     if event.status != Event.Status.FINISHED:
         return []
     firsts = [s for s in standings if s.rank == 1]
-    last = next(reversed(done.results), None)
-    if len(firsts) < 2 or last is None or last not in done.matches:
+    if len(firsts) < 2 or last is None or last.made is None:
         return firsts[:1] if len(firsts) == 1 else []
-    made = done.matches[last]
-    sides = events.result_sides(event, made["entrants"], made.get("seats"))
-    won = {key for key, outcome in formats.outcomes(done.results[last]["placements"],
+    sides = events.result_sides(event, last.made["entrants"], last.made.get("seats"))
+    won = {key for key, outcome in formats.outcomes(last.result["placements"],
                                                      sides).items() if outcome == "win"}
     return firsts if {s.entrant.key for s in firsts} == won else []
 

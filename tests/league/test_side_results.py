@@ -192,6 +192,13 @@ def test_the_events_page_names_the_pair_that_won_its_match_and_the_event(
         in page
     assert re.search(r'<text class="champ-label"[^>]*>Champions</text>'
                      rf'<text class="champ-name"[^>]*>{champions}</text>', page)
+    # Their pages say so too, from the stored result (no replay); the lone player lost.
+    events.clear_read_replays()
+    for user in (player, player2, outsider):
+        mine = Entrant.objects.get(event=event, player__user=user).name
+        place = "joint 1st of 3: champions" if mine in pair[:2] else "3rd of 3"
+        page = client.get(reverse("league:player", args=[player_for(user).pk])).content.decode()
+        assert f"Finished {place}" in " ".join(re.sub(r"<[^>]+>", " ", page).split())
 
 
 @pytest.mark.django_db

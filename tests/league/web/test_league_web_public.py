@@ -483,6 +483,34 @@ def test_a_players_page_says_where_they_finished_each_event_as_the_standings_do(
         assert event_rows(alice_client, user)["Duel"] == "Finished joint 1st of 2: no champion"
 
 
+def test_a_players_page_says_who_won_their_events_without_replaying_them(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any, django_capture_on_commit_callbacks: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page replayed every Event that ranked the player first to tell "champion" from
+    "no champion" (a replay an Event a view: a Swiss of 128 pairs seven rounds again); it
+    reads the standings and the deciding result as stored, and says the same."""
+    for name, drawn in (("Won", False), ("Won again", False), ("Drawn", True)):
+        event = make_event(name=name, format="round_robin")
+        events.add_entrant(event=event, by=sam, player="alice")
+        events.add_entrant(event=event, by=sam, player="bruno")
+        events.start_event(event=event, by=sam)
+        link = EventMatch.objects.get(event=event)
+        finish_by_forfeit(link.match, 1, django_capture_on_commit_callbacks)
+        if drawn:
+            events.correct_result(event=event, by=sam, pairing=link.pairing,
+                                  placements=dict.fromkeys(link.entrants, 1))
+    folds = []
+    real = events._fold
+    monkeypatch.setattr(events, "_fold", lambda *a: folds.append(a) or real(*a))
+    events.clear_read_replays()
+    assert event_rows(alice_client, player) == {
+        "Won": "Finished 1st of 2: champion", "Won again": "Finished 1st of 2: champion",
+        "Drawn": "Finished joint 1st of 2: no champion"}
+    assert event_rows(alice_client, player2)["Drawn"] == "Finished joint 1st of 2: no champion"
+    assert folds == []
+
+
 def test_a_players_page_lists_the_events_their_team_entered(
         alice_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
         player2: Any) -> None:
