@@ -2490,18 +2490,32 @@ def _correction_conflict(event: Event, done: Replayed, rows: list[EventRecord],
     """The Event replayed with the correction `record` after its records `rows`;
     refused (409 correction_conflicts) where what followed the result contradicts it: a
     later pairing drawn from it, a match made seating others, a finished Event undecided."""
-    pairing = record.payload["pairing"]
-    fmt = formats.get_format(event.format)
     try:
         corrected = replay(event, [*rows, record])
     except formats.FormatError as exc:
-        later = _drawn_from(fmt, done, pairing)
-        detail = (f"{_later_said(done, later)} drawn from {_named(done, pairing)}'s result "
-                  f"as it stands; the corrected one would have drawn "
-                  f"{'it' if len(later) == 1 else 'them'} otherwise "
-                  f"({_by_name(exc.message, done).rstrip('.')}). {UNTIL}" if later
-                  else _by_name(exc.message, done))
-        raise LeagueError("correction_conflicts", detail, 409) from None
+        raise _refused_by_format(event, done, record.payload["pairing"], exc) from None
+    return _checked_correction(event, done, record.payload["pairing"], corrected)
+
+
+def _refused_by_format(event: Event, done: Replayed, pairing: str,
+                       exc: formats.FormatError) -> LeagueError:
+    """The refusal of a correction of `pairing` the format refused, replayed: a later
+    pairing drawn from the result as it stands, or the corrected result itself."""
+    later = _drawn_from(formats.get_format(event.format), done, pairing)
+    detail = (f"{_later_said(done, later)} drawn from {_named(done, pairing)}'s result "
+              f"as it stands; the corrected one would have drawn "
+              f"{'it' if len(later) == 1 else 'them'} otherwise "
+              f"({_by_name(exc.message, done).rstrip('.')}). {UNTIL}" if later
+              else _by_name(exc.message, done))
+    return LeagueError("correction_conflicts", detail, 409)
+
+
+def _checked_correction(event: Event, done: Replayed, pairing: str,
+                        corrected: Replayed) -> Replayed:
+    """`corrected` (the Event replayed with a correction of `pairing`), refused where
+    what followed the result contradicts it: a match made seating others, a finished
+    Event undecided."""
+    fmt = formats.get_format(event.format)
     pid = _repaired_match(fmt, corrected.state, corrected)
     if pid is not None:
         raise LeagueError("correction_conflicts", f"{_named(done, pid)} was already made, "
@@ -2545,25 +2559,50 @@ def uncorrectable(event: Event, done: Replayed, pairings: Iterable[str]) -> dict
         known = {}
         _barred.put(key, known)
     fmt = formats.get_format(done.format)
-    rows: list[EventRecord] | None = None
+    tried: dict[str, list[str]] = {}  # the results to try, each to the pairings drawn from it
     asked = list(pairings)
     for pid in asked:
         if pid in known or pid not in done.results:
             continue
         later = _drawn_from(fmt, done, pid)
         known[pid] = ""
-        if not later and not done.finished:
-            continue
-        if rows is None:
-            rows = list(event.records.filter(seq__lte=done.seq).order_by("seq"))
-        record = _correction_record(event, done, pid,
-                                    turned_round(done.results[pid]["placements"]))
-        try:
-            _correction_conflict(event, done, rows, record)
-        except LeagueError as exc:
-            known[pid] = (f"{_later_said(done, later)} drawn from its result. {UNTIL}"
-                          if later else exc.detail)
+        if later or done.finished:
+            tried[pid] = later
+    if tried:
+        rows = list(event.records.filter(seq__lte=done.seq).order_by("seq"))
+        for pid, exc in _corrections_refused(event, done, rows, set(tried)).items():
+            known[pid] = (f"{_later_said(done, tried[pid])} drawn from its result. {UNTIL}"
+                          if tried[pid] else exc.detail)
     return {pid: why for pid in asked if (why := known.get(pid))}
+
+
+def _corrections_refused(event: Event, done: Replayed, rows: list[EventRecord],
+                         pairings: set[str]) -> dict[str, LeagueError]:
+    """What `correct_result` refuses of turning round each result of `pairings`, as
+    `_correction_conflict` finds it, in one replay of `rows` (the Event's records up to
+    `done.seq`): at each result tried, a copy of the replay so far goes on with the
+    result corrected (a correction applies where its result was recorded, so what comes
+    before it is the same), where a replay a result went over the records before it
+    again (a 48-match Event: about a second a view)."""
+    corrections = {r.payload["pairing"]: r.payload for r in rows
+                   if r.kind == Kind.RESULT_CORRECTED}
+    out = Replayed({}, [], "registration", None, {}, {}, False, format=event.format)
+    refused = {}
+    for at, row in enumerate(rows):
+        pid = row.payload.get("pairing")
+        if row.kind == Kind.RESULT_RECORDED and pid in pairings:
+            record = _correction_record(event, done, pid,
+                                        turned_round(done.results[pid]["placements"]))
+            try:
+                corrected = _fold(event, copied(out), [*rows[at:], record],
+                                  {**corrections, pid: record.payload})
+                _checked_correction(event, done, pid, corrected)
+            except formats.FormatError as exc:
+                refused[pid] = _refused_by_format(event, done, pid, exc)
+            except LeagueError as exc:
+                refused[pid] = exc
+        out = _fold(event, out, [row], corrections)
+    return refused
 
 
 def turned_round(placements: dict[str, int]) -> dict[str, int]:

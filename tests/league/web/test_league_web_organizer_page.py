@@ -1263,6 +1263,34 @@ def test_a_big_events_organizer_page_shows_one_matchs_seat_forms_at_a_time(
     assert f'id="seats-{links[1].pairing}"' in answer.content.decode()
 
 
+def test_the_page_tries_every_results_correction_in_one_replay(
+        sam_client: Client, make_event: Callable[..., Event], sam: Any,
+        django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each result a later pairing was drawn from was tried by replaying the whole Event
+    with its correction (a 48-match Event: about a second at every new seq); one replay
+    tries them all, and the page says the same of each."""
+    event = make_event(format="swiss", bots=8, format_options={"rounds": 3})
+    events.start_event(event=event, by=sam)
+    while EventMatch.objects.filter(event=event, round=3).count() == 0:
+        live = EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE).first()
+        assert live is not None
+        with django_capture_on_commit_callbacks(execute=True):
+            events.forfeit(event=event, by=sam, pairing=live.pairing, entrant=live.entrants[1])
+    url = reverse("league:event_admin", args=[event.pk])
+    page = sam_client.get(url, {"round": "all"}).content.decode()
+    barred = set(re.findall(r'id="correct-([^"]+)-barred"', page))
+    assert len(barred) == 8  # (rounds 1 and 2: round 3 was drawn from both)
+    starts = []
+    real = events._fold
+    monkeypatch.setattr(events, "_fold", lambda event, out, rows, corrections: real(
+        event, out, [starts.append(row) or row if row.seq == 1 else row for row in rows],
+        corrections))
+    events._barred.clear()
+    again = sam_client.get(url, {"round": "all"}).content.decode()
+    assert set(re.findall(r'id="correct-([^"]+)-barred"', again)) == barred
+    assert len(starts) == 1
+
+
 @pytest.mark.parametrize(("fmt", "bots", "options"), [
     ("swiss", 8, {"rounds": 3}), ("single_elimination", 8, {"third_place": True})])
 def test_a_result_a_later_pairing_was_drawn_from_says_why_in_place_of_its_correct_form(
