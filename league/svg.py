@@ -14,7 +14,7 @@ simply stack down their round's column, which makes a round-by-round grid.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
@@ -376,8 +376,12 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
                 champion: str | tuple[str, ...] | None = None,
                 withdrawn: set[str] | None = None,
                 sides: Mapping[str, Mapping[str, int]] | None = None,
-                ended: Mapping[str, str | None] | None = None) -> str:
-    """The whole diagram of an Event's pairings (future slots included) as an <svg>.
+                ended: Mapping[str, str | None] | None = None,
+                only: Collection[str] | None = None) -> str:
+    """The whole diagram of an Event's pairings (future slots included) as an <svg>; with
+    `only`, the boxes of those pairings alone (a big Event's rounds near the one listed),
+    their lines read from them all (a bye or a walkover in a round not drawn still says
+    who goes on), each box drawn beside those of its feeders that are.
 
     `results` maps a pairing id to its placements (entrant key -> place), `sides` to the
     sides of its entrants where the game played several as one (a tag team's pair: both
@@ -392,6 +396,10 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
         return ""
     boxes = _boxes(pairings, names, results or {}, links or {}, withdrawn or set(),
                    sides or {}, ended or {})
+    if only is not None:
+        boxes = [box for box in boxes if box.id in only]
+        if not boxes:
+            return ""
     sections = _sections(boxes)
     champions = (champion,) if isinstance(champion, str) else champion or ()
     final = _deciding_box(boxes, champions[0]) if champions else None

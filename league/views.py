@@ -818,25 +818,32 @@ def _round_page(event: Event, request: HttpRequest) -> dict[str, Any]:
     opened = (request.GET.get("seats") or request.POST.get("pairing") or "").strip() \
         if big else ""
     if not big or len(pages) < 2:
-        return {"pages": [], "shown": None, "where": None, "asked": "", "big": big,
-                "opened": opened}
+        return {"pages": [], "shown": None, "where": None, "around": None, "asked": "",
+                "big": big, "opened": opened}
     keys = _page_keys(list(pages))
+    playing = {_page_of(stage, number) for stage, number, _, status in made
+               if status != FINISHED} or {list(pages)[-1]}
     if asked == "all":
         shown = None
     elif asked in keys.values():
         shown = {page for page, key in keys.items() if key == asked}
     else:
-        asked = ""
-        shown = {_page_of(stage, number) for stage, number, _, status in made
-                 if status != FINISHED} or {list(pages)[-1]}
+        asked, shown = "", playing
     staged = len({section for section, _ in pages}) > 1
     return {"pages": [{"key": keys[page], "label": _page_label(page, labels, staged),
                        "current": shown is not None and page in shown}
                       for page, labels in pages.items()],
             "shown": shown, "asked": asked, "big": big, "opened": opened,
-            "where": None if shown is None else sorted(
-                {(stage, number) for stage, number, _, _ in made
-                 if _page_of(stage, number) in shown})}
+            "where": None if shown is None else _made_in(made, shown),
+            # (every round listed: the diagram is drawn near those being played)
+            "around": _made_in(made, shown if shown is not None else playing)}
+
+
+def _made_in(made: list[tuple[str, int, str, str]], pages: set[tuple[str, int]]
+             ) -> list[tuple[str, int]]:
+    """The (stage, round) of the matches `made` on `pages`."""
+    return sorted({(stage, number) for stage, number, _, _ in made
+                   if _page_of(stage, number) in pages})
 
 
 def _page_of(stage: str, number: int) -> tuple[str, int]:
@@ -1760,7 +1767,7 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
     """The public Event page's live part: diagram, standings and matches, the live ones
     the reader sits in first; the matches of the rounds `page` shows (`_round_page`, as
     the organizer page lists them: all of them by default)."""
-    page = page or {"pages": [], "shown": None, "where": None, "asked": ""}
+    page = page or {"pages": [], "shown": None, "where": None, "around": None, "asked": ""}
     done = events.replay_to_read(event)
     # As projected (a closed account's entry reads "Closed account"), else as entered.
     entrants = list(_entrants(event).select_related("player"))
@@ -1772,11 +1779,13 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
     given = events.walkovers(done)
     diagram, drawn = "", None
     if done.state is not None:
-        pairings, drawn = _drawn_rounds(
-            formats.get_format(event.format).pairings(done.state), page["where"])
-        shown = {p.id for p in pairings}
+        pairings = formats.get_format(event.format).pairings(done.state)
+        kept, drawn = _drawn_rounds(pairings, page)
+        # (a bracket's boxes read the results of the rounds not drawn: who a bye sends on)
+        read = kept if not any(p.sources for p in pairings) else pairings
+        shown = {p.id for p in read}
         diagram = svg.bracket_svg(
-            pairings, names=names,
+            read, names=names,
             results={pid: r["placements"] for pid, r in done.results.items() if pid in shown},
             links={pid: reverse("match_play", args=[m["match"]])
                    for pid, m in done.matches.items() if pid in shown},
@@ -1785,6 +1794,7 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
             sides={pid: events.result_sides(event, m["entrants"], m.get("seats"))
                    for pid, m in done.matches.items() if pid in shown},
             ended=_ended_unrecorded(done, given),
+            only=None if kept is pairings else {p.id for p in kept},
         )
     rows = _match_rows(event, done, names, given, page["where"])
     walkovers = _walkover_rows(done, names, given, page["where"])
@@ -1822,16 +1832,25 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
     }
 
 
-def _drawn_rounds(pairings: list[formats.Pairing], where: list[tuple[str, int]] | None
+# A big Event's diagram is drawn whole on its "All rounds" page up to this many boxes (a
+# 128-entrant single elimination's 127); past them, near the rounds being played.
+DRAWN_WHOLE_UP_TO = 128
+
+
+def _drawn_rounds(pairings: list[formats.Pairing], page: dict[str, Any]
                   ) -> tuple[list[formats.Pairing], str | None]:
     """The pairings the diagram draws, and which rounds those are when not all ("Rounds 3
-    to 5"). Where the page lists some rounds (`where`, a big Event's) and no pairing comes
-    from another (a Swiss, a round robin, heats: no bracket's lines to draw), the diagram
+    to 5 of 7"). Where the page lists some rounds (`where`, a big Event's), the diagram
     holds those rounds and the one either side of each, as the pager moves: a 128-entrant
-    Swiss drawn whole was three quarters of its page."""
-    if where is None or any(p.sources for p in pairings):
+    Swiss drawn whole was three quarters of its page, and a bracket's every round (the
+    lines of a box whose feeders are not drawn start at its column). Where it lists every
+    round of a big Event (`around`: "All rounds"), it is drawn whole up to
+    DRAWN_WHOLE_UP_TO boxes, else near the rounds being played."""
+    where = page["where"]
+    if where is None and (page.get("around") is None or len(pairings) <= DRAWN_WHOLE_UP_TO):
         return pairings, None
-    near = {(stage, number + step) for stage, number in where for step in (-1, 0, 1)}
+    near = {(stage, number + step) for stage, number in where or page["around"]
+            for step in (-1, 0, 1)}
     kept = [p for p in pairings if (p.stage, p.round) in near]
     if len(kept) == len(pairings):
         return pairings, None

@@ -780,6 +780,57 @@ def test_a_big_swiss_diagram_draws_the_rounds_beside_the_one_listed(
     assert _drawn(html) == {1, 2, 3, 4} and " of 4 drawn" not in html
 
 
+def _boxes(html: str) -> dict[str, list[str]]:
+    """The Event page's diagram: each box drawn, by pairing, to the words of its lines."""
+    svg = html.split('id="bracket-scroll"', 1)[1].split("</svg>", 1)[0]
+    return {pid: re.findall(r'<text class="ln ln-[^"]*"[^>]*>([^<]*)', box)
+            for pid, box in re.findall(r'data-pairing="([^"]+)"(.*?)</g>', svg, re.S)}
+
+
+def test_a_big_brackets_diagram_draws_the_rounds_beside_the_one_listed(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An elimination bracket was drawn whole on a big Event's page, whichever round was
+    listed: it draws the rounds the match list shows and the one either side, as a Swiss
+    does, each box as the whole bracket draws it (who a walkover in a round not drawn
+    sends on included); "All rounds" draws it whole up to DRAWN_WHOLE_UP_TO boxes, else
+    near the rounds being played."""
+    from league import views
+    from matches import services as match_services
+    from tests.league.web.test_league_web_organizer_page import play_round
+
+    monkeypatch.setattr(views, "PAGED_FROM", 4)
+    event = make_event(format="single_elimination", bots=16)  # (15 matches, 4 rounds)
+    events.start_event(event=event, by=sam)
+    # The winner of round 1's first match withdraws before round 2 is made: the walkover
+    # their round 2 match is, unmade, is drawn in round 2, and the one it sends on in round 3.
+    first, *others = EventMatch.objects.filter(event=event, round=1).order_by("pk")
+    for link in (first, *others):
+        match_services.forfeit_seat(match=link.match, seat=1)
+        assert events.record_match_result(match=Match.objects.get(pk=link.match_id))
+        if link == first:
+            events.withdraw_entrant(event=event, by=sam, key=first.entrants[0])
+    play_round(event, 2)
+    url = reverse("league:event", args=[event.pk])
+    monkeypatch.setattr(views, "PAGED_FROM", 100)  # (drawn whole: every box as it is)
+    whole = _boxes(alice_client.get(url).content.decode())
+    assert len(whole) == 15
+    monkeypatch.setattr(views, "PAGED_FROM", 4)
+    html = alice_client.get(url).content.decode()
+    assert sorted(_boxes(html)) == ["W2-1", "W2-2", "W2-3", "W2-4", "W3-1", "W3-2", "W4-1"]
+    assert "Rounds 2 to 4 of 4 drawn" in html
+    assert all(whole[pid] == lines for pid, lines in _boxes(html).items())
+    first = _boxes(alice_client.get(f"{url}?round=1").content.decode())
+    assert {pid.partition("-")[0] for pid in first} == {"W1", "W2"}
+    assert all(whole[pid] == lines for pid, lines in first.items())
+    assert len(_boxes(alice_client.get(f"{url}?round=all").content.decode())) == 15
+    monkeypatch.setattr(views, "DRAWN_WHOLE_UP_TO", 8)
+    html = alice_client.get(f"{url}?round=all").content.decode()
+    assert {pid.partition("-")[0] for pid in _boxes(html)} == {"W2", "W3", "W4"}
+    assert "Rounds 2 to 4 of 4 drawn: those beside the rounds being played" in html
+    assert len(_listed(html)) == 13  # (every match made is listed: 8, 3 and 2)
+
+
 def test_a_big_events_walkover_stands_on_its_rounds_page_as_its_matches_do(
         alice_client: Client, make_event: Callable[..., Event], sam: Any,
         monkeypatch: pytest.MonkeyPatch) -> None:
