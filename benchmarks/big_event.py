@@ -13,7 +13,13 @@ its result recorded. It prints:
   with them kept (a correction's replay in a process that paired the rounds), each with
   the time spent pairing;
 - the public Event page (a round listed, and the default) and the organizer page: time,
-  queries and size.
+  queries and size;
+- the Swiss winner's player page in a process that kept no replay and no pairing (the
+  replays of its Events it makes);
+- a single elimination of ENTRANTS played to its third round: its public page, default
+  and "All rounds" (size, rounds drawn);
+- a small Event's organizer page (a Swiss of 16, 6 rounds: 48 matches, in its last
+  round) at a new seq, nothing kept: the replays its results' correction trials make.
 
 Nothing asserts a time: the machine is shared.
 """
@@ -42,6 +48,9 @@ def main(argv: list[str]) -> None:
     _refresh(event)
     _replays(event)
     _pages(event, organizer)
+    _player_page(event, organizer)
+    _bracket(entrants, organizer)
+    _small_organizer_page(organizer)
 
 
 def _queries() -> Any:
@@ -52,24 +61,46 @@ def _queries() -> Any:
     return CaptureQueriesContext(connection)
 
 
-def _played(entrants: int) -> tuple[Any, Any]:
-    """A Swiss of `entrants` players played to its end; the figures of its results."""
+def _started(entrants: int, fmt: str, options: dict[str, Any], organizer: Any = None
+             ) -> tuple[Any, Any]:
+    """An Event of `entrants` players of format `fmt`, started; and its organizer."""
     from django.contrib.auth import get_user_model
 
+    from league import events
+
+    users = get_user_model()
+    tag = f"{time.time():.0f}{fmt[:2]}"
+    organizer = organizer or users.objects.create_user(username=f"big{tag}", is_staff=True)
+    event = events.create_event(name=f"Big {tag}", game="super_showdown", format=fmt,
+                                by=organizer, format_options=options)
+    for i in range(entrants):
+        user = users.objects.create_user(username=f"big{tag}x{i}")
+        events.add_entrant(event=event, by=organizer, player=user.username)
+    events.start_event(event=event, by=organizer)
+    return event, organizer
+
+
+def _play_to(event: Any, rounds: int) -> None:
+    """Every match of `event` ended by a forfeit until its round `rounds` is made."""
+    from league import events
+    from league.models import EventMatch
+    from matches import services as match_services
+    from matches.models import Match
+
+    while not EventMatch.objects.filter(event=event, round=rounds).exists():
+        for link in EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE):
+            match_services.forfeit_seat(match=link.match, seat=1)
+            events.record_match_result(match=Match.objects.get(pk=link.match_id))
+
+
+def _played(entrants: int) -> tuple[Any, Any]:
+    """A Swiss of `entrants` players played to its end; the figures of its results."""
     from league import events
     from league.models import Event, EventMatch
     from matches import services as match_services
     from matches.models import Match
 
-    users = get_user_model()
-    tag = f"{time.time():.0f}"
-    organizer = users.objects.create_user(username=f"big{tag}", is_staff=True)
-    event = events.create_event(name=f"Big {tag}", game="super_showdown", format="swiss",
-                                by=organizer, format_options={"rounds": ROUNDS})
-    for i in range(entrants):
-        user = users.objects.create_user(username=f"big{tag}x{i}")
-        events.add_entrant(event=event, by=organizer, player=user.username)
-    events.start_event(event=event, by=organizer)
+    event, organizer = _started(entrants, "swiss", {"rounds": ROUNDS})
     writes: list[tuple[float, int, int]] = []
     while Event.objects.get(pk=event.pk).status != Event.Status.FINISHED:
         live = list(EventMatch.objects.filter(event=event, match__status=Match.Status.ACTIVE)
@@ -169,3 +200,84 @@ def _pages(event: Any, organizer: Any) -> None:
             if took < best:
                 best, asked, size = took, len(queries), len(answer.content)
         print(f"{label}: {best * 1000:.0f} ms, {asked} queries, {size // 1024} KiB")
+
+
+def _fresh(timed: Callable[[], Any]) -> tuple[float, int, int, int]:
+    """`timed` in a process that kept no Event replay, pairing nor correction trial: its
+    time, queries, answer's size and the Event replays from the start it made."""
+    from league import events
+    from league.formats import swiss
+
+    real, starts = events._fold, [0]
+
+    def counted(event: Any, out: Any, rows: Any, corrections: Any) -> Any:
+        rows = list(rows)
+        starts[0] += sum(row.seq == 1 for row in rows)
+        return real(event, out, rows, corrections)
+
+    events.clear_read_replays()
+    swiss.forget_pairings()
+    events._barred.clear()
+    setattr(events, "_fold", counted)  # noqa: B010 (a stand-in that counts)
+    try:
+        with _queries() as queries:
+            began = time.perf_counter()
+            answer = timed()
+            took = time.perf_counter() - began
+    finally:
+        setattr(events, "_fold", real)  # noqa: B010
+    return took, len(queries), len(answer.content), starts[0]
+
+
+def _player_page(event: Any, organizer: Any) -> None:
+    """The Swiss winner's player page, nothing kept (a fresh process)."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from league.models import Standing
+
+    winner = Standing.objects.filter(event=event, rank=1).select_related("entrant").first()
+    client = Client()
+    client.force_login(organizer)
+    took, asked, size, starts = _fresh(lambda: client.get(
+        reverse("league:player", args=[winner.entrant.player_id])))
+    print(f"player page of the winner, nothing kept: {took * 1000:.0f} ms, {asked} queries, "
+          f"{size // 1024} KiB, {starts} Event replay(s) from the start")
+
+
+def _bracket(entrants: int, organizer: Any) -> None:
+    """A single elimination of `entrants` in its third round: its public page."""
+    import re
+
+    from django.test import Client
+    from django.urls import reverse
+
+    event, _ = _started(entrants, "single_elimination", {}, organizer)
+    _play_to(event, 3)
+    client = Client()
+    client.force_login(organizer)
+    public = reverse("league:event", args=[event.pk])
+    for label, url in (("default (round 3)", public), ("every round", f"{public}?round=all")):
+        client.get(url)
+        answer = client.get(url)
+        html = answer.content.decode()
+        boxes = len(re.findall(r'<g class="bx ', html))
+        print(f"single elimination of {entrants}, public page, {label}: "
+              f"{len(answer.content) // 1024} KiB, {boxes} boxes drawn")
+
+
+def _small_organizer_page(organizer: Any) -> None:
+    """A 48-match Swiss's organizer page at a new seq, nothing kept."""
+    from django.test import Client
+    from django.urls import reverse
+
+    event, _ = _started(16, "swiss", {"rounds": 6}, organizer)
+    _play_to(event, 6)
+    client = Client()
+    client.force_login(organizer)
+    url = reverse("league:event_admin", args=[event.pk])
+    figures = sorted(_fresh(lambda: client.get(url)) for _ in range(3))
+    took, asked, size, starts = figures[0]
+    print(f"organizer page of a 48-match Swiss in its last round, nothing kept: "
+          f"{took * 1000:.0f} ms (best of 3), {asked} queries, {size // 1024} KiB, "
+          f"{starts} Event replay(s) from the start")
