@@ -102,6 +102,14 @@ class ThrottledModelBackend(ModelBackend):
                      password: str | None = None, **kwargs: Any) -> Any:
         if locked_out(username, request):
             return None
+        if username:
+            # The account so called ignoring case, as every other form reads "ALICE" as
+            # alice (sign-up keeps names unique ignoring case): a phone's keyboard
+            # capitals the first letter of the name typed.
+            from matches.services import user_named
+
+            found = user_named(username, active_only=False)
+            username = found.get_username() if found is not None else username
         user = super().authenticate(request, username=username, password=password, **kwargs)
         if user is None and username:
             for key in _keys(username, request):

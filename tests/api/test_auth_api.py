@@ -64,6 +64,19 @@ def test_the_right_password_gets_the_accounts_token_every_time(
     assert first.json()["token"] == again.json()["token"]
 
 
+def test_a_name_typed_in_other_capitals_signs_in_as_its_account(
+        anon_api: APIClient, player: Any) -> None:
+    # Sign-up keeps names unique ignoring case and "ALICE" is alice wherever a name is
+    # read; a phone's keyboard capitals the first letter.
+    mine = anon_api.post(TOKEN, {"username": "alice", "password": PASSWORD}, format="json")
+    typed = anon_api.post(TOKEN, {"username": "Alice", "password": PASSWORD}, format="json")
+    assert typed.status_code == 200, typed.content
+    assert typed.json()["token"] == mine.json()["token"]
+    wrong = anon_api.post(TOKEN, {"username": "ALICE", "password": "wrong-password-1"},
+                          format="json")
+    assert (wrong.status_code, wrong.json()["code"]) == (400, "bad_credentials")
+
+
 @pytest.mark.parametrize(
     ("body", "code"),
     [

@@ -30,6 +30,13 @@ def test_logging_in_lands_in_the_lobby(client: Client, player: Any) -> None:
     assert client.get(reverse("lobby")).status_code == 200
 
 
+def test_a_name_typed_in_other_capitals_logs_in_as_its_account(
+        client: Client, player: Any) -> None:
+    response = client.post(reverse("login"), {"username": "Alice", "password": PASSWORD})
+    assert response.status_code == 302 and response["Location"] == reverse("lobby")
+    assert client.get(reverse("lobby")).wsgi_request.user.username == "alice"
+
+
 def test_a_wrong_password_is_refused_on_the_login_page(client: Client, player: Any) -> None:
     response = client.post(reverse("login"), {"username": "alice", "password": "nope-nope"})
     assert response.status_code == 200
