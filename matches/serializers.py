@@ -116,6 +116,13 @@ class PrimaryKeyRelatedField(QuotesCut, serializers.PrimaryKeyRelatedField):
     default_error_messages = {"does_not_exist": "Invalid pk {pk_value} - object does not "
                                                 "exist."}
 
+    def to_internal_value(self, data: Any) -> Any:
+        # The database reads 1.5 as the id 1: a fraction names no row, where it would
+        # have filed the Event under a season the client never named.
+        if isinstance(data, float) and not data.is_integer():
+            self.fail("incorrect_type", data_type=type(data).__name__)
+        return super().to_internal_value(data)
+
 
 # -- JSON fields whose shape the schema states (served as stored) -------------------------
 

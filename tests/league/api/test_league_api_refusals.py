@@ -318,6 +318,10 @@ REFUSALS: dict[str, tuple[Setup, int, str]] = {
     "a body of the wrong shape": (lambda r: (running(r, "corrections/")[2],
                                              {"pairing": "R1-1", "placements": ["e1"]}),
                                   400, "invalid"),
+    # the database would read 1.5 as the id 1, filing the Event under that season
+    "a season id with a fraction": (lambda r: ("/api/events/", {
+        "name": "Spring night", "game": GAME, "format": "swiss",
+        "season": fx(r, "season").pk + 0.5}), 400, "invalid"),
     "a team with an unknown member": (lambda r: ("/api/teams/", {"name": "Reds",
                                                                  "members": ["nobody"]}),
                                       400, "unknown_player"),
