@@ -367,6 +367,12 @@ def create_match(*, game: str, options: dict[str, Any] | None, seats: list[dict[
         rules.spec.check_seats(len(specs))
         resolved = rules.spec.resolve_options(options)
         rules.start(resolved, len(specs))
+        # Kept as this table plays them: an entry a seat-count default names for each
+        # seat (The Supershow's default pair is a bigger table's first Competitors of
+        # its default table) is written out, so the match's options say what is played.
+        resolved.update({name: entries for name, entries
+                         in rules.seat_entries(resolved, len(specs)).items()
+                         if resolved.get(name) is not None})
     except IllegalAction as exc:
         raise ServiceError.from_engine(exc) from None
     # An Event's match seats its entrants as they are: one deactivated since it was

@@ -524,3 +524,18 @@ def test_a_match_names_the_event_that_made_it(organizer: Any, player: Any, playe
     assert detail["event"] == {"id": event.pk, "name": "Friday cup", "pairing": link.pairing}
     listed = {m["id"]: m["event"] for m in player_api.get("/api/matches/").json()["results"]}
     assert listed[link.match_id] == detail["event"] and listed[toy_match.pk] is None
+
+
+def test_a_bigger_supershow_tables_options_name_the_competitors_it_plays(
+        player_api: APIClient) -> None:
+    """The Supershow's default pair of Competitors is, at a table of four, the first four
+    of its default table: the match's options name those, as its seats play them."""
+    four = {"game": "supershow", "options": {"match_type": "fatal_four_way_elimination"},
+            "seats": [{"player": "alice"}, *[{"bot": "random"}] * 3]}
+    made = player_api.post(MATCHES, four, format="json")
+    assert made.status_code == 201, made.json()
+    named = made.json()["options"]["competitors"]
+    state = player_api.get(f"{MATCHES}{made.json()['id']}/state/").json()
+    played = [seat["competitor"]["key"] for seat in state["view"]["players"]]
+    assert named == played and len(set(played)) == 4
+    assert named != ["ox_valdane", "mira_quickstep"]
