@@ -434,7 +434,11 @@ def dropped_zone(player: Player) -> str:
 
 def _set_mail_choice(player: Player, choice: str, on: bool) -> Player:
     if on and not settings.TURN_MAIL:
-        raise AccountError("no_mail", "This site sends no mail.", 409)
+        # A site that mails reset links but has no address of its own (SITE_URL) for
+        # the reminders' links sends none: it does send mail.
+        raise AccountError("no_mail", "This site sends no reminders: it mails password "
+                           "reset links only." if settings.RESET_BY_MAIL
+                           else "This site sends no mail.", 409)
     with transaction.atomic():
         # The address read under the lock set_email takes: one removed at this moment
         # turns the mails off after this, or refuses them here.

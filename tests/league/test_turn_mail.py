@@ -268,3 +268,8 @@ def test_the_api_turns_them_on_and_off(player_api: Any, player: Any,
         player_api.patch("/api/auth/me/", new_address, format="json")
         off = player_api.patch("/api/auth/me/", {"turn_mail": True}, format="json")
     assert (off.status_code, off.json()["code"]) == (409, "no_mail")
+    assert off.json()["detail"] == ("This site sends no reminders: it mails password reset "
+                                    "links only.")
+    with override_settings(TURN_MAIL=False, RESET_BY_MAIL=False):
+        none = player_api.patch("/api/auth/me/", {"turn_mail": True}, format="json")
+    assert none.json()["detail"] == "This site sends no mail."
