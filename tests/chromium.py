@@ -123,6 +123,16 @@ class Chromium:
         leave()
         self.until("window.leaving === undefined && document.readyState === 'complete'")
 
+    def press(self, key: str, shift: bool = False) -> None:
+        """A key pressed and let go on the keyboard ("Tab", "Enter", "Escape", " "), as a
+        person does: the browser moves focus and activates controls itself, scripts or not."""
+        codes = {"Tab": (9, "\t"), "Enter": (13, "\r"), "Escape": (27, ""), " ": (32, " ")}
+        number, text = codes[key]
+        sent = {"key": key, "code": "Space" if key == " " else key,
+                "windowsVirtualKeyCode": number, "modifiers": 8 if shift else 0}
+        self.tab("Input.dispatchKeyEvent", type="keyDown", text=text, **sent)
+        self.tab("Input.dispatchKeyEvent", type="keyUp", **sent)
+
     def resize(self, width: int, height: int = 844) -> None:
         """The tab's viewport, as a phone (at most 480px wide) or a desktop."""
         self.tab("Emulation.setDeviceMetricsOverride", width=width, height=height,

@@ -553,10 +553,14 @@
   }
 
   /* The top bar's account menu (a <details>, base.html) folds again at a tap or click
-     outside it, and at Escape, focus going back to its name, as a menu does. */
+     outside it, at Escape, focus going back to its name, and when Tab takes focus on past
+     it (it would cover what focus went to), as a menu does. Without a script it opens and
+     folds at its name alone. */
   function foldMenu(event) {
     document.querySelectorAll("details.account-menu[open]").forEach(function (menu) {
-      if (event.type === "click" && !menu.contains(event.target)) {
+      var outside = function (el) { return el instanceof Node && !menu.contains(el); };
+      if ((event.type === "click" && outside(event.target))
+          || (event.type === "focusout" && outside(event.relatedTarget))) {
         menu.open = false;
       } else if (event.type === "keydown" && event.key === "Escape"
                  && menu.contains(document.activeElement)) {
@@ -569,6 +573,7 @@
   window.league = {scrolled: scrolled};
   document.addEventListener("click", foldMenu);
   document.addEventListener("keydown", foldMenu);
+  document.addEventListener("focusout", foldMenu);
   window.addEventListener("load", focusRefused);
   window.addEventListener("load", openBracket);
   document.addEventListener("htmx:afterSettle", function () {

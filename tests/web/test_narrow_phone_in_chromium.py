@@ -80,6 +80,7 @@ TOPBAR = """(() => {
           controls: [...bar.querySelectorAll('a[href], button, summary')].filter(shown).map(el => {
             const box = el.getBoundingClientRect();
             return {what: el.textContent.trim().replace(/\\s+/g, ' '), w: box.width, h: box.height,
+                    middle: box.top + box.height / 2,
                     inside: box.left >= 0 && box.right <= window.innerWidth};
           })};
 })()"""
@@ -159,3 +160,70 @@ def test_the_ultimate_score_board_sets_each_rounds_points_apart_on_a_narrow_phon
         assert board["least"] >= 8, board
         assert board["fits"], board
         assert browser.js("document.documentElement.scrollWidth") <= NARROW
+
+
+@pytest.mark.parametrize("name", ["alice", "a_rather_long_player_name_indeed_2026"])
+def test_the_account_links_sit_in_the_bar_on_a_wide_screen(
+        live_server: Any, django_user_model: Any, name: str) -> None:
+    """On a desktop the account's links were folded as on a phone, Log out a tap more away:
+    past a phone's width the player's name (their account's link) and Log out sit in the
+    bar, one row still, and no menu shows."""
+    user = django_user_model.objects.create_user(username=name, password="pw-for-the-bar")
+    with signed_in(live_server.url, user) as browser:
+        browser.open(live_server.url + reverse("lobby"))
+        for width in (481, 600, 768, 1024, 1440):
+            browser.resize(width)
+            bar = browser.js(TOPBAR)
+            shown = [c["what"] for c in bar["controls"]]
+            assert shown[:2] == ["Showdown League", "League"], (width, shown)
+            assert shown[2].startswith(name[:5]) and shown[3:] == ["Log out"], (width, shown)
+            assert not browser.js("!!document.querySelector('.account-menu summary')"
+                                  ".checkVisibility()"), width
+            middles = [c["middle"] for c in bar["controls"]]
+            assert max(middles) - min(middles) <= 4 and bar["height"] <= 60, (width, bar)
+            assert bar["wide"] <= width, (width, bar)
+            assert [c["what"] for c in bar["controls"] if not c["inside"]] == [], width
+        assert browser.js("document.querySelector('.account-inline a.who').href").endswith(
+            reverse("account"))
+        browser.send("document.querySelector('.account-inline button').click()")
+        assert browser.js("document.querySelector('header.topbar').textContent").count(
+            "Log in") == 1
+
+
+def focused(browser: Any) -> str:
+    return str(browser.js("document.activeElement.textContent.trim().replace(/\\s+/g, ' ')"))
+
+
+@pytest.mark.parametrize("script", [True, False], ids=["with-js", "without-js"])
+def test_the_account_menu_works_by_keyboard_with_or_without_javascript(
+        live_server: Any, player: Any, script: bool) -> None:
+    """On a phone the account menu opens at Enter on the player's name, Tab goes on to its
+    links and Log out logs out, a script on the page or not; with one, Tab out of the
+    open menu folds it, so that it no longer covers the page below."""
+    with signed_in(live_server.url, player) as browser:
+        browser.resize(NARROW)
+        browser.tab("Emulation.setScriptExecutionDisabled", value=not script)
+        browser.open(live_server.url + reverse("lobby"))
+        for _ in range(4):  # the skip link, the site's name, League, the player's name
+            browser.press("Tab")
+        assert browser.js("document.activeElement.matches('.account-menu summary')"), \
+            focused(browser)
+        browser.press("Enter")
+        assert browser.js("document.querySelector('.account-menu').open")
+        browser.press("Tab")
+        assert focused(browser) == "Your account"
+        browser.press("Tab")
+        assert focused(browser) == "Log out"
+        if script:
+            browser.press("Tab")  # on into the page
+            assert browser.js("!!document.activeElement.closest('main')"), focused(browser)
+            assert not browser.js("document.querySelector('.account-menu').open")
+            browser.press("Tab", shift=True)
+            assert browser.js("document.activeElement.matches('.account-menu summary')")
+            browser.press("Enter")
+            browser.press("Tab")
+            browser.press("Tab")
+            assert focused(browser) == "Log out"
+        browser.follow(lambda: browser.press("Enter"))
+        assert browser.js("document.querySelector('header.topbar').textContent").count(
+            "Log in") == 1
