@@ -166,7 +166,6 @@ def star_board(view: JSON, actions: Sequence[JSON] | None = None) -> dict[str, A
             cells.append({"r": r, "c": c, "kind": kind, "classes": " ".join(classes),
                           "start": starts.get(square), "zone": zones.get(square),
                           "markers": markers.get(square, []), "target": targets.get(square),
-                          "title": _square_title(square, kind, starts, zones),
                           "place": _square_place(square, kind, starts, zones)})
         rows.append({"r": r, "cells": cells})
     cols = list(range(len(squares[0]))) if squares else []
@@ -188,11 +187,6 @@ def _bench_marker(side: JSON, member: JSON) -> dict[str, Any]:
     return {"seat": side.get("seat"), "colour": side.get("colour", ""),
             "initial": str(star.get("key") or "?")[0].upper(), "name": star.get("name", ""),
             "inactive": True}
-
-
-def _square_title(square: tuple[int, int], kind: str, starts: Mapping[Any, int],
-                  zones: Mapping[Any, int]) -> str:
-    return f"[{square[0]}, {square[1]}] {_square_place(square, kind, starts, zones)}"
 
 
 def _square_place(square: tuple[int, int], kind: str, starts: Mapping[Any, int],

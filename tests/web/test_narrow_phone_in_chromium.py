@@ -16,7 +16,7 @@ from engine.registry import get_rules
 from league import events
 from league.services import player_for
 from matches import services
-from tests.chromium import CHROMIUM, TAP, measure, signed_in
+from tests.chromium import CHROMIUM, TAP, TEXT, measure, signed_in
 
 pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed"),
               pytest.mark.django_db(transaction=True)]
@@ -24,9 +24,9 @@ pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed
 NARROW = 360  # a narrow phone's width, in CSS px
 
 
-def test_each_square_to_move_to_is_a_tap_on_a_narrow_phone(
-        live_server: Any, player: Any, player2: Any, organizer: Any,
-        seeded_chance: None) -> None:
+def on_the_board(player: Any, player2: Any, organizer: Any) -> Any:
+    """A Super Showdown match between `player` and `player2`, played on at random (seeded)
+    to `player`'s move on the board."""
     match = services.create_match(game="super_showdown", options={}, created_by=organizer,
                                   seats=[{"player": player.username},
                                          {"player": player2.username}])
@@ -37,9 +37,15 @@ def test_each_square_to_move_to_is_a_tap_on_a_narrow_phone(
         seat = rules.pending(state).seats[0]
         actions = rules.legal_actions(state, seat)
         if seat == 0 and any("to" in action for action in actions):
-            break
+            return match
         services.submit_action(match=match, seat=seat, user=people[seat],
                                action=rng.choice(actions))
+
+
+def test_each_square_to_move_to_is_a_tap_on_a_narrow_phone(
+        live_server: Any, player: Any, player2: Any, organizer: Any,
+        seeded_chance: None) -> None:
+    match = on_the_board(player, player2, organizer)
     with signed_in(live_server.url, player) as browser:
         browser.resize(NARROW)
         browser.open(live_server.url + reverse("match_play", args=[match.id]))
@@ -49,6 +55,37 @@ def test_each_square_to_move_to_is_a_tap_on_a_narrow_phone(
         small = [f"{s['w']:.0f}x{s['h']:.0f} {s['what']}" for s in squares
                  if min(s["w"], s["h"]) < TAP]
         assert small == []
+        assert browser.js("document.documentElement.scrollWidth") <= NARROW
+
+
+# Each die on Super Showdown's board: its colour and number.
+DICE = """[...document.querySelectorAll('.ss-board .die')].map(die =>
+  [die.classList.contains('die-white') ? 'white' : 'green', die.firstChild.textContent.trim()])"""
+
+
+def test_the_dice_are_written_out_under_the_board_on_a_narrow_phone(
+        live_server: Any, player: Any, player2: Any, organizer: Any,
+        seeded_chance: None) -> None:
+    """A die heading its column or row said what it was in a hover title alone, which a
+    phone never shows: the legend under the board writes each die out, at a size a phone
+    reads, and no die, marker or square's glyph on the board has a title."""
+    match = on_the_board(player, player2, organizer)
+    with signed_in(live_server.url, player) as browser:
+        browser.resize(NARROW)
+        browser.open(live_server.url + reverse("match_play", args=[match.id]))
+        dice = browser.js(DICE)
+        assert dice, "no die rolled yet"
+        shown = measure(browser)["texts"]
+        legend = " ".join(t["text"] for t in shown if "legend-die" in t["where"].split())
+        for colour, number in dice:
+            line = f"column {number}" if colour == "white" else f"row {number}"
+            name = "white scanner die" if colour == "white" else "green rumors die"
+            assert f"{name}: {line}" in legend, (colour, number, legend)
+        assert [t for t in shown if "legend" in t["where"] and t["px"] < TEXT] == []
+        # (A square's button keeps its move's words as its title, a desktop's hover, beside
+        # the same words in its name.)
+        assert browser.js("document.querySelectorAll('.ss-board-wrap [title]:not(.sq-btn)')"
+                          ".length") == 0
         assert browser.js("document.documentElement.scrollWidth") <= NARROW
 
 

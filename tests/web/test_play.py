@@ -715,6 +715,7 @@ def test_a_grid_squares_marker_and_tags_read_as_words_not_letters() -> None:
     mayhem = render_to_string("games/super_showdown/_cell.html", {"seats": seats, "cell": {
         "markers": [], "boost": True, "mayhem": True}})
     assert '<span aria-hidden="true">M</span><span class="visually-hidden">Mayhem' in mayhem
+    assert "title=" not in marked + mayhem  # a hover title: no phone shows it
 
 
 def test_a_square_one_may_move_to_says_what_it_shows_after_the_move() -> None:
@@ -742,8 +743,10 @@ def test_a_square_one_may_move_to_says_what_it_shows_after_the_move() -> None:
 
 def test_the_dice_row_and_column_and_the_start_squares_are_said_in_words(
         alice_client: Client, pages: Any) -> None:
-    """The scanner dice's column and row were marked by colour (and a hover title) alone,
-    the start squares by their border's colour."""
+    """The scanner dice's column and row were marked by colour and a hover title alone
+    (which a phone never shows), the start squares by their border's colour: the die
+    heading its column or row is named to a screen reader, and the legend under the board
+    writes out each die's colour, name and line."""
     match = pages.quick_play(alice_client)
     page = alice_client.get(reverse("match_play", args=[match.id])).content.decode()
     for _ in range(60):
@@ -751,10 +754,16 @@ def test_the_dice_row_and_column_and_the_start_squares_are_said_in_words(
             break
         action, key = pages.action_forms(page)[0]
         page = pages.act(alice_client, match, action, key).content.decode()
-    assert re.search(r'<span class="die die-white" title="white scanner die">\d<span '
-                     r'class="visually-hidden"> \(white scanner die\)</span></span>', page)
-    assert re.search(r'<span class="die die-green" title="green rumors die">\d<span '
-                     r'class="visually-hidden"> \(green rumors die\)</span></span>', page)
+    white = re.search(r'<span class="die die-white">(\d)<span '
+                      r'class="visually-hidden"> \(white scanner die\)</span></span>', page)
+    green = re.search(r'<span class="die die-green">(\d)<span '
+                      r'class="visually-hidden"> \(green rumors die\)</span></span>', page)
+    assert white and green
+    legend = page.split('<p class="legend dice-legend">')[1].split("</p>")[0]
+    assert f"</span> white scanner die: column {white[1]}</span>" in legend
+    assert f"</span> green rumors die: row {green[1]}</span>" in legend
+    board = page.split('<div class="ss-board-wrap">')[1].split('<p class="legend muted">')[0]
+    assert "<span class=\"die" in board and not re.search(r"<(span|td)[^>]* title=", board)
     shown = render_to_string("games/super_showdown/_cell.html", {"cell": {
         "markers": [], "boost": False, "mayhem": False, "start": "villain"}})
     assert '<span class="visually-hidden">Villain start</span>' in shown

@@ -40,8 +40,7 @@ NAMES = {"skylark": "Pip Skylark", "oakhart": 'Thorvald "The Millstone" Oakhart'
          "cavallo": 'Benny "Back Alley" Cavallo'}
 COLOURS = ("red", "blue")
 _VIEW_PART = re.compile(r'<section class="view st.*?(?=<section class="log">)', re.S)
-_CELL = re.compile(r'<td class="(?P<classes>[^"]*)" title="(?P<title>[^"]*)">(?P<body>.*?)</td>',
-                   re.S)
+_CELL = re.compile(r'<td class="(?P<classes>sq [^"]*)">(?P<body>.*?)</td>', re.S)
 
 
 @pytest.fixture
@@ -230,8 +229,8 @@ def test_a_tag_team_match_shows_inactive_teammates_in_their_tag_zones(
 
     assert view["match_kind"] == "tag" and view["phase"] == "play"
     assert "Now playing" in page and "Red sent in" in page and "Blue sent in" in page
-    cells = {m["title"].split(" ")[0] + " " + m["title"].split(" ")[1]: m
-             for m in _CELL.finditer(page)}
+    across = len(BOARD.to_json()["squares"][0])  # the ring's squares, row by row
+    cells = {f"[{i // across}, {i % across}]": m for i, m in enumerate(_CELL.finditer(page))}
     live = [m for m in cells.values() if "tag-live" in m["classes"]]
     assert len(live) == sum(len(zone) for zone in BOARD.tag_zones)
     for team, (colour, (active, inactive)) in enumerate(

@@ -29,6 +29,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 GAME = "superstar_showdown"
 MOST_DECISIONS = 3_000  # 50 rounds at most, a few dozen decisions each at the very worst
+SIDES = ("Red", "Blue")  # the sides' names, seat 0's first
 
 _PLAY_FORM = re.compile(r'<form[^>]*class="[^"]*st-play-form[^"]*".*?</form>', re.S)
 _SPOT = re.compile(r'<select id="st-spot-\d+-(?P<spot>\d+)" name="action.cards" required>'
@@ -534,13 +535,25 @@ def test_a_performance_stack_cards_type_is_in_its_words_not_only_its_border() ->
 
 def test_every_ring_square_says_what_it_is_in_its_words(alice_client: Client) -> None:
     """A square's kind (ring, ropes, turnbuckle, outside), a start and a Tag Zone showed in
-    its colour and a hover title on the cell, which only some screen readers read: each
-    square says it in words, a square one may move to in its button's name."""
+    its colour and a hover title on the cell, which only some screen readers read and a
+    phone never shows: each square says it in words, a square one may move to in its
+    button's name, and no square has a title (the legend and the row and column numbers
+    say the rest)."""
     response = alice_client.post(reverse("quick_play"), {"game": "superstar_showdown"})
     page = alice_client.get(response["Location"]).content.decode()
-    cells = re.findall(r'<td class="[^"]*" title="\[\d, \d\] ([^"]*)">(.*?)</td>', page, re.S)
-    assert len(cells) == sum(len(row) for row in BOARD.to_json()["squares"])
-    for place, body in cells:
+    ring = page.split('<table class="st-ring"')[1].split("</table>")[0]
+    assert "title=" not in ring
+    cells = re.findall(r'<td class="sq [^"]*">(.*?)</td>', ring, re.S)
+    ring_json = BOARD.to_json()
+    squares = ring_json["squares"]
+    assert len(cells) == sum(len(row) for row in squares)
+    starts = {tuple(sq): f"{SIDES[seat]} start" for seat, sq in enumerate(ring_json["starts"])}
+    zones = {tuple(sq): f"{SIDES[seat]} Tag Zone"
+             for seat, zone in enumerate(ring_json["tag_zones"]) for sq in zone}
+    for i, body in enumerate(cells):
+        square = divmod(i, len(squares[0]))
+        place = ", ".join([squares[square[0]][square[1]]]
+                          + [words[square] for words in (starts, zones) if square in words])
         said = (f'<span class="visually-hidden">{place}</span></div>' in body
                 or re.search(rf'aria-label="[^"]*: {re.escape(place)}[",]', body))
         assert said, (place, body)
