@@ -315,7 +315,7 @@ def test_the_standings_show_the_head_to_head_pass_that_split_a_tie(
     assert [line.split(",")[-2:] for line in lines][2:] == [
         ["2.0", "1.0"], ["2.0", "0.0"], ["1.0", "1.0"], ["1.0", "0.0"]]
     html = page.get(f"/league/events/{event.pk}/").content.decode()
-    assert '<th class="tb">Head to head</th><th class="tb">Head to head, pass 2</th>' in html
+    assert '<th class="tb on-ask">Head to head</th><th class="tb on-ask">Head to head, pass 2</th>' in html
 
 
 def test_a_season_and_its_table(outsider_api: APIClient, season: Season,

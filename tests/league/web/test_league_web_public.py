@@ -555,7 +555,7 @@ def test_swiss_standings_show_tiebreak_columns(alice_client: Client,
     event = make_event(format="swiss", bots=4)
     events.start_event(event=event, by=sam)
     page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
-    assert '<th class="tb">Buchholz</th>' in page
+    assert '<th class="tb on-ask">Buchholz</th>' in page
     assert "Round 1" in page
 
 
