@@ -155,9 +155,10 @@ class Chromium:
 
 # What a phone shows: each visible control's box (a checkbox's label's when it is taller:
 # a tap on the label ticks it), each visible text's size (and whether it sits in an element
-# `measure` was told is a dense game card), and how wide the page is.
+# `measure` was told is a dense game card, and not in one it was told is a card's words),
+# and how wide the page is.
 MEASURE = """(() => {
-  const dense = el => !!el.closest(%(dense)s);
+  const dense = el => !!el.closest(%(dense)s) && !el.closest(%(plain)s);
   const hidden = el => { const cs = getComputedStyle(el);
     return cs.display === 'none' || cs.visibility === 'hidden' || !!el.closest('.visually-hidden'); };
   const controls = [];
@@ -227,7 +228,8 @@ def signed_in(url: str, user: Any) -> Iterator[Chromium]:
         yield browser
 
 
-def measure(browser: Chromium, dense: str = ":not(*)") -> dict[str, Any]:
+def measure(browser: Chromium, dense: str = ":not(*)", plain: str = ":not(*)") -> dict[str, Any]:
     """What the page in `browser` shows (MEASURE); `dense`: a CSS selector of the elements
-    whose text may be smaller (a game's dense cards), marked `dense` among the texts."""
-    return dict(browser.js(MEASURE % {"dense": json.dumps(dense)}))
+    whose text may be smaller (a game's dense cards), marked `dense` among the texts, but
+    for the text in those `plain` selects (a card's name and rules, read as any text)."""
+    return dict(browser.js(MEASURE % {"dense": json.dumps(dense), "plain": json.dumps(plain)}))

@@ -9,8 +9,8 @@ done).
 
 A control is a tap of 44px either way, a game board's squares too (a board wider than the
 phone scrolls in its own box: tests/web/test_superstar_ring_in_chromium.py); text says
-something at 14px, or 12px on a game's dense cards and boards (DENSE), decorative marks
-aside (DECORATIVE); nothing scrolls sideways, and a list that scrolls shows its numbers
+something at 14px, or 12px on a game's dense cards and boards (DENSE) but for a card's name
+and rules (CARD_WORDS), decorative marks aside (DECORATIVE); nothing scrolls sideways, and a list that scrolls shows its numbers
 whole. A checkbox sits on its label's line on a phone and on a desktop. One Chromium serves
 the module's tests. Skipped where no Chromium is installed."""
 
@@ -44,6 +44,10 @@ DENSE_TEXT = 12  # the least size of text on a game's dense cards and boards, in
 # A game's dense cards and boards, where text may be DENSE_TEXT.
 DENSE = (".ss-card, .ss-board, .st-card, .st-stats, .st-spots-head, .sx-card, svg, "
          ".rr-card, .us-card")
+# A card's name and rules on those cards, which a player reads as any text: at TEXT (a
+# card's number, type, icons and attributes may be DENSE_TEXT).
+CARD_WORDS = (".ss-card .name, .ss-card .power-text, .ss-card .card-text, .st-name, "
+              ".sx-card, .rr-card, .us-card strong, .us-text")
 # Marks that only decorate (a card's back, a start square's star): any size.
 DECORATIVE = (".st-back-mark", ".st-star")
 NEW = "another-long-password-7"  # alice's password once she changes it
@@ -283,7 +287,7 @@ def look(phone: Chromium, name: str, wrong: dict[str, list[str]], controls: int 
     into `wrong` under `name`; its screenshots at 390 and 1024px into SHOTS. At least
     `controls` controls and some text must be there (else the page is not the one meant)."""
     phone.js("document.querySelectorAll('main details').forEach(d => d.open = true)")
-    found = measure(phone, DENSE)
+    found = measure(phone, DENSE, CARD_WORDS)
     assert len(found["controls"]) >= controls and found["texts"], name
     if found_wrong := sorted(set(faults(found)) | set(phone.js(CLIPPED_NUMBERS))):
         wrong[name] = found_wrong
