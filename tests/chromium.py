@@ -126,11 +126,15 @@ class Chromium:
     def press(self, key: str, shift: bool = False) -> None:
         """A key pressed and let go on the keyboard ("Tab", "Enter", "Escape", " "), as a
         person does: the browser moves focus and activates controls itself, scripts or not."""
-        codes = {"Tab": (9, "\t"), "Enter": (13, "\r"), "Escape": (27, ""), " ": (32, " ")}
+        codes = {"Tab": (9, "\t"), "Enter": (13, "\r"), "Escape": (27, ""), " ": (32, " "),
+                 "ArrowLeft": (37, ""), "ArrowRight": (39, "")}
         number, text = codes[key]
         sent = {"key": key, "code": "Space" if key == " " else key,
                 "windowsVirtualKeyCode": number, "modifiers": 8 if shift else 0}
-        self.tab("Input.dispatchKeyEvent", type="keyDown", text=text, **sent)
+        if text:
+            self.tab("Input.dispatchKeyEvent", type="keyDown", text=text, **sent)
+        else:  # a key that types nothing
+            self.tab("Input.dispatchKeyEvent", type="rawKeyDown", **sent)
         self.tab("Input.dispatchKeyEvent", type="keyUp", **sent)
 
     def resize(self, width: int, height: int = 844) -> None:

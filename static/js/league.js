@@ -366,10 +366,13 @@
      (a wide screen) Tab stopped on a box that never scrolls. Its role and name stay.
      The page sends it focusable, as it must be without JavaScript, and so as htmx can
      give focus back to it (by its id) when a poll swaps it in anew. Run once min-width
-     is set (minWidths), and again when the window's width changes. */
+     is set (minWidths), and again when the window's width changes. A box that holds
+     buttons (Superstar Showdown's ring, its squares to tap) is no stop of its own either:
+     Tab reaches its buttons, the browser scrolls each into view as it takes focus, and
+     the arrow keys on one scroll the box, so a stop before them was one Tab more. */
   function focusableIfScrolls(root) {
     root.querySelectorAll("[data-scroll-box]").forEach(function (box) {
-      if (box.scrollWidth > box.clientWidth) {
+      if (box.scrollWidth > box.clientWidth && !box.querySelector("button")) {
         box.setAttribute("tabindex", "0");
       } else if (document.activeElement === box) {
         box.setAttribute("tabindex", "-1");  // out of Tab's order, focus kept

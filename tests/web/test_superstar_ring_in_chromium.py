@@ -202,3 +202,52 @@ def test_an_edge_of_the_ring_with_more_past_it_fades_on_a_phone(
     tab.resize(DESKTOP, 900)
     tab.until(f"{edges}.length === 0")
     assert not tab.js(faded)
+
+
+# The ring's box: its tabindex, the button focus is on (its name), and how far it is
+# scrolled.
+RING_BOX = """(() => {
+  const box = document.querySelector('.st-ring-box');
+  return {tabindex: box.getAttribute('tabindex'), left: box.scrollLeft,
+          focused: document.activeElement.getAttribute('aria-label'),
+          scrolls: box.scrollWidth > box.clientWidth};
+})()"""
+
+
+def test_the_ring_is_a_tab_stop_on_a_phone_only_where_it_holds_no_square_to_tap(
+        tab: Chromium, live_server: Any, player: Any, player2: Any, organizer: Any,
+        seeded_chance: None) -> None:
+    """The ring's box, scrolling on a phone, was a Tab stop before the squares a player may
+    tap, each of which Tab reaches anyway (the browser scrolling it into view): Tab goes
+    from what comes before the ring to its first square, and the arrow keys on a square
+    scroll the ring. The rival, who has no square to tap, tabs to the box to scroll it."""
+    people = [player, player2]
+    match = services.create_match(game="superstar_showdown", options={}, created_by=organizer,
+                                  seats=[{"player": p.username} for p in people])
+    to_the_ring(match, people, 0, seed=3)
+    url = live_server.url + reverse("match_play", args=[match.id])
+    sign_in(tab, live_server.url, player)
+    tab.resize(WIDTH, 900)
+    tab.open(url)
+    found = tab.js(RING_BOX)
+    assert found["scrolls"] and found["tabindex"] is None
+    first = tab.js("document.querySelector('.st-ring .sq-go').getAttribute('aria-label')")
+    # From the control before the ring (the last one before it in the page), Tab goes on
+    # to the ring's first square.
+    tab.js("""(() => {
+      const ring = document.querySelector('.st-ring-box');
+      const before = [...document.querySelectorAll('a[href], button, summary, [tabindex]')]
+        .filter(el => ring.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING
+                      && el.checkVisibility() && el.tabIndex >= 0);
+      before[before.length - 1].focus();
+    })()""")
+    tab.press("Tab")
+    assert tab.js(RING_BOX)["focused"] == first
+    tab.js("document.querySelector('.st-ring-box').scrollLeft = 0")
+    tab.press("ArrowRight")
+    tab.until("document.querySelector('.st-ring-box').scrollLeft > 0", 3)
+    sign_in(tab, live_server.url, player2)  # the rival: nothing to tap on the ring
+    tab.open(url)
+    assert not tab.js("!!document.querySelector('.st-ring .sq-go')")
+    found = tab.js(RING_BOX)
+    assert found["scrolls"] and found["tabindex"] == "0"
