@@ -151,9 +151,17 @@
     });
   }
 
-  /* A box that could not be scrolled back yet is, once the swap has settled and the
-     sections open before it are open again (openAgain): the standings, whose tiebreak
-     columns such a section shows, were too narrow to scroll until then. */
+  /* The sections open before a swap are open again (openAgain), then the boxes scrolled
+     back, as soon as the swap is made, before the browser paints it: the standings, whose
+     tiebreak columns such a section shows, are too narrow to scroll until it is open, and
+     opened only once the swap had settled (htmx's 20 ms later) they showed folded and
+     back at the names for a few frames at every result. */
+  function openAndScrollAgain() {
+    openAgain();
+    scrollAgain();
+  }
+
+  /* A box that could not be scrolled back yet (its width set as the swap settles) is then. */
   function scrollAgainOpened() {
     scrollAgain();
     scrolledTo = {};
@@ -610,11 +618,10 @@
   document.addEventListener("submit", sendInUtc, true);
   document.addEventListener("htmx:confirm", holdWhileBusy);
   document.addEventListener("htmx:beforeSwap", noteOpen);
-  document.addEventListener("htmx:afterSettle", openAgain);
   document.addEventListener("htmx:afterSettle", scrollAgainOpened);
   document.addEventListener("htmx:beforeSwap", noteFocus);
   document.addEventListener("htmx:beforeSwap", noteScroll);
-  document.addEventListener("htmx:afterSwap", scrollAgain);
+  document.addEventListener("htmx:afterSwap", openAndScrollAgain);
   document.addEventListener("htmx:afterSettle", focusAgain);
   document.addEventListener("input", markEdits);
   document.addEventListener("change", markEdits);

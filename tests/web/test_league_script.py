@@ -287,6 +287,7 @@ const before = view(3);
 dispatch("htmx:beforeSwap", before, {requestConfig: {verb: "get"}, target: before});
 const after = view(4);
 document.getElementById = id => (id === "play-view" ? after : null);
+dispatch("htmx:afterSwap", after, {});  // opened again as the swap is made, before a paint
 dispatch("htmx:afterSettle", after, {});
 console.log(JSON.stringify(after.children.map(
   d => [d.querySelector("summary").textContent.trim(), d.open])));

@@ -89,10 +89,50 @@ def test_the_standings_stay_where_a_narrow_phone_scrolled_them_when_a_result_com
         assert end > 0
         services.forfeit_seat(match=played.match, seat=0)
         tab.until("document.getElementById('event-announce').textContent.trim() !== ''", 12)
-        # Put back once the swap settles (the tiebreaks toggle, which makes the table wide
-        # enough to scroll, is opened again then), a few ms after the poll's words are read.
+        # Put back as the swap is made (the tiebreaks toggle, which makes the table wide
+        # enough to scroll, opened again first), which may come a moment after the poll's
+        # words are read.
         tab.until(f"{box}.scrollLeft === {end}", 2)
         assert tab.js("document.getElementById('standings-tiebreaks').open")
+
+
+# Each frame the page paints from now on: where the standings' box is scrolled to and
+# whether the tiebreaks toggle is open, in window.painted.
+EACH_FRAME = """(() => {
+  window.painted = [];
+  const note = () => {
+    const box = document.getElementById('standings-scroll');
+    const toggle = document.getElementById('standings-tiebreaks');
+    window.painted.push([box ? box.scrollLeft : null, toggle ? toggle.open : null]);
+    requestAnimationFrame(note);
+  };
+  requestAnimationFrame(note);
+})()"""
+
+
+def test_a_result_swaps_the_standings_in_without_a_frame_back_at_their_start(
+        live_server: Any, started_with_four: Callable[..., Event], player: Any) -> None:
+    """The poll's swap put the standings back where the reader had scrolled them only once
+    it settled, the tiebreaks toggle opened again then too: for a few frames the table
+    showed folded and back at the names, a flash at each result. Every frame painted shows
+    it where the reader left it."""
+    event = started_with_four(name="Swiss night", format="swiss", format_options={"rounds": 2})
+    played = EventMatch.objects.filter(event=event).first()
+    assert played is not None
+    with signed_in(live_server.url, player) as tab:
+        tab.resize(360, 740)
+        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        tab.js("document.querySelector('#standings-tiebreaks summary').click(); true")
+        box = "document.getElementById('standings-scroll')"
+        end = tab.js(f"(() => {{ {box}.scrollLeft = {box}.scrollWidth;"
+                     f" return {box}.scrollLeft; }})()")
+        assert end > 0
+        tab.js(EACH_FRAME)
+        services.forfeit_seat(match=played.match, seat=0)
+        tab.until("document.getElementById('event-announce').textContent.trim() !== ''", 12)
+        tab.until(f"{box}.scrollLeft === {end}", 2)
+        painted = tab.js("window.painted")
+        assert painted and {tuple(frame) for frame in painted} == {(end, True)}
 
 
 # The standings' columns shown (their headers' words), whether the box scrolls, and the
