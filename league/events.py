@@ -14,7 +14,7 @@ import random
 import re
 import reprlib
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -610,7 +610,7 @@ def _fold(event: Event, out: Replayed, rows: Iterable[EventRecord],
             out.entrants[p["key"]] = dict(p, withdrawn=False)
             out.order.append(p["key"])
             if out.state is not None:
-                out.state = fmt.add_entrant(out.state, p["key"])
+                out.state = field_changed(event, out, fmt.add_entrant, p["key"])
         elif row.kind == Kind.ENTRANT_PICKED:
             out.entrants[p["key"]] |= {"picks": p["picks"], "dropped": bool(p.get("dropped"))}
         elif row.kind == Kind.ENTRANT_WITHDRAWN:
@@ -618,7 +618,7 @@ def _fold(event: Event, out: Replayed, rows: Iterable[EventRecord],
             if out.state is None:
                 out.order.remove(p["key"])
             else:
-                out.state = fmt.withdraw(out.state, p["key"])
+                out.state = field_changed(event, out, fmt.withdraw, p["key"])
         elif row.kind == Kind.SEEDED:
             out.order, out.seeded_by = list(p["order"]), p["method"]
         elif row.kind == Kind.STARTED:
@@ -644,6 +644,20 @@ def _fold(event: Event, out: Replayed, rows: Iterable[EventRecord],
         elif row.kind == Kind.FINISHED:
             out.finished = True
     return out
+
+
+def field_changed(event: Event, done: Replayed, change: Callable[[Any, str], Any],
+                  key: str) -> Any:
+    """The format state of the started Event `done` (replayed up to the record before)
+    after `change`, the format's late entry or withdrawal of the entrant `key`; where a
+    round was held for the organizer, that round drawn again for the field as it is now,
+    where the format does (a Swiss from its revision 3: Release seats the late entrant,
+    and pairs a withdrawn entrant's opponent again rather than giving them a walkover).
+    The replay and the services that write these records both draw it here, alike."""
+    held = held_pairings(event, done)
+    state = change(done.state, key)
+    redraw = getattr(formats.get_format(event.format), "redraw", None)
+    return redraw(state, held[0].round) if held and redraw is not None else state
 
 
 def copied(done: Replayed) -> Replayed:
@@ -927,7 +941,7 @@ def _refuse_no_room(event: Event, done: Replayed, key: str) -> Any:
         _refuse_past_the_field(event, [*done.order, key])
         return None
     fmt = formats.get_format(event.format)
-    joined = _try_format(lambda: fmt.add_entrant(done.state, key), done)
+    joined = _try_format(lambda: field_changed(event, done, fmt.add_entrant, key), done)
     if _repaired_match(fmt, joined, done) is not None:
         raise LeagueError("late_entry_conflicts", "The matches of this round are "
                           "already made; enter before the next round.", 409)
@@ -1329,8 +1343,8 @@ def _withdraw_started(event: Event, done: Replayed, key: str, by: Any) -> bool:
         if event.status == Event.Status.FINISHED:
             return True
         done = caught_up(event, done)
-    state = _try_format(lambda: formats.get_format(event.format).withdraw(done.state, key),
-                        done)
+    fmt = formats.get_format(event.format)
+    state = _try_format(lambda: field_changed(event, done, fmt.withdraw, key), done)
     _fold_checked(done, _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by), state)
     live = [link for link in EventMatch.objects.filter(
         event=event, match__status=Match.Status.ACTIVE) if key in link.entrants]

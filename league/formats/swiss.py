@@ -26,7 +26,11 @@ Pairing ids: `R{round}-{board}` (board 1 the top pair), `R{round}-bye`. Slot ord
 higher-ranked entrant first. A withdrawn entrant's unplayed match is a walkover win for
 the opponent, who keeps it when it withdraws in turn. A late entrant plays from the next
 round paired (the organizer may bring them into a round with no result yet by pairing it
-by hand). Hand pairings replace the current round while none of its results is in (and
+by hand). A round its Event holds for the organizer, no match of it made yet, is paired
+again when its field changes (`redraw`, revision 3): a late entrant is seated in it (a
+bye's entrant or another late one met by the rules above), and a withdrawn entrant's
+drawn opponent is paired again rather than given a walkover; the Event decides which
+round is held, as only it knows which matches are made. Hand pairings replace the current round while none of its results is in (and
 its walkovers go with it); they may repeat a meeting or a bye (the organizer decides),
 but must seat every active entrant once, and at most one bye.
 """
@@ -114,7 +118,8 @@ class Swiss:
 
     key: str = "swiss"
     # 2: when every bye leaves a rematch, the bye that leaves the fewest
-    revision: int = 2
+    # 3: a round held for the organizer is paired again when its field changes (`redraw`)
+    revision: int = 3
     options: tuple[OptionSpec, ...] = (
         OptionSpec("rounds", OptionKind.INT, None, "Number of rounds (default ceil(log2 n))."),
         OptionSpec("tiebreaks", OptionKind.CRITERIA, SwissOptions.tiebreaks, "Tiebreaks in order."),
@@ -204,6 +209,19 @@ class Swiss:
 
     def takes_hand_pairings(self, state: SwissState) -> bool:
         return True
+
+    def redraw(self, state: SwissState, number: int) -> SwissState:
+        """Round `number` (and any paired after it) paired again for the field as it is
+        now, none of their results in: a round held for the organizer that a late entrant
+        joined, or a withdrawal left a walkover in, is drawn again with the one and
+        without the other (from revision 3; before it, and where fewer than two are left
+        to pair, as it was drawn)."""
+        dropped = {p.id for round_ in state.rounds[number - 1:] for p in round_}
+        if (state.revision < 3 or not dropped or dropped & set(state.results)
+                or len(active(state)) < 2):
+            return state
+        walkovers = {k: v for k, v in state.walkovers.items() if k not in dropped}
+        return _advance(replace(state, rounds=state.rounds[:number - 1], walkovers=walkovers))
 
     def walkovers(self, state: SwissState) -> dict[str, str | None]:
         """The walkovers the withdrawals gave, to their winners."""

@@ -708,6 +708,88 @@ def test_releasing_a_held_round_makes_its_matches(organizer: Any, seeded_chance:
     assert refused.value.code == "nothing_held"
 
 
+def held_swiss(organizer: Any, bots: int) -> Event:
+    """A Swiss of `bots` bots in three rounds that holds its rounds, its first round
+    decided (each board's second entrant forfeiting) and its second waiting."""
+    event = make_event(organizer, fmt="swiss", hold_rounds=True, format_options={"rounds": 3})
+    enter_bots(event, organizer, bots)
+    events.start_event(event=event, by=organizer)
+    for link in EventMatch.objects.filter(event=event):
+        events.forfeit(event=event, by=organizer, pairing=link.pairing,
+                       entrant=link.entrants[1])
+        link.match.refresh_from_db()
+        events.record_match_result(match=link.match)
+    event.refresh_from_db()
+    assert [p.round for p in events.held_pairings(event, events.replay(event))][:1] == [2]
+    return event
+
+
+def second_round(event: Event) -> list[tuple[str, ...]]:
+    """The second round's pairings as the replayed Event has them (a bye: one entrant)."""
+    return [p.entrants for p in events.replay(event).state.rounds[1]]
+
+
+@pytest.mark.django_db
+def test_a_late_entrant_of_a_held_swiss_round_is_seated_by_its_release(
+        organizer: Any) -> None:
+    """Five entrants, round 2 held with a bye; a sixth enters while it waits: the round
+    is drawn again with them (three boards, no bye), and Release makes their match (it
+    made the round as first drawn, the newcomer in none of it)."""
+    event = held_swiss(organizer, 5)
+    assert any(len(p) == 1 for p in second_round(event))
+    late = events.add_entrant(event=event, by=organizer, bot="random", name="Latecomer").key
+    drawn = second_round(event)
+    assert sorted(k for p in drawn for k in p) == [f"e{i}" for i in range(1, 7)]
+    assert all(len(p) == 2 for p in drawn)
+    assert not EventMatch.objects.filter(event=event, round=2).exists()  # still held
+    events.release_round(event=event, by=organizer)
+    made = {tuple(link.entrants) for link in EventMatch.objects.filter(event=event, round=2)}
+    assert made == set(drawn) and any(late in p for p in made)
+
+
+@pytest.mark.django_db
+def test_a_withdrawal_from_a_held_swiss_round_draws_it_again_without_them(
+        organizer: Any) -> None:
+    """Six entrants, round 2 held; one of a drawn board withdraws: the round is drawn
+    again for the five left (two boards and a bye) rather than released with their
+    opponent's walkover, which no standings count."""
+    event = held_swiss(organizer, 6)
+    gone, opponent = second_round(event)[0]
+    events.withdraw_entrant(event=event, by=organizer, key=gone)
+    drawn = second_round(event)
+    assert sorted(k for p in drawn for k in p) == sorted(
+        f"e{i}" for i in range(1, 7) if f"e{i}" != gone)
+    done = events.replay(event)
+    assert events.walkovers(done) == {}
+    events.release_round(event=event, by=organizer)
+    made = {tuple(link.entrants) for link in EventMatch.objects.filter(event=event, round=2)}
+    assert made == {p for p in drawn if len(p) == 2} and len(made) == 2
+    assert opponent in {k for p in drawn for k in p}
+
+
+@pytest.mark.django_db
+def test_a_held_swiss_started_under_revision_2_replays_its_late_entry_as_played(
+        organizer: Any, monkeypatch: Any) -> None:
+    """An Event started before Swiss revision 3 released its held round as drawn, the late
+    entrant in none of it: replayed now, it pairs as it was played (the matches made are
+    the replay's), where the same records started under revision 3 would seat them."""
+    from league.formats import swiss
+
+    with monkeypatch.context() as old:
+        old.setattr(swiss.FORMAT, "revision", 2)
+        event = held_swiss(organizer, 5)
+    assert event.records.get(kind=EventRecord.Kind.STARTED).payload["revision"] == 2
+    late = events.add_entrant(event=event, by=organizer, bot="random", name="Latecomer").key
+    events.release_round(event=event, by=organizer)
+    made = {tuple(link.entrants) for link in EventMatch.objects.filter(event=event, round=2)}
+    rows = list(event.records.order_by("seq"))
+    assert set(second_round(event)) >= made and all(late not in p for p in made)
+    for row in rows:  # as if it had started under revision 3 (never saved)
+        if row.kind == EventRecord.Kind.STARTED:
+            row.payload = {**row.payload, "revision": 3}
+    assert any(late in p.entrants for p in events.replay(event, rows).state.rounds[1])
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_team_entrant_rates_every_member_together(organizer: Any, player: Any,
                                                     player2: Any, outsider: Any,
@@ -1586,10 +1668,11 @@ def test_a_pod_a_player_left_does_not_block_the_correction_of_another(
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("fmt", "options", "revision"), [
-    ("swiss", {}, 2), ("multistage", {"stage1": "swiss"}, 3), ("double_elimination", {}, 2)])
+@pytest.mark.parametrize(("fmt", "options", "revision", "stage"), [
+    ("swiss", {}, 3, 3), ("multistage", {"stage1": "swiss"}, 3, 2),
+    ("double_elimination", {}, 2, 2)])
 def test_an_event_replays_under_the_format_revision_it_started_under(
-        organizer: Any, fmt: str, options: dict[str, Any], revision: int) -> None:
+        organizer: Any, fmt: str, options: dict[str, Any], revision: int, stage: int) -> None:
     """Pairings are found again on every replay, so a fix to how a format pairs raises its
     revision: the started record keeps the one the Event started under, and an Event
     started before formats had revisions pairs as revision 1, as it was played."""
@@ -1606,7 +1689,7 @@ def test_an_event_replays_under_the_format_revision_it_started_under(
         return int(state.revision), int(stage.revision)
 
     rows = list(event.records.order_by("seq"))
-    assert paired_as(rows) == (revision, min(revision, 2))
+    assert paired_as(rows) == (revision, stage)
     for row in rows:  # as an Event started before revisions recorded it (never saved)
         if row.kind == EventRecord.Kind.STARTED:
             row.payload = {k: v for k, v in row.payload.items() if k != "revision"}

@@ -212,6 +212,66 @@ def test_a_late_entrant_is_paired_from_the_next_round() -> None:
     refused("event_complete", SW.pair_by_hand, state, [])
 
 
+def _seated(pairings: list[Pairing]) -> list[str]:
+    """Every entrant the pairings seat, in order."""
+    return [e for p in pairings for e in p.entrants]
+
+
+@pytest.mark.parametrize("revision", [None, 3])
+def test_a_held_round_drawn_again_seats_a_late_entrant(revision: int | None) -> None:
+    """Five entrants, round 2 drawn with a bye; a sixth joins while it waits: drawn again,
+    the round seats all six on three boards, the newcomer among them, no bye."""
+    state = _play_round(SW.start(seeds(5), {"rounds": 3}, revision))
+    assert any(p.id == "R2-bye" for p in SW.pairings(state))
+    state = SW.redraw(SW.add_entrant(state, "s6"), 2)
+    second = [p for p in SW.pairings(state) if p.round == 2]
+    assert sorted(_seated(second)) == sorted(seeds(6))
+    assert ids(second) == ["R2-1", "R2-2", "R2-3"] and len(state.rounds) == 2
+    assert not {frozenset(p.entrants) for p in second} & {
+        frozenset(p.entrants) for p in state.rounds[0]}
+
+
+def test_a_held_round_drawn_again_leaves_a_withdrawn_entrant_out_with_no_walkover() -> None:
+    """Six entrants; one of a round-2 board withdraws while it waits: drawn again, the
+    five left are paired (two boards and a bye), the withdrawn entrant's opponent among
+    them, and no walkover counts for anyone."""
+    state = _play_round(SW.start(seeds(6), {"rounds": 3}))
+    gone, opponent = SW.ready(state)[0].entrants
+    wins = {r.entrant: r.wins for r in SW.standings(state)}[opponent]
+    state = SW.redraw(SW.withdraw(state, gone), 2)
+    second = [p for p in SW.pairings(state) if p.round == 2]
+    assert sorted(_seated(second)) == sorted(set(seeds(6)) - {gone})
+    assert opponent in _seated(SW.ready(state)) or (opponent, None) in [p.slots for p in second]
+    assert SW.walkovers(state) == {}
+    assert {r.entrant: r.wins for r in SW.standings(state)}[opponent] == wins
+
+
+def test_a_round_drawn_again_under_revision_2_or_with_a_result_stays_as_drawn() -> None:
+    """Revision 2 keeps its draw (Events started under it replay as they were played), and
+    no revision draws again a round one of whose results is in."""
+    old = _play_round(SW.start(seeds(5), {"rounds": 3}, 2))
+    joined = SW.add_entrant(old, "s6")
+    assert SW.redraw(joined, 2) == joined
+    new = SW.add_entrant(_play_round(SW.start(seeds(5), {"rounds": 3})), "s6")
+    started = SW.record(new, better_seed_wins(SW.ready(new)[0]))
+    assert SW.redraw(started, 2) == started
+
+
+def test_a_held_round_a_withdrawal_leaves_one_entrant_of_keeps_its_walkover() -> None:
+    """Three entrants, round 2 a board and a bye: the bye's entrant withdraws (the board
+    drawn again is the same two), then one of the board: nobody is left to pair the other
+    with, so the walkover stands and the Swiss is over."""
+    state = _play_round(SW.start(seeds(3), {"rounds": 2}))
+    (board,) = SW.ready(state)
+    (bye,) = set(seeds(3)) - set(board.entrants)
+    state = SW.redraw(SW.withdraw(state, bye), 2)
+    assert [p.entrants for p in SW.ready(state)] == [board.entrants]
+    walkover = SW.withdraw(state, board.entrants[0])
+    assert SW.redraw(walkover, 2) == walkover
+    assert SW.walkovers(walkover) == {board.id: board.entrants[1]}
+    assert SW.is_complete(walkover)
+
+
 def test_a_late_entrant_is_refused_once_the_last_round_is_paired() -> None:
     state = _play_round(SW.start(seeds(4), {"rounds": 2}))
     refused("already_started", SW.add_entrant, state, "s5")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from league import events
+from league import events, formats
 from league.models import Event, EventMatch, Season
 from matches import services
 
@@ -150,3 +150,10 @@ def held_swiss(make_event: Callable[..., Event],
     started_and_decided(event)
     event.refresh_from_db()
     return event
+
+
+@pytest.fixture
+def swiss_revision_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Swiss Events start under revision 2, as those started before revision 3 did: a
+    round held for the organizer stays as drawn when its field changes."""
+    monkeypatch.setattr(formats.get_format("swiss"), "revision", 2)

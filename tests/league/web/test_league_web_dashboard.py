@@ -1102,11 +1102,13 @@ def test_a_held_swiss_round_offers_the_hand_pairing_form(sam_client: Client,
     assert reverse("league:event_pair", args=[held_swiss.pk]) in page
 
 
+@pytest.mark.usefixtures("swiss_revision_2")
 def test_a_late_entrant_the_held_draw_leaves_out_is_named_on_its_card(
         sam_client: Client, make_event: Callable[..., Event],
         started_and_decided: Callable[..., None]) -> None:
-    """An entrant added while round 2 waits is in none of its drawn pairings: the card said
-    nothing of it, and releasing the round as drawn left them out unwarned."""
+    """An entrant added while round 2 waits is in none of its drawn pairings (an Event
+    started under Swiss revision 2): the card said nothing of it, and releasing the round
+    as drawn left them out unwarned."""
     event = make_event(format="swiss", bots=4, hold_rounds=True, format_options={"rounds": 3})
     started_and_decided(event)
     event.refresh_from_db()
@@ -1116,6 +1118,27 @@ def test_a_late_entrant_the_held_draw_leaves_out_is_named_on_its_card(
     assert all("Latecomer" not in item for item in held_list(page))
     assert ("In no pairing of this draw (entered after it was drawn): Latecomer. Released "
             "as drawn, the round leaves them out; pair it by hand to seat them.") in page
+
+
+def test_a_late_entrant_of_a_held_round_is_on_its_card_and_seated_by_release(
+        sam_client: Client, make_event: Callable[..., Event],
+        started_and_decided: Callable[..., None]) -> None:
+    """An entrant added while round 2 waits: the round is drawn again with them, so the
+    card lists them in it, names nobody left out, and Release makes their match."""
+    event = make_event(format="swiss", bots=4, hold_rounds=True, format_options={"rounds": 3})
+    started_and_decided(event)
+    event.refresh_from_db()
+    late = events.add_entrant(event=event, by=event.created_by, bot="random",
+                              name="Latecomer").key
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    assert "Round 2 is waiting for you" in page and "held-left-out" not in page
+    assert any("Latecomer" in item for item in held_list(page))
+    post(sam_client, "league:round_release", event)
+    seated = {k for link in EventMatch.objects.filter(event=event, round=2)
+              for k in link.entrants}
+    bye = [p.entrants for p in events.replay(event).state.rounds[1] if len(p.entrants) == 1]
+    assert late in seated | {k for p in bye for k in p}
+    assert seated | {k for p in bye for k in p} == {f"e{i}" for i in range(1, 6)}
 
 
 def test_a_held_round_drawn_with_everyone_names_nobody_left_out(
@@ -1208,12 +1231,14 @@ def held_swiss_board(make_event: Callable[..., Event],
     return event, drawn
 
 
+@pytest.mark.usefixtures("swiss_revision_2")
 def test_a_held_card_shows_the_walkover_a_withdrawal_left_and_its_text_seats_everyone(
         sam_client: Client, sam: Any, make_event: Callable[..., Event],
         started_and_decided: Callable[..., None]) -> None:
-    """An entrant withdraws while the Swiss round drawn for them waits: their opponent's
-    board is a walkover, shown as such, and the hand pairing the card offers seats that
-    opponent too (it left them out, and sent as offered was refused: Not paired)."""
+    """An entrant withdraws while the Swiss round drawn for them waits (an Event started
+    under Swiss revision 2): their opponent's board is a walkover, shown as such, and the
+    hand pairing the card offers seats that opponent too (it left them out, and sent as
+    offered was refused: Not paired)."""
     event, drawn = held_swiss_board(make_event, started_and_decided)
     leaving, staying = drawn.entrants
     post(sam_client, "league:entrant_withdraw", event, {}, leaving)
@@ -1231,13 +1256,35 @@ def test_a_held_card_shows_the_walkover_a_withdrawal_left_and_its_text_seats_eve
     assert EventMatch.objects.filter(event=event, round=2).count() == 2
 
 
+def test_a_withdrawal_from_a_held_round_draws_it_again_with_no_walkover_on_the_card(
+        sam_client: Client, make_event: Callable[..., Event],
+        started_and_decided: Callable[..., None]) -> None:
+    """An entrant withdraws while the Swiss round drawn for them waits: the round is drawn
+    again for the five left (two boards and a bye), their drawn opponent paired again
+    rather than given a walkover, and Release makes those two boards."""
+    event, drawn = held_swiss_board(make_event, started_and_decided)
+    leaving, staying = drawn.entrants
+    post(sam_client, "league:entrant_withdraw", event, {}, leaving)
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    listed = held_list(page)
+    assert len(listed) == 3 and not any("walkover" in item for item in listed)
+    assert any(names[staying] in item for item in listed)
+    assert not any(names[leaving] in item for item in listed)
+    post(sam_client, "league:round_release", event)
+    made = EventMatch.objects.filter(event=event, round=2)
+    assert len(made) == 2 and all(leaving not in link.entrants for link in made)
+
+
+@pytest.mark.usefixtures("swiss_revision_2")
 def test_a_held_walkover_whose_winner_withdrew_in_turn_stays_on_the_card_naming_them(
         sam_client: Client, make_event: Callable[..., Event],
         started_and_decided: Callable[..., None]) -> None:
-    """Both entrants of a held Swiss board withdraw, one after the other: the first
-    withdrawal gave the board to the second, and the standings count it so. The card
-    worked its walkovers out from who was still in, so it left that board off (and named
-    who withdrew, not who won): it lists it, won by the one the format counts."""
+    """Both entrants of a held Swiss board withdraw, one after the other (an Event started
+    under Swiss revision 2): the first withdrawal gave the board to the second, and the
+    standings count it so. The card worked its walkovers out from who was still in, so it
+    left that board off (and named who withdrew, not who won): it lists it, won by the one
+    the format counts."""
     event, drawn = held_swiss_board(make_event, started_and_decided)
     first, second = drawn.entrants
     post(sam_client, "league:entrant_withdraw", event, {}, first)
