@@ -2619,6 +2619,18 @@ def _corrections_refused(event: Event, done: Replayed, rows: list[EventRecord],
     return refused
 
 
+def confirmable(event: Event, pairings: Iterable[str]) -> set[str]:
+    """Those of the recorded results `pairings` whose recorded places `correct_result`
+    still takes as they are, a confirmation (which rates a forfeit nobody moved in):
+    those no correction was recorded for, as a second one of the same places is refused
+    (already_corrected), and a corrected result's places are its latest correction's."""
+    asked = set(pairings)
+    corrected = set(event.records.filter(kind=Kind.RESULT_CORRECTED,
+                                         payload__pairing__in=list(asked))
+                    .values_list("payload__pairing", flat=True))
+    return asked - corrected
+
+
 def turned_round(placements: dict[str, int]) -> dict[str, int]:
     """A result's places turned round, the last first (of two, 1 and 2 swapped); a
     result where all placed alike, its first entrant alone first."""

@@ -1029,15 +1029,19 @@ def result_correct(request: HttpRequest, event_id: int) -> HttpResponse:
     sent = f"correct-{request.POST.get('pairing', '')}"
     if not form.is_valid():
         return _panel_answer(request, event, _form_error(form), form=sent)
+    confirming = bool(request.POST.get("confirm"))
     return _panel_call(request, event, lambda: events.correct_result(
         event=event, by=request.user, pairing=form.cleaned_data["pairing"],
         placements=form.cleaned_data["placements"], expected_seq=_seq(request)),
-        form=sent, done=_corrected_said)
+        form=sent, done=lambda placements: _corrected_said(placements, confirming))
 
 
-def _corrected_said(placements: dict[str, int]) -> str:
+def _corrected_said(placements: dict[str, int], confirming: bool = False) -> str:
     """What a correction's answer tells the organizer: that everyone placed last is no
-    winner, a loss for each (as a match every side forfeited), not a draw."""
+    winner, a loss for each (as a match every side forfeited), not a draw; a result's
+    recorded places sent back as they are (`confirming`), that they are confirmed."""
+    if confirming:
+        return "Recorded places confirmed."
     if formats.no_winner(formats.MatchResult("", placements)):
         return ("Result corrected: everyone placed last, so nobody won it, a loss for "
                 "each (places of 1 for all would be a draw).")
@@ -1390,6 +1394,8 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
     # result tried replays the whole Event: a big one's results keep their forms (the
     # refusal says why on sending), where trying a round of them took seconds a view.
     barred = {} if page["big"] else events.uncorrectable(event, done, listed)
+    # Its recorded places may still be confirmed as they are (what the API takes too).
+    confirmable = events.confirmable(event, barred)
     results = [{
         "pairing": pid, "label": links[pid].label if pid in links else labels.get(pid, pid),
         "match": links[pid].match_id if pid in links else None,
@@ -1400,6 +1406,7 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
         "open": pid == corrected,
         "no_winner": formats.no_winner(formats.MatchResult(pid, res["placements"])),
         "barred": barred.get(pid),
+        "confirmable": pid in confirmable,
     } for pid, res in ((pid, done.results[pid]) for pid in listed)]
     return {
         "event": event,

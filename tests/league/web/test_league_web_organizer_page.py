@@ -1341,3 +1341,41 @@ def test_a_result_a_later_pairing_was_drawn_from_says_why_in_place_of_its_correc
     assert event.status == Event.Status.FINISHED
     # Some results were offered while nothing was drawn from them, and barred after.
     assert any(states == {True, False} for states in seen.values()), seen
+
+
+def test_a_result_that_cannot_be_corrected_offers_to_confirm_its_recorded_places(
+        sam_client: Client, started_with_four: Callable[..., Event], sam: Any,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """A small Event's round-1 result, round 2 drawn from it: the page said why it cannot
+    be corrected and offered nothing, so its recorded places (a forfeit by a side that
+    never moved, unrated until the organizer's say) were confirmed through the API alone.
+    The page offers to confirm them, as the API's correction does, once."""
+    from league.models import EventRecord, RatingHistory
+
+    event = started_with_four(format="swiss", format_options={"rounds": 2})
+    for link in EventMatch.objects.filter(event=event, round=1):
+        with django_capture_on_commit_callbacks(execute=True):
+            events.forfeit(event=event, by=sam, pairing=link.pairing, entrant=link.entrants[1])
+    assert EventMatch.objects.filter(event=event, round=2).exists()
+    first = EventMatch.objects.get(event=event, pairing="R1-1")
+    assert not RatingHistory.objects.filter(match=first.match_id).exists()
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    box = page[page.index('<summary id="correct-R1-1">'):]
+    box = box[:box.index("</details>")]
+    assert 'id="correct-R1-1-barred"' in box and 'id="correct-R1-1-submit"' not in box
+    assert 'id="correct-R1-1-confirm"' in box
+    form = re.search(r"<form .*?</form>", box, re.S)
+    assert form is not None
+    fields = {t["name"]: t.get("value", "") for t in tags(form.group(0), "input")}
+    recorded = events.replay(event).results["R1-1"]["placements"]
+    assert {k: int(fields[f"place_{k}"]) for k in recorded} == recorded
+    event.refresh_from_db()
+    answer = sam_client.post(reverse("league:result_correct", args=[event.pk]), {
+        **fields, "seq": str(event.seq)}, **HTMX).content.decode()
+    assert "Recorded places confirmed." in answer and "error-banner" not in answer
+    confirmed = EventRecord.objects.get(event=event, kind="result_corrected")
+    assert confirmed.payload["placements"] == recorded
+    assert RatingHistory.objects.filter(match=first.match_id).exists()
+    box = answer[answer.index('<summary id="correct-R1-1">'):]
+    box = box[:box.index("</details>")]
+    assert 'id="correct-R1-1-barred"' in box and 'id="correct-R1-1-confirm"' not in box
