@@ -657,7 +657,8 @@ def field_changed(event: Event, done: Replayed, change: Callable[[Any, str], Any
     held = held_pairings(event, done)
     state = change(done.state, key)
     redraw = getattr(formats.get_format(event.format), "redraw", None)
-    return redraw(state, held[0].round) if held and redraw is not None else state
+    return redraw(state, held[0].stage, held[0].round) if held and redraw is not None \
+        else state
 
 
 def copied(done: Replayed) -> Replayed:

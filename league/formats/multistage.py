@@ -17,6 +17,10 @@ The stage-1 order: group winners first, then runners-up, and so on; entrants of 
 group place are ordered by points per match played, then group order. With one group or
 a Swiss it is simply the stage-1 standings.
 
+A Swiss stage pairs as the Swiss's revision 3 from revision 4 (`redraw`: a round held for
+the organizer is drawn again when its field changes); revisions 2 and 3 as the Swiss's
+revision 2, and revision 1 as its revision 1.
+
 Pairing ids carry the stage: `A:R1-2` (group A), `SW:R3-1` (the Swiss), `PO:W1-1` (the
 playoff). Final standings: the playoff's ranks, then everyone else in stage-1 order.
 """
@@ -58,6 +62,7 @@ SWISS_GROUP = "SW"
 ROUND_ROBIN_KEYS = ("double", "round_by_round")
 SWISS_KEYS = ("rounds",)
 SCORING_KEYS = tuple(spec.name for spec in SCORING_OPTIONS)
+SWISS_REVISIONS = {1: 1, 2: 2, 3: 2, 4: 3}  # the Swiss revision each one's Swiss stage pairs as
 
 
 @dataclass(frozen=True)
@@ -113,7 +118,8 @@ class Multistage:
     key: str = "multistage"
     # 2: its Swiss stage pairs as the Swiss's revision 2 (a round robin stage as ever)
     # 3: as 2, and round one of the playoff keeps group-mates apart where it can
-    revision: int = 3
+    # 4: as 3, and its Swiss stage pairs as the Swiss's revision 3 (`redraw`)
+    revision: int = 4
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "stage1", OptionKind.CHOICE, "round_robin", "Stage 1 format.", ("round_robin", "swiss")
@@ -251,6 +257,20 @@ class Multistage:
         """A Swiss stage 1 is; its groups and the playoff are not."""
         return state.options.stage1 == "swiss" and state.playoff is None
 
+    def redraw(self, state: MultistageState, stage: str, number: int) -> MultistageState:
+        """The Swiss stage's round `number` drawn again (`Swiss.redraw`), and a playoff
+        the round as it was drawn let be drawn (a withdrawal left it all walkovers) drawn
+        only once the Swiss is decided again; a round robin stage and the playoff as they
+        were drawn."""
+        if stage != "swiss" or state.options.stage1 != "swiss":
+            return state
+        swiss = state.groups[0]
+        assert isinstance(swiss.state, SwissState)
+        again = SWISS.redraw(swiss.state, stage, number)
+        if again == swiss.state:
+            return state
+        return _advance(replace(state, playoff=None, groups=(Group(swiss.name, again),)))
+
     def walkovers(self, state: MultistageState) -> dict[str, str | None]:
         """The walkovers of stage 1's groups and of the playoff, by their pairing ids here
         (prefixed with the group's name or the playoff's, as `pairings` gives them)."""
@@ -272,8 +292,8 @@ def draw_groups(entrants: Sequence[str], options: MultistageOptions,
     """Stage 1: one Swiss, or round robin groups dealt by snake order."""
     if options.stage1 == "swiss":
         # Each revision's Swiss stage pairs as a fixed Swiss revision (1 as 1, 2 and 3 as 2:
-        # 3 changes the playoff alone), never as whatever the Swiss's newest is.
-        swiss = SWISS.start(entrants, options.stage1_options, min(revision, 2))
+        # 3 changes the playoff alone, 4 as 3), never as whatever the Swiss's newest is.
+        swiss = SWISS.start(entrants, options.stage1_options, SWISS_REVISIONS[revision])
         return (Group(SWISS_GROUP, swiss),)
     parts = snake(entrants, options.groups)
     return tuple(

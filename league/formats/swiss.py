@@ -210,12 +210,14 @@ class Swiss:
     def takes_hand_pairings(self, state: SwissState) -> bool:
         return True
 
-    def redraw(self, state: SwissState, number: int) -> SwissState:
-        """Round `number` (and any paired after it) paired again for the field as it is
-        now, none of their results in: a round held for the organizer that a late entrant
-        joined, or a withdrawal left a walkover in, is drawn again with the one and
-        without the other (from revision 3; before it, and where fewer than two are left
-        to pair, as it was drawn)."""
+    def redraw(self, state: SwissState, stage: str, number: int) -> SwissState:
+        """Round `number` of `stage` (and any paired after it) paired again for the field
+        as it is now, none of their results in: a round held for the organizer that a
+        late entrant joined, or a withdrawal left a walkover in, is drawn again with the
+        one and without the other (from revision 3; before it, and where fewer than two
+        are left to pair, as it was drawn)."""
+        if stage != STAGE:
+            return state
         dropped = {p.id for round_ in state.rounds[number - 1:] for p in round_}
         if (state.revision < 3 or not dropped or dropped & set(state.results)
                 or len(active(state)) < 2):

@@ -708,10 +708,12 @@ def test_releasing_a_held_round_makes_its_matches(organizer: Any, seeded_chance:
     assert refused.value.code == "nothing_held"
 
 
-def held_swiss(organizer: Any, bots: int) -> Event:
-    """A Swiss of `bots` bots in three rounds that holds its rounds, its first round
-    decided (each board's second entrant forfeiting) and its second waiting."""
-    event = make_event(organizer, fmt="swiss", hold_rounds=True, format_options={"rounds": 3})
+def held_swiss(organizer: Any, bots: int, fmt: str = "swiss") -> Event:
+    """A Swiss (or a multi-stage Event's Swiss stage) of `bots` bots in three rounds that
+    holds its rounds, its first round decided (each board's second entrant forfeiting)
+    and its second waiting."""
+    options = {"rounds": 3} | ({"stage1": "swiss"} if fmt == "multistage" else {})
+    event = make_event(organizer, fmt=fmt, hold_rounds=True, format_options=options)
     enter_bots(event, organizer, bots)
     events.start_event(event=event, by=organizer)
     for link in EventMatch.objects.filter(event=event):
@@ -726,16 +728,20 @@ def held_swiss(organizer: Any, bots: int) -> Event:
 
 def second_round(event: Event) -> list[tuple[str, ...]]:
     """The second round's pairings as the replayed Event has them (a bye: one entrant)."""
-    return [p.entrants for p in events.replay(event).state.rounds[1]]
+    state = events.replay(event).state
+    swiss = state.groups[0].state if event.format == "multistage" else state
+    return [p.entrants for p in swiss.rounds[1]]
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("fmt", ["swiss", "multistage"])
 def test_a_late_entrant_of_a_held_swiss_round_is_seated_by_its_release(
-        organizer: Any) -> None:
+        organizer: Any, fmt: str) -> None:
     """Five entrants, round 2 held with a bye; a sixth enters while it waits: the round
     is drawn again with them (three boards, no bye), and Release makes their match (it
-    made the round as first drawn, the newcomer in none of it)."""
-    event = held_swiss(organizer, 5)
+    made the round as first drawn, the newcomer in none of it). A multi-stage Event's
+    Swiss stage too."""
+    event = held_swiss(organizer, 5, fmt)
     assert any(len(p) == 1 for p in second_round(event))
     late = events.add_entrant(event=event, by=organizer, bot="random", name="Latecomer").key
     drawn = second_round(event)
@@ -1669,7 +1675,7 @@ def test_a_pod_a_player_left_does_not_block_the_correction_of_another(
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("fmt", "options", "revision", "stage"), [
-    ("swiss", {}, 3, 3), ("multistage", {"stage1": "swiss"}, 3, 2),
+    ("swiss", {}, 3, 3), ("multistage", {"stage1": "swiss"}, 4, 3),
     ("double_elimination", {}, 2, 2)])
 def test_an_event_replays_under_the_format_revision_it_started_under(
         organizer: Any, fmt: str, options: dict[str, Any], revision: int, stage: int) -> None:

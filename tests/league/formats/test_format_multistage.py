@@ -86,11 +86,46 @@ def test_group_winners_meet_the_other_groups_runners_up_from_revision_3(
     assert slots(MS.ready(state)) == semifinals
 
 
-@pytest.mark.parametrize(("revision", "swiss"), [(None, 2), (3, 2), (2, 2), (1, 1)])
-def test_the_swiss_stage_pairs_as_the_swiss_revision_2_from_revision_2_on(
+@pytest.mark.parametrize(("revision", "swiss"),
+                         [(None, 3), (4, 3), (3, 2), (2, 2), (1, 1)])
+def test_the_swiss_stage_pairs_as_the_swiss_revision_2_from_revision_2_and_3_from_4(
         revision: int | None, swiss: int) -> None:
     state = MS.start(seeds(6), {"stage1": "swiss"}, revision)
     assert state.groups[0].state.revision == swiss
+
+
+def _swiss_round(state: MultistageState, number: int) -> list[tuple[str, ...]]:
+    """The Swiss stage's round `number`, each pairing's entrants."""
+    return [p.entrants for p in MS.pairings(state)
+            if p.stage == "swiss" and p.round == number]
+
+
+def test_a_held_swiss_stage_round_drawn_again_seats_a_late_entrant() -> None:
+    """Revision 4: the Swiss stage's held round is drawn again with a late entrant, as a
+    Swiss's from its revision 3; revision 3 keeps it as drawn."""
+    for revision, seated in ((None, True), (3, False)):
+        state = MS.start(seeds(5), {"stage1": "swiss", "rounds": 3}, revision)
+        for pairing in MS.ready(state):
+            state = MS.record(state, better_seed_wins(pairing))
+        state = MS.redraw(MS.add_entrant(state, "s6"), "swiss", 2)
+        assert any("s6" in p for p in _swiss_round(state, 2)) is seated
+
+
+def test_withdrawals_from_a_held_swiss_stage_round_draw_no_playoff_from_its_walkovers() -> None:
+    """Four in a Swiss of two rounds, the top two to a playoff: one of each round-2 board
+    withdraws while it waits. Drawn as it was, the two walkovers would decide the Swiss
+    and draw the playoff; drawn again after each, the two left play round 2 first."""
+    state = MS.start(seeds(4), {"stage1": "swiss", "rounds": 2, "playoff_size": 2})
+    for pairing in MS.ready(state):
+        state = MS.record(state, better_seed_wins(pairing))
+    first, second = _swiss_round(state, 2)
+    state = MS.redraw(MS.withdraw(state, first[1]), "swiss", 2)
+    assert state.playoff is None
+    state = MS.redraw(MS.withdraw(state, second[1]), "swiss", 2)
+    assert state.playoff is None
+    assert _swiss_round(state, 2) == [tuple(sorted((first[0], second[0])))]
+    assert ids(MS.ready(state)) == ["SW:R2-1"]
+    assert MS.redraw(state, "playoff", 1) == state
 
 
 def _random_result(pairing: Pairing, rng: random.Random) -> MatchResult:

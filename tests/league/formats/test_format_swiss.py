@@ -223,7 +223,7 @@ def test_a_held_round_drawn_again_seats_a_late_entrant(revision: int | None) -> 
     the round seats all six on three boards, the newcomer among them, no bye."""
     state = _play_round(SW.start(seeds(5), {"rounds": 3}, revision))
     assert any(p.id == "R2-bye" for p in SW.pairings(state))
-    state = SW.redraw(SW.add_entrant(state, "s6"), 2)
+    state = SW.redraw(SW.add_entrant(state, "s6"), "swiss", 2)
     second = [p for p in SW.pairings(state) if p.round == 2]
     assert sorted(_seated(second)) == sorted(seeds(6))
     assert ids(second) == ["R2-1", "R2-2", "R2-3"] and len(state.rounds) == 2
@@ -238,7 +238,7 @@ def test_a_held_round_drawn_again_leaves_a_withdrawn_entrant_out_with_no_walkove
     state = _play_round(SW.start(seeds(6), {"rounds": 3}))
     gone, opponent = SW.ready(state)[0].entrants
     wins = {r.entrant: r.wins for r in SW.standings(state)}[opponent]
-    state = SW.redraw(SW.withdraw(state, gone), 2)
+    state = SW.redraw(SW.withdraw(state, gone), "swiss", 2)
     second = [p for p in SW.pairings(state) if p.round == 2]
     assert sorted(_seated(second)) == sorted(set(seeds(6)) - {gone})
     assert opponent in _seated(SW.ready(state)) or (opponent, None) in [p.slots for p in second]
@@ -251,10 +251,10 @@ def test_a_round_drawn_again_under_revision_2_or_with_a_result_stays_as_drawn() 
     no revision draws again a round one of whose results is in."""
     old = _play_round(SW.start(seeds(5), {"rounds": 3}, 2))
     joined = SW.add_entrant(old, "s6")
-    assert SW.redraw(joined, 2) == joined
+    assert SW.redraw(joined, "swiss", 2) == joined
     new = SW.add_entrant(_play_round(SW.start(seeds(5), {"rounds": 3})), "s6")
     started = SW.record(new, better_seed_wins(SW.ready(new)[0]))
-    assert SW.redraw(started, 2) == started
+    assert SW.redraw(started, "swiss", 2) == started
 
 
 def test_a_held_round_a_withdrawal_leaves_one_entrant_of_keeps_its_walkover() -> None:
@@ -264,10 +264,10 @@ def test_a_held_round_a_withdrawal_leaves_one_entrant_of_keeps_its_walkover() ->
     state = _play_round(SW.start(seeds(3), {"rounds": 2}))
     (board,) = SW.ready(state)
     (bye,) = set(seeds(3)) - set(board.entrants)
-    state = SW.redraw(SW.withdraw(state, bye), 2)
+    state = SW.redraw(SW.withdraw(state, bye), "swiss", 2)
     assert [p.entrants for p in SW.ready(state)] == [board.entrants]
     walkover = SW.withdraw(state, board.entrants[0])
-    assert SW.redraw(walkover, 2) == walkover
+    assert SW.redraw(walkover, "swiss", 2) == walkover
     assert SW.walkovers(walkover) == {board.id: board.entrants[1]}
     assert SW.is_complete(walkover)
 
