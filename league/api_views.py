@@ -478,8 +478,9 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     @extend_schema(summary="Release a held round",
                    description="Make the matches of the round that waits for the organizer "
                                "(409 `nothing_held` when none waits), as its `held` pairings "
-                               "list them: a Swiss started under revision 3 or later draws "
-                               "that round again whenever an entrant joins or withdraws "
+                               "list them: a Swiss started under revision 3 or later (a "
+                               "multi-stage Event's Swiss stage, 4 or later) draws that "
+                               "round again whenever an entrant joins or withdraws "
                                "while it waits, seating the newcomer and pairing a "
                                "withdrawn entrant's opponent again (no walkover).",
                    responses={200: LeagueEventSerializer, **WRITE_ERRORS})
