@@ -24,7 +24,8 @@ rematches rather than stopping the event.
 
 Pairing ids: `R{round}-{board}` (board 1 the top pair), `R{round}-bye`. Slot order: the
 higher-ranked entrant first. A withdrawn entrant's unplayed match is a walkover win for
-the opponent, who keeps it when it withdraws in turn. A late entrant plays from the next
+the opponent, who keeps it when it withdraws in turn; its bye of a round not yet over (a
+held round drawn before the withdrawal, say) is lost with it, no point. A late entrant plays from the next
 round paired (the organizer may bring them into a round with no result yet by pairing it
 by hand). A round its Event holds for the organizer, no match of it made yet, is paired
 again when its field changes (`redraw`, revision 3): a late entrant is seated in it (a
@@ -93,6 +94,8 @@ class SwissState:
     # The walkovers each withdrawal gave, as it gave them: its winner withdrawing later
     # keeps them (they are not a loss for both).
     walkovers: Mapping[str, MatchResult] = field(default_factory=dict)
+    # The byes (pairing ids) their entrant withdrew from before the round was over.
+    lost_byes: frozenset[str] = frozenset()
 
 
 def default_rounds(n: int) -> int:
@@ -181,8 +184,11 @@ class Swiss:
         require(not self.is_complete(state), "event_complete", "The Swiss is over.")
         paired = [p for round_ in state.rounds for p in round_]
         given = walkovers_given(paired, state.results, state.walkovers, entrant)
+        lost = {p.id for p in state.rounds[-1] if p.entrants == (entrant,)} \
+            if state.rounds and not _round_done(state) else set()
         return _advance(replace(state, withdrawn=state.withdrawn | {entrant},
-                                walkovers={**state.walkovers, **given}))
+                                walkovers={**state.walkovers, **given},
+                                lost_byes=state.lost_byes | lost))
 
     def add_entrant(self, state: SwissState, entrant: str) -> SwissState:
         """A late entrant, paired from the next round on."""
@@ -202,10 +208,10 @@ class Swiss:
         pairs = check_hand_pairs(state, pairings)
         number = len(state.rounds)
         # The round's walkovers go with its pairings (a withdrawn entrant sits in none now).
-        walkovers = {k: v for k, v in state.walkovers.items()
-                     if k not in {p.id for p in current}}
+        replaced = {p.id for p in current}
+        walkovers = {k: v for k, v in state.walkovers.items() if k not in replaced}
         return replace(state, rounds=(*state.rounds[:-1], build_round(number, pairs)),
-                       walkovers=walkovers)
+                       walkovers=walkovers, lost_byes=state.lost_byes - replaced)
 
     def takes_hand_pairings(self, state: SwissState) -> bool:
         return True
@@ -269,14 +275,15 @@ def games(state: SwissState) -> list[MatchResult]:
 
 def byes(state: SwissState, finished_rounds_only: bool = False) -> dict[str, int]:
     """How many byes each entrant has had (the standings: in rounds that are over, so a
-    round still being played, or held for the organizer to re-pair, gives no point yet)."""
+    round still being played, or held for the organizer to re-pair, gives no point yet),
+    but those lost to a withdrawal before their round was over."""
     counts: dict[str, int] = {}
     rounds = state.rounds
     if finished_rounds_only and not _round_done(state):
         rounds = rounds[:-1]
     for round_ in rounds:
         for pairing in round_:
-            if len(pairing.entrants) == 1:
+            if len(pairing.entrants) == 1 and pairing.id not in state.lost_byes:
                 counts[pairing.entrants[0]] = counts.get(pairing.entrants[0], 0) + 1
     return counts
 

@@ -306,6 +306,36 @@ def test_a_walkover_stands_when_its_winner_withdraws_later() -> None:
     assert after[gone] == before[gone]
 
 
+def test_a_bye_is_lost_with_a_withdrawal_before_its_round_is_over() -> None:
+    """An entrant drawn a bye withdraws before that round is over (a held round, say):
+    the bye gives it no point, where one whose bye's round was over keeps it."""
+    state = _play_round(SW.start(seeds(5), {"rounds": 3}))
+    first_bye, second_bye = _bye_of(state, 1), _bye_of(state, 2)
+    before = {r.entrant: (r.points, r.wins) for r in SW.standings(state)}
+    assert before[first_bye] == (1.0, 1)
+    state = _play_round(SW.withdraw(state, second_bye))
+    state = SW.withdraw(state, first_bye)
+    after = {r.entrant: (r.points, r.wins) for r in SW.standings(state)}
+    assert after[second_bye] == before[second_bye]
+    assert after[first_bye][0] >= 1.0  # round 1's bye, its round over, kept
+
+
+def test_a_bye_lost_to_a_withdrawal_goes_with_the_round_paired_again_by_hand() -> None:
+    """The round paired again by hand gives its bye (the same pairing id) to another."""
+    state = _play_round(SW.start(seeds(5), {"rounds": 3}))
+    gone = _bye_of(state, 2)
+    state = SW.add_entrant(SW.withdraw(state, gone), "s6")
+    others = [e for e in seeds(5) if e != gone]
+    state = _play_round(SW.pair_by_hand(state, [others[:2], others[2:], ["s6"]]))
+    assert {r.entrant: (r.points, r.wins) for r in SW.standings(state)}["s6"] == (1.0, 1)
+
+
+def _bye_of(state: SwissState, number: int) -> str:
+    """The entrant with round `number`'s bye."""
+    return next(p.entrants[0] for p in SW.pairings(state)
+                if p.round == number and len(p.entrants) == 1)
+
+
 def test_a_round_paired_again_by_hand_drops_the_walkovers_of_the_pairings_it_replaces() -> None:
     state = SW.withdraw(SW.start(seeds(4)), "s4")  # s2's walkover on board 2 (s2 vs s4)
     assert {r.entrant: r.wins for r in SW.standings(state)}["s2"] == 1
