@@ -475,6 +475,12 @@ PAD_L, PAD_R, PAD_T, PAD_B = 54, 12, 12, 30
 LEGEND_ROW = 20
 
 
+def _figure(value: float, digits: int) -> str:
+    """`value` to `digits` decimals, a value that rounds to nought unsigned ("0.0", not
+    the "-0.0" a rating just under zero gives)."""
+    return f"{round(value, digits) + 0.0:.{digits}f}"
+
+
 def _ticks(low: float, high: float) -> list[float]:
     """Three y-axis values: the bottom, the middle and the top."""
     return [low, (low + high) / 2, high]
@@ -504,7 +510,7 @@ def rating_chart_svg(series: Mapping[str, Sequence[float]]) -> str:
         y = py(tick)
         parts.append(f'<line class="grid" x1="{PAD_L}" y1="{y:.1f}" x2="{PAD_L + plot_w}" '
                      f'y2="{y:.1f}"/><text class="axis" x="{PAD_L - 5}" y="{y + 5:.1f}" '
-                     f'text-anchor="end">{tick:.1f}</text>')
+                     f'text-anchor="end">{_figure(tick, 1)}</text>')
     parts.append(f'<text class="axis" x="{PAD_L}" y="{CHART_H - 10}">1</text>'
                  f'<text class="axis" x="{PAD_L + plot_w}" y="{CHART_H - 10}" '
                  f'text-anchor="end">{longest} matches</text>')
@@ -515,7 +521,7 @@ def rating_chart_svg(series: Mapping[str, Sequence[float]]) -> str:
                      f'stroke-width="2"{_dash(n)} points="{points}"><title>{escape(title)}'
                      "</title></polyline>")
         parts.extend(f'<circle cx="{px(i):.1f}" cy="{py(v):.1f}" r="2.5" fill="{colour}">'
-                     f"<title>{escape(title)} after match {i + 1}: {v:.2f}</title></circle>"
+                     f"<title>{escape(title)} after match {i + 1}: {_figure(v, 2)}</title></circle>"
                      for i, v in enumerate(vs))
     legend_y = CHART_H + 6
     for n, title in enumerate(lines):
@@ -541,6 +547,7 @@ def _chart_summary(lines: Mapping[str, Sequence[float]]) -> str:
     """The chart in words, for a screen reader (an image's points are not read): each
     game's line from its first value to its last, its lowest and its highest."""
     return " ".join(
-        f"{title}: {len(vs)} rated match{'es' if len(vs) != 1 else ''}, from {vs[0]:.2f} to "
-        f"{vs[-1]:.2f} (lowest {min(vs):.2f}, highest {max(vs):.2f})."
+        f"{title}: {len(vs)} rated match{'es' if len(vs) != 1 else ''}, from "
+        f"{_figure(vs[0], 2)} to {_figure(vs[-1], 2)} (lowest {_figure(min(vs), 2)}, "
+        f"highest {_figure(max(vs), 2)})."
         for title, vs in lines.items())

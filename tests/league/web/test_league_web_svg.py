@@ -285,6 +285,15 @@ def test_the_rating_chart_says_its_lines_in_words_and_tells_them_apart_by_dash()
     assert "&lt;b&gt;" in svg.rating_chart_svg({"<b>": [1.0]})
 
 
+def test_the_rating_chart_writes_no_minus_nought() -> None:
+    """One rated match at 0.98 draws the axis from -0.02: its bottom reads 0.0, as a
+    rating just under zero reads 0.00 in words."""
+    assert ">-0.0<" not in svg.rating_chart_svg({"Super Showdown": [0.98]})
+    root = ElementTree.fromstring(svg.rating_chart_svg({"Super Showdown": [-0.001, 0.5]}))
+    described = root.find(f"{NS}desc")
+    assert described is not None and "-0.00" not in (described.text or "")
+
+
 @pytest.mark.parametrize("key", ["swiss", "multistage"])
 def test_every_other_format_draws(key: str) -> None:
     markup = draw(key, [f"e{i}" for i in range(1, 7)])
