@@ -203,7 +203,10 @@ def _create_event(*, name: str, game: str, format: str, by: Any, season: Season 
     _require(can_organize_season(season, by))
     rules = _check_game(game)
     if season is not None and season.game != game:
-        raise LeagueError("wrong_game", f"This season plays {season.game}, not {game}.")
+        played = registry.games().get(season.game)
+        raise LeagueError("wrong_game", f"This season plays "
+                                        f"{played.spec.title if played else season.game}, "
+                                        f"not {rules.spec.title}.")
     if not (name or "").strip():
         raise LeagueError("bad_name", "An Event needs a name.")
     settings = _checked_settings(

@@ -129,6 +129,19 @@ def test_a_season_organizer_organizes_its_events_but_no_other(organizer: Any, pl
 
 
 @pytest.mark.django_db
+def test_an_event_of_another_game_than_its_season_is_refused_naming_both_games(
+        organizer: Any) -> None:
+    """The refusal names the games as the pages do, not by their keys."""
+    season = events.create_season(name="Autumn", game=GAME, by=organizer)
+    with pytest.raises(events.LeagueError) as refused:
+        events.create_event(name="Rumble", game="royal_rumble", format="heats", by=organizer,
+                            season=season)
+    assert (refused.value.code, refused.value.detail) == (
+        "wrong_game", "This season plays Super Showdown, not Royal Rumble.")
+    assert not Event.objects.exists()
+
+
+@pytest.mark.django_db
 def test_bad_options_are_refused_before_anything_is_written(organizer: Any) -> None:
     for kwargs, code in [
         ({"format": "ladder"}, "unknown_format"),
