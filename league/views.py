@@ -1510,13 +1510,20 @@ def _held_context(event: Event, done: events.Replayed,
     }
 
 
+# A double elimination's brackets, and its grand final, number their rounds each their own.
+OWN_ROUND_NUMBERS = {"winners", "losers", "grand_final"}
+
+
 def _held_rounds(held: list[formats.Pairing]) -> list[str]:
     """The held rounds, named: "round 3" (a final and its third place are one round), or
     "rounds 3 and 4" as one name; rounds of different brackets with numbers of their own (a
     double elimination's winners' round 2 and losers' round 1) as their brackets name them,
-    "Winners round 2", "Losers final", not "rounds 1 and 2"."""
+    "Winners round 2", "Losers final", not "rounds 1 and 2"; and so is a round of one of
+    them held alone ("Losers round 2", not "round 2", which reads as the winners')."""
     numbers = sorted({p.round for p in held})
-    if len(numbers) == 1 or len({p.stage for p in held}) == 1:
+    stages = {p.stage for p in held}
+    own_numbers = bool(stages & OWN_ROUND_NUMBERS)
+    if not own_numbers and (len(numbers) == 1 or len(stages) == 1):
         return [f"round {numbers[0]}" if len(numbers) == 1 else
                 f"rounds {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"]
     named: dict[tuple[str, int], set[str]] = {}

@@ -13,7 +13,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from league import events, formats
+from league import events, formats, views
+from league.formats import Pairing
 from league.models import Entrant, Event, EventMatch, EventRecord, Season, Team
 from league.services import close_user
 from matches import services
@@ -1165,6 +1166,17 @@ def held_list(page: str) -> list[str]:
     card = card[:card.index("</section>")]
     return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", item)).strip()
             for item in re.findall(r"<li>(.*?)</li>", card, re.S)]
+
+
+def test_a_double_eliminations_round_held_alone_is_named_by_its_bracket() -> None:
+    """The losers' round 2 held alone read "Round 2 is waiting for you", as if the
+    winners' round 2 (long played) waited again; a grand final read "Round 1"."""
+    losers = Pairing("L2-2", 2, ("e5", "e1"), "losers", "Losers round 2 match 2")
+    final = Pairing("GF", 1, ("e1", "e2"), "grand_final", "Grand final")
+    assert views._held_rounds([losers]) == ["Losers round 2"]
+    assert views._held_rounds([final]) == ["Grand final"]
+    single = Pairing("W2-1", 2, ("e1", "e2"), "bracket", "Final")
+    assert views._held_rounds([single]) == ["round 2"]
 
 
 @pytest.mark.parametrize("fmt", ["single_elimination", "double_elimination"])
