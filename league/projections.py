@@ -453,8 +453,12 @@ def _team_members_by_seat(match: Match) -> dict[int, tuple[str, list[int]]]:
 
 
 def rated_matches(game: str) -> list[Match]:
-    """The finished matches of a game that count for ratings, in rating order (id)."""
+    """The finished matches of a game that count for ratings, in rating order (id): those
+    seating two people or more, as no other is rated (a match against bots, a hot seat's),
+    so that a rebuild (a correction's) reads each of those but once, not the many
+    matches against bots."""
     return list(Match.objects.filter(game=game, status=Match.Status.FINISHED)
+                .annotate(people=Count("seats__user", distinct=True)).filter(people__gte=2)
                 .order_by("pk").prefetch_related("seats"))
 
 

@@ -8,6 +8,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from league import projections, tasks
@@ -100,3 +102,26 @@ def test_a_match_left_unrated_for_over_a_week_is_left_to_the_rebuild(toy_match: 
     assert tasks.sweep_results() == 0 and not RatingHistory.objects.exists()
     projections.rebuild_ratings(match.game)
     assert RatingHistory.objects.filter(match=match).count() == 2
+
+
+def test_a_rebuild_of_the_ratings_reads_no_match_against_a_bot(
+        toy_game: Any, toy_match: Match, player: Any) -> None:
+    """A correction rebuilds its game's ratings: it read every finished match of the
+    game, a few queries each, those against a bot too (most of a site's), which are never
+    rated; its work grows with the matches between people alone."""
+    won_by(toy_match, 0)
+
+    def rebuild_queries() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            projections.rebuild_ratings(toy_match.game)
+        return len(queries)
+
+    rebuild_queries()  # (the ratings written once, as each rebuild finds them after)
+    before = rebuild_queries()
+    rated = ratings()
+    for _ in range(5):
+        match = services.create_match(game=toy_game.TOY_KEY, options={}, created_by=player,
+                                      seats=[{"player": player.username}, {"bot": "random"}])
+        services.forfeit_seat(match=match, seat=1)
+    assert rebuild_queries() == before
+    assert ratings() == rated
