@@ -2039,8 +2039,10 @@ def _forfeited_decider(event: Event, standings: list[Standing],
 
 def _history_row(match: Match, seat: int, titles: dict[str, str],
                  finishes: history.Finishes) -> dict[str, Any]:
-    """One match of a player's history: game, opponents, outcome."""
-    others = [s.label for s in match.seats.all() if s.index != seat]
+    """One match of a player's history: game, opponents (not the seats the game plays as
+    one side with theirs: a tag team partner), outcome."""
+    own = set(match_services.side_of(match, seat))
+    others = [s.label for s in match.seats.all() if s.index not in own]
     return {"match": match, "game": titles.get(match.game, match.game), "opponents": others,
             "outcome": _outcome(match, finishes.of(match, seat))}
 

@@ -577,6 +577,20 @@ def test_a_player_page_has_match_history_and_a_rating_chart(
     assert f'href="/matches/{match.pk}/replay/?at=0"' in page
 
 
+def test_a_players_history_names_no_partner_of_their_side_as_an_opponent(
+        alice_client: Client, player: Any, player2: Any) -> None:
+    """A tornado tag team match: alice and bruno are one side against two bots; her
+    history's row read "vs bruno, ..." as if her partner were against her."""
+    match = services.create_match(game="supershow", options={"match_type": "tornado_tag_team"},
+                                  created_by=player,
+                                  seats=[{"player": "alice"}, {"player": "bruno"},
+                                         {"bot": "random"}, {"bot": "random"}])
+    services.join_match(match=match, user=player2)
+    page = alice_client.get(reverse("league:player", args=[player_for(player).pk])).content
+    against = re.findall(r'<span class="muted">vs ([^<]*)</span>', page.decode())
+    assert len(against) == 1 and "bruno" not in against[0] and against[0]
+
+
 def test_a_player_without_rated_matches_has_no_chart(alice_client: Client,
                                                      player2: Any) -> None:
     page = alice_client.get(reverse("league:player", args=[player_for(player2).pk]))
