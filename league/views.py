@@ -1497,6 +1497,9 @@ def _held_context(event: Event, done: events.Replayed,
         # A walkover names who the format counts its win for ("" where nobody won it).
         "held": [{"pairing": p, "names": [names.get(k, k) if k else "bye" for k in p.slots],
                   "walkover": p.id in given,
+                  # (a bye its entrant withdrew from before the round was over: no point)
+                  "lost_bye": len(p.entrants) == 1 and None in p.slots
+                  and p.entrants[0] in gone,
                   "winner": names.get(won, won) if (won := given.get(p.id)) else ""}
                  for p in drawn],
         "held_title": f"{_capital(named)} {'is' if len(rounds_held) == 1 else 'are'} "

@@ -1231,6 +1231,21 @@ def test_a_held_swiss_card_shows_the_rounds_bye(
         next(item for item in listed if item.startswith("Round 2 bye"))]
 
 
+def test_a_held_swiss_card_says_a_withdrawn_entrants_bye_gives_no_point(
+        sam_client: Client, make_event: Callable[..., Event],
+        started_and_decided: Callable[..., None]) -> None:
+    """The entrant drawn round 2's bye withdraws while the round waits: the card listed
+    the bye as before, though released as drawn it gives them nothing."""
+    event = make_event(format="swiss", bots=5, hold_rounds=True, format_options={"rounds": 2})
+    started_and_decided(event)
+    bye = next(p for p in formats.get_format("swiss").pairings(events.replay(event).state)
+               if p.round == 2 and len(p.entrants) == 1)
+    post(sam_client, "league:entrant_withdraw", event, {}, bye.entrants[0])
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    listed = [item for item in held_list(page) if item.startswith("Round 2 bye")]
+    assert len(listed) == 1 and listed[0].endswith("withdrawn: the bye gives no point")
+
+
 def held_swiss_board(make_event: Callable[..., Event],
                      started_and_decided: Callable[..., None]) -> tuple[Event, Any]:
     """A Swiss of six bots whose rounds are held, its first round decided, and a board of
