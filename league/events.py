@@ -1274,8 +1274,10 @@ def _refuse_a_player_on_two_sides(payload: dict[str, Any], active: list[dict[str
         shared = joining & _players_of(entrant)
         if shared:
             who = Player.objects.get(pk=min(shared)).display_name
-            raise LeagueError("entrant_overlaps", f"{who} already plays in this Event for "
-                                                  f"{entrant['name']}.", 409)
+            where = f"entered alone, as {entrant['name']}" if entrant["player"] \
+                else f"for {entrant['name']}"
+            raise LeagueError("entrant_overlaps", f"{who} already plays in this Event, "
+                                                  f"{where}.", 409)
 
 
 def _refuse_a_reader_of_decks(event: Event, payload: dict[str, Any],

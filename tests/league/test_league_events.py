@@ -96,6 +96,26 @@ def test_one_person_plays_for_one_entrant_of_an_event(organizer: Any, player: An
 
 
 @pytest.mark.django_db
+def test_the_overlap_refusal_says_whether_the_player_entered_alone_or_in_a_team(
+        organizer: Any, player: Any, player2: Any) -> None:
+    """A team with alice refused as she entered alone read "alice already plays in this
+    Event for alice", her own name standing as if it were a team's."""
+    event = make_event(organizer)
+    events.create_team(name="Reds", members=[player.username, player2.username], by=organizer)
+    events.create_team(name="Blues", members=[player.username], by=organizer)
+    events.add_entrant(event=event, by=organizer, player=player.username)
+    with pytest.raises(events.LeagueError) as alone:
+        events.add_entrant(event=event, by=organizer, team="Reds")
+    assert alone.value.detail == (f"{player.username} already plays in this Event, entered "
+                                  f"alone, as {player.username}.")
+    events.withdraw_entrant(event=event, by=organizer, key="e1")
+    events.add_entrant(event=event, by=organizer, team="Reds")
+    with pytest.raises(events.LeagueError) as teamed:
+        events.add_entrant(event=event, by=organizer, team="Blues")
+    assert teamed.value.detail == f"{player.username} already plays in this Event, for Reds."
+
+
+@pytest.mark.django_db
 def test_a_bracket_of_one_entrant_cannot_start(organizer: Any) -> None:
     event = make_event(organizer, fmt="single_elimination")
     enter_bots(event, organizer, 1)
