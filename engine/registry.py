@@ -61,6 +61,12 @@ def get_rules(key: str) -> BaseRules[Any]:
         raise IllegalAction("unknown_game", f"No game called {quoted(key)}.") from None
 
 
+def title(key: str) -> str:
+    """A game's name as players read it (its key, for a key no game has)."""
+    _load()
+    return _GAMES[key].spec.title if key in _GAMES else key
+
+
 def search_levels(key: str) -> dict[str, Level]:
     """The search levels a game plays `search-easy` and `search-hard` with."""
     get_rules(key)
@@ -79,4 +85,4 @@ def get_bot(key: str, name: str) -> Bot:
     try:
         return _BOTS[key][name]()
     except KeyError:
-        raise IllegalAction("unknown_bot", f"{key} has no bot called {quoted(name)}.") from None
+        raise IllegalAction("unknown_bot", f"{title(key)} has no bot called {quoted(name)}.") from None

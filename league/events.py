@@ -203,9 +203,7 @@ def _create_event(*, name: str, game: str, format: str, by: Any, season: Season 
     _require(can_organize_season(season, by))
     rules = _check_game(game)
     if season is not None and season.game != game:
-        played = registry.games().get(season.game)
-        raise LeagueError("wrong_game", f"This season plays "
-                                        f"{played.spec.title if played else season.game}, "
+        raise LeagueError("wrong_game", f"This season plays {registry.title(season.game)}, "
                                         f"not {rules.spec.title}.")
     if not (name or "").strip():
         raise LeagueError("bad_name", "An Event needs a name.")
@@ -286,7 +284,8 @@ def _check_policy(deadline_policy: str) -> None:
 
 def _check_deadline_bot(game: str, deadline_bot: str) -> None:
     if deadline_bot not in registry.bot_names(game):
-        raise LeagueError("unknown_bot", f"{game} has no bot called {quoted(deadline_bot)}.")
+        raise LeagueError("unknown_bot", f"{registry.title(game)} has no bot called "
+                                          f"{quoted(deadline_bot)}.")
 
 
 def _check_deadline(turn_deadline_minutes: int | None) -> None:
@@ -993,7 +992,8 @@ def _entrant_payload(event: Event, player: str | None, team: str | None, bot: st
         return {"name": name or found.name, "player": None, "team": found.pk, "bot": ""}
     assert bot is not None
     if bot not in registry.bot_names(event.game):
-        raise LeagueError("unknown_bot", f"{event.game} has no bot called {quoted(bot)}.")
+        raise LeagueError("unknown_bot", f"{registry.title(event.game)} has no bot called "
+                                          f"{quoted(bot)}.")
     return {"name": name or _free_bot_name(done, bot), "player": None, "team": None,
             "bot": bot}
 

@@ -461,7 +461,8 @@ def _seat_spec(game: str, item: Any) -> tuple[str, str]:
         return "open", ""
     if kind in ("player", "bot") and isinstance(value, str) and value:
         if kind == "bot" and value not in registry.bot_names(game):
-            raise ServiceError("unknown_bot", f"{game} has no bot called {quoted(value)}.", 400)
+            raise ServiceError("unknown_bot", f"{registry.title(game)} has no bot called "
+                                              f"{quoted(value)}.", 400)
         return kind, value
     raise ServiceError("bad_seat", f"Cannot read the seat {quoted(item)}.", 400)
 
@@ -1073,7 +1074,8 @@ def hand_seat_to_bot(*, match: Match, seat: int, bot: str,
         _replayable_rules(match)  # (refuses it)
         raise
     if bot not in names:
-        raise ServiceError("unknown_bot", f"{match.game} has no bot called {quoted(bot)}.", 400)
+        raise ServiceError("unknown_bot", f"{registry.title(match.game)} has no bot called "
+                                          f"{quoted(bot)}.", 400)
     with transaction.atomic():
         locked = _locked(match)
         if locked.status == Match.Status.FINISHED:

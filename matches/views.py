@@ -903,8 +903,7 @@ def _action_entry(action: dict[str, Any]) -> dict[str, Any]:
 
 
 def _title(game: str) -> str:
-    games = registry.games()
-    return games[game].spec.title if game in games else game
+    return registry.title(game)
 
 
 def _game_templates(game: str, name: str, fallback: str) -> list[str]:

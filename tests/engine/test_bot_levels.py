@@ -60,7 +60,8 @@ def test_a_game_without_a_heuristic_searches_with_random_playouts() -> None:
 def test_an_unknown_level_is_refused() -> None:
     with pytest.raises(IllegalAction) as caught:
         registry.get_bot("super_showdown", "search-impossible")
-    assert caught.value.code == "unknown_bot"
+    assert (caught.value.code, caught.value.message) == (
+        "unknown_bot", "Super Showdown has no bot called 'search-impossible'.")
 
 
 SEATS = {"royal_rumble": 4, "ultimate_showdown": 4}

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from engine import registry
 from matches import services
 from matches.models import Match
 from matches.signals import match_finished
@@ -80,7 +81,9 @@ def test_an_unknown_bot_cannot_take_a_seat(player, player2) -> None:
     match = two_humans(player, player2)
     with pytest.raises(services.ServiceError) as refused:
         services.hand_seat_to_bot(match=match, seat=0, bot="grandmaster")
-    assert refused.value.code == "unknown_bot"
+    assert (refused.value.code, refused.value.detail) == (
+        "unknown_bot", f"{registry.title(GAME)} has no bot called 'grandmaster'.")
+    assert registry.title(GAME) != GAME  # the game's name, not its key
     assert match.seats.get(index=0).user == player
 
 

@@ -476,7 +476,7 @@ def test_every_panel_form_sends_the_events_seq_and_a_second_click_adds_nothing(
 @pytest.mark.parametrize(("data", "message"), [
     ({"player": "nobody"}, "No player called &#x27;nobody&#x27;."),
     ({"team": "Ghosts"}, "No team called &#x27;Ghosts&#x27;."),
-    ({"bot": "genius"}, "super_showdown has no bot called &#x27;genius&#x27;."),
+    ({"bot": "genius"}, "Super Showdown has no bot called &#x27;genius&#x27;."),
     ({}, "Give one player, one team or one bot."),
     ({"player": "alice", "bot": "random"}, "Give one player, one team or one bot."),
     # a field's refusal names the field: the banner is away from it
