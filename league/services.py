@@ -799,11 +799,16 @@ def _leave(match: Any, user: Any, match_services: Any) -> None:
     """Out of `match` for good: every seat held in a match waiting for players given back
     (an invitation declined), a live one resigned (each seat held, where the game puts a
     resigning seat out and plays on). A resignation answered without a record written
-    (the user's seats were all resigned already) ends it."""
+    (the user's seats were all resigned already) ends it, as does a leave or decline that
+    leaves the user nothing held there (answered as made, it would be again)."""
     while True:
         seq = match.seq
         try:
-            if match_services.resign(match=match, user=user) == "resigned" and match.seq == seq:
+            outcome = match_services.resign(match=match, user=user)
+            if outcome == "resigned" and match.seq == seq:
+                return
+            if outcome in ("left", "declined") and not match.seats.filter(
+                    Q(user=user) | Q(invited=user)).exists():
                 return
         except match_services.ServiceError as exc:
             if exc.code in ("not_seated", "not_found", "match_over", "seat_out"):

@@ -522,8 +522,10 @@ class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
                                "Elimination match): there your seat is out and the others "
                                "play on, and a seat already out is 409 seat_out. A "
                                "resignation sent again once made (its answer lost) answers "
-                               "`resigned` again and writes nothing; a leave that removed "
-                               "the match (nobody left in it) is 404 sent again. `seat` "
+                               "`resigned` again and writes nothing, and so does a leave "
+                               "(`left`, even once the match started) or a decline "
+                               "(`declined`); a leave that removed the match (nobody left "
+                               "in it) is 404 sent again. `seat` "
                                "picks one of your seats if you hold several; without it, "
                                "your first still in the match. An Event's match is its "
                                "organizer's to forfeit (409 event_match).",

@@ -158,6 +158,33 @@ class Seat(models.Model):
         return "open"
 
 
+class Departure(models.Model):
+    """A player who left a seat of an open match, or declined the invitation it held for
+    them: a leave sent again, its answer lost, is answered as the first was ("left",
+    "declined"), writing nothing, where it would otherwise be refused as coming from
+    someone who holds no seat (403 not_seated). Gone with its match."""
+
+    class Outcome(models.TextChoices):
+        LEFT = "left"
+        DECLINED = "declined"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="departures")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    seat = models.PositiveSmallIntegerField()  # the seat left, or held for the invitation
+    outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user", "seat"],
+                                    name="departure_unique_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.outcome} seat {self.seat} of match {self.match_id}"
+
+
 def tell_apart(seats: list[Seat]) -> list[Seat]:
     """The `seats` of one match, each whose label another shares numbered ("bot: heuristic
     (seat 3)"): a Royal Rumble against the lobby's bots seats three "bot: heuristic", and

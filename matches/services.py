@@ -33,7 +33,7 @@ from config.refusal import Refusal
 from engine import registry
 from engine.bots.ismcts import SearchBot
 from engine.protocol import JSON, BaseRules, Event, IllegalAction, Pending, PendingKind, quoted
-from matches.models import PEOPLE, Match, MatchEvent, Seat
+from matches.models import PEOPLE, Departure, Match, MatchEvent, Seat
 from matches.signals import match_advanced, match_finished, match_sealed
 
 log = logging.getLogger(__name__)
@@ -1023,8 +1023,9 @@ def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = 
     the seat's side last, the others sharing first place, rated like any result unless
     the side never moved (the league's ratings skip an unplayed forfeit). A resignation
     made already (sent again, its answer lost) answers "resigned" again, writing nothing
-    (`_resigned_before`); a seat out otherwise is refused (409 seat_out). An Event's match
-    is the organizer's to forfeit.
+    (`_resigned_before`); a seat out otherwise is refused (409 seat_out). A leave or a
+    decline made already answers as it did too (`_departed_before`), where one who never
+    sat there is refused (403 not_seated). An Event's match is the organizer's to forfeit.
     `leaving`: the player meant to leave it while it waited for players (their page
     offered that), so one that started meanwhile (the last seat taken) is refused, not
     resigned.
@@ -1037,10 +1038,18 @@ def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = 
         held = list(locked.seats.filter(user=user).order_by("index"))
         if _resigned_before(locked, [row.index for row in held], seat):
             return "resigned"
+        invitation = locked.seats.filter(invited=user).first()
+        departed = None if invitation else _departed_before(
+            locked, user, [row.index for row in held], seat)
+        if departed is not None:
+            return departed
         if locked.status == Match.Status.FINISHED:
             raise ServiceError("match_over", "The match is over.", 409)
         if (seat is None and not held and locked.status == Match.Status.OPEN
-                and locked.seats.filter(invited=user).update(invited=None)):
+                and invitation is not None):
+            invitation.invited = None
+            invitation.save(update_fields=["invited"])
+            _departed(locked, user, invitation.index, Departure.Outcome.DECLINED)
             return "declined"
         if seat is not None:
             _check_seat(locked, seat, user)
@@ -1057,8 +1066,29 @@ def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = 
             return "resigned"
         locked.seats.filter(index=index).update(user=None)
         if not locked.seats.filter(user__isnull=False).exists():
-            locked.delete()
+            locked.delete()  # (its departures with it: a leave sent again is 404)
+        else:
+            _departed(locked, user, index, Departure.Outcome.LEFT)
     return "left"
+
+
+def _departed(match: Match, user: Any, seat: int, outcome: str) -> None:
+    """Record that `user` left `seat` of the open match (or declined its invitation)."""
+    Departure.objects.update_or_create(match=match, user=user, seat=seat,
+                                       defaults={"outcome": outcome})
+
+
+def _departed_before(match: Match, user: Any, held: list[int], seat: int | None) -> str | None:
+    """What a leave or decline asked (of `seat`, else of any seat) answered when it was
+    made already and the user holds no seat it could mean now: a retry whose answer was
+    lost, answered as the first was ("left", "declined"), writing nothing. None otherwise
+    (someone who never sat there is still refused)."""
+    if (seat is None and held) or seat in held:
+        return None
+    departures = Departure.objects.filter(match=match, user=user)
+    if seat is not None:
+        departures = departures.filter(seat=seat)
+    return departures.order_by("-at", "-pk").values_list("outcome", flat=True).first()
 
 
 def hand_seat_to_bot(*, match: Match, seat: int, bot: str,

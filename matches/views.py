@@ -486,7 +486,8 @@ def resign(request: HttpRequest, match_id: int) -> HttpResponse:
                                   leaving=request.POST.get("status") == Match.Status.OPEN)
     except ServiceError as exc:
         if exc.code in ("not_seated", "not_your_seat") and match.status == Match.Status.OPEN:
-            # Left or declined already (a double click's second press): nothing to undo.
+            # No seat here, nor one left or declined (those answer as they did): nothing to
+            # undo, and the lobby is where the page's player goes.
             messages.info(request, f"You hold no seat in match #{match_id}.")
             return redirect("lobby")
         if exc.code == "seat_out" or (exc.code == "match_over"

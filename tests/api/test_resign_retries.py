@@ -13,7 +13,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from matches import services
-from matches.models import Match, MatchEvent
+from matches.models import Match, MatchEvent, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -56,3 +56,56 @@ def test_a_leave_that_removed_the_match_is_404_sent_again(
     assert resign(player_api, match.pk, leaving=True).json() == {"outcome": "left"}
     again = resign(player_api, match.pk, leaving=True)
     assert (again.status_code, again.json()["code"]) == (404, "not_found")
+
+
+def seated(match: Match) -> list[str | None]:
+    return [seat.user.username if seat.user else None
+            for seat in Seat.objects.filter(match=match).select_related("user")]
+
+
+def test_a_leave_sent_again_answers_as_the_first_and_writes_nothing(
+        player: Any, player2: Any, player_api: APIClient, player2_api: APIClient,
+        outsider_api: APIClient) -> None:
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": player.username}, {"open": True},
+                                         {"open": True}])
+    services.join_match(match=match, user=player2)
+    assert resign(player2_api, match.pk, leaving=True).json() == {"outcome": "left"}
+    assert outsider_api.post(f"/api/matches/{match.pk}/join/").status_code == 200
+    assert seated(match) == ["alice", "olga", None]
+    for again in (resign(player2_api, match.pk, leaving=True), resign(player2_api, match.pk),
+                  resign(player2_api, match.pk, seat=1)):
+        assert (again.status_code, again.json()) == (200, {"outcome": "left"})
+    assert seated(match) == ["alice", "olga", None]
+    # Only the seat left: bruno never sat in seat 2.
+    other = resign(player2_api, match.pk, seat=2)
+    assert (other.status_code, other.json()["code"]) == (403, "not_your_seat")
+
+
+def test_a_leave_sent_again_once_the_match_started_answers_left(
+        player: Any, player2: Any, outsider: Any, player2_api: APIClient) -> None:
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": player.username}, {"open": True},
+                                         {"open": True}])
+    services.join_match(match=match, user=player2)
+    assert resign(player2_api, match.pk, leaving=True).json() == {"outcome": "left"}
+    services.join_match(match=match, user=outsider)
+    services.hand_seat_to_bot(match=match, seat=2, bot="random")
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    seq = match.seq
+    again = resign(player2_api, match.pk, leaving=True)
+    assert (again.status_code, again.json()) == (200, {"outcome": "left"})
+    match.refresh_from_db()
+    assert (match.status, match.seq) == (Match.Status.ACTIVE, seq)
+
+
+def test_who_never_sat_in_the_match_is_still_refused_a_leave(
+        player: Any, player2: Any, player2_api: APIClient, outsider_api: APIClient) -> None:
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": player.username}, {"open": True},
+                                         {"open": True}])
+    services.join_match(match=match, user=player2)
+    resign(player2_api, match.pk, leaving=True)
+    refused = resign(outsider_api, match.pk, leaving=True)
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_seated")

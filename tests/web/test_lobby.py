@@ -149,15 +149,16 @@ def test_declining_twice_with_a_double_click_ends_in_the_lobby_as_once_does(
     again = bruno_client.post(url, follow=True)
     assert again.redirect_chain == [(reverse("lobby"), 302)]
     page = again.content.decode()
-    assert 'role="alert"' not in page and f"You hold no seat in match #{match.pk}." in page
+    # (the match keeps who declined: the second press says what the first did)
+    assert 'role="alert"' not in page and f"You declined match #{match.pk}." in page
     assert match.seats.get(index=1).label == "open"
 
 
 def test_leaving_twice_a_match_others_still_sit_in_ends_in_the_lobby_as_once_does(
         alice_client: Client, bruno_client: Client) -> None:
     """The page's Leave posts the seat it plays: the second press of a double click finds
-    that seat no longer hers, and ends in the lobby as the first did, the match left
-    waiting for players with bruno in it."""
+    that seat no longer hers, and ends in the lobby as the first did, saying the same (the
+    match keeps who left), the match left waiting for players with bruno in it."""
     alice_client.post(reverse("match_create"), {
         "game": "royal_rumble", "opponent": "open", "seats": 3, "username": ""})
     match = Match.objects.get()
@@ -170,7 +171,7 @@ def test_leaving_twice_a_match_others_still_sit_in_ends_in_the_lobby_as_once_doe
     again = alice_client.post(url, form, follow=True)
     assert again.redirect_chain == first.redirect_chain == [(reverse("lobby"), 302)]
     page = again.content.decode()
-    assert 'role="alert"' not in page and f"You hold no seat in match #{match.pk}." in page
+    assert 'role="alert"' not in page and f"You left match #{match.pk}." in page
     match.refresh_from_db()
     assert match.status == "open" and match.seats.get(index=0).user_id is None
 
