@@ -580,8 +580,11 @@ class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
 
     @extend_schema(summary="Play an action for your seat",
                    description="`expected_seq` refuses the action (409 stale_seq) if the "
-                               "match moved on; a repeated `idempotency_key` (or "
-                               "Idempotency-Key header) returns the first answer.",
+                               "match moved on, unless the same decision of the same seat "
+                               "is the one made right after it (the action sent again, its "
+                               "answer lost: the first answer, nothing written); a repeated "
+                               "`idempotency_key` (or Idempotency-Key header) returns the "
+                               "first answer.",
                    parameters=[IDEMPOTENCY_HEADER],
                    responses={201: AppendedSerializer, 400: ERRORS[400], 403: ERRORS[403],
                               404: ERRORS[404], 409: ERRORS[409]})

@@ -656,7 +656,8 @@ def submit_action(*, match: Match, seat: int, action: dict[str, Any], user: Any,
     """Append a seat's decision and the chance events after it; the decision's seq.
 
     Checks, in order: the seat is the user's (None: a bot or the system), a repeated
-    idempotency key (answered with the first seq, writing nothing), the match is live,
+    idempotency key (answered with the first seq, writing nothing), without a key the same
+    decision made already right after `expected_seq` (so answered too), the match is live,
     `expected_seq` is current, `seat_moves` (the seat's decisions so far, as the page the
     player chose on showed them) is current, then the engine's own checks. The page sends
     `seat_moves`, not the seq: the other seats' moves do not make a choice stale, but
@@ -684,6 +685,10 @@ def _append_decision(*, match: Match, seat: int, action: Any, user: Any,
                 first = _answer_for_key(locked, key, seat, action)
                 if first is not None:
                     return first, []
+            elif expected_seq is not None:
+                landed = _landed_at(locked, expected_seq, seat, action)
+                if landed is not None:
+                    return landed, []
             _check_live(locked, expected_seq)
             if seat_moves is not None and seat_moves != moves_of(locked, seat):
                 raise ServiceError("stale_page", "You already moved since this page was "
@@ -709,6 +714,20 @@ def _append_decision(*, match: Match, seat: int, action: Any, user: Any,
         now = Match.objects.filter(pk=match.pk).values_list("seq", flat=True).first()
         raise ServiceError("stale_seq", "The match moved on; reload and try again.", 409,
                            seq=now) from None
+
+
+def _landed_at(match: Match, expected_seq: int, seat: int, action: Any) -> int | None:
+    """The seq of the same decision of `seat` made right after `expected_seq`, sent with no
+    idempotency key: an action sent again, its answer lost, is answered with the first
+    seq, writing nothing, rather than refused as stale (an action sent with an
+    `expected_seq` lands right after it or nowhere). None otherwise."""
+    if expected_seq >= match.seq:
+        return None
+    event = match.events.filter(seq=expected_seq + 1).first()
+    if (event is None or event.kind != MatchEvent.Kind.DECISION or event.seat != seat
+            or event.idempotency_key is not None or event.payload.get("action") != action):
+        return None
+    return event.seq
 
 
 def moves_of(match: Match, seat: int) -> int:

@@ -345,3 +345,25 @@ def test_a_rumble_ended_by_forfeits_has_them_in_its_pending_result_as_in_its_res
     last = state["seq"]
     step = player_api.get(f"/api/matches/{match.pk}/replay/", {"at": last}).json()
     assert step["pending"]["result"] == result
+
+
+def test_an_action_sent_again_with_its_expected_seq_answers_the_first_seq(
+        player_api: APIClient, player2_api: APIClient, toy_match: Match) -> None:
+    """An action sent with `expected_seq` and no key, sent again once its answer was lost,
+    was 409 stale_seq, as if another move had come first: the client could not tell that
+    its own had landed. It lands right after that seq or nowhere, so the same decision of
+    the same seat found there is the first answer; another action is still stale."""
+    action = first_legal(player_api, toy_match.pk)
+    body = {"seat": 0, "action": action, "expected_seq": 2}
+    first = player_api.post(actions_url(toy_match.pk), body, format="json")
+    assert (first.status_code, first.json()) == (201, {"seq": 3})
+    other = {"seat": 1, "action": first_legal(player2_api, toy_match.pk), "expected_seq": 3}
+    assert player2_api.post(actions_url(toy_match.pk), other, format="json").status_code == 201
+    toy_match.refresh_from_db()
+    events = toy_match.events.count()
+    again = player_api.post(actions_url(toy_match.pk), body, format="json")
+    assert (again.status_code, again.json()) == (201, {"seq": 3})
+    assert toy_match.events.count() == events
+    # Not the decision made there: stale, as before.
+    assert player2_api.post(actions_url(toy_match.pk), {**other, "expected_seq": 2},
+                            format="json").json()["code"] == "stale_seq"
