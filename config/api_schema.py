@@ -88,3 +88,33 @@ def bound_integers(result: dict[str, Any], generator: Any, request: Any, public:
                 walk(value)
     walk(result)
     return result
+
+
+# The reads that carry no ETag (config.api_etags): one kept by no cache, and one streamed
+# as it is read (a simulation's logs), whose bytes are not all there to digest.
+NO_ETAG_READS = {"/api/auth/me/data/", "/api/simulations/{id}/logs/"}
+
+
+def document_conditional_gets(result: dict[str, Any], generator: Any, request: Any,
+                              public: bool) -> dict[str, Any]:
+    """Every read answers with an ETag, and a request naming it in If-None-Match, while the
+    answer is the same, is 304 with no body (config.api_etags), but NO_ETAG_READS."""
+    for path, operations in result.get("paths", {}).items():
+        operation = operations.get("get")
+        if operation is None or path in NO_ETAG_READS:
+            continue
+        operation.setdefault("parameters", []).append({
+            "in": "header", "name": "If-None-Match", "required": False,
+            "schema": {"type": "string"},
+            "description": "The ETag of the answer last read: 304 with no body while the "
+                           "answer is still the same."})
+        etag = {"schema": {"type": "string"}, "required": True,
+                "description": "The version of this answer as its asker reads it (one "
+                               "asker's ETag never matches another's)."}
+        for status, response in operation["responses"].items():
+            if status.startswith("2"):
+                response.setdefault("headers", {})["ETag"] = etag
+        operation["responses"]["304"] = {
+            "description": "Not modified: the answer is still the one If-None-Match names.",
+            "headers": {"ETag": etag}}
+    return result

@@ -84,6 +84,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "config.private_answers.PrivateAnswersMiddleware",  # reads the user the API signed in
+    "config.api_etags.ApiETagMiddleware",  # inside it: a 304 is made private as the 200 is
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -266,6 +267,7 @@ SPECTACULAR_SETTINGS = {
         "config.api_schema.document_401",
         "config.api_schema.document_common_errors",
         "config.api_schema.bound_integers",
+        "config.api_schema.document_conditional_gets",
     ],
 }
 

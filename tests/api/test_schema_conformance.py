@@ -1374,7 +1374,7 @@ def test_the_checker_catches_what_it_is_for(api: Conformance) -> None:
                 False
 
         def get(self, name: str) -> str | None:
-            return "application/json" if name == "Content-Type" else None
+            return {"Content-Type": "application/json", "ETag": '"1"'}.get(name)
 
     seat = {"index": 0, "player": None, "bot": "random", "invited": None,
             "stood_in_for": None, "label": "random", "awaited": False}
