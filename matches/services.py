@@ -736,8 +736,13 @@ def moves_of(match: Match, seat: int) -> int:
 
 
 def _check_seat(match: Match, seat: Any, user: Any, seats: Iterable[Seat] | None = None) -> None:
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < match.n_seats:
+    if not isinstance(seat, int) or isinstance(seat, bool):
         raise ServiceError("bad_seat", f"There is no seat {quoted(seat)} in this match.", 400)
+    if not 0 <= seat < match.n_seats:
+        # Counted from 1, as every sentence names a seat, with the API's numbers beside.
+        raise ServiceError("bad_seat", f"There is no Seat {seat + 1} in this match: its "
+                                       f"seats are Seat 1 to Seat {match.n_seats} (seat "
+                                       f"0 to {match.n_seats - 1} in the API).", 400)
     if user is not None and seat not in _held(match, user, seats):
         raise ServiceError("not_your_seat", "You do not hold that seat.", 403, seat=seat)
 

@@ -367,3 +367,15 @@ def test_an_action_sent_again_with_its_expected_seq_answers_the_first_seq(
     # Not the decision made there: stale, as before.
     assert player2_api.post(actions_url(toy_match.pk), {**other, "expected_seq": 2},
                             format="json").json()["code"] == "stale_seq"
+
+
+def test_a_seat_past_the_table_is_named_from_seat_1(player_api: APIClient,
+                                                    toy_match: Match) -> None:
+    """The refusal repeated the seat as sent, from 0 ("There is no seat 2" at a table of
+    two), where every sentence counts seats from 1; it gives the API's numbers beside."""
+    response = player_api.post(actions_url(toy_match.pk), {"seat": 2, "action": {}},
+                               format="json")
+    assert (response.status_code, response.json()) == (400, {
+        "code": "bad_seat",
+        "detail": "There is no Seat 3 in this match: its seats are Seat 1 to Seat 2 "
+                  "(seat 0 to 1 in the API)."})

@@ -788,7 +788,9 @@ class RoyalRumbleRules(BaseRules[State]):
 
     def _diagnose_target(self, s: State, seat: int, target: int) -> None:
         if not 0 <= target < s.n:
-            raise IllegalAction("bad_target", f"There is no seat {target}.")
+            # Counted from 1, as every sentence names a seat (the action's `seat` from 0).
+            raise IllegalAction("bad_target", f"There is no {name(target)}: the table's "
+                                              f"seats are Seat 1 to Seat {s.n}.")
         if target == seat:
             raise IllegalAction("self_target", "You cannot attack your own Legend.")
         if target not in s.standing():

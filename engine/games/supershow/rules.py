@@ -1460,8 +1460,9 @@ class SupershowRules(BaseRules[State]):
             raise IllegalAction("malformed_action", "A one-on-one play names no target.")
         target = act.target if act.target is not None else targets[0]
         if target not in targets:
-            raise IllegalAction("bad_target", f"Seat {target} is not an opponent you may "
-                                              "attack now.")
+            # Named as narration names it, counted from 1 (the action's `target` from 0).
+            named = who(s, target) if 0 <= target < len(s.competitors) else f"Player {target + 1}"
+            raise IllegalAction("bad_target", f"{named} is not an opponent you may attack now.")
         assert act.card is not None
         ctype = s.card(act.card).type
         if ctype is CardType.FOLLOW_UP:

@@ -117,3 +117,15 @@ def test_the_wrong_seat_and_a_chance_event_are_refused() -> None:
     assert refused(s, 1, {"type": "breather"}) == "not_your_turn"
     with pytest.raises(IllegalAction):
         RULES.apply(s, Event.chance({"order": []}))
+
+
+def test_a_target_past_the_table_is_named_from_seat_1() -> None:
+    """The refusal repeated the seat as the action gave it, from 0 ("There is no seat 3"
+    at a table of three), where every sentence counts seats from 1."""
+    try:
+        RULES.apply(picked(), Event.decision(0, {"type": "target", "seat": 3}))
+    except IllegalAction as error:
+        assert (error.code, error.message) == (
+            "bad_target", "There is no Seat 4: the table's seats are Seat 1 to Seat 3.")
+    else:
+        raise AssertionError("a target past the table was accepted")

@@ -18,6 +18,7 @@ from supershow_helpers import RULES, dice, do, legal, refused
 from engine.bots import RandomBot
 from engine.games.supershow.cards import CATALOG
 from engine.games.supershow.match import MATCH_TYPES
+from engine.games.supershow.rules import who
 from engine.games.supershow.state import Phase, Player, State, Step, card_id
 from engine.playout import play_match
 from engine.protocol import Event, IllegalAction, PendingKind
@@ -629,3 +630,18 @@ def test_a_competitor_added_to_the_set_leaves_the_default_tables_as_they_were(
     monkeypatch.setattr(rules, "CATALOG", bigger)
     monkeypatch.setattr(cards, "CATALOG", bigger)
     assert table() == shipped
+
+
+def test_a_target_refused_is_named_from_1() -> None:
+    """The refusal repeated the target as the action gave it, from 0 ("Seat 0 is not an
+    opponent"), where every sentence counts seats from 1: it names the target as the
+    narration does, and one past the table by its number counted from 1."""
+    s = mbuild("triple_threat_first_fall", [(13, 2), (1,), (1,)], in_play={(0, 1): (1,)})
+    for target, named in [(0, who(s, 0)), (5, "Player 6")]:
+        try:
+            RULES.apply(s, Event.decision(0, {"type": "play", "card": "A02", "target": target}))
+        except IllegalAction as error:
+            assert (error.code, error.message) == (
+                "bad_target", f"{named} is not an opponent you may attack now.")
+        else:
+            raise AssertionError("a target that is no opponent was accepted")
