@@ -1,8 +1,8 @@
 """What the site keeps about a player, as one document they may take away (the
 account page's download, `GET /api/auth/me/data/`): their account, ratings and rating
 history, the matches they sat in as their match history shows them (seats, result and
-their outcome: no match's moves or cards), their Event entries, alone or in a team, and
-their teams."""
+their outcome: no match's moves or cards), their Event entries, alone or in a team, their
+teams, and the open matches they left or declined."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from league import history
 from league.models import Entrant, Team
 from league.serializers import AccountDataSerializer
 from league.services import player_for, zone_of
+from matches.models import Departure
 
 FORMAT = "showdown-league/account-data"
 VERSION = 1
@@ -45,6 +46,7 @@ def account_data(user: Any) -> dict[str, Any]:
         "entries": Entrant.objects.filter(Entrant.held_by(player)).select_related("event", "team")
         .distinct().order_by("event_id", "key"),
         "teams": Team.objects.filter(members=player).order_by("name"),
+        "departures": Departure.objects.filter(user=user).order_by("match_id", "seat"),
     }
     context = {"user_id": user.pk, "finishes": history.Finishes(matches)}
     return dict(AccountDataSerializer(document, context=context).data)

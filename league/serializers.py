@@ -44,7 +44,7 @@ from league.models import (
     Standing,
     Team,
 )
-from matches.models import KEY_LENGTH, Match
+from matches.models import KEY_LENGTH, Departure, Match
 from matches.serializers import (
     ChoiceField,
     LabelledSeatsListSerializer,
@@ -982,6 +982,16 @@ class AccountDataTeamSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class AccountDataDepartureSerializer(serializers.ModelSerializer):
+    """An open match the player left, or whose invitation they declined, before it
+    started (kept so that a leave sent again is answered as the first was)."""
+
+    class Meta:
+        model = Departure
+        fields = ["match", "seat", "outcome", "at"]
+        read_only_fields = fields
+
+
 class AccountDataSerializer(serializers.Serializer):
     """What the site keeps about a player, for them to take away
     (league.account_data)."""
@@ -997,3 +1007,5 @@ class AccountDataSerializer(serializers.Serializer):
                                                          "history shows it.")
     entries = AccountDataEntrySerializer(many=True)
     teams = AccountDataTeamSerializer(many=True)
+    departures = AccountDataDepartureSerializer(many=True, help_text="Open matches left or "
+                                                "declined, by the API's seat index (from 0).")

@@ -699,7 +699,7 @@ def close_user(user: Any, *, by: Any = None) -> None:
     in the admin, else the player themselves."""
     from league.models import Entrant, Event
     from matches import services as match_services
-    from matches.models import Match, Seat
+    from matches.models import Departure, Match, Seat
 
     player = player_for(user)
     with transaction.atomic():
@@ -729,6 +729,9 @@ def close_user(user: Any, *, by: Any = None) -> None:
                       .exclude(status=Match.Status.FINISHED).distinct().order_by("pk"))
         for match in unfinished:
             _leave(match, user, match_services)
+        # Who left which open match is kept for a leave sent again: a closed account
+        # sends none, and keeps nothing of the kind.
+        Departure.objects.filter(user=user).delete()
         # A team is entered with every member seatable (league.events): the others play
         # on as the team, without the closed account. Not a team an Event entered, whose
         # members its results rate (a ratings rebuild reads them): a new team is made.

@@ -109,3 +109,21 @@ def test_who_never_sat_in_the_match_is_still_refused_a_leave(
     resign(player2_api, match.pk, leaving=True)
     refused = resign(outsider_api, match.pk, leaving=True)
     assert (refused.status_code, refused.json()["code"]) == (403, "not_seated")
+
+
+def test_a_closed_account_keeps_no_record_of_the_matches_it_left(
+        player: Any, player2: Any) -> None:
+    """Closing leaves the open matches (a record each, for a leave sent again), then
+    keeps none: nothing personal stays, and a closed account sends no leave."""
+    from league.services import close_user
+    from matches.models import Departure
+
+    earlier = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                    seats=[{"player": player.username}, {"open": True},
+                                           {"player": player2.username}])
+    services.join_match(match=earlier, user=player2)
+    assert services.resign(match=earlier, user=player, leaving=True) == "left"
+    assert Departure.objects.filter(user=player).count() == 1
+    close_user(player)
+    assert not Departure.objects.filter(user=player).exists()
+    assert Match.objects.filter(pk=earlier.pk, status=Match.Status.OPEN).exists()

@@ -105,3 +105,17 @@ def test_a_match_seen_from_the_players_seat_holds_no_other_seats_hand(
     assert row["id"] == match.pk and row["status"] == "active"
     assert set(row) == {"id", "game", "status", "created_at", "seats", "seat", "result",
                         "outcome", "event"}
+
+
+def test_the_open_matches_the_player_left_are_in_the_document(player: Any) -> None:
+    """Kept so that a leave sent again is answered as the first was, so the player's."""
+    waiting = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                    seats=[{"player": "alice"}, {"open": True},
+                                           {"open": True}])
+    services.join_match(match=waiting, user=get_user_model().objects.create_user(
+        "carla", password="pw-x-99812"))
+    assert services.resign(match=waiting, user=player, leaving=True) == "left"
+    api = APIClient()
+    api.force_authenticate(player)
+    (left,) = api.get("/api/auth/me/data/").json()["departures"]
+    assert (left["match"], left["seat"], left["outcome"]) == (waiting.pk, 0, "left")
