@@ -159,7 +159,7 @@ def ss_seat_label(seat_index: Any, seats: Sequence[Any] | None) -> str:
     for seat in seats or ():
         if seat.index == seat_index:
             return str(seat.label)
-    return f"seat {seat_index}"
+    return f"Seat {seat_index + 1}"  # counted from 1, as the pages do
 
 
 def _seat(view: Mapping[str, Any], index: int) -> Mapping[str, Any] | None:

@@ -621,7 +621,7 @@ def star_seat_label(seat_index: Any, seats: Sequence[Any] | None) -> str:
     for seat in seats or ():
         if getattr(seat, "index", None) == seat_index:
             return str(seat.label)
-    return f"seat {seat_index}"
+    return f"Seat {seat_index + 1}"  # counted from 1, as the pages do
 
 
 # -- the Event --------------------------------------------------------------------------

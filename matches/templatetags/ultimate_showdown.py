@@ -37,7 +37,7 @@ def _seat_name(view: Mapping[str, Any], seat: int) -> str:
     for s in view.get("seats", []):
         if s.get("seat") == seat:
             return str(s.get("name"))
-    return f"seat {seat}"
+    return f"Seat {seat + 1}"  # counted from 1, as the pages do
 
 
 def _challenge_text(view: Mapping[str, Any], space: str) -> str:
