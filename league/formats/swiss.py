@@ -25,15 +25,16 @@ rematches rather than stopping the event.
 Pairing ids: `R{round}-{board}` (board 1 the top pair), `R{round}-bye`. Slot order: the
 higher-ranked entrant first. A withdrawn entrant's unplayed match is a walkover win for
 the opponent, who keeps it when it withdraws in turn; its bye of a round not yet over (a
-held round drawn before the withdrawal, say) is lost with it, no point. A late entrant plays from the next
-round paired (the organizer may bring them into a round with no result yet by pairing it
-by hand). A round its Event holds for the organizer, no match of it made yet, is paired
-again when its field changes (`redraw`, revision 3): a late entrant is seated in it (a
-bye's entrant or another late one met by the rules above), and a withdrawn entrant's
-drawn opponent is paired again rather than given a walkover; the Event decides which
-round is held, as only it knows which matches are made. Hand pairings replace the current round while none of its results is in (and
-its walkovers go with it); they may repeat a meeting or a bye (the organizer decides),
-but must seat every active entrant once, and at most one bye.
+held round drawn before the withdrawal, say) is lost with it, no point. A late entrant
+plays from the next round paired (the organizer may bring them into a round with no
+result yet by pairing it by hand). A round its Event holds for the organizer, no match of
+it made yet, is paired again when its field changes (`redraw`, revision 3): a late
+entrant is seated in it (a bye's entrant or another late one met by the rules above), and
+a withdrawn entrant's drawn opponent is paired again rather than given a walkover; the
+Event decides which round is held, as only it knows which matches are made. Hand pairings
+replace the current round while none of its results is in (and its walkovers go with it);
+they may repeat a meeting or a bye (the organizer decides), but must seat every active
+entrant once, and at most one bye.
 """
 
 from __future__ import annotations
