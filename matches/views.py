@@ -477,7 +477,7 @@ def resign(request: HttpRequest, match_id: int) -> HttpResponse:
     if (match.status == Match.Status.ACTIVE and request.POST.get("confirmed") != "yes"
             and seat in held):
         return render(request, "matches/resign_confirm.html", {
-            "match": match, "game_title": _title(match.game), "seat": seat,
+            "match": match, "game_title": registry.title(match.game), "seat": seat,
             # which seat, said where one person holds several
             "seat_name": services.seat_name(match, seat) if len(held) > 1 else None,
             "outcome": services.forfeit_outcome(match, seat)})
@@ -543,7 +543,7 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
                               frame["view"])
     context = {
         "match": match,
-        "game_title": _title(match.game),
+        "game_title": registry.title(match.game),
         "seats": seats,
         "frame": {**frame, "narration": _told(match.game,
                                               as_you(frame["narration"], you, team), seats)},
@@ -629,7 +629,7 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
     joinable = (_waiting_for_others(user).exclude(seats__invited=user)
                 .filter(seats__user__isnull=True, seats__bot="", seats__invited__isnull=True)
                 .distinct())
-    quick = [{"game": game, "title": _title(game), "bot": _quick_bot(game),
+    quick = [{"game": game, "title": registry.title(game), "bot": _quick_bot(game),
               "key": uuid.uuid4().hex} for game in _quick_games()]
     # The people met lately, offered as the names to invite (a phone's keyboard types less).
     met = sorted({seat.user.get_username() for match in live["current"] + finished
@@ -792,7 +792,7 @@ def _table_context(match: Match, seat: int | None, seats: list[Seat]) -> dict[st
     `seat` may resign it."""
     return {
         "match": match,
-        "game_title": _title(match.game),
+        "game_title": registry.title(match.game),
         "event_match": match.event_match if services.is_event_match(match) else None,
         "seats": seats,
         "finished": match.status == FINISHED,
@@ -901,10 +901,6 @@ def _rematch_context(match: Match, seats: list[Seat], user: Any) -> dict[str, An
 def _action_entry(action: dict[str, Any]) -> dict[str, Any]:
     """A legal action as a form renders it: verbatim JSON and a fresh idempotency key."""
     return {"action": action, "json": json.dumps(action, sort_keys=True), "key": uuid.uuid4().hex}
-
-
-def _title(game: str) -> str:
-    return registry.title(game)
 
 
 def _game_templates(game: str, name: str, fallback: str) -> list[str]:
