@@ -76,24 +76,34 @@ def test_the_standings_stay_where_a_narrow_phone_scrolled_them_when_a_result_com
     played = EventMatch.objects.filter(event=event).first()
     assert played is not None
     with signed_in(live_server.url, player) as tab:
-        tab.resize(360, 740)
-        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
-        tab.js("document.querySelector('#standings-tiebreaks summary').click(); true")
-        box = "document.getElementById('standings-scroll')"
-        assert tab.js(f"[{box}.scrollWidth > {box}.clientWidth, {box}.getAttribute('tabindex'),"
-                      f" {box}.getAttribute('role'), {box}.getAttribute('aria-label'),"
+        end = scrolled_to_their_end(tab, live_server.url + reverse("league:event",
+                                                                   args=[event.pk]))
+        assert tab.js(f"[{BOX}.scrollWidth > {BOX}.clientWidth, {BOX}.getAttribute('tabindex'),"
+                      f" {BOX}.getAttribute('role'), {BOX}.getAttribute('aria-label'),"
                       " document.documentElement.scrollWidth]") == [
             True, "0", "region", "Standings", 360]
-        end = tab.js(f"(() => {{ {box}.scrollLeft = {box}.scrollWidth;"
-                     f" return {box}.scrollLeft; }})()")
-        assert end > 0
         services.forfeit_seat(match=played.match, seat=0)
         tab.until("document.getElementById('event-announce').textContent.trim() !== ''", 12)
         # Put back as the swap is made (the tiebreaks toggle, which makes the table wide
         # enough to scroll, opened again first), which may come a moment after the poll's
         # words are read.
-        tab.until(f"{box}.scrollLeft === {end}", 2)
+        tab.until(f"{BOX}.scrollLeft === {end}", 2)
         assert tab.js("document.getElementById('standings-tiebreaks').open")
+
+
+BOX = "document.getElementById('standings-scroll')"
+
+
+def scrolled_to_their_end(tab: Any, url: str) -> int:
+    """The Event page at `url` on a 360px phone, its tiebreaks opened and its standings'
+    box scrolled to its end: where to (more than nought, the table wider than its box)."""
+    tab.resize(360, 740)
+    tab.open(url)
+    tab.js("document.querySelector('#standings-tiebreaks summary').click(); true")
+    end = tab.js(f"(() => {{ {BOX}.scrollLeft = {BOX}.scrollWidth;"
+                 f" return {BOX}.scrollLeft; }})()")
+    assert end > 0
+    return int(end)
 
 
 # Each frame the page paints from now on: where the standings' box is scrolled to and
@@ -120,17 +130,12 @@ def test_a_result_swaps_the_standings_in_without_a_frame_back_at_their_start(
     played = EventMatch.objects.filter(event=event).first()
     assert played is not None
     with signed_in(live_server.url, player) as tab:
-        tab.resize(360, 740)
-        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
-        tab.js("document.querySelector('#standings-tiebreaks summary').click(); true")
-        box = "document.getElementById('standings-scroll')"
-        end = tab.js(f"(() => {{ {box}.scrollLeft = {box}.scrollWidth;"
-                     f" return {box}.scrollLeft; }})()")
-        assert end > 0
+        end = scrolled_to_their_end(tab, live_server.url + reverse("league:event",
+                                                                   args=[event.pk]))
         tab.js(EACH_FRAME)
         services.forfeit_seat(match=played.match, seat=0)
         tab.until("document.getElementById('event-announce').textContent.trim() !== ''", 12)
-        tab.until(f"{box}.scrollLeft === {end}", 2)
+        tab.until(f"{BOX}.scrollLeft === {end}", 2)
         painted = tab.js("window.painted")
         assert painted and {tuple(frame) for frame in painted} == {(end, True)}
 
