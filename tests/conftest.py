@@ -22,6 +22,7 @@ from rest_framework.test import APIClient
 from engine.registry import get_rules
 
 PASSWORD = "a-long-test-password-9"
+ALICE_ADDRESS = "alice@example.org"
 
 
 def _load_toygame() -> Any:
@@ -225,6 +226,14 @@ def organizer(django_user_model: Any) -> Any:
 @pytest.fixture
 def player(django_user_model: Any) -> Any:
     return _make_user(django_user_model, "alice")
+
+
+@pytest.fixture
+def alice(player: Any) -> Any:
+    """The `player` account, alice, with a mail address (ALICE_ADDRESS)."""
+    player.email = ALICE_ADDRESS
+    player.save(update_fields=["email"])
+    return player
 
 
 @pytest.fixture

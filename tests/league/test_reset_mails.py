@@ -27,11 +27,11 @@ from league.services import (
     mail_password_resets,
     send_password_reset,
 )
+from tests.conftest import ALICE_ADDRESS
 from tests.league.test_mail_retries import REFUSING
 
 pytestmark = pytest.mark.django_db
 
-ADDRESS = "alice@example.org"
 SITE = "https://league.example.org"
 
 
@@ -41,13 +41,6 @@ def mailing_site() -> Any:
     with override_settings(RESET_BY_MAIL=True, SITE_URL=SITE):
         yield
     cache.clear()
-
-
-@pytest.fixture
-def alice(player: Any) -> Any:
-    player.email = ADDRESS
-    player.save(update_fields=["email"])
-    return player
 
 
 def broker_away(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[Any, ...]]]:
@@ -62,7 +55,7 @@ def broker_away(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[Any, .
     return lost
 
 
-def ask(email: str = ADDRESS, client: Client | None = None) -> Any:
+def ask(email: str = ALICE_ADDRESS, client: Client | None = None) -> Any:
     return (client or Client()).post(reverse("password_forgot"), {"email": email})
 
 
@@ -75,7 +68,7 @@ def test_an_ask_the_broker_lost_is_answered_as_always_and_mailed_by_the_sweep_on
     assert not mail.outbox
     assert tasks.mail_password_resets.apply().get() == 1
     (sent,) = mail.outbox
-    assert sent.to == [ADDRESS]
+    assert sent.to == [ALICE_ADDRESS]
     assert re.search(rf"{SITE}/password/reset/[^/\s]+/[^/\s]+/", sent.body)
     assert mail_password_resets() == 0 and not ResetMail.objects.exists()
     # The lost task delivered after all: nothing is owed any more.
@@ -92,7 +85,7 @@ def test_an_unknown_address_is_owed_and_answered_as_a_known_one_and_mails_nobody
     assert strip.sub("", known.content.decode()) == strip.sub("", unknown.content.decode())
     assert ResetMail.objects.count() == 2
     assert mail_password_resets() == 1
-    assert [sent.to for sent in mail.outbox] == [[ADDRESS]]
+    assert [sent.to for sent in mail.outbox] == [[ALICE_ADDRESS]]
     assert not ResetMail.objects.exists()
 
 
@@ -111,7 +104,7 @@ def test_a_refused_reset_mail_is_mailed_at_the_next_sweep(alice: Any) -> None:
     assert not mail.outbox
     assert ResetMail.objects.get().tries == 1
     assert mail_password_resets() == 1
-    assert [sent.to for sent in mail.outbox] == [[ADDRESS]]
+    assert [sent.to for sent in mail.outbox] == [[ALICE_ADDRESS]]
     assert mail_password_resets() == 0 and not ResetMail.objects.exists()
 
 
@@ -122,7 +115,7 @@ def test_a_reset_mail_refused_every_time_is_given_up_and_logged_without_the_addr
         for _ in range(MAIL_TRIES - 1):
             assert mail_password_resets() == 0
     assert f"Gave up mailing account {alice.pk} its password reset link" in caplog.text
-    assert ADDRESS not in caplog.text and "/password/reset/" not in caplog.text
+    assert ALICE_ADDRESS not in caplog.text and "/password/reset/" not in caplog.text
     assert not ResetMail.objects.exists() and not mail.outbox
 
 
@@ -130,7 +123,7 @@ def test_of_two_accounts_with_the_address_the_one_mailed_is_not_mailed_again(
         alice: Any, django_user_model: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The second account's mail refused: the next sweep mails it alone."""
     other = django_user_model.objects.create_user("alice2", password="x-long-password-7",
-                                                  email=ADDRESS)
+                                                  email=ALICE_ADDRESS)
     lost = broker_away(monkeypatch)
     ask()
     ((_, (owed_id,)),) = lost
@@ -184,9 +177,9 @@ def test_an_ask_never_mailed_within_a_link_s_hours_is_dropped(
 
 def test_a_task_queued_before_asks_were_owed_is_mailed(alice: Any) -> None:
     """Tasks queued by the version before carried the address and the site."""
-    tasks.mail_reset_link.apply(args=(ADDRESS, "league.example.org", True)).get()
+    tasks.mail_reset_link.apply(args=(ALICE_ADDRESS, "league.example.org", True)).get()
     (sent,) = mail.outbox
-    assert sent.to == [ADDRESS] and f"{SITE}/password/reset/" in sent.body
+    assert sent.to == [ALICE_ADDRESS] and f"{SITE}/password/reset/" in sent.body
     assert not ResetMail.objects.exists()
 
 
@@ -200,5 +193,5 @@ def test_the_reset_sweep_runs_on_the_schedule() -> None:
 def test_an_ask_is_owed_with_the_site_s_address_not_the_request_s_host(alice: Any,
                                                                       monkeypatch: Any) -> None:
     broker_away(monkeypatch)
-    send_password_reset(ADDRESS, RequestFactory().post("/", HTTP_HOST="evil.example"))
+    send_password_reset(ALICE_ADDRESS, RequestFactory().post("/", HTTP_HOST="evil.example"))
     assert ResetMail.objects.get().site == SITE

@@ -18,11 +18,10 @@ from rest_framework.authtoken.models import Token
 from config import signin
 from league.models import Player
 from league.services import RESETS_PER_ADDRESS, RESETS_TO_ADDRESS, player_for
-from tests.conftest import PASSWORD
+from tests.conftest import ALICE_ADDRESS, PASSWORD
 from tests.league.test_mail_retries import REFUSING
 
 NEW = "another-long-password-7"
-ADDRESS = "alice@example.org"
 LINK = re.compile(r"http://testserver(/password/reset/[^/\s]+/[^/\s]+/)")
 
 pytestmark = pytest.mark.django_db
@@ -33,13 +32,6 @@ def clean_counts() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
-
-
-@pytest.fixture
-def alice(player: Any) -> Any:
-    player.email = ADDRESS
-    player.save(update_fields=["email"])
-    return player
 
 
 def _ask(client: Client, email: str) -> Any:
@@ -74,7 +66,7 @@ def test_a_mailed_link_sets_a_new_password_signs_in_and_signs_the_rest_out(
     Token.objects.create(user=alice)
     answer = _ask(client, "  Alice@Example.org ")
     assert answer.status_code == 200 and b"on its way" in answer.content
-    assert mail.outbox[0].to == [ADDRESS]
+    assert mail.outbox[0].to == [ALICE_ADDRESS]
     assert '"alice"' in mail.outbox[0].body and "24 hours" in mail.outbox[0].body
     done = _set_password(client, _mailed_link(), NEW)
     assert done.status_code == 302 and done["Location"] == reverse("lobby")
@@ -88,15 +80,15 @@ def test_a_mailed_link_sets_a_new_password_signs_in_and_signs_the_rest_out(
 @override_settings(EMAIL_BACKEND=REFUSING)  # its refusal names the address, as SMTP's
 def test_a_refused_reset_mail_is_logged_by_its_kind_and_error_without_the_address_or_link(
         client: Client, alice: Any, caplog: pytest.LogCaptureFixture) -> None:
-    assert _ask(client, ADDRESS).status_code == 200
+    assert _ask(client, ALICE_ADDRESS).status_code == 200
     assert (f"Could not mail account {alice.pk} its password reset mail: "
             f"SMTPRecipientsRefused") in caplog.text
-    assert ADDRESS not in caplog.text and "/password/reset/" not in caplog.text
+    assert ALICE_ADDRESS not in caplog.text and "/password/reset/" not in caplog.text
     assert not mail.outbox
 
 
 def test_a_link_works_once(client: Client, alice: Any) -> None:
-    _ask(client, ADDRESS)
+    _ask(client, ALICE_ADDRESS)
     link = _mailed_link()
     _set_password(client, link, NEW)
     again = Client().get(link, follow=True)
@@ -106,7 +98,7 @@ def test_a_link_works_once(client: Client, alice: Any) -> None:
 
 def test_an_unknown_address_gets_the_same_answer_and_no_mail(client: Client,
                                                              alice: Any) -> None:
-    known = _ask(client, ADDRESS).content.decode()
+    known = _ask(client, ALICE_ADDRESS).content.decode()
     mail.outbox.clear()
     unknown = _ask(Client(), "nobody@example.org")
     assert unknown.status_code == 200 and not mail.outbox
@@ -116,19 +108,19 @@ def test_an_unknown_address_gets_the_same_answer_and_no_mail(client: Client,
 
 def test_an_inactive_account_gets_no_mail_and_its_old_link_stops_working(
         client: Client, alice: Any) -> None:
-    _ask(client, ADDRESS)
+    _ask(client, ALICE_ADDRESS)
     link = _mailed_link()
     alice.is_active = False
     alice.save(update_fields=["is_active"])
     mail.outbox.clear()
-    _ask(Client(), ADDRESS)
+    _ask(Client(), ALICE_ADDRESS)
     assert not mail.outbox
     assert b"no longer works" in client.get(link, follow=True).content
 
 
 def test_a_weak_or_mistyped_password_keeps_the_old_one_and_the_link(client: Client,
                                                                      alice: Any) -> None:
-    _ask(client, ADDRESS)
+    _ask(client, ALICE_ADDRESS)
     link = _mailed_link()
     weak = _set_password(client, link, "alice")
     assert weak.status_code == 200 and b"This password is too short" in weak.content
@@ -146,7 +138,7 @@ def test_a_reset_lifts_the_sign_in_brake_its_owner_met_from_there(client: Client
         client.post(reverse("login"), {"username": "alice", "password": "wrong-guess-0"})
     locked = client.post(reverse("login"), {"username": "alice", "password": PASSWORD})
     assert b"Too many wrong passwords" in locked.content
-    _ask(client, ADDRESS)
+    _ask(client, ALICE_ADDRESS)
     _set_password(client, _mailed_link(), NEW)
     client.logout()
     signed_in = client.post(reverse("login"), {"username": "alice", "password": NEW})
@@ -155,8 +147,8 @@ def test_a_reset_lifts_the_sign_in_brake_its_owner_met_from_there(client: Client
 
 def test_one_address_gets_a_few_links_an_hour(client: Client, alice: Any) -> None:
     for _ in range(RESETS_PER_ADDRESS):
-        assert _ask(client, ADDRESS).status_code == 200
-    refused = _ask(Client(), ADDRESS.upper())
+        assert _ask(client, ALICE_ADDRESS).status_code == 200
+    refused = _ask(Client(), ALICE_ADDRESS.upper())
     assert refused.status_code == 429 and b"Too many reset links" in refused.content
     assert len(mail.outbox) == RESETS_PER_ADDRESS
 
@@ -165,9 +157,9 @@ def test_a_stranger_asking_for_an_address_uses_up_their_asks_not_its_owners(
         alice: Any) -> None:
     stranger, owner = Client(REMOTE_ADDR="203.0.113.9"), Client(REMOTE_ADDR="198.51.100.7")
     for _ in range(RESETS_PER_ADDRESS):
-        assert _ask(stranger, ADDRESS).status_code == 200
-    assert _ask(stranger, ADDRESS).status_code == 429
-    assert _ask(owner, ADDRESS).status_code == 200  # the owner still gets a link
+        assert _ask(stranger, ALICE_ADDRESS).status_code == 200
+    assert _ask(stranger, ALICE_ADDRESS).status_code == 429
+    assert _ask(owner, ALICE_ADDRESS).status_code == 200  # the owner still gets a link
     assert len(mail.outbox) == RESETS_PER_ADDRESS + 1
 
 
@@ -176,8 +168,8 @@ def test_an_address_asked_for_from_many_clients_gets_a_bounded_number_of_links(
     """Nobody fills its mailbox from many places either: once it has RESETS_TO_ADDRESS
     links for the hour, the refusal says the links mailed work, which its owner has."""
     for n in range(RESETS_TO_ADDRESS):
-        assert _ask(Client(REMOTE_ADDR=f"203.0.113.{n}"), ADDRESS).status_code == 200
-    refused = _ask(Client(REMOTE_ADDR="198.51.100.7"), ADDRESS)
+        assert _ask(Client(REMOTE_ADDR=f"203.0.113.{n}"), ALICE_ADDRESS).status_code == 200
+    refused = _ask(Client(REMOTE_ADDR="198.51.100.7"), ALICE_ADDRESS)
     assert refused.status_code == 429
     assert b"the links mailed to it within the hour work, for 24 hours" in refused.content
     assert len(mail.outbox) == RESETS_TO_ADDRESS
@@ -193,7 +185,7 @@ def test_an_address_asked_for_from_many_clients_gets_a_bounded_number_of_links(
 def test_a_site_that_sends_no_mail_says_whom_to_ask(client: Client, alice: Any) -> None:
     page = client.get(reverse("password_forgot"))
     assert b"This site sends no mail" in page.content and b'name="email"' not in page.content
-    client.post(reverse("password_forgot"), {"email": ADDRESS})
+    client.post(reverse("password_forgot"), {"email": ALICE_ADDRESS})
     assert not mail.outbox
 
 
@@ -326,11 +318,11 @@ def test_the_account_page_of_a_site_that_sends_no_mail_takes_no_new_address(
     player.refresh_from_db()
     assert (player.email, player_for(player).pending_email) == ("", "")
     assert not mail.outbox
-    player.email = ADDRESS
+    player.email = ALICE_ADDRESS
     player.save(update_fields=["email"])
     Player.objects.filter(user=player).update(pending_email="new@example.org")
     page = alice_client.get(reverse("account")).content.decode()
-    assert ADDRESS in page and "new@example.org" in page and 'name="email"' in page
+    assert ALICE_ADDRESS in page and "new@example.org" in page and 'name="email"' in page
     assert "Waiting for you to open the link" not in page
     removed = alice_client.post(reverse("account"), {"form": "email", "email": ""},
                                 follow=True)
@@ -343,7 +335,7 @@ def test_nobody_else_reads_the_address(alice: Any, bruno_client: Client) -> None
     pid = player_for(alice).pk
     for url in (reverse("league:player", args=[pid]), f"/api/players/{pid}/",
                 "/api/players/"):
-        assert ADDRESS not in bruno_client.get(url).content.decode(), url
+        assert ALICE_ADDRESS not in bruno_client.get(url).content.decode(), url
 
 
 def _staff(staff_with: Callable[..., tuple[Any, Client]]) -> Client:
@@ -432,7 +424,7 @@ def test_a_mailed_link_opens_at_the_site_whatever_host_the_request_named(
         client: Client, alice: Any) -> None:
     """A Host header is the client's to write: the link goes to SITE_URL, not to a host
     an attacker named while asking for the victim's link."""
-    answer = client.post(reverse("api-password-reset"), {"email": ADDRESS},
+    answer = client.post(reverse("api-password-reset"), {"email": ALICE_ADDRESS},
                          content_type="application/json", HTTP_HOST="attacker.example")
     assert answer.status_code == 202
     (sent,) = mail.outbox
@@ -465,11 +457,11 @@ def test_a_new_address_needs_the_present_password(alice_client: Client,
     assert b"The present password is wrong." in refused.content
     _ask(Client(), "thief@example.org")
     assert not mail.outbox
-    alice_client.post(reverse("account"), {"form": "email", "email": ADDRESS,
+    alice_client.post(reverse("account"), {"form": "email", "email": ALICE_ADDRESS,
                                            "password": PASSWORD})
-    open_confirmation(ADDRESS)
+    open_confirmation(ALICE_ADDRESS)
     player.refresh_from_db()
-    assert player.email == ADDRESS
-    same = alice_client.post(reverse("account"), {"form": "email", "email": ADDRESS})
+    assert player.email == ALICE_ADDRESS
+    same = alice_client.post(reverse("account"), {"form": "email", "email": ALICE_ADDRESS})
     removed = alice_client.post(reverse("account"), {"form": "email", "email": ""})
     assert same.status_code == removed.status_code == 302  # no new address: no password
