@@ -133,3 +133,20 @@ def is_control(element: Element) -> bool:
     return element.tag in ("button", "select", "textarea") or (
         element.tag == "a" and "href" in element.attrs)
 
+
+def titles_repeated(html: str) -> list[str]:
+    """Each title that says again the words its element is already read by (a button's
+    label, a header's word): a screen reader reads them twice, and a phone, with no hover,
+    never shows a title at all. One line each."""
+    page = Page(html)
+    by_id = {e.attrs["id"]: e for e in reversed(page.elements) if e.attrs.get("id")}
+    found = []
+    for element in page.elements:
+        title = " ".join(element.attrs.get("title", "").split()).casefold()
+        if not title or element.hidden:
+            continue
+        read = {text(element).casefold(), " ".join(name_of(element, by_id).split()).casefold()}
+        if title in read:
+            found.append(f"<{element.tag}> at line {element.line}: title {title!r} "
+                         "repeats its words")
+    return found

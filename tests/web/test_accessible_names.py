@@ -1,8 +1,9 @@
 """Every control on the player pages has a name a screen reader reads (tests/a11y.py): each
 link and button says what it does, each form field has its label, and no id is given twice
-(a label then names the first field of that id, and the other goes unnamed). The lobby, the
-account page with its every form (and with a form's refusals), each game's play page at
-its seat's decisions, the replay, an Event's page, a player's page and the ratings."""
+(a label then names the first field of that id, and the other goes unnamed); and no title
+says again the words a control or a header is read by. The lobby, the account page with
+its every form (and with a form's refusals), each game's play page at its seat's
+decisions, the replay, an Event's page, a player's page and the ratings."""
 
 from __future__ import annotations
 
@@ -20,9 +21,9 @@ from engine.registry import get_rules
 from league import events
 from league.models import Player
 from matches import services
-from tests.a11y import Page, names_shared, text, unnamed
+from tests.a11y import Page, names_shared, text, titles_repeated, unnamed
 from tests.conftest import accepted
-from tests.markup import TEMPLATES
+from tests.markup import TEMPLATES, template_markup
 
 pytestmark = pytest.mark.django_db
 
@@ -32,6 +33,14 @@ pytestmark = pytest.mark.django_db
 GLYPHS = "★✖→▶⚡🏆"
 # Where a glyph is the thing explained: a legend's "★ starts".
 GLYPH_LEGENDS = ("<span>★ starts</span>",)
+# A table's headers shown short, each read in its word.
+ABBREVIATIONS = {"W", "D", "L", "Pts", "Ev", "RP", "MP"}
+
+
+def faults(html: str) -> list[str]:
+    """What a screen reader finds unnamed on a page, or reads twice."""
+    return unnamed(html) + titles_repeated(html)
+
 
 GAMES = [
     ("super_showdown", {}, 2),
@@ -51,13 +60,13 @@ def test_the_account_page_names_every_field_with_every_form_shown(
         alice_client: Client, settings: Any) -> None:
     settings.TURN_MAIL = True
     page = alice_client.get(reverse("account"))
-    assert unnamed(page.content.decode()) == []
+    assert faults(page.content.decode()) == []
     for form, sent in (("email", {"email": "not an address"}),
                        ("password", {"old_password": "not-it"}),
                        ("close", {"password": "not-it"})):
         page = alice_client.post(reverse("account"), {"form": form, **sent})
         assert page.status_code in (400, 403), form
-        assert unnamed(page.content.decode()) == [], form
+        assert faults(page.content.decode()) == [], form
 
 
 def test_the_lobby_names_every_control(alice_client: Client, player: Any, player2: Any,
@@ -71,7 +80,7 @@ def test_the_lobby_names_every_control(alice_client: Client, player: Any, player
     services.resign(match=over, user=player2)
     page = alice_client.get(reverse("lobby")).content.decode()
     assert "invitations" in page and "replay" in page
-    assert unnamed(page) == []
+    assert faults(page) == []
 
 
 @pytest.mark.parametrize(("game", "options", "seats"), GAMES,
@@ -90,7 +99,7 @@ def test_each_games_play_page_names_every_control_at_each_decision(
         state = services.load_state(match)
         pending = rules.pending(state)
         if 0 in pending.seats:
-            assert unnamed(alice_client.get(url).content.decode()) == [], shown
+            assert faults(alice_client.get(url).content.decode()) == [], shown
             shown += 1
         if not pending.seats:
             break
@@ -98,10 +107,10 @@ def test_each_games_play_page_names_every_control_at_each_decision(
         services.submit_action(match=match, seat=seat, user=people[seat],
                                action=rng.choice(rules.legal_actions(state, seat)))
     assert shown > 3
-    assert unnamed(alice_client.get(url).content.decode()) == []  # over, or still going
+    assert faults(alice_client.get(url).content.decode()) == []  # over, or still going
     replay = reverse("match_replay", args=[match.id])
     for at in range(0, match.seq + 1, max(1, match.seq // 10)):
-        assert unnamed(alice_client.get(replay, {"at": at}).content.decode()) == [], at
+        assert faults(alice_client.get(replay, {"at": at}).content.decode()) == [], at
 
 
 def test_the_league_pages_name_every_control(alice_client: Client, player: Any,
@@ -118,10 +127,34 @@ def test_the_league_pages_name_every_control(alice_client: Client, player: Any,
              reverse("league:player", args=[Player.objects.get(user=player).pk])]
     for url in pages:
         page = alice_client.get(url).content.decode()
-        assert unnamed(page) == [], url
+        assert faults(page) == [], url
         # The header's link to the account read 'alice', as the links to her player page
         # do: a list of links read two 'alice' leading to different places.
         assert names_shared(page) == [], url
+
+
+def test_no_template_gives_a_title_its_element_is_read_by_already() -> None:
+    """A header read "Wins" (a hidden word beside its "W") had the title "Wins" too, and an
+    action button the title of its own label: read twice, and never shown on a phone. Every
+    template, for the pages no test above walks (a simulation's, a season's standings)."""
+    repeated = []
+    for path in sorted(TEMPLATES.rglob("*.html")):
+        for found in titles_repeated(template_markup(path.read_text())):
+            if "title 'x'" not in found:  # a printed title: the pages walked above judge it
+                repeated.append(f"{path.relative_to(TEMPLATES)}: {found}")
+    assert repeated == []
+
+
+def test_no_header_is_read_as_its_abbreviation() -> None:
+    """A simulation's "W" and "D" headers were read as the letters, their words in a title
+    a screen reader reads after them and a phone never shows: the page's other tables show
+    the letter and hide the word beside it for screen readers."""
+    read = []
+    for path in sorted(TEMPLATES.rglob("*.html")):
+        page = Page(template_markup(path.read_text()))
+        read += [f"{path.relative_to(TEMPLATES)}: <th> at line {e.line} read {text(e)!r}"
+                 for e in page.elements if e.tag == "th" and text(e) in ABBREVIATIONS]
+    assert read == []
 
 
 def test_an_events_links_to_its_matches_and_replays_read_apart(

@@ -123,7 +123,7 @@ def test_the_draft_is_played_from_the_page_and_fills_the_scoreboard(
         assert "<dt>Speed</dt><dd>5</dd>" in page  # Pip Skylark's stat card
     drafts = [json.loads(a) for a, _ in pages.action_forms(picker)]
     assert len(drafts) == 6 and {a["type"] for a in drafts} == {"draft"}
-    assert f'title="Draft {html.escape(NAMES["skylark"])}"' in picker
+    assert f'>Draft {html.escape(NAMES["skylark"])}</button>' in picker
     assert pages.action_forms(waiter) == []
     assert "Draft a Superstar for your team." in picker
 
@@ -184,7 +184,7 @@ def test_the_send_in_is_face_down_until_both_teams_have_chosen(
     orders = [["quillfeather", "cavallo"], ["cavallo", "quillfeather"]]
 
     before = page_of(alice_client, matches[0])
-    labels = re.findall(r'class="action st-btn st-btn-send_in" title="([^"]*)"', before)
+    labels = re.findall(r'class="action st-btn st-btn-send_in">([^<]*)</button>', before)
     assert sorted(html.unescape(label) for label in labels) == sorted([
         f"{NAMES['skylark']} (starts), then {NAMES['oakhart']}",
         f"{NAMES['oakhart']} (starts), then {NAMES['skylark']}"])
