@@ -74,6 +74,7 @@ class _Box:
     shown: list[str] = field(default_factory=list)  # the label's lines as drawn
     x: float = 0.0
     y: float = 0.0
+    listed: bool = False  # the page lists its match with a link of its own
 
     @property
     def label_h(self) -> float:
@@ -324,7 +325,9 @@ def _box_svg(box: _Box) -> str:
     if box.href:
         # One id from poll to poll: htmx gives focus back to the link a keyboard user was on
         # when the Event's results are swapped in.
-        markup = f'<a href="{escape(box.href)}" id="bracket-{escape(box.id)}">{markup}</a>'
+        stop = ' tabindex="-1"' if box.listed else ""
+        markup = (f'<a href="{escape(box.href)}" id="bracket-{escape(box.id)}"{stop}>'
+                  f"{markup}</a>")
     return markup
 
 
@@ -377,7 +380,8 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
                 withdrawn: set[str] | None = None,
                 sides: Mapping[str, Mapping[str, int]] | None = None,
                 ended: Mapping[str, str | None] | None = None,
-                only: Collection[str] | None = None) -> str:
+                only: Collection[str] | None = None,
+                listed: Collection[str] = ()) -> str:
     """The whole diagram of an Event's pairings (future slots included) as an <svg>; with
     `only`, the boxes of those pairings alone (a big Event's rounds near the one listed),
     their lines read from them all (a bye or a walkover in a round not drawn still says
@@ -390,12 +394,17 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
     "Playing now", to the one left in it, marked its winner (None: nobody is). `champion` is the winner's entrant
     key once the Event is over (the keys of a side that won it together, a tag team's
     pair): drawn in a gold box under the final it won, or in a banner on top when the
-    format has no final (a round robin, a Swiss).
+    format has no final (a round robin, a Swiss). `listed`: the pairings whose match the
+    page lists below with links of its own, their boxes' links out of Tab's order (a
+    keyboard user tabbed through every match twice, dozens of stops on a big Event's page);
+    a tap, a click and a screen reader's list of links still reach them.
     """
     if not pairings:
         return ""
     boxes = _boxes(pairings, names, results or {}, links or {}, withdrawn or set(),
                    sides or {}, ended or {})
+    for box in boxes:
+        box.listed = box.id in listed
     if only is not None:
         boxes = [box for box in boxes if box.id in only]
         if not boxes:

@@ -1794,6 +1794,8 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
     columns = _tiebreak_columns(event, standings)
     champions = _champions(event, standings, events.last_decided(done))
     given = events.walkovers(done)
+    rows = _match_rows(event, done, names, given, page["where"])
+    listed = {row["match"].pk for row in rows}  # the bracket's links Tab skips for these
     diagram, drawn = "", None
     if done.state is not None:
         pairings = formats.get_format(event.format).pairings(done.state)
@@ -1812,8 +1814,8 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
                    for pid, m in done.matches.items() if pid in shown},
             ended=_ended_unrecorded(done, given),
             only=None if kept is pairings else {p.id for p in kept},
+            listed={pid for pid, m in done.matches.items() if m["match"] in listed},
         )
-    rows = _match_rows(event, done, names, given, page["where"])
     walkovers = _walkover_rows(done, names, given, page["where"])
     # The reader's live matches, in whichever round; the version is every match's, so that
     # a round the page does not list (the next one, made meanwhile) refreshes it too.

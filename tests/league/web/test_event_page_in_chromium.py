@@ -256,3 +256,39 @@ def test_an_edge_of_a_ranking_points_table_with_more_past_it_fades_on_a_phone(
         tab.resize(360, 740)
         tab.open(live_server.url + reverse("league:event", args=[event.pk]))
         edges_fade_while_it_scrolls(tab, "ranking-totals-1")
+
+
+# The focused element's id (its tag and words where it has none; "body" past the end).
+NEXT_STOP = """(() => { const a = document.activeElement;
+  return a === document.body ? 'body'
+    : a.id || a.tagName.toLowerCase() + ' ' + a.textContent.trim().slice(0, 30); })()"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_tab_reaches_each_match_of_a_big_event_once_and_its_bracket_at_most_once(
+        live_server: Any, make_event: Callable[..., Event], sam: Any, player: Any,
+        width: int) -> None:
+    """Each box of the drawing linked to its match, which the list under it links too: a
+    keyboard user tabbed through every one of 28 matches twice, 28 stops more in the
+    drawing. The drawing's box is one stop, where it scrolls; each match is reached in
+    the list, and a tap or a click on its box still follows it."""
+    event = make_event(format="round_robin", bots=8)
+    events.start_event(event=event, by=sam)
+    made = sorted(EventMatch.objects.filter(event=event).values_list("match_id", flat=True))
+    assert len(made) == 28
+    with signed_in(live_server.url, player) as tab:
+        tab.resize(width)
+        tab.open(live_server.url + reverse("league:event", args=[event.pk]))
+        stops: list[str] = []
+        for _ in range(150):
+            tab.press("Tab")
+            stops.append(tab.js(NEXT_STOP))
+            if stops[-1] == "body" or stops.count(stops[-1]) > 1:
+                break
+        assert stops[-1] == "body", stops  # the page's end
+        in_drawing = [stop for stop in stops if stop.startswith("bracket-")]
+        assert in_drawing in ([], ["bracket-scroll"])
+        listed = [stop for stop in stops if stop.startswith("event-match-")
+                  and not stop.endswith("-replay")]
+        assert listed == [f"event-match-{pk}" for pk in made]
+        assert tab.js("document.querySelectorAll('#bracket-scroll a[href]').length") == 28

@@ -89,7 +89,9 @@ def test_a_running_event_draws_its_bracket_and_polls_its_results(
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="bracket"' in page
     assert 'hx-trigger="every 4s"' in page
     for link in EventMatch.objects.filter(event=event):
-        assert f'<a href="/matches/{link.match_id}/" id="bracket-{link.pairing}"><g ' \
+        # listed below too: Tab reaches it there
+        assert f'<a href="/matches/{link.match_id}/" id="bracket-{link.pairing}" ' \
+            'tabindex="-1"><g ' \
             'class="bx bx-live"' in page
     assert "Winner of Semifinal 1" in page  # the final's slots, not yet known
     version = page.split("results/?v=")[1].split("&amp;")[0]
@@ -110,8 +112,8 @@ def test_a_withdrawals_walkover_is_not_drawn_as_playing_now(
     gone, other = EventMatch.objects.filter(event=event, round=1).order_by("pairing")
     events.withdraw_entrant(event=event, by=sam, key=gone.entrants[0])
     page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
-    assert f'id="bracket-{gone.pairing}"><g class="bx bx-done"' in page
-    assert f'id="bracket-{other.pairing}"><g class="bx bx-live"' in page
+    assert f'id="bracket-{gone.pairing}" tabindex="-1"><g class="bx bx-done"' in page
+    assert f'id="bracket-{other.pairing}" tabindex="-1"><g class="bx bx-live"' in page
     assert page.count(">Playing now<") == 1
 
 

@@ -74,6 +74,17 @@ def test_a_live_match_is_a_link_to_its_match_page() -> None:
         'data-pairing="W1-2">' in markup
 
 
+def test_a_box_whose_match_the_page_lists_is_no_tab_stop_of_its_own() -> None:
+    """The Event page lists each match with its link: a keyboard user tabbed to every match
+    twice, once in the drawing. A tap, a click and a screen reader still follow the box."""
+    fmt, state, results = played("single_elimination", ["a", "b", "c", "d"], None, 0)
+    markup = svg.bracket_svg(fmt.pairings(state), names={}, results=results,
+                             links={"W1-1": "/matches/41/", "W1-2": "/matches/42/"},
+                             listed={"W1-2"})
+    assert '<a href="/matches/41/" id="bracket-W1-1"><g ' in markup
+    assert '<a href="/matches/42/" id="bracket-W1-2" tabindex="-1"><g ' in markup
+
+
 def test_a_live_match_says_playing_now_in_words_on_a_row_of_its_own() -> None:
     """Its accent frame and label were all that told a live match from one waiting: colour,
     which a screen reader does not read and not everyone tells apart. The words go in the
