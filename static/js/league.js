@@ -565,8 +565,9 @@
 
   /* The top bar's account menu (a <details>, base.html) folds again at a tap or click
      outside it, at Escape, focus going back to its name, and when Tab takes focus on past
-     it (it would cover what focus went to), as a menu does. Without a script it opens and
-     folds at its name alone. */
+     it (it would cover what focus went to), as a menu does, and so it opens over the page
+     (site.css: html.scripted). Without a script it folds at its name alone: open, the bar
+     grows to hold it, the page below it, where a tap or Tab reaches what it shows. */
   function foldMenu(event) {
     document.querySelectorAll("details.account-menu[open]").forEach(function (menu) {
       var outside = function (el) { return el instanceof Node && !menu.contains(el); };
@@ -582,6 +583,7 @@
   }
 
   window.league = {scrolled: scrolled};
+  document.documentElement.classList.add("scripted");
   document.addEventListener("click", foldMenu);
   document.addEventListener("keydown", foldMenu);
   document.addEventListener("focusout", foldMenu);

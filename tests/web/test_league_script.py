@@ -37,6 +37,7 @@ class Element {
     const el = this;
     const names = () => (el.attrs.class || "").split(" ").filter(Boolean);
     return {contains: n => names().includes(n),
+            add(n) { this.toggle(n, true); },
             toggle(n, on) {
               const kept = names().filter(m => m !== n);
               el.attrs.class = (on ? [...kept, n] : kept).join(" ");
@@ -80,6 +81,7 @@ class HTMLFormElement extends Element {
 }
 const document = {
   activeElement: null,
+  documentElement: new Element("html", {}, []),
   addEventListener(name, fn, capture) { (listeners[name] = listeners[name] || []).push(fn); },
   querySelectorAll() { return []; },  // no top bar here
 };

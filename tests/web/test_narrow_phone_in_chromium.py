@@ -264,3 +264,45 @@ def test_the_account_menu_works_by_keyboard_with_or_without_javascript(
         browser.follow(lambda: browser.press("Enter"))
         assert browser.js("document.querySelector('header.topbar').textContent").count(
             "Log in") == 1
+
+
+# Where the open account menu's panel is, the page's first controls that a tap at their
+# middle would not reach, and how wide the page is.
+MENU_OVER = """(() => {
+  const panel = document.querySelector('.account-menu .menu-panel').getBoundingClientRect();
+  const main = document.querySelector('main').getBoundingClientRect();
+  const covered = [...document.querySelectorAll('main a[href], main button')].slice(0, 6)
+    .filter(el => { const box = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return box.height > 0 && box.bottom <= innerHeight && !(hit && el.contains(hit)); })
+    .map(el => el.textContent.trim());
+  return {open: document.querySelector('.account-menu').open, bottom: panel.bottom,
+          main: main.top, covered: covered, wide: document.documentElement.scrollWidth};
+})()"""
+
+
+@pytest.mark.parametrize("script", [True, False], ids=["with-js", "without-js"])
+def test_the_open_account_menu_hides_nothing_it_does_not_fold_away_from(
+        live_server: Any, player: Any, script: bool) -> None:
+    """Without a script the open account menu folded only at a tap on the player's name: it
+    lay over the page's first controls, which a tap outside it and Tab past it then met
+    under it. Without one it now sits above the page, which moves down below it; with one
+    it still opens over the page, which a tap outside it or Tab past it folds."""
+    with signed_in(live_server.url, player) as browser:
+        browser.resize(NARROW)
+        browser.tab("Emulation.setScriptExecutionDisabled", value=not script)
+        browser.open(live_server.url + reverse("lobby"))
+        browser.js("document.querySelector('.account-menu summary').click(); true")
+        shown = browser.js(MENU_OVER)
+        assert shown["open"]
+        if script:
+            assert shown["bottom"] > shown["main"]  # over the page: the bar stays one row
+        else:
+            assert shown["bottom"] <= shown["main"] and shown["covered"] == []
+            assert shown["wide"] <= NARROW
+            browser.js("document.querySelector('.account-menu summary').focus(); true")
+            browser.press("Tab")  # from the name on to the menu's links
+            assert focused(browser) == "Your account"
+            browser.send("document.querySelector('.account-menu a').click()")
+            assert browser.js("location.pathname") == reverse("account")
+            assert not browser.js("document.querySelector('.account-menu').open")
