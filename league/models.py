@@ -399,6 +399,27 @@ class Standing(models.Model):
         ordering = ["event", "position"]
 
 
+class Walkover(models.Model):
+    """Projection: a pairing of an Event a withdrawal decided with no match made for it (a
+    round robin's later rounds, a bracket's next match), as `events.walkovers` gives it:
+    the player page lists a player's walkovers from these rows, with no replay."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="walkovers")
+    pairing = models.CharField(max_length=32)
+    # Its place in the format's order of pairings.
+    position = models.PositiveIntegerField(default=0)
+    label = models.CharField(max_length=64, blank=True)
+    entrants = models.JSONField(default=list)  # the pairing's entrant keys, in slot order
+    # The entrant the standings count its win for; "" where it is a loss for both.
+    winner = models.CharField(max_length=16, blank=True)
+
+    class Meta:
+        ordering = ["event", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "pairing"], name="walkover_unique"),
+        ]
+
+
 class SeasonStanding(models.Model):
     """Projection: a season's table, summed over its Events by the season's scoring."""
 

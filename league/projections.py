@@ -35,6 +35,7 @@ from league.models import (
     Season,
     SeasonStanding,
     Standing,
+    Walkover,
 )
 from matches import services as match_services
 from matches.models import Match, MatchEvent
@@ -83,6 +84,8 @@ def refresh_event(event: Event, done: Replayed | None = None) -> None:
             formats.get_format(event.format).standings(done.state)
             if done.state is not None else [], start=1)
     ], "entrant_id", STANDING_FIELDS, replace_changed=True)
+    _rewrite(Walkover.objects.filter(event=event), _walkovers(event, done),
+             "pairing", WALKOVER_FIELDS)
     keep_replay(event, copied(done))
     if event.season_id is not None:
         refresh_season(event.season, {event.pk: (done.seq, done)})
@@ -91,6 +94,22 @@ def refresh_event(event: Event, done: Replayed | None = None) -> None:
 ENTRANT_FIELDS = ("name", "player_id", "team_id", "bot", "seed", "withdrawn", "picks")
 LINK_FIELDS = ("pairing", "round", "stage", "label", "entrants", "seats", "replay")
 STANDING_FIELDS = ("position", "rank", "points", "wins", "draws", "losses", "tiebreaks")
+WALKOVER_FIELDS = ("position", "label", "entrants", "winner")
+
+
+def _walkovers(event: Event, done: Replayed) -> list[Walkover]:
+    """The Event's walkovers no match was made for, in its format's order, each with the
+    winner the standings count ("" for nobody): the Event pages' unplayed rows."""
+    from league.events import walkovers
+
+    given = walkovers(done)
+    if not given:
+        return []
+    pairings = formats.get_format(done.format).pairings(done.state)
+    return [Walkover(event=event, pairing=p.id, position=position, label=p.label,
+                     entrants=list(p.entrants), winner=given[p.id] or "")
+            for position, p in enumerate(
+                (p for p in pairings if p.id in given and p.id not in done.matches), start=1)]
 
 
 def _rewrite(rows: QuerySet[M], wanted: list[M], key: str, fields: tuple[str, ...],

@@ -83,6 +83,7 @@ from league.models import (
     SeasonStanding,
     SimulationJob,
     Standing,
+    Walkover,
 )
 from matches import services as match_services
 from matches.forms import read_json
@@ -611,26 +612,27 @@ def _player_walkovers(player: Player, entries: list[Entrant]) -> list[dict[str, 
     """The walkovers of the player's Events that seat one of their entries (their own or
     their team's) with no match made for them, as the Event pages' unplayed rows give them
     (`_walkover_rows`), each with its Event: the match history lists matches alone, so a
-    pairing they won or lost by a withdrawal, which the standings count, was missing."""
+    pairing they won or lost by a withdrawal, which the standings count, was missing.
+    Read from the Events' Walkover rows (three queries for them all): replaying each Event
+    with a withdrawal cost a replay an Event a view (a Swiss pairs every round again)."""
     keys: dict[int, set[str]] = defaultdict(set)
     for event_id, key in (Entrant.objects.filter(Entrant.held_by(player)).distinct()
                           .values_list("event_id", "key")):
         keys[event_id].add(key)
-    # Only a withdrawal gives a walkover: the other Events are not replayed.
-    left = set(Entrant.objects.filter(event_id__in=list(keys), withdrawn=True)
-               .values_list("event_id", flat=True))
-    rows = []
-    for entry in entries:
-        event = entry.event
-        if event.pk not in left or event.status == Event.Status.DRAFT:
-            continue
-        done = events.replay_to_read(event)
-        if done.state is None:
-            continue
-        rows += [{**row, "event": event}
-                 for row in _walkover_rows(done, _names(event), events.walkovers(done))
-                 if keys[event.pk] & {e["key"] for e in row["entrants"]}]
-    return rows
+    given: dict[int, list[Walkover]] = defaultdict(list)
+    for walkover in Walkover.objects.filter(event_id__in=list(keys)).order_by("position"):
+        if keys[walkover.event_id] & set(walkover.entrants):
+            given[walkover.event_id].append(walkover)
+    names: dict[int, dict[str, str]] = defaultdict(dict)
+    for event_id, key, name in (Entrant.objects.filter(event_id__in=list(given))
+                                .values_list("event_id", "key", "name")):
+        names[event_id][key] = name
+    return [{"pairing": w.pairing, "label": w.label or w.pairing, "walkover": True,
+             "unplayed": True, "draw": False, "forfeited": "", "nobody_won": not w.winner,
+             "entrants": [{"key": key, "name": names[w.event_id].get(key, key),
+                           "won": key == w.winner, "partner": False} for key in w.entrants],
+             "event": entry.event}
+            for entry in entries for w in given.get(entry.event_id, [])]
 
 
 # -- dashboard ----------------------------------------------------------------------------
