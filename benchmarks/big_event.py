@@ -19,7 +19,11 @@ its result recorded. It prints:
 - a single elimination of ENTRANTS played to its third round: its public page, default
   and "All rounds" (size, rounds drawn);
 - a small Event's organizer page (a Swiss of 16, 6 rounds: 48 matches, in its last
-  round) at a new seq, nothing kept: the replays its results' correction trials make.
+  round) at a new seq, nothing kept: the replays its results' correction trials make;
+- the correction trials of a big Event's organizer page (`events.uncorrectable` of the
+  results a page lists, the replay kept, no trial kept): the Swiss of ENTRANTS finished
+  (its last round listed) and half through its last round (the round before listed),
+  the single elimination in its third round (the round before listed).
 
 Nothing asserts a time: the machine is shared.
 """
@@ -51,6 +55,7 @@ def main(argv: list[str]) -> None:
     _player_page(event, organizer)
     _bracket(entrants, organizer)
     _small_organizer_page(organizer)
+    _big_trials(entrants, organizer, event)
 
 
 def _queries() -> Any:
@@ -281,3 +286,38 @@ def _small_organizer_page(organizer: Any) -> None:
     print(f"organizer page of a 48-match Swiss in its last round, nothing kept: "
           f"{took * 1000:.0f} ms (best of 3), {asked} queries, {size // 1024} KiB, "
           f"{starts} Event replay(s) from the start")
+
+
+def _big_trials(entrants: int, organizer: Any, finished: Any) -> None:
+    """The correction trials a big Event's organizer page would make of the results of
+    one round: time (best of 3, the Event's replay kept, no trial kept) and results tried."""
+    from league import events
+    from league.formats import swiss
+    from league.models import Event, EventMatch
+    from matches import services as match_services
+    from matches.models import Match
+
+    half, _ = _started(entrants, "swiss", {"rounds": ROUNDS}, organizer)
+    _play_to(half, ROUNDS)
+    live = list(EventMatch.objects.filter(event=half, match__status=Match.Status.ACTIVE))
+    for link in live[:len(live) // 2]:
+        match_services.forfeit_seat(match=link.match, seat=1)
+        events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    bracket, _ = _started(entrants, "single_elimination", {}, organizer)
+    _play_to(bracket, 3)
+    for label, event, number in (("Swiss finished, round 7", finished, ROUNDS),
+                                 ("Swiss half through round 7, round 6", half, ROUNDS - 1),
+                                 ("single elimination in round 3, round 2", bracket, 2)):
+        event = Event.objects.get(pk=event.pk)
+        done = events.replay_to_read(event)
+        listed = [pid for pid, made in done.matches.items()
+                  if made["round"] == number and pid in done.results]
+        best, barred = float("inf"), {}
+        for _ in range(3):
+            events._barred.clear()
+            swiss.forget_pairings()
+            began = time.perf_counter()
+            barred = events.uncorrectable(event, done, listed)
+            best = min(best, time.perf_counter() - began)
+        print(f"correction trials, {label} listed ({len(listed)} results): "
+              f"{best * 1000:.0f} ms (best of 3), {len(barred)} barred")

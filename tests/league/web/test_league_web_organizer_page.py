@@ -1117,6 +1117,26 @@ def test_a_small_events_organizer_page_lists_every_round_without_links(
     html = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
     assert len([li for li in tags(html, "li") if li.get("id", "").startswith("live-")]) == 8
     assert not [a for a in tags(html, "a") if a.get("id", "").startswith("round-")]
+    assert 'id="corrections-unchecked"' not in html  # (its results checked: see below)
+    assert 'id="correct-R1-1-barred"' in html
+
+
+def test_a_big_events_correction_forms_say_why_none_is_checked(
+        sam_client: Client, make_event: Callable[..., Event], paged: None) -> None:
+    """A big Event's page tries no correction (each replays it from that result on: 64
+    results of a 128-entrant Swiss's round took seconds), so its results show neither why
+    one cannot be corrected nor Confirm: the page said nothing of it. It says why, and
+    how to correct or confirm (the Correct form, refused on sending where it may not)."""
+    event = make_event(format="swiss", bots=8, format_options={"rounds": 3})
+    events.start_event(event=event, by=event.created_by)
+    play_round(event, 1)
+    html = sam_client.get(reverse("league:event_admin", args=[event.pk])
+                          + "?round=1").content.decode()
+    note = next(p for p in tags(html, "p") if p.get("id") == "corrections-unchecked")
+    assert "too big for the page to check" in note["text"]
+    assert "Correct form" in note["text"] and "confirm them" in note["text"]
+    assert not [p for p in tags(html, "p") if p.get("id", "").endswith("-barred")]
+    assert 'id="correct-R1-1-submit"' in html
 
 
 def live_news(client: Client, page: str) -> str:
