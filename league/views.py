@@ -1872,15 +1872,31 @@ def _drawn_rounds(pairings: list[formats.Pairing], page: dict[str, Any]
         return pairings, None
     near = {(stage, number + step) for stage, number in where or page["around"]
             for step in (-1, 0, 1)}
-    kept = [p for p in pairings if (p.stage, p.round) in near]
+    numbers = sorted({p.round for p in pairings if (p.stage, p.round) in near})
+    finals = _finals_beside(pairings, near)
+    kept = [p for p in pairings if (p.stage, p.round) in near | finals]
     if len(kept) == len(pairings):
         return pairings, None
-    numbers = sorted({p.round for p in kept})
     if not numbers:
         return kept, None
     said = f"Round {numbers[0]}" if len(numbers) == 1 else \
         f"Rounds {numbers[0]} to {numbers[-1]}"
-    return kept, f"{said} of {max(p.round for p in pairings)}"
+    said += f" of {max(p.round for p in pairings)}"
+    return kept, f"{said} with the winners' final and the grand final" if finals else said
+
+
+def _finals_beside(pairings: list[formats.Pairing], near: set[tuple[str, int]]
+                   ) -> set[tuple[str, int]]:
+    """A double elimination's winners' final and grand final rounds, as (stage, round),
+    where the rounds `near` reach its losers' final (its losers' side plays its last
+    rounds): drawn per stage, the losers' final stood with neither the winners' final
+    whose loser it waits for nor the grand final its winner goes to."""
+    losers = max((p.round for p in pairings if p.stage == "losers"), default=0)
+    if not losers or ("losers", losers) not in near:
+        return set()
+    last = max((p.round for p in pairings if p.stage == "winners"), default=0)
+    return {(p.stage, p.round) for p in pairings
+            if p.stage == "grand_final" or (p.stage == "winners" and p.round == last)}
 
 
 def _told(rows: list[dict[str, Any]], walkovers: list[dict[str, Any]]) -> str:

@@ -871,6 +871,31 @@ def test_a_big_brackets_diagram_draws_the_rounds_beside_the_one_listed(
     assert len(_listed(html)) == 13  # (every match made is listed: 8, 3 and 2)
 
 
+def test_a_big_double_eliminations_losers_final_is_drawn_with_the_finals_it_meets(
+        alice_client: Client, make_event: Callable[..., Event],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rounds drawn beside those being played were chosen per stage: once only the
+    losers' side plays, its last rounds were drawn without the winners' final whose loser
+    its final waits for and the grand final its winner goes to. Both are drawn now."""
+    from league import views
+    from tests.league.web.test_league_web_organizer_page import play_links
+
+    monkeypatch.setattr(views, "PAGED_FROM", 4)
+    event = make_event(format="double_elimination", bots=16)  # (winners 4, losers 6 rounds)
+    events.start_event(event=event, by=event.created_by)
+    for stage, number in [*(("winners", n) for n in range(1, 5)),
+                          *(("losers", n) for n in range(1, 5))]:
+        play_links(EventMatch.objects.filter(event=event, stage=stage, round=number))
+    playing = EventMatch.objects.filter(event=event).exclude(match__status="finished")
+    assert {(link.stage, link.round) for link in playing} == {("losers", 5)}
+    html = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert sorted(_boxes(html)) == ["GF", "L4-1", "L4-2", "L5-1", "L6-1", "W4-1"]
+    assert "Rounds 4 to 6 of 6 with the winners&#x27; final and the grand final drawn" in html
+    # Listed at an earlier round of the losers' side, the finals are not drawn.
+    early = alice_client.get(reverse("league:event", args=[event.pk]) + "?round=losers-2")
+    assert {pid[:2] for pid in _boxes(early.content.decode())} == {"L1", "L2", "L3"}
+
+
 def test_a_big_events_walkover_stands_on_its_rounds_page_as_its_matches_do(
         alice_client: Client, make_event: Callable[..., Event], sam: Any,
         monkeypatch: pytest.MonkeyPatch) -> None:
