@@ -23,7 +23,9 @@ its result recorded. It prints:
 - the correction trials of a big Event's organizer page (`events.uncorrectable` of the
   results a page lists, the replay kept, no trial kept): the Swiss of ENTRANTS finished
   (its last round listed) and half through its last round (the round before listed),
-  the single elimination in its third round (the round before listed).
+  the single elimination in its third round (the round before listed);
+- a player page of an entrant of that Swiss after another entrant withdrew from it,
+  nothing kept (the replays its walkovers make).
 
 Nothing asserts a time: the machine is shared.
 """
@@ -321,3 +323,23 @@ def _big_trials(entrants: int, organizer: Any, finished: Any) -> None:
             best = min(best, time.perf_counter() - began)
         print(f"correction trials, {label} listed ({len(listed)} results): "
               f"{best * 1000:.0f} ms (best of 3), {len(barred)} barred")
+    _withdrawn_player_page(half, organizer)
+
+
+def _withdrawn_player_page(event: Any, organizer: Any) -> None:
+    """A player page of an entrant of `event` after another entrant withdrew from it,
+    nothing kept (the second view in the process: the first compiles the templates)."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from league import events
+    from league.models import Entrant
+
+    gone, other = Entrant.objects.filter(event=event, withdrawn=False).order_by("pk")[:2]
+    events.withdraw_entrant(event=event, by=organizer, key=gone.key)
+    client = Client()
+    client.force_login(organizer)
+    url = reverse("league:player", args=[other.player_id])
+    took, asked, size, starts = [_fresh(lambda: client.get(url)) for _ in range(2)][-1]
+    print(f"player page in an Event with a withdrawal, nothing kept: {took * 1000:.0f} ms, "
+          f"{asked} queries, {size // 1024} KiB, {starts} Event replay(s) from the start")
