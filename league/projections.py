@@ -84,8 +84,7 @@ def refresh_event(event: Event, done: Replayed | None = None) -> None:
             formats.get_format(event.format).standings(done.state)
             if done.state is not None else [], start=1)
     ], "entrant_id", STANDING_FIELDS, replace_changed=True)
-    _rewrite(Walkover.objects.filter(event=event), _walkovers(event, done),
-             "pairing", WALKOVER_FIELDS)
+    refresh_walkovers(event, done)
     keep_replay(event, copied(done))
     if event.season_id is not None:
         refresh_season(event.season, {event.pk: (done.seq, done)})
@@ -95,6 +94,15 @@ ENTRANT_FIELDS = ("name", "player_id", "team_id", "bot", "seed", "withdrawn", "p
 LINK_FIELDS = ("pairing", "round", "stage", "label", "entrants", "seats", "replay")
 STANDING_FIELDS = ("position", "rank", "points", "wins", "draws", "losses", "tiebreaks")
 WALKOVER_FIELDS = ("position", "label", "entrants", "winner")
+
+
+def refresh_walkovers(event: Event, done: Replayed | None = None) -> None:
+    """The Event's Walkover rows made what its stream gives (`done`: its replay, caught up)."""
+    from league.events import caught_up
+
+    done = caught_up(event, done)
+    _rewrite(Walkover.objects.filter(event=event), _walkovers(event, done),
+             "pairing", WALKOVER_FIELDS)
 
 
 def _walkovers(event: Event, done: Replayed) -> list[Walkover]:
