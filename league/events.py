@@ -103,9 +103,9 @@ def match_options_readable(events: Sequence[Event], user: Any) -> set[int]:
     return readable | (organized - entered)
 
 
-def _require(allowed: bool) -> None:
+def _require(allowed: bool, detail: str = "Only an organizer of this Event may do that.") -> None:
     if not allowed:
-        raise LeagueError("not_organizer", "Only an organizer of this Event may do that.", 403)
+        raise LeagueError("not_organizer", detail, 403)
 
 
 # -- seasons and Events -----------------------------------------------------------------
@@ -144,7 +144,7 @@ def create_season(*, name: str, game: str, by: Any, starts_on: Any = None,
     made = made_with_key(Season, by, key, "another game's season", game=game)
     if made is not None:
         return made
-    _require(bool(by and by.is_authenticated and by.is_staff))
+    _require(bool(by and by.is_authenticated and by.is_staff), "Only staff make seasons.")
     _check_game(game)
     if not (name or "").strip():
         raise LeagueError("bad_name", "A season needs a name.")
@@ -200,7 +200,10 @@ def _create_event(*, name: str, game: str, format: str, by: Any, season: Season 
                          format=format)
     if made is not None:
         return made, False
-    _require(can_organize_season(season, by))
+    # The Event does not exist yet: the refusal names what would have allowed it.
+    _require(can_organize_season(season, by),
+             "Only staff make an Event outside a season: name a season you organize."
+             if season is None else "Only an organizer of this season makes its Events.")
     rules = _check_game(game)
     if season is not None and season.game != game:
         raise LeagueError("wrong_game", f"This season plays {registry.title(season.game)}, "
@@ -463,7 +466,7 @@ def create_team(*, name: str, members: list[str], by: Any, key: str | None = Non
     made = _team_resent(by, key, name, names)
     if made is not None:
         return made
-    _require(can_organize_any(by))
+    _require(can_organize_any(by), "Only staff and seasons' organizers make teams.")
     from league.services import player_for
 
     if not name or len(name) > 64:

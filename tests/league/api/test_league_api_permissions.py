@@ -150,6 +150,23 @@ def test_without_a_season_only_staff_make_events(
     assert as_role("staff").post("/api/events/", body, format="json").status_code == 201
 
 
+def test_a_season_organizer_refused_an_event_is_told_what_would_allow_it(
+        as_role: Callable[[str], APIClient], organizer: Any) -> None:
+    """Not "an organizer of this Event": there is no Event yet to organize."""
+    from league import events
+
+    elsewhere = events.create_season(name="Spring", game=GAME, by=organizer)
+    client = as_role("season_organizer")
+    alone = client.post("/api/events/", {"name": "Open night", "game": GAME,
+                                         "format": "swiss"}, format="json")
+    there = client.post("/api/events/", {"name": "Sneaky", "game": GAME, "format": "swiss",
+                                         "season": elsewhere.pk}, format="json")
+    assert alone.json() == {"code": "not_organizer", "detail": "Only staff make an Event "
+                            "outside a season: name a season you organize."}
+    assert there.json() == {"code": "not_organizer",
+                            "detail": "Only an organizer of this season makes its Events."}
+
+
 @pytest.mark.parametrize("method", ["put", "patch", "delete"])
 def test_a_method_an_endpoint_does_not_take_is_405_for_anyone(
         as_role: Callable[[str], APIClient], season: Season, draft_event: Event,
