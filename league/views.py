@@ -1391,7 +1391,11 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
         pid: _page_of(em.stage, em.round) for pid, em in links.items()}
     shown = page["shown"]
     corrected = posted.get("pairing")
-    listed = [pid for pid in done.results if shown is None or rounds.get(pid) in shown]
+    # In the order the matches are listed (round by round, board by board), not the order
+    # their results came in: the organizer looks a result up by its match.
+    order = {p.id: i for i, p in enumerate(pairings)}
+    listed = sorted((pid for pid in done.results if shown is None or rounds.get(pid) in shown),
+                    key=lambda pid: order.get(pid, len(order)))
     # A result no correction may turn round any more says why in place of its form. Each
     # result tried replays the whole Event: a big one's results keep their forms (the
     # refusal says why on sending), where trying a round of them took seconds a view.

@@ -818,6 +818,22 @@ def test_a_result_is_corrected_and_the_standings_follow(
             "that match.") in refused
 
 
+def test_the_results_to_correct_are_listed_in_the_order_of_the_matches(
+        sam_client: Client, sam: Any, make_event: Callable[..., Event],
+        django_capture_on_commit_callbacks: Any) -> None:
+    """By round and board, as the matches are, not in the order they happened to finish:
+    on a busy night the organizer finds "Quarterfinal 1" where it stands."""
+    event = make_event(bots=8)
+    events.start_event(event=event, by=sam)
+    for pairing in ("W1-3", "W1-1"):  # the third board finishes first
+        link = EventMatch.objects.get(event=event, pairing=pairing)
+        with django_capture_on_commit_callbacks(execute=True):
+            events.forfeit(event=event, by=sam, pairing=pairing, entrant=link.entrants[1])
+    panel = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    listed = panel.split("Correct a result")[1]
+    assert listed.index("Quarterfinal 1") < listed.index("Quarterfinal 3")
+
+
 # -- exports and scoring -----------------------------------------------------------------
 
 def test_a_correction_the_bracket_moved_past_is_refused_naming_the_pairings_as_listed(
