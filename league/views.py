@@ -1360,6 +1360,20 @@ def _entrants(event: Event) -> QuerySet[Entrant]:
     return Entrant.objects.filter(event=event).order_by(F("seed").asc(nulls_last=True), "pk")
 
 
+def _with_live_matches(event: Event, entrants: QuerySet[Entrant]) -> list[Entrant]:
+    """The entrants, each with the label of the live match it sits in (`live_match`, empty
+    for none): withdrawing it forfeits that match at once, which its Withdraw button's
+    question says before the organizer agrees."""
+    live = {key: link.label or link.pairing
+            for link in EventMatch.objects.filter(
+                event=event, match__status__in=[Match.Status.OPEN, Match.Status.ACTIVE])
+            for key in link.entrants}
+    listed = list(entrants)
+    for entrant in listed:
+        entrant.live_match = live.get(entrant.key, "")  # type: ignore[attr-defined]
+    return listed
+
+
 def _names(event: Event) -> dict[str, str]:
     return dict(Entrant.objects.filter(event=event).values_list("key", "name"))
 
@@ -1423,8 +1437,8 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
                            "notes": posted.get("notes", "")} if "notes" in posted else None,
         "notes_length": events.NOTES_LENGTH,
         **_settings_context(event, user, posted),
-        "entrants": _entrants(event).select_related("player", "team")
-        .prefetch_related("team__members"),
+        "entrants": _with_live_matches(event, _entrants(event).select_related("player", "team")
+                                       .prefetch_related("team__members")),
         "bots": registry.bot_names(event.game),
         # Each Register form's pick fields (Add player, Add team, Add bot): the refused
         # one's as typed, to mend, not emptied.

@@ -801,6 +801,26 @@ def test_a_seat_is_handed_to_a_bot(sam_client: Client, duel: Event) -> None:
     assert "e9 does not play" in refused
 
 
+def test_withdrawing_an_entrant_in_a_live_match_asks_first_naming_the_forfeit(
+        sam_client: Client, sam: Any, make_event: Callable[..., Event], player: Any,
+        player2: Any) -> None:
+    """A withdrawal forfeits the entrant's live match at once, as the Forfeit button's
+    question says of a forfeit: the Withdraw button's question says so too."""
+    event = make_event(name="Trio", format="round_robin", bots=1)
+    for name in ("alice", "bruno"):
+        events.add_entrant(event=event, by=sam, player=name)
+    events.start_event(event=event, by=sam)
+    playing = EventMatch.objects.get(event=event, match__status=Match.Status.ACTIVE)
+    idle = ({"e1", "e2", "e3"} - set(playing.entrants)).pop()
+    panel = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    asked = dict(re.findall(r'hx-confirm="(Withdraw ([^?]+)\?[^"]*)"', panel))
+    names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
+    for key in playing.entrants:
+        assert (f"Withdraw {names[key]}? {names[key]} forfeits {playing.label} at once: the "
+                "match they are playing ends for them as a loss.") in asked
+    assert f"Withdraw {names[idle]}?" in asked
+
+
 def test_a_result_is_corrected_and_the_standings_follow(
         sam_client: Client, duel: Event, django_capture_on_commit_callbacks: Any) -> None:
     link = EventMatch.objects.get(event=duel)
