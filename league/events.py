@@ -264,6 +264,7 @@ def _checked_settings(rules: Any, *, format: str, format_options: dict[str, Any]
             raise _kept_refusal(names[-1], exc) from None
 
     check(("format",), lambda: _try_format(lambda: formats.get_format(format)))
+    check(("format",), lambda: _check_format_game(format, game))
     fmt_options = check(("format", "format_options"),
                         lambda: _format_options(format, format_options, rules.spec))
     resolved = check(("format", "format_options", "match_options"),
@@ -278,6 +279,24 @@ def _checked_settings(rules: Any, *, format: str, format_options: dict[str, Any]
         "format": format, "format_options": fmt_options, "match_options": resolved,
         "turn_deadline_minutes": turn_deadline_minutes, "deadline_policy": deadline_policy,
         "deadline_bot": deadline_bot})))
+
+
+def format_refused(format: str, game: str) -> LeagueError | None:
+    """Why an Event of `game` may not take the format `format`, made for another game
+    alone (the Showdown series is a Superstar Showdown Event's: for any other game it
+    would be one match standing for the whole Event); None when it may."""
+    owner = formats.game_of(format)
+    if owner is None or owner == game:
+        return None
+    return LeagueError("format_not_for_game",
+                       f"The format {quoted(format)} is for {registry.title(owner)} Events "
+                       f"only, not {registry.title(game)}: choose another format.")
+
+
+def _check_format_game(format: str, game: str) -> None:
+    refusal = format_refused(format, game)
+    if refusal is not None:
+        raise refusal
 
 
 def _check_policy(deadline_policy: str) -> None:

@@ -15,7 +15,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from league import events, showdown, simulation
+from league import events, formats, showdown, simulation
 from league.events import LeagueError
 from league.models import Event, Season, Team
 from league.services import time_zones
@@ -186,11 +186,31 @@ class EventDetailsForm(StartsAt):
     """When an Event starts and its notes, on its organizer page."""
 
 
+class FormatSelect(forms.Select):
+    """The format choices, each made for one game alone marked `data-game` with it, which
+    static/js/league.js offers only while that game is chosen."""
+
+    def create_option(self, name: str, value: Any, label: Any, selected: Any, index: int,
+                      subindex: int | None = None, attrs: dict[str, Any] | None = None
+                      ) -> dict[str, Any]:
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        game = formats.game_of(str(value))
+        if game is not None:
+            option["attrs"]["data-game"] = game
+        return option
+
+
+def format_choices(game: str) -> list[tuple[str, str]]:
+    """The formats an Event of `game` may take."""
+    return [(key, title) for key, title in FORMAT_CHOICES
+            if formats.game_of(key) in (None, game)]
+
+
 class EventSettingsForm(forms.Form):
     """An Event's format and its options, match options and turn deadline: chosen when it
     is made (EventForm) and changed on its organizer page until it starts."""
 
-    format = forms.ChoiceField(choices=FORMAT_CHOICES)
+    format = forms.ChoiceField(choices=FORMAT_CHOICES, widget=FormatSelect)
     format_options = forms.CharField(
         required=False, initial="{}", widget=forms.Textarea(attrs={"rows": 3, **JSON_INPUT}),
         help_text='JSON, e.g. {"third_place": true}; the options of each format are listed '
@@ -250,6 +270,15 @@ class EventForm(StartsAt, EventSettingsForm):
         self.fields["season"].choices = [("", "No season")] * season_optional + choices
         self.fields["season"].required = not season_optional
         self.fields["game"].choices = games
+
+    def clean(self) -> dict[str, Any]:
+        """A format made for another game alone is refused beside the format."""
+        data = super().clean()
+        game, format = data.get("game"), data.get("format")
+        refusal = events.format_refused(format, game) if game and format else None
+        if refusal is not None:
+            self.add_error("format", forms.ValidationError(shown(refusal), code=refusal.code))
+        return data
 
     def service_kwargs(self) -> dict[str, Any]:
         """The arguments of `events.create_event`."""

@@ -229,7 +229,9 @@ class LeagueEventCreateSerializer(serializers.Serializer):
     game = serializers.CharField(max_length=64)
     format = serializers.CharField(
         max_length=32, help_text="single_elimination, double_elimination, round_robin, "
-                                 "swiss, heats or multistage.")
+                                 "swiss, heats or multistage; showdown_series for "
+                                 "superstar_showdown alone (400 format_not_for_game for "
+                                 "another game).")
     season = PrimaryKeyRelatedField(queryset=Season.objects.all(), default=None,
                                                 allow_null=True)
     format_options = serializers.DictField(default=dict)
@@ -354,7 +356,8 @@ class EventSettingsSerializer(EventWriteSerializer):
         max_length=32, required=False,
         help_text="single_elimination, double_elimination, round_robin, swiss, heats or "
                   "multistage (another format takes its own default options unless "
-                  "`format_options` are sent).")
+                  "`format_options` are sent); showdown_series for superstar_showdown "
+                  "alone (400 format_not_for_game).")
     format_options = serializers.DictField(
         required=False, allow_null=True,
         help_text="The format's options, whole, as at the creation: what they leave out "

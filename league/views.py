@@ -68,6 +68,7 @@ from league.forms import (
     ShowdownEventForm,
     SimulationForm,
     TeamForm,
+    format_choices,
 )
 from league.models import (
     Entrant,
@@ -1473,7 +1474,12 @@ def _settings_context(event: Event, user: Any, posted: Any) -> dict[str, Any]:
         shown = {name: getattr(event, name) for name in events.SETTINGS}
         shown["format_options"] = json.dumps(event.format_options)
         shown["match_options"] = json.dumps(event.match_options)
-    return {"settings": shown, "format_choices": FORMAT_CHOICES,
+    # The formats its game takes, and the one stored (an Event made before a format was
+    # kept to its game shows what it holds, and saving it says why it is refused).
+    offered = dict(format_choices(event.game))
+    choices = [(key, title) for key, title in FORMAT_CHOICES
+               if key == event.format or key in offered]
+    return {"settings": shown, "format_choices": choices,
             "policies": Event.DeadlinePolicy.choices,
             "longest_deadline": events.LONGEST_TURN_DEADLINE}
 

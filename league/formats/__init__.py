@@ -35,7 +35,7 @@ from league.formats.events import (
     event_to_json,
     replay,
 )
-from league.formats.registry import FORMATS, describe_options, get_format
+from league.formats.registry import FORMATS, describe_options, game_of, get_format
 
 __all__ = [
     "FORMATS",
@@ -58,6 +58,7 @@ __all__ = [
     "event_from_json",
     "event_to_json",
     "first_sides",
+    "game_of",
     "get_format",
     "no_winner",
     "outcomes",

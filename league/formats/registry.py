@@ -30,6 +30,17 @@ FORMATS: dict[str, Format[Any]] = {
 }
 
 
+# A format made for one game, by its key: any other game's Event is refused it. The
+# Showdown series is the league's side of a Superstar Showdown Event (league/showdown.py);
+# for another game it would be a single match standing for a whole Event.
+FORMAT_GAMES: dict[str, str] = {showdown_series.FORMAT.key: "superstar_showdown"}
+
+
+def game_of(key: str) -> str | None:
+    """The one game the format `key` is made for, or None when any game takes it."""
+    return FORMAT_GAMES.get(key)
+
+
 def get_format(key: str) -> Format[Any]:
     """The format called `key`; an unknown key is refused with code `unknown_format`."""
     try:

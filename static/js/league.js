@@ -563,6 +563,43 @@
     }
   }
 
+  /* The New Event form: a format made for one game alone (its option's data-game) is
+     offered only while that game is chosen, and one chosen before another game was is
+     left for the first format offered. Without a script the server refuses it. */
+  function fitFormats(form) {
+    var game = form.elements["event-game"];
+    var format = form.elements["event-format"];
+    if (!game || !format || !format.options) {
+      return;
+    }
+    Array.prototype.forEach.call(format.options, function (option) {
+      var other = option.dataset.game !== undefined && option.dataset.game !== game.value;
+      option.disabled = other;
+      option.hidden = other;
+    });
+    if (format.selectedOptions.length && format.selectedOptions[0].disabled) {
+      var first = Array.prototype.find.call(format.options, function (option) {
+        return !option.disabled;
+      });
+      format.value = first ? first.value : "";
+    }
+  }
+
+  function fitFormatsOnChange(event) {
+    var select = event.target;
+    if (select instanceof Element && select.tagName === "SELECT" && select.form) {
+      fitFormats(select.form);
+    }
+  }
+
+  function fitFormatsIn(root) {
+    root.querySelectorAll("select option[data-game]").forEach(function (option) {
+      if (option.parentElement && option.parentElement.form) {
+        fitFormats(option.parentElement.form);
+      }
+    });
+  }
+
   /* The top bar's account menu (a <details>, base.html) folds again at a tap or click
      outside it, at Escape, focus going back to its name, and when Tab takes focus on past
      it (it would cover what focus went to), as a menu does, and so it opens over the page
@@ -601,6 +638,7 @@
   document.addEventListener("click", useDeviceZone);
   htmx.onLoad(localInputs);
   htmx.onLoad(minWidths);
+  htmx.onLoad(fitFormatsIn);
   htmx.onLoad(focusableIfScrolls);
   window.addEventListener("resize", function () { focusableIfScrolls(document); });
   htmx.onLoad(edgesOfBoxes);
@@ -628,6 +666,7 @@
   document.addEventListener("input", markEdits);
   document.addEventListener("change", markEdits);
   document.addEventListener("change", fitSeats);
+  document.addEventListener("change", fitFormatsOnChange);
   document.addEventListener("focusout", refreshHeld);
   document.addEventListener("focusin", noteBeforeDismiss);
   document.addEventListener("click", dismiss);

@@ -162,6 +162,50 @@ def test_an_event_of_another_game_than_its_season_is_refused_naming_both_games(
 
 
 @pytest.mark.django_db
+def test_the_showdown_series_is_refused_to_another_game_naming_both_games(
+        organizer: Any) -> None:
+    """The Showdown series is a Superstar Showdown Event's: for another game it was a
+    single match labelled "Event" standing for the whole Event."""
+    with pytest.raises(events.LeagueError) as refused:
+        make_event(organizer, fmt="showdown_series")
+    assert (refused.value.code, refused.value.status, refused.value.detail) == (
+        "format_not_for_game", 400, "The format 'showdown_series' is for Superstar Showdown "
+        "Events only, not Super Showdown: choose another format.")
+    assert not Event.objects.exists()
+    made = events.create_event(name="Series", game="superstar_showdown",
+                               format="showdown_series", by=organizer)
+    assert (made.game, made.format) == ("superstar_showdown", "showdown_series")
+
+
+@pytest.mark.django_db
+def test_a_settings_change_to_the_showdown_series_is_refused_to_another_game(
+        organizer: Any) -> None:
+    event = make_event(organizer)
+    with pytest.raises(events.LeagueError) as refused:
+        events.change_settings(event=event, by=organizer, format="showdown_series")
+    assert refused.value.code == "format_not_for_game"
+    assert settings_of(event)["format"] == "round_robin"
+    assert "settings_changed" not in records(event)
+
+
+@pytest.mark.django_db
+def test_an_event_stored_with_another_games_series_is_told_to_change_its_format(
+        organizer: Any) -> None:
+    """One made before the format was kept to its game: a change keeping the format says
+    the stored format is refused now; changing it too is saved."""
+    event = make_event(organizer)
+    Event.objects.filter(pk=event.pk).update(format="showdown_series")
+    event.refresh_from_db()
+    with pytest.raises(events.LeagueError) as refused:
+        events.change_settings(event=event, by=organizer, turn_deadline_minutes=60)
+    assert refused.value.code == "format_not_for_game"
+    assert refused.value.detail.startswith("The Event's format as stored is refused now")
+    events.change_settings(event=event, by=organizer, format="swiss",
+                           turn_deadline_minutes=60)
+    assert settings_of(event)["format"] == "swiss"
+
+
+@pytest.mark.django_db
 def test_bad_options_are_refused_before_anything_is_written(organizer: Any) -> None:
     for kwargs, code in [
         ({"format": "ladder"}, "unknown_format"),
@@ -1901,7 +1945,8 @@ def test_a_format_option_of_the_wrong_kind_is_refused_saying_what_it_must_be(
 @pytest.mark.django_db
 def test_a_field_past_what_the_new_format_seats_is_refused_naming_how_many(
         organizer: Any) -> None:
-    event = make_event(organizer)
+    event = events.create_event(name="Showdown night", game="superstar_showdown",
+                                format="round_robin", by=organizer)
     enter_bots(event, organizer, 3)
     with pytest.raises(events.LeagueError) as refused:
         events.change_settings(event=event, by=organizer, format="showdown_series")

@@ -171,7 +171,7 @@ def test_a_player_in_an_entered_team_does_not_enter_alone(
 def test_a_full_field_takes_no_more(organizer: Any, player: Any, player2: Any,
                                     outsider: Any) -> None:
     """A series is two entrants; the third is refused at the entry."""
-    event = open_event(organizer, fmt="showdown_series")
+    event = open_event(organizer, fmt="showdown_series", game="superstar_showdown")
     events.enter_event(event=event, by=player)
     events.enter_event(event=event, by=player2)
     assert refused_and_unwritten(event, lambda: events.enter_event(

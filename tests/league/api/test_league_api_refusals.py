@@ -121,6 +121,16 @@ def taken_team(r: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
     return "/api/teams/", {"name": "Reds", "members": ["alice"]}
 
 
+def showdown_draft(r: pytest.FixtureRequest, path: str) -> str:
+    """A draft round robin of Superstar Showdown, the Showdown series' game, of three bots."""
+    organizer = fx(r, "organizer")
+    event = events.create_event(name="Showdown night", game="superstar_showdown",
+                                format="round_robin", by=organizer)
+    for i in range(3):
+        events.add_entrant(event=event, by=organizer, bot="random", name=f"Bot {i + 1}")
+    return f"/api/events/{event.pk}/{path}"
+
+
 def event_body(**extra: Any) -> dict[str, Any]:
     return {"name": "Week 3", "game": GAME, "format": "round_robin", **extra}
 
@@ -171,6 +181,9 @@ REFUSALS: dict[str, tuple[Setup, int, str]] = {
         lambda r: ("/api/events/", event_body(game="superstar_showdown",
                                               season=fx(r, "season").pk)),
         400, "wrong_game"),
+    "an Event of another game's format": (
+        lambda r: ("/api/events/", event_body(format="showdown_series")), 400,
+        "format_not_for_game"),
     "an Event without a name": (lambda r: ("/api/events/", event_body(name="")),
                                 400, "bad_name"),
     "heats with tables too big for the game": (
@@ -234,8 +247,11 @@ REFUSALS: dict[str, tuple[Setup, int, str]] = {
     "settings with an unknown deadline bot": (
         lambda r: (draft(r, "settings/"), {"deadline_bot": "oracle"}), 400, "unknown_bot"),
     "settings seating fewer than are entered": (
-        lambda r: (draft(r, "settings/"), {"format": "showdown_series"}),
+        lambda r: (showdown_draft(r, "settings/"), {"format": "showdown_series"}),
         409, "too_many_entrants"),
+    "settings with another game's format": (
+        lambda r: (draft(r, "settings/"), {"format": "showdown_series"}),
+        400, "format_not_for_game"),
     "a start asked of a field that changed since": (
         lambda r: (draft(r, "start/"), {"expected_entrants": 3}), 409, "entrants_changed"),
     "a bracket of one entrant": (

@@ -132,6 +132,8 @@ def test_a_form_sent_again_while_the_first_is_being_handled_makes_nothing(
     ({"match_options": '{"best_of": 2}'}, "best_of", 400),
     ({"format_options": '{"third_place": NaN}'}, "Format options are not valid JSON", 400),
     ({"turn_deadline_minutes": "99999999999999999999"}, "less than or equal to 43200", 400),
+    ({"format": "showdown_series"}, "The format &#x27;showdown_series&#x27; is for Superstar "
+                                    "Showdown Events only, not Super Showdown", 400),
 ])
 def test_a_refused_event_shows_why_and_writes_nothing(
         sam_client: Client, season: Season, fields: dict[str, str], message: str,
@@ -146,6 +148,17 @@ def test_a_refused_event_shows_why_and_writes_nothing(
     card = page[page.index('id="new-event"'):]
     assert f'action="{reverse("league:event_create")}#new-event"' in card
     assert card.index("#new-event") < card.index(message)
+
+
+def test_the_new_event_form_marks_the_showdown_series_as_its_games_alone(
+        sam_client: Client, season: Season) -> None:
+    """The page's script offers a format made for one game only while that game is
+    chosen: the option says which game; the others are for any game."""
+    page = sam_client.get(reverse("league:dashboard")).content.decode()
+    select = page[page.index('name="event-format"'):]
+    select = select[:select.index("</select>")]
+    assert '<option value="showdown_series" data-game="superstar_showdown">' in select
+    assert '<option value="swiss">' in select and select.count("data-game") == 1
 
 
 def test_a_season_organizer_must_pick_one_of_their_seasons(sam_client: Client,

@@ -975,6 +975,22 @@ def test_the_settings_form_changes_the_format_and_the_events_page_shows_it(
     assert 'id="event-settings"' not in sam_client.get(admin).content.decode()
 
 
+def test_the_settings_card_offers_the_formats_of_the_events_game(
+        sam_client: Client, cup: Event) -> None:
+    """The Showdown series is Superstar Showdown's alone: a Super Showdown cup is not
+    offered it, unless it holds it already (made before), which the card shows."""
+    url = reverse("league:event_admin", args=[cup.pk])
+
+    def offered() -> list[str]:
+        admin = sam_client.get(url).content.decode()
+        select = admin[admin.index('id="settings-format"'):]
+        return re.findall(r'<option value="([a-z_]+)"', select[:select.index("</select>")])
+
+    assert "swiss" in offered() and "showdown_series" not in offered()
+    Event.objects.filter(pk=cup.pk).update(format="showdown_series")
+    assert "showdown_series" in offered()
+
+
 def test_choosing_another_format_alone_on_the_settings_card_saves_it_with_its_defaults(
         sam_client: Client, cup: Event) -> None:
     """The card's format options box holds the single elimination's options: the organizer
