@@ -337,7 +337,9 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "options). Empty `picks` go back to the Event's options. "
                                "Refusals: no_picks, bad_picks, picks_need_every_seat, the "
                                "game's own (bad_option), not_your_entrant, "
-                               "unknown_entrant, event_finished, stale_seq.",
+                               "unknown_entrant, event_finished, entrant_out (409: "
+                               "the format counts the entrant out, no match of theirs "
+                               "to come), stale_seq.",
                    parameters=[KEY], responses={200: EntrantSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"], url_path=r"entrants/(?P<key>[^/.]+)/picks")
     def picks(self, request: Request, pk: str, key: str) -> Response:

@@ -1244,6 +1244,21 @@ def with_picks(rules: Any, options: dict[str, Any],
     return chosen
 
 
+def knocked_out(done: Replayed) -> set[str]:
+    """The keys of the entrants the Event's format counts out while it runs (beaten twice
+    in a double elimination, once in a single one, not sent on by their heat) and no
+    pairing still holds (a bracket's third-place match is one more for its semi-final
+    losers): no match of theirs is to come, so a pick would count for none."""
+    if done.state is None or done.finished:
+        return set()
+    fmt = formats.get_format(done.format)
+    to_play = {entrant for pairing in fmt.pairings(done.state) if pairing.id not in done.results
+               for entrant in pairing.entrants}
+    return {row.entrant for row in fmt.standings(done.state)
+            if row.eliminated and row.entrant not in to_play
+            and not done.entrants[row.entrant]["withdrawn"]}
+
+
 def pick(*, event: Event, by: Any, key: str, picks: dict[str, Any] | None,
          expected_seq: int | None = None) -> Entrant:
     """Say what an entrant brings to its seats from its next match on (its organizers, the
@@ -1256,6 +1271,10 @@ def pick(*, event: Event, by: Any, key: str, picks: dict[str, Any] | None,
             raise LeagueError("unknown_entrant", f"No active entrant {quoted(key)}.", 404)
         if event.status == Event.Status.FINISHED:
             raise LeagueError("event_finished", "The Event is over.", 409)
+        if key in knocked_out(done):
+            raise LeagueError("entrant_out", f"{shown_names(done.entrants)[key]} is out of "
+                                             "the Event: no match of theirs is to come, so "
+                                             "a pick would count for none.", 409)
         if not may_pick(event, by, {key: entrant}):
             raise LeagueError("not_your_entrant", "Only the entrant (the player, a member of "
                                                   "the team) or an organizer who holds no "

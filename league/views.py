@@ -325,14 +325,16 @@ def _entry_context(event: Event, user: Any, typed: Any = None) -> dict[str, Any]
 
 def _picks_context(event: Event, user: Any, typed: dict[str, Any] | None = None
                    ) -> dict[str, Any] | None:
-    """What each entrant brings to its seats (its Competitor), and a form for those the
-    user may pick for (by entrant, `typed`: what a refused form posted, shown again);
+    """What each entrant still in brings to its seats (its Competitor), and a form for
+    those the user may pick for (by entrant, `typed`: what a refused form posted, shown again);
     None where the Event's matches let no seat pick."""
     offered = events.offered_picks(event)
     if not offered:
         return None
-    active = {key: e for key, e in events.replay_to_read(event).entrants.items()
-              if not e["withdrawn"]}
+    done = events.replay_to_read(event)
+    out = events.knocked_out(done)  # no match of theirs is to come
+    active = {key: e for key, e in done.entrants.items()
+              if not e["withdrawn"] and key not in out}
     mine = events.may_pick(event, user, active)
     names = events.shown_names(active)
     rows = []

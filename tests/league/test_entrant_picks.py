@@ -413,6 +413,59 @@ def test_once_the_event_is_over_nobody_picks(organizer: Any, player: Any) -> Non
     assert "What each entrant brings" in page and 'name="pick_competitors"' not in page
 
 
+def test_an_entrant_out_of_a_double_elimination_is_offered_no_pick_and_refused_one(
+        organizer: Any) -> None:
+    """Beaten twice, an entrant has no match to come: the Event's page lists only those
+    still in, with their forms, and a pick for the one out is refused, nothing written."""
+    event = events.create_event(name="Supershow cup", game="supershow",
+                                format="double_elimination", by=organizer)
+    keys = [events.add_entrant(event=event, by=organizer, bot=name, name=f"Bot {i}").key
+            for i, name in enumerate(["random", "heuristic"] * 2, start=1)]
+    events.start_event(event=event, by=organizer)
+    out: set[str] = set()
+    while not out:  # the second seat of the first live match forfeits, until one is out
+        link = EventMatch.objects.filter(event=event, match__status="active").order_by(
+            "round", "pairing").first()
+        assert link is not None
+        events.forfeit(event=event, by=organizer, pairing=link.pairing,
+                       entrant=link.entrants[1])
+        events.record_match_result(match=Match.objects.get(pk=link.match_id))
+        out = events.knocked_out(events.replay_to_read(Event.objects.get(pk=event.pk)))
+    [gone] = out
+    browser = Client()
+    browser.force_login(organizer)
+    page = browser.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert page.count('name="pick_competitors"') == 3
+    assert {key for key in keys if f'name="key" value="{key}"' in page} == set(keys) - {gone}
+    seq = Event.objects.get(pk=event.pk).seq
+    exc = refused(lambda: events.pick(event=event, by=organizer, key=gone, picks=VELVET))
+    assert (exc.code, exc.status) == ("entrant_out", 409)
+    assert exc.detail.endswith("is out of the Event: no match of theirs is to come, so a "
+                               "pick would count for none.")
+    assert Event.objects.get(pk=event.pk).seq == seq
+    still = next(key for key in keys if key != gone)
+    assert events.pick(event=event, by=organizer, key=still, picks=VELVET).picks == VELVET
+
+
+def test_a_semi_final_loser_with_a_third_place_match_to_play_still_picks(
+        organizer: Any) -> None:
+    """The bracket counts a semi-final's loser out, but its third-place match is to come."""
+    event = events.create_event(name="Supershow cup", game="supershow",
+                                format="single_elimination", by=organizer,
+                                format_options={"third_place": True})
+    for i, name in enumerate(["random", "heuristic"] * 2, start=1):
+        events.add_entrant(event=event, by=organizer, bot=name, name=f"Bot {i}")
+    events.start_event(event=event, by=organizer)
+    semis = list(EventMatch.objects.filter(event=event))
+    for link in semis:
+        events.forfeit(event=event, by=organizer, pairing=link.pairing,
+                       entrant=link.entrants[1])
+        events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    assert events.knocked_out(events.replay_to_read(Event.objects.get(pk=event.pk))) == set()
+    loser = semis[0].entrants[1]
+    assert events.pick(event=event, by=organizer, key=loser, picks=VELVET).picks == VELVET
+
+
 # -- a constructed deck of one's own: a secret pick -----------------------------------------
 
 VELVET_DECK = {"competitors": "velvet_vendetta"}
