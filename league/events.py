@@ -679,8 +679,14 @@ def field_changed(event: Event, done: Replayed, change: Callable[[Any, str], Any
     and pairs a withdrawn entrant's opponent again rather than giving them a walkover).
     The replay and the services that write these records both draw it here, alike."""
     held = held_pairings(event, done)
+    fmt = formats.get_format(event.format)
+    # A late entry into a held last round, which the format's `add_entrant` refuses as
+    # paired already, is the format's to weigh where it knows the round is held.
+    joins = getattr(fmt, "add_to_held", None)
+    if held and joins is not None and change == fmt.add_entrant:
+        return joins(done.state, key, held[0].stage, held[0].round)
     state = change(done.state, key)
-    redraw = getattr(formats.get_format(event.format), "redraw", None)
+    redraw = getattr(fmt, "redraw", None)
     return redraw(state, held[0].stage, held[0].round) if held and redraw is not None \
         else state
 

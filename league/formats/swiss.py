@@ -29,7 +29,7 @@ held round drawn before the withdrawal, say) is lost with it, no point. A late e
 plays from the next round paired (the organizer may bring them into a round with no
 result yet by pairing it by hand). A round its Event holds for the organizer, no match of
 it made yet, is paired again when its field changes (`redraw`, revision 3): a late
-entrant is seated in it (a bye's entrant or another late one met by the rules above), and
+entrant is seated in it, the last round too (`add_to_held`) (a bye's entrant or another late one met by the rules above), and
 a withdrawn entrant's drawn opponent is paired again rather than given a walkover; the
 Event decides which round is held, as only it knows which matches are made. Hand pairings
 replace the current round while none of its results is in (and its walkovers go with it);
@@ -195,7 +195,9 @@ class Swiss:
         """A late entrant, paired from the next round on."""
         check_new_entrant(state.entrants, entrant)
         more = len(state.rounds) < state.options.rounds
-        require(more, "already_started", "The last round is already paired.")
+        require(more, "already_started", "The last round is already paired: a late entrant "
+                                          "joins no round after it, nor one whose matches "
+                                          "are made.")
         return replace(state, entrants=(*state.entrants, entrant))
 
     def pair_by_hand(
@@ -231,6 +233,22 @@ class Swiss:
             return state
         walkovers = {k: v for k, v in state.walkovers.items() if k not in dropped}
         return _advance(replace(state, rounds=state.rounds[:number - 1], walkovers=walkovers))
+
+    def add_to_held(self, state: SwissState, entrant: str, stage: str, number: int
+                    ) -> SwissState:
+        """A late entrant while round `number` of `stage` is held for the organizer: as
+        `add_entrant` then `redraw`, but from revision 3 a held last round none of whose
+        results is in takes them too, drawn again with them as an earlier held round is
+        (before revision 3, refused as the last round already paired)."""
+        last = number == len(state.rounds) >= state.options.rounds
+        dropped = {p.id for round_ in state.rounds[number - 1:] for p in round_}
+        if (stage == STAGE and last and state.revision >= 3
+                and not dropped & set(state.results)):
+            check_new_entrant(state.entrants, entrant)
+            walkovers = {k: v for k, v in state.walkovers.items() if k not in dropped}
+            return _advance(replace(state, entrants=(*state.entrants, entrant),
+                                    rounds=state.rounds[:number - 1], walkovers=walkovers))
+        return self.redraw(self.add_entrant(state, entrant), stage, number)
 
     def walkovers(self, state: SwissState) -> dict[str, str | None]:
         """The walkovers the withdrawals gave, to their winners."""

@@ -785,11 +785,11 @@ def test_releasing_a_held_round_makes_its_matches(organizer: Any, seeded_chance:
     assert refused.value.code == "nothing_held"
 
 
-def held_swiss(organizer: Any, bots: int, fmt: str = "swiss") -> Event:
-    """A Swiss (or a multi-stage Event's Swiss stage) of `bots` bots in three rounds that
-    holds its rounds, its first round decided (each board's second entrant forfeiting)
-    and its second waiting."""
-    options = {"rounds": 3} | ({"stage1": "swiss"} if fmt == "multistage" else {})
+def held_swiss(organizer: Any, bots: int, fmt: str = "swiss", rounds: int = 3) -> Event:
+    """A Swiss (or a multi-stage Event's Swiss stage) of `bots` bots in three rounds (or
+    `rounds`) that holds its rounds, its first round decided (each board's second entrant
+    forfeiting) and its second waiting."""
+    options = {"rounds": rounds} | ({"stage1": "swiss"} if fmt == "multistage" else {})
     event = make_event(organizer, fmt=fmt, hold_rounds=True, format_options=options)
     enter_bots(event, organizer, bots)
     events.start_event(event=event, by=organizer)
@@ -848,6 +848,43 @@ def test_a_withdrawal_from_a_held_swiss_round_draws_it_again_without_them(
     made = {tuple(link.entrants) for link in EventMatch.objects.filter(event=event, round=2)}
     assert made == {p for p in drawn if len(p) == 2} and len(made) == 2
     assert opponent in {k for p in drawn for k in p}
+
+
+@pytest.mark.django_db
+def test_a_late_entrant_of_a_held_last_swiss_round_is_seated_by_its_release(
+        organizer: Any) -> None:
+    """Two rounds, five entrants, the last round held with a bye: a sixth enters while it
+    waits and is drawn into it, as into an earlier held round, rather than refused
+    because the last round is paired."""
+    event = held_swiss(organizer, 5, rounds=2)
+    assert events.entry_refused(event, events.replay(event)) is None
+    late = events.add_entrant(event=event, by=organizer, bot="random", name="Latecomer").key
+    drawn = second_round(event)
+    assert sorted(k for p in drawn for k in p) == [f"e{i}" for i in range(1, 7)]
+    assert all(len(p) == 2 for p in drawn)
+    events.release_round(event=event, by=organizer)
+    made = {tuple(link.entrants) for link in EventMatch.objects.filter(event=event, round=2)}
+    assert made == set(drawn) and any(late in p for p in made)
+    now = Event.objects.get(pk=event.pk)
+    assert events.replay(now).state.rounds[1] == events.replay_to_read(now).state.rounds[1]
+
+
+@pytest.mark.django_db
+def test_a_late_entrant_of_a_held_last_round_started_under_revision_2_is_refused(
+        organizer: Any, monkeypatch: Any) -> None:
+    """Before revision 3 a held round is released as drawn: a late entrant would join
+    none of the last one, so it is refused, saying why."""
+    from league.formats import swiss
+
+    with monkeypatch.context() as old:
+        old.setattr(swiss.FORMAT, "revision", 2)
+        event = held_swiss(organizer, 5, rounds=2)
+    seq = Event.objects.get(pk=event.pk).seq
+    with pytest.raises(events.LeagueError) as refused:
+        events.add_entrant(event=event, by=organizer, bot="random", name="Latecomer")
+    assert refused.value.code == "already_started"
+    assert "a late entrant joins no round after it" in refused.value.detail
+    assert Event.objects.get(pk=event.pk).seq == seq
 
 
 @pytest.mark.django_db

@@ -277,6 +277,23 @@ def test_a_late_entrant_is_refused_once_the_last_round_is_paired() -> None:
     refused("already_started", SW.add_entrant, state, "s5")
 
 
+def test_a_late_entrant_of_a_held_last_round_is_drawn_into_it_from_revision_3() -> None:
+    """The last round paired, none of its results in, held by the Event: from revision 3
+    it is drawn again with the late entrant, as an earlier held round is; before, the
+    entry is refused as the last round already paired."""
+    state = _play_round(SW.start(seeds(5), {"rounds": 2}))
+    assert len(state.rounds) == 2 and any(len(p.entrants) == 1 for p in state.rounds[1])
+    joined = SW.add_to_held(state, "s6", "swiss", 2)
+    assert sorted(e for p in joined.rounds[1] for e in p.entrants) == seeds(6)
+    assert all(len(p.entrants) == 2 for p in joined.rounds[1])
+    old = _play_round(SW.start(seeds(5), {"rounds": 2}, revision=2))
+    refused("already_started", SW.add_to_held, old, "s6", "swiss", 2)
+    # an earlier held round: as add_entrant, then redraw
+    early = _play_round(SW.start(seeds(5), {"rounds": 3}))
+    assert SW.add_to_held(early, "s6", "swiss", 2) == SW.redraw(
+        SW.add_entrant(early, "s6"), "swiss", 2)
+
+
 def test_a_withdrawal_is_a_walkover_and_later_rounds_skip_the_entrant() -> None:
     state = SW.withdraw(SW.start(seeds(4)), "s4")
     assert ids(SW.ready(state)) == ["R1-1"]
