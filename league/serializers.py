@@ -13,6 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.api_json import LARGEST_INT
+from config.api_strict import ModelSerializer, Serializer
 from league import formats, history, simulation
 from league.events import (
     Replayed,
@@ -101,7 +102,7 @@ def organizers_field() -> serializers.ManyRelatedField:
                                         help_text="The organizers' usernames.")
 
 
-class SeasonSerializer(serializers.ModelSerializer):
+class SeasonSerializer(ModelSerializer):
     organizers = organizers_field()
     scoring = ObjectField(read_only=True)
 
@@ -112,7 +113,7 @@ class SeasonSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class SeasonCreateSerializer(serializers.Serializer):
+class SeasonCreateSerializer(Serializer):
     name = serializers.CharField(max_length=100, allow_blank=True)  # the service: bad_name
     game = serializers.CharField(max_length=64)
     starts_on = serializers.DateField(default=None, allow_null=True)
@@ -125,7 +126,7 @@ class SeasonCreateSerializer(serializers.Serializer):
         help_text="A retry with the same key answers with the season the first request made.")
 
 
-class SeasonStandingSerializer(serializers.ModelSerializer):
+class SeasonStandingSerializer(ModelSerializer):
     class Meta:
         model = SeasonStanding
         fields = ["rank", "name", "player", "team", "points", "events", "wins", "draws",
@@ -136,7 +137,7 @@ class SeasonStandingSerializer(serializers.ModelSerializer):
 # -- Events ------------------------------------------------------------------------------
 
 
-class EntrantSerializer(serializers.ModelSerializer):
+class EntrantSerializer(ModelSerializer):
     """An entrant; a secret pick (a constructed deck) reads "hidden" but for the entrants
     in the context's `readable_entrants` (see `events.picks_readable`)."""
 
@@ -165,7 +166,7 @@ class LeagueEventListSerializer(serializers.ListSerializer):
         return super().to_representation(found)
 
 
-class LeagueEventSerializer(serializers.ModelSerializer):
+class LeagueEventSerializer(ModelSerializer):
     """An Event as it stands: its status, format, options and entrants. A game's secret
     match options (constructed decks) read "hidden" but for those who organize the Event,
     until it is finished."""
@@ -224,7 +225,7 @@ class LeagueEventSerializer(serializers.ModelSerializer):
         return options_gone(event, readable=self._reads_options(event))
 
 
-class LeagueEventCreateSerializer(serializers.Serializer):
+class LeagueEventCreateSerializer(Serializer):
     name = serializers.CharField(max_length=100, allow_blank=True)  # the service: bad_name
     game = serializers.CharField(max_length=64)
     format = serializers.CharField(
@@ -259,7 +260,7 @@ class LeagueEventCreateSerializer(serializers.Serializer):
         help_text="A retry with the same key answers with the Event the first request made.")
 
 
-class EventQuerySerializer(serializers.Serializer):
+class EventQuerySerializer(Serializer):
     """Filters of the Event list."""
 
     season = serializers.IntegerField(required=False, min_value=1, max_value=LARGEST_ID,
@@ -279,7 +280,7 @@ PICKS_HELP = ("What the entrant brings to each of its seats, {option: value}: Th
               "let a seat pick (not a Birdcage, not a Superstar Showdown Event).")
 
 
-class EventWriteSerializer(serializers.Serializer):
+class EventWriteSerializer(Serializer):
     """What every organizer action on an Event may send: the Event's seq as last read."""
 
     expected_seq = serializers.IntegerField(
@@ -395,7 +396,7 @@ class PerTeamField(serializers.JSONField):
     (bad_superstars_per_team)."""
 
 
-class ShowdownEventCreateSerializer(serializers.Serializer):
+class ShowdownEventCreateSerializer(Serializer):
     """A Superstar Showdown Event: a preset, or Matches composed one by one (the service
     checks them, answering with its own codes)."""
 
@@ -441,7 +442,7 @@ class SeedSerializer(EventWriteSerializer):
                                             "(method hand).")
 
 
-class SeedOrderSerializer(serializers.Serializer):
+class SeedOrderSerializer(Serializer):
     order = serializers.ListField(child=serializers.CharField(), read_only=True)
 
 
@@ -471,7 +472,7 @@ class CorrectionSerializer(EventWriteSerializer):
                                                  'a loss for each; all placed 1: a draw.')
 
 
-class StandingSerializer(serializers.ModelSerializer):
+class StandingSerializer(ModelSerializer):
     entrant = serializers.CharField(source="entrant.key", read_only=True)
     name = serializers.CharField(source="entrant.name", read_only=True)
     withdrawn = serializers.BooleanField(source="entrant.withdrawn", read_only=True)
@@ -488,7 +489,7 @@ class StandingSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class EventRecordSerializer(serializers.ModelSerializer):
+class EventRecordSerializer(ModelSerializer):
     # None for what the league does on its own (a match made, a result recorded).
     actor = serializers.SlugRelatedField(
         slug_field="username", read_only=True, allow_null=True,
@@ -517,7 +518,7 @@ class EventRecordSerializer(serializers.ModelSerializer):
 # -- the bracket -------------------------------------------------------------------------
 
 
-class BracketSlotSerializer(serializers.Serializer):
+class BracketSlotSerializer(Serializer):
     entrant = serializers.CharField(allow_null=True, read_only=True,
                                     help_text="The entrant key; null while not yet known "
                                               "or for a bye (`state` tells which).")
@@ -541,7 +542,7 @@ class BracketSlotSerializer(serializers.Serializer):
                   "no result is recorded (a walkover's winner is named by `walkover`).")
 
 
-class BracketPairingSerializer(serializers.Serializer):
+class BracketPairingSerializer(Serializer):
     """One pairing of an Event, played, playing or still to be decided."""
 
     pairing = serializers.CharField(read_only=True)
@@ -655,7 +656,7 @@ def _pairing_row(pid: str, round_: int, stage: str, label: str, slots: list[str 
 # -- players and their matches -----------------------------------------------------------
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(ModelSerializer):
     username = serializers.CharField(source="user.username", read_only=True)
 
     class Meta:
@@ -664,11 +665,11 @@ class PlayerSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class PlayerQuerySerializer(serializers.Serializer):
+class PlayerQuerySerializer(Serializer):
     search = text_filter(help_text="Part of a display name or username.")
 
 
-class PlayedMatchSerializer(LabelledSeatsMixin, serializers.ModelSerializer):
+class PlayedMatchSerializer(LabelledSeatsMixin, ModelSerializer):
     """One match of a player's history, seen from that player's seat."""
 
     seats = SeatSerializer(many=True, read_only=True)
@@ -707,7 +708,7 @@ class PlayedMatchSerializer(LabelledSeatsMixin, serializers.ModelSerializer):
         return event_link(match)
 
 
-class MatchHistoryQuerySerializer(serializers.Serializer):
+class MatchHistoryQuerySerializer(Serializer):
     game = game_filter()
     season = serializers.IntegerField(required=False, min_value=1, max_value=LARGEST_ID,
                                       help_text="Only matches of this season's Events.")
@@ -718,14 +719,14 @@ class MatchHistoryQuerySerializer(serializers.Serializer):
                                                "the player.")
 
 
-class RatingSerializer(serializers.ModelSerializer):
+class RatingSerializer(ModelSerializer):
     class Meta:
         model = Rating
         fields = ["game", "mu", "sigma", "ordinal", "matches"]
         read_only_fields = fields
 
 
-class RatingRowSerializer(serializers.ModelSerializer):
+class RatingRowSerializer(ModelSerializer):
     """One row of a game's ratings table."""
 
     place = serializers.IntegerField(read_only=True, help_text=(
@@ -739,21 +740,21 @@ class RatingRowSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class RatingTableQuerySerializer(serializers.Serializer):
+class RatingTableQuerySerializer(Serializer):
     game = game_filter(help_text=(
         "Only this game's table (a key of /api/games/; another is 400 unknown_game); "
         "without it, every game's, one after the other in the order of their keys."))
     search = text_filter(max_length=64, help_text="Part of a display name or username.")
 
 
-class RoundScoreSerializer(serializers.ModelSerializer):
+class RoundScoreSerializer(ModelSerializer):
     class Meta:
         model = RoundScore
         fields = ["match", "game", "seat", "round", "points", "player"]
         read_only_fields = fields
 
 
-class RankingTotalSerializer(serializers.ModelSerializer):
+class RankingTotalSerializer(ModelSerializer):
     superstars = NamesField(read_only=True)
 
     class Meta:
@@ -763,7 +764,7 @@ class RankingTotalSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class RankingPointsSerializer(serializers.ModelSerializer):
+class RankingPointsSerializer(ModelSerializer):
     class Meta:
         model = RankingPoints
         fields = ["match", "number", "team", "card", "stipulation", "status", "outcome",
@@ -771,34 +772,34 @@ class RankingPointsSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class RankingSerializer(serializers.Serializer):
+class RankingSerializer(Serializer):
     """A Superstar Showdown Event's Ranking Points: each team's totals, each Match's points."""
 
     teams = RankingTotalSerializer(many=True, read_only=True)
     matches = RankingPointsSerializer(many=True, read_only=True)
 
 
-class RoundScoreQuerySerializer(serializers.Serializer):
+class RoundScoreQuerySerializer(Serializer):
     match = serializers.IntegerField(required=False, min_value=1, max_value=LARGEST_ID)
     player = serializers.IntegerField(required=False, min_value=1, max_value=LARGEST_ID)
     game = game_filter()
 
 
-class RatingHistorySerializer(serializers.ModelSerializer):
+class RatingHistorySerializer(ModelSerializer):
     class Meta:
         model = RatingHistory
         fields = ["game", "match", "mu", "sigma", "ordinal"]
         read_only_fields = fields
 
 
-class RatingHistoryQuerySerializer(serializers.Serializer):
+class RatingHistoryQuerySerializer(Serializer):
     game = game_filter()
 
 
 # -- teams -------------------------------------------------------------------------------
 
 
-class TeamSerializer(serializers.ModelSerializer):
+class TeamSerializer(ModelSerializer):
     members = PlayerSerializer(many=True, read_only=True)
     created_by = CreatedByField()
 
@@ -808,7 +809,7 @@ class TeamSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class TeamCreateSerializer(serializers.Serializer):
+class TeamCreateSerializer(Serializer):
     name = serializers.CharField(max_length=64)
     members = serializers.ListField(child=serializers.CharField(max_length=150),
                                     help_text="Usernames of the members (at least one).")
@@ -819,7 +820,7 @@ class TeamCreateSerializer(serializers.Serializer):
 
 # -- simulation jobs ---------------------------------------------------------------------
 
-class SimulationCreateSerializer(serializers.Serializer):
+class SimulationCreateSerializer(Serializer):
     game = serializers.CharField(max_length=64, help_text="The game's key.")
     bots = serializers.ListField(child=serializers.CharField(max_length=64),
                                  help_text="One bot per seat, in seat order.")
@@ -842,7 +843,7 @@ class SimulationCreateSerializer(serializers.Serializer):
         help_text="A retry with the same key answers with the job the first request made.")
 
 
-class SimulationSeatSerializer(serializers.Serializer):
+class SimulationSeatSerializer(Serializer):
     seat = serializers.IntegerField()
     bot = serializers.CharField()
     games = serializers.IntegerField()
@@ -858,7 +859,7 @@ class SimulationSeatSerializer(serializers.Serializer):
     high = serializers.FloatField(help_text="The 95% Wilson interval's upper end.")
 
 
-class SimulationEntitySerializer(serializers.Serializer):
+class SimulationEntitySerializer(Serializer):
     key = serializers.CharField()
     name = serializers.CharField()
     kind = serializers.CharField(help_text="superstar, competitor, legend or role.")
@@ -869,7 +870,7 @@ class SimulationEntitySerializer(serializers.Serializer):
     high = serializers.FloatField()
 
 
-class SimulationFirstPlayerSerializer(serializers.Serializer):
+class SimulationFirstPlayerSerializer(Serializer):
     rate = serializers.FloatField(help_text="The points rate of the seat of the first decision.")
     low = serializers.FloatField()
     high = serializers.FloatField()
@@ -880,7 +881,7 @@ class SimulationFirstPlayerSerializer(serializers.Serializer):
                                   "means nothing).")
 
 
-class SimulationLengthSerializer(serializers.Serializer):
+class SimulationLengthSerializer(Serializer):
     mean = serializers.FloatField(help_text="Engine events per match.")
     min = serializers.IntegerField()
     max = serializers.IntegerField()
@@ -889,7 +890,7 @@ class SimulationLengthSerializer(serializers.Serializer):
         help_text="[inclusive upper bound, matches] per bin.")
 
 
-class SimulationSummarySerializer(serializers.Serializer):
+class SimulationSummarySerializer(Serializer):
     game = serializers.CharField()
     bots = serializers.ListField(child=serializers.CharField())
     options = ObjectField()
@@ -904,7 +905,7 @@ class SimulationSummarySerializer(serializers.Serializer):
     matches_per_second = serializers.FloatField(help_text="Per core.")
 
 
-class SimulationProgressSerializer(serializers.Serializer):
+class SimulationProgressSerializer(Serializer):
     id = serializers.IntegerField()
     status = ChoiceField(choices=SimulationJob.Status.choices)
     finished = serializers.BooleanField(help_text="Nothing more will run.")
@@ -918,7 +919,7 @@ class SimulationProgressSerializer(serializers.Serializer):
                                                               "it did.")
 
 
-class SimulationJobSerializer(serializers.ModelSerializer):
+class SimulationJobSerializer(ModelSerializer):
     status = ChoiceField(choices=SimulationJob.Status.choices, read_only=True)
     bots = NamesField(read_only=True)
     options = ObjectField(read_only=True)
@@ -952,7 +953,7 @@ class SimulationJobRowSerializer(SimulationJobSerializer):
 
 # -- a player's own data -----------------------------------------------------------------
 
-class AccountDataAccountSerializer(serializers.Serializer):
+class AccountDataAccountSerializer(Serializer):
     username = serializers.CharField()
     display_name = serializers.CharField()
     player = serializers.IntegerField(help_text="The league Player's id.")
@@ -965,7 +966,7 @@ class AccountDataAccountSerializer(serializers.Serializer):
     last_login = serializers.DateTimeField(allow_null=True)
 
 
-class AccountDataEntrySerializer(serializers.ModelSerializer):
+class AccountDataEntrySerializer(ModelSerializer):
     """An Event entry of the player's, alone (`team` null) or in a team."""
 
     event_name = serializers.CharField(source="event.name")
@@ -978,14 +979,14 @@ class AccountDataEntrySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class AccountDataTeamSerializer(serializers.ModelSerializer):
+class AccountDataTeamSerializer(ModelSerializer):
     class Meta:
         model = Team
         fields = ["id", "name"]
         read_only_fields = fields
 
 
-class AccountDataDepartureSerializer(serializers.ModelSerializer):
+class AccountDataDepartureSerializer(ModelSerializer):
     """An open match the player left, or whose invitation they declined, before it
     started (kept so that a leave sent again is answered as the first was)."""
 
@@ -995,7 +996,7 @@ class AccountDataDepartureSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class AccountDataSerializer(serializers.Serializer):
+class AccountDataSerializer(Serializer):
     """What the site keeps about a player, for them to take away
     (league.account_data)."""
 

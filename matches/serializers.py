@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.api_json import LARGEST_INT
+from config.api_strict import ModelSerializer, Serializer
 from engine import registry
 from engine.protocol import IllegalAction, quoted
 from matches import services
@@ -22,7 +23,7 @@ def _password_field() -> serializers.CharField:
                                  trim_whitespace=False)
 
 
-class CredentialsSerializer(serializers.Serializer):
+class CredentialsSerializer(Serializer):
     username = serializers.CharField(max_length=150)
     password = _password_field()
 
@@ -44,7 +45,7 @@ class RegisterSerializer(CredentialsSerializer):
     email = _email_field()
 
 
-class AccountSerializer(serializers.Serializer):
+class AccountSerializer(Serializer):
     username = serializers.CharField(read_only=True)
     display_name = serializers.CharField(max_length=64, trim_whitespace=False,
                                          help_text="1-64 visible characters.")
@@ -78,20 +79,20 @@ class AccountSerializer(serializers.Serializer):
                   "list).")
 
 
-class PasswordResetSerializer(serializers.Serializer):
+class PasswordResetSerializer(Serializer):
     email = serializers.CharField(max_length=254, help_text="The account's email address.")
 
 
-class DetailSerializer(serializers.Serializer):
+class DetailSerializer(Serializer):
     detail = serializers.CharField()
 
 
-class PasswordChangeSerializer(serializers.Serializer):
+class PasswordChangeSerializer(Serializer):
     old_password = _password_field()
     new_password = _password_field()
 
 
-class CloseAccountSerializer(serializers.Serializer):
+class CloseAccountSerializer(Serializer):
     password = _password_field()
 
 
@@ -178,11 +179,11 @@ class ResultField(serializers.JSONField):
     """How a finished match ended; null while it is not over."""
 
 
-class TokenSerializer(serializers.Serializer):
+class TokenSerializer(Serializer):
     token = serializers.CharField(read_only=True)
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(Serializer):
     code = serializers.CharField(read_only=True)
     detail = DetailField(read_only=True)
     seq = serializers.IntegerField(  # not read_only, which the schema makes required
@@ -200,7 +201,7 @@ class ErrorSerializer(serializers.Serializer):
 # -- games -------------------------------------------------------------------------------
 
 
-class GameSerializer(serializers.Serializer):
+class GameSerializer(Serializer):
     """A game's spec as the engine declares it, with the bots that can take a seat."""
 
     key = serializers.CharField(read_only=True)
@@ -222,7 +223,7 @@ class GameSerializer(serializers.Serializer):
 # -- matches -----------------------------------------------------------------------------
 
 
-class SeatSerializer(serializers.ModelSerializer):
+class SeatSerializer(ModelSerializer):
     player = serializers.SerializerMethodField()
     invited = serializers.SerializerMethodField(
         help_text="The player this open seat is held for until they join or decline.")
@@ -255,7 +256,7 @@ class SeatSerializer(serializers.ModelSerializer):
         return seat.invited.get_username() if seat.invited_id is not None else None
 
 
-class MatchEventLinkSerializer(serializers.Serializer):
+class MatchEventLinkSerializer(Serializer):
     id = serializers.IntegerField(read_only=True)
     name = serializers.CharField(read_only=True)
     pairing = serializers.CharField(read_only=True)
@@ -309,7 +310,7 @@ class MatchListSerializer(LabelledSeatsListSerializer):
         return super().to_representation(matches)
 
 
-class MatchSerializer(LabelledSeatsMixin, serializers.ModelSerializer):
+class MatchSerializer(LabelledSeatsMixin, ModelSerializer):
     """A match as anyone signed in may see it. A game's secret options (a constructed
     deck) read "hidden" for every seat but the caller's own until the match is over,
     unless the caller made the match (and so wrote them)."""
@@ -370,7 +371,7 @@ class SeatSpecField(serializers.DictField):
     """`{"player": username}`, `{"bot": name}` or `{"open": true}`; the service checks it."""
 
 
-class MatchCreateSerializer(serializers.Serializer):
+class MatchCreateSerializer(Serializer):
     game = serializers.CharField(max_length=64)
     options = serializers.DictField(required=False, allow_null=True, default=dict)
     seats = serializers.ListField(child=SeatSpecField(), allow_empty=False, min_length=1)
@@ -379,14 +380,14 @@ class MatchCreateSerializer(serializers.Serializer):
         help_text="A retry with the same key answers with the match the first request made.")
 
 
-class ActionSerializer(serializers.Serializer):
+class ActionSerializer(Serializer):
     seat = serializers.IntegerField(min_value=0)
     action = serializers.DictField(help_text="An item of the state's legal_actions, verbatim.")
     expected_seq = serializers.IntegerField(min_value=0, required=False, allow_null=True)
     idempotency_key = serializers.CharField(max_length=KEY_LENGTH, required=False, allow_null=True)
 
 
-class ResignSerializer(serializers.Serializer):
+class ResignSerializer(Serializer):
     seat = serializers.IntegerField(min_value=0, required=False, allow_null=True,
                                     help_text="Which of your seats; default your first still in "
                                               "the match (not out by a forfeit or the rules).")
@@ -396,21 +397,21 @@ class ResignSerializer(serializers.Serializer):
                   "started meanwhile, refuse (409 match_started) rather than resign it.")
 
 
-class ResignedSerializer(serializers.Serializer):
+class ResignedSerializer(Serializer):
     outcome = ChoiceField(choices=["left", "declined", "resigned"])
 
 
-class AppendedSerializer(serializers.Serializer):
+class AppendedSerializer(Serializer):
     seq = serializers.IntegerField(read_only=True)
 
 
-class PendingSerializer(serializers.Serializer):
+class PendingSerializer(Serializer):
     kind = ChoiceField(choices=["decision", "chance", "end"], read_only=True)
     seats = serializers.ListField(child=serializers.IntegerField(), read_only=True)
     result = ResultField(allow_null=True, read_only=True)
 
 
-class DeadlineSerializer(serializers.Serializer):
+class DeadlineSerializer(Serializer):
     at = serializers.DateTimeField(
         read_only=True, help_text="The earliest time the Event's turn deadline passes.")
     policy = ChoiceField(
@@ -420,7 +421,7 @@ class DeadlineSerializer(serializers.Serializer):
                                   help_text="The seats of people it applies to.")
 
 
-class StateSerializer(serializers.Serializer):
+class StateSerializer(Serializer):
     seq = serializers.IntegerField(read_only=True)
     status = ChoiceField(choices=Match.Status.choices, read_only=True)
     seat = serializers.IntegerField(allow_null=True, read_only=True,
@@ -434,7 +435,7 @@ class StateSerializer(serializers.Serializer):
                   "sets one; null otherwise.")
 
 
-class EventSerializer(serializers.Serializer):
+class EventSerializer(Serializer):
     seq = serializers.IntegerField(read_only=True)
     kind = ChoiceField(choices=["decision", "chance", "forfeit"], read_only=True)
     seat = serializers.IntegerField(allow_null=True, read_only=True)
@@ -442,7 +443,7 @@ class EventSerializer(serializers.Serializer):
     narration = serializers.ListField(child=serializers.CharField(), read_only=True)
 
 
-class ReplaySerializer(serializers.Serializer):
+class ReplaySerializer(Serializer):
     seq = serializers.IntegerField(read_only=True)
     view = serializers.DictField(read_only=True)
     seats = serializers.ListField(
@@ -468,7 +469,7 @@ def game_filter(**kwargs: Any) -> serializers.CharField:
     return text_filter(**kwargs)
 
 
-class MatchListQuerySerializer(serializers.Serializer):
+class MatchListQuerySerializer(Serializer):
     """Filters of the match list."""
 
     game = game_filter()
@@ -481,7 +482,7 @@ class MatchListQuerySerializer(serializers.Serializer):
                          help_text="Only matches with this status.")
 
 
-class QuerySerializer(serializers.Serializer):
+class QuerySerializer(Serializer):
     """Query parameters of the read endpoints."""
 
     seat = serializers.IntegerField(min_value=0, max_value=LARGEST_INT, required=False,

@@ -1,0 +1,89 @@
+"""A JSON body's values are read as the type the schema states, never converted.
+
+DRF reads a field's value the way a form's would be read: a text field takes the number
+7 as "7", a boolean field takes 0, 1, "true" or "no", an integer field takes "3". A JSON
+client that sends `{"seat": "0"}` or `{"leaving": 1}` has a bug that this hides, and one
+sending `{"name": 5}` gets an Event named "5". So every API body serializer refuses, in a
+JSON body, a text field's value that is not a string, a boolean's that is not true or
+false, an integer's (or an id's) that is a string: a 400 `invalid` naming the field, as
+any other value it cannot read.
+
+A form's body and a query string carry nothing but text: those are read as DRF reads
+them (a `QueryDict` is never held to JSON's types).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.http import QueryDict
+from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail, ValidationError
+
+Detail = list[ErrorDetail] | dict[Any, Any]
+
+
+def _invalid(field: serializers.Field, key: str = "invalid", **kwargs: Any) -> list[ErrorDetail]:
+    """The field's own message for a value it cannot read."""
+    try:
+        field.fail(key, **kwargs)
+    except ValidationError as exc:
+        return list(exc.detail)  # type: ignore[arg-type]
+    raise AssertionError("fail() raises")  # pragma: no cover
+
+
+def loose(field: serializers.Field, value: Any) -> Detail | None:
+    """The refusal of `value` for `field` where DRF would convert it from another JSON
+    type (a number read as text, 1 as true, "3" as 3); None where the field reads it
+    itself (null and everything else are the field's own business)."""
+    if value is None or field.read_only:
+        return None
+    if isinstance(field, serializers.BooleanField):
+        return None if isinstance(value, bool) else _invalid(field)
+    if isinstance(field, serializers.CharField):
+        return None if isinstance(value, str) else _invalid(field)
+    if isinstance(field, serializers.IntegerField):
+        return _invalid(field) if isinstance(value, str) else None
+    if isinstance(field, serializers.PrimaryKeyRelatedField):
+        return (_invalid(field, "incorrect_type", data_type="str")
+                if isinstance(value, str) else None)
+    if isinstance(field, serializers.ListField) and isinstance(value, list):
+        items = {index: loose(field.child, item) for index, item in enumerate(value)}
+        return {index: detail for index, detail in items.items() if detail} or None
+    if isinstance(field, serializers.DictField) and isinstance(value, dict):
+        entries = {key: loose(field.child, item) for key, item in value.items()}
+        return {key: detail for key, detail in entries.items() if detail} or None
+    return None
+
+
+# No docstrings on these classes: drf-spectacular would give their text to every body
+# and answer whose own serializer has none.
+class StrictTypes:
+    # A serializer that reads a JSON body's values strictly (see the module).
+
+    def to_internal_value(self, data: Any) -> Any:
+        refused: dict[str, Detail] = {}
+        if isinstance(data, Mapping) and not isinstance(data, QueryDict):
+            for field in self._writable_fields:  # type: ignore[attr-defined]
+                if field.field_name in data:
+                    detail = loose(field, data[field.field_name])
+                    if detail:
+                        refused[field.field_name] = detail
+        try:
+            value = super().to_internal_value(data)  # type: ignore[misc]
+        except ValidationError as exc:
+            if not refused or not isinstance(exc.detail, dict):
+                raise
+            raise ValidationError({**exc.detail, **refused}) from None
+        if refused:
+            raise ValidationError(refused)
+        return value
+
+
+class Serializer(StrictTypes, serializers.Serializer):
+    pass
+
+
+class ModelSerializer(StrictTypes, serializers.ModelSerializer):
+    pass
