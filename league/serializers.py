@@ -9,13 +9,16 @@ from __future__ import annotations
 from itertools import zip_longest
 from typing import Any
 
+from django.core.validators import MaxLengthValidator, MinLengthValidator, RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.fields import empty
 
 from config.api_json import LARGEST_INT
 from config.api_strict import ModelSerializer, Serializer
 from league import formats, history, simulation
 from league.events import (
+    NOTES_LENGTH,
     Replayed,
     held_pairings,
     match_options_readable,
@@ -77,6 +80,62 @@ class EventStatusField(ChoiceField):
         super().__init__(choices=Event.Status.choices, **kwargs)
 
 
+class Stated:
+    """A validator the schema states and the service applies (refusing by its own code),
+    not the serializer."""
+
+    def __call__(self, value: Any) -> None:
+        return None
+
+
+class StatedMinLength(Stated, MinLengthValidator):
+    pass
+
+
+class StatedMaxLength(Stated, MaxLengthValidator):
+    pass
+
+
+class StatedPattern(Stated, RegexValidator):
+    pass
+
+
+class ServiceCheckedText(serializers.CharField):
+    """Text with limits the service checks, refusing it by its own code (`bad_name`,
+    `bad_notes`) where the serializer would say `invalid`: the schema states them
+    (`least` and `most` characters, a `pattern` it matches), the service applies them. A
+    field with a `least` leaves a blank value (all spaces) to the service too, while the
+    schema, not allowing it blank, states its `minLength`."""
+
+    def __init__(self, *, least: int | None = None, most: int | None = None,
+                 pattern: str | None = None, **kwargs: Any) -> None:
+        if least is not None:
+            kwargs["allow_blank"] = False
+        super().__init__(validators=[
+            *([StatedMinLength(least)] if least is not None else []),
+            *([StatedMaxLength(most)] if most is not None else []),
+            *([StatedPattern(pattern)] if pattern is not None else [])], **kwargs)
+        self.blank_checked = least is not None
+
+    def run_validation(self, data: Any = empty) -> Any:
+        if self.blank_checked and isinstance(data, str) and not data.strip():
+            return "" if self.trim_whitespace else data
+        return super().run_validation(data)
+
+
+def name_field() -> serializers.CharField:
+    """A season's or an Event's name: 1-100 characters (400 invalid past them), not all
+    blank (400 bad_name, the service's)."""
+    return ServiceCheckedText(max_length=100, least=1, pattern=r"\S")
+
+
+def notes_field(**kwargs: Any) -> serializers.CharField:
+    """An Event's notes: at most NOTES_LENGTH characters once the spaces at their ends
+    are cut (400 bad_notes, the service's)."""
+    return ServiceCheckedText(allow_blank=True, trim_whitespace=False, most=NOTES_LENGTH,
+                              **kwargs)
+
+
 # -- seasons -----------------------------------------------------------------------------
 
 
@@ -114,7 +173,7 @@ class SeasonSerializer(ModelSerializer):
 
 
 class SeasonCreateSerializer(Serializer):
-    name = serializers.CharField(max_length=100, allow_blank=True)  # the service: bad_name
+    name = name_field()
     game = serializers.CharField(max_length=64)
     starts_on = serializers.DateField(default=None, allow_null=True)
     ends_on = serializers.DateField(default=None, allow_null=True)
@@ -226,7 +285,7 @@ class LeagueEventSerializer(ModelSerializer):
 
 
 class LeagueEventCreateSerializer(Serializer):
-    name = serializers.CharField(max_length=100, allow_blank=True)  # the service: bad_name
+    name = name_field()
     game = serializers.CharField(max_length=64)
     format = serializers.CharField(
         max_length=32, help_text="single_elimination, double_elimination, round_robin, "
@@ -251,8 +310,8 @@ class LeagueEventCreateSerializer(Serializer):
         default=None, allow_null=True, help_text="When the organizers say it starts "
                                                  "(ISO 8601; without an offset, UTC); "
                                                  "over an hour ago is 400 starts_in_past.")
-    notes = serializers.CharField(
-        default="", allow_blank=True, trim_whitespace=False,
+    notes = notes_field(
+        default="",
         help_text="What the organizers tell its players (where to meet, what to bring): "
                   "plain text, at most 1000 characters (400 bad_notes).")
     idempotency_key = serializers.CharField(
@@ -344,8 +403,8 @@ class EventDetailsSerializer(EventWriteSerializer):
                                                    "offset, UTC); null: not said. Before "
                                                    "the start, a new time over an hour ago "
                                                    "is 400 starts_in_past.")
-    notes = serializers.CharField(
-        required=False, allow_blank=True, trim_whitespace=False,
+    notes = notes_field(
+        required=False,
         help_text="Plain text for its players, at most 1000 characters (400 bad_notes).")
 
 

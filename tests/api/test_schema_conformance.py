@@ -34,6 +34,7 @@ from jsonschema import Draft202012Validator, FormatChecker, validators
 from rest_framework.test import APIClient
 
 from config import signin
+from league.events import NOTES_LENGTH
 
 SCHEMA_URL = "/api/schema/"
 OPENAPI_JSON = "application/vnd.oai.openapi+json"
@@ -41,6 +42,9 @@ REF_PREFIX = "#/components/schemas/"
 DUMP = os.environ.get("CONFORMANCE_DUMP")  # a file to append every call and answer to
 GAMES = ["super_showdown", "superstar_showdown", "supershow", "royal_rumble",
          "ultimate_showdown"]
+# Refusals of a field's text past limits the schema states (its length, blank or not): a
+# request the schema allows never meets one.
+STATED_LIMITS = {"bad_name", "bad_notes"}
 # OpenAPI keywords JSON Schema has no use for (or reads otherwise).
 DROPPED = {"nullable", "readOnly", "writeOnly", "example", "examples", "discriminator",
            "xml", "externalDocs", "deprecated"}
@@ -327,6 +331,11 @@ class Conformance:
         elif refused and 200 <= status < 300:
             self.note(name, status, "request", "a request the schema forbids taken: "
                       + "; ".join(refused), example)
+        elif not refused and status == 400 and isinstance(body, dict) \
+                and body.get("code") in STATED_LIMITS:
+            self.note(name, status, "request",
+                      f"a request the schema allows refused for a limit it does not state "
+                      f"({body['code']}): {_short(body.get('detail'), 160)}", example)
 
     # -- the report --------------------------------------------------------------------
 
@@ -671,6 +680,7 @@ def exercise_league(api: Conformance, c: dict[str, APIClient]) -> None:
     assert resent["id"] == season["id"]
     api.post(staff, "/api/seasons/", {**autumn, "game": "supershow"}, expect=409)  # key_reused
     api.post(staff, "/api/seasons/", {"name": "", "game": "super_showdown"}, expect=400)
+    api.post(staff, "/api/seasons/", {"name": " ", "game": "super_showdown"}, expect=400)
     api.post(staff, "/api/seasons/", {"name": "X", "game": "nope"}, expect=400)
     api.post(olga, "/api/seasons/", {"name": "Mine", "game": "super_showdown"}, expect=403)
     api.post(anon, "/api/seasons/", {"name": "Mine", "game": "super_showdown"}, expect=401)
@@ -701,6 +711,11 @@ def exercise_league(api: Conformance, c: dict[str, APIClient]) -> None:
     rr = api.post(staff, "/api/events/", night, expect=201).json()
     assert api.post(staff, "/api/events/", night, expect=201).json()["id"] == rr["id"]
     api.post(staff, "/api/events/", {**night, "format": "swiss"}, expect=409)  # key_reused
+    for blank in ("", "   "):  # bad_name, as the schema states
+        api.post(staff, "/api/events/", {**night, "name": blank, "idempotency_key": None},
+                 expect=400)
+    api.post(staff, "/api/events/", {**night, "notes": "x" * 1001, "idempotency_key": None},
+             expect=400)  # bad_notes
     url = f"/api/events/{rr['id']}/"
     for i, bot in enumerate(["random", "heuristic", "random", "heuristic"]):
         api.post(staff, f"{url}entrants/", {"bot": bot, "name": f"Bot {i}"}, expect=201)
@@ -1396,3 +1411,27 @@ def test_the_checker_catches_what_it_is_for(api: Conformance) -> None:
     api.check("post", "/api/teams/", Fake(201, team), None)  # no Location
     assert len(api.mismatches) == 9, api.report()
 
+
+@pytest.mark.django_db
+def test_the_schema_states_the_limits_of_names_and_notes(api: Conformance,
+                                                         organizer_api: APIClient) -> None:
+    """A blank name and notes past their length, which the views refuse by their own
+    codes (bad_name, bad_notes), are what the schema forbids; and what it forbids, the
+    views refuse."""
+    schemas = api.schema["components"]["schemas"]
+    for body in ("LeagueEventCreate", "SeasonCreate"):
+        assert schemas[body]["properties"]["name"] | {"description": None} == {
+            "type": "string", "minLength": 1, "maxLength": 100, "pattern": "\\S",
+            "description": None}
+    for body in ("LeagueEventCreate", "EventDetails"):
+        assert schemas[body]["properties"]["notes"]["maxLength"] == NOTES_LENGTH
+    event = {"name": "Night", "game": "super_showdown", "format": "round_robin"}
+    for sent, code in [({"name": ""}, "bad_name"), ({"name": " \t"}, "bad_name"),
+                       ({"notes": "x" * (NOTES_LENGTH + 1)}, "bad_notes")]:
+        body = {**event, **sent}
+        assert api.request_errors("post", "/api/events/", body, {}), body
+        answer = organizer_api.post("/api/events/", body, format="json")
+        assert (answer.status_code, answer.json()["code"]) == (400, code)
+    body = {**event, "notes": "x" * NOTES_LENGTH}
+    assert not api.request_errors("post", "/api/events/", body, {})
+    assert organizer_api.post("/api/events/", body, format="json").status_code == 201
