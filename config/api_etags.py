@@ -10,6 +10,12 @@ cache (`no-store`: a token, the account's data) get none, as Django's own middle
 nor do refusals and streamed answers (a simulation's logs, not all there to digest).
 The 304 keeps the answer's Cache-Control and Vary (config.private_answers then makes a
 signed-in one private, as the 200 is).
+
+Every `/api/` answer, an anonymous one too, names `Authorization` and `Cookie` in its
+Vary: each is its asker's (its ETag at least, and for most paths its body: a 401 to
+nobody, a 200 to a token), so no cache hands one asker's answer to another, where an
+anonymous answer, kept by a shared cache or a browser's, would otherwise be served to a
+signed-in request for the same address.
 """
 
 from __future__ import annotations
@@ -18,7 +24,10 @@ import hashlib
 
 from django.http import HttpRequest, HttpResponseBase
 from django.middleware.http import ConditionalGetMiddleware
-from django.utils.cache import quote_etag
+from django.utils.cache import patch_vary_headers, quote_etag
+
+# The headers that say who asks: an API token, a session's cookie.
+ASKER_HEADERS = ("Authorization", "Cookie")
 
 
 class ApiETagMiddleware(ConditionalGetMiddleware):
@@ -27,8 +36,12 @@ class ApiETagMiddleware(ConditionalGetMiddleware):
 
     def process_response(self, request: HttpRequest,
                          response: HttpResponseBase) -> HttpResponseBase:
+        if not request.path_info.startswith("/api/"):
+            return response
+        # Before the 304 is made: it keeps the answer's Vary.
+        patch_vary_headers(response, ASKER_HEADERS)
         # A refusal is no version of what was asked: no ETag, nothing to compare.
-        if (not request.path_info.startswith("/api/") or request.method != "GET"
+        if (request.method != "GET"
                 or not 200 <= response.status_code < 300 or response.streaming):
             return response
         if self.needs_etag(response) and not response.has_header("ETag"):
