@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
 from config.api_json import LARGEST_INT
+from config.api_strict import Serializer
 
 MAX_PAGE_SIZE = 100
 
@@ -37,7 +38,7 @@ class PageNumberPagination(pagination.PageNumberPagination):
             self.page_size_query_param: serializers.IntegerField(
                 required=False, min_value=1, max_value=self.max_page_size),
         }
-        query = type("PageQuery", (serializers.Serializer,), fields)(data=request.query_params)
+        query = type("PageQuery", (Serializer,), fields)(data=request.query_params)
         query.is_valid(raise_exception=True)
         return dict(query.validated_data)
 

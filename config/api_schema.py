@@ -40,8 +40,9 @@ def document_common_errors(result: dict[str, Any], generator: Any, request: Any,
                     "content": ERROR,
                     "description": "A parameter or the body cannot be read (its code says "
                                    "which: invalid, its detail naming each bad field or "
-                                   "query parameter; too_many_fields past 1,000 "
-                                   "fields)."})
+                                   "query parameter; repeated_parameter for a parameter "
+                                   "of one value given more than once; too_many_fields "
+                                   "past 1,000 fields)."})
             if paginated:
                 past = responses.setdefault("404", {"content": ERROR, "description": ""})
                 past["description"] = " ".join(filter(None, [

@@ -9,7 +9,9 @@ false, an integer's (or an id's) that is a string: a 400 `invalid` naming the fi
 any other value it cannot read.
 
 A form's body and a query string carry nothing but text: those are read as DRF reads
-them (a `QueryDict` is never held to JSON's types).
+them (a `QueryDict` is never held to JSON's types). One thing DRF reads there silently:
+a name given twice (`?game=a&game=b`), of which it keeps the last. A field that takes one
+value refuses it, 400 `repeated_parameter` naming it: the client meant one of the two.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 
 from django.http import QueryDict
 from rest_framework import serializers
-from rest_framework.exceptions import ErrorDetail, ValidationError
+from rest_framework.exceptions import APIException, ErrorDetail, ValidationError
 
 Detail = list[ErrorDetail] | dict[Any, Any]
 
@@ -57,14 +59,38 @@ def loose(field: serializers.Field, value: Any) -> Detail | None:
     return None
 
 
+class RepeatedParameter(APIException):
+    """A query parameter (or a form's field) of one value given several times."""
+
+    status_code = 400
+    default_code = "repeated_parameter"
+
+
+# Fields that read every value of a name (`?x=1&x=2`), as a list.
+MANY_VALUED = (serializers.ListField, serializers.MultipleChoiceField,
+               serializers.ManyRelatedField)
+
+
+def refuse_repeated(fields: Any, data: QueryDict) -> None:
+    """RepeatedParameter for the first field of one value that `data` gives twice."""
+    for field in fields:
+        count = len(data.getlist(field.field_name))
+        if count > 1 and not isinstance(field, MANY_VALUED):
+            raise RepeatedParameter(f"{field.field_name} is given {count} times: give it "
+                                    f"once.")
+
+
 # No docstrings on these classes: drf-spectacular would give their text to every body
 # and answer whose own serializer has none.
 class StrictTypes:
-    # A serializer that reads a JSON body's values strictly (see the module).
+    # A serializer that reads a JSON body's values strictly, and a query string's (or a
+    # form's) one value of a name once (see the module).
 
     def to_internal_value(self, data: Any) -> Any:
         refused: dict[str, Detail] = {}
-        if isinstance(data, Mapping) and not isinstance(data, QueryDict):
+        if isinstance(data, QueryDict):
+            refuse_repeated(self._writable_fields, data)  # type: ignore[attr-defined]
+        elif isinstance(data, Mapping):
             for field in self._writable_fields:  # type: ignore[attr-defined]
                 if field.field_name in data:
                     detail = loose(field, data[field.field_name])

@@ -76,3 +76,39 @@ def test_a_game_this_site_plays_no_more_still_filters_the_rows_it_kept(
     assert [e["id"] for e in listed["results"]] == [event.pk]
     assert outsider_api.get("/api/ratings/", {"game": toy_match.game}).json()["code"] == \
         "unknown_game"  # (none was rated)
+
+
+@pytest.mark.parametrize(("url", "query", "name"), [
+    ("/api/matches/", "game=super_showdown&game=supershow", "game"),
+    ("/api/matches/", "status=active&player=alice&status=finished", "status"),
+    ("/api/events/", "season=1&season=2", "season"),
+    ("/api/events/", "open_entry=true&open_entry=false", "open_entry"),
+    ("/api/players/", "search=a&search=b", "search"),
+    ("/api/ratings/", "game=super_showdown&game=super_showdown", "game"),
+    ("/api/round-scores/", "match=1&match=2", "match"),
+    ("/api/matches/", "page=1&page=2", "page"),
+    ("/api/events/", "page_size=5&page_size=50", "page_size"),
+])
+def test_a_filter_given_twice_is_400_repeated_parameter_naming_it(
+        organizer_api: APIClient, url: str, query: str, name: str) -> None:
+    """DRF keeps the last of the values: the client meant one of them, which is not said."""
+    response = organizer_api.get(f"{url}?{query}")
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert body["code"] == "repeated_parameter", body
+    assert body["detail"].startswith(f"{name} is given 2 times"), body
+
+
+def test_a_players_history_and_a_matchs_state_refuse_a_parameter_given_twice(
+        player_api: APIClient, player: Any, toy_match: Match) -> None:
+    me = player_for(player).pk
+    for url in (f"/api/players/{me}/matches/?result=win&result=loss",
+                f"/api/matches/{toy_match.pk}/state/?seat=0&seat=1",
+                f"/api/matches/{toy_match.pk}/events/?after=0&after=3"):
+        response = player_api.get(url)
+        assert (response.status_code, response.json()["code"]) == (400, "repeated_parameter")
+
+
+def test_a_filter_given_once_among_others_is_read(organizer_api: APIClient) -> None:
+    response = organizer_api.get("/api/matches/?game=super_showdown&status=active&page=1")
+    assert response.status_code == 200, response.content
