@@ -527,7 +527,10 @@ class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
                                "(`declined`); a leave that removed the match (nobody left "
                                "in it) is 404 sent again. `seat` "
                                "picks one of your seats if you hold several; without it, "
-                               "your first still in the match. An Event's match is its "
+                               "your first still in the match, but for a leave: one who "
+                               "holds several seats of an open match names the one to "
+                               "leave (400 seat_required), so that a leave sent again "
+                               "does not leave the next. An Event's match is its "
                                "organizer's to forfeit (409 event_match).",
                    responses={200: ResignedSerializer, 400: ERRORS[400], 403: ERRORS[403],
                               404: ERRORS[404], 409: ERRORS[409]})
@@ -537,7 +540,7 @@ class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
         body.is_valid(raise_exception=True)
         outcome = services.resign(match=self.get_object(), user=request.user,
                                   seat=body.validated_data.get("seat"),
-                                  leaving=body.validated_data["leaving"])
+                                  leaving=body.validated_data["leaving"], name_the_seat=True)
         return Response({"outcome": outcome})
 
     @extend_schema(summary="Play a finished match again",

@@ -1034,7 +1034,8 @@ def side_of(match: Match, seat: int) -> list[int]:
     return [i for i, team in enumerate(teams) if team == teams[seat]]
 
 
-def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = False) -> str:
+def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = False,
+           name_the_seat: bool = False) -> str:
     """A player leaves a match of their own: what happened, "left", "declined" or
     "resigned".
 
@@ -1052,7 +1053,10 @@ def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = 
     sat there is refused (403 not_seated). An Event's match is the organizer's to forfeit.
     `leaving`: the player meant to leave it while it waited for players (their page
     offered that), so one that started meanwhile (the last seat taken) is refused, not
-    resigned.
+    resigned. `name_the_seat`: a caller whose request may come again (the API, its first
+    answer lost) leaves an open match only by a seat named, where the user holds several
+    (400 seat_required): a leave naming none took their first, and its resend would have
+    left the next one.
     """
     with transaction.atomic():
         locked = _locked(match)
@@ -1079,6 +1083,10 @@ def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = 
             _check_seat(locked, seat, user)
         elif not held:
             raise ServiceError("not_seated", "You hold no seat in this match.", 403)
+        elif name_the_seat and len(held) > 1 and locked.status == Match.Status.OPEN:
+            raise ServiceError("seat_required", "You hold several seats of this match ("
+                               + ", ".join(f"seat {row.index}" for row in held)
+                               + "): name the one to leave (`seat`).", 400)
         index = _first_in(locked, [row.index for row in held]) if seat is None else seat
         if locked.status == Match.Status.ACTIVE:
             if leaving:

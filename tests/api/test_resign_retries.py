@@ -127,3 +127,60 @@ def test_a_closed_account_keeps_no_record_of_the_matches_it_left(
     close_user(player)
     assert not Departure.objects.filter(user=player).exists()
     assert Match.objects.filter(pk=earlier.pk, status=Match.Status.OPEN).exists()
+
+
+def test_one_holding_several_seats_of_an_open_match_names_the_one_to_leave(
+        player: Any, player_api: APIClient) -> None:
+    """A leave naming no seat took the first, and the same leave sent again (its answer
+    lost) the next: the API asks which, and a leave that names it, sent again, answers
+    `left` and leaves nothing more."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": player.username},
+                                         {"player": player.username}, {"open": True}])
+    for body in ({"leaving": True}, {}, {"seat": None}):
+        refused = resign(player_api, match.pk, **body)
+        assert refused.status_code == 400, refused.content
+        assert refused.json()["code"] == "seat_required"
+        assert "seat 0, seat 1" in refused.json()["detail"]
+    assert seated(match) == ["alice", "alice", None]
+    for _ in range(2):
+        left = resign(player_api, match.pk, seat=0, leaving=True)
+        assert (left.status_code, left.json()) == (200, {"outcome": "left"})
+        assert seated(match) == [None, "alice", None]
+    # One seat held: a leave names none, and sent again answers as the first.
+    assert resign(player_api, match.pk, seat=1).json() == {"outcome": "left"}
+    assert not Match.objects.filter(pk=match.pk).exists()  # nobody left in it
+
+
+def test_one_holding_a_single_seat_still_leaves_without_naming_it(
+        player: Any, player2: Any, player2_api: APIClient) -> None:
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": player.username}, {"open": True},
+                                         {"open": True}])
+    services.join_match(match=match, user=player2)
+    for _ in range(2):
+        assert resign(player2_api, match.pk).json() == {"outcome": "left"}
+    assert seated(match) == ["alice", None, None]
+
+
+def test_a_live_match_is_still_resigned_seat_by_seat_without_naming_one(
+        player: Any, player2: Any, player_api: APIClient) -> None:
+    """seat_required is a leave's: a resignation of a live match answers `resigned` again
+    when sent again, the seats it put out shown by the match (`_resigned_before`)."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": player.username},
+                                         {"player": player.username}, {"bot": "random"},
+                                         {"bot": "random"}])
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    assert resign(player_api, match.pk).json() == {"outcome": "resigned"}
+
+
+def test_closing_an_account_still_leaves_every_seat_it_held(player: Any) -> None:
+    """The service itself, as closing an account calls it, leaves the first seat of
+    several unnamed: it is sent once per seat, never again."""
+    match = services.create_match(game="royal_rumble", options={}, created_by=player,
+                                  seats=[{"player": player.username},
+                                         {"player": player.username}, {"open": True}])
+    assert services.resign(match=match, user=player) == "left"
+    assert seated(match) == [None, "alice", None]
