@@ -77,7 +77,7 @@ def refuse_repeated(fields: Any, data: QueryDict) -> None:
         count = len(data.getlist(field.field_name))
         if count > 1 and not isinstance(field, MANY_VALUED):
             raise RepeatedParameter(f"{field.field_name} is given {count} times: give it "
-                                    f"once.")
+                                    "once.")
 
 
 # No docstrings on these classes: drf-spectacular would give their text to every body
