@@ -118,7 +118,7 @@ def register(request: HttpRequest) -> HttpResponse:
         else:
             login(request, player.user, backend=settings.AUTHENTICATION_BACKENDS[0])
             if player.pending_email:
-                messages.info(request, EMAIL_SAID["pending"])
+                messages.info(request, EMAIL_SAID["signed_up"])
             return redirect("lobby")
     status = 400 if form.errors else 200
     return render(request, "registration/register.html",
@@ -212,6 +212,9 @@ EMAIL_SAID = {
     "removed": "Your email address is removed.",
     "pending": "We mailed a link to the new address: open it to use that address. Until "
                "then mails go where they went.",
+    # A new account has had no address for mails to go to before.
+    "signed_up": "We mailed a link to your address: open it to have your mails (a password "
+                 "reset link, turn mails) sent there.",
 }
 
 
