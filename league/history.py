@@ -98,6 +98,18 @@ class Finishes:
         return Finish(placed.place, placed.of, outcome)
 
 
+def said(match: Match, finish: Finish | None) -> str:
+    """A seat's finish as a player's match history words it: "Won", "Draw", "Lost" or,
+    among more than two sides, "Place 3 of 4"; a match not over, "Open" or "Playing"."""
+    if finish is None:
+        if match.status == Match.Status.FINISHED:
+            return "—"
+        return "Open" if match.status == Match.Status.OPEN else "Playing"
+    if finish.outcome != "loss":
+        return {"win": "Won", "draw": "Draw"}[finish.outcome]
+    return f"Place {finish.place} of {finish.of}" if finish.of > 2 else "Lost"
+
+
 def _event_finish(places: dict[str, int], entrants: list[str], seat: int,
                   sides: dict[str, int]) -> Finish:
     """The seat's finish as its Event recorded its entrant's, counted by sides: entrants

@@ -2093,17 +2093,7 @@ def _history_row(match: Match, seat: int, titles: dict[str, str],
     own = set(match_services.side_of(match, seat))
     others = [s.label for s in match.seats.all() if s.index not in own]
     return {"match": match, "game": titles.get(match.game, match.game), "opponents": others,
-            "outcome": _outcome(match, finishes.of(match, seat))}
-
-
-def _outcome(match: Match, finish: history.Finish | None) -> str:
-    if finish is None:
-        if match.status == FINISHED:
-            return "—"
-        return "Open" if match.status == Match.Status.OPEN else "Playing"
-    if finish.outcome != "loss":
-        return {"win": "Won", "draw": "Draw"}[finish.outcome]
-    return f"Place {finish.place} of {finish.of}" if finish.of > 2 else "Lost"
+            "outcome": history.said(match, finishes.of(match, seat))}
 
 
 def _rescore_context(job: str) -> dict[str, Any]:

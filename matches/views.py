@@ -32,6 +32,7 @@ from rest_framework.authtoken.models import Token
 from config.fingerprint import fingerprint
 from engine import registry
 from engine.protocol import quoted
+from league import history
 from league.account_data import account_data
 from league.events import turn_deadline, turn_deadlines
 from league.models import Entrant, Event
@@ -628,6 +629,10 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
     finished = list(_matches_of(user).filter(status=FINISHED)
                     .select_related("event_match")[:LOBBY_FINISHED])
     named_as_shown((match, list(match.seats.all())) for match in finished)
+    finishes = history.Finishes(finished)
+    # How the player finished each: the lobby's match history says it as their page does.
+    outcomes = {match.pk: history.said(match, finishes.of(match, history.seat_of(
+        match, user.pk) or 0)) for match in finished}
     # Open to anyone: a seat with nobody in it, no bot and held for nobody.
     joinable = (_waiting_for_others(user).exclude(seats__invited=user)
                 .filter(seats__user__isnull=True, seats__bot="", seats__invited__isnull=True)
@@ -647,6 +652,7 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
         "quick_games": quick,
         "quick_bots": " or ".join(sorted({entry["bot"] for entry in quick})),
         "finished": finished,
+        "outcomes": outcomes,
         # (a lineup that seated someone else twice is played again at their asking)
         "rematchable": {m.pk for m in finished
                         if services.may_make_rematch(m, m.seats.all(), user)},

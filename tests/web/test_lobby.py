@@ -337,6 +337,21 @@ def test_the_lobby_lists_every_live_match_and_the_newest_finished_ones(
     assert shown == newest_over | {made[-1].pk}
 
 
+def test_the_lobbys_finished_matches_say_how_the_player_finished(
+        alice_client: Client, player: Any) -> None:
+    """A finished row says Won or Lost, as the player's page does, not only "finished"."""
+    won, lost = (services.create_match(game="super_showdown", options={}, created_by=player,
+                                       seats=[{"player": "alice"}, {"bot": "random"}])
+                 for _ in range(2))
+    services.forfeit_seat(match=won, seat=1)
+    services.forfeit_seat(match=lost, seat=0)
+    page = alice_client.get(reverse("lobby")).content.decode()
+    rows = {int(n): row for row, n in re.findall(
+        r'(<li class="match-row">\s*<a id="match-(\d+)-play".*?</li>)', page, re.S)}
+    assert '<span class="outcome outcome-won">Won</span>' in rows[won.pk]
+    assert '<span class="outcome outcome-lost">Lost</span>' in rows[lost.pk]
+
+
 def test_the_lobby_follows_the_players_matches_and_invitations(
         alice_client: Client, player: Any, player2: Any) -> None:
     """Its live part polls: 204 while nothing of it changed, the new part (and the tab's
