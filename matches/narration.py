@@ -98,10 +98,26 @@ def as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
             new = opener.sub(said, part)
             if new != part and not team and re.match(r"\s*[Yy]ou\b", new):
                 new = re.sub(r"\btheir\b", "your", new)
+                new = _and_you(new)
             new = done_to.sub(done_to_you, new)
             told.append(owned.sub("your team's" if team else "your", new))
         out.append("".join(told))
     return out
+
+
+# Where a sentence's own clause ends and another's, which may have another subject, opens.
+_NEXT_CLAUSE = re.compile(r"[:;]\s|,\s+so\s")
+
+
+def _and_you(sentence: str) -> str:
+    """A sentence opened with "You": a verb of its clause joined on by "and" agrees with
+    "you" too ("You search the deck and take a card into hand."). A verb after "and" has
+    the clause's subject: another subject would stand between them."""
+    cut = _NEXT_CLAUSE.search(sentence)
+    head, rest = (sentence[:cut.start()], sentence[cut.start():]) if cut else (sentence, "")
+    head = re.sub(r"\band ([a-z]+)\b", lambda found: "and " + _said_by_you(found[1])
+                  if found[1] in SAID_BY_YOU else found[0], head)
+    return head + rest
 
 
 def narrated_name(match: Match, seat: int | None, view: Any) -> tuple[str | None, bool]:
