@@ -2,7 +2,8 @@
 measure at tests/chromium.py's WIDTH): Super Showdown's board, six squares and its row
 numbers across, fills the width, and each square the player may move to is still a tap
 of 44px either way; an Event taking entries lists them, each player's name a link to
-their page that is a tap too. Skipped where no Chromium is installed."""
+their page that is a tap too; the Ultimate Showdown's score board scrolls in its own
+box. Skipped where no Chromium is installed."""
 
 from __future__ import annotations
 
@@ -306,3 +307,30 @@ def test_the_open_account_menu_hides_nothing_it_does_not_fold_away_from(
             browser.send("document.querySelector('.account-menu a').click()")
             assert browser.js("location.pathname") == reverse("account")
             assert not browser.js("document.querySelector('.account-menu').open")
+
+
+def test_the_ultimate_showdown_scoreboard_scrolls_in_its_box_not_the_page(
+        live_server: Any, player: Any, player2: Any, outsider: Any, organizer: Any,
+        seeded_chance: None) -> None:
+    """In the fifth round the score board's columns, two-digit scores, "5 (Ultimate)" and
+    "Red (you) · deciding", are wider than a phone: the board scrolls in its own box, and
+    the page does not scroll sideways."""
+    people = [player, player2, outsider]
+    match = services.create_match(game="ultimate_showdown", options={}, created_by=organizer,
+                                  seats=[{"player": p.username} for p in people])
+    rules, rng = get_rules(match.game), random.Random(5)
+    while True:  # on to the fifth round, alice to decide
+        match.refresh_from_db()
+        state = services.load_state(match)
+        seats = rules.pending(state).seats
+        if state.round == 5 and 0 in seats:
+            break
+        seat = seats[0]
+        services.submit_action(match=match, seat=seat, user=people[seat],
+                               action=rng.choice(rules.legal_actions(state, seat)))
+    with signed_in(live_server.url, player) as browser:
+        browser.resize(NARROW)
+        browser.open(live_server.url + reverse("match_play", args=[match.id]))
+        assert "deciding" in browser.js("document.querySelector('.us-scoreboard').innerText")
+        assert browser.js("document.querySelector('.us-scoreboard').offsetWidth") > NARROW - 40
+        assert browser.js("document.documentElement.scrollWidth") <= NARROW
