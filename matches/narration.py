@@ -15,12 +15,13 @@ from matches.models import Match
 # that seat as "you" do them. A sentence whose next word is not one keeps the seat's name
 # (a card named like a seat, "Red Kicks…", is no seat doing something).
 SAID_BY_YOU = frozenset((
-    "attacks", "bounces", "breaks", "buries", "cancels", "cannot", "chooses", "discards",
-    "does", "draws", "finishes", "flips", "goes", "has", "hits", "holds", "is", "leads",
-    "makes", "moves", "pins", "places", "plays", "picks", "points", "reveals", "reverses",
-    "rolls",
-    "searches", "sets", "shuffles", "starts", "stays", "stops", "stuns", "takes", "throws",
-    "wins",
+    "attacks", "bounces", "breaks", "buries", "cancels", "cannot", "catches", "chooses",
+    "comes", "discards", "does", "drafts", "draws", "ends", "finds", "finishes", "flips",
+    "goes", "has", "hits", "holds", "interferes", "is", "leads", "makes", "moves",
+    "mulligans", "opens", "pins", "places", "plays", "picks", "points", "reaches",
+    "reveals", "reverses", "rolls",
+    "searches", "sends", "sets", "shows", "shuffles", "spends", "starts", "stays", "stops",
+    "stuns", "tags", "takes", "throws", "turns", "wins",
     "became", "bet", "chose", "discarded", "drew", "held", "moved", "placed", "played",
     "reached", "rolled", "set", "stayed", "voted", "won",
 ))
