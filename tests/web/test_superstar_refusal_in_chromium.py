@@ -1,7 +1,8 @@
 """A refused Superstar Showdown play in headless Chromium (tests/chromium.py), the page's
 script on: the refusal htmx swaps in is read out as an alert, and each spot's select it
 concerns is described by it and marked invalid, the first of them focused, so a screen
-reader lands on what to mend and hears why. Skipped where no Chromium is installed."""
+reader lands on what to mend and hears why; the refusal is also seen beside the spots
+(the alert is far above them on a phone). Skipped where no Chromium is installed."""
 
 from __future__ import annotations
 
@@ -65,3 +66,9 @@ def test_a_refused_play_marks_the_spots_it_concerns_and_focuses_the_first(
     assert middle == {"invalid": None, "focused": False, "described": []}
     assert first["focused"] and not last["focused"]
     assert services.moves_of(match, 0) == 0
+    # On a phone the page's alert is far above the spots: the refusal is seen beside them.
+    seen = tab.js("""[...document.querySelectorAll('.error-banner')].filter(banner => {
+      const box = banner.getBoundingClientRect();
+      return box.height > 0 && box.top >= 0 && box.bottom <= innerHeight;
+    }).map(banner => banner.textContent.trim())""")
+    assert [said for said in seen if said.endswith("(duplicate_card)")]
