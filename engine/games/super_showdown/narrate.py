@@ -54,7 +54,7 @@ def narrate(rules: SuperShowdownRules, before: State, event: Event) -> list[str]
         lines += _showdown(rules, settled)
     if len(after.games) > len(before.games):
         lines += _game_ended(before, after.games[-1])
-        if after.phase is Phase.OVER:
+        if after.phase is Phase.OVER and after.best_of > 1:  # (a single game's is the line above)
             lines.append(series_summary(after))
     elif after.round > before.round > 0:
         lines.append(f"Round {after.round} began: {who(after, after.starter or 0)} starts.")

@@ -117,3 +117,34 @@ def test_a_series_stops_after_three_games_even_when_level(ss):
     result = ss.rules.result(third)
     assert third.phase is Phase.OVER and len(third.games) == 3
     assert result.draw and result.placements == (1, 1)
+
+
+def _played_out(best_of: int, seed: int) -> list[str]:
+    """The narration of the event that ends a series played at random."""
+    import random
+
+    from engine.games.super_showdown import RULES
+    from engine.protocol import Event
+
+    rng, state = random.Random(seed), RULES.start({"best_of": best_of}, 2)
+    while True:
+        pending = RULES.pending(state)
+        if pending.kind is PendingKind.CHANCE:
+            event = Event.chance(RULES.sample_chance(state, rng))
+        else:
+            seat = rng.choice(pending.seats)
+            event = Event.decision(seat, rng.choice(RULES.legal_actions(state, seat)))
+        after = RULES.apply(state, event)
+        if RULES.pending(after).is_over:
+            return RULES.narrate(state, event)
+        state = after
+
+
+def test_a_single_game_is_told_won_once_and_a_series_adds_its_score():
+    """A best of 1 ends with one line on who won the game, not that line twice over (the
+    series' summary is the game's own); a best of 3 says the game and then the series."""
+    for seed in range(3):
+        told = _played_out(1, seed)
+        assert sum("won the game" in line or "was a draw" in line for line in told) == 1, told
+        series = _played_out(3, seed)
+        assert sum("best of 3" in line for line in series) == 1, series
