@@ -615,11 +615,13 @@ def _create_form(data: Any = None, me: str = "") -> CreateMatchForm:
 
 
 def _game_options() -> list[dict[str, Any]]:
-    """Each game's seats and options with their defaults and allowed values, for the lobby."""
+    """Each game's seats and options with their defaults and allowed values, for the lobby;
+    a default as the JSON the options field takes (`null`, `["ox_valdane", …]`)."""
     return [{"key": key, "title": rules.spec.title, "seats": (rules.spec.min_seats,
                                                               rules.spec.max_seats),
-             "options": [{"name": name, "default": opt.default, "choices": opt.choices,
-                          "help": opt.help} for name, opt in rules.spec.options.items()]}
+             "options": [{"name": name, "default": json.dumps(opt.default),
+                          "choices": opt.choices, "help": opt.help}
+                         for name, opt in rules.spec.options.items()]}
             for key, rules in sorted(registry.games().items())]
 
 

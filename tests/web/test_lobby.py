@@ -268,6 +268,11 @@ def test_bad_options_are_refused_and_no_match_is_made(alice_client: Client, opti
 def test_the_lobby_lists_each_games_options(alice_client: Client) -> None:
     page = alice_client.get(reverse("lobby")).content.decode()
     assert "birdcage" in page and "best_of" in page and "round_limit" in page
+    # Seats as a count where the game takes one, and each default as the JSON to type.
+    assert "(super_showdown, 2 seats)" in page and "(supershow, 2&ndash;6 seats)" in page
+    assert "<code>referee</code> (default <code>null</code>)" in page
+    assert ("<code>competitors</code> (default <code>[&quot;ox_valdane&quot;, "
+            "&quot;mira_quickstep&quot;]</code>)") in page
 
 
 def test_the_lineup_sets_every_seat_one_by_one(alice_client: Client, player: Any,
