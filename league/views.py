@@ -131,6 +131,19 @@ def creator_required(view: View) -> View:
     return organizer_required(guarded)
 
 
+def staff_required(view: View) -> View:
+    """Site-wide work (a rebuild of every Event's projections) is staff's alone: an
+    organizer of some seasons or Events gets 403."""
+
+    @wraps(view)
+    def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_staff:
+            raise PermissionDenied("Only staff may rebuild the whole site's scoring.")
+        return view(request, *args, **kwargs)
+
+    return login_required(guarded)
+
+
 def _made_once(back: str | Callable[..., str]) -> Callable[[View], View]:
     """A view whose form, sent twice, does its thing once (`league.once`); a repeat that
     comes while the first post is still being handled goes back to `back` (a URL name, or
@@ -1150,7 +1163,7 @@ def season_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     return _csv_response(f"season-{season.pk}-standings.csv", header, rows)
 
 
-@organizer_required
+@staff_required
 @require_POST
 def rescore(request: HttpRequest) -> HttpResponse:
     """Queue a rebuild of every projection; answers with its progress bar."""
@@ -1160,7 +1173,7 @@ def rescore(request: HttpRequest) -> HttpResponse:
     return render(request, "league/_rescore.html", _rescore_context(job))
 
 
-@organizer_required
+@staff_required
 @require_GET
 def rescore_progress(request: HttpRequest, job: str) -> HttpResponse:
     """The polled progress bar of a re-scoring job."""
@@ -1347,11 +1360,12 @@ def _render_dashboard(request: HttpRequest, *, season_form: SeasonForm | None = 
         "showdown_form": showdown_form or _showdown_form(user),
         "showdown_presets": showdown.preset_titles(),
         "can_create_season": user.is_staff,
+        "can_rescore": user.is_staff,
         "can_create": events.can_organize_any(user),
         "format_help": _format_help(),
         "format_titles": FORMAT_TITLES,
         "titles": _titles(),
-        "rescore": _rescore_context(job) if job else None,
+        "rescore": _rescore_context(job) if job and user.is_staff else None,
     }
     return render(request, "league/dashboard.html", context, status=status)
 

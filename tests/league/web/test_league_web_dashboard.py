@@ -970,8 +970,8 @@ def test_a_formula_looking_name_is_quoted_in_the_csv(sam_client: Client,
     assert "'=1+1" in body and "\n1,e1,=1+1" not in body
 
 
-def test_rerun_scoring_shows_its_progress_bar_done(sam_client: Client, duel: Event) -> None:
-    response = sam_client.post(reverse("league:rescore"), **HTMX)
+def test_rerun_scoring_shows_its_progress_bar_done(staff_client: Client, duel: Event) -> None:
+    response = staff_client.post(reverse("league:rescore"), **HTMX)
     html = response.content.decode()
     assert response.status_code == 200
     assert "Done: 100%." in html
@@ -980,12 +980,12 @@ def test_rerun_scoring_shows_its_progress_bar_done(sam_client: Client, duel: Eve
     assert '<progress class="progress" aria-label="Scoring rebuilt" max="100" value="100">' \
         in html
     job = html.split('id="rescore-')[1].split('"')[0]
-    again = sam_client.get(reverse("league:rescore_progress", args=[job]), **HTMX)
+    again = staff_client.get(reverse("league:rescore_progress", args=[job]), **HTMX)
     assert "Done: 100%." in again.content.decode() and "1 events" in again.content.decode()
 
 
 def test_rerun_scoring_tells_a_screen_reader_it_started_and_how_it_ended(
-        sam_client: Client, duel: Event) -> None:
+        staff_client: Client, duel: Event) -> None:
     """The bar and its words changed in silence: a screen reader user who pressed Re-run
     scoring heard nothing, then or when it ended. A live region outside the polled bar
     reads the answer to the press and the poll that ends it; the polls between say
@@ -999,32 +999,33 @@ def test_rerun_scoring_tells_a_screen_reader_it_started_and_how_it_ended(
                           html, re.S)
         return " ".join(re.sub(r"<[^>]+>", "", found[1]).split()) if found else None
 
-    page = sam_client.get(reverse("league:dashboard")).content.decode()
+    page = staff_client.get(reverse("league:dashboard")).content.decode()
     assert '<div id="rescore-announce" class="visually-hidden" role="status" ' \
            'aria-live="polite"></div>' in page
-    pressed = sam_client.post(reverse("league:rescore"), **HTMX).content.decode()
+    pressed = staff_client.post(reverse("league:rescore"), **HTMX).content.decode()
     assert (told(pressed) or "").startswith("Scoring: Done: 100%.")
     dashboard_tasks._note("waiting-job", 0, "queued")
     url = reverse("league:rescore_progress", args=["waiting-job"])
-    assert told(sam_client.get(url, **HTMX).content.decode()) is None
+    assert told(staff_client.get(url, **HTMX).content.decode()) is None
     dashboard_tasks._note("waiting-job", 40, "failed", error="the worker stopped")
-    assert told(sam_client.get(url, **HTMX).content.decode()) \
+    assert told(staff_client.get(url, **HTMX).content.decode()) \
         == "Scoring: Failed: the worker stopped"
 
 
-def test_a_queued_job_polls_and_an_unknown_job_says_so(sam_client: Client, season: Season) -> None:
+def test_a_queued_job_polls_and_an_unknown_job_says_so(staff_client: Client,
+                                                       season: Season) -> None:
     from league import dashboard_tasks
 
     dashboard_tasks._note("waiting-job", 0, "queued")
-    queued = sam_client.get(reverse("league:rescore_progress", args=["waiting-job"]))
+    queued = staff_client.get(reverse("league:rescore_progress", args=["waiting-job"]))
     assert "every 1s" in queued.content.decode() and "Queued: 0%" in queued.content.decode()
-    unknown = sam_client.get(reverse("league:rescore_progress", args=["gone"]))
+    unknown = staff_client.get(reverse("league:rescore_progress", args=["gone"]))
     assert "This job is not known" in unknown.content.decode()
 
 
 def test_a_second_rerun_while_one_is_queued_follows_it(
-        sam_client: Client, season: Season, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two clicks (or two organizers) queue one rebuild; once it is over, a click queues
+        staff_client: Client, season: Season, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two clicks (or two staff) queue one rebuild; once it is over, a click queues
     a new one."""
     from django.core.cache import cache
 
@@ -1034,7 +1035,7 @@ def test_a_second_rerun_while_one_is_queued_follows_it(
     monkeypatch.setattr(dashboard_tasks, "enqueue", lambda task, job: queued.append(job))
     cache.delete(dashboard_tasks.CURRENT)
     try:
-        jobs = [sam_client.post(reverse("league:rescore"), **HTMX).content.decode()
+        jobs = [staff_client.post(reverse("league:rescore"), **HTMX).content.decode()
                 .split('id="rescore-')[1].split('"')[0] for _ in range(2)]
         assert jobs[0] == jobs[1] and queued == jobs[:1]
         dashboard_tasks._note(jobs[0], 100, "done", counts={})
@@ -1096,7 +1097,7 @@ def test_a_rerun_that_cannot_be_queued_reads_failed_and_the_next_click_queues_an
 
 
 def test_a_rerun_lost_on_the_way_is_given_up_and_the_next_click_queues_anew(
-        sam_client: Client, season: Season, monkeypatch: pytest.MonkeyPatch) -> None:
+        staff_client: Client, season: Season, monkeypatch: pytest.MonkeyPatch) -> None:
     """Its task lost (the broker dropped it, its worker died), a queued or running job was
     followed by every click for the hour its progress note lived: scores could not be
     re-run. Unheard of for LOST_AFTER it reads lost, the next click queues a new one, and
@@ -1120,7 +1121,7 @@ def test_a_rerun_lost_on_the_way_is_given_up_and_the_next_click_queues_anew(
             assert dashboard_tasks.start_rescore() == lost  # heard of lately: followed
             silent = time.time() - dashboard_tasks.LOST_AFTER - 1
             cache.set(dashboard_tasks._key(lost), {"percent": 40, "state": state, "at": silent})
-            page = sam_client.get(reverse("league:rescore_progress", args=[lost]),
+            page = staff_client.get(reverse("league:rescore_progress", args=[lost]),
                                   **HTMX).content.decode()
             assert "Lost: no worker has run it or said how far it got for 10 minutes" in page
             assert "every 1s" not in page

@@ -2,7 +2,7 @@
 
 Anonymous visitors are sent to log in; an outsider may read the public pages but gets 403
 from every organizer page and action; the season's organizer and staff may use them
-(except creating a season, which only staff may do).
+(except creating a season and rebuilding the whole site's scoring, which only staff may do).
 """
 
 from __future__ import annotations
@@ -51,8 +51,6 @@ ORGANIZER_ENDPOINTS: list[tuple[str, str, str, dict[str, Any]]] = [
     ("league:match_seat_to_bot", "post", "event", {"pairing": "W1-1", "entrant": "e1"}),
     ("league:event_csv", "get", "event", {}),
     ("league:season_csv", "get", "season", {}),
-    ("league:rescore", "post", "", {}),
-    ("league:rescore_progress", "get", "job", {}),
 ]
 
 EXPECTED = {"anonymous": LOGIN, "outsider": FORBIDDEN, "season_organizer": ALLOWED,
@@ -111,6 +109,43 @@ def test_only_staff_may_create_a_season(as_role: Callable[[str], Client], season
         "season-win": "3", "season-draw": "1", "season-loss": "0"})
     assert _outcome(response) == expected
     assert Season.objects.filter(name="Summer").exists() == (expected == ALLOWED)
+
+
+# A rebuild of every projection is the whole site's work: an organizer of one season
+# or Event neither starts it nor watches it.
+STAFF_ENDPOINTS: list[tuple[str, str, str, dict[str, Any]]] = [
+    ("league:rescore", "post", "", {}),
+    ("league:rescore_progress", "get", "job", {}),
+]
+
+
+@pytest.mark.parametrize(("role", "expected"), [
+    ("anonymous", LOGIN), ("outsider", FORBIDDEN), ("season_organizer", FORBIDDEN),
+    ("staff", ALLOWED)])
+@pytest.mark.parametrize(("name", "method", "args", "data"), STAFF_ENDPOINTS,
+                         ids=[f"{m} {n}" for n, m, _, _ in STAFF_ENDPOINTS])
+def test_only_staff_may_rebuild_the_whole_sites_scoring(
+        as_role: Callable[[str], Client], cup: Event, season: Season, role: str,
+        expected: str | int, name: str, method: str, args: str,
+        data: dict[str, Any]) -> None:
+    from django.core.cache import cache
+
+    from league import dashboard_tasks
+
+    cache.delete(dashboard_tasks.CURRENT)
+    response = _request(as_role(role), method, _url(name, args, cup, season), data, season)
+    assert _outcome(response) == expected
+    if expected == FORBIDDEN:
+        assert "Only staff may rebuild the whole site" in response.content.decode()
+        assert cache.get(dashboard_tasks.CURRENT) is None  # nothing was queued
+
+
+def test_the_scoring_card_is_shown_to_staff_alone(sam_client: Client, staff_client: Client,
+                                                  season: Season) -> None:
+    rescore = reverse("league:rescore")
+    sam_page = sam_client.get(reverse("league:dashboard")).content.decode()
+    assert "Re-run scoring" not in sam_page and rescore not in sam_page
+    assert "Re-run scoring" in staff_client.get(reverse("league:dashboard")).content.decode()
 
 
 PUBLIC_PAGES = ["league:seasons", "league:season", "league:event", "league:event_results",
