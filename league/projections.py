@@ -171,10 +171,12 @@ def refresh_season(season: Season, replayed: dict[int, tuple[int, Replayed]] | N
 
 
 def _write_season(season: Season, replayed: dict[int, tuple[int, Replayed]]) -> None:
-    """Each started Event's standings, added up by player, team or bot: the wins, draws and
+    """Each started Event's standings, added up by player or team: the wins, draws and
     losses its format counts (byes and walkovers included), so the table agrees with the
     Events' own, under the name of the newest entry. An entrant who left before the start
-    played in no Event."""
+    played in no Event. A bot is a seat filled for one Event, not a competitor of the
+    season: each bot entrant is a row of its own (two Events' "Bot 1" are two rows), listed
+    after every player and team, so a bot never heads the league."""
     from league.events import replay_to_read, shown_names
 
     table: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -190,10 +192,12 @@ def _write_season(season: Season, replayed: dict[int, tuple[int, Replayed]]) -> 
         names = shown_names(done.entrants)
         for standing in formats.get_format(event.format).standings(done.state):
             entrant = done.entrants[standing.entrant]
-            ident = (entrant["player"], entrant["team"], entrant["bot"] and entrant["name"])
+            bot = bool(entrant["bot"])
+            ident = (("bot", event.pk, standing.entrant) if bot
+                     else (entrant["player"], entrant["team"]))
             row = table.setdefault(ident, {
-                "player_id": entrant["player"], "team_id": entrant["team"], "events": set(),
-                "win": 0, "draw": 0, "loss": 0,
+                "player_id": entrant["player"], "team_id": entrant["team"], "bot": bot,
+                "events": set(), "win": 0, "draw": 0, "loss": 0,
             })
             row["name"] = names[standing.entrant]  # the newest entry's: a player may be renamed
             row["events"].add(event.pk)
@@ -205,9 +209,10 @@ def _write_season(season: Season, replayed: dict[int, tuple[int, Replayed]]) -> 
     def points(row: dict[str, Any]) -> float:
         return float(sum(row[o] * scoring[o] for o in ("win", "draw", "loss")))
 
-    # Points, then wins; rows level on both share the place (listed by name).
-    ranked = sorted(table.values(), key=lambda r: (-points(r), -r["win"], r["name"]))
-    ranks = competition_ranks([(points(r), r["win"]) for r in ranked])
+    # Players and teams, then bots; each by points, then wins; rows level on both share
+    # the place (listed by name).
+    ranked = sorted(table.values(), key=lambda r: (r["bot"], -points(r), -r["win"], r["name"]))
+    ranks = competition_ranks([(r["bot"], points(r), r["win"]) for r in ranked])
     SeasonStanding.objects.filter(season=season).delete()
     SeasonStanding.objects.bulk_create([
         SeasonStanding(season=season, name=r["name"], player_id=r["player_id"],

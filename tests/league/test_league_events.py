@@ -717,6 +717,27 @@ def test_the_season_table_names_a_renamed_player_as_their_latest_entry(
 
 
 @pytest.mark.django_db
+def test_the_season_table_keeps_each_events_bot_apart_and_below_the_players(
+        organizer: Any, player: Any) -> None:
+    """Alice loses to a bot named "Random" in each of two Events: those are two bots,
+    one Event each, not one that won twice; and a bot fills a seat of one Event rather
+    than competing for the season, so the players and teams lead the table."""
+    season = events.create_season(name="Autumn", game=GAME, by=organizer)
+    for week in ("Week 1", "Week 2"):
+        event = events.create_event(name=week, game=GAME, format="round_robin",
+                                    by=organizer, season=season)
+        alice = events.add_entrant(event=event, by=organizer, player=player.username).key
+        events.add_entrant(event=event, by=organizer, bot="random", name="Random")
+        events.start_event(event=event, by=organizer)
+        link = EventMatch.objects.get(event=event)
+        match_services.forfeit_seat(match=link.match, seat=link.entrants.index(alice))
+        events.record_match_result(match=Match.objects.get(pk=link.match_id))
+    table = list(projections.SeasonStanding.objects.filter(season=season).order_by(
+        "rank", "name").values_list("rank", "name", "events", "wins", "losses"))
+    assert table == [(1, "alice", 2, 0, 2), (2, "Random", 1, 1, 0), (2, "Random", 1, 1, 0)]
+
+
+@pytest.mark.django_db
 def test_entrants_level_on_season_points_are_ranked_by_wins(organizer: Any) -> None:
     """A season that gives a point for every match played: the knockout's winner (two
     wins) and finalist (a win and a loss) both have 2 points; the wins rank the winner
