@@ -1463,7 +1463,8 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
                                               else None)
                            for name in ("player", "team", "bot")},
         "takes_players": events.takes_players(event),
-        "entry_refused": _shown_or_none(events.entry_refused(event, done)),
+        # Not a refusal of anything the organizer sent: the card's own words, no code.
+        "entry_refused": _detail_or_none(events.entry_refused(event, done)),
         "seed_methods": SEED_CHOICES,
         "seeded_by": done.seeded_by,
         "seeded_how": SEEDED_WORDS.get(done.seeded_by, done.seeded_by),
@@ -1481,7 +1482,7 @@ def _settings_context(event: Event, user: Any, posted: Any) -> dict[str, Any]:
     the values it holds (a refused form's as typed, else the Event's)."""
     if event.status != Event.Status.DRAFT:
         return {}
-    refused = _shown_or_none(events.settings_refused(event, user))
+    refused = _detail_or_none(events.settings_refused(event, user))
     if refused is not None:
         return {"settings_refused": refused}
     if "format_options" in posted:
@@ -1500,8 +1501,8 @@ def _settings_context(event: Event, user: Any, posted: Any) -> dict[str, Any]:
             "longest_deadline": events.LONGEST_TURN_DEADLINE}
 
 
-def _shown_or_none(refusal: Refusal | None) -> str | None:
-    return None if refusal is None else match_services.shown(refusal)
+def _detail_or_none(refusal: Refusal | None) -> str | None:
+    return None if refusal is None else refusal.detail
 
 
 def _held_context(event: Event, done: events.Replayed,

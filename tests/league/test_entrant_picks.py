@@ -732,6 +732,24 @@ def test_an_organizer_who_plays_changes_no_settings_of_an_event_with_hidden_deck
     assert decks[0][0] not in page
 
 
+def test_the_settings_card_says_in_words_why_an_organizer_who_plays_changes_nothing(
+        organizer: Any, player: Any, player2: Any) -> None:
+    """The card's reason is a sentence; the refusal's code is for the API's answers."""
+    seats = ["ox_valdane", "mira_quickstep"]
+    event = supershow_event(organizer)
+    events.add_entrant(event=event, by=organizer, player=player2.username)
+    event.organizers.add(player)
+    events.add_entrant(event=event, by=player, player=player.username)
+    events.change_settings(event=event, by=organizer, match_options={
+        "competitors": seats, "decks": [constructed(seats[0], seats[1]), None]})
+    browser = Client()
+    browser.force_login(player)
+    page = browser.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    card = page[page.index("These settings cannot be changed by you"):].split("</p>")[0]
+    assert card.endswith("an organizer who holds none changes its settings.")
+    assert "hidden_options" not in page
+
+
 def test_an_organizer_who_plays_changes_no_settings_while_a_rival_brings_a_deck(
         decked: dict[str, Any], organizer: Any) -> None:
     event, carl = decked["event"], decked["carl"]

@@ -456,6 +456,19 @@ def test_the_register_card_offers_its_forms_only_while_the_event_takes_an_entran
     assert "error-banner" not in post(sam_client, "league:entrant_add", swiss, {"bot": "random"})
 
 
+def test_the_register_card_says_in_words_why_it_takes_no_entrant(
+        sam_client: Client, sam: Any, make_event: Callable[..., Event]) -> None:
+    """Its last round paired, a Swiss takes no late entrant: the card says so as a
+    sentence; the refusal's code is for the API's answers, not a card's words."""
+    swiss = make_event(format="swiss", bots=4, format_options={"rounds": 1})
+    events.start_event(event=swiss, by=sam)
+    page = sam_client.get(reverse("league:event_admin", args=[swiss.pk])).content.decode()
+    card = page[page.index('id="event-register"'):].split("</section>")[0]
+    assert "No entrant can be added now: The last round is already paired: a late entrant " \
+           "joins no round after it, nor one whose matches are made.</p>" in card
+    assert "already_started" not in card and "Add bot" not in card
+
+
 def test_an_entrant_twice_shows_the_message_and_writes_nothing(
         sam_client: Client, make_event: Callable[..., Event], player: Any) -> None:
     event = make_event()
