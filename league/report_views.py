@@ -24,7 +24,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from engine import registry
 from league import balance_report
@@ -100,7 +100,7 @@ def _shown(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 @login_required
-@require_GET
+@require_safe
 def balance_reports(request: HttpRequest) -> HttpResponse:
     """Every game, with its report's size and verdict when it has one."""
     rows = []
@@ -112,7 +112,7 @@ def balance_reports(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def balance_report_page(request: HttpRequest, game: str) -> HttpResponse:
     """One game's report: the plots, the entity and seat tables, first-player advantage."""
     title = _title(_known_game(game))
@@ -132,7 +132,7 @@ def balance_report_page(request: HttpRequest, game: str) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def balance_report_svg(request: HttpRequest, game: str) -> HttpResponse:
     """The plots as one SVG file, as `manage.py balance_report` writes it."""
     title = _title(_known_game(game))

@@ -31,7 +31,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from config.fingerprint import fingerprint
 from config.refusal import Refusal
@@ -183,7 +183,7 @@ def _organized_season(request: HttpRequest, season_id: int) -> Season:
 # -- public pages -------------------------------------------------------------------------
 
 @login_required
-@require_GET
+@require_safe
 def seasons(request: HttpRequest) -> HttpResponse:
     """Every season, and the Events that belong to none."""
     context = {
@@ -200,7 +200,7 @@ RATINGS_PER_PAGE = 50
 
 
 @login_required
-@require_GET
+@require_safe
 def ratings(request: HttpRequest) -> HttpResponse:
     """A game's ratings table (`?game=`, by default the game with the most rated players),
     `?q=` narrowing it to matching names, `?page=` paging it; the reader's own place."""
@@ -228,7 +228,7 @@ def ratings(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def season(request: HttpRequest, season_id: int) -> HttpResponse:
     """A season's table and its Events."""
     season = get_object_or_404(Season, pk=season_id)
@@ -245,7 +245,7 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def event(request: HttpRequest, event_id: int) -> HttpResponse:
     """An Event: its bracket diagram, live results and standings."""
     event = get_object_or_404(Event.objects.select_related("season"), pk=event_id)
@@ -304,7 +304,7 @@ def _not_default(options: dict[str, Any], defaults: dict[str, Any]) -> list[str]
 
 
 @login_required
-@require_GET
+@require_safe
 def event_calendar(request: HttpRequest, event_id: int) -> HttpResponse:
     """The Event's start as a file for the player's calendar, cancelled once its time is
     cleared (league.calendar says why); 404 for an Event that never said when."""
@@ -474,7 +474,7 @@ def _on_event_page(request: HttpRequest, event: Event, anchor: str, call: Callab
 
 
 @login_required
-@require_GET
+@require_safe
 def event_results(request: HttpRequest, event_id: int) -> HttpResponse:
     """The polled results partial; 204 while nothing in it changed."""
     event = get_object_or_404(Event, pk=event_id)
@@ -526,7 +526,7 @@ def _results_news(context: dict[str, Any], told: set[str]) -> list[str]:
 
 
 @login_required
-@require_GET
+@require_safe
 def event_ranking(request: HttpRequest, event_id: int) -> HttpResponse:
     """The polled Ranking Points of a Superstar Showdown Event; 204 while unchanged."""
     event = get_object_or_404(Event, pk=event_id)
@@ -539,7 +539,7 @@ def event_ranking(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def player(request: HttpRequest, player_id: int) -> HttpResponse:
     """A player's ratings with their chart, their Events and their match history."""
     player = get_object_or_404(Player.objects.select_related("user"), pk=player_id)
@@ -654,7 +654,7 @@ def _player_walkovers(player: Player, entries: list[Entrant]) -> list[dict[str, 
 # -- dashboard ----------------------------------------------------------------------------
 
 @organizer_required
-@require_GET
+@require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
     """The seasons and Events the user organizes, and the forms to make new ones; with
     `?like=ID`, the new Event's form holds the settings of that Event of theirs."""
@@ -752,7 +752,7 @@ def _made_page(created: Event) -> HttpResponse:
 
 
 @creator_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @_made_once("league:dashboard")
 def team_create(request: HttpRequest) -> HttpResponse:
     """A team (name and member usernames), to enter into team Events. Sent twice, it makes
@@ -785,7 +785,7 @@ def _back(request: HttpRequest) -> str:
 
 
 @login_required
-@require_GET
+@require_safe
 def event_admin(request: HttpRequest, event_id: int) -> HttpResponse:
     """An Event's organizer page: entrants, seeding, start, live matches, corrections."""
     event = _organized_event(request, event_id)
@@ -1067,7 +1067,7 @@ def _corrected_said(placements: dict[str, int], confirming: bool = False) -> str
 
 
 @login_required
-@require_GET
+@require_safe
 def event_live(request: HttpRequest, event_id: int) -> HttpResponse:
     """The polled list of the Event's matches, marking whom each live one waits for; 204
     while nothing in it changed. Its version is the matches' (their statuses, the Event's
@@ -1136,7 +1136,7 @@ def _seat_form(action: str, request: HttpRequest) -> str:
 
 
 @login_required
-@require_GET
+@require_safe
 def event_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     """The Event's standings as a CSV download."""
     event = _organized_event(request, event_id)
@@ -1153,7 +1153,7 @@ def event_csv(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def season_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     """The season's table as a CSV download."""
     season = _organized_season(request, season_id)
@@ -1174,7 +1174,7 @@ def rescore(request: HttpRequest) -> HttpResponse:
 
 
 @staff_required
-@require_GET
+@require_safe
 def rescore_progress(request: HttpRequest, job: str) -> HttpResponse:
     """The polled progress bar of a re-scoring job."""
     return render(request, "league/_rescore.html", _rescore_context(job))
@@ -2140,7 +2140,7 @@ def _csv_response(filename: str, header: list[str], rows: Iterable[list[Any]]) -
 # -- simulation jobs ------------------------------------------------------------------------
 
 @organizer_required
-@require_GET
+@require_safe
 def simulations(request: HttpRequest) -> HttpResponse:
     """The simulation jobs, newest first, and the form to start one."""
     return _render_simulations(request, SimulationForm(games=_game_choices()))
@@ -2164,7 +2164,7 @@ def simulation_create(request: HttpRequest) -> HttpResponse:
 
 
 @organizer_required
-@require_GET
+@require_safe
 def simulation_job(request: HttpRequest, job_id: int) -> HttpResponse:
     """One job: its progress (polled while it runs), its summary and its cancel button."""
     job = get_object_or_404(SimulationJob.objects.select_related("created_by"), pk=job_id)
@@ -2172,7 +2172,7 @@ def simulation_job(request: HttpRequest, job_id: int) -> HttpResponse:
 
 
 @organizer_required
-@require_GET
+@require_safe
 def simulation_progress(request: HttpRequest, job_id: int) -> HttpResponse:
     """The polled progress and summary of a job; 204 while nothing in it changed."""
     job = get_object_or_404(SimulationJob, pk=job_id)
@@ -2215,7 +2215,7 @@ def _manage_job(request: HttpRequest, job_id: int, act: Callable[..., Any]) -> H
 
 
 @organizer_required
-@require_GET
+@require_safe
 def simulation_logs(request: HttpRequest, job_id: int) -> StreamingHttpResponse:
     """The kept match logs of a job as JSON lines, one match a line, in match order."""
     job = get_object_or_404(SimulationJob, pk=job_id)

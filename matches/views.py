@@ -26,7 +26,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.http import content_disposition_header
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_POST, require_safe
 from rest_framework.authtoken.models import Token
 
 from config.fingerprint import fingerprint
@@ -186,7 +186,7 @@ def account(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def account_data_file(request: HttpRequest) -> HttpResponse:
     """What the site keeps about the player, as a JSON file to save
     (league.account_data)."""
@@ -219,7 +219,7 @@ EMAIL_SAID = {
 }
 
 
-@require_GET
+@require_GET  # not HEAD: its GET confirms the address, and a HEAD is to change nothing
 def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
     """The link mailed to a new address: the account uses it from now on."""
     try:
@@ -293,7 +293,7 @@ def _account_done(request: HttpRequest, said: str) -> HttpResponse:
 # -- lobby -----------------------------------------------------------------------------
 
 @login_required
-@require_GET
+@require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
     """Quick play, the create form, my matches and the open ones to join."""
     return _render_lobby(request, _create_form())
@@ -358,7 +358,7 @@ def join(request: HttpRequest, match_id: int) -> HttpResponse:
 # -- play ------------------------------------------------------------------------------
 
 @login_required
-@require_GET
+@require_safe
 def play(request: HttpRequest, match_id: int) -> HttpResponse:
     """The seat's view (or a spectator's), its legal actions and the log; an Event's
     match names its pairing and links to its Event."""
@@ -368,7 +368,7 @@ def play(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def state(request: HttpRequest, match_id: int) -> HttpResponse:
     """The polled partial; 204 (htmx swaps nothing) while the stream has not moved. An open
     match its last player left is gone: the page says so and stops polling."""
@@ -422,7 +422,7 @@ def act(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def rematch_offer(request: HttpRequest, match_id: int) -> HttpResponse:
     """A finished match's rematch slot, polled while its player waits for a rival's offer
     (`awaits_offer`): 204 (htmx swaps nothing) until one comes, then the slot with it,
@@ -529,7 +529,7 @@ def _forfeited_by(match: Match, user: Any) -> bool:
 
 
 @login_required
-@require_GET
+@require_safe
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """Step through the stream: the view at `at` and the narration of event `at`."""
     match = get_object_or_404(Match, pk=match_id)
@@ -667,7 +667,7 @@ def _render_lobby(request: HttpRequest, form: CreateMatchForm, status: int = 200
 
 
 @login_required
-@require_GET
+@require_safe
 def lobby_live(request: HttpRequest) -> HttpResponse:
     """The lobby's polled part, the player's live matches and invitations; 204 while the
     reader's copy (`v`) is current."""

@@ -38,6 +38,12 @@ def test_one_click_seats_me_against_the_bot_and_opens_the_play_page(
     assert page.status_code == 200 and b"Your hand" in page.content
 
 
+def test_a_head_request_for_the_lobby_answers_as_a_get_does(alice_client: Client) -> None:
+    head = alice_client.head(reverse("lobby"))
+    assert head.status_code == 200 and head.content == b""
+    assert head["Content-Type"] == alice_client.get(reverse("lobby"))["Content-Type"]
+
+
 def test_the_one_click_button_only_answers_a_post(alice_client: Client) -> None:
     assert alice_client.get(reverse("quick_play")).status_code == 405
     assert not Match.objects.exists()

@@ -223,6 +223,19 @@ def test_the_calendar_entry_lasts_the_documented_length(cup: Event, sam: Any,
     assert "dtend" not in entry  # one of the two, never both (RFC 5545, 3.6.1)
 
 
+def test_a_head_request_for_the_calendar_answers_as_a_get_does(cup: Event, sam: Any,
+                                                               alice_client: Client) -> None:
+    """A calendar that subscribed asks with HEAD whether the file changed: it got 405."""
+    url = reverse("league:event_calendar", args=[cup.pk])
+    assert alice_client.head(url).status_code == 404  # no time said yet, as GET says
+    events.set_details(event=cup, by=sam, starts_at=THURSDAY)
+    got, head = alice_client.get(url), alice_client.head(url)
+    assert head.status_code == got.status_code == 200
+    assert head["Content-Type"] == got["Content-Type"] == "text/calendar; charset=utf-8"
+    assert head["Content-Disposition"] == got["Content-Disposition"]
+    assert head.content == b"" and got.content
+
+
 def test_a_cleared_time_cancels_the_calendar_entry(cup: Event, sam: Any,
                                                    alice_client: Client) -> None:
     """A calendar that imported the Event finds the same entry, one change later,

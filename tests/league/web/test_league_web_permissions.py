@@ -165,6 +165,27 @@ def test_public_pages_need_a_login_but_no_organizer_rights(
     assert _outcome(response) == (LOGIN if role == "anonymous" else ALLOWED)
 
 
+@pytest.mark.parametrize("role", list(EXPECTED))
+@pytest.mark.parametrize(("name", "args"), [
+    *((n, a) for n, m, a, _ in ORGANIZER_ENDPOINTS + STAFF_ENDPOINTS if m == "get"),
+    *((n, "") for n in PUBLIC_PAGES)])
+def test_a_head_request_is_answered_as_its_get(
+        as_role: Callable[[str], Client], cup: Event, season: Season, player: Any,
+        role: str, name: str, args: str) -> None:
+    """HEAD is GET without the body (RFC 9110, 9.3.2): every page that answers GET
+    answers it, with the same status, rather than 405."""
+    from league.services import player_for
+
+    pages = {"league:season": [season.pk], "league:event": [cup.pk],
+             "league:event_results": [cup.pk], "league:player": [player_for(player).pk]}
+    url = (reverse(name, args=pages[name]) if name in pages
+           else _url(name, args, cup, season))
+    client = as_role(role)
+    got, head = client.get(url), client.head(url)
+    assert head.status_code == got.status_code != 405
+    assert head.get("Location") == got.get("Location") and head.content == b""
+
+
 def test_an_event_organizer_of_another_season_gets_403(
         make_event: Callable[..., Any], django_user_model: Any, organizer: Any) -> None:
     """Organizing one Event gives the dashboard, not the Events of others."""
