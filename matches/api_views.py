@@ -455,6 +455,8 @@ class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
             matches = by_game(matches, params["game"])
         if params.get("status"):
             matches = matches.filter(status=params["status"])
+        if "event" in params:
+            matches = matches.filter(event_match__event_id=params["event"])
         if params.get("player"):
             name = params["player"]  # their own seats, and those a bot took over from them
             matches = matches.filter(Q(seats__user__username__iexact=name)

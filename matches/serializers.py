@@ -482,6 +482,8 @@ class MatchListQuerySerializer(Serializer):
                                      "user's.")
     status = ChoiceField(choices=Match.Status.choices, required=False,
                          help_text="Only matches with this status.")
+    event = serializers.IntegerField(required=False, min_value=1, max_value=LARGEST_INT,
+                                     help_text="Only the matches this Event (its id) made.")
 
 
 class QuerySerializer(Serializer):

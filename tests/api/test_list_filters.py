@@ -18,6 +18,7 @@ from engine import registry
 from league import events
 from league.services import player_for
 from matches.models import Match
+from tests.conftest import event_match
 
 pytestmark = pytest.mark.django_db
 
@@ -41,6 +42,8 @@ def test_an_unknown_game_is_400_unknown_game_on_every_list(
 
 @pytest.mark.parametrize(("url", "query", "name"), [
     ("/api/matches/", "status=bogus", "status"),
+    ("/api/matches/", "event=x", "event"),
+    ("/api/matches/", "event=0", "event"),
     ("/api/events/", "status=bogus", "status"),
     ("/api/events/", "season=x", "season"),
     ("/api/events/", "open_entry=maybe", "open_entry"),
@@ -81,6 +84,7 @@ def test_a_game_this_site_plays_no_more_still_filters_the_rows_it_kept(
 @pytest.mark.parametrize(("url", "query", "name"), [
     ("/api/matches/", "game=super_showdown&game=supershow", "game"),
     ("/api/matches/", "status=active&player=alice&status=finished", "status"),
+    ("/api/matches/", "event=1&event=2", "event"),
     ("/api/events/", "season=1&season=2", "season"),
     ("/api/events/", "open_entry=true&open_entry=false", "open_entry"),
     ("/api/players/", "search=a&search=b", "search"),
@@ -112,3 +116,26 @@ def test_a_players_history_and_a_matchs_state_refuse_a_parameter_given_twice(
 def test_a_filter_given_once_among_others_is_read(organizer_api: APIClient) -> None:
     response = organizer_api.get("/api/matches/?game=super_showdown&status=active&page=1")
     assert response.status_code == 200, response.content
+
+
+def test_the_match_list_filters_by_event_and_an_unknown_one_answers_an_empty_page(
+        organizer: Any, player: Any, toy_match: Match, outsider_api: APIClient) -> None:
+    first, second = event_match(organizer, player), event_match(organizer, player)
+    event = first.event_match.event
+    listed = outsider_api.get("/api/matches/", {"event": event.pk})
+    assert listed.status_code == 200, listed.content
+    assert [m["id"] for m in listed.json()["results"]] == [first.pk]
+    assert listed.json()["results"][0]["event"]["id"] == event.pk
+    everything = outsider_api.get("/api/matches/").json()
+    assert {m["id"] for m in everything["results"]} == {first.pk, second.pk, toy_match.pk}
+    unknown = outsider_api.get("/api/matches/", {"event": second.event_match.event_id + 1})
+    assert unknown.status_code == 200, unknown.content
+    assert unknown.json()["count"] == 0 and unknown.json()["results"] == []
+
+
+def test_the_schema_documents_the_match_lists_event_filter(anon_api: APIClient) -> None:
+    doc = anon_api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    params = {p["name"]: p for p in doc["paths"]["/api/matches/"]["get"]["parameters"]}
+    assert params["event"]["in"] == "query"
+    assert params["event"]["schema"]["type"] == "integer"
+    assert params["event"]["schema"]["minimum"] == 1
