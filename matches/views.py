@@ -729,8 +729,9 @@ def _forfeited_all(user: Any, live: list[Match]) -> set[int]:
 
 
 def _matches_of(user: Any) -> QuerySet[Match]:
-    return (Match.objects.filter(seats__user=user).distinct().select_related("event_match")
-            .prefetch_related(*SEAT_PEOPLE).order_by("-created_at", "-id"))
+    return (Match.objects.filter(seats__user=user).distinct()
+            .select_related("event_match__event").prefetch_related(*SEAT_PEOPLE)
+            .order_by("-created_at", "-id"))
 
 
 def _waiting_for_others(user: Any) -> QuerySet[Match]:

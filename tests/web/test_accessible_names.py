@@ -22,7 +22,7 @@ from league import events
 from league.models import Player
 from matches import services
 from tests.a11y import Page, names_shared, text, titles_repeated, unnamed
-from tests.conftest import accepted
+from tests.conftest import accepted, event_match
 from tests.markup import TEMPLATES, template_markup
 
 pytestmark = pytest.mark.django_db
@@ -78,8 +78,9 @@ def test_the_lobby_names_every_control(alice_client: Client, player: Any, player
     over = accepted(services.create_match(game="super_showdown", options={}, created_by=player,
                                           seats=[{"player": "alice"}, {"player": "bruno"}]))
     services.resign(match=over, user=player2)
+    event_match(organizer, player, finish=False)  # its row links its Event
     page = alice_client.get(reverse("lobby")).content.decode()
-    assert "invitations" in page and "replay" in page
+    assert "invitations" in page and "replay" in page and "-event" in page
     assert faults(page) == []
 
 

@@ -643,3 +643,24 @@ def test_the_lobby_marks_a_live_match_the_player_forfeited_out_of_and_lists_it_l
     bruno = Client()
     bruno.force_login(player2)
     assert "you forfeited" not in bruno.get(reverse("lobby")).content.decode()
+
+
+def test_an_event_matchs_row_names_its_event_linked_to_its_page(
+        alice_client: Client, player: Any, organizer: Any) -> None:
+    """A lobby row said nothing of the Event a match was played for; the play page says
+    it, and now the row does too (a player's own match names none)."""
+    from league.models import EventMatch
+    from tests.conftest import event_match
+
+    live = event_match(organizer, player, finish=False)
+    over = event_match(organizer, player)
+    own = services.create_match(game="super_showdown", options={}, created_by=player,
+                                seats=[{"player": "alice"}, {"bot": "random"}])
+    page = alice_client.get(reverse("lobby")).content.decode()
+    for match in (live, over):
+        event = EventMatch.objects.get(match=match).event
+        link = re.search(rf'<a [^>]*id="match-{match.pk}-event"[^>]*>([^<]*)</a>', page)
+        assert link is not None, match.pk
+        assert f'href="{reverse("league:event", args=[event.pk])}"' in link[0]
+        assert link[1] == event.name == "Night"
+    assert f'id="match-{own.pk}-play"' in page and f'id="match-{own.pk}-event"' not in page

@@ -333,4 +333,27 @@ def test_the_ultimate_showdown_scoreboard_scrolls_in_its_box_not_the_page(
         browser.open(live_server.url + reverse("match_play", args=[match.id]))
         assert "deciding" in browser.js("document.querySelector('.us-scoreboard').innerText")
         assert browser.js("document.querySelector('.us-scoreboard').offsetWidth") > NARROW - 40
+
+
+def test_an_event_matchs_lobby_row_links_its_event_in_a_tap_on_a_narrow_phone(
+        live_server: Any, player: Any, organizer: Any) -> None:
+    """The lobby's row of an Event's match names the Event, linked to its page: a tap, and
+    a long name wraps within the width."""
+    name = "The Tuesday Evening Superstar Showdown Championship" + "x" * 40
+    cup = events.create_event(name=name, game="super_showdown", format="round_robin",
+                              by=organizer)
+    events.add_entrant(event=cup, by=organizer, player=player.username)
+    events.add_entrant(event=cup, by=organizer, bot="random")
+    events.start_event(event=cup, by=organizer)
+    match = cup.event_matches.get().match
+    with signed_in(live_server.url, player) as browser:
+        browser.resize(NARROW)
+        browser.open(live_server.url + reverse("lobby"))
+        link = browser.js(f"""(() => {{ const a = document.getElementById('match-{match.pk}-event');
+          const box = a.getBoundingClientRect();
+          return {{href: a.getAttribute('href'), text: a.textContent, w: box.width, h: box.height,
+                   right: box.right}}; }})()""")
+        assert link["href"] == reverse("league:event", args=[cup.pk])
+        assert link["text"] == name
+        assert min(link["w"], link["h"]) >= TAP and link["right"] <= NARROW, link
         assert browser.js("document.documentElement.scrollWidth") <= NARROW

@@ -633,3 +633,13 @@ def test_a_resignation_reads_the_players_seats_once(player: Any, player2: Any) -
     assert captured(lambda: page.post(url, {"confirmed": "yes"}), 302)
     match.refresh_from_db()
     assert match.status == "active" and services.seats_out(match) == {0}
+
+
+@pytest.mark.parametrize("page", ["lobby", "lobby_live"])
+def test_the_lobby_names_each_event_match_s_event_at_no_cost_a_row(
+        player: Any, event_bot_seats: Any, page: str) -> None:
+    from django.urls import reverse
+
+    client = browser(player)
+    same_for_more_rows(event_bot_seats, lambda: client.get(reverse(page)))
+    assert "Night " in client.get(reverse(page)).content.decode()
