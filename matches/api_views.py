@@ -528,11 +528,10 @@ class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
                                "(`left`, even once the match started) or a decline "
                                "(`declined`); a leave that removed the match (nobody left "
                                "in it) is 404 sent again. `seat` "
-                               "picks one of your seats if you hold several; without it, "
-                               "your first still in the match, but for a leave: one who "
-                               "holds several seats of an open match names the one to "
-                               "leave (400 seat_required), so that a leave sent again "
-                               "does not leave the next. An Event's match is its "
+                               "picks one of your seats: one who holds several names the "
+                               "one to leave or resign (400 seat_required), so that a "
+                               "request sent again does not leave or resign the next. "
+                               "An Event's match is its "
                                "organizer's to forfeit (409 event_match).",
                    responses={200: ResignedSerializer, 400: ERRORS[400], 403: ERRORS[403],
                               404: ERRORS[404], 409: ERRORS[409]})

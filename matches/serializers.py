@@ -389,10 +389,9 @@ class ActionSerializer(Serializer):
 
 class ResignSerializer(Serializer):
     seat = serializers.IntegerField(min_value=0, required=False, allow_null=True,
-                                    help_text="Which of your seats; default your first still in "
-                                              "the match (not out by a forfeit or the rules). "
-                                              "Needed to leave an open match where you hold "
-                                              "several (400 seat_required).")
+                                    help_text="Which of your seats: needed where you hold "
+                                              "several (400 seat_required); one held is the "
+                                              "default.")
     leaving = serializers.BooleanField(
         required=False, default=False,
         help_text="Only leave the match while it waits for players (or decline it): if it "

@@ -1054,9 +1054,9 @@ def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = 
     `leaving`: the player meant to leave it while it waited for players (their page
     offered that), so one that started meanwhile (the last seat taken) is refused, not
     resigned. `name_the_seat`: a caller whose request may come again (the API, its first
-    answer lost) leaves an open match only by a seat named, where the user holds several
-    (400 seat_required): a leave naming none took their first, and its resend would have
-    left the next one.
+    answer lost) leaves or resigns only a seat named, where the user holds several (400
+    seat_required): one naming none took their first (still in), and its resend would have
+    left or resigned the next one.
     """
     with transaction.atomic():
         locked = _locked(match)
@@ -1083,10 +1083,12 @@ def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = 
             _check_seat(locked, seat, user)
         elif not held:
             raise ServiceError("not_seated", "You hold no seat in this match.", 403)
-        elif name_the_seat and len(held) > 1 and locked.status == Match.Status.OPEN:
+        elif name_the_seat and len(held) > 1:
             raise ServiceError("seat_required", "You hold several seats of this match ("
                                + ", ".join(f"seat {row.index}" for row in held)
-                               + "): name the one to leave (`seat`).", 400)
+                               + "): name the one to "
+                               + ("leave" if locked.status == Match.Status.OPEN else "resign")
+                               + " (`seat`).", 400)
         index = _first_in(locked, [row.index for row in held]) if seat is None else seat
         if locked.status == Match.Status.ACTIVE:
             if leaving:

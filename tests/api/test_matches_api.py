@@ -466,13 +466,14 @@ def test_leaving_only_never_resigns_a_match_that_started_meanwhile(
     assert resigned.json() == {"outcome": "resigned"}
 
 
-def test_one_who_holds_several_rumble_seats_resigns_the_one_named_else_the_first_still_in(
+def test_one_who_holds_several_rumble_seats_resigns_the_one_named(
         organizer: Any, player: Any, player2: Any, outsider: Any,
         player_api: APIClient) -> None:
     """RR-34 and the forfeit decision of engine/games/royal_rumble: alice holds two seats of
-    a four-seat Rumble (a staff lineup). `seat` resigns the one named; without it, her
-    first still in the match; a resignation sent again, named or left to the default,
-    answers as the first did and writes nothing, and bruno and olga play on."""
+    a four-seat Rumble (a staff lineup). `seat` resigns the one named; without it she is
+    asked which (a resend of one naming none would put out her next seat); a resignation
+    sent again answers as the first did and writes nothing, one naming no seat too once
+    all of hers are out, and bruno and olga play on."""
     match = services.create_match(game="royal_rumble", options={}, created_by=organizer,
                                   seats=[{"player": "alice"}, {"player": "alice"},
                                          {"player": "bruno"}, {"player": "olga"}])
@@ -482,7 +483,10 @@ def test_one_who_holds_several_rumble_seats_resigns_the_one_named_else_the_first
     again = player_api.post(url, {"seat": 1}, format="json")
     assert (again.status_code, again.json()) == (200, {"outcome": "resigned"})
     unnamed = player_api.post(url, {}, format="json")
-    assert (unnamed.status_code, unnamed.json()) == (200, {"outcome": "resigned"})
+    assert (unnamed.status_code, unnamed.json()["code"]) == (400, "seat_required")
+    assert services.forfeited_seats(match) == [1]
+    first = player_api.post(url, {"seat": 0}, format="json")
+    assert (first.status_code, first.json()) == (200, {"outcome": "resigned"})
     assert services.forfeited_seats(match) == [1, 0]
     out = player_api.post(url, {}, format="json")
     assert (out.status_code, out.json()) == (200, {"outcome": "resigned"})

@@ -163,17 +163,25 @@ def test_one_holding_a_single_seat_still_leaves_without_naming_it(
     assert seated(match) == ["alice", None, None]
 
 
-def test_a_live_match_is_still_resigned_seat_by_seat_without_naming_one(
+def test_one_holding_several_seats_of_a_live_match_names_the_one_to_resign(
         player: Any, player2: Any, player_api: APIClient) -> None:
-    """seat_required is a leave's: a resignation of a live match answers `resigned` again
-    when sent again, the seats it put out shown by the match (`_resigned_before`)."""
+    """A resignation naming no seat put out the first still in, and the same sent again
+    (its answer lost) the next, the first being out: the API asks which, and one that
+    names it, sent again, answers `resigned` and puts out nothing more."""
     match = services.create_match(game="royal_rumble", options={}, created_by=player,
                                   seats=[{"player": player.username},
                                          {"player": player.username}, {"bot": "random"},
                                          {"bot": "random"}])
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE
-    assert resign(player_api, match.pk).json() == {"outcome": "resigned"}
+    refused = resign(player_api, match.pk)
+    assert (refused.status_code, refused.json()["code"]) == (400, "seat_required")
+    assert "name the one to resign" in refused.json()["detail"]
+    for _ in range(2):
+        assert resign(player_api, match.pk, seat=0).json() == {"outcome": "resigned"}
+        match.refresh_from_db()
+        assert match.status == Match.Status.ACTIVE
+        assert services.seats_out(match) == {0}
 
 
 def test_closing_an_account_still_leaves_every_seat_it_held(player: Any) -> None:
