@@ -7,6 +7,8 @@ list where a name belongs or `true` where a number belongs must come back as
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -72,3 +74,13 @@ def test_a_refused_seat_count_names_the_seats_the_game_takes(game, seats, said):
     with pytest.raises(IllegalAction) as error:
         registry.get_rules(game).spec.check_seats(seats)
     assert error.value.code == "bad_seat_count" and error.value.message == said
+
+
+@pytest.mark.parametrize(("game", "option"), OPTIONS)
+def test_an_options_help_speaks_to_players(game: str, option: str) -> None:
+    """The lobby and the API show each option's help to players: it named rule items they
+    cannot look up ("SH-126: ...", "see RR-14 decision") and printed lists as Python
+    writes them (['ox_valdane', ...]), where a player types JSON."""
+    help = registry.get_rules(game).spec.options[option].help
+    assert help and not re.search(r"\b[A-Z]{2,3}-\d+", help), help
+    assert "['" not in help and "None" not in help, help

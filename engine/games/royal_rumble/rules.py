@@ -55,7 +55,8 @@ SPEC = GameSpec(
     has_hidden_information=True,
     options={
         "round_limit": Option(DEFAULT_ROUND_LIMIT,
-                              help="After this many rounds the game ends (see RR-14 decision)."),
+                              help="After this many rounds (1 to 200) the game ends, the "
+                                   "Legends still standing sharing first place."),
     },
     # Every eligible seat is asked (RR-28 decision): a round at ten seats is up to 8 plan
     # steps a seat plus, per attack, a Defense, 9 intervene turns, Holding On and a

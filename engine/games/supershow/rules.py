@@ -73,21 +73,20 @@ SPEC = GameSpec(
     options={
         "match_type": Option("one_on_one", tuple(MATCH_TYPES), help="The match type."),
         "count_outs": Option("default", ("default", "on", "off"),
-                             help="SH-070 decision: the organizer (the 'GM') may switch "
-                                  "count-outs on or off; 'default' keeps the match type's."),
+                             help="Count-outs on or off, as the organizer decides; 'default' "
+                                  "keeps the match type's."),
         "dq": Option("default", ("default", "on", "off"),
-                     help="Disqualification (SH-069) on or off; 'default' keeps the match "
-                          "type's."),
+                     help="Disqualifications on or off; 'default' keeps the match type's."),
         "competitors": Option(list(DEFAULT_COMPETITORS),
-                              help=f"One Competitor key per seat: {sorted(CATALOG.competitors)}."),
+                              help=f"One Competitor key per seat, of {', '.join(sorted(CATALOG.competitors))}."),
         "decks": Option(None, help="Optional constructed decks: per seat null or a list of "
-                                   "30 card keys, one of each number (SH-050).", secret=True),
-        "referee": Option(None, help="SH-126: a Special Guest Referee's Competitor key, whose "
-                                     "Gimmick applies to every player."),
-        "ringside": Option(None, help="SH-128: per seat null or a Competitor accompanying "
-                                      "it to ringside, whose Gimmick is added."),
+                                   "30 card keys, one of each number.", secret=True),
+        "referee": Option(None, help="A Special Guest Referee's Competitor key, whose Gimmick "
+                                     "applies to every player."),
+        "ringside": Option(None, help="Per seat null or a Competitor accompanying it to "
+                                      "ringside, whose Gimmick is added."),
         "ringside_kind": Option("any", ("any", "single", "tag_team", "trio"),
-                                help="SH-129: which kind of Competitor may accompany."),
+                                help="Which kind of Competitor may accompany a seat to ringside."),
         "turn_limit": Option(DEFAULT_TURN_LIMIT,
                              help="After this many turn rolls the match is a time-limit draw."),
     },

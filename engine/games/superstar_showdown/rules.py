@@ -93,11 +93,11 @@ SPEC = GameSpec(
     options={
         "superstars": Option(
             list(DEFAULT_SUPERSTARS),
-            help=f"Two Superstar keys, Red's then Blue's: any of {sorted(ROSTER)}.",
+            help=f"Two Superstar keys, Red's then Blue's: any of {', '.join(sorted(ROSTER))}.",
         ),
         "round_limit": Option(
             DEFAULT_ROUND_LIMIT,
-            help="After this many rounds the bigger Performance Stack wins (see SS-003).",
+            help="After this many rounds the bigger Performance Stack wins.",
         ),
         "event": Option(
             None,
