@@ -51,6 +51,8 @@ urlpatterns = [
     path("dashboard/events/<int:event_id>/seat-to-bot/", views.match_seat_to_bot,
          name="match_seat_to_bot"),
     path("dashboard/events/<int:event_id>/standings.csv", views.event_csv, name="event_csv"),
+    path("dashboard/events/<int:event_id>/results.csv", views.event_results_csv,
+         name="event_results_csv"),
     path("dashboard/simulations/", views.simulations, name="simulations"),
     path("dashboard/simulations/new/", views.simulation_create, name="simulation_create"),
     path("dashboard/simulations/<int:job_id>/", views.simulation_job, name="simulation"),

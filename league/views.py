@@ -1154,6 +1154,94 @@ def event_csv(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @login_required
 @require_safe
+def event_results_csv(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The Event's match results as a CSV download: one row a pairing (a match played
+    again after a draw, one a match), in the format's order."""
+    event = _organized_event(request, event_id)
+    header = ["stage", "round", "pairing", "label", "entrants", "places", "winner", "note",
+              "match", "link", "finished"]
+    return _csv_response(f"event-{event.pk}-results.csv", header,
+                         _result_lines(request, event))
+
+
+def _result_lines(request: HttpRequest, event: Event) -> list[list[Any]]:
+    """The rows of the results CSV: the Event's matches (results alone: the page's rows,
+    no state of a game), its walkovers no match was made for and its byes, by pairing in
+    the format's order; a match of a pairing the format no longer lists, after them."""
+    done = events.replay_to_read(event)
+    names = {key: e["name"] for key, e in done.entrants.items()} | _names(event)
+    given = events.walkovers(done)
+    gone = {key for key, e in done.entrants.items() if e["withdrawn"]}
+    played: dict[str, list[dict[str, Any]]] = {}
+    for row in _match_rows(event, done, names, given):
+        played.setdefault(row["link"].pairing, []).append(row)
+    walkovers = {row["pairing"]: row for row in _walkover_rows(done, names, given)}
+    for row in [*walkovers.values(), *(r for rows in played.values() for r in rows)]:
+        row["withdrawn"] = [e["name"] for e in row["entrants"] if e["key"] in gone]
+    pairings = [] if done.state is None else formats.get_format(done.format).pairings(done.state)
+    # A bye is told once its round has begun (a match of it made), as its matches are.
+    begun = {(m["stage"], m["round"]) for m in done.matches.values()} | {
+        (p.stage, p.round) for p in pairings if p.id in given}
+    lines: list[list[Any]] = []
+    for p in pairings:
+        place = [p.stage, p.round, p.id, p.label or p.id]
+        for row in played.pop(p.id, []):
+            lines.append([*place, *_match_line(request, row)])
+        if p.id in walkovers:
+            lines.append([*place, *_walkover_line(walkovers[p.id])])
+        elif (p.id not in done.matches and len(p.entrants) == 1 and not any(p.waiting)
+              and (p.stage, p.round) in begun):
+            bye = names.get(p.entrants[0], p.entrants[0])
+            lines.append([*place, bye, "", bye, "bye", "", "", ""])
+    for rows in played.values():
+        for row in rows:
+            link = row["link"]
+            lines.append([link.stage, link.round, link.pairing, link.label or link.pairing,
+                          *_match_line(request, row)])
+    return lines
+
+
+def _match_line(request: HttpRequest, row: dict[str, Any]) -> list[Any]:
+    """A match row of the page as the results CSV's cells, from "entrants" on."""
+    match = row["match"]
+    placed = [e for e in row["entrants"] if e["place"] is not None]
+    won = [e["name"] for e in row["entrants"] if e["won"]]
+    if row["live"]:
+        note = "live"
+    elif row["link"].drawn:
+        note = "drawn, played again"
+    elif row["walkover"]:
+        note = _walkover_note(row)
+    elif row["forfeited"]:
+        note = f"forfeit: {row['forfeited']}"
+    elif row["by_seed"]:
+        note = "decided by seed"
+    else:
+        note = "draw" if row["draw"] else ""
+    winner = " and ".join(won) if won else ("nobody" if placed and not row["draw"] else "")
+    return [_names_by_side(row), "; ".join(f"{e['name']}: {e['place']}" for e in placed),
+            winner, note, match.pk,
+            request.build_absolute_uri(reverse("match_play", args=[match.pk])),
+            "" if row["live"] else match.updated_at.isoformat()]
+
+
+def _walkover_line(row: dict[str, Any]) -> list[Any]:
+    """A walkover no match was made for, as the results CSV's cells from "entrants" on."""
+    won = [e["name"] for e in row["entrants"] if e["won"]]
+    return [_names_by_side(row), "", " and ".join(won) or "nobody", _walkover_note(row),
+            "", "", ""]
+
+
+def _walkover_note(row: dict[str, Any]) -> str:
+    """ "walkover: alice withdrew", naming who withdrew from the row's pairing."""
+    gone = row["withdrawn"]
+    if not gone:
+        return "walkover"
+    return f"walkover: {_and(gone)} withdrew"
+
+
+@login_required
+@require_safe
 def season_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     """The season's table as a CSV download."""
     season = _organized_season(request, season_id)

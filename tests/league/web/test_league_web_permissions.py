@@ -50,6 +50,7 @@ ORGANIZER_ENDPOINTS: list[tuple[str, str, str, dict[str, Any]]] = [
     ("league:match_forfeit", "post", "event", {"pairing": "W1-1", "entrant": "e1"}),
     ("league:match_seat_to_bot", "post", "event", {"pairing": "W1-1", "entrant": "e1"}),
     ("league:event_csv", "get", "event", {}),
+    ("league:event_results_csv", "get", "event", {}),
     ("league:season_csv", "get", "season", {}),
 ]
 

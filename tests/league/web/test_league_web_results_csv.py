@@ -1,0 +1,133 @@
+"""An Event's match results as its organizers download them."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from league import events
+from league.models import Event, EventMatch
+from matches.models import Match
+from tests.conftest import played_until
+
+pytestmark = pytest.mark.django_db
+
+HEADER = ["stage", "round", "pairing", "label", "entrants", "places", "winner", "note",
+          "match", "link", "finished"]
+
+
+def results(client: Client, event: Event) -> list[dict[str, str]]:
+    response = client.get(reverse("league:event_results_csv", args=[event.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    assert response["Content-Disposition"] == \
+        f'attachment; filename="event-{event.pk}-results.csv"'
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == HEADER
+    return [dict(zip(HEADER, row, strict=True)) for row in rows[1:]]
+
+
+@pytest.fixture
+def three(make_event: Callable[..., Event], sam: Any, player: Any, player2: Any) -> Event:
+    """A started round robin of alice (e1), bruno (e2) and a bot named like a formula (e3):
+    one match a round, and a bye."""
+    event = make_event(format="round_robin", name="Three")
+    events.add_entrant(event=event, by=sam, player="alice")
+    events.add_entrant(event=event, by=sam, player="bruno")
+    events.add_entrant(event=event, by=sam, bot="random", name="=HYPERLINK(1)")
+    events.start_event(event=event, by=sam)
+    event.refresh_from_db()
+    return event
+
+
+def test_the_results_csv_lists_each_pairing_in_the_events_order(
+        sam_client: Client, sam: Any, three: Event,
+        django_capture_on_commit_callbacks: Any) -> None:
+    first = EventMatch.objects.get(event=three)
+    with django_capture_on_commit_callbacks(execute=True):
+        played_until(first.match, lambda: Match.objects.get(pk=first.match_id).status
+                     == Match.Status.FINISHED)
+    # alice withdraws: the live round 2 match is a walkover, and so is round 3's, unmade
+    with django_capture_on_commit_callbacks(execute=True):
+        events.withdraw_entrant(event=three, by=sam, key="e1")
+    second = EventMatch.objects.get(event=three, round=2)
+    second.match.refresh_from_db()
+    rows = results(sam_client, three)
+
+    assert [(r["round"], r["pairing"], r["label"], r["entrants"]) for r in rows] == [
+        ("1", "R1-1", "Round 1 match 1", "bruno vs =HYPERLINK(1)"),
+        ("1", "R1-bye", "Round 1 bye", "alice"),
+        ("2", "R2-1", "Round 2 match 1", "'=HYPERLINK(1) vs alice"),
+        ("2", "R2-bye", "Round 2 bye", "bruno"),
+        ("3", "R3-1", "Round 3 match 1", "alice vs bruno"),
+        ("3", "R3-bye", "Round 3 bye", "'=HYPERLINK(1)"),
+    ]
+    played = rows[0]
+    places = dict(cell.split(": ") for cell in played["places"].split("; "))
+    assert sorted(places.values()) == ["1", "2"]
+    winner = next(name for name, place in places.items() if place == "1")
+    assert played["winner"] in (winner, f"'{winner}") and played["note"] == ""
+    assert played["match"] == str(first.match_id)
+    assert played["link"] == f"http://testserver/matches/{first.match_id}/"
+    assert played["finished"].startswith(str(first.match.created_at.year))
+    assert rows[2] | {"finished": ""} == {
+        "stage": "round_robin", "round": "2", "pairing": "R2-1", "label": "Round 2 match 1",
+        "entrants": "'=HYPERLINK(1) vs alice", "places": "'=HYPERLINK(1): 1; alice: 2",
+        "winner": "'=HYPERLINK(1)", "note": "walkover: alice withdrew",
+        "match": str(second.match_id), "link": f"http://testserver/matches/{second.match_id}/",
+        "finished": ""}
+    assert rows[2]["finished"] == second.match.updated_at.isoformat()
+    assert rows[4] == {
+        "stage": "round_robin", "round": "3", "pairing": "R3-1", "label": "Round 3 match 1",
+        "entrants": "alice vs bruno", "places": "", "winner": "bruno",
+        "note": "walkover: alice withdrew", "match": "", "link": "", "finished": ""}
+    assert [(r["winner"], r["note"]) for r in rows[1::2]] == [
+        ("alice", "bye"), ("bruno", "bye"), ("'=HYPERLINK(1)", "bye")]
+
+
+def test_a_live_match_shows_no_result_and_a_later_rounds_bye_waits(
+        sam_client: Client, three: Event) -> None:
+    link = EventMatch.objects.get(event=three)
+    rows = results(sam_client, three)
+    assert rows == [
+        {"stage": "round_robin", "round": "1", "pairing": "R1-1", "label": "Round 1 match 1",
+         "entrants": "bruno vs =HYPERLINK(1)", "places": "", "winner": "", "note": "live",
+         "match": str(link.match_id), "link": f"http://testserver/matches/{link.match_id}/",
+         "finished": ""},
+        {"stage": "round_robin", "round": "1", "pairing": "R1-bye", "label": "Round 1 bye",
+         "entrants": "alice", "places": "", "winner": "alice", "note": "bye", "match": "",
+         "link": "", "finished": ""},
+    ]
+
+
+def test_a_forfeit_is_noted(sam_client: Client, duel: Event,
+                            django_capture_on_commit_callbacks: Any) -> None:
+    link = EventMatch.objects.get(event=duel)
+    with django_capture_on_commit_callbacks(execute=True):
+        sam_client.post(reverse("league:match_forfeit", args=[duel.pk]),
+                        {"pairing": link.pairing, "entrant": "e2"}, HTTP_HX_REQUEST="true")
+    [row] = results(sam_client, duel)
+    assert (row["entrants"], row["places"], row["winner"], row["note"]) == (
+        "alice vs bruno", "alice: 1; bruno: 2", "alice", "forfeit: bruno")
+
+
+def test_a_draft_event_has_no_results(sam_client: Client, cup: Event) -> None:
+    assert results(sam_client, cup) == []
+
+
+def test_a_player_of_the_event_may_not_download_its_results(
+        alice_client: Client, duel: Event) -> None:
+    response = alice_client.get(reverse("league:event_results_csv", args=[duel.pk]))
+    assert response.status_code == 403
+
+
+def test_the_organizer_page_links_the_results_csv(sam_client: Client, duel: Event) -> None:
+    page = sam_client.get(reverse("league:event_admin", args=[duel.pk])).content.decode()
+    assert f'href="{reverse("league:event_results_csv", args=[duel.pk])}"' in page
+
