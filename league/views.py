@@ -1245,10 +1245,21 @@ def _walkover_note(row: dict[str, Any]) -> str:
 def season_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     """The season's table as a CSV download."""
     season = _organized_season(request, season_id)
-    header = ["rank", "name", "events", "points", "wins", "draws", "losses"]
-    rows = ([s.rank, s.name, s.events, s.points, s.wins, s.draws, s.losses]
+    header = ["rank", "name", "events", "points", "wins", "draws", "losses", "kind", "id"]
+    rows = ([s.rank, s.name, s.events, s.points, s.wins, s.draws, s.losses, *_who(s)]
             for s in SeasonStanding.objects.filter(season=season))
     return _csv_response(f"season-{season.pk}-standings.csv", header, rows)
+
+
+def _who(row: SeasonStanding) -> tuple[str, int | str]:
+    """Whose row of a season's table it is, "player", "team" or "bot", with the player's or
+    the team's id (none for a bot: its name is the row's): two rows of one name (a player
+    and a bot called alike) are told apart."""
+    if row.player_id is not None:
+        return "player", row.player_id
+    if row.team_id is not None:
+        return "team", row.team_id
+    return "bot", ""
 
 
 @staff_required

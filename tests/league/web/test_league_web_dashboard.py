@@ -16,7 +16,7 @@ from django.urls import reverse
 from league import events, formats, views
 from league.formats import Pairing
 from league.models import Entrant, Event, EventMatch, EventRecord, Season, Team
-from league.services import close_user
+from league.services import close_user, player_for
 from matches import services
 from matches.models import Match
 from tests.conftest import played_until
@@ -962,15 +962,18 @@ def test_the_event_csv_says_who_withdrew(sam_client: Client, sam: Any,
 
 
 def test_season_standings_export_as_csv(sam_client: Client, duel: Event, season: Season,
+                                        player: Any, player2: Any,
                                         django_capture_on_commit_callbacks: Any) -> None:
     link = EventMatch.objects.get(event=duel)
     with django_capture_on_commit_callbacks(execute=True):
         post(sam_client, "league:match_forfeit", duel, {"pairing": link.pairing, "entrant": "e2"})
     response = sam_client.get(reverse("league:season_csv", args=[season.pk]))
     rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[0] == ["rank", "name", "events", "points", "wins", "draws", "losses"]
-    assert rows[1:] == [["1", "alice", "1", "3.0", "1", "0", "0"],
-                        ["2", "bruno", "1", "0.0", "0", "0", "1"]]
+    assert rows[0] == ["rank", "name", "events", "points", "wins", "draws", "losses",
+                       "kind", "id"]
+    alice, bruno = (player_for(user) for user in (player, player2))
+    assert rows[1:] == [["1", "alice", "1", "3.0", "1", "0", "0", "player", str(alice.pk)],
+                        ["2", "bruno", "1", "0.0", "0", "0", "1", "player", str(bruno.pk)]]
 
 
 def test_a_formula_looking_name_is_quoted_in_the_csv(sam_client: Client,

@@ -1,4 +1,5 @@
-"""An Event's match results as its organizers download them."""
+"""An Event's match results as its organizers download them, and a season's table telling
+a player, a team and a bot apart."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from django.test import Client
 from django.urls import reverse
 
 from league import events
-from league.models import Event, EventMatch
+from league.models import Event, EventMatch, Season, Team
+from league.services import player_for
 from matches.models import Match
 from tests.conftest import played_until
 
@@ -131,3 +133,26 @@ def test_the_organizer_page_links_the_results_csv(sam_client: Client, duel: Even
     page = sam_client.get(reverse("league:event_admin", args=[duel.pk])).content.decode()
     assert f'href="{reverse("league:event_results_csv", args=[duel.pk])}"' in page
 
+
+# -- the season's table ------------------------------------------------------------------
+
+def test_the_season_csv_tells_a_player_a_team_and_a_bot_of_one_name_apart(
+        sam_client: Client, sam: Any, season: Season, player: Any, player2: Any,
+        make_event: Callable[..., Event], django_capture_on_commit_callbacks: Any) -> None:
+    event = make_event(format="round_robin", name="Alike")
+    name = events.add_entrant(event=event, by=sam, player="alice").name
+    team = Team.objects.create(name=name)
+    team.members.add(player_for(player2))
+    events.add_entrant(event=event, by=sam, team=name)
+    events.add_entrant(event=event, by=sam, bot="random", name=name)
+    events.start_event(event=event, by=sam)
+    link = EventMatch.objects.get(event=event)
+    with django_capture_on_commit_callbacks(execute=True):
+        events.forfeit(event=event, by=sam, pairing=link.pairing, entrant=link.entrants[1])
+    response = sam_client.get(reverse("league:season_csv", args=[season.pk]))
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == ["rank", "name", "events", "points", "wins", "draws", "losses",
+                       "kind", "id"]
+    assert {r[1] for r in rows[1:]} == {name}
+    assert sorted((r[7], r[8]) for r in rows[1:]) == [
+        ("bot", ""), ("player", str(player_for(player).pk)), ("team", str(team.pk))]
