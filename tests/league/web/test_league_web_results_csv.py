@@ -156,3 +156,15 @@ def test_the_season_csv_tells_a_player_a_team_and_a_bot_of_one_name_apart(
     assert {r[1] for r in rows[1:]} == {name}
     assert sorted((r[7], r[8]) for r in rows[1:]) == [
         ("bot", ""), ("player", str(player_for(player).pk)), ("team", str(team.pk))]
+
+
+def test_a_brackets_bye_is_a_row_of_its_round(sam_client: Client, sam: Any,
+                                               make_event: Callable[..., Event]) -> None:
+    event = make_event(bots=3)
+    events.start_event(event=event, by=sam)
+    rows = results(sam_client, event)
+    assert [(r["stage"], r["round"], r["pairing"], r["note"]) for r in rows] == [
+        ("bracket", "1", "W1-1", "bye"), ("bracket", "1", "W1-2", "live")]
+    [bye] = [r for r in rows if r["note"] == "bye"]
+    assert bye["entrants"] == bye["winner"] == "Bot 1"  # the top seed
+    assert bye["match"] == bye["places"] == ""
