@@ -16,7 +16,7 @@ from rest_framework.fields import empty
 
 from config.api_json import LARGEST_INT
 from config.api_strict import ModelSerializer, Serializer
-from league import formats, history, simulation
+from league import formats, history, simulation, svg
 from league.events import (
     NOTES_LENGTH,
     Replayed,
@@ -586,9 +586,10 @@ class BracketSlotSerializer(Serializer):
         choices=SLOT_STATES, read_only=True,
         help_text='"filled": `entrant` sits here. "empty": nobody will, a bye (a seed beyond '
                   "the field, a round robin's or Swiss bye, the winner of a match both sides "
-                  'forfeited or nobody reached, the loser of a bye). "pending": not given '
-                  "yet: an earlier match still decides who comes (`source`), or the "
-                  "pairing's slots are given together, once its other one is known too.")
+                  'forfeited or nobody reached, the loser of a bye). "pending": not known '
+                  "yet: an earlier match still decides who comes (`source`). A slot whose "
+                  "entrant is known already (the winner of a bye, of a walkover or of a "
+                  "decided match) is filled while the pairing's other slot is pending.")
     source = serializers.CharField(read_only=True, help_text='Where the slot comes from: '
                                                              '"seed 3", "winner of W1-2".')
     place = serializers.IntegerField(allow_null=True, read_only=True,
@@ -669,7 +670,16 @@ def bracket_of(event: Event, done: Replayed | None = None) -> list[dict[str, Any
     held = {p.id for p in held_pairings(event, done)}
     # The entrants the game plays as one side (a tag team pair) win and lose together.
     sides = {pid: result_sides(event, m.entrants, m.seats) for pid, m in links.items()}
-    rows = [_pairing_row(p.id, p.round, p.stage, p.label, list(p.slots), list(p.sources),
+    # A slot the format gives only once its pairing's other one is known too, named where
+    # the diagram names it already: who a bye, a walkover or a decided match sends there.
+    ended = {pid: winner for pid, winner in given.items() if pid not in done.results
+             and (pid not in links or links[pid].match.status == "finished")}
+    shown = svg.known_slots(known, {pid: r["placements"] for pid, r in done.results.items()},
+                            ended, sides)
+    rows = [_pairing_row(p.id, p.round, p.stage, p.label,
+                         [slot if slot is not None else seen for slot, seen
+                          in zip_longest(p.slots, shown.get(p.id, ())[:len(p.slots)])],
+                         list(p.sources),
                          links.get(p.id), done.results.get(p.id), names, given,
                          sides.get(p.id, {}), p.waiting)
             | {"held": p.id in held} for p in known]

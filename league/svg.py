@@ -172,12 +172,15 @@ def label_lines(label: str, stage: str) -> list[str]:
 
 def _lines(pairing: Any, names: Mapping[str, str], placements: Mapping[str, int] | None,
            labels: Mapping[str, str], byes: set[str], empty: set[str],
-           walkovers: Mapping[str, str], withdrawn: set[str]) -> list[_Line]:
+           onward: Mapping[str, str], withdrawn: set[str],
+           dropped: Mapping[str, str] | None = None) -> list[_Line]:
     """One line per slot: the entrant, "bye", or where the entrant will come from.
 
     A seed beyond the field is a bye; so is the loser of a match that had a bye, and the
-    winner of a match that had nobody in it. The winner of a bye is already known (the
-    format names a slot only once the whole pairing is known).
+    winner of a match that had nobody in it. Who a decided match sends on is already
+    known (`onward`: the winner of a bye, a walkover or a played match; `dropped`: the
+    loser of a played match), where the format names a slot only once the whole pairing
+    is known.
     """
     sources = tuple(pairing.sources) + ("",) * (len(pairing.slots) - len(pairing.sources))
     lines = []
@@ -187,8 +190,9 @@ def _lines(pairing: Any, names: Mapping[str, str], placements: Mapping[str, int]
             lines.append(_Line(names.get(slot, slot), "entrant", place, slot in withdrawn, slot))
             continue
         ref = _source_ref(source)
-        if ref and ref[0] == "winner" and ref[1] in walkovers:
-            key = walkovers[ref[1]]
+        sent = (onward if ref[0] == "winner" else dropped or {}) if ref else {}
+        if ref and ref[1] in sent:
+            key = sent[ref[1]]
             lines.append(_Line(names.get(key, key), "entrant", None, key in withdrawn, key))
         elif source.startswith("seed ") or (ref and ref[1] in (byes if ref[0] == "loser"
                                                                 else empty)):
@@ -212,15 +216,24 @@ def _boxes(pairings: Sequence[Any], names: Mapping[str, str],
     labels = {p.id: p.label or p.id for p in pairings}
     byes: set[str] = set()   # pairings with a bye in them (nobody loses them)
     empty: set[str] = set()  # pairings with nobody in them (nobody wins them)
-    walkovers: dict[str, str] = {}  # pairing id -> the one entrant who goes on unplayed
+    onward: dict[str, str] = {}  # pairing id -> the one entrant it sends on (its winner)
+    dropped: dict[str, str] = {}  # pairing id -> the one entrant it sends on as its loser
     boxes = []
     for p in pairings:  # in play order: a pairing's feeders come before it
-        lines = _lines(p, names, results.get(p.id), labels, byes, empty, walkovers, withdrawn)
+        lines = _lines(p, names, results.get(p.id), labels, byes, empty, onward, withdrawn,
+                       dropped)
         placed = {line.key: line.place for line in lines if line.key and line.place is not None}
         won = outcomes(placed, sides.get(p.id))
         for line in lines:
             line.won = line.key is not None and (won.get(line.key) == "win"
                                                  or line.key == ended.get(p.id))
+        winners = [line.key for line in lines if line.won and line.key]
+        if len(winners) == 1 and (p.id in results or p.id in ended):
+            # Decided (played, or a walkover): its winner is known where it goes next.
+            onward[p.id] = winners[0]
+            losers = [key for key in placed if key != winners[0]]
+            if p.id in results and len(losers) == 1:
+                dropped[p.id] = losers[0]
         if placed and 1 not in placed.values():
             # Every side forfeited it (no winner): nobody goes on from it and nobody
             # drops from it, as the format passes it on, where "Winner of" it waited.
@@ -232,7 +245,7 @@ def _boxes(pairings: Sequence[Any], names: Mapping[str, str],
             if all(line.kind == "bye" for line in lines):
                 empty.add(p.id)
             elif len(present) == 1 and all(line.kind != "pending" for line in lines):
-                walkovers[p.id] = present[0]
+                onward[p.id] = present[0]
         feeders = [ref[1] for ref in map(_source_ref, p.sources) if ref and ref[0] == "winner"]
         if p.id in results or p.id in ended:
             state = "done"
@@ -246,6 +259,19 @@ def _boxes(pairings: Sequence[Any], names: Mapping[str, str],
         boxes.append(_Box(p.id, p.round, p.stage, label, lines, feeders, links.get(p.id),
                           state, label_lines(label, p.stage)))
     return boxes
+
+
+def known_slots(pairings: Sequence[Any], results: Mapping[str, Mapping[str, int]],
+                ended: Mapping[str, str | None] | None = None,
+                sides: Mapping[str, Mapping[str, int]] | None = None
+                ) -> dict[str, tuple[str | None, ...]]:
+    """Each pairing's slots as the diagram names them (`bracket_svg`'s arguments): the
+    entrant the format seats, else the one a decided earlier match already sends there
+    (a bye's, a walkover's or a played match's winner, a played match's loser) while the
+    pairing's other slot is still to come; None where the diagram says "bye" or where
+    the entrant will come from."""
+    return {box.id: tuple(line.key if line.kind == "entrant" else None for line in box.lines)
+            for box in _boxes(pairings, {}, results, {}, set(), sides or {}, ended or {})}
 
 
 def _sections(boxes: list[_Box]) -> list[_Section]:

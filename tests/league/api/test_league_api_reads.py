@@ -147,10 +147,10 @@ def test_an_elimination_bracket_shows_the_slots_still_to_be_decided(
     assert played["forfeit"] == semi.entrants[1]
     assert [s["place"] for s in played["slots"]] == [1, 2]
     assert (waiting["match"], waiting["match_status"], waiting["result"]) == (None, None, None)
-    # The format fills a node's slots once both are known; until then each names its source.
-    assert [s["entrant"] for s in waiting["slots"]] == [None, None]
+    # The semifinal's winner is named at once; the other slot names its source.
+    assert [s["entrant"] for s in waiting["slots"]] == [semi.entrants[0], None]
     assert [s["source"] for s in waiting["slots"]] == ["winner of W1-1", "winner of W1-2"]
-    assert [s["state"] for s in waiting["slots"]] == ["pending", "pending"]
+    assert [s["state"] for s in waiting["slots"]] == ["filled", "pending"]
     assert [s["state"] for s in played["slots"]] == ["filled", "filled"]
 
 
@@ -167,7 +167,8 @@ def test_a_bracket_slot_known_empty_reads_empty_not_pending(
     three = make_event("single_elimination", bots=3)
     events.start_event(event=three, by=organizer)
     assert states(three)["W1-1"][1] == (None, "empty")  # seed 4 of 3: a bye
-    assert states(three)["W2-1"] == [(None, "pending"), (None, "pending")]
+    top = Entrant.objects.get(event=three, seed=1).key
+    assert states(three)["W2-1"] == [(top, "filled"), (None, "pending")]  # the bye's winner
     four = make_event("single_elimination", bots=4)
     events.start_event(event=four, by=organizer)
     semi = EventMatch.objects.get(event=four, pairing="W1-1")
@@ -180,6 +181,67 @@ def test_a_bracket_slot_known_empty_reads_empty_not_pending(
     assert states(four)["W2-1"] == [(None, "empty"), (other.entrants[0], "filled")]
     schema = outsider_api.get("/api/schema/")
     assert b"SlotStateEnum" in schema.content
+
+
+def _slots(api: APIClient, event: Event) -> dict[str, list[tuple[str | None, str]]]:
+    bracket = api.get(f"/api/events/{event.pk}/bracket/").json()
+    return {p["pairing"]: [(s["entrant"], s["state"]) for s in p["slots"]] for p in bracket}
+
+
+def _keys(event: Event) -> list[str]:
+    return list(Entrant.objects.filter(event=event).order_by("seed").values_list("key",
+                                                                                 flat=True))
+
+
+def test_a_byes_winner_is_named_in_the_next_round_while_its_other_slot_waits(
+        outsider_api: APIClient, organizer: Any, make_event: Callable[..., Event]) -> None:
+    """Of three, the top seed has a bye: the final's first slot is theirs already (the
+    page's diagram draws them there), where the API said "pending" with nobody in it."""
+    event = make_event("single_elimination", bots=3)
+    events.start_event(event=event, by=organizer)
+    one, two, three = _keys(event)
+    slots = _slots(outsider_api, event)
+    assert slots["W1-1"] == [(one, "filled"), (None, "empty")]
+    assert slots["W1-2"] == [(two, "filled"), (three, "filled")]
+    assert slots["W2-1"] == [(one, "filled"), (None, "pending")]
+
+
+def test_a_decided_feeders_winner_is_named_while_the_other_feeder_is_still_played(
+        outsider_api: APIClient, organizer: Any, make_event: Callable[..., Event],
+        finish: Callable[..., None]) -> None:
+    """Of five: three byes and a match in round 1, the second round's pairing of two byes'
+    winners filled by the format, the other named as far as known, then the final."""
+    event = make_event("single_elimination", bots=5)
+    events.start_event(event=event, by=organizer)
+    one, two, three, four, five = _keys(event)
+    slots = _slots(outsider_api, event)
+    assert slots["W2-1"] == [(one, "filled"), (None, "pending")]
+    assert slots["W2-2"] == [(two, "filled"), (three, "filled")]
+    assert slots["W3-1"] == [(None, "pending"), (None, "pending")]
+    finish(EventMatch.objects.get(event=event, pairing="W2-2"), three)
+    slots = _slots(outsider_api, event)
+    assert slots["W2-1"] == [(one, "filled"), (None, "pending")]
+    assert slots["W3-1"] == [(None, "pending"), (two, "filled")]
+    finish(EventMatch.objects.get(event=event, pairing="W1-2"), five)
+    finish(EventMatch.objects.get(event=event, pairing="W2-1"), four)
+    assert _slots(outsider_api, event)["W3-1"] == [(one, "filled"), (two, "filled")]
+
+
+def test_a_double_elimination_names_a_decided_matchs_winner_and_loser_where_they_go(
+        outsider_api: APIClient, organizer: Any, make_event: Callable[..., Event],
+        finish: Callable[..., None]) -> None:
+    event = make_event("double_elimination", bots=4)
+    events.start_event(event=event, by=organizer)
+    link = EventMatch.objects.get(event=event, pairing="W1-1")
+    winner, loser = link.entrants
+    finish(link, loser)
+    bracket = outsider_api.get(f"/api/events/{event.pk}/bracket/").json()
+    named = {(p["pairing"], s["source"]): (s["entrant"], s["state"])
+             for p in bracket for s in p["slots"]}
+    assert named[("W2-1", "winner of W1-1")] == (winner, "filled")
+    assert named[("W2-1", "winner of W1-2")] == (None, "pending")
+    assert named[next(k for k in named if k[1] == "loser of W1-1")] == (loser, "filled")
+    assert named[next(k for k in named if k[1] == "loser of W1-2")] == (None, "pending")
 
 
 @pytest.mark.parametrize("fmt", ["round_robin", "swiss", "single_elimination", "multistage"])

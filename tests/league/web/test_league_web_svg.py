@@ -342,3 +342,23 @@ def test_a_match_both_sides_forfeited_sends_a_bye_on_not_a_winner_still_to_come(
     assert "Winner of" not in markup and "Loser of" not in markup
     for later in ("W2-1", "L1-1", "GF"):
         assert boxes(markup)[later] == "bx-bye"
+
+
+def test_a_decided_matchs_winner_and_loser_are_drawn_where_they_go_at_once() -> None:
+    """The next match names who a played match sends there (the API's bracket reads the
+    same) while its other slot still says where its entrant comes from."""
+    fmt, state, results = played("double_elimination", ["a", "b", "c", "d"], matches=1)
+    (first,) = results
+    winner, loser = sorted(results[first], key=results[first].__getitem__)
+    known = svg.known_slots(fmt.pairings(state), results)
+    nexts = {p.id: p for p in fmt.pairings(state)}
+    onward = next(p for p in nexts.values() if f"winner of {first}" in p.sources)
+    down = next(p for p in nexts.values() if f"loser of {first}" in p.sources)
+    assert known[onward.id][onward.sources.index(f"winner of {first}")] == winner
+    assert known[down.id][down.sources.index(f"loser of {first}")] == loser
+    assert None in known[onward.id] and None in known[down.id]
+    assert onward.slots == (None, None)  # the format's own pairing is unchanged
+    markup = svg.bracket_svg(fmt.pairings(state), names={e: f"Name {e}" for e in "abcd"},
+                             results=results)
+    assert texts(markup).count(f"Name {winner}") == 2
+    assert texts(markup).count(f"Name {loser}") == 2
