@@ -37,6 +37,8 @@ NAME_CHARS = 19
 PENDING_CHARS = 24
 LABEL_CHARS = 22
 LIVE_WORDS = "Playing now"  # under a live match's entrants
+WALKOVER_WORDS = ("walkover", "w/o")  # by a walkover's winner: whole where the name leaves room
+WALKOVER_TITLE = "won by walkover"
 
 SECTION_TITLES = {
     "bracket": "",
@@ -59,6 +61,7 @@ class _Line:
     withdrawn: bool = False
     key: str | None = None
     won: bool = False  # its side alone took first place (a tag team's pair: both lines)
+    walkover: bool = False  # won unplayed: the one a withdrawal left in the match
 
 
 @dataclass
@@ -225,8 +228,8 @@ def _boxes(pairings: Sequence[Any], names: Mapping[str, str],
         placed = {line.key: line.place for line in lines if line.key and line.place is not None}
         won = outcomes(placed, sides.get(p.id))
         for line in lines:
-            line.won = line.key is not None and (won.get(line.key) == "win"
-                                                 or line.key == ended.get(p.id))
+            line.walkover = line.key is not None and line.key == ended.get(p.id)
+            line.won = line.key is not None and (won.get(line.key) == "win" or line.walkover)
         winners = [line.key for line in lines if line.won and line.key]
         if len(winners) == 1 and (p.id in results or p.id in ended):
             # Decided (played, or a walkover): its winner is known where it goes next.
@@ -330,15 +333,21 @@ def _box_svg(box: _Box) -> str:
         cls = f"ln ln-{line.kind}" + (" ln-won" if won else "") + (
             " ln-out" if line.withdrawn else "")
         # A place in words ("1st", read "1st place"): a bare "2" beside a name read as a
-        # score. The name gives up the room its letters take.
+        # score; a walkover's winner, who has none, "walkover" ("w/o" beside a long name).
+        # The name gives up the room its letters take.
         place = ordinal(line.place) if line.place is not None else ""
+        said = f"{place} place"
+        if not place and line.walkover:
+            whole, short = WALKOVER_WORDS
+            place = whole if len(line.text) + len(whole) <= NAME_CHARS + 1 else short
+            said = WALKOVER_TITLE
         most = (NAME_CHARS - max(len(place) - 1, 0) if line.kind == "entrant"
                 else PENDING_CHARS)
         parts.append(f'<text class="{cls}" x="{x + 6:.0f}" y="{ly + 17:.0f}">'
                      f"{escape(_short(line.text, most))}{_title_if_cut(line.text, most)}</text>")
         if place:
             parts.append(f'<text class="ln-place" x="{x + BOX_W - 6:.0f}" y="{ly + 17:.0f}" '
-                         f'text-anchor="end">{place}<title>{place} place</title></text>')
+                         f'text-anchor="end">{place}<title>{said}</title></text>')
     if box.state == "live":
         # Its own row, so neither the label nor a name is cut shorter for it (on a phone the
         # labels already fill the column); in the link, a screen reader reads it last.
@@ -392,7 +401,8 @@ def _deciding_box(boxes: list[_Box], champion: str) -> _Box | None:
     goes. A round robin or a Swiss has no such match; its champion is in the banner."""
     fed = {f for box in boxes for f in box.feeders}
     for box in reversed(boxes):
-        if box.id in fed or not any(li.key == champion and li.place == 1 for li in box.lines):
+        if box.id in fed or not any(li.key == champion and (li.place == 1 or li.walkover)
+                                    for li in box.lines):
             continue
         alone = all(b is box or (b.stage, b.round) != (box.stage, box.round) for b in boxes)
         return box if alone else None
@@ -417,7 +427,8 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
     sides of its entrants where the game played several as one (a tag team's pair: both
     are marked winners), `links` to its match page; `ended` maps the pairings whose match
     is over with no result to show (a withdrawal's walkover), drawn as done, not as
-    "Playing now", to the one left in it, marked its winner (None: nobody is). `champion` is the winner's entrant
+    "Playing now", to the one left in it, marked its winner as a played match's is, with
+    "walkover" where a place would be (None: nobody is). `champion` is the winner's entrant
     key once the Event is over (the keys of a side that won it together, a tag team's
     pair): drawn in a gold box under the final it won, or in a banner on top when the
     format has no final (a round robin, a Swiss). `listed`: the pairings whose match the

@@ -362,3 +362,45 @@ def test_a_decided_matchs_winner_and_loser_are_drawn_where_they_go_at_once() -> 
                              results=results)
     assert texts(markup).count(f"Name {winner}") == 2
     assert texts(markup).count(f"Name {loser}") == 2
+
+
+def box_of(markup: str, pairing: str) -> ElementTree.Element:
+    return next(g for g in ElementTree.fromstring(markup).iter(f"{NS}g")
+                if g.get("data-pairing") == pairing)
+
+
+def test_a_walkovers_winner_is_marked_as_a_played_matchs_winner_and_says_walkover() -> None:
+    """A match a withdrawal ended had its winner's line shaded but nothing where a
+    played match says "1st": the match list said "walkover", the diagram said nothing."""
+    fmt = formats.get_format("single_elimination")
+    names = {"a": "Ann", "b": "Bo", "c": "A longer name too", "d": "Dee"}
+    state = fmt.withdraw(fmt.withdraw(fmt.start(list("abcd")), "d"), "b")
+    assert fmt.walkovers(state) == {"W1-1": "a", "W1-2": "c"}
+    markup = svg.bracket_svg(fmt.pairings(state), names=names, ended=fmt.walkovers(state),
+                             withdrawn={"b", "d"})
+    for pairing, winner in (("W1-1", "Ann"), ("W1-2", "A longer name too")):
+        box = box_of(markup, pairing)
+        won = [t for t in box.iter(f"{NS}text") if "ln-won" in (t.get("class") or "")]
+        assert len(won) == 1 and "".join(won[0].itertext()).startswith(winner[:10])
+        assert len(list(box.iter(f"{NS}rect"))) == 2  # the frame and the winner's shade
+        (mark,) = [t for t in box.iter(f"{NS}text") if t.get("class") == "ln-place"]
+        assert mark.find(f"{NS}title").text == "won by walkover"
+        # Whole beside a short name; beside a long one, shorter, the name kept whole.
+        assert mark.text == ("walkover" if winner == "Ann" else "w/o")
+        assert won[0].text == winner
+    # The next match, both walkovers' winners in it, is not one.
+    final = box_of(markup, "W2-1")
+    assert not [t for t in final.iter(f"{NS}text") if t.get("class") == "ln-place"]
+    assert [t.text for t in final.iter(f"{NS}text")][1:] == ["Ann", "A longer name too"]
+
+
+def test_a_final_won_by_walkover_has_the_champion_under_it() -> None:
+    fmt, state, results = played("single_elimination", ["a", "b", "c", "d"], matches=2)
+    state = fmt.withdraw(state, "b")
+    assert fmt.is_complete(state) and fmt.standings(state)[0].entrant == "a"
+    markup = svg.bracket_svg(fmt.pairings(state), names={e: f"Name {e}" for e in "abcd"},
+                             results=results, ended={"W2-1": "a"}, withdrawn={"b"},
+                             champion="a")
+    assert re.search(r'<text class="champ-name"[^>]*>Name a</text>', markup)
+    assert "Champion: Name a" not in texts(markup)
+    assert "walkover" in texts(markup)
