@@ -66,30 +66,54 @@ def sends_mail() -> bool:
     return bool(settings.RESET_BY_MAIL)
 
 
-def register_player(*, username: str, password: str, display_name: str = "",
-                    email: str = "", request: Any = None) -> Player:
-    """Create a user and their Player, or nothing at all. `email` is optional: the
-    address reset links and turn mails go to once the link mailed there confirms it; a
-    site that sends no mail refuses one (501 no_mail)."""
-    if not settings.SIGNUP_OPEN:
-        raise AccountError("signup_closed", "Sign-up is closed on this site.", 403)
+def signup_refusals(*, username: str, password: str, display_name: str = "",
+                    email: str = "") -> list[AccountError]:
+    """Every reason `register_player` would refuse this sign-up, in the order it checks
+    them (none: it may go ahead, unless another takes the name first), so a form can say
+    them all at once rather than one a try. Sign-up closed is not among them."""
+    refusals: list[AccountError] = []
     if (email or "").strip() and not sends_mail():
-        raise AccountError("no_mail", NO_MAIL, 501)
+        refusals.append(AccountError("no_mail", NO_MAIL, 501))
     username = (username or "").strip()
     # ASCII only: a look-alike letter from another script (a Cyrillic a for a Latin one)
     # would pass for somebody else's name at a table or in an invitation. Display names
     # may be in any script.
     if not username or len(username) > 150 or not username.isascii() \
             or not username.replace("_", "").replace("-", "").isalnum():
-        raise AccountError(
-            "bad_username", "A username is 1-150 letters (a-z), digits, '-' or '_'."
-        )
+        refusals.append(AccountError(
+            "bad_username", "A username is 1-150 letters (a-z), digits, '-' or '_'."))
+    for check, value in ((_display_name, display_name), (_email, email)):
+        if (value or "").strip():
+            try:
+                check(value)
+            except AccountError as exc:
+                refusals.append(exc)
+    User = get_user_model()
+    if username and User.objects.filter(username__iexact=username).exists():
+        refusals.append(AccountError("username_taken", "That username is taken."))
+    try:
+        _check_password(password, User(username=username))
+    except AccountError as exc:
+        refusals.append(exc)
+    return refusals
+
+
+def register_player(*, username: str, password: str, display_name: str = "",
+                    email: str = "", request: Any = None) -> Player:
+    """Create a user and their Player, or nothing at all. `email` is optional: the
+    address reset links and turn mails go to once the link mailed there confirms it; a
+    site that sends no mail refuses one (501 no_mail). Refused for the first of
+    `signup_refusals`, or for a name another sign-up took meanwhile."""
+    if not settings.SIGNUP_OPEN:
+        raise AccountError("signup_closed", "Sign-up is closed on this site.", 403)
+    refusals = signup_refusals(username=username, password=password,
+                               display_name=display_name, email=email)
+    if refusals:
+        raise refusals[0]
+    username = (username or "").strip()
     display_name = _display_name(display_name) if (display_name or "").strip() else username
     email = _email(email)
     User = get_user_model()
-    if User.objects.filter(username__iexact=username).exists():
-        raise AccountError("username_taken", "That username is taken.")
-    _check_password(password, User(username=username))
     try:
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password)

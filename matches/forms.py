@@ -12,7 +12,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from config import api_json, signin
 from config.refusal import Refusal
 from engine.protocol import quoted
-from league.services import sends_mail, time_zones
+from league.services import sends_mail, signup_refusals, time_zones
 
 OPEN_SEAT = "open"
 PLAYER_SEAT = "player"
@@ -83,7 +83,19 @@ class RegisterForm(forms.Form):
             del self.fields["email"]
 
     def clean(self) -> dict[str, Any]:
-        return _typed_twice(self, "password", "password2")
+        """Every problem at once, each beside its field: the service's refusals (a name
+        taken, a weak password...) with the form's own (two passwords that differ), not
+        one a try. `register_player` checks again, and refuses a name taken meanwhile."""
+        data = _typed_twice(self, "password", "password2")
+        # A field refused already (left empty, too long) keeps that one reason.
+        for refusal in signup_refusals(username=data.get("username") or "",
+                                       password=data.get("password") or "",
+                                       display_name=data.get("display_name") or "",
+                                       email=data.get("email") or ""):
+            field = self.refusals.get(refusal.code)
+            if field is None or field not in self.errors:
+                self.add_error(field, refusal.detail)
+        return data
 
 
 class DisplayNameForm(forms.Form):

@@ -221,3 +221,41 @@ def test_a_refused_field_alone_has_focus_when_the_form_comes_back(
     focused = re.findall(r'<input[^>]*\bautofocus\b[^>]*>', page)
     assert len(focused) == 1 and 'name="username"' in focused[0]
     assert 'aria-invalid="true"' in focused[0]
+
+
+def test_sign_up_says_every_problem_at_once_each_beside_its_field(
+        client: Client, player: Any) -> None:
+    """A name taken (in other capitals) and two passwords that differ: both are said on
+    the first try, the name's beside the username and the passwords' beside theirs."""
+    response = client.post(reverse("register"), {
+        "username": "ALICE", "password": "password", "password2": PASSWORD})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert '<div class="error" id="id_username_error"><div>That username is taken.' in page
+    assert '<div class="error" id="id_password_error"><div>This password is too common.' \
+        in page
+    assert '<div class="error" id="id_password2_error"><div>The two passwords differ.' in page
+    assert get_user_model().objects.filter(username__iexact="alice").count() == 1
+
+
+def test_a_name_taken_between_the_forms_check_and_the_sign_up_is_refused_cleanly(
+        client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The form found the name free, and another sign-up took it before this one was
+    made: register_player, the final guard, refuses it beside the username field."""
+    from league.services import register_player
+    from matches import forms as forms_module
+    checked = forms_module.signup_refusals
+
+    def then_taken(**kwargs: Any) -> Any:
+        refusals = checked(**kwargs)
+        register_player(username="Racer", password=PASSWORD)
+        return refusals
+
+    monkeypatch.setattr(forms_module, "signup_refusals", then_taken)
+    response = client.post(reverse("register"), {
+        "username": "racer", "password": PASSWORD, "password2": PASSWORD})
+    assert response.status_code == 400
+    assert '<div class="error" id="id_username_error"><div>That username is taken.' \
+        in response.content.decode()
+    assert list(get_user_model().objects.filter(username__iexact="racer")
+                .values_list("username", flat=True)) == ["Racer"]
