@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
+from engine import registry
 from engine.games.super_showdown.cards import CARDS
 from engine.games.super_showdown.view import REFERENCE
 from matches import services
@@ -935,3 +936,31 @@ def test_a_resignation_that_would_leave_one_player_says_the_match_ends(
     match.refresh_from_db()
     assert match.status == "finished" and match.result["winners"] == [2]
     assert match.result["placements"] == [2, 3, 1]
+
+
+@pytest.mark.parametrize("game", sorted(registry.games()))
+def test_a_refused_move_is_said_again_where_the_moves_are(
+        alice_client: Client, player: Any, pages: Any, game: str) -> None:
+    """The banner at the top of the page is off-screen on a phone scrolled down to the
+    moves: the refusal is said again just above them, in every game, hidden from screen
+    readers, which hear the banner (role=alert) once."""
+    bot = {"bot": registry.bot_names(game)[0]}
+    seats = registry.get_rules(game).spec.min_seats
+    match = services.create_match(game=game, options={}, created_by=player,
+                                  seats=[{"player": player.username}] + [bot] * (seats - 1))
+    for htmx in (True, False):
+        answer = pages.act(alice_client, match, json.dumps({"type": "no such move"}),
+                           f"k-note-{htmx}", htmx=htmx).content.decode()
+        banner = re.search(r'<div class="error-banner" id="match-error" role="alert">'
+                           r'([^<]+)</div>', answer)
+        assert banner is not None, answer
+        note = f'<p class="error-banner refusal-note" aria-hidden="true">{banner[1]}</p>'
+        assert answer.count(note) == 1, answer
+        assert answer.count('role="alert"') == 1
+        after = answer.split(note)[1]
+        # Nothing of the game's view between the note and its moves.
+        moves = after.find('<section class="actions')
+        if moves >= 0:
+            assert after[:moves].strip() == ""
+        else:
+            assert not pages.action_forms(after)
