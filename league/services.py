@@ -66,6 +66,12 @@ def sends_mail() -> bool:
     return bool(settings.RESET_BY_MAIL)
 
 
+# Which field of a sign-up each of `signup_refusals` concerns, by its code.
+SIGNUP_FIELDS = {"bad_username": "username", "username_taken": "username",
+                 "bad_display_name": "display_name", "weak_password": "password",
+                 "bad_email": "email", "no_mail": "email"}
+
+
 def signup_refusals(*, username: str, password: str, display_name: str = "",
                     email: str = "") -> list[AccountError]:
     """Every reason `register_player` would refuse this sign-up, in the order it checks

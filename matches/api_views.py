@@ -36,6 +36,7 @@ from league.services import (
     RESETS_FROM_CLIENT,
     RESETS_PER_ADDRESS,
     RESETS_TO_ADDRESS,
+    SIGNUP_FIELDS,
     AccountError,
     change_password,
     close_account,
@@ -49,6 +50,7 @@ from league.services import (
     set_event_mail,
     set_time_zone,
     set_turn_mail,
+    signup_refusals,
     token_for,
 )
 from matches import services
@@ -173,7 +175,9 @@ class RegisterView(APIView):
     @extend_schema(summary="Create an account",
                    description="Sign-up closed is 403 signup_closed. An `email` given on a "
                                "site that sends no mail, where no link could confirm it, is "
-                               "501 no_mail, and no account is made.",
+                               "501 no_mail, and no account is made. A refused sign-up "
+                               "lists in `problems` every reason it was refused, the "
+                               "first being the answer's `code`.",
                    request=RegisterSerializer, parameters=[PLAYER_LOCATION],
                    responses={201: TokenSerializer, 400: ERRORS[400], 403: ERRORS[403],
                               501: NO_MAIL})
@@ -183,7 +187,14 @@ class RegisterView(APIView):
         try:
             player = register_player(**body.validated_data, request=request._request)
         except AccountError as exc:
-            return _refused(exc)
+            response = _refused(exc)
+            if exc.code != "signup_closed":
+                # Every reason at once, not one a try; the first is the answer's own.
+                every = signup_refusals(**body.validated_data) or [exc]
+                response.data["problems"] = [
+                    {"code": each.code, "detail": each.detail,
+                     "field": SIGNUP_FIELDS.get(each.code, "")} for each in every]
+            return response
         response = _token_for(player.user)
         response.status_code = status.HTTP_201_CREATED
         response["Location"] = reverse("player-detail", args=[player.pk], request=request)

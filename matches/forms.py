@@ -12,7 +12,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from config import api_json, signin
 from config.refusal import Refusal
 from engine.protocol import quoted
-from league.services import sends_mail, signup_refusals, time_zones
+from league.services import SIGNUP_FIELDS, sends_mail, signup_refusals, time_zones
 
 OPEN_SEAT = "open"
 PLAYER_SEAT = "player"
@@ -61,9 +61,7 @@ class RegisterForm(forms.Form):
     """Sign-up; the rules on names and passwords live in league.services."""
 
     # Which field a refusal of league.services belongs to, by its code (others: the form).
-    refusals = {"bad_username": "username", "username_taken": "username",
-                "bad_display_name": "display_name", "weak_password": "password",
-                "bad_email": "email", "no_mail": "email"}
+    refusals = SIGNUP_FIELDS
 
     username = forms.CharField(max_length=150, widget=forms.TextInput(
         attrs={"autocomplete": "username", "autocapitalize": "none"}))

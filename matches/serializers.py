@@ -183,6 +183,14 @@ class TokenSerializer(Serializer):
     token = serializers.CharField(read_only=True)
 
 
+class ProblemSerializer(Serializer):
+    code = serializers.CharField(read_only=True)
+    detail = serializers.CharField(read_only=True)
+    field = serializers.CharField(read_only=True,
+                                  help_text="The field of the request it concerns; empty: "
+                                            "the request as a whole.")
+
+
 class ErrorSerializer(Serializer):
     code = serializers.CharField(read_only=True)
     detail = DetailField(read_only=True)
@@ -196,6 +204,10 @@ class ErrorSerializer(Serializer):
                   "not_your_turn, not_your_seat, an illegal action...): that seat's index, as "
                   "the API numbers seats (from 0). The detail names the seat as the pages "
                   "and a seat's `label` do: \"Seat 2\" (from 1), or by its game's name.")
+    problems = ProblemSerializer(
+        many=True, required=False,
+        help_text="Only with a refused sign-up: every reason it was refused at once (a "
+                  "name taken and a weak password...), the first being `code` and `detail`.")
 
 
 # -- games -------------------------------------------------------------------------------

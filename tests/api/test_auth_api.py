@@ -102,3 +102,18 @@ def test_a_bad_token_is_401_with_a_code() -> None:
     client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
     response = client.get("/api/matches/")
     assert (response.status_code, response.json()["code"]) == (401, "authentication_failed")
+
+
+def test_a_refused_registration_lists_every_problem_at_once(
+        anon_api: APIClient, player: Any) -> None:
+    """A name taken (in other capitals) and a weak password: both on the first try, each
+    naming its field; the answer's own code is the first of them."""
+    response = anon_api.post(REGISTER, {"username": "ALICE", "password": "password"},
+                             format="json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "username_taken"
+    assert [(each["code"], each["field"]) for each in body["problems"]] == [
+        ("username_taken", "username"), ("weak_password", "password")]
+    assert body["problems"][0]["detail"] == body["detail"]
+    assert get_user_model().objects.filter(username__iexact="alice").count() == 1
