@@ -16,8 +16,10 @@
   });
   /* A move the server answered with an error, or never answered (the network dropped):
      htmx swaps nothing, and the button comes back as though it was never pressed. Say so
-     above the table until the next swap, which brings the match as it stands. (A poll
-     that fails is tried again at its next turn, and says nothing.) */
+     above the table until the next swap, which brings the match as it stands, and again
+     just above the moves, where a player on a phone scrolled to them looks (hidden from
+     screen readers, which hear the alert). (A poll that fails is tried again at its next
+     turn, and says nothing.) */
   function unsent(event) {
     var state = document.getElementById("match-state");
     var config = event.detail.requestConfig;
@@ -39,6 +41,19 @@
         + "Try again, or reload the page."
       : "Your move was not sent: the server did not answer (is the network down?). "
         + "Try again.";
+    var note = document.getElementById("match-unsent-note");
+    if (!note) {
+      note = document.createElement("p");
+      note.id = "match-unsent-note";
+      note.className = "error-banner refusal-note";
+      note.setAttribute("aria-hidden", "true");
+    }
+    var moves = event.detail.elt.closest("section") || event.detail.elt;
+    if (!state.contains(moves) || moves === state) {
+      moves = event.detail.elt;
+    }
+    moves.parentNode.insertBefore(note, moves);
+    note.textContent = banner.textContent;
   }
   document.addEventListener("htmx:responseError", unsent);
   document.addEventListener("htmx:sendError", unsent);

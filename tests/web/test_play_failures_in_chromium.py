@@ -16,6 +16,12 @@ pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed
               pytest.mark.django_db(transaction=True)]
 
 BANNER = "(document.getElementById('match-unsent') || {}).textContent"
+# The note said again above the moves: its words, whether hidden from screen readers, and
+# whether the section of the button pressed comes next.
+NOTE = """(() => { const note = document.getElementById('match-unsent-note');
+  const button = document.querySelector('#match-state form.action-form button');
+  return note && {said: note.textContent, hidden: note.getAttribute('aria-hidden'),
+                  beforeMoves: note.nextElementSibling === button.closest('section')}; })()"""
 
 
 def broken(**kwargs: Any) -> int:
@@ -37,6 +43,8 @@ def test_a_move_the_server_answers_with_an_error_says_it_was_not_made(
         assert said.startswith("Your move was not made") and "(500)" in said
         assert browser.js("document.getElementById('match-unsent').getAttribute('role')") \
             == "alert"
+        # Said again just above the moves, hidden from screen readers (the alert says it).
+        assert browser.js(NOTE) == {"said": said, "hidden": "true", "beforeMoves": True}
 
 
 def test_a_move_that_gets_no_answer_says_it_was_not_sent(
@@ -51,4 +59,5 @@ def test_a_move_that_gets_no_answer_says_it_was_not_sent(
         browser.js("document.querySelector('#match-state form.action-form button').click()")
         browser.until("document.getElementById('match-unsent')")
         assert browser.js(BANNER).startswith("Your move was not sent")
+        assert browser.js(NOTE)["said"] == browser.js(BANNER)
         assert services.moves_of(match, 0) == 0
