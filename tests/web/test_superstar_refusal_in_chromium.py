@@ -72,3 +72,5 @@ def test_a_refused_play_marks_the_spots_it_concerns_and_focuses_the_first(
       return box.height > 0 && box.top >= 0 && box.bottom <= innerHeight;
     }).map(banner => banner.textContent.trim())""")
     assert [said for said in seen if said.endswith("(duplicate_card)")]
+    # ... and not a third time below the view, where every game's page says it again.
+    assert tab.js("getComputedStyle(document.querySelector('.refusal-note')).display") == "none"
