@@ -83,7 +83,7 @@ def test_the_schema_documents_the_action_body_and_error_bodies(anon_api: APIClie
     # every refusal has a code and a detail; a stale_seq also says the seq now, and a
     # refusal of one seat that seat's index
     assert (set(error["properties"]), set(error["required"])) == (
-        {"code", "detail", "seq", "seat"}, {"code", "detail"})
+        {"code", "detail", "seq", "seat", "problems"}, {"code", "detail"})
 
 
 def test_every_operation_that_needs_a_signed_in_caller_documents_its_401(

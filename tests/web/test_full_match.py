@@ -36,4 +36,7 @@ def test_alice_plays_a_bot_to_the_finish_through_the_pages(
     replay = alice_client.get(reverse("match_replay", args=[match.id]))
     assert f"Event <strong>{match.seq}</strong> / {match.seq}".encode() in replay.content
     lobby = alice_client.get(reverse("lobby")).content.decode()
-    assert "status-finished" in lobby
+    row = lobby.split(f'id="match-{match.id}-play"')[1].split("</li>")[0]
+    mine, theirs = match.result["placements"]  # alice's seat is 0
+    said = "draw" if mine == theirs else "won" if mine == 1 else "lost"
+    assert f'<span class="outcome outcome-{said}">' in row, row
