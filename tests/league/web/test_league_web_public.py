@@ -532,31 +532,13 @@ def test_a_players_page_lists_the_events_their_team_entered(
 
 def test_a_players_page_lists_the_pairings_a_withdrawal_decided_for_them(
         alice_client: Client, started_with_four: Callable[..., Event], sam: Any,
-        player: Any) -> None:
+        player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """alice's later round robin opponent withdraws: their pairing is alice's win by
     walkover, no match made for it, and the standings count it. Her page listed the
     matches she played alone; it lists the walkover as the Event's page does, her win
-    said, with the Event it was in."""
-    event = started_with_four(format="round_robin", name="League night")
-    mine = Entrant.objects.get(event=event, player__user=player).key
-    later = next(p for p in formats.get_format(event.format).pairings(events.replay(event).state)
-                 if p.round > 1 and mine in p.slots and None not in p.slots)
-    gone = next(k for k in later.entrants if k != mine)
-    events.withdraw_entrant(event=event, by=sam, key=gone)
-    page = alice_client.get(reverse("league:player", args=[player_for(player).pk])).content.decode()
-    row = page.split(f'id="walkover-{event.pk}-{later.id}"')[1].split("</li>")[0]
-    assert f'href="/league/events/{event.pk}/">League night</a>' in row
-    assert "walkover: not played, a withdrawal decided it" in row
-    assert re.findall(r'<span class="entrant-won">([^<]+)', row) == ["alice"]
-    assert page.count('id="walkover-') == 1  # the other pairings of the one gone are not hers
-
-
-def test_a_players_page_lists_their_walkovers_without_replaying_the_event(
-        alice_client: Client, started_with_four: Callable[..., Event], sam: Any,
-        player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The page replayed every Event of theirs with a withdrawal to find its walkovers (a
-    replay an Event a view, kept per process only: a Swiss of 128 pairs seven rounds
-    again); it reads them as the Event's projections hold them, and lists the same."""
+    said, with the Event it was in. It reads them as the Event's projections hold them:
+    it replayed every Event of hers with a withdrawal (a replay an Event a view, kept per
+    process only: a Swiss of 128 pairs seven rounds again)."""
     event = started_with_four(format="round_robin", name="League night")
     mine = Entrant.objects.get(event=event, player__user=player).key
     later = next(p for p in formats.get_format(event.format).pairings(events.replay(event).state)
@@ -570,8 +552,9 @@ def test_a_players_page_lists_their_walkovers_without_replaying_the_event(
     page = alice_client.get(reverse("league:player", args=[player_for(player).pk])).content.decode()
     row = page.split(f'id="walkover-{event.pk}-{later.id}"')[1].split("</li>")[0]
     assert f'href="/league/events/{event.pk}/">League night</a>' in row
+    assert "walkover: not played, a withdrawal decided it" in row
     assert re.findall(r'<span class="entrant-won">([^<]+)', row) == ["alice"]
-    assert page.count('id="walkover-') == 1
+    assert page.count('id="walkover-') == 1  # the other pairings of the one gone are not hers
     assert folds == []
 
 
