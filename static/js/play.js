@@ -14,6 +14,14 @@
     var state = document.getElementById("match-state");
     focusInState = state !== null && state.contains(document.activeElement);
   });
+  /* A new error banner of the match's: the alert or its copy beside the moves. */
+  function errorBanner(tag, id, className, attribute, value) {
+    var banner = document.createElement(tag);
+    banner.id = id;
+    banner.className = className;
+    banner.setAttribute(attribute, value);
+    return banner;
+  }
   /* A move the server answered with an error, or never answered (the network dropped):
      htmx swaps nothing, and the button comes back as though it was never pressed. Say so
      above the table until the next swap, which brings the match as it stands, and again
@@ -28,10 +36,7 @@
     }
     var banner = document.getElementById("match-unsent");
     if (!banner) {
-      banner = document.createElement("div");
-      banner.id = "match-unsent";
-      banner.className = "error-banner";
-      banner.setAttribute("role", "alert");
+      banner = errorBanner("div", "match-unsent", "error-banner", "role", "alert");
       var seats = state.querySelector(".seats");
       state.insertBefore(banner, seats ? seats.nextSibling : state.firstChild);
     }
@@ -41,13 +46,8 @@
         + "Try again, or reload the page."
       : "Your move was not sent: the server did not answer (is the network down?). "
         + "Try again.";
-    var note = document.getElementById("match-unsent-note");
-    if (!note) {
-      note = document.createElement("p");
-      note.id = "match-unsent-note";
-      note.className = "error-banner refusal-note";
-      note.setAttribute("aria-hidden", "true");
-    }
+    var note = document.getElementById("match-unsent-note")
+      || errorBanner("p", "match-unsent-note", "error-banner refusal-note", "aria-hidden", "true");
     var moves = event.detail.elt.closest("section") || event.detail.elt;
     if (!state.contains(moves) || moves === state) {
       moves = event.detail.elt;
