@@ -37,6 +37,7 @@ from league.models import (
     SeasonStanding,
     Standing,
     Team,
+    Walkover,
 )
 from league.services import (
     AccountError,
@@ -367,6 +368,12 @@ class EventMatchAdmin(ReadOnlyAdmin):
 class StandingAdmin(ReadOnlyAdmin):
     list_display = ["event", "rank", "entrant", "points", "wins", "draws", "losses"]
     search_fields = ["event__name", "entrant__name"]
+
+
+@admin.register(Walkover)
+class WalkoverAdmin(ReadOnlyAdmin):
+    list_display = ["event", "pairing", "label", "entrants", "winner"]
+    search_fields = ["event__name", "pairing"]
 
 
 @admin.register(SeasonStanding)

@@ -21,9 +21,9 @@ from tests.conftest import PASSWORD
 pytestmark = pytest.mark.django_db
 
 MODELS = ["player", "team", "season", "event", "eventrecord", "entrant", "eventmatch",
-          "standing", "seasonstanding", "rating", "ratinghistory"]
-READ_ONLY = ["eventrecord", "entrant", "eventmatch", "standing", "seasonstanding", "rating",
-             "ratinghistory"]
+          "standing", "walkover", "seasonstanding", "rating", "ratinghistory"]
+READ_ONLY = ["eventrecord", "entrant", "eventmatch", "standing", "walkover", "seasonstanding",
+             "rating", "ratinghistory"]
 
 
 @pytest.fixture
