@@ -6,7 +6,7 @@ import contextlib
 import logging
 import unicodedata
 import zoneinfo
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from functools import cache
@@ -373,29 +373,51 @@ def one_line(text: str) -> str:
                    if unicodedata.category(ch) not in {"Cc", "Zl", "Zp"}).strip()
 
 
+def email_link(token: str) -> Player:
+    """The player whose pending address the mailed link `token` would confirm, changing
+    nothing (its page asks before confirming: a mail service that opens every link it
+    carries, to look into it, would confirm an address typed by mistake for its owner);
+    refused as confirm_email refuses it."""
+    return _awaiting(_link_of(token), Player.objects.all())
+
+
 def confirm_email(token: str) -> Any:
     """The account whose pending address the mailed link `token` confirms, now using it;
     refused when the link is altered, older than PASSWORD_RESET_TIMEOUT, or for an address
     the account no longer waits for (another given since, or removed)."""
-    try:
-        found = signing.loads(token, salt=EMAIL_SALT, max_age=settings.PASSWORD_RESET_TIMEOUT)
-    except signing.BadSignature:
-        raise AccountError("bad_link", "This link no longer works: it is too old or "
-                                       "not whole.") from None
+    found = _link_of(token)
     with transaction.atomic():
         # Read under the lock set_email takes: an address removed or replaced as the link
         # is opened is not confirmed after it.
-        player = (Player.objects.select_for_update(of=("self",)).select_related("user")
-                  .filter(user_id=found["user"], user__is_active=True).first())
-        if player is None or not player.pending_email \
-                or player.pending_email != normalized_email(found["email"]):
-            raise AccountError("bad_link", "This link no longer works: another address was "
-                                           "given since, or it was confirmed already.")
+        player = _awaiting(found, Player.objects.select_for_update(of=("self",)))
         player.user.email = player.pending_email
         player.user.save(update_fields=["email"])
         player.pending_email = ""
         player.save(update_fields=["pending_email"])
     return player.user
+
+
+def _link_of(token: str) -> dict[str, Any]:
+    """What the mailed link `token` signed (its account and address), while it is whole and
+    younger than PASSWORD_RESET_TIMEOUT."""
+    try:
+        found: dict[str, Any] = signing.loads(token, salt=EMAIL_SALT,
+                                              max_age=settings.PASSWORD_RESET_TIMEOUT)
+    except signing.BadSignature:
+        raise AccountError("bad_link", "This link no longer works: it is too old or "
+                                       "not whole.") from None
+    return found
+
+
+def _awaiting(found: Mapping[str, Any], players: QuerySet[Player]) -> Player:
+    """The active account of a link's `found`, waiting for the link's address still."""
+    player = (players.select_related("user")
+              .filter(user_id=found["user"], user__is_active=True).first())
+    if player is None or not player.pending_email \
+            or player.pending_email != normalized_email(found["email"]):
+        raise AccountError("bad_link", "This link no longer works: another address was "
+                                       "given since, or it was confirmed already.")
+    return player
 
 
 def set_turn_mail(player: Player, on: bool) -> Player:

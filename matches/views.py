@@ -26,7 +26,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.http import content_disposition_header
-from django.views.decorators.http import require_GET, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from rest_framework.authtoken.models import Token
 
 from config.fingerprint import fingerprint
@@ -43,6 +43,7 @@ from league.services import (
     close_account,
     confirm_email,
     dropped_zone,
+    email_link,
     link_hours,
     player_for,
     register_player,
@@ -219,15 +220,24 @@ EMAIL_SAID = {
 }
 
 
-@require_GET  # not HEAD: its GET confirms the address, and a HEAD is to change nothing
+@require_http_methods(["GET", "HEAD", "POST"])
 def email_confirm(request: HttpRequest, token: str) -> HttpResponse:
-    """The link mailed to a new address: the account uses it from now on."""
+    """The link mailed to a new address: its page names the address and the account and
+    confirms it at a press (POST), and the account uses it from then on. Opening the link
+    changes nothing: a mail service that opens the links of every mail it carries, to look
+    into them, would otherwise confirm an address typed by mistake for its owner, whose
+    mail service then received the account's reset links."""
+    context: dict[str, Any]
     try:
-        context = {"confirmed": confirm_email(token)}
+        if request.method == "POST":
+            context = {"confirmed": confirm_email(token)}
+        else:
+            player = email_link(token)
+            context = {"asked": player.user, "email": player.pending_email}
     except AccountError as exc:
         context = {"refusal": exc.detail}
     return render(request, "registration/email_confirmed.html", context,
-                  status=200 if "confirmed" in context else 400)
+                  status=400 if "refusal" in context else 200)
 
 
 def forgot_password(request: HttpRequest) -> HttpResponse:

@@ -208,7 +208,7 @@ def test_the_account_keeps_an_email_address_once_confirmed(
     (sent,) = mail.outbox
     assert sent.to == ["Alice@example.org"]
     link = re.search(r"http://testserver(/account/email/\S+/)", sent.body).group(1)  # type: ignore[union-attr]
-    assert Client().get(link).status_code == 200
+    assert Client().post(link).status_code == 200
     player.refresh_from_db()
     assert player.email == "Alice@example.org"
     assert player_api.get(ME).json()["email"] == "Alice@example.org"

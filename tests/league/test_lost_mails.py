@@ -57,9 +57,9 @@ def broker_away(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def confirm(sent: Any) -> None:
-    """Open the confirmation link in the mail `sent`."""
+    """Open the confirmation link in the mail `sent` and confirm."""
     token = re.search(r"/account/email/([^/\s]+)/", sent.body).group(1)  # type: ignore[union-attr]
-    assert Client().get(reverse("email_confirm", args=[token])).status_code == 200
+    assert Client().post(reverse("email_confirm", args=[token])).status_code == 200
 
 
 def test_the_link_owed_is_written_with_the_new_address(

@@ -216,10 +216,10 @@ def alice_client(player: Any) -> Client:
 
 
 def confirm(email: str) -> None:
-    """Open the confirmation link mailed to `email`."""
+    """Open the confirmation link mailed to `email` and confirm."""
     (sent,) = [m for m in mail.outbox if m.to == [email]]
     token = re.search(r"/account/email/([^/\s]+)/", sent.body).group(1)  # type: ignore[union-attr]
-    assert Client().get(reverse("email_confirm", args=[token])).status_code == 200
+    assert Client().post(reverse("email_confirm", args=[token])).status_code == 200
 
 
 def test_the_account_page_turns_them_on_with_an_address_and_off_without(

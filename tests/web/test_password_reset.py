@@ -193,11 +193,37 @@ CONFIRM = re.compile(r"http://testserver(/account/email/[^/\s]+/)")
 
 
 def open_confirmation(to: str) -> Any:
-    """Open the confirmation link last mailed to `to` (from any browser)."""
+    """Open the confirmation link last mailed to `to` (from any browser) and press its
+    page's Confirm (the page of a link refused says why, and offers none)."""
     (sent, *_) = [m for m in reversed(mail.outbox) if m.to == [to]]
     found = CONFIRM.search(sent.body)
     assert found, sent.body
-    return Client().get(found.group(1))
+    browser = Client()
+    opened = browser.get(found.group(1))
+    assert (b"Confirm this address" in opened.content) == (opened.status_code == 200)
+    return browser.post(found.group(1))
+
+
+@pytest.mark.django_db(transaction=True)  # the mail goes on commit
+def test_opening_the_link_confirms_nothing_until_its_page_is_confirmed(
+        alice_client: Client, player: Any) -> None:
+    """A mail service that opens every link it carries, to look into it, confirmed an
+    address typed by mistake for its owner, who then received the account's reset links:
+    the link's page names the address and the account and confirms at a press."""
+    alice_client.post(reverse("account"), {"form": "email", "email": "a@example.org",
+                                           "password": PASSWORD})
+    link = CONFIRM.search(mail.outbox[0].body).group(1)  # type: ignore[union-attr]
+    for opened in (Client().get(link), Client().head(link), Client().get(link)):
+        assert opened.status_code == 200
+    page = Client().get(link).content.decode()
+    assert "Use <strong>a@example.org</strong> as the address of the account " \
+           "<strong>alice</strong>?" in page and "Confirm this address" in page
+    player.refresh_from_db()
+    assert player.email == "" and player_for(player).pending_email == "a@example.org"
+    confirmed = Client().post(link)
+    assert confirmed.status_code == 200 and b"is now the address" in confirmed.content
+    player.refresh_from_db()
+    assert player.email == "a@example.org"
 
 
 @pytest.mark.django_db(transaction=True)  # the mail goes on commit
