@@ -637,7 +637,9 @@ def test_a_resignation_reads_the_players_seats_once(player: Any, player2: Any) -
 
 @pytest.mark.parametrize("page", ["lobby", "lobby_live"])
 def test_the_lobby_names_each_event_match_s_event_at_no_cost_a_row(
-        player: Any, event_bot_seats: Any, page: str) -> None:
+        player: Any, event_bot_seats: Any, page: str, seeded_chance: None) -> None:
+    """(Chance seeded: whether alice is to move in any of her matches, drawn at random,
+    asks for their turn deadlines once a page, which the rows must not decide.)"""
     from django.urls import reverse
 
     client = browser(player)
