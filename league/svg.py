@@ -174,20 +174,22 @@ def label_lines(label: str, stage: str) -> list[str]:
 
 
 def _lines(pairing: Any, names: Mapping[str, str], placements: Mapping[str, int] | None,
-           labels: Mapping[str, str], byes: set[str], empty: set[str],
-           onward: Mapping[str, str], withdrawn: set[str],
+           labels: Mapping[str, str], onward: Mapping[str, str], withdrawn: set[str],
            dropped: Mapping[str, str] | None = None) -> list[_Line]:
     """One line per slot: the entrant, "bye", or where the entrant will come from.
 
-    A seed beyond the field is a bye; so is the loser of a match that had a bye, and the
-    winner of a match that had nobody in it. Who a decided match sends on is already
-    known (`onward`: the winner of a bye, a walkover or a played match; `dropped`: the
-    loser of a played match), where the format names a slot only once the whole pairing
-    is known.
+    A slot the format knows nobody will fill (`Pairing.waiting`) is a bye: a seed beyond
+    the field, the loser of a bye or a walkover, the winner of a match nobody was in,
+    nobody won (both sides forfeited) or both sides withdrew from. Who a decided match
+    sends on is already known (`onward`: the winner of a bye, a walkover or a played
+    match; `dropped`: the loser of a played match), where the format names a slot only
+    once the whole pairing is known.
     """
     sources = tuple(pairing.sources) + ("",) * (len(pairing.slots) - len(pairing.sources))
+    # (a pairing the format has settled lists none: its empty slots wait for nobody)
+    waits = tuple(pairing.waiting) + (False,) * (len(pairing.slots) - len(pairing.waiting))
     lines = []
-    for slot, source in zip(pairing.slots, sources, strict=False):
+    for slot, source, waiting in zip(pairing.slots, sources, waits, strict=False):
         if slot is not None:
             place = placements.get(slot) if placements else None
             lines.append(_Line(names.get(slot, slot), "entrant", place, slot in withdrawn, slot))
@@ -197,8 +199,7 @@ def _lines(pairing: Any, names: Mapping[str, str], placements: Mapping[str, int]
         if ref and ref[1] in sent:
             key = sent[ref[1]]
             lines.append(_Line(names.get(key, key), "entrant", None, key in withdrawn, key))
-        elif source.startswith("seed ") or (ref and ref[1] in (byes if ref[0] == "loser"
-                                                                else empty)):
+        elif source.startswith("seed ") or (ref and not waiting):
             lines.append(_Line("bye", "bye"))
         elif ref:
             text = f"{ref[0].capitalize()} of {labels.get(ref[1], ref[1])}"
@@ -217,14 +218,11 @@ def _boxes(pairings: Sequence[Any], names: Mapping[str, str],
            withdrawn: set[str], sides: Mapping[str, Mapping[str, int]],
            ended: Mapping[str, str | None]) -> list[_Box]:
     labels = {p.id: p.label or p.id for p in pairings}
-    byes: set[str] = set()   # pairings with a bye in them (nobody loses them)
-    empty: set[str] = set()  # pairings with nobody in them (nobody wins them)
     onward: dict[str, str] = {}  # pairing id -> the one entrant it sends on (its winner)
     dropped: dict[str, str] = {}  # pairing id -> the one entrant it sends on as its loser
     boxes = []
     for p in pairings:  # in play order: a pairing's feeders come before it
-        lines = _lines(p, names, results.get(p.id), labels, byes, empty, onward, withdrawn,
-                       dropped)
+        lines = _lines(p, names, results.get(p.id), labels, onward, withdrawn, dropped)
         placed = {line.key: line.place for line in lines if line.key and line.place is not None}
         won = outcomes(placed, sides.get(p.id))
         for line in lines:
@@ -237,18 +235,10 @@ def _boxes(pairings: Sequence[Any], names: Mapping[str, str],
             losers = [key for key in placed if key != winners[0]]
             if p.id in results and len(losers) == 1:
                 dropped[p.id] = losers[0]
-        if placed and 1 not in placed.values():
-            # Every side forfeited it (no winner): nobody goes on from it and nobody
-            # drops from it, as the format passes it on, where "Winner of" it waited.
-            byes.add(p.id)
-            empty.add(p.id)
-        if any(line.kind == "bye" for line in lines):
-            byes.add(p.id)
-            present = [line.key for line in lines if line.kind == "entrant" and line.key]
-            if all(line.kind == "bye" for line in lines):
-                empty.add(p.id)
-            elif len(present) == 1 and all(line.kind != "pending" for line in lines):
-                onward[p.id] = present[0]
+        present = [line.key for line in lines if line.kind == "entrant" and line.key]
+        if any(line.kind == "bye" for line in lines) and len(present) == 1 and all(
+                line.kind != "pending" for line in lines):
+            onward[p.id] = present[0]
         feeders = [ref[1] for ref in map(_source_ref, p.sources) if ref and ref[0] == "winner"]
         if p.id in results or p.id in ended:
             state = "done"

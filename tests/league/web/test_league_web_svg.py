@@ -404,3 +404,25 @@ def test_a_final_won_by_walkover_has_the_champion_under_it() -> None:
     assert re.search(r'<text class="champ-name"[^>]*>Name a</text>', markup)
     assert "Champion: Name a" not in texts(markup)
     assert "walkover" in texts(markup)
+
+
+def test_a_walkover_both_sides_withdrew_from_sends_a_bye_on_not_a_winner_still_to_come() -> None:
+    """Nobody goes on from a match both of whose entrants had withdrawn when it was
+    settled: the next box said "Winner of Semifinal 1" as if one were still to come,
+    where the API's bracket reads the slot empty, and went on saying it once the other
+    semifinal was played."""
+    fmt = formats.get_format("single_elimination")
+    state = replace(fmt.start(list("abcd")), withdrawn=frozenset("ad"))
+    assert fmt.walkovers(state) == {"W1-1": None}
+    names = {e: f"Name {e}" for e in "abcd"}
+    for results in ({}, {"W1-2": {"b": 1, "c": 2}}):
+        for pid, placements in results.items():
+            state = fmt.record(state, MatchResult(pid, placements))
+        markup = svg.bracket_svg(fmt.pairings(state), names=names, results=results,
+                                 ended=fmt.walkovers(state), withdrawn={"a", "d"})
+        lines = [t.text for t in box_of(markup, "W2-1").iter(f"{NS}text")][1:]
+        assert lines == ["bye", "Name b" if results else "Winner of Semifinal 2"]
+        assert "Winner of Semifinal 1" not in markup
+        # The API's bracket names the slots as the diagram does: the first one empty.
+        known = svg.known_slots(fmt.pairings(state), results, fmt.walkovers(state))
+        assert known["W2-1"] == (None, "b" if results else None)
