@@ -2001,28 +2001,68 @@ DRAWN_WHOLE_UP_TO = 128
 def _drawn_rounds(pairings: list[formats.Pairing], page: dict[str, Any]
                   ) -> tuple[list[formats.Pairing], str | None]:
     """The pairings the diagram draws, and which rounds those are when not all ("Rounds 3
-    to 5 of 7"). Where the page lists some rounds (`where`, a big Event's), the diagram
-    holds those rounds and the one either side of each, as the pager moves: a 128-entrant
-    Swiss drawn whole was three quarters of its page, and a bracket's every round (the
-    lines of a box whose feeders are not drawn start at its column). Where it lists every
-    round of a big Event (`around`: "All rounds"), it is drawn whole up to
-    DRAWN_WHOLE_UP_TO boxes, else near the rounds being played."""
+    to 5 of 7", `_rounds_said`). Where the page lists some rounds (`where`, a big
+    Event's), the diagram holds those rounds and the one either side of each, as the
+    pager moves: a 128-entrant Swiss drawn whole was three quarters of its page, and a
+    bracket's every round (the lines of a box whose feeders are not drawn start at its
+    column). Where it lists every round of a big Event (`around`: "All rounds"), it is
+    drawn whole up to DRAWN_WHOLE_UP_TO boxes, else near the rounds being played."""
     where = page["where"]
     if where is None and (page.get("around") is None or len(pairings) <= DRAWN_WHOLE_UP_TO):
         return pairings, None
     near = {(stage, number + step) for stage, number in where or page["around"]
             for step in (-1, 0, 1)}
-    numbers = sorted({p.round for p in pairings if (p.stage, p.round) in near})
     finals = _finals_beside(pairings, near)
     kept = [p for p in pairings if (p.stage, p.round) in near | finals]
     if len(kept) == len(pairings):
         return pairings, None
-    if not numbers:
+    said = _rounds_said(pairings, near)
+    if not said:
         return kept, None
-    said = f"Round {numbers[0]}" if len(numbers) == 1 else \
-        f"Rounds {numbers[0]} to {numbers[-1]}"
-    said += f" of {max(p.round for p in pairings)}"
-    return kept, f"{said} with the winners' final and the grand final" if finals else said
+    beside = [name for name, drawn in (
+        ("the winners' final", any(stage == "winners" for stage, _ in finals - near)),
+        ("the grand final", any(stage == "grand_final" for stage, _ in finals - near)))
+        if drawn]
+    return kept, f"{said} with {_and(beside)}" if beside else said
+
+
+# How `_rounds_said` names the rounds of a stage where an Event's stages number theirs
+# each apart (a double elimination's winners' round 2 is not its losers' round 2).
+SECTION_ROUNDS = {"winners": "winners' ", "losers": "losers' ", "groups": "group ",
+                  "swiss": "Swiss ", "playoff": "playoff "}
+
+
+def _numbering(stage: str) -> str:
+    """The stage whose round numbers `stage` goes on with: a multi-stage Event's groups
+    play their rounds side by side, a third-place match is its final's round, and heats'
+    final pod the round after the last heats."""
+    return "groups" if stage.startswith("group ") else {
+        "third_place": "bracket", "final": "heats"}.get(stage, stage)
+
+
+def _rounds_said(pairings: list[formats.Pairing], near: set[tuple[str, int]]) -> str:
+    """The rounds `near` of the Event's `pairings` in words, of the count of their own
+    numbering: "Rounds 3 to 5 of 7"; where stages number theirs apart, each named
+    ("Winners' rounds 2 to 4 of 5 and losers' rounds 3 to 5 of 8", "the grand final"):
+    one count of both read as the losers' rounds of the winners' too. "" where none is."""
+    every: dict[str, set[int]] = {}
+    drawn: dict[str, set[int]] = {}
+    for p in pairings:
+        section = _numbering(p.stage)
+        every.setdefault(section, set()).add(p.round)
+        if (p.stage, p.round) in near:
+            drawn.setdefault(section, set()).add(p.round)
+    named = len(every) > 1
+    parts = []
+    for section, numbers in drawn.items():
+        if named and section == "grand_final":
+            parts.append("the grand final")
+            continue
+        low, high = min(numbers), max(numbers)
+        rounds = f"round {low}" if low == high else f"rounds {low} to {high}"
+        prefix = SECTION_ROUNDS.get(section, "") if named else ""
+        parts.append(f"{prefix}{rounds} of {max(every[section])}")
+    return _capital(_and(parts)) if parts else ""
 
 
 def _finals_beside(pairings: list[formats.Pairing], near: set[tuple[str, int]]

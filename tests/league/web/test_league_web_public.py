@@ -873,10 +873,32 @@ def test_a_big_double_eliminations_losers_final_is_drawn_with_the_finals_it_meet
     assert {(link.stage, link.round) for link in playing} == {("losers", 5)}
     html = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
     assert sorted(_boxes(html)) == ["GF", "L4-1", "L4-2", "L5-1", "L6-1", "W4-1"]
-    assert "Rounds 4 to 6 of 6 with the winners&#x27; final and the grand final drawn" in html
+    assert "Losers&#x27; rounds 4 to 6 of 6 with the winners&#x27; final and the grand final " \
+        "drawn" in html
     # Listed at an earlier round of the losers' side, the finals are not drawn.
     early = alice_client.get(reverse("league:event", args=[event.pk]) + "?round=losers-2")
     assert {pid[:2] for pid in _boxes(early.content.decode())} == {"L1", "L2", "L3"}
+
+
+def test_a_big_double_eliminations_drawn_rounds_are_named_by_their_bracket(
+        alice_client: Client, make_event: Callable[..., Event],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its winners' and losers' rounds, each numbered apart, were said as one run of the
+    losers' count ("Rounds 1 to 4 of 6" for winners' rounds 2 to 4 and losers' rounds 1
+    to 3): each bracket's are said of its own count."""
+    from league import views
+    from tests.league.web.test_league_web_organizer_page import play_links
+
+    monkeypatch.setattr(views, "PAGED_FROM", 4)
+    event = make_event(format="double_elimination", bots=16)  # (winners 4, losers 6 rounds)
+    events.start_event(event=event, by=event.created_by)
+    for stage, number in (("winners", 1), ("winners", 2), ("losers", 1)):
+        play_links(EventMatch.objects.filter(event=event, stage=stage, round=number))
+    playing = EventMatch.objects.filter(event=event).exclude(match__status="finished")
+    assert {(link.stage, link.round) for link in playing} == {("winners", 3), ("losers", 2)}
+    html = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert {pid.split("-")[0] for pid in _boxes(html)} == {"W2", "W3", "W4", "L1", "L2", "L3"}
+    assert "Winners&#x27; rounds 2 to 4 of 4 and losers&#x27; rounds 1 to 3 of 6 drawn" in html
 
 
 def test_a_big_events_walkover_stands_on_its_rounds_page_as_its_matches_do(
