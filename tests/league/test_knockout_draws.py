@@ -7,6 +7,7 @@ players here steer their match to a draw and then to a win.
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any
 
 import pytest
@@ -154,6 +155,40 @@ def test_a_pairing_drawn_after_its_last_replay_goes_to_the_better_seed(
     assert page.count("drawn again: the better seed goes through") == 1
     assert [r.kind for r in event.records.order_by("seq")].count("match_drawn") == \
         events.MAX_REPLAYS
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_better_seed_a_drawn_pairing_sends_on_is_named_in_the_next_box_at_once(
+        toy_game: Any, organizer: Any, player: Any, player2: Any, outsider: Any,
+        django_user_model: Any, monkeypatch: pytest.MonkeyPatch, client: Any) -> None:
+    """A semifinal drawn after its last replay sends its better seed on: the final's box
+    names them while the other semifinal is still played, as the API's bracket does."""
+    from league.serializers import bracket_of
+    from tests.conftest import _make_user
+
+    monkeypatch.setattr(toy_game.ToyRules, "sample_chance", lambda self, state, rng: (
+        {"hands": [["anvil", "drum"], ["brick", "comet"]]} if state.hands is None
+        else {"tiebreak": 0}))
+    event = knockout(toy_game, organizer, player, player2, outsider,
+                     _make_user(django_user_model, "dora"))
+    for replay in range(events.MAX_REPLAYS + 1):
+        link = EventMatch.objects.get(event=event, pairing="W1-1", replay=replay)
+        play_out(toy_game, link.match, [link.match.seats.get(index=i).user for i in range(2)],
+                 draw=True)
+    done = events.replay(event)
+    assert done.results["W1-1"]["decided_by"] == "seed"
+    best = done.order[0]
+    assert done.results["W1-1"]["placements"][best] == 1
+
+    (final,) = [row for row in bracket_of(event) if row["pairing"] == "W2-1"]
+    assert [(s["entrant"], s["state"]) for s in final["slots"]] == [
+        (best, "filled"), (None, "pending")]
+    client.force_login(outsider)
+    page = client.get(f"/league/events/{event.pk}/").content.decode()
+    box = page.split('data-pairing="W2-1"', 1)[1].split("</g>", 1)[0]
+    name = done.entrants[best]["name"]
+    assert re.findall(r'class="ln ln-(\w+)"[^>]*>([^<]*)<', box) == [
+        ("entrant", name), ("pending", "Winner of Semifinal 2")]
 
 
 @pytest.mark.django_db(transaction=True)
