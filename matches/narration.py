@@ -12,16 +12,17 @@ from engine import registry
 from matches.models import Match
 
 # The verbs the games' narration opens a seat's sentence with, which `as_you` says to
-# that seat as "you" do them. A sentence whose next word is not one keeps the seat's name
-# (a card named like a seat, "Red Kicks…", is no seat doing something).
+# that seat as "you" do them, in lower case: the narration writes some as game terms
+# ("Red Gives Up…", "Ox Valdane STOPS it…"). A sentence whose next word is not one keeps
+# the seat's name (a card named like a seat, "Red Kicks…", is no seat doing something).
 SAID_BY_YOU = frozenset((
     "attacks", "bounces", "breaks", "buries", "cancels", "cannot", "catches", "chooses",
     "comes", "discards", "does", "drafts", "draws", "ends", "finds", "finishes", "flips",
-    "goes", "has", "hits", "holds", "interferes", "is", "leads", "makes", "moves",
-    "mulligans", "opens", "pins", "places", "plays", "picks", "points", "reaches",
-    "reveals", "reverses", "rolls",
+    "gives", "goes", "has", "hits", "holds", "interferes", "is", "kicks", "leads", "makes",
+    "moves", "mulligans", "opens", "pins", "places", "plays", "picks", "points",
+    "protects", "reaches", "reveals", "reverses", "rolls",
     "searches", "sends", "sets", "shows", "shuffles", "spends", "starts", "stays", "stops",
-    "stuns", "tags", "takes", "throws", "turns", "wins",
+    "stuns", "tags", "takes", "teams", "throws", "turns", "wins",
     "became", "bet", "chose", "discarded", "drew", "held", "moved", "placed", "played",
     "reached", "rolled", "set", "stayed", "voted", "won",
 ))
@@ -39,6 +40,26 @@ def _said_by_you(verb: str) -> str:
     if verb.endswith("s"):
         return verb[:-1]
     return verb
+
+
+# A verb of the narration as its words are written: in lower case ("plays"), or as a game
+# term, capitalised ("Gives Up", "Kicks Out") or shouted ("STOPS", "TEAMS UP"), its
+# particles capitalised alike. A capitalised word right before a quote starts a card's
+# name ('Red Kicks "Low Blow"'), so it is no verb.
+_PARTICLES = "up|out|in|off|down|back|over|away"
+_VERB = (r"(?:[a-z]+\b|(?:[A-Z][a-z]+|[A-Z]{2,})\b(?:(?i: (?:" + _PARTICLES + r"))\b)*"
+         r"(?! \"))")
+
+
+def _verb_said_by_you(words: str) -> str | None:
+    """A verb of the narration (`_VERB`) as it agrees with "you", None if it is no verb of
+    SAID_BY_YOU: "plays" → "play"; a capitalised game term reads as a plain verb ("Gives
+    Up" → "give up") and a shouted one stays shouted ("TEAMS UP" → "TEAM UP")."""
+    verb, *particles = words.split(" ")
+    if verb.lower() not in SAID_BY_YOU:
+        return None
+    said = " ".join([_said_by_you(verb.lower()), *particles])
+    return said.upper() if verb.isupper() else said.lower()
 
 
 # Where a seat's clause opens: a sentence's start, after a colon or semicolon, or after
@@ -67,18 +88,19 @@ def as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
     if not name:
         return lines
     opener = re.compile(_OPENS + re.escape(name) + r"(?!\w)((?: \((?:Hero|Villain)\))?)"
-                        r"(?:('s)\b|( )([a-z]+)\b)")
+                        r"(?:('s)\b|( )(" + _VERB + "))")
 
     def said(found: re.Match[str]) -> str:
         lead, role, possessive, _, verb = found.groups()
         capital = not lead.strip() or lead.strip()[-1] in ".!?"
         if possessive:
             return lead + ("Your" if capital else "your") + (" team's" if team else "")
-        if verb not in SAID_BY_YOU:
+        agreeing = _verb_said_by_you(verb)
+        if agreeing is None:
             return found[0]
         if team:
             return f"{lead}{'Your' if capital else 'your'} team{role} {verb}"
-        return f"{lead}{'You' if capital else 'you'}{role} {_said_by_you(verb)}"
+        return f"{lead}{'You' if capital else 'you'}{role} {agreeing}"
 
     done_to = re.compile(r"\b(" + "|".join(DONE_TO_AFTER) + r") " + re.escape(name)
                          + r"(?:('s)\b|" + _CLAUSE_ENDS + ")")
@@ -116,8 +138,8 @@ def _and_you(sentence: str) -> str:
     the clause's subject: another subject would stand between them."""
     cut = _NEXT_CLAUSE.search(sentence)
     head, rest = (sentence[:cut.start()], sentence[cut.start():]) if cut else (sentence, "")
-    head = re.sub(r"\band ([a-z]+)\b", lambda found: "and " + _said_by_you(found[1])
-                  if found[1] in SAID_BY_YOU else found[0], head)
+    head = re.sub(r"\band (" + _VERB + ")",
+                  lambda found: "and " + (_verb_said_by_you(found[1]) or found[1]), head)
     return head + rest
 
 

@@ -5,6 +5,7 @@ pages and the API's narration keep the seat names the rules give."""
 from __future__ import annotations
 
 import html
+import random
 import re
 from typing import Any
 
@@ -13,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from engine import registry
+from engine.protocol import Event, PendingKind
 from matches import services
 from matches.models import Match
 from matches.narration import SAID_BY_YOU, as_you, narrated_name
@@ -191,6 +193,29 @@ def test_a_seated_player_reads_their_own_moves_as_you_and_the_rivals_by_name(
     ("Red won the Ultimate Showdown. Scores: Red 20, Green 13.", "Red",
      "You won the Ultimate Showdown. Scores: Red 20, Green 13."),
     ("Red plays three cards face down.", None, "Red plays three cards face down."),
+    # A verb written as a game term, capitalised or shouted, agrees with "you" too, its
+    # particles with it; a capitalised one reads as a plain verb, a shouted one shouts.
+    ("Red Gives Up the Block Block \"Iron Wall\" and stops the hit.", "Red",
+     "You give up the Block Block \"Iron Wall\" and stop the hit."),
+    ("Blue Gives Up Grapple \"Millstone Press\" from hand.", "Blue",
+     "You give up Grapple \"Millstone Press\" from hand."),
+    ("Two! Red Gives Up Strike \"Knee Lift\".", "Red", "Two! You give up Strike \"Knee Lift\"."),
+    ("Red Gives Up Strike \"Knee Lift\" and Kicks Out!", "Red",
+     "You give up Strike \"Knee Lift\" and kick out!"),
+    ("Red Kicks Out!", "Red", "You kick out!"),
+    ("Red Gives Up Strike \"Knee Lift\" and Kicks Out!", "Blue",
+     "Red Gives Up Strike \"Knee Lift\" and Kicks Out!"),
+    ("Red has no card left to Give Up and is Knocked Out!", "Red",
+     "You have no card left to Give Up and are Knocked Out!"),
+    ("Ox Valdane STOPS it with Stop \"Hard Counter\"!", "Ox Valdane",
+     "You STOP it with Stop \"Hard Counter\"!"),
+    ("Ox Valdane PROTECTS with Stop \"Hard Counter\" and buries 3 card(s) from hand.",
+     "Ox Valdane", "You PROTECT with Stop \"Hard Counter\" and bury 3 card(s) from hand."),
+    ("Ox Valdane TEAMS UP with Mira Quickstep!", "Ox Valdane",
+     "You TEAM UP with Mira Quickstep!"),
+    # A capitalised word before a quote starts a card's name, a verb or not.
+    ("Red Kicks \"Low Blow\" is played.", "Red", "Red Kicks \"Low Blow\" is played."),
+    ("Red Stops \"Low Blow\".", "Red", "Red Stops \"Low Blow\"."),
 ])
 def test_a_seats_sentences_say_you_with_the_verb_agreeing(line: str, name: str | None,
                                                            said: str) -> None:
@@ -207,6 +232,8 @@ def test_a_seats_sentences_say_you_with_the_verb_agreeing(line: str, name: str |
     ("Vex enters the Gauntlet for Red!", "Vex enters the Gauntlet for your team!"),
     ("Blue takes Red's teammate Vex, so Red chooses first.",
      "Blue takes your team's teammate Vex, so your team chooses first."),
+    ("Red Gives Up Grapple \"Millstone Press\" from hand.",
+     "Your team Gives Up Grapple \"Millstone Press\" from hand."),
 ])
 def test_a_team_of_several_seats_is_your_team(line: str, said: str) -> None:
     """A Superstar Showdown Event names a side of up to three seats by its colour: each
@@ -324,3 +351,62 @@ def test_a_rivals_move_aimed_at_a_seated_player_says_you_on_their_pages_alone(
     assert replay_lines(outsider, match, event["seq"])[index] == seen
     assert services.replay_view(match=match, user=player, at=event["seq"])["narration"][
         index] == line
+
+
+# A Supershow match type with each of its game terms: Team Ups (at four seats), Protects
+# (a team's).
+MATCH_TYPES = {"supershow": (("fatal_four_way_first_fall", 4), ("tornado_tag_team", 4))}
+
+
+def game_term_sentences(game: str, seed: int) -> list[tuple[str, str]]:
+    """A seeded random playout of `game` in the rules alone: each sentence of its
+    narration that a seat's name opens with a capitalised word after it (a game term,
+    "Red Gives Up…", "Ox Valdane STOPS it…"), with that name."""
+    rules, rng = registry.get_rules(game), random.Random(seed)
+    options, seats = {}, rules.spec.min_seats
+    if game in MATCH_TYPES:
+        match_type, seats = MATCH_TYPES[game][seed % len(MATCH_TYPES[game])]
+        options = {"match_type": match_type}
+    state = rules.start(options, seats)
+    told: list[tuple[str, str]] = []
+    while (pending := rules.pending(state)).kind is not PendingKind.END:
+        if pending.kind is PendingKind.CHANCE:
+            event = Event.chance(rules.sample_chance(state, rng))
+        else:
+            seat = rng.choice(pending.seats)
+            event = Event.decision(seat, rng.choice(rules.legal_actions(state, seat)))
+        view = rules.view(state, None)
+        names = ([player["name"] for player in view["players"]] if game == "supershow"
+                 else list(rules.spec.seat_names))
+        for line in rules.narrate(state, event):
+            for sentence in re.split(r"(?<=[.!?])\s+", line):
+                told += [(sentence, name) for name in names
+                         if re.match(re.escape(name) + r" [A-Z]{1,}[a-z]*\b(?! \")",
+                                     re.sub(r"^(One|Two|Three)! ", "", sentence))]
+        state = rules.apply(state, event)
+    return told
+
+
+@pytest.mark.parametrize(("game", "terms"), [
+    ("superstar_showdown", ("Gives Up", "Kicks Out")),
+    ("supershow", ("STOPS", "PROTECTS", "TEAMS UP")),
+])
+def test_a_seats_sentences_told_with_a_game_term_say_you(game: str,
+                                                        terms: tuple[str, ...]) -> None:
+    """The games' own narration, as random play tells it: every sentence a seat opens with
+    a capitalised game term reads "You" to that seat, the term agreeing, and as it is to
+    the other seats."""
+    told: list[tuple[str, str]] = []
+    for seed in range(40):
+        told += game_term_sentences(game, seed)
+        if all(any(term in sentence for sentence, _ in told) for term in terms):
+            break
+    for term in terms:
+        assert any(term in sentence for sentence, _ in told), term
+    for sentence, name in told:
+        said = as_you([sentence], name)[0]
+        assert re.match(r"(?:(?:One|Two|Three)! )?You [a-z]+|You [A-Z]+\b", said), said
+        assert not re.search(r"\bYou (?:[A-Z][a-z]+|[A-Z]+S)\b", said), said
+        for other in {other for _, other in told} - {name}:
+            if other not in sentence:
+                assert as_you([sentence], other) == [sentence]
