@@ -357,3 +357,46 @@ def test_an_event_matchs_lobby_row_links_its_event_in_a_tap_on_a_narrow_phone(
         assert link["text"] == name
         assert min(link["w"], link["h"]) >= TAP and link["right"] <= NARROW, link
         assert browser.js("document.documentElement.scrollWidth") <= NARROW
+
+
+# The Supershow's move buttons: each one's box.
+SX_BUTTONS = """[...document.querySelectorAll('.sx-actions .action-buttons button')].map(b => {
+  const box = b.getBoundingClientRect();
+  return {what: b.textContent.trim(), left: box.left, top: box.top, w: box.width, h: box.height,
+          right: box.right};
+})"""
+
+
+def test_the_supershows_play_and_discard_buttons_are_a_tidy_grid_on_a_narrow_phone(
+        live_server: Any, player: Any, seeded_chance: None) -> None:
+    """The Supershow's buttons (Play or Discard a card, each with its name, type and
+    skill) were as wide as their words, wrapped anyhow: a ragged heap on a phone. They
+    are a grid of equal columns, each a tap, within the width."""
+    match = services.create_match(game="supershow", options={}, created_by=player,
+                                  seats=[{"player": player.username}, {"bot": "random"}])
+    rules, rng = get_rules(match.game), random.Random(2)
+    while True:  # on to alice's choice among several cards to play or discard
+        match.refresh_from_db()
+        state = services.load_state(match)
+        actions = rules.legal_actions(state, 0)
+        if sum(action.get("type") in ("play", "discard") for action in actions) >= 3:
+            break
+        services.submit_action(match=match, seat=0, user=player, action=rng.choice(actions))
+    with signed_in(live_server.url, player) as browser:
+        browser.resize(NARROW)
+        browser.open(live_server.url + reverse("match_play", args=[match.id]))
+        buttons = browser.js(SX_BUTTONS)
+        assert len(buttons) >= 3
+        assert len({round(b["w"]) for b in buttons}) == 1, buttons  # one width
+        assert len({round(b["left"]) for b in buttons}) <= 2, buttons  # in columns
+        rows: dict[int, list[float]] = {}
+        for b in buttons:
+            rows.setdefault(round(b["top"]), []).append(b["h"])
+        assert all(max(h) - min(h) < 1 for h in rows.values()), rows  # a row one height
+        assert [b["what"] for b in buttons if min(b["w"], b["h"]) < TAP
+                or b["right"] > NARROW] == []
+        assert browser.js("document.documentElement.scrollWidth") <= NARROW
+        browser.resize(1024)  # a wider screen: more columns, of one width still
+        buttons = browser.js(SX_BUTTONS)
+        assert len({round(b["w"]) for b in buttons}) == 1, buttons
+        assert len({round(b["left"]) for b in buttons}) >= 2, buttons
