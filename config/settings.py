@@ -61,6 +61,11 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # runserver (the demo) leaves the static files to whitenoise, which tells a browser to
+    # ask again at every page (max-age=0, answered by a 304 while unchanged); Django's own
+    # static handler sent no Cache-Control, and a browser guessed how long to keep a file,
+    # hours for one not changed for days, so it ran an old league.js after an update.
+    "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
