@@ -3,24 +3,27 @@ background it is drawn on, measured in a real browser (tests/chromium.py) on the
 pages of the two games a phone starts from the lobby, mid-match: the muted words on the
 page's grey (the seats line's "vs", "A rematch of"), the villain's white letters on green
 (its marker, its die) and the Superstar Showdown cards' type words in their colour.
-Marks that only decorate (DECORATIVE) and a position's lost cards, dimmed on purpose,
-aside. Skipped where no Chromium is installed."""
+What is shown faded reads at it too: a position's lost card, an eliminated Supershow
+seat, a pick made in an Event's draft order. Marks that only decorate aside. Skipped
+where no Chromium is installed."""
 
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 from django.urls import reverse
 
 from matches import services
+from matches.templatetags.superstar_showdown import star_spots
 from tests.chromium import CHROMIUM, Chromium, signed_in
 
 pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed"),
               pytest.mark.django_db(transaction=True)]
 
-SKIPPED = ".visually-hidden, noscript, option, .st-back-mark, .st-star, .st-lost"
+SKIPPED = ".visually-hidden, noscript, option, .st-back-mark, .st-star"
 
 # Each visible text below too little contrast: its element's class, the ratio, its words.
 # The background is the nearest drawn one behind it (translucent ones laid over white),
@@ -69,4 +72,76 @@ def test_the_play_page_of_a_match_and_its_rematch_reads_at_its_contrast(
     with signed_in(live_server.url, player) as browser:
         browser.open(live_server.url + reverse("match_play", args=[again.id]))
         assert browser.js("document.querySelector('.seats .muted').textContent") == "vs"
+        assert low_contrast(browser) == []
+
+
+def test_a_lost_card_of_a_position_reads_at_its_contrast(
+        live_server: Any, player: Any, seeded_chance: None) -> None:
+    """A Superstar Showdown position's beaten card was drawn at half opacity, its name and
+    type words below 4.5:1: it still says which card lost. It is told apart by its
+    dashed, greyed frame and its "lost" note, its words at full contrast."""
+    match = services.create_match(game="superstar_showdown", options={}, created_by=player,
+                                  seats=[{"player": player.username}, {"bot": "random"}])
+    rng = random.Random(4)
+    for _ in range(200):  # on until a position shows a lost card (the bot answers)
+        shown = services.match_state(match=match, user=player)
+        if any(cell["state"] == "lost" for spot in star_spots(shown["view"])
+               for cell in spot["cells"]):
+            break
+        assert shown["legal_actions"], "alice should be asked again before a card is lost"
+        services.submit_action(match=match, seat=0, user=player,
+                               action=rng.choice(shown["legal_actions"]))
+        match.refresh_from_db()
+    else:
+        pytest.fail("no position showed a lost card")
+    with signed_in(live_server.url, player) as browser:
+        browser.open(live_server.url + reverse("match_play", args=[match.id]))
+        assert browser.js("document.querySelectorAll('.st-lost .st-name').length")
+        assert low_contrast(browser) == []
+
+
+def test_an_eliminated_supershow_seat_reads_at_its_contrast(
+        live_server: Any, player: Any, seeded_chance: None) -> None:
+    """An eliminated seat's panel (its Competitor, its counts, its cards in play) was
+    drawn at .6 opacity, its words below 4.5:1 (its name at 4.2:1, the grey ones less)."""
+    match = services.create_match(game="supershow",
+                                  options={"match_type": "triple_threat_elimination"},
+                                  created_by=player,
+                                  seats=[{"player": player.username}, {"bot": "random"},
+                                         {"bot": "random"}])
+    rng = random.Random(1)
+    for _ in range(600):  # on until a seat is out (the bots answer)
+        shown = services.match_state(match=match, user=player)
+        if shown["view"]["eliminated"]:
+            break
+        assert shown["legal_actions"], "alice should be asked again before a seat is out"
+        services.submit_action(match=match, seat=0, user=player,
+                               action=rng.choice(shown["legal_actions"]))
+        match.refresh_from_db()
+    else:
+        pytest.fail("no seat was eliminated")
+    with signed_in(live_server.url, player) as browser:
+        browser.open(live_server.url + reverse("match_play", args=[match.id]))
+        assert browser.js("document.querySelectorAll('.sx-seat.out').length")
+        assert low_contrast(browser) == []
+
+
+def test_a_pick_made_in_the_draft_order_reads_at_its_contrast(
+        live_server: Any, player: Any, player2: Any) -> None:
+    """A Superstar Showdown Event's draft order faded a pick made to .45 opacity, its
+    team's colour at 2:1."""
+    match = services.create_match(
+        game="superstar_showdown", created_by=player,
+        options={"event": {"matches": [{"match": "head_to_head", "stipulation": "standard_1"}] * 2,
+                           "superstars_per_team": 1}},
+        seats=[{"player": player.username}, {"player": player2.username}])
+    services.join_match(match=match, user=player2)
+    draft = services.match_state(match=match, user=player)["view"]["event"]["draft"]
+    first = draft["order"][0]
+    action = next(a for a in services.match_state(match=match, user=(player, player2)[first])[
+        "legal_actions"] if a.get("type") == "draft")
+    services.submit_action(match=match, seat=first, user=(player, player2)[first], action=action)
+    with signed_in(live_server.url, player) as browser:
+        browser.open(live_server.url + reverse("match_play", args=[match.id]))
+        assert browser.js("document.querySelectorAll('.st-draft-order li.done').length") == 1
         assert low_contrast(browser) == []
