@@ -62,6 +62,10 @@ def _verb_said_by_you(words: str) -> str | None:
     return said.upper() if verb.isupper() else said.lower()
 
 
+# Another seat's name, as a clause it opens with the reader's names it: capitalised words
+# ("Mira Quickstep", "Seat 2", 'Benny "Back Alley" Cavallo').
+_NAMED = r"[A-Z][^\s.!?:;,]*(?: [A-Z0-9\"(][^\s.!?:;,]*)*"
+
 # Where a seat's clause opens: a sentence's start, after a colon or semicolon, or after
 # "so" ("Red played a Decoy!, so Red chooses the outcome.").
 _OPENS = r"(^|[.!?:;]\s+|\bso\s+)"
@@ -81,7 +85,8 @@ def as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
     ("…, so you choose the outcome."), and the sentence's "their" is "your"; its
     possessive anywhere says "your" ("Your deck…", "…revealed: Blue's Force and your
     Doom."); another's move done to it or aimed at it says "you" ("Blue pins you.",
-    "…pointed at you."); every other mention of the name, and every line of a viewer with
+    "…pointed at you."), as does its name beside another's opening a clause they share
+    ("You and Mira Quickstep DOUBLE TEAM!"); every other mention of the name, and every line of a viewer with
     no `name`, stays as it is. A `team` of
     several seats is "Your team" (the verb as it is). Words only: the sentences are the
     ones every viewer reads, so nothing more is told."""
@@ -113,6 +118,18 @@ def as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
             return f"{word} " + ("your team's" if team else "your")
         return f"{word} " + ("your team" if team else "you")
 
+    # Two seats that do something together open a clause ("Ox Valdane and Mira Quickstep
+    # DOUBLE TEAM!"): either may be the reader, and the verb agrees with both already.
+    you = "your team" if team else "you"
+    first = re.compile(_OPENS + re.escape(name) + r" and (?=[A-Z])")
+    second = re.compile(_OPENS + "(" + _NAMED + ") and " + re.escape(name)
+                        + r"(?= [A-Za-z])")
+
+    def together(part: str) -> str:
+        part = first.sub(lambda found: found[1] + (you.capitalize() if not found[1].strip()
+                         or found[1].strip()[-1] in ".!?" else you) + " and ", part)
+        return second.sub(lambda found: f"{found[1]}{found[2]} and {you}", part)
+
     out = []
     for line in lines:
         parts = re.split(r"(?<=[.!?])(\s+)", line)
@@ -122,7 +139,7 @@ def as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
             if new != part and not team and re.match(r"\s*[Yy]ou\b", new):
                 new = re.sub(r"\btheir\b", "your", new)
                 new = _and_you(new)
-            new = done_to.sub(done_to_you, new)
+            new = done_to.sub(done_to_you, together(new))
             told.append(owned.sub("your team's" if team else "your", new))
         out.append("".join(told))
     return out

@@ -213,6 +213,14 @@ def test_a_seated_player_reads_their_own_moves_as_you_and_the_rivals_by_name(
      "Ox Valdane", "You PROTECT with Stop \"Hard Counter\" and bury 3 card(s) from hand."),
     ("Ox Valdane TEAMS UP with Mira Quickstep!", "Ox Valdane",
      "You TEAM UP with Mira Quickstep!"),
+    # Two seats doing something together: either may be the reader.
+    ("Ox Valdane and Mira Quickstep DOUBLE TEAM!", "Ox Valdane",
+     "You and Mira Quickstep DOUBLE TEAM!"),
+    ("Ox Valdane and Mira Quickstep DOUBLE TEAM!", "Mira Quickstep",
+     "Ox Valdane and you DOUBLE TEAM!"),
+    ("Ox Valdane and Mira Quickstep DOUBLE TEAM!", "Quickstep",
+     "Ox Valdane and Mira Quickstep DOUBLE TEAM!"),
+    ("Blue pins Red and Red loses a fall.", "Red", "Blue pins you and Red loses a fall."),
     # A capitalised word before a quote starts a card's name, a verb or not.
     ("Red Kicks \"Low Blow\" is played.", "Red", "Red Kicks \"Low Blow\" is played."),
     ("Red Stops \"Low Blow\".", "Red", "Red Stops \"Low Blow\"."),
