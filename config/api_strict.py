@@ -1,12 +1,15 @@
 """A JSON body's values are read as the type the schema states, never converted.
 
 DRF reads a field's value the way a form's would be read: a text field takes the number
-7 as "7", a boolean field takes 0, 1, "true" or "no", an integer field takes "3". A JSON
-client that sends `{"seat": "0"}` or `{"leaving": 1}` has a bug that this hides, and one
-sending `{"name": 5}` gets an Event named "5". So every API body serializer refuses, in a
-JSON body, a text field's value that is not a string, a boolean's that is not true or
-false, an integer's (or an id's) that is a string: a 400 `invalid` naming the field, as
-any other value it cannot read.
+7 as "7", a boolean field takes 0, 1, "true" or "no", an integer field takes "3", a choice
+of texts takes the number 1 as "1" (and a choice of numbers "1" as 1), a JSON field takes
+whatever it is sent. A JSON client that sends `{"seat": "0"}` or `{"leaving": 1}` has a
+bug that this hides, and one sending `{"name": 5}` gets an Event named "5". So every API
+body serializer refuses, in a JSON body, a text field's value that is not a string, a
+boolean's that is not true or false, an integer's (or an id's) that is a string, a
+choice's of another type than the choice it names, a date's or a time's that is not a
+string, and a JSON field's of another type than the one its schema states (an object,
+an array...): a 400 `invalid` naming the field, as any other value it cannot read.
 
 A form's body and a query string carry nothing but text: those are read as DRF reads
 them (a `QueryDict` is never held to JSON's types). One thing DRF reads there silently:
@@ -20,8 +23,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.http import QueryDict
+from drf_spectacular.drainage import get_override
 from rest_framework import serializers
 from rest_framework.exceptions import APIException, ErrorDetail, ValidationError
+from rest_framework.settings import api_settings
+from rest_framework.utils import humanize_datetime
 
 Detail = list[ErrorDetail] | dict[Any, Any]
 
@@ -37,7 +43,8 @@ def _invalid(field: serializers.Field, key: str = "invalid", **kwargs: Any) -> l
 
 def loose(field: serializers.Field, value: Any) -> Detail | None:
     """The refusal of `value` for `field` where DRF would convert it from another JSON
-    type (a number read as text, 1 as true, "3" as 3); None where the field reads it
+    type (a number read as text, 1 as true, "3" as 3, 1 as the choice "1", text as an
+    object); None where the field reads it
     itself (null and everything else are the field's own business)."""
     if value is None or field.read_only:
         return None
@@ -50,6 +57,14 @@ def loose(field: serializers.Field, value: Any) -> Detail | None:
     if isinstance(field, serializers.PrimaryKeyRelatedField):
         return (_invalid(field, "incorrect_type", data_type="str")
                 if isinstance(value, str) else None)
+    if isinstance(field, serializers.MultipleChoiceField):
+        return _choices_loose(field, value) if isinstance(value, list) else None
+    if isinstance(field, serializers.ChoiceField):
+        return _choices_loose(field, [value])
+    if isinstance(field, WHEN):
+        return None if isinstance(value, str) else _wrong_format(field)
+    if isinstance(field, serializers.JSONField):
+        return _json_loose(field, value)
     if isinstance(field, serializers.ListField) and isinstance(value, list):
         items = {index: loose(field.child, item) for index, item in enumerate(value)}
         return {index: detail for index, detail in items.items() if detail} or None
@@ -57,6 +72,68 @@ def loose(field: serializers.Field, value: Any) -> Detail | None:
         entries = {key: loose(field.child, item) for key, item in value.items()}
         return {key: detail for key, detail in entries.items() if detail} or None
     return None
+
+
+def _json_type(value: Any) -> str:
+    """The JSON type of a value a JSON body holds, as a schema names it."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    return {float: "number", str: "string", list: "array", dict: "object"}.get(
+        type(value), "null")
+
+
+def _choices_loose(field: serializers.ChoiceField, values: list[Any]) -> Detail | None:
+    """The refusal of the first of `values` that names a choice of `field` by a value of
+    another type (1 for "1", "1" for 1); None where each names one as it is, or none at
+    all (which the field refuses itself)."""
+    for value in values:
+        choice = field.choice_strings_to_values.get(str(value), value)
+        if _json_type(choice) != _json_type(value):
+            return _invalid(field, "invalid_choice", input=value)
+    return None
+
+
+# A date's, a time's or a length of time's field, which reads text alone.
+WHEN = (serializers.DateTimeField, serializers.DateField, serializers.TimeField,
+        serializers.DurationField)
+FORMATS = {serializers.DateTimeField: ("DATETIME_INPUT_FORMATS",
+                                       humanize_datetime.datetime_formats),
+           serializers.DateField: ("DATE_INPUT_FORMATS", humanize_datetime.date_formats),
+           serializers.TimeField: ("TIME_INPUT_FORMATS", humanize_datetime.time_formats)}
+
+
+def _wrong_format(field: serializers.Field) -> list[ErrorDetail]:
+    """The field's own message for text not of its format, naming the formats it reads."""
+    for kind, (setting, humanize) in FORMATS.items():
+        if isinstance(field, kind):
+            formats = getattr(field, "input_formats", None) or getattr(api_settings, setting)
+            return _invalid(field, format=humanize(formats))
+    return _invalid(field, format="[DD] [HH:[MM:]]ss[.uuuuuu]")  # DRF's, for a duration
+
+
+def _json_loose(field: serializers.JSONField, value: Any) -> Detail | None:
+    """The refusal of a JSON field's value of another type than its schema states
+    (`extend_schema_field`: an object, an array, an integer, or one of several); None
+    where its schema states none."""
+    schema = get_override(field, "field")
+    if not isinstance(schema, dict):
+        return None
+    alternatives = schema.get("oneOf") or schema.get("anyOf") or [schema]
+    types = {alternative.get("type") for alternative in alternatives}
+    if None in types:  # an alternative of any type
+        return None
+    sent = _json_type(value)
+    if sent in types or (sent == "integer" and "number" in types):
+        return None
+    named = " or ".join(A_TYPE[each] for each in sorted(types))
+    return [ErrorDetail(f"Expected {named}, not {A_TYPE[sent]}.", code="invalid")]
+
+
+A_TYPE = {"object": "an object", "array": "an array", "string": "a string",
+          "integer": "an integer", "number": "a number", "boolean": "a boolean",
+          "null": "null"}
 
 
 class RepeatedParameter(APIException):
