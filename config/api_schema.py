@@ -24,10 +24,10 @@ def document_401(result: dict[str, Any], generator: Any, request: Any, public: b
 def document_common_errors(result: dict[str, Any], generator: Any, request: Any,
                            public: bool) -> dict[str, Any]:
     """The answers any operation of its kind may give, where its view states none: 400 for
-    a query string or body that cannot be read, 404 for a page past a list's last, 413 and
-    415 for a body too big or not JSON, 401 for a token that is not valid (where a token is
-    read at all), 403 for a session's write without its CSRF token, 406 for a format it
-    does not answer in."""
+    a query string or body that cannot be read (or a `format` given twice), 404 for a page
+    past a list's last, 413 and 415 for a body too big or not JSON, 401 for a token that is
+    not valid (where a token is read at all), 403 for a session's write without its CSRF
+    token, 406 for a format it does not answer in."""
     for operations in result.get("paths", {}).values():
         for method, operation in operations.items():
             responses = operation["responses"]
@@ -43,6 +43,10 @@ def document_common_errors(result: dict[str, Any], generator: Any, request: Any,
                                    "query parameter; repeated_parameter for a parameter "
                                    "of one value given more than once; too_many_fields "
                                    "past 1,000 fields)."})
+            responses.setdefault("400", {
+                "content": ERROR,
+                "description": "A `format` query parameter given more than once "
+                               "(repeated_parameter)."})
             if paginated:
                 past = responses.setdefault("404", {"content": ERROR, "description": ""})
                 past["description"] = " ".join(filter(None, [

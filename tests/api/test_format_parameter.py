@@ -35,8 +35,30 @@ def test_a_write_with_an_unknown_format_writes_nothing(player_api: APIClient) ->
     assert not Match.objects.exists()
 
 
-def test_the_schema_documents_the_406_on_every_operation(anon_api: APIClient) -> None:
+def test_the_schema_documents_the_406_and_the_400_on_every_operation(
+        anon_api: APIClient) -> None:
     doc = anon_api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     for operations in doc["paths"].values():
         for operation in operations.values():
             assert "not_acceptable" in operation["responses"]["406"]["description"]
+            assert "400" in operation["responses"]
+
+
+@pytest.mark.parametrize("url", ["/api/matches/", "/api/matches/{id}/", "/api/auth/me/",
+                                 "/api/matches/{id}/state/"])
+def test_a_format_given_twice_is_400_repeated_parameter(
+        player_api: APIClient, toy_match: Match, url: str) -> None:
+    """DRF answered in the last of them: the client meant one."""
+    response = player_api.get(f"{url.format(id=toy_match.pk)}?format=api&format=json")
+    assert response.status_code == 400, response.content
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"code": "repeated_parameter",
+                               "detail": "format is given 2 times: give it once."}
+
+
+def test_a_write_with_a_format_given_twice_writes_nothing(player_api: APIClient) -> None:
+    response = player_api.post("/api/matches/?format=json&format=json", {
+        "game": "toy_showdown", "seats": [{"player": "alice"}, {"open": True}]},
+        format="json")
+    assert (response.status_code, response.json()["code"]) == (400, "repeated_parameter")
+    assert not Match.objects.exists()
