@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import MaxLengthValidator, MinLengthValidator, RegexValidator
 from django.db.models import prefetch_related_objects
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -15,7 +16,39 @@ from engine.protocol import IllegalAction, quoted
 from matches import services
 from matches.models import KEY_LENGTH, SEAT_PEOPLE, Match, Seat, named_as_shown
 
+# -- limits the schema states and the services apply -------------------------------------
+
+
+class Stated:
+    """A validator the schema states and the service applies (refusing by its own code),
+    not the serializer."""
+
+    def __call__(self, value: Any) -> None:
+        return None
+
+
+class StatedMinLength(Stated, MinLengthValidator):
+    pass
+
+
+class StatedMaxLength(Stated, MaxLengthValidator):
+    pass
+
+
+class StatedPattern(Stated, RegexValidator):
+    pass
+
+
 # -- accounts ----------------------------------------------------------------------------
+
+# What of a display name the schema can state (league.services checks it, 400
+# bad_display_name): a visible character, its spaces at the ends cut, and none of the
+# controls or the invisible characters that would show it as another name (a right-to-left
+# override, a zero-width space; not the joiners that scripts and emoji need) inside. The
+# service refuses the other characters that are not printable too, which no pattern lists.
+INVISIBLE = r"\x00-\x1f\x7f-\x9f\u00ad\u200b\u200e\u200f\u202a-\u202e\u2060-\u206f\ufeff"
+VISIBLE = rf"[^\s{INVISIBLE}]"
+DISPLAY_NAME_PATTERN = rf"^\s*{VISIBLE}(?:{VISIBLE}| )*\s*$"
 
 
 def _password_field() -> serializers.CharField:
@@ -41,14 +74,18 @@ def _email_field(**kwargs: Any) -> serializers.CharField:
 class RegisterSerializer(CredentialsSerializer):
     display_name = serializers.CharField(
         max_length=64, required=False, allow_blank=True, trim_whitespace=False,
-        help_text="Shown in standings and on player pages; the username when left out.")
+        validators=[StatedPattern(rf"^\s+$|{DISPLAY_NAME_PATTERN}")],  # (and "")
+        help_text="Shown in standings and on player pages; the username when left out (or "
+                  "blank). Visible characters, no controls (400 bad_display_name).")
     email = _email_field()
 
 
 class AccountSerializer(Serializer):
     username = serializers.CharField(read_only=True)
-    display_name = serializers.CharField(max_length=64, trim_whitespace=False,
-                                         help_text="1-64 visible characters.")
+    display_name = serializers.CharField(
+        max_length=64, trim_whitespace=False, validators=[StatedPattern(DISPLAY_NAME_PATTERN)],
+        help_text="1-64 visible characters, the spaces at the ends cut; no controls (400 "
+                  "bad_display_name).")
     player = serializers.IntegerField(read_only=True, help_text="The league Player's id.")
     email = _email_field()
     email_pending = serializers.CharField(

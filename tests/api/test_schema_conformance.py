@@ -1435,3 +1435,58 @@ def test_the_schema_states_the_limits_of_names_and_notes(api: Conformance,
     body = {**event, "notes": "x" * NOTES_LENGTH}
     assert not api.request_errors("post", "/api/events/", body, {})
     assert organizer_api.post("/api/events/", body, format="json").status_code == 201
+
+
+@pytest.mark.django_db
+def test_the_schema_states_the_limits_of_a_team_name(
+        api: Conformance, organizer_api: APIClient, player: Any) -> None:
+    """A team's name, as an Event's: 1-64 characters, not all blank; what the schema
+    forbids, the view refuses (blank: bad_name, the service's), and what it allows, the
+    view takes."""
+    name = api.schema["components"]["schemas"]["TeamCreate"]["properties"]["name"]
+    assert name | {"description": None} == {
+        "type": "string", "minLength": 1, "maxLength": 64, "pattern": "\\S",
+        "description": None}
+    for sent, code in [("", "bad_name"), (" \t", "bad_name"), ("x" * 65, "invalid")]:
+        body = {"name": sent, "members": ["alice"]}
+        assert api.request_errors("post", "/api/teams/", body, {}), body
+        answer = organizer_api.post("/api/teams/", body, format="json")
+        assert (answer.status_code, answer.json()["code"]) == (400, code)
+    body = {"name": " " + "x" * 62 + " ", "members": ["alice"]}
+    assert not api.request_errors("post", "/api/teams/", body, {})
+    answer = organizer_api.post("/api/teams/", body, format="json")
+    assert answer.status_code == 201, answer.content
+
+
+# Display names the schema's pattern forbids: blank, or a control or an invisible
+# character inside (a tab, a bell, a right-to-left override, a zero-width space).
+HIDDEN_NAMES = [" ", "Ann\tLee", "Ann\u0007", "Ann\u202eeeL", "\u200bAnn", "Ann\u200b"]
+# ...and some it allows: letters of any script, spaces at the ends (cut), emoji joined.
+SHOWN_NAMES = ["Zoë Ray", "  Ann Lee  ", "\U0001F469\u200d\U0001F680 Ace", "Мира"]
+
+
+@pytest.mark.django_db
+def test_the_schema_states_the_pattern_of_a_display_name(
+        api: Conformance, player_api: APIClient, anon_api: APIClient) -> None:
+    """What the pattern forbids, renaming refuses (bad_display_name, the service's), and
+    what it allows, renaming takes; a sign-up takes a blank one too (the username)."""
+    schemas = api.schema["components"]["schemas"]
+    for body in ("Account", "PatchedAccount"):
+        assert "pattern" in schemas[body]["properties"]["display_name"], body
+    for sent in HIDDEN_NAMES:
+        body = {"display_name": sent}
+        assert api.request_errors("patch", "/api/auth/me/", body, {}), body
+        answer = player_api.patch("/api/auth/me/", body, format="json")
+        assert (answer.status_code, answer.json()["code"]) == (400, "bad_display_name"), sent
+    for sent in SHOWN_NAMES:
+        body = {"display_name": sent}
+        assert not api.request_errors("patch", "/api/auth/me/", body, {}), body
+        answer = player_api.patch("/api/auth/me/", body, format="json")
+        assert answer.status_code == 200, (sent, answer.content)
+        assert answer.json()["display_name"] == sent.strip()
+    signup = {"username": "newcomer", "password": "a long enough passphrase 9"}
+    for sent, status in [("Ann\u202eeeL", 400), ("  ", 201)]:
+        body = {**signup, "display_name": sent}
+        assert bool(api.request_errors("post", "/api/auth/register/", body, {})) \
+            == (status == 400), body
+        assert anon_api.post("/api/auth/register/", body, format="json").status_code == status
