@@ -6,6 +6,7 @@ DRF's errors get theirs from config.api_errors.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth import authenticate
@@ -21,6 +22,7 @@ from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from config import signin
@@ -177,13 +179,17 @@ class RegisterView(APIView):
                                "site that sends no mail, where no link could confirm it, is "
                                "501 no_mail, and no account is made. A refused sign-up "
                                "lists in `problems` every reason it was refused, the "
-                               "first being the answer's `code`.",
+                               "first being the answer's `code`; one with a field it "
+                               "cannot read (400 invalid) lists each of those fields' "
+                               "sentences first, then the reasons of the fields it "
+                               "read.",
                    request=RegisterSerializer, parameters=[PLAYER_LOCATION],
                    responses={201: TokenSerializer, 400: ERRORS[400], 403: ERRORS[403],
                               501: NO_MAIL})
     def post(self, request: Request) -> Response:
         body = RegisterSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
+        if not body.is_valid():
+            return _unreadable_signup(body, request.data)
         try:
             player = register_player(**body.validated_data, request=request._request)
         except AccountError as exc:
@@ -191,14 +197,37 @@ class RegisterView(APIView):
             if exc.code != "signup_closed":
                 # Every reason at once, not one a try; the first is the answer's own.
                 every = signup_refusals(**body.validated_data) or [exc]
-                response.data["problems"] = [
-                    {"code": each.code, "detail": each.detail,
-                     "field": SIGNUP_FIELDS.get(each.code, "")} for each in every]
+                response.data["problems"] = _problems(every)
             return response
         response = _token_for(player.user)
         response.status_code = status.HTTP_201_CREATED
         response["Location"] = reverse("player-detail", args=[player.pk], request=request)
         return response
+
+
+def _problems(refusals: list[AccountError]) -> list[dict[str, str]]:
+    return [{"code": each.code, "detail": each.detail,
+             "field": SIGNUP_FIELDS.get(each.code, "")} for each in refusals]
+
+
+def _unreadable_signup(body: RegisterSerializer, data: Any) -> Response:
+    """400 `invalid` for a sign-up with a field it cannot read (a number for a name, a
+    password left out), its detail mapping each such field to its sentences as any
+    `invalid` does, and its `problems` listing them, each sentence with its field, and
+    then the reasons the service gives for the fields it could read (a name taken, an
+    email on a site that mails none): every reason at once, as another refused sign-up."""
+    errors = dict(body.errors)
+    problems = [{"code": "invalid", "detail": str(sentence),
+                 "field": "" if name == api_settings.NON_FIELD_ERRORS_KEY else name}
+                for name, sentences in errors.items() for sentence in sentences]
+    if isinstance(data, Mapping) and api_settings.NON_FIELD_ERRORS_KEY not in errors:
+        read = {name: data[name] for name in body.fields
+                if name in data and name not in errors}
+        problems += _problems([
+            each for each in signup_refusals(**{"username": "", "password": "", **read})
+            if SIGNUP_FIELDS.get(each.code) not in errors])
+    return Response({"code": "invalid", "detail": errors, "problems": problems},
+                    status=status.HTTP_400_BAD_REQUEST)
 
 
 class _SignedInToDelete(BasePermission):

@@ -244,7 +244,9 @@ class ErrorSerializer(Serializer):
     problems = ProblemSerializer(
         many=True, required=False,
         help_text="Only with a refused sign-up: every reason it was refused at once (a "
-                  "name taken and a weak password...), the first being `code` and `detail`.")
+                  "name taken and a weak password...), the first being `code` and `detail`; "
+                  "with `invalid`, each sentence of `detail`, its code `invalid`, then the "
+                  "reasons of the fields that could be read.")
 
 
 # -- games -------------------------------------------------------------------------------

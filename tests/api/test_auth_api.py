@@ -117,3 +117,29 @@ def test_a_refused_registration_lists_every_problem_at_once(
         ("username_taken", "username"), ("weak_password", "password")]
     assert body["problems"][0]["detail"] == body["detail"]
     assert get_user_model().objects.filter(username__iexact="alice").count() == 1
+
+
+@pytest.mark.parametrize(("sent", "problems"), [
+    ({"username": "ALICE", "password": 12345678},
+     [("invalid", "password", "Not a valid string."), ("username_taken", "username", None)]),
+    ({"username": 7, "password": "password"},
+     [("invalid", "username", "Not a valid string."), ("weak_password", "password", None)]),
+    ({"password": "a long enough passphrase 9", "display_name": ["Ann"]},
+     [("invalid", "username", "This field is required."),
+      ("invalid", "display_name", "Not a valid string.")]),
+    (["alice"], [("invalid", "", "Invalid data. Expected a dictionary, but got list.")]),
+])
+def test_a_registration_with_a_field_it_cannot_read_lists_every_problem_too(
+        anon_api: APIClient, player: Any, sent: Any,
+        problems: list[tuple[str, str, str | None]]) -> None:
+    """The fields it cannot read first, each sentence of the `invalid` answer's detail
+    with its field, then what the service says of the fields it read."""
+    response = anon_api.post(REGISTER, sent, format="json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "invalid"
+    assert [(each["code"], each["field"], each["detail"] if each["code"] == "invalid"
+             else None) for each in body["problems"]] == problems
+    assert {each["field"] or "non_field_errors" for each in body["problems"]
+            if each["code"] == "invalid"} == set(body["detail"])
+    assert get_user_model().objects.count() == 1
