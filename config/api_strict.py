@@ -143,6 +143,13 @@ class RepeatedParameter(APIException):
     default_code = "repeated_parameter"
 
 
+class UnknownParameter(APIException):
+    """A query parameter a list does not take (a filter misspelt, or another list's)."""
+
+    status_code = 400
+    default_code = "unknown_parameter"
+
+
 # Fields that read every value of a name (`?x=1&x=2`), as a list.
 MANY_VALUED = (serializers.ListField, serializers.MultipleChoiceField,
                serializers.ManyRelatedField)
