@@ -1808,6 +1808,16 @@ def own_entry(done: Replayed, user: Any) -> str | None:
                  if entrant["player"] in players and not entrant["withdrawn"]), None)
 
 
+def own_team_entry(done: Replayed, user: Any) -> str | None:
+    """The name of an active team entry in a replayed Event that `user` plays for, if any:
+    a member of it may not enter alone (`_refuse_a_player_on_two_sides`)."""
+    if not (user and user.is_authenticated):
+        return None
+    teams = set(Team.objects.filter(members__user=user).values_list("pk", flat=True))
+    return next((entrant["name"] for entrant in done.entrants.values()
+                 if entrant["team"] in teams and not entrant["withdrawn"]), None)
+
+
 def takes_players(event: Event) -> bool:
     """Whether a player may enter the Event alone (`_refuse_team_sides`)."""
     return not showdown.is_event(event.game, event.match_options)

@@ -323,15 +323,18 @@ def _entry_context(event: Event, user: Any, typed: Any = None) -> dict[str, Any]
     enter it (with the picks it takes; `typed`: what a refused entry posted, shown again)
     or withdraw their own entry."""
     if event.status != Event.Status.DRAFT:
-        return {"open": False, "can_enter": False, "can_leave": False, "limit": ""}
-    mine = events.own_entry(events.replay_to_read(event), user)
+        return {"open": False, "can_enter": False, "can_leave": False, "team": None,
+                "limit": ""}
+    done = events.replay_to_read(event)
+    mine = events.own_entry(done, user)
     is_open = event.open_entry and events.takes_players(event)
-    # One who left as often as a player may enter again is told so, not offered a button
-    # that is refused.
-    limited = is_open and mine is None and events.left_too_often(event, user)
-    can_enter = is_open and mine is None and not limited
+    # One who left as often as a player may enter again, or who plays here for a team, is
+    # told so, not offered a button that is refused.
+    team = events.own_team_entry(done, user) if mine is None else None
+    limited = is_open and mine is None and not team and events.left_too_often(event, user)
+    can_enter = is_open and mine is None and not team and not limited
     return {"open": is_open, "can_enter": can_enter, "can_leave": mine is not None,
-            "limit": events.LEFT_TOO_OFTEN if limited else "",
+            "team": team, "limit": events.LEFT_TOO_OFTEN if limited else "",
             "pick_fields": _pick_fields(events.offered_picks(event), {}, typed)
             if can_enter else []}
 

@@ -20,7 +20,7 @@ from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse, reverse_lazy
@@ -754,8 +754,9 @@ def _waiting_for_others(user: Any) -> QuerySet[Match]:
 def _open_events(user: Any) -> list[Event]:
     """The Events taking entries from players themselves, the soonest to start first (then
     those that say no time, newest first), each marked `entered` when the player holds an
-    entry there."""
-    mine = Entrant.objects.filter(event=OuterRef("pk"), player__user=user, withdrawn=False)
+    entry there, alone or in a team."""
+    mine = Entrant.objects.filter(Q(player__user=user) | Q(team__members__user=user),
+                                  event=OuterRef("pk"), withdrawn=False)
     return list(Event.objects.filter(status=Event.Status.DRAFT, open_entry=True)
                 .annotate(entered=Exists(mine))
                 .order_by(F("starts_at").asc(nulls_last=True), "-created_at", "-id")[:20])

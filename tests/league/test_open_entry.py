@@ -342,6 +342,18 @@ def test_the_lobby_lists_the_events_open_for_entry_marking_those_entered(
     assert ["entered" in row for row in rows[1:]] == [False, True]
 
 
+def test_the_lobby_marks_an_event_entered_by_the_players_team(
+        organizer: Any, player: Any, player2: Any, client: Any) -> None:
+    event = open_event(organizer)
+    events.create_team(name="Reds", members=[player.username, player2.username],
+                       by=organizer)
+    events.add_entrant(event=event, by=organizer, team="Reds")
+    client.force_login(player)
+    page = client.get("/").content.decode()
+    section = page.split('id="open-events"')[1].split("</section>")[0]
+    assert "League night" in section and "entered" in section
+
+
 @pytest.mark.parametrize(("query", "names"), [
     ("", {"League night", "Invitational"}), ("?open_entry=true", {"League night"}),
     ("?open_entry=false", {"Invitational"})])

@@ -94,6 +94,19 @@ def test_without_open_entry_the_page_offers_no_entry(alice_client: Client, cup: 
     assert LEAVE in page(alice_client, cup)  # she may still withdraw before the start
 
 
+def test_a_member_of_an_entered_team_is_told_so_not_offered_an_entry_refused(
+        alice_client: Client, open_night: Event, sam: Any, player: Any,
+        django_user_model: Any) -> None:
+    """Entering alone would be refused (entrant_overlaps): the page says the team holds
+    her entry."""
+    django_user_model.objects.create_user(username="erin", password="x")
+    events.create_team(name="Night Owls", members=["alice", "erin"], by=sam)
+    events.add_entrant(event=open_night, by=sam, team="Night Owls")
+    shown = page(alice_client, open_night)
+    assert "Entry is open" in shown and ENTER not in shown and LEAVE not in shown
+    assert "You are entered, for Night Owls" in shown
+
+
 def test_a_started_event_offers_neither(alice_client: Client, duel: Event) -> None:
     shown = page(alice_client, duel)
     assert ENTER not in shown and LEAVE not in shown
