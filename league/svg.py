@@ -547,9 +547,13 @@ def rating_chart_svg(series: Mapping[str, Sequence[float]]) -> str:
         parts.append(f'<line class="grid" x1="{PAD_L}" y1="{y:.1f}" x2="{PAD_L + plot_w}" '
                      f'y2="{y:.1f}"/><text class="axis" x="{PAD_L - 5}" y="{y + 5:.1f}" '
                      f'text-anchor="end">{_figure(tick, 1)}</text>')
-    parts.append(f'<text class="axis" x="{PAD_L}" y="{CHART_H - 10}">1</text>'
-                 f'<text class="axis" x="{PAD_L + plot_w}" y="{CHART_H - 10}" '
-                 f'text-anchor="end">{longest} matches</text>')
+    if longest == 1:  # one point, in the middle: "1" at the left would say it is there
+        parts.append(f'<text class="axis" x="{px(0):.1f}" y="{CHART_H - 10}" '
+                     'text-anchor="middle">1 match</text>')
+    else:
+        parts.append(f'<text class="axis" x="{PAD_L}" y="{CHART_H - 10}">1</text>'
+                     f'<text class="axis" x="{PAD_L + plot_w}" y="{CHART_H - 10}" '
+                     f'text-anchor="end">{longest} matches</text>')
     for n, (title, vs) in enumerate(lines.items()):
         colour = PALETTE[n % len(PALETTE)]
         points = " ".join(f"{px(i):.1f},{py(v):.1f}" for i, v in enumerate(vs))

@@ -296,6 +296,16 @@ def test_the_rating_chart_says_its_lines_in_words_and_tells_them_apart_by_dash()
     assert "&lt;b&gt;" in svg.rating_chart_svg({"<b>": [1.0]})
 
 
+def test_one_rated_match_is_labelled_1_match_under_its_point() -> None:
+    """A player's first rated match drew "1" at the axis's left and "1 matches" at its
+    right, either side of a point in the middle."""
+    root = ElementTree.fromstring(svg.rating_chart_svg({"Super Showdown": [3.44]}))
+    axis = [(t.text, t.get("x")) for t in root.iter(f"{NS}text") if t.get("class") == "axis"
+            and not re.fullmatch(r"-?[\d.]+", t.text or "")]
+    point = next(root.iter(f"{NS}circle"))
+    assert axis == [("1 match", point.get("cx"))]
+
+
 def test_the_rating_chart_writes_no_minus_nought() -> None:
     """One rated match at 0.98 draws the axis from -0.02: its bottom reads 0.0, as a
     rating just under zero reads 0.00 in words."""
