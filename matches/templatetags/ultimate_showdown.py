@@ -118,14 +118,18 @@ def us_bracket(view: Mapping[str, Any]) -> dict[str, Any] | None:
 
 
 @register.simple_tag
-def us_scoreboard(view: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One row per seat: points in rounds 1-5 (blank when not yet played) and the total."""
+def us_scoreboard(view: Mapping[str, Any], seats: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    """One row per seat: points in rounds 1-5 (blank when not yet played) and the total,
+    its colour beside who sits there as the page's `seats` name them (`who`): the colour
+    alone left a table of eight to guess who "Green" was."""
     rounds = int(view.get("rounds", 5))
+    labels = {row.index: row.label for row in seats}
     rows = []
     for seat in view.get("seats", []):
         points = list(seat["round_points"])
         cells = [points[i] if i < len(points) else "" for i in range(rounds)]
         rows.append({"seat": seat["seat"], "name": seat["name"], "cells": cells,
+                     "who": labels.get(seat["seat"], ""),
                      "score": seat["score"], "me": seat["seat"] == view.get("viewer"),
                      "pow": (view.get("pow") or {}).get("holder") == seat["seat"],
                      "waiting": seat["waiting"]})
