@@ -143,6 +143,11 @@ def _say(s: State, text: str) -> None:
     s.journal.append(text)
 
 
+def _cards(n: int) -> str:
+    """"1 card", "6 cards": a count as the log says it."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def name(seat: int) -> str:
     return NAMES[seat]
 
@@ -418,14 +423,14 @@ class SuperstarShowdownRules(BaseRules[State]):
             while len(side.hand) < HAND_SIZE:
                 if self._needs_shuffle(s, seat):
                     if drawn:
-                        _say(s, f"{name(seat)} draws {drawn} card(s).")
+                        _say(s, f"{name(seat)} draws {_cards(drawn)}.")
                     return
                 if not side.deck:
                     break
                 side.hand.append(side.deck.pop(0))
                 drawn += 1
             if drawn:
-                _say(s, f"{name(seat)} draws {drawn} card(s).")
+                _say(s, f"{name(seat)} draws {_cards(drawn)}.")
         s.phase = Phase.PLAY
         short = [seat for seat in SEATS if len(s.sides[seat].hand) < SPOTS]
         if len(short) == 2:
@@ -561,8 +566,9 @@ class SuperstarShowdownRules(BaseRules[State]):
             else:
                 s.rival(seat).performance.extend(lost)
                 record["countout"].append(seat)
-                _say(s, f"{name(seat)} is outside the ropes: the {len(lost)} losing card(s) "
-                        "are Given Up (countout).")
+                _say(s, f"{name(seat)} is outside the ropes: the losing "
+                        f"{_cards(len(lost))} {'is' if len(lost) == 1 else 'are'} Given Up "
+                        "(countout).")
         s.outcomes.append(record)
         s.reversal_winner, s.blocks_met = None, False
         if winner is None:

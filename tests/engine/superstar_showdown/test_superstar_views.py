@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 
 from ss_helpers import RULES, C, build, ids, play
 
@@ -108,3 +109,25 @@ def test_every_decision_of_a_seeded_game_is_narrated() -> None:
         state = RULES.apply(state, event)
     assert RULES.pending(state).is_over
     assert quiet == []
+
+
+def test_the_log_counts_cards_in_words_not_card_s() -> None:
+    """"Blue draws 6 card(s)." read as a form; "draws 1 card", "draws 6 cards"."""
+    rng = random.Random(7)
+    state = RULES.start({}, 2)
+    drawn = []
+    for _ in range(3000):
+        pending = RULES.pending(state)
+        if pending.is_over:
+            break
+        if pending.kind == "chance":
+            event = Event.chance(RULES.sample_chance(state, rng))
+        else:
+            seat = pending.seats[0]
+            event = Event.decision(seat, rng.choice(RULES.legal_actions(state, seat)))
+        lines = RULES.narrate(state, event)
+        assert not [line for line in lines if "(s)" in line]
+        drawn += [line for line in lines if " draws " in line]
+        state = RULES.apply(state, event)
+    assert drawn and all(re.search(r" draws (1 card|([2-9]|\d\d) cards)\.$", line)
+                         for line in drawn), drawn
