@@ -82,7 +82,7 @@ def _decided(rules: UltimateShowdownRules, before: State, after: State, seat: in
     if kind == "discard":
         cards = action.get("cards")
         count = len(cards) if isinstance(cards, list) else 0
-        return [f"{name} discarded {count} Contender(s)."]
+        return [f"{name} discarded {count or 'no'} Contender{'' if count == 1 else 's'}."]
     return [f"{name} {SECRET.get(str(kind), 'acted.')}"]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.games.ultimate_showdown import RULES
@@ -172,3 +174,23 @@ def test_with_an_odd_number_there_is_no_tie_and_no_pow(ut):
     state = ut.vote(state, [1, 2, 2])
     assert state.pow_holder is None and state.votes[0].pow_seat is None
     assert RULES.view(state, 0)["pow"] == {"used": False, "holder": None}
+
+
+def test_a_discard_is_told_in_words_not_contender_s() -> None:
+    """"Red discarded 2 Contender(s)." read as a form; "1 Contender", "2 Contenders", "no
+    Contenders"."""
+    rng, state, told = random.Random(3), RULES.start({}, 4), []
+    while not RULES.pending(state).is_over:
+        pending = RULES.pending(state)
+        if pending.kind == "chance":
+            event = Event.chance(RULES.sample_chance(state, rng))
+        else:
+            seat = pending.seats[0]
+            event = Event.decision(seat, rng.choice(RULES.legal_actions(state, seat)))
+            if event.action["type"] == "discard":
+                told.append((len(event.action["cards"]), RULES.narrate(state, event)[0]))
+        state = RULES.apply(state, event)
+    assert told and {n for n, _ in told} >= {0, 1}
+    for n, line in told:
+        assert line.endswith({0: "discarded no Contenders.", 1: "discarded 1 Contender."}
+                             .get(n, f"discarded {n} Contenders.")), line
