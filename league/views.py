@@ -25,7 +25,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Lower
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -84,6 +85,7 @@ from league.models import (
     SeasonStanding,
     SimulationJob,
     Standing,
+    Team,
     Walkover,
 )
 from matches import services as match_services
@@ -574,11 +576,21 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "entries": [{"entry": entry, "place": place}
                     for entry, place in zip(entries, _finishes(entries), strict=True)],
         "walkovers": _player_walkovers(player, entries),
+        "teams": _teams_of(player),
         "titles": titles,
         "meetings": history.meetings(request.user.pk, player.user_id)
         if request.user.pk != player.user_id else None,
     }
     return render(request, "league/player.html", context)
+
+
+def _teams_of(player: Player) -> list[dict[str, Any]]:
+    """The player's teams, each with its other members (`mates`): a team's organizers
+    make it, and nowhere else did its members see whom they play with."""
+    teams = (Team.objects.filter(members=player).order_by(Lower("name"), "pk")
+             .prefetch_related(Prefetch("members", Player.objects.exclude(pk=player.pk)
+                                        .order_by(Lower("display_name"), "pk"), "mates")))
+    return [{"team": team, "mates": team.mates} for team in teams]
 
 
 def _entries(player: Player) -> list[Entrant]:

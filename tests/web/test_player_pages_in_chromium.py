@@ -231,6 +231,8 @@ def shown(live_server: Any, player: Any, player2: Any, outsider: Any, organizer:
     for user in people:
         events.add_entrant(event=cup, by=organizer, player=user.username)
     events.start_event(event=cup, by=organizer)
+    events.create_team(name="Odd Couple", members=[player.username, player2.username],
+                       by=organizer)  # (the player page's team row links the partner)
     pages["event"] = reverse("league:event", args=[cup.pk])
     pages["season"] = reverse("league:season", args=[season.pk])
     pages["seasons"] = reverse("league:seasons")

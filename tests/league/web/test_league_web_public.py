@@ -530,6 +530,23 @@ def test_a_players_page_lists_the_events_their_team_entered(
     assert "with Odd Couple" in rows[0][1]
 
 
+def test_a_players_page_lists_their_teams_and_whom_they_play_with(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
+        player2: Any, django_user_model: Any) -> None:
+    """A team is made by its organizers: a member saw it nowhere until it entered an
+    Event, and then its name alone, not who else was in it."""
+    make_event(name="Team night")  # (in a season sam organizes: he makes teams)
+    django_user_model.objects.create_user(username="erin", password="x")
+    events.create_team(name="Night Owls", members=["alice", "bruno", "erin"], by=sam)
+    events.create_team(name="Solo", members=["alice"], by=sam)
+    page = alice_client.get(reverse("league:player", args=[player_for(player).pk]))
+    teams = page.content.decode().split("<h2>Teams</h2>")[1].split("</section>")[0]
+    words = [" ".join(re.sub(r"<[^>]+>", " ", row).split())
+             for row in re.findall(r'<li class="match-row">(.*?)</li>', teams, re.S)]
+    assert words == ["Night Owls with bruno and erin", "Solo no other member"]
+    assert f'href="{reverse("league:player", args=[player_for(player2).pk])}"' in teams
+
+
 def test_a_players_page_lists_the_pairings_a_withdrawal_decided_for_them(
         alice_client: Client, started_with_four: Callable[..., Event], sam: Any,
         player: Any, monkeypatch: pytest.MonkeyPatch) -> None:
