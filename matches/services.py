@@ -451,11 +451,13 @@ def _as_list(seats: Any) -> list[Any]:
     return seats
 
 
+SEAT_SHAPES = '{"player": name}, {"bot": name} or {"open": true}'
+
+
 def _seat_spec(game: str, item: Any) -> tuple[str, str]:
     """("player", username), ("bot", name) or ("open", "") from one seat item."""
     if not isinstance(item, dict) or len(item) != 1:
-        raise ServiceError("bad_seat", 'A seat is {"player": name}, {"bot": name} or '
-                                       '{"open": true}.', 400)
+        raise ServiceError("bad_seat", f"A seat is {SEAT_SHAPES}.", 400)
     (kind, value), = item.items()
     if kind == "open" and value is True:
         return "open", ""
@@ -464,7 +466,8 @@ def _seat_spec(game: str, item: Any) -> tuple[str, str]:
             raise ServiceError("unknown_bot", f"{registry.title(game)} has no bot called "
                                               f"{quoted(value)}.", 400)
         return kind, value
-    raise ServiceError("bad_seat", f"Cannot read the seat {quoted(item)}.", 400)
+    raise ServiceError("bad_seat", f"Cannot read the seat {quoted(item)}: a seat is "
+                                   f"{SEAT_SHAPES}.", 400)
 
 
 def user_named(name: str, active_only: bool = True) -> Any:

@@ -68,6 +68,18 @@ def test_a_bad_match_request_is_refused_with_its_code_and_nothing_is_created(
     assert not Match.objects.exists()
 
 
+@pytest.mark.parametrize("seat", [{"me": True}, {"open": False}, {"player": ""}])
+def test_a_seat_not_read_says_what_a_seat_is(toy_game: Any, player: Any,
+                                             seat: dict[str, Any]) -> None:
+    """"Cannot read the seat {'me': True}." left a client to guess the form wanted."""
+    with pytest.raises(ServiceError) as refused:
+        services.create_match(game=toy_game.TOY_KEY, options={}, created_by=player,
+                              seats=[{"player": "alice"}, seat])
+    assert refused.value.code == "bad_seat"
+    assert refused.value.detail.endswith(
+        ': a seat is {"player": name}, {"bot": name} or {"open": true}.')
+
+
 def test_an_unknown_game_is_refused(player: Any) -> None:
     with pytest.raises(ServiceError) as refused:
         services.create_match(game="chess", options={}, seats=[], created_by=player)
