@@ -151,8 +151,15 @@ class ChoiceField(QuotesCut, serializers.ChoiceField):
 
 
 class PrimaryKeyRelatedField(QuotesCut, serializers.PrimaryKeyRelatedField):
-    default_error_messages = {"does_not_exist": "Invalid pk {pk_value} - object does not "
-                                                "exist."}
+    """An id of a row, refused naming what it was to name (DRF's "Invalid pk" speaks of
+    its own insides): "Season 99 does not exist."."""
+
+    default_error_messages = {"does_not_exist": "{thing} {pk_value} does not exist."}
+
+    def fail(self, key: str, **kwargs: Any) -> None:  # raises, as DRF's
+        if key == "does_not_exist":
+            kwargs["thing"] = self.get_queryset().model._meta.verbose_name.capitalize()
+        super().fail(key, **kwargs)
 
     def to_internal_value(self, data: Any) -> Any:
         # The database reads 1.5 as the id 1: a fraction names no row, where it would
