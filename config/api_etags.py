@@ -1,4 +1,5 @@
-"""An API read carries an ETag, and one sent back unchanged (If-None-Match) is a 304.
+"""An API read carries an ETag, and one sent back unchanged (If-None-Match) is a 304; a
+HEAD answers with the ETag (and the 304) of its GET.
 
 A phone polling a match's state or its history every few seconds gets the answer again
 only when it changed. The ETag is a digest of the answer's bytes and of who asked (the
@@ -24,10 +25,12 @@ import hashlib
 
 from django.http import HttpRequest, HttpResponseBase
 from django.middleware.http import ConditionalGetMiddleware
-from django.utils.cache import patch_vary_headers, quote_etag
+from django.utils.cache import get_conditional_response, patch_vary_headers, quote_etag
 
 # The headers that say who asks: an API token, a session's cookie.
 ASKER_HEADERS = ("Authorization", "Cookie")
+# The reads an answer's ETag is given to: a HEAD answers a GET's headers.
+READS = ("GET", "HEAD")
 
 
 class ApiETagMiddleware(ConditionalGetMiddleware):
@@ -41,12 +44,17 @@ class ApiETagMiddleware(ConditionalGetMiddleware):
         # Before the 304 is made: it keeps the answer's Vary.
         patch_vary_headers(response, ASKER_HEADERS)
         # A refusal is no version of what was asked: no ETag, nothing to compare.
-        if (request.method != "GET"
+        if (request.method not in READS
                 or not 200 <= response.status_code < 300 or response.streaming):
             return response
         if self.needs_etag(response) and not response.has_header("ETag"):
             response.headers["ETag"] = etag_of(request, response.content)  # type: ignore[attr-defined]
-        return super().process_response(request, response)
+        etag = response.get("ETag")
+        if etag is None:
+            return response
+        # Django's middleware compares a GET's alone; a HEAD, whose body the view writes
+        # in full as for a GET (the server leaves it out), is answered alike.
+        return get_conditional_response(request, etag=etag, response=response)
 
 
 def etag_of(request: HttpRequest, content: bytes) -> str:

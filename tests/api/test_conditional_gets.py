@@ -73,3 +73,15 @@ def test_a_public_read_is_304_for_anyone_sending_its_etag(anon_api: APIClient) -
     again = APIClient().get("/api/games/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304
     assert "private" not in cache_control(again)
+
+
+def test_a_head_answers_the_etag_of_the_get_and_its_304(player_api: APIClient,
+                                                        toy_match: Match) -> None:
+    """A client asking only whether a match moved (HEAD) reads the ETag its GET has."""
+    url = f"/api/matches/{toy_match.pk}/state/"
+    etag = player_api.get(url)["ETag"]
+    head = player_api.head(url)
+    assert (head.status_code, head.get("ETag"), head.content) == (200, etag, b"")
+    again = player_api.head(url, HTTP_IF_NONE_MATCH=etag)
+    assert (again.status_code, again["ETag"]) == (304, etag)
+    assert "private" in cache_control(again) and {"authorization", "cookie"} <= vary(again)
