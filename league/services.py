@@ -673,6 +673,9 @@ def _absolute(path: str, site: tuple[str, bool]) -> str:
 
 
 CLOSED_NAME = "Closed account"
+# How a seat no player holds begins at the table (`matches.models.Seat.label`): a player
+# named so would sit there looking like a bot or an invitation.
+SEAT_LABELS = ("bot:", "invited:")
 
 
 # A closed account's username, then its id (`closed_username`).
@@ -915,6 +918,11 @@ def _display_name(text: str, user: Any = None) -> str:
                                                "a name nobody would take for them.")
     if name.casefold() == CLOSED_NAME.casefold():
         raise AccountError("bad_display_name", "That is what a closed account is shown as: "
+                                               "choose a name of your own.")
+    folded = name.casefold()
+    if folded == "open" or folded.startswith(SEAT_LABELS):
+        raise AccountError("bad_display_name", "That is how a seat no player holds is shown "
+                                               "(a bot's, an invitation's, an open one's): "
                                                "choose a name of your own.")
     return name
 

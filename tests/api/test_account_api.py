@@ -83,6 +83,24 @@ def test_a_display_name_may_not_be_another_players_username(
     assert (taken.status_code, taken.json()["code"]) == (400, "bad_display_name")
 
 
+@pytest.mark.parametrize("name", ["bot: heuristic", "Bot:random", "invited: bruno", "Open"])
+def test_a_display_name_may_not_read_as_a_seat_no_player_holds(
+        player_api: APIClient, player: Any, name: str) -> None:
+    """A player named "bot: heuristic" would sit at the table looking like a bot."""
+    refused = player_api.patch(ME, {"display_name": name}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (400, "bad_display_name")
+    assert player_for(player).display_name == "alice"
+    taken = APIClient().post("/api/auth/register/", {
+        "username": "carla", "password": PASSWORD, "display_name": name}, format="json")
+    assert (taken.status_code, taken.json()["code"]) == (400, "bad_display_name")
+    assert not Player.objects.filter(user__username="carla").exists()
+
+
+def test_a_display_name_may_hold_bot_past_its_start(player_api: APIClient) -> None:
+    response = player_api.patch(ME, {"display_name": "Robot: the sequel"}, format="json")
+    assert response.status_code == 200
+
+
 @pytest.mark.parametrize("name", ["\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
                                   "\U0001f469\u200d\U0001f4bb Dana"])
 def test_a_display_name_keeps_the_joiners_scripts_and_emoji_need(
