@@ -1208,7 +1208,11 @@ def check_picks(event: Event, picks: Any) -> dict[str, Any]:
             raise LeagueError("bad_picks", f"{reprlib.repr(option)} cannot be picked here; "
                                            f"{sorted(offered)} can.")
         if not offered[option]:  # any value: the game checks it when a match starts
-            if value is None or len(json.dumps(value)) > LONGEST_PICK:
+            if value is None:
+                raise LeagueError("bad_picks", f"A {quoted(option)} pick needs a value: "
+                                               "leave it out to play what the Event's "
+                                               "options give the seat.")
+            if len(json.dumps(value)) > LONGEST_PICK:
                 raise LeagueError("bad_picks", f"A {quoted(option)} pick is a value of at most "
                                                f"{LONGEST_PICK} characters of JSON.")
         elif not isinstance(value, str) or value not in offered[option]:

@@ -234,6 +234,19 @@ def test_an_option_that_does_not_name_every_seat_takes_no_pick() -> None:
 
 # -- the API -----------------------------------------------------------------------------
 
+def test_the_api_says_a_pick_of_null_is_left_out_rather_than_too_long(
+        organizer: Any, player_api: APIClient) -> None:
+    """Null is no deck of over 2000 characters: the refusal says what to send instead."""
+    event = events.create_event(name="Supershow night", game="supershow",
+                                format="round_robin", by=organizer, open_entry=True)
+    answer = player_api.post(f"/api/events/{event.pk}/enter/", {"picks": {"decks": None}},
+                             format="json")
+    assert answer.status_code == 400 and answer.json() == {
+        "code": "bad_picks", "detail": "A 'decks' pick needs a value: leave it out to play "
+                                       "what the Event's options give the seat."}
+    assert not event.entrants.exists()
+
+
 def test_the_api_enters_with_picks_and_lets_the_player_change_them(
         organizer: Any, organizer_api: APIClient, player: Any, player_api: APIClient,
         outsider_api: APIClient) -> None:
