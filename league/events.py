@@ -270,6 +270,7 @@ def _checked_settings(rules: Any, *, format: str, format_options: dict[str, Any]
     resolved = check(("format", "format_options", "match_options"),
                      lambda: _match_options(rules, match_options,
                                             _table_sizes(fmt_options, rules.spec)))
+    check(("format", "match_options"), lambda: _check_series_event(format, game, resolved))
     check(("deadline_policy",), lambda: _check_policy(deadline_policy))
     check(("deadline_bot",), lambda: _check_deadline_bot(game, deadline_bot))
     check(("turn_deadline_minutes",), lambda: _check_deadline(turn_deadline_minutes))
@@ -295,6 +296,26 @@ def format_refused(format: str, game: str) -> LeagueError | None:
 
 def _check_format_game(format: str, game: str) -> None:
     refusal = format_refused(format, game)
+    if refusal is not None:
+        raise refusal
+
+
+def series_refused(format: str, game: str, match_options: dict[str, Any] | None
+                   ) -> LeagueError | None:
+    """Why a Showdown series of `game` may not take these match options: without the
+    `event` option its one match is a single Match card, a short game, where the series
+    stands for an Event of at least two Matches (SS-127); None when it may."""
+    if format != showdown.FORMAT or showdown.is_event(game, match_options):
+        return None
+    return LeagueError("series_needs_event",
+                       "A Superstar Showdown Event is a series of at least two Matches "
+                       "(SS-127): give the match option \"event\" (a preset's key, or "
+                       "Matches composed one by one), or make it from a preset. A single "
+                       "Match is played in another format.")
+
+
+def _check_series_event(format: str, game: str, match_options: dict[str, Any]) -> None:
+    refusal = series_refused(format, game, match_options)
     if refusal is not None:
         raise refusal
 

@@ -272,12 +272,18 @@ class EventForm(StartsAt, EventSettingsForm):
         self.fields["game"].choices = games
 
     def clean(self) -> dict[str, Any]:
-        """A format made for another game alone is refused beside the format."""
+        """A format made for another game alone is refused beside the format; a Showdown
+        series without its `event` option beside the match options."""
         data = super().clean()
         game, format = data.get("game"), data.get("format")
         refusal = events.format_refused(format, game) if game and format else None
         if refusal is not None:
             self.add_error("format", forms.ValidationError(shown(refusal), code=refusal.code))
+        elif game and format and "match_options" in data:
+            refusal = events.series_refused(format, game, data["match_options"])
+            if refusal is not None:
+                self.add_error("match_options",
+                               forms.ValidationError(shown(refusal), code=refusal.code))
         return data
 
     def service_kwargs(self) -> dict[str, Any]:

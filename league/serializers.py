@@ -273,7 +273,8 @@ class LeagueEventCreateSerializer(Serializer):
         max_length=32, help_text="single_elimination, double_elimination, round_robin, "
                                  "swiss, heats or multistage; showdown_series for "
                                  "superstar_showdown alone (400 format_not_for_game for "
-                                 "another game).")
+                                 "another game), with the match option `event` (400 "
+                                 "series_needs_event).")
     season = PrimaryKeyRelatedField(queryset=Season.objects.all(), default=None,
                                                 allow_null=True)
     format_options = serializers.DictField(default=dict)
@@ -399,7 +400,8 @@ class EventSettingsSerializer(EventWriteSerializer):
         help_text="single_elimination, double_elimination, round_robin, swiss, heats or "
                   "multistage (another format takes its own default options unless "
                   "`format_options` are sent); showdown_series for superstar_showdown "
-                  "alone (400 format_not_for_game).")
+                  "alone (400 format_not_for_game), with the match option `event` (400 "
+                  "series_needs_event).")
     format_options = serializers.DictField(
         required=False, allow_null=True,
         help_text="The format's options, whole, as at the creation: what they leave out "

@@ -173,7 +173,8 @@ def test_the_showdown_series_is_refused_to_another_game_naming_both_games(
         "Events only, not Super Showdown: choose another format.")
     assert not Event.objects.exists()
     made = events.create_event(name="Series", game="superstar_showdown",
-                               format="showdown_series", by=organizer)
+                               format="showdown_series", by=organizer,
+                               match_options={"event": "full_card"})
     assert (made.game, made.format) == ("superstar_showdown", "showdown_series")
 
 
@@ -2007,7 +2008,8 @@ def test_a_field_past_what_the_new_format_seats_is_refused_naming_how_many(
                                 format="round_robin", by=organizer)
     enter_bots(event, organizer, 3)
     with pytest.raises(events.LeagueError) as refused:
-        events.change_settings(event=event, by=organizer, format="showdown_series")
+        events.change_settings(event=event, by=organizer, format="showdown_series",
+                               match_options={"event": "full_card"})
     assert (refused.value.code, refused.value.status) == ("too_many_entrants", 409)
     assert refused.value.detail.startswith("3 entrants are entered, more than these settings "
                                            "seat")

@@ -138,6 +138,30 @@ def test_the_generic_event_form_checks_the_event_option_too(organizer: Any) -> N
     assert refused.value.code == "too_few_matches"
 
 
+def test_a_showdown_series_without_the_event_option_is_refused(organizer: Any) -> None:
+    """Its one match would be a single Match card (a short game, SS-127) labelled as the
+    whole Event."""
+    for options in (None, {}, {"event": None}):
+        with pytest.raises(events.LeagueError) as refused:
+            events.create_event(name="Typed by hand", game=GAME, format="showdown_series",
+                                by=organizer, match_options=options)
+        assert (refused.value.code, refused.value.status) == ("series_needs_event", 400)
+    assert not Event.objects.exists()
+    made = events.create_event(name="Typed by hand", game=GAME, format="showdown_series",
+                               by=organizer, match_options={"event": "full_card"})
+    assert made.match_options["event"] == "full_card"
+
+
+def test_a_settings_change_dropping_the_event_option_is_refused(organizer: Any) -> None:
+    event = showdown(organizer, preset="full_card")
+    with pytest.raises(events.LeagueError) as refused:
+        events.change_settings(event=event, by=organizer, match_options={})
+    assert refused.value.code == "series_needs_event"
+    event.refresh_from_db()
+    assert event.match_options["event"] == "full_card"
+    assert not EventRecord.objects.filter(event=event, kind="settings_changed").exists()
+
+
 def test_an_outsider_cannot_create_one(outsider: Any) -> None:
     with pytest.raises(events.LeagueError) as refused:
         events.create_showdown_event(by=outsider, preset="full_card")

@@ -168,14 +168,15 @@ def test_a_player_in_an_entered_team_does_not_enter_alone(
         event=event, by=player2)) == ("entrant_overlaps", 409)
 
 
-def test_a_full_field_takes_no_more(organizer: Any, player: Any, player2: Any,
-                                    outsider: Any) -> None:
-    """A series is two entrants; the third is refused at the entry."""
-    event = open_event(organizer, fmt="showdown_series", game="superstar_showdown")
-    events.enter_event(event=event, by=player)
-    events.enter_event(event=event, by=player2)
-    assert refused_and_unwritten(event, lambda: events.enter_event(
-        event=event, by=outsider)) == ("too_many_entrants", 409)
+def test_a_showdown_series_takes_no_open_entry(organizer: Any) -> None:
+    """A series is an Event of Matches (without its `event` option it is refused) whose
+    two sides its organizers enter: none is opened to players."""
+    for options, code in (({}, "series_needs_event"), ({"event": "full_card"}, "teams_only")):
+        with pytest.raises(events.LeagueError) as refused:
+            open_event(organizer, fmt="showdown_series", game="superstar_showdown",
+                       match_options=options)
+        assert refused.value.code == code
+    assert not Event.objects.exists()
 
 
 def test_who_may_read_the_events_decks_does_not_enter_against_them(

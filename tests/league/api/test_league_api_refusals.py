@@ -247,8 +247,16 @@ REFUSALS: dict[str, tuple[Setup, int, str]] = {
     "settings with an unknown deadline bot": (
         lambda r: (draft(r, "settings/"), {"deadline_bot": "oracle"}), 400, "unknown_bot"),
     "settings seating fewer than are entered": (
-        lambda r: (showdown_draft(r, "settings/"), {"format": "showdown_series"}),
+        lambda r: (showdown_draft(r, "settings/"), {"format": "showdown_series",
+                                                    "match_options": {"event": "full_card"}}),
         409, "too_many_entrants"),
+    "an Event of the Showdown series without its event option": (
+        lambda r: ("/api/events/", event_body(game="superstar_showdown",
+                                              format="showdown_series")),
+        400, "series_needs_event"),
+    "settings of the Showdown series without its event option": (
+        lambda r: (showdown_draft(r, "settings/"), {"format": "showdown_series"}),
+        400, "series_needs_event"),
     "settings with another game's format": (
         lambda r: (draft(r, "settings/"), {"format": "showdown_series"}),
         400, "format_not_for_game"),

@@ -150,6 +150,25 @@ def test_a_refused_event_shows_why_and_writes_nothing(
     assert card.index("#new-event") < card.index(message)
 
 
+def test_a_showdown_series_without_its_event_option_is_refused_beside_the_match_options(
+        sam_client: Client, organizer: Any, sam: Any) -> None:
+    """Its one match would be a single Match card standing for the whole Event."""
+    season = events.create_season(name="Showdowns", game="superstar_showdown", by=organizer)
+    season.organizers.add(sam)
+    response = sam_client.post(reverse("league:event_create"), event_form(
+        season, game="superstar_showdown", format="showdown_series"))
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert not Event.objects.exists()
+    field = page[page.index('name="event-match_options"'):]
+    assert "A Superstar Showdown Event is a series of at least two Matches" in field
+    response = sam_client.post(reverse("league:event_create"), event_form(
+        season, game="superstar_showdown", format="showdown_series",
+        match_options='{"event": "full_card"}'))
+    assert response.status_code == 302
+    assert Event.objects.get().format == "showdown_series"
+
+
 def test_the_new_event_form_marks_the_showdown_series_as_its_games_alone(
         sam_client: Client, season: Season) -> None:
     """The page's script offers a format made for one game only while that game is
