@@ -210,7 +210,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     request_serializers = {
         "create": LeagueEventCreateSerializer, "showdown": ShowdownEventCreateSerializer,
         "entrants": EntrantCreateSerializer, "picks": PicksSerializer,
-        "withdraw": EventWriteSerializer, "open_entry": OpenEntrySerializer,
+        "withdraw": EventWriteSerializer, "reinstate": EventWriteSerializer,
+        "open_entry": OpenEntrySerializer,
         "details": EventDetailsSerializer, "change_settings": EventSettingsSerializer,
         "enter": EnterSerializer,
         "leave": EventWriteSerializer, "seed": SeedSerializer, "start": StartSerializer,
@@ -219,7 +220,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         "corrections": CorrectionSerializer,
     }
     organizer_scopes = {
-        "create": SEASON, "showdown": SEASON, "entrants": EVENT, "picks": ENTRANT, "withdraw": EVENT, "seed": EVENT, "start": EVENT,
+        "create": SEASON, "showdown": SEASON, "entrants": EVENT, "picks": ENTRANT, "withdraw": EVENT,
+        "reinstate": EVENT, "seed": EVENT, "start": EVENT,
         "pairings": EVENT, "release": EVENT, "forfeit": EVENT, "seat_to_bot": EVENT,
         "corrections": EVENT, "open_entry": EVENT, "details": EVENT, "change_settings": EVENT,
         "enter": ENTRANT,
@@ -353,6 +355,25 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     def withdraw(self, request: Request, pk: str, key: str) -> Response:
         event = self.get_object()
         events.withdraw_entrant(event=event, by=request.user, key=key, **self.body())
+        return self._detail(event)
+
+    @extend_schema(summary="Reinstate a withdrawn entrant",
+                   description="Undoes a withdrawal made by mistake: before the start the "
+                               "entrant is entered again (the checks of an entry: "
+                               "entrant_twice, entrant_overlaps, too_many_entrants ...); "
+                               "after it the format is replayed as if they never withdrew, "
+                               "the walkovers it gave gone. 404 not_withdrawn; 409 "
+                               "event_finished, stale_seq, and reinstate_too_late, naming "
+                               "why, once anything went by the withdrawal: the Event "
+                               "started after it, a match of theirs ended with it, or since "
+                               "then a match was made, a round paired or released, an "
+                               "entrant joined or withdrew, or a pairing it left short "
+                               "decided.",
+                   parameters=[KEY], responses={200: LeagueEventSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"], url_path=r"entrants/(?P<key>[^/.]+)/reinstate")
+    def reinstate(self, request: Request, pk: str, key: str) -> Response:
+        event = self.get_object()
+        events.reinstate_entrant(event=event, by=request.user, key=key, **self.body())
         return self._detail(event)
 
     @extend_schema(summary="Open entry to players, or close it",

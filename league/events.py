@@ -14,7 +14,7 @@ import random
 import re
 import reprlib
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -620,8 +620,9 @@ def replay(event: Event, records: Iterable[EventRecord] | None = None) -> Replay
     rows = list(records if records is not None else event.records.order_by("seq"))
     corrections = {r.payload["pairing"]: r.payload for r in rows
                    if r.kind == Kind.RESULT_CORRECTED}
+    undone = {r.payload["withdrawal"] for r in rows if r.kind == Kind.ENTRANT_REINSTATED}
     out = Replayed({}, [], "registration", None, {}, {}, False, format=event.format)
-    return _fold(event, out, rows, corrections)
+    return _fold(event, out, rows, corrections, undone)
 
 
 def caught_up(event: Event, done: Replayed | None = None, upto: int | None = None
@@ -629,7 +630,8 @@ def caught_up(event: Event, done: Replayed | None = None, upto: int | None = Non
     """`done` (a replay of `event` up to its `seq`, the caller's own to change) with the
     records written since folded in, up to `upto` (all of them by default); the whole
     stream replayed when there is no `done`, or when a result was corrected since (a
-    correction changes what the result it replaces gave when it was recorded)."""
+    correction changes what the result it replaces gave when it was recorded), or a
+    withdrawal undone (the format never saw it)."""
     if done is None:
         rows = event.records.filter(seq__lte=upto) if upto is not None else event.records
         return replay(event, rows.order_by("seq"))
@@ -637,20 +639,25 @@ def caught_up(event: Event, done: Replayed | None = None, upto: int | None = Non
         return done  # (the writer's own row: its seq is the last record it appended)
     later = event.records.filter(seq__gt=done.seq)
     rows = list((later.filter(seq__lte=upto) if upto is not None else later).order_by("seq"))
-    if any(row.kind == Kind.RESULT_CORRECTED for row in rows):
+    if any(row.kind in (Kind.RESULT_CORRECTED, Kind.ENTRANT_REINSTATED) for row in rows):
         return caught_up(event, None, upto)
     done.format = event.format  # (changed by settings_changed records before the start)
     return _fold(event, done, rows, {})
 
 
 def _fold(event: Event, out: Replayed, rows: Iterable[EventRecord],
-          corrections: dict[str, dict[str, Any]]) -> Replayed:
+          corrections: dict[str, dict[str, Any]], undone: Collection[int] = ()) -> Replayed:
     """`out` with `rows` (the records after its own, in order) folded in; `corrections`:
-    the corrected results among all the records, by pairing."""
+    the corrected results among all the records, by pairing; `undone`: the seqs of the
+    withdrawals reinstated among them. One of a started Event is folded as if never
+    written (`reinstate_entrant` refuses once anything since went by it); one before the
+    start is undone by the reinstatement, which enters them again."""
     fmt = formats.get_format(event.format)
     for row in rows:
         p = row.payload
         out.seq = row.seq
+        if row.kind == Kind.ENTRANT_WITHDRAWN and row.seq in undone and out.state is not None:
+            continue
         if row.kind == Kind.ENTRANT_ADDED:
             out.entrants[p["key"]] = dict(p, withdrawn=False)
             out.order.append(p["key"])
@@ -664,6 +671,10 @@ def _fold(event: Event, out: Replayed, rows: Iterable[EventRecord],
                 out.order.remove(p["key"])
             else:
                 out.state = field_changed(event, out, fmt.withdraw, p["key"])
+        elif row.kind == Kind.ENTRANT_REINSTATED:
+            if out.entrants[p["key"]]["withdrawn"]:  # withdrawn before the start
+                out.entrants[p["key"]]["withdrawn"] = False
+                out.order.append(p["key"])
         elif row.kind == Kind.SEEDED:
             out.order, out.seeded_by = list(p["order"]), p["method"]
         elif row.kind == Kind.STARTED:
@@ -1398,6 +1409,98 @@ def withdraw_entrant(*, event: Event, by: Any, key: str,
     if decided:  # refused once the results that decided the Event are written
         raise LeagueError("event_finished", "The Event is over: the result of their last "
                                             "match decided it.", 409)
+
+
+def reinstate_entrant(*, event: Event, by: Any, key: str,
+                      expected_seq: int | None = None) -> Entrant:
+    """Undo the entrant's withdrawal, written by mistake, while nothing went by it since:
+    before the start they are entered again (the checks of an entry); after it, the
+    format is replayed as if they never withdrew, their walkovers gone with it."""
+    _require(can_organize(event, by))
+    with transaction.atomic():
+        event = _locked(event, expected_seq)
+        done = replay_to_write(event)
+        entrant = done.entrants.get(key)
+        if entrant is None or not entrant["withdrawn"]:
+            raise LeagueError("not_withdrawn", f"No withdrawn entrant {quoted(key)}.", 404)
+        if event.status == Event.Status.FINISHED:
+            raise LeagueError("event_finished", "The Event is over.", 409)
+        withdrawal = event.records.filter(kind=Kind.ENTRANT_WITHDRAWN, payload__key=key
+                                          ).order_by("-seq").first()
+        assert withdrawal is not None  # (withdrawn: its record is in the stream)
+        name = shown_names(done.entrants)[key]
+        if done.state is None:
+            _refuse_entry_again(event, done, key)
+        else:
+            _refuse_reinstating_late(event, done, key, withdrawal.seq, name)
+        _append(event, Kind.ENTRANT_REINSTATED, {"key": key, "withdrawal": withdrawal.seq}, by)
+        if done.state is None:
+            _after_change(event)
+        else:
+            _try_format(lambda: _advance(event))
+    return Entrant.objects.get(event=event, key=key)
+
+
+def _refuse_entry_again(event: Event, done: Replayed, key: str) -> None:
+    """Before the start, a reinstated entrant passes an entry's checks: since they left,
+    the same player or team may have entered anew, an account closed, or the field
+    filled up."""
+    payload = done.entrants[key]
+    _refuse_closed_accounts(payload)
+    active = [e for e in done.entrants.values() if not e["withdrawn"]]
+    if any(_same_entrant(e, payload) for e in active):
+        raise LeagueError("entrant_twice", f"{payload['name']} is entered again already.", 409)
+    _refuse_a_player_on_two_sides(payload, active)
+    _refuse_a_reader_of_decks(event, payload, active)
+    _refuse_past_the_field(event, [*done.order, key])
+
+
+# What may be written after a withdrawal from a started Event for it to be undone: what
+# changes no pairing (picks, organizers, details), and what befalls the matches made
+# before it that the withdrawn entrant does not play (their results, forfeits, bots).
+UNDOABLE_SINCE = {Kind.ENTRANT_PICKED, Kind.ORGANIZERS_CHANGED, Kind.DETAILS_CHANGED}
+OTHERS_MATCHES = {Kind.RESULT_RECORDED, Kind.RESULT_CORRECTED, Kind.FORFEITED,
+                  Kind.SEAT_TO_BOT}
+
+
+def _refuse_reinstating_late(event: Event, done: Replayed, key: str, withdrawal: int,
+                             name: str) -> None:
+    """Refused (409 reinstate_too_late, naming why) once the withdrawal from a started
+    Event went into something played or paired: the Event started after it, a match of
+    theirs ended with it (theirs forfeits at a withdrawal), or a record since paired,
+    entered, withdrew or decided with the field they left."""
+    def too_late(why: str) -> LeagueError:
+        return LeagueError("reinstate_too_late", f"{name} cannot be reinstated: {why}.", 409)
+
+    if not event.records.filter(kind=Kind.STARTED, seq__lt=withdrawal).exists():
+        raise too_late("the Event started after they withdrew, without them")
+    for m in done.matches.values():
+        if key in m["entrants"] and m["pairing"] not in done.results:
+            raise too_late(f"their match {m['label'] or m['pairing']} ended when they withdrew")
+    for row in event.records.filter(seq__gt=withdrawal).order_by("seq"):
+        p = row.payload
+        if row.kind in UNDOABLE_SINCE:
+            continue
+        made = done.matches.get(p.get("pairing", ""))
+        if row.kind in OTHERS_MATCHES and made is not None and key not in made["entrants"] \
+                and not (row.kind == Kind.RESULT_RECORDED and p.get("match") is None):
+            continue
+        if row.kind in OTHERS_MATCHES and made is not None and key in made["entrants"]:
+            raise too_late(f"their match {made['label'] or made['pairing']} ended when they "
+                           "withdrew")
+        raise too_late(LATE_BECAUSE.get(row.kind, "the Event went on without them since"))
+
+
+LATE_BECAUSE = {
+    Kind.MATCH_CREATED: "a match was made since, paired without them",
+    Kind.PAIRED_BY_HAND: "a round was paired by hand since, without them",
+    Kind.ROUND_RELEASED: "a round was released since, drawn without them",
+    Kind.MATCH_DRAWN: "a drawn match is being played again since",
+    Kind.ENTRANT_ADDED: "an entrant joined since, into the field they left",
+    Kind.ENTRANT_WITHDRAWN: "another entrant withdrew since",
+    Kind.ENTRANT_REINSTATED: "another entrant was reinstated since",
+    Kind.RESULT_RECORDED: "a pairing their withdrawal left short was decided since",
+}
 
 
 def _withdraw_started(event: Event, done: Replayed, key: str, by: Any) -> bool:

@@ -244,6 +244,8 @@ class EventRecord(models.Model):
     class Kind(models.TextChoices):
         ENTRANT_ADDED = "entrant_added"
         ENTRANT_WITHDRAWN = "entrant_withdrawn"
+        # a withdrawal undone by the organizers (its seq in the payload, `withdrawal`)
+        ENTRANT_REINSTATED = "entrant_reinstated"
         ENTRANT_PICKED = "entrant_picked"  # what the entrant brings to its seat (a Competitor)
         ENTRY_OPENED = "entry_opened"  # players may enter themselves (Event.open_entry)
         ENTRY_CLOSED = "entry_closed"

@@ -32,6 +32,8 @@ urlpatterns = [
     path("dashboard/events/<int:event_id>/entrants/", views.entrant_add, name="entrant_add"),
     path("dashboard/events/<int:event_id>/entrants/<str:key>/withdraw/",
          views.entrant_withdraw, name="entrant_withdraw"),
+    path("dashboard/events/<int:event_id>/entrants/<str:key>/reinstate/",
+         views.entrant_reinstate, name="entrant_reinstate"),
     path("dashboard/events/<int:event_id>/open-entry/", views.event_open_entry,
          name="event_open_entry"),
     path("dashboard/events/<int:event_id>/details/", views.event_details,

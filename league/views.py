@@ -945,6 +945,16 @@ def entrant_withdraw(request: HttpRequest, event_id: int, key: str) -> HttpRespo
 
 @login_required
 @require_POST
+def entrant_reinstate(request: HttpRequest, event_id: int, key: str) -> HttpResponse:
+    """Undo a withdrawal made by mistake, while nothing went by it since."""
+    event = _organized_event(request, event_id)
+    return _panel_call(request, event, lambda: events.reinstate_entrant(
+        event=event, by=request.user, key=key, expected_seq=_seq(request)),
+        form=f"reinstate-{key}", done=lambda entrant: f"{entrant.name} is reinstated.")
+
+
+@login_required
+@require_POST
 def event_open_entry(request: HttpRequest, event_id: int) -> HttpResponse:
     """Let players enter the Event themselves, or no longer."""
     event = _organized_event(request, event_id)

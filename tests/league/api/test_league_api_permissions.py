@@ -25,6 +25,15 @@ def _event(request: pytest.FixtureRequest, name: str = "draft_event") -> Event:
     return request.getfixturevalue(name)
 
 
+def _withdrawn(request: pytest.FixtureRequest) -> Event:
+    """The draft Event with its first entrant withdrawn."""
+    from league import events
+
+    event = _event(request)
+    events.withdraw_entrant(event=event, by=request.getfixturevalue("organizer"), key="e1")
+    return event
+
+
 def _held(request: pytest.FixtureRequest) -> Event:
     return request.getfixturevalue("held_event")("swiss")
 
@@ -68,6 +77,9 @@ WRITES: dict[str, tuple[Setup, int, set[str]]] = {
                        201, {"staff", "season_organizer"}),
     "withdraw an entrant": (lambda r: (f"/api/events/{_event(r).pk}/entrants/e1/withdraw/", {}),
                             200, {"staff", "season_organizer"}),
+    "reinstate an entrant": (
+        lambda r: (f"/api/events/{_withdrawn(r).pk}/entrants/e1/reinstate/", {}),
+        200, {"staff", "season_organizer"}),
     "open entry": (lambda r: (f"/api/events/{_event(r).pk}/open-entry/", {"open_entry": True}),
                    200, {"staff", "season_organizer"}),
     "change the settings": (lambda r: (f"/api/events/{_event(r).pk}/settings/",

@@ -32,6 +32,14 @@ def running(r: pytest.FixtureRequest, path: str) -> tuple[Event, EventMatch, str
     return event, first_link(event), f"/api/events/{event.pk}/{path}"
 
 
+def withdrawn_then_started(r: pytest.FixtureRequest, path: str) -> str:
+    """A draft Event whose first entrant withdrew, then started without them."""
+    event = fx(r, "draft_event")
+    events.withdraw_entrant(event=event, by=fx(r, "organizer"), key="e1")
+    events.start_event(event=event, by=fx(r, "organizer"))
+    return f"/api/events/{event.pk}/{path}"
+
+
 def swiss_running(r: pytest.FixtureRequest, path: str) -> str:
     """A started Swiss of four bots that does not hold its rounds."""
     event = fx(r, "make_event")("swiss")
@@ -217,6 +225,11 @@ REFUSALS: dict[str, tuple[Setup, int, str]] = {
     "a withdrawal from a finished Event": (
         lambda r: (f"/api/events/{finished_event(r).pk}/entrants/e1/withdraw/", {}),
         409, "event_finished"),
+    "a reinstatement of an entrant not withdrawn": (
+        lambda r: (draft(r, "entrants/e1/reinstate/"), {}), 404, "not_withdrawn"),
+    "a reinstatement after a round was paired without them": (
+        lambda r: (withdrawn_then_started(r, "entrants/e1/reinstate/"), {}),
+        409, "reinstate_too_late"),
     # seeding and starting
     "seeding a started Event": (lambda r: (running(r, "seed/")[2], {"method": "random"}),
                                 409, "event_started"),

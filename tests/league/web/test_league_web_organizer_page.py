@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league import events, formats
-from league.models import Entrant, Event, EventMatch, Standing
+from league.models import Entrant, Event, EventMatch, EventRecord, Standing
 from matches import services
 from matches.models import Match
 
@@ -139,6 +139,42 @@ def test_withdraw_buttons_name_their_entrant(sam_client: Client, cup: Event) -> 
     page = sam_client.get(reverse("league:event_admin", args=[cup.pk])).content.decode()
     assert button_names(page)["Withdraw"] == ["Withdraw Bot 1", "Withdraw Bot 2"]
     assert_buttons_named_apart(page)
+
+
+def test_a_withdrawn_entrant_is_reinstated_from_the_page_after_a_confirm(
+        sam_client: Client, cup: Event) -> None:
+    """A wrong withdrawal is undone where it was made: its row offers Reinstate, which
+    asks first, in place of Withdraw."""
+    withdraw = reverse("league:entrant_withdraw", args=[cup.pk, "e1"])
+    panel = sam_client.post(withdraw, {"seq": cup.seq}, **HTMX).content.decode()
+    assert button_names(panel)["Withdraw"] == ["Withdraw Bot 2"]
+    assert button_names(panel)["Reinstate"] == ["Reinstate Bot 1"]
+    form = next(f for f in tags(panel, "form")
+                if f.get("action") == reverse("league:entrant_reinstate", args=[cup.pk, "e1"]))
+    assert form["hx-confirm"] == "Reinstate Bot 1? Their withdrawal is undone."
+    cup.refresh_from_db()
+    answer = sam_client.post(form["action"], {"seq": cup.seq}, **HTMX)
+    panel = answer.content.decode()
+    assert answer.status_code == 200 and "Bot 1 is reinstated." in panel
+    assert button_names(panel)["Withdraw"] == ["Withdraw Bot 1", "Withdraw Bot 2"]
+    assert "Reinstate" not in button_names(panel)
+    assert not Entrant.objects.get(event=cup, key="e1").withdrawn
+    assert EventRecord.objects.filter(event=cup).order_by("-seq").values_list(
+        "kind", "actor__username").first() == ("entrant_reinstated", "sam")
+
+
+def test_a_reinstatement_too_late_says_why_beside_its_button(
+        sam_client: Client, make_event: Callable[..., Event]) -> None:
+    event = make_event(format="round_robin", bots=3)
+    events.withdraw_entrant(event=event, by=event.created_by, key="e1")
+    events.start_event(event=event, by=event.created_by)
+    event.refresh_from_db()
+    answer = sam_client.post(reverse("league:entrant_reinstate", args=[event.pk, "e1"]),
+                             {"seq": event.seq}, **HTMX)
+    page = refused_beside(answer, "reinstate-e1", 200)
+    beside = page[page.index('id="reinstate-e1-error">'):].split("</p>")[0]
+    assert "Bot 1 cannot be reinstated: the Event started after they withdrew" in beside
+    assert Entrant.objects.get(event=event, key="e1").withdrawn
 
 
 def test_the_live_lists_seat_buttons_name_the_entrant_and_the_match(
