@@ -505,7 +505,9 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "multi-stage Event's Swiss stage, 4 or later) draws that "
                                "round again whenever an entrant joins or withdraws "
                                "while it waits, seating the newcomer and pairing a "
-                               "withdrawn entrant's opponent again (no walkover).",
+                               "withdrawn entrant's opponent again (no walkover); a held "
+                               "last round takes a late entrant too (a multi-stage "
+                               "Event's Swiss stage, from 5).",
                    responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def release(self, request: Request, pk: str) -> Response:

@@ -18,8 +18,9 @@ group place are ordered by points per match played, then group order. With one g
 a Swiss it is simply the stage-1 standings.
 
 A Swiss stage pairs as the Swiss's revision 3 from revision 4 (`redraw`: a round held for
-the organizer is drawn again when its field changes); revisions 2 and 3 as the Swiss's
-revision 2, and revision 1 as its revision 1.
+the organizer is drawn again when its field changes), and from revision 5 its held last
+round takes a late entrant as the Swiss's does (`add_to_held`; under 4 the entry is
+refused); revisions 2 and 3 as the Swiss's revision 2, and revision 1 as its revision 1.
 
 Pairing ids carry the stage: `A:R1-2` (group A), `SW:R3-1` (the Swiss), `PO:W1-1` (the
 playoff). Final standings: the playoff's ranks, then everyone else in stage-1 order.
@@ -62,7 +63,8 @@ SWISS_GROUP = "SW"
 ROUND_ROBIN_KEYS = ("double", "round_by_round")
 SWISS_KEYS = ("rounds",)
 SCORING_KEYS = tuple(spec.name for spec in SCORING_OPTIONS)
-SWISS_REVISIONS = {1: 1, 2: 2, 3: 2, 4: 3}  # the Swiss revision each one's Swiss stage pairs as
+# the Swiss revision each one's Swiss stage pairs as
+SWISS_REVISIONS = {1: 1, 2: 2, 3: 2, 4: 3, 5: 3}
 
 
 @dataclass(frozen=True)
@@ -119,7 +121,8 @@ class Multistage:
     # 2: its Swiss stage pairs as the Swiss's revision 2 (a round robin stage as ever)
     # 3: as 2, and round one of the playoff keeps group-mates apart where it can
     # 4: as 3, and its Swiss stage pairs as the Swiss's revision 3 (`redraw`)
-    revision: int = 4
+    # 5: as 4, and its Swiss stage's held last round takes a late entrant (`add_to_held`)
+    revision: int = 5
     options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "stage1", OptionKind.CHOICE, "round_robin", "Stage 1 format.", ("round_robin", "swiss")
@@ -270,6 +273,22 @@ class Multistage:
         if again == swiss.state:
             return state
         return _advance(replace(state, playoff=None, groups=(Group(swiss.name, again),)))
+
+    def add_to_held(self, state: MultistageState, entrant: str, stage: str, number: int
+                    ) -> MultistageState:
+        """A late entrant while round `number` of `stage` is held for the organizer: as
+        `add_entrant` then `redraw`, but from revision 5 the Swiss stage's held last round
+        takes them too, drawn again with them (`Swiss.add_to_held`), as a Swiss Event's
+        does (before, refused as the last round already paired)."""
+        if state.revision < 5 or stage != "swiss" or state.options.stage1 != "swiss" \
+                or state.playoff is not None:
+            return self.redraw(self.add_entrant(state, entrant), stage, number)
+        check_new_entrant(state.entrants, entrant)
+        swiss = state.groups[0]
+        assert isinstance(swiss.state, SwissState)
+        joined = SWISS.add_to_held(swiss.state, entrant, stage, number)
+        return _advance(replace(state, entrants=(*state.entrants, entrant),
+                                groups=(Group(swiss.name, joined),)))
 
     def walkovers(self, state: MultistageState) -> dict[str, str | None]:
         """The walkovers of stage 1's groups and of the playoff, by their pairing ids here

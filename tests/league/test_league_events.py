@@ -873,12 +873,14 @@ def test_a_withdrawal_from_a_held_swiss_round_draws_it_again_without_them(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("fmt", ["swiss", "multistage"])
 def test_a_late_entrant_of_a_held_last_swiss_round_is_seated_by_its_release(
-        organizer: Any) -> None:
+        organizer: Any, fmt: str) -> None:
     """Two rounds, five entrants, the last round held with a bye: a sixth enters while it
     waits and is drawn into it, as into an earlier held round, rather than refused
-    because the last round is paired."""
-    event = held_swiss(organizer, 5, rounds=2)
+    because the last round is paired. A multi-stage Event's Swiss stage too (from its
+    revision 5)."""
+    event = held_swiss(organizer, 5, fmt, rounds=2)
     assert events.entry_refused(event, events.replay(event)) is None
     late = events.add_entrant(event=event, by=organizer, bot="random", name="Latecomer").key
     drawn = second_round(event)
@@ -888,7 +890,25 @@ def test_a_late_entrant_of_a_held_last_swiss_round_is_seated_by_its_release(
     made = {tuple(link.entrants) for link in EventMatch.objects.filter(event=event, round=2)}
     assert made == set(drawn) and any(late in p for p in made)
     now = Event.objects.get(pk=event.pk)
-    assert events.replay(now).state.rounds[1] == events.replay_to_read(now).state.rounds[1]
+    assert events.replay(now).state == events.replay_to_read(now).state
+
+
+@pytest.mark.django_db
+def test_a_late_entrant_of_a_held_last_swiss_stage_round_under_revision_4_is_refused(
+        organizer: Any, monkeypatch: Any) -> None:
+    """A multi-stage Event started before revision 5 keeps refusing the entry, saying
+    why, as it did when it started."""
+    from league.formats import multistage
+
+    with monkeypatch.context() as old:
+        old.setattr(multistage.FORMAT, "revision", 4)
+        event = held_swiss(organizer, 5, "multistage", rounds=2)
+    assert event.records.get(kind=EventRecord.Kind.STARTED).payload["revision"] == 4
+    seq = Event.objects.get(pk=event.pk).seq
+    with pytest.raises(events.LeagueError) as refused:
+        events.add_entrant(event=event, by=organizer, bot="random", name="Latecomer")
+    assert refused.value.code == "already_started"
+    assert Event.objects.get(pk=event.pk).seq == seq
 
 
 @pytest.mark.django_db
@@ -1811,7 +1831,7 @@ def test_a_pod_a_player_left_does_not_block_the_correction_of_another(
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("fmt", "options", "revision", "stage"), [
-    ("swiss", {}, 3, 3), ("multistage", {"stage1": "swiss"}, 4, 3),
+    ("swiss", {}, 3, 3), ("multistage", {"stage1": "swiss"}, 5, 3),
     ("double_elimination", {}, 2, 2)])
 def test_an_event_replays_under_the_format_revision_it_started_under(
         organizer: Any, fmt: str, options: dict[str, Any], revision: int, stage: int) -> None:

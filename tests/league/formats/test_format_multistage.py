@@ -87,7 +87,7 @@ def test_group_winners_meet_the_other_groups_runners_up_from_revision_3(
 
 
 @pytest.mark.parametrize(("revision", "swiss"),
-                         [(None, 3), (4, 3), (3, 2), (2, 2), (1, 1)])
+                         [(None, 3), (5, 3), (4, 3), (3, 2), (2, 2), (1, 1)])
 def test_the_swiss_stage_pairs_as_the_swiss_revision_2_from_revision_2_and_3_from_4(
         revision: int | None, swiss: int) -> None:
     state = MS.start(seeds(6), {"stage1": "swiss"}, revision)
@@ -109,6 +109,29 @@ def test_a_held_swiss_stage_round_drawn_again_seats_a_late_entrant() -> None:
             state = MS.record(state, better_seed_wins(pairing))
         state = MS.redraw(MS.add_entrant(state, "s6"), "swiss", 2)
         assert any("s6" in p for p in _swiss_round(state, 2)) is seated
+
+
+def test_a_held_last_swiss_stage_round_takes_a_late_entrant_from_revision_5() -> None:
+    """The Swiss stage's last round paired, none of its results in, held by the Event:
+    from revision 5 it is drawn again with the late entrant, as a Swiss Event's is; under
+    revision 4 the entry is refused as the last round already paired."""
+    def held_last(revision: int | None) -> MultistageState:
+        state = MS.start(seeds(5), {"stage1": "swiss", "rounds": 2}, revision)
+        for pairing in MS.ready(state):
+            state = MS.record(state, better_seed_wins(pairing))
+        return state
+
+    joined = MS.add_to_held(held_last(None), "s6", "swiss", 2)
+    assert sorted(e for p in _swiss_round(joined, 2) for e in p) == seeds(6)
+    assert all(len(p) == 2 for p in _swiss_round(joined, 2))
+    assert "s6" in joined.entrants and joined.playoff is None
+    refused("already_started", MS.add_to_held, held_last(4), "s6", "swiss", 2)
+    # an earlier held round: as add_entrant, then redraw
+    early = MS.start(seeds(5), {"stage1": "swiss", "rounds": 3})
+    for pairing in MS.ready(early):
+        early = MS.record(early, better_seed_wins(pairing))
+    assert MS.add_to_held(early, "s6", "swiss", 2) == MS.redraw(
+        MS.add_entrant(early, "s6"), "swiss", 2)
 
 
 def test_withdrawals_from_a_held_swiss_stage_round_draw_no_playoff_from_its_walkovers() -> None:
