@@ -36,6 +36,7 @@ ORGANIZER_ENDPOINTS: list[tuple[str, str, str, dict[str, Any]]] = [
     ("league:event_admin", "get", "event", {}),
     ("league:entrant_add", "post", "event", {"bot": "heuristic", "name": "Extra"}),
     ("league:entrant_withdraw", "post", "event+key", {}),
+    ("league:entrant_reinstate", "post", "event+key", {}),
     ("league:event_open_entry", "post", "event", {"open_entry": "on"}),
     ("league:event_settings", "post", "event", {
         "format": "swiss", "format_options": "{}", "match_options": "{}",
