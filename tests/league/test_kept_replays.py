@@ -40,12 +40,12 @@ class Watch:
         self.late: list[str] = []  # kinds of the records folded into a replay read back
         fold = events._fold
 
-        def watched(event: Event, out: events.Replayed, rows: Any, corrections: Any
-                    ) -> events.Replayed:
+        def watched(event: Event, out: events.Replayed, rows: Any, corrections: Any,
+                    undone: Any = ()) -> events.Replayed:
             rows = list(rows)
             if out.seq:  # (a replay from the start folds every record, as it must)
                 self.late += [row.kind for row in rows]
-            return fold(event, out, rows, corrections)
+            return fold(event, out, rows, corrections, undone)
         monkeypatch.setattr(events, "_fold", watched)
 
     def write(self, action: Any) -> Any:
@@ -84,7 +84,8 @@ _names = itertools.count()
 def play_through(organizer: Any, django_user_model: Any, game: str, fmt: str,
                  options: dict[str, Any], people: int, choose: Callable[[int], int]) -> Event:
     """An Event of `people` players played to its end, each write watched (`Watch`):
-    entries, a withdrawal before and after the start, a late entry where the format takes
+    entries, a withdrawal before and after the start (each reinstated where it may be,
+    the one before the start then written again), a late entry where the format takes
     one, held rounds released, results (the seat that forfeits each match, of `n`:
     `choose(n)`) and a correction."""
     event = events.create_event(name="Kept night", game=game, format=fmt, by=organizer,
@@ -101,7 +102,8 @@ def _play_through(watch: Watch, organizer: Any, django_user_model: Any, people: 
     keys = [watch.write(lambda u=u: events.add_entrant(event=event, by=organizer,
                                                        player=u.username)).key
             for u in users[:people + 1]]
-    watch.write(lambda: events.withdraw_entrant(event=event, by=organizer, key=keys[-1]))
+    for undo in (events.withdraw_entrant, events.reinstate_entrant, events.withdraw_entrant):
+        watch.write(lambda u=undo: u(event=event, by=organizer, key=keys[-1]))
     watch.write(lambda: events.seed_event(event=event, by=organizer, method="random"))
     watch.write(lambda: events.start_event(event=event, by=organizer))
     corrected = late = withdrawn = False
@@ -137,6 +139,9 @@ def _play_through(watch: Watch, organizer: Any, django_user_model: Any, people: 
             gone = still[choose(len(still))]
             watch.write(lambda k=gone: events.withdraw_entrant(event=event, by=organizer,
                                                                key=k))
+            # undone where nothing went by it yet (a held round waits), else refused
+            watch.write(lambda k=gone: events.reinstate_entrant(event=event, by=organizer,
+                                                                key=k))
     event.refresh_from_db()
     assert event.status == Event.Status.FINISHED
     assert withdrawn and watch.writes > people

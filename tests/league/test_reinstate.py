@@ -151,3 +151,17 @@ def test_a_withdrawal_is_not_undone_once_the_round_was_released_without_them(
     assert refusal.detail.startswith("Bot 1 cannot be reinstated: a round was released since")
     assert event.records.count() == before
     assert walkovers(event) == left and withdrawn(event)[keys[0]] is True
+
+
+@pytest.mark.django_db
+def test_an_entrant_entered_anew_since_is_not_entered_twice(organizer: Any, player: Any
+                                                             ) -> None:
+    """Before the start a reinstatement passes an entry's checks: the player withdrawn by
+    mistake and entered again meanwhile is not entered a second time."""
+    event = make_event(organizer)
+    first = events.add_entrant(event=event, by=organizer, player=player.username).key
+    events.withdraw_entrant(event=event, by=organizer, key=first)
+    events.add_entrant(event=event, by=organizer, player=player.username)
+    refusal = refused(lambda: events.reinstate_entrant(event=event, by=organizer, key=first))
+    assert (refusal.code, refusal.status) == ("entrant_twice", 409)
+    assert withdrawn(event)[first] is True
