@@ -431,6 +431,10 @@ class SeasonStanding(models.Model):
                                related_name="+")
     team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="+")
+    # A bot's row: the Event whose seat it filled (a bot is a row of one Event), so that
+    # two Events' "Random" are told apart on the table; none for a player or a team.
+    event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="+")
     rank = models.PositiveIntegerField()
     points = models.FloatField(default=0)
     events = models.PositiveIntegerField(default=0)

@@ -175,8 +175,8 @@ def _write_season(season: Season, replayed: dict[int, tuple[int, Replayed]]) -> 
     losses its format counts (byes and walkovers included), so the table agrees with the
     Events' own, under the name of the newest entry. An entrant who left before the start
     played in no Event. A bot is a seat filled for one Event, not a competitor of the
-    season: each bot entrant is a row of its own (two Events' "Bot 1" are two rows), listed
-    after every player and team, so a bot never heads the league."""
+    season: each bot entrant is a row of its own (two Events' "Bot 1" are two rows), naming
+    its Event, listed after every player and team, so a bot never heads the league."""
     from league.events import replay_to_read, shown_names
 
     table: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -197,6 +197,7 @@ def _write_season(season: Season, replayed: dict[int, tuple[int, Replayed]]) -> 
                      else (entrant["player"], entrant["team"]))
             row = table.setdefault(ident, {
                 "player_id": entrant["player"], "team_id": entrant["team"], "bot": bot,
+                "event_id": event.pk if bot else None,
                 "events": set(), "win": 0, "draw": 0, "loss": 0,
             })
             row["name"] = names[standing.entrant]  # the newest entry's: a player may be renamed
@@ -216,8 +217,9 @@ def _write_season(season: Season, replayed: dict[int, tuple[int, Replayed]]) -> 
     SeasonStanding.objects.filter(season=season).delete()
     SeasonStanding.objects.bulk_create([
         SeasonStanding(season=season, name=r["name"], player_id=r["player_id"],
-                       team_id=r["team_id"], rank=rank, events=len(r["events"]),
-                       points=points(r), wins=r["win"], draws=r["draw"], losses=r["loss"])
+                       team_id=r["team_id"], event_id=r["event_id"], rank=rank,
+                       events=len(r["events"]), points=points(r), wins=r["win"],
+                       draws=r["draw"], losses=r["loss"])
         for rank, r in zip(ranks, ranked, strict=True)
     ])
 

@@ -170,9 +170,11 @@ class SeasonCreateSerializer(Serializer):
 class SeasonStandingSerializer(ModelSerializer):
     class Meta:
         model = SeasonStanding
-        fields = ["rank", "name", "player", "team", "points", "events", "wins", "draws",
-                  "losses"]
+        fields = ["rank", "name", "player", "team", "event", "points", "events", "wins",
+                  "draws", "losses"]
         read_only_fields = fields
+        extra_kwargs = {"event": {"help_text": "A bot's row: the Event whose seat it filled "
+                                               "(null for a player or a team)."}}
 
 
 # -- Events ------------------------------------------------------------------------------

@@ -237,7 +237,7 @@ def season(request: HttpRequest, season_id: int) -> HttpResponse:
     context = {
         "season": season,
         "game_title": _titles().get(season.game, season.game),
-        "standings": SeasonStanding.objects.filter(season=season).select_related("player"),
+        "standings": SeasonStanding.objects.filter(season=season).select_related("event"),
         "events": season.events.all(),
         "can_organize": events.can_organize_season(season, request.user),
         "format_titles": FORMAT_TITLES,
@@ -1270,16 +1270,18 @@ def _walkover_note(row: dict[str, Any]) -> str:
 def season_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     """The season's table as a CSV download."""
     season = _organized_season(request, season_id)
-    header = ["rank", "name", "events", "points", "wins", "draws", "losses", "kind", "id"]
-    rows = ([s.rank, s.name, s.events, s.points, s.wins, s.draws, s.losses, *_who(s)]
-            for s in SeasonStanding.objects.filter(season=season))
+    header = ["rank", "name", "events", "points", "wins", "draws", "losses", "kind", "id",
+              "event"]
+    rows = ([s.rank, s.name, s.events, s.points, s.wins, s.draws, s.losses, *_who(s),
+             s.event.name if s.event else ""]
+            for s in SeasonStanding.objects.filter(season=season).select_related("event"))
     return _csv_response(f"season-{season.pk}-standings.csv", header, rows)
 
 
 def _who(row: SeasonStanding) -> tuple[str, int | str]:
     """Whose row of a season's table it is, "player", "team" or "bot", with the player's or
-    the team's id (none for a bot: its name is the row's): two rows of one name (a player
-    and a bot called alike) are told apart."""
+    the team's id (none for a bot: its name is the row's, its Event the next column's):
+    two rows of one name (a player and a bot called alike) are told apart."""
     if row.player_id is not None:
         return "player", row.player_id
     if row.team_id is not None:

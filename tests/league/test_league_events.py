@@ -624,7 +624,8 @@ def snapshot() -> dict[str, list[tuple[Any, ...]]]:
         "history": sorted(projections.RatingHistory.objects.values_list(
             "game", "player_id", "match_id", "mu", "sigma", "ordinal")),
         "season": sorted(projections.SeasonStanding.objects.values_list(
-            "season_id", "name", "rank", "points", "events", "wins", "draws", "losses")),
+            "season_id", "name", "event_id", "rank", "points", "events", "wins", "draws",
+            "losses")),
     }
 
 
@@ -734,8 +735,10 @@ def test_the_season_table_keeps_each_events_bot_apart_and_below_the_players(
         match_services.forfeit_seat(match=link.match, seat=link.entrants.index(alice))
         events.record_match_result(match=Match.objects.get(pk=link.match_id))
     table = list(projections.SeasonStanding.objects.filter(season=season).order_by(
-        "rank", "name").values_list("rank", "name", "events", "wins", "losses"))
-    assert table == [(1, "alice", 2, 0, 2), (2, "Random", 1, 1, 0), (2, "Random", 1, 1, 0)]
+        "rank", "name", "event__name").values_list("rank", "name", "event__name", "events",
+                                                   "wins", "losses"))
+    assert table == [(1, "alice", None, 2, 0, 2), (2, "Random", "Week 1", 1, 1, 0),
+                     (2, "Random", "Week 2", 1, 1, 0)]
 
 
 @pytest.mark.django_db

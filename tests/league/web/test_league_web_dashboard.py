@@ -989,10 +989,10 @@ def test_season_standings_export_as_csv(sam_client: Client, duel: Event, season:
     response = sam_client.get(reverse("league:season_csv", args=[season.pk]))
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0] == ["rank", "name", "events", "points", "wins", "draws", "losses",
-                       "kind", "id"]
+                       "kind", "id", "event"]
     alice, bruno = (player_for(user) for user in (player, player2))
-    assert rows[1:] == [["1", "alice", "1", "3.0", "1", "0", "0", "player", str(alice.pk)],
-                        ["2", "bruno", "1", "0.0", "0", "0", "1", "player", str(bruno.pk)]]
+    assert rows[1:] == [["1", "alice", "1", "3.0", "1", "0", "0", "player", str(alice.pk), ""],
+                        ["2", "bruno", "1", "0.0", "0", "0", "1", "player", str(bruno.pk), ""]]
 
 
 def test_a_formula_looking_name_is_quoted_in_the_csv(sam_client: Client,

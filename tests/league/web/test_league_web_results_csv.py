@@ -152,10 +152,40 @@ def test_the_season_csv_tells_a_player_a_team_and_a_bot_of_one_name_apart(
     response = sam_client.get(reverse("league:season_csv", args=[season.pk]))
     rows = list(csv.reader(io.StringIO(response.content.decode())))
     assert rows[0] == ["rank", "name", "events", "points", "wins", "draws", "losses",
-                       "kind", "id"]
+                       "kind", "id", "event"]
     assert {r[1] for r in rows[1:]} == {name}
-    assert sorted((r[7], r[8]) for r in rows[1:]) == [
-        ("bot", ""), ("player", str(player_for(player).pk)), ("team", str(team.pk))]
+    assert sorted((r[7], r[8], r[9]) for r in rows[1:]) == [
+        ("bot", "", "Alike"), ("player", str(player_for(player).pk), ""),
+        ("team", str(team.pk), "")]
+
+
+def test_the_season_table_names_each_bots_event(
+        sam_client: Client, sam: Any, season: Season, player: Any,
+        make_event: Callable[..., Event], django_capture_on_commit_callbacks: Any) -> None:
+    """Two Events' bots both called "Random" are two rows below the people: the page, the
+    CSV and the API name the Event each filled a seat of, where each read "Random" alone."""
+    made = []
+    for name in ("Spring Open", "Summer Cup"):
+        event = make_event(format="round_robin", name=name)
+        events.add_entrant(event=event, by=sam, player="alice")
+        events.add_entrant(event=event, by=sam, bot="random", name="Random")
+        events.start_event(event=event, by=sam)
+        link = EventMatch.objects.get(event=event)
+        with django_capture_on_commit_callbacks(execute=True):
+            events.forfeit(event=event, by=sam, pairing=link.pairing, entrant="e1")
+        made.append(event)
+    response = sam_client.get(reverse("league:season_csv", args=[season.pk]))
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert sorted((r[1], r[7], r[9]) for r in rows[1:]) == [
+        ("Random", "bot", "Spring Open"), ("Random", "bot", "Summer Cup"),
+        ("alice", "player", "")]
+    page = sam_client.get(reverse("league:season", args=[season.pk])).content.decode()
+    for event in made:
+        assert (f'Random <span class="muted">(<a href="{reverse("league:event", args=[event.pk])}">'
+                f'{event.name}</a>)</span>') in page
+    table = sam_client.get(f"/api/seasons/{season.pk}/standings/").json()
+    assert sorted((r["name"], r["event"]) for r in table) == [
+        ("Random", made[0].pk), ("Random", made[1].pk), ("alice", None)]
 
 
 def test_a_brackets_bye_is_a_row_of_its_round(sam_client: Client, sam: Any,
