@@ -1247,7 +1247,7 @@ def _match_line(request: HttpRequest, row: dict[str, Any]) -> list[Any]:
     return [_names_by_side(row), "; ".join(f"{e['name']}: {e['place']}" for e in placed),
             winner, note, match.pk,
             request.build_absolute_uri(reverse("match_play", args=[match.pk])),
-            "" if row["live"] else match.updated_at.isoformat()]
+            "" if row["live"] or match.finished_at is None else match.finished_at.isoformat()]
 
 
 def _walkover_line(row: dict[str, Any]) -> list[Any]:

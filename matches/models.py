@@ -45,6 +45,9 @@ class Match(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # When it ended (its result written), set once: `updated_at` moves with any later save
+    # of the row. A match finished before this was kept holds its last save of then.
+    finished_at = models.DateTimeField(null=True, blank=True)
     # The client's key for the request that created it: a retried create gets this match.
     idempotency_key = models.CharField(max_length=KEY_LENGTH, blank=True, default="")
     # The finished match this one plays again, at the same seats with the same options.

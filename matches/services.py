@@ -800,7 +800,8 @@ def _settle(match: Match, rules: BaseRules[Any], state: Any) -> Pending:
     pending = rules.pending(state)
     if pending.is_over and pending.result is not None:
         _finish(match, _with_forfeits(match, pending.result.to_json()))
-    match.save(update_fields=["seq", "status", "result", "rules_version", "updated_at"])
+    match.save(update_fields=["seq", "status", "result", "rules_version", "finished_at",
+                              "updated_at"])
     _await(match, pending.seats if pending.kind is PendingKind.DECISION else [])
     _remember(match, match.seq, state)
     match_id, seq = match.pk, match.seq
@@ -834,6 +835,7 @@ def _finish(match: Match, result: JSON) -> None:
     """Mark the locked row finished; listeners hear of it once the commit is made."""
     match.status = Match.Status.FINISHED
     match.result = result
+    match.finished_at = timezone.now()
     match_id = match.pk
     after_commit(lambda: _announce_finished(match_id))
 
@@ -922,7 +924,7 @@ def _finish_by_forfeit(match: Match, seats: list[int], reason: str) -> None:
     if len(seats) > 1:
         result["forfeited"] = seats
     _finish(match, result)
-    match.save(update_fields=["status", "result", "updated_at"])
+    match.save(update_fields=["status", "result", "finished_at", "updated_at"])
     _await(match, [])
 
 

@@ -84,7 +84,7 @@ def test_the_results_csv_lists_each_pairing_in_the_events_order(
         "winner": "'=HYPERLINK(1)", "note": "walkover: alice withdrew",
         "match": str(second.match_id), "link": f"http://testserver/matches/{second.match_id}/",
         "finished": ""}
-    assert rows[2]["finished"] == second.match.updated_at.isoformat()
+    assert rows[2]["finished"] == second.match.finished_at.isoformat()
     assert rows[4] == {
         "stage": "round_robin", "round": "3", "pairing": "R3-1", "label": "Round 3 match 1",
         "entrants": "alice vs bruno", "places": "", "winner": "bruno",
@@ -106,6 +106,24 @@ def test_a_live_match_shows_no_result_and_a_later_rounds_bye_waits(
          "entrants": "alice", "places": "", "winner": "alice", "note": "bye", "match": "",
          "link": "", "finished": ""},
     ]
+
+
+def test_a_match_saved_again_after_it_ended_reads_the_time_it_ended(
+        sam_client: Client, sam: Any, duel: Event,
+        django_capture_on_commit_callbacks: Any) -> None:
+    """The row's `finished` was the match row's last save: a save after the end (the
+    admin's change form saves the whole row) moved it on."""
+    link = EventMatch.objects.get(event=duel)
+    with django_capture_on_commit_callbacks(execute=True):
+        events.forfeit(event=duel, by=sam, pairing=link.pairing, entrant="e2")
+    match = Match.objects.get(pk=link.match_id)
+    ended = match.finished_at
+    assert ended is not None
+    match.save()
+    match.refresh_from_db()
+    assert match.updated_at > ended and match.finished_at == ended
+    [row] = results(sam_client, duel)
+    assert row["finished"] == ended.isoformat()
 
 
 def test_a_forfeit_is_noted(sam_client: Client, duel: Event,
