@@ -1204,9 +1204,10 @@ def _result_lines(request: HttpRequest, event: Event) -> list[list[Any]]:
     for row in [*walkovers.values(), *(r for rows in played.values() for r in rows)]:
         row["withdrawn"] = [e["name"] for e in row["entrants"] if e["key"] in gone]
     pairings = [] if done.state is None else formats.get_format(done.format).pairings(done.state)
-    # A bye is told once its round has begun (a match of it made), as its matches are.
+    # A bye is told once its round has begun (a match of it made), as its matches are; a
+    # round of byes alone, where no match is ever made, once its every slot is known.
     begun = {(m["stage"], m["round"]) for m in done.matches.values()} | {
-        (p.stage, p.round) for p in pairings if p.id in given}
+        (p.stage, p.round) for p in pairings if p.id in given} | _rounds_of_byes(pairings)
     lines: list[list[Any]] = []
     for p in pairings:
         place = [p.stage, p.round, p.id, p.label or p.id]
@@ -1224,6 +1225,18 @@ def _result_lines(request: HttpRequest, event: Event) -> list[list[Any]]:
             lines.append([link.stage, link.round, link.pairing, link.label or link.pairing,
                           *_match_line(request, row)])
     return lines
+
+
+def _rounds_of_byes(pairings: list[formats.Pairing]) -> set[tuple[str, int]]:
+    """The rounds (stage, round) with a bye and no match to come: every pairing of them
+    holds one entrant at most, and no slot waits for an earlier result (a double
+    elimination's first losers' round when one loser came down)."""
+    rounds: dict[tuple[str, int], list[formats.Pairing]] = {}
+    for p in pairings:
+        rounds.setdefault((p.stage, p.round), []).append(p)
+    return {key for key, group in rounds.items()
+            if all(len(p.entrants) <= 1 and not any(p.waiting) for p in group)
+            and any(len(p.entrants) == 1 for p in group)}
 
 
 def _match_line(request: HttpRequest, row: dict[str, Any]) -> list[Any]:

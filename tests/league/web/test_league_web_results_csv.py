@@ -126,6 +126,23 @@ def test_a_match_saved_again_after_it_ended_reads_the_time_it_ended(
     assert row["finished"] == ended.isoformat()
 
 
+def test_a_round_of_byes_alone_lists_its_bye(sam_client: Client, sam: Any,
+                                             make_event: Callable[..., Event]) -> None:
+    """Three in a double elimination: the one first-round loser drops into a losers' round
+    that is a bye alone, no match of it ever made, where a bye was listed once a match of
+    its round was: it is listed once its slots are known, as another round's bye is."""
+    event = make_event(format="double_elimination", bots=3)
+    events.start_event(event=event, by=sam)
+    assert "L1-1" not in [r["pairing"] for r in results(sam_client, event)]
+    events.forfeit(event=event, by=sam, pairing="W1-2", entrant="e3")
+    events.record_match_result(match=EventMatch.objects.get(event=event, pairing="W1-2").match)
+    rows = results(sam_client, event)
+    assert [(r["stage"], r["round"], r["pairing"], r["note"]) for r in rows] == [
+        ("winners", "1", "W1-1", "bye"), ("winners", "1", "W1-2", "forfeit: Bot 3"),
+        ("winners", "2", "W2-1", "live"), ("losers", "1", "L1-1", "bye")]
+    assert (rows[-1]["entrants"], rows[-1]["winner"]) == ("Bot 3", "Bot 3")
+
+
 def test_a_forfeit_is_noted(sam_client: Client, duel: Event,
                             django_capture_on_commit_callbacks: Any) -> None:
     link = EventMatch.objects.get(event=duel)
