@@ -347,7 +347,8 @@ class EntrantAdmin(NoLookupsOn, SecretPicks, ReadOnlyAdmin):
                     "withdrawn"]
     list_filter = ["withdrawn"]
     search_fields = ["name", "event__name"]
-    fields = ["event", "key", "name", "player", "team", "bot", "seed", "withdrawn", "picks"]
+    fields = ["event", "key", "name", "player", "team", "plays", "bot", "seed", "withdrawn",
+              "picks"]
     readonly_fields = [*fields, "picks_shown"]
 
     def get_list_display(self, request: HttpRequest) -> list[str]:

@@ -81,6 +81,7 @@ from league.serializers import (
     StandingSerializer,
     StartSerializer,
     TeamCreateSerializer,
+    TeamPlayerSerializer,
     TeamSerializer,
     bracket_of,
 )
@@ -210,6 +211,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     request_serializers = {
         "create": LeagueEventCreateSerializer, "showdown": ShowdownEventCreateSerializer,
         "entrants": EntrantCreateSerializer, "picks": PicksSerializer,
+        "team_player": TeamPlayerSerializer,
         "withdraw": EventWriteSerializer, "reinstate": EventWriteSerializer,
         "open_entry": OpenEntrySerializer,
         "details": EventDetailsSerializer, "change_settings": EventSettingsSerializer,
@@ -224,7 +226,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         "reinstate": EVENT, "seed": EVENT, "start": EVENT,
         "pairings": EVENT, "release": EVENT, "forfeit": EVENT, "seat_to_bot": EVENT,
         "corrections": EVENT, "open_entry": EVENT, "details": EVENT, "change_settings": EVENT,
-        "enter": ENTRANT,
+        "enter": ENTRANT, "team_player": ENTRANT,
         "leave": ENTRANT,
     }
     not_found = "No such Event."
@@ -347,6 +349,23 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     def picks(self, request: Request, pk: str, key: str) -> Response:
         event = self.get_object()
         entrant = events.pick(event=event, by=request.user, key=key, **self.body())
+        return Response(self._entrant(event, entrant))
+
+    @extend_schema(summary="Choose the member who plays for a team entrant",
+                   description="The team's owner (who made it) or the Event's organizers; "
+                               "from the team's next match on (a match made keeps its "
+                               "seats). Until one is chosen a team sits its first member "
+                               "by id. Refusals: not_a_member (400), not_a_team (409: a "
+                               "player or a bot entrant), every_member_plays (409: a "
+                               "Superstar Showdown Event seats the whole team), "
+                               "not_your_team (403), unknown_entrant, event_finished, "
+                               "stale_seq.",
+                   parameters=[KEY], responses={200: EntrantSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"], url_path=r"entrants/(?P<key>[^/.]+)/player")
+    def team_player(self, request: Request, pk: str, key: str) -> Response:
+        event = self.get_object()
+        entrant = events.choose_team_player(event=event, by=request.user, key=key,
+                                            **self.body())
         return Response(self._entrant(event, entrant))
 
     @extend_schema(summary="Withdraw an entrant", parameters=[KEY],

@@ -588,7 +588,8 @@ def _locked(event: Event, expected_seq: int | None = None,
     those kinds written since do."""
     locked = Event.objects.select_for_update().get(pk=event.pk)
     since = Q(kind__in=kinds) if kinds else (
-        (Q(actor__isnull=False) & ~Q(kind__in=(Kind.ENTRANT_PICKED, Kind.ORGANIZERS_CHANGED)))
+        (Q(actor__isnull=False) & ~Q(kind__in=(Kind.ENTRANT_PICKED, Kind.TEAM_PLAYER_CHOSEN,
+                                                Kind.ORGANIZERS_CHANGED)))
         | Q(kind=Kind.MATCH_DRAWN))
     if expected_seq is not None and (expected_seq > locked.seq or locked.records.filter(
             since, seq__gt=expected_seq).exists()):
@@ -665,6 +666,8 @@ def _fold(event: Event, out: Replayed, rows: Iterable[EventRecord],
                 out.state = field_changed(event, out, fmt.add_entrant, p["key"])
         elif row.kind == Kind.ENTRANT_PICKED:
             out.entrants[p["key"]] |= {"picks": p["picks"], "dropped": bool(p.get("dropped"))}
+        elif row.kind == Kind.TEAM_PLAYER_CHOSEN:
+            out.entrants[p["key"]]["plays"] = p["player"]
         elif row.kind == Kind.ENTRANT_WITHDRAWN:
             out.entrants[p["key"]]["withdrawn"] = True
             if out.state is None:
@@ -1324,6 +1327,42 @@ def pick(*, event: Event, by: Any, key: str, picks: dict[str, Any] | None,
         checked = check_picks(event, picks)
         if checked != entrant.get("picks", {}):
             _append(event, Kind.ENTRANT_PICKED, {"key": key, "picks": checked}, by)
+            _after_change(event, done)
+    return Entrant.objects.get(event=event, key=key)
+
+
+def choose_team_player(*, event: Event, by: Any, key: str, player: str,
+                       expected_seq: int | None = None) -> Entrant:
+    """Say which member of a team entrant sits its matches, from its next match on (a
+    match made keeps its seats): the team's owner (who made it) or the Event's
+    organizers. Until then a team sits its first member by id."""
+    with transaction.atomic():
+        event = _locked(event, expected_seq)
+        done = replay_to_write(event)
+        entrant = done.entrants.get(key)
+        if entrant is None or entrant["withdrawn"]:
+            raise LeagueError("unknown_entrant", f"No active entrant {quoted(key)}.", 404)
+        if event.status == Event.Status.FINISHED:
+            raise LeagueError("event_finished", "The Event is over.", 409)
+        if not entrant["team"]:
+            raise LeagueError("not_a_team", f"{shown_names(done.entrants)[key]} is not a "
+                                            "team: a player or a bot sits its own matches.",
+                              409)
+        if showdown.is_event(event.game, event.match_options):
+            raise LeagueError("every_member_plays", "In a Superstar Showdown Event every "
+                                                    "member of a team takes a seat.", 409)
+        team = Team.objects.get(pk=entrant["team"])
+        owner = getattr(by, "is_authenticated", False) and team.created_by_id == by.pk
+        if not (owner or can_organize(event, by)):
+            raise LeagueError("not_your_team", "Only the team's owner (who made it) or the "
+                                               "Event's organizers choose who plays for it.",
+                              403)
+        member = team.members.filter(user__username=player).first()
+        if member is None:
+            raise LeagueError("not_a_member", f"{quoted(player)} is not a member of "
+                                              f"{team.name}.")
+        if member.pk != entrant.get("plays"):
+            _append(event, Kind.TEAM_PLAYER_CHOSEN, {"key": key, "player": member.pk}, by)
             _after_change(event, done)
     return Entrant.objects.get(event=event, key=key)
 
@@ -2294,19 +2333,23 @@ def _table(event: Event, done: Replayed, entrants: list[str]
 
 
 def _seat_for(entrant: dict[str, Any]) -> dict[str, Any]:
-    """The match seat an entrant takes: a bot, a player, or a team's first member."""
+    """The match seat an entrant takes: a bot, a player, or a team's chosen member
+    (`choose_team_player`), else its first member by id."""
     return _side_seats(entrant)[0]
 
 
 def _side_seats(entrant: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every seat an entrant can fill: a bot's or a player's one, each team member's."""
+    """Every seat an entrant can fill: a bot's or a player's one, each team member's, the
+    chosen member's first while they are still in the team."""
     if entrant["bot"]:
         return [{"bot": entrant["bot"]}]
     if entrant["player"]:
         return [{"player": Player.objects.select_related("user").get(
             pk=entrant["player"]).user.get_username()}]
     members = Team.objects.get(pk=entrant["team"]).members.select_related("user").order_by("pk")
-    return [{"player": member.user.get_username()} for member in members]
+    chosen = entrant.get("plays")
+    ordered = sorted(members, key=lambda member: member.pk != chosen)
+    return [{"player": member.user.get_username()} for member in ordered]
 
 
 def record_match_result(*, match: Match) -> bool:

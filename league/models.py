@@ -247,6 +247,7 @@ class EventRecord(models.Model):
         # a withdrawal undone by the organizers (its seq in the payload, `withdrawal`)
         ENTRANT_REINSTATED = "entrant_reinstated"
         ENTRANT_PICKED = "entrant_picked"  # what the entrant brings to its seat (a Competitor)
+        TEAM_PLAYER_CHOSEN = "team_player_chosen"  # the member who sits a team's matches
         ENTRY_OPENED = "entry_opened"  # players may enter themselves (Event.open_entry)
         ENTRY_CLOSED = "entry_closed"
         DETAILS_CHANGED = "details_changed"  # when it starts and its notes (Event.starts_at)
@@ -323,6 +324,10 @@ class Entrant(models.Model):
     # What it brings to each of its seats: an entry of a per-seat match option by option
     # name ({"competitors": "ox_valdane"}), where the game offers one (Rules.seat_picks).
     picks = models.JSONField(default=dict, blank=True)
+    # A team's: the member chosen to sit its matches from its next one on (none: the first
+    # member by id). A chosen member who left the team sits no more.
+    plays = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="+")
 
     class Meta:
         ordering = ["event", "seed", "key"]

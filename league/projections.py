@@ -65,7 +65,7 @@ def refresh_event(event: Event, done: Replayed | None = None) -> None:
     rows = _rewrite(Entrant.objects.filter(event=event), [
         Entrant(event=event, key=key, name=names[key], player_id=e["player"], team_id=e["team"],
                 bot=e["bot"], seed=seeds.get(key), withdrawn=e["withdrawn"],
-                picks=e.get("picks", {}))
+                picks=e.get("picks", {}), plays_id=e.get("plays"))
         for key, e in done.entrants.items()
     ], "key", ENTRANT_FIELDS)
     _rewrite(EventMatch.objects.filter(event=event), [
@@ -90,7 +90,8 @@ def refresh_event(event: Event, done: Replayed | None = None) -> None:
         refresh_season(event.season, {event.pk: (done.seq, done)})
 
 
-ENTRANT_FIELDS = ("name", "player_id", "team_id", "bot", "seed", "withdrawn", "picks")
+ENTRANT_FIELDS = ("name", "player_id", "team_id", "bot", "seed", "withdrawn", "picks",
+                  "plays_id")
 LINK_FIELDS = ("pairing", "round", "stage", "label", "entrants", "seats", "replay")
 STANDING_FIELDS = ("position", "rank", "points", "wins", "draws", "losses", "tiebreaks")
 WALKOVER_FIELDS = ("position", "label", "entrants", "winner")

@@ -191,8 +191,12 @@ class EntrantSerializer(ModelSerializer):
 
     class Meta:
         model = Entrant
-        fields = ["key", "name", "player", "team", "bot", "seed", "withdrawn", "picks"]
+        fields = ["key", "name", "player", "team", "bot", "seed", "withdrawn", "picks",
+                  "plays"]
         read_only_fields = fields
+        extra_kwargs = {"plays": {"help_text": "A team's: the member chosen to sit its "
+                                               "matches (the player action); null: its first "
+                                               "member by id."}}
 
     def get_picks(self, entrant: Entrant) -> dict[str, Any]:
         readable = self.context.get("readable_entrants") or set()
@@ -367,6 +371,11 @@ class EntrantCreateSerializer(EventWriteSerializer):
 
 class PicksSerializer(EventWriteSerializer):
     picks = serializers.DictField(allow_null=True, help_text=PICKS_HELP)
+
+
+class TeamPlayerSerializer(EventWriteSerializer):
+    player = serializers.CharField(max_length=150,
+                                   help_text="The username of the team member who plays.")
 
 
 class EnterSerializer(EventWriteSerializer):

@@ -862,9 +862,17 @@ def exercise_league(api: Conformance, c: dict[str, APIClient]) -> None:
     url = f"/api/events/{ss['id']}/"
     entrant = api.post(staff, f"{url}entrants/", {
         "player": "alice", "picks": {"competitors": "velvet_vendetta"}}, expect=201).json()
-    api.post(staff, f"{url}entrants/", {"team": "Blues"}, expect=201)
+    blues = api.post(staff, f"{url}entrants/", {"team": "Blues"}, expect=201).json()["key"]
     api.post(staff, f"{url}entrants/", {"bot": "random"}, expect=201)
     key = entrant["key"]
+    api.post(staff, f"{url}entrants/{blues}/player/", {"player": "olga"}, expect=200)
+    api.post(staff, f"{url}entrants/{blues}/player/", {"player": "alice"},
+             expect=400)  # not_a_member
+    api.post(staff, f"{url}entrants/{key}/player/", {"player": "alice"},
+             expect=409)  # not_a_team
+    api.post(olga, f"{url}entrants/{blues}/player/", {"player": "olga"},
+             expect=403)  # a member, not its owner
+    api.post(staff, f"{url}entrants/e99/player/", {"player": "olga"}, expect=404)
     api.post(alice, f"{url}entrants/{key}/picks/", {"picks": {"competitors": "kid_kaboom"}},
              expect=200)
     api.post(alice, f"{url}entrants/{key}/picks/", {"picks": {"competitors": "nobody"}},
