@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0032_season_standing_bot_event'),
+        ('league', '0032_entrant_reinstated_records'),
     ]
 
     operations = [
@@ -19,6 +19,6 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='eventrecord',
             name='kind',
-            field=models.CharField(choices=[('entrant_added', 'Entrant Added'), ('entrant_withdrawn', 'Entrant Withdrawn'), ('entrant_picked', 'Entrant Picked'), ('team_player_chosen', 'Team Player Chosen'), ('entry_opened', 'Entry Opened'), ('entry_closed', 'Entry Closed'), ('details_changed', 'Details Changed'), ('settings_changed', 'Settings Changed'), ('organizers_changed', 'Organizers Changed'), ('seeded', 'Seeded'), ('started', 'Started'), ('paired_by_hand', 'Paired By Hand'), ('round_released', 'Round Released'), ('match_created', 'Match Created'), ('match_drawn', 'Match Drawn'), ('result_recorded', 'Result Recorded'), ('result_corrected', 'Result Corrected'), ('forfeited', 'Forfeited'), ('seat_to_bot', 'Seat To Bot'), ('finished', 'Finished')], max_length=32),
+            field=models.CharField(choices=[('entrant_added', 'Entrant Added'), ('entrant_withdrawn', 'Entrant Withdrawn'), ('entrant_reinstated', 'Entrant Reinstated'), ('entrant_picked', 'Entrant Picked'), ('team_player_chosen', 'Team Player Chosen'), ('entry_opened', 'Entry Opened'), ('entry_closed', 'Entry Closed'), ('details_changed', 'Details Changed'), ('settings_changed', 'Settings Changed'), ('organizers_changed', 'Organizers Changed'), ('seeded', 'Seeded'), ('started', 'Started'), ('paired_by_hand', 'Paired By Hand'), ('round_released', 'Round Released'), ('match_created', 'Match Created'), ('match_drawn', 'Match Drawn'), ('result_recorded', 'Result Recorded'), ('result_corrected', 'Result Corrected'), ('forfeited', 'Forfeited'), ('seat_to_bot', 'Seat To Bot'), ('finished', 'Finished')], max_length=32),
         ),
     ]

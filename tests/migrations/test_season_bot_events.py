@@ -1,4 +1,4 @@
-"""Migrating to `SeasonStanding.event` (league 0032): the season tables holding a bot's row
+"""Migrating to `SeasonStanding.event` (league 0034): the season tables holding a bot's row
 are written again from their Events' streams, so each bot's row names its Event without
 waiting for `manage.py rebuild_projections`."""
 
@@ -33,9 +33,9 @@ def test_each_bots_row_is_given_its_event(organizer: Any, player: Any) -> None:
         events.start_event(event=event, by=organizer)
         made.append(event.pk)
 
-    migrate("0031_walkover_projection")
+    migrate("0033_team_player_chosen")
     try:
-        Standing = migrate("0032_season_standing_bot_event").get_model("league",
+        Standing = migrate("0034_season_standing_bot_event").get_model("league",
                                                                        "SeasonStanding")
         rows = sorted(Standing.objects.values_list("name", "event_id"),
                       key=lambda row: (row[0], row[1] or 0))

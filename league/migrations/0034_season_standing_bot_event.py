@@ -33,7 +33,8 @@ def name_bots_events(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0031_walkover_projection'),
+        ('league', '0033_team_player_chosen'),
+        ('matches', '0014_match_finished_at'),
     ]
 
     operations = [
