@@ -1905,6 +1905,11 @@ def _live_context(event: Event, error: str | None = None,
         "walkovers": walkovers,
         "told": _told(rows, walkovers),
         "bots": registry.bot_names(event.game),
+        # When each live match's turn deadline gives the people it waits for the Event's
+        # policy (one gone by, the sweep not yet applying it, is said to have passed).
+        "deadlines": {pk: {**deadline, "passed": deadline["at"] <= timezone.now()}
+                      for pk, deadline in events.turn_deadlines(
+                          r["match"] for r in rows if r["live"]).items()},
         "live_version": _matches_version(event, [(pk, status) for pk, status, _ in made])
         + "." + _version([(pk, seq) for pk, _, seq in made]),
     }

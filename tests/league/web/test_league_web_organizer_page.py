@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,9 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
+from engine.registry import get_rules
 from league import events, formats
 from league.models import Entrant, Event, EventMatch, EventRecord, Standing
 from matches import services
@@ -189,6 +192,34 @@ def test_the_live_lists_seat_buttons_name_the_entrant_and_the_match(
     assert selects == [f"Bot for alice in {final}", f"Bot for bruno in {final}"]
     page = sam_client.get(reverse("league:event_admin", args=[duel.pk])).content.decode()
     assert_buttons_named_apart(page)
+
+
+@pytest.mark.parametrize("policy, said", [("forfeit", "forfeits at"),
+                                           ("bot", "a bot plays at")])
+def test_the_live_list_says_when_a_turn_deadline_gives_the_awaited_person_the_policy(
+        sam_client: Client, sam: Any, make_event: Callable[..., Event], player: Any,
+        player2: Any, policy: str, said: str) -> None:
+    event = make_event(name="Night", turn_deadline_minutes=10, deadline_policy=policy)
+    events.add_entrant(event=event, by=sam, player="alice")
+    events.add_entrant(event=event, by=sam, player="bruno")
+    events.start_event(event=event, by=sam)
+    link = EventMatch.objects.get(event=event)
+    match = link.match
+    awaited = services.load_state(match)
+    [seat] = get_rules(match.game).pending(awaited).seats
+    key = link.entrants[seat]
+    at = match.updated_at + timedelta(minutes=10)
+    html = sam_client.get(reverse("league:event_live", args=[event.pk]), **HTMX).content.decode()
+    [told] = re.findall(rf'id="deadline-{link.pairing}-{key}">(.*?)</span>', html, re.S)
+    assert said in told
+    assert f'datetime="{at.isoformat()}"' in told
+    other = link.entrants[1 - seat]
+    assert f'id="deadline-{link.pairing}-{other}"' not in html  # (not awaited)
+    # once it has gone by, before the sweep applies it
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(minutes=11))
+    html = sam_client.get(reverse("league:event_live", args=[event.pk]), **HTMX).content.decode()
+    [told] = re.findall(rf'id="deadline-{link.pairing}-{key}">(.*?)</span>', html, re.S)
+    assert "deadline passed at" in told
 
 
 def test_correct_buttons_name_their_match(
