@@ -470,6 +470,11 @@ class ClaimInterrupted(OperationalError):
         self.claim = claim
 
 
+class JobStopped(Exception):
+    """The job of a chunk being played was cancelled or failed meanwhile (its worker heard
+    so at a beat): the chunk stops at the match it finished, unwritten."""
+
+
 def run_chunk(job_id: int, index: int, claim: int | None = None) -> bool:
     """Claim the chunk, play it, write its result once and queue the next chunk; False when
     there was nothing to do (done already, the job cancelled or gone, another worker
@@ -482,6 +487,12 @@ def run_chunk(job_id: int, index: int, claim: int | None = None) -> bool:
     try:
         tallies, log = play_chunk(job, chunk.start, chunk.count,
                                   beat=partial(_beat, chunk.pk, chunk.attempts))
+    except JobStopped:
+        # A cancel stops the chunks playing too, within a beat, rather than at their last
+        # match (a chunk of long matches held its worker, and the Events' bot seats queued
+        # behind it, for an hour); what they played is dropped, as their job stopped.
+        _release(chunk.pk, chunk.attempts)
+        return False
     except OperationalError as exc:
         # the database, not the chunk: the task tries again (the chunk is not done)
         _release(chunk.pk, chunk.attempts)
@@ -552,15 +563,18 @@ def _release(chunk_pk: int, attempt: int) -> None:
                        exc_info=True)
 
 
-def _beat(chunk_pk: int, attempt: int) -> None:
-    """The worker playing this claim of the chunk is alive: the sweep leaves it be. A beat
-    the database misses is skipped (at worst the sweep plays the chunk again)."""
+def _beat(chunk_pk: int, attempt: int) -> bool:
+    """The worker playing this claim of the chunk is alive: the sweep leaves it be. False
+    once the chunk's job was cancelled or failed: the chunk stops. A beat the database
+    misses is skipped (at worst the sweep plays the chunk again), the chunk going on."""
     try:
         SimulationChunk.objects.filter(pk=chunk_pk, status=ChunkStatus.RUNNING,
                                        attempts=attempt).update(claimed_at=timezone.now())
+        return SimulationJob.objects.filter(chunks__pk=chunk_pk, status__in=LIVE).exists()
     except DatabaseError:
         logger.warning("simulation chunk %s: a heartbeat was not written", chunk_pk,
                        exc_info=True)
+        return True
 
 
 def _write(job_id: int, index: int, tallies: JSON, log: list[JSON] | None
@@ -612,11 +626,12 @@ def _fail(job_id: int, index: int, attempt: int, error: str) -> None:
 
 
 def play_chunk(job: SimulationJob, start: int, count: int,
-               beat: Callable[[], None] | None = None) -> tuple[JSON, list[JSON] | None]:
+               beat: Callable[[], bool] | None = None) -> tuple[JSON, list[JSON] | None]:
     """Play matches start..start+count-1 of the job: their tallies, and their logs when the
     job keeps them (each `{match, seed, options, placements, events}`); `beat` is called
     after each match at most every BEAT_SECONDS (a chunk of long matches outlasts the
-    sweep's stale limit, and must not be taken for lost)."""
+    sweep's stale limit, and must not be taken for lost), and its False, the job stopped,
+    stops the chunk (JobStopped)."""
     rules = registry.get_rules(job.game)
     tallies = empty_tallies(len(job.bots))
     logs: list[JSON] | None = [] if job.logs else None
@@ -627,7 +642,8 @@ def play_chunk(job: SimulationJob, start: int, count: int,
         played = play_one(rules, job.game, job.bots, job.options, job.balance, seed)
         count_match(tallies, played)
         if beat is not None and time.monotonic() - last_beat >= BEAT_SECONDS:
-            beat()
+            if not beat():
+                raise JobStopped(f"job {job.pk} stopped at match {index}")
             last_beat = time.monotonic()
         if logs is not None:
             logs.append({"match": index, "seed": seed, "options": played.options,

@@ -376,6 +376,32 @@ def test_a_cancelled_job_stays_cancelled_when_the_chunk_playing_then_completes_i
     assert job.done_matches == 4 and job.summary["matches"] == 4
 
 
+def test_a_cancel_stops_the_chunk_playing_at_its_next_beat_unwritten(
+        organizer: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cancelled job's chunk played on to its last match: a chunk of long matches (a
+    search-hard Royal Rumble's, over a minute each) kept its worker from the Events' bot
+    seats for as long after the organizer pressed Cancel."""
+    monkeypatch.setattr(simulation, "BEAT_SECONDS", 0)
+    job = simulation.create_job(**FAST, matches=4, chunk=4, seed=5, by=organizer)
+    real_play_one = simulation.play_one
+    played: list[int] = []
+
+    def cancelled_while_playing(*args: Any) -> Any:
+        if not played:
+            simulation.cancel_job(job=job, by=organizer)
+        played.append(1)
+        return real_play_one(*args)
+
+    monkeypatch.setattr(simulation, "play_one", cancelled_while_playing)
+    assert not simulation.run_chunk(job.pk, 0)
+    assert len(played) == 1  # the match playing when the cancel came, and no other
+    job.refresh_from_db()
+    assert job.status == Status.CANCELLED
+    assert (job.done_matches, job.done_chunks) == (0, 0)
+    assert statuses(job) == ["queued"]
+    assert simulation.sweep(stale_seconds=0) == 0  # nor is it played again
+
+
 def test_a_chunk_run_twice_is_written_once(run_job: Callable[..., SimulationJob]) -> None:
     job = run_job(matches=4, chunk=2)
     before = (job.done_matches, job.totals)
@@ -478,9 +504,9 @@ def test_a_chunk_still_playing_and_the_chunks_behind_it_are_not_taken_for_lost(
         job.chunks.update(claimed_at=long_ago, queued_at=long_ago)
         beats: list[int] = []
 
-        def beat() -> None:
+        def beat() -> bool:
             beats.append(1)
-            simulation._beat(claimed[1].pk, claimed[1].attempts)
+            return simulation._beat(claimed[1].pk, claimed[1].attempts)
 
         simulation.play_chunk(claimed[0], 0, 2, beat=beat)
         assert len(beats) == 2  # one a match
@@ -492,7 +518,8 @@ def test_a_chunk_still_playing_and_the_chunks_behind_it_are_not_taken_for_lost(
             assert simulation.sweep(stale_seconds=600) == 3
         assert len(queued) == 3
     called: list[tuple[int, int]] = []  # a worker's run beats for its own claim
-    monkeypatch.setattr(simulation, "_beat", lambda pk, attempt: called.append((pk, attempt)))
+    monkeypatch.setattr(simulation, "_beat",
+                        lambda pk, attempt: called.append((pk, attempt)) or True)
     assert simulation.run_chunk(job.pk, 1)
     chunk = job.chunks.get(index=1)
     assert called == [(chunk.pk, chunk.attempts)] * 2
