@@ -1246,6 +1246,8 @@ def _match_line(request: HttpRequest, row: dict[str, Any]) -> list[Any]:
     won = [e["name"] for e in row["entrants"] if e["won"]]
     if row["live"]:
         note = "live"
+    elif row["unrecorded"]:
+        note = "finished, result not recorded yet"
     elif row["link"].drawn:
         note = "drawn, played again"
     elif row["walkover"]:
@@ -1772,6 +1774,9 @@ def _match_rows(event: Event, done: events.Replayed, names: dict[str, str],
             "live": live,
             "by_seed": result.get("decided_by") == "seed",
             "walkover": walkover,
+            # over, its result not yet recorded (its task still to run, or waiting on the
+            # sweep of missed results)
+            "unrecorded": not live and not result and not walkover and not link.drawn,
             "forfeited": _and(forfeited) if forfeited else "",
             # played, nobody first: every entrant forfeited (all late together)
             "no_winner": not walkover and bool(placements) and 1 not in placements.values(),

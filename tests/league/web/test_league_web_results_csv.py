@@ -154,6 +154,24 @@ def test_a_forfeit_is_noted(sam_client: Client, duel: Event,
         "alice vs bruno", "alice: 1; bruno: 2", "alice", "forfeit: bruno")
 
 
+def test_a_finished_match_whose_result_is_not_recorded_yet_says_so(
+        sam_client: Client, sam: Any, duel: Event,
+        django_capture_on_commit_callbacks: Any) -> None:
+    # The match is over but its result task has not run (a worker busy or down: the sweep
+    # of missed results records it): the row read as a finished match nobody won, with no
+    # places and no note.
+    link = EventMatch.objects.get(event=duel)
+    with django_capture_on_commit_callbacks(execute=False):
+        events.forfeit(event=duel, by=sam, pairing=link.pairing, entrant="e2")
+    assert Match.objects.get(pk=link.match_id).status == Match.Status.FINISHED
+    [row] = results(sam_client, duel)
+    assert (row["places"], row["winner"], row["note"]) == (
+        "", "", "finished, result not recorded yet")
+    events.sweep_results()
+    [row] = results(sam_client, duel)
+    assert (row["winner"], row["note"]) == ("alice", "forfeit: bruno")
+
+
 def test_a_draft_event_has_no_results(sam_client: Client, cup: Event) -> None:
     assert results(sam_client, cup) == []
 
