@@ -65,7 +65,12 @@ def report_file_summary(game: str) -> Found | None:
         return None
     if not isinstance(summary, dict) or summary.get("game") != game:
         return None
-    written = datetime.fromtimestamp(path.stat().st_mtime, tz=UTC)
+    # When the command wrote it, as it recorded it: the file's own time is when the site
+    # was checked out or its image built, which the page gave as the report's.
+    try:
+        written = datetime.fromisoformat(str(summary.get("written"))).astimezone(UTC)
+    except ValueError:
+        return Found(summary, f"report file benchmarks/reports/{game}.json")
     return Found(summary, f"report file benchmarks/reports/{game}.json, written "
                           f"{written:%Y-%m-%d %H:%M} UTC")
 

@@ -4,6 +4,7 @@ the summary JSON."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,9 @@ def test_a_tiny_run_writes_the_plots_the_table_and_the_summary(tmp_path: Path) -
     assert summary["bots"] == ["heuristic", "heuristic"] and summary["balance"] is True
     assert sum(row["games"] for row in summary["by_entity"]) == 8  # two Superstars a match
     assert "4/4 matches" in printed and "wrote" in printed
+    # when it was written, for the site's page (the file's own time is its checkout's)
+    assert abs(datetime.fromisoformat(summary["written"]) - datetime.now(UTC)) < timedelta(
+        minutes=5)
 
 
 def test_the_same_seed_gives_the_same_report(tmp_path: Path) -> None:

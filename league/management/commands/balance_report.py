@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
 
 from engine import registry
 from engine.protocol import IllegalAction
@@ -96,6 +97,8 @@ class Command(BaseCommand):
                           f"{seats} heuristic seats")
         summary = simulate(game, matches, seats, options["seed"],
                            lambda done: self.stdout.write(f"  {done:,}/{matches:,} matches"))
+        # (the site's page says when: the file's own time is its checkout's or its image's)
+        summary["written"] = timezone.now().replace(microsecond=0).isoformat()
         for path in write_report(summary, options["out"] or default_out(), spec.title):
             self.stdout.write(f"wrote {path}")
         self._print_figures(summary)

@@ -133,6 +133,19 @@ def test_without_a_job_the_report_file_is_shown(alice_client: Client,
     assert "Filed Skylark" in html and f"benchmarks/reports/{GAME}.json" in html
 
 
+def test_a_report_file_is_dated_as_the_command_wrote_it_not_by_its_files_time(
+        alice_client: Client, reports_dir: Path) -> None:
+    # The file's own time is the checkout's or the image's: the page gave that as when the
+    # report was written (a report months old said "written" this morning).
+    path = reports_dir / f"{GAME}.json"
+    path.write_text(json.dumps(summary()))
+    html = page(alice_client).content.decode()
+    assert f"benchmarks/reports/{GAME}.json" in html and "written" not in html
+    path.write_text(json.dumps({**summary(), "written": "2026-03-30T14:02:00+00:00"}))
+    html = page(alice_client).content.decode()
+    assert f"benchmarks/reports/{GAME}.json, written 2026-03-30 14:02 UTC" in html
+
+
 def test_a_broken_or_foreign_report_file_counts_as_none(alice_client: Client,
                                                         reports_dir: Path) -> None:
     (reports_dir / f"{GAME}.json").write_text("{not json")
