@@ -1927,6 +1927,18 @@ def _standings(event: Event) -> QuerySet[Standing]:
             .select_related("entrant", "entrant__player", "entrant__team"))
 
 
+def _groups(event: Event, done: events.Replayed) -> dict[str, str]:
+    """A multi-stage Event's entrants' stage-1 groups ("Group A"), where it has two or
+    more: its standings rank the groups' winners first, then their seconds, each place
+    by points a match, so a group winner of 1 point stood above another group's second
+    of 2, the table not saying why."""
+    state = done.state
+    if event.format != "multistage" or state is None or len(state.groups) < 2:
+        return {}
+    return {key: f"Group {group.name}" for group in state.groups
+            for key in group.state.entrants}
+
+
 def _tiebreak_columns(event: Event, standings: Iterable[Standing]) -> list[str]:
     """The tiebreaks the rows carry, in the order the Event's options rank them; the
     others after them, a game's figures in the order the game declares them (a Superstar
@@ -1985,6 +1997,7 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
     standings = list(_standings(event))
     columns = _tiebreak_columns(event, standings)
     champions = _champions(event, standings, events.last_decided(done))
+    groups = _groups(event, done)
     given = events.walkovers(done)
     rows = _match_rows(event, done, names, given, page["where"])
     listed = {row["match"].pk for row in rows}  # the bracket's links Tab skips for these
@@ -2025,7 +2038,8 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
         "format_title": FORMAT_TITLES.get(event.format, event.format),
         "diagram": diagram,
         "diagram_rounds": drawn,
-        "standings": [{"row": s, "tiebreaks": [s.tiebreaks.get(c) for c in columns]}
+        "standings": [{"row": s, "tiebreaks": [s.tiebreaks.get(c) for c in columns],
+                       "group": groups.get(s.entrant.key, "")}
                       for s in standings],
         "columns": columns,
         "champions": champions,

@@ -100,6 +100,37 @@ def test_a_running_event_draws_its_bracket_and_polls_its_results(
     assert alice_client.get(url, {"v": "old"}, **HTMX).status_code == 200
 
 
+def test_a_multistage_events_standings_name_each_entrants_group(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any) -> None:
+    # The groups' winners rank first, then their seconds, each place by points a match:
+    # group A's winner of 1 point stood above group B's second of 2, the table not saying
+    # that they had played in different groups.
+    event = make_event(format="multistage", bots=8,
+                       format_options={"groups": 2, "playoff_size": 4})
+    events.start_event(event=event, by=sam)
+    event.refresh_from_db()
+    done = events.replay_to_read(event)
+    groups = {key: group.name for group in done.state.groups for key in group.state.entrants}
+    assert sorted(set(groups.values())) == ["A", "B"]
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    table = page[page.index('<table class="standings"'):]
+    table = table[:table.index("</table>")]
+    named = re.findall(r'<td class="name">([^<]+) <span class="muted small">Group (\w)</span>',
+                       table)
+    assert len(named) == 8
+    assert all(groups[key] == group for key, group in (
+        (Entrant.objects.get(event=event, name=name).key, group) for name, group in named))
+
+
+def test_a_multistage_event_of_one_group_names_none(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any) -> None:
+    event = make_event(format="multistage", bots=4, format_options={"playoff_size": 2})
+    events.start_event(event=event, by=sam)
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    table = page[page.index('<table class="standings"'):]
+    assert "Group A" not in table[:table.index("</table>")]
+
+
 @pytest.mark.parametrize("fmt", ["single_elimination", "swiss"])
 def test_a_withdrawals_walkover_is_not_drawn_as_playing_now(
         alice_client: Client, make_event: Callable[..., Event], sam: Any, fmt: str) -> None:
