@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
@@ -251,3 +252,31 @@ def test_a_brackets_bye_is_a_row_of_its_round(sam_client: Client, sam: Any,
     [bye] = [r for r in rows if r["note"] == "bye"]
     assert bye["entrants"] == bye["winner"] == "Bot 1"  # the top seed
     assert bye["match"] == bye["places"] == ""
+
+
+def test_a_losers_round_of_byes_alone_is_listed_once_the_bracket_went_past_it(
+        sam_client: Client, sam: Any, make_event: Callable[..., Event],
+        django_capture_on_commit_callbacks: Any) -> None:
+    # Six in a bracket of eight: the top two seeds' first matches are byes, so each of the
+    # losers' first-round pairings holds one first-round loser and nobody else. No match is
+    # ever made in that round, and its byes were never listed, the Event over or not.
+    event = make_event(format="double_elimination")
+    for n in range(6):
+        User.objects.create_user(f"p{n}", password="x")
+        events.add_entrant(event=event, by=sam, player=f"p{n}")
+    events.start_event(event=event, by=sam)
+    # each live match is forfeited by its second entrant until the losers' second round
+    while not EventMatch.objects.filter(event=event, pairing__startswith="L2").exists():
+        link = EventMatch.objects.filter(event=event,
+                                         match__status=Match.Status.ACTIVE).first()
+        assert link is not None
+        with django_capture_on_commit_callbacks(execute=True):
+            events.forfeit(event=event, by=sam, pairing=link.pairing, entrant=link.entrants[1])
+    rows = results(sam_client, event)
+    assert [(r["pairing"], r["note"]) for r in rows if r["stage"] == "losers"
+            and r["round"] == "1"] == [("L1-1", "bye"), ("L1-2", "bye")]
+    # the bye's entrant is the first round's loser, who goes on to the second
+    byes = [r["entrants"] for r in rows if r["pairing"] in ("L1-1", "L1-2")]
+    losers = [r["places"].split("; ")[1].split(":")[0] for r in rows
+              if r["pairing"] in ("W1-2", "W1-4")]
+    assert byes == losers
