@@ -48,6 +48,7 @@ from league.serializers import (
     EventDetailsSerializer,
     EventQuerySerializer,
     EventRecordSerializer,
+    EventSeasonSerializer,
     EventSettingsSerializer,
     EventWriteSerializer,
     LeagueEventCreateSerializer,
@@ -215,7 +216,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         "withdraw": EventWriteSerializer, "reinstate": EventWriteSerializer,
         "open_entry": OpenEntrySerializer,
         "details": EventDetailsSerializer, "change_settings": EventSettingsSerializer,
-        "enter": EnterSerializer,
+        "season": EventSeasonSerializer, "enter": EnterSerializer,
         "leave": EventWriteSerializer, "seed": SeedSerializer, "start": StartSerializer,
         "pairings": PairingsSerializer, "release": EventWriteSerializer,
         "forfeit": SeatActionSerializer, "seat_to_bot": SeatToBotSerializer,
@@ -226,6 +227,7 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
         "reinstate": EVENT, "seed": EVENT, "start": EVENT,
         "pairings": EVENT, "release": EVENT, "forfeit": EVENT, "seat_to_bot": EVENT,
         "corrections": EVENT, "open_entry": EVENT, "details": EVENT, "change_settings": EVENT,
+        "season": EVENT,
         "enter": ENTRANT, "team_player": ENTRANT,
         "leave": ENTRANT,
     }
@@ -420,6 +422,24 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
     def details(self, request: Request, pk: str) -> Response:
         event = self.get_object()
         events.set_details(event=event, by=request.user, **self.body())
+        return self._detail(event)
+
+    @extend_schema(summary="File the Event under another season, or none (organizers)",
+                   description="`season`: a season of the Event's game (400 wrong_game) "
+                               "that the caller organizes as well as the Event (403 "
+                               "not_organizer); null for no season, which staff alone "
+                               "choose. Any time, the Event over included: the tables of "
+                               "the season it leaves and the one it joins are written again "
+                               "with the move, its results counted in the new one alone. "
+                               "The season it is in already writes nothing. The old "
+                               "season's organizers no longer organize it (unless they are "
+                               "its own). `expected_seq` is stale only when its season "
+                               "changed since.",
+                   responses={200: LeagueEventSerializer, **WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def season(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        events.change_season(event=event, by=request.user, **self.body())
         return self._detail(event)
 
     @extend_schema(summary="Change the Event's format, options and turn deadline before "

@@ -1495,9 +1495,10 @@ def _refuse_entry_again(event: Event, done: Replayed, key: str) -> None:
 
 
 # What may be written after a withdrawal from a started Event for it to be undone: what
-# changes no pairing (picks, organizers, details), and what befalls the matches made
+# changes no pairing (picks, organizers, details, season), and what befalls the matches made
 # before it that the withdrawn entrant does not play (their results, forfeits, bots).
-UNDOABLE_SINCE = {Kind.ENTRANT_PICKED, Kind.ORGANIZERS_CHANGED, Kind.DETAILS_CHANGED}
+UNDOABLE_SINCE = {Kind.ENTRANT_PICKED, Kind.ORGANIZERS_CHANGED, Kind.DETAILS_CHANGED,
+                  Kind.SEASON_CHANGED}
 OTHERS_MATCHES = {Kind.RESULT_RECORDED, Kind.RESULT_CORRECTED, Kind.FORFEITED,
                   Kind.SEAT_TO_BOT}
 
@@ -1782,6 +1783,48 @@ def _notes(text: str) -> str:
     if not all(line.translate(JOINERS).isprintable() for line in notes.split("\n")):
         raise LeagueError("bad_notes", "An Event's notes are lines of visible text.")
     return notes
+
+
+# -- the season ----------------------------------------------------------------------------
+
+def change_season(*, event: Event, by: Any, season: Season | None,
+                  expected_seq: int | None = None) -> bool:
+    """File the Event under `season` (None: no season), and whether that moved it: an
+    Event made under the wrong season, or none, is put where it belongs. Only one who
+    organizes the Event and the season it goes to (staff alone keep an Event outside
+    every season, as they alone make one there; 403 not_organizer) moves it, to a season
+    of its game (400 wrong_game). Any time, the Event over included: a club sees the slip
+    once the night's results are in, and both seasons' tables are written again in the
+    same transaction, the old one without the Event's results and the new one with them.
+    The move is a season_changed record holding the season and the one it was in; the
+    same season again writes nothing. The old season's organizers no longer organize the
+    Event (unless they are its own). A page is stale for it only when the season changed
+    since it was read."""
+    _require(can_organize(event, by))
+    _require(can_organize_season(season, by),
+             "Only staff keep an Event outside a season: name a season you organize."
+             if season is None else "Only an organizer of that season moves an Event into it.")
+    if season is not None and season.game != event.game:
+        raise LeagueError("wrong_game", f"{season.name} plays {registry.title(season.game)}, "
+                                        f"not {registry.title(event.game)}.")
+    from league import projections
+
+    with transaction.atomic():
+        event = _locked(event, expected_seq, kinds=(Kind.SEASON_CHANGED,))
+        was = event.season_id
+        now = season.pk if season is not None else None
+        if now == was:
+            return False
+        # Both tables' rows, in the order every writer takes seasons (by id, after the
+        # Event's), so two Events moved across at once wait rather than deadlock.
+        both = list(Season.objects.select_for_update()
+                    .filter(pk__in=[pk for pk in (was, now) if pk is not None]).order_by("pk"))
+        event.season = season
+        event.save(update_fields=["season"])
+        _append(event, Kind.SEASON_CHANGED, {"season": now, "was": was}, by)
+        for table in both:
+            projections.refresh_season(table)
+    return True
 
 
 # -- the settings, until the start --------------------------------------------------------

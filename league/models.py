@@ -255,6 +255,8 @@ class EventRecord(models.Model):
         SETTINGS_CHANGED = "settings_changed"
         # who organizes it: the users added and removed (Event.organizers, in the admin)
         ORGANIZERS_CHANGED = "organizers_changed"
+        # the season it is filed under, and the one it was in (Event.season; ids, or null)
+        SEASON_CHANGED = "season_changed"
         SEEDED = "seeded"
         STARTED = "started"
         PAIRED_BY_HAND = "paired_by_hand"

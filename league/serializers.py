@@ -402,6 +402,15 @@ class EventDetailsSerializer(EventWriteSerializer):
         help_text="Plain text for its players, at most 1000 characters (400 bad_notes).")
 
 
+class EventSeasonSerializer(EventWriteSerializer):
+    """The season the Event is filed under."""
+
+    season = PrimaryKeyRelatedField(
+        queryset=Season.objects.all(), allow_null=True,
+        help_text="A season of the Event's game (400 wrong_game) that the caller organizes "
+                  "(403 not_organizer); null: no season, which staff alone choose.")
+
+
 class EventSettingsSerializer(EventWriteSerializer):
     """The Event's format, options and turn deadline before the start; what is left out
     is kept."""

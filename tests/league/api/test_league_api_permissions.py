@@ -63,6 +63,17 @@ def _season_id(request: pytest.FixtureRequest) -> int:
     return int(request.getfixturevalue("season").pk)
 
 
+def _moved(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
+    """The draft Event to another season of its game, made by staff, that alice
+    organizes too."""
+    from league import events
+
+    spring = events.create_season(name="Spring league", game=GAME,
+                                  by=request.getfixturevalue("organizer"))
+    spring.organizers.add(request.getfixturevalue("player"))
+    return f"/api/events/{_event(request).pk}/season/", {"season": spring.pk}
+
+
 # endpoint -> (setup giving the url and a valid body, status for those allowed, who is)
 WRITES: dict[str, tuple[Setup, int, set[str]]] = {
     "create a season": (lambda r: ("/api/seasons/", {"name": "Winter", "game": GAME}),
@@ -85,6 +96,7 @@ WRITES: dict[str, tuple[Setup, int, set[str]]] = {
     "change the settings": (lambda r: (f"/api/events/{_event(r).pk}/settings/",
                                        {"format": "swiss", "turn_deadline_minutes": 10}),
                             200, {"staff", "season_organizer"}),
+    "change the season": (_moved, 200, {"staff", "season_organizer"}),
     "seed": (lambda r: (f"/api/events/{_event(r).pk}/seed/", {"method": "random"}),
              200, {"staff", "season_organizer"}),
     "start": (lambda r: (f"/api/events/{_event(r).pk}/start/", {}),

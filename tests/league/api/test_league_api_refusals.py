@@ -117,6 +117,17 @@ def seat_already_bot(r: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
     return url, body
 
 
+def moved_meanwhile(r: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
+    """The draft Event moved to another season since the client read it: moving it back
+    from that read."""
+    event = fx(r, "draft_event")
+    read = event.seq
+    spring = events.create_season(name="Spring league", game=GAME, by=fx(r, "organizer"))
+    events.change_season(event=event, by=fx(r, "organizer"), season=spring)
+    return (f"/api/events/{event.pk}/season/",
+            {"season": fx(r, "season").pk, "expected_seq": read})
+
+
 def outsider_of_link(r: pytest.FixtureRequest, path: str) -> tuple[str, dict[str, Any]]:
     event, link, url = running(r, path)
     other = next(e.key for e in event.entrants.all() if e.key not in link.entrants)
@@ -351,6 +362,20 @@ REFUSALS: dict[str, tuple[Setup, int, str]] = {
         lambda r: (lambda url, body: (url, {**body, "expected_seq": 1}))(
             *correction(r, lambda ks: {ks[0]: 1, ks[1]: 2})), 409, "stale_seq"),
     "a seat to the bot that already plays it": (seat_already_bot, 409, "already_bot"),
+    # the season, of the Event's game, one the caller organizes
+    "a season of another game": (lambda r: (draft(r, "season/"), {"season": events.create_season(
+        name="Rumble league", game="royal_rumble", by=fx(r, "organizer")).pk}),
+        400, "wrong_game"),
+    "a season its organizer does not organize": (
+        lambda r: (draft(r, "season/"), {"season": events.create_season(
+            name="Spring league", game=GAME, by=fx(r, "organizer")).pk}, "player_api"),
+        403, "not_organizer"),
+    "no season, chosen by a season's organizer": (
+        lambda r: (draft(r, "season/"), {"season": None}, "player_api"),
+        403, "not_organizer"),
+    "a season move on a stale read": (moved_meanwhile, 409, "stale_seq"),
+    "a season that does not exist": (lambda r: (draft(r, "season/"), {"season": 10**9}),
+                                     400, "invalid"),
     # the API's own checks
     "a body of the wrong shape": (lambda r: (running(r, "corrections/")[2],
                                              {"pairing": "R1-1", "placements": ["e1"]}),
