@@ -40,6 +40,8 @@ urlpatterns = [
          name="event_details"),
     path("dashboard/events/<int:event_id>/settings/", views.event_settings,
          name="event_settings"),
+    path("dashboard/events/<int:event_id>/season/", views.event_season,
+         name="event_season"),
     path("dashboard/events/<int:event_id>/seed/", views.event_seed, name="event_seed"),
     path("dashboard/events/<int:event_id>/start/", views.event_start, name="event_start"),
     path("dashboard/events/<int:event_id>/pair/", views.event_pair, name="event_pair"),

@@ -34,6 +34,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from config.api_json import LARGEST_INT
 from config.fingerprint import fingerprint
 from config.refusal import Refusal
 from engine import registry
@@ -980,6 +981,26 @@ def event_details(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def event_season(request: HttpRequest, event_id: int) -> HttpResponse:
+    """File the Event under another season of its game (or none, for staff): one made
+    under the wrong season is moved, its results with it."""
+    event = _organized_event(request, event_id)
+    asked = (request.POST.get("season") or "").strip()
+    season = None
+    if asked:
+        season = Season.objects.filter(pk=int(asked)).first() \
+            if asked.isdigit() and int(asked) <= LARGEST_INT else None
+        if season is None:
+            return _panel_answer(request, event, "No such season.", form="season")
+    return _panel_call(request, event, lambda: events.change_season(
+        event=event, by=request.user, season=season, expected_seq=_seq(request)),
+        form="season", near="season",
+        done=lambda _: f"Saved: the Event counts in {season.name}'s table." if season
+        else "Saved: the Event is in no season.")
+
+
+@login_required
+@require_POST
 def event_settings(request: HttpRequest, event_id: int) -> HttpResponse:
     """The Event's format, its options, match options and turn deadline, until it
     starts."""
@@ -1595,6 +1616,7 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
                            "notes": posted.get("notes", "")} if "notes" in posted else None,
         "notes_length": events.NOTES_LENGTH,
         **_settings_context(event, user, posted),
+        **_season_context(event, user),
         "entrants": _with_live_matches(event, _entrants(event).select_related("player", "team")
                                        .prefetch_related("team__members")),
         "bots": registry.bot_names(event.game),
@@ -1616,6 +1638,19 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
         "format_title": FORMAT_TITLES.get(event.format, event.format),
         "game_title": _titles().get(event.game, event.game),
     }
+
+
+def _season_context(event: Event, user: Any) -> dict[str, Any]:
+    """The season card of the organizer panel: the seasons of the Event's game `user`
+    organizes (every one, for staff, with no season), the Event's own among them."""
+    seasons = Season.objects.filter(game=event.game)
+    if not getattr(user, "is_staff", False):
+        seasons = seasons.filter(Q(organizers=user) | Q(pk=event.season_id)).distinct()
+    choices = [(season.pk, season.name) for season in seasons.order_by("-created_at", "-id")]
+    if getattr(user, "is_staff", False) or event.season_id is None:
+        choices.append(("", "No season"))
+    return {"season_choices": choices,
+            "season_movable": any(pk != (event.season_id or "") for pk, _ in choices)}
 
 
 def _settings_context(event: Event, user: Any, posted: Any) -> dict[str, Any]:

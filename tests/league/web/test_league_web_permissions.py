@@ -41,6 +41,7 @@ ORGANIZER_ENDPOINTS: list[tuple[str, str, str, dict[str, Any]]] = [
     ("league:event_settings", "post", "event", {
         "format": "swiss", "format_options": "{}", "match_options": "{}",
         "deadline_policy": "bot", "deadline_bot": "random"}),
+    ("league:event_season", "post", "event", {"season": "{season}"}),
     ("league:event_seed", "post", "event", {"method": "random"}),
     ("league:event_start", "post", "event", {}),
     ("league:event_pair", "post", "event", {"pairings": "e1 e2"}),
