@@ -90,7 +90,8 @@ ORGANIZER_WRITES = sorted(action for action, scope in EventViewSet.organizer_sco
 
 def _write_path(event: Event, action: str) -> str:
     """The path of one of the Event's writes (an entrant's, e1's)."""
-    paths = {"withdraw": "entrants/e1/withdraw", "open_entry": "open-entry",
+    paths = {"withdraw": "entrants/e1/withdraw", "reinstate": "entrants/e1/reinstate",
+             "open_entry": "open-entry",
              "seat_to_bot": "seat-to-bot", "change_settings": "settings"}
     return f"/api/events/{event.pk}/{paths.get(action, action)}/"
 
