@@ -159,15 +159,9 @@ class TurnMailForm(forms.Form):
                               "for my answer")
     event_mail = forms.BooleanField(
         required=False, label="Mail me before an Event I am entered in starts")
-    time_zone = forms.ChoiceField(
-        label="Times in my mails", required=False,
-        help_text="The time zone of the turn deadlines and start times the mails give.",
-        widget=forms.Select(attrs={"data-time-zone": ""}))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        zone: Any = self.fields["time_zone"]
-        zone.choices = [(name, name.replace("_", " ")) for name in time_zones()]
         # How long, as the site sets it (TURN_MAIL_MINUTES, EVENT_MAIL_HOURS: up to 30 days).
         self.fields["turn_mail"].label = (
             f"Mail me when a match has waited {_count(settings.TURN_MAIL_MINUTES, 'minute')} "
@@ -175,6 +169,22 @@ class TurnMailForm(forms.Form):
         self.fields["event_mail"].label = (
             f"Mail me {_count(settings.EVENT_MAIL_HOURS, 'hour')} before an Event I am "
             "entered in starts")
+
+
+class TimeZoneForm(forms.Form):
+    """The time zone the player's mails give their times in, and the account page its
+    dates: a card of its own, as it serves a site that sends no turn mail too."""
+
+    refusals = {"unknown_time_zone": "time_zone"}
+
+    time_zone = forms.ChoiceField(
+        label="My time zone", required=False,
+        widget=forms.Select(attrs={"data-time-zone": ""}))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        zone: Any = self.fields["time_zone"]
+        zone.choices = [(name, name.replace("_", " ")) for name in time_zones()]
 
 
 def _count(number: int, unit: str) -> str:

@@ -54,6 +54,7 @@ from league.services import (
     set_email,
     set_mails,
     set_password,
+    set_time_zone,
     shown_name,
     zone_of,
 )
@@ -68,6 +69,7 @@ from matches.forms import (
     NewPasswordForm,
     PasswordChangeForm,
     RegisterForm,
+    TimeZoneForm,
     TurnMailForm,
 )
 from matches.models import (
@@ -135,8 +137,8 @@ def account(request: HttpRequest) -> HttpResponse:
     name_form = DisplayNameForm(initial={"display_name": player.display_name})
     email_form = EmailForm(initial={"email": request.user.email})
     turn_form = TurnMailForm(initial={"turn_mail": player.turn_mail,
-                                      "event_mail": player.event_mail,
-                                      "time_zone": zone_of(player).key})
+                                      "event_mail": player.event_mail})
+    zone_form = TimeZoneForm(initial={"time_zone": zone_of(player).key})
     password_form = PasswordChangeForm()
     close_form = CloseAccountForm()
     which = request.POST.get("form") if request.method == "POST" else None
@@ -153,9 +155,13 @@ def account(request: HttpRequest) -> HttpResponse:
     elif which == "turn_mail":
         turn_form = TurnMailForm(request.POST)
         if _changed(turn_form, lambda data: set_mails(player, turn_mail=data["turn_mail"],
-                                                      event_mail=data["event_mail"],
-                                                      time_zone=data["time_zone"] or None)):
+                                                      event_mail=data["event_mail"])):
             return _account_done(request, MAILS_SAID[player.turn_mail, player.event_mail])
+    elif which == "time_zone":
+        zone_form = TimeZoneForm(request.POST)
+        if _changed(zone_form, lambda data: set_time_zone(player, data["time_zone"])):
+            return _account_done(request, "Your time zone is "
+                                          f"{zone_of(player).key.replace('_', ' ')}.")
     elif which == "password":
         password_form = PasswordChangeForm(request.POST)
         if _changed(password_form, lambda data: change_password(
@@ -176,11 +182,12 @@ def account(request: HttpRequest) -> HttpResponse:
             return redirect("login")
     context = {"player": player, "name_form": name_form, "email_form": email_form,
                "turn_form": turn_form, "turn_mail": settings.TURN_MAIL, "mails": sends_mail(),
+               "zone_form": zone_form,
                "password_form": password_form, "close_form": close_form,
                "closed_name": CLOSED_NAME, "zone_dropped": dropped_zone(player),
                # the day the token was made in the player's own zone, as their mails say
                "zone": zone_of(player), "token": Token.objects.filter(user=request.user).first()}
-    shown = (name_form, email_form, turn_form, password_form, close_form)
+    shown = (name_form, email_form, turn_form, zone_form, password_form, close_form)
     status = next((getattr(form, "refused_status", 400) for form in shown if form.errors),
                   200)
     return render(request, "registration/account.html", context, status=status)

@@ -106,7 +106,7 @@ def test_a_zone_is_chosen_by_its_place_and_utc_is_the_default(player: Any) -> No
     assert not [name for name in time_zones() if name.startswith(("Etc/", "posix/"))]
 
 
-def test_the_account_page_sets_it_with_the_mail_choices(player: Any) -> None:
+def test_the_account_page_sets_it_in_its_own_card(player: Any) -> None:
     asks(player, on=False)
     client = Client()
     client.force_login(player)
@@ -115,16 +115,16 @@ def test_the_account_page_sets_it_with_the_mail_choices(player: Any) -> None:
     assert '<option value="America/New_York">America/New York</option>' in page
     assert '<option value="UTC" selected>UTC</option>' in page
     assert 'data-zone-from-device="id_time_zone"' in page and "js/league.js" in page
-    done = client.post(reverse("account"), {"form": "turn_mail", "event_mail": "on",
-                                            "time_zone": "Asia/Tokyo"})
+    assert page.index('id="mails"') < page.index('id="time-zone"') < page.index("id_time_zone")
+    done = client.post(reverse("account"), {"form": "time_zone", "time_zone": "Asia/Tokyo"})
     assert done.status_code == 302
+    assert player_for(player).time_zone == "Asia/Tokyo"
+    assert '<option value="Asia/Tokyo" selected>' in client.get(reverse("account")).content.decode()
+    # The mail choices, saved apart, keep the zone; a name not listed is refused.
+    client.post(reverse("account"), {"form": "turn_mail", "event_mail": "on"})
     row = player_for(player)
     assert (row.event_mail, row.turn_mail, row.time_zone) == (True, False, "Asia/Tokyo")
-    assert '<option value="Asia/Tokyo" selected>' in client.get(reverse("account")).content.decode()
-    # A form without the field (an older page) keeps the zone; a name not listed is refused.
-    client.post(reverse("account"), {"form": "turn_mail"})
-    assert player_for(player).time_zone == "Asia/Tokyo"
-    refused = client.post(reverse("account"), {"form": "turn_mail", "time_zone": "Mars/Base"})
+    refused = client.post(reverse("account"), {"form": "time_zone", "time_zone": "Mars/Base"})
     assert refused.status_code == 400 and player_for(player).time_zone == "Asia/Tokyo"
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
@@ -145,3 +145,23 @@ def test_the_token_is_dated_in_the_players_own_zone(alice_client: Client, player
     set_time_zone(player_for(player), zone)
     page = alice_client.get(reverse("account")).content.decode()
     assert f'made <time datetime="2026-12-06T23:30:00+00:00">{day}</time>' in page
+
+
+@override_settings(TURN_MAIL=False)
+def test_a_site_without_turn_mail_still_offers_the_zone_that_dates_the_token(
+        alice_client: Client, player: Any, client_for: Any) -> None:
+    """The zone sat in the turn-mail card, which such a site hides, so the token's date
+    stayed in UTC for good; the zone has its own card while there is a token to date."""
+    page = alice_client.get(reverse("account")).content.decode()
+    assert 'id="mails"' not in page and 'id="time-zone"' not in page  # nothing to date
+    client_for(player)
+    Token.objects.filter(user=player).update(
+        created=datetime(2026, 12, 6, 23, 30, tzinfo=UTC))
+    page = alice_client.get(reverse("account")).content.decode()
+    assert 'id="mails"' not in page and 'id="time-zone"' in page and "id_time_zone" in page
+    done = alice_client.post(reverse("account"), {"form": "time_zone",
+                                                  "time_zone": "Pacific/Kiritimati"})
+    assert done.status_code == 302
+    assert player_for(player).time_zone == "Pacific/Kiritimati"
+    page = alice_client.get(reverse("account")).content.decode()
+    assert 'made <time datetime="2026-12-06T23:30:00+00:00">7 Dec 2026</time>' in page
