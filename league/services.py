@@ -88,6 +88,12 @@ def signup_refusals(*, username: str, password: str, display_name: str = "",
             or not username.replace("_", "").replace("-", "").isalnum():
         refusals.append(AccountError(
             "bad_username", "A username is 1-150 letters (a-z), digits, '-' or '_'."))
+    elif reads_as_seat(username):
+        # Seats and invitations show the username: "open" would sit there as an open seat.
+        # (The display name, when given, shows elsewhere; the username still shows there.)
+        refusals.append(AccountError(
+            "bad_username", "That is how a seat no player holds is shown (an open one's): "
+                            "choose a username of your own."))
     for check, value in ((_display_name, display_name), (_email, email)):
         if (value or "").strip():
             try:
@@ -678,6 +684,13 @@ CLOSED_NAME = "Closed account"
 SEAT_LABELS = ("bot:", "invited:")
 
 
+def reads_as_seat(name: str) -> bool:
+    """Whether `name` would read at the table as a seat no player holds: "open", "bot:
+    heuristic", "invited: bruno", in any case."""
+    folded = name.strip().casefold()
+    return folded == "open" or folded.startswith(SEAT_LABELS)
+
+
 # A closed account's username, then its id (`closed_username`).
 CLOSED_PREFIX = "closed."
 
@@ -919,8 +932,7 @@ def _display_name(text: str, user: Any = None) -> str:
     if name.casefold() == CLOSED_NAME.casefold():
         raise AccountError("bad_display_name", "That is what a closed account is shown as: "
                                                "choose a name of your own.")
-    folded = name.casefold()
-    if folded == "open" or folded.startswith(SEAT_LABELS):
+    if reads_as_seat(name):
         raise AccountError("bad_display_name", "That is how a seat no player holds is shown "
                                                "(a bot's, an invitation's, an open one's): "
                                                "choose a name of your own.")

@@ -8,9 +8,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core import mail
 from django.core.cache import cache
 from django.test import Client, override_settings
+from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -94,6 +96,31 @@ def test_a_display_name_may_not_read_as_a_seat_no_player_holds(
         "username": "carla", "password": PASSWORD, "display_name": name}, format="json")
     assert (taken.status_code, taken.json()["code"]) == (400, "bad_display_name")
     assert not Player.objects.filter(user__username="carla").exists()
+
+
+@pytest.mark.parametrize("username", ["open", "Open", "OPEN"])
+def test_a_username_may_not_read_as_an_open_seat(anon_api: APIClient, username: str) -> None:
+    """Seats and invitations show the username: a player "open" sat at the table as an
+    open seat, display name or none. Refused at sign-up, on the web form as in the API;
+    an account so named before keeps its name and signs in."""
+    refused = anon_api.post("/api/auth/register/", {
+        "username": username, "password": PASSWORD, "display_name": "Olga"}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (400, "bad_username")
+    assert "seat" in refused.json()["detail"]
+    page = Client().post(reverse("register"), {
+        "username": username, "password": PASSWORD, "password2": PASSWORD})
+    assert page.status_code == 400 and "a seat no player holds" in page.content.decode()
+    assert not Player.objects.filter(user__username__iexact="open").exists()
+    assert anon_api.post("/api/auth/register/", {
+        "username": "opener", "password": PASSWORD}, format="json").status_code == 201
+
+
+def test_an_account_named_open_before_is_kept(anon_api: APIClient) -> None:
+    older = get_user_model().objects.create_user(username="open", password=PASSWORD)
+    Player.objects.create(user=older, display_name="open")
+    signed_in = anon_api.post("/api/auth/token/", {"username": "open", "password": PASSWORD},
+                              format="json")
+    assert signed_in.status_code == 200 and signed_in.json()["token"]
 
 
 def test_a_display_name_may_hold_bot_past_its_start(player_api: APIClient) -> None:
