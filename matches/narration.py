@@ -51,14 +51,15 @@ _VERB = (r"(?:[a-z]+\b|(?:[A-Z][a-z]+|[A-Z]{2,})\b(?:(?i: (?:" + _PARTICLES + r"
          r"(?! \"))")
 
 
-def _verb_said_by_you(words: str) -> str | None:
-    """A verb of the narration (`_VERB`) as it agrees with "you", None if it is no verb of
-    SAID_BY_YOU: "plays" → "play"; a capitalised game term reads as a plain verb ("Gives
-    Up" → "give up") and a shouted one stays shouted ("TEAMS UP" → "TEAM UP")."""
+def _verb_said_by_you(words: str, team: bool = False) -> str | None:
+    """A verb of the narration (`_VERB`) as it agrees with "you", or with "your team" when
+    `team` (the verb as the seat's name had it), None if it is no verb of SAID_BY_YOU:
+    "plays" → "play"; a capitalised game term reads as a plain verb ("Gives Up" → "give
+    up", "gives up" for a team) and a shouted one stays shouted ("TEAMS UP" → "TEAM UP")."""
     verb, *particles = words.split(" ")
     if verb.lower() not in SAID_BY_YOU:
         return None
-    said = " ".join([_said_by_you(verb.lower()), *particles])
+    said = " ".join([verb.lower() if team else _said_by_you(verb.lower()), *particles])
     return said.upper() if verb.isupper() else said.lower()
 
 
@@ -88,7 +89,8 @@ def as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
     "…pointed at you."), as does its name beside another's opening a clause they share
     ("You and Mira Quickstep DOUBLE TEAM!"); every other mention of the name, and every line of a viewer with
     no `name`, stays as it is. A `team` of
-    several seats is "Your team" (the verb as it is). Words only: the sentences are the
+    several seats is "Your team", its verb as the seat's, a capitalised game term in
+    plain words ("Your team gives up the Block…"). Words only: the sentences are the
     ones every viewer reads, so nothing more is told."""
     if not name:
         return lines
@@ -100,11 +102,11 @@ def as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
         capital = not lead.strip() or lead.strip()[-1] in ".!?"
         if possessive:
             return lead + ("Your" if capital else "your") + (" team's" if team else "")
-        agreeing = _verb_said_by_you(verb)
+        agreeing = _verb_said_by_you(verb, team)
         if agreeing is None:
             return found[0]
         if team:
-            return f"{lead}{'Your' if capital else 'your'} team{role} {verb}"
+            return f"{lead}{'Your' if capital else 'your'} team{role} {agreeing}"
         return f"{lead}{'You' if capital else 'you'}{role} {agreeing}"
 
     done_to = re.compile(r"\b(" + "|".join(DONE_TO_AFTER) + r") " + re.escape(name)
@@ -136,9 +138,11 @@ def as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
         told = []
         for part in parts:
             new = opener.sub(said, part)
-            if new != part and not team and re.match(r"\s*[Yy]ou\b", new):
+            if new != part and re.match(r"\s*[Yy]ou\b", new):
                 new = re.sub(r"\btheir\b", "your", new)
                 new = _and_you(new)
+            elif new != part and team and re.match(r"\s*[Yy]our team\b", new):
+                new = _and_you(new, team=True)
             new = done_to.sub(done_to_you, together(new))
             told.append(owned.sub("your team's" if team else "your", new))
         out.append("".join(told))
@@ -149,14 +153,17 @@ def as_you(lines: list[str], name: str | None, team: bool = False) -> list[str]:
 _NEXT_CLAUSE = re.compile(r"[:;]\s|,\s+so\s")
 
 
-def _and_you(sentence: str) -> str:
+def _and_you(sentence: str, team: bool = False) -> str:
     """A sentence opened with "You": a verb of its clause joined on by "and" agrees with
-    "you" too ("You search the deck and take a card into hand."). A verb after "and" has
-    the clause's subject: another subject would stand between them."""
+    "you" too ("You search the deck and take a card into hand."); opened with "Your team",
+    a game term joined so reads as a plain verb ("Your team gives up … and kicks out!").
+    A verb after "and" has the clause's subject: another subject would stand between
+    them."""
     cut = _NEXT_CLAUSE.search(sentence)
     head, rest = (sentence[:cut.start()], sentence[cut.start():]) if cut else (sentence, "")
     head = re.sub(r"\band (" + _VERB + ")",
-                  lambda found: "and " + (_verb_said_by_you(found[1]) or found[1]), head)
+                  lambda found: "and " + (_verb_said_by_you(found[1], team) or found[1]),
+                  head)
     return head + rest
 
 
