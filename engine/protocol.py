@@ -37,6 +37,12 @@ S = TypeVar("S")
 QUOTED_LENGTH = 100
 
 
+def counted(number: int, noun: str, plural: str = "") -> str:
+    """`number` of `noun` as a sentence says it: "1 card", "6 cards", "2 die faces"
+    (`plural` when adding an s will not do), never a form's "card(s)"."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
 def quoted(value: Any) -> str:
     """`value` as a refusal's message quotes what a client sent: its repr, cut to
     QUOTED_LENGTH characters with an ellipsis (a name of 10,000 characters is not
@@ -256,7 +262,8 @@ class GameSpec:
         unknown = sorted(set(given) - set(self.options))
         if unknown:
             raise IllegalAction("unknown_option",
-                                f"Unknown option(s) for {self.key}: {quoted(unknown)}.")
+                                f"Unknown {'option' if len(unknown) == 1 else 'options'} "
+                                f"for {self.key}: {quoted(unknown)}.")
         resolved: JSON = {}
         for name, opt in self.options.items():
             value = given.get(name, opt.default)

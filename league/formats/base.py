@@ -405,7 +405,8 @@ def read_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None) -
     known = {spec.name for spec in specs}
     unknown = sorted(set(given) - known)
     if unknown:
-        raise FormatError("unknown_option", f"Unknown option(s): {quoted(unknown)}.")
+        raise FormatError("unknown_option", f"Unknown {'option' if len(unknown) == 1 else 'options'}: "
+                                             f"{quoted(unknown)}.")
     return {s.name: _read_option(s, given[s.name]) if s.name in given else s.default for s in specs}
 
 

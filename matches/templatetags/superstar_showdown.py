@@ -21,6 +21,8 @@ from typing import Any
 
 from django import template
 
+from engine.protocol import counted
+
 register = template.Library()
 
 JSON = Mapping[str, Any]
@@ -321,8 +323,10 @@ def _outcome_text(record: JSON) -> str:
         words.append("Reversal by " + " then ".join(SEAT_NAMES[s] for s in reversers))
     countout = record.get("countout") or []
     if countout:
-        words.append("countout: " + ", ".join(SEAT_NAMES[s] for s in countout)
-                     + " Gives Up the losing card(s)")
+        cards = record.get("cards") or [[], []]
+        words.append("countout: " + ", ".join(
+            f"{SEAT_NAMES[s]} Gives Up the losing "
+            + ("card" if s in (0, 1) and len(cards[s]) == 1 else "cards") for s in countout))
     return "; ".join(words)
 
 
@@ -582,12 +586,13 @@ def _context_lines(view: JSON) -> list[str]:
         mover = star_seat_name(motion.get("mover"))
         teammate = _moving_teammate(view)
         if teammate:
-            lines.append(f"{mover}'s teammate {teammate}: {motion.get('squares_left', 0)} "
-                         "square(s) left; an Inactive Superstar may not enter the ring.")
+            lines.append(f"{mover}'s teammate {teammate}: "
+                         f"{counted(motion.get('squares_left', 0), 'square')} left; an "
+                         "Inactive Superstar may not enter the ring.")
         elif motion.get("bouncing"):
             lines.append(f"{mover} bounced off the ropes: run straight across.")
         else:
-            lines.append(f"{mover}: {motion.get('squares_left', 0)} square(s) left"
+            lines.append(f"{mover}: {counted(motion.get('squares_left', 0), 'square')} left"
                          + (f", {motion['line']} in a straight line" if motion.get("line") else "")
                          + (" — on the ropes, may bounce" if motion.get("on_ropes") else "")
                          + ".")

@@ -41,6 +41,7 @@ from engine.protocol import (
     Pending,
     Result,
     check_viewer,
+    counted,
     quoted,
 )
 
@@ -839,7 +840,7 @@ class RoyalRumbleRules(BaseRules[State]):
         summary = {
             EndReason.LAST_STANDING: f"{name(top[0])} is the last Legend standing.",
             EndReason.NO_ONE_STANDING: "The final Legends fell together: no winner.",
-            EndReason.ROUND_LIMIT: f"Round limit: {len(top)} Legend(s) still standing.",
+            EndReason.ROUND_LIMIT: f"Round limit: {counted(len(top), 'Legend')} still standing.",
         }[s.end_reason or EndReason.ROUND_LIMIT]
         return Result(placements, winners, len(winners) != 1, figures, summary)
 

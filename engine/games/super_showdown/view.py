@@ -17,13 +17,14 @@ if TYPE_CHECKING:
 
 REFERENCE = (
     "Each round both supers play one card face down, any colour.",
-    "Brawn (same space): high card(s) victorious, low card defeated; then both return "
-    "to their starting spaces. Ray-Gun: green victorious, white defeated; a Decoy! "
+    "Brawn (same space): the high card victorious, the low card defeated (two of one "
+    "colour are both high, two of one number both low); then both return to their "
+    "starting spaces. Ray-Gun: green victorious, white defeated; a Decoy! "
     "with it reverses that.",
     "Speed (one super on the Mayhem): that super chooses which cards are victorious "
     "and which defeated; if the other super played a Decoy!, the other super chooses.",
-    "Wits (nobody on the Mayhem): high card(s) victorious, low card defeated; "
-    "same-colour cards add up, and over 19 they are defeated.",
+    "Wits (nobody on the Mayhem): the high card victorious, the low card defeated; "
+    "same-colour cards add up and are both victorious, and over 19 both defeated.",
     "Win with 5 cards of your colour victorious or 5 of your nemesis' colour defeated.",
 )
 

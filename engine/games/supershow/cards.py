@@ -533,7 +533,8 @@ def parse_library(source: str, text: str) -> Mapping[str, Card]:
         library[card.key] = card
     missing = sorted(set(LIBRARY_NUMBERS) - {c.number for c in library.values()})
     if missing:
-        raise CardDataError(source, None, "number", f"no card for number(s) {missing}")
+        raise CardDataError(source, None, "number", "no card for "
+                             f"{'number' if len(missing) == 1 else 'numbers'} {missing}")
     return MappingProxyType(library)
 
 

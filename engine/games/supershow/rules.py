@@ -52,6 +52,7 @@ from engine.protocol import (
     Pending,
     Result,
     check_viewer,
+    counted,
     quoted,
 )
 
@@ -503,7 +504,7 @@ class SupershowRules(BaseRules[State]):
             rollers = self._rollers(s)
             if (not isinstance(faces, list) or len(faces) != len(rollers)
                     or not all(f in {str(k) for k in SKILLS} for f in faces)):
-                raise IllegalAction("bad_outcome", f"Expected {len(rollers)} die face(s).")
+                raise IllegalAction("bad_outcome", f"Expected {counted(len(rollers), 'die face')}.")
             dice = [self._die(s, seat, Skill(f), i > 0 and s.phase is not Phase.ROLL)
                     for i, (seat, f) in enumerate(zip(rollers, faces, strict=True))]
             {Phase.ROLL: self._turn_roll, Phase.FINISH: self._finish_roll,
@@ -1146,8 +1147,8 @@ class SupershowRules(BaseRules[State]):
         owner, _ = self._stopped(s, seat, act.card)
         self._pile(s, seat, owner).append(act.card)
         me = s.players[seat]
-        _say(s, f"{who(s, seat)} PROTECTS with {s.card(act.card).label} and buries "
-                f"{len(me.hand)} card(s) from hand.")
+        buried = f" and buries {counted(len(me.hand), 'card')} from hand" if me.hand else ""
+        _say(s, f"{who(s, seat)} PROTECTS with {s.card(act.card).label}{buried}.")
         me.put_under(sorted(me.hand), seen=False)
         me.hand = []
         self._trigger(s, seat, Trigger.STOPPED, [owner])

@@ -73,6 +73,7 @@ from engine.protocol import (
     Pending,
     Result,
     check_viewer,
+    counted,
     quoted,
 )
 
@@ -1466,7 +1467,8 @@ class SuperstarShowdownRules(BaseRules[State]):
             if len(set(act.superstars)) != len(act.superstars):
                 raise IllegalAction("duplicate_superstar", "A Superstar cannot go in twice.")
             raise IllegalAction("wrong_superstar_count",
-                                f"{ev.card().title} takes {ev.card().per_side} Superstar(s) a team.")
+                                f"{ev.card().title} takes "
+                                f"{counted(ev.card().per_side, 'Superstar')} a team.")
         if act.type in (ActionType.TAG_OUT, ActionType.ASSIST):
             if s.kind is not MatchKind.TAG:
                 raise IllegalAction("not_a_tag_match", "Only Tag Team Matches have teammates.")

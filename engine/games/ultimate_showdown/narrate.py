@@ -14,7 +14,7 @@ from engine.games.ultimate_showdown.state import (
     State,
     Vote,
 )
-from engine.protocol import Event, EventKind
+from engine.protocol import Event, EventKind, counted
 
 if TYPE_CHECKING:
     from engine.games.ultimate_showdown.rules import UltimateShowdownRules
@@ -129,7 +129,7 @@ def _scored(rules: UltimateShowdownRules, record: RoundRecord) -> list[str]:
         lines.append(f"{SEAT_NAMES[owner]} played the Champion.")
     for seat, (bet, pts) in enumerate(zip(record.bets, record.points, strict=True)):
         lines.append(f"{SEAT_NAMES[seat]} bet Champion #{bet[0]}, Final #{bet[1]}, Semi-Final "
-                     f"#{bet[2]}: {sum(pts)} point(s).")
+                     f"#{bet[2]}: {counted(sum(pts), 'point')}.")
     return lines
 
 

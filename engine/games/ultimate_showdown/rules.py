@@ -43,6 +43,7 @@ from engine.protocol import (
     PendingKind,
     Result,
     check_viewer,
+    counted,
 )
 
 SPEC = GameSpec(
@@ -199,8 +200,8 @@ class UltimateShowdownRules(BaseRules[State]):
     def _check_sides(self, state: State, seat: int, action: Mapping[str, Any]) -> None:
         sides = action.get("sides")
         if not isinstance(sides, list) or len(sides) != len(state.drawn):
-            raise refuse("wrong_count", f"Name one side for each of the {len(state.drawn)} "
-                                        "Challenge card(s).")
+            raise refuse("wrong_count", "Name one side for each of the "
+                                        f"{counted(len(state.drawn), 'Challenge card')}.")
         if any(s not in ("front", "back") for s in sides):
             raise refuse("no_such_side", "A side is 'front' or 'back'.")
 
@@ -215,7 +216,7 @@ class UltimateShowdownRules(BaseRules[State]):
                 and all(isinstance(c, str) for c in (*a, *b))):
             raise refuse("malformed_action", "box_a and box_b must be lists of Contender ids.")
         if len(a) != in_a or len(b) != in_b:
-            raise refuse("wrong_count", f"With {state.n} players put {in_a} Contender(s) into "
+            raise refuse("wrong_count", f"With {state.n} players put {counted(in_a, 'Contender')} into "
                                         f"Box A and {in_b} into Box B.")
         if len(set(a) | set(b)) != len(a) + len(b):
             raise refuse("duplicate_contender", "Each Contender can be played only once.")

@@ -67,6 +67,8 @@ def test_a_bad_chance_outcome_is_refused() -> None:
         with pytest.raises(IllegalAction) as error:
             RULES.apply(r, Event.chance(outcome))
         assert error.value.code == "bad_outcome"
+        # counted in words: it read "Expected 2 die face(s)."
+        assert error.value.message == "Expected 2 die faces."
 
 
 def test_bad_options_are_refused() -> None:

@@ -195,6 +195,9 @@ def test_protecting_a_team_mate_then_burying_the_hand() -> None:
     s = do(s, 1, {"type": "protect", "card": "B05"})
     assert s.players[2].discard == [cid] and s.players[1].in_play[2] == ["B05"]
     assert s.players[1].hand == [] and s.players[1].deck[-2:] == ["B06", "B07"]
+    # counted in words, not a form's "2 card(s)"
+    assert next(line for line in s.journal if "PROTECTS" in line).endswith(
+        "and buries 2 cards from hand.")
     assert s.phase is Phase.TURN and s.plan == [Step(2, (1,))]  # SH-087: one more play
 
 

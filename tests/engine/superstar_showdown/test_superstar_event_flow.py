@@ -399,3 +399,20 @@ def test_an_events_sides_are_its_teams(options: dict, seats: int,
                                        teams: tuple[int, ...] | None) -> None:
     assert RULES.teams(options, seats) == teams
     assert RULES.teams_at(RULES.start(options, seats)) == teams  # what a search bot reads
+
+
+@pytest.mark.parametrize(("match", "said"), [("head_to_head", "takes 1 Superstar a team."),
+                                            ("tag_team", "takes 2 Superstars a team.")])
+def test_a_send_in_of_the_wrong_size_counts_the_superstars_in_words(match: str,
+                                                                   said: str) -> None:
+    """It read "takes 1 Superstar(s) a team", a form's wording."""
+    plan = {"matches": [{"match": match, "stipulation": "standard_1"},
+                        {"match": "head_to_head", "stipulation": "standard_2"}],
+            "superstars_per_team": 3}
+    state = draft(settle(event(plan)))
+    captain = state.players(0)[0]
+    with pytest.raises(IllegalAction) as error:
+        RULES.apply(state, Event.decision(captain, {"type": "send_in",
+                                                    "superstars": list(RED)}))
+    assert error.value.code == "wrong_superstar_count"
+    assert error.value.message.endswith(said), error.value.message

@@ -8,6 +8,7 @@ import pytest
 from format_helpers import better_seed_wins, play_out, refused, seeds
 
 from league.formats import FORMATS, MatchResult, event_from_json, get_format
+from league.formats.base import FormatError
 from league.formats.events import result_from_json
 
 # key, options, field size, a pairing id that exists but is not ready at the start
@@ -156,3 +157,15 @@ def test_malformed_events_are_refused() -> None:
     refused("bad_event", event_from_json, {"kind": "result_recorded", "pairing_id": 3})
     refused("bad_event", event_from_json, {"kind": "coin_tossed"})
     refused("bad_event", result_from_json, {"pairing_id": "W1-1"})
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    ({"thirdplace": True}, "Unknown option: ['thirdplace']."),
+    ({"thirdplace": True, "seeded": 1}, "Unknown options: ['seeded', 'thirdplace']."),
+])
+def test_unknown_options_are_named_in_the_singular_or_the_plural(options: dict[str, Any],
+                                                                 said: str) -> None:
+    """An organizer read "Unknown option(s): …", a form's wording."""
+    with pytest.raises(FormatError) as caught:
+        FORMATS["single_elimination"].start(seeds(4), options)
+    assert (caught.value.code, caught.value.message) == ("unknown_option", said)

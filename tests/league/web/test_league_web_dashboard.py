@@ -128,7 +128,7 @@ def test_a_form_sent_again_while_the_first_is_being_handled_makes_nothing(
 @pytest.mark.parametrize(("fields", "message", "status"), [
     ({"format_options": "{not json"}, "Format options are not valid JSON", 400),
     ({"format_options": "[1, 2]"}, "Format options are a JSON object", 400),
-    ({"format_options": '{"rounds": 3}'}, "Unknown option(s): [&#x27;rounds&#x27;]", 400),
+    ({"format_options": '{"rounds": 3}'}, "Unknown option: [&#x27;rounds&#x27;]", 400),
     ({"match_options": '{"best_of": 2}'}, "best_of", 400),
     ({"format_options": '{"third_place": NaN}'}, "Format options are not valid JSON", 400),
     ({"turn_deadline_minutes": "99999999999999999999"}, "less than or equal to 43200", 400),
