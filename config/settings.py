@@ -7,6 +7,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from kombu import Exchange, Queue
 
 from config.env import ConfigError, env_bool, env_int, env_list, env_str
 
@@ -290,6 +291,17 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # (BOT_CLAIM_SECONDS; a chunk's SIMULATION_STALE_SECONDS, its matches played again).
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A simulation chunk may play for minutes: on the one default queue it held up every bot
+# seat of a league night queued behind it. Chunks go to a queue of their own; everything
+# else stays on `celery`. A worker started without `-Q` consumes both (a purge empties
+# both); compose gives the bots a worker of their own, `-Q celery`, that no chunk can fill
+# (README "Production with compose").
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+SIMULATION_QUEUE = "simulations"
+# Each as Celery makes a queue it is not told of: a direct exchange and routing key of its name.
+CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name)
+                      for name in (CELERY_TASK_DEFAULT_QUEUE, SIMULATION_QUEUE)]
+CELERY_TASK_ROUTES = {"league.sim_tasks.run_chunk": {"queue": SIMULATION_QUEUE}}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", "") or None
 # A task is queued after its write commits, in the request that made it (a bot's reply, a

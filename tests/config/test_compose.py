@@ -14,7 +14,7 @@ from packaging.requirements import Requirement
 from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[2]
-APP = ("web", "worker", "beat")
+APP = ("web", "worker", "simulator", "beat")
 
 
 def services() -> dict[str, Any]:
@@ -38,19 +38,31 @@ def test_web_worker_and_beat_wait_for_the_migration_and_do_not_migrate() -> None
         assert "migrate" not in str(found[name]["command"]), name
 
 
-def test_web_and_worker_have_healthchecks() -> None:
+def test_web_and_workers_have_healthchecks() -> None:
     found = services()
     assert "/healthz" in " ".join(found["web"]["healthcheck"]["test"])
-    assert "inspect ping" in " ".join(found["worker"]["healthcheck"]["test"])
+    for name in ("worker", "simulator"):
+        assert "inspect ping" in " ".join(found[name]["healthcheck"]["test"]), name
 
 
-def test_every_setting_the_app_reads_reaches_its_containers() -> None:
-    """Compose passes its own list to the containers: DJANGO_SSL_REDIRECT and
-    DJANGO_HSTS_SECONDS (the README's HTTPS step) and the tunables were left out."""
-    read = set(re.findall(r'env_(?:str|int|bool|list)\("([A-Z_]+)"',
-                          (ROOT / "config" / "settings.py").read_text()))
-    passed = set(services()["web"]["environment"])
-    assert read and read <= passed, sorted(read - passed)
+def consumed(name: str) -> list[str]:
+    """The queues a compose service's Celery worker consumes (`-Q`), in order."""
+    command = services()[name]["command"].split()
+    assert command[:4] == ["celery", "-A", "config", "worker"], command
+    return command[command.index("-Q") + 1].split(",")
+
+
+def test_the_bots_have_a_worker_no_simulation_chunk_can_fill() -> None:
+    """Simulation chunks and the Events' bot seats shared the one default queue: a worker
+    whose processes each played a chunk for minutes left every bot seat of a league night
+    waiting. The bots' worker takes the default queue alone; the simulator takes the
+    chunks, and the default queue's tasks when a process of it is free."""
+    from django.conf import settings
+
+    assert consumed("worker") == ["celery"]
+    assert set(consumed("simulator")) == {settings.SIMULATION_QUEUE, "celery"}
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    assert routed <= set(consumed("worker")) | set(consumed("simulator"))
 
 
 def _dockerignore_regex(pattern: str) -> re.Pattern[str]:

@@ -41,7 +41,9 @@ def _worker_idle_before_flush(transactional_db: None) -> Iterator[None]:
         inspect = app.control.inspect(timeout=1.0)
         busy = [*(inspect.active() or {}).values(), *(inspect.reserved() or {}).values()]
         with app.connection_for_read() as conn:
-            queued = conn.default_channel.client.llen(app.conf.task_default_queue)
+            client = conn.default_channel.client
+            queued = sum(client.llen(name) for name in (app.conf.task_default_queue,
+                                                         settings.SIMULATION_QUEUE))
         if not any(busy) and not queued:
             return
         time.sleep(0.5)
