@@ -7,7 +7,8 @@ only finds the summary and renders it.
 Where a summary comes from: `SOURCES` in order, the first that has one wins: the latest
 balance simulation job of the game that finished with at least `REPORT_MATCHES` matches
 (`SimulationJob`; a smaller one is a trial, read on its own job page), else the report file
-`manage.py balance_report` writes (`benchmarks/reports/<game>.json`, shipped for every
+`manage.py balance_report` wrote where it writes (`BALANCE_REPORT_DIR`: a container's
+/tmp/balance-reports/), else the one shipped (`benchmarks/reports/<game>.json`, for every
 game).
 """
 
@@ -30,6 +31,7 @@ from engine import registry
 from league import balance_report
 from league.models import SimulationJob
 
+# The shipped reports; `settings.BALANCE_REPORT_DIR` (where the command writes) comes first.
 REPORTS_DIR = Path(settings.BASE_DIR) / "benchmarks" / "reports"
 # A balance job this size rates each of a few dozen characters to about +-10 points.
 REPORT_MATCHES = 500
@@ -57,8 +59,22 @@ def finished_job_summary(game: str) -> Found | None:
 
 
 def report_file_summary(game: str) -> Found | None:
-    """The summary `manage.py balance_report` wrote for this game, if any."""
-    path = REPORTS_DIR / f"{game}.json"
+    """The summary `manage.py balance_report` wrote for this game where it writes
+    (`BALANCE_REPORT_DIR`), else the shipped one, if any. In a container the command writes
+    under /tmp, the code being read-only: the page read the shipped folder alone, so a
+    report written there never showed."""
+    shipped = REPORTS_DIR.resolve()
+    for folder in dict.fromkeys([Path(settings.BALANCE_REPORT_DIR).resolve(), shipped]):
+        path = folder / f"{game}.json"
+        name = f"benchmarks/reports/{game}.json" if folder == shipped else str(path)
+        found = _report_file(game, path, name)
+        if found is not None:
+            return found
+    return None
+
+
+def _report_file(game: str, path: Path, name: str) -> Found | None:
+    """The game's summary in the report file at `path`, if it holds one."""
     try:
         summary = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -70,9 +86,8 @@ def report_file_summary(game: str) -> Found | None:
     try:
         written = datetime.fromisoformat(str(summary.get("written"))).astimezone(UTC)
     except ValueError:
-        return Found(summary, f"report file benchmarks/reports/{game}.json")
-    return Found(summary, f"report file benchmarks/reports/{game}.json, written "
-                          f"{written:%Y-%m-%d %H:%M} UTC")
+        return Found(summary, f"report file {name}")
+    return Found(summary, f"report file {name}, written {written:%Y-%m-%d %H:%M} UTC")
 
 
 SOURCES: list[Callable[[str], Found | None]] = [finished_job_summary, report_file_summary]

@@ -46,8 +46,19 @@ def summary(top: str = "Pip <Skylark>", rate: float = 0.61) -> dict[str, Any]:
 @pytest.fixture(autouse=True)
 def reports_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty report folder instead of the shipped benchmarks/reports/."""
-    monkeypatch.setattr(report_views, "REPORTS_DIR", tmp_path)
-    return tmp_path
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    monkeypatch.setattr(report_views, "REPORTS_DIR", shipped)
+    return shipped
+
+
+@pytest.fixture(autouse=True)
+def written_dir(tmp_path: Path, settings: Any) -> Path:
+    """An empty folder where `manage.py balance_report` writes (BALANCE_REPORT_DIR)."""
+    written = tmp_path / "written"
+    written.mkdir()
+    settings.BALANCE_REPORT_DIR = written
+    return written
 
 
 @pytest.fixture
@@ -144,6 +155,32 @@ def test_a_report_file_is_dated_as_the_command_wrote_it_not_by_its_files_time(
     path.write_text(json.dumps({**summary(), "written": "2026-03-30T14:02:00+00:00"}))
     html = page(alice_client).content.decode()
     assert f"benchmarks/reports/{GAME}.json, written 2026-03-30 14:02 UTC" in html
+
+
+def test_a_report_the_command_wrote_where_it_writes_is_shown_before_the_shipped_one(
+        alice_client: Client, reports_dir: Path, written_dir: Path) -> None:
+    """In a container the command writes under /tmp (BALANCE_REPORT_DIR), its code being
+    read-only: the page read the shipped folder alone, and never showed what it wrote."""
+    (reports_dir / f"{GAME}.json").write_text(json.dumps(summary(top="Shipped Skylark")))
+    (reports_dir / "supershow.json").write_text(
+        json.dumps({**summary(top="Shipped Hero"), "game": "supershow"}))
+    (written_dir / f"{GAME}.json").write_text(json.dumps(
+        {**summary(top="Written Skylark"), "written": "2026-12-01T09:30:00+00:00"}))
+    html = page(alice_client).content.decode()
+    assert "Written Skylark" in html and "Shipped Skylark" not in html
+    assert f"report file {written_dir / GAME}.json, written 2026-12-01 09:30 UTC" in html
+    # a game it wrote nothing for keeps its shipped report
+    html = page(alice_client, "supershow").content.decode()
+    assert "Shipped Hero" in html and "benchmarks/reports/supershow.json" in html
+    listed = alice_client.get(reverse("league:balance_reports")).content.decode()
+    assert listed.count("no report yet") == 3
+
+
+def test_a_broken_written_report_leaves_the_shipped_one(
+        alice_client: Client, reports_dir: Path, written_dir: Path) -> None:
+    (reports_dir / f"{GAME}.json").write_text(json.dumps(summary(top="Shipped Skylark")))
+    (written_dir / f"{GAME}.json").write_text("{not json")
+    assert "Shipped Skylark" in page(alice_client).content.decode()
 
 
 def test_a_broken_or_foreign_report_file_counts_as_none(alice_client: Client,
