@@ -1189,11 +1189,17 @@ def event_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     standings = list(_standings(event))
     columns = _tiebreak_columns(event, standings)
     fixed = ["rank", "entrant", "name", "points", "wins", "draws", "losses", "withdrawn"]
-    # A tiebreak named as a column before it (a round robin's "wins") is told apart: a
+    # A multi-stage Event's standings rank the groups' winners first, then their seconds:
+    # its entrants' groups ("A") end each row, as its page names them (empty otherwise).
+    groups = (_group_names(event, events.replay_to_read(event))
+              if event.format == "multistage" else {})
+    # A tiebreak named as a column of ours (a round robin's "wins") is told apart: a
     # spreadsheet or a reader by name keeps one column of a name.
-    header = [*fixed, *(f"{c} (tiebreak)" if c in fixed else c for c in columns)]
+    header = [*fixed, *(f"{c} (tiebreak)" if c in [*fixed, "group"] else c for c in columns),
+              "group"]
     rows = ([s.rank, s.entrant.key, s.entrant.name, s.points, s.wins, s.draws, s.losses,
-             "yes" if s.entrant.withdrawn else "no", *(s.tiebreaks.get(c, "") for c in columns)]
+             "yes" if s.entrant.withdrawn else "no", *(s.tiebreaks.get(c, "") for c in columns),
+             groups.get(s.entrant.key, "")]
             for s in standings)
     return _csv_response(f"event-{event.pk}-standings.csv", header, rows)
 
@@ -1967,11 +1973,16 @@ def _groups(event: Event, done: events.Replayed) -> dict[str, str]:
     more: its standings rank the groups' winners first, then their seconds, each place
     by points a match, so a group winner of 1 point stood above another group's second
     of 2, the table not saying why."""
+    return {key: f"Group {name}" for key, name in _group_names(event, done).items()}
+
+
+def _group_names(event: Event, done: events.Replayed) -> dict[str, str]:
+    """A multi-stage Event's entrants' stage-1 group names ("A"), where it has two or more
+    groups; none otherwise."""
     state = done.state
     if event.format != "multistage" or state is None or len(state.groups) < 2:
         return {}
-    return {key: f"Group {group.name}" for group in state.groups
-            for key in group.state.entrants}
+    return {key: group.name for group in state.groups for key in group.state.entrants}
 
 
 def _tiebreak_columns(event: Event, standings: Iterable[Standing]) -> list[str]:

@@ -967,7 +967,38 @@ def test_the_event_csv_names_each_column_once(sam_client: Client, sam: Any,
         reverse("league:event_csv", args=[event.pk])).content.decode())))
     header = list(rows[0])
     assert len(header) == len(set(header))
-    assert header[8:] == ["head_to_head", "sonneborn_berger", "wins (tiebreak)"]
+    assert header[8:] == ["head_to_head", "sonneborn_berger", "wins (tiebreak)", "group"]
+    assert [row["group"] for row in rows] == ["", ""]
+
+
+def test_the_event_csv_names_each_multistage_entrants_group_last(
+        sam_client: Client, sam: Any, make_event: Callable[..., Event]) -> None:
+    """Its standings rank the groups' winners first, then their seconds: a group winner of
+    1 point stood above another group's second of 2, the CSV not saying they had played
+    in different groups, which the Event page names."""
+    event = make_event(format="multistage", bots=8,
+                       format_options={"groups": 2, "playoff_size": 4})
+    events.start_event(event=event, by=sam)
+    event.refresh_from_db()
+    done = events.replay_to_read(event)
+    groups = {key: group.name for group in done.state.groups for key in group.state.entrants}
+    rows = list(csv.reader(io.StringIO(sam_client.get(
+        reverse("league:event_csv", args=[event.pk])).content.decode())))
+    assert rows[0][:8] == ["rank", "entrant", "name", "points", "wins", "draws", "losses",
+                           "withdrawn"]
+    assert rows[0][-1] == "group" and rows[0].count("group") == 1
+    assert len(rows) == 9
+    assert {row[1]: row[-1] for row in rows[1:]} == groups
+    assert sorted(set(groups.values())) == ["A", "B"]
+
+
+def test_a_multistage_event_of_one_group_leaves_the_csvs_group_empty(
+        sam_client: Client, sam: Any, make_event: Callable[..., Event]) -> None:
+    event = make_event(format="multistage", bots=4, format_options={"playoff_size": 2})
+    events.start_event(event=event, by=sam)
+    rows = list(csv.DictReader(io.StringIO(sam_client.get(
+        reverse("league:event_csv", args=[event.pk])).content.decode())))
+    assert len(rows) == 4 and {row["group"] for row in rows} == {""}
 
 
 def test_the_event_csv_says_who_withdrew(sam_client: Client, sam: Any,
