@@ -385,11 +385,17 @@ class MatchSerializer(LabelledSeatsMixin, ModelSerializer):
         help_text="The finished match this one plays again (`rematch/`); null for others.")
     event = serializers.SerializerMethodField(
         help_text="The Event that made the match, and its pairing there; null for others.")
+    # `updated_at` moves on with any later save of the row (the admin's); this does not.
+    finished_at = serializers.DateTimeField(
+        read_only=True, allow_null=True,
+        help_text="When the match ended (its last move, a resignation, a forfeit); null "
+                  "while it is unfinished.")
 
     class Meta:
         model = Match
         fields = ["id", "game", "rules_version", "options", "n_seats", "status", "seq", "seats",
-                  "result", "created_by", "created_at", "updated_at", "rematch_of", "event"]
+                  "result", "created_by", "created_at", "updated_at", "finished_at",
+                  "rematch_of", "event"]
         read_only_fields = fields
         list_serializer_class = MatchListSerializer
 

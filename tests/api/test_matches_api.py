@@ -250,6 +250,20 @@ def test_the_detail_shows_seats_status_and_seq(outsider_api: APIClient,
     assert [s["player"] for s in data["seats"]] == ["alice", "bruno"]
 
 
+def test_a_match_says_when_it_finished_null_until_then(player_api: APIClient, player: Any,
+                                                      toy_match: Match) -> None:
+    """`updated_at` moves with any later save of the row; `finished_at` is the end."""
+    url = f"{MATCHES}{toy_match.pk}/"
+    assert player_api.get(url).json()["finished_at"] is None
+    services.resign(match=toy_match, user=player)
+    toy_match.refresh_from_db()
+    assert toy_match.finished_at is not None
+    data = player_api.get(url).json()
+    assert data["finished_at"] == toy_match.finished_at.isoformat().replace("+00:00", "Z")
+    listed = player_api.get(MATCHES, {"status": "finished"}).json()["results"]
+    assert [m["finished_at"] for m in listed] == [data["finished_at"]]
+
+
 @pytest.mark.parametrize("suffix", ["", "state/", "events/", "replay/?at=0", "join/",
                                     "actions/"])
 def test_an_unknown_match_is_404_not_found(player_api: APIClient, suffix: str) -> None:
