@@ -14,6 +14,8 @@ urlpatterns = [
     path("events/<int:event_id>/results/", views.event_results, name="event_results"),
     path("events/<int:event_id>/calendar.ics", views.event_calendar, name="event_calendar"),
     path("events/<int:event_id>/picks/", views.event_pick, name="event_pick"),
+    path("events/<int:event_id>/team-player/", views.event_team_player,
+         name="event_team_player"),
     path("events/<int:event_id>/enter/", views.event_enter, name="event_enter"),
     path("events/<int:event_id>/leave/", views.event_leave, name="event_leave"),
     path("events/<int:event_id>/ranking-points/", views.event_ranking, name="event_ranking"),

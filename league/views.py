@@ -268,6 +268,8 @@ def _event_page(request: HttpRequest, event: Event, *, refused: str = "",
                                       typed={picked: request.POST} if picked else None)
     context["entry"] = _entry_context(event, request.user,
                                       typed=request.POST if refused == "entry" else None)
+    context["team_players"] = _team_players_context(event, request.user,
+                                                    context["can_organize"])
     context["settings_shown"] = _settings_shown(event, request.user)
     context.update(refused=refused, refusal=refusal)
     return render(request, "league/event.html", context, status=status)
@@ -373,6 +375,39 @@ def _picks_context(event: Event, user: Any, typed: dict[str, Any] | None = None
     return {"rows": rows}
 
 
+def _team_players_context(event: Event, user: Any, organizes: bool) -> list[dict[str, Any]]:
+    """A row per active team entrant whose player `user` may choose (its owner, who made
+    the team, or an organizer): its members and the one who sits its matches (`plays`
+    while of the team, else its first member by id, as the seating does). None in an Event over or a
+    Superstar Showdown one, where every member sits (events.choose_team_player)."""
+    if not getattr(user, "is_authenticated", False) or event.status == Event.Status.FINISHED \
+            or showdown.is_event(event.game, event.match_options):
+        return []
+    done = events.replay_to_read(event)
+    teams = {e["team"]: key for key, e in done.entrants.items()
+             if e["team"] and not e["withdrawn"]}
+    if not teams:
+        return []
+    chosen = Team.objects.filter(pk__in=teams)
+    if not organizes:
+        chosen = chosen.filter(created_by=user)
+    names = events.shown_names(done.entrants)
+    rows = []
+    for team in chosen.prefetch_related(Prefetch(
+            "members", queryset=Player.objects.select_related("user").order_by("pk"))):
+        key = teams[team.pk]
+        members = list(team.members.all())
+        # One chosen who left the team sits no more: its first member does.
+        plays = done.entrants[key].get("plays")
+        if plays not in {m.pk for m in members}:
+            plays = members[0].pk if members else None
+        rows.append({"key": key, "name": names[key],
+                     "members": [(m.user.username, m.display_name, m.pk == plays)
+                                 for m in members],
+                     "plays": next((m.display_name for m in members if m.pk == plays), "")})
+    return sorted(rows, key=lambda row: list(done.entrants).index(row["key"]))
+
+
 def _pick_label(option: str) -> str:
     return option.removesuffix("s").capitalize()
 
@@ -428,6 +463,30 @@ def event_pick(request: HttpRequest, event_id: int) -> HttpResponse:
                            refusal=match_services.shown(exc), status=exc.status)
     messages.success(request, f"{entrant.name} brings that from its next match on.")
     return redirect(reverse("league:event", args=[event.pk]) + "#picks")
+
+
+@login_required
+@require_POST
+def event_team_player(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Choose the member who sits a team entrant's matches from its next one on (the
+    team's owner, the Event's organizers)."""
+    event = get_object_or_404(Event, pk=event_id)
+    key = request.POST.get("key", "")
+    # No seq: a choice sent twice is one choice, and others' acts do not make it stale.
+    try:
+        entrant = events.choose_team_player(event=event, by=request.user, key=key,
+                                            player=request.POST.get("player", ""))
+    except LeagueError as exc:
+        shown = _team_players_context(event, request.user,
+                                      events.can_organize(event, request.user))
+        if any(row["key"] == key for row in shown):  # beside its form, where it was sent
+            return _event_page(request, event, refused=f"player-{key}",
+                               refusal=match_services.shown(exc), status=exc.status)
+        messages.error(request, match_services.shown(exc))
+        return redirect(reverse("league:event", args=[event.pk]))
+    plays = entrant.plays.display_name if entrant.plays else "Its first member"
+    messages.success(request, f"{plays} plays for {entrant.name} from its next match on.")
+    return redirect(reverse("league:event", args=[event.pk]) + "#team-players")
 
 
 @login_required
