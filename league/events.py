@@ -1506,18 +1506,26 @@ OTHERS_MATCHES = {Kind.RESULT_RECORDED, Kind.RESULT_CORRECTED, Kind.FORFEITED,
 def _refuse_reinstating_late(event: Event, done: Replayed, key: str, withdrawal: int,
                              name: str) -> None:
     """Refused (409 reinstate_too_late, naming why) once the withdrawal from a started
-    Event went into something played or paired: the Event started after it, a match of
-    theirs ended with it (theirs forfeits at a withdrawal), or a record since paired,
-    entered, withdrew or decided with the field they left."""
-    def too_late(why: str) -> LeagueError:
-        return LeagueError("reinstate_too_late", f"{name} cannot be reinstated: {why}.", 409)
+    Event went into something played or paired (`_late_because`)."""
+    started_before = event.records.filter(kind=Kind.STARTED, seq__lt=withdrawal).exists()
+    why = _late_because(done, key, started_before,
+                        event.records.filter(seq__gt=withdrawal).order_by("seq"))
+    if why is not None:
+        raise LeagueError("reinstate_too_late", f"{name} cannot be reinstated: {why}.", 409)
 
-    if not event.records.filter(kind=Kind.STARTED, seq__lt=withdrawal).exists():
-        raise too_late("the Event started after they withdrew, without them")
+
+def _late_because(done: Replayed, key: str, started_before: bool,
+                  since: Iterable[EventRecord]) -> str | None:
+    """Why the withdrawal of `key` from a started Event can no longer be undone, if it
+    cannot: the Event started after it, a match of theirs ended with it (theirs forfeits
+    at a withdrawal), or a record `since` it paired, entered, withdrew or decided with
+    the field they left."""
+    if not started_before:
+        return "the Event started after they withdrew, without them"
     for m in done.matches.values():
         if key in m["entrants"] and m["pairing"] not in done.results:
-            raise too_late(f"their match {m['label'] or m['pairing']} ended when they withdrew")
-    for row in event.records.filter(seq__gt=withdrawal).order_by("seq"):
+            return f"their match {m['label'] or m['pairing']} ended when they withdrew"
+    for row in since:
         p = row.payload
         if row.kind in UNDOABLE_SINCE:
             continue
@@ -1526,9 +1534,32 @@ def _refuse_reinstating_late(event: Event, done: Replayed, key: str, withdrawal:
                 and not (row.kind == Kind.RESULT_RECORDED and p.get("match") is None):
             continue
         if row.kind in OTHERS_MATCHES and made is not None and key in made["entrants"]:
-            raise too_late(f"their match {made['label'] or made['pairing']} ended when they "
-                           "withdrew")
-        raise too_late(LATE_BECAUSE.get(row.kind, "the Event went on without them since"))
+            return f"their match {made['label'] or made['pairing']} ended when they withdrew"
+        return LATE_BECAUSE.get(row.kind, "the Event went on without them since")
+    return None
+
+
+def reinstatable(event: Event, done: Replayed) -> set[str]:
+    """The withdrawn entrants a Reinstate may bring back: all of them before the start
+    (the entry's checks run on the press), none once the Event is over, and after the
+    start those whose withdrawal nothing went by since (`_late_because`). One query
+    over the records from the earliest withdrawal on, however many withdrew."""
+    gone = {key for key, entrant in done.entrants.items() if entrant["withdrawn"]}
+    if not gone or event.status == Event.Status.FINISHED:
+        return set()
+    if done.state is None:
+        return gone
+    withdrawals = EventRecord.objects.filter(event=event, kind=Kind.ENTRANT_WITHDRAWN)
+    rows = list(event.records.filter(
+        Q(kind__in=[Kind.STARTED, Kind.ENTRANT_WITHDRAWN])
+        | Q(seq__gt=Subquery(withdrawals.order_by("seq").values("seq")[:1]))
+    ).order_by("seq"))
+    started = min((r.seq for r in rows if r.kind == Kind.STARTED), default=None)
+    last = {r.payload.get("key"): r.seq for r in rows if r.kind == Kind.ENTRANT_WITHDRAWN}
+    return {key for key in gone
+            if key in last and _late_because(
+                done, key, started is not None and started < last[key],
+                (r for r in rows if r.seq > last[key])) is None}
 
 
 LATE_BECAUSE = {

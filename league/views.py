@@ -1684,6 +1684,7 @@ def _panel_context(event: Event, error: str | None = None, *, user: Any = None,
         **_season_context(event, user),
         "entrants": _with_live_matches(event, _entrants(event).select_related("player", "team")
                                        .prefetch_related("team__members")),
+        "reinstatable": events.reinstatable(event, done),
         "bots": registry.bot_names(event.game),
         # Each Register form's pick fields (Add player, Add team, Add bot): the refused
         # one's as typed, to mend, not emptied.

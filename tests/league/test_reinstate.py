@@ -165,3 +165,38 @@ def test_an_entrant_entered_anew_since_is_not_entered_twice(organizer: Any, play
     refusal = refused(lambda: events.reinstate_entrant(event=event, by=organizer, key=first))
     assert (refusal.code, refusal.status) == ("entrant_twice", 409)
     assert withdrawn(event)[first] is True
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_entrants_that_may_be_reinstated_are_told_in_one_query(
+        organizer: Any, django_assert_num_queries: Any) -> None:
+    """The organizer page offers Reinstate where the press would not be refused
+    reinstate_too_late: here the last withdrawal alone, the earlier one having another
+    withdrawal since; however many withdrew, one query over the records."""
+    event, keys = held_round_robin(organizer)
+    for key in keys[:2]:  # (a third would finish the Event)
+        events.withdraw_entrant(event=event, by=organizer, key=key)
+    event.refresh_from_db()
+    done = events.replay(event)
+    with django_assert_num_queries(1):
+        assert events.reinstatable(event, done) == {keys[1]}
+    assert refused(lambda: events.reinstate_entrant(event=event, by=organizer, key=keys[0])
+                   ).code == "reinstate_too_late"
+    events.reinstate_entrant(event=event, by=organizer, key=keys[1])
+    event.refresh_from_db()
+    assert events.reinstatable(event, events.replay(event)) == set()
+
+
+@pytest.mark.django_db
+def test_every_withdrawal_before_the_start_may_be_reinstated_none_after_it(
+        organizer: Any) -> None:
+    """Before the start a Reinstate runs an entry's checks on the press; a withdrawal
+    the start went by is too late."""
+    event = make_event(organizer)
+    keys = enter_bots(event, organizer, 4)
+    for key in keys[:2]:
+        events.withdraw_entrant(event=event, by=organizer, key=key)
+    assert events.reinstatable(event, events.replay(event)) == set(keys[:2])
+    events.start_event(event=event, by=organizer)
+    event.refresh_from_db()
+    assert events.reinstatable(event, events.replay(event)) == set()

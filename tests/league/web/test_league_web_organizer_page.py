@@ -180,6 +180,22 @@ def test_a_reinstatement_too_late_says_why_beside_its_button(
     assert Entrant.objects.get(event=event, key="e1").withdrawn
 
 
+def test_reinstate_is_offered_only_where_the_press_may_succeed(
+        sam_client: Client, make_event: Callable[..., Event]) -> None:
+    """A withdrawal the start went by is too late to undo: its row offers no Reinstate
+    (which would be refused), a withdrawal since the start that nothing went by does."""
+    event = make_event(format="round_robin", bots=4, hold_rounds=True)
+    events.withdraw_entrant(event=event, by=event.created_by, key="e1")
+    events.start_event(event=event, by=event.created_by)
+    url = reverse("league:event_admin", args=[event.pk])
+    page = sam_client.get(url).content.decode()
+    assert "Reinstate" not in button_names(page)
+    assert "withdrawn" in page[page.index('id="entrant-row-e1"'):].split("</tr>")[0]
+    events.withdraw_entrant(event=event, by=event.created_by, key="e2")
+    page = sam_client.get(url).content.decode()
+    assert button_names(page)["Reinstate"] == ["Reinstate Bot 2"]
+
+
 def test_the_live_lists_seat_buttons_name_the_entrant_and_the_match(
         sam_client: Client, duel: Event) -> None:
     final = label(EventMatch.objects.get(event=duel))
