@@ -1429,8 +1429,9 @@ def _same_entrant(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 
 def withdraw_entrant(*, event: Event, by: Any, key: str,
-                     expected_seq: int | None = None) -> None:
-    """Withdraw an entrant: before the start it leaves; after, the format drops it."""
+                     expected_seq: int | None = None) -> list[str]:
+    """Withdraw an entrant: before the start it leaves; after, the format drops it. The
+    labels of their live matches the withdrawal forfeited (none before the start)."""
     _require(can_organize(event, by))
     with transaction.atomic():
         event = _locked(event, expected_seq)
@@ -1443,11 +1444,12 @@ def withdraw_entrant(*, event: Event, by: Any, key: str,
         if done.state is None:
             _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
             _after_change(event, done)
-            return
-        decided = _withdraw_started(event, done, key, by)
-    if decided:  # refused once the results that decided the Event are written
+            return []
+        forfeited = _withdraw_started(event, done, key, by)
+    if forfeited is None:  # refused once the results that decided the Event are written
         raise LeagueError("event_finished", "The Event is over: the result of their last "
                                             "match decided it.", 409)
+    return forfeited
 
 
 def reinstate_entrant(*, event: Event, by: Any, key: str,
@@ -1574,10 +1576,10 @@ LATE_BECAUSE = {
 }
 
 
-def _withdraw_started(event: Event, done: Replayed, key: str, by: Any) -> bool:
+def _withdraw_started(event: Event, done: Replayed, key: str, by: Any) -> list[str] | None:
     """Withdraw an entrant of a started Event (locked by the caller, `done` its own replay
-    of it); True, with nothing withdrawn, when recording their last match's result
-    finished the Event first."""
+    of it): the labels of their live matches it forfeited; None, with nothing withdrawn,
+    when recording their last match's result finished the Event first."""
     # Their matches hold still until the withdrawal is written (a last move waits), and
     # one that ended but whose result the worker has not yet recorded counts as played,
     # not as a walkover.
@@ -1593,7 +1595,7 @@ def _withdraw_started(event: Event, done: Replayed, key: str, by: Any) -> bool:
             _record_locked(event, link, held[link.match_id], play_again=False, done=done)
         event.refresh_from_db(fields=["status"])
         if event.status == Event.Status.FINISHED:
-            return True
+            return None
         done = caught_up(event, done)
     fmt = formats.get_format(event.format)
     state = _try_format(lambda: field_changed(event, done, fmt.withdraw, key), done)
@@ -1605,21 +1607,21 @@ def _withdraw_started(event: Event, done: Replayed, key: str, by: Any) -> bool:
     # whose game eliminates players plays on without them). After the advance, so the
     # replay it keeps is kept before their ended matches' results come in on the commit
     # (each would fold the withdrawal in again).
-    for link in live:
-        _withdraw_seat(link, key)
-    return False
+    return [link.label or link.pairing for link in live if _withdraw_seat(link, key)]
 
 
-def _withdraw_seat(link: EventMatch, key: str) -> None:
+def _withdraw_seat(link: EventMatch, key: str) -> bool:
     """The withdrawn entrant's seat of the live match forfeits, unless it is out of it
     already (a forfeit, or the game, eliminated it while the others play on): nothing is
-    left there to forfeit."""
+    left there to forfeit (False)."""
     try:
         match_services.forfeit_seat(match=link.match, seat=link.seats_of(key)[0],
                                     reason="withdrawn")
     except match_services.ServiceError as exc:
         if exc.code != "seat_out":
             raise
+        return False
+    return True
 
 
 def seed_event(*, event: Event, by: Any, method: str, order: list[str] | None = None,

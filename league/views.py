@@ -1000,7 +1000,19 @@ def entrant_withdraw(request: HttpRequest, event_id: int, key: str) -> HttpRespo
     event = _organized_event(request, event_id)
     return _panel_call(request, event, lambda: events.withdraw_entrant(
         event=event, by=request.user, key=key, expected_seq=_seq(request)),
-        form=f"withdraw-{key}")
+        form=f"withdraw-{key}", done=lambda forfeited: _withdrawn_said(event, key, forfeited),
+        near="entrants")
+
+
+def _withdrawn_said(event: Event, key: str, forfeited: list[str]) -> str:
+    """What a withdrawal did: the row says "withdrawn", not that a match it ended was
+    lost."""
+    name = Entrant.objects.get(event=event, key=key).name
+    if not forfeited:
+        return f"{name} withdrew."
+    which = "match" if len(forfeited) == 1 else "matches"
+    were = "was" if len(forfeited) == 1 else "were"
+    return f"{name} withdrew; their {which} {_and(forfeited)} {were} forfeited."
 
 
 @login_required
@@ -1010,7 +1022,8 @@ def entrant_reinstate(request: HttpRequest, event_id: int, key: str) -> HttpResp
     event = _organized_event(request, event_id)
     return _panel_call(request, event, lambda: events.reinstate_entrant(
         event=event, by=request.user, key=key, expected_seq=_seq(request)),
-        form=f"reinstate-{key}", done=lambda entrant: f"{entrant.name} is reinstated.")
+        form=f"reinstate-{key}", done=lambda entrant: f"{entrant.name} is reinstated.",
+        near="entrants")
 
 
 @login_required

@@ -196,6 +196,33 @@ def test_reinstate_is_offered_only_where_the_press_may_succeed(
     assert button_names(page)["Reinstate"] == ["Reinstate Bot 2"]
 
 
+def test_a_withdrawal_says_what_it_did_and_which_live_match_it_forfeited(
+        sam_client: Client, cup: Event, duel: Event) -> None:
+    """The row says "withdrawn" alone: the panel says so, and names the match that ended
+    for them, on the page and to a screen reader."""
+    answer = sam_client.post(reverse("league:entrant_withdraw", args=[cup.pk, "e1"]),
+                             {"seq": cup.seq}, **HTMX).content.decode()
+    assert told(answer) == "Bot 1 withdrew."
+    assert '<p class="muted small" id="entrants-done">Bot 1 withdrew.</p>' in answer
+    final = label(EventMatch.objects.get(event=duel))
+    answer = sam_client.post(reverse("league:entrant_withdraw", args=[duel.pk, "e1"]),
+                             {"seq": duel.seq}, **HTMX).content.decode()
+    said = f"alice withdrew; their match {final} was forfeited."
+    assert told(answer) == said
+    assert f'id="entrants-done">{said}</p>' in answer
+
+
+def test_without_scripts_a_withdrawal_and_a_reinstatement_say_what_they_did(
+        sam_client: Client, cup: Event) -> None:
+    withdrawn = sam_client.post(reverse("league:entrant_withdraw", args=[cup.pk, "e2"]),
+                                {"seq": cup.seq}, follow=True).content.decode()
+    assert 'data-announce>Bot 2 withdrew.</div>' in withdrawn
+    cup.refresh_from_db()
+    back = sam_client.post(reverse("league:entrant_reinstate", args=[cup.pk, "e2"]),
+                           {"seq": cup.seq}, follow=True).content.decode()
+    assert 'data-announce>Bot 2 is reinstated.</div>' in back
+
+
 def test_the_live_lists_seat_buttons_name_the_entrant_and_the_match(
         sam_client: Client, duel: Event) -> None:
     final = label(EventMatch.objects.get(event=duel))
