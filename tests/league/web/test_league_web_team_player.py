@@ -113,3 +113,10 @@ def test_an_event_without_team_entrants_offers_no_choice(
     events.add_entrant(event=made, by=organizer, player=player2.username)
     page = logged_in(organizer).get(reverse("league:event", args=[made.pk])).content.decode()
     assert 'id="team-players"' not in page
+
+
+def test_an_anonymous_choice_is_sent_to_sign_in_and_changes_nothing(derby: Event) -> None:
+    answer = Client().post(reverse("league:event_team_player", args=[derby.pk]),
+                           {"key": "e1", "player": "olga"})
+    assert answer.status_code == 302 and "login" in answer["Location"]
+    assert Entrant.objects.get(event=derby, key="e1").plays is None
