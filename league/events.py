@@ -1497,10 +1497,11 @@ def _refuse_entry_again(event: Event, done: Replayed, key: str) -> None:
 
 
 # What may be written after a withdrawal from a started Event for it to be undone: what
-# changes no pairing (picks, organizers, details, season), and what befalls the matches made
-# before it that the withdrawn entrant does not play (their results, forfeits, bots).
-UNDOABLE_SINCE = {Kind.ENTRANT_PICKED, Kind.ORGANIZERS_CHANGED, Kind.DETAILS_CHANGED,
-                  Kind.SEASON_CHANGED}
+# changes no pairing (picks, a team's player, organizers, details, season), and what befalls
+# the matches made before it that the withdrawn entrant does not play (their results,
+# forfeits, bots).
+UNDOABLE_SINCE = {Kind.ENTRANT_PICKED, Kind.TEAM_PLAYER_CHOSEN, Kind.ORGANIZERS_CHANGED,
+                  Kind.DETAILS_CHANGED, Kind.SEASON_CHANGED}
 OTHERS_MATCHES = {Kind.RESULT_RECORDED, Kind.RESULT_CORRECTED, Kind.FORFEITED,
                   Kind.SEAT_TO_BOT}
 

@@ -200,3 +200,24 @@ def test_every_withdrawal_before_the_start_may_be_reinstated_none_after_it(
     events.start_event(event=event, by=organizer)
     event.refresh_from_db()
     assert events.reinstatable(event, events.replay(event)) == set()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_teams_player_chosen_since_leaves_the_withdrawal_undoable(
+        organizer: Any, player: Any, outsider: Any) -> None:
+    """Choosing who plays for a team pairs nobody: after it, a withdrawal is undone as
+    after a pick."""
+    event = make_event(organizer, hold_rounds=True)
+    keys = enter_bots(event, organizer, 3)
+    events.create_team(name="Reds", members=[player.username, outsider.username],
+                       by=organizer)
+    team = events.add_entrant(event=event, by=organizer, team="Reds").key
+    events.start_event(event=event, by=organizer)
+    done = [k for link in EventMatch.objects.filter(event=event)
+            if link.match.status == Match.Status.FINISHED for k in link.entrants]
+    assert len(done) == 2  # the bots' match; the Reds' waits for alice
+    events.withdraw_entrant(event=event, by=organizer, key=done[0])
+    events.choose_team_player(event=event, by=organizer, key=team, player=outsider.username)
+    events.reinstate_entrant(event=event, by=organizer, key=done[0])
+    assert withdrawn(event) == dict.fromkeys([*keys, team], False)
+    stream_is_whole(event)
