@@ -782,7 +782,8 @@ def season_create(request: HttpRequest) -> HttpResponse:
         form.add_error(None, match_services.shown(exc))
         return _render_dashboard(request, season_form=form, status=exc.status)
     messages.success(request, f"Season {created.name} created.")
-    return redirect("league:dashboard")
+    # At the page's top, where it is said: a redirect naming no anchor keeps the form's.
+    return redirect(f"{reverse('league:dashboard')}#content")
 
 
 @creator_required

@@ -51,6 +51,8 @@ def test_staff_create_a_season_through_the_dashboard_form(staff_client: Client,
         "season-ends_on": "2025-03-01", "season-win": "2", "season-draw": "1",
         "season-loss": "0"})
     assert response.status_code == 302
+    # At the page's top, where its message is: one naming no anchor keeps the form's.
+    assert response["Location"] == reverse("league:dashboard") + "#content"
     season = Season.objects.get(name="Winter")
     assert season.scoring == {"win": 2, "draw": 1, "loss": 0}
     assert list(season.organizers.all()) == [organizer]
@@ -64,8 +66,14 @@ def test_a_refused_season_shows_why_and_writes_nothing(staff_client: Client) -> 
         "season-starts_on": "2025-03-01", "season-ends_on": "2025-01-01",
         "season-win": "3", "season-draw": "1", "season-loss": "0"})
     assert response.status_code == 400
-    assert "A season cannot end before it starts." in response.content.decode()
+    page = response.content.decode()
+    assert "A season cannot end before it starts." in page
     assert not Season.objects.exists()
+    # Sent to its own card's anchor, the card a phone's screens below the page's top: the
+    # browser comes back at the refusal, not at the top with the message out of sight.
+    card = page[page.index('id="new-season"'):]
+    assert f'action="{reverse("league:season_create")}#new-season"' in card
+    assert card.index("#new-season") < card.index("A season cannot end before it starts.")
 
 
 def test_a_season_organizer_creates_an_event_with_format_options(
