@@ -1794,7 +1794,9 @@ def _held_context(event: Event, done: events.Replayed,
     lines += [[key] for key in left_out]
     return {
         # A walkover names who the format counts its win for ("" where nobody won it).
-        "held": [{"pairing": p, "names": [names.get(k, k) if k else "bye" for k in p.slots],
+        # Each seat's name and entrant key (a hand pairing is typed in keys).
+        "held": [{"pairing": p, "seats": [(names.get(k, k), k) if k else ("bye", "")
+                                          for k in p.slots],
                   "walkover": p.id in given,
                   # (a bye its entrant withdrew from before the round was over: no point)
                   "lost_bye": len(p.entrants) == 1 and None in p.slots
@@ -1807,7 +1809,7 @@ def _held_context(event: Event, done: events.Replayed,
         # round 2 and Losers round 1".
         "held_name": named,
         "held_text": "\n".join(" ".join(line) for line in lines if line),
-        "held_left_out": [names.get(key, key) for key in left_out],
+        "held_left_out": [f"{names.get(key, key)} ({key})" for key in left_out],
         "pairs_by_hand": by_hand,
     }
 

@@ -1241,8 +1241,9 @@ def test_a_late_entrant_the_held_draw_leaves_out_is_named_on_its_card(
     page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
     assert "Round 2 is waiting for you" in page
     assert all("Latecomer" not in item for item in held_list(page))
-    assert ("In no pairing of this draw (entered after it was drawn): Latecomer. Released "
-            "as drawn, the round leaves them out; pair it by hand to seat them.") in page
+    assert ("In no pairing of this draw (entered after it was drawn): Latecomer (e5). "
+            "Released as drawn, the round leaves them out; pair it by hand to seat them.") \
+        in page
 
 
 def test_a_late_entrant_of_a_held_round_is_on_its_card_and_seated_by_release(
@@ -1264,6 +1265,22 @@ def test_a_late_entrant_of_a_held_round_is_on_its_card_and_seated_by_release(
     bye = [p.entrants for p in events.replay(event).state.rounds[1] if len(p.entrants) == 1]
     assert late in seated | {k for p in bye for k in p}
     assert seated | {k for p in bye for k in p} == {f"e{i}" for i in range(1, 6)}
+
+
+def test_a_held_rounds_draw_names_each_entrants_key_the_hand_pairing_is_typed_in(
+        sam_client: Client, make_event: Callable[..., Event],
+        started_and_decided: Callable[..., None]) -> None:
+    """Pair by hand takes entrant keys ("e1 e3"), its text the draw's: the draw listed
+    above it named its entrants alone, so an organizer on a phone scrolled back to the
+    entrants table to learn who "e3" was."""
+    event = make_event(format="swiss", bots=4, hold_rounds=True, format_options={"rounds": 3})
+    started_and_decided(event)
+    done = events.replay(event)
+    page = sam_client.get(reverse("league:event_admin", args=[event.pk])).content.decode()
+    drawn = [p for p in formats.get_format("swiss").pairings(done.state) if p.round == 2]
+    names = {key: entrant["name"] for key, entrant in done.entrants.items()}
+    assert held_list(page) == [
+        f"{p.label} " + " vs ".join(f"{names[k]} ({k})" for k in p.entrants) for p in drawn]
 
 
 def test_a_held_round_drawn_with_everyone_names_nobody_left_out(
@@ -1447,8 +1464,8 @@ def test_a_held_walkover_whose_winner_withdrew_in_turn_stays_on_the_card_naming_
     names = dict(Entrant.objects.filter(event=event).values_list("key", "name"))
     listed = held_list(page)
     assert len(listed) == 3
-    assert f"{drawn.label} {names[first]} vs {names[second]} walkover: {names[second]} " \
-           "wins, a withdrawal decided it" in listed
+    assert f"{drawn.label} {names[first]} ({first}) vs {names[second]} ({second}) " \
+           f"walkover: {names[second]} wins, a withdrawal decided it" in listed
     text = re.search(r'name="pairings"[^>]*>(.*?)</textarea>', page, re.S)
     assert text is not None  # (it seats neither: both are out)
     assert sorted(text.group(1).split()) == sorted(set(names) - {first, second})
