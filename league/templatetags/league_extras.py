@@ -1,15 +1,17 @@
 """Filters of the league pages and mails: numbers as people write them, tiebreak names, a
-time in the hour the clocks repeat; the token of the creation forms; the pagers' links; a
+time in the hour the clocks repeat, how long a person has been to move; the token of the creation forms; the pagers' links; a
 refused organizer form's reason beside it."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django import template
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.timesince import timesince
 
 from league import once
 
@@ -83,6 +85,16 @@ TIEBREAK_LABELS = {
     "sonneborn_berger": "Sonneborn-Berger",
     "wins": "Wins",
 }
+
+
+@register.filter
+def waited(since: Any) -> str:
+    """How long since `since`, as a person awaited has been to move: "under a minute"
+    where Django's timesince says "0 minutes", else what it says ("3 minutes", "1 hour,
+    5 minutes")."""
+    if timezone.now() - since < timedelta(minutes=1):
+        return "under a minute"
+    return timesince(since)
 
 
 @register.filter

@@ -265,6 +265,24 @@ def test_the_live_list_says_when_a_turn_deadline_gives_the_awaited_person_the_po
     assert "deadline passed at" in told
 
 
+def test_the_live_list_says_a_person_just_awaited_is_to_move_for_under_a_minute(
+        sam_client: Client, sam: Any, make_event: Callable[..., Event], player: Any,
+        player2: Any) -> None:
+    """Django's timesince says "0 minutes" of a wait under a minute: "to move for 0
+    minutes" read as if the seat was not awaited at all."""
+    event = make_event(name="Night")
+    events.add_entrant(event=event, by=sam, player="alice")
+    events.add_entrant(event=event, by=sam, player="bruno")
+    events.start_event(event=event, by=sam)
+    match = EventMatch.objects.get(event=event).match
+    html = sam_client.get(reverse("league:event_live", args=[event.pk]), **HTMX).content.decode()
+    assert "to move</span> <span class=\"muted small\">for under a minute</span>" in html
+    assert "0\xa0minutes" not in html and "0 minutes" not in html
+    Match.objects.filter(pk=match.pk).update(updated_at=timezone.now() - timedelta(minutes=3))
+    html = sam_client.get(reverse("league:event_live", args=[event.pk]), **HTMX).content.decode()
+    assert "for 3\xa0minutes</span>" in html
+
+
 def test_correct_buttons_name_their_match(
         sam_client: Client, make_event: Callable[..., Event], sam: Any, player: Any,
         player2: Any, outsider: Any, django_capture_on_commit_callbacks: Any) -> None:
