@@ -407,7 +407,7 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
                 sides: Mapping[str, Mapping[str, int]] | None = None,
                 ended: Mapping[str, str | None] | None = None,
                 only: Collection[str] | None = None,
-                listed: Collection[str] = ()) -> str:
+                listed: Collection[str] = (), called: str = "Bracket diagram") -> str:
     """The whole diagram of an Event's pairings (future slots included) as an <svg>; with
     `only`, the boxes of those pairings alone (a big Event's rounds near the one listed),
     their lines read from them all (a bye or a walkover in a round not drawn still says
@@ -424,7 +424,8 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
     format has no final (a round robin, a Swiss). `listed`: the pairings whose match the
     page lists below with links of its own, their boxes' links out of Tab's order (a
     keyboard user tabbed through every match twice, dozens of stops on a big Event's page);
-    a tap, a click and a screen reader's list of links still reach them.
+    a tap, a click and a screen reader's list of links still reach them. `called`: what
+    the drawing is called ("Rounds diagram" where the format has no bracket).
     """
     if not pairings:
         return ""
@@ -465,7 +466,7 @@ def bracket_svg(pairings: Sequence[Any], *, names: Mapping[str, str],
         parts.append(_champion(final, " and ".join(names.get(k, k) for k in champions),
                                len(champions) > 1))
     height = max(top - SECTION_GAP, HEAD_H)
-    return _svg_root(width, height, "bracket", "Bracket diagram", "".join(parts))
+    return _svg_root(width, height, "bracket", called, "".join(parts))
 
 
 def _champion(final: _Box | None, name: str, several: bool = False) -> str:

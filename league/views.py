@@ -2124,6 +2124,10 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
     rows = _match_rows(event, done, names, given, page["where"])
     listed = {row["match"].pk for row in rows}  # the bracket's links Tab skips for these
     diagram, drawn = "", None
+    # A bracket is an elimination's (a multi-stage Event's playoff); the other formats'
+    # diagram draws their rounds, with no bracket to speak of.
+    diagram_title = "Bracket" if event.format in (
+        "single_elimination", "double_elimination", "multistage") else "Rounds"
     if done.state is not None:
         pairings = formats.get_format(event.format).pairings(done.state)
         kept, drawn = _drawn_rounds(pairings, page)
@@ -2142,6 +2146,7 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
             ended=_ended_unrecorded(done, given),
             only=None if kept is pairings else {p.id for p in kept},
             listed={pid for pid, m in done.matches.items() if m["match"] in listed},
+            called=f"{diagram_title} diagram",
         )
     walkovers = _walkover_rows(done, names, given, page["where"])
     # The reader's live matches, in whichever round; the version is every match's, so that
@@ -2159,6 +2164,7 @@ def _results_context(event: Event, user: Any, page: dict[str, Any] | None = None
         "game_title": _titles().get(event.game, event.game),
         "format_title": FORMAT_TITLES.get(event.format, event.format),
         "diagram": diagram,
+        "diagram_title": diagram_title,
         "diagram_rounds": drawn,
         "standings": [{"row": s, "tiebreaks": [s.tiebreaks.get(c) for c in columns],
                        "group": groups.get(s.entrant.key, "")}

@@ -100,6 +100,27 @@ def test_a_running_event_draws_its_bracket_and_polls_its_results(
     assert alice_client.get(url, {"v": "old"}, **HTMX).status_code == 200
 
 
+@pytest.mark.parametrize(("format", "options", "title"), [
+    ("single_elimination", {}, "Bracket"),
+    ("swiss", {"rounds": 2}, "Rounds"),
+    ("round_robin", {}, "Rounds"),
+])
+def test_the_diagram_is_called_a_bracket_only_where_the_format_has_one(
+        alice_client: Client, make_event: Callable[..., Event], sam: Any, format: str,
+        options: dict[str, Any], title: str) -> None:
+    """A Swiss and a round robin (and heats) were drawn under "Bracket", a word of the
+    eliminations: their diagram is of rounds, and is called so, heading, region and
+    drawing alike."""
+    event = make_event(bots=4, format=format, format_options=options)
+    events.start_event(event=event, by=sam)
+    page = alice_client.get(reverse("league:event", args=[event.pk])).content.decode()
+    assert f"<h2>{title}</h2>" in page
+    assert f'role="region" aria-label="{title} diagram">' in page
+    assert f"<title>{title} diagram</title>" in page
+    other = {"Bracket", "Rounds"} - {title}
+    assert all(f"<h2>{word}</h2>" not in page for word in other)
+
+
 def test_a_multistage_events_standings_name_each_entrants_group(
         alice_client: Client, make_event: Callable[..., Event], sam: Any) -> None:
     # The groups' winners rank first, then their seconds, each place by points a match:
