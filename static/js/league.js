@@ -172,7 +172,8 @@
      its match ended) left focus on the page's top: it goes instead to the nearest element
      around it that is still there (its row, its card's heading), or to the one its
      data-focus-instead names (the Event page's "Your match" link, gone once the match
-     ended: that match's row), else to the swapped element's data-focus-home, so a
+     ended: that match's row), the summary of a disclosure it was in (closed again, the
+     control in it hidden), else to the swapped element's data-focus-home, so a
      keyboard user goes on from where they were. */
   var lostFrom = null;
 
@@ -194,6 +195,12 @@
       if (el.hasAttribute("data-focus-instead")) {
         lostFrom.ids.push(el.getAttribute("data-focus-instead"));
       }
+      // A disclosure (a result's Correct form) comes back closed: its summary, which
+      // still shows, takes focus where the control inside it cannot.
+      var summary = el.matches("details") ? el.querySelector(":scope > summary[id]") : null;
+      if (summary) {
+        lostFrom.ids.push(summary.id);
+      }
     }
   }
 
@@ -214,7 +221,9 @@
           spot.setAttribute("tabindex", "-1");
         }
         spot.focus({preventScroll: false});
-        return;
+        if (document.activeElement === spot) {
+          return;
+        }  // (a control hidden in a closed disclosure takes no focus: on to the next)
       }
     }
   }

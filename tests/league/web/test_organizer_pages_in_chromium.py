@@ -136,3 +136,29 @@ def test_start_is_asked_first_and_a_no_starts_nothing(
     draft.refresh_from_db()  # started (its bots may have played it out since)
     assert draft.status != Event.Status.DRAFT and len(phone.dialogs) == 2
     assert EventMatch.objects.filter(event=draft).exists()
+
+
+def test_a_correction_made_from_the_keyboard_leaves_focus_on_its_result(
+        phone: Chromium, live_server: Any, organized: dict[str, Event]) -> None:
+    """The Correct form comes back closed in its result's disclosure: htmx gave focus back
+    to its button, hidden there, which took none, and focus fell to the page's top, a
+    keyboard user's place lost. It goes to the result's summary, which shows the places
+    corrected."""
+    running = organized["running"]
+    [done] = [link for link in EventMatch.objects.filter(event=running)
+              if link.match.status == Match.Status.FINISHED]
+    phone.open(live_server.url + reverse("league:event_admin", args=[running.pk]))
+    summary = f"correct-{done.pairing}"
+    phone.js(f"document.getElementById('{summary}').focus()")
+    phone.press("Enter")  # opens the disclosure
+    first, second = done.entrants
+    for key, place in ((first, "2"), (second, "1")):
+        phone.press("Tab")
+        assert phone.js("document.activeElement.id") == f"{summary}-{key}"
+        phone.js(f"document.activeElement.value = '{place}'")
+    phone.press("Tab")
+    assert phone.js("document.activeElement.id") == f"{summary}-submit"
+    phone.press("Enter")
+    phone.until("document.querySelector('#panel-announce').textContent.includes('corrected')")
+    phone.until(f"document.activeElement.id === '{summary}'")
+    assert phone.dialogs[-1].startswith("Correct the result of")
