@@ -1527,7 +1527,11 @@ def _late_because(done: Replayed, key: str, started_before: bool,
         return "the Event started after they withdrew, without them"
     for m in done.matches.values():
         if key in m["entrants"] and m["pairing"] not in done.results:
-            return f"their match {m['label'] or m['pairing']} ended when they withdrew"
+            label = m["label"] or m["pairing"]
+            if len(m["entrants"]) > 2:  # a pod's others play on without them
+                return (f"their seat in {label} was forfeited when they withdrew, and the "
+                        "match plays on without them")
+            return f"their match {label} ended when they withdrew"
     for row in since:
         p = row.payload
         if row.kind in UNDOABLE_SINCE:

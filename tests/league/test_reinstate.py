@@ -103,6 +103,25 @@ def test_an_entrant_whose_live_match_ended_at_the_withdrawal_is_not_reinstated(
     assert withdrawn(event)[keys[0]] is True
 
 
+@pytest.mark.django_db
+def test_an_entrant_whose_pod_plays_on_is_told_their_seat_was_forfeited(
+        organizer: Any) -> None:
+    """A heats pod goes on when one of its four withdraws: the refusal said their match
+    "ended when they withdrew" while the organizer watched it being played."""
+    event = events.create_event(name="Rumble night", game="royal_rumble", format="heats",
+                                by=organizer)
+    keys = enter_bots(event, organizer, 4)
+    events.start_event(event=event, by=organizer)
+    [link] = EventMatch.objects.filter(event=event)
+    events.withdraw_entrant(event=event, by=organizer, key=keys[0])
+    assert Match.objects.get(pk=link.match_id).status == Match.Status.ACTIVE
+    refusal = refused(lambda: events.reinstate_entrant(event=event, by=organizer, key=keys[0]))
+    assert refusal.code == "reinstate_too_late"
+    assert refusal.detail == (
+        f"Bot 1 cannot be reinstated: their seat in {link.label} was forfeited when they "
+        "withdrew, and the match plays on without them.")
+
+
 def held_round_robin(organizer: Any) -> tuple[Event, list[str]]:
     """A round robin of four bots whose round 1 is played and round 2 waits."""
     event = make_event(organizer, hold_rounds=True)
