@@ -1048,8 +1048,17 @@ def event_details(request: HttpRequest, event_id: int) -> HttpResponse:
     return _panel_call(request, event, lambda: events.set_details(
         event=event, by=request.user, expected_seq=_seq(request), **form.cleaned_data),
         form="details",
-        done=lambda _: "Saved: the Event's page shows this time and these notes.",
-        near="details")
+        done=lambda _: _details_saved(form.cleaned_data), near="details")
+
+
+def _details_saved(details: dict[str, Any]) -> str:
+    """What a save of the Event's time and notes says: what its page now shows (a save of
+    notes alone said the page showed "this time", none set)."""
+    time, notes = bool(details.get("starts_at")), bool(details.get("notes"))
+    shown = ("this time and these notes" if time and notes else "this time, and no notes"
+             if time else "these notes, and no start time" if notes
+             else "neither a start time nor notes")
+    return f"Saved: the Event's page shows {shown}."
 
 
 @login_required

@@ -119,7 +119,7 @@ def test_a_refused_details_form_comes_back_as_typed(cup: Event, sam_client: Clie
     assert Event.objects.get(pk=cup.pk).notes == ""
 
 
-SAVED = "Saved: the Event's page shows this time and these notes."
+SAVED = "Saved: the Event's page shows these notes, and no start time."
 
 
 def test_a_save_says_it_was_saved_on_the_page_and_to_a_screen_reader(
@@ -144,6 +144,20 @@ def test_a_save_says_it_was_saved_on_the_page_and_to_a_screen_reader(
     back = sam_client.post(url, {"seq": cup.seq, "starts_at": "", "notes": "Room 3"})
     page = sam_client.get(back["Location"]).content.decode()
     assert f'<div class="msg msg-success" data-announce>{said}</div>' in page
+
+
+@pytest.mark.parametrize(("starts_at", "notes", "shown"), [
+    ("2037-12-10T19:30", "Room 2", "this time and these notes"),
+    ("2037-12-10T19:30", "", "this time, and no notes"),
+    ("", "Room 2", "these notes, and no start time"),
+    ("", "", "neither a start time nor notes"),
+])
+def test_a_save_says_what_the_event_page_now_shows(
+        cup: Event, sam_client: Client, starts_at: str, notes: str, shown: str) -> None:
+    """Notes saved with no time said the page showed "this time and these notes"."""
+    answer = sam_client.post(reverse("league:event_details", args=[cup.pk]), {
+        "seq": cup.seq, "starts_at": starts_at, "notes": notes}, **HTMX).content.decode()
+    assert f"Saved: the Event&#x27;s page shows {shown}.</p>" in answer
 
 
 def test_the_event_page_and_the_lobby_show_them_escaped(
