@@ -2537,6 +2537,13 @@ def _entrant_name(event: Event, key: str) -> str:
         or key
 
 
+def _require_entrant(event: Event, key: str) -> None:
+    """404 unknown_entrant for a key that is no entrant of the Event, as every write naming
+    an entrant answers it (one of the Event's not in the pairing's match is not_in_match)."""
+    if not Entrant.objects.filter(event=event, key=key).exists():
+        raise LeagueError("unknown_entrant", f"No entrant {quoted(key)} in this Event.", 404)
+
+
 def _link(event: Event, pairing: str) -> EventMatch:
     link = (EventMatch.objects.filter(event=event, pairing=pairing).select_related("match")
             .order_by("-replay").first())
@@ -2554,6 +2561,7 @@ def forfeit(*, event: Event, by: Any, pairing: str, entrant: str,
     and plays on (`matches.services.forfeit_seat`: a Royal Rumble pod), the entrant is out
     and the others play it to its end; the result flows in then like any other."""
     _require(can_organize(event, by))
+    _require_entrant(event, entrant)
     _forfeit(event, _link(event, pairing), [entrant], by, event_seq=expected_seq)
 
 
@@ -2586,6 +2594,7 @@ def seat_to_bot(*, event: Event, by: Any, pairing: str, entrant: str,
     """Hand an absent entrant's seat to a bot for the rest of the match; an entrant out of
     a match that goes on (`matches.services.seats_out`) is refused (seat_out)."""
     _require(can_organize(event, by))
+    _require_entrant(event, entrant)
     _seat_to_bot(event, _link(event, pairing), entrant, bot or event.deadline_bot, by,
                  event_seq=expected_seq)
 

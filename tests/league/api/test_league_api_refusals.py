@@ -320,6 +320,10 @@ REFUSALS: dict[str, tuple[Setup, int, str]] = {
                                         409, "match_over"),
     "a seat to a bot for an entrant of another match": (
         lambda r: outsider_of_link(r, "seat-to-bot/"), 400, "not_in_match"),
+    "a forfeit by a key that is no entrant of the Event": (
+        lambda r: seat(r, "forfeit/", entrant="e9"), 404, "unknown_entrant"),
+    "a seat to a bot for a key that is no entrant of the Event": (
+        lambda r: seat(r, "seat-to-bot/", entrant="e9"), 404, "unknown_entrant"),
     # corrections
     "a correction of a pairing with no result": (
         lambda r: correction(r, lambda ks: {ks[0]: 1, ks[1]: 2}, play=False),
