@@ -1089,9 +1089,11 @@ def resign(*, match: Match, user: Any, seat: int | None = None, leaving: bool = 
         elif not held:
             raise ServiceError("not_seated", "You hold no seat in this match.", 403)
         elif name_the_seat and len(held) > 1:
+            # Named as every sentence names a seat, with the API's numbers beside.
             raise ServiceError("seat_required", "You hold several seats of this match ("
-                               + ", ".join(f"seat {row.index}" for row in held)
-                               + "): name the one to "
+                               + ", ".join(seat_name(locked, row.index) for row in held)
+                               + "; seat " + ", ".join(str(row.index) for row in held)
+                               + " in the API): name the one to "
                                + ("leave" if locked.status == Match.Status.OPEN else "resign")
                                + " (`seat`).", 400)
         index = _first_in(locked, [row.index for row in held]) if seat is None else seat

@@ -141,7 +141,9 @@ def test_one_holding_several_seats_of_an_open_match_names_the_one_to_leave(
         refused = resign(player_api, match.pk, **body)
         assert refused.status_code == 400, refused.content
         assert refused.json()["code"] == "seat_required"
-        assert "seat 0, seat 1" in refused.json()["detail"]
+        assert refused.json()["detail"] == (
+            "You hold several seats of this match (Seat 1, Seat 2; seat 0, 1 in the API): "
+            "name the one to leave (`seat`).")
     assert seated(match) == ["alice", "alice", None]
     for _ in range(2):
         left = resign(player_api, match.pk, seat=0, leaving=True)
