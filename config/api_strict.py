@@ -8,11 +8,12 @@ bug that this hides, and one sending `{"name": 5}` gets an Event named "5". So e
 body serializer refuses, in a JSON body, a text field's value that is not a string, a
 boolean's that is not true or false, an integer's (or an id's) that is a string, a
 choice's of another type than the choice it names, a date's or a time's that is not a
-string, and a JSON field's of another type than the one its schema states (an object,
+string (and a date-time's that is a date alone, which DRF reads as its midnight), and a JSON field's of another type than the one its schema states (an object,
 an array...): a 400 `invalid` naming the field, as any other value it cannot read.
 
 A form's body and a query string carry nothing but text: those are read as DRF reads
-them (a `QueryDict` is never held to JSON's types). One thing DRF reads there silently:
+them (a `QueryDict` is never held to JSON's types; a date-time's date alone is refused
+there too). One thing DRF reads there silently:
 a name given twice (`?game=a&game=b`), of which it keeps the last. A field that takes one
 value refuses it, 400 `repeated_parameter` naming it: the client meant one of the two.
 """
@@ -20,6 +21,7 @@ value refuses it, 400 `repeated_parameter` naming it: the client meant one of th
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 from django.http import QueryDict
@@ -62,7 +64,7 @@ def loose(field: serializers.Field, value: Any) -> Detail | None:
     if isinstance(field, serializers.ChoiceField):
         return _choices_loose(field, [value])
     if isinstance(field, WHEN):
-        return None if isinstance(value, str) else _wrong_format(field)
+        return _wrong_format(field) if not isinstance(value, str) else bare_date(field, value)
     if isinstance(field, serializers.JSONField):
         return _json_loose(field, value)
     if isinstance(field, serializers.ListField) and isinstance(value, list):
@@ -102,6 +104,19 @@ FORMATS = {serializers.DateTimeField: ("DATETIME_INPUT_FORMATS",
                                        humanize_datetime.datetime_formats),
            serializers.DateField: ("DATE_INPUT_FORMATS", humanize_datetime.date_formats),
            serializers.TimeField: ("TIME_INPUT_FORMATS", humanize_datetime.time_formats)}
+
+
+def bare_date(field: serializers.Field, value: str) -> list[ErrorDetail] | None:
+    """The refusal of a date alone ("2026-12-07") for a date-time field, which DRF reads as
+    that day's midnight, in the site's time zone: the schema's `date-time` has a time of
+    day, and a client sending a date meant a day, not an instant. None otherwise."""
+    if not isinstance(field, serializers.DateTimeField):
+        return None
+    try:
+        date.fromisoformat(value.strip())
+    except ValueError:
+        return None
+    return _wrong_format(field)
 
 
 def _wrong_format(field: serializers.Field) -> list[ErrorDetail]:
@@ -174,6 +189,11 @@ class StrictTypes:
         refused: dict[str, Detail] = {}
         if isinstance(data, QueryDict):
             refuse_repeated(self._writable_fields, data)  # type: ignore[attr-defined]
+            for field in self._writable_fields:  # type: ignore[attr-defined]
+                text = data.get(field.field_name)
+                dated = bare_date(field, text) if text else None
+                if dated:
+                    refused[field.field_name] = dated
         elif isinstance(data, Mapping):
             for field in self._writable_fields:  # type: ignore[attr-defined]
                 if field.field_name in data:

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import pytest
+from django.http import QueryDict
 from rest_framework import serializers
 from rest_framework.test import APIClient
 
@@ -129,6 +130,10 @@ class Typed(StrictTypes, serializers.Serializer):
     ({"on": 20261207}, "Date has wrong format. Use one of these formats instead: YYYY-MM-DD."),
     ({"at": 1796601600}, "Datetime has wrong format. Use one of these formats instead: "
                          "YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."),
+    ({"at": "2026-12-07"}, "Datetime has wrong format. Use one of these formats instead: "
+                           "YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."),
+    ({"at": "20261207"}, "Datetime has wrong format. Use one of these formats instead: "
+                         "YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."),
     ({"options": '{"round_limit": 20}'}, "Expected an object, not a string."),
     ({"options": [1]}, "Expected an object, not an array."),
     ({"matches": {"match": None}}, "Expected an array, not an object."),
@@ -146,6 +151,30 @@ def test_a_choice_a_date_and_a_json_field_of_their_own_type_are_read() -> None:
     assert typed.is_valid(), typed.errors
     assert typed.validated_data["numbered"] == 2
     assert str(typed.validated_data["on"]) == "2026-12-07"
+
+
+def test_a_date_time_of_a_date_alone_is_refused(
+        organizer_api: APIClient, organizer: Any) -> None:
+    """DRF read "2026-12-07" as that day's midnight, though the schema says date-time."""
+    event = events.create_event(name="Dated", game="super_showdown", format="round_robin",
+                                by=organizer)
+    url = f"/api/events/{event.pk}/details/"
+    answer = organizer_api.post(url, {"starts_at": "2030-12-07"}, format="json")
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["code"] == "invalid"
+    assert list(answer.json()["detail"]) == ["starts_at"]
+    event.refresh_from_db()
+    assert event.starts_at is None
+    answer = organizer_api.post(url, {"starts_at": "2030-12-07T19:30Z"}, format="json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["starts_at"].startswith("2030-12-07T19:30")
+
+
+def test_a_date_time_of_a_date_alone_is_refused_in_a_form_or_a_query_string_too() -> None:
+    typed = Typed(data=QueryDict("at=2026-12-07"))
+    assert not typed.is_valid()
+    assert list(typed.errors) == ["at"]
+    assert Typed(data=QueryDict("at=2026-12-07T10:00Z")).is_valid()
 
 
 def test_a_simulation_whose_options_are_text_is_refused(organizer_api: APIClient) -> None:
