@@ -5,22 +5,19 @@ for, so following them reads pages of that size.
 
 A list takes the query parameters its operation documents in the schema (its filters, as
 `@extend_schema(parameters=...)` declares them), its pages' and `format`, and no other:
-one it does not take is 400 `unknown_parameter`, naming it, where it was left unread and
-a filter misspelt (`?stauts=active`) answered the whole list as if it had filtered it."""
+one it does not take is 400 `unknown_parameter`, as for every read (config.api_parameters)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.core.paginator import InvalidPage
-from drf_spectacular.utils import OpenApiParameter
 from rest_framework import exceptions, pagination, serializers
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
 from config.api_json import LARGEST_INT
-from config.api_strict import Serializer, UnknownParameter
-from engine.protocol import quoted
+from config.api_strict import Serializer
 
 MAX_PAGE_SIZE = 100
 
@@ -49,44 +46,9 @@ class PageNumberPagination(pagination.PageNumberPagination):
         query.is_valid(raise_exception=True)
         return dict(query.validated_data)
 
-    def taken(self, request: Request, view: Any) -> set[str]:
-        """The query parameters the list takes: its pages', `format`, and those its
-        operation documents (the `parameters` of its handler's `@extend_schema`, each
-        serializer's fields and each query OpenApiParameter, as the schema states them)."""
-        names = {self.page_query_param, self.page_size_query_param,
-                 api_settings.URL_FORMAT_OVERRIDE}
-        handler = getattr(view, getattr(view, "action", None) or request.method.lower(), None)
-        # drf-spectacular keeps a handler's @extend_schema where DRF's @action keeps its
-        # own arguments, and reads it from there to write the schema.
-        documented = getattr(handler, "kwargs", {}).get("schema")
-        if documented is None:
-            return names
-        schema = documented()
-        schema.view, schema.method = view, request.method
-        for parameter in schema.get_override_parameters():
-            if isinstance(parameter, OpenApiParameter):
-                if parameter.location == OpenApiParameter.QUERY:
-                    names.add(parameter.name)
-            else:
-                serializer = parameter() if isinstance(parameter, type) else parameter
-                names.update(name for name, field in serializer.fields.items()
-                             if not field.read_only)
-        return names
-
-    def refuse_unknown(self, request: Request, view: Any) -> None:
-        """UnknownParameter naming the query parameters the list does not take."""
-        taken = self.taken(request, view)
-        unknown = [name for name in request.query_params if name not in taken]
-        if unknown:
-            named = ", ".join(quoted(name) for name in unknown)
-            listed = ", ".join(sorted(name for name in taken if name))
-            raise UnknownParameter(f"This list takes no parameter {named}: it takes "
-                                   f"{listed}.")
-
     def paginate_queryset(self, queryset: Any, request: Request, view: Any = None
                           ) -> list[Any]:
         self.request = request
-        self.refuse_unknown(request, view)
         query = self.query(request)
         paginator = self.django_paginator_class(
             queryset, query.get(self.page_size_query_param, self.page_size))

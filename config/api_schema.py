@@ -24,7 +24,7 @@ def document_401(result: dict[str, Any], generator: Any, request: Any, public: b
 def document_common_errors(result: dict[str, Any], generator: Any, request: Any,
                            public: bool) -> dict[str, Any]:
     """The answers any operation of its kind may give, where its view states none: 400 for
-    a query string or body that cannot be read (or a `format` given twice; a list's, a
+    a query string or body that cannot be read (or a `format` given twice; a read's, a
     parameter it does not take), 404 for a page past a list's last, 413 and 415 for a body
     too big or not JSON, 401 for a token that is not valid (where a token is read at all),
     403 for a session's write without its CSRF token, 406 for a format it does not answer
@@ -48,10 +48,13 @@ def document_common_errors(result: dict[str, Any], generator: Any, request: Any,
                 "content": ERROR,
                 "description": "A `format` query parameter given more than once "
                                "(repeated_parameter)."})
+            if method == "get":
+                refused = responses["400"]
+                refused["description"] = " ".join(filter(None, [
+                    refused.get("description", ""), "A query parameter other than those "
+                                                    "listed here and `format` "
+                                                    "(unknown_parameter)."]))
             if paginated:
-                responses["400"]["description"] += (
-                    " A list refuses a query parameter other than those listed here and "
-                    "`format` (unknown_parameter).")
                 past = responses.setdefault("404", {"content": ERROR, "description": ""})
                 past["description"] = " ".join(filter(None, [
                     past["description"], "A page past the last (page_out_of_range)."]))

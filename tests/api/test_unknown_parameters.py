@@ -1,7 +1,7 @@
-"""A list takes the query parameters its schema documents, its pages' and `format`, and
-no other (config.api_pagination): a filter misspelt or another list's is 400
-`unknown_parameter`, naming it, where it was left unread and the whole list answered as
-if it had been filtered."""
+"""A read takes the query parameters its schema documents (a list its pages' too) and
+`format`, and no other (config.api_parameters): a filter misspelt or another list's is
+400 `unknown_parameter`, naming it, where it was left unread and the whole list answered
+as if it had been filtered, and a single object's read as if it had been read."""
 
 from __future__ import annotations
 
@@ -84,3 +84,41 @@ def test_a_list_filter_misspelt_no_longer_answers_the_whole_list(
     assert player_api.get("/api/matches/", {"status": "finished"}).json()["count"] == 0
     response = player_api.get("/api/matches/", {"statu": "finished"})
     assert (response.status_code, response.json()["code"]) == (400, "unknown_parameter")
+
+
+def test_a_single_object_read_refuses_a_parameter_it_does_not_take_too(
+        player_api: APIClient, toy_match: Match) -> None:
+    """A match's state read `?seet=0` as if it had read the seat asked for."""
+    state = f"/api/matches/{toy_match.pk}/state/"
+    assert player_api.get(state, {"seat": 0, "format": "json"}).status_code == 200
+    for url in (state, f"/api/matches/{toy_match.pk}/", "/api/auth/me/", "/api/games/"):
+        response = player_api.get(url, {"seet": 0})
+        assert response.status_code == 400, (url, response.content)
+        assert response.json()["code"] == "unknown_parameter", url
+    assert player_api.get(state, {"seet": 0}).json()["detail"] == (
+        "This read takes no parameter 'seet': it takes format, seat.")
+    assert player_api.head(state, {"seet": 0}).status_code == 400
+
+
+def test_every_read_of_the_schema_documents_the_refusal(organizer_api: APIClient) -> None:
+    schema = organizer_api.get("/api/schema/", HTTP_ACCEPT=OPENAPI_JSON).json()
+    reads = [(path, operations["get"]) for path, operations in schema["paths"].items()
+             if "get" in operations]
+    assert len(reads) >= 20
+    for path, operation in reads:
+        assert "unknown_parameter" in operation["responses"]["400"]["description"], path
+
+
+def test_a_conditional_read_with_the_parameters_it_takes_is_still_304(
+        player_api: APIClient, toy_match: Match) -> None:
+    url = f"/api/matches/{toy_match.pk}/state/"
+    first = player_api.get(url, {"seat": 0})
+    again = player_api.get(url, {"seat": 0}, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    refused = player_api.get(url, {"seat": 0, "sete": 1}, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert refused.status_code == 400
+
+
+def test_the_schema_and_its_docs_take_their_own_parameters(organizer_api: APIClient) -> None:
+    assert organizer_api.get("/api/schema/", {"format": "json", "lang": "en"}).status_code == 200
+    assert organizer_api.get("/api/docs/").status_code == 200
