@@ -370,7 +370,12 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                             **self.body())
         return Response(self._entrant(event, entrant))
 
-    @extend_schema(summary="Withdraw an entrant", parameters=[KEY],
+    @extend_schema(summary="Withdraw an entrant",
+                   description="Before the start it leaves; after, the format drops it. "
+                               "Refusals: "
+                               "unknown_entrant (404: no active entrant of that key), "
+                               "event_finished (409), not_organizer (403), stale_seq.",
+                   parameters=[KEY],
                    responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"], url_path=r"entrants/(?P<key>[^/.]+)/withdraw")
     def withdraw(self, request: Request, pk: str, key: str) -> Response:
@@ -559,7 +564,11 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "game eliminates players (a Royal Rumble pod of three or "
                                "more, a Supershow Elimination match) the entrant is out and "
                                "the others play on, and one out already is 409 seat_out. The "
-                               "result is recorded like any other once the match is over.",
+                               "result is recorded like any other once the match is over. "
+                               "Refusals: unknown_pairing (404: no match for it), "
+                               "unknown_entrant (404: no entrant of the Event), "
+                               "not_in_match (400: an entrant who does not play it), "
+                               "match_not_active (409), not_organizer (403), stale_seq.",
                    responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def forfeit(self, request: Request, pk: str) -> Response:
@@ -572,7 +581,11 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, LeagueViewS
                                "entrant's seats for the rest of the match. An entrant out of "
                                "a match that goes on (a forfeit put it out) is asked nothing "
                                "any more and gets no bot (409 seat_out); nor does a seat the "
-                               "bot plays already (409 already_bot).",
+                               "bot plays already (409 already_bot). Refusals too: "
+                               "unknown_pairing (404: no match for it), unknown_entrant "
+                               "(404: no entrant of the Event), not_in_match (400: an "
+                               "entrant who does not play it), unknown_bot (400), "
+                               "match_over (409), not_organizer (403), stale_seq.",
                    responses={200: LeagueEventSerializer, **WRITE_ERRORS})
     @action(detail=True, methods=["post"], url_path="seat-to-bot")
     def seat_to_bot(self, request: Request, pk: str) -> Response:

@@ -546,7 +546,9 @@ class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
                                "One who holds a seat in the match is 409 already_seated, "
                                "even once the table is full (a join sent again, its answer "
                                "lost, after it started the match); another, once the match "
-                               "takes no more players, 409 match_not_open.",
+                               "takes no more players, 409 match_not_open, and while every "
+                               "seat is taken or held for an invited player, 409 "
+                               "no_open_seat.",
                    request=None,
                    responses={200: SeatSerializer, 404: ERRORS[404], 409: ERRORS[409]})
     @action(detail=True, methods=["post"])
@@ -570,7 +572,11 @@ class MatchViewSet(ServiceErrorsMixin, RequestBodies, mixins.ListModelMixin,
                                "in it) is 404 sent again. `seat` "
                                "picks one of your seats: one who holds several names the "
                                "one to leave or resign (400 seat_required), so that a "
-                               "request sent again does not leave or resign the next. "
+                               "request sent again does not leave or resign the next; a "
+                               "seat the match has not is 400 bad_seat, one not yours 403 "
+                               "not_your_seat, and one who holds none 403 not_seated. "
+                               "An open match that started meanwhile is not left (409 "
+                               "match_started), nor is one over (409 match_over). "
                                "An Event's match is its "
                                "organizer's to forfeit (409 event_match).",
                    responses={200: ResignedSerializer, 400: ERRORS[400], 403: ERRORS[403],
