@@ -1304,18 +1304,27 @@ def knocked_out(done: Replayed) -> set[str]:
             and not done.entrants[row.entrant]["withdrawn"]}
 
 
+def _active_entrant(event: Event, key: str, expected_seq: int | None
+                    ) -> tuple[Event, Replayed, dict[str, Any]]:
+    """The Event locked (in the caller's transaction), its replay to write on and its
+    entrant `key`, refused where that entrant is not in it (404 unknown_entrant) or the
+    Event is over (409 event_finished)."""
+    event = _locked(event, expected_seq)
+    done = replay_to_write(event)
+    entrant = done.entrants.get(key)
+    if entrant is None or entrant["withdrawn"]:
+        raise LeagueError("unknown_entrant", f"No active entrant {quoted(key)}.", 404)
+    if event.status == Event.Status.FINISHED:
+        raise LeagueError("event_finished", "The Event is over.", 409)
+    return event, done, entrant
+
+
 def pick(*, event: Event, by: Any, key: str, picks: dict[str, Any] | None,
          expected_seq: int | None = None) -> Entrant:
     """Say what an entrant brings to its seats from its next match on (its organizers, the
     player or a member of the team); empty picks go back to the Event's options."""
     with transaction.atomic():
-        event = _locked(event, expected_seq)
-        done = replay_to_write(event)
-        entrant = done.entrants.get(key)
-        if entrant is None or entrant["withdrawn"]:
-            raise LeagueError("unknown_entrant", f"No active entrant {quoted(key)}.", 404)
-        if event.status == Event.Status.FINISHED:
-            raise LeagueError("event_finished", "The Event is over.", 409)
+        event, done, entrant = _active_entrant(event, key, expected_seq)
         if key in knocked_out(done):
             raise LeagueError("entrant_out", f"{shown_names(done.entrants)[key]} is out of "
                                              "the Event: no match of theirs is to come, so "
@@ -1337,13 +1346,7 @@ def choose_team_player(*, event: Event, by: Any, key: str, player: str,
     match made keeps its seats): the team's owner (who made it) or the Event's
     organizers. Until then a team sits its first member by id."""
     with transaction.atomic():
-        event = _locked(event, expected_seq)
-        done = replay_to_write(event)
-        entrant = done.entrants.get(key)
-        if entrant is None or entrant["withdrawn"]:
-            raise LeagueError("unknown_entrant", f"No active entrant {quoted(key)}.", 404)
-        if event.status == Event.Status.FINISHED:
-            raise LeagueError("event_finished", "The Event is over.", 409)
+        event, done, entrant = _active_entrant(event, key, expected_seq)
         if not entrant["team"]:
             raise LeagueError("not_a_team", f"{shown_names(done.entrants)[key]} is not a "
                                             "team: a player or a bot sits its own matches.",
@@ -1434,13 +1437,7 @@ def withdraw_entrant(*, event: Event, by: Any, key: str,
     labels of their live matches the withdrawal forfeited (none before the start)."""
     _require(can_organize(event, by))
     with transaction.atomic():
-        event = _locked(event, expected_seq)
-        done = replay_to_write(event)
-        entrant = done.entrants.get(key)
-        if entrant is None or entrant["withdrawn"]:
-            raise LeagueError("unknown_entrant", f"No active entrant {quoted(key)}.", 404)
-        if event.status == Event.Status.FINISHED:
-            raise LeagueError("event_finished", "The Event is over.", 409)
+        event, done, _ = _active_entrant(event, key, expected_seq)
         if done.state is None:
             _append(event, Kind.ENTRANT_WITHDRAWN, {"key": key}, by)
             _after_change(event, done)
