@@ -90,11 +90,11 @@ def test_the_view_after_the_reveal_shows_the_showdown() -> None:
     assert view["sides"][0]["stacks"][0][0]["type"] == "slam"
 
 
-def test_every_decision_of_a_seeded_game_is_narrated() -> None:
-    """The log says something for each choice, a single step or a stop included."""
-    rng = random.Random(7)
+def seeded_game_narrated(seed: int = 7) -> list[tuple[Event, list[str]]]:
+    """A game of random choices played to its end, each step with its log lines."""
+    rng = random.Random(seed)
     state = RULES.start({}, 2)
-    quiet = []
+    steps = []
     for _ in range(3000):
         pending = RULES.pending(state)
         if pending.is_over:
@@ -104,30 +104,23 @@ def test_every_decision_of_a_seeded_game_is_narrated() -> None:
         else:
             seat = pending.seats[0]
             event = Event.decision(seat, rng.choice(RULES.legal_actions(state, seat)))
-            if not RULES.narrate(state, event):
-                quiet.append(event.action)
+        steps.append((event, RULES.narrate(state, event)))
         state = RULES.apply(state, event)
     assert RULES.pending(state).is_over
+    return steps
+
+
+def test_every_decision_of_a_seeded_game_is_narrated() -> None:
+    """The log says something for each choice, a single step or a stop included."""
+    quiet = [event.action for event, lines in seeded_game_narrated()
+             if event.seat is not None and not lines]
     assert quiet == []
 
 
 def test_the_log_counts_cards_in_words_not_card_s() -> None:
     """"Blue draws 6 card(s)." read as a form; "draws 1 card", "draws 6 cards"."""
-    rng = random.Random(7)
-    state = RULES.start({}, 2)
-    drawn = []
-    for _ in range(3000):
-        pending = RULES.pending(state)
-        if pending.is_over:
-            break
-        if pending.kind == "chance":
-            event = Event.chance(RULES.sample_chance(state, rng))
-        else:
-            seat = pending.seats[0]
-            event = Event.decision(seat, rng.choice(RULES.legal_actions(state, seat)))
-        lines = RULES.narrate(state, event)
-        assert not [line for line in lines if "(s)" in line]
-        drawn += [line for line in lines if " draws " in line]
-        state = RULES.apply(state, event)
+    lines = [line for _, said in seeded_game_narrated() for line in said]
+    assert not [line for line in lines if "(s)" in line]
+    drawn = [line for line in lines if " draws " in line]
     assert drawn and all(re.search(r" draws (1 card|([2-9]|\d\d) cards)\.$", line)
                          for line in drawn), drawn
