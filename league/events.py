@@ -957,12 +957,7 @@ def _register(event: Event, by: Any, payload: dict[str, Any], checked: dict[str,
                                                   "this Event enters others without "
                                                   "picks: they pick for themselves.", 403)
         payload["picks"] = checked
-    _refuse_closed_accounts(payload)
-    active = [e for e in done.entrants.values() if not e["withdrawn"]]
-    if any(_same_entrant(e, payload) for e in active):
-        raise LeagueError("entrant_twice", f"{payload['name']} is already entered.", 409)
-    _refuse_a_player_on_two_sides(payload, active)
-    _refuse_a_reader_of_decks(event, payload, active)
+    _refuse_joining(event, done, payload, "is already entered")
     payload["key"] = f"e{len(done.entrants) + 1}"
     joined = _refuse_no_room(event, done, payload["key"])
     record = _append(event, Kind.ENTRANT_ADDED, payload, by, key)
@@ -1479,17 +1474,24 @@ def reinstate_entrant(*, event: Event, by: Any, key: str,
     return Entrant.objects.get(event=event, key=key)
 
 
+def _refuse_joining(event: Event, done: Replayed, payload: dict[str, Any],
+                    entered_said: str) -> None:
+    """Refused, an entrant (`payload`) joining the Event's active field: a closed account,
+    the same player or team already in it (409 entrant_twice, "<name> `entered_said`"),
+    a player on two sides, a reader of the others' decks."""
+    _refuse_closed_accounts(payload)
+    active = [e for e in done.entrants.values() if not e["withdrawn"]]
+    if any(_same_entrant(e, payload) for e in active):
+        raise LeagueError("entrant_twice", f"{payload['name']} {entered_said}.", 409)
+    _refuse_a_player_on_two_sides(payload, active)
+    _refuse_a_reader_of_decks(event, payload, active)
+
+
 def _refuse_entry_again(event: Event, done: Replayed, key: str) -> None:
     """Before the start, a reinstated entrant passes an entry's checks: since they left,
     the same player or team may have entered anew, an account closed, or the field
     filled up."""
-    payload = done.entrants[key]
-    _refuse_closed_accounts(payload)
-    active = [e for e in done.entrants.values() if not e["withdrawn"]]
-    if any(_same_entrant(e, payload) for e in active):
-        raise LeagueError("entrant_twice", f"{payload['name']} is entered again already.", 409)
-    _refuse_a_player_on_two_sides(payload, active)
-    _refuse_a_reader_of_decks(event, payload, active)
+    _refuse_joining(event, done, done.entrants[key], "is entered again already")
     _refuse_past_the_field(event, [*done.order, key])
 
 
