@@ -93,7 +93,7 @@ def test_a_finished_job_has_its_summary(organizer_api: APIClient,
     ({"matches": -1}, "bad_matches"),
     ({"options": {"best_of": 7}}, "bad_option"),
     ({"options": {"board": "big"}}, "unknown_option"),
-    ({"options": [1, 2]}, "bad_option"),
+    ({"options": [1, 2]}, "invalid"),  # (not an object)
     ({"chunk": 0}, "bad_chunk"),
     ({"seed": -4}, "bad_seed"),
     ({"bots": "random"}, "invalid"),

@@ -373,8 +373,8 @@ def test_the_standings_show_the_head_to_head_pass_that_split_a_tie(
     page.force_login(organizer)
     csv = page.get(f"/league/dashboard/events/{event.pk}/standings.csv").content.decode()
     header, *lines = csv.splitlines()
-    assert header.endswith(",head_to_head,head_to_head:2")
-    assert [line.split(",")[-2:] for line in lines][2:] == [
+    assert header.endswith(",head_to_head,head_to_head:2,group")
+    assert [line.split(",")[-3:-1] for line in lines][2:] == [
         ["2.0", "1.0"], ["2.0", "0.0"], ["1.0", "1.0"], ["1.0", "0.0"]]
     html = page.get(f"/league/events/{event.pk}/").content.decode()
     assert '<th class="tb on-ask">Head to head</th><th class="tb on-ask">Head to head, pass 2</th>' in html
